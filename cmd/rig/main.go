@@ -1,0 +1,12 @@
+// Command rig is an infrastructure-as-code engine for the Terraform language.
+package main
+
+import (
+	"os"
+
+	"github.com/rig-iac/rig/internal/command"
+)
+
+func main() {
+	os.Exit(command.Main(os.Args[1:], command.Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
+}

@@ -1,0 +1,102 @@
+package addrs
+
+import (
+	"fmt"
+	"sort"
+	"testing"
+)
+
+func TestParseAbsResourceInstanceStr(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    AbsResourceInstance
+		wantErr bool
+	}{
+		{in: "terraform_data.a", want: Resource{Managed, "terraform_data", "a"}.Instance(NoKey).Absolute(RootModule)},
+		{in: "terraform_data.a[3]", want: Resource{Managed, "terraform_data", "a"}.Instance(IntKey(3)).Absolute(RootModule)},
+		{in: `terraform_data.a["x y"]`, want: Resource{Managed, "terraform_data", "a"}.Instance(StringKey("x y")).Absolute(RootModule)},
+		{in: "data.d.n", want: Resource{Data, "d", "n"}.Instance(NoKey).Absolute(RootModule)},
+		{in: `module.m["k"].x.y[1]`, want: Resource{Managed, "x", "y"}.Instance(IntKey(1)).Absolute(`module.m["k"]`)},
+		{in: "a", wantErr: true},
+		{in: "a.b.c", wantErr: true},
+		{in: "a.b[-1]", wantErr: true},
+		{in: "a.b[", wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := ParseAbsResourceInstanceStr(tt.in)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v, wantErr %v", err, tt.wantErr)
+			}
+			if tt.wantErr {
+				return
+			}
+			if got != tt.want {
+				t.Fatalf("got %#v, want %#v", got, tt.want)
+			}
+			if got.String() != tt.in {
+				t.Fatalf("String() = %q, want round trip %q", got.String(), tt.in)
+			}
+		})
+	}
+}
+
+func TestAbsProviderConfigRoundTrip(t *testing.T) {
+	tests := []string{
+		`provider["registry.terraform.io/hashicorp/null"]`,
+		`provider["terraform.io/builtin/terraform"]`,
+		`provider["registry.terraform.io/hashicorp/aws"].west`,
+		`module.m.provider["example.com/acme/thing"]`,
+	}
+	for _, in := range tests {
+		pc, err := ParseAbsProviderConfig(in)
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if pc.String() != in {
+			t.Fatalf("round trip: got %s, want %s", pc.String(), in)
+		}
+	}
+	if _, err := ParseAbsProviderConfig(`provider[null]`); err == nil {
+		t.Fatal("unquoted source accepted")
+	}
+}
+
+func TestInstanceSortOrder(t *testing.T) {
+	r := Resource{Managed, "t", "n"}
+	addrs := []AbsResourceInstance{
+		r.Instance(StringKey("b")).Absolute(RootModule),
+		r.Instance(IntKey(10)).Absolute(RootModule),
+		r.Instance(IntKey(2)).Absolute(RootModule),
+		Resource{Managed, "a", "z"}.Instance(NoKey).Absolute(RootModule),
+		r.Instance(StringKey("a")).Absolute(RootModule),
+	}
+	sort.Slice(addrs, func(i, j int) bool { return addrs[i].Less(addrs[j]) })
+	got := fmt.Sprint(addrs)
+	want := `[a.z t.n[2] t.n[10] t.n["a"] t.n["b"]]`
+	if got != want {
+		t.Fatalf("got %s, want %s", got, want)
+	}
+}
+
+func TestAddressesAreMapKeys(t *testing.T) {
+	m := map[AbsResourceInstance]int{}
+	a := Resource{Managed, "t", "n"}.Instance(IntKey(1)).Absolute(RootModule)
+	b := Resource{Managed, "t", "n"}.Instance(IntKey(1)).Absolute(RootModule)
+	m[a] = 1
+	if m[b] != 1 {
+		t.Fatal("equal addresses are not equal map keys")
+	}
+}
+
+func ExampleAbsResourceInstance_String() {
+	addr := AbsResourceInstance{Resource: ResourceInstance{
+		Resource: Resource{Mode: Managed, Type: "terraform_data", Name: "a"},
+		Key:      StringKey("web"),
+	}}
+	fmt.Println(addr)
+	fmt.Println(ObjectAddr{Instance: addr, Deposed: "00c0ffee"})
+	// Output:
+	// terraform_data.a["web"]
+	// terraform_data.a["web"] (deposed object 00c0ffee)
+}

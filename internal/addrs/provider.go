@@ -1,0 +1,140 @@
+package addrs
+
+import (
+	"fmt"
+	"strings"
+)
+
+// DefaultProviderRegistryHost is the hostname implied by a provider source address without one.
+const DefaultProviderRegistryHost = "registry.terraform.io"
+
+// BuiltInProviderHost and BuiltInProviderNamespace identify providers compiled into rig.
+const (
+	BuiltInProviderHost      = "terraform.io"
+	BuiltInProviderNamespace = "builtin"
+)
+
+// Provider names a provider by its fully-qualified source address,
+// registry.terraform.io/hashicorp/null.
+type Provider struct {
+	Hostname  string
+	Namespace string
+	Type      string
+}
+
+// NewDefaultProvider returns registry.terraform.io/hashicorp/TYPE, the
+// provider implied by a resource type prefix without required_providers.
+func NewDefaultProvider(typeName string) Provider {
+	return Provider{Hostname: DefaultProviderRegistryHost, Namespace: "hashicorp", Type: typeName}
+}
+
+// NewBuiltInProvider returns terraform.io/builtin/TYPE.
+func NewBuiltInProvider(typeName string) Provider {
+	return Provider{Hostname: BuiltInProviderHost, Namespace: BuiltInProviderNamespace, Type: typeName}
+}
+
+// IsBuiltIn reports whether p is compiled into rig rather than a plugin.
+func (p Provider) IsBuiltIn() bool {
+	return p.Hostname == BuiltInProviderHost && p.Namespace == BuiltInProviderNamespace
+}
+
+// IsZero reports whether p is the zero value.
+func (p Provider) IsZero() bool { return p == Provider{} }
+
+// String returns the full source address: hostname/namespace/type.
+func (p Provider) String() string { return p.Hostname + "/" + p.Namespace + "/" + p.Type }
+
+// ForDisplay returns the address without the default registry host.
+func (p Provider) ForDisplay() string {
+	if p.Hostname == DefaultProviderRegistryHost {
+		return p.Namespace + "/" + p.Type
+	}
+	return p.String()
+}
+
+// ParseProviderSource parses a source address as written in
+// required_providers: "TYPE", "NAMESPACE/TYPE" or "HOST/NAMESPACE/TYPE".
+func ParseProviderSource(s string) (Provider, error) {
+	parts := strings.Split(s, "/")
+	for _, p := range parts {
+		if p == "" {
+			return Provider{}, fmt.Errorf("invalid provider source %q: empty part", s)
+		}
+	}
+	switch len(parts) {
+	case 1:
+		return NewDefaultProvider(strings.ToLower(parts[0])), nil
+	case 2:
+		return Provider{Hostname: DefaultProviderRegistryHost, Namespace: strings.ToLower(parts[0]), Type: strings.ToLower(parts[1])}, nil
+	case 3:
+		return Provider{Hostname: strings.ToLower(parts[0]), Namespace: strings.ToLower(parts[1]), Type: strings.ToLower(parts[2])}, nil
+	}
+	return Provider{}, fmt.Errorf("invalid provider source %q: want [HOSTNAME/]NAMESPACE/TYPE", s)
+}
+
+// AbsProviderConfig names one provider configuration: a provider, the module
+// whose provider block configures it, and an optional alias. Its String is
+// the form state files record: provider["registry.terraform.io/hashicorp/null"].west.
+type AbsProviderConfig struct {
+	Module   ModuleInstance
+	Provider Provider
+	Alias    string
+}
+
+// String returns the provider configuration as the state format writes it.
+func (pc AbsProviderConfig) String() string {
+	var b strings.Builder
+	if !pc.Module.IsRoot() {
+		b.WriteString(string(pc.Module))
+		b.WriteByte('.')
+	}
+	b.WriteString("provider[")
+	b.WriteString(quote(pc.Provider.String()))
+	b.WriteString("]")
+	if pc.Alias != "" {
+		b.WriteByte('.')
+		b.WriteString(pc.Alias)
+	}
+	return b.String()
+}
+
+// ParseAbsProviderConfig parses the state-file form written by String.
+func ParseAbsProviderConfig(s string) (AbsProviderConfig, error) {
+	var pc AbsProviderConfig
+	i := strings.Index(s, "provider[")
+	if i < 0 {
+		return pc, fmt.Errorf("invalid provider configuration address %q", s)
+	}
+	if i > 0 {
+		if s[i-1] != '.' {
+			return pc, fmt.Errorf("invalid provider configuration address %q", s)
+		}
+		pc.Module = ModuleInstance(s[:i-1])
+	}
+	rest := s[i+len("provider["):]
+	if !strings.HasPrefix(rest, `"`) {
+		return pc, fmt.Errorf("invalid provider configuration address %q: source must be quoted", s)
+	}
+	end := strings.Index(rest[1:], `"`)
+	if end < 0 {
+		return pc, fmt.Errorf("invalid provider configuration address %q: unterminated string", s)
+	}
+	src := rest[1 : 1+end]
+	rest = rest[2+end:]
+	if !strings.HasPrefix(rest, "]") {
+		return pc, fmt.Errorf("invalid provider configuration address %q: missing ]", s)
+	}
+	rest = rest[1:]
+	if rest != "" {
+		if !strings.HasPrefix(rest, ".") || len(rest) == 1 {
+			return pc, fmt.Errorf("invalid provider configuration address %q: bad alias", s)
+		}
+		pc.Alias = rest[1:]
+	}
+	p, err := ParseProviderSource(src)
+	if err != nil {
+		return pc, err
+	}
+	pc.Provider = p
+	return pc, nil
+}

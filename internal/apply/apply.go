@@ -1,0 +1,263 @@
+package apply
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/dag"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/state"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Options configures an apply.
+type Options struct {
+	// Parallelism bounds the operations running at once (default 10).
+	Parallelism int
+	// Hooks observes operations; nil means none.
+	Hooks Hooks
+	// StateWriter persists the state after every completed operation; nil keeps it in memory only.
+	StateWriter StateWriter
+	// Workspace is terraform.workspace.
+	Workspace string
+	// ProgressInterval is how often Hooks.Progress is called for a running operation (default 10s).
+	ProgressInterval time.Duration
+}
+
+// Apply carries out p against the providers in set, recording every
+// completed operation in state (persisted through opts.StateWriter before any
+// dependent operation starts) and returns the resulting state. Cancelling ctx
+// starts no new operation; running ones finish and are recorded. The state
+// returned is valid even when diagnostics report errors.
+func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.Set, opts Options) (*state.State, diag.Diagnostics) {
+	var ds diag.Diagnostics
+	if p.Errored {
+		return p.PriorState, ds.Append(diag.Errorf("Cannot apply incomplete plan", "The plan has errors and cannot be applied."))
+	}
+	g, more := Order(p)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return p.PriorState, ds
+	}
+	if opts.Parallelism <= 0 {
+		opts.Parallelism = 10
+	}
+	if opts.Hooks == nil {
+		opts.Hooks = NoHooks{}
+	}
+	if opts.ProgressInterval <= 0 {
+		opts.ProgressInterval = 10 * time.Second
+	}
+	a := &applier{
+		cfg: cfg, plan: p, graph: g, set: set, opts: opts,
+		// Provider calls are not interrupted by ctx: a running operation finishes.
+		opCtx:  context.WithoutCancel(ctx),
+		values: newLiveValues(cfg, p),
+	}
+	a.eval = &plan.Evaluator{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace, Timestamp: p.Timestamp}
+	a.rec = newRecorder(p.PriorState.DeepCopy(), opts.StateWriter)
+
+	// The refreshed state is the starting point: persist it first.
+	if err := a.rec.record(func(*state.State) {}); err != nil {
+		a.rec.close()
+		return p.PriorState, ds.Append(diag.Errorf("Failed to persist state", "%s", err))
+	}
+
+	var dmu sync.Mutex
+	res := dag.Walk(ctx, g.G, func(_ context.Context, op Op) error {
+		d := a.run(op)
+		if len(d) > 0 {
+			dmu.Lock()
+			ds = ds.Append(d)
+			dmu.Unlock()
+		}
+		return d.Err()
+	}, dag.WalkOptions{Limit: opts.Parallelism})
+	if n := res.Count(dag.NotRunCancelled); n > 0 {
+		ds = ds.Append(diag.Errorf("Operation interrupted", "The apply was interrupted: %d operation(s) did not start. The state records every operation that finished.", n))
+	}
+
+	if !ds.HasErrors() || p.Mode == plan.DestroyMode {
+		ds = ds.Append(a.recordOutputs())
+	}
+	final := a.rec.close()
+	return final, ds
+}
+
+type applier struct {
+	cfg   *config.Module
+	plan  *plan.Plan
+	graph *Graph
+	set   *provider.Set
+	opts  Options
+	opCtx context.Context
+	eval  *plan.Evaluator
+	rec   *recorder
+
+	values *liveValues
+
+	expMu sync.Mutex
+	exps  map[addrs.Resource]*expansionEntry
+}
+
+type expansionEntry struct {
+	once  sync.Once
+	exp   plan.Expansion
+	diags diag.Diagnostics
+}
+
+// expansion evaluates a resource's count/for_each once, at apply time.
+func (a *applier) expansion(r *config.Resource) (plan.Expansion, diag.Diagnostics) {
+	a.expMu.Lock()
+	if a.exps == nil {
+		a.exps = map[addrs.Resource]*expansionEntry{}
+	}
+	e := a.exps[r.Addr]
+	if e == nil {
+		e = &expansionEntry{}
+		a.exps[r.Addr] = e
+	}
+	a.expMu.Unlock()
+	e.once.Do(func() { e.exp, e.diags = plan.Expand(a.eval.Scope(lang.InstanceData{}), r) })
+	return e.exp, e.diags
+}
+
+func (a *applier) provider(pc addrs.AbsProviderConfig) (provider.Interface, diag.Diagnostics) {
+	return plan.ConfiguredProvider(a.opCtx, a.set, a.cfg, a.eval, pc)
+}
+
+func (a *applier) schema(c *plan.ResourceInstanceChange) (provider.Schema, diag.Diagnostics) {
+	return a.set.ResourceTypeSchema(a.opCtx, c.ProviderConfig.Provider, c.Addr.Resource.Resource.Type)
+}
+
+// run carries out one operation and records its result.
+func (a *applier) run(op Op) diag.Diagnostics {
+	c := a.graph.Changes[op]
+	info := Operation{Addr: op.Addr, Deposed: op.Deposed, Action: c.Action, IDValue: idOf(c.Before)}
+	if c.Action.IsReplace() {
+		info.Replacing = c.Action
+		if op.Kind == OpCreate {
+			info.Action, info.IDValue = plan.Create, ""
+		} else {
+			info.Action = plan.Delete
+		}
+	}
+	a.opts.Hooks.PreApply(info)
+	start := time.Now()
+	stop := a.progress(info, start)
+	var res Result
+	var ds diag.Diagnostics
+	if op.Kind == OpDelete {
+		res, ds = a.delete(op, c)
+	} else {
+		res, ds = a.createOrUpdate(op, c)
+	}
+	stop()
+	res.Elapsed = time.Since(start)
+	if ds.HasErrors() {
+		res.Err = ds.Err()
+	}
+	a.opts.Hooks.PostApply(info, res)
+	return ds
+}
+
+func (a *applier) progress(info Operation, start time.Time) (stop func()) {
+	done := make(chan struct{})
+	t := time.NewTicker(a.opts.ProgressInterval)
+	go func() {
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-t.C:
+				a.opts.Hooks.Progress(info, now.Sub(start))
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+func idOf(v cty.Value) string {
+	if v == cty.NilVal || v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() || !v.Type().HasAttribute("id") {
+		return ""
+	}
+	id := v.GetAttr("id")
+	if id.IsNull() || !id.IsKnown() || id.Type() != cty.String {
+		return ""
+	}
+	return id.AsString()
+}
+
+// delete deletes the object of a Delete change or the old object of a replacement.
+func (a *applier) delete(op Op, c *plan.ResourceInstanceChange) (Result, diag.Diagnostics) {
+	var ds diag.Diagnostics
+	oaddr := addrs.ObjectAddr{Instance: op.Addr, Deposed: op.Deposed}
+	prov, more := a.provider(c.ProviderConfig)
+	ds = ds.Append(more)
+	sch, more := a.schema(c)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return Result{}, ds
+	}
+	ty := sch.Block.ImpliedType()
+	resp := prov.ApplyResourceChange(a.opCtx, provider.ApplyRequest{
+		TypeName: op.Addr.Resource.Resource.Type, PriorState: c.Before,
+		PlannedState: cty.NullVal(ty), Config: cty.NullVal(ty), PlannedPrivate: c.PriorPrivate,
+	})
+	ds = ds.Append(withAddr(resp.Diagnostics, oaddr))
+	newVal := resp.NewState
+	if newVal == cty.NilVal {
+		newVal = cty.NullVal(ty)
+	}
+	if ds.HasErrors() && newVal.IsNull() {
+		// A failed delete that reports no object: the object is still there as far as we know.
+		return Result{NewState: c.Before}, ds
+	}
+	var rerr error
+	if newVal.IsNull() {
+		rerr = a.rec.record(func(s *state.State) { s.SetObject(oaddr, nil, c.ProviderConfig) })
+	} else {
+		// The provider says the object still exists: keep what it returned.
+		obj, err := a.newObject(c, ty, newVal, resp.Private, state.Ready)
+		if err != nil {
+			return Result{}, ds.Append(err)
+		}
+		rerr = a.rec.record(func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) })
+	}
+	if rerr != nil {
+		ds = ds.Append(diag.Errorf("Failed to persist state", "After destroying %s: %s", oaddr, rerr))
+	}
+	return Result{NewState: newVal}, ds
+}
+
+// newObject encodes an object for state with the type of its schema (so that
+// dynamic attributes carry their type, as OpenTofu records them).
+func (a *applier) newObject(c *plan.ResourceInstanceChange, ty cty.Type, v cty.Value, private []byte, status state.ObjectStatus) (*state.Object, error) {
+	obj, err := state.NewObject(v, ty)
+	if err != nil {
+		return nil, fmt.Errorf("recording %s: %w", c.Addr, err)
+	}
+	obj.Status = status
+	obj.Private = private
+	obj.SchemaVersion = c.SchemaVersion
+	obj.Dependencies = c.Dependencies
+	obj.CreateBeforeDestroy = c.CreateBeforeDestroy
+	return obj, nil
+}
+
+func withAddr(ds diag.Diagnostics, addr addrs.ObjectAddr) diag.Diagnostics {
+	for i := range ds {
+		if ds[i].Address == "" {
+			ds[i].Address = addr.String()
+		}
+	}
+	return ds
+}

@@ -1,0 +1,145 @@
+package apply
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/provider/builtin"
+	"github.com/rig-iac/rig/internal/state"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// memWriter keeps every persisted snapshot's object count, to check durability.
+type memWriter struct{ writes int }
+
+func (w *memWriter) WriteState(_ context.Context, s *state.State) error {
+	w.writes++
+	return nil
+}
+
+func loadConfig(t *testing.T, src string) *config.Module {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, ds := config.LoadDir(dir)
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	return cfg
+}
+
+func builtinSet() *provider.Set {
+	return provider.NewSet(provider.Factories{
+		addrs.NewBuiltInProvider("terraform"): func() (provider.Interface, error) { return builtin.NewTerraform(), nil },
+	})
+}
+
+func planAndApply(t *testing.T, cfg *config.Module, prior *state.State, mode plan.Mode) (*plan.Plan, *state.State) {
+	t.Helper()
+	ctx := context.Background()
+	set := builtinSet()
+	defer set.Close()
+	p, ds := plan.Make(ctx, cfg, prior, set, plan.Options{Mode: mode})
+	if ds.HasErrors() {
+		t.Fatalf("plan: %v", ds.Err())
+	}
+	w := &memWriter{}
+	s, ds := Apply(ctx, cfg, p, set, Options{StateWriter: w})
+	if ds.HasErrors() {
+		t.Fatalf("apply: %v", ds.Err())
+	}
+	return p, s
+}
+
+func actions(p *plan.Plan) map[string]plan.Action {
+	out := map[string]plan.Action{}
+	for _, c := range p.Changes {
+		out[c.ObjectAddr().String()] = c.Action
+	}
+	return out
+}
+
+const lifecycleConfig = `
+variable "in" { default = "one" }
+variable "trig" { default = "t1" }
+resource "terraform_data" "a" {
+  input            = var.in
+  triggers_replace = var.trig
+}
+resource "terraform_data" "b" {
+  count = 2
+  input = "${terraform_data.a.output}-${count.index}"
+}
+output "b" { value = terraform_data.b[*].output }
+`
+
+func TestCreateUpdateReplaceDestroy(t *testing.T) {
+	cfg := loadConfig(t, lifecycleConfig)
+	p, s := planAndApply(t, cfg, state.New(), plan.NormalMode)
+	want := map[string]plan.Action{"terraform_data.a": plan.Create, "terraform_data.b[0]": plan.Create, "terraform_data.b[1]": plan.Create}
+	if got := actions(p); !equalActions(got, want) {
+		t.Fatalf("create plan = %v, want %v", got, want)
+	}
+	if got := s.Outputs["b"].Value; !got.RawEquals(cty.TupleVal([]cty.Value{cty.StringVal("one-0"), cty.StringVal("one-1")})) {
+		t.Fatalf("output b = %#v", got)
+	}
+	rec := s.Object(addrs.ObjectAddr{Instance: addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: "b"}.Instance(addrs.IntKey(0)).Absolute(addrs.RootModule)})
+	if rec == nil || len(rec.Dependencies) != 1 || rec.Dependencies[0].String() != "terraform_data.a" {
+		t.Fatalf("b[0] dependencies not recorded: %+v", rec)
+	}
+
+	// No changes.
+	p, s = planAndApply(t, cfg, s, plan.NormalMode)
+	if p.HasChanges() {
+		t.Fatalf("second plan has changes: %v", actions(p))
+	}
+
+	// Update input: a updated, b updated because a's output changes.
+	t.Setenv("unused", "")
+	cfg2 := loadConfig(t, lifecycleConfig)
+	cfg2.Variables["in"].Default = cty.StringVal("two")
+	p, s = planAndApply(t, cfg2, s, plan.NormalMode)
+	want = map[string]plan.Action{"terraform_data.a": plan.Update, "terraform_data.b[0]": plan.Update, "terraform_data.b[1]": plan.Update}
+	if got := actions(p); !equalActions(got, want) {
+		t.Fatalf("update plan = %v, want %v", got, want)
+	}
+	if got := s.Outputs["b"].Value; !got.RawEquals(cty.TupleVal([]cty.Value{cty.StringVal("two-0"), cty.StringVal("two-1")})) {
+		t.Fatalf("output b after update = %#v", got)
+	}
+
+	// Change the trigger: a replaced (delete first), b no-op? b's input unchanged ("two-i").
+	cfg2.Variables["trig"].Default = cty.StringVal("t2")
+	p, s = planAndApply(t, cfg2, s, plan.NormalMode)
+	if got := actions(p)["terraform_data.a"]; got != plan.DeleteThenCreate {
+		t.Fatalf("trigger change: a = %v, want delete-then-create", got)
+	}
+
+	// Destroy.
+	p, s = planAndApply(t, cfg2, s, plan.DestroyMode)
+	if got := len(p.Changes); got != 3 {
+		t.Fatalf("destroy plan has %d changes, want 3", got)
+	}
+	if len(s.Resources) != 0 || len(s.Outputs) != 0 {
+		t.Fatalf("state not empty after destroy: %d resources, %d outputs", len(s.Resources), len(s.Outputs))
+	}
+}
+
+func equalActions(a, b map[string]plan.Action) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,225 @@
+package apply
+
+import (
+	"fmt"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/state"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// createOrUpdate carries out a Create, Update or Read change, or the create
+// half of a replacement: it re-evaluates the configuration now that the
+// values it references are known, plans the final change, checks it against
+// the saved plan, applies it and records the result.
+func (a *applier) createOrUpdate(op Op, c *plan.ResourceInstanceChange) (Result, diag.Diagnostics) {
+	var ds diag.Diagnostics
+	oaddr := addrs.ObjectAddr{Instance: op.Addr}
+	r := a.cfg.ResourceByAddr(op.Addr.Resource.Resource)
+	if r == nil {
+		return Result{}, ds.Append(diag.Errorf("Resource not in configuration", "The plan creates or updates %s, but the configuration has no such resource.", op.Addr))
+	}
+	sch, more := a.schema(c)
+	ds = ds.Append(more)
+	prov, more := a.provider(c.ProviderConfig)
+	ds = ds.Append(more)
+	exp, more := a.expansion(r)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return Result{}, ds
+	}
+	ty := sch.Block.ImpliedType()
+	inst := exp.InstanceData(op.Addr.Resource.Key)
+	scope := a.eval.Scope(inst)
+	configVal, more := scope.EvalBlock(r.Config, sch.Block.DecoderSpec())
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return Result{}, ds
+	}
+	typeName := op.Addr.Resource.Resource.Type
+
+	if c.Action == plan.Read {
+		resp := prov.ReadDataSource(a.opCtx, provider.ReadDataRequest{TypeName: typeName, Config: configVal})
+		ds = ds.Append(withAddr(resp.Diagnostics, oaddr))
+		if ds.HasErrors() {
+			return Result{}, ds
+		}
+		obj, err := a.newObject(c, ty, resp.State, nil, state.Ready)
+		if err != nil {
+			return Result{}, ds.Append(err)
+		}
+		a.values.set(op.Addr, resp.State)
+		if err := a.rec.record(func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) }); err != nil {
+			ds = ds.Append(diag.Errorf("Failed to persist state", "After reading %s: %s", op.Addr, err))
+		}
+		return Result{NewState: resp.State}, ds
+	}
+
+	prior := c.Before
+	priorPrivate := c.PriorPrivate
+	if c.Action.Creates() {
+		prior = cty.NullVal(ty)
+		priorPrivate = nil
+	}
+	if !prior.IsNull() && r.Managed != nil {
+		configVal = plan.ApplyIgnoreChanges(r.Managed, prior, configVal)
+	}
+	proposed := provider.ProposedNew(sch.Block, prior, configVal)
+	planResp := prov.PlanResourceChange(a.opCtx, provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate})
+	ds = ds.Append(withAddr(planResp.Diagnostics, oaddr))
+	if ds.HasErrors() {
+		return Result{}, ds
+	}
+	planned := planResp.PlannedState
+	if err := checkFinalPlan(c.After, planned); err != nil {
+		return Result{}, ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Provider produced inconsistent final plan", Address: op.Addr.String(),
+			Detail: fmt.Sprintf("When expanding the plan for %s to include new values learned so far during apply, provider %q produced an invalid new value: %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", op.Addr, c.ProviderConfig.Provider.ForDisplay(), err)})
+	}
+
+	// A create_before_destroy replacement first deposes the current object.
+	deposeKey, cbd := a.graph.DeposeKeys[op.Addr]
+	if cbd {
+		if err := a.rec.record(func(s *state.State) { depose(s, op.Addr, deposeKey) }); err != nil {
+			return Result{}, ds.Append(diag.Errorf("Failed to persist state", "Deposing %s: %s", op.Addr, err))
+		}
+	}
+
+	resp := prov.ApplyResourceChange(a.opCtx, provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate})
+	ds = ds.Append(withAddr(resp.Diagnostics, oaddr))
+	newVal := resp.NewState
+	if newVal == cty.NilVal {
+		newVal = cty.NullVal(ty)
+	}
+	failed := ds.HasErrors()
+	if !failed && !newVal.IsWhollyKnown() {
+		ds = ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Provider returned invalid result object after apply", Address: op.Addr.String(),
+			Detail: fmt.Sprintf("After the apply operation, the provider still indicated an unknown value for %s. All values must be known after apply, so this is always a bug in the provider and should be reported in the provider's own repository.", op.Addr)})
+		failed = true
+		newVal = cty.UnknownAsNull(newVal)
+	}
+
+	var mutate func(*state.State)
+	switch {
+	case newVal.IsNull() && failed && cbd:
+		// Rule 10: a failed create_before_destroy create with no new object restores the old one.
+		mutate = func(s *state.State) { restoreDeposed(s, op.Addr, deposeKey, c.ProviderConfig) }
+	case newVal.IsNull() && failed && c.Action == plan.Update:
+		// A failed update that returns nothing leaves the prior object as it was.
+		mutate = nil
+	case newVal.IsNull():
+		mutate = func(s *state.State) { s.SetObject(oaddr, nil, c.ProviderConfig) }
+	default:
+		status := state.Ready
+		if failed && c.Action.Creates() {
+			// Rule 10: a failed create leaves a tainted object, replaced by the next plan.
+			status = state.Tainted
+		}
+		obj, err := a.newObject(c, ty, newVal, resp.Private, status)
+		if err != nil {
+			return Result{}, ds.Append(err)
+		}
+		if status == state.Ready {
+			a.values.set(op.Addr, newVal)
+		}
+		mutate = func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) }
+	}
+	if mutate != nil {
+		if err := a.rec.record(mutate); err != nil {
+			ds = ds.Append(diag.Errorf("Failed to persist state", "After applying %s: %s", op.Addr, err))
+		}
+	}
+	if failed {
+		return Result{NewState: newVal}, ds
+	}
+	selfScope := a.eval.Scope(inst)
+	selfScope.Self = newVal
+	for _, rule := range r.Postconditions {
+		ds = ds.Append(plan.CheckRule(selfScope, rule, "Resource postcondition failed", ""))
+	}
+	return Result{NewState: newVal, NewIDValue: idOf(newVal)}, ds
+}
+
+// depose moves the current object of addr to deposed key dk.
+func depose(s *state.State, addr addrs.AbsResourceInstance, dk addrs.DeposedKey) {
+	inst := s.Instance(addr)
+	if inst == nil || inst.Current == nil {
+		return
+	}
+	pc := s.Resource(addr.ContainingResource()).ProviderConfig
+	obj := inst.Current
+	s.SetObject(addrs.ObjectAddr{Instance: addr}, nil, pc)
+	s.SetObject(addrs.ObjectAddr{Instance: addr, Deposed: dk}, obj, pc)
+}
+
+// restoreDeposed makes deposed object dk current again, unless a new current object exists.
+func restoreDeposed(s *state.State, addr addrs.AbsResourceInstance, dk addrs.DeposedKey, pc addrs.AbsProviderConfig) {
+	obj := s.Object(addrs.ObjectAddr{Instance: addr, Deposed: dk})
+	if obj == nil {
+		return
+	}
+	if inst := s.Instance(addr); inst != nil && inst.Current != nil {
+		return
+	}
+	s.SetObject(addrs.ObjectAddr{Instance: addr, Deposed: dk}, nil, pc)
+	s.SetObject(addrs.ObjectAddr{Instance: addr}, obj, pc)
+}
+
+// checkFinalPlan checks that every value known in the saved plan is the same
+// in the final plan made at apply time.
+func checkFinalPlan(saved, final cty.Value) error {
+	var bad error
+	_ = cty.Walk(saved, func(path cty.Path, sv cty.Value) (bool, error) {
+		if bad != nil {
+			return false, nil
+		}
+		if !sv.IsKnown() {
+			return false, nil
+		}
+		fv, err := path.Apply(final)
+		if err != nil {
+			bad = fmt.Errorf("%s is missing from the final plan", formatPath(path))
+			return false, nil
+		}
+		if !fv.IsKnown() {
+			return false, nil
+		}
+		if sv.Type().IsPrimitiveType() || sv.IsNull() {
+			if !sv.RawEquals(fv) && !(sv.IsNull() && fv.IsNull()) {
+				bad = fmt.Errorf("planned value for %s was %#v, but now %#v", formatPath(path), sv, fv)
+			}
+			return false, nil
+		}
+		if sv.Type().IsSetType() || sv.Type().IsListType() || sv.Type().IsTupleType() || sv.Type().IsMapType() {
+			if sv.IsWhollyKnown() && fv.IsWhollyKnown() && !sv.RawEquals(fv) {
+				bad = fmt.Errorf("planned value for %s does not match the final plan", formatPath(path))
+			}
+			return false, nil
+		}
+		return true, nil
+	})
+	return bad
+}
+
+func formatPath(path cty.Path) string {
+	if len(path) == 0 {
+		return "the object"
+	}
+	s := ""
+	for _, step := range path {
+		switch st := step.(type) {
+		case cty.GetAttrStep:
+			if s == "" {
+				s = st.Name
+			} else {
+				s += "." + st.Name
+			}
+		case cty.IndexStep:
+			s += fmt.Sprintf("[%#v]", st.Key)
+		}
+	}
+	return s
+}
+

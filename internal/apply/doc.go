@@ -1,0 +1,9 @@
+// Package apply turns a Plan into the graph of operations that carries it
+// out (order.go: every ordering rule in one pure function) and walks that
+// graph with bounded parallelism, one goroutine owning the state and
+// persisting it through a StateWriter after every completed operation.
+//
+// It imports internal/addrs, internal/dag, internal/diag, internal/config,
+// internal/lang, internal/state, internal/provider, internal/plan and the
+// hcl/cty libraries.
+package apply

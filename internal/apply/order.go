@@ -1,0 +1,264 @@
+package apply
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/dag"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/state"
+)
+
+// OpKind says which half of an object's change an operation carries out.
+type OpKind uint8
+
+const (
+	// OpCreate creates, updates or reads an object: a plan's Create, Update,
+	// Read, or the create half of a replacement.
+	OpCreate OpKind = iota + 1
+	// OpDelete deletes an object: a plan's Delete, or the delete half of a replacement.
+	OpDelete
+)
+
+// String returns "create" or "destroy", as the order of operations shows it.
+func (k OpKind) String() string {
+	if k == OpDelete {
+		return "destroy"
+	}
+	return "create"
+}
+
+// Op names one operation of the apply graph. For the delete half of a
+// create_before_destroy replacement, Deposed is the key the old object will
+// have been deposed under by the time the delete runs.
+type Op struct {
+	Addr    addrs.AbsResourceInstance
+	Deposed addrs.DeposedKey
+	Kind    OpKind
+}
+
+// String returns the operation as users read it: "terraform_data.a (destroy)".
+func (o Op) String() string {
+	obj := addrs.ObjectAddr{Instance: o.Addr, Deposed: o.Deposed}
+	return obj.String() + " (" + o.Kind.String() + ")"
+}
+
+// Graph is the operation graph of a plan: an edge X→Y means X must finish before Y starts.
+type Graph struct {
+	G *dag.Graph[Op]
+	// Changes maps each operation to the planned change it carries out.
+	Changes map[Op]*plan.ResourceInstanceChange
+	// Verbs maps each operation to what it does ("create", "update", "destroy", "read").
+	Verbs map[Op]string
+	// DeposeKeys holds, for each create_before_destroy replacement, the key
+	// the current object is deposed under before its successor is created.
+	DeposeKeys map[addrs.AbsResourceInstance]addrs.DeposedKey
+}
+
+// Order builds the operation graph of p following every ordering rule of
+// DESIGN.md §3: create/update in dependency order, destroy in reverse,
+// delete-first replacement, the edges between updates and deletes of
+// dependencies, and create_before_destroy's inversion of the edges into a
+// delete. It fails with a diagnostic naming the cycle when the rules
+// cannot all hold.
+func Order(p *plan.Plan) (*Graph, diag.Diagnostics) {
+	g := &Graph{G: dag.New[Op](), Changes: map[Op]*plan.ResourceInstanceChange{}, Verbs: map[Op]string{}, DeposeKeys: map[addrs.AbsResourceInstance]addrs.DeposedKey{}}
+	creates := map[addrs.AbsResource][]Op{}
+	deletes := map[addrs.AbsResource][]Op{}
+	prior := p.PriorState
+	if prior == nil {
+		prior = state.New()
+	}
+
+	for _, c := range p.Changes {
+		ra := c.Addr.ContainingResource()
+		switch c.Action {
+		case plan.NoOp:
+			continue
+		case plan.Create, plan.Update, plan.Read:
+			op := Op{Addr: c.Addr, Kind: OpCreate}
+			g.add(op, c, c.Action.String())
+			creates[ra] = append(creates[ra], op)
+		case plan.Delete:
+			op := Op{Addr: c.Addr, Deposed: c.Deposed, Kind: OpDelete}
+			g.add(op, c, "destroy")
+			deletes[ra] = append(deletes[ra], op)
+		case plan.DeleteThenCreate, plan.CreateThenDelete:
+			cr := Op{Addr: c.Addr, Kind: OpCreate}
+			del := Op{Addr: c.Addr, Kind: OpDelete}
+			if c.Action == plan.CreateThenDelete {
+				dk := state.NewDeposedKey(prior.Instance(c.Addr))
+				g.DeposeKeys[c.Addr] = dk
+				del.Deposed = dk
+			}
+			g.add(cr, c, "create")
+			g.add(del, c, "destroy")
+			creates[ra] = append(creates[ra], cr)
+			deletes[ra] = append(deletes[ra], del)
+			if c.Action == plan.CreateThenDelete {
+				g.G.Connect(cr, del)
+			} else {
+				g.G.Connect(del, cr)
+			}
+		}
+	}
+
+	for _, op := range g.G.Nodes() {
+		c := g.Changes[op]
+		switch op.Kind {
+		case OpCreate:
+			// Rules 1 and 4: after the creates/updates of what it depends on,
+			// and after (or, for a CBD dependency, before) their deletes.
+			for _, dep := range mergeDeps(c.Dependencies, recordedDeps(prior, addrs.ObjectAddr{Instance: c.Addr})) {
+				for _, other := range creates[dep] {
+					if other.Addr != op.Addr {
+						g.G.Connect(other, op)
+					}
+				}
+				for _, other := range deletes[dep] {
+					if other.Addr == op.Addr {
+						continue
+					}
+					if g.isCBD(other) {
+						g.G.Connect(op, other)
+					} else {
+						g.G.Connect(other, op)
+					}
+				}
+			}
+		case OpDelete:
+			// Rules 2 and 4: before the deletes of what it depended on, and
+			// before (or, when itself CBD, after) their creates/updates.
+			for _, dep := range recordedDeps(prior, addrs.ObjectAddr{Instance: c.Addr, Deposed: c.Deposed}) {
+				for _, other := range deletes[dep] {
+					if other.Addr != op.Addr {
+						g.G.Connect(op, other)
+					}
+				}
+				for _, other := range creates[dep] {
+					if other.Addr == op.Addr {
+						continue
+					}
+					if g.isCBD(op) {
+						g.G.Connect(other, op)
+					} else {
+						g.G.Connect(op, other)
+					}
+				}
+			}
+		}
+	}
+
+	if cycles := g.G.Cycles(); len(cycles) > 0 {
+		var ds diag.Diagnostics
+		for _, c := range cycles {
+			ds = ds.Append(g.cycleDiag(c))
+		}
+		return g, ds
+	}
+	return g, nil
+}
+
+func (g *Graph) add(op Op, c *plan.ResourceInstanceChange, verb string) {
+	g.G.Add(op)
+	g.Changes[op] = c
+	g.Verbs[op] = verb
+}
+
+// isCBD reports whether a delete operation is ordered create-before-destroy.
+func (g *Graph) isCBD(op Op) bool {
+	c := g.Changes[op]
+	return c.CreateBeforeDestroy || op.Deposed != addrs.NotDeposed
+}
+
+// recordedDeps returns the dependencies recorded in state for an object.
+func recordedDeps(s *state.State, addr addrs.ObjectAddr) []addrs.AbsResource {
+	if obj := s.Object(addr); obj != nil {
+		return obj.Dependencies
+	}
+	return nil
+}
+
+func mergeDeps(a, b []addrs.AbsResource) []addrs.AbsResource {
+	if len(b) == 0 {
+		return a
+	}
+	if len(a) == 0 {
+		return b
+	}
+	seen := make(map[addrs.AbsResource]bool, len(a)+len(b))
+	out := make([]addrs.AbsResource, 0, len(a)+len(b))
+	for _, list := range [][]addrs.AbsResource{a, b} {
+		for _, r := range list {
+			if !seen[r] {
+				seen[r] = true
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// cycleDiag reports a cycle of operations as a path, naming the
+// create_before_destroy settings involved.
+func (g *Graph) cycleDiag(cycle []Op) diag.Diagnostic {
+	names := make([]string, 0, len(cycle)+1)
+	for _, op := range cycle {
+		names = append(names, g.label(op))
+	}
+	names = append(names, g.label(cycle[0]))
+	var causes []string
+	seen := map[string]bool{}
+	for _, op := range cycle {
+		c := g.Changes[op]
+		if !c.CreateBeforeDestroy {
+			continue
+		}
+		var why string
+		if c.CBDInheritedFrom != (addrs.AbsResource{}) {
+			why = fmt.Sprintf("%s is create_before_destroy because %s, which depends on it, sets create_before_destroy", c.Addr, c.CBDInheritedFrom)
+		} else {
+			why = fmt.Sprintf("%s sets create_before_destroy", c.Addr)
+		}
+		if !seen[why] {
+			seen[why] = true
+			causes = append(causes, why)
+		}
+	}
+	detail := "The planned operations cannot be ordered: " + strings.Join(names, " → ") + "."
+	if len(causes) > 0 {
+		detail += " The cycle comes from lifecycle settings: " + strings.Join(causes, "; ") + "."
+	}
+	plain := make([]string, len(cycle))
+	for i, op := range cycle {
+		plain[i] = g.label(op)
+	}
+	return diag.Errorf("Cycle: "+strings.Join(plain, ", "), "%s", detail)
+}
+
+func (g *Graph) label(op Op) string {
+	if c := g.Changes[op]; c != nil && c.Deposed == addrs.NotDeposed && op.Deposed != addrs.NotDeposed {
+		// The old object of a create_before_destroy replacement: its key is chosen at apply.
+		return op.Addr.String() + " (" + g.Verbs[op] + " deposed)"
+	}
+	obj := addrs.ObjectAddr{Instance: op.Addr, Deposed: op.Deposed}
+	return obj.String() + " (" + g.Verbs[op] + ")"
+}
+
+// Waves returns the operations grouped into waves that may run in parallel,
+// in order, for showing users the order of operations.
+func (g *Graph) Waves() [][]Op {
+	w, err := g.G.Waves()
+	if err != nil {
+		return nil
+	}
+	return w
+}
+
+// Label returns the operation as the order of operations shows it:
+// "terraform_data.a (update)", "terraform_data.a (destroy deposed)" for the old
+// object of a create_before_destroy replacement, or
+// "terraform_data.a (deposed object 1a2b3c4d) (destroy)" for one already deposed.
+func (g *Graph) Label(op Op) string { return g.label(op) }

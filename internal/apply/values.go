@@ -1,0 +1,127 @@
+package apply
+
+import (
+	"sync"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/state"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// liveValues holds the value of every instance that exists after the apply
+// (planned values at first, replaced by real ones as operations complete),
+// so that expressions evaluated during apply see what has been done so far.
+// It is safe for concurrent use.
+type liveValues struct {
+	mu    sync.Mutex
+	modes map[addrs.Resource]plan.ExpansionMode
+	keys  map[addrs.Resource][]addrs.InstanceKey
+	vals  map[addrs.AbsResourceInstance]cty.Value
+	whole map[addrs.Resource]cty.Value
+}
+
+func newLiveValues(cfg *config.Module, p *plan.Plan) *liveValues {
+	lv := &liveValues{
+		modes: map[addrs.Resource]plan.ExpansionMode{},
+		keys:  map[addrs.Resource][]addrs.InstanceKey{},
+		vals:  map[addrs.AbsResourceInstance]cty.Value{},
+		whole: map[addrs.Resource]cty.Value{},
+	}
+	for _, r := range cfg.Resources() {
+		switch {
+		case r.Count != nil:
+			lv.modes[r.Addr] = plan.Counted
+		case r.ForEach != nil:
+			lv.modes[r.Addr] = plan.ForEach
+		default:
+			lv.modes[r.Addr] = plan.Single
+		}
+	}
+	for _, c := range p.Changes {
+		if c.Deposed != addrs.NotDeposed || c.Action == plan.Delete {
+			continue
+		}
+		r := c.Addr.Resource.Resource
+		lv.keys[r] = append(lv.keys[r], c.Addr.Resource.Key)
+		lv.vals[c.Addr] = c.After
+	}
+	// Data sources read during planning are in the prior state, without a change.
+	if p.PriorState != nil {
+		for ra, rs := range p.PriorState.Resources {
+			if ra.Resource.Mode != addrs.Data {
+				continue
+			}
+			for k, inst := range rs.Instances {
+				ia := ra.Instance(k)
+				if _, ok := lv.vals[ia]; ok || inst.Current == nil {
+					continue
+				}
+				if v, err := decodeImplied(inst.Current); err == nil {
+					lv.keys[ra.Resource] = append(lv.keys[ra.Resource], k)
+					lv.vals[ia] = v
+				}
+			}
+		}
+	}
+	return lv
+}
+
+func decodeImplied(obj *state.Object) (cty.Value, error) {
+	ty, err := impliedType(obj.AttrsJSON)
+	if err != nil {
+		return cty.NilVal, err
+	}
+	return obj.Decode(ty)
+}
+
+// set records the value of an instance after its operation.
+func (lv *liveValues) set(addr addrs.AbsResourceInstance, v cty.Value) {
+	lv.mu.Lock()
+	defer lv.mu.Unlock()
+	lv.vals[addr] = v
+	delete(lv.whole, addr.Resource.Resource)
+}
+
+// ResourceValue implements plan.ResourceValues.
+func (lv *liveValues) ResourceValue(r addrs.Resource) cty.Value {
+	lv.mu.Lock()
+	defer lv.mu.Unlock()
+	if v, ok := lv.whole[r]; ok {
+		return v
+	}
+	exp := plan.Expansion{Mode: lv.modes[r], Keys: lv.keys[r]}
+	vals := make(map[addrs.InstanceKey]cty.Value, len(exp.Keys))
+	for _, k := range exp.Keys {
+		vals[k] = lv.vals[r.Instance(k).Absolute(addrs.RootModule)]
+	}
+	v := exp.WholeValue(vals)
+	lv.whole[r] = v
+	return v
+}
+
+// recordOutputs evaluates the root outputs with the applied values and records them.
+func (a *applier) recordOutputs() diag.Diagnostics {
+	var ds diag.Diagnostics
+	outs := map[string]state.OutputValue{}
+	if a.plan.Mode != plan.DestroyMode {
+		for name, o := range a.cfg.Outputs {
+			if o.Expr == nil {
+				continue
+			}
+			v, more := a.eval.Scope(lang.InstanceData{}).EvalExpr(o.Expr, cty.DynamicPseudoType)
+			ds = ds.Append(more)
+			if more.HasErrors() || !v.IsWhollyKnown() {
+				continue
+			}
+			outs[name] = state.OutputValue{Value: v, Sensitive: o.Sensitive}
+		}
+	}
+	if err := a.rec.record(func(s *state.State) { s.Outputs = outs }); err != nil {
+		ds = ds.Append(diag.Errorf("Failed to persist state", "Recording outputs: %s", err))
+	}
+	return ds
+}

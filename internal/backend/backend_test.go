@@ -1,0 +1,166 @@
+package backend
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestLockInfoJSON reads the lock-info file Terraform 1.11.4 wrote while it
+// held a lock, and writes it back identically.
+func TestLockInfoJSON(t *testing.T) {
+	want, err := os.ReadFile("testdata/terraform-1.11.4.lock.info")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info LockInfo
+	if err := json.Unmarshal(want, &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.ID != "6d384548-ba5d-bca5-2f4c-7177264de875" || info.Who != "root@vm" || info.Created.Nanosecond() != 978901044 {
+		t.Errorf("decoded %+v", info)
+	}
+	got, err := json.Marshal(info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("Marshal = %s\nwant      %s", got, want)
+	}
+}
+
+// TestLockErrorMessage compares the message with Terraform's Lock Info block.
+func TestLockErrorMessage(t *testing.T) {
+	data, _ := os.ReadFile("testdata/terraform-1.11.4.lock.info")
+	var info LockInfo
+	if err := json.Unmarshal(data, &info); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("testdata/lockerror.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		err  *LockError
+		want string
+	}{
+		{"with info", &LockError{Info: &info, Err: ErrLocked}, strings.TrimSuffix(string(want), "\n")},
+		{"without info", &LockError{Err: ErrLocked}, "acquiring the state lock: the state is locked"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.err.Error(); got != tt.want {
+				t.Errorf("Error() =\n%s\nwant\n%s", got, tt.want)
+			}
+			if !errors.Is(tt.err, ErrLocked) {
+				t.Error("errors.Is(err, ErrLocked) is false")
+			}
+		})
+	}
+}
+
+func TestNewLockInfo(t *testing.T) {
+	a, b := NewLockInfo("OperationTypePlan"), NewLockInfo("OperationTypePlan")
+	uuid := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+	if !uuid.MatchString(a.ID) || a.ID == b.ID {
+		t.Errorf("IDs %q, %q: want distinct random UUIDs", a.ID, b.ID)
+	}
+	if a.Operation != "OperationTypePlan" || !strings.Contains(a.Who, "@") || a.Version == "" {
+		t.Errorf("NewLockInfo = %+v", a)
+	}
+	if a.Created.Location() != time.UTC || time.Since(a.Created) > time.Minute {
+		t.Errorf("Created = %v, want now in UTC", a.Created)
+	}
+}
+
+func TestValidateWorkspaceName(t *testing.T) {
+	tests := []struct {
+		name string
+		ok   bool
+	}{
+		{"default", true}, {"prod-eu_1", true}, {"a.b", true}, {"~x", true},
+		{"", false}, {".", false}, {"..", false}, {"a/b", false}, {"a b", false}, {"a%b", false}, {"a?b", false}, {"é", false},
+	}
+	for _, tt := range tests {
+		if err := ValidateWorkspaceName(tt.name); (err == nil) != tt.ok {
+			t.Errorf("ValidateWorkspaceName(%q) = %v, want ok=%v", tt.name, err, tt.ok)
+		}
+	}
+}
+
+// fakeStore fails Lock with the errors it is given, in turn.
+type fakeStore struct {
+	Store
+	errs  []error
+	calls int
+}
+
+func (f *fakeStore) Lock(ctx context.Context, info LockInfo) (string, error) {
+	f.calls++
+	if len(f.errs) == 0 {
+		return info.ID, nil
+	}
+	err := f.errs[0]
+	f.errs = f.errs[1:]
+	return "", err
+}
+
+func TestLockWithTimeoutErrors(t *testing.T) {
+	held := &LockError{Info: &LockInfo{ID: "held"}, Err: ErrLocked}
+	broken := errors.New("disk on fire")
+	tests := []struct {
+		name      string
+		errs      []error
+		timeout   time.Duration
+		wantErr   error
+		wantCalls int
+	}{
+		{"free", nil, 0, nil, 1},
+		{"held, no timeout", []error{held}, 0, held, 1},
+		{"held then free", []error{held, held}, 10 * time.Second, nil, 3},
+		{"other error stops at once", []error{broken}, 10 * time.Second, broken, 1},
+		{"other error while waiting", []error{held, broken}, 10 * time.Second, broken, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &fakeStore{errs: tt.errs}
+			id, err := LockWithTimeout(context.Background(), s, LockInfo{ID: "mine"}, tt.timeout)
+			if !errors.Is(err, tt.wantErr) || (err == nil) != (tt.wantErr == nil) {
+				t.Errorf("err = %v, want %v", err, tt.wantErr)
+			}
+			if err == nil && id != "mine" {
+				t.Errorf("id = %q", id)
+			}
+			if s.calls != tt.wantCalls {
+				t.Errorf("%d Lock calls, want %d", s.calls, tt.wantCalls)
+			}
+		})
+	}
+}
+
+// TestLockWithTimeoutBackoff: the waits grow but never exceed a second.
+func TestLockWithTimeoutBackoff(t *testing.T) {
+	held := &LockError{Err: ErrLocked}
+	s := &fakeStore{errs: []error{held, held, held, held, held, held, held}}
+	start := time.Now()
+	_, err := LockWithTimeout(context.Background(), s, LockInfo{ID: "x"}, 2500*time.Millisecond)
+	elapsed := time.Since(start)
+	// Calls at 0, 0.05, 0.15, 0.35, 0.75 and 1.55s (waits doubling from
+	// 50ms), then a wait cut from 1s to the deadline and a last call at 2.5s;
+	// all find the lock held.
+	if !errors.Is(err, ErrLocked) {
+		t.Fatalf("err = %v, want the LockError", err)
+	}
+	if elapsed < 2500*time.Millisecond || elapsed > 4*time.Second {
+		t.Errorf("gave up after %s, want about 2.5s", elapsed)
+	}
+	if s.calls != 7 {
+		t.Errorf("%d Lock calls, want 7", s.calls)
+	}
+}

@@ -1,0 +1,266 @@
+package backendtest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/rig-iac/rig/internal/backend"
+)
+
+// Run runs the conformance suite as subtests of t. newBackend returns a new,
+// empty backend; it is called once per subtest. Lock contention is tested
+// between two Store values of that one backend for the same workspace,
+// which must exclude each other as two processes would.
+func Run(t *testing.T, newBackend func(t *testing.T) backend.Backend) {
+	tests := []struct {
+		name string
+		run  func(t *testing.T, b backend.Backend)
+	}{
+		{"read before any write is nil", testReadEmpty},
+		{"write then read", testWriteRead},
+		{"workspaces", testWorkspaces},
+		{"invalid workspace names", testInvalidNames},
+		{"lock excludes a second store", testLockExclusion},
+		{"lock is per workspace", testLockPerWorkspace},
+		{"unlock checks the id", testUnlockID},
+		{"lock without id gets one", testLockNewID},
+		{"lock with timeout waits for release", testLockWithTimeoutWaits},
+		{"lock with timeout gives up", testLockWithTimeoutGivesUp},
+		{"lock with timeout stops on cancel", testLockWithTimeoutCancel},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { tt.run(t, newBackend(t)) })
+	}
+}
+
+func store(t *testing.T, b backend.Backend, ws string) backend.Store {
+	t.Helper()
+	s, err := b.Store(context.Background(), ws)
+	if err != nil {
+		t.Fatalf("Store(%q): %v", ws, err)
+	}
+	return s
+}
+
+func lock(t *testing.T, s backend.Store, op string) (string, backend.LockInfo) {
+	t.Helper()
+	info := backend.NewLockInfo(op)
+	id, err := s.Lock(context.Background(), info)
+	if err != nil {
+		t.Fatalf("Lock: %v", err)
+	}
+	if id != info.ID {
+		t.Fatalf("Lock returned id %q, want %q", id, info.ID)
+	}
+	return id, info
+}
+
+func testReadEmpty(t *testing.T, b backend.Backend) {
+	for _, ws := range []string{backend.DefaultWorkspace, "other"} {
+		data, err := store(t, b, ws).Read(context.Background())
+		if data != nil || err != nil {
+			t.Errorf("Read(%s) = %q, %v; want nil, nil", ws, data, err)
+		}
+	}
+}
+
+func testWriteRead(t *testing.T, b backend.Backend) {
+	ctx := context.Background()
+	s := store(t, b, backend.DefaultWorkspace)
+	for _, want := range [][]byte{[]byte("first\n"), []byte("second, longer snapshot\n"), []byte("3\n")} {
+		in := bytes.Clone(want)
+		if err := s.Write(ctx, in); err != nil {
+			t.Fatalf("Write: %v", err)
+		}
+		in[0] = 'X' // the store must not keep the caller's slice
+		got, err := s.Read(ctx)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("Read = %q, %v; want %q", got, err, want)
+		}
+		got[0] = 'Y' // nor hand out its own
+		if again, _ := store(t, b, backend.DefaultWorkspace).Read(ctx); !bytes.Equal(again, want) {
+			t.Fatalf("second Store reads %q, want %q", again, want)
+		}
+	}
+	if got, _ := store(t, b, "other").Read(ctx); got != nil {
+		t.Errorf("workspace other reads %q, want nil", got)
+	}
+}
+
+func testWorkspaces(t *testing.T, b backend.Backend) {
+	ctx := context.Background()
+	list := func() []string {
+		t.Helper()
+		ws, err := b.Workspaces(ctx)
+		if err != nil {
+			t.Fatalf("Workspaces: %v", err)
+		}
+		return ws
+	}
+	if got := list(); !slices.Equal(got, []string{"default"}) {
+		t.Fatalf("Workspaces = %q, want [default]", got)
+	}
+	_ = store(t, b, "unused") // opening a store creates nothing
+	if err := store(t, b, "zeta").Write(ctx, []byte("z")); err != nil {
+		t.Fatal(err)
+	}
+	if err := store(t, b, "alpha").Write(ctx, []byte("a")); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := list(), []string{"alpha", "default", "zeta"}; !slices.Equal(got, want) {
+		t.Fatalf("Workspaces = %q, want %q", got, want)
+	}
+	if err := b.DeleteWorkspace(ctx, "default"); !errors.Is(err, backend.ErrDefaultWorkspace) {
+		t.Errorf("DeleteWorkspace(default) = %v, want ErrDefaultWorkspace", err)
+	}
+	if err := b.DeleteWorkspace(ctx, "missing"); !errors.Is(err, backend.ErrWorkspaceNotFound) {
+		t.Errorf("DeleteWorkspace(missing) = %v, want ErrWorkspaceNotFound", err)
+	}
+	if err := b.DeleteWorkspace(ctx, "zeta"); err != nil {
+		t.Fatalf("DeleteWorkspace(zeta): %v", err)
+	}
+	if got, want := list(), []string{"alpha", "default"}; !slices.Equal(got, want) {
+		t.Fatalf("after delete, Workspaces = %q, want %q", got, want)
+	}
+	if got, _ := store(t, b, "zeta").Read(ctx); got != nil {
+		t.Errorf("deleted workspace reads %q, want nil", got)
+	}
+}
+
+func testInvalidNames(t *testing.T, b backend.Backend) {
+	for _, name := range []string{"", ".", "..", "a/b", `a\b`, "a b", "a?b"} {
+		if _, err := b.Store(context.Background(), name); err == nil {
+			t.Errorf("Store(%q) succeeded, want an error", name)
+		}
+	}
+}
+
+func testLockExclusion(t *testing.T, b backend.Backend) {
+	ctx := context.Background()
+	s1, s2 := store(t, b, backend.DefaultWorkspace), store(t, b, backend.DefaultWorkspace)
+	id, info := lock(t, s1, "OperationTypeApply")
+
+	for name, s := range map[string]backend.Store{"second store": s2, "same store": s1} {
+		_, err := s.Lock(ctx, backend.NewLockInfo("OperationTypePlan"))
+		var le *backend.LockError
+		if !errors.As(err, &le) {
+			t.Fatalf("%s: Lock while held = %v, want a *LockError", name, err)
+		}
+		if le.Info == nil || le.Info.ID != id || le.Info.Operation != info.Operation || le.Info.Who != info.Who {
+			t.Errorf("%s: LockError.Info = %+v, want the holder's %+v", name, le.Info, info)
+		}
+	}
+	if err := s1.Unlock(ctx, id); err != nil {
+		t.Fatalf("Unlock: %v", err)
+	}
+	id2, _ := lock(t, s2, "OperationTypePlan")
+	if err := s2.Unlock(ctx, id2); err != nil {
+		t.Fatalf("Unlock: %v", err)
+	}
+}
+
+func testLockPerWorkspace(t *testing.T, b backend.Backend) {
+	ctx := context.Background()
+	a, c := store(t, b, "a"), store(t, b, "c")
+	ida, _ := lock(t, a, "OperationTypeApply")
+	idc, _ := lock(t, c, "OperationTypeApply")
+	if err := a.Unlock(ctx, ida); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Unlock(ctx, idc); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func testUnlockID(t *testing.T, b backend.Backend) {
+	ctx := context.Background()
+	s := store(t, b, backend.DefaultWorkspace)
+	if err := s.Unlock(ctx, "nothing-held"); err == nil {
+		t.Error("Unlock without a lock succeeded")
+	}
+	id, _ := lock(t, s, "OperationTypeApply")
+	if err := s.Unlock(ctx, "wrong-id"); err == nil {
+		t.Error("Unlock with a wrong id succeeded")
+	}
+	if _, err := store(t, b, backend.DefaultWorkspace).Lock(ctx, backend.NewLockInfo("x")); err == nil {
+		t.Fatal("a failed Unlock released the lock")
+	}
+	if err := s.Unlock(ctx, id); err != nil {
+		t.Fatalf("Unlock: %v", err)
+	}
+}
+
+func testLockNewID(t *testing.T, b backend.Backend) {
+	ctx := context.Background()
+	s := store(t, b, backend.DefaultWorkspace)
+	info := backend.NewLockInfo("OperationTypeApply")
+	info.ID = ""
+	id, err := s.Lock(ctx, info)
+	if err != nil || id == "" {
+		t.Fatalf("Lock = %q, %v; want a new id", id, err)
+	}
+	if err := s.Unlock(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func testLockWithTimeoutWaits(t *testing.T, b backend.Backend) {
+	ctx := context.Background()
+	s1, s2 := store(t, b, backend.DefaultWorkspace), store(t, b, backend.DefaultWorkspace)
+	id, _ := lock(t, s1, "OperationTypeApply")
+	released := make(chan error, 1)
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		released <- s1.Unlock(ctx, id)
+	}()
+	start := time.Now()
+	id2, err := backend.LockWithTimeout(ctx, s2, backend.NewLockInfo("OperationTypePlan"), 10*time.Second)
+	if err != nil {
+		t.Fatalf("LockWithTimeout: %v", err)
+	}
+	if err := <-released; err != nil {
+		t.Fatalf("Unlock: %v", err)
+	}
+	if d := time.Since(start); d < 250*time.Millisecond || d > 5*time.Second {
+		t.Errorf("LockWithTimeout took %s, want about 300ms", d)
+	}
+	if err := s2.Unlock(ctx, id2); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func testLockWithTimeoutGivesUp(t *testing.T, b backend.Backend) {
+	ctx := context.Background()
+	s1, s2 := store(t, b, backend.DefaultWorkspace), store(t, b, backend.DefaultWorkspace)
+	id, _ := lock(t, s1, "OperationTypeApply")
+	defer s1.Unlock(ctx, id)
+
+	for _, timeout := range []time.Duration{0, 400 * time.Millisecond} {
+		start := time.Now()
+		_, err := backend.LockWithTimeout(ctx, s2, backend.NewLockInfo("OperationTypePlan"), timeout)
+		var le *backend.LockError
+		if !errors.As(err, &le) || le.Info == nil || le.Info.ID != id {
+			t.Fatalf("timeout %s: err = %v, want the holder's LockError", timeout, err)
+		}
+		if d := time.Since(start); d < timeout || d > timeout+2*time.Second {
+			t.Errorf("timeout %s: gave up after %s", timeout, d)
+		}
+	}
+}
+
+func testLockWithTimeoutCancel(t *testing.T, b backend.Backend) {
+	s1, s2 := store(t, b, backend.DefaultWorkspace), store(t, b, backend.DefaultWorkspace)
+	id, _ := lock(t, s1, "OperationTypeApply")
+	defer s1.Unlock(context.Background(), id)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	_, err := backend.LockWithTimeout(ctx, s2, backend.NewLockInfo("OperationTypePlan"), time.Minute)
+	var le *backend.LockError
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &le) {
+		t.Errorf("err = %v, want the context's error and the LockError", err)
+	}
+}

@@ -1,0 +1,139 @@
+package local
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/rig-iac/rig/internal/backend"
+)
+
+var _ backend.Store = (*Store)(nil)
+
+// Store is one workspace's state file. A Store value is used by one
+// goroutine at a time.
+type Store struct {
+	path       string // the state file
+	backupPath string // "" for no backup
+	lockPath   string // the lock-info file beside the state file
+
+	backedUp bool     // the backup has been taken (or there was nothing to back up)
+	lock     heldLock // the lock this Store holds, if any
+}
+
+// Path returns the state file's path.
+func (s *Store) Path() string { return s.path }
+
+// Read implements backend.Store. A missing or empty state file (Terraform
+// creates an empty one when it locks a new state) is no state: nil, nil.
+func (s *Store) Read(ctx context.Context) ([]byte, error) {
+	data, err := os.ReadFile(s.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("reading state %s: %w", s.path, err)
+	case len(data) == 0:
+		return nil, nil
+	}
+	return data, nil
+}
+
+// Write implements backend.Store. Before the first write of this Store
+// value, an existing non-empty state file is copied (atomically and durably
+// too) to the backup path, so that the backup is the state as it was
+// before this run.
+func (s *Store) Write(ctx context.Context, data []byte) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("writing state %s: %w", s.path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
+		return fmt.Errorf("writing state %s: %w", s.path, err)
+	}
+	if !s.backedUp {
+		if err := s.backup(); err != nil {
+			return fmt.Errorf("writing state backup %s: %w", s.backupPath, err)
+		}
+		s.backedUp = true
+	}
+	if err := writeFileAtomic(s.path, data); err != nil {
+		return fmt.Errorf("writing state %s: %w", s.path, err)
+	}
+	return nil
+}
+
+func (s *Store) backup() error {
+	if s.backupPath == "" {
+		return nil
+	}
+	old, err := os.ReadFile(s.path)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(old) == 0) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(s.backupPath), 0o755); err != nil {
+		return err
+	}
+	return writeFileAtomic(s.backupPath, old)
+}
+
+// writeFileAtomic replaces path with data so that a reader or a crash sees
+// the old or the new content, never a mixture: a temporary file in the
+// same directory, written and fsync'd, renamed over path, then the
+// directory fsync'd so that the rename itself is durable. The file keeps
+// the mode of the file it replaces (0644 for a new one).
+func writeFileAtomic(path string, data []byte) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	mode := fs.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := f.Chmod(mode); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+// syncDir fsyncs a directory so that renames and removals in it are durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("syncing directory %s: %w", dir, err)
+	}
+	return nil
+}

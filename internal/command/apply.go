@@ -1,0 +1,171 @@
+package command
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/plan/planfile"
+	"github.com/rig-iac/rig/internal/ui"
+)
+
+func runApply(m *Meta, args []string) int {
+	return runApplyOrDestroy(m, args, false)
+}
+
+func runDestroy(m *Meta, args []string) int {
+	return runApplyOrDestroy(m, args, true)
+}
+
+func runApplyOrDestroy(m *Meta, args []string, destroy bool) int {
+	var f operationFlags
+	name := "apply"
+	if destroy {
+		name = "destroy"
+	}
+	fs := m.flagSet(name)
+	m.addOperationFlags(fs, &f)
+	fs.BoolVar(&f.autoApprove, "auto-approve", false, "Skip interactive approval of the plan before applying.")
+	if !destroy {
+		fs.BoolVar(&f.destroy, "destroy", false, "Destroy all remote objects (same as rig destroy).")
+	}
+	if err := fs.Parse(args); err != nil {
+		return 1
+	}
+	f.destroy = f.destroy || destroy
+	if fs.NArg() > 1 || destroy && fs.NArg() > 0 {
+		fmt.Fprintf(m.Err, "Error: unexpected argument %q.\n", fs.Arg(fs.NArg()-1))
+		return 1
+	}
+	out := m.newOutput(f.json)
+	var forceStop func()
+	ctx, stop := m.interruptible(func() {
+		if forceStop != nil {
+			forceStop()
+		}
+	})
+	defer stop()
+
+	if fs.NArg() == 1 {
+		return m.applySavedPlan(ctx, out, fs.Arg(0), &f)
+	}
+
+	op, ds := m.prepare(ctx, &f, "OperationTypeApply")
+	defer op.close()
+	if ds.HasErrors() {
+		out.diagnostics(ds)
+		return 1
+	}
+	forceStop = func() { op.providers.Stop(context.Background()) }
+	p, more := m.makePlan(ctx, op, &f)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		out.diagnostics(ds)
+		return 1
+	}
+	g, more := apply.Order(p)
+	ds = ds.Append(more)
+	out.plan(p, planSchemas(ctx, op.providers, p), g)
+	if ds.HasErrors() {
+		out.diagnostics(ds)
+		return 1
+	}
+	out.diagnostics(ds)
+	ds = nil
+	if p.HasChanges() && !f.autoApprove && !f.json {
+		question, explanation := "Do you want to perform these actions?", "rig will perform the actions described above.\nOnly 'yes' will be accepted to approve."
+		if f.destroy {
+			question, explanation = "Do you really want to destroy all resources?", "rig will destroy all your managed infrastructure, as shown above.\nThere is no undo. Only 'yes' will be accepted to confirm."
+		}
+		if !m.confirm(question, explanation) {
+			if f.destroy {
+				fmt.Fprintf(m.Err, "\nDestroy cancelled.\n")
+			} else {
+				fmt.Fprintf(m.Err, "\nApply cancelled.\n")
+			}
+			return 1
+		}
+	} else if p.HasChanges() && !f.autoApprove && f.json {
+		out.diagnostics(diag.Diagnostics{diag.Errorf("Plan approval required", "-json on apply requires -auto-approve or a saved plan file.")})
+		return 1
+	}
+	return m.runApplyPhase(ctx, out, op, p, &f)
+}
+
+// runApplyPhase applies a plan and reports the result.
+func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p *plan.Plan, f *operationFlags) int {
+	counter := &ui.CountHooks{}
+	writer := newStateWriter(op.store, op.state)
+	final, ds := apply.Apply(ctx, op.cfg, p, op.providers, apply.Options{
+		Parallelism: f.parallelism, Hooks: multiHooks{out.hooks(), counter}, StateWriter: writer, Workspace: m.workspace(),
+	})
+	// A final write covers anything not yet persisted (it is skipped when nothing changed).
+	if err := writer.WriteState(context.Background(), final); err != nil {
+		ds = ds.Append(diag.Errorf("Failed to persist state", "%s", err))
+	}
+	out.diagnostics(ds)
+	if ds.HasErrors() {
+		return 1
+	}
+	kind := ui.OperationApply
+	if f.destroy {
+		kind = ui.OperationDestroy
+	}
+	out.applied(counter.Summary(kind), final)
+	return 0
+}
+
+// applySavedPlan applies a plan file made by `rig plan -out`, only if the
+// state is still the one it was planned against and the configuration is unchanged.
+func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *operationFlags) int {
+	pf, err := planfile.Read(path)
+	if err != nil {
+		out.diagnostics(diag.Diagnostics{diag.Errorf("Failed to load plan file", "%s", err)})
+		return 1
+	}
+	if len(f.vars) > 0 {
+		out.diagnostics(diag.Diagnostics{diag.Errorf("Can't set variables when applying a saved plan",
+			"The -var and -var-file options cannot be used when applying a saved plan file, because a saved plan includes the variable values that were set when it was created.")})
+		return 1
+	}
+	f.vars = nil
+	op, ds := m.prepare(ctx, f, "OperationTypeApply")
+	defer op.close()
+	if ds.HasErrors() {
+		out.diagnostics(ds)
+		return 1
+	}
+	if !sameSources(op.cfg.Sources, pf.Config) {
+		out.diagnostics(diag.Diagnostics{diag.Errorf("Saved plan does not match the configuration",
+			"The configuration files changed since the plan %s was created. Create a new plan with \"rig plan -out\" and apply that.", path)})
+		return 1
+	}
+	// With no state then and none now, the lineages are both fresh and may differ.
+	fresh := op.state.Serial == 0 && pf.StateSerial == 0 && op.state.Empty()
+	if !fresh && (op.state.Lineage != pf.StateLineage || op.state.Serial != pf.StateSerial) {
+		out.diagnostics(diag.Diagnostics{diag.Errorf("Saved plan is stale",
+			"The given plan file can no longer be applied because the state was changed by another operation after the plan was created.")})
+		return 1
+	}
+	if fresh {
+		op.state.Lineage = pf.Plan.PriorState.Lineage
+	}
+	f.destroy = pf.Plan.Mode == plan.DestroyMode
+	return m.runApplyPhase(ctx, out, op, pf.Plan, f)
+}
+
+func sameSources(a, b map[string][]byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if !bytes.Equal(v, b[k]) {
+			return false
+		}
+	}
+	return true
+}
+

@@ -1,0 +1,73 @@
+package command
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/dag"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/provider"
+)
+
+// runGraph prints a Graphviz DOT graph: by default the resources and their
+// dependencies; with -type=plan or -type=plan-destroy, the operations a plan
+// would run and their order.
+func runGraph(m *Meta, args []string) int {
+	fs := m.flagSet("graph")
+	typ := fs.String("type", "", "Type of graph: \"\" (resources), \"plan\" or \"plan-destroy\" (operations).")
+	if err := fs.Parse(args); err != nil {
+		return 1
+	}
+	ctx := context.Background()
+	switch *typ {
+	case "":
+		cfg, ds := m.loadConfig()
+		if ds.HasErrors() {
+			m.showDiagnostics(ds)
+			return 1
+		}
+		set := provider.NewSet(m.providerFactories())
+		defer set.Close()
+		g, more := plan.ResourceGraph(ctx, cfg, set)
+		ds = ds.Append(more)
+		if ds.HasErrors() {
+			m.showDiagnostics(ds)
+			return 1
+		}
+		if err := g.DOT(m.Out, dag.DOTOptions[addrs.Resource]{GraphName: "rig", Name: addrs.Resource.String}); err != nil {
+			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to write graph", "%s", err)})
+			return 1
+		}
+		return 0
+	case "plan", "plan-destroy", "apply":
+		f := operationFlags{refresh: true, parallelism: 10, lock: true, destroy: *typ == "plan-destroy"}
+		op, ds := m.prepare(ctx, &f, "OperationTypePlan")
+		defer op.close()
+		if ds.HasErrors() {
+			m.showDiagnostics(ds)
+			return 1
+		}
+		p, more := m.makePlan(ctx, op, &f)
+		ds = ds.Append(more)
+		if ds.HasErrors() {
+			m.showDiagnostics(ds)
+			return 1
+		}
+		g, more := apply.Order(p)
+		ds = ds.Append(more)
+		if ds.HasErrors() {
+			m.showDiagnostics(ds)
+			return 1
+		}
+		if err := g.G.DOT(m.Out, dag.DOTOptions[apply.Op]{GraphName: "rig", Name: g.Label}); err != nil {
+			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to write graph", "%s", err)})
+			return 1
+		}
+		return 0
+	}
+	fmt.Fprintf(m.Err, "Error: invalid -type %q: want \"plan\", \"plan-destroy\" or nothing.\n", *typ)
+	return 1
+}

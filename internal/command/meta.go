@@ -1,0 +1,309 @@
+package command
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/backend"
+	"github.com/rig-iac/rig/internal/backend/local"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/provider/builtin"
+	"github.com/rig-iac/rig/internal/state"
+	"github.com/rig-iac/rig/internal/state/statefile"
+	"github.com/rig-iac/rig/internal/ui"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Meta holds what every command shares: the streams, the global settings
+// and the helpers that load configuration, state and providers.
+type Meta struct {
+	Streams
+	// Color enables ANSI colors in human output (-no-color turns it off).
+	Color bool
+	// Input allows interactive prompts (-input=false turns it off).
+	Input bool
+
+	// sources are the configuration files loaded, for diagnostic snippets.
+	sources map[string][]byte
+}
+
+// flagSet returns a flag set for a command that reports errors on stderr.
+func (m *Meta) flagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(m.Err)
+	fs.Var(boolFunc(func() { m.Color = false }), "no-color", "Disable colors in the output.")
+	fs.BoolVar(&m.Input, "input", true, "Ask for input for variables if not directly set.")
+	return fs
+}
+
+// boolFunc is a flag.Value for a flag without a value that runs a function.
+type boolFunc func()
+
+func (f boolFunc) String() string   { return "" }
+func (f boolFunc) IsBoolFlag() bool { return true }
+func (f boolFunc) Set(s string) error {
+	if s == "true" {
+		f()
+	}
+	return nil
+}
+
+// showDiagnostics renders diagnostics on stderr (or as JSON when jsonView is set).
+func (m *Meta) showDiagnostics(ds diag.Diagnostics) {
+	if len(ds) == 0 {
+		return
+	}
+	_ = ui.RenderDiagnostics(m.Err, ds, m.sources, ui.RenderOptions{Color: m.Color})
+}
+
+// loadConfig loads the configuration in the working directory.
+func (m *Meta) loadConfig() (*config.Module, diag.Diagnostics) {
+	mod, ds := config.LoadDir(".")
+	if mod != nil {
+		m.sources = mod.Sources
+	}
+	if mod != nil && len(mod.ManagedResources)+len(mod.DataResources)+len(mod.Outputs)+len(mod.Variables)+len(mod.Locals) == 0 && !ds.HasErrors() && len(mod.Sources) == 0 {
+		ds = ds.Append(diag.Errorf("No configuration files",
+			"The working directory contains no .tf or .tf.json files. rig reads the configuration from the current directory; use -chdir=DIR to run it on another one."))
+	}
+	return mod, ds
+}
+
+// workspace returns the selected workspace: TF_WORKSPACE, else the one
+// recorded by `rig workspace select`, else "default".
+func (m *Meta) workspace() string {
+	if ws := os.Getenv("TF_WORKSPACE"); ws != "" {
+		return ws
+	}
+	if b, err := os.ReadFile(filepath.Join(".terraform", "environment")); err == nil {
+		if ws := strings.TrimSpace(string(b)); ws != "" {
+			return ws
+		}
+	}
+	return "default"
+}
+
+// backendFor returns the state backend the configuration selects.
+func (m *Meta) backendFor(cfg *config.Module) (backend.Backend, diag.Diagnostics) {
+	if cfg != nil && cfg.Terraform != nil && cfg.Terraform.Backend != nil {
+		b := cfg.Terraform.Backend
+		switch b.Type {
+		case "local":
+			return localBackend(b)
+		default:
+			return nil, diag.Diagnostics{diag.At(b.TypeRange, "Unsupported backend type",
+				fmt.Sprintf("rig does not support the %q backend yet; it supports \"local\".", b.Type))}
+		}
+	}
+	return local.New(".", local.Options{}), nil
+}
+
+// localBackend configures the local backend from its block: `path` and `workspace_dir`.
+func localBackend(b *config.Backend) (backend.Backend, diag.Diagnostics) {
+	attrs, hds := b.Config.JustAttributes()
+	ds := diag.FromHCL(hds)
+	var opts local.Options
+	for name, attr := range attrs {
+		v, more := attr.Expr.Value(nil)
+		ds = ds.Append(more)
+		if more.HasErrors() {
+			continue
+		}
+		if v.IsNull() || v.Type() != cty.String {
+			ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid backend setting", fmt.Sprintf("The %q setting of the local backend must be a string.", name)))
+			continue
+		}
+		switch name {
+		case "path":
+			opts.Path = v.AsString()
+		case "workspace_dir":
+			opts.WorkspaceDir = v.AsString()
+		default:
+			ds = ds.Append(diag.At(attr.NameRange, "Unsupported argument", fmt.Sprintf("The local backend has no setting named %q.", name)))
+		}
+	}
+	return local.New(".", opts), ds
+}
+
+// stateStore opens the state store of the selected workspace.
+func (m *Meta) stateStore(ctx context.Context, cfg *config.Module) (backend.Store, diag.Diagnostics) {
+	b, ds := m.backendFor(cfg)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	store, err := b.Store(ctx, m.workspace())
+	if err != nil {
+		return nil, ds.Append(diag.Errorf("Failed to open state", "%s", err))
+	}
+	return store, ds
+}
+
+// readState reads the workspace's state; a missing state is an empty one.
+func readState(ctx context.Context, store backend.Store) (*state.State, diag.Diagnostics) {
+	data, err := store.Read(ctx)
+	if err != nil {
+		return nil, diag.Diagnostics{diag.Errorf("Failed to load state", "%s", err)}
+	}
+	if len(data) == 0 {
+		return state.New(), nil
+	}
+	s, err := statefile.Parse(data)
+	if err != nil {
+		return nil, diag.Diagnostics{diag.Errorf("Failed to load state", "%s. The state file was left untouched.", err)}
+	}
+	return s, nil
+}
+
+// stateWriter persists state snapshots to a store, increasing the serial
+// each time the content changes and skipping writes that change nothing.
+type stateWriter struct {
+	store   backend.Store
+	serial  uint64
+	lineage string
+	last    []byte
+}
+
+func newStateWriter(store backend.Store, s *state.State) *stateWriter {
+	w := &stateWriter{store: store, serial: s.Serial, lineage: s.Lineage}
+	s.TerraformVersion = StateTerraformVersion
+	if data, err := statefile.Marshal(s); err == nil {
+		w.last = data
+	}
+	return w
+}
+
+// WriteState implements apply.StateWriter.
+func (w *stateWriter) WriteState(ctx context.Context, s *state.State) error {
+	s.TerraformVersion = StateTerraformVersion
+	s.Lineage = w.lineage
+	s.Serial = w.serial
+	data, err := statefile.Marshal(s)
+	if err != nil {
+		return err
+	}
+	if w.last != nil && bytes.Equal(data, w.last) {
+		return nil
+	}
+	s.Serial = w.serial + 1
+	out, err := statefile.Marshal(s)
+	if err != nil {
+		return err
+	}
+	if err := w.store.Write(ctx, out); err != nil {
+		s.Serial = w.serial
+		return err
+	}
+	w.serial++
+	w.last = data
+	// Keep the comparison copy at the new serial so the next unchanged write is skipped.
+	w.last, _ = statefile.Marshal(s)
+	return nil
+}
+
+// lockState takes the state lock for an operation, waiting up to timeout.
+func (m *Meta) lockState(ctx context.Context, store backend.Store, operation string, timeout time.Duration) (unlock func(), ds diag.Diagnostics) {
+	info := backend.NewLockInfo(operation)
+	id, err := backend.LockWithTimeout(ctx, store, info, timeout)
+	if err != nil {
+		var le *backend.LockError
+		detail := err.Error()
+		if errors.As(err, &le) {
+			detail = le.Error()
+		}
+		return nil, diag.Diagnostics{diag.Errorf("Error acquiring the state lock", "%s\n\nrig acquires a state lock to protect the state from being written by multiple users at the same time. Please resolve the issue above and try again. For most commands, you can disable locking with the \"-lock=false\" flag, but this is not recommended.", detail)}
+	}
+	return func() {
+		if err := store.Unlock(context.Background(), id); err != nil {
+			fmt.Fprintf(m.Err, "Error releasing the state lock: %s\n", err)
+		}
+	}, nil
+}
+
+// providerFactories returns every provider rig can start.
+func (m *Meta) providerFactories() provider.Factories {
+	return provider.Factories{
+		addrs.NewBuiltInProvider("terraform"): func() (provider.Interface, error) { return builtin.NewTerraform(), nil },
+	}
+}
+
+// interruptible returns a context cancelled on the first SIGINT/SIGTERM; a
+// second signal calls onForce (which should stop providers).
+func (m *Meta) interruptible(onForce func()) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, sigterm)
+	done := make(chan struct{})
+	go func() {
+		count := 0
+		for {
+			select {
+			case <-done:
+				return
+			case <-sigs:
+				count++
+				if count == 1 {
+					fmt.Fprintf(m.Err, "\nInterrupt received.\nPlease wait for rig to exit or data loss may occur.\nGracefully shutting down...\n")
+					cancel()
+				} else {
+					fmt.Fprintf(m.Err, "\nTwo interrupts received. Stopping running operations now; state is saved.\n")
+					if onForce != nil {
+						onForce()
+					}
+				}
+			}
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel()
+	}
+}
+
+// confirm asks a yes/no question; only "yes" approves.
+func (m *Meta) confirm(question, explanation string) bool {
+	if !m.Input {
+		return false
+	}
+	fmt.Fprintf(m.Out, "\n%s\n", question)
+	for _, line := range strings.Split(explanation, "\n") {
+		fmt.Fprintf(m.Out, "  %s\n", line)
+	}
+	fmt.Fprintf(m.Out, "\n  Enter a value: ")
+	answer, _ := readLine(m.In)
+	fmt.Fprintln(m.Out)
+	return strings.TrimSpace(answer) == "yes"
+}
+
+// readLine reads one line without buffering past it.
+func readLine(r io.Reader) (string, error) {
+	if r == nil {
+		return "", io.EOF
+	}
+	var b []byte
+	buf := make([]byte, 1)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			if buf[0] == '\n' {
+				return string(b), nil
+			}
+			b = append(b, buf[0])
+		}
+		if err != nil {
+			return string(b), err
+		}
+	}
+}

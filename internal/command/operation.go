@@ -1,0 +1,153 @@
+package command
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"time"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/backend"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/state"
+)
+
+// operationFlags are the flags plan, apply and destroy share.
+type operationFlags struct {
+	vars             []varFlag
+	destroy          bool
+	replace          []string
+	refresh          bool
+	parallelism      int
+	lock             bool
+	lockTimeout      time.Duration
+	json             bool
+	detailedExitcode bool
+	out              string
+	autoApprove      bool
+}
+
+func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
+	fs.Var(varFlagValue{items: &f.vars}, "var", "Set a value for one of the input variables in the root module (NAME=VALUE).")
+	fs.Var(varFlagValue{items: &f.vars, file: true}, "var-file", "Load variable values from the given file.")
+	fs.Func("replace", "Force replacement of a particular resource instance.", func(s string) error {
+		f.replace = append(f.replace, s)
+		return nil
+	})
+	fs.BoolVar(&f.refresh, "refresh", true, "Update the state with remote objects before planning.")
+	fs.IntVar(&f.parallelism, "parallelism", 10, "Limit the number of concurrent operations.")
+	fs.BoolVar(&f.lock, "lock", true, "Lock the state file while the operation runs.")
+	fs.DurationVar(&f.lockTimeout, "lock-timeout", 0, "Duration to retry a state lock.")
+	fs.BoolVar(&f.json, "json", false, "Produce machine-readable JSON output (one message per line).")
+}
+
+// operation is a loaded working directory ready to plan: configuration,
+// locked state store, state, variables and providers.
+type operation struct {
+	cfg       *config.Module
+	store     backend.Store
+	state     *state.State
+	variables map[string]plan.InputValue
+	providers *provider.Set
+	unlock    func()
+}
+
+func (o *operation) close() {
+	if o.providers != nil {
+		_ = o.providers.Close()
+	}
+	if o.unlock != nil {
+		o.unlock()
+	}
+}
+
+// prepare loads everything an operation needs and takes the state lock.
+func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*operation, diag.Diagnostics) {
+	op := &operation{}
+	cfg, ds := m.loadConfig()
+	if ds.HasErrors() {
+		return op, ds
+	}
+	op.cfg = cfg
+	store, more := m.stateStore(ctx, cfg)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return op, ds
+	}
+	op.store = store
+	if f.lock {
+		unlock, more := m.lockState(ctx, store, lockOp, f.lockTimeout)
+		ds = ds.Append(more)
+		if ds.HasErrors() {
+			return op, ds
+		}
+		op.unlock = unlock
+	}
+	s, more := readState(ctx, store)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return op, ds
+	}
+	op.state = s
+	vars, more := m.collectVariables(cfg, f.vars)
+	ds = ds.Append(more)
+	op.variables = vars
+	op.providers = provider.NewSet(m.providerFactories())
+	return op, ds
+}
+
+// makePlan plans with the operation's inputs.
+func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (*plan.Plan, diag.Diagnostics) {
+	var ds diag.Diagnostics
+	var replace []addrs.AbsResourceInstance
+	for _, r := range f.replace {
+		addr, err := addrs.ParseAbsResourceInstanceStr(r)
+		if err != nil {
+			ds = ds.Append(diag.Errorf("Invalid replace address", "%s", err))
+			continue
+		}
+		replace = append(replace, addr)
+	}
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	mode := plan.NormalMode
+	if f.destroy {
+		mode = plan.DestroyMode
+	}
+	p, more := plan.Make(ctx, op.cfg, op.state, op.providers, plan.Options{
+		Mode: mode, Variables: op.variables, Replace: replace, SkipRefresh: !f.refresh,
+		Parallelism: f.parallelism, Workspace: m.workspace(),
+	})
+	return p, ds.Append(more)
+}
+
+// countChanges returns how many objects a plan adds, changes and destroys.
+func countChanges(p *plan.Plan) (add, change, destroy int) {
+	for _, c := range p.Changes {
+		switch c.Action {
+		case plan.Create:
+			add++
+		case plan.Update:
+			change++
+		case plan.Delete:
+			destroy++
+		case plan.DeleteThenCreate, plan.CreateThenDelete:
+			add++
+			destroy++
+		}
+	}
+	return
+}
+
+func pluralOps(n int) string {
+	if n == 1 {
+		return "operation"
+	}
+	return "operations"
+}
+
+var _ = fmt.Sprint

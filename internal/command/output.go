@@ -1,0 +1,135 @@
+package command
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/state"
+	"github.com/rig-iac/rig/internal/ui"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+)
+
+func runOutput(m *Meta, args []string) int {
+	fs := m.flagSet("output")
+	jsonOut := fs.Bool("json", false, "Print the outputs as JSON.")
+	raw := fs.Bool("raw", false, "Print a string output's value without quotes.")
+	if err := fs.Parse(args); err != nil {
+		return 1
+	}
+	if fs.NArg() > 1 {
+		fmt.Fprintln(m.Err, "Error: the output command expects at most one argument: the name of an output.")
+		return 1
+	}
+	s, ds := m.currentState()
+	if ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return 1
+	}
+	if fs.NArg() == 1 {
+		name := fs.Arg(0)
+		o, ok := s.Outputs[name]
+		if !ok {
+			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Output \""+name+"\" not found",
+				"The output variable requested could not be found in the state file. If you recently added this to your configuration, be sure to run `rig apply`, since the state won't be updated with new output variables until that command is run.")})
+			return 1
+		}
+		switch {
+		case *raw:
+			v, err := rawString(o.Value)
+			if err != nil {
+				m.showDiagnostics(diag.Diagnostics{diag.Errorf("Unsupported value for raw output", "%s", err)})
+				return 1
+			}
+			fmt.Fprint(m.Out, v)
+		case *jsonOut:
+			b, err := ctyjson.Marshal(o.Value, o.Value.Type())
+			if err != nil {
+				m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to encode output", "%s", err)})
+				return 1
+			}
+			fmt.Fprintln(m.Out, string(b))
+		default:
+			fmt.Fprintln(m.Out, ui.FormatValue(o.Value, 0))
+		}
+		return 0
+	}
+	if *jsonOut {
+		type outJSON struct {
+			Sensitive bool            `json:"sensitive"`
+			Type      json.RawMessage `json:"type"`
+			Value     json.RawMessage `json:"value"`
+		}
+		all := map[string]outJSON{}
+		for name, o := range s.Outputs {
+			ty, _ := ctyjson.MarshalType(o.Value.Type())
+			val, _ := ctyjson.Marshal(o.Value, o.Value.Type())
+			all[name] = outJSON{Sensitive: o.Sensitive, Type: ty, Value: val}
+		}
+		b, _ := json.MarshalIndent(all, "", "  ")
+		fmt.Fprintln(m.Out, string(b))
+		return 0
+	}
+	if len(s.Outputs) == 0 {
+		m.showDiagnostics(diag.Diagnostics{{Severity: diag.Warning, Summary: "No outputs found",
+			Detail: "The state file either has no outputs defined, or all the defined outputs are empty. Please define an output in your configuration with the `output` keyword and run `rig refresh` for it to become available. If you are using interpolation, please verify the interpolated value is not empty. You can use the `rig console` command to assist."}})
+		return 0
+	}
+	names := make([]string, 0, len(s.Outputs))
+	for n := range s.Outputs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		o := s.Outputs[n]
+		if o.Sensitive {
+			fmt.Fprintf(m.Out, "%s = <sensitive>\n", n)
+			continue
+		}
+		fmt.Fprintf(m.Out, "%s = %s\n", n, ui.FormatValue(o.Value, 0))
+	}
+	return 0
+}
+
+func rawString(v cty.Value) (string, error) {
+	if v.IsNull() || !v.IsKnown() {
+		return "", fmt.Errorf("the value is null or unknown")
+	}
+	switch v.Type() {
+	case cty.String:
+		return v.AsString(), nil
+	case cty.Number:
+		return v.AsBigFloat().Text('f', -1), nil
+	case cty.Bool:
+		if v.True() {
+			return "true", nil
+		}
+		return "false", nil
+	}
+	return "", fmt.Errorf("the -raw option only supports strings, numbers, and boolean values, but the output value is %s; use -json for complex values", v.Type().FriendlyName())
+}
+
+// currentState reads the state of the selected workspace without locking.
+func (m *Meta) currentState() (*state.State, diag.Diagnostics) {
+	cfg, _ := m.loadConfigQuiet()
+	ctx := context.Background()
+	store, ds := m.stateStore(ctx, cfg)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	return readState(ctx, store)
+}
+
+// loadConfigQuiet loads the configuration if there is one, for commands that
+// work without it (output, show, state): only its backend setting matters.
+func (m *Meta) loadConfigQuiet() (*config.Module, bool) {
+	cfg, ds := m.loadConfig()
+	if ds.HasErrors() {
+		return nil, false
+	}
+	return cfg, true
+}

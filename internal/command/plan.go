@@ -1,0 +1,105 @@
+package command
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/plan/planfile"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/state"
+	"github.com/rig-iac/rig/internal/ui"
+)
+
+func runPlan(m *Meta, args []string) int {
+	var f operationFlags
+	fs := m.flagSet("plan")
+	m.addOperationFlags(fs, &f)
+	fs.BoolVar(&f.destroy, "destroy", false, "Plan to destroy all remote objects.")
+	fs.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "Return 0 with no changes, 1 on error, 2 when there are changes.")
+	fs.StringVar(&f.out, "out", "", "Write the plan to the given file, for `rig apply` to use.")
+	if err := fs.Parse(args); err != nil {
+		return 1
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(m.Err, "Error: unexpected argument %q: the plan command takes no positional arguments.\n", fs.Arg(0))
+		return 1
+	}
+	out := m.newOutput(f.json)
+	ctx, stop := m.interruptible(nil)
+	defer stop()
+
+	op, ds := m.prepare(ctx, &f, "OperationTypePlan")
+	defer op.close()
+	if ds.HasErrors() {
+		out.diagnostics(ds)
+		return 1
+	}
+	p, more := m.makePlan(ctx, op, &f)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		out.diagnostics(ds)
+		return 1
+	}
+	schemas := planSchemas(ctx, op.providers, p)
+	g, more := apply.Order(p)
+	ds = ds.Append(more)
+	out.plan(p, schemas, g)
+	if ds.HasErrors() {
+		out.diagnostics(ds)
+		return 1
+	}
+	out.diagnostics(ds)
+	if f.out != "" {
+		pf := &planfile.File{Plan: p, Config: op.cfg.Sources, StateLineage: op.state.Lineage, StateSerial: op.state.Serial, Workspace: m.workspace()}
+		if err := planfile.Write(f.out, pf); err != nil {
+			out.diagnostics(ds.Append(err))
+			return 1
+		}
+		out.savedPlan(f.out)
+	} else if !f.json && p.HasChanges() {
+		fmt.Fprintf(m.Out, "\n─────────────────────────────────────────────────────────────────────────────\n\nNote: You didn't use the -out option to save this plan, so rig can't\nguarantee to take exactly these actions if you run \"rig apply\" now.\n")
+	}
+	if f.detailedExitcode && p.HasChanges() {
+		return 2
+	}
+	return 0
+}
+
+// planSchemas collects the schemas of every provider a plan uses, for rendering.
+func planSchemas(ctx context.Context, set *provider.Set, p *plan.Plan) ui.ProviderSchemas {
+	out := ui.ProviderSchemas{}
+	add := func(pc addrs.AbsProviderConfig) {
+		if _, ok := out[pc.Provider]; ok {
+			return
+		}
+		if s, ds := set.Schemas(ctx, pc.Provider); !ds.HasErrors() {
+			out[pc.Provider] = s
+		}
+	}
+	for _, c := range p.Changes {
+		add(c.ProviderConfig)
+	}
+	if p.PriorState != nil {
+		for _, r := range p.PriorState.Resources {
+			add(r.ProviderConfig)
+		}
+	}
+	return out
+}
+
+// stateSchemas collects the schemas of every provider a state uses.
+func stateSchemas(ctx context.Context, set *provider.Set, s *state.State) ui.ProviderSchemas {
+	out := ui.ProviderSchemas{}
+	for _, r := range s.Resources {
+		if _, ok := out[r.ProviderConfig.Provider]; ok {
+			continue
+		}
+		if sch, ds := set.Schemas(ctx, r.ProviderConfig.Provider); !ds.HasErrors() {
+			out[r.ProviderConfig.Provider] = sch
+		}
+	}
+	return out
+}

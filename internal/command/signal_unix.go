@@ -1,0 +1,7 @@
+//go:build unix
+
+package command
+
+import "syscall"
+
+var sigterm = syscall.SIGTERM

@@ -1,0 +1,96 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/ui"
+)
+
+// runState dispatches `rig state SUBCOMMAND`.
+func runState(m *Meta, args []string) int {
+	if len(args) == 0 {
+		fmt.Fprintln(m.Err, "Usage: rig state <subcommand> [options] [args]\n\nSubcommands:\n    list    List resources in the state\n    show    Show a resource in the state")
+		return 1
+	}
+	switch args[0] {
+	case "list":
+		return runStateList(m, args[1:])
+	case "show":
+		return runStateShow(m, args[1:])
+	}
+	fmt.Fprintf(m.Err, "Error: unknown state subcommand %q (want list or show).\n", args[0])
+	return 1
+}
+
+// runStateList lists the instances in state, optionally filtered by address prefixes.
+func runStateList(m *Meta, args []string) int {
+	fs := m.flagSet("state list")
+	if err := fs.Parse(args); err != nil {
+		return 1
+	}
+	s, ds := m.currentState()
+	if ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return 1
+	}
+	filters := fs.Args()
+	seen := map[addrs.AbsResourceInstance]bool{}
+	for _, o := range s.Objects() {
+		if seen[o.Instance] {
+			continue
+		}
+		seen[o.Instance] = true
+		addr := o.Instance.String()
+		if len(filters) > 0 && !matchesAny(addr, o.Instance.ContainingResource().String(), filters) {
+			continue
+		}
+		fmt.Fprintln(m.Out, addr)
+	}
+	return 0
+}
+
+func matchesAny(instance, resource string, filters []string) bool {
+	for _, f := range filters {
+		if instance == f || resource == f || strings.HasPrefix(instance, f+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// runStateShow shows one instance's attributes.
+func runStateShow(m *Meta, args []string) int {
+	fs := m.flagSet("state show")
+	if err := fs.Parse(args); err != nil {
+		return 1
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(m.Err, "Error: the state show command expects exactly one argument: a resource instance address.")
+		return 1
+	}
+	addr, err := addrs.ParseAbsResourceInstanceStr(fs.Arg(0))
+	if err != nil {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Error parsing instance address", "%s", err)})
+		return 1
+	}
+	s, ds := m.currentState()
+	if ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return 1
+	}
+	inst := s.Instance(addr)
+	if inst == nil || !inst.HasObjects() {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("No instance found for the given address!",
+			"This command requires that the address references one specific instance. To view the available instances, use \"rig state list\". Please modify the address to reference a specific instance.")})
+		return 1
+	}
+	set := provider.NewSet(m.providerFactories())
+	defer set.Close()
+	_ = ui.RenderStateInstance(m.Out, s, addr, stateSchemas(context.Background(), set, s), ui.RenderOptions{Color: m.Color})
+	return 0
+}

@@ -1,0 +1,48 @@
+package command
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/ui"
+)
+
+func runValidate(m *Meta, args []string) int {
+	fs := m.flagSet("validate")
+	jsonOut := fs.Bool("json", false, "Produce output in a machine-readable JSON format.")
+	if err := fs.Parse(args); err != nil {
+		return 1
+	}
+	cfg, ds := m.loadConfig()
+	if !ds.HasErrors() {
+		set := provider.NewSet(m.providerFactories())
+		ds = ds.Append(plan.Validate(context.Background(), cfg, set))
+		_ = set.Close()
+	}
+	if *jsonOut {
+		b, err := ui.MarshalValidateJSON(ds, m.sources)
+		if err != nil {
+			fmt.Fprintf(m.Err, "Error: encoding validation result: %s\n", err)
+			return 1
+		}
+		fmt.Fprintln(m.Out, string(b))
+	} else {
+		m.showDiagnostics(ds)
+		if !ds.HasErrors() {
+			fmt.Fprint(m.Out, colorText(m.Color, "\x1b[32m\x1b[1mSuccess!\x1b[0m The configuration is valid.\n", "Success! The configuration is valid.\n"))
+		}
+	}
+	if ds.HasErrors() {
+		return 1
+	}
+	return 0
+}
+
+func colorText(color bool, colored, plain string) string {
+	if color {
+		return colored
+	}
+	return plain
+}

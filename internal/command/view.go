@@ -1,0 +1,102 @@
+package command
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/state"
+	"github.com/rig-iac/rig/internal/ui"
+)
+
+// output sends what a plan/apply/destroy reports either to the human
+// renderers or, with -json, to the machine-readable line stream.
+type output struct {
+	m    *Meta
+	json *ui.JSONView
+}
+
+func (m *Meta) newOutput(json bool) *output {
+	o := &output{m: m}
+	if json {
+		o.json = ui.NewJSONView(m.Out)
+		o.json.Version(Version)
+	}
+	return o
+}
+
+func (o *output) opts() ui.RenderOptions { return ui.RenderOptions{Color: o.m.Color} }
+
+func (o *output) diagnostics(ds diag.Diagnostics) {
+	if len(ds) == 0 {
+		return
+	}
+	if o.json != nil {
+		o.json.Diagnostics(ds, o.m.sources)
+		return
+	}
+	_ = ui.RenderDiagnostics(o.m.Err, ds, o.m.sources, o.opts())
+}
+
+func (o *output) plan(p *plan.Plan, schemas ui.ProviderSchemas, g *apply.Graph) {
+	if o.json != nil {
+		o.json.Plan(p)
+		if g != nil {
+			o.json.Order(ui.OrderWaves(g))
+		}
+		return
+	}
+	_ = ui.RenderPlan(o.m.Out, p, schemas, o.opts())
+	if g != nil && p.HasChanges() {
+		ui.RenderOrder(o.m.Out, g, o.opts())
+	}
+}
+
+func (o *output) savedPlan(path string) {
+	if o.json != nil {
+		return
+	}
+	fmt.Fprintf(o.m.Out, "\n─────────────────────────────────────────────────────────────────────────────\n\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    rig apply %q\n", path, path)
+}
+
+func (o *output) hooks() apply.Hooks {
+	if o.json != nil {
+		return o.json
+	}
+	return ui.NewHumanHooks(o.m.Out, o.opts())
+}
+
+func (o *output) applied(summary ui.ChangeSummary, final *state.State) {
+	if o.json != nil {
+		o.json.ChangeSummary(summary)
+		_ = o.json.Outputs(final.Outputs)
+		return
+	}
+	_ = ui.RenderApplySummary(o.m.Out, summary, o.opts())
+	if summary.Operation != ui.OperationDestroy && len(final.Outputs) > 0 {
+		_ = ui.RenderApplyOutputs(o.m.Out, final.Outputs, o.opts())
+	}
+}
+
+// multiHooks forwards every apply event to each of its hooks in turn.
+type multiHooks []apply.Hooks
+
+func (hs multiHooks) PreApply(op apply.Operation) {
+	for _, h := range hs {
+		h.PreApply(op)
+	}
+}
+
+func (hs multiHooks) Progress(op apply.Operation, elapsed time.Duration) {
+	for _, h := range hs {
+		h.Progress(op, elapsed)
+	}
+}
+
+func (hs multiHooks) PostApply(op apply.Operation, res apply.Result) {
+	for _, h := range hs {
+		h.PostApply(op, res)
+	}
+}

@@ -1,0 +1,127 @@
+package config
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/txtar"
+
+	"github.com/rig-iac/rig/internal/diag"
+)
+
+var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar")
+
+// formatDiags renders diagnostics one a line as "severity file:line: summary".
+func formatDiags(ds diag.Diagnostics) string {
+	var b strings.Builder
+	for _, d := range ds {
+		if d.Subject != nil {
+			fmt.Fprintf(&b, "%s %s:%d: %s\n", d.Severity, d.Subject.Filename, d.Subject.Start.Line, d.Summary)
+		} else {
+			fmt.Fprintf(&b, "%s %s\n", d.Severity, d.Summary)
+		}
+	}
+	return b.String()
+}
+
+// TestLoadScenarios loads each testdata/load/*.txtar (every file but "want"
+// is a configuration file) and compares the diagnostics with "want".
+func TestLoadScenarios(t *testing.T) {
+	paths, err := filepath.Glob("testdata/load/*.txtar")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no scenarios: %v", err)
+	}
+	for _, path := range paths {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files := map[string][]byte{}
+			want, wantIdx := "", -1
+			for i, f := range ar.Files {
+				if f.Name == "want" {
+					want, wantIdx = string(f.Data), i
+					continue
+				}
+				files[f.Name] = f.Data
+			}
+			m, diags := LoadFiles(files)
+			if m == nil || m.Terraform == nil || m.ManagedResources == nil {
+				t.Fatal("LoadFiles returned an incomplete module")
+			}
+			got := formatDiags(diags)
+			if *update {
+				if wantIdx < 0 {
+					ar.Files = append(ar.Files, txtar.File{Name: "want"})
+					wantIdx = len(ar.Files) - 1
+				}
+				ar.Files[wantIdx].Data = []byte(got)
+				if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if wantIdx < 0 {
+				t.Fatalf("no want section; got:\n%s", got)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("diagnostics (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestLoadDir(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("main.tf", `resource "terraform_data" "a" {}`)
+	write("extra.tf.json", `{"resource": {"terraform_data": {"b": {}}}}`)
+	write(".hidden.tf", `this is not valid`)
+	write("main.tf~", `this is not valid`)
+	write("#main.tf#", `this is not valid`)
+	write("notes.txt", `this is not valid`)
+	if err := os.Mkdir(filepath.Join(dir, "sub.tf"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	m, diags := LoadDir(dir)
+	if diags.HasErrors() {
+		t.Fatalf("unexpected diagnostics:\n%s", formatDiags(diags))
+	}
+	if m.SourceDir != dir {
+		t.Errorf("SourceDir = %q, want %q", m.SourceDir, dir)
+	}
+	if got := len(m.ManagedResources); got != 2 {
+		t.Errorf("got %d resources, want 2", got)
+	}
+	if _, ok := m.Sources[filepath.Join(dir, "main.tf")]; !ok {
+		t.Errorf("Sources lacks main.tf: %v", m.Sources)
+	}
+
+	_, diags = LoadDir(filepath.Join(dir, "missing"))
+	if got := formatDiags(diags); got != "error Failed to read module directory\n" {
+		t.Errorf("missing dir diagnostics = %q", got)
+	}
+}
+
+func TestLoadFilesRelativeNames(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte("resource \"terraform_data\" \"a\" {\n  lifecycle {\n    prevent_destroy = var.x\n  }\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	_, diags := LoadDir(".")
+	if got, want := formatDiags(diags), "error main.tf:3: Variables not allowed\n"; got != want {
+		t.Errorf("diagnostics = %q, want %q", got, want)
+	}
+}

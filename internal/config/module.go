@@ -1,0 +1,260 @@
+package config
+
+import (
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/rig-iac/rig/internal/addrs"
+)
+
+// Module is the configuration of one directory. A Module returned with error
+// diagnostics is partial but safe to inspect: every map is non-nil and
+// Terraform is never nil.
+//
+// The Module and everything it points to is owned by the caller and must be
+// treated as read-only once loading returns; it may be read concurrently.
+type Module struct {
+	// SourceDir is the directory the files came from ("" for LoadFiles).
+	SourceDir string
+	// Sources holds each file's contents by the filename used in source
+	// ranges, for diagnostic snippets.
+	Sources map[string][]byte
+
+	// Terraform merges every "terraform" block of the module.
+	Terraform *Terraform
+
+	Variables map[string]*Variable
+	Locals    map[string]*Local
+	Outputs   map[string]*Output
+
+	ManagedResources map[addrs.Resource]*Resource
+	DataResources    map[addrs.Resource]*Resource
+
+	// ProviderConfigs is keyed by "name" or "name.alias".
+	ProviderConfigs map[string]*Provider
+
+	// ModuleCalls are parsed but not loaded: rig does not support child
+	// modules yet and the engine reports them.
+	ModuleCalls map[string]*ModuleCall
+
+	// Blocks kept unparsed so the engine can report them as unsupported:
+	// "moved", "import", "removed" and "check", in file order.
+	Moved   []*RawBlock
+	Imports []*RawBlock
+	Removed []*RawBlock
+	Checks  []*RawBlock
+}
+
+// Terraform is the merged content of the module's "terraform" blocks.
+type Terraform struct {
+	// RequiredVersion holds each required_version expression; each has been
+	// checked to be a literal string with valid constraint syntax.
+	RequiredVersion []hcl.Expression
+	// RequiredProviders is keyed by local name; never nil.
+	RequiredProviders map[string]*RequiredProvider
+	// RequiredProvidersDeclRange is the required_providers block's header;
+	// nil when there is none.
+	RequiredProvidersDeclRange *hcl.Range
+	// Backend is the "backend" block, nil when absent.
+	Backend *Backend
+	// Cloud is the "cloud" block, nil when absent (unsupported by rig).
+	Cloud *RawBlock
+	// Encryption is the "encryption" block, nil when absent (unsupported by rig).
+	Encryption *RawBlock
+	// DeclRanges are the headers of every terraform block, in file order.
+	DeclRanges []hcl.Range
+}
+
+// RequiredProvider is one entry of a required_providers block.
+type RequiredProvider struct {
+	Name string
+	// Source is the source address as written; "" when implied by Name.
+	Source string
+	// Provider is the fully-qualified provider: the parsed Source, or the
+	// provider implied by Name.
+	Provider addrs.Provider
+	// Version is the version constraint string; "" when absent.
+	Version string
+	// ConfigurationAliases are the "name.alias" entries of configuration_aliases.
+	ConfigurationAliases []string
+	DeclRange            hcl.Range
+}
+
+// Backend is a `backend "TYPE" { ... }` block inside a terraform block. Its
+// body is decoded by the backend itself.
+type Backend struct {
+	Type      string
+	Config    hcl.Body
+	TypeRange hcl.Range
+	DeclRange hcl.Range
+}
+
+// RawBlock is a block kept as written, for constructs rig parses but does not
+// support yet.
+type RawBlock struct {
+	Type      string
+	Labels    []string
+	Body      hcl.Body
+	DeclRange hcl.Range
+}
+
+// Variable is a "variable" block.
+type Variable struct {
+	Name        string
+	Description string
+	// Type is the type constraint, including any optional() object
+	// attributes, suitable for convert.Convert after TypeDefaults.Apply;
+	// cty.DynamicPseudoType when no type is given.
+	Type cty.Type
+	// ConcreteType is Type without optional attribute markers: the type of
+	// the variable's final value (use it for unknown values).
+	ConcreteType cty.Type
+	// TypeDefaults holds the defaults of optional() attributes; nil if none.
+	TypeDefaults *typeexpr.Defaults
+	// Default is the default value converted to Type; cty.NilVal when the
+	// variable has no default (and so is required).
+	Default     cty.Value
+	Sensitive   bool
+	Nullable    bool // true unless nullable = false
+	Deprecated  string
+	Validations []*CheckRule
+	DeclRange   hcl.Range
+}
+
+// Required reports whether a value must be given for v.
+func (v *Variable) Required() bool { return v.Default == cty.NilVal }
+
+// Local is one attribute of a "locals" block.
+type Local struct {
+	Name      string
+	Expr      hcl.Expression
+	DeclRange hcl.Range
+}
+
+// Output is an "output" block.
+type Output struct {
+	Name          string
+	Description   string
+	Expr          hcl.Expression // nil only when "value" is missing (an error)
+	Sensitive     bool
+	Deprecated    string
+	DependsOn     []hcl.Traversal
+	Preconditions []*CheckRule
+	DeclRange     hcl.Range
+}
+
+// CheckRule is a validation, precondition or postcondition block.
+type CheckRule struct {
+	Condition    hcl.Expression
+	ErrorMessage hcl.Expression
+	DeclRange    hcl.Range
+}
+
+// Provider is a "provider" block: one configuration of a provider.
+type Provider struct {
+	Name      string
+	NameRange hcl.Range
+	Alias     string
+	// AliasRange is where the alias is set; nil when there is no alias.
+	AliasRange *hcl.Range
+	// Version is the deprecated in-block version constraint; "" when absent.
+	Version string
+	// ForEach is the provider-level for_each (OpenTofu 1.9+), nil when
+	// absent; rig does not support it yet and the engine reports it.
+	ForEach hcl.Expression
+	// Config is the body minus meta-arguments, decoded against the
+	// provider's schema later.
+	Config    hcl.Body
+	DeclRange hcl.Range
+}
+
+// Key returns the provider's key in Module.ProviderConfigs: "name" or "name.alias".
+func (p *Provider) Key() string { return providerKey(p.Name, p.Alias) }
+
+func providerKey(name, alias string) string {
+	if alias == "" {
+		return name
+	}
+	return name + "." + alias
+}
+
+// ModuleCall is a "module" block. rig does not support child modules yet.
+type ModuleCall struct {
+	Name        string
+	Source      string
+	SourceRange hcl.Range
+	Version     string
+	Config      hcl.Body
+	Count       hcl.Expression
+	ForEach     hcl.Expression
+	DependsOn   []hcl.Traversal
+	DeclRange   hcl.Range
+}
+
+// ProviderLocalName returns the local provider name and alias that r uses:
+// its explicit `provider = NAME.ALIAS` reference, or else the prefix of its
+// type ("terraform" for terraform_data).
+func (m *Module) ProviderLocalName(r *Resource) (name string, alias string) {
+	if r.ProviderConfigRef != nil {
+		return r.ProviderConfigRef.Name, r.ProviderConfigRef.Alias
+	}
+	return r.Addr.ImpliedProviderType(), ""
+}
+
+// ProviderFor returns the provider that a local name stands for: the source
+// declared in required_providers, else the built-in provider for
+// "terraform", else registry.terraform.io/hashicorp/NAME.
+func (m *Module) ProviderFor(localName string) addrs.Provider {
+	if m.Terraform != nil {
+		if rp, ok := m.Terraform.RequiredProviders[localName]; ok && !rp.Provider.IsZero() {
+			return rp.Provider
+		}
+	}
+	if localName == "terraform" {
+		return addrs.NewBuiltInProvider("terraform")
+	}
+	return addrs.NewDefaultProvider(localName)
+}
+
+// ResourceByAddr returns the managed or data resource with the given
+// address, or nil.
+func (m *Module) ResourceByAddr(addr addrs.Resource) *Resource {
+	switch addr.Mode {
+	case addrs.Managed:
+		return m.ManagedResources[addr]
+	case addrs.Data:
+		return m.DataResources[addr]
+	}
+	return nil
+}
+
+// Resources returns every managed and data resource sorted by address. The
+// slice is new; the resources are the module's own.
+func (m *Module) Resources() []*Resource {
+	out := make([]*Resource, 0, len(m.ManagedResources)+len(m.DataResources))
+	for _, r := range m.ManagedResources {
+		out = append(out, r)
+	}
+	for _, r := range m.DataResources {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Addr.Less(out[j].Addr) })
+	return out
+}
+
+func newModule() *Module {
+	return &Module{
+		Sources:          map[string][]byte{},
+		Terraform:        &Terraform{RequiredProviders: map[string]*RequiredProvider{}},
+		Variables:        map[string]*Variable{},
+		Locals:           map[string]*Local{},
+		Outputs:          map[string]*Output{},
+		ManagedResources: map[addrs.Resource]*Resource{},
+		DataResources:    map[addrs.Resource]*Resource{},
+		ProviderConfigs:  map[string]*Provider{},
+		ModuleCalls:      map[string]*ModuleCall{},
+	}
+}

@@ -1,0 +1,620 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/rig-iac/rig/internal/addrs"
+)
+
+// Resource is a "resource" or "data" block.
+type Resource struct {
+	Addr addrs.Resource
+	// Config is the body minus meta-arguments and lifecycle, provisioner and
+	// connection blocks, to be decoded against the provider's schema. It may
+	// contain "dynamic" blocks (see lang.Scope.EvalBlock).
+	Config hcl.Body
+	// Count and ForEach are nil when absent; at most one is set in a valid
+	// module.
+	Count, ForEach hcl.Expression
+	// DependsOn holds the depends_on entries as absolute traversals;
+	// lang.CheckReferences checks what they refer to.
+	DependsOn []hcl.Traversal
+	// ProviderConfigRef is the `provider = NAME.ALIAS` argument, nil when absent.
+	ProviderConfigRef *ProviderConfigRef
+	// Managed is nil for data resources.
+	Managed        *ManagedLifecycle
+	Preconditions  []*CheckRule
+	Postconditions []*CheckRule
+	// Provisioners and Connection are parsed but not supported by rig yet;
+	// the engine reports them. Always empty for data resources.
+	Provisioners []*Provisioner
+	Connection   *Connection
+	DeclRange    hcl.Range
+	TypeRange    hcl.Range
+}
+
+// ManagedLifecycle is the lifecycle block of a managed resource (the zero
+// value when there is no lifecycle block).
+type ManagedLifecycle struct {
+	CreateBeforeDestroy, CreateBeforeDestroySet bool
+	PreventDestroy, PreventDestroySet           bool
+	// IgnoreChanges are relative traversals: attr, attr["k"], attr[0], nested.attr.
+	IgnoreChanges []hcl.Traversal
+	// IgnoreAllChanges is ignore_changes = all.
+	IgnoreAllChanges bool
+	// ReplaceTriggeredBy are the list's expressions, each a reference to a
+	// managed resource, instance or attribute (checked by lang.CheckReferences).
+	ReplaceTriggeredBy []hcl.Expression
+	// CreateBeforeDestroyRange and PreventDestroyRange are where the settings
+	// are written; zero when not set.
+	CreateBeforeDestroyRange hcl.Range
+	PreventDestroyRange      hcl.Range
+}
+
+// ProviderConfigRef is the value of a resource's "provider" argument.
+type ProviderConfigRef struct {
+	Name      string
+	NameRange hcl.Range
+	Alias     string
+}
+
+// String returns "name" or "name.alias".
+func (r *ProviderConfigRef) String() string { return providerKey(r.Name, r.Alias) }
+
+// Connection is a "connection" block.
+type Connection struct {
+	Config    hcl.Body
+	DeclRange hcl.Range
+}
+
+// ProvisionerWhen says when a provisioner runs.
+type ProvisionerWhen uint8
+
+const (
+	// ProvisionerWhenCreate runs after creation (the default).
+	ProvisionerWhenCreate ProvisionerWhen = iota
+	// ProvisionerWhenDestroy runs before destruction.
+	ProvisionerWhenDestroy
+)
+
+// String returns the keyword as written in configuration.
+func (w ProvisionerWhen) String() string {
+	if w == ProvisionerWhenDestroy {
+		return "destroy"
+	}
+	return "create"
+}
+
+// ProvisionerOnFailure says what a provisioner's failure does.
+type ProvisionerOnFailure uint8
+
+const (
+	// ProvisionerOnFailureFail fails the resource (the default).
+	ProvisionerOnFailureFail ProvisionerOnFailure = iota
+	// ProvisionerOnFailureContinue ignores the failure.
+	ProvisionerOnFailureContinue
+)
+
+// String returns the keyword as written in configuration.
+func (f ProvisionerOnFailure) String() string {
+	if f == ProvisionerOnFailureContinue {
+		return "continue"
+	}
+	return "fail"
+}
+
+// Provisioner is a `provisioner "TYPE"` block.
+type Provisioner struct {
+	Type       string
+	Config     hcl.Body
+	Connection *Connection
+	When       ProvisionerWhen
+	OnFailure  ProvisionerOnFailure
+	DeclRange  hcl.Range
+	TypeRange  hcl.Range
+}
+
+const badIdentifierDetail = "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes."
+
+var resourceBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "count"}, {Name: "for_each"}, {Name: "provider"}, {Name: "depends_on"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "locals"}, // reserved
+		{Type: "lifecycle"},
+		{Type: "connection"},
+		{Type: "provisioner", LabelNames: []string{"type"}},
+		{Type: "_"}, // meta-argument escaping block
+	},
+}
+
+var dataBlockSchema = &hcl.BodySchema{
+	Attributes: resourceBlockSchema.Attributes,
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "lifecycle"},
+		{Type: "locals"}, // reserved
+		{Type: "_"},
+	},
+}
+
+var lifecycleBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "create_before_destroy"},
+		{Name: "prevent_destroy"},
+		{Name: "ignore_changes"},
+		{Name: "replace_triggered_by"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "precondition"},
+		{Type: "postcondition"},
+	},
+}
+
+var provisionerBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "when"}, {Name: "on_failure"}},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "connection"},
+		{Type: "lifecycle"}, // reserved
+		{Type: "_"},
+	},
+}
+
+func decodeResourceBlock(block *hcl.Block, mode addrs.ResourceMode) (*Resource, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	r := &Resource{
+		Addr:      addrs.Resource{Mode: mode, Type: block.Labels[0], Name: block.Labels[1]},
+		DeclRange: block.DefRange,
+		TypeRange: block.LabelRanges[0],
+	}
+	schema := resourceBlockSchema
+	what, typeSummary, nameSummary := "resource", "Invalid resource type name", "Invalid resource name"
+	if mode == addrs.Data {
+		schema = dataBlockSchema
+		what, typeSummary, nameSummary = "data", "Invalid data source name", "Invalid data resource name"
+	} else {
+		r.Managed = &ManagedLifecycle{}
+	}
+
+	content, remain, moreDiags := block.Body.PartialContent(schema)
+	diags = append(diags, moreDiags...)
+	r.Config = remain
+
+	if !hclsyntax.ValidIdentifier(r.Addr.Type) {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: typeSummary, Detail: badIdentifierDetail, Subject: block.LabelRanges[0].Ptr()})
+	}
+	if !hclsyntax.ValidIdentifier(r.Addr.Name) {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: nameSummary, Detail: badIdentifierDetail, Subject: block.LabelRanges[1].Ptr()})
+	}
+
+	if attr, ok := content.Attributes["count"]; ok {
+		r.Count = attr.Expr
+	}
+	if attr, ok := content.Attributes["for_each"]; ok {
+		r.ForEach = attr.Expr
+		if r.Count != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  `Invalid combination of "count" and "for_each"`,
+				Detail:   `The "count" and "for_each" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.`,
+				Subject:  attr.NameRange.Ptr(),
+			})
+		}
+	}
+	if attr, ok := content.Attributes["provider"]; ok {
+		ref, refDiags := decodeProviderConfigRef(attr.Expr, "provider")
+		diags = append(diags, refDiags...)
+		r.ProviderConfigRef = ref
+	}
+	if attr, ok := content.Attributes["depends_on"]; ok {
+		deps, depsDiags := decodeDependsOn(attr)
+		diags = append(diags, depsDiags...)
+		r.DependsOn = deps
+	}
+
+	var seenLifecycle, seenConnection, seenEscape *hcl.Block
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "lifecycle":
+			if seenLifecycle != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Duplicate lifecycle block",
+					Detail:   fmt.Sprintf("This resource already has a lifecycle block at %s.", seenLifecycle.DefRange),
+					Subject:  b.DefRange.Ptr(),
+				})
+				continue
+			}
+			seenLifecycle = b
+			diags = append(diags, r.decodeLifecycle(b)...)
+		case "connection":
+			if seenConnection != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Duplicate connection block",
+					Detail:   fmt.Sprintf("This resource already has a connection block at %s.", seenConnection.DefRange),
+					Subject:  b.DefRange.Ptr(),
+				})
+				continue
+			}
+			seenConnection = b
+			r.Connection = &Connection{Config: b.Body, DeclRange: b.DefRange}
+		case "provisioner":
+			p, pDiags := decodeProvisionerBlock(b)
+			diags = append(diags, pDiags...)
+			if p != nil {
+				r.Provisioners = append(r.Provisioners, p)
+			}
+		case "_":
+			if seenEscape != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Duplicate escaping block",
+					Detail: fmt.Sprintf("The special block type \"_\" can be used to force particular arguments to be interpreted as resource-type-specific rather than as meta-arguments, but each %s block can have only one such block. The first escaping block was at %s.",
+						what, seenEscape.DefRange),
+					Subject: b.DefRange.Ptr(),
+				})
+				continue
+			}
+			seenEscape = b
+			r.Config = hcl.MergeBodies([]hcl.Body{r.Config, b.Body})
+		default:
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  fmt.Sprintf("Reserved block type name in %s block", what),
+				Detail:   fmt.Sprintf("The block type name %q is reserved for use by OpenTofu in a future version.", b.Type),
+				Subject:  b.TypeRange.Ptr(),
+			})
+		}
+	}
+	return r, diags
+}
+
+func (r *Resource) decodeLifecycle(block *hcl.Block) hcl.Diagnostics {
+	content, diags := block.Body.Content(lifecycleBlockSchema)
+
+	if r.Managed == nil {
+		// Every lifecycle argument is for managed resources only.
+		for _, name := range []string{"create_before_destroy", "prevent_destroy", "ignore_changes", "replace_triggered_by"} {
+			if attr, ok := content.Attributes[name]; ok {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid data resource lifecycle argument",
+					Detail:   fmt.Sprintf("The lifecycle argument %q is defined only for managed resources (\"resource\" blocks), and is not valid for data resources.", name),
+					Subject:  attr.NameRange.Ptr(),
+				})
+			}
+		}
+	} else {
+		lc := r.Managed
+		if attr, ok := content.Attributes["create_before_destroy"]; ok {
+			diags = append(diags, decodeLiteralBool(attr.Expr, &lc.CreateBeforeDestroy)...)
+			lc.CreateBeforeDestroySet = true
+			lc.CreateBeforeDestroyRange = attr.Range
+		}
+		if attr, ok := content.Attributes["prevent_destroy"]; ok {
+			diags = append(diags, decodeLiteralBool(attr.Expr, &lc.PreventDestroy)...)
+			lc.PreventDestroySet = true
+			lc.PreventDestroyRange = attr.Range
+		}
+		if attr, ok := content.Attributes["ignore_changes"]; ok {
+			diags = append(diags, lc.decodeIgnoreChanges(attr)...)
+		}
+		if attr, ok := content.Attributes["replace_triggered_by"]; ok {
+			exprs, rtbDiags := decodeReplaceTriggeredBy(attr.Expr)
+			diags = append(diags, rtbDiags...)
+			lc.ReplaceTriggeredBy = append(lc.ReplaceTriggeredBy, exprs...)
+		}
+	}
+
+	for _, b := range content.Blocks {
+		cr, crDiags := decodeCheckRuleBlock(b)
+		diags = append(diags, crDiags...)
+		if b.Type == "precondition" {
+			r.Preconditions = append(r.Preconditions, cr)
+		} else {
+			r.Postconditions = append(r.Postconditions, cr)
+		}
+	}
+	return diags
+}
+
+// decodeLiteralBool decodes expr with no evaluation context, so references
+// and function calls produce hcl's own diagnostics ("Variables not allowed",
+// "Function calls not allowed") at expr's range. Unlike gohcl, it does not
+// add a second "Unsuitable value type" error about the resulting unknown.
+func decodeLiteralBool(expr hcl.Expression, into *bool) hcl.Diagnostics {
+	if _, diags := expr.Value(nil); diags.HasErrors() {
+		return diags
+	}
+	var v bool
+	diags := gohcl.DecodeExpression(expr, nil, &v)
+	if !diags.HasErrors() {
+		*into = v
+	}
+	return diags
+}
+
+func (lc *ManagedLifecycle) decodeIgnoreChanges(attr *hcl.Attribute) hcl.Diagnostics {
+	// Either the keyword "all" or a list of relative traversals. The legacy
+	// quoted forms ("attr" and "*") are recognised for compatibility.
+	if hcl.ExprAsKeyword(attr.Expr) == "all" {
+		lc.IgnoreAllChanges = true
+		return nil
+	}
+	exprs, diags := hcl.ExprList(attr.Expr)
+	var starRange hcl.Range
+	for _, expr := range exprs {
+		if isIgnoreChangesStar(expr) {
+			lc.IgnoreAllChanges = true
+			starRange = expr.Range()
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid ignore_changes wildcard",
+				Detail:   "The [\"*\"] form of ignore_changes wildcard is was deprecated and is now invalid. Use \"ignore_changes = all\" to ignore changes to all attributes.",
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+			continue
+		}
+		expr, shimDiags := shimTraversalInString(expr, false)
+		diags = append(diags, shimDiags...)
+		trav, travDiags := hcl.RelTraversalForExpr(expr)
+		diags = append(diags, travDiags...)
+		if len(trav) != 0 {
+			lc.IgnoreChanges = append(lc.IgnoreChanges, trav)
+		}
+	}
+	if lc.IgnoreAllChanges && len(lc.IgnoreChanges) != 0 {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid ignore_changes ruleset",
+			Detail:   "Cannot mix wildcard string \"*\" with non-wildcard references.",
+			Subject:  starRange.Ptr(),
+			Context:  attr.Expr.Range().Ptr(),
+		})
+	}
+	return diags
+}
+
+func isIgnoreChangesStar(expr hcl.Expression) bool {
+	v, diags := expr.Value(nil)
+	if diags.HasErrors() || v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
+		return false
+	}
+	return v.AsString() == "*"
+}
+
+// decodeReplaceTriggeredBy returns the list's expressions; JSON strings are
+// re-parsed as native expressions so that later analysis sees references.
+func decodeReplaceTriggeredBy(expr hcl.Expression) ([]hcl.Expression, hcl.Diagnostics) {
+	isJSON := hcljson.IsJSONExpression(expr)
+	exprs, diags := hcl.ExprList(expr)
+	if !isJSON {
+		return exprs, diags
+	}
+	for i, e := range exprs {
+		native, nDiags := jsonExprAsNative(e)
+		diags = append(diags, nDiags...)
+		exprs[i] = native
+	}
+	return exprs, diags
+}
+
+// jsonExprAsNative re-parses a JSON string expression as a native
+// expression: "aws_x.y" and "${aws_x.y[0]}" both become aws_x.y references.
+func jsonExprAsNative(expr hcl.Expression) (hcl.Expression, hcl.Diagnostics) {
+	v, diags := expr.Value(nil)
+	if diags.HasErrors() {
+		return expr, diags
+	}
+	if v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
+		return expr, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid expression",
+			Detail:   "A string containing a reference is required here.",
+			Subject:  expr.Range().Ptr(),
+		}}
+	}
+	rng := expr.Range()
+	start := rng.Start
+	start.Column++ // skip the opening quote
+	start.Byte++
+	tmpl, tDiags := hclsyntax.ParseTemplate([]byte(v.AsString()), rng.Filename, start)
+	if tDiags.HasErrors() {
+		return expr, tDiags
+	}
+	if wrap, ok := tmpl.(*hclsyntax.TemplateWrapExpr); ok {
+		return wrap.Wrapped, nil
+	}
+	native, nDiags := hclsyntax.ParseExpression([]byte(v.AsString()), rng.Filename, start)
+	return native, nDiags
+}
+
+func decodeDependsOn(attr *hcl.Attribute) ([]hcl.Traversal, hcl.Diagnostics) {
+	var out []hcl.Traversal
+	exprs, diags := hcl.ExprList(attr.Expr)
+	for _, expr := range exprs {
+		expr, shimDiags := shimTraversalInString(expr, false)
+		diags = append(diags, shimDiags...)
+		trav, travDiags := hcl.AbsTraversalForExpr(expr)
+		diags = append(diags, travDiags...)
+		if len(trav) != 0 {
+			out = append(out, trav)
+		}
+	}
+	return out, diags
+}
+
+func invalidProviderReferenceDiag(argName string, rng hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid provider configuration reference",
+		Detail:   fmt.Sprintf("The %s argument requires a provider type name with an optional alias specified after a dot ('provider.alias') or in square brackets ('provider[\"alias\"]').", argName),
+		Subject:  rng.Ptr(),
+	}
+}
+
+func decodeProviderConfigRef(expr hcl.Expression, argName string) (*ProviderConfigRef, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	quoted := exprIsNativeQuotedString(expr)
+	expr, shimDiags := shimTraversalInString(expr, false)
+	trav, travDiags := hcl.AbsTraversalForExpr(expr)
+	if !travDiags.HasErrors() {
+		diags = append(diags, shimDiags...)
+	}
+	if travDiags.HasErrors() || len(trav) < 1 || len(trav) > 2 {
+		if quoted {
+			return nil, append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid provider configuration reference",
+				Detail:   "A provider configuration reference must not be given in quotes.",
+				Subject:  expr.Range().Ptr(),
+			})
+		}
+		return nil, append(diags, invalidProviderReferenceDiag(argName, expr.Range()))
+	}
+	name := trav.RootName()
+	if nameDiags := checkProviderNameNormalized(name, trav[0].SourceRange()); nameDiags.HasErrors() {
+		return nil, append(diags, nameDiags...)
+	}
+	ref := &ProviderConfigRef{Name: name, NameRange: trav[0].SourceRange()}
+	if len(trav) > 1 {
+		switch step := trav[1].(type) {
+		case hcl.TraverseAttr:
+			ref.Alias = step.Name
+		case hcl.TraverseIndex:
+			if !step.Key.Type().Equals(cty.String) || step.Key.IsNull() {
+				return ref, append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid provider configuration reference",
+					Detail:   "It is only allowed to reference provider by it alias, which must be a string.",
+					Subject:  trav[1].SourceRange().Ptr(),
+				})
+			}
+			ref.Alias = step.Key.AsString()
+		default:
+			return ref, append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid provider configuration reference",
+				Detail:   "Provider name must either stand alone or be followed by a period and then a configuration alias.",
+				Subject:  trav[1].SourceRange().Ptr(),
+			})
+		}
+	}
+	return ref, diags
+}
+
+func decodeProvisionerBlock(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
+	p := &Provisioner{Type: block.Labels[0], DeclRange: block.DefRange, TypeRange: block.LabelRanges[0]}
+	content, remain, diags := block.Body.PartialContent(provisionerBlockSchema)
+	p.Config = remain
+
+	if attr, ok := content.Attributes["when"]; ok {
+		expr, shimDiags := shimTraversalInString(attr.Expr, true)
+		diags = append(diags, shimDiags...)
+		switch hcl.ExprAsKeyword(expr) {
+		case "create":
+			p.When = ProvisionerWhenCreate
+		case "destroy":
+			p.When = ProvisionerWhenDestroy
+		default:
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  `Invalid "when" keyword`,
+				Detail:   `The "when" argument requires one of the following keywords: create or destroy.`,
+				Subject:  expr.Range().Ptr(),
+			})
+		}
+	}
+	if attr, ok := content.Attributes["on_failure"]; ok {
+		expr, shimDiags := shimTraversalInString(attr.Expr, true)
+		diags = append(diags, shimDiags...)
+		switch hcl.ExprAsKeyword(expr) {
+		case "continue":
+			p.OnFailure = ProvisionerOnFailureContinue
+		case "fail":
+			p.OnFailure = ProvisionerOnFailureFail
+		default:
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  `Invalid "on_failure" keyword`,
+				Detail:   `The "on_failure" argument requires one of the following keywords: continue or fail.`,
+				Subject:  expr.Range().Ptr(),
+			})
+		}
+	}
+
+	var seenConnection, seenEscape *hcl.Block
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "connection":
+			if seenConnection != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Duplicate connection block",
+					Detail:   fmt.Sprintf("This provisioner already has a connection block at %s.", seenConnection.DefRange),
+					Subject:  b.DefRange.Ptr(),
+				})
+				continue
+			}
+			seenConnection = b
+			p.Connection = &Connection{Config: b.Body, DeclRange: b.DefRange}
+		case "_":
+			if seenEscape != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Duplicate escaping block",
+					Detail: fmt.Sprintf("The special block type \"_\" can be used to force particular arguments to be interpreted as provisioner-type-specific rather than as meta-arguments, but each provisioner block can have only one such block. The first escaping block was at %s.",
+						seenEscape.DefRange),
+					Subject: b.DefRange.Ptr(),
+				})
+				continue
+			}
+			seenEscape = b
+			p.Config = hcl.MergeBodies([]hcl.Body{p.Config, b.Body})
+		default:
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Reserved block type name in provisioner block",
+				Detail:   fmt.Sprintf("The block type name %q is reserved for use by OpenTofu in a future version.", b.Type),
+				Subject:  b.TypeRange.Ptr(),
+			})
+		}
+	}
+	return p, diags
+}
+
+var checkRuleBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "condition", Required: true},
+		{Name: "error_message", Required: true},
+	},
+}
+
+// decodeCheckRuleBlock decodes a validation, precondition or postcondition
+// block; the result is never nil.
+func decodeCheckRuleBlock(block *hcl.Block) (*CheckRule, hcl.Diagnostics) {
+	cr := &CheckRule{DeclRange: block.DefRange}
+	content, diags := block.Body.Content(checkRuleBlockSchema)
+	if attr, ok := content.Attributes["condition"]; ok {
+		cr.Condition = attr.Expr
+		if len(attr.Expr.Variables()) == 0 {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  fmt.Sprintf("Invalid %s expression", block.Type),
+				Detail:   "The condition expression must refer to at least one object from elsewhere in the configuration, or else its result would not be checking anything.",
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+		}
+	}
+	if attr, ok := content.Attributes["error_message"]; ok {
+		cr.ErrorMessage = attr.Expr
+	}
+	return cr, diags
+}

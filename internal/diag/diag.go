@@ -1,0 +1,166 @@
+package diag
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Severity says whether a diagnostic stops the operation (Error) or not (Warning).
+type Severity uint8
+
+const (
+	// Error is a problem that stops the operation.
+	Error Severity = iota + 1
+	// Warning is a problem the user should know about that does not stop the operation.
+	Warning
+)
+
+// String returns "error" or "warning", the words used in the JSON output.
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	default:
+		return "unknown"
+	}
+}
+
+// Diagnostic is one problem reported to the user.
+type Diagnostic struct {
+	Severity Severity
+	// Summary is a short, stable sentence users search for, e.g. "Reference to undeclared resource".
+	Summary string
+	// Detail explains the problem and, where possible, how to fix it.
+	Detail string
+	// Subject is the source range the problem is about; nil when there is none.
+	Subject *hcl.Range
+	// Context is a wider source range around Subject, for display; may be nil.
+	Context *hcl.Range
+	// Address names the resource instance concerned, if any ("terraform_data.a[0]").
+	Address string
+}
+
+// Error returns the diagnostic as one line, "file:line: summary: detail".
+func (d Diagnostic) Error() string {
+	var b strings.Builder
+	if d.Subject != nil {
+		fmt.Fprintf(&b, "%s:%d,%d: ", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column)
+	}
+	b.WriteString(d.Summary)
+	if d.Detail != "" {
+		b.WriteString("; ")
+		b.WriteString(d.Detail)
+	}
+	return b.String()
+}
+
+// Diagnostics is a list of diagnostics in the order they were found. A nil
+// list means no problems.
+type Diagnostics []Diagnostic
+
+// HasErrors reports whether any diagnostic is an error.
+func (ds Diagnostics) HasErrors() bool {
+	for _, d := range ds {
+		if d.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Errors returns the error diagnostics only.
+func (ds Diagnostics) Errors() Diagnostics {
+	var out Diagnostics
+	for _, d := range ds {
+		if d.Severity == Error {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Err returns the error diagnostics joined as an error, or nil if there are none.
+func (ds Diagnostics) Err() error {
+	var errs []error
+	for _, d := range ds {
+		if d.Severity == Error {
+			errs = append(errs, d)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Append returns ds with more appended; it accepts Diagnostic, Diagnostics,
+// hcl.Diagnostics, *hcl.Diagnostic and plain errors (wrapped as error
+// diagnostics whose summary is the error text).
+func (ds Diagnostics) Append(more ...any) Diagnostics {
+	for _, m := range more {
+		switch v := m.(type) {
+		case nil:
+		case Diagnostic:
+			ds = append(ds, v)
+		case Diagnostics:
+			ds = append(ds, v...)
+		case hcl.Diagnostics:
+			ds = append(ds, FromHCL(v)...)
+		case *hcl.Diagnostic:
+			if v != nil {
+				ds = append(ds, fromHCLOne(v))
+			}
+		case error:
+			var d Diagnostic
+			if errors.As(v, &d) {
+				ds = append(ds, d)
+				continue
+			}
+			ds = append(ds, Diagnostic{Severity: Error, Summary: v.Error()})
+		default:
+			panic(fmt.Sprintf("diag.Append: unsupported type %T", m))
+		}
+	}
+	return ds
+}
+
+// Errorf builds an error diagnostic without a source range.
+func Errorf(summary, detailFormat string, args ...any) Diagnostic {
+	return Diagnostic{Severity: Error, Summary: summary, Detail: fmt.Sprintf(detailFormat, args...)}
+}
+
+// At builds an error diagnostic about the given source range.
+func At(rng hcl.Range, summary, detail string) Diagnostic {
+	r := rng
+	return Diagnostic{Severity: Error, Summary: summary, Detail: detail, Subject: &r}
+}
+
+// WarningAt builds a warning diagnostic about the given source range.
+func WarningAt(rng hcl.Range, summary, detail string) Diagnostic {
+	r := rng
+	return Diagnostic{Severity: Warning, Summary: summary, Detail: detail, Subject: &r}
+}
+
+// FromHCL converts hcl diagnostics into rig diagnostics, keeping ranges.
+func FromHCL(hds hcl.Diagnostics) Diagnostics {
+	if len(hds) == 0 {
+		return nil
+	}
+	out := make(Diagnostics, 0, len(hds))
+	for _, hd := range hds {
+		out = append(out, fromHCLOne(hd))
+	}
+	return out
+}
+
+func fromHCLOne(hd *hcl.Diagnostic) Diagnostic {
+	d := Diagnostic{Summary: hd.Summary, Detail: hd.Detail, Subject: hd.Subject, Context: hd.Context}
+	if hd.Severity == hcl.DiagWarning {
+		d.Severity = Warning
+	} else {
+		d.Severity = Error
+	}
+	return d
+}

@@ -1,0 +1,49 @@
+package diag
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+func TestAppendAndHasErrors(t *testing.T) {
+	rng := hcl.Range{Filename: "main.tf", Start: hcl.Pos{Line: 3, Column: 5}}
+	tests := []struct {
+		name       string
+		in         []any
+		wantLen    int
+		wantErrors bool
+	}{
+		{"nothing", nil, 0, false},
+		{"warning only", []any{WarningAt(rng, "Deprecated", "x")}, 1, false},
+		{"hcl error", []any{hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Bad", Subject: &rng}}}, 1, true},
+		{"plain error", []any{errors.New("disk full")}, 1, true},
+		{"nil skipped", []any{nil, Diagnostics(nil)}, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var ds Diagnostics
+			ds = ds.Append(tt.in...)
+			if len(ds) != tt.wantLen {
+				t.Fatalf("len = %d, want %d", len(ds), tt.wantLen)
+			}
+			if ds.HasErrors() != tt.wantErrors {
+				t.Fatalf("HasErrors = %v, want %v", ds.HasErrors(), tt.wantErrors)
+			}
+		})
+	}
+}
+
+func TestErrorNamesFileAndLine(t *testing.T) {
+	d := At(hcl.Range{Filename: "main.tf", Start: hcl.Pos{Line: 7, Column: 2}}, "Cycle", "a → b")
+	if got, want := d.Error(), "main.tf:7,2: Cycle; a → b"; got != want {
+		t.Fatalf("Error() = %q, want %q", got, want)
+	}
+	var ds Diagnostics
+	ds = ds.Append(d)
+	var back Diagnostic
+	if !errors.As(ds.Err(), &back) || back.Summary != "Cycle" {
+		t.Fatalf("Err() does not unwrap to the diagnostic: %v", ds.Err())
+	}
+}

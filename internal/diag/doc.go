@@ -1,0 +1,7 @@
+// Package diag owns diagnostics: the user-facing problems (errors and
+// warnings) that configuration loading, evaluation, planning and applying
+// report, each with a summary, a detail and, where there is one, the source
+// range it concerns.
+//
+// It imports only the standard library and github.com/hashicorp/hcl/v2.
+package diag

@@ -1,0 +1,317 @@
+package lang
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+)
+
+// refScope says what a reference may name where it is written.
+type refScope struct {
+	hasCount, hasForEach bool
+	selfAllowed          bool
+	// self is the resource whose configuration this is; a reference to it
+	// is reported with selfSummary. Nil where that does not apply.
+	self        *addrs.Resource
+	selfSummary string
+}
+
+// CheckReferences checks every reference in m statically, without
+// evaluating anything: each must parse, name something declared in the
+// module, and be allowed where it is written (count.index only with count,
+// each.* only with for_each, self only in postconditions, provisioners and
+// connections, no resource referring to itself, depends_on naming whole
+// objects, replace_triggered_by naming a managed resource). Diagnostics are
+// sorted by source position. Cycles between locals are left to the graph.
+func CheckReferences(m *config.Module) diag.Diagnostics {
+	c := &checker{m: m}
+	for _, r := range m.Resources() {
+		c.resource(r)
+	}
+	for _, name := range sortedKeys(m.Locals) {
+		c.expr(m.Locals[name].Expr, refScope{})
+	}
+	for _, name := range sortedKeys(m.Outputs) {
+		o := m.Outputs[name]
+		c.expr(o.Expr, refScope{})
+		for _, cr := range o.Preconditions {
+			c.checkRule(cr, refScope{})
+		}
+		c.dependsOn(o.DependsOn)
+	}
+	for _, name := range sortedKeys(m.Variables) {
+		for _, cr := range m.Variables[name].Validations {
+			c.checkRule(cr, refScope{})
+		}
+	}
+	for _, key := range sortedKeys(m.ProviderConfigs) {
+		p := m.ProviderConfigs[key]
+		c.expr(p.ForEach, refScope{})
+		c.traversals(bodyTraversals(p.Config), refScope{hasForEach: p.ForEach != nil})
+	}
+	for _, name := range sortedKeys(m.ModuleCalls) {
+		mc := m.ModuleCalls[name]
+		c.expr(mc.Count, refScope{})
+		c.expr(mc.ForEach, refScope{})
+		c.traversals(bodyTraversals(mc.Config), refScope{hasCount: mc.Count != nil, hasForEach: mc.ForEach != nil})
+		c.dependsOn(mc.DependsOn)
+	}
+	sort.SliceStable(c.diags, func(i, j int) bool { return lessSubject(c.diags[i].Subject, c.diags[j].Subject) })
+	return c.diags
+}
+
+type checker struct {
+	m     *config.Module
+	diags diag.Diagnostics
+}
+
+func (c *checker) resource(r *config.Resource) {
+	addr := r.Addr
+	inst := refScope{hasCount: r.Count != nil, hasForEach: r.ForEach != nil}
+	withSelf := func(sc refScope, summary string, selfAllowed bool) refScope {
+		sc.self, sc.selfSummary, sc.selfAllowed = &addr, summary, selfAllowed
+		return sc
+	}
+
+	c.expr(r.Count, refScope{})
+	c.expr(r.ForEach, refScope{})
+	c.traversals(bodyTraversals(r.Config), withSelf(inst, "Self-referential block", false))
+	c.dependsOn(r.DependsOn)
+	for _, cr := range r.Preconditions {
+		c.checkRule(cr, withSelf(inst, "Invalid reference in precondition", false))
+	}
+	for _, cr := range r.Postconditions {
+		c.checkRule(cr, withSelf(inst, "Invalid reference in postcondition", true))
+	}
+	if r.Managed != nil {
+		for _, expr := range r.Managed.ReplaceTriggeredBy {
+			c.replaceTriggeredBy(expr, inst)
+		}
+	}
+	prov := withSelf(inst, "Self-referential block", true)
+	if r.Connection != nil {
+		c.traversals(bodyTraversals(r.Connection.Config), prov)
+	}
+	for _, p := range r.Provisioners {
+		c.traversals(bodyTraversals(p.Config), prov)
+		if p.Connection != nil {
+			c.traversals(bodyTraversals(p.Connection.Config), prov)
+		}
+	}
+}
+
+func (c *checker) expr(expr hcl.Expression, sc refScope) {
+	if expr != nil {
+		c.traversals(expr.Variables(), sc)
+	}
+}
+
+func (c *checker) checkRule(cr *config.CheckRule, sc refScope) {
+	c.expr(cr.Condition, sc)
+	c.expr(cr.ErrorMessage, sc)
+}
+
+func (c *checker) traversals(travs []hcl.Traversal, sc refScope) {
+	for _, t := range travs {
+		ref, diags := ParseRef(t)
+		c.diags = append(c.diags, diags...)
+		if ref != nil {
+			c.ref(ref, sc)
+		}
+	}
+}
+
+func (c *checker) dependsOn(travs []hcl.Traversal) {
+	for _, t := range travs {
+		ref, diags := ParseRef(t)
+		c.diags = append(c.diags, diags...)
+		if ref == nil {
+			continue
+		}
+		if len(ref.Remaining) != 0 {
+			c.diags = append(c.diags, diag.At(ref.Remaining.SourceRange(), "Invalid depends_on reference",
+				"References in depends_on must be to a whole object (resource, etc), not to an attribute of an object."))
+			continue
+		}
+		c.ref(ref, refScope{})
+	}
+}
+
+func (c *checker) replaceTriggeredBy(expr hcl.Expression, sc refScope) {
+	rng := expr.Range()
+	if !isReferenceShape(expr) {
+		c.diags = append(c.diags, diag.At(rng, "Invalid replace_triggered_by expression",
+			"Unexpected expression found in replace_triggered_by."))
+		return
+	}
+	refs, diags := ReferencesInExpr(expr)
+	c.diags = append(c.diags, diags...)
+	if diags.HasErrors() {
+		return
+	}
+	resources := 0
+	for _, ref := range refs {
+		switch ref.Kind {
+		case ResourceRef:
+			resources++
+			if ref.Resource.Mode != addrs.Managed {
+				c.diags = append(c.diags, diag.At(rng, "Invalid replace_triggered_by expression",
+					fmt.Sprintf("Only managed resources can be used in replace_triggered_by; %s is a data resource.", ref.Resource)))
+				continue
+			}
+		case CountIndex, EachKey:
+		case EachValue:
+			c.diags = append(c.diags, diag.At(rng, "Invalid each reference in replace_triggered_by expression",
+				"Only each.key may be used in replace_triggered_by."))
+			continue
+		default:
+			c.diags = append(c.diags, diag.At(rng, "Invalid reference in replace_triggered_by expression",
+				"Only resources, count.index, and each.key may be used in replace_triggered_by."))
+			continue
+		}
+		c.ref(ref, sc)
+	}
+	switch {
+	case resources == 0:
+		c.diags = append(c.diags, diag.At(rng, "Invalid replace_triggered_by expression",
+			"Missing resource reference in replace_triggered_by expression."))
+	case resources > 1:
+		c.diags = append(c.diags, diag.At(rng, "Invalid replace_triggered_by expression",
+			"Multiple resource references in replace_triggered_by expression."))
+	}
+}
+
+// isReferenceShape reports whether expr is a reference with optional index
+// and attribute steps (terraform_data.a, terraform_data.a[count.index].id),
+// as replace_triggered_by requires. Non-native expressions are accepted.
+func isReferenceShape(expr hcl.Expression) bool {
+	switch e := expr.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		return true
+	case *hclsyntax.IndexExpr:
+		return isReferenceShape(e.Collection)
+	case *hclsyntax.RelativeTraversalExpr:
+		return isReferenceShape(e.Source)
+	case hclsyntax.Expression:
+		return false
+	}
+	return true
+}
+
+// ref checks one reference against the module and the scope it appears in.
+func (c *checker) ref(ref *Reference, sc refScope) {
+	m := c.m
+	add := func(summary, detail string) { c.diags = append(c.diags, diag.At(ref.Range, summary, detail)) }
+	switch ref.Kind {
+	case ResourceRef:
+		addr := ref.Resource
+		cfg := m.ResourceByAddr(addr)
+		if cfg == nil {
+			mode, suggestion := "managed", ""
+			if addr.Mode == addrs.Data {
+				mode = "data"
+			} else if alt := (addrs.Resource{Mode: addrs.Data, Type: addr.Type, Name: addr.Name}); m.ResourceByAddr(alt) != nil {
+				suggestion = fmt.Sprintf("\n\nDid you mean the data resource %s?", alt)
+			}
+			add("Reference to undeclared resource",
+				fmt.Sprintf("A %s resource %q %q has not been declared in the root module.%s", mode, addr.Type, addr.Name, suggestion))
+			return
+		}
+		if sc.self != nil && *sc.self == addr {
+			add(sc.selfSummary, fmt.Sprintf("Configuration for %s may not refer to itself.", addr))
+			return
+		}
+		repeated := cfg.Count != nil || cfg.ForEach != nil
+		switch {
+		case ref.KeyGiven && !repeated:
+			add("Unexpected resource instance key",
+				fmt.Sprintf(`Because %s does not have "count" or "for_each" set, references to it must not include an index key. Remove the bracketed index to refer to the single instance of this resource.`, addr))
+			return
+		case !ref.KeyGiven && len(ref.Remaining) > 0 && cfg.Count != nil:
+			add("Missing resource instance key",
+				fmt.Sprintf("Because %s has \"count\" set, its attributes must be accessed on specific instances.\n\nFor example, to correlate with indices of a referring resource, use:\n    %s[count.index]", addr, addr))
+			return
+		case !ref.KeyGiven && len(ref.Remaining) > 0 && cfg.ForEach != nil:
+			add("Missing resource instance key",
+				fmt.Sprintf("Because %s has \"for_each\" set, its attributes must be accessed on specific instances.\n\nFor example, to correlate with indices of a referring resource, use:\n    %s[each.key]", addr, addr))
+			return
+		}
+		if len(ref.Remaining) > 0 {
+			if step, ok := ref.Remaining[0].(hcl.TraverseAttr); ok && step.Name == "count" {
+				add("Invalid resource count attribute",
+					fmt.Sprintf(`The special "count" attribute is no longer supported after OpenTofu v0.12. Instead, use length(%s) to count resource instances.`, addr))
+			}
+		}
+	case InputVariable:
+		if _, ok := m.Variables[ref.Name]; !ok {
+			suggestion := nameSuggestion(ref.Name, sortedKeys(m.Variables))
+			if suggestion != "" {
+				suggestion = fmt.Sprintf(" Did you mean %q?", suggestion)
+			} else {
+				suggestion = fmt.Sprintf(" This variable can be declared with a variable %q {} block.", ref.Name)
+			}
+			add("Reference to undeclared input variable",
+				fmt.Sprintf("An input variable with the name %q has not been declared.%s", ref.Name, suggestion))
+		}
+	case LocalValue:
+		if _, ok := m.Locals[ref.Name]; !ok {
+			suggestion := nameSuggestion(ref.Name, sortedKeys(m.Locals))
+			if suggestion != "" {
+				suggestion = fmt.Sprintf(" Did you mean %q?", suggestion)
+			}
+			add("Reference to undeclared local value",
+				fmt.Sprintf("A local value with the name %q has not been declared.%s", ref.Name, suggestion))
+		}
+	case ModuleCallOutput:
+		if _, ok := m.ModuleCalls[ref.Name]; !ok {
+			suggestion := nameSuggestion(ref.Name, sortedKeys(m.ModuleCalls))
+			if suggestion != "" {
+				suggestion = fmt.Sprintf(" Did you mean %q?", suggestion)
+			}
+			add("Reference to undeclared module",
+				fmt.Sprintf("No module call named %q is declared in the root module.%s", ref.Name, suggestion))
+		}
+	case CountIndex:
+		if !sc.hasCount {
+			add(`Reference to "count" in non-counted context`,
+				`The "count" object can only be used in "module", "resource", and "data" blocks, and only when the "count" argument is set.`)
+		}
+	case EachKey, EachValue:
+		if !sc.hasForEach {
+			add(`Reference to "each" in context without for_each`,
+				`The "each" object can be used only in "module" or "resource" blocks, and only when the "for_each" argument is set.`)
+		}
+	case Self:
+		if !sc.selfAllowed {
+			add(`Invalid "self" reference`,
+				`The "self" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.`)
+		}
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func lessSubject(a, b *hcl.Range) bool {
+	switch {
+	case a == nil:
+		return false
+	case b == nil:
+		return true
+	case a.Filename != b.Filename:
+		return a.Filename < b.Filename
+	}
+	return a.Start.Byte < b.Start.Byte
+}

@@ -1,0 +1,126 @@
+package lang
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/txtar"
+
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+)
+
+var update = flag.Bool("update", false, "rewrite the want sections of testdata/check/*.txtar")
+
+func formatDiags(ds diag.Diagnostics) string {
+	var b strings.Builder
+	for _, d := range ds {
+		if d.Subject != nil {
+			fmt.Fprintf(&b, "%s %s:%d: %s\n", d.Severity, d.Subject.Filename, d.Subject.Start.Line, d.Summary)
+		} else {
+			fmt.Fprintf(&b, "%s %s\n", d.Severity, d.Summary)
+		}
+	}
+	return b.String()
+}
+
+// loadCheckScenario loads the configuration files of a txtar archive; the
+// configuration itself must load without errors.
+func loadCheckScenario(t *testing.T, path string) (*config.Module, *txtar.Archive, int) {
+	t.Helper()
+	ar, err := txtar.ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	wantIdx := -1
+	for i, f := range ar.Files {
+		if f.Name == "want" {
+			wantIdx = i
+			continue
+		}
+		files[f.Name] = f.Data
+	}
+	m, diags := config.LoadFiles(files)
+	if diags.HasErrors() {
+		t.Fatalf("configuration does not load:\n%s", formatDiags(diags))
+	}
+	return m, ar, wantIdx
+}
+
+// TestCheckReferencesScenarios runs CheckReferences on each
+// testdata/check/*.txtar and compares the diagnostics with "want".
+func TestCheckReferencesScenarios(t *testing.T) {
+	paths, err := filepath.Glob("testdata/check/*.txtar")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no scenarios: %v", err)
+	}
+	for _, path := range paths {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
+			m, ar, wantIdx := loadCheckScenario(t, path)
+			got := formatDiags(CheckReferences(m))
+			if *update {
+				if wantIdx < 0 {
+					ar.Files = append(ar.Files, txtar.File{Name: "want"})
+					wantIdx = len(ar.Files) - 1
+				}
+				ar.Files[wantIdx].Data = []byte(got)
+				if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if wantIdx < 0 {
+				t.Fatalf("no want section; got:\n%s", got)
+			}
+			if diff := cmp.Diff(string(ar.Files[wantIdx].Data), got); diff != "" {
+				t.Errorf("diagnostics (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestCheckReferencesDetails(t *testing.T) {
+	tests := []struct {
+		scenario string
+		summary  string
+		detail   string
+	}{
+		{"undeclared", "Reference to undeclared input variable", `An input variable with the name "nam" has not been declared. Did you mean "name"?`},
+		{"undeclared", "Reference to undeclared input variable", `An input variable with the name "undeclared" has not been declared. This variable can be declared with a variable "undeclared" {} block.`},
+		{"undeclared", "Reference to undeclared resource", `A managed resource "terraform_data" "missing" has not been declared in the root module.`},
+		{"undeclared", "Reference to undeclared local value", `A local value with the name "nope" has not been declared.`},
+		{"data_suggestion", "Reference to undeclared resource", "A managed resource \"null_data_source\" \"d\" has not been declared in the root module.\n\nDid you mean the data resource data.null_data_source.d?"},
+		{"self", "Self-referential block", "Configuration for terraform_data.b may not refer to itself."},
+		{"replace_triggered_by", "Invalid replace_triggered_by expression", "Missing resource reference in replace_triggered_by expression."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.scenario+"/"+tt.summary, func(t *testing.T) {
+			m, _, _ := loadCheckScenario(t, "testdata/check/"+tt.scenario+".txtar")
+			for _, d := range CheckReferences(m) {
+				if d.Summary == tt.summary && d.Detail == tt.detail {
+					return
+				}
+			}
+			t.Errorf("no %q diagnostic with detail %q", tt.summary, tt.detail)
+		})
+	}
+}
+
+func TestCheckReferencesRanges(t *testing.T) {
+	m, _, _ := loadCheckScenario(t, "testdata/check/undeclared.txtar")
+	for _, d := range CheckReferences(m) {
+		if d.Summary == "Reference to undeclared resource" && d.Subject.Start.Line == 8 {
+			if d.Subject.Start.Column != 12 || d.Subject.End.Column != 34 {
+				t.Errorf("range = %v, want columns 12-34 (terraform_data.missing)", d.Subject)
+			}
+			return
+		}
+	}
+	t.Error("undeclared resource diagnostic not found")
+}

@@ -1,0 +1,15 @@
+// Package lang owns evaluation of configuration expressions: it finds the
+// references an expression or body makes (ReferencesInExpr, ParseRef),
+// builds evaluation scopes from values the engine supplies through the Data
+// interface (Scope), holds the function library (Functions), expands count
+// and for_each (EvalCount, EvalForEach), and checks statically that every
+// reference in a module names something declared (CheckReferences), with
+// OpenTofu's diagnostic wording.
+//
+// Unknown values flow through evaluation: an expression that depends on an
+// unknown value evaluates to an unknown value, never to an error, except
+// where OpenTofu itself requires a known value (count, for_each).
+//
+// It imports only the standard library, hcl/v2, go-cty, go-cty-yaml,
+// internal/diag, internal/addrs and internal/config.
+package lang

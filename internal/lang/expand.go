@@ -1,0 +1,125 @@
+package lang
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/gocty"
+
+	"github.com/rig-iac/rig/internal/diag"
+)
+
+const (
+	countUnknownDetail = "The \"count\" value depends on resource attributes that cannot be determined until apply, so OpenTofu cannot predict how many instances will be created.\n\n" +
+		"To work around this, use the -target option to first apply only the resources that the count depends on, and then apply normally to converge."
+	forEachUnknownMapDetail = "The \"for_each\" map includes keys derived from resource attributes that cannot be determined until apply, and so OpenTofu cannot determine the full set of keys that will identify the instances of this resource.\n\n" +
+		"When working with unknown values in for_each, it's better to define the map keys statically in your configuration and place apply-time results only in the map values.\n\n" + forEachTargetHint
+	forEachUnknownSetDetail = "The \"for_each\" set includes values derived from resource attributes that cannot be determined until apply, and so OpenTofu cannot determine the full set of keys that will identify the instances of this resource.\n\n" +
+		"When working with unknown values in for_each, it's better to use a map value where the keys are defined statically in your configuration and where only the values contain apply-time results.\n\n" + forEachTargetHint
+	forEachTargetHint = "Alternatively, you could use the -target option to first apply only the resources that for_each depends on, and then apply normally to converge."
+)
+
+// EvalCount evaluates a count argument to a whole number of instances. It
+// returns -1 with error diagnostics ("Invalid count argument") when the
+// value is unknown, null, negative or not a whole number, and -1 without
+// diagnostics when expr is nil (no count).
+func EvalCount(s *Scope, expr hcl.Expression) (int, diag.Diagnostics) {
+	if expr == nil {
+		return -1, nil
+	}
+	v, diags := s.EvalExpr(expr, cty.Number)
+	if diags.HasErrors() {
+		return -1, diags
+	}
+	v, _ = v.UnmarkDeep() // a sensitive count does not disclose anything
+	invalid := func(detail string) (int, diag.Diagnostics) {
+		return -1, append(diags, diag.At(expr.Range(), "Invalid count argument", detail))
+	}
+	switch {
+	case v.IsNull():
+		return invalid(`The given "count" argument value is null. An integer is required.`)
+	case !v.IsKnown():
+		return invalid(countUnknownDetail)
+	}
+	var n int
+	if err := gocty.FromCtyValue(v, &n); err != nil {
+		return invalid(fmt.Sprintf(`The given "count" argument value is unsuitable: %s.`, err))
+	}
+	if n < 0 {
+		return invalid(`The given "count" argument value is unsuitable: must be greater than or equal to zero.`)
+	}
+	return n, diags
+}
+
+// EvalForEach evaluates a for_each argument to the instances' each.value by
+// each.key. A map or object gives its elements; a set of strings gives each
+// string for itself. It returns nil with error diagnostics ("Invalid
+// for_each argument") for an unknown, null or sensitive value, another type,
+// or a set of non-strings; nil without diagnostics when expr is nil.
+func EvalForEach(s *Scope, expr hcl.Expression) (map[string]cty.Value, diag.Diagnostics) {
+	if expr == nil {
+		return nil, nil
+	}
+	refs, diags := cachedReferences(expr)
+	ctx, ctxDiags := s.EvalContext(refs)
+	diags = append(diags, ctxDiags...)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	v, hdiags := expr.Value(ctx)
+	diags = diags.Append(hdiags)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	invalid := func(detail string) (map[string]cty.Value, diag.Diagnostics) {
+		return nil, append(diags, diag.At(expr.Range(), "Invalid for_each argument", detail))
+	}
+	const allowed = "map, or set of strings"
+
+	if v.IsMarked() {
+		return invalid("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
+	}
+	ty := v.Type()
+	if v.IsKnown() && !ty.IsMapType() && !ty.IsSetType() && !ty.IsObjectType() {
+		return invalid(fmt.Sprintf(`The given "for_each" argument value is unsuitable: the "for_each" argument must be a %s, and you have provided a value of type %s.`, allowed, ty.FriendlyName()))
+	}
+	switch {
+	case v.IsNull():
+		return invalid(fmt.Sprintf(`The given "for_each" argument value is unsuitable: the given "for_each" argument value is null. A %s is allowed.`, allowed))
+	case !v.IsKnown():
+		if ty.IsSetType() {
+			return invalid(forEachUnknownSetDetail)
+		}
+		return invalid(forEachUnknownMapDetail)
+	}
+
+	out := make(map[string]cty.Value, v.LengthInt())
+	if !ty.IsSetType() {
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			out[k.AsString()] = e
+		}
+		return out, diags
+	}
+	if !v.IsWhollyKnown() {
+		return invalid(forEachUnknownSetDetail)
+	}
+	if v.LengthInt() == 0 {
+		return out, diags
+	}
+	if ty.ElementType() != cty.String {
+		return invalid(fmt.Sprintf(`The given "for_each" argument value is unsuitable: "for_each" supports sets of strings, but you have provided a set containing type %s.`, ty.ElementType().FriendlyName()))
+	}
+	for it := v.ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		if e.IsNull() {
+			return invalid(`The given "for_each" argument value is unsuitable: "for_each" sets must not contain null values.`)
+		}
+		if e.IsMarked() {
+			return invalid("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
+		}
+		out[e.AsString()] = e
+	}
+	return out, diags
+}

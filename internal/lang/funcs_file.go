@@ -1,0 +1,190 @@
+package lang
+
+import (
+	"encoding/base64"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+)
+
+// resolvePath expands a leading "~" and makes a relative path relative to baseDir.
+func resolvePath(baseDir, path string) (string, error) {
+	path, err := expandHome(path)
+	if err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(baseDir, path)
+	}
+	return filepath.Clean(path), nil
+}
+
+func expandHome(path string) (string, error) {
+	if path != "~" && !strings.HasPrefix(path, "~/") {
+		return path, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, strings.TrimPrefix(path, "~")), nil
+}
+
+func readFile(baseDir, path string) ([]byte, error) {
+	full, err := resolvePath(baseDir, path)
+	if err != nil {
+		return nil, err
+	}
+	src, err := os.ReadFile(full)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, function.NewArgErrorf(0, "no file exists at %s; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource.", path)
+		}
+		return nil, function.NewArgErrorf(0, "failed to read %s", path)
+	}
+	return src, nil
+}
+
+// fileFunc is file (UTF-8 text) or, with encode, filebase64.
+func fileFunc(baseDir string, encode bool) function.Function {
+	return function.New(&function.Spec{
+		Params: stringParams("path"),
+		Type:   function.StaticReturnType(cty.String),
+		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+			path := args[0].AsString()
+			src, err := readFile(baseDir, path)
+			if err != nil {
+				return cty.UnknownVal(cty.String), err
+			}
+			if encode {
+				return cty.StringVal(base64.StdEncoding.EncodeToString(src)), nil
+			}
+			if !utf8.Valid(src) {
+				return cty.UnknownVal(cty.String), function.NewArgErrorf(0, "contents of %s are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead", path)
+			}
+			return cty.StringVal(string(src)), nil
+		},
+	})
+}
+
+func fileHashFunc(baseDir string, hash func([]byte) string) function.Function {
+	return function.New(&function.Spec{
+		Params: stringParams("path"),
+		Type:   function.StaticReturnType(cty.String),
+		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+			src, err := readFile(baseDir, args[0].AsString())
+			if err != nil {
+				return cty.UnknownVal(cty.String), err
+			}
+			return cty.StringVal(hash(src)), nil
+		},
+	})
+}
+
+func fileExistsFunc(baseDir string) function.Function {
+	return function.New(&function.Spec{
+		Params: stringParams("path"),
+		Type:   function.StaticReturnType(cty.Bool),
+		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+			path := args[0].AsString()
+			full, err := resolvePath(baseDir, path)
+			if err != nil {
+				return cty.UnknownVal(cty.Bool), err
+			}
+			fi, err := os.Stat(full)
+			if err != nil {
+				if os.IsNotExist(err) {
+					return cty.False, nil
+				}
+				return cty.UnknownVal(cty.Bool), fmt.Errorf("failed to stat %s", path)
+			}
+			if fi.Mode().IsRegular() {
+				return cty.True, nil
+			}
+			return cty.False, fmt.Errorf("%s is not a regular file, but %q", path, fi.Mode().String())
+		},
+	})
+}
+
+var (
+	absPathFunc = stringToString(func(s string) (string, error) {
+		abs, err := filepath.Abs(s)
+		return filepath.ToSlash(abs), err
+	})
+	baseNameFunc   = stringToString(func(s string) (string, error) { return filepath.Base(s), nil })
+	dirNameFunc    = stringToString(func(s string) (string, error) { return filepath.Dir(s), nil })
+	pathExpandFunc = stringToString(expandHome)
+)
+
+// templateFileFunc renders a template file with the given variables; the
+// template may call any function but templatefile itself.
+func templateFileFunc(baseDir string, funcs func() map[string]function.Function) function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{
+			{Name: "path", Type: cty.String},
+			{Name: "vars", Type: cty.DynamicPseudoType},
+		},
+		Type: func(args []cty.Value) (cty.Type, error) {
+			if !args[1].Type().IsObjectType() && !args[1].Type().IsMapType() && args[1].Type() != cty.DynamicPseudoType {
+				return cty.DynamicPseudoType, function.NewArgErrorf(1, "invalid vars value: must be a map")
+			}
+			return cty.DynamicPseudoType, nil
+		},
+		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+			path := args[0].AsString()
+			src, err := readFile(baseDir, path)
+			if err != nil {
+				return cty.DynamicVal, err
+			}
+			expr, diags := hclsyntax.ParseTemplate(src, path, hcl.InitialPos)
+			if diags.HasErrors() {
+				return cty.DynamicVal, function.NewArgErrorf(0, "failed to parse template: %s", diags.Error())
+			}
+			vars := args[1]
+			if !vars.IsWhollyKnown() {
+				return cty.DynamicVal, nil
+			}
+			if vars.IsNull() {
+				return cty.DynamicVal, function.NewArgErrorf(1, "invalid vars value: must not be null")
+			}
+			ctx := &hcl.EvalContext{Variables: map[string]cty.Value{}}
+			for it := vars.ElementIterator(); it.Next(); {
+				k, v := it.Element()
+				if !hclsyntax.ValidIdentifier(k.AsString()) {
+					return cty.DynamicVal, function.NewArgErrorf(1, "invalid template variable name %q: must start with a letter, followed by zero or more letters, digits, and underscores", k.AsString())
+				}
+				ctx.Variables[k.AsString()] = v
+			}
+			for _, trav := range expr.Variables() {
+				if _, ok := ctx.Variables[trav.RootName()]; !ok {
+					return cty.DynamicVal, function.NewArgErrorf(1, "vars map does not contain key %q, referenced at %s", trav.RootName(), trav[0].SourceRange())
+				}
+			}
+			all := funcs()
+			ctx.Functions = make(map[string]function.Function, len(all))
+			for name, f := range all {
+				ctx.Functions[name] = f
+			}
+			ctx.Functions["templatefile"] = function.New(&function.Spec{
+				Params:   []function.Parameter{{Name: "path", Type: cty.String}, {Name: "vars", Type: cty.DynamicPseudoType}},
+				VarParam: nil,
+				Type:     function.StaticReturnType(cty.DynamicPseudoType),
+				Impl: func([]cty.Value, cty.Type) (cty.Value, error) {
+					return cty.DynamicVal, fmt.Errorf("cannot recursively call templatefile from inside templatefile call")
+				},
+			})
+			v, diags := expr.Value(ctx)
+			if diags.HasErrors() {
+				return cty.DynamicVal, diags
+			}
+			return v, nil
+		},
+	})
+}

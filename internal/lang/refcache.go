@@ -1,0 +1,101 @@
+package lang
+
+import (
+	"reflect"
+	"sync"
+	"sync/atomic"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/rig-iac/rig/internal/diag"
+)
+
+type refsResult struct {
+	refs  []*Reference
+	diags diag.Diagnostics
+}
+
+var (
+	refCache     sync.Map // hclsyntax.Expression → refsResult
+	refCacheSize atomic.Int64
+)
+
+// refCacheLimit bounds the cache; past it the cache starts over, so a
+// long-lived process that loads many configurations does not grow forever.
+const refCacheLimit = 1 << 17
+
+// cachedReferences is ReferencesInExpr for evaluation: the result for a
+// native-syntax expression is computed once and shared, since a plan
+// evaluates the same expression for every instance. The returned slices
+// are shared: callers must not modify the references, and appending to the
+// diagnostics copies them.
+func cachedReferences(expr hcl.Expression) ([]*Reference, diag.Diagnostics) {
+	key, ok := expr.(hclsyntax.Expression)
+	if !ok {
+		return ReferencesInExpr(expr)
+	}
+	if r, ok := refCache.Load(key); ok {
+		res := r.(refsResult)
+		// Clip so that a caller's append never writes into the shared array.
+		return res.refs, res.diags[:len(res.diags):len(res.diags)]
+	}
+	refs, diags := ReferencesInExpr(expr)
+	if refCacheSize.Add(1) > refCacheLimit {
+		refCache.Clear()
+		bodyCache.Clear()
+		refCacheSize.Store(1)
+	}
+	refCache.Store(key, refsResult{refs, diags})
+	return refs, diags[:len(diags):len(diags)]
+}
+
+type bodyKey struct {
+	body *hclsyntax.Body
+	spec uintptr
+}
+
+type bodyRefs struct {
+	spec       hcldec.Spec // kept so that its address cannot be reused
+	refs       []*Reference
+	diags      diag.Diagnostics
+	hasDynamic bool
+}
+
+var bodyCache sync.Map // bodyKey → bodyRefs
+
+// cachedBodyReferences is ReferencesInBody for evaluation, cached per
+// native-syntax body and spec like cachedReferences. It also reports whether
+// the body has any "dynamic" block, so that EvalBlock can skip expansion.
+func cachedBodyReferences(body hcl.Body, spec hcldec.Spec) (refs []*Reference, diags diag.Diagnostics, hasDynamic bool) {
+	syn, ok := body.(*hclsyntax.Body)
+	rv := reflect.ValueOf(spec)
+	if !ok || !rv.IsValid() || (rv.Kind() != reflect.Map && rv.Kind() != reflect.Pointer) {
+		refs, diags = ReferencesInBody(body, spec)
+		return refs, diags, true
+	}
+	key := bodyKey{body: syn, spec: rv.Pointer()}
+	if r, ok := bodyCache.Load(key); ok {
+		res := r.(bodyRefs)
+		return res.refs, res.diags[:len(res.diags):len(res.diags)], res.hasDynamic
+	}
+	refs, diags = ReferencesInBody(body, spec)
+	hasDynamic = hasDynamicBlock(syn)
+	if refCacheSize.Add(1) > refCacheLimit {
+		refCache.Clear()
+		bodyCache.Clear()
+		refCacheSize.Store(1)
+	}
+	bodyCache.Store(key, bodyRefs{spec: spec, refs: refs, diags: diags, hasDynamic: hasDynamic})
+	return refs, diags[:len(diags):len(diags)], hasDynamic
+}
+
+func hasDynamicBlock(b *hclsyntax.Body) bool {
+	for _, blk := range b.Blocks {
+		if blk.Type == "dynamic" || hasDynamicBlock(blk.Body) {
+			return true
+		}
+	}
+	return false
+}

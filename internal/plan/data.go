@@ -1,0 +1,71 @@
+package plan
+
+import (
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/state"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// planDataResource reads a data source during planning when its
+// configuration is wholly known; otherwise its value stays unknown and a
+// Read change defers the read to apply.
+func (p *planner) planDataResource(r *config.Resource) diag.Diagnostics {
+	var ds diag.Diagnostics
+	absAddr := r.Addr.Absolute(addrs.RootModule)
+	p.mu.Lock()
+	p.handled[absAddr] = true
+	sch := p.schemas[r.Addr]
+	p.mu.Unlock()
+	ty := sch.Block.ImpliedType()
+	pc := p.providerConfigAddr(r)
+	prov, more := p.configuredProvider(pc)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return ds
+	}
+	exp, more := Expand(p.eval.Scope(lang.InstanceData{}), r)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return ds
+	}
+	vals := map[addrs.InstanceKey]cty.Value{}
+	for _, k := range exp.Keys {
+		addr := absAddr.Instance(k)
+		scope := p.eval.Scope(exp.InstanceData(k))
+		cfg, more := scope.EvalBlock(r.Config, sch.Block.DecoderSpec())
+		ds = ds.Append(more)
+		if more.HasErrors() {
+			continue
+		}
+		ds = ds.Append(prov.ValidateDataResourceConfig(p.ctx, r.Addr.Type, cfg))
+		if !cfg.IsWhollyKnown() {
+			vals[k] = cty.UnknownVal(ty)
+			p.addChange(&ResourceInstanceChange{Addr: addr, ProviderConfig: pc, Action: Read,
+				Before: cty.NullVal(ty), After: cty.UnknownVal(ty), Dependencies: absResources(p.rg.resourceDeps[r.Addr])})
+			continue
+		}
+		resp := prov.ReadDataSource(p.ctx, provider.ReadDataRequest{TypeName: r.Addr.Type, Config: cfg})
+		ds = ds.Append(withAddr(resp.Diagnostics, addrs.ObjectAddr{Instance: addr}))
+		if resp.Diagnostics.HasErrors() {
+			continue
+		}
+		vals[k] = resp.State
+		obj, err := state.NewObject(resp.State, ty)
+		if err != nil {
+			ds = ds.Append(err)
+			continue
+		}
+		obj.SchemaVersion = uint64(sch.Version)
+		p.mu.Lock()
+		p.refreshed.SetObject(addrs.ObjectAddr{Instance: addr}, obj, pc)
+		p.mu.Unlock()
+	}
+	p.mu.Lock()
+	p.planned[r.Addr] = exp.WholeValue(vals)
+	p.mu.Unlock()
+	return ds
+}

@@ -1,0 +1,108 @@
+package plan
+
+import (
+	"time"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/state"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Mode says what kind of plan the user asked for.
+type Mode uint8
+
+const (
+	// NormalMode plans to make the infrastructure match the configuration.
+	NormalMode Mode = iota
+	// DestroyMode plans to delete every object (rig destroy, plan -destroy).
+	DestroyMode
+	// RefreshOnlyMode only updates state to match remote objects.
+	RefreshOnlyMode
+)
+
+// Plan is the result of planning: what each object will undergo and why.
+// A Plan is a value: it owns its maps and slices and persists nothing.
+type Plan struct {
+	Mode Mode
+	// Changes holds one entry per object with a planned action, no-ops included,
+	// sorted by address then deposed key.
+	Changes []*ResourceInstanceChange
+	// Outputs holds the planned change of each root output, by name.
+	Outputs map[string]*OutputChange
+	// PrevRunState is the state as read before refreshing.
+	PrevRunState *state.State
+	// PriorState is the refreshed state the changes are relative to.
+	PriorState *state.State
+	// Variables are the root input variable values used.
+	Variables map[string]cty.Value
+	// Timestamp is when planning began (plantimestamp()).
+	Timestamp time.Time
+	// Errored is true when planning stopped with errors; the plan is partial and cannot be applied.
+	Errored bool
+}
+
+// ResourceInstanceChange is the planned change of one object.
+type ResourceInstanceChange struct {
+	Addr addrs.AbsResourceInstance
+	// Deposed is set when the change concerns a deposed object (always a Delete).
+	Deposed        addrs.DeposedKey
+	ProviderConfig addrs.AbsProviderConfig
+	Action         Action
+	Reason         ActionReason
+	// Before is the prior object (null for a create); After the planned object
+	// (null for a delete), with unknown values where only apply will tell.
+	Before, After cty.Value
+	// RequiredReplace lists the attribute paths whose change forces replacement.
+	RequiredReplace []cty.Path
+	// PriorPrivate and PlannedPrivate are the provider's opaque data.
+	PriorPrivate, PlannedPrivate []byte
+	// CreateBeforeDestroy is the effective setting, own or inherited; it
+	// decides the replacement order and is recorded in state.
+	CreateBeforeDestroy bool
+	// CBDInheritedFrom names the resource whose create_before_destroy this
+	// object inherited; zero when its own setting (or none) applies.
+	CBDInheritedFrom addrs.AbsResource
+	// Dependencies are the resources this object depends on: from the
+	// configuration for a create or update, from state for a delete.
+	Dependencies []addrs.AbsResource
+	// SchemaVersion is the schema version of the resource type, recorded in state.
+	SchemaVersion uint64
+}
+
+// ObjectAddr returns the address of the object the change concerns.
+func (c *ResourceInstanceChange) ObjectAddr() addrs.ObjectAddr {
+	return addrs.ObjectAddr{Instance: c.Addr, Deposed: c.Deposed}
+}
+
+// OutputChange is the planned change of a root output value.
+type OutputChange struct {
+	Action        Action
+	Before, After cty.Value
+	Sensitive     bool
+}
+
+// HasChanges reports whether applying the plan would change anything:
+// an action other than no-op on an object or an output.
+func (p *Plan) HasChanges() bool {
+	for _, c := range p.Changes {
+		if c.Action != NoOp {
+			return true
+		}
+	}
+	for _, o := range p.Outputs {
+		if o.Action != NoOp {
+			return true
+		}
+	}
+	return false
+}
+
+// Change returns the change for the object at addr, or nil.
+func (p *Plan) Change(addr addrs.ObjectAddr) *ResourceInstanceChange {
+	for _, c := range p.Changes {
+		if c.Addr == addr.Instance && c.Deposed == addr.Deposed {
+			return c
+		}
+	}
+	return nil
+}

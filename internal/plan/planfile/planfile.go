@@ -1,0 +1,385 @@
+package planfile
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/state"
+	"github.com/rig-iac/rig/internal/state/statefile"
+	"github.com/zclconf/go-cty/cty"
+	ctymsgpack "github.com/zclconf/go-cty/cty/msgpack"
+)
+
+// formatName and formatVersion identify the file format.
+const (
+	formatName    = "rig-plan"
+	formatVersion = 1
+)
+
+// File is the content of a saved plan.
+type File struct {
+	Plan *plan.Plan
+	// Config holds the configuration files as they were planned, by file name.
+	Config map[string][]byte
+	// StateLineage and StateSerial identify the state the plan was made against.
+	StateLineage string
+	StateSerial  uint64
+	// Workspace is the workspace the plan was made in.
+	Workspace string
+}
+
+type fileJSON struct {
+	Format       string                `json:"format"`
+	Version      int                   `json:"version"`
+	Mode         string                `json:"mode"`
+	Timestamp    time.Time             `json:"timestamp"`
+	Workspace    string                `json:"workspace"`
+	StateLineage string                `json:"state_lineage"`
+	StateSerial  uint64                `json:"state_serial"`
+	Config       map[string]string     `json:"config"`
+	Variables    map[string][]byte     `json:"variables"`
+	Changes      []changeJSON          `json:"changes"`
+	Outputs      map[string]outputJSON `json:"outputs"`
+	PriorState   json.RawMessage       `json:"prior_state"`
+	PrevRunState json.RawMessage       `json:"prev_run_state"`
+}
+
+type changeJSON struct {
+	Addr            string   `json:"addr"`
+	Deposed         string   `json:"deposed,omitempty"`
+	Provider        string   `json:"provider"`
+	Action          string   `json:"action"`
+	Reason          string   `json:"reason,omitempty"`
+	Before          []byte   `json:"before"`
+	After           []byte   `json:"after"`
+	RequiredReplace [][]byte `json:"required_replace,omitempty"`
+	PriorPrivate    []byte   `json:"prior_private,omitempty"`
+	PlannedPrivate  []byte   `json:"planned_private,omitempty"`
+	CBD             bool     `json:"create_before_destroy,omitempty"`
+	CBDFrom         string   `json:"create_before_destroy_from,omitempty"`
+	Dependencies    []string `json:"dependencies,omitempty"`
+	SchemaVersion   uint64   `json:"schema_version"`
+}
+
+type outputJSON struct {
+	Action    string `json:"action"`
+	Before    []byte `json:"before"`
+	After     []byte `json:"after"`
+	Sensitive bool   `json:"sensitive,omitempty"`
+}
+
+var actionNames = map[plan.Action]string{}
+var reasonNames = map[string]plan.ActionReason{}
+
+func init() {
+	for a := plan.NoOp; a <= plan.Delete; a++ {
+		actionNames[a] = a.String()
+	}
+	for r := plan.ReasonNone + 1; r <= plan.DeleteBecauseNoModule; r++ {
+		reasonNames[r.JSON()] = r
+	}
+}
+
+func parseAction(s string) (plan.Action, error) {
+	for a, n := range actionNames {
+		if n == s {
+			return a, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown action %q", s)
+}
+
+func encodeValue(v cty.Value) ([]byte, error) {
+	if v == cty.NilVal {
+		v = cty.NullVal(cty.DynamicPseudoType)
+	}
+	return ctymsgpack.Marshal(v, cty.DynamicPseudoType)
+}
+
+func decodeValue(b []byte) (cty.Value, error) {
+	return ctymsgpack.Unmarshal(b, cty.DynamicPseudoType)
+}
+
+// Write saves f to path atomically.
+func Write(path string, f *File) error {
+	data, err := Marshal(f)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".rigplan-*")
+	if err != nil {
+		return fmt.Errorf("writing plan %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing plan %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing plan %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing plan %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("writing plan %s: %w", path, err)
+	}
+	return nil
+}
+
+// Marshal encodes f.
+func Marshal(f *File) ([]byte, error) {
+	p := f.Plan
+	fj := fileJSON{
+		Format: formatName, Version: formatVersion, Timestamp: p.Timestamp, Workspace: f.Workspace,
+		StateLineage: f.StateLineage, StateSerial: f.StateSerial,
+		Config: map[string]string{}, Variables: map[string][]byte{}, Outputs: map[string]outputJSON{},
+	}
+	switch p.Mode {
+	case plan.DestroyMode:
+		fj.Mode = "destroy"
+	case plan.RefreshOnlyMode:
+		fj.Mode = "refresh-only"
+	default:
+		fj.Mode = "normal"
+	}
+	for name, src := range f.Config {
+		fj.Config[name] = string(src)
+	}
+	for name, v := range p.Variables {
+		b, err := encodeValue(v)
+		if err != nil {
+			return nil, fmt.Errorf("encoding variable %s: %w", name, err)
+		}
+		fj.Variables[name] = b
+	}
+	for _, c := range p.Changes {
+		cj := changeJSON{
+			Addr: c.Addr.String(), Deposed: string(c.Deposed), Provider: c.ProviderConfig.String(),
+			Action: c.Action.String(), Reason: c.Reason.JSON(), PriorPrivate: c.PriorPrivate, PlannedPrivate: c.PlannedPrivate,
+			CBD: c.CreateBeforeDestroy, SchemaVersion: c.SchemaVersion,
+		}
+		if c.CBDInheritedFrom != (addrs.AbsResource{}) {
+			cj.CBDFrom = c.CBDInheritedFrom.String()
+		}
+		var err error
+		if cj.Before, err = encodeValue(c.Before); err != nil {
+			return nil, fmt.Errorf("encoding %s: %w", c.Addr, err)
+		}
+		if cj.After, err = encodeValue(c.After); err != nil {
+			return nil, fmt.Errorf("encoding %s: %w", c.Addr, err)
+		}
+		for _, path := range c.RequiredReplace {
+			b, err := encodePath(path)
+			if err != nil {
+				return nil, fmt.Errorf("encoding %s: %w", c.Addr, err)
+			}
+			cj.RequiredReplace = append(cj.RequiredReplace, b)
+		}
+		for _, d := range c.Dependencies {
+			cj.Dependencies = append(cj.Dependencies, d.String())
+		}
+		fj.Changes = append(fj.Changes, cj)
+	}
+	for name, o := range p.Outputs {
+		before, err := encodeValue(o.Before)
+		if err != nil {
+			return nil, fmt.Errorf("encoding output %s: %w", name, err)
+		}
+		after, err := encodeValue(o.After)
+		if err != nil {
+			return nil, fmt.Errorf("encoding output %s: %w", name, err)
+		}
+		fj.Outputs[name] = outputJSON{Action: o.Action.String(), Before: before, After: after, Sensitive: o.Sensitive}
+	}
+	var err error
+	if fj.PriorState, err = statefile.Marshal(orEmpty(p.PriorState)); err != nil {
+		return nil, fmt.Errorf("encoding prior state: %w", err)
+	}
+	if fj.PrevRunState, err = statefile.Marshal(orEmpty(p.PrevRunState)); err != nil {
+		return nil, fmt.Errorf("encoding previous run state: %w", err)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	if err := enc.Encode(fj); err != nil {
+		return nil, fmt.Errorf("encoding plan: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+func orEmpty(s *state.State) *state.State {
+	if s == nil {
+		return state.New()
+	}
+	return s
+}
+
+// Read loads a saved plan from path.
+func Read(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading plan %s: %w", path, err)
+	}
+	f, err := Unmarshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("reading plan %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// IsPlanFile reports whether path is a file that looks like a saved plan.
+func IsPlanFile(path string) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	var probe struct {
+		Format string `json:"format"`
+	}
+	return json.Unmarshal(data, &probe) == nil && probe.Format == formatName
+}
+
+// Unmarshal decodes a saved plan.
+func Unmarshal(data []byte) (*File, error) {
+	var fj fileJSON
+	if err := json.Unmarshal(data, &fj); err != nil {
+		return nil, fmt.Errorf("not a rig plan file: %w", err)
+	}
+	if fj.Format != formatName {
+		return nil, fmt.Errorf("not a rig plan file")
+	}
+	if fj.Version != formatVersion {
+		return nil, fmt.Errorf("plan file format version %d is not supported (want %d)", fj.Version, formatVersion)
+	}
+	p := &plan.Plan{Timestamp: fj.Timestamp, Variables: map[string]cty.Value{}, Outputs: map[string]*plan.OutputChange{}}
+	switch fj.Mode {
+	case "destroy":
+		p.Mode = plan.DestroyMode
+	case "refresh-only":
+		p.Mode = plan.RefreshOnlyMode
+	}
+	f := &File{Plan: p, Config: map[string][]byte{}, StateLineage: fj.StateLineage, StateSerial: fj.StateSerial, Workspace: fj.Workspace}
+	for name, src := range fj.Config {
+		f.Config[name] = []byte(src)
+	}
+	for name, b := range fj.Variables {
+		v, err := decodeValue(b)
+		if err != nil {
+			return nil, fmt.Errorf("decoding variable %s: %w", name, err)
+		}
+		p.Variables[name] = v
+	}
+	for _, cj := range fj.Changes {
+		c, err := decodeChange(cj)
+		if err != nil {
+			return nil, err
+		}
+		p.Changes = append(p.Changes, c)
+	}
+	for name, oj := range fj.Outputs {
+		a, err := parseAction(oj.Action)
+		if err != nil {
+			return nil, fmt.Errorf("output %s: %w", name, err)
+		}
+		before, err := decodeValue(oj.Before)
+		if err != nil {
+			return nil, fmt.Errorf("output %s: %w", name, err)
+		}
+		after, err := decodeValue(oj.After)
+		if err != nil {
+			return nil, fmt.Errorf("output %s: %w", name, err)
+		}
+		p.Outputs[name] = &plan.OutputChange{Action: a, Before: before, After: after, Sensitive: oj.Sensitive}
+	}
+	var err error
+	if p.PriorState, err = statefile.Parse(fj.PriorState); err != nil {
+		return nil, fmt.Errorf("prior state: %w", err)
+	}
+	if p.PrevRunState, err = statefile.Parse(fj.PrevRunState); err != nil {
+		return nil, fmt.Errorf("previous run state: %w", err)
+	}
+	return f, nil
+}
+
+func decodeChange(cj changeJSON) (*plan.ResourceInstanceChange, error) {
+	addr, err := addrs.ParseAbsResourceInstanceStr(cj.Addr)
+	if err != nil {
+		return nil, err
+	}
+	pc, err := addrs.ParseAbsProviderConfig(cj.Provider)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cj.Addr, err)
+	}
+	a, err := parseAction(cj.Action)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cj.Addr, err)
+	}
+	c := &plan.ResourceInstanceChange{
+		Addr: addr, Deposed: addrs.DeposedKey(cj.Deposed), ProviderConfig: pc, Action: a, Reason: reasonNames[cj.Reason],
+		PriorPrivate: cj.PriorPrivate, PlannedPrivate: cj.PlannedPrivate, CreateBeforeDestroy: cj.CBD, SchemaVersion: cj.SchemaVersion,
+	}
+	if cj.CBDFrom != "" {
+		if c.CBDInheritedFrom, err = addrs.ParseAbsResourceStr(cj.CBDFrom); err != nil {
+			return nil, fmt.Errorf("%s: %w", cj.Addr, err)
+		}
+	}
+	if c.Before, err = decodeValue(cj.Before); err != nil {
+		return nil, fmt.Errorf("%s: %w", cj.Addr, err)
+	}
+	if c.After, err = decodeValue(cj.After); err != nil {
+		return nil, fmt.Errorf("%s: %w", cj.Addr, err)
+	}
+	for _, b := range cj.RequiredReplace {
+		path, err := decodePath(b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", cj.Addr, err)
+		}
+		c.RequiredReplace = append(c.RequiredReplace, path)
+	}
+	for _, d := range cj.Dependencies {
+		ra, err := addrs.ParseAbsResourceStr(d)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", cj.Addr, err)
+		}
+		c.Dependencies = append(c.Dependencies, ra)
+	}
+	return c, nil
+}
+
+// encodePath encodes a path as a msgpack list of steps: strings for
+// attributes, [key] one-element tuples for indexes.
+func encodePath(path cty.Path) ([]byte, error) {
+	steps := make([]cty.Value, len(path))
+	for i, s := range path {
+		switch s := s.(type) {
+		case cty.GetAttrStep:
+			steps[i] = cty.StringVal(s.Name)
+		case cty.IndexStep:
+			steps[i] = cty.TupleVal([]cty.Value{s.Key})
+		}
+	}
+	return encodeValue(cty.TupleVal(steps))
+}
+
+func decodePath(b []byte) (cty.Path, error) {
+	v, err := decodeValue(b)
+	if err != nil {
+		return nil, err
+	}
+	var path cty.Path
+	for _, s := range v.AsValueSlice() {
+		if s.Type() == cty.String {
+			path = path.GetAttr(s.AsString())
+		} else {
+			path = path.Index(s.Index(cty.NumberIntVal(0)))
+		}
+	}
+	return path, nil
+}

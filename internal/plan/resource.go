@@ -1,0 +1,514 @@
+package plan
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/state"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Expansion is the set of instances a resource block expands to.
+type Expansion struct {
+	// Mode is how the resource repeats: none, count or for_each.
+	Mode ExpansionMode
+	// Keys are the instance keys in order.
+	Keys []addrs.InstanceKey
+	// Each holds each.value by key, for for_each.
+	Each map[string]cty.Value
+}
+
+// ExpansionMode says how a resource block repeats.
+type ExpansionMode uint8
+
+const (
+	// Single is a resource without count or for_each.
+	Single ExpansionMode = iota
+	// Counted is a resource with count.
+	Counted
+	// ForEach is a resource with for_each.
+	ForEach
+)
+
+// InstanceData returns the count/each data of instance k.
+func (e Expansion) InstanceData(k addrs.InstanceKey) lang.InstanceData {
+	switch e.Mode {
+	case Counted:
+		return lang.InstanceData{CountIndex: cty.NumberIntVal(int64(k.Int()))}
+	case ForEach:
+		return lang.InstanceData{EachKey: cty.StringVal(k.Str()), EachValue: e.Each[k.Str()]}
+	}
+	return lang.InstanceData{}
+}
+
+// Expand evaluates a resource's count or for_each.
+func Expand(scope *lang.Scope, r *config.Resource) (Expansion, diag.Diagnostics) {
+	switch {
+	case r.Count != nil:
+		n, ds := lang.EvalCount(scope, r.Count)
+		if ds.HasErrors() {
+			return Expansion{}, ds
+		}
+		e := Expansion{Mode: Counted, Keys: make([]addrs.InstanceKey, n)}
+		for i := range n {
+			e.Keys[i] = addrs.IntKey(i)
+		}
+		return e, ds
+	case r.ForEach != nil:
+		m, ds := lang.EvalForEach(scope, r.ForEach)
+		if ds.HasErrors() {
+			return Expansion{}, ds
+		}
+		e := Expansion{Mode: ForEach, Each: m}
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			e.Keys = append(e.Keys, addrs.StringKey(k))
+		}
+		return e, ds
+	}
+	return Expansion{Mode: Single, Keys: []addrs.InstanceKey{addrs.NoKey}}, nil
+}
+
+// WholeValue assembles the value of a whole resource from its instances'
+// values: the object itself, a tuple (count) or an object keyed by for_each key.
+func (e Expansion) WholeValue(vals map[addrs.InstanceKey]cty.Value) cty.Value {
+	switch e.Mode {
+	case Counted:
+		elems := make([]cty.Value, len(e.Keys))
+		for i, k := range e.Keys {
+			v, ok := vals[k]
+			if !ok {
+				v = cty.DynamicVal
+			}
+			elems[i] = v
+		}
+		return cty.TupleVal(elems)
+	case ForEach:
+		attrs := make(map[string]cty.Value, len(e.Keys))
+		for _, k := range e.Keys {
+			v, ok := vals[k]
+			if !ok {
+				v = cty.DynamicVal
+			}
+			attrs[k.Str()] = v
+		}
+		return cty.ObjectVal(attrs)
+	}
+	if v, ok := vals[addrs.NoKey]; ok {
+		return v
+	}
+	return cty.DynamicVal
+}
+
+func (p *planner) planResource(r *config.Resource) diag.Diagnostics {
+	var ds diag.Diagnostics
+	absAddr := r.Addr.Absolute(addrs.RootModule)
+	p.mu.Lock()
+	p.handled[absAddr] = true
+	sch := p.schemas[r.Addr]
+	p.mu.Unlock()
+	pc := p.providerConfigAddr(r)
+	prov, more := p.configuredProvider(pc)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return ds
+	}
+	exp, more := Expand(p.eval.Scope(lang.InstanceData{}), r)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return ds
+	}
+	vals := make(map[addrs.InstanceKey]cty.Value, len(exp.Keys))
+	inConfig := make(map[addrs.InstanceKey]bool, len(exp.Keys))
+	for _, k := range exp.Keys {
+		inConfig[k] = true
+		v, more := p.planInstance(r, sch, prov, pc, absAddr.Instance(k), exp.InstanceData(k))
+		ds = ds.Append(more)
+		vals[k] = v
+	}
+	p.mu.Lock()
+	p.planned[r.Addr] = exp.WholeValue(vals)
+	rs := p.prevRun.Resource(absAddr)
+	p.mu.Unlock()
+
+	// Instances in state that the expansion no longer has, and deposed objects.
+	if rs != nil {
+		for _, k := range sortedInstanceKeys(rs) {
+			addr := absAddr.Instance(k)
+			inst := rs.Instances[k]
+			if !inConfig[k] && inst.Current != nil {
+				ds = ds.Append(p.planDelete(addr, addrs.NotDeposed, inst.Current, rs.ProviderConfig, sch, orphanReason(exp, k)))
+			}
+			for _, dk := range sortedDeposedKeys(inst) {
+				ds = ds.Append(p.planDelete(addr, dk, inst.Deposed[dk], rs.ProviderConfig, sch, ReasonNone))
+			}
+		}
+	}
+	return ds
+}
+
+func orphanReason(exp Expansion, k addrs.InstanceKey) ActionReason {
+	switch {
+	case exp.Mode == Counted && k.IsInt():
+		return DeleteBecauseCountIndex
+	case exp.Mode == ForEach && k.IsString():
+		return DeleteBecauseEachKey
+	}
+	return DeleteBecauseWrongRepetition
+}
+
+func sortedDeposedKeys(inst *state.Instance) []addrs.DeposedKey {
+	keys := make([]addrs.DeposedKey, 0, len(inst.Deposed))
+	for k := range inst.Deposed {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	return keys
+}
+
+// priorValue decodes (upgrading through the provider) and, unless refresh is
+// skipped, refreshes a recorded object. It returns a null value if the
+// object no longer exists, and records the refreshed object in p.refreshed.
+func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr addrs.ObjectAddr, obj *state.Object, pc addrs.AbsProviderConfig) (cty.Value, []byte, diag.Diagnostics) {
+	ty := sch.Block.ImpliedType()
+	up := prov.UpgradeResourceState(p.ctx, provider.UpgradeRequest{TypeName: addr.Instance.Resource.Resource.Type, Version: int64(obj.SchemaVersion), RawStateJSON: obj.AttrsJSON})
+	ds := withAddr(up.Diagnostics, addr)
+	if ds.HasErrors() {
+		return cty.NullVal(ty), nil, ds
+	}
+	val := up.UpgradedState
+	private := obj.Private
+	if p.opts.SkipRefresh {
+		return val, private, ds
+	}
+	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: addr.Instance.Resource.Resource.Type, PriorState: val, Private: private})
+	ds = ds.Append(withAddr(read.Diagnostics, addr))
+	if read.Diagnostics.HasErrors() {
+		return val, private, ds
+	}
+	newVal := read.NewState
+	if newVal == cty.NilVal {
+		newVal = cty.NullVal(ty)
+	}
+	if newVal.RawEquals(val) && obj.SchemaVersion == uint64(sch.Version) {
+		return val, read.Private, ds
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if newVal.IsNull() {
+		p.refreshed.SetObject(addr, nil, pc)
+		return newVal, nil, ds
+	}
+	nobj, err := state.NewObject(newVal, ty)
+	if err != nil {
+		return val, private, ds.Append(fmt.Errorf("%s: %w", addr, err))
+	}
+	refreshed := *obj
+	refreshed.AttrsJSON = nobj.AttrsJSON
+	refreshed.SchemaVersion = uint64(sch.Version)
+	refreshed.Private = read.Private
+	p.refreshed.SetObject(addr, &refreshed, pc)
+	return newVal, read.Private, ds
+}
+
+func withAddr(ds diag.Diagnostics, addr addrs.ObjectAddr) diag.Diagnostics {
+	for i := range ds {
+		if ds[i].Address == "" {
+			ds[i].Address = addr.String()
+		}
+	}
+	return ds
+}
+
+// planInstance plans one configured instance and returns its planned value.
+func (p *planner) planInstance(r *config.Resource, sch provider.Schema, prov provider.Interface, pc addrs.AbsProviderConfig, addr addrs.AbsResourceInstance, inst lang.InstanceData) (cty.Value, diag.Diagnostics) {
+	var ds diag.Diagnostics
+	ty := sch.Block.ImpliedType()
+	typeName := r.Addr.Type
+	oaddr := addrs.ObjectAddr{Instance: addr}
+
+	p.mu.Lock()
+	var obj *state.Object
+	if si := p.prevRun.Instance(addr); si != nil {
+		obj = si.Current
+	}
+	p.mu.Unlock()
+	priorVal := cty.NullVal(ty)
+	var priorPrivate []byte
+	if obj != nil {
+		v, priv, more := p.priorValue(prov, sch, oaddr, obj, pc)
+		ds = ds.Append(more)
+		if ds.HasErrors() {
+			return cty.UnknownVal(ty), ds
+		}
+		priorVal, priorPrivate = v, priv
+	}
+	scope := p.eval.Scope(inst)
+	for _, rule := range r.Preconditions {
+		ds = ds.Append(CheckRule(scope, rule, "Resource precondition failed", ""))
+	}
+	configVal, more := scope.EvalBlock(r.Config, sch.Block.DecoderSpec())
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return cty.UnknownVal(ty), ds
+	}
+	ds = ds.Append(withAddr(prov.ValidateResourceConfig(p.ctx, typeName, configVal), oaddr))
+	if ds.HasErrors() {
+		return cty.UnknownVal(ty), ds
+	}
+	if !priorVal.IsNull() && r.Managed != nil {
+		configVal = ApplyIgnoreChanges(r.Managed, priorVal, configVal)
+	}
+	proposed := provider.ProposedNew(sch.Block, priorVal, configVal)
+	resp := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: priorVal, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate})
+	ds = ds.Append(withAddr(resp.Diagnostics, oaddr))
+	if ds.HasErrors() {
+		return cty.UnknownVal(ty), ds
+	}
+	planned := resp.PlannedState
+	change := &ResourceInstanceChange{
+		Addr: addr, ProviderConfig: pc, Before: priorVal, After: planned,
+		PriorPrivate: priorPrivate, PlannedPrivate: resp.PlannedPrivate,
+		Dependencies:  absResources(p.rg.resourceDeps[r.Addr]),
+		SchemaVersion: uint64(sch.Version),
+	}
+	if src, ok := p.cbd[r.Addr]; ok {
+		change.CreateBeforeDestroy = true
+		if src != r.Addr {
+			change.CBDInheritedFrom = src.Absolute(addrs.RootModule)
+		}
+	}
+
+	replace := false
+	switch {
+	case priorVal.IsNull():
+		change.Action = Create
+	case obj != nil && obj.Status == state.Tainted:
+		replace, change.Reason = true, ReplaceBecauseTainted
+	case p.replace[addr]:
+		replace, change.Reason = true, ReplaceByRequest
+	case len(changedPaths(resp.RequiresReplace, priorVal, planned)) > 0:
+		replace, change.Reason = true, ReplaceBecauseCannotUpdate
+		change.RequiredReplace = changedPaths(resp.RequiresReplace, priorVal, planned)
+	default:
+		triggered, more := p.replaceTriggered(r, scope, addr)
+		ds = ds.Append(more)
+		switch {
+		case triggered:
+			replace, change.Reason = true, ReplaceByTriggers
+		case valuesEqual(planned, priorVal):
+			change.Action = NoOp
+		default:
+			change.Action = Update
+		}
+	}
+	if replace {
+		change.Action = DeleteThenCreate
+		if change.CreateBeforeDestroy {
+			change.Action = CreateThenDelete
+		}
+		// The new object is planned as a create.
+		nullPrior := cty.NullVal(ty)
+		proposed := provider.ProposedNew(sch.Block, nullPrior, configVal)
+		resp2 := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: configVal})
+		ds = ds.Append(withAddr(resp2.Diagnostics, oaddr))
+		if ds.HasErrors() {
+			return cty.UnknownVal(ty), ds
+		}
+		change.After = resp2.PlannedState
+		change.PlannedPrivate = resp2.PlannedPrivate
+		ds = ds.Append(preventDestroy(r, addr))
+	}
+	if change.Action == NoOp || change.Action == Update {
+		// An unchanged or updated object stays current; it keeps its status otherwise.
+		change.PriorPrivate = priorPrivate
+	}
+	if !ds.HasErrors() {
+		selfScope := p.eval.Scope(inst)
+		selfScope.Self = change.After
+		for _, rule := range r.Postconditions {
+			ds = ds.Append(CheckRule(selfScope, rule, "Resource postcondition failed", ""))
+		}
+	}
+	p.addChange(change)
+	return change.After, ds
+}
+
+// changedPaths returns the paths among paths whose values differ between prior and planned.
+func changedPaths(paths []cty.Path, prior, planned cty.Value) []cty.Path {
+	var out []cty.Path
+	for _, path := range paths {
+		pv, perr := path.Apply(prior)
+		nv, nerr := path.Apply(planned)
+		if perr != nil && nerr != nil {
+			continue
+		}
+		if perr != nil || nerr != nil || !nv.IsKnown() || !pv.RawEquals(nv) {
+			out = append(out, path)
+		}
+	}
+	return out
+}
+
+func preventDestroy(r *config.Resource, addr addrs.AbsResourceInstance) diag.Diagnostics {
+	if r == nil || r.Managed == nil || !r.Managed.PreventDestroy {
+		return nil
+	}
+	return diag.Diagnostics{diag.At(r.DeclRange, "Instance cannot be destroyed",
+		fmt.Sprintf("Resource %s has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag.", addr))}
+}
+
+func absResources(rs []addrs.Resource) []addrs.AbsResource {
+	if len(rs) == 0 {
+		return nil
+	}
+	out := make([]addrs.AbsResource, len(rs))
+	for i, r := range rs {
+		out[i] = r.Absolute(addrs.RootModule)
+	}
+	return out
+}
+
+// planDelete plans the deletion of a recorded object whose configuration is gone
+// (or of a deposed object), ordered by the dependencies recorded in state.
+func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, obj *state.Object, pc addrs.AbsProviderConfig, sch provider.Schema, reason ActionReason) diag.Diagnostics {
+	var ds diag.Diagnostics
+	oaddr := addrs.ObjectAddr{Instance: addr, Deposed: dk}
+	if sch.Block == nil {
+		s, more := p.providers.ResourceTypeSchema(p.ctx, pc.Provider, addr.Resource.Resource.Type)
+		ds = ds.Append(more)
+		if ds.HasErrors() {
+			return ds
+		}
+		sch = s
+	}
+	prov, more := p.configuredProvider(pc)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return ds
+	}
+	prior, priv, more := p.priorValue(prov, sch, oaddr, obj, pc)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return ds
+	}
+	if prior.IsNull() {
+		// Already gone: refreshing removed it from state, nothing to do.
+		return ds
+	}
+	if r := p.cfg.ResourceByAddr(addr.Resource.Resource); r != nil && dk == addrs.NotDeposed {
+		ds = ds.Append(preventDestroy(r, addr))
+	}
+	p.addChange(&ResourceInstanceChange{
+		Addr: addr, Deposed: dk, ProviderConfig: pc, Action: Delete, Reason: reason,
+		Before: prior, After: cty.NullVal(prior.Type()), PriorPrivate: priv,
+		CreateBeforeDestroy: obj.CreateBeforeDestroy || dk != addrs.NotDeposed,
+		Dependencies:        obj.Dependencies, SchemaVersion: obj.SchemaVersion,
+	})
+	return ds
+}
+
+// planOrphans plans the deletion of resources that are in state but no longer in configuration.
+func (p *planner) planOrphans() diag.Diagnostics {
+	var ds diag.Diagnostics
+	for _, oa := range p.prevRun.Objects() {
+		ra := oa.Instance.ContainingResource()
+		if p.handled[ra] || ra.Resource.Mode != addrs.Managed {
+			continue
+		}
+		rs := p.prevRun.Resource(ra)
+		obj := p.prevRun.Object(oa)
+		reason := DeleteBecauseNoResourceConfig
+		if oa.Deposed != addrs.NotDeposed {
+			reason = ReasonNone
+		}
+		ds = ds.Append(p.planDelete(oa.Instance, oa.Deposed, obj, rs.ProviderConfig, provider.Schema{}, reason))
+	}
+	// Data sources no longer in configuration are simply forgotten.
+	for ra := range p.prevRun.Resources {
+		if ra.Resource.Mode == addrs.Data && p.cfg.ResourceByAddr(ra.Resource) == nil {
+			delete(p.refreshed.Resources, ra)
+		}
+	}
+	return ds
+}
+
+// planDestroy plans the deletion of every recorded object.
+func (p *planner) planDestroy() diag.Diagnostics {
+	var ds diag.Diagnostics
+	for _, oa := range p.prevRun.Objects() {
+		ra := oa.Instance.ContainingResource()
+		rs := p.prevRun.Resource(ra)
+		if ra.Resource.Mode == addrs.Data {
+			continue
+		}
+		var sch provider.Schema
+		if r := p.cfg.ResourceByAddr(ra.Resource); r != nil {
+			sch = p.schemas[r.Addr]
+		}
+		reason := ReasonNone
+		ds = ds.Append(p.planDelete(oa.Instance, oa.Deposed, p.prevRun.Object(oa), rs.ProviderConfig, sch, reason))
+	}
+	p.outputs = map[string]*OutputChange{}
+	for name, o := range p.prevRun.Outputs {
+		p.outputs[name] = &OutputChange{Action: Delete, Before: o.Value, After: cty.NullVal(o.Value.Type()), Sensitive: o.Sensitive}
+	}
+	return ds
+}
+
+// planOutputs evaluates every root output against the planned values.
+func (p *planner) planOutputs() diag.Diagnostics {
+	var ds diag.Diagnostics
+	p.outputs = map[string]*OutputChange{}
+	for _, name := range sortedKeys(p.cfg.Outputs) {
+		o := p.cfg.Outputs[name]
+		if o.Expr == nil {
+			continue
+		}
+		scope := p.eval.Scope(lang.InstanceData{})
+		for _, rule := range o.Preconditions {
+			ds = ds.Append(CheckRule(scope, rule, "Module output value precondition failed", ""))
+		}
+		val, more := scope.EvalExpr(o.Expr, cty.DynamicPseudoType)
+		ds = ds.Append(more)
+		if more.HasErrors() {
+			val = cty.DynamicVal
+		}
+		before := cty.NullVal(cty.DynamicPseudoType)
+		prior, had := p.prevRun.Outputs[name]
+		if had {
+			before = prior.Value
+		}
+		oc := &OutputChange{Before: before, After: val, Sensitive: o.Sensitive}
+		switch {
+		case !had:
+			oc.Action = Create
+		case valuesEqual(val, before) && prior.Sensitive == o.Sensitive:
+			oc.Action = NoOp
+		default:
+			oc.Action = Update
+		}
+		p.outputs[name] = oc
+	}
+	for name, o := range p.prevRun.Outputs {
+		if _, ok := p.cfg.Outputs[name]; !ok {
+			p.outputs[name] = &OutputChange{Action: Delete, Before: o.Value, After: cty.NullVal(o.Value.Type()), Sensitive: o.Sensitive}
+		}
+	}
+	return ds
+}
+
+// valuesEqual reports whether two values are known to be equal.
+func valuesEqual(a, b cty.Value) bool {
+	eq := a.Equals(b)
+	return eq.IsKnown() && eq.True()
+}

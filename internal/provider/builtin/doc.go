@@ -1,0 +1,7 @@
+// Package builtin owns the providers compiled into rig: the
+// terraform.io/builtin/terraform provider with its terraform_data resource
+// type, which stores a value, follows the standard resource lifecycle and
+// records its objects in state exactly as OpenTofu does.
+//
+// It imports internal/diag, internal/provider and the cty libraries.
+package builtin

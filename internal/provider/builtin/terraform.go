@@ -1,0 +1,183 @@
+package builtin
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+)
+
+// DataResourceType is the name of the built-in managed resource type.
+const DataResourceType = "terraform_data"
+
+// Terraform is the built-in "terraform" provider. It needs no configuration
+// and is safe for concurrent use.
+type Terraform struct {
+	// NewID generates the id of a new terraform_data object; nil means a random UUID.
+	NewID func() string
+}
+
+var _ provider.Interface = (*Terraform)(nil)
+
+// NewTerraform returns the built-in provider.
+func NewTerraform() *Terraform { return &Terraform{} }
+
+// DataSchema is the schema of terraform_data.
+func DataSchema() provider.Schema {
+	return provider.Schema{Block: &provider.Block{Attributes: map[string]*provider.Attribute{
+		"id":               {Type: cty.String, Computed: true},
+		"input":            {Type: cty.DynamicPseudoType, Optional: true},
+		"output":           {Type: cty.DynamicPseudoType, Computed: true},
+		"triggers_replace": {Type: cty.DynamicPseudoType, Optional: true},
+	}}}
+}
+
+// GetProviderSchema reports an empty provider configuration and terraform_data.
+func (p *Terraform) GetProviderSchema(context.Context) (*provider.Schemas, diag.Diagnostics) {
+	return &provider.Schemas{
+		Provider:      provider.Schema{Block: &provider.Block{}},
+		ResourceTypes: map[string]provider.Schema{DataResourceType: DataSchema()},
+		DataSources:   map[string]provider.Schema{},
+	}, nil
+}
+
+// ValidateProviderConfig accepts the empty configuration.
+func (p *Terraform) ValidateProviderConfig(context.Context, cty.Value) diag.Diagnostics { return nil }
+
+// ValidateResourceConfig rejects settings of the read-only attributes.
+func (p *Terraform) ValidateResourceConfig(_ context.Context, typeName string, config cty.Value) diag.Diagnostics {
+	if typeName != DataResourceType {
+		return unsupported("resource", typeName)
+	}
+	var ds diag.Diagnostics
+	if config.IsNull() || !config.IsKnown() {
+		return nil
+	}
+	for _, attr := range []string{"id", "output"} {
+		if !config.GetAttr(attr).IsNull() {
+			ds = ds.Append(diag.Errorf("Invalid resource configuration", "The %q attribute of terraform_data is read-only.", attr))
+		}
+	}
+	return ds
+}
+
+// ValidateDataResourceConfig rejects every data source: this provider has none.
+func (p *Terraform) ValidateDataResourceConfig(_ context.Context, typeName string, _ cty.Value) diag.Diagnostics {
+	return unsupported("data source", typeName)
+}
+
+// ConfigureProvider does nothing: the provider has no settings.
+func (p *Terraform) ConfigureProvider(context.Context, provider.ConfigureRequest) diag.Diagnostics {
+	return nil
+}
+
+// UpgradeResourceState decodes the stored object; terraform_data has only schema version 0.
+func (p *Terraform) UpgradeResourceState(_ context.Context, req provider.UpgradeRequest) provider.UpgradeResponse {
+	if req.TypeName != DataResourceType {
+		return provider.UpgradeResponse{Diagnostics: unsupported("resource", req.TypeName)}
+	}
+	v, err := ctyjson.Unmarshal(req.RawStateJSON, DataSchema().Block.ImpliedType())
+	if err != nil {
+		return provider.UpgradeResponse{Diagnostics: diag.Diagnostics{diag.Errorf("Invalid stored object", "Decoding terraform_data state: %s.", err)}}
+	}
+	return provider.UpgradeResponse{UpgradedState: v}
+}
+
+// ReadResource returns the prior object unchanged: there is nothing remote to read.
+func (p *Terraform) ReadResource(_ context.Context, req provider.ReadRequest) provider.ReadResponse {
+	return provider.ReadResponse{NewState: req.PriorState, Private: req.Private}
+}
+
+// PlanResourceChange plans terraform_data: a create leaves id and output
+// unknown; a change of triggers_replace forces replacement; a change of input
+// leaves output unknown until apply.
+func (p *Terraform) PlanResourceChange(_ context.Context, req provider.PlanRequest) provider.PlanResponse {
+	if req.ProposedNewState.IsNull() {
+		return provider.PlanResponse{PlannedState: req.ProposedNewState}
+	}
+	planned := req.ProposedNewState.AsValueMap()
+	input := req.ProposedNewState.GetAttr("input")
+	triggers := req.ProposedNewState.GetAttr("triggers_replace")
+	var resp provider.PlanResponse
+	newOutput := func() cty.Value {
+		if input.IsNull() {
+			return input
+		}
+		return cty.UnknownVal(input.Type())
+	}
+	switch {
+	case req.PriorState.IsNull():
+		planned["id"] = cty.UnknownVal(cty.String).RefineNotNull()
+		planned["output"] = newOutput()
+	case !req.PriorState.GetAttr("triggers_replace").RawEquals(triggers):
+		resp.RequiresReplace = []cty.Path{cty.GetAttrPath("triggers_replace")}
+		planned["id"] = cty.UnknownVal(cty.String).RefineNotNull()
+		planned["output"] = newOutput()
+	case !req.PriorState.GetAttr("input").RawEquals(input):
+		planned["output"] = cty.UnknownVal(input.Type())
+	}
+	resp.PlannedState = cty.ObjectVal(planned)
+	return resp
+}
+
+// ApplyResourceChange fills in the unknown id and output.
+func (p *Terraform) ApplyResourceChange(_ context.Context, req provider.ApplyRequest) provider.ApplyResponse {
+	if req.PlannedState.IsNull() {
+		return provider.ApplyResponse{NewState: req.PlannedState}
+	}
+	obj := req.PlannedState.AsValueMap()
+	if !obj["output"].IsKnown() {
+		obj["output"] = obj["input"]
+	}
+	if !obj["id"].IsKnown() {
+		id := ""
+		if p.NewID != nil {
+			id = p.NewID()
+		} else {
+			id = randomUUID()
+		}
+		obj["id"] = cty.StringVal(id)
+	}
+	return provider.ApplyResponse{NewState: cty.ObjectVal(obj), Private: req.PlannedPrivate}
+}
+
+// ImportResourceState imports an object with only its id set.
+func (p *Terraform) ImportResourceState(_ context.Context, req provider.ImportRequest) provider.ImportResponse {
+	if req.TypeName != DataResourceType {
+		return provider.ImportResponse{Diagnostics: unsupported("resource", req.TypeName)}
+	}
+	v := cty.ObjectVal(map[string]cty.Value{
+		"id":               cty.StringVal(req.ID),
+		"input":            cty.NullVal(cty.DynamicPseudoType),
+		"output":           cty.NullVal(cty.DynamicPseudoType),
+		"triggers_replace": cty.NullVal(cty.DynamicPseudoType),
+	})
+	return provider.ImportResponse{Imported: []provider.ImportedObject{{TypeName: req.TypeName, State: v}}}
+}
+
+// ReadDataSource fails: the provider has no data sources.
+func (p *Terraform) ReadDataSource(_ context.Context, req provider.ReadDataRequest) provider.ReadDataResponse {
+	return provider.ReadDataResponse{Diagnostics: unsupported("data source", req.TypeName)}
+}
+
+// Stop does nothing: operations are instantaneous.
+func (p *Terraform) Stop(context.Context) error { return nil }
+
+// Close does nothing.
+func (p *Terraform) Close() error { return nil }
+
+func unsupported(kind, typeName string) diag.Diagnostics {
+	return diag.Diagnostics{diag.Errorf("Unsupported "+kind+" type", "The built-in provider terraform.io/builtin/terraform has no %s type %q.", kind, typeName)}
+}
+
+// randomUUID returns 16 random bytes formatted as 8-4-4-4-12 hex digits.
+func randomUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // never fails: crypto/rand aborts the program instead
+	h := hex.EncodeToString(b[:])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+}

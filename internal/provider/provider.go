@@ -1,0 +1,157 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Interface is what the engine calls on a provider. Every method is safe for
+// concurrent use once ConfigureProvider has returned. Values are cty objects
+// conforming to the schema the provider reported.
+type Interface interface {
+	// GetProviderSchema returns the schemas of the provider, its resource types and data sources.
+	GetProviderSchema(ctx context.Context) (*Schemas, diag.Diagnostics)
+	// ValidateProviderConfig checks a provider configuration before ConfigureProvider.
+	ValidateProviderConfig(ctx context.Context, config cty.Value) diag.Diagnostics
+	// ValidateResourceConfig checks one resource's configuration (unknowns allowed).
+	ValidateResourceConfig(ctx context.Context, typeName string, config cty.Value) diag.Diagnostics
+	// ValidateDataResourceConfig checks one data source's configuration.
+	ValidateDataResourceConfig(ctx context.Context, typeName string, config cty.Value) diag.Diagnostics
+	// ConfigureProvider passes the provider its configuration.
+	ConfigureProvider(ctx context.Context, req ConfigureRequest) diag.Diagnostics
+	// UpgradeResourceState brings a stored object to the current schema version.
+	UpgradeResourceState(ctx context.Context, req UpgradeRequest) UpgradeResponse
+	// ReadResource refreshes an object from the remote system; a null NewState means it is gone.
+	ReadResource(ctx context.Context, req ReadRequest) ReadResponse
+	// PlanResourceChange proposes the planned new object for a create, update or delete.
+	PlanResourceChange(ctx context.Context, req PlanRequest) PlanResponse
+	// ApplyResourceChange carries out a planned change.
+	ApplyResourceChange(ctx context.Context, req ApplyRequest) ApplyResponse
+	// ImportResourceState turns an import ID into one or more objects.
+	ImportResourceState(ctx context.Context, req ImportRequest) ImportResponse
+	// ReadDataSource reads a data source.
+	ReadDataSource(ctx context.Context, req ReadDataRequest) ReadDataResponse
+	// Stop asks the provider to cancel in-flight operations promptly.
+	Stop(ctx context.Context) error
+	// Close releases the provider (ends its process for a plugin).
+	Close() error
+}
+
+// ConfigureRequest carries the provider configuration.
+type ConfigureRequest struct {
+	TerraformVersion string
+	Config           cty.Value
+}
+
+// UpgradeRequest carries a stored object in its raw JSON form.
+type UpgradeRequest struct {
+	TypeName string
+	// Version is the schema version the object was stored with.
+	Version int64
+	// RawStateJSON is the stored attributes object.
+	RawStateJSON []byte
+}
+
+// UpgradeResponse carries the object decoded in the current schema.
+type UpgradeResponse struct {
+	UpgradedState cty.Value
+	Diagnostics   diag.Diagnostics
+}
+
+// ReadRequest asks for the current state of an object.
+type ReadRequest struct {
+	TypeName   string
+	PriorState cty.Value
+	Private    []byte
+}
+
+// ReadResponse carries the refreshed object; a null NewState means it no longer exists.
+type ReadResponse struct {
+	NewState    cty.Value
+	Private     []byte
+	Diagnostics diag.Diagnostics
+}
+
+// PlanRequest asks for a planned change. PriorState is null for a create;
+// ProposedNewState is null for a delete.
+type PlanRequest struct {
+	TypeName         string
+	PriorState       cty.Value
+	ProposedNewState cty.Value
+	Config           cty.Value
+	PriorPrivate     []byte
+}
+
+// PlanResponse carries the planned object and the paths that force replacement.
+type PlanResponse struct {
+	PlannedState    cty.Value
+	RequiresReplace []cty.Path
+	PlannedPrivate  []byte
+	Diagnostics     diag.Diagnostics
+	// LegacyTypeSystem is set by SDKv2 providers whose results the engine tolerates with warnings.
+	LegacyTypeSystem bool
+}
+
+// ApplyRequest asks to carry out a planned change; PlannedState is null for a delete.
+type ApplyRequest struct {
+	TypeName       string
+	PriorState     cty.Value
+	PlannedState   cty.Value
+	Config         cty.Value
+	PlannedPrivate []byte
+}
+
+// ApplyResponse carries the new object (null after a delete). A provider may
+// return a partial NewState together with error diagnostics; the engine records it.
+type ApplyResponse struct {
+	NewState         cty.Value
+	Private          []byte
+	Diagnostics      diag.Diagnostics
+	LegacyTypeSystem bool
+}
+
+// ImportRequest asks to import the object with the given ID.
+type ImportRequest struct {
+	TypeName string
+	ID       string
+}
+
+// ImportedObject is one object returned by an import.
+type ImportedObject struct {
+	TypeName string
+	State    cty.Value
+	Private  []byte
+}
+
+// ImportResponse carries the imported objects.
+type ImportResponse struct {
+	Imported    []ImportedObject
+	Diagnostics diag.Diagnostics
+}
+
+// ReadDataRequest asks to read a data source.
+type ReadDataRequest struct {
+	TypeName string
+	Config   cty.Value
+}
+
+// ReadDataResponse carries the data source's result.
+type ReadDataResponse struct {
+	State       cty.Value
+	Diagnostics diag.Diagnostics
+}
+
+// Schemas is everything a provider describes about itself.
+type Schemas struct {
+	Provider      Schema
+	ResourceTypes map[string]Schema
+	DataSources   map[string]Schema
+}
+
+// Schema is one versioned schema (a provider config, resource type or data source).
+type Schema struct {
+	Version int64
+	Block   *Block
+}

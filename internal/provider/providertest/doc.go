@@ -1,0 +1,9 @@
+// Package providertest owns an in-process fake provider for tests of
+// operation ordering, failures and interrupts: its test_thing and test_other
+// resource types record every apply with start and end sequence numbers,
+// keep the set of live objects and enforce unique names among them (the
+// reason create_before_destroy exists), and can be told to fail, fail with a
+// partial result, sleep or block on a given operation.
+//
+// It imports internal/addrs, internal/diag, internal/provider and the cty libraries.
+package providertest

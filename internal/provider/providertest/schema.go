@@ -1,0 +1,75 @@
+package providertest
+
+import (
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// ProviderType is the provider's type name: tests register it under
+// addrs.NewDefaultProvider(ProviderType), so its resource types are named test_*.
+const ProviderType = "test"
+
+// Resource types offered by the provider; both have ThingSchema.
+const (
+	// ThingType is the main resource type.
+	ThingType = "test_thing"
+	// OtherType has the same schema, for tests of provider and type handling.
+	OtherType = "test_other"
+)
+
+// Address returns the provider's source address, registry.terraform.io/hashicorp/test.
+func Address() addrs.Provider { return addrs.NewDefaultProvider(ProviderType) }
+
+// ThingSchema is the schema (version 0) of test_thing and test_other:
+//
+//   - id (string, computed): "id-N", allocated on create.
+//   - key (string, optional): a stable label tests set ("a", "b", "a#2");
+//     operations are recorded and faults matched by it (by id when unset).
+//   - name (string, optional): when set, unique among live objects of all types.
+//   - value (string, optional): updates in place.
+//   - replace_key (string, optional): a change forces replacement.
+//   - output (string, computed): equals value after apply; unknown in the
+//     plan on create and whenever value changes.
+//   - ref (list of string, optional): stored only, so configurations can
+//     reference other resources.
+func ThingSchema() provider.Schema {
+	return provider.Schema{Block: &provider.Block{Attributes: map[string]*provider.Attribute{
+		"id":          {Type: cty.String, Computed: true},
+		"key":         {Type: cty.String, Optional: true},
+		"name":        {Type: cty.String, Optional: true},
+		"value":       {Type: cty.String, Optional: true},
+		"replace_key": {Type: cty.String, Optional: true},
+		"output":      {Type: cty.String, Computed: true},
+		"ref":         {Type: cty.List(cty.String), Optional: true},
+	}}}
+}
+
+// Schemas returns the provider's schemas: an empty provider configuration,
+// test_thing and test_other, no data sources. Each call returns a new value
+// the caller owns.
+func Schemas() *provider.Schemas {
+	return &provider.Schemas{
+		Provider:      provider.Schema{Block: &provider.Block{}},
+		ResourceTypes: map[string]provider.Schema{ThingType: ThingSchema(), OtherType: ThingSchema()},
+		DataSources:   map[string]provider.Schema{},
+	}
+}
+
+func knownType(typeName string) bool { return typeName == ThingType || typeName == OtherType }
+
+// objectType is the cty type of every object of both resource types.
+var objectType = ThingSchema().Block.ImpliedType()
+
+// str returns the string attribute attr of obj, "" when obj or the attribute
+// is null or unknown.
+func str(obj cty.Value, attr string) string {
+	if obj.IsNull() || !obj.IsKnown() {
+		return ""
+	}
+	v := obj.GetAttr(attr)
+	if v.IsNull() || !v.IsKnown() || !v.Type().Equals(cty.String) {
+		return ""
+	}
+	return v.AsString()
+}

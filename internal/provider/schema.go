@@ -1,0 +1,156 @@
+package provider
+
+import (
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Block describes an object shape: attributes and nested blocks.
+type Block struct {
+	Attributes  map[string]*Attribute
+	BlockTypes  map[string]*NestedBlock
+	Description string
+	Deprecated  bool
+}
+
+// Attribute describes one attribute. Exactly one of Type and NestedType is set.
+type Attribute struct {
+	Type cty.Type
+	// NestedType is a protocol-6 nested attribute type.
+	NestedType  *NestedObject
+	Required    bool
+	Optional    bool
+	Computed    bool
+	Sensitive   bool
+	Description string
+	Deprecated  bool
+}
+
+// NestingMode says how a nested block or nested attribute repeats.
+type NestingMode uint8
+
+const (
+	// NestingInvalid is the zero value.
+	NestingInvalid NestingMode = iota
+	// NestingSingle is at most one block, null when absent.
+	NestingSingle
+	// NestingGroup is exactly one block, its defaults when absent.
+	NestingGroup
+	// NestingList is an ordered list of blocks.
+	NestingList
+	// NestingSet is an unordered set of blocks.
+	NestingSet
+	// NestingMap is blocks with labels, as a map.
+	NestingMap
+)
+
+// NestedBlock describes a nested block type.
+type NestedBlock struct {
+	Block
+	Nesting            NestingMode
+	MinItems, MaxItems int
+}
+
+// NestedObject describes a protocol-6 nested attribute type.
+type NestedObject struct {
+	Attributes map[string]*Attribute
+	Nesting    NestingMode
+}
+
+// ImpliedType returns the cty object type of values conforming to b.
+func (b *Block) ImpliedType() cty.Type {
+	if b == nil {
+		return cty.EmptyObject
+	}
+	atys := make(map[string]cty.Type, len(b.Attributes)+len(b.BlockTypes))
+	for name, a := range b.Attributes {
+		atys[name] = a.ImpliedType()
+	}
+	for name, nb := range b.BlockTypes {
+		ety := nb.Block.ImpliedType()
+		switch nb.Nesting {
+		case NestingSingle, NestingGroup:
+			atys[name] = ety
+		case NestingList:
+			if ety.HasDynamicTypes() {
+				atys[name] = cty.DynamicPseudoType
+			} else {
+				atys[name] = cty.List(ety)
+			}
+		case NestingSet:
+			atys[name] = cty.Set(ety)
+		case NestingMap:
+			if ety.HasDynamicTypes() {
+				atys[name] = cty.DynamicPseudoType
+			} else {
+				atys[name] = cty.Map(ety)
+			}
+		}
+	}
+	return cty.Object(atys)
+}
+
+// ImpliedType returns the cty type of the attribute's values.
+func (a *Attribute) ImpliedType() cty.Type {
+	if a.NestedType == nil {
+		return a.Type
+	}
+	return a.NestedType.ImpliedType()
+}
+
+// ImpliedType returns the cty type of a nested attribute's values.
+func (o *NestedObject) ImpliedType() cty.Type {
+	atys := make(map[string]cty.Type, len(o.Attributes))
+	var optional []string
+	for name, a := range o.Attributes {
+		atys[name] = a.ImpliedType()
+		if a.Optional || a.Computed {
+			optional = append(optional, name)
+		}
+	}
+	ety := cty.Object(atys)
+	switch o.Nesting {
+	case NestingList:
+		return cty.List(ety)
+	case NestingSet:
+		return cty.Set(ety)
+	case NestingMap:
+		return cty.Map(ety)
+	}
+	return ety
+}
+
+// DecoderSpec returns the hcldec spec that decodes a configuration body
+// into a value of b's ImpliedType. Computed-only attributes are decoded too
+// (null when absent); the engine rejects configurations that set them.
+func (b *Block) DecoderSpec() hcldec.Spec {
+	ret := hcldec.ObjectSpec{}
+	if b == nil {
+		return ret
+	}
+	for name, a := range b.Attributes {
+		ret[name] = &hcldec.AttrSpec{Name: name, Type: a.ImpliedType(), Required: a.Required}
+	}
+	for name, nb := range b.BlockTypes {
+		child := nb.Block.DecoderSpec()
+		switch nb.Nesting {
+		case NestingSingle, NestingGroup:
+			ret[name] = &hcldec.BlockSpec{TypeName: name, Nested: child, Required: nb.MinItems == 1}
+		case NestingList:
+			if nb.Block.ImpliedType().HasDynamicTypes() {
+				ret[name] = &hcldec.BlockTupleSpec{TypeName: name, Nested: child, MinItems: nb.MinItems, MaxItems: nb.MaxItems}
+			} else {
+				ret[name] = &hcldec.BlockListSpec{TypeName: name, Nested: child, MinItems: nb.MinItems, MaxItems: nb.MaxItems}
+			}
+		case NestingSet:
+			ret[name] = &hcldec.BlockSetSpec{TypeName: name, Nested: child, MinItems: nb.MinItems, MaxItems: nb.MaxItems}
+		case NestingMap:
+			if nb.Block.ImpliedType().HasDynamicTypes() {
+				ret[name] = &hcldec.BlockObjectSpec{TypeName: name, Nested: child, LabelNames: []string{"key"}}
+			} else {
+				ret[name] = &hcldec.BlockMapSpec{TypeName: name, Nested: child, LabelNames: []string{"key"}}
+			}
+		}
+	}
+	return ret
+}

@@ -1,0 +1,171 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Factory starts a new instance of one provider.
+type Factory func() (Interface, error)
+
+// Factories maps each available provider to its factory.
+type Factories map[addrs.Provider]Factory
+
+// Set owns the provider instances of one run: one instance per provider
+// configuration, started and configured on first use, schemas fetched once
+// per provider, all closed by Close. It is safe for concurrent use.
+type Set struct {
+	factories Factories
+
+	mu        sync.Mutex
+	schemas   map[addrs.Provider]*schemaEntry
+	instances map[addrs.AbsProviderConfig]*instanceEntry
+	all       []Interface
+}
+
+type schemaEntry struct {
+	once    sync.Once
+	schemas *Schemas
+	diags   diag.Diagnostics
+}
+
+type instanceEntry struct {
+	once  sync.Once
+	inst  Interface
+	diags diag.Diagnostics
+}
+
+// NewSet returns a Set that starts providers with the given factories.
+func NewSet(f Factories) *Set {
+	return &Set{factories: f, schemas: map[addrs.Provider]*schemaEntry{}, instances: map[addrs.AbsProviderConfig]*instanceEntry{}}
+}
+
+func (s *Set) start(p addrs.Provider) (Interface, diag.Diagnostics) {
+	f, ok := s.factories[p]
+	if !ok {
+		return nil, diag.Diagnostics{diag.Errorf("Missing required provider",
+			"This configuration requires provider %s, but that provider isn't available. Run \"rig init\" to install it.", p.ForDisplay())}
+	}
+	inst, err := f()
+	if err != nil {
+		return nil, diag.Diagnostics{diag.Errorf("Failed to start provider", "Starting provider %s: %s.", p.ForDisplay(), err)}
+	}
+	s.mu.Lock()
+	s.all = append(s.all, inst)
+	s.mu.Unlock()
+	return inst, nil
+}
+
+// Schemas returns the schemas of provider p, fetching them once.
+func (s *Set) Schemas(ctx context.Context, p addrs.Provider) (*Schemas, diag.Diagnostics) {
+	s.mu.Lock()
+	e := s.schemas[p]
+	if e == nil {
+		e = &schemaEntry{}
+		s.schemas[p] = e
+	}
+	s.mu.Unlock()
+	e.once.Do(func() {
+		inst, ds := s.start(p)
+		if ds.HasErrors() {
+			e.diags = ds
+			return
+		}
+		e.schemas, e.diags = inst.GetProviderSchema(ctx)
+		if e.schemas == nil && !e.diags.HasErrors() {
+			e.diags = e.diags.Append(diag.Errorf("Invalid provider schema", "Provider %s returned no schema.", p.ForDisplay()))
+		}
+	})
+	return e.schemas, e.diags
+}
+
+// ResourceTypeSchema returns the schema of a managed resource type.
+func (s *Set) ResourceTypeSchema(ctx context.Context, p addrs.Provider, typeName string) (Schema, diag.Diagnostics) {
+	schemas, ds := s.Schemas(ctx, p)
+	if ds.HasErrors() {
+		return Schema{}, ds
+	}
+	sch, ok := schemas.ResourceTypes[typeName]
+	if !ok || sch.Block == nil {
+		return Schema{}, ds.Append(diag.Errorf("Invalid resource type",
+			"The provider %s does not support resource type %q.", p.ForDisplay(), typeName))
+	}
+	return sch, ds
+}
+
+// Configured returns the instance for provider configuration pc, starting it
+// and configuring it with the value config returns on first use. Later calls
+// return the same instance (or the same diagnostics).
+func (s *Set) Configured(ctx context.Context, pc addrs.AbsProviderConfig, config func(*Schemas) (cty.Value, diag.Diagnostics)) (Interface, diag.Diagnostics) {
+	s.mu.Lock()
+	e := s.instances[pc]
+	if e == nil {
+		e = &instanceEntry{}
+		s.instances[pc] = e
+	}
+	s.mu.Unlock()
+	e.once.Do(func() {
+		schemas, ds := s.Schemas(ctx, pc.Provider)
+		if ds.HasErrors() {
+			e.diags = ds
+			return
+		}
+		inst, ds2 := s.start(pc.Provider)
+		ds = ds.Append(ds2)
+		if ds.HasErrors() {
+			e.diags = ds
+			return
+		}
+		if _, more := inst.GetProviderSchema(ctx); more.HasErrors() {
+			e.diags = ds.Append(more)
+			return
+		}
+		cfg, more := config(schemas)
+		ds = ds.Append(more)
+		if ds.HasErrors() {
+			e.diags = ds
+			return
+		}
+		ds = ds.Append(inst.ValidateProviderConfig(ctx, cfg))
+		if ds.HasErrors() {
+			e.diags = ds
+			return
+		}
+		ds = ds.Append(inst.ConfigureProvider(ctx, ConfigureRequest{TerraformVersion: "1.10.0", Config: cfg}))
+		e.inst, e.diags = inst, ds
+		if ds.HasErrors() {
+			e.inst = nil
+		}
+	})
+	return e.inst, e.diags
+}
+
+// Stop asks every started provider to cancel its in-flight operations.
+func (s *Set) Stop(ctx context.Context) {
+	s.mu.Lock()
+	all := append([]Interface(nil), s.all...)
+	s.mu.Unlock()
+	for _, inst := range all {
+		_ = inst.Stop(ctx)
+	}
+}
+
+// Close closes every started provider and returns the first error.
+func (s *Set) Close() error {
+	s.mu.Lock()
+	all := s.all
+	s.all = nil
+	s.mu.Unlock()
+	var first error
+	for _, inst := range all {
+		if err := inst.Close(); err != nil && first == nil {
+			first = fmt.Errorf("closing provider: %w", err)
+		}
+	}
+	return first
+}

@@ -1,0 +1,396 @@
+package statefile
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/state"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+)
+
+// ErrEmpty is returned (wrapped) by Parse and Read for input that holds
+// nothing but white space. Terraform and OpenTofu treat such a file as "no
+// state yet"; callers that want the same check errors.Is(err, ErrEmpty).
+var ErrEmpty = errors.New("state file is empty")
+
+// Read reads a whole version-4 state file from r; see Parse.
+func Read(r io.Reader) (*state.State, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("reading state: %w", err)
+	}
+	return Parse(data)
+}
+
+// Parse decodes a version-4 state file. Attributes, sensitive attribute
+// paths, identities and check results are kept as compact raw JSON; output
+// values are decoded with their recorded types. Parse fails, naming the
+// resource, on an invalid address, mode, status, instance key or deposed
+// key, and on an object recorded twice. The returned State shares no memory
+// with data.
+func Parse(data []byte) (*state.State, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, ErrEmpty
+	}
+	var f fileV4
+	if err := json.Unmarshal(data, &f); err != nil {
+		if v := sniffVersion(data); v != nil {
+			if verr := checkVersion(v); verr != nil {
+				return nil, verr
+			}
+		}
+		return nil, jsonError(data, err)
+	}
+	if err := checkVersion(f.Version); err != nil {
+		return nil, err
+	}
+	return decodeV4(&f)
+}
+
+// sniffVersion extracts the top-level "version" of a document that failed to
+// decode as version 4, or nil.
+func sniffVersion(data []byte) json.RawMessage {
+	var v struct {
+		Version json.RawMessage `json:"version"`
+	}
+	if json.Unmarshal(data, &v) != nil {
+		return nil
+	}
+	return v.Version
+}
+
+func checkVersion(raw json.RawMessage) error {
+	if raw == nil || string(raw) == "null" {
+		return errors.New("state file has no version number; it is not a Terraform or OpenTofu state file")
+	}
+	v, err := strconv.ParseUint(string(raw), 10, 64)
+	switch {
+	case err != nil:
+		return fmt.Errorf("state file has an invalid version number %s", raw)
+	case v < 4:
+		return fmt.Errorf("state file version %d is not supported; rig reads version 4, written by Terraform 0.12 and later and by OpenTofu (run a Terraform 0.12 or later plan and apply on it once to upgrade it)", v)
+	case v > 4:
+		return fmt.Errorf("state file version %d is not supported; it was written by a newer program, and rig reads version 4", v)
+	}
+	return nil
+}
+
+// jsonError turns a decoding error into one that gives the line and column.
+func jsonError(data []byte, err error) error {
+	var off int64 = -1
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		off = syn.Offset
+	case errors.As(err, &typ):
+		off = typ.Offset
+	}
+	if off < 0 || off > int64(len(data)) {
+		return fmt.Errorf("state file is not valid: %w", err)
+	}
+	if off > 0 {
+		off-- // the offset counts the offending byte
+	}
+	line, col := 1, 1
+	for _, c := range data[:off] {
+		if c == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Errorf("state file is not valid JSON at line %d, column %d: %w", line, col, err)
+}
+
+// decoder holds what one Parse call shares between resources.
+type decoder struct {
+	st        *state.State
+	modules   map[string]bool                    // module paths already checked
+	providers map[string]addrs.AbsProviderConfig // provider addresses already parsed
+	deps      map[string]addrs.AbsResource       // dependency addresses already parsed
+	arena     []byte                             // compacted raw JSON for all objects
+}
+
+func decodeV4(f *fileV4) (*state.State, error) {
+	d := &decoder{
+		st: &state.State{
+			Lineage:          f.Lineage,
+			Serial:           f.Serial,
+			TerraformVersion: f.TerraformVersion,
+			Outputs:          make(map[string]state.OutputValue, len(f.Outputs)),
+			Resources:        make(map[addrs.AbsResource]*state.Resource, len(f.Resources)),
+		},
+		modules:   map[string]bool{"": true},
+		providers: map[string]addrs.AbsProviderConfig{},
+		deps:      map[string]addrs.AbsResource{},
+	}
+	size := 0
+	for i := range f.Resources {
+		for j := range f.Resources[i].Instances {
+			is := &f.Resources[i].Instances[j]
+			size += len(is.Attributes) + len(is.SensitiveAttributes) + len(is.Identity)
+		}
+	}
+	d.arena = make([]byte, 0, size)
+
+	for name, o := range f.Outputs {
+		v, err := decodeOutput(o)
+		if err != nil {
+			return nil, fmt.Errorf("output %q: %w", name, err)
+		}
+		d.st.Outputs[name] = state.OutputValue{Value: v, Sensitive: o.Sensitive}
+	}
+	for i := range f.Resources {
+		if err := d.resource(&f.Resources[i]); err != nil {
+			return nil, err
+		}
+	}
+	if cr := d.raw(f.CheckResults); string(cr) != "null" {
+		d.st.CheckResults = cr
+	}
+	return d.st, nil
+}
+
+// decodeOutput decodes an output's value with its recorded type. go-cty
+// panics on some malformed types; those become errors.
+func decodeOutput(o outputV4) (v cty.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("invalid type: %v", r)
+		}
+	}()
+	if len(o.Type) == 0 {
+		return cty.NilVal, errors.New("no type recorded")
+	}
+	ty, err := ctyjson.UnmarshalType(o.Type)
+	if err != nil {
+		return cty.NilVal, fmt.Errorf("invalid type: %w", err)
+	}
+	if len(o.Value) == 0 {
+		return cty.NilVal, errors.New("no value recorded")
+	}
+	if v, err = ctyjson.Unmarshal(o.Value, ty); err != nil {
+		return cty.NilVal, fmt.Errorf("invalid value: %w", err)
+	}
+	return v, nil
+}
+
+func (d *decoder) resource(rs *resourceV4) error {
+	var addr addrs.AbsResource
+	addr.Module = addrs.ModuleInstance(rs.Module)
+	addr.Resource.Type, addr.Resource.Name = rs.Type, rs.Name
+	switch rs.Mode {
+	case "managed":
+		addr.Resource.Mode = addrs.Managed
+	case "data":
+		addr.Resource.Mode = addrs.Data
+	default:
+		return fmt.Errorf("resource %s.%s: invalid mode %q", rs.Type, rs.Name, rs.Mode)
+	}
+	if rs.Type == "" || rs.Name == "" {
+		return fmt.Errorf("resource %q: type and name must not be empty", addr)
+	}
+	if err := d.checkModule(rs.Module); err != nil {
+		return fmt.Errorf("resource %s: %w", addr, err)
+	}
+	var pc addrs.AbsProviderConfig
+	if rs.Provider != "" {
+		var err error
+		if pc, err = d.provider(rs.Provider); err != nil {
+			return fmt.Errorf("resource %s: %w", addr, err)
+		}
+	}
+	r := d.st.Resources[addr]
+	switch {
+	case r == nil:
+		r = &state.Resource{Addr: addr, ProviderConfig: pc, Instances: make(map[addrs.InstanceKey]*state.Instance, len(rs.Instances))}
+		d.st.Resources[addr] = r
+	case r.ProviderConfig != pc:
+		return fmt.Errorf("resource %s: recorded twice with different providers %s and %s", addr, r.ProviderConfig, pc)
+	}
+	for i := range rs.Instances {
+		if err := d.instance(r, &rs.Instances[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkModule accepts only a module instance path in the canonical form
+// addrs prints: module.a, module.a["k"].module.b[0].
+func (d *decoder) checkModule(m string) error {
+	if d.modules[m] {
+		return nil
+	}
+	ri, err := addrs.ParseAbsResourceInstanceStr(m + ".t.n")
+	if err != nil || string(ri.Module) != m {
+		return fmt.Errorf("invalid module address %q", m)
+	}
+	d.modules[m] = true
+	return nil
+}
+
+func (d *decoder) instance(r *state.Resource, is *instanceV4) error {
+	key, err := instanceKey(is.IndexKey)
+	if err != nil {
+		return fmt.Errorf("resource %s: %w", r.Addr, err)
+	}
+	addr := r.Addr.Instance(key)
+	if is.InstanceProvider != "" {
+		return fmt.Errorf("resource instance %s: a provider per instance (instance_provider) is not supported", addr)
+	}
+	obj := &state.Object{
+		SchemaVersion:         is.SchemaVersion,
+		CreateBeforeDestroy:   is.CreateBeforeDestroy,
+		IdentitySchemaVersion: is.IdentitySchemaVersion,
+	}
+	switch is.Status {
+	case "":
+	case "tainted":
+		obj.Status = state.Tainted
+	default:
+		return fmt.Errorf("resource instance %s: invalid status %q", addr, is.Status)
+	}
+	switch {
+	case is.Attributes != nil:
+		obj.AttrsJSON = d.raw(is.Attributes)
+	case len(is.AttributesFlat) > 0:
+		obj.AttrsFlat = is.AttributesFlat
+	default:
+		obj.AttrsJSON = json.RawMessage("{}")
+	}
+	obj.SensitiveAttributes = d.raw(is.SensitiveAttributes)
+	if s := string(obj.SensitiveAttributes); s == "[]" || s == "null" {
+		obj.SensitiveAttributes = nil
+	}
+	obj.IdentityJSON = d.raw(is.Identity)
+	if len(is.Private) > 0 {
+		obj.Private = is.Private
+	}
+	if len(is.Dependencies) > 0 {
+		obj.Dependencies = make([]addrs.AbsResource, len(is.Dependencies))
+		for i, s := range is.Dependencies {
+			dep, err := d.dependency(s)
+			if err != nil {
+				return fmt.Errorf("resource instance %s: dependencies: %w", addr, err)
+			}
+			obj.Dependencies[i] = dep
+		}
+	}
+
+	inst := r.Instances[key]
+	if inst == nil {
+		inst = &state.Instance{}
+		r.Instances[key] = inst
+	}
+	if is.Deposed == "" {
+		if inst.Current != nil {
+			return fmt.Errorf("resource instance %s: recorded more than once", addr)
+		}
+		inst.Current = obj
+		return nil
+	}
+	dk := addrs.DeposedKey(is.Deposed)
+	if len(dk) != 8 {
+		return fmt.Errorf("resource instance %s: invalid deposed key %q: want eight characters", addr, is.Deposed)
+	}
+	if inst.Deposed[dk] != nil {
+		return fmt.Errorf("resource instance %s: deposed object %s recorded more than once", addr, dk)
+	}
+	if inst.Deposed == nil {
+		inst.Deposed = map[addrs.DeposedKey]*state.Object{}
+	}
+	inst.Deposed[dk] = obj
+	return nil
+}
+
+// provider parses a provider configuration address, which must be in the
+// canonical form addrs prints, so that it is written back unchanged.
+func (d *decoder) provider(s string) (addrs.AbsProviderConfig, error) {
+	if pc, ok := d.providers[s]; ok {
+		return pc, nil
+	}
+	pc, err := addrs.ParseAbsProviderConfig(s)
+	if err != nil {
+		return pc, err
+	}
+	if pc.String() != s {
+		return pc, fmt.Errorf("invalid provider configuration address %q: not in canonical form (%s)", s, pc)
+	}
+	if err := d.checkModule(string(pc.Module)); err != nil {
+		return pc, fmt.Errorf("invalid provider configuration address %q: %w", s, err)
+	}
+	if strings.Contains(string(pc.Module), "[") {
+		// Provider configurations belong to modules, not module instances;
+		// Terraform and OpenTofu silently drop a resource recorded so.
+		return pc, fmt.Errorf("invalid provider configuration address %q: a module instance key is not allowed here", s)
+	}
+	d.providers[s] = pc
+	return pc, nil
+}
+
+// dependency parses a recorded dependency, which must be in the canonical
+// form addrs prints. Large states repeat the same few addresses many times,
+// so each distinct string is parsed once.
+func (d *decoder) dependency(s string) (addrs.AbsResource, error) {
+	if dep, ok := d.deps[s]; ok {
+		return dep, nil
+	}
+	dep, err := addrs.ParseAbsResourceStr(s)
+	if err != nil {
+		return dep, err
+	}
+	if dep.String() != s {
+		return dep, fmt.Errorf("invalid resource address %q: not in canonical form (%s)", s, dep)
+	}
+	d.deps[s] = dep
+	return dep, nil
+}
+
+// instanceKey converts index_key: absent or null is NoKey, a whole number
+// is an IntKey, a string is a StringKey.
+func instanceKey(raw json.RawMessage) (addrs.InstanceKey, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return addrs.NoKey, nil
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return addrs.NoKey, fmt.Errorf("invalid instance key %s: %w", raw, err)
+		}
+		return addrs.StringKey(s), nil
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		if i, err := strconv.Atoi(string(raw)); err == nil && i >= 0 {
+			return addrs.IntKey(i), nil
+		}
+		f, err := strconv.ParseFloat(string(raw), 64)
+		if err == nil && f >= 0 && f <= 1<<53 && f == math.Trunc(f) {
+			return addrs.IntKey(int(f)), nil
+		}
+	}
+	return addrs.NoKey, fmt.Errorf("invalid instance key %s: want a whole number or a string", raw)
+}
+
+// raw compacts a raw JSON value, which json.Unmarshal has validated, into
+// the decoder's arena, escaping <, >, &, U+2028 and U+2029 as json.Marshal
+// does (and so as Marshal writes them); nil stays nil. The result is capped
+// so that appending to it never writes into the arena.
+func (d *decoder) raw(src json.RawMessage) json.RawMessage {
+	if src == nil {
+		return nil
+	}
+	start := len(d.arena)
+	d.arena = appendCompactValid(d.arena, src)
+	return json.RawMessage(d.arena[start:len(d.arena):len(d.arena)])
+}

@@ -1,0 +1,453 @@
+package statefile
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/state"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+)
+
+// Marshal returns s as a version-4 state file, byte for byte as OpenTofu
+// writes it for the same state (json.MarshalIndent with two spaces, plus a
+// trailing newline):
+//
+//   - top-level keys in the order version, terraform_version, serial,
+//     lineage, outputs, resources, check_results; outputs sorted by name;
+//     check_results null when s has none.
+//   - resources sorted by module path, mode ("data" before "managed", as
+//     strings compare), type, name; instances by key (none, then numbers,
+//     then strings), each instance's current object before its deposed
+//     objects, deposed objects by key.
+//   - per resource: module (omitted for the root), mode, type, name, provider
+//     (omitted when unset), instances.
+//   - per object: index_key (omitted for no key), status (omitted unless
+//     tainted), deposed (omitted for the current object), schema_version,
+//     attributes, attributes_flat (omitted when empty), sensitive_attributes
+//     ([] when none), identity_schema_version and identity (only when
+//     recorded), private (base64, omitted when empty), dependencies (in the
+//     order given, omitted when empty), create_before_destroy (omitted when
+//     false).
+//   - raw JSON (attributes, sensitive paths, identity, check results, output
+//     values and types) is re-indented to its place in the document, and
+//     every string is escaped as encoding/json escapes it (<, > and & as
+//     \u003c, \u003e, \u0026).
+//
+// Marshal fails if an object's raw JSON is invalid or an output value cannot
+// be encoded (it is unknown, or not a value of its type).
+func Marshal(s *state.State) ([]byte, error) {
+	e := newEncoder(nil)
+	e.buf = make([]byte, 0, estimateSize(s))
+	if err := e.state(s); err != nil {
+		return nil, err
+	}
+	return e.buf, nil
+}
+
+// Write writes s to w as Marshal formats it, in pieces of about 64 KiB,
+// without holding the whole file in memory. A write error stops it; what
+// was written before the error stays written.
+func Write(w io.Writer, s *state.State) error {
+	e := newEncoder(w)
+	if err := e.state(s); err != nil {
+		return err
+	}
+	return e.flush()
+}
+
+const flushSize = 64 << 10
+
+// Indentation prefixes, by depth in the document.
+const (
+	indent1 = "\n  "
+	indent2 = "\n    "
+	indent3 = "\n      "
+	indent4 = "\n        "
+	indent5 = "\n          "
+	indent6 = "\n            "
+)
+
+// encoder appends the document to buf, flushing it to w when w is set.
+// One encoder writes one state; it is not safe for concurrent use.
+type encoder struct {
+	buf     []byte
+	w       io.Writer
+	scratch bytes.Buffer
+	deps    map[addrs.AbsResource][]byte // dependency address → quoted JSON string
+}
+
+func newEncoder(w io.Writer) *encoder {
+	e := &encoder{w: w, deps: map[addrs.AbsResource][]byte{}}
+	if w != nil {
+		e.buf = make([]byte, 0, flushSize+flushSize/4)
+	} else {
+		e.buf = make([]byte, 0, 4096)
+	}
+	return e
+}
+
+// estimateSize guesses the length of the file, a little over, so that
+// Marshal rarely grows its buffer: indented attributes take about twice
+// their compact size, and each object about 250 bytes of keys and
+// indentation besides.
+func estimateSize(s *state.State) int {
+	n := 4096 + 512*len(s.Outputs)
+	obj := func(o *state.Object) {
+		n += 300 + 2*len(o.AttrsJSON) + 2*len(o.SensitiveAttributes) + 2*len(o.IdentityJSON) +
+			len(o.Private)*4/3 + 60*len(o.Dependencies) + 80*len(o.AttrsFlat)
+	}
+	for _, r := range s.Resources {
+		n += 300
+		for _, inst := range r.Instances {
+			if inst.Current != nil {
+				obj(inst.Current)
+			}
+			for _, o := range inst.Deposed {
+				obj(o)
+			}
+		}
+	}
+	return n + 2*len(s.CheckResults)
+}
+
+func (e *encoder) maybeFlush() error {
+	if e.w == nil || len(e.buf) < flushSize {
+		return nil
+	}
+	return e.flush()
+}
+
+func (e *encoder) flush() error {
+	if e.w == nil || len(e.buf) == 0 {
+		return nil
+	}
+	_, err := e.w.Write(e.buf)
+	e.buf = e.buf[:0]
+	if err != nil {
+		return fmt.Errorf("writing state: %w", err)
+	}
+	return nil
+}
+
+func (e *encoder) state(s *state.State) error {
+	e.buf = append(e.buf, "{"+indent1+`"version": 4,`+indent1+`"terraform_version": `...)
+	e.buf = appendString(e.buf, s.TerraformVersion)
+	e.buf = append(e.buf, ","+indent1+`"serial": `...)
+	e.buf = strconv.AppendUint(e.buf, s.Serial, 10)
+	e.buf = append(e.buf, ","+indent1+`"lineage": `...)
+	e.buf = appendString(e.buf, s.Lineage)
+	e.buf = append(e.buf, ","+indent1+`"outputs": `...)
+	if err := e.outputs(s.Outputs); err != nil {
+		return err
+	}
+	e.buf = append(e.buf, ","+indent1+`"resources": `...)
+	if err := e.resources(s.Resources); err != nil {
+		return err
+	}
+	e.buf = append(e.buf, ","+indent1+`"check_results": `...)
+	if s.CheckResults == nil {
+		e.buf = append(e.buf, "null"...)
+	} else if err := e.raw(s.CheckResults, indent1[1:]); err != nil {
+		return fmt.Errorf("encoding check results: %w", err)
+	}
+	e.buf = append(e.buf, "\n}\n"...)
+	return nil
+}
+
+func (e *encoder) outputs(outs map[string]state.OutputValue) error {
+	if len(outs) == 0 {
+		e.buf = append(e.buf, "{}"...)
+		return nil
+	}
+	names := make([]string, 0, len(outs))
+	for name := range outs {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	e.buf = append(e.buf, '{')
+	for i, name := range names {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		if err := e.output(name, outs[name]); err != nil {
+			return err
+		}
+	}
+	e.buf = append(e.buf, indent1+"}"...)
+	return nil
+}
+
+func (e *encoder) output(name string, o state.OutputValue) error {
+	v, _ := o.Value.UnmarkDeep()
+	ty := v.Type()
+	if v == cty.NilVal {
+		ty = cty.DynamicPseudoType
+		v = cty.NullVal(ty)
+	}
+	val, err := ctyjson.Marshal(v, ty)
+	if err != nil {
+		return fmt.Errorf("encoding output %q: %w", name, err)
+	}
+	typ, err := ctyjson.MarshalType(ty)
+	if err != nil {
+		return fmt.Errorf("encoding the type of output %q: %w", name, err)
+	}
+	e.buf = append(e.buf, indent2...)
+	e.buf = appendString(e.buf, name)
+	e.buf = append(e.buf, ": {"+indent3+`"value": `...)
+	if err := e.raw(val, indent3[1:]); err != nil {
+		return fmt.Errorf("encoding output %q: %w", name, err)
+	}
+	e.buf = append(e.buf, ","+indent3+`"type": `...)
+	if err := e.raw(typ, indent3[1:]); err != nil {
+		return fmt.Errorf("encoding the type of output %q: %w", name, err)
+	}
+	if o.Sensitive {
+		e.buf = append(e.buf, ","+indent3+`"sensitive": true`...)
+	}
+	e.buf = append(e.buf, indent2+"}"...)
+	return nil
+}
+
+// modeString is the mode as the file spells it; resources sort by it.
+func modeString(m addrs.ResourceMode) (string, error) {
+	switch m {
+	case addrs.Managed:
+		return "managed", nil
+	case addrs.Data:
+		return "data", nil
+	}
+	return "", fmt.Errorf("invalid resource mode %d", m)
+}
+
+// compareResources orders resources as OpenTofu's file writer does.
+func compareResources(a, b *state.Resource) int {
+	ma, _ := modeString(a.Addr.Resource.Mode)
+	mb, _ := modeString(b.Addr.Resource.Mode)
+	return cmp.Or(
+		cmp.Compare(a.Addr.Module, b.Addr.Module),
+		cmp.Compare(ma, mb),
+		cmp.Compare(a.Addr.Resource.Type, b.Addr.Resource.Type),
+		cmp.Compare(a.Addr.Resource.Name, b.Addr.Resource.Name),
+	)
+}
+
+func (e *encoder) resources(rs map[addrs.AbsResource]*state.Resource) error {
+	if len(rs) == 0 {
+		e.buf = append(e.buf, "[]"...)
+		return nil
+	}
+	sorted := make([]*state.Resource, 0, len(rs))
+	for _, r := range rs {
+		sorted = append(sorted, r)
+	}
+	slices.SortFunc(sorted, compareResources)
+	e.buf = append(e.buf, '[')
+	var keys []addrs.InstanceKey
+	var dks []addrs.DeposedKey
+	for i, r := range sorted {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		mode, err := modeString(r.Addr.Resource.Mode)
+		if err != nil {
+			return fmt.Errorf("encoding resource %s: %w", r.Addr, err)
+		}
+		e.buf = append(e.buf, indent2+"{"...)
+		if !r.Addr.Module.IsRoot() {
+			e.buf = append(e.buf, indent3+`"module": `...)
+			e.buf = appendString(e.buf, string(r.Addr.Module))
+			e.buf = append(e.buf, ',')
+		}
+		e.buf = append(e.buf, indent3+`"mode": "`...)
+		e.buf = append(e.buf, mode...)
+		e.buf = append(e.buf, `",`+indent3+`"type": `...)
+		e.buf = appendString(e.buf, r.Addr.Resource.Type)
+		e.buf = append(e.buf, ","+indent3+`"name": `...)
+		e.buf = appendString(e.buf, r.Addr.Resource.Name)
+		if !r.ProviderConfig.Provider.IsZero() {
+			e.buf = append(e.buf, ","+indent3+`"provider": `...)
+			e.buf = appendString(e.buf, r.ProviderConfig.String())
+		}
+		e.buf = append(e.buf, ","+indent3+`"instances": `...)
+
+		keys = keys[:0]
+		for k, inst := range r.Instances {
+			if inst.HasObjects() {
+				keys = append(keys, k)
+			}
+		}
+		if len(keys) == 0 {
+			e.buf = append(e.buf, "[]"+indent2+"}"...)
+			continue
+		}
+		slices.SortFunc(keys, compareKeys)
+		e.buf = append(e.buf, '[')
+		first := true
+		for _, k := range keys {
+			inst := r.Instances[k]
+			if inst.Current != nil {
+				if err := e.object(r, k, addrs.NotDeposed, inst.Current, first); err != nil {
+					return err
+				}
+				if err := e.maybeFlush(); err != nil {
+					return err
+				}
+				first = false
+			}
+			dks = dks[:0]
+			for dk := range inst.Deposed {
+				dks = append(dks, dk)
+			}
+			slices.Sort(dks)
+			for _, dk := range dks {
+				if err := e.object(r, k, dk, inst.Deposed[dk], first); err != nil {
+					return err
+				}
+				if err := e.maybeFlush(); err != nil {
+					return err
+				}
+				first = false
+			}
+		}
+		e.buf = append(e.buf, indent3+"]"+indent2+"}"...)
+	}
+	e.buf = append(e.buf, indent1+"]"...)
+	return nil
+}
+
+func compareKeys(a, b addrs.InstanceKey) int {
+	switch {
+	case a == b:
+		return 0
+	case a.Less(b):
+		return -1
+	}
+	return 1
+}
+
+func (e *encoder) object(r *state.Resource, k addrs.InstanceKey, dk addrs.DeposedKey, o *state.Object, first bool) error {
+	if o == nil {
+		return nil
+	}
+	if !first {
+		e.buf = append(e.buf, ',')
+	}
+	e.buf = append(e.buf, indent4+"{"...)
+	switch {
+	case k.IsInt():
+		e.buf = append(e.buf, indent5+`"index_key": `...)
+		e.buf = strconv.AppendInt(e.buf, int64(k.Int()), 10)
+		e.buf = append(e.buf, ',')
+	case k.IsString():
+		e.buf = append(e.buf, indent5+`"index_key": `...)
+		e.buf = appendString(e.buf, k.Str())
+		e.buf = append(e.buf, ',')
+	}
+	if o.Status == state.Tainted {
+		e.buf = append(e.buf, indent5+`"status": "tainted",`...)
+	}
+	if dk != addrs.NotDeposed {
+		e.buf = append(e.buf, indent5+`"deposed": `...)
+		e.buf = appendString(e.buf, string(dk))
+		e.buf = append(e.buf, ',')
+	}
+	e.buf = append(e.buf, indent5+`"schema_version": `...)
+	e.buf = strconv.AppendUint(e.buf, o.SchemaVersion, 10)
+	if len(o.AttrsJSON) > 0 {
+		e.buf = append(e.buf, ","+indent5+`"attributes": `...)
+		if err := e.raw(o.AttrsJSON, indent5[1:]); err != nil {
+			return objectError(r, k, dk, "attributes", err)
+		}
+	}
+	if len(o.AttrsFlat) > 0 {
+		e.buf = append(e.buf, ","+indent5+`"attributes_flat": {`...)
+		names := make([]string, 0, len(o.AttrsFlat))
+		for n := range o.AttrsFlat {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		for i, n := range names {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.buf = append(e.buf, indent6...)
+			e.buf = appendString(e.buf, n)
+			e.buf = append(e.buf, ": "...)
+			e.buf = appendString(e.buf, o.AttrsFlat[n])
+		}
+		e.buf = append(e.buf, indent5+"}"...)
+	}
+	e.buf = append(e.buf, ","+indent5+`"sensitive_attributes": `...)
+	if len(o.SensitiveAttributes) == 0 {
+		e.buf = append(e.buf, "[]"...)
+	} else if err := e.raw(o.SensitiveAttributes, indent5[1:]); err != nil {
+		return objectError(r, k, dk, "sensitive_attributes", err)
+	}
+	if o.IdentitySchemaVersion != nil {
+		e.buf = append(e.buf, ","+indent5+`"identity_schema_version": `...)
+		e.buf = strconv.AppendUint(e.buf, *o.IdentitySchemaVersion, 10)
+	}
+	if len(o.IdentityJSON) > 0 {
+		e.buf = append(e.buf, ","+indent5+`"identity": `...)
+		if err := e.raw(o.IdentityJSON, indent5[1:]); err != nil {
+			return objectError(r, k, dk, "identity", err)
+		}
+	}
+	if len(o.Private) > 0 {
+		e.buf = append(e.buf, ","+indent5+`"private": "`...)
+		e.buf = base64.StdEncoding.AppendEncode(e.buf, o.Private)
+		e.buf = append(e.buf, '"')
+	}
+	if len(o.Dependencies) > 0 {
+		e.buf = append(e.buf, ","+indent5+`"dependencies": [`...)
+		for i, dep := range o.Dependencies {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.buf = append(e.buf, indent6...)
+			e.buf = append(e.buf, e.depString(dep)...)
+		}
+		e.buf = append(e.buf, indent5+"]"...)
+	}
+	if o.CreateBeforeDestroy {
+		e.buf = append(e.buf, ","+indent5+`"create_before_destroy": true`...)
+	}
+	e.buf = append(e.buf, indent4+"}"...)
+	return nil
+}
+
+func objectError(r *state.Resource, k addrs.InstanceKey, dk addrs.DeposedKey, field string, err error) error {
+	addr := addrs.ObjectAddr{Instance: r.Addr.Instance(k), Deposed: dk}
+	return fmt.Errorf("encoding %s: %s: %w", addr, field, err)
+}
+
+// depString returns dep as a quoted JSON string, computed once per Marshal.
+func (e *encoder) depString(dep addrs.AbsResource) []byte {
+	if b, ok := e.deps[dep]; ok {
+		return b
+	}
+	b := appendString(nil, dep.String())
+	e.deps[dep] = b
+	return b
+}
+
+// raw appends the JSON value src indented as json.MarshalIndent would place
+// it after a key at the line prefix pre, with encoding/json's HTML-safe
+// escaping applied as json.Marshal applies it to a json.RawMessage.
+func (e *encoder) raw(src []byte, pre string) error {
+	src = bytes.TrimRight(src, " \t\r\n")
+	e.scratch.Reset()
+	if err := jsonIndent(&e.scratch, src, pre); err != nil {
+		return err
+	}
+	e.buf = appendHTMLSafe(e.buf, e.scratch.Bytes())
+	return nil
+}

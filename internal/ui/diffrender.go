@@ -1,0 +1,422 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/rig-iac/rig/internal/plan"
+)
+
+// This file renders diff trees (diff.go) in OpenTofu's human plan syntax:
+// four spaces per level, a three-column action symbol and a space before
+// each changed line, keys aligned on "=".
+
+// ropts are the options threaded through rendering; renderers copy and
+// adjust them for their children.
+type ropts struct {
+	color bool
+	// showUnchanged renders no-op children instead of counting them.
+	showUnchanged bool
+	// hideSymbols drops the action symbols (state rendering).
+	hideSymbols bool
+	// overrideNullSuffix suppresses " -> null" on deletions.
+	overrideNullSuffix bool
+	// overrideForces marks every value "# forces replacement".
+	overrideForces bool
+}
+
+func (o ropts) c(s string) string { return colorize(s, o.color) }
+
+// sym is the action symbol column followed by a space.
+func (o ropts) sym(a plan.Action) string {
+	if o.hideSymbols {
+		return ""
+	}
+	return o.c(actionSymbol(a)) + " "
+}
+
+func (o ropts) nullSuffix(a plan.Action) string {
+	if !o.overrideNullSuffix && a == plan.Delete {
+		return o.c(" [dark_gray]-> null[reset]")
+	}
+	return ""
+}
+
+func (o ropts) forces(replace bool) string {
+	if replace || o.overrideForces {
+		return o.c(" [red]# forces replacement[reset]")
+	}
+	return ""
+}
+
+func (o ropts) unchanged(kind string, n int) string {
+	if n == 1 {
+		return o.c(fmt.Sprintf("[dark_gray]# (%d unchanged %s hidden)[reset]", n, kind))
+	}
+	return o.c(fmt.Sprintf("[dark_gray]# (%d unchanged %ss hidden)[reset]", n, kind))
+}
+
+func (o ropts) arrow() string { return o.c("[yellow]->[reset]") }
+
+// actionSymbol is the three-column symbol of an action, with color tags.
+func actionSymbol(a plan.Action) string {
+	switch a {
+	case plan.DeleteThenCreate:
+		return "[red]-[reset]/[green]+[reset]"
+	case plan.CreateThenDelete:
+		return "[green]+[reset]/[red]-[reset]"
+	case plan.Create:
+		return "  [green]+[reset]"
+	case plan.Delete:
+		return "  [red]-[reset]"
+	case plan.Read:
+		return " [cyan]<=[reset]"
+	case plan.Update:
+		return "  [yellow]~[reset]"
+	case plan.NoOp:
+		return "   "
+	}
+	return "  ?"
+}
+
+func pad(indent int) string { return strings.Repeat("    ", indent) }
+
+// attrName quotes an attribute name that is not a valid identifier.
+func attrName(k string) string {
+	if hclsyntax.ValidIdentifier(k) {
+		return k
+	}
+	return fmt.Sprintf("%q", k)
+}
+
+// important attributes are shown even when unchanged.
+func important(k string) bool { return k == "id" || k == "name" || k == "tags" }
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// renderer prints one kind of node.
+type renderer interface {
+	render(n *node, indent int, o ropts) string
+	// warnings are comment lines printed above the node's line.
+	warnings(n *node, indent int, o ropts) []string
+}
+
+type noWarnings struct{}
+
+func (noWarnings) warnings(*node, int, ropts) []string { return nil }
+
+func writeWarnings(b *strings.Builder, n *node, indent int, o ropts) {
+	for _, w := range n.r.warnings(n, indent, o) {
+		b.WriteString(pad(indent) + w + "\n")
+	}
+}
+
+// objectR renders an object: a dynamic object, a typed object attribute or
+// a nested attribute (which keeps its children's " -> null").
+type objectR struct {
+	noWarnings
+	attrs              map[string]*node
+	overrideNullSuffix bool
+}
+
+func (r objectR) render(n *node, indent int, o ropts) string {
+	if len(r.attrs) == 0 {
+		return "{}" + o.nullSuffix(n.action) + o.forces(n.replace)
+	}
+	ao := o
+	ao.overrideNullSuffix = r.overrideNullSuffix
+	keys := sortedKeys(r.attrs)
+	width := 0
+	for _, k := range keys {
+		width = max(width, len(attrName(k)))
+	}
+	var b strings.Builder
+	b.WriteString("{" + o.forces(n.replace) + "\n")
+	hidden := 0
+	for _, k := range keys {
+		child := r.attrs[k]
+		co := ao
+		if important(k) {
+			co.showUnchanged = true
+		} else if child.action == plan.NoOp && !o.showUnchanged {
+			hidden++
+			continue
+		}
+		writeWarnings(&b, child, indent+1, co)
+		fmt.Fprintf(&b, "%s%s%-*s = %s\n", pad(indent+1), co.sym(child.action), width, attrName(k), child.render(indent+1, co))
+	}
+	if hidden > 0 {
+		b.WriteString(pad(indent+1) + o.sym(plan.NoOp) + o.unchanged("attribute", hidden) + "\n")
+	}
+	b.WriteString(pad(indent) + o.sym(plan.NoOp) + "}" + o.nullSuffix(n.action))
+	return b.String()
+}
+
+// mapR renders a map: keys quoted, aligned unless nested.
+type mapR struct {
+	noWarnings
+	elems              map[string]*node
+	align              bool
+	overrideNullSuffix bool
+	overrideForces     bool
+}
+
+func (r mapR) render(n *node, indent int, o ropts) string {
+	selfForces := n.replace && !r.overrideForces
+	childForces := n.replace && r.overrideForces
+	if len(r.elems) == 0 {
+		return "{}" + o.nullSuffix(n.action) + o.forces(selfForces)
+	}
+	keys := sortedKeys(r.elems)
+	width := 0
+	for _, k := range keys {
+		width = max(width, len(fmt.Sprintf("%q", k)))
+	}
+	eo := o
+	eo.overrideNullSuffix = n.action == plan.Delete || r.overrideNullSuffix
+	eo.overrideForces = childForces
+	var b strings.Builder
+	b.WriteString("{" + o.forces(selfForces) + "\n")
+	hidden := 0
+	for _, k := range keys {
+		child := r.elems[k]
+		if child.action == plan.NoOp && !o.showUnchanged {
+			hidden++
+			continue
+		}
+		writeWarnings(&b, child, indent+1, o)
+		comma := ""
+		if _, ok := child.r.(objectR); ok {
+			comma = ","
+		}
+		w := 0
+		if r.align {
+			w = width
+		}
+		fmt.Fprintf(&b, "%s%s%-*s = %s%s\n", pad(indent+1), eo.sym(child.action), w, fmt.Sprintf("%q", k), child.render(indent+1, eo), comma)
+	}
+	if hidden > 0 {
+		b.WriteString(pad(indent+1) + o.sym(plan.NoOp) + o.unchanged("element", hidden) + "\n")
+	}
+	b.WriteString(pad(indent) + o.sym(plan.NoOp) + "}" + o.nullSuffix(n.action))
+	return b.String()
+}
+
+// listR renders a list or tuple; with context, the unchanged elements next
+// to a change are shown too, since order matters.
+type listR struct {
+	noWarnings
+	elems   []*node
+	context bool
+}
+
+func (r listR) render(n *node, indent int, o ropts) string {
+	if len(r.elems) == 0 {
+		return "[]" + o.nullSuffix(n.action) + o.forces(n.replace)
+	}
+	eo := o
+	eo.overrideNullSuffix = true
+	uo := o
+	uo.showUnchanged = true
+	var b strings.Builder
+	b.WriteString("[" + o.forces(n.replace) + "\n")
+	var skipped []*node
+	renderNext := false
+	for _, e := range r.elems {
+		if e.action == plan.NoOp && !renderNext && !o.showUnchanged {
+			skipped = append(skipped, e)
+			continue
+		}
+		renderNext = false
+		co := eo
+		if r.context {
+			if len(skipped) > 1 {
+				b.WriteString(pad(indent+1) + co.sym(plan.NoOp) + co.unchanged("element", len(skipped)-1) + "\n")
+			}
+			if len(skipped) > 0 {
+				last := skipped[len(skipped)-1]
+				b.WriteString(pad(indent+1) + uo.sym(last.action) + last.render(indent+1, uo) + ",\n")
+			}
+			skipped = nil
+			if e.action == plan.NoOp {
+				co = uo
+			} else {
+				renderNext = true
+			}
+		}
+		writeWarnings(&b, e, indent+1, co)
+		b.WriteString(pad(indent+1) + co.sym(e.action) + e.render(indent+1, co) + ",\n")
+	}
+	if len(skipped) > 0 {
+		b.WriteString(pad(indent+1) + o.sym(plan.NoOp) + o.unchanged("element", len(skipped)) + "\n")
+	}
+	b.WriteString(pad(indent) + o.sym(plan.NoOp) + "]" + o.nullSuffix(n.action))
+	return b.String()
+}
+
+// setR renders a set; nested-attribute sets push "# forces replacement"
+// down to their elements.
+type setR struct {
+	noWarnings
+	elems          []*node
+	overrideForces bool
+}
+
+func (r setR) render(n *node, indent int, o ropts) string {
+	selfForces := n.replace && !r.overrideForces
+	if len(r.elems) == 0 {
+		return "[]" + o.nullSuffix(n.action) + o.forces(selfForces)
+	}
+	eo := o
+	eo.overrideNullSuffix = true
+	eo.overrideForces = n.replace && r.overrideForces
+	var b strings.Builder
+	b.WriteString("[" + o.forces(selfForces) + "\n")
+	hidden := 0
+	for _, e := range r.elems {
+		if e.action == plan.NoOp && !o.showUnchanged {
+			hidden++
+			continue
+		}
+		writeWarnings(&b, e, indent+1, o)
+		b.WriteString(pad(indent+1) + eo.sym(e.action) + e.render(indent+1, eo) + ",\n")
+	}
+	if hidden > 0 {
+		b.WriteString(pad(indent+1) + o.sym(plan.NoOp) + o.unchanged("element", hidden) + "\n")
+	}
+	b.WriteString(pad(indent) + o.sym(plan.NoOp) + "]" + o.nullSuffix(n.action))
+	return b.String()
+}
+
+// unknownR renders a value known only after apply.
+type unknownR struct {
+	noWarnings
+	before *node // nil when there was no value before
+}
+
+func (r unknownR) render(n *node, indent int, o ropts) string {
+	if r.before == nil {
+		return "(known after apply)" + o.forces(n.replace)
+	}
+	bo := o
+	bo.overrideNullSuffix = true
+	return r.before.render(indent, bo) + " -> (known after apply)" + o.forces(n.replace)
+}
+
+// sensR renders a sensitive value.
+type sensR struct {
+	inner         *node
+	before, after bool
+}
+
+func (r sensR) render(n *node, _ int, o ropts) string {
+	return "(sensitive value)" + o.nullSuffix(n.action) + o.forces(n.replace)
+}
+
+func (r sensR) warnings(_ *node, indent int, o ropts) []string {
+	if r.before == r.after || r.inner.action == plan.Create || r.inner.action == plan.Delete {
+		return nil
+	}
+	var w string
+	if r.before {
+		w = o.c(fmt.Sprintf("  # [yellow]Warning[reset]: this attribute value will no longer be marked as sensitive\n%s  # after applying this change.", pad(indent)))
+	} else {
+		w = o.c(fmt.Sprintf("  # [yellow]Warning[reset]: this attribute value will be marked as sensitive and will not\n%s  # display in UI output after applying this change.", pad(indent)))
+	}
+	if r.inner.action == plan.NoOp {
+		w += " The value is unchanged."
+	}
+	return []string{w}
+}
+
+// typeChangeR renders a dynamic value whose JSON type changes.
+type typeChangeR struct {
+	noWarnings
+	before, after *node
+}
+
+func (r typeChangeR) render(_ *node, indent int, o ropts) string {
+	o.overrideNullSuffix = true
+	return r.before.render(indent, o) + " " + o.arrow() + " " + r.after.render(indent, o)
+}
+
+// blockGroup is the diff of one nested block type: one element for a
+// single block, several for a list, set or map (keys then hold the labels).
+type blockGroup struct {
+	elems   []*node
+	keys    []string
+	replace bool
+}
+
+// blockR renders a resource body or a nested block.
+type blockR struct {
+	noWarnings
+	attrs  map[string]*node
+	groups map[string]blockGroup
+}
+
+func (r blockR) render(n *node, indent int, o ropts) string {
+	if len(r.attrs) == 0 && len(r.groups) == 0 {
+		return "{}" + o.forces(n.replace)
+	}
+	keys := sortedKeys(r.attrs)
+	width := 0
+	for _, k := range keys {
+		width = max(width, len(attrName(k)))
+	}
+	var b strings.Builder
+	b.WriteString("{" + o.forces(n.replace) + "\n")
+	hidden := 0
+	for _, k := range keys {
+		child := r.attrs[k]
+		co := o
+		if important(k) {
+			co.showUnchanged = true
+		} else if child.action == plan.NoOp && !o.showUnchanged {
+			hidden++
+			continue
+		}
+		writeWarnings(&b, child, indent+1, co)
+		fmt.Fprintf(&b, "%s%s%-*s = %s\n", pad(indent+1), co.sym(child.action), width, attrName(k), child.render(indent+1, co))
+	}
+	if hidden > 0 {
+		b.WriteString(pad(indent+1) + o.sym(plan.NoOp) + o.unchanged("attribute", hidden) + "\n")
+	}
+	hiddenBlocks := 0
+	for _, name := range sortedKeys(r.groups) {
+		g := r.groups[name]
+		separated := false
+		for i, e := range g.elems {
+			if e.action == plan.NoOp && !o.showUnchanged {
+				hiddenBlocks++
+				continue
+			}
+			if !separated && len(r.attrs) > 0 {
+				b.WriteString("\n")
+				separated = true
+			}
+			bo := o
+			bo.overrideForces = g.replace
+			label := ""
+			if g.keys != nil {
+				label = fmt.Sprintf(" %q", g.keys[i])
+			}
+			writeWarnings(&b, e, indent+1, bo)
+			fmt.Fprintf(&b, "%s%s%s%s %s\n", pad(indent+1), bo.sym(e.action), attrName(name), label, e.render(indent+1, bo))
+		}
+	}
+	if hiddenBlocks > 0 {
+		b.WriteString("\n" + pad(indent+1) + o.sym(plan.NoOp) + o.unchanged("block", hiddenBlocks) + "\n")
+	}
+	b.WriteString(pad(indent) + o.sym(plan.NoOp) + "}")
+	return b.String()
+}

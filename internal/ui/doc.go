@@ -1,0 +1,14 @@
+// Package ui owns everything rig shows to people and tools: the human plan
+// diff, state and output listings, diagnostics with source snippets, apply
+// progress lines, the machine-readable -json message stream, and the JSON
+// plan and state representations of `rig show -json`, each in the shapes
+// OpenTofu prints so that readers and parsers of those formats work unchanged.
+//
+// Renderers are plain functions over values (a plan, a state, diagnostics)
+// writing to an io.Writer; the apply observers (HumanHooks, JSONView,
+// CountHooks) implement apply.Hooks and are safe for concurrent use.
+//
+// It imports internal/addrs, internal/diag, internal/state, internal/plan,
+// internal/provider, internal/apply and the hcl/cty libraries (including
+// go-wordwrap, which hcl uses, for OpenTofu's exact line wrapping).
+package ui

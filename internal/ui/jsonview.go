@@ -1,0 +1,406 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/state"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+)
+
+// JSONUIVersion is the version of the machine-readable UI message schema
+// rig writes, the one OpenTofu 1.10 writes.
+const JSONUIVersion = "1.2"
+
+// jsonTimeFormat is the @timestamp format: RFC 3339 with microseconds.
+const jsonTimeFormat = "2006-01-02T15:04:05.000000Z07:00"
+
+// JSONView writes the machine-readable UI (-json): one JSON object per
+// line with "@level", "@message", "@module", "@timestamp" and "type", plus
+// the fields of its type, keys in sorted order as OpenTofu writes them. It
+// implements apply.Hooks. It is safe for concurrent use: mu serializes
+// writes; the first write error is kept and reported by Err.
+type JSONView struct {
+	// Now stamps each message; nil means time.Now. Set it before use.
+	Now func() time.Time
+
+	mu  sync.Mutex
+	w   io.Writer
+	err error
+}
+
+var _ apply.Hooks = (*JSONView)(nil)
+
+// NewJSONView returns a view writing to w. Callers write the version
+// message first, as every stream starts with it.
+func NewJSONView(w io.Writer) *JSONView { return &JSONView{w: w} }
+
+// Err returns the first error writing to the output, if any.
+func (v *JSONView) Err() error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.err
+}
+
+func (v *JSONView) emit(level, message, typ string, fields map[string]any) {
+	now := time.Now
+	if v.Now != nil {
+		now = v.Now
+	}
+	m := map[string]any{
+		"@level":     level,
+		"@message":   message,
+		"@module":    "terraform.ui",
+		"@timestamp": now().Format(jsonTimeFormat),
+		"type":       typ,
+	}
+	for k, f := range fields {
+		m[k] = f
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(m)
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if err == nil {
+		_, err = v.w.Write(buf.Bytes())
+	}
+	if err != nil && v.err == nil {
+		v.err = fmt.Errorf("writing JSON UI message: %w", err)
+	}
+}
+
+// Version writes the "version" message that starts every stream.
+func (v *JSONView) Version(rigVersion string) {
+	v.emit("info", "rig "+rigVersion, "version", map[string]any{"terraform": rigVersion, "ui": JSONUIVersion})
+}
+
+// Log writes an unstructured "log" message.
+func (v *JSONView) Log(message string) { v.emit("info", message, "log", nil) }
+
+// Diagnostics writes one "diagnostic" message per diagnostic; sources are
+// used for the source snippets and may be nil.
+func (v *JSONView) Diagnostics(ds diag.Diagnostics, sources map[string][]byte) {
+	files := newSourceFiles(sources)
+	for _, d := range ds {
+		j := diagnosticToJSON(d, files)
+		if d.Severity == diag.Warning {
+			v.emit("warn", "Warning: "+d.Summary, "diagnostic", map[string]any{"diagnostic": j})
+		} else {
+			v.emit("error", "Error: "+d.Summary, "diagnostic", map[string]any{"diagnostic": j})
+		}
+	}
+}
+
+// Plan writes what `plan -json` reports after planning: a "planned_change"
+// message per changed object, the "change_summary", and the planned root
+// outputs.
+func (v *JSONView) Plan(p *plan.Plan) {
+	changes := append([]*plan.ResourceInstanceChange(nil), p.Changes...)
+	sortChanges(changes)
+	for _, c := range changes {
+		if c.Action == plan.NoOp || (c.Action == plan.Delete && c.Addr.Resource.Resource.Mode == addrs.Data) {
+			continue
+		}
+		v.PlannedChange(c)
+	}
+	v.ChangeSummary(PlanSummary(p))
+	if len(p.Outputs) > 0 {
+		outs := map[string]outputJSON{}
+		for name, oc := range p.Outputs {
+			outs[name] = outputJSON{Sensitive: oc.Sensitive, Action: uiAction(oc.Action)}
+		}
+		v.emit("info", fmt.Sprintf("Outputs: %d", len(outs)), "outputs", map[string]any{"outputs": outs})
+	}
+}
+
+// PlannedChange writes a "planned_change" message.
+func (v *JSONView) PlannedChange(c *plan.ResourceInstanceChange) {
+	j := changeToJSON(c)
+	v.emit("info", fmt.Sprintf("%s: Plan to %s", j.Resource.Addr, j.Action), "planned_change", map[string]any{"change": j})
+}
+
+// ResourceDrift writes a "resource_drift" message: an object changed
+// outside rig (c.Action is Update or Delete).
+func (v *JSONView) ResourceDrift(c *plan.ResourceInstanceChange) {
+	j := changeToJSON(c)
+	v.emit("info", fmt.Sprintf("%s: Drift detected (%s)", j.Resource.Addr, j.Action), "resource_drift", map[string]any{"change": j})
+}
+
+// ChangeSummary writes a "change_summary" message.
+func (v *JSONView) ChangeSummary(s ChangeSummary) {
+	v.emit("info", s.String(), "change_summary", map[string]any{"changes": changeSummaryJSON{
+		Add: s.Add, Change: s.Change, Import: s.Import, Remove: s.Remove, Operation: s.Operation.String(),
+	}})
+}
+
+// Outputs writes the "outputs" message after an apply: each root output's
+// type and value (the value left out when sensitive).
+func (v *JSONView) Outputs(outputs map[string]state.OutputValue) error {
+	outs := map[string]outputJSON{}
+	for name, ov := range outputs {
+		val, _ := ov.Value.UnmarkDeep()
+		val = orNull(val)
+		o := outputJSON{Sensitive: ov.Sensitive}
+		ty, err := ctyjson.MarshalType(val.Type())
+		if err != nil {
+			return fmt.Errorf("output %q: %w", name, err)
+		}
+		o.Type = ty
+		if !ov.Sensitive {
+			if o.Value, err = ctyjson.Marshal(val, val.Type()); err != nil {
+				return fmt.Errorf("output %q: %w", name, err)
+			}
+		}
+		outs[name] = o
+	}
+	v.emit("info", fmt.Sprintf("Outputs: %d", len(outs)), "outputs", map[string]any{"outputs": outs})
+	return nil
+}
+
+// PreApply writes "apply_start".
+func (v *JSONView) PreApply(op apply.Operation) {
+	h := hookJSON{Resource: resourceToJSON(op.Addr), Action: uiAction(op.Action)}
+	if id := priorID(op); id != "" {
+		h.IDKey, h.IDValue = "id", id
+	}
+	v.emit("info", fmt.Sprintf("%s: %s...%s", op.Addr, startVerb(op.Action), idSuffix(h.IDValue)), "apply_start", map[string]any{"hook": h})
+}
+
+// Progress writes "apply_progress".
+func (v *JSONView) Progress(op apply.Operation, elapsed time.Duration) {
+	elapsed = elapsed.Round(time.Second)
+	secs := elapsed.Seconds()
+	h := hookJSON{Resource: resourceToJSON(op.Addr), Action: uiAction(op.Action), Elapsed: &secs}
+	v.emit("info", fmt.Sprintf("%s: Still %s... [%s elapsed]", op.Addr, progressVerb(op.Action), elapsed), "apply_progress", map[string]any{"hook": h})
+}
+
+// PostApply writes "apply_complete", or "apply_errored" for a failure (whose
+// details the diagnostics that follow carry).
+func (v *JSONView) PostApply(op apply.Operation, res apply.Result) {
+	elapsed := res.Elapsed.Round(time.Second)
+	secs := elapsed.Seconds()
+	h := hookJSON{Resource: resourceToJSON(op.Addr), Action: uiAction(op.Action), Elapsed: &secs}
+	if res.Err != nil {
+		v.emit("info", fmt.Sprintf("%s: %s errored after %s", op.Addr, actionNoun(op.Action), elapsed), "apply_errored", map[string]any{"hook": h})
+		return
+	}
+	if res.NewIDValue != "" && op.Action != plan.Delete {
+		h.IDKey, h.IDValue = "id", res.NewIDValue
+	}
+	v.emit("info", fmt.Sprintf("%s: %s complete after %s%s", op.Addr, actionNoun(op.Action), elapsed, idSuffix(h.IDValue)), "apply_complete", map[string]any{"hook": h})
+}
+
+func startVerb(a plan.Action) string {
+	switch a {
+	case plan.Create:
+		return "Creating"
+	case plan.Update:
+		return "Modifying"
+	case plan.Delete:
+		return "Destroying"
+	case plan.Read:
+		return "Refreshing"
+	case plan.DeleteThenCreate, plan.CreateThenDelete:
+		return "Replacing"
+	}
+	return "Applying"
+}
+
+func progressVerb(a plan.Action) string {
+	switch a {
+	case plan.Create:
+		return "creating"
+	case plan.Update:
+		return "modifying"
+	case plan.Delete:
+		return "destroying"
+	case plan.Read:
+		return "refreshing"
+	case plan.DeleteThenCreate, plan.CreateThenDelete:
+		return "replacing"
+	}
+	return "applying"
+}
+
+func actionNoun(a plan.Action) string {
+	switch a {
+	case plan.Create:
+		return "Creation"
+	case plan.Update:
+		return "Modifications"
+	case plan.Delete:
+		return "Destruction"
+	case plan.Read:
+		return "Refresh"
+	case plan.DeleteThenCreate, plan.CreateThenDelete:
+		return "Replacement"
+	}
+	return "Apply"
+}
+
+// uiAction is an action as the -json messages name it.
+func uiAction(a plan.Action) string {
+	switch a {
+	case plan.Create:
+		return "create"
+	case plan.Read:
+		return "read"
+	case plan.Update:
+		return "update"
+	case plan.DeleteThenCreate, plan.CreateThenDelete:
+		return "replace"
+	case plan.Delete:
+		return "delete"
+	}
+	return "noop"
+}
+
+// uiReason is an action reason as "planned_change" names it.
+func uiReason(r plan.ActionReason) string {
+	switch r {
+	case plan.ReplaceBecauseTainted:
+		return "tainted"
+	case plan.ReplaceByRequest:
+		return "requested"
+	case plan.ReplaceBecauseCannotUpdate:
+		return "cannot_update"
+	case plan.ReplaceByTriggers:
+		return "replace_triggered_by"
+	}
+	return r.JSON()
+}
+
+type resourceAddrJSON struct {
+	Addr            string          `json:"addr"`
+	Module          string          `json:"module"`
+	Resource        string          `json:"resource"`
+	ImpliedProvider string          `json:"implied_provider"`
+	ResourceType    string          `json:"resource_type"`
+	ResourceName    string          `json:"resource_name"`
+	ResourceKey     json.RawMessage `json:"resource_key"`
+}
+
+func resourceToJSON(a addrs.AbsResourceInstance) resourceAddrJSON {
+	r := a.Resource.Resource
+	return resourceAddrJSON{
+		Addr:            a.String(),
+		Module:          a.Module.String(),
+		Resource:        a.Resource.String(),
+		ImpliedProvider: r.ImpliedProviderType(),
+		ResourceType:    r.Type,
+		ResourceName:    r.Name,
+		ResourceKey:     json.RawMessage(keyJSON(a.Resource.Key)),
+	}
+}
+
+type changeJSON struct {
+	Resource resourceAddrJSON `json:"resource"`
+	Action   string           `json:"action"`
+	Reason   string           `json:"reason,omitempty"`
+}
+
+func changeToJSON(c *plan.ResourceInstanceChange) changeJSON {
+	return changeJSON{Resource: resourceToJSON(c.Addr), Action: uiAction(c.Action), Reason: uiReason(c.Reason)}
+}
+
+type changeSummaryJSON struct {
+	Add       int    `json:"add"`
+	Change    int    `json:"change"`
+	Import    int    `json:"import"`
+	Remove    int    `json:"remove"`
+	Operation string `json:"operation"`
+}
+
+type hookJSON struct {
+	Resource resourceAddrJSON `json:"resource"`
+	Action   string           `json:"action"`
+	IDKey    string           `json:"id_key,omitempty"`
+	IDValue  string           `json:"id_value,omitempty"`
+	Elapsed  *float64         `json:"elapsed_seconds,omitempty"`
+}
+
+type outputJSON struct {
+	Sensitive bool            `json:"sensitive"`
+	Type      json.RawMessage `json:"type,omitempty"`
+	Value     json.RawMessage `json:"value,omitempty"`
+	Action    string          `json:"action,omitempty"`
+}
+
+type posJSON struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Byte   int `json:"byte"`
+}
+
+type rangeJSON struct {
+	Filename string  `json:"filename"`
+	Start    posJSON `json:"start"`
+	End      posJSON `json:"end"`
+}
+
+// diagnosticJSON is a diagnostic as the -json stream and `validate -json` write it.
+type diagnosticJSON struct {
+	Severity string       `json:"severity"`
+	Summary  string       `json:"summary"`
+	Detail   string       `json:"detail"`
+	Address  string       `json:"address,omitempty"`
+	Range    *rangeJSON   `json:"range,omitempty"`
+	Snippet  *snippetJSON `json:"snippet,omitempty"`
+}
+
+func diagnosticToJSON(d diag.Diagnostic, files *sourceFiles) diagnosticJSON {
+	j := diagnosticJSON{Severity: d.Severity.String(), Summary: d.Summary, Detail: d.Detail, Address: d.Address}
+	if hl, _ := diagRanges(d); hl != nil {
+		j.Range = &rangeJSON{
+			Filename: hl.Filename,
+			Start:    posJSON{Line: hl.Start.Line, Column: hl.Start.Column, Byte: hl.Start.Byte},
+			End:      posJSON{Line: hl.End.Line, Column: hl.End.Column, Byte: hl.End.Byte},
+		}
+		j.Snippet = files.snippet(d)
+	}
+	return j
+}
+
+// MarshalValidateJSON returns the document `validate -json` prints:
+// validity, counts, and the diagnostics with their source snippets.
+func MarshalValidateJSON(ds diag.Diagnostics, sources map[string][]byte) ([]byte, error) {
+	files := newSourceFiles(sources)
+	out := struct {
+		FormatVersion string           `json:"format_version"`
+		Valid         bool             `json:"valid"`
+		ErrorCount    int              `json:"error_count"`
+		WarningCount  int              `json:"warning_count"`
+		Diagnostics   []diagnosticJSON `json:"diagnostics"`
+	}{FormatVersion: "1.0", Diagnostics: []diagnosticJSON{}}
+	for _, d := range ds {
+		if d.Severity == diag.Warning {
+			out.WarningCount++
+		} else {
+			out.ErrorCount++
+		}
+		out.Diagnostics = append(out.Diagnostics, diagnosticToJSON(d, files))
+	}
+	out.Valid = out.ErrorCount == 0
+	return marshalJSON(out)
+}
+
+// marshalJSON encodes without HTML escaping and without a trailing newline.
+func marshalJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}

@@ -1,0 +1,37 @@
+package ui
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"github.com/rig-iac/rig/internal/state"
+	"github.com/zclconf/go-cty/cty"
+)
+
+func TestJSONView(t *testing.T) {
+	var buf bytes.Buffer
+	v := NewJSONView(&buf)
+	clock := time.Date(2025, 6, 1, 12, 0, 0, 0, time.FixedZone("CEST", 2*3600))
+	v.Now = func() time.Time {
+		clock = clock.Add(1500 * time.Microsecond)
+		return clock
+	}
+	v.Version("0.1.0")
+	v.Log("starting <plan> & apply")
+	v.Plan(mixedPlan())
+	applySequence(v)
+	v.ChangeSummary(ChangeSummary{Add: 2, Change: 1, Operation: OperationApply})
+	if err := v.Outputs(map[string]state.OutputValue{
+		"name":   {Value: cty.StringVal("web")},
+		"secret": {Value: cty.StringVal("s"), Sensitive: true},
+		"list":   {Value: cty.ListVal([]cty.Value{cty.NumberIntVal(1)})},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	v.Diagnostics(testDiagnostics(), map[string][]byte{"main.tf": []byte(mainTF)})
+	if err := v.Err(); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "jsonview.golden", buf.Bytes())
+}

@@ -1,0 +1,245 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/plan"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// RenderPlan writes the human-readable plan as `tofu plan` prints it after
+// planning: the symbol legend, one diff per changed object (no-ops
+// omitted), the "Plan:" summary and the output changes, or the "No
+// changes." message. schemas may be nil.
+func RenderPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, opts RenderOptions) error {
+	o := ropts{color: opts.Color}
+	width := opts.width()
+	var b strings.Builder
+
+	changes := visibleChanges(p)
+	counts := map[plan.Action]int{}
+	for _, c := range changes {
+		counts[c.Action]++
+	}
+	outputs := renderOutputChanges(p, o)
+
+	if len(changes) == 0 && outputs == "" {
+		switch {
+		case p.Errored:
+			b.WriteString(o.c("\n[reset][bold][red]Planning failed.[reset][bold] rig encountered an error while generating this plan.[reset]\n\n"))
+		case p.Mode == plan.RefreshOnlyMode:
+			b.WriteString(o.c("\n[reset][bold][green]No changes.[reset][bold] Your infrastructure still matches the configuration.[reset]\n\n"))
+			b.WriteString(wordWrap("rig has checked that the real remote objects still match the result of your most recent changes, and found no differences.", width) + "\n")
+		case p.Mode == plan.DestroyMode:
+			b.WriteString(o.c("\n[reset][bold][green]No changes.[reset][bold] No objects need to be destroyed.[reset]\n\n"))
+			b.WriteString(wordWrap("Either you have not created any objects yet or the existing objects were already deleted outside of rig.", width) + "\n")
+		default:
+			b.WriteString(o.c("\n[reset][bold][green]No changes.[reset][bold] Your infrastructure matches the configuration.[reset]\n\n"))
+			b.WriteString(wordWrap("rig has compared your real infrastructure against your configuration and found no differences, so no changes are needed.", width) + "\n")
+		}
+	}
+
+	if len(counts) > 0 {
+		b.WriteString(wordWrap("\nrig used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:", width) + "\n")
+		for _, a := range []plan.Action{plan.Create, plan.Update, plan.Delete, plan.DeleteThenCreate, plan.CreateThenDelete, plan.Read} {
+			if counts[a] > 0 {
+				b.WriteString(o.c(legend(a)) + "\n")
+			}
+		}
+	}
+
+	if len(changes) > 0 {
+		if p.Errored {
+			b.WriteString("\nrig planned the following actions, but then encountered a problem:\n")
+		} else {
+			b.WriteString("\nrig will perform the following actions:\n")
+		}
+		for _, c := range changes {
+			b.WriteString("\n" + renderChange(c, schemas, o) + "\n")
+		}
+		add := counts[plan.Create] + counts[plan.DeleteThenCreate] + counts[plan.CreateThenDelete]
+		destroy := counts[plan.Delete] + counts[plan.DeleteThenCreate] + counts[plan.CreateThenDelete]
+		fmt.Fprintf(&b, o.c("\n[bold]Plan:[reset] %d to add, %d to change, %d to destroy.\n"), add, counts[plan.Update], destroy)
+	}
+
+	if outputs != "" {
+		b.WriteString("\nChanges to Outputs:\n" + outputs + "\n")
+		if len(counts) == 0 {
+			b.WriteString(wordWrap("\nYou can apply this plan to save these new output values to the rig state, without changing any real infrastructure.", width) + "\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// visibleChanges returns the changes a human plan shows, sorted: no-ops and
+// deletions of data sources are left out.
+func visibleChanges(p *plan.Plan) []*plan.ResourceInstanceChange {
+	var out []*plan.ResourceInstanceChange
+	for _, c := range p.Changes {
+		if c.Action == plan.NoOp || (c.Action == plan.Delete && c.Addr.Resource.Resource.Mode == addrs.Data) {
+			continue
+		}
+		out = append(out, c)
+	}
+	sortChanges(out)
+	return out
+}
+
+func sortChanges(cs []*plan.ResourceInstanceChange) {
+	slices.SortStableFunc(cs, func(a, b *plan.ResourceInstanceChange) int {
+		if c := compareInstances(a.Addr, b.Addr); c != 0 {
+			return c
+		}
+		return strings.Compare(string(a.Deposed), string(b.Deposed))
+	})
+}
+
+func legend(a plan.Action) string {
+	switch a {
+	case plan.Create:
+		return "  [green]+[reset] create"
+	case plan.Delete:
+		return "  [red]-[reset] destroy"
+	case plan.Update:
+		return "  [yellow]~[reset] update in-place"
+	case plan.CreateThenDelete:
+		return "[green]+[reset]/[red]-[reset] create replacement and then destroy"
+	case plan.DeleteThenCreate:
+		return "[red]-[reset]/[green]+[reset] destroy and then create replacement"
+	case plan.Read:
+		return " [cyan]<=[reset] read (data resources)"
+	}
+	return ""
+}
+
+// renderChange renders one object's change: the comment lines and the
+// resource block with its attribute diff.
+func renderChange(c *plan.ResourceInstanceChange, schemas SchemaSource, o ropts) string {
+	blk := lookupBlock(schemas, c.ProviderConfig.Provider, c.Addr.Resource.Resource)
+	d := &differ{before: pathSet{}, after: pathSet{}, replace: pathSet{}}
+	before, after := unmarkInto(c.Before, d.before), unmarkInto(c.After, d.after)
+	if blk == nil {
+		blk = fallbackBlock(before, after)
+	}
+	addSchemaSensitive(blk, before, nil, d.before)
+	addSchemaSensitive(blk, after, nil, d.after)
+	for _, p := range c.RequiredReplace {
+		d.replace.add(p)
+	}
+	n := d.block(side{v: before}, side{v: after}, blk)
+	r := c.Addr.Resource.Resource
+	mode := "resource"
+	if r.Mode == addrs.Data {
+		mode = "data"
+	}
+	return o.c(changeComment(c)) + fmt.Sprintf("%s %s %q %q %s", o.c(actionSymbol(c.Action)), mode, r.Type, r.Name, n.render(0, o))
+}
+
+// changeComment is the "  # addr will be …" header of a change, with its
+// explanation lines, as a color template ending in a newline.
+func changeComment(c *plan.ResourceInstanceChange) string {
+	addr := c.ObjectAddr().String()
+	var b strings.Builder
+	switch c.Action {
+	case plan.Create:
+		fmt.Fprintf(&b, "[bold]  # %s[reset] will be created", addr)
+	case plan.Read:
+		fmt.Fprintf(&b, "[bold]  # %s[reset] will be read during apply", addr)
+	case plan.Update:
+		fmt.Fprintf(&b, "[bold]  # %s[reset] will be updated in-place", addr)
+	case plan.CreateThenDelete, plan.DeleteThenCreate:
+		switch c.Reason {
+		case plan.ReplaceBecauseTainted:
+			fmt.Fprintf(&b, "[bold]  # %s[reset] is tainted, so it must be [bold][red]replaced[reset]", addr)
+		case plan.ReplaceByRequest:
+			fmt.Fprintf(&b, "[bold]  # %s[reset] will be [bold][red]replaced[reset], as requested", addr)
+		case plan.ReplaceByTriggers:
+			fmt.Fprintf(&b, "[bold]  # %s[reset] will be [bold][red]replaced[reset] due to changes in replace_triggered_by", addr)
+		default:
+			fmt.Fprintf(&b, "[bold]  # %s[reset] must be [bold][red]replaced[reset]", addr)
+		}
+	case plan.Delete:
+		fmt.Fprintf(&b, "[bold]  # %s[reset] will be [bold][red]destroyed[reset]", addr)
+		r := c.Addr.Resource
+		switch c.Reason {
+		case plan.DeleteBecauseNoResourceConfig:
+			fmt.Fprintf(&b, "\n  # (because %s.%s is not in configuration)", r.Resource.Type, r.Resource.Name)
+		case plan.DeleteBecauseNoModule:
+			fmt.Fprintf(&b, "\n  # (because %s is not in configuration)", c.Addr.Module)
+		case plan.DeleteBecauseWrongRepetition:
+			switch {
+			case r.Key.IsInt():
+				b.WriteString("\n  # (because resource does not use count)")
+			case r.Key.IsString():
+				b.WriteString("\n  # (because resource does not use for_each)")
+			default:
+				b.WriteString("\n  # (because resource uses count or for_each)")
+			}
+		case plan.DeleteBecauseCountIndex:
+			fmt.Fprintf(&b, "\n  # (because index [%s] is out of range for count)", keyJSON(r.Key))
+		case plan.DeleteBecauseEachKey:
+			fmt.Fprintf(&b, "\n  # (because key [%s] is not in for_each map)", keyJSON(r.Key))
+		}
+		if c.Deposed != addrs.NotDeposed {
+			b.WriteString("\n  # (left over from a partially-failed replacement of this instance)")
+		}
+	default:
+		fmt.Fprintf(&b, "%s has an action the plan renderer doesn't support (this is a bug)", addr)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// keyJSON is an instance key as JSON: a number, a string, or null.
+func keyJSON(k addrs.InstanceKey) string {
+	switch {
+	case k.IsInt():
+		return fmt.Sprint(k.Int())
+	case k.IsString():
+		j, _ := json.Marshal(k.Str())
+		return string(j)
+	}
+	return "null"
+}
+
+// renderOutputChanges renders the changed root outputs, one per line,
+// names aligned; "" when none changed.
+func renderOutputChanges(p *plan.Plan, o ropts) string {
+	names := sortedKeys(p.Outputs)
+	width := 0
+	for _, name := range names {
+		width = max(width, len(attrName(name)))
+	}
+	var lines []string
+	for _, name := range names {
+		n := outputDiff(p.Outputs[name])
+		if n.action == plan.NoOp {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("%s %-*s = %s", o.c(actionSymbol(n.action)), width, attrName(name), n.render(0, o)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func outputDiff(oc *plan.OutputChange) *node {
+	d := &differ{before: pathSet{}, after: pathSet{}}
+	before, after := orNull(unmarkInto(oc.Before, d.before)), orNull(unmarkInto(oc.After, d.after))
+	if oc.Sensitive {
+		d.before.add(nil)
+		d.after.add(nil)
+	}
+	return d.attr(side{v: before}, side{v: after}, cty.DynamicPseudoType)
+}
+
+func orNull(v cty.Value) cty.Value {
+	if v == cty.NilVal {
+		return cty.NullVal(cty.DynamicPseudoType)
+	}
+	return v
+}

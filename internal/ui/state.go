@@ -1,0 +1,307 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/state"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+)
+
+// RenderState writes the human-readable state as `tofu show` prints it:
+// each object as a "# address:" comment and its resource block, then the
+// root outputs. schemas may be nil.
+func RenderState(w io.Writer, s *state.State, schemas SchemaSource, opts RenderOptions) error {
+	if s == nil || s.Empty() {
+		_, err := io.WriteString(w, "The state file is empty. No resources are represented.\n")
+		return err
+	}
+	o := stateOpts(opts)
+	var b strings.Builder
+	first := true
+	prevModule := addrs.RootModule
+	for _, obj := range stateObjects(s) {
+		mod := obj.Instance.Module
+		if mod != prevModule && !first {
+			b.WriteString("\n")
+		}
+		prevModule = mod
+		if !first {
+			b.WriteString("\n")
+		}
+		first = false
+		text, err := renderStateObject(s, obj, schemas, o)
+		if err != nil {
+			return err
+		}
+		b.WriteString(text + "\n")
+	}
+	if len(s.Outputs) > 0 {
+		b.WriteString("\n\nOutputs:\n\n")
+		for _, name := range sortedKeys(s.Outputs) {
+			ov := s.Outputs[name]
+			d := &differ{before: pathSet{}, after: pathSet{}}
+			v := orNull(unmarkInto(ov.Value, d.before))
+			if ov.Sensitive {
+				d.before.add(nil)
+			}
+			d.after = d.before
+			n := d.attr(side{v: v}, side{v: v}, v.Type())
+			fmt.Fprintf(&b, "%s = %s\n", name, n.render(0, o))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// RenderStateInstance writes one resource instance's current object as
+// `tofu state show ADDR` prints it. It fails when the state has no current
+// object at addr.
+func RenderStateInstance(w io.Writer, s *state.State, addr addrs.AbsResourceInstance, schemas SchemaSource, opts RenderOptions) error {
+	obj := addrs.ObjectAddr{Instance: addr}
+	if s == nil || s.Object(obj) == nil {
+		return fmt.Errorf("no current object for %s in state", addr)
+	}
+	text, err := renderStateObject(s, obj, schemas, stateOpts(opts))
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, text+"\n")
+	return err
+}
+
+func stateOpts(opts RenderOptions) ropts {
+	return ropts{color: opts.Color, showUnchanged: true, hideSymbols: true}
+}
+
+func renderStateObject(s *state.State, addr addrs.ObjectAddr, schemas SchemaSource, o ropts) (string, error) {
+	r := s.Resource(addr.Instance.ContainingResource())
+	obj := s.Object(addr)
+	v, blk, set, err := decodeObject(r, obj, schemas)
+	if err != nil {
+		return "", fmt.Errorf("show %s: %w", addr, err)
+	}
+	var b strings.Builder
+	switch {
+	case addr.Deposed != addrs.NotDeposed:
+		fmt.Fprintf(&b, "# %s: (deposed object %s)\n", addr.Instance, addr.Deposed)
+	case obj.Status == state.Tainted:
+		fmt.Fprintf(&b, "# %s: (tainted)\n", addr.Instance)
+	default:
+		fmt.Fprintf(&b, "# %s:\n", addr.Instance)
+	}
+	d := &differ{before: set, after: set}
+	n := d.block(side{v: v}, side{v: v}, blk)
+	mode := "resource"
+	if r.Addr.Resource.Mode == addrs.Data {
+		mode = "data"
+	}
+	fmt.Fprintf(&b, "%s %q %q %s", mode, r.Addr.Resource.Type, r.Addr.Resource.Name, n.render(0, o))
+	return b.String(), nil
+}
+
+// decodeObject decodes a state object's attributes with its resource
+// type's schema, or by the shape of its JSON when the schema is unknown,
+// and collects its sensitive paths.
+func decodeObject(r *state.Resource, obj *state.Object, schemas SchemaSource) (cty.Value, *provider.Block, pathSet, error) {
+	set := pathSet{}
+	blk := lookupBlock(schemas, r.ProviderConfig.Provider, r.Addr.Resource)
+	var v cty.Value
+	switch {
+	case obj.AttrsJSON == nil:
+		v = cty.EmptyObjectVal
+	case blk != nil:
+		var err error
+		if v, err = obj.Decode(blk.ImpliedType()); err != nil {
+			return cty.NilVal, nil, nil, err
+		}
+	default:
+		var err error
+		if v, err = decodeWithoutSchema(obj.AttrsJSON); err != nil {
+			return cty.NilVal, nil, nil, err
+		}
+	}
+	if blk == nil {
+		blk = fallbackBlock(v)
+	}
+	if err := addStateSensitive(obj.SensitiveAttributes, set); err != nil {
+		return cty.NilVal, nil, nil, err
+	}
+	addSchemaSensitive(blk, v, nil, set)
+	return v, blk, set, nil
+}
+
+// RenderOutputs writes root output values as `tofu output` lists them:
+// "name = value", sorted, sensitive values hidden.
+func RenderOutputs(w io.Writer, outputs map[string]state.OutputValue) error {
+	var lines []string
+	for _, name := range sortedKeys(outputs) {
+		ov := outputs[name]
+		if ov.Sensitive {
+			lines = append(lines, name+" = <sensitive>")
+			continue
+		}
+		lines = append(lines, name+" = "+FormatValue(ov.Value, 0))
+	}
+	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
+	return err
+}
+
+// RenderApplyOutputs writes the "Outputs:" section that follows a
+// successful apply; nothing when there are no outputs.
+func RenderApplyOutputs(w io.Writer, outputs map[string]state.OutputValue, opts RenderOptions) error {
+	if len(outputs) == 0 {
+		return nil
+	}
+	if _, err := io.WriteString(w, colorize("[reset][bold][green]\nOutputs:\n\n", opts.Color)); err != nil {
+		return err
+	}
+	return RenderOutputs(w, outputs)
+}
+
+// FormatValue formats a value in the language's syntax, with type
+// conversion calls where the type would otherwise be ambiguous, as
+// `tofu output NAME` and `tofu console` print values. indent is the column
+// the value starts at, for nested lines.
+func FormatValue(v cty.Value, indent int) string {
+	v, marks := v.Unmark()
+	for m := range marks {
+		if sensitiveMark(m) {
+			return "(sensitive value)"
+		}
+	}
+	if !v.IsKnown() {
+		return "(known after apply)"
+	}
+	ty := v.Type()
+	if v.IsNull() {
+		switch {
+		case ty == cty.DynamicPseudoType:
+			return "null"
+		case ty == cty.String:
+			return "tostring(null)"
+		case ty == cty.Number:
+			return "tonumber(null)"
+		case ty == cty.Bool:
+			return "tobool(null)"
+		case ty.IsListType():
+			return fmt.Sprintf("tolist(null) /* of %s */", ty.ElementType().FriendlyName())
+		case ty.IsSetType():
+			return fmt.Sprintf("toset(null) /* of %s */", ty.ElementType().FriendlyName())
+		case ty.IsMapType():
+			return fmt.Sprintf("tomap(null) /* of %s */", ty.ElementType().FriendlyName())
+		}
+		return fmt.Sprintf("null /* %s */", ty.FriendlyName())
+	}
+	switch {
+	case ty == cty.String:
+		if s, ok := formatHeredoc(v.AsString(), indent); ok {
+			return s
+		}
+		return strconv.Quote(v.AsString())
+	case ty == cty.Number:
+		return numberString(v)
+	case ty == cty.Bool:
+		return strconv.FormatBool(v.True())
+	case ty.IsObjectType():
+		return formatMapping(v, indent)
+	case ty.IsTupleType():
+		return formatSequence(v, indent)
+	case ty.IsListType():
+		return "tolist(" + formatSequence(v, indent) + ")"
+	case ty.IsSetType():
+		return "toset(" + formatSequence(v, indent) + ")"
+	case ty.IsMapType():
+		return "tomap(" + formatMapping(v, indent) + ")"
+	}
+	return v.GoString()
+}
+
+func formatHeredoc(s string, indent int) (string, bool) {
+	lines := strings.Split(s, "\n")
+	if len(lines) < 2 {
+		return "", false
+	}
+	op := "<<"
+	if indent > 0 {
+		op = "<<-"
+	}
+	delim := "EOT"
+	for slices.ContainsFunc(lines, func(l string) bool { return strings.TrimSpace(l) == delim }) {
+		delim += "_"
+	}
+	var b strings.Builder
+	b.WriteString(op + delim)
+	for _, l := range lines {
+		b.WriteString("\n" + strings.Repeat(" ", indent) + l)
+	}
+	b.WriteString("\n" + strings.Repeat(" ", indent) + delim)
+	return b.String(), true
+}
+
+func formatMapping(v cty.Value, indent int) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	n := 0
+	for it := v.ElementIterator(); it.Next(); n++ {
+		k, ev := it.Element()
+		b.WriteString("\n" + strings.Repeat(" ", indent+2) + FormatValue(k, indent+2) + " = " + FormatValue(ev, indent+2))
+	}
+	if n > 0 {
+		b.WriteString("\n" + strings.Repeat(" ", indent))
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+func formatSequence(v cty.Value, indent int) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	n := 0
+	for it := v.ElementIterator(); it.Next(); n++ {
+		_, ev := it.Element()
+		b.WriteString("\n" + strings.Repeat(" ", indent+2) + FormatValue(ev, indent+2) + ",")
+	}
+	if n > 0 {
+		b.WriteString("\n" + strings.Repeat(" ", indent))
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// decodeWithoutSchema decodes an attributes object by the shape of its
+// JSON. An attribute of the form {"value": …, "type": …} is how a
+// dynamically-typed attribute is stored; it is decoded with its type.
+func decodeWithoutSchema(raw []byte) (cty.Value, error) {
+	var attrs map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &attrs); err != nil {
+		return cty.NilVal, fmt.Errorf("decoding attributes: %w", err)
+	}
+	vals := make(map[string]cty.Value, len(attrs))
+	for name, a := range attrs {
+		var wrapped map[string]json.RawMessage
+		if json.Unmarshal(a, &wrapped) == nil && len(wrapped) == 2 && wrapped["type"] != nil && wrapped["value"] != nil {
+			if ty, err := ctyjson.UnmarshalType(wrapped["type"]); err == nil {
+				if v, err := ctyjson.Unmarshal(wrapped["value"], ty); err == nil {
+					vals[name] = v
+					continue
+				}
+			}
+		}
+		ty, err := ctyjson.ImpliedType(a)
+		if err != nil {
+			return cty.NilVal, fmt.Errorf("decoding attribute %q: %w", name, err)
+		}
+		if vals[name], err = ctyjson.Unmarshal(a, ty); err != nil {
+			return cty.NilVal, fmt.Errorf("decoding attribute %q: %w", name, err)
+		}
+	}
+	return cty.ObjectVal(vals), nil
+}
