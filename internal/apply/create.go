@@ -222,4 +222,3 @@ func formatPath(path cty.Path) string {
 	}
 	return s
 }
-

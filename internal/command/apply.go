@@ -168,4 +168,3 @@ func sameSources(a, b map[string][]byte) bool {
 	}
 	return true
 }
-

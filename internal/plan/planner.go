@@ -52,11 +52,11 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	p := &planner{
 		ctx: ctx, cfg: cfg, providers: providers, opts: opts,
 		prevRun: prior, refreshed: prior.DeepCopy(),
-		replace:  map[addrs.AbsResourceInstance]bool{},
-		planned:  map[addrs.Resource]cty.Value{},
-		byAddr:   map[addrs.AbsResourceInstance]*ResourceInstanceChange{},
-		schemas:  map[addrs.Resource]provider.Schema{},
-		handled:  map[addrs.AbsResource]bool{},
+		replace:   map[addrs.AbsResourceInstance]bool{},
+		planned:   map[addrs.Resource]cty.Value{},
+		byAddr:    map[addrs.AbsResourceInstance]*ResourceInstanceChange{},
+		schemas:   map[addrs.Resource]provider.Schema{},
+		handled:   map[addrs.AbsResource]bool{},
 		timestamp: now().UTC(),
 	}
 	for _, a := range opts.Replace {

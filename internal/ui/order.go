@@ -67,4 +67,3 @@ func moduleParent(m addrs.ModuleInstance) addrs.ModuleInstance {
 	}
 	return addrs.ModuleInstance(strings.Join(steps[:len(steps)-1], "."))
 }
-
