@@ -97,6 +97,9 @@ func runApplyOrDestroy(m *Meta, args []string, destroy bool) int {
 
 // runApplyPhase applies a plan and reports the result.
 func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p *plan.Plan, f *operationFlags) int {
+	if out.json == nil && p.HasChanges() {
+		fmt.Fprintln(m.Out)
+	}
 	counter := &ui.CountHooks{}
 	writer := newStateWriter(op.store, op.state)
 	final, ds := apply.Apply(ctx, op.cfg, p, op.providers, apply.Options{

@@ -65,7 +65,18 @@ func (m *Meta) showDiagnostics(ds diag.Diagnostics) {
 	if len(ds) == 0 {
 		return
 	}
-	_ = ui.RenderDiagnostics(m.Err, ds, m.sources, ui.RenderOptions{Color: m.Color})
+	renderDiagnostics(m.Err, ds, m.sources, m.Color)
+}
+
+// renderDiagnostics writes diagnostics in OpenTofu's boxed form, or its
+// plain form when colors are off (-no-color).
+func renderDiagnostics(w io.Writer, ds diag.Diagnostics, sources map[string][]byte, color bool) {
+	opts := ui.RenderOptions{Color: color}
+	if color {
+		_ = ui.RenderDiagnostics(w, ds, sources, opts)
+	} else {
+		_ = ui.RenderDiagnosticsPlain(w, ds, sources, opts)
+	}
 }
 
 // loadConfig loads the configuration in the working directory.
@@ -231,10 +242,14 @@ func (m *Meta) lockState(ctx context.Context, store backend.Store, operation str
 	}, nil
 }
 
+// newBuiltinTerraform starts the built-in terraform provider; tests replace
+// it to get predictable ids.
+var newBuiltinTerraform = func() provider.Interface { return builtin.NewTerraform() }
+
 // providerFactories returns every provider rig can start.
 func (m *Meta) providerFactories() provider.Factories {
 	return provider.Factories{
-		addrs.NewBuiltInProvider("terraform"): func() (provider.Interface, error) { return builtin.NewTerraform(), nil },
+		addrs.NewBuiltInProvider("terraform"): func() (provider.Interface, error) { return newBuiltinTerraform(), nil },
 	}
 }
 

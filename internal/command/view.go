@@ -37,7 +37,7 @@ func (o *output) diagnostics(ds diag.Diagnostics) {
 		o.json.Diagnostics(ds, o.m.sources)
 		return
 	}
-	_ = ui.RenderDiagnostics(o.m.Err, ds, o.m.sources, o.opts())
+	renderDiagnostics(o.m.Err, ds, o.m.sources, o.m.Color)
 }
 
 func (o *output) plan(p *plan.Plan, schemas ui.ProviderSchemas, g *apply.Graph) {
