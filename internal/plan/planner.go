@@ -150,6 +150,10 @@ func (p *planner) run() diag.Diagnostics {
 	}
 	p.rg = rg
 	p.cbd = inheritCBD(p.cfg, rg)
+	ds = ds.Append(validateBodies(p.cfg, p.schemas))
+	if ds.HasErrors() {
+		return ds
+	}
 
 	if p.opts.Mode == DestroyMode {
 		return ds.Append(p.planDestroy())

@@ -53,9 +53,20 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set) 
 	if ds.HasErrors() {
 		return ds
 	}
+	return ds.Append(validateBodies(cfg, p.schemas))
+}
+
+// validateBodies decodes every resource body against its schema with all
+// referenced values unknown, catching unsupported arguments, type errors and
+// unknown functions before anything is planned.
+func validateBodies(cfg *config.Module, schemas map[addrs.Resource]provider.Schema) diag.Diagnostics {
+	var ds diag.Diagnostics
 	scope := &lang.Scope{Data: unknownData{}, ModuleDir: ".", RootDir: ".", Cwd: "."}
 	for _, r := range allResources(cfg) {
-		sch := p.schemas[r.Addr]
+		sch, ok := schemas[r.Addr]
+		if !ok {
+			continue
+		}
 		inst := lang.InstanceData{}
 		switch {
 		case r.Count != nil:

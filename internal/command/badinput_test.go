@@ -1,0 +1,136 @@
+package command
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBadInputLeavesStateAlone checks that each kind of bad configuration
+// gets a diagnostic naming its file and line, exits 1, and does not touch
+// the state already recorded.
+func TestBadInputLeavesStateAlone(t *testing.T) {
+	tests := []struct {
+		name     string
+		config   string
+		summary  string
+		location string
+	}{
+		{
+			name: "cycle",
+			config: `resource "terraform_data" "a" {
+  input = terraform_data.b.output
+}
+
+resource "terraform_data" "b" {
+  input = terraform_data.a.output
+}
+`,
+			summary:  "Error: Cycle: terraform_data.a, terraform_data.b",
+			location: "on main.tf line 1",
+		},
+		{
+			name: "undeclared resource",
+			config: `resource "terraform_data" "a" {
+  input = "x"
+}
+
+resource "terraform_data" "b" {
+  input = terraform_data.nope.output
+}
+`,
+			summary:  "Error: Reference to undeclared resource",
+			location: "on main.tf line 6",
+		},
+		{
+			name: "syntax error",
+			config: `resource "terraform_data" "a" {
+  input = "x"
+}
+
+resource "terraform_data" "b" {
+  input = [1, 2
+}
+`,
+			summary:  "Error: Missing item separator",
+			location: "on main.tf line 7",
+		},
+		{
+			name: "non-literal lifecycle value",
+			config: `variable "cbd" {
+  default = true
+}
+
+resource "terraform_data" "a" {
+  lifecycle {
+    create_before_destroy = var.cbd
+  }
+}
+`,
+			summary:  "Error: Variables not allowed",
+			location: "on main.tf line 7",
+		},
+		{
+			name: "unknown function",
+			config: `resource "terraform_data" "a" {
+  input = nosuchfunc("x")
+}
+`,
+			summary:  "Error: Call to unknown function",
+			location: "on main.tf line 2",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "a" { input = "x" }`})
+			if r := rig(t, dir, "apply", "-auto-approve", "-input=false", "-no-color"); r.code != 0 {
+				t.Fatalf("initial apply: %s", r.stderr)
+			}
+			_, before := readStateFile(t, dir)
+			writeFile(t, dir, "main.tf", tt.config)
+			for _, cmd := range [][]string{
+				{"validate", "-no-color"},
+				{"plan", "-input=false", "-no-color"},
+				{"apply", "-auto-approve", "-input=false", "-no-color"},
+				{"destroy", "-auto-approve", "-input=false", "-no-color"},
+			} {
+				r := rig(t, dir, cmd...)
+				if r.code != 1 {
+					t.Errorf("%s: exit %d, want 1\n%s", cmd[0], r.code, r.stderr)
+				}
+				if !strings.Contains(r.stderr, tt.summary) || !strings.Contains(r.stderr, tt.location) {
+					t.Errorf("%s: diagnostic lacks %q at %q:\n%s", cmd[0], tt.summary, tt.location, r.stderr)
+				}
+				_, after := readStateFile(t, dir)
+				if !bytes.Equal(before, after) {
+					t.Fatalf("%s changed the state", cmd[0])
+				}
+			}
+			golden(t, "badinput/"+strings.ReplaceAll(tt.name, " ", "-"), rig(t, dir, "plan", "-input=false", "-no-color").stderr)
+		})
+	}
+}
+
+// TestCorruptStateIsReportedAndKept checks that a state file that is not
+// valid JSON stops the run with a clear message and is left as it was.
+func TestCorruptStateIsReportedAndKept(t *testing.T) {
+	dir := workdir(t, map[string]string{
+		"main.tf":           `resource "terraform_data" "a" { input = "x" }`,
+		"terraform.tfstate": "{\n  \"version\": 4,\n  \"serial\": \n",
+	})
+	for _, cmd := range [][]string{{"plan", "-input=false", "-no-color"}, {"apply", "-auto-approve", "-input=false", "-no-color"}} {
+		r := rig(t, dir, cmd...)
+		if r.code != 1 || !strings.Contains(r.stderr, "Failed to load state") || !strings.Contains(r.stderr, "line") {
+			t.Errorf("%s: exit %d\n%s", cmd[0], r.code, r.stderr)
+		}
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
+	if err != nil || string(got) != "{\n  \"version\": 4,\n  \"serial\": \n" {
+		t.Fatalf("corrupt state was modified: %q, %v", got, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".terraform.tfstate.lock.info")); err == nil {
+		t.Error("lock left behind")
+	}
+}
