@@ -1,0 +1,120 @@
+package command
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rig-iac/rig/internal/backend"
+	"github.com/rig-iac/rig/internal/backend/local"
+)
+
+// TestApplyWhileLockedFails checks that an apply on a state another
+// process is applying to fails at once, saying who holds the lock, and
+// leaves the state alone; with -lock-timeout it waits for the lock.
+func TestApplyWhileLockedFails(t *testing.T) {
+	dir := workdir(t, map[string]string{"main.tf": simpleConfig})
+	if r := rig(t, dir, "apply", "-auto-approve", "-input=false", "-no-color"); r.code != 0 {
+		t.Fatalf("apply: %s", r.stderr)
+	}
+	_, before := readStateFile(t, dir)
+
+	ctx := context.Background()
+	store, err := local.New(dir, local.Options{}).Store(ctx, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := backend.NewLockInfo("OperationTypeApply")
+	info.Who = "alice@build-host"
+	id, err := store.Lock(ctx, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	r := rig(t, dir, "apply", "-auto-approve", "-input=false", "-no-color", "-var=value=changed")
+	if r.code != 1 || !strings.Contains(r.stderr, "Error acquiring the state lock") || !strings.Contains(r.stderr, "alice@build-host") || !strings.Contains(r.stderr, "OperationTypeApply") {
+		t.Fatalf("locked apply: exit %d, want 1 naming the holder:\n%s", r.code, r.stderr)
+	}
+	_, after := readStateFile(t, dir)
+	if !bytes.Equal(before, after) {
+		t.Fatal("locked apply changed the state")
+	}
+
+	// With -lock-timeout, the apply waits until the holder releases the lock.
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		_ = store.Unlock(ctx, id)
+	}()
+	r = rig(t, dir, "apply", "-auto-approve", "-input=false", "-no-color", "-var=value=changed", "-lock-timeout=30s")
+	if r.code != 0 || !strings.Contains(r.stdout, "Apply complete!") {
+		t.Fatalf("apply with -lock-timeout: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestConcurrentApplyProcesses runs two rig processes applying to one
+// state at the same time: exactly one proceeds at a time, the other
+// reports the lock, and the state is never corrupted.
+func TestConcurrentApplyProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the rig binary; skipped with -short")
+	}
+	bin := filepath.Join(t.TempDir(), "rig")
+	build := exec.Command("go", "build", "-o", bin, "github.com/rig-iac/rig/cmd/rig")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building rig: %v\n%s", err, out)
+	}
+	// Enough instances that an apply takes a while.
+	dir := workdir(t, map[string]string{"main.tf": `
+variable "v" { default = "x" }
+resource "terraform_data" "r" {
+  count = 1500
+  input = "${var.v}-${count.index}"
+}
+`})
+	for round := range 3 {
+		var wg sync.WaitGroup
+		results := make([]result, 2)
+		for i := range 2 {
+			wg.Go(func() {
+				cmd := exec.Command(bin, "-chdir="+dir, "apply", "-auto-approve", "-input=false", "-no-color", "-var=v=round"+string(rune('0'+round))+string(rune('a'+i)))
+				var out, errb bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &out, &errb
+				err := cmd.Run()
+				code := 0
+				if ee, ok := err.(*exec.ExitError); ok {
+					code = ee.ExitCode()
+				} else if err != nil {
+					t.Errorf("running rig: %v", err)
+				}
+				results[i] = result{code: code, stdout: out.String(), stderr: errb.String()}
+			})
+		}
+		wg.Wait()
+		succeeded := 0
+		for _, r := range results {
+			switch {
+			case r.code == 0:
+				succeeded++
+			case r.code == 1 && strings.Contains(r.stderr, "Error acquiring the state lock"):
+			default:
+				t.Fatalf("round %d: unexpected result: exit %d\n%s", round, r.code, r.stderr)
+			}
+		}
+		if succeeded == 0 {
+			t.Fatalf("round %d: neither apply proceeded", round)
+		}
+		sf, _ := readStateFile(t, dir)
+		if got := instanceCount(sf); got != 1500 {
+			t.Fatalf("round %d: state has %d instances, want 1500", round, got)
+		}
+		if _, err := os.Stat(filepath.Join(dir, ".terraform.tfstate.lock.info")); err == nil {
+			t.Fatalf("round %d: lock left behind", round)
+		}
+	}
+}
