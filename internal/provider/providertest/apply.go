@@ -66,7 +66,7 @@ func (p *Provider) ApplyResourceChange(_ context.Context, req provider.ApplyRequ
 		key = id
 	}
 	p.seq++
-	op := Op{Start: p.seq, Type: req.TypeName, Key: key, Action: action, ID: id, Name: obj.Name, Value: obj.Value}
+	op := Op{Start: p.seq, Type: req.TypeName, Key: key, Action: action, ID: id, Name: obj.Name, Value: obj.Value, Refs: refs(subject)}
 	idx := len(p.ops)
 	p.ops = append(p.ops, op)
 	k := opKey{key, action}
@@ -156,4 +156,22 @@ func isClosed(ch <-chan struct{}) bool {
 	default:
 		return false
 	}
+}
+
+// refs returns the known elements of an object's ref attribute.
+func refs(obj cty.Value) []string {
+	if obj.IsNull() || !obj.IsKnown() {
+		return nil
+	}
+	v := obj.GetAttr("ref")
+	if v.IsNull() || !v.IsKnown() {
+		return nil
+	}
+	var out []string
+	for _, e := range v.AsValueSlice() {
+		if e.IsKnown() && !e.IsNull() {
+			out = append(out, e.AsString())
+		}
+	}
+	return out
 }

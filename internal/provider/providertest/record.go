@@ -51,6 +51,9 @@ type Op struct {
 	// Value is the value attribute the apply was made with ("" when null).
 	// For a delete it is the prior object's value.
 	Value string
+	// Refs is the ref attribute the apply was made with (for a delete, the
+	// prior object's): the ids of the objects this one refers to.
+	Refs []string
 	// Err is the text of the error diagnostics returned, "" when the apply
 	// succeeded. A partial failure (FailOnPartial) has Err set although the
 	// change was made.
