@@ -301,3 +301,29 @@ func TestDestroyFailureKeepsDependencies(t *testing.T) {
 		t.Fatal("not everything destroyed")
 	}
 }
+
+// TestRemovedFromConfigFailure: resources removed from the configuration
+// are deleted dependents-first; when one delete fails, it stays recorded
+// (nothing forgotten), nothing is leaked, and the next plan deletes it.
+func TestRemovedFromConfigFailure(t *testing.T) {
+	a := thingSpec{name: "a", value: "1"}
+	b := thingSpec{name: "b", value: "1", refs: []string{"a"}}
+	c := thingSpec{name: "c", value: "1", refs: []string{"b"}}
+	s := newScenario(t)
+	s.mustStep(things(a, b, c), plan.NormalMode)
+	s.prov.FailOn("b", providertest.Delete, 1)
+	_, ops, ds := s.step(things(a), plan.NormalMode)
+	if !ds.HasErrors() {
+		t.Fatal("no error")
+	}
+	checkSequence(t, ops, "delete c; delete b (failed)")
+	if s.state.Object(addrsObj("b")) == nil || s.state.Object(addrsObj("c")) != nil {
+		t.Fatal("state does not match what happened")
+	}
+	s.checkNoLeaks()
+	p, _ := s.plan(things(a), plan.NormalMode)
+	if act, r := s.action(thing("b"), p); act != plan.Delete || r != plan.DeleteBecauseNoResourceConfig {
+		t.Fatalf("next plan for b: %v %v", act, r)
+	}
+	s.converge(things(a))
+}

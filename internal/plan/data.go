@@ -33,6 +33,7 @@ func (p *planner) planDataResource(r *config.Resource) diag.Diagnostics {
 		return ds
 	}
 	vals := map[addrs.InstanceKey]cty.Value{}
+	deferred := p.dependsOnChanges(r)
 	for _, k := range exp.Keys {
 		addr := absAddr.Instance(k)
 		scope := p.eval.Scope(exp.InstanceData(k))
@@ -42,10 +43,11 @@ func (p *planner) planDataResource(r *config.Resource) diag.Diagnostics {
 			continue
 		}
 		ds = ds.Append(prov.ValidateDataResourceConfig(p.ctx, r.Addr.Type, cfg))
-		if !cfg.IsWhollyKnown() {
-			vals[k] = cty.UnknownVal(ty)
+		if deferred || !cfg.IsWhollyKnown() {
+			after := plannedDataObject(sch.Block, cfg)
+			vals[k] = after
 			p.addChange(&ResourceInstanceChange{Addr: addr, ProviderConfig: pc, Action: Read,
-				Before: cty.NullVal(ty), After: cty.UnknownVal(ty), Dependencies: absResources(p.rg.resourceDeps[r.Addr])})
+				Before: cty.NullVal(ty), After: after, Dependencies: absResources(p.rg.resourceDeps[r.Addr])})
 			continue
 		}
 		resp := prov.ReadDataSource(p.ctx, provider.ReadDataRequest{TypeName: r.Addr.Type, Config: cfg})
@@ -68,4 +70,50 @@ func (p *planner) planDataResource(r *config.Resource) diag.Diagnostics {
 	p.planned[r.Addr] = exp.WholeValue(vals)
 	p.mu.Unlock()
 	return ds
+}
+
+// dependsOnChanges reports whether a data source refers to (or names in
+// depends_on) a managed resource with a planned change other than a no-op.
+// OpenTofu then reads it during apply, after that change, even when its
+// configuration is known (forcePlanReadData: references to managed
+// resources count as depends_on for data sources).
+func (p *planner) dependsOnChanges(r *config.Resource) bool {
+	refs, _ := resourceReferences(r, func(*config.Resource) (*provider.Block, bool) {
+		s, ok := p.schemas[r.Addr]
+		return s.Block, ok
+	})
+	managed := map[addrs.Resource]bool{}
+	for _, ref := range refs {
+		if ref.Kind == lang.ResourceRef && ref.Resource.Mode == addrs.Managed {
+			managed[ref.Resource] = true
+		}
+	}
+	if len(managed) == 0 {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.changes {
+		if managed[c.Addr.Resource.Resource] && c.Action != NoOp {
+			return true
+		}
+	}
+	return false
+}
+
+// plannedDataObject is the value of a data source read during apply: the
+// configured values, with computed attributes the configuration leaves null
+// unknown (OpenTofu's objchange.PlannedDataResourceObject, for top-level
+// attributes).
+func plannedDataObject(b *provider.Block, cfg cty.Value) cty.Value {
+	if cfg.IsNull() || !cfg.IsKnown() {
+		return cty.UnknownVal(b.ImpliedType())
+	}
+	vals := cfg.AsValueMap()
+	for name, a := range b.Attributes {
+		if a.Computed && vals[name].IsNull() {
+			vals[name] = cty.UnknownVal(a.ImpliedType())
+		}
+	}
+	return cty.ObjectVal(vals)
 }

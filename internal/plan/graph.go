@@ -49,7 +49,7 @@ func (n node) String() string {
 type refGraph struct {
 	g *dag.Graph[node]
 	// resourceDeps holds, for each resource, the resources it depends on
-	// directly or through local values, sorted.
+	// directly or through local values and data sources, sorted.
 	resourceDeps map[addrs.Resource][]addrs.Resource
 	// refs holds every node's references, for diagnostics.
 	ranges map[node]hcl.Range
@@ -169,6 +169,14 @@ func buildRefGraph(m *config.Module, schemaOf schemaLookup) (*refGraph, diag.Dia
 			switch d.kind {
 			case resourceNode:
 				add(d.resource)
+				if d.resource.Mode != addrs.Data {
+					break
+				}
+				// A data source is never destroyed and records no
+				// dependencies, so what it depends on is recorded on its
+				// dependents, to order their destroys (and to pass on
+				// create_before_destroy, as OpenTofu does through any node).
+				fallthrough
 			case localNode:
 				for _, r := range through[d] {
 					add(r)
@@ -181,6 +189,9 @@ func buildRefGraph(m *config.Module, schemaOf schemaLookup) (*refGraph, diag.Dia
 			through[n] = deps
 		case resourceNode:
 			rg.resourceDeps[n.resource] = deps
+			if n.resource.Mode == addrs.Data {
+				through[n] = deps
+			}
 		}
 	}
 	return rg, ds

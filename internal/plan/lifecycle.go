@@ -12,28 +12,98 @@ import (
 
 // ApplyIgnoreChanges returns config with the ignored attribute paths (or all
 // attributes, for ignore_changes = all) replaced by their prior values. It
-// applies to updates only: the caller skips it when there is no prior object.
+// applies to updates only: the caller skips it when there is no prior object
+// and plans a replacement's new object from the configuration as written.
+//
+// As in OpenTofu, a path ending in a string index (tags["k"]) ignores that
+// element of a map (keeping its prior value, or its absence), and the whole
+// value when it is not a map (an object); any other path ignores the value
+// there as a whole, whatever its type.
 func ApplyIgnoreChanges(lc *config.ManagedLifecycle, prior, cfg cty.Value) cty.Value {
 	if lc.IgnoreAllChanges {
 		// Keep configured-only attributes from prior; computed ones stay as configured (null).
 		return keepPriorWhereSet(prior, cfg)
 	}
-	if len(lc.IgnoreChanges) == 0 || cfg.IsNull() || !cfg.IsKnown() {
+	if len(lc.IgnoreChanges) == 0 || prior.IsNull() || cfg.IsNull() || !cfg.IsKnown() {
 		return cfg
 	}
-	out := cfg
+	type ignored struct {
+		path  cty.Path  // the ignored value, or the map holding the ignored key
+		prior cty.Value // the prior value at path
+		key   *string   // the ignored map key, if any
+	}
+	var ignores []ignored
 	for _, trav := range lc.IgnoreChanges {
 		path := traversalPath(trav)
-		if path == nil {
+		if len(path) == 0 {
 			continue
 		}
-		pv, err := path.Apply(prior)
-		if err != nil {
-			// The prior object has nothing at this path (e.g. a new map key): remove it from config.
-			pv = cty.NilVal
+		var key *string
+		if last, ok := path[len(path)-1].(cty.IndexStep); ok && last.Key.Type() == cty.String && last.Key.IsKnown() && !last.Key.IsNull() {
+			k := last.Key.AsString()
+			path, key = path[:len(path)-1], &k
 		}
-		out = setPath(out, path, pv)
+		pv, perr := path.Apply(prior)
+		cv, cerr := path.Apply(cfg)
+		if perr != nil || cerr != nil || pv.RawEquals(cv) {
+			continue
+		}
+		ignores = append(ignores, ignored{path: path, prior: pv, key: key})
 	}
+	if len(ignores) == 0 {
+		return cfg
+	}
+	out, _ := cty.Transform(cfg, func(path cty.Path, v cty.Value) (cty.Value, error) {
+		if !v.Type().IsMapType() {
+			for _, ig := range ignores {
+				if path.Equals(ig.path) {
+					return ig.prior, nil
+				}
+			}
+			return v, nil
+		}
+		if !v.IsKnown() {
+			return v, nil
+		}
+		elems := map[string]cty.Value{}
+		if !v.IsNull() {
+			for it := v.ElementIterator(); it.Next(); {
+				k, e := it.Element()
+				elems[k.AsString()] = e
+			}
+		}
+		matched := false
+		for _, ig := range ignores {
+			if !path.Equals(ig.path) {
+				continue
+			}
+			if ig.key == nil {
+				return ig.prior, nil
+			}
+			matched = true
+			var pe cty.Value
+			if !ig.prior.IsNull() && ig.prior.IsKnown() && ig.prior.Type().IsMapType() {
+				if pv := ig.prior.Index(cty.StringVal(*ig.key)); ig.prior.HasIndex(cty.StringVal(*ig.key)).True() {
+					pe = pv
+				}
+			}
+			if pe == cty.NilVal {
+				// The prior map did not have the key: keep it absent.
+				delete(elems, *ig.key)
+			} else {
+				elems[*ig.key] = pe
+			}
+		}
+		switch {
+		case !matched:
+			return v, nil
+		case len(elems) > 0:
+			return cty.MapVal(elems), nil
+		case v.IsNull():
+			return v, nil
+		}
+		return cty.MapValEmpty(v.Type().ElementType()), nil
+	})
 	return out
 }
 
@@ -70,63 +140,6 @@ func traversalPath(trav hcl.Traversal) cty.Path {
 		}
 	}
 	return path
-}
-
-// setPath returns v with the value at path replaced by nv; a NilVal nv
-// removes a map element. Paths that do not exist in v leave it unchanged.
-func setPath(v cty.Value, path cty.Path, nv cty.Value) cty.Value {
-	if len(path) == 0 {
-		if nv == cty.NilVal {
-			return v
-		}
-		return nv
-	}
-	if v.IsNull() || !v.IsKnown() {
-		return v
-	}
-	ty := v.Type()
-	switch step := path[0].(type) {
-	case cty.GetAttrStep:
-		if !ty.IsObjectType() || !ty.HasAttribute(step.Name) {
-			return v
-		}
-		vals := v.AsValueMap()
-		child := setPath(vals[step.Name], path[1:], nv)
-		if child == cty.NilVal || !child.Type().Equals(vals[step.Name].Type()) && !vals[step.Name].Type().Equals(cty.DynamicPseudoType) {
-			return v
-		}
-		vals[step.Name] = child
-		return cty.ObjectVal(vals)
-	case cty.IndexStep:
-		switch {
-		case ty.IsMapType() && step.Key.Type() == cty.String:
-			vals := v.AsValueMap()
-			if vals == nil {
-				vals = map[string]cty.Value{}
-			}
-			k := step.Key.AsString()
-			if len(path) == 1 && nv == cty.NilVal {
-				delete(vals, k)
-			} else if cur, ok := vals[k]; ok {
-				vals[k] = setPath(cur, path[1:], nv)
-			} else if len(path) == 1 {
-				vals[k] = nv
-			}
-			if len(vals) == 0 {
-				return cty.MapValEmpty(ty.ElementType())
-			}
-			return cty.MapVal(vals)
-		case ty.IsListType() && step.Key.Type() == cty.Number:
-			elems := v.AsValueSlice()
-			i, _ := step.Key.AsBigFloat().Int64()
-			if i < 0 || int(i) >= len(elems) || nv == cty.NilVal && len(path) == 1 {
-				return v
-			}
-			elems[i] = setPath(elems[i], path[1:], nv)
-			return cty.ListVal(elems)
-		}
-	}
-	return v
 }
 
 // replaceTriggered reports whether any replace_triggered_by entry of r names
@@ -169,11 +182,14 @@ func (p *planner) replaceTriggered(r *config.Resource, scope *lang.Scope, addr a
 
 func (p *planner) instanceTriggers(addr addrs.AbsResourceInstance, attrPath cty.Path) bool {
 	c := p.changeOf(addr)
-	if c == nil {
+	// Only an update or a replacement triggers: a create or a delete changes
+	// every value but is not a change of the referenced object (OpenTofu's
+	// EvaluateReplaceTriggeredBy).
+	if c == nil || c.Action != Update && !c.Action.IsReplace() {
 		return false
 	}
 	if len(attrPath) == 0 {
-		return c.Action == Update || c.Action.IsReplace()
+		return true
 	}
 	before, berr := attrPath.Apply(c.Before)
 	after, aerr := attrPath.Apply(c.After)

@@ -42,6 +42,9 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	if prior == nil {
 		prior = state.New()
 	}
+	// The state as OpenTofu sees it after the moves implied by adding or
+	// removing count; the caller's state is left as it is.
+	prior, moveDiags := impliedMoves(cfg, prior)
 	if opts.Parallelism <= 0 {
 		opts.Parallelism = 10
 	}
@@ -63,7 +66,13 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 		p.replace[a] = true
 	}
 	result := &Plan{Mode: opts.Mode, PrevRunState: prior, Outputs: map[string]*OutputChange{}, Timestamp: p.timestamp}
-	ds := p.run()
+	ds := moveDiags.Append(p.run())
+	// Before forceCBD: the state records the setting OpenTofu records, the
+	// configuration's own or inherited one.
+	p.recordUnchanged()
+	if !ds.HasErrors() {
+		forceCBD(p.changes, p.prevRun)
+	}
 	sort.Slice(p.changes, func(i, j int) bool { return p.changes[i].ObjectAddr().Less(p.changes[j].ObjectAddr()) })
 	result.Changes = p.changes
 	result.PriorState = p.refreshed
@@ -288,8 +297,17 @@ func (p *planner) validateVariables() diag.Diagnostics {
 	for _, name := range sortedKeys(p.cfg.Variables) {
 		v := p.cfg.Variables[name]
 		for _, rule := range v.Validations {
-			ds = ds.Append(CheckRule(p.eval.Scope(lang.InstanceData{}), rule, "Invalid value for variable",
-				fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", rule.DeclRange.String())))
+			more := CheckRule(p.eval.Scope(lang.InstanceData{}), rule, "Invalid value for variable",
+				fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", rule.DeclRange.String()))
+			for i := range more {
+				// OpenTofu reports a root variable's failed validation at the
+				// variable's declaration (where its value is defined).
+				if more[i].Summary == "Invalid value for variable" {
+					rng := v.DeclRange
+					more[i].Subject = &rng
+				}
+			}
+			ds = ds.Append(more)
 		}
 	}
 	return ds

@@ -265,7 +265,11 @@ func (p *planner) planInstance(r *config.Resource, sch provider.Schema, prov pro
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
-	if !priorVal.IsNull() && r.Managed != nil {
+	// ignore_changes applies to updates: a tainted object is replaced, and a
+	// replacement's new object is planned from the configuration as written.
+	origConfig := configVal
+	tainted := obj != nil && obj.Status == state.Tainted
+	if !priorVal.IsNull() && !tainted && r.Managed != nil {
 		configVal = ApplyIgnoreChanges(r.Managed, priorVal, configVal)
 	}
 	proposed := provider.ProposedNew(sch.Block, priorVal, configVal)
@@ -288,28 +292,34 @@ func (p *planner) planInstance(r *config.Resource, sch provider.Schema, prov pro
 		}
 	}
 
+	// The action and its reason, in OpenTofu's order: replace_triggered_by
+	// names the reason whatever else forces the replacement; the paths the
+	// provider says force replacement are recorded whatever the reason.
+	triggered := false
+	if !priorVal.IsNull() {
+		t, more := p.replaceTriggered(r, scope, addr)
+		ds = ds.Append(more)
+		triggered = t
+		if !tainted {
+			change.RequiredReplace = changedPaths(resp.RequiresReplace, priorVal, planned)
+		}
+	}
 	replace := false
 	switch {
 	case priorVal.IsNull():
 		change.Action = Create
-	case obj != nil && obj.Status == state.Tainted:
+	case triggered:
+		replace, change.Reason = true, ReplaceByTriggers
+	case tainted:
 		replace, change.Reason = true, ReplaceBecauseTainted
 	case p.replace[addr]:
 		replace, change.Reason = true, ReplaceByRequest
-	case len(changedPaths(resp.RequiresReplace, priorVal, planned)) > 0:
+	case valuesEqual(planned, priorVal):
+		change.Action = NoOp
+	case len(change.RequiredReplace) > 0:
 		replace, change.Reason = true, ReplaceBecauseCannotUpdate
-		change.RequiredReplace = changedPaths(resp.RequiresReplace, priorVal, planned)
 	default:
-		triggered, more := p.replaceTriggered(r, scope, addr)
-		ds = ds.Append(more)
-		switch {
-		case triggered:
-			replace, change.Reason = true, ReplaceByTriggers
-		case valuesEqual(planned, priorVal):
-			change.Action = NoOp
-		default:
-			change.Action = Update
-		}
+		change.Action = Update
 	}
 	if replace {
 		change.Action = DeleteThenCreate
@@ -318,8 +328,8 @@ func (p *planner) planInstance(r *config.Resource, sch provider.Schema, prov pro
 		}
 		// The new object is planned as a create.
 		nullPrior := cty.NullVal(ty)
-		proposed := provider.ProposedNew(sch.Block, nullPrior, configVal)
-		resp2 := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: configVal})
+		proposed := provider.ProposedNew(sch.Block, nullPrior, origConfig)
+		resp2 := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: origConfig})
 		ds = ds.Append(withAddr(resp2.Diagnostics, oaddr))
 		if ds.HasErrors() {
 			return cty.UnknownVal(ty), ds
@@ -341,6 +351,41 @@ func (p *planner) planInstance(r *config.Resource, sch provider.Schema, prov pro
 	}
 	p.addChange(change)
 	return change.After, ds
+}
+
+// recordUnchanged records, in the refreshed state, the dependencies and
+// create_before_destroy (own or inherited) of every object planned as a
+// no-op: apply has no operation for them that would record these, and a
+// later delete of such an object is ordered by them. OpenTofu does the same.
+func (p *planner) recordUnchanged() {
+	for _, c := range p.changes {
+		addr := c.ObjectAddr()
+		cur := p.refreshed.Object(addr)
+		if c.Action != NoOp || cur == nil || cur.CreateBeforeDestroy == c.CreateBeforeDestroy && sameResources(cur.Dependencies, c.Dependencies) {
+			continue
+		}
+		obj := *cur
+		obj.Dependencies = c.Dependencies
+		obj.CreateBeforeDestroy = c.CreateBeforeDestroy
+		p.refreshed.SetObject(addr, &obj, c.ProviderConfig)
+	}
+}
+
+// sameResources reports whether a and b hold the same resources, in any order.
+func sameResources(a, b []addrs.AbsResource) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	in := make(map[addrs.AbsResource]bool, len(a))
+	for _, r := range a {
+		in[r] = true
+	}
+	for _, r := range b {
+		if !in[r] {
+			return false
+		}
+	}
+	return true
 }
 
 // changedPaths returns the paths among paths whose values differ between prior and planned.
@@ -490,6 +535,10 @@ func (p *planner) planOutputs() diag.Diagnostics {
 		}
 		oc := &OutputChange{Before: before, After: val, Sensitive: o.Sensitive}
 		switch {
+		case val.IsNull() && before.IsNull():
+			// Null outputs are not recorded, so nothing changes (OpenTofu ignores
+			// sensitivity here too).
+			oc.Action = NoOp
 		case !had:
 			oc.Action = Create
 		case valuesEqual(val, before) && prior.Sensitive == o.Sensitive:
