@@ -17,6 +17,8 @@ var allowedImports = map[string][]string{
 	"internal/backend/local":         {"internal/backend"},
 	"internal/backend/inmem":         {"internal/backend"},
 	"internal/backend/backendtest":   {"internal/backend"},
+	"internal/backend/pg":            {"internal/backend"},
+	"internal/backend/pg/pgtest":     {},
 	"internal/config":                {"internal/addrs", "internal/diag"},
 	"internal/lang":                  {"internal/addrs", "internal/diag", "internal/config"},
 	"internal/state":                 {"internal/addrs"},
@@ -24,6 +26,13 @@ var allowedImports = map[string][]string{
 	"internal/provider":              {"internal/addrs", "internal/diag"},
 	"internal/provider/builtin":      {"internal/diag", "internal/provider"},
 	"internal/provider/providertest": {"internal/addrs", "internal/diag", "internal/provider"},
+
+	// The provider plugin client and the generated code of the two protocol versions.
+	"internal/provider/plugin": {"internal/addrs", "internal/diag", "internal/provider",
+		"internal/provider/plugin/tfplugin5", "internal/provider/plugin/tfplugin6"},
+	"internal/provider/plugin/tfplugin5": {},
+	"internal/provider/plugin/tfplugin6": {},
+
 	"internal/plan": {"internal/addrs", "internal/config", "internal/dag", "internal/diag",
 		"internal/lang", "internal/provider", "internal/state"},
 	"internal/plan/planfile": {"internal/addrs", "internal/plan", "internal/state", "internal/state/statefile"},
@@ -33,6 +42,10 @@ var allowedImports = map[string][]string{
 		"internal/provider", "internal/state"},
 	"internal/command": {"*"},
 	"cmd/rig":          {"internal/command"},
+	// Benchmarks drive the engine packages directly.
+	"bench":            {"*"},
+	"bench/gen":        {},
+	"bench/cmd/riggen": {"bench/gen"},
 }
 
 const modulePath = "github.com/rig-iac/rig/"

@@ -1,0 +1,108 @@
+package plugin
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Function describes a provider-defined function, as GetProviderSchema or
+// GetFunctions report it.
+type Function struct {
+	Parameters []FunctionParameter
+	// VariadicParameter, when non-nil, accepts zero or more further arguments.
+	VariadicParameter  *FunctionParameter
+	ReturnType         cty.Type
+	Summary            string
+	Description        string
+	DeprecationMessage string
+}
+
+// FunctionParameter describes one parameter of a Function.
+type FunctionParameter struct {
+	Name string
+	// Type is the parameter's type constraint; cty.DynamicPseudoType accepts any.
+	Type cty.Type
+	// AllowNullValue says that a null argument may be passed.
+	AllowNullValue bool
+	// AllowUnknownValues says that unknown arguments may be passed; otherwise
+	// the caller returns an unknown result without calling.
+	AllowUnknownValues bool
+	Description        string
+}
+
+// FunctionError is a provider-defined function's failure.
+type FunctionError struct {
+	Text string
+	// Argument is the index of the argument at fault, or nil.
+	Argument *int64
+}
+
+// Error returns the failure text, naming the argument if there is one.
+func (e *FunctionError) Error() string {
+	if e.Argument != nil {
+		return fmt.Sprintf("argument %d: %s", *e.Argument, e.Text)
+	}
+	return e.Text
+}
+
+// Functions returns the provider-defined functions, from the provider's
+// cached schema when it lists any, else from the GetFunctions call. The
+// returned map is shared: callers must not modify it.
+func (p *Provider) Functions(ctx context.Context) (map[string]Function, diag.Diagnostics) {
+	ws, ds := p.loadSchema(ctx)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	if len(ws.functions) > 0 {
+		return ws.functions, nil
+	}
+	fns, more, err := p.proto.getFunctions(ctx)
+	if err != nil {
+		return nil, diag.Diagnostics{p.callFailed("GetFunctions", err)}
+	}
+	return fns, more
+}
+
+// CallFunction calls the provider-defined function name with args, which
+// must conform to its parameters (the variadic ones last). A call the
+// provider rejects returns a *FunctionError; other failures wrap the cause.
+func (p *Provider) CallFunction(ctx context.Context, name string, args []cty.Value) (cty.Value, error) {
+	fns, ds := p.Functions(ctx)
+	if ds.HasErrors() {
+		return cty.NilVal, fmt.Errorf("call provider function %s: %w", name, ds.Err())
+	}
+	fn, ok := fns[name]
+	if !ok {
+		return cty.NilVal, fmt.Errorf("call provider function %s: provider %s has no such function", name, p.meta.Provider.ForDisplay())
+	}
+	if len(args) < len(fn.Parameters) || (fn.VariadicParameter == nil && len(args) > len(fn.Parameters)) {
+		return cty.NilVal, fmt.Errorf("call provider function %s: %d arguments given, %d expected", name, len(args), len(fn.Parameters))
+	}
+	wireArgs := make([]dynamicValue, len(args))
+	for i, arg := range args {
+		param := fn.VariadicParameter
+		if i < len(fn.Parameters) {
+			param = &fn.Parameters[i]
+		}
+		dv, err := encodeValue(arg, param.Type)
+		if err != nil {
+			return cty.NilVal, fmt.Errorf("call provider function %s: argument %d: %w", name, i, err)
+		}
+		wireArgs[i] = dv
+	}
+	result, ferr, err := p.proto.callFunction(ctx, name, wireArgs)
+	if err != nil {
+		return cty.NilVal, fmt.Errorf("call provider function %s: %w", name, err)
+	}
+	if ferr != nil {
+		return cty.NilVal, ferr
+	}
+	v, err := decodeValue(result, fn.ReturnType)
+	if err != nil {
+		return cty.NilVal, fmt.Errorf("call provider function %s: result: %w", name, err)
+	}
+	return v, nil
+}

@@ -1,0 +1,256 @@
+package plugin
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/zclconf/go-cty/cty"
+)
+
+func TestFactoryStartsOneProcessPerInstance(t *testing.T) {
+	t.Setenv("RIG_TESTPROVIDER_PROTOCOL", "")
+	f := Factory(Meta{Path: testProviderBin, Provider: testAddr})
+	var pids []int
+	for range 2 {
+		inst, err := f()
+		if err != nil {
+			t.Fatalf("factory: %v", err)
+		}
+		p := inst.(*Provider)
+		pids = append(pids, p.client.ReattachConfig().Pid)
+		if err := inst.Close(); err != nil {
+			t.Fatalf("Close: %v", err)
+		}
+	}
+	if pids[0] == pids[1] {
+		t.Errorf("both instances ran in process %d", pids[0])
+	}
+}
+
+func TestStartErrors(t *testing.T) {
+	tests := []struct {
+		name     string
+		meta     Meta
+		reattach string
+		want     string
+	}{
+		{"no executable", Meta{Provider: testAddr}, "", "start provider rig/test: no executable"},
+		{"missing executable", Meta{Path: filepath.Join(t.TempDir(), "nope"), Provider: testAddr, Version: "1.0.0"}, "", "start provider rig/test v1.0.0 ("},
+		{"not a plugin", Meta{Path: "/bin/true", Provider: testAddr}, "", "start provider rig/test (/bin/true): "},
+		{"bad reattach variable", Meta{Path: testProviderBin, Provider: testAddr}, "{", "start provider rig/test: invalid TF_REATTACH_PROVIDERS: "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv(ReattachEnv, tt.reattach)
+			p, err := Start(tt.meta)
+			if err == nil {
+				p.Close()
+				t.Fatalf("Start succeeded")
+			}
+			if !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("error = %q, want prefix %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// processGone reports whether pid has ended (and was reaped), waiting up to 5 s.
+func processGone(pid int) bool {
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestCloseEndsProcess(t *testing.T) {
+	forEachProtocol(t, func(t *testing.T, p *Provider) {
+		pid := p.client.ReattachConfig().Pid
+		if _, ds := p.GetProviderSchema(context.Background()); ds.HasErrors() {
+			t.Fatal(ds.Err())
+		}
+		if err := p.Close(); err != nil {
+			t.Fatalf("Close: %v", err)
+		}
+		if !p.Exited() || !processGone(pid) {
+			t.Errorf("provider process %d still running after Close", pid)
+		}
+		if err := p.Close(); err != nil {
+			t.Errorf("second Close: %v", err)
+		}
+		// Calls after Close fail with diagnostics, not panics.
+		resp := p.ReadDataSource(context.Background(), provider.ReadDataRequest{TypeName: "test_echo", Config: cty.ObjectVal(map[string]cty.Value{"input": cty.StringVal("x"), "output": cty.NullVal(cty.String)})})
+		if !resp.Diagnostics.HasErrors() {
+			t.Errorf("ReadDataSource after Close succeeded")
+		}
+	})
+}
+
+func TestCrashedProvider(t *testing.T) {
+	forEachProtocol(t, func(t *testing.T, p *Provider) {
+		ctx := context.Background()
+		crash := cty.ObjectVal(map[string]cty.Value{"input": cty.StringVal("crash"), "output": cty.NullVal(cty.String)})
+		resp := p.ReadDataSource(ctx, provider.ReadDataRequest{TypeName: "test_echo", Config: crash})
+		if got := details(resp.Diagnostics); len(got) != 1 || !strings.HasPrefix(got[0], "error: Plugin did not respond: The provider rig/test v0.0.1 did not respond to the ReadDataSource call") {
+			t.Errorf("diagnostics = %q", got)
+		}
+		if ds := p.ValidateResourceConfig(ctx, "test_thing", thingConfig(cty.StringVal("a"), nil)); !ds.HasErrors() {
+			t.Errorf("a call to a crashed provider succeeded")
+		}
+		if err := p.Stop(ctx); err == nil {
+			t.Errorf("Stop of a crashed provider succeeded")
+		}
+	})
+}
+
+// startDebug runs the test provider on its own (-debug) and returns its
+// TF_REATTACH_PROVIDERS value and its command, which the caller waits for.
+func startDebug(t *testing.T, version string, testMode bool) (string, *exec.Cmd, chan error) {
+	t.Helper()
+	cmd := exec.Command(testProviderBin, "-debug", "-debug-test="+map[bool]string{true: "true", false: "false"}[testMode])
+	cmd.Env = append(os.Environ(), "RIG_TESTPROVIDER_PROTOCOL="+version)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	line := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if v, ok := strings.CutPrefix(sc.Text(), "TF_REATTACH_PROVIDERS="); ok {
+				line <- v
+			}
+		}
+		exited <- cmd.Wait()
+	}()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+	})
+	select {
+	case v := <-line:
+		return v, cmd, exited
+	case err := <-exited:
+		t.Fatalf("debug provider exited: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatalf("debug provider printed no reattach line")
+	}
+	return "", nil, nil
+}
+
+func TestReattach(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		version  string
+		testMode bool
+	}{
+		{"protocol5 test mode", "5", true},
+		{"protocol6 test mode", "6", true},
+		{"protocol6", "6", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			reattach, cmd, exited := startDebug(t, tt.version, tt.testMode)
+			t.Setenv(ReattachEnv, reattach)
+			// No executable: the provider is only reachable by reattaching.
+			p, err := Start(Meta{Provider: addrs.Provider{Hostname: "registry.terraform.io", Namespace: "rig", Type: "test"}})
+			if err != nil {
+				t.Fatalf("Start: %v", err)
+			}
+			if got, want := p.ProtocolVersion(), map[string]int{"5": 5, "6": 6}[tt.version]; got != want {
+				t.Errorf("ProtocolVersion = %d, want %d", got, want)
+			}
+			resp := p.ImportResourceState(context.Background(), provider.ImportRequest{TypeName: "test_thing", ID: "r"})
+			if resp.Diagnostics.HasErrors() || len(resp.Imported) != 1 {
+				t.Fatalf("ImportResourceState through reattach: %v", resp.Diagnostics)
+			}
+			if err := p.Close(); err != nil {
+				t.Fatalf("Close: %v", err)
+			}
+			select {
+			case <-exited:
+				if tt.testMode {
+					t.Errorf("Close ended a provider reattached in test mode")
+				}
+			case <-time.After(map[bool]time.Duration{true: 500 * time.Millisecond, false: 5 * time.Second}[tt.testMode]):
+				if !tt.testMode {
+					t.Errorf("Close did not end the reattached provider %d", cmd.Process.Pid)
+				}
+			}
+		})
+	}
+}
+
+func TestParseReattachProviders(t *testing.T) {
+	null := addrs.NewDefaultProvider("null")
+	tests := []struct {
+		name    string
+		in      string
+		want    map[addrs.Provider]ReattachConfig
+		wantErr string
+	}{
+		{"empty", "", map[addrs.Provider]ReattachConfig{}, ""},
+		{
+			name: "unix socket, short address",
+			in:   `{"hashicorp/null":{"Protocol":"grpc","ProtocolVersion":5,"Pid":42,"Test":true,"Addr":{"Network":"unix","String":"/tmp/plugin1"}}}`,
+			want: map[addrs.Provider]ReattachConfig{null: {Protocol: "grpc", ProtocolVersion: 5, Pid: 42, Test: true, Addr: ReattachAddr{Network: "unix", String: "/tmp/plugin1"}}},
+		},
+		{
+			name: "tcp, full address",
+			in:   `{"registry.terraform.io/hashicorp/null":{"Protocol":"grpc","ProtocolVersion":6,"Pid":7,"Addr":{"Network":"tcp","String":"127.0.0.1:1234"}}}`,
+			want: map[addrs.Provider]ReattachConfig{null: {Protocol: "grpc", ProtocolVersion: 6, Pid: 7, Addr: ReattachAddr{Network: "tcp", String: "127.0.0.1:1234"}}},
+		},
+		{name: "not JSON", in: `nope`, wantErr: "invalid TF_REATTACH_PROVIDERS: invalid character"},
+		{name: "bad address", in: `{"a//b":{"Addr":{"Network":"unix","String":"/x"}}}`, wantErr: `invalid TF_REATTACH_PROVIDERS: invalid provider source "a//b"`},
+		{name: "bad network", in: `{"null":{"Addr":{"Network":"udp","String":"x"}}}`, wantErr: `invalid TF_REATTACH_PROVIDERS: provider "null": unsupported address network "udp"`},
+		{name: "net/rpc", in: `{"null":{"Protocol":"netrpc","Addr":{"Network":"unix","String":"/x"}}}`, wantErr: `invalid TF_REATTACH_PROVIDERS: provider "null": unsupported protocol "netrpc"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParseReattachProviders(tt.in)
+			if tt.wantErr != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
+					t.Fatalf("error = %v, want prefix %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestLogging(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rig.log")
+	t.Setenv("TF_LOG", "debug")
+	t.Setenv("TF_LOG_PROVIDER", "")
+	t.Setenv("TF_LOG_PATH", path)
+	newLogBase().Named("p").Debug("hello from a plugin")
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(b), "hello from a plugin") {
+		t.Errorf("log file = %q, %v", b, err)
+	}
+
+	t.Setenv("TF_LOG", "")
+	if l := newLogBase(); l.IsError() {
+		t.Errorf("without TF_LOG the logger logs")
+	}
+}

@@ -1,0 +1,135 @@
+package plugin
+
+import (
+	"context"
+
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// protocol is one major version of the plugin protocol as the Provider
+// adapter sees it: the gRPC calls with values still encoded, and everything
+// else (schemas, diagnostics, attribute paths) already converted to rig's
+// types. client5 and client6 implement it. A returned error is a failed
+// call (transport or gRPC status), never a problem the provider reported:
+// those are diagnostics.
+type protocol interface {
+	version() int
+	getSchema(ctx context.Context) (wireSchemas, error)
+	validateProviderConfig(ctx context.Context, config dynamicValue) (diag.Diagnostics, error)
+	validateResourceConfig(ctx context.Context, typeName string, config dynamicValue) (diag.Diagnostics, error)
+	validateDataResourceConfig(ctx context.Context, typeName string, config dynamicValue) (diag.Diagnostics, error)
+	configure(ctx context.Context, terraformVersion string, config dynamicValue) (diag.Diagnostics, error)
+	upgradeResourceState(ctx context.Context, req wireUpgradeRequest) (dynamicValue, diag.Diagnostics, error)
+	readResource(ctx context.Context, req wireReadRequest) (wireReadResponse, error)
+	planResourceChange(ctx context.Context, req wirePlanRequest) (wirePlanResponse, error)
+	applyResourceChange(ctx context.Context, req wireApplyRequest) (wireApplyResponse, error)
+	importResourceState(ctx context.Context, typeName, id string) (wireImportResponse, error)
+	readDataSource(ctx context.Context, typeName string, config, meta dynamicValue) (wireReadDataResponse, error)
+	getFunctions(ctx context.Context) (map[string]Function, diag.Diagnostics, error)
+	callFunction(ctx context.Context, name string, args []dynamicValue) (dynamicValue, *FunctionError, error)
+	stop(ctx context.Context) (string, error)
+}
+
+// dynamicValue is a DynamicValue of either protocol version. A zero
+// dynamicValue is absent (decoded as null); nil means "send no value".
+type dynamicValue struct {
+	msgpack []byte
+	json    []byte
+}
+
+// wireSchemas is a GetProviderSchema response in rig's types.
+type wireSchemas struct {
+	schemas      provider.Schemas
+	providerMeta *provider.Schema // nil when the provider declares none
+	functions    map[string]Function
+	capabilities serverCapabilities
+	diags        diag.Diagnostics
+
+	// Filled by index when the schemas are cached.
+	providerType    cty.Type
+	resourceTypes   map[string]cty.Type
+	dataSourceTypes map[string]cty.Type
+	metaValue       *dynamicValue
+}
+
+// serverCapabilities are the optional features a provider announces.
+type serverCapabilities struct {
+	planDestroy               bool
+	getProviderSchemaOptional bool
+	moveResourceState         bool
+}
+
+type wireUpgradeRequest struct {
+	typeName string
+	version  int64
+	rawJSON  []byte
+	flatmap  map[string]string
+}
+
+type wireReadRequest struct {
+	typeName     string
+	currentState dynamicValue
+	private      []byte
+	providerMeta *dynamicValue
+}
+
+type wireReadResponse struct {
+	newState dynamicValue
+	private  []byte
+	deferred bool
+	diags    diag.Diagnostics
+}
+
+type wirePlanRequest struct {
+	typeName         string
+	priorState       dynamicValue
+	proposedNewState dynamicValue
+	config           dynamicValue
+	priorPrivate     []byte
+	providerMeta     *dynamicValue
+}
+
+type wirePlanResponse struct {
+	plannedState     dynamicValue
+	requiresReplace  []cty.Path
+	plannedPrivate   []byte
+	legacyTypeSystem bool
+	deferred         bool
+	diags            diag.Diagnostics
+}
+
+type wireApplyRequest struct {
+	typeName       string
+	priorState     dynamicValue
+	plannedState   dynamicValue
+	config         dynamicValue
+	plannedPrivate []byte
+	providerMeta   *dynamicValue
+}
+
+type wireApplyResponse struct {
+	newState         dynamicValue
+	private          []byte
+	legacyTypeSystem bool
+	diags            diag.Diagnostics
+}
+
+type wireImported struct {
+	typeName string
+	state    dynamicValue
+	private  []byte
+}
+
+type wireImportResponse struct {
+	imported []wireImported
+	deferred bool
+	diags    diag.Diagnostics
+}
+
+type wireReadDataResponse struct {
+	state    dynamicValue
+	deferred bool
+	diags    diag.Diagnostics
+}
