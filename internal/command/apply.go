@@ -107,7 +107,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	})
 	// A final write covers anything not yet persisted (it is skipped when nothing changed).
 	if err := writer.WriteState(context.Background(), final); err != nil {
-		ds = ds.Append(diag.Errorf("Failed to persist state", "%s", err))
+		ds = ds.Append(m.persistFailed(final, writer, err)) // errored.go: errored.tfstate
 	}
 	out.diagnostics(ds)
 	if ds.HasErrors() {

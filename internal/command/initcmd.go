@@ -11,6 +11,8 @@ import (
 
 func runInit(m *Meta, args []string) int {
 	fs := m.flagSet("init")
+	var backendFlags initBackendFlags // -backend-config, -migrate-state, … (migrate.go)
+	m.addInitBackendFlags(fs, &backendFlags)
 	if err := fs.Parse(args); err != nil {
 		return 1
 	}
@@ -20,7 +22,7 @@ func runInit(m *Meta, args []string) int {
 		return 1
 	}
 	fmt.Fprint(m.Out, colorText(m.Color, "\x1b[1mInitializing the backend...\x1b[0m\n", "Initializing the backend...\n"))
-	if _, more := m.backendFor(cfg); more.HasErrors() {
+	if more := m.initBackend(context.Background(), cfg, &backendFlags); more.HasErrors() {
 		m.showDiagnostics(ds.Append(more))
 		return 1
 	}

@@ -44,6 +44,8 @@ func init() {
 		"show":     {runShow, "Show the current state or a saved plan"},
 		"state":    {runState, "Advanced state management"},
 		"version":  {runVersion, "Show the current rig version"},
+		// workspace.go
+		"workspace": {runWorkspace, "Workspace management"},
 	}
 }
 

@@ -15,7 +15,6 @@ import (
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/backend"
-	"github.com/rig-iac/rig/internal/backend/local"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/provider"
@@ -23,7 +22,6 @@ import (
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statefile"
 	"github.com/rig-iac/rig/internal/ui"
-	"github.com/zclconf/go-cty/cty"
 )
 
 // Meta holds what every command shares: the streams, the global settings
@@ -106,46 +104,10 @@ func (m *Meta) workspace() string {
 	return "default"
 }
 
-// backendFor returns the state backend the configuration selects.
+// backendFor returns the state backend the configuration selects (see
+// resolveBackend in backendconfig.go: the backend `rig init` recorded).
 func (m *Meta) backendFor(cfg *config.Module) (backend.Backend, diag.Diagnostics) {
-	if cfg != nil && cfg.Terraform != nil && cfg.Terraform.Backend != nil {
-		b := cfg.Terraform.Backend
-		switch b.Type {
-		case "local":
-			return localBackend(b)
-		default:
-			return nil, diag.Diagnostics{diag.At(b.TypeRange, "Unsupported backend type",
-				fmt.Sprintf("rig does not support the %q backend yet; it supports \"local\".", b.Type))}
-		}
-	}
-	return local.New(".", local.Options{}), nil
-}
-
-// localBackend configures the local backend from its block: `path` and `workspace_dir`.
-func localBackend(b *config.Backend) (backend.Backend, diag.Diagnostics) {
-	attrs, hds := b.Config.JustAttributes()
-	ds := diag.FromHCL(hds)
-	var opts local.Options
-	for name, attr := range attrs {
-		v, more := attr.Expr.Value(nil)
-		ds = ds.Append(more)
-		if more.HasErrors() {
-			continue
-		}
-		if v.IsNull() || v.Type() != cty.String {
-			ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid backend setting", fmt.Sprintf("The %q setting of the local backend must be a string.", name)))
-			continue
-		}
-		switch name {
-		case "path":
-			opts.Path = v.AsString()
-		case "workspace_dir":
-			opts.WorkspaceDir = v.AsString()
-		default:
-			ds = ds.Append(diag.At(attr.NameRange, "Unsupported argument", fmt.Sprintf("The local backend has no setting named %q.", name)))
-		}
-	}
-	return local.New(".", opts), ds
+	return m.resolveBackend(cfg)
 }
 
 // stateStore opens the state store of the selected workspace.

@@ -14,7 +14,7 @@ import (
 // runState dispatches `rig state SUBCOMMAND`.
 func runState(m *Meta, args []string) int {
 	if len(args) == 0 {
-		fmt.Fprintln(m.Err, "Usage: rig state <subcommand> [options] [args]\n\nSubcommands:\n    list    List resources in the state\n    show    Show a resource in the state")
+		fmt.Fprintln(m.Err, "Usage: rig state <subcommand> [options] [args]\n\nSubcommands:\n    list    List resources in the state\n    pull    Print the state as stored\n    push    Replace the state with a state file\n    show    Show a resource in the state")
 		return 1
 	}
 	switch args[0] {
@@ -22,8 +22,12 @@ func runState(m *Meta, args []string) int {
 		return runStateList(m, args[1:])
 	case "show":
 		return runStateShow(m, args[1:])
+	case "pull": // statepush.go
+		return runStatePull(m, args[1:])
+	case "push": // statepush.go
+		return runStatePush(m, args[1:])
 	}
-	fmt.Fprintf(m.Err, "Error: unknown state subcommand %q (want list or show).\n", args[0])
+	fmt.Fprintf(m.Err, "Error: unknown state subcommand %q (want list, pull, push or show).\n", args[0])
 	return 1
 }
 

@@ -1,0 +1,345 @@
+package command
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/rig-iac/rig/internal/backend"
+	"github.com/rig-iac/rig/internal/backend/local"
+	"github.com/rig-iac/rig/internal/backend/pg"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// backendRecordPath is where `rig init` records the backend it configured,
+// in the format Terraform uses for .terraform/terraform.tfstate.
+var backendRecordPath = filepath.Join(".terraform", "terraform.tfstate")
+
+// backendSpec is a backend's effective configuration: its type and the
+// settings given explicitly (in the block, or with -backend-config), as
+// strings ("true"/"false" for booleans). Settings left out take their
+// defaults (for pg, from the PG_* environment variables) when the backend
+// is built, so those are read afresh by every command.
+type backendSpec struct {
+	Type     string
+	Settings map[string]string
+	// Hash identifies the backend block as written in the configuration,
+	// without -backend-config values; 0 for no block.
+	Hash uint64
+	// Implicit marks the default local backend of a configuration with no
+	// backend block.
+	Implicit bool
+}
+
+func implicitLocal() backendSpec {
+	return backendSpec{Type: "local", Settings: map[string]string{}, Implicit: true}
+}
+
+func (s backendSpec) same(o backendSpec) bool {
+	return s.Type == o.Type && maps.Equal(s.Settings, o.Settings)
+}
+
+// backendSettings lists each backend type's settings and whether each is a
+// boolean.
+var backendSettings = map[string]map[string]bool{
+	"local": {"path": false, "workspace_dir": false},
+	"pg":    pgSettings(),
+}
+
+func pgSettings() map[string]bool {
+	m := map[string]bool{}
+	for name := range pg.EnvVars {
+		m[name] = pg.BoolSettings[name]
+	}
+	return m
+}
+
+// backendRecord is the JSON of .terraform/terraform.tfstate.
+type backendRecord struct {
+	Version          int    `json:"version"`
+	TerraformVersion string `json:"terraform_version"`
+	Backend          *struct {
+		Type   string         `json:"type"`
+		Config map[string]any `json:"config"`
+		Hash   uint64         `json:"hash"`
+	} `json:"backend,omitempty"`
+}
+
+// readBackendRecord returns the recorded backend, or ok false when none is
+// recorded.
+func readBackendRecord() (spec backendSpec, ok bool, err error) {
+	data, err := os.ReadFile(backendRecordPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		return spec, false, nil
+	}
+	if err != nil {
+		return spec, false, err
+	}
+	var rec backendRecord
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return spec, false, fmt.Errorf("reading %s: %w", backendRecordPath, err)
+	}
+	if rec.Backend == nil || rec.Backend.Type == "" {
+		return spec, false, nil
+	}
+	spec = backendSpec{Type: rec.Backend.Type, Settings: map[string]string{}, Hash: rec.Backend.Hash}
+	for k, v := range rec.Backend.Config {
+		switch v := v.(type) {
+		case string:
+			spec.Settings[k] = v
+		case bool:
+			spec.Settings[k] = strconv.FormatBool(v)
+		case nil:
+		default:
+			return spec, false, fmt.Errorf("reading %s: setting %q has an unexpected value %v", backendRecordPath, k, v)
+		}
+	}
+	return spec, true, nil
+}
+
+// writeBackendRecord records spec, or removes the record for the implicit
+// local backend.
+func writeBackendRecord(spec backendSpec) error {
+	if spec.Implicit {
+		if err := os.Remove(backendRecordPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	rec := backendRecord{Version: 3, TerraformVersion: StateTerraformVersion}
+	rec.Backend = &struct {
+		Type   string         `json:"type"`
+		Config map[string]any `json:"config"`
+		Hash   uint64         `json:"hash"`
+	}{Type: spec.Type, Config: map[string]any{}, Hash: spec.Hash}
+	for name, isBool := range backendSettings[spec.Type] {
+		v, ok := spec.Settings[name]
+		switch {
+		case !ok:
+			rec.Backend.Config[name] = nil
+		case isBool:
+			b, _ := strconv.ParseBool(v)
+			rec.Backend.Config[name] = b
+		default:
+			rec.Backend.Config[name] = v
+		}
+	}
+	data, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(backendRecordPath), 0o755); err != nil {
+		return err
+	}
+	// The record may hold a password in conn_str: readable by its owner only.
+	tmp := backendRecordPath + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, backendRecordPath)
+}
+
+// blockSpec evaluates a backend block's settings.
+func blockSpec(b *config.Backend) (backendSpec, diag.Diagnostics) {
+	schema, ok := backendSettings[b.Type]
+	if !ok {
+		return backendSpec{}, diag.Diagnostics{diag.At(b.TypeRange, "Unsupported backend type",
+			fmt.Sprintf("rig does not support the %q backend yet; it supports \"local\" and \"pg\".", b.Type))}
+	}
+	attrs, hds := b.Config.JustAttributes()
+	ds := diag.FromHCL(hds)
+	spec := backendSpec{Type: b.Type, Settings: map[string]string{}}
+	for name, attr := range attrs {
+		isBool, known := schema[name]
+		if !known {
+			ds = ds.Append(diag.At(attr.NameRange, "Unsupported argument", fmt.Sprintf("The %s backend has no setting named %q.", b.Type, name)))
+			continue
+		}
+		v, more := attr.Expr.Value(nil)
+		ds = ds.Append(more)
+		if more.HasErrors() {
+			continue
+		}
+		s, err := settingString(v, isBool)
+		if err != nil {
+			ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid backend setting", fmt.Sprintf("The %q setting of the %s backend %s.", name, b.Type, err)))
+			continue
+		}
+		spec.Settings[name] = s
+	}
+	spec.Hash = specHash(spec)
+	return spec, ds
+}
+
+func settingString(v cty.Value, isBool bool) (string, error) {
+	want, what := cty.String, "must be a string"
+	if isBool {
+		want, what = cty.Bool, "must be a boolean"
+	}
+	if v.IsNull() || !v.IsWhollyKnown() {
+		return "", errors.New(what)
+	}
+	v, err := convert.Convert(v, want)
+	if err != nil {
+		return "", errors.New(what)
+	}
+	if isBool {
+		return strconv.FormatBool(v.True()), nil
+	}
+	return v.AsString(), nil
+}
+
+// specHash hashes a spec's type and settings.
+func specHash(spec backendSpec) uint64 {
+	var sb strings.Builder
+	sb.WriteString(spec.Type)
+	for _, k := range slices.Sorted(maps.Keys(spec.Settings)) {
+		fmt.Fprintf(&sb, "\n%s=%s", k, spec.Settings[k])
+	}
+	return uint64(crc32.ChecksumIEEE([]byte(sb.String())))
+}
+
+// applyBackendConfigFlags merges -backend-config values into spec, in
+// order, later ones winning as in Terraform: "KEY=VALUE", or the path of a
+// file of attributes (HCL, or JSON when it ends in .json).
+func applyBackendConfigFlags(spec backendSpec, flags []string) (backendSpec, diag.Diagnostics) {
+	var ds diag.Diagnostics
+	schema := backendSettings[spec.Type]
+	settings := maps.Clone(spec.Settings)
+	set := func(name, value string, rng *hcl.Range) {
+		isBool, ok := schema[name]
+		switch {
+		case !ok:
+			d := diag.Errorf("Invalid backend configuration argument", "The backend configuration argument %q given on the command line is not expected for the selected backend type %q.", name, spec.Type)
+			if rng != nil {
+				d = diag.At(*rng, d.Summary, d.Detail)
+			}
+			ds = ds.Append(d)
+		case isBool:
+			b, err := strconv.ParseBool(value)
+			if err != nil {
+				ds = ds.Append(diag.Errorf("Invalid backend configuration argument", "The value for %q must be a boolean, not %q.", name, value))
+				return
+			}
+			settings[name] = strconv.FormatBool(b)
+		default:
+			settings[name] = value
+		}
+	}
+	for _, f := range flags {
+		if name, value, ok := strings.Cut(f, "="); ok {
+			set(strings.TrimSpace(name), value, nil)
+			continue
+		}
+		p := hclparse.NewParser()
+		var file *hcl.File
+		var hds hcl.Diagnostics
+		if strings.HasSuffix(f, ".json") {
+			file, hds = p.ParseJSONFile(f)
+		} else {
+			file, hds = p.ParseHCLFile(f)
+		}
+		ds = ds.Append(diag.FromHCL(hds))
+		if hds.HasErrors() {
+			continue
+		}
+		attrs, hds := file.Body.JustAttributes()
+		ds = ds.Append(diag.FromHCL(hds))
+		for _, name := range slices.Sorted(maps.Keys(attrs)) {
+			attr := attrs[name]
+			v, more := attr.Expr.Value(nil)
+			ds = ds.Append(diag.FromHCL(more))
+			if more.HasErrors() {
+				continue
+			}
+			s, err := settingString(v, schema[name])
+			if err != nil && schema != nil {
+				if _, known := schema[name]; known {
+					ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid backend setting", fmt.Sprintf("The %q setting %s.", name, err)))
+					continue
+				}
+			}
+			rng := attr.NameRange
+			set(name, s, &rng)
+		}
+	}
+	spec.Settings = settings
+	return spec, ds
+}
+
+// configuredSpec is the backend the configuration selects, before init's
+// -backend-config values.
+func configuredSpec(cfg *config.Module) (backendSpec, *config.Backend, diag.Diagnostics) {
+	if cfg == nil || cfg.Terraform == nil || cfg.Terraform.Backend == nil {
+		return implicitLocal(), nil, nil
+	}
+	spec, ds := blockSpec(cfg.Terraform.Backend)
+	return spec, cfg.Terraform.Backend, ds
+}
+
+// resolveBackend returns the backend for every command but init: the one
+// rig init recorded, while the configuration's backend block is the one
+// it was recorded for; a configuration without a backend block, or with a
+// local one, that init never saw, works without init.
+func (m *Meta) resolveBackend(cfg *config.Module) (backend.Backend, diag.Diagnostics) {
+	want, block, ds := configuredSpec(cfg)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	rec, recorded, err := readBackendRecord()
+	if err != nil {
+		return nil, ds.Append(diag.Errorf("Failed to read the backend configuration", "%s", err))
+	}
+	switch {
+	case recorded && block == nil:
+		return nil, ds.Append(diag.Errorf("Backend initialization required, please run \"rig init\"",
+			"The configuration no longer has the %q backend that \"rig init\" configured. Run \"rig init -migrate-state\" to move the state back to the local backend, or \"rig init -reconfigure\" to use the local backend without moving it.", rec.Type))
+	case recorded && (rec.Type != want.Type || rec.Hash != want.Hash):
+		return nil, ds.Append(diag.At(block.DeclRange, "Backend configuration changed",
+			fmt.Sprintf("The %q backend configuration changed since \"rig init\" configured the %q backend. Run \"rig init -migrate-state\" to move the state to the new backend, or \"rig init -reconfigure\" to use it without moving the state.", want.Type, rec.Type)))
+	case recorded:
+		want = rec
+	case block != nil && want.Type != "local":
+		return nil, ds.Append(diag.At(block.DeclRange, "Backend initialization required, please run \"rig init\"",
+			fmt.Sprintf("The %q backend is configured but this working directory was not initialized for it: run \"rig init\".", want.Type)))
+	}
+	b, more := openBackend(context.Background(), want)
+	return b, ds.Append(more)
+}
+
+// openBackend builds the backend a spec describes; pg connects and prepares
+// its tables.
+func openBackend(ctx context.Context, spec backendSpec) (backend.Backend, diag.Diagnostics) {
+	switch spec.Type {
+	case "local":
+		return local.New(".", local.Options{Path: spec.Settings["path"], WorkspaceDir: spec.Settings["workspace_dir"]}), nil
+	case "pg":
+		cfg, err := pg.ConfigFromSettings(spec.Settings, os.Getenv)
+		if err != nil {
+			return nil, diag.Diagnostics{diag.Errorf("Invalid pg backend configuration", "%s", err)}
+		}
+		ctx, cancel := context.WithTimeout(ctx, time.Minute)
+		defer cancel()
+		b, err := pg.New(ctx, cfg)
+		if err != nil {
+			return nil, diag.Diagnostics{diag.Errorf("Failed to configure the pg backend", "%s", err)}
+		}
+		return b, nil
+	}
+	return nil, diag.Diagnostics{diag.Errorf("Unsupported backend type", "rig does not support the %q backend yet; it supports \"local\" and \"pg\".", spec.Type)}
+}

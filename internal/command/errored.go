@@ -1,0 +1,37 @@
+package command
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/state"
+	"github.com/rig-iac/rig/internal/state/statefile"
+)
+
+// erroredStatePath is where an operation that could not persist its state
+// to the backend leaves it, as Terraform does.
+const erroredStatePath = "errored.tfstate"
+
+// persistFailed handles the failure of an operation's final state write:
+// it writes the state, at the serial the write would have given it, to
+// errored.tfstate in the working directory (or, if even that fails, to
+// standard output) and returns diagnostics that say how to recover with
+// `rig state push`.
+func (m *Meta) persistFailed(s *state.State, w *stateWriter, cause error) diag.Diagnostics {
+	ds := diag.Diagnostics{diag.Errorf("Failed to save state", "Error saving state: %s", cause)}
+	s.Lineage, s.Serial, s.TerraformVersion = w.lineage, w.serial+1, StateTerraformVersion
+	data, err := statefile.Marshal(s)
+	if err == nil {
+		err = os.WriteFile(erroredStatePath, data, 0o600)
+	}
+	if err != nil {
+		if data != nil {
+			fmt.Fprintf(m.Out, "%s\n", data)
+		}
+		return ds.Append(diag.Errorf("Failed to persist state to backend",
+			"The error shown above has prevented rig from writing the updated state to the configured backend, and rig could not write it to %s either (%s). The state is printed above: save it to a file and, once the backend is reachable again, upload it with:\n    rig state push FILE", erroredStatePath, err))
+	}
+	return ds.Append(diag.Errorf("Failed to persist state to backend",
+		"The error shown above has prevented rig from writing the updated state to the configured backend. To allow for recovery, the state has been written to the file \"%s\" in the current working directory.\n\nRunning \"rig apply\" again at this point will create a forked state, making it harder to recover.\n\nTo retry writing this state, use the following command:\n    rig state push %s", erroredStatePath, erroredStatePath))
+}

@@ -1,0 +1,70 @@
+package command
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/rig-iac/rig/internal/backend"
+)
+
+// TestPGTerraformInterop shares a pg backend with Terraform, when a
+// terraform binary is on PATH: each reads the state the other wrote and
+// plans no changes, and Terraform cannot lock a workspace rig holds.
+func TestPGTerraformInterop(t *testing.T) {
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform not on PATH")
+	}
+	p := newPGTarget(t)
+	config := p.block() + simpleConfig
+	rigDir := workdir(t, map[string]string{"main.tf": config})
+	tfDir := workdir(t, map[string]string{"main.tf": config})
+	terraform := func(args ...string) result {
+		t.Helper()
+		cmd := exec.Command(tf, args...)
+		cmd.Dir = tfDir
+		// No network: no version check, no CLI configuration.
+		cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_CLI_CONFIG_FILE=/dev/null", "TF_INPUT=0")
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return result{code: code, stdout: out.String(), stderr: errb.String()}
+	}
+
+	mustRig(t, rigDir, "init", "-no-color")
+	mustRig(t, rigDir, "apply", "-auto-approve", "-no-color", "-input=false")
+	if r := terraform("init", "-no-color"); r.code != 0 {
+		t.Fatalf("terraform init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := terraform("plan", "-detailed-exitcode", "-no-color"); r.code != 0 {
+		t.Fatalf("terraform plan on rig's state: exit %d, want 0\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := terraform("apply", "-auto-approve", "-no-color", "-var=value=from-terraform"); r.code != 0 {
+		t.Fatalf("terraform apply: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := rig(t, rigDir, "plan", "-detailed-exitcode", "-no-color", "-input=false", "-var=value=from-terraform"); r.code != 0 {
+		t.Fatalf("rig plan on Terraform's state: exit %d, want 0\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	held := p.store(t, "default")
+	id, err := held.Lock(context.Background(), backend.NewLockInfo("OperationTypeApply"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := terraform("plan", "-no-color", "-var=value=from-terraform"); r.code == 0 || !strings.Contains(r.stderr, "Error acquiring the state lock") {
+		t.Errorf("terraform plan while rig holds the lock: exit %d\n%s", r.code, r.stderr)
+	}
+	if err := held.Unlock(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+}

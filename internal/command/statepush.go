@@ -1,0 +1,120 @@
+package command
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/state/statefile"
+)
+
+// runStatePull prints the selected workspace's state as stored (nothing
+// when there is none).
+func runStatePull(m *Meta, args []string) int {
+	fs := m.flagSet("state pull")
+	if err := fs.Parse(args); err != nil {
+		return 1
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintln(m.Err, "Error: the state pull command takes no arguments.")
+		return 1
+	}
+	cfg, _ := m.loadConfigQuiet()
+	ctx := context.Background()
+	store, ds := m.stateStore(ctx, cfg)
+	if ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return 1
+	}
+	data, err := store.Read(ctx)
+	if err != nil {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to load state", "%s", err)})
+		return 1
+	}
+	if len(data) > 0 {
+		m.Out.Write(data)
+		if data[len(data)-1] != '\n' {
+			fmt.Fprintln(m.Out)
+		}
+	}
+	return 0
+}
+
+// runStatePush replaces the selected workspace's state with a state file
+// ("-" reads standard input), under the state lock. As in Terraform it
+// refuses a state of another lineage, or an older serial, than the one
+// stored, unless -force. The stored serial only ever grows: a state pushed
+// with a serial not above the stored one is written with the next serial.
+func runStatePush(m *Meta, args []string) int {
+	fs := m.flagSet("state push")
+	force := fs.Bool("force", false, "Write the state even if lineages don't match or the remote serial is higher.")
+	lock := fs.Bool("lock", true, "Lock the state while writing it.")
+	lockTimeout := fs.Duration("lock-timeout", 0, "Duration to retry a state lock.")
+	if err := fs.Parse(args); err != nil {
+		return 1
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(m.Err, "Error: the state push command expects exactly one argument: the path of a state file, or - for standard input.")
+		return 1
+	}
+	var data []byte
+	var err error
+	if path := fs.Arg(0); path == "-" {
+		data, err = io.ReadAll(m.In)
+	} else {
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the state file", "%s", err)})
+		return 1
+	}
+	pushed, err := statefile.Parse(data)
+	if err != nil {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the state file", "%s", err)})
+		return 1
+	}
+	cfg, _ := m.loadConfigQuiet()
+	ctx := context.Background()
+	store, ds := m.stateStore(ctx, cfg)
+	if ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return 1
+	}
+	if *lock {
+		unlock, ds := m.lockState(ctx, store, "OperationTypeInvalid", *lockTimeout)
+		if ds.HasErrors() {
+			m.showDiagnostics(ds)
+			return 1
+		}
+		defer unlock()
+	}
+	existing, err := store.Read(ctx)
+	if err != nil {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to load state", "%s", err)})
+		return 1
+	}
+	if bytes.Equal(existing, data) {
+		return 0
+	}
+	if len(existing) > 0 {
+		if reason := importConflict(data, existing); reason != "" && !*force {
+			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to write state", "%s. Use -force to write it anyway.", reason)})
+			return 1
+		}
+		if old, err := statefile.Parse(existing); err == nil && pushed.Serial <= old.Serial {
+			pushed.Serial = old.Serial + 1
+			if data, err = statefile.Marshal(pushed); err != nil {
+				m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to write state", "%s", err)})
+				return 1
+			}
+		}
+	}
+	if err := store.Write(ctx, data); err != nil {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to write state", "%s", err)})
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,303 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/rig-iac/rig/internal/backend"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/state"
+	"github.com/rig-iac/rig/internal/state/statefile"
+)
+
+const workspaceUsage = `Usage: rig workspace <subcommand> [options] [args]
+
+Subcommands:
+    delete    Delete a workspace
+    list      List workspaces
+    new       Create a new workspace
+    select    Select a workspace
+    show      Show the name of the current workspace`
+
+// runWorkspace dispatches `rig workspace SUBCOMMAND`. Workspaces live in the
+// configured backend; the selected one is recorded in .terraform/environment
+// (TF_WORKSPACE overrides it).
+func runWorkspace(m *Meta, args []string) int {
+	if len(args) == 0 {
+		fmt.Fprintln(m.Err, workspaceUsage)
+		return 1
+	}
+	sub := map[string]func(*Meta, []string) int{
+		"list": runWorkspaceList, "show": runWorkspaceShow, "new": runWorkspaceNew,
+		"select": runWorkspaceSelect, "delete": runWorkspaceDelete,
+	}[args[0]]
+	if sub == nil {
+		fmt.Fprintf(m.Err, "Error: unknown workspace subcommand %q.\n\n%s\n", args[0], workspaceUsage)
+		return 1
+	}
+	return sub(m, args[1:])
+}
+
+// workspaceBackend opens the configured backend.
+func (m *Meta) workspaceBackend() (backend.Backend, bool) {
+	cfg, _ := m.loadConfigQuiet()
+	b, ds := m.backendFor(cfg)
+	if ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return nil, false
+	}
+	return b, true
+}
+
+func runWorkspaceList(m *Meta, args []string) int {
+	fs := m.flagSet("workspace list")
+	if err := fs.Parse(args); err != nil {
+		return 1
+	}
+	b, ok := m.workspaceBackend()
+	if !ok {
+		return 1
+	}
+	names, err := b.Workspaces(context.Background())
+	if err != nil {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to list workspaces", "%s", err)})
+		return 1
+	}
+	current := m.workspace()
+	for _, n := range names {
+		mark := "  "
+		if n == current {
+			mark = "* "
+		}
+		fmt.Fprintln(m.Out, mark+n)
+	}
+	fmt.Fprintln(m.Out)
+	return 0
+}
+
+func runWorkspaceShow(m *Meta, args []string) int {
+	fs := m.flagSet("workspace show")
+	if err := fs.Parse(args); err != nil {
+		return 1
+	}
+	fmt.Fprintln(m.Out, m.workspace())
+	return 0
+}
+
+// oneWorkspaceArg parses a subcommand's flags and its single NAME argument.
+func oneWorkspaceArg(m *Meta, fs interface {
+	Parse([]string) error
+	NArg() int
+	Arg(int) string
+}, args []string, sub string) (string, bool) {
+	if err := fs.Parse(args); err != nil {
+		return "", false
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintf(m.Err, "Error: the workspace %s command expects exactly one argument: the name of the workspace.\n", sub)
+		return "", false
+	}
+	name := fs.Arg(0)
+	if err := backend.ValidateWorkspaceName(name); err != nil {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Invalid workspace name", "%s", err)})
+		return "", false
+	}
+	return name, true
+}
+
+func (m *Meta) workspaceOverridden() bool {
+	if os.Getenv("TF_WORKSPACE") == "" {
+		return false
+	}
+	m.showDiagnostics(diag.Diagnostics{diag.Errorf("Workspace overridden",
+		"The selected workspace is currently overridden using the TF_WORKSPACE environment variable. To select a new workspace, either update this environment variable or unset it and then run this command again.")})
+	return true
+}
+
+func runWorkspaceNew(m *Meta, args []string) int {
+	fs := m.flagSet("workspace new")
+	lock := fs.Bool("lock", true, "Lock the state while creating the workspace.")
+	lockTimeout := fs.Duration("lock-timeout", 0, "Duration to retry a state lock.")
+	name, ok := oneWorkspaceArg(m, fs, args, "new")
+	if !ok || m.workspaceOverridden() {
+		return 1
+	}
+	b, ok := m.workspaceBackend()
+	if !ok {
+		return 1
+	}
+	ctx := context.Background()
+	names, err := b.Workspaces(ctx)
+	if err != nil {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to list workspaces", "%s", err)})
+		return 1
+	}
+	if slices.Contains(names, name) {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q already exists", name), "")})
+		return 1
+	}
+	if ds := m.createWorkspace(ctx, b, name, *lock, *lockTimeout); ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return 1
+	}
+	if err := selectWorkspace(name); err != nil {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to select workspace", "%s", err)})
+		return 1
+	}
+	fmt.Fprintf(m.Out, "Created and switched to workspace %q!\n\nYou're now on a new, empty workspace. Workspaces isolate their state,\nso if you run \"rig plan\" rig will not see any existing state\nfor this configuration.\n", name)
+	return 0
+}
+
+// createWorkspace writes an empty state (serial 1, a new lineage) to a new
+// workspace, as Terraform's pg backend does, so that the workspace exists
+// for Terraform and OpenTofu too.
+func (m *Meta) createWorkspace(ctx context.Context, b backend.Backend, name string, lock bool, timeout time.Duration) diag.Diagnostics {
+	store, err := b.Store(ctx, name)
+	if err != nil {
+		return diag.Diagnostics{diag.Errorf("Failed to create workspace", "%s", err)}
+	}
+	if lock {
+		unlock, ds := m.lockState(ctx, store, "OperationTypeInvalid", timeout)
+		if ds.HasErrors() {
+			return ds
+		}
+		defer unlock()
+	}
+	s := state.New()
+	s.Serial = 1
+	s.TerraformVersion = StateTerraformVersion
+	data, err := statefile.Marshal(s)
+	if err == nil {
+		err = store.Write(ctx, data)
+	}
+	if err != nil {
+		return diag.Diagnostics{diag.Errorf("Failed to create workspace", "%s", err)}
+	}
+	return nil
+}
+
+// selectWorkspace records the selected workspace as Terraform does.
+func selectWorkspace(name string) error {
+	if err := os.MkdirAll(".terraform", 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(".terraform", "environment"), []byte(name), 0o644)
+}
+
+func runWorkspaceSelect(m *Meta, args []string) int {
+	fs := m.flagSet("workspace select")
+	orCreate := fs.Bool("or-create", false, "Create the workspace if it does not exist.")
+	name, ok := oneWorkspaceArg(m, fs, args, "select")
+	if !ok || m.workspaceOverridden() {
+		return 1
+	}
+	b, ok := m.workspaceBackend()
+	if !ok {
+		return 1
+	}
+	ctx := context.Background()
+	names, err := b.Workspaces(ctx)
+	if err != nil {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to list workspaces", "%s", err)})
+		return 1
+	}
+	if !slices.Contains(names, name) {
+		if !*orCreate {
+			m.showDiagnostics(diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q doesn't exist.", name),
+				"You can create this workspace with the \"new\" subcommand or include the \"-or-create\" flag with the \"select\" subcommand.")})
+			return 1
+		}
+		if ds := m.createWorkspace(ctx, b, name, true, 0); ds.HasErrors() {
+			m.showDiagnostics(ds)
+			return 1
+		}
+	}
+	if err := selectWorkspace(name); err != nil {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to select workspace", "%s", err)})
+		return 1
+	}
+	fmt.Fprintf(m.Out, "Switched to workspace %q.\n", name)
+	return 0
+}
+
+func runWorkspaceDelete(m *Meta, args []string) int {
+	fs := m.flagSet("workspace delete")
+	force := fs.Bool("force", false, "Delete the workspace even if its state tracks resources.")
+	lock := fs.Bool("lock", true, "Lock the state while checking it.")
+	lockTimeout := fs.Duration("lock-timeout", 0, "Duration to retry a state lock.")
+	name, ok := oneWorkspaceArg(m, fs, args, "delete")
+	if !ok {
+		return 1
+	}
+	if name == m.workspace() {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q is your active workspace.", name),
+			"You cannot delete the currently active workspace. Please switch to another workspace and try again.")})
+		return 1
+	}
+	if name == backend.DefaultWorkspace {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Can't delete the default workspace", "%s", backend.ErrDefaultWorkspace)})
+		return 1
+	}
+	b, ok := m.workspaceBackend()
+	if !ok {
+		return 1
+	}
+	ctx := context.Background()
+	names, err := b.Workspaces(ctx)
+	if err != nil {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to list workspaces", "%s", err)})
+		return 1
+	}
+	if !slices.Contains(names, name) {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q doesn't exist.", name), "")})
+		return 1
+	}
+	store, err := b.Store(ctx, name)
+	if err != nil {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to open state", "%s", err)})
+		return 1
+	}
+	unlock := func() {}
+	if *lock {
+		u, ds := m.lockState(ctx, store, "OperationTypeInvalid", *lockTimeout)
+		if ds.HasErrors() {
+			m.showDiagnostics(ds)
+			return 1
+		}
+		unlock = u
+	}
+	s, ds := readState(ctx, store)
+	if ds.HasErrors() && !*force {
+		unlock()
+		m.showDiagnostics(ds)
+		return 1
+	}
+	if s != nil && len(s.Resources) > 0 && !*force {
+		unlock()
+		detail := fmt.Sprintf("Workspace %q is currently tracking the following resource instances:\n", name)
+		seen := map[string]bool{}
+		for _, o := range s.Objects() {
+			if addr := o.Instance.String(); !seen[addr] {
+				seen[addr] = true
+				detail += "  - " + addr + "\n"
+			}
+		}
+		detail += "\nDeleting this workspace would cause rig to lose track of any associated remote objects, which would then require you to delete them manually outside of rig. You should destroy these objects with rig before deleting the workspace.\n\nIf you want to delete this workspace anyway, and have rig forget about these managed objects, use the -force option to disable this safety check."
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Workspace is not empty", "%s", detail)})
+		return 1
+	}
+	// Release the lock just before deleting, as Terraform does: a backend
+	// may not be able to remove a workspace while it is locked.
+	unlock()
+	if err := b.DeleteWorkspace(ctx, name); err != nil && !errors.Is(err, backend.ErrWorkspaceNotFound) {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to delete workspace", "%s", err)})
+		return 1
+	}
+	fmt.Fprintf(m.Out, "Deleted workspace %q!\n", name)
+	return 0
+}
