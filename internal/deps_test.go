@@ -23,6 +23,7 @@ var allowedImports = map[string][]string{
 	"internal/lang":                  {"internal/addrs", "internal/diag", "internal/config"},
 	"internal/state":                 {"internal/addrs"},
 	"internal/state/statefile":       {"internal/addrs", "internal/state"},
+	"internal/state/journal":         {"internal/addrs", "internal/state", "internal/state/statefile"},
 	"internal/provider":              {"internal/addrs", "internal/diag"},
 	"internal/provider/builtin":      {"internal/diag", "internal/provider"},
 	"internal/provider/providertest": {"internal/addrs", "internal/diag", "internal/provider"},

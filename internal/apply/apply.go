@@ -65,7 +65,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 	a.rec = newRecorder(p.PriorState.DeepCopy(), opts.StateWriter)
 
 	// The refreshed state is the starting point: persist it first.
-	if err := a.rec.record(func(*state.State) {}); err != nil {
+	if err := a.rec.writeAll(); err != nil {
 		a.rec.close()
 		return p.PriorState, ds.Append(diag.Errorf("Failed to persist state", "%s", err))
 	}
@@ -223,14 +223,14 @@ func (a *applier) delete(op Op, c *plan.ResourceInstanceChange) (Result, diag.Di
 	}
 	var rerr error
 	if newVal.IsNull() {
-		rerr = a.rec.record(func(s *state.State) { s.SetObject(oaddr, nil, c.ProviderConfig) })
+		rerr = a.rec.record([]addrs.ObjectAddr{oaddr}, func(s *state.State) { s.SetObject(oaddr, nil, c.ProviderConfig) })
 	} else {
 		// The provider says the object still exists: keep what it returned.
 		obj, err := a.newObject(c, ty, newVal, resp.Private, state.Ready)
 		if err != nil {
 			return Result{}, ds.Append(err)
 		}
-		rerr = a.rec.record(func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) })
+		rerr = a.rec.record([]addrs.ObjectAddr{oaddr}, func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) })
 	}
 	if rerr != nil {
 		ds = ds.Append(diag.Errorf("Failed to persist state", "After destroying %s: %s", oaddr, rerr))

@@ -23,6 +23,11 @@ func (w *memWriter) WriteState(_ context.Context, s *state.State) error {
 	return nil
 }
 
+func (w *memWriter) WriteChanges(_ context.Context, s *state.State, _ []addrs.ObjectAddr, _ bool) error {
+	w.writes++
+	return nil
+}
+
 func loadConfig(t *testing.T, src string) *config.Module {
 	t.Helper()
 	dir := t.TempDir()

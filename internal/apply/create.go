@@ -52,7 +52,7 @@ func (a *applier) createOrUpdate(op Op, c *plan.ResourceInstanceChange) (Result,
 			return Result{}, ds.Append(err)
 		}
 		a.values.set(op.Addr, resp.State)
-		if err := a.rec.record(func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) }); err != nil {
+		if err := a.rec.record([]addrs.ObjectAddr{oaddr}, func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) }); err != nil {
 			ds = ds.Append(diag.Errorf("Failed to persist state", "After reading %s: %s", op.Addr, err))
 		}
 		return Result{NewState: resp.State}, ds
@@ -82,7 +82,8 @@ func (a *applier) createOrUpdate(op Op, c *plan.ResourceInstanceChange) (Result,
 	// A create_before_destroy replacement first deposes the current object.
 	deposeKey, cbd := a.graph.DeposeKeys[op.Addr]
 	if cbd {
-		if err := a.rec.record(func(s *state.State) { depose(s, op.Addr, deposeKey) }); err != nil {
+		both := []addrs.ObjectAddr{oaddr, {Instance: op.Addr, Deposed: deposeKey}}
+		if err := a.rec.record(both, func(s *state.State) { depose(s, op.Addr, deposeKey) }); err != nil {
 			return Result{}, ds.Append(diag.Errorf("Failed to persist state", "Deposing %s: %s", op.Addr, err))
 		}
 	}
@@ -102,10 +103,12 @@ func (a *applier) createOrUpdate(op Op, c *plan.ResourceInstanceChange) (Result,
 	}
 
 	var mutate func(*state.State)
+	changed := []addrs.ObjectAddr{oaddr}
 	switch {
 	case newVal.IsNull() && failed && cbd:
 		// Rule 10: a failed create_before_destroy create with no new object restores the old one.
 		mutate = func(s *state.State) { restoreDeposed(s, op.Addr, deposeKey, c.ProviderConfig) }
+		changed = append(changed, addrs.ObjectAddr{Instance: op.Addr, Deposed: deposeKey})
 	case newVal.IsNull() && failed && c.Action == plan.Update:
 		// A failed update that returns nothing leaves the prior object as it was.
 		mutate = nil
@@ -127,7 +130,7 @@ func (a *applier) createOrUpdate(op Op, c *plan.ResourceInstanceChange) (Result,
 		mutate = func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) }
 	}
 	if mutate != nil {
-		if err := a.rec.record(mutate); err != nil {
+		if err := a.rec.record(changed, mutate); err != nil {
 			ds = ds.Append(diag.Errorf("Failed to persist state", "After applying %s: %s", op.Addr, err))
 		}
 	}

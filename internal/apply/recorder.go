@@ -4,15 +4,23 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/state"
 )
 
-// StateWriter persists a snapshot of the state. apply calls it from a single
-// goroutine after every batch of completed operations and waits for it to
-// return before any dependent operation starts, so an implementation must
-// make the snapshot durable before returning, and must not retain s.
+// StateWriter persists the state. apply calls it from a single goroutine:
+// WriteState with the whole state before the first operation, then
+// WriteChanges after every batch of completed operations, waiting for it to
+// return before any dependent operation starts. Both must make what they
+// are given durable before returning, and must not retain s.
 type StateWriter interface {
+	// WriteState persists the whole state.
 	WriteState(ctx context.Context, s *state.State) error
+	// WriteChanges persists the objects named in changed (their content in
+	// s, or their removal when s no longer has them) and, when outputs is
+	// set, the root outputs; everything else is as last written. An
+	// implementation may persist the whole state instead.
+	WriteChanges(ctx context.Context, s *state.State, changed []addrs.ObjectAddr, outputs bool) error
 }
 
 // recorder is the one goroutine that owns the state during an apply. Workers
@@ -27,8 +35,11 @@ type recorder struct {
 
 type recordReq struct {
 	mutate func(*state.State)
-	// read, when set, runs against the state without persisting.
-	read  bool
+	// changed names the objects mutate changes; outputs is set when it changes the outputs.
+	changed []addrs.ObjectAddr
+	outputs bool
+	// full asks for the whole state to be written.
+	full  bool
 	reply chan error
 }
 
@@ -54,16 +65,25 @@ func (r *recorder) run() {
 				break drain
 			}
 		}
-		dirty := false
+		var changed []addrs.ObjectAddr
+		outputs, full := false, false
 		for _, b := range batch {
 			b.mutate(r.st)
-			dirty = dirty || !b.read
+			changed = append(changed, b.changed...)
+			outputs = outputs || b.outputs
+			full = full || b.full
+		}
+		var werr error
+		switch {
+		case r.w == nil:
+		case full:
+			werr = r.w.WriteState(context.Background(), r.st)
+		case len(changed) > 0 || outputs:
+			werr = r.w.WriteChanges(context.Background(), r.st, changed, outputs)
 		}
 		var err error
-		if dirty && r.w != nil {
-			if werr := r.w.WriteState(context.Background(), r.st); werr != nil {
-				err = fmt.Errorf("persisting state: %w", werr)
-			}
+		if werr != nil {
+			err = fmt.Errorf("persisting state: %w", werr)
 		}
 		for _, b := range batch {
 			b.reply <- err
@@ -71,18 +91,26 @@ func (r *recorder) run() {
 	}
 }
 
-// record applies mutate to the state and returns once the result is durable.
-func (r *recorder) record(mutate func(*state.State)) error {
+// record applies mutate, which changes the objects named in changed, to the
+// state and returns once the result is durable.
+func (r *recorder) record(changed []addrs.ObjectAddr, mutate func(*state.State)) error {
 	reply := make(chan error, 1)
-	r.reqs <- recordReq{mutate: mutate, reply: reply}
+	r.reqs <- recordReq{mutate: mutate, changed: changed, reply: reply}
 	return <-reply
 }
 
-// view runs fn against the state without persisting anything.
-func (r *recorder) view(fn func(*state.State)) {
+// recordOutputs sets the root outputs and returns once they are durable.
+func (r *recorder) recordOutputs(outs map[string]state.OutputValue) error {
 	reply := make(chan error, 1)
-	r.reqs <- recordReq{mutate: fn, read: true, reply: reply}
-	<-reply
+	r.reqs <- recordReq{mutate: func(s *state.State) { s.Outputs = outs }, outputs: true, reply: reply}
+	return <-reply
+}
+
+// writeAll persists the whole state, for the start of an apply.
+func (r *recorder) writeAll() error {
+	reply := make(chan error, 1)
+	r.reqs <- recordReq{mutate: func(*state.State) {}, full: true, reply: reply}
+	return <-reply
 }
 
 // close stops the goroutine and returns the state it owned.

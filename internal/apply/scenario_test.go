@@ -42,6 +42,12 @@ func (s *scenario) WriteState(_ context.Context, st *state.State) error {
 	return nil
 }
 
+// WriteChanges implements StateWriter.
+func (s *scenario) WriteChanges(_ context.Context, st *state.State, _ []addrs.ObjectAddr, _ bool) error {
+	s.writes++
+	return nil
+}
+
 // step plans src in the given mode and applies the plan, returning the
 // plan, the operations the provider recorded during the apply, and the
 // apply's diagnostics. Planning errors fail the test.

@@ -120,7 +120,7 @@ func (a *applier) recordOutputs() diag.Diagnostics {
 			outs[name] = state.OutputValue{Value: v, Sensitive: o.Sensitive}
 		}
 	}
-	if err := a.rec.record(func(s *state.State) { s.Outputs = outs }); err != nil {
+	if err := a.rec.recordOutputs(outs); err != nil {
 		ds = ds.Append(diag.Errorf("Failed to persist state", "Recording outputs: %s", err))
 	}
 	return ds

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -137,52 +136,6 @@ func readState(ctx context.Context, store backend.Store) (*state.State, diag.Dia
 		return nil, diag.Diagnostics{diag.Errorf("Failed to load state", "%s. The state file was left untouched.", err)}
 	}
 	return s, nil
-}
-
-// stateWriter persists state snapshots to a store, increasing the serial
-// each time the content changes and skipping writes that change nothing.
-type stateWriter struct {
-	store   backend.Store
-	serial  uint64
-	lineage string
-	last    []byte
-}
-
-func newStateWriter(store backend.Store, s *state.State) *stateWriter {
-	w := &stateWriter{store: store, serial: s.Serial, lineage: s.Lineage}
-	s.TerraformVersion = StateTerraformVersion
-	if data, err := statefile.Marshal(s); err == nil {
-		w.last = data
-	}
-	return w
-}
-
-// WriteState implements apply.StateWriter.
-func (w *stateWriter) WriteState(ctx context.Context, s *state.State) error {
-	s.TerraformVersion = StateTerraformVersion
-	s.Lineage = w.lineage
-	s.Serial = w.serial
-	data, err := statefile.Marshal(s)
-	if err != nil {
-		return err
-	}
-	if w.last != nil && bytes.Equal(data, w.last) {
-		return nil
-	}
-	s.Serial = w.serial + 1
-	out, err := statefile.Marshal(s)
-	if err != nil {
-		return err
-	}
-	if err := w.store.Write(ctx, out); err != nil {
-		s.Serial = w.serial
-		return err
-	}
-	w.serial++
-	w.last = data
-	// Keep the comparison copy at the new serial so the next unchanged write is skipped.
-	w.last, _ = statefile.Marshal(s)
-	return nil
 }
 
 // lockState takes the state lock for an operation, waiting up to timeout.

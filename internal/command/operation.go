@@ -91,6 +91,12 @@ func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*
 	if ds.HasErrors() {
 		return op, ds
 	}
+	// A run that crashed left its completed operations in the journal:
+	// fold them into the state file before anything else (we hold the lock).
+	ds = ds.Append(recoverJournal(ctx, store, s))
+	if ds.HasErrors() {
+		return op, ds
+	}
 	op.state = s
 	vars, more := m.collectVariables(cfg, f.vars)
 	ds = ds.Append(more)

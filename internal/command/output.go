@@ -121,7 +121,14 @@ func (m *Meta) currentState() (*state.State, diag.Diagnostics) {
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	return readState(ctx, store)
+	s, more := readState(ctx, store)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	// Without the lock, a crashed run's journal is applied in memory only.
+	_, more = replayJournal(store, s)
+	return s, ds.Append(more)
 }
 
 // loadConfigQuiet loads the configuration if there is one, for commands that
