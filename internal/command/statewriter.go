@@ -43,7 +43,9 @@ func newStateWriter(store backend.Store, s *state.State) *stateWriter {
 		w.journalPath = journalPath(ls)
 	}
 	s.TerraformVersion = StateTerraformVersion
-	if data, err := statefile.Marshal(s); err == nil {
+	// A state never written (serial 0) is written by the first WriteState,
+	// so that a journal always belongs to a state file that exists.
+	if data, err := statefile.Marshal(s); err == nil && s.Serial > 0 {
 		w.last = data
 	}
 	return w
