@@ -159,12 +159,14 @@ func (p *planner) run() diag.Diagnostics {
 	}
 	p.rg = rg
 	p.cbd = inheritCBD(p.cfg, rg)
-	ds = ds.Append(validateBodies(p.cfg, p.schemas))
-	if ds.HasErrors() {
-		return ds
-	}
-
 	if p.opts.Mode == DestroyMode {
+		// A destroy evaluates no resource body: check them all first, as
+		// OpenTofu validates the configuration before any operation. A
+		// normal plan evaluates every body anyway and reports the same errors.
+		ds = ds.Append(validateBodies(p.cfg, p.schemas))
+		if ds.HasErrors() {
+			return ds
+		}
 		return ds.Append(p.planDestroy())
 	}
 

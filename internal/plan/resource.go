@@ -216,6 +216,9 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	refreshed.AttrsJSON = nobj.AttrsJSON
 	refreshed.SchemaVersion = uint64(sch.Version)
 	refreshed.Private = read.Private
+	if sens, err := state.SensitivePathsJSON(sch.Block.SensitivePaths(newVal)); err == nil {
+		refreshed.SensitiveAttributes = sens
+	}
 	p.refreshed.SetObject(addr, &refreshed, pc)
 	return newVal, read.Private, ds
 }
@@ -558,6 +561,10 @@ func (p *planner) planOutputs() diag.Diagnostics {
 
 // valuesEqual reports whether two values are known to be equal.
 func valuesEqual(a, b cty.Value) bool {
+	if a.RawEquals(b) {
+		// The common case of an unchanged object, without Equals' allocations.
+		return true
+	}
 	eq := a.Equals(b)
 	return eq.IsKnown() && eq.True()
 }

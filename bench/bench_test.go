@@ -1,0 +1,223 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rig-iac/rig/bench/gen"
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/provider/builtin"
+	"github.com/rig-iac/rig/internal/state"
+	"github.com/rig-iac/rig/internal/state/statefile"
+)
+
+var sizes = []int{1000, 10000, 100000}
+
+// peakHeap samples the live heap while a benchmark runs and reports its
+// maximum as peak-heap-MB.
+type peakHeap struct {
+	stop chan struct{}
+	wg   sync.WaitGroup
+	max  atomic.Uint64
+}
+
+func startPeak() *peakHeap {
+	p := &peakHeap{stop: make(chan struct{})}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		var ms runtime.MemStats
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			runtime.ReadMemStats(&ms)
+			if ms.HeapAlloc > p.max.Load() {
+				p.max.Store(ms.HeapAlloc)
+			}
+			select {
+			case <-p.stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return p
+}
+
+func (p *peakHeap) report(b *testing.B) {
+	close(p.stop)
+	p.wg.Wait()
+	b.ReportMetric(float64(p.max.Load())/(1<<20), "peak-heap-MB")
+}
+
+func load(b *testing.B, o gen.Options) *config.Module {
+	b.Helper()
+	dir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(gen.Generate(o)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	cfg, ds := config.LoadDir(dir)
+	if ds.HasErrors() {
+		b.Fatal(ds.Err())
+	}
+	return cfg
+}
+
+func providers() *provider.Set {
+	return provider.NewSet(provider.Factories{
+		addrs.NewBuiltInProvider("terraform"): func() (provider.Interface, error) { return builtin.NewTerraform(), nil },
+	})
+}
+
+func layered(n, version int) gen.Options {
+	return gen.Options{Shape: gen.Layered, N: n, Seed: 1, Version: version, UpdateFraction: 0.1, ReplaceFraction: 0.1}
+}
+
+func mustPlan(b *testing.B, cfg *config.Module, prior *state.State, mode plan.Mode) *plan.Plan {
+	b.Helper()
+	set := providers()
+	defer set.Close()
+	p, ds := plan.Make(context.Background(), cfg, prior, set, plan.Options{Mode: mode, Parallelism: 10})
+	if ds.HasErrors() {
+		b.Fatal(ds.Err())
+	}
+	return p
+}
+
+func mustApply(b *testing.B, cfg *config.Module, p *plan.Plan) *state.State {
+	b.Helper()
+	set := providers()
+	defer set.Close()
+	s, ds := apply.Apply(context.Background(), cfg, p, set, apply.Options{Parallelism: 10})
+	if ds.HasErrors() {
+		b.Fatal(ds.Err())
+	}
+	return s
+}
+
+// applied returns the state after creating everything in cfg.
+func applied(b *testing.B, cfg *config.Module) *state.State {
+	b.Helper()
+	return mustApply(b, cfg, mustPlan(b, cfg, state.New(), plan.NormalMode))
+}
+
+func forSizes(b *testing.B, fn func(b *testing.B, n int)) {
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) { fn(b, n) })
+	}
+}
+
+func BenchmarkLoadConfig(b *testing.B) {
+	forSizes(b, func(b *testing.B, n int) {
+		dir := b.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(gen.Generate(layered(n, 1))), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		peak := startPeak()
+		for b.Loop() {
+			if _, ds := config.LoadDir(dir); ds.HasErrors() {
+				b.Fatal(ds.Err())
+			}
+		}
+		peak.report(b)
+	})
+}
+
+func BenchmarkPlanFresh(b *testing.B) {
+	forSizes(b, func(b *testing.B, n int) {
+		cfg := load(b, layered(n, 1))
+		peak := startPeak()
+		for b.Loop() {
+			mustPlan(b, cfg, state.New(), plan.NormalMode)
+		}
+		peak.report(b)
+	})
+}
+
+func BenchmarkPlanNoop(b *testing.B) {
+	forSizes(b, func(b *testing.B, n int) {
+		cfg := load(b, layered(n, 1))
+		prior := applied(b, cfg)
+		peak := startPeak()
+		for b.Loop() {
+			if p := mustPlan(b, cfg, prior, plan.NormalMode); p.HasChanges() {
+				b.Fatal("no-op plan has changes")
+			}
+		}
+		peak.report(b)
+	})
+}
+
+func BenchmarkOrder(b *testing.B) {
+	forSizes(b, func(b *testing.B, n int) {
+		cfg := load(b, gen.Options{Shape: gen.Mixed, N: n, Seed: 1})
+		cfg2 := load(b, gen.Options{Shape: gen.Mixed, N: n, Seed: 1, Version: 2, UpdateFraction: 0.1, ReplaceFraction: 0.1})
+		p := mustPlan(b, cfg2, applied(b, cfg), plan.NormalMode)
+		peak := startPeak()
+		for b.Loop() {
+			if _, ds := apply.Order(p); ds.HasErrors() {
+				b.Fatal(ds.Err())
+			}
+		}
+		peak.report(b)
+	})
+}
+
+func BenchmarkApplyCreate(b *testing.B) {
+	forSizes(b, func(b *testing.B, n int) {
+		cfg := load(b, layered(n, 1))
+		p := mustPlan(b, cfg, state.New(), plan.NormalMode)
+		peak := startPeak()
+		for b.Loop() {
+			mustApply(b, cfg, p)
+		}
+		peak.report(b)
+	})
+}
+
+func BenchmarkApplyReplace10(b *testing.B) {
+	forSizes(b, func(b *testing.B, n int) {
+		cfg := load(b, layered(n, 1))
+		cfg2 := load(b, gen.Options{Shape: gen.Layered, N: n, Seed: 1, Version: 2, ReplaceFraction: 0.1})
+		p := mustPlan(b, cfg2, applied(b, cfg), plan.NormalMode)
+		peak := startPeak()
+		for b.Loop() {
+			mustApply(b, cfg2, p)
+		}
+		peak.report(b)
+	})
+}
+
+func BenchmarkDestroy(b *testing.B) {
+	forSizes(b, func(b *testing.B, n int) {
+		cfg := load(b, layered(n, 1))
+		prior := applied(b, cfg)
+		peak := startPeak()
+		for b.Loop() {
+			mustApply(b, cfg, mustPlan(b, cfg, prior, plan.DestroyMode))
+		}
+		peak.report(b)
+	})
+}
+
+func BenchmarkStateMarshal(b *testing.B) {
+	forSizes(b, func(b *testing.B, n int) {
+		s := applied(b, load(b, layered(n, 1)))
+		for b.Loop() {
+			if _, err := statefile.Marshal(s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
