@@ -4,5 +4,5 @@
 // status recorded for each object, plus root outputs, lineage and serial.
 // Subpackage statefile reads and writes the version-4 JSON form.
 //
-// It imports only the standard library, internal/addrs and go-cty.
+// It imports only the standard library, internal/addrs, internal/ctyjson and go-cty.
 package state

@@ -8,8 +8,9 @@ import (
 	"slices"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/ctyjson"
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
+	goctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
 // State is the recorded world: every object rig manages, and root outputs.
@@ -113,7 +114,7 @@ func (o *Object) Decode(ty cty.Type) (cty.Value, error) {
 
 // NewObject builds an object from a value of type ty, encoding it once.
 func NewObject(v cty.Value, ty cty.Type) (*Object, error) {
-	raw, err := ctyjson.Marshal(v, ty)
+	raw, err := goctyjson.Marshal(v, ty)
 	if err != nil {
 		return nil, fmt.Errorf("encoding attributes: %w", err)
 	}

@@ -5,10 +5,10 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 
+	"github.com/rig-iac/rig/internal/ctyjson"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
 // DataResourceType is the name of the built-in managed resource type.
