@@ -13,6 +13,7 @@ var allowedImports = map[string][]string{
 	"internal/diag":                  {},
 	"internal/dag":                   {},
 	"internal/addrs":                 {},
+	"internal/ctyjson":               {},
 	"internal/backend":               {},
 	"internal/backend/local":         {"internal/backend"},
 	"internal/backend/inmem":         {"internal/backend"},
@@ -21,12 +22,14 @@ var allowedImports = map[string][]string{
 	"internal/backend/pg/pgtest":     {},
 	"internal/config":                {"internal/addrs", "internal/diag"},
 	"internal/lang":                  {"internal/addrs", "internal/diag", "internal/config"},
-	"internal/state":                 {"internal/addrs"},
+	"internal/state":                 {"internal/addrs", "internal/ctyjson"},
 	"internal/state/statefile":       {"internal/addrs", "internal/state"},
 	"internal/state/journal":         {"internal/addrs", "internal/state", "internal/state/statefile"},
 	"internal/provider":              {"internal/addrs", "internal/diag"},
-	"internal/provider/builtin":      {"internal/diag", "internal/provider"},
+	"internal/provider/builtin":      {"internal/ctyjson", "internal/diag", "internal/provider"},
 	"internal/provider/providertest": {"internal/addrs", "internal/diag", "internal/provider"},
+	// Provider installation: mirrors, version selection, the lock file.
+	"internal/getproviders": {"internal/addrs", "internal/diag"},
 
 	// The provider plugin client and the generated code of the two protocol versions.
 	"internal/provider/plugin": {"internal/addrs", "internal/diag", "internal/provider",

@@ -29,6 +29,9 @@ type Options struct {
 	Workspace string
 	// ProgressInterval is how often Hooks.Progress is called for a running operation (default 10s).
 	ProgressInterval time.Duration
+	// Limits cap the operations of a provider, resource type or resource
+	// running at once, within Parallelism.
+	Limits []Limit
 }
 
 // Apply carries out p against the providers in set, recording every
@@ -79,7 +82,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 			dmu.Unlock()
 		}
 		return d.Err()
-	}, dag.WalkOptions{Limit: opts.Parallelism})
+	}, dag.WalkOptions[Op]{Limit: opts.Parallelism, Classes: limitClasses(cfg, g, opts.Limits), ClassLimits: classLimits(opts.Limits)})
 	if n := res.Count(dag.NotRunCancelled); n > 0 {
 		ds = ds.Append(diag.Errorf("Operation interrupted", "The apply was interrupted: %d operation(s) did not start. The state records every operation that finished.", n))
 	}
@@ -134,6 +137,9 @@ func (a *applier) provider(pc addrs.AbsProviderConfig) (provider.Interface, diag
 }
 
 func (a *applier) schema(c *plan.ResourceInstanceChange) (provider.Schema, diag.Diagnostics) {
+	if c.Addr.Resource.Resource.Mode == addrs.Data {
+		return a.set.DataSourceSchema(a.opCtx, c.ProviderConfig.Provider, c.Addr.Resource.Resource.Type)
+	}
 	return a.set.ResourceTypeSchema(a.opCtx, c.ProviderConfig.Provider, c.Addr.Resource.Resource.Type)
 }
 
@@ -245,10 +251,18 @@ func (a *applier) newObject(c *plan.ResourceInstanceChange, ty cty.Type, v cty.V
 	if err != nil {
 		return nil, fmt.Errorf("recording %s: %w", c.Addr, err)
 	}
+	if sch, ds := a.schema(c); !ds.HasErrors() {
+		if obj.SensitiveAttributes, err = state.SensitivePathsJSON(sch.Block.SensitivePaths(v)); err != nil {
+			return nil, fmt.Errorf("recording %s: %w", c.Addr, err)
+		}
+	}
 	obj.Status = status
 	obj.Private = private
 	obj.SchemaVersion = c.SchemaVersion
-	obj.Dependencies = c.Dependencies
+	if c.Addr.Resource.Resource.Mode == addrs.Managed {
+		// OpenTofu records no dependencies for data sources.
+		obj.Dependencies = c.Dependencies
+	}
 	obj.CreateBeforeDestroy = c.CreateBeforeDestroy
 	return obj, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/builtin"
+	"github.com/rig-iac/rig/internal/provider/plugin"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -26,11 +27,20 @@ var cwdMu sync.Mutex
 var idCounter atomic.Int64
 
 func TestMain(m *testing.M) {
+	// An empty CLI configuration: the developer's own (or a
+	// TF_CLI_CONFIG_FILE naming a missing file) must not change the output.
+	if f, err := os.CreateTemp("", "rig-cli-config-*.tfrc"); err == nil {
+		f.Close()
+		os.Setenv("TF_CLI_CONFIG_FILE", f.Name())
+	}
 	// Predictable ids: id-1, id-2, … in creation order.
 	newBuiltinTerraform = func() provider.Interface {
 		return &builtin.Terraform{NewID: func() string { return fmt.Sprintf("id-%d", idCounter.Add(1)) }}
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	plugin.CleanupClients()
+	os.Remove(os.Getenv("TF_CLI_CONFIG_FILE"))
+	os.Exit(code)
 }
 
 // result is what one rig command did.

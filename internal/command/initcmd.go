@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/getproviders"
 	"github.com/rig-iac/rig/internal/provider"
 )
 
@@ -13,6 +15,12 @@ func runInit(m *Meta, args []string) int {
 	fs := m.flagSet("init")
 	var backendFlags initBackendFlags // -backend-config, -migrate-state, … (migrate.go)
 	m.addInitBackendFlags(fs, &backendFlags)
+	var pluginDirs []string
+	fs.Func("plugin-dir", "Directory containing plugin binaries (a filesystem mirror). This overrides all default search paths for plugins; may be repeated.", func(s string) error {
+		pluginDirs = append(pluginDirs, s)
+		return nil
+	})
+	upgrade := fs.Bool("upgrade", false, "Install the latest provider versions allowed by the configuration, ignoring the dependency lock file's selections.")
 	if err := fs.Parse(args); err != nil {
 		return 1
 	}
@@ -26,34 +34,96 @@ func runInit(m *Meta, args []string) int {
 		m.showDiagnostics(ds.Append(more))
 		return 1
 	}
-	fmt.Fprint(m.Out, colorText(m.Color, "\x1b[1mInitializing provider plugins...\x1b[0m\n", "Initializing provider plugins...\n"))
-	set := provider.NewSet(m.providerFactories())
-	defer set.Close()
-	factories := m.providerFactories()
-	for _, p := range requiredProviders(cfg) {
-		if _, ok := factories[p]; !ok {
-			ds = ds.Append(diag.Errorf("Failed to query available provider packages",
-				"Could not retrieve the list of available versions for provider %s: rig cannot install plugin providers yet; it has the built-in terraform.io/builtin/terraform provider.", p.ForDisplay()))
-			continue
-		}
-		if _, more := set.Schemas(context.Background(), p); more.HasErrors() {
-			ds = ds.Append(more)
-			continue
-		}
-		if p.IsBuiltIn() {
-			fmt.Fprintf(m.Out, "- %s is built in to rig\n", p)
-		}
-	}
-	if ds.HasErrors() {
-		m.showDiagnostics(ds)
-		return 1
-	}
+	fmt.Fprint(m.Out, colorText(m.Color, "\n\x1b[1mInitializing provider plugins...\x1b[0m\n", "\nInitializing provider plugins...\n"))
 	if err := os.MkdirAll(".terraform", 0o755); err != nil {
 		m.showDiagnostics(ds.Append(diag.Errorf("Failed to initialize", "Creating .terraform: %s", err)))
+		return 1
+	}
+	ds = ds.Append(m.initProviders(cfg, pluginDirs, *upgrade))
+	if ds.HasErrors() {
+		m.showDiagnostics(ds)
 		return 1
 	}
 	m.showDiagnostics(ds)
 	fmt.Fprint(m.Out, colorText(m.Color, "\n\x1b[32m\x1b[1mrig has been successfully initialized!\x1b[0m\n", "\nrig has been successfully initialized!\n"))
 	fmt.Fprintln(m.Out, "\nYou may now begin working with rig. Try running \"rig plan\" to see\nany changes that are required for your infrastructure.")
 	return 0
+}
+
+// initProviders is init's provider step: it checks the built-in providers
+// start, installs every plugin provider the configuration requires from the
+// local mirrors (skipping dev_overrides and reattached providers) and
+// writes the dependency lock file.
+func (m *Meta) initProviders(cfg *config.Module, pluginDirs []string, upgrade bool) diag.Diagnostics {
+	ctx := context.Background()
+	var ds diag.Diagnostics
+	builtins := provider.NewSet(m.providerFactories())
+	defer builtins.Close()
+	for _, p := range requiredProviders(cfg) {
+		if !p.IsBuiltIn() {
+			continue
+		}
+		if _, more := builtins.Schemas(ctx, p); more.HasErrors() {
+			ds = ds.Append(more)
+			continue
+		}
+		fmt.Fprintf(m.Out, "- %s is built in to rig\n", p)
+	}
+	reqs, more := providerRequirements(cfg)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return ds
+	}
+	pp := m.loadPluginProviders()
+	ds = ds.Append(pp.devWarning)
+	var toInstall []getproviders.Requirement
+	for _, req := range reqs {
+		if pp.overridden[req.Provider] {
+			fmt.Fprintf(m.Out, "- Using %s from the development overrides or %s; skipping installation\n", req.Provider.ForDisplay(), "TF_REATTACH_PROVIDERS")
+			continue
+		}
+		toInstall = append(toInstall, req)
+	}
+
+	cli, more := getproviders.LoadCLIConfig()
+	ds = ds.Append(more)
+	if len(pluginDirs) > 0 {
+		if err := writePluginPath(pluginDirs); err != nil {
+			return ds.Append(diag.Errorf("Failed to initialize", "Recording -plugin-dir: %s", err))
+		}
+	} else {
+		pluginDirs = readPluginPath()
+	}
+	sources, more := cli.Sources(pluginDirs)
+	ds = ds.Append(more)
+	inst := &getproviders.Installer{
+		Sources:   sources,
+		TargetDir: providersDir,
+		CacheDir:  cli.PluginCacheDir,
+		Log:       func(s string) { fmt.Fprintln(m.Out, s) },
+	}
+	old := pp.locks
+	locks, more := inst.Install(ctx, toInstall, old, getproviders.InstallOptions{Upgrade: upgrade})
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return ds
+	}
+	_, statErr := os.Stat(getproviders.LockFileName)
+	existed := statErr == nil
+	if existed && locks.Equal(old) {
+		return ds
+	}
+	if !existed && len(locks.Providers) == 0 {
+		return ds
+	}
+	if err := getproviders.WriteLockFile(getproviders.LockFileName, locks); err != nil {
+		return ds.Append(diag.Errorf("Failed to write dependency lock file", "%s", err))
+	}
+	m.plugins = nil // reload what was installed for any later step
+	if existed {
+		fmt.Fprintf(m.Out, "\nrig has made some changes to the provider dependency selections recorded\nin the %s file. Review those changes and commit them to your\nversion control system if they represent changes you intended to make.\n", getproviders.LockFileName)
+	} else {
+		fmt.Fprintf(m.Out, "\nrig has created a lock file %s to record the provider\nselections it made above. Include this file in your version control repository\nso that rig can guarantee to make the same selections by default when\nyou run \"rig init\" in the future.\n", getproviders.LockFileName)
+	}
+	return ds
 }

@@ -157,3 +157,57 @@ func TestUpdateAndReplace(t *testing.T) {
 		t.Fatalf("summary missing:\n%s", r.stdout)
 	}
 }
+
+// TestSettingsFileAndLimitFlag checks rig.hcl and -limit: valid settings
+// are accepted (the apply works), bad ones are diagnostics with file and line.
+func TestSettingsFileAndLimitFlag(t *testing.T) {
+	dir := workdir(t, map[string]string{
+		"main.tf": simpleConfig,
+		"rig.hcl": "parallelism = 4\nlimits = {\n  terraform_data = 1\n  \"terraform_data.a\" = 1\n}\n",
+	})
+	if r := rig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false", "-limit=terraform=2"); r.code != 0 {
+		t.Fatalf("apply with settings: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := rig(t, dir, "plan", "-no-color", "-limit=terraform"); r.code != 1 || !strings.Contains(r.stderr, "want NAME=N") {
+		t.Fatalf("bad -limit: exit %d\n%s", r.code, r.stderr)
+	}
+	writeFile(t, dir, "rig.hcl", "parallelism = 4\nlimits = {\n  terraform_data = 0\n}\n")
+	if r := rig(t, dir, "plan", "-no-color", "-input=false"); r.code != 1 || !strings.Contains(r.stderr, "on rig.hcl line 2") || !strings.Contains(r.stderr, "Invalid limits") {
+		t.Fatalf("bad rig.hcl: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// TestVariableSources checks the precedence of variable values: TF_VAR_
+// environment variables, terraform.tfvars, *.auto.tfvars, then -var-file
+// and -var in command-line order.
+func TestVariableSources(t *testing.T) {
+	dir := workdir(t, map[string]string{
+		"main.tf": `
+variable "a" {}
+variable "b" {}
+variable "c" {}
+variable "d" {}
+variable "list" { type = list(string) }
+output "all" { value = "${var.a}/${var.b}/${var.c}/${var.d}/${join(",", var.list)}" }
+`,
+		"terraform.tfvars":   "a = \"tfvars\"\nb = \"tfvars\"\nc = \"tfvars\"\n",
+		"x.auto.tfvars":      "b = \"auto\"\n",
+		"extra.tfvars":       "c = \"file\"\nd = \"file\"\n",
+		"terraform.tfvars.x": "ignored",
+	})
+	t.Setenv("TF_VAR_a", "env")
+	t.Setenv("TF_VAR_list", `["x", "y"]`)
+	r := rig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false", "-var-file=extra.tfvars", "-var=d=flag")
+	if r.code != 0 {
+		t.Fatalf("apply: %s", r.stderr)
+	}
+	if r := rig(t, dir, "output", "-raw", "all"); r.stdout != "tfvars/auto/file/flag/x,y" {
+		t.Fatalf("output = %q, want tfvars/auto/file/flag/x,y", r.stdout)
+	}
+	if r := rig(t, dir, "plan", "-no-color", "-input=false", "-var-file=extra.tfvars", "-var=nope=1"); r.code != 1 || !strings.Contains(r.stderr, "Value for undeclared variable") {
+		t.Fatalf("undeclared -var: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := rig(t, dir, "plan", "-no-color", "-input=false", "-var-file=missing.tfvars"); r.code != 1 || !strings.Contains(r.stderr, "Failed to read variables file") {
+		t.Fatalf("missing -var-file: exit %d\n%s", r.code, r.stderr)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/rig-iac/rig/internal/provider/plugin"
 )
 
 // Version is rig's version, reported by `rig version` and written into state
@@ -53,6 +55,8 @@ func init() {
 // returns the exit status: 0 success, 1 error, 2 changes present with
 // -detailed-exitcode.
 func Main(args []string, streams Streams) int {
+	// Provider plugin processes end with rig, also after a panic.
+	defer plugin.CleanupClients()
 	m := &Meta{Streams: streams, Color: true, Input: true}
 	if os.Getenv("NO_COLOR") != "" {
 		m.Color = false

@@ -34,6 +34,9 @@ type Meta struct {
 
 	// sources are the configuration files loaded, for diagnostic snippets.
 	sources map[string][]byte
+	// plugins are the plugin providers available, loaded on first use
+	// (providers.go).
+	plugins *pluginProviders
 }
 
 // flagSet returns a flag set for a command that reports errors on stderr.
@@ -161,11 +164,18 @@ func (m *Meta) lockState(ctx context.Context, store backend.Store, operation str
 // it to get predictable ids.
 var newBuiltinTerraform = func() provider.Interface { return builtin.NewTerraform() }
 
-// providerFactories returns every provider rig can start.
+// providerFactories returns every provider rig can start: the built-in
+// terraform provider, the plugins `rig init` installed and locked (each
+// checked against the lock's hashes), dev_overrides and
+// TF_REATTACH_PROVIDERS (see providers.go; checkProviders reports what is
+// missing).
 func (m *Meta) providerFactories() provider.Factories {
-	return provider.Factories{
-		addrs.NewBuiltInProvider("terraform"): func() (provider.Interface, error) { return newBuiltinTerraform(), nil },
+	f := provider.Factories{}
+	for p, pf := range m.loadPluginProviders().factories {
+		f[p] = pf
 	}
+	f[addrs.NewBuiltInProvider("terraform")] = func() (provider.Interface, error) { return newBuiltinTerraform(), nil }
+	return f
 }
 
 // interruptible returns a context cancelled on the first SIGINT/SIGTERM; a

@@ -4,9 +4,11 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/backend"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
@@ -22,6 +24,8 @@ type operationFlags struct {
 	replace          []string
 	refresh          bool
 	parallelism      int
+	parallelismSet   bool
+	limits           []apply.Limit
 	lock             bool
 	lockTimeout      time.Duration
 	json             bool
@@ -38,7 +42,16 @@ func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
 		return nil
 	})
 	fs.BoolVar(&f.refresh, "refresh", true, "Update the state with remote objects before planning.")
-	fs.IntVar(&f.parallelism, "parallelism", 10, "Limit the number of concurrent operations.")
+	f.parallelism = 10
+	fs.Func("parallelism", "Limit the number of concurrent operations (default 10).", func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("want a whole number greater than zero")
+		}
+		f.parallelism, f.parallelismSet = n, true
+		return nil
+	})
+	fs.Var(limitFlags{limits: &f.limits}, "limit", "Cap concurrent operations of a provider, resource type or resource: NAME=N (repeatable; also in rig.hcl).")
 	fs.BoolVar(&f.lock, "lock", true, "Lock the state file while the operation runs.")
 	fs.DurationVar(&f.lockTimeout, "lock-timeout", 0, "Duration to retry a state lock.")
 	fs.BoolVar(&f.json, "json", false, "Produce machine-readable JSON output (one message per line).")
@@ -72,6 +85,15 @@ func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*
 		return op, ds
 	}
 	op.cfg = cfg
+	st, more := m.loadSettings()
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return op, ds
+	}
+	if st.parallelism > 0 && !f.parallelismSet {
+		f.parallelism = st.parallelism
+	}
+	f.limits = mergeLimits(st.limits, f.limits)
 	store, more := m.stateStore(ctx, cfg)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
@@ -101,6 +123,10 @@ func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*
 	vars, more := m.collectVariables(cfg, f.vars)
 	ds = ds.Append(more)
 	op.variables = vars
+	ds = ds.Append(m.checkProviders(cfg))
+	if ds.HasErrors() {
+		return op, ds
+	}
 	op.providers = provider.NewSet(m.providerFactories())
 	return op, ds
 }
@@ -155,5 +181,3 @@ func pluralOps(n int) string {
 	}
 	return "operations"
 }
-
-var _ = fmt.Sprint

@@ -28,7 +28,12 @@ func runPlan(m *Meta, args []string) int {
 		return 1
 	}
 	out := m.newOutput(f.json)
-	ctx, stop := m.interruptible(nil)
+	var forceStop func()
+	ctx, stop := m.interruptible(func() {
+		if forceStop != nil {
+			forceStop()
+		}
+	})
 	defer stop()
 
 	op, ds := m.prepare(ctx, &f, "OperationTypePlan")
@@ -37,6 +42,8 @@ func runPlan(m *Meta, args []string) int {
 		out.diagnostics(ds)
 		return 1
 	}
+	// A second interrupt asks the providers to stop (StopProvider).
+	forceStop = func() { op.providers.Stop(context.Background()) }
 	p, more := m.makePlan(ctx, op, &f)
 	ds = ds.Append(more)
 	if ds.HasErrors() {

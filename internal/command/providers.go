@@ -1,11 +1,26 @@
 package command
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/getproviders"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/provider/plugin"
 )
+
+// providersDir is where `rig init` installs provider packages, as Terraform does.
+var providersDir = filepath.Join(".terraform", "providers")
+
+// pluginPathFile records the -plugin-dir directories of the last init.
+var pluginPathFile = filepath.Join(".terraform", "plugin_path")
 
 // requiredProviders returns every provider the configuration needs: those in
 // required_providers and those its resources imply, sorted.
@@ -27,4 +42,203 @@ func requiredProviders(cfg *config.Module) []addrs.Provider {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
 	return out
+}
+
+// providerRequirements returns the plugin providers the configuration
+// needs (built-in ones excluded) with their version constraints, from
+// required_providers and the deprecated version argument of provider blocks.
+func providerRequirements(cfg *config.Module) ([]getproviders.Requirement, diag.Diagnostics) {
+	var ds diag.Diagnostics
+	cons := map[addrs.Provider]getproviders.Constraints{}
+	add := func(p addrs.Provider, s string, rng *config.RequiredProvider) {
+		cs, err := getproviders.ParseConstraints(s)
+		if err != nil {
+			d := diag.Errorf("Invalid version constraint", "Provider %s: %s.", p.ForDisplay(), err)
+			if rng != nil {
+				d = diag.At(rng.DeclRange, "Invalid version constraint", err.Error()+".")
+			}
+			ds = ds.Append(d)
+			return
+		}
+		cons[p] = cons[p].Merge(cs)
+	}
+	for _, name := range sortedRequiredNames(cfg) {
+		rp := cfg.Terraform.RequiredProviders[name]
+		add(rp.Provider, rp.Version, rp)
+	}
+	for _, key := range sortedProviderKeys(cfg) {
+		pb := cfg.ProviderConfigs[key]
+		add(cfg.ProviderFor(pb.Name), pb.Version, nil)
+	}
+	var out []getproviders.Requirement
+	for _, p := range requiredProviders(cfg) {
+		if p.IsBuiltIn() {
+			continue
+		}
+		out = append(out, getproviders.Requirement{Provider: p, Constraints: cons[p]})
+	}
+	return out, ds
+}
+
+func sortedRequiredNames(cfg *config.Module) []string {
+	names := make([]string, 0, len(cfg.Terraform.RequiredProviders))
+	for n := range cfg.Terraform.RequiredProviders {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func sortedProviderKeys(cfg *config.Module) []string {
+	keys := make([]string, 0, len(cfg.ProviderConfigs))
+	for k := range cfg.ProviderConfigs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// pluginProviders is what the working directory offers besides the
+// built-in providers: the packages `rig init` installed and locked, the
+// CLI configuration's dev_overrides and TF_REATTACH_PROVIDERS. It is loaded
+// once per command.
+type pluginProviders struct {
+	factories provider.Factories
+	locks     *getproviders.Locks
+	// overridden are providers that bypass installation (dev_overrides or
+	// TF_REATTACH_PROVIDERS).
+	overridden map[addrs.Provider]bool
+	devWarning diag.Diagnostics
+	diags      diag.Diagnostics
+}
+
+// loadPluginProviders reads the CLI configuration, the lock file and the
+// installed packages (verifying each against the lock's hashes).
+func (m *Meta) loadPluginProviders() *pluginProviders {
+	if m.plugins != nil {
+		return m.plugins
+	}
+	pp := &pluginProviders{factories: provider.Factories{}, overridden: map[addrs.Provider]bool{}}
+	m.plugins = pp
+	cli, ds := getproviders.LoadCLIConfig()
+	pp.diags = pp.diags.Append(ds)
+	locks, ds := getproviders.ReadLockFile(getproviders.LockFileName)
+	pp.diags = pp.diags.Append(ds)
+	pp.locks = locks
+	installed, ds := getproviders.VerifyInstalled(providersDir, locks, getproviders.CurrentPlatform)
+	pp.diags = pp.diags.Append(ds)
+	for p, inst := range installed {
+		pp.factories[p] = plugin.Factory(plugin.Meta{Path: inst.Executable, Provider: p, Version: inst.Version.String()})
+	}
+	if len(cli.DevOverrides) > 0 {
+		var lines []string
+		for p, dir := range cli.DevOverrides {
+			exe, ok := getproviders.FindExecutable(dir, p)
+			if !ok {
+				pp.diags = pp.diags.Append(diag.Errorf("Invalid provider development override",
+					"The CLI configuration %s overrides provider %s with the directory %s, which has no executable named terraform-provider-%s*.", cli.Path, p.ForDisplay(), dir, p.Type))
+				continue
+			}
+			pp.factories[p] = plugin.Factory(plugin.Meta{Path: exe, Provider: p})
+			pp.overridden[p] = true
+			lines = append(lines, fmt.Sprintf(" - %s in %s", p.ForDisplay(), dir))
+		}
+		sort.Strings(lines)
+		pp.devWarning = diag.Diagnostics{{Severity: diag.Warning, Summary: "Provider development overrides are in effect",
+			Detail: "The following provider development overrides are set in the CLI configuration:\n" + strings.Join(lines, "\n") +
+				"\n\nThe behavior may therefore not match any released version of the provider and applying changes may cause the state to become incompatible with published releases."}}
+	}
+	reattach, err := plugin.ParseReattachProviders(os.Getenv(plugin.ReattachEnv))
+	if err != nil {
+		pp.diags = pp.diags.Append(diag.Errorf("Invalid "+plugin.ReattachEnv, "%s", err))
+	}
+	for p := range reattach {
+		pp.factories[p] = plugin.Factory(plugin.Meta{Provider: p})
+		pp.overridden[p] = true
+	}
+	return pp
+}
+
+// checkProviders reports what keeps the configuration's providers from
+// starting, before any of them is needed: a provider required but not
+// selected in the lock file, a locked package not installed or changed
+// since. It also carries the dev_overrides warning.
+func (m *Meta) checkProviders(cfg *config.Module) diag.Diagnostics {
+	pp := m.loadPluginProviders()
+	ds := append(diag.Diagnostics(nil), pp.devWarning...)
+	reqs, more := providerRequirements(cfg)
+	ds = ds.Append(more)
+	// Only problems with the providers this configuration uses count.
+	needed := map[addrs.Provider]bool{}
+	for _, req := range reqs {
+		needed[req.Provider] = !pp.overridden[req.Provider]
+	}
+	for _, d := range pp.diags {
+		if d.Summary == "Required plugins are not installed" && !anyNeededNotStarted(needed, pp.factories) {
+			continue
+		}
+		ds = ds.Append(d)
+	}
+	if ds.HasErrors() {
+		return ds
+	}
+	var missing []string
+	for _, req := range reqs {
+		if pp.overridden[req.Provider] {
+			continue
+		}
+		lock := pp.locks.Get(req.Provider)
+		switch {
+		case lock == nil:
+			missing = append(missing, fmt.Sprintf("  - provider %s: required by this configuration but no version is selected", req.Provider))
+		case !req.Constraints.Allows(lock.Version):
+			missing = append(missing, fmt.Sprintf("  - provider %s: locked version selection %s doesn't match the updated version constraints %q", req.Provider, lock.Version, req.Constraints))
+		}
+	}
+	if len(missing) > 0 {
+		return ds.Append(diag.Errorf("Inconsistent dependency lock file",
+			"The following dependency selections recorded in the lock file are inconsistent with the current configuration:\n%s\n\nTo update the locked dependency selections to match a changed configuration, run:\n  rig init -upgrade", strings.Join(missing, "\n")))
+	}
+	return ds
+}
+
+func anyNeededNotStarted(needed map[addrs.Provider]bool, f provider.Factories) bool {
+	for p, n := range needed {
+		if _, ok := f[p]; n && !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// readPluginPath returns the -plugin-dir directories the last init recorded.
+func readPluginPath() []string {
+	b, err := os.ReadFile(pluginPathFile)
+	if err != nil {
+		return nil
+	}
+	var dirs []string
+	if json.Unmarshal(b, &dirs) != nil {
+		return nil
+	}
+	return dirs
+}
+
+// writePluginPath records -plugin-dir directories for later inits; an
+// empty list removes the record.
+func writePluginPath(dirs []string) error {
+	if len(dirs) == 0 {
+		if err := os.Remove(pluginPathFile); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		return nil
+	}
+	b, err := json.MarshalIndent(dirs, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(pluginPathFile), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(pluginPathFile, b, 0o644)
 }

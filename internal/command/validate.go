@@ -17,6 +17,9 @@ func runValidate(m *Meta, args []string) int {
 	}
 	cfg, ds := m.loadConfig()
 	if !ds.HasErrors() {
+		ds = ds.Append(m.checkProviders(cfg))
+	}
+	if !ds.HasErrors() {
 		set := provider.NewSet(m.providerFactories())
 		ds = ds.Append(plan.Validate(context.Background(), cfg, set))
 		_ = set.Close()

@@ -38,7 +38,7 @@ func BenchmarkWalk(b *testing.B) {
 			b.Run(fmt.Sprintf("N=%d/limit=%d", n, limit), func(b *testing.B) {
 				fn := func(context.Context, int) error { return nil }
 				for b.Loop() {
-					if err := dag.Walk(context.Background(), g, fn, dag.WalkOptions{Limit: limit}).Err(); err != nil {
+					if err := dag.Walk(context.Background(), g, fn, dag.WalkOptions[int]{Limit: limit}).Err(); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -101,7 +101,7 @@ func ExampleWalk() {
 			return errors.New("create subnet: quota exceeded")
 		}
 		return nil
-	}, dag.WalkOptions{Limit: 4})
+	}, dag.WalkOptions[string]{Limit: 4})
 
 	for k, r := range res.All() {
 		switch r.Outcome {

@@ -10,10 +10,18 @@ import (
 )
 
 // WalkOptions configures Walk.
-type WalkOptions struct {
+type WalkOptions[K comparable] struct {
 	// Limit caps how many calls of fn run at once. Zero or negative means
 	// no cap.
 	Limit int
+	// Classes, when set, returns the concurrency classes a node belongs to,
+	// as indexes into ClassLimits. A node starts only while every one of its
+	// classes runs fewer nodes than its limit (a limit of zero or less means
+	// none); a ready node that can start is never kept waiting behind one
+	// that cannot.
+	Classes func(k K) []int
+	// ClassLimits holds each class's limit.
+	ClassLimits []int
 }
 
 // Outcome says what became of one node in a Walk.
@@ -151,12 +159,13 @@ func (r WalkResult[K]) Err() error {
 // One goroutine schedules: it alone owns the counts of unfinished
 // predecessors and the ready queue. With a Limit, a pool of Limit workers
 // runs fn; without one, each call runs on a goroutine of its own.
-func Walk[K comparable](ctx context.Context, g *Graph[K], fn func(ctx context.Context, k K) error, opts WalkOptions) WalkResult[K] {
+func Walk[K comparable](ctx context.Context, g *Graph[K], fn func(ctx context.Context, k K) error, opts WalkOptions[K]) WalkResult[K] {
 	order, ok := g.anyTopoIDs()
 	if !ok {
 		return WalkResult[K]{refused: g.cycleError()}
 	}
 	w := &walker[K]{
+		classes:   newClassState(g, opts),
 		g:         g,
 		fn:        fn,
 		ctxDone:   ctx.Done(),
@@ -194,6 +203,7 @@ type walker[K comparable] struct {
 	ready     idHeap  // ids whose predecessors are all Done, not yet started
 	results   []NodeResult[K]
 	finished  chan finished
+	classes   *classState // nil without class limits
 }
 
 // finished reports one dispatched node back to the scheduler.
@@ -246,12 +256,20 @@ func (w *walker[K]) run(ctx context.Context, limit int) {
 	running := 0
 	stopped := false // ctx was seen done: start nothing more
 	for {
-		for !stopped && len(w.ready) > 0 && (limit <= 0 || running < limit) {
+		for !stopped && (len(w.ready) > 0 || w.classes != nil && w.classes.pending()) && (limit <= 0 || running < limit) {
 			if w.cancelled() {
 				stopped = true
 				break
 			}
-			id := w.ready.pop()
+			var id int32
+			if w.classes != nil {
+				if id = w.classes.next(&w.ready); id < 0 {
+					break
+				}
+				w.classes.start(id)
+			} else {
+				id = w.ready.pop()
+			}
 			running++
 			if jobs != nil {
 				jobs <- id
@@ -283,6 +301,9 @@ func (w *walker[K]) run(ctx context.Context, limit int) {
 // means ctx is done, so it sets *stopped; the node keeps no result and is
 // classified afterwards.
 func (w *walker[K]) record(f finished, stopped *bool) {
+	if w.classes != nil {
+		w.classes.finish(f.id)
+	}
 	switch {
 	case !f.ran:
 		*stopped = true

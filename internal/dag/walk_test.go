@@ -95,7 +95,7 @@ func TestWalkOutcomes(t *testing.T) {
 						return errBoom
 					}
 					return nil
-				}, dag.WalkOptions{Limit: limit})
+				}, dag.WalkOptions[string]{Limit: limit})
 				got := results(t, g, res)
 				if diff := cmp.Diff(tt.want, got, cmpopts.EquateErrors()); diff != "" {
 					t.Errorf("results (-want +got):\n%s", diff)
@@ -117,7 +117,7 @@ func TestWalkRefusesCycle(t *testing.T) {
 	res := dag.Walk(t.Context(), g, func(ctx context.Context, k string) error {
 		t.Errorf("fn called for %s", k)
 		return nil
-	}, dag.WalkOptions{})
+	}, dag.WalkOptions[string]{})
 	var ce *dag.CycleError[string]
 	if !errors.As(res.Err(), &ce) {
 		t.Fatalf("Err = %v, want *CycleError", res.Err())
@@ -141,7 +141,7 @@ func TestWalkLimitOneRunsInTopoOrder(t *testing.T) {
 		res := dag.Walk(t.Context(), g, func(ctx context.Context, k int) error {
 			got = append(got, k) // Limit 1: never concurrent
 			return nil
-		}, dag.WalkOptions{Limit: 1})
+		}, dag.WalkOptions[int]{Limit: 1})
 		if res.Err() != nil {
 			t.Fatal(res.Err())
 		}
@@ -167,7 +167,7 @@ func TestWalkAfterRemovals(t *testing.T) {
 		}
 		ran.Add(1)
 		return nil
-	}, dag.WalkOptions{Limit: 4})
+	}, dag.WalkOptions[int]{Limit: 4})
 	if res.Err() != nil || int(ran.Load()) != g.Len() || res.Count(dag.Done) != g.Len() {
 		t.Errorf("Err %v, ran %d, done %d; want %d done", res.Err(), ran.Load(), res.Count(dag.Done), g.Len())
 	}
@@ -188,7 +188,7 @@ func TestWalkContextCancelledBeforeStart(t *testing.T) {
 	res := dag.Walk(ctx, g, func(ctx context.Context, k string) error {
 		t.Errorf("fn called for %s", k)
 		return nil
-	}, dag.WalkOptions{Limit: 2})
+	}, dag.WalkOptions[string]{Limit: 2})
 	want := walkResults{"a": {Outcome: dag.NotRunCancelled}, "b": {Outcome: dag.NotRunCancelled}}
 	if diff := cmp.Diff(want, results(t, g, res), cmpopts.EquateErrors()); diff != "" {
 		t.Errorf("results (-want +got):\n%s", diff)
@@ -230,7 +230,7 @@ func TestWalkCancelMidWalk(t *testing.T) {
 					}
 					return nil
 				}
-			}, dag.WalkOptions{Limit: limit})
+			}, dag.WalkOptions[string]{Limit: limit})
 			if !slowReturned.Load() {
 				t.Errorf("Walk returned before the running node finished")
 			}
@@ -335,7 +335,7 @@ func checkWalk(t *testing.T, c walkCase) {
 			return fmt.Errorf("node %d: %w", k, errBoom)
 		}
 		return nil
-	}, dag.WalkOptions{Limit: c.limit})
+	}, dag.WalkOptions[int]{Limit: c.limit})
 	walkReturned.Store(true)
 	for _, v := range violations {
 		t.Error(v)

@@ -62,6 +62,10 @@ func (p *planner) planDataResource(r *config.Resource) diag.Diagnostics {
 			continue
 		}
 		obj.SchemaVersion = uint64(sch.Version)
+		if obj.SensitiveAttributes, err = state.SensitivePathsJSON(sch.Block.SensitivePaths(resp.State)); err != nil {
+			ds = ds.Append(err)
+			continue
+		}
 		p.mu.Lock()
 		p.refreshed.SetObject(addrs.ObjectAddr{Instance: addr}, obj, pc)
 		p.mu.Unlock()

@@ -180,7 +180,7 @@ func (p *planner) run() diag.Diagnostics {
 			return d.Err()
 		}
 		return nil
-	}, dag.WalkOptions{Limit: p.opts.Parallelism})
+	}, dag.WalkOptions[node]{Limit: p.opts.Parallelism})
 	if p.ctx.Err() != nil && res.Count(dag.NotRunCancelled) > 0 {
 		ds = ds.Append(diag.Errorf("Operation cancelled", "Planning was interrupted before it finished."))
 	}

@@ -497,6 +497,8 @@ func (p *planner) planDestroy() diag.Diagnostics {
 		ra := oa.Instance.ContainingResource()
 		rs := p.prevRun.Resource(ra)
 		if ra.Resource.Mode == addrs.Data {
+			// A destroy leaves no data sources in state, as in OpenTofu.
+			p.refreshed.SetObject(oa, nil, rs.ProviderConfig)
 			continue
 		}
 		var sch provider.Schema

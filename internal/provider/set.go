@@ -32,6 +32,10 @@ type schemaEntry struct {
 	once    sync.Once
 	schemas *Schemas
 	diags   diag.Diagnostics
+	// spare is the unconfigured instance the schemas came from, handed to
+	// the first configuration of the provider (under Set.mu) so that a
+	// provider with one configuration runs one process, not two.
+	spare Interface
 }
 
 type instanceEntry struct {
@@ -77,6 +81,9 @@ func (s *Set) Schemas(ctx context.Context, p addrs.Provider) (*Schemas, diag.Dia
 			return
 		}
 		e.schemas, e.diags = inst.GetProviderSchema(ctx)
+		s.mu.Lock()
+		e.spare = inst
+		s.mu.Unlock()
 		if e.schemas == nil && !e.diags.HasErrors() {
 			e.diags = e.diags.Append(diag.Errorf("Invalid provider schema", "Provider %s returned no schema.", p.ForDisplay()))
 		}
@@ -98,6 +105,20 @@ func (s *Set) ResourceTypeSchema(ctx context.Context, p addrs.Provider, typeName
 	return sch, ds
 }
 
+// DataSourceSchema returns the schema of a data source.
+func (s *Set) DataSourceSchema(ctx context.Context, p addrs.Provider, typeName string) (Schema, diag.Diagnostics) {
+	schemas, ds := s.Schemas(ctx, p)
+	if ds.HasErrors() {
+		return Schema{}, ds
+	}
+	sch, ok := schemas.DataSources[typeName]
+	if !ok || sch.Block == nil {
+		return Schema{}, ds.Append(diag.Errorf("Invalid data source type",
+			"The provider %s does not support data source type %q.", p.ForDisplay(), typeName))
+	}
+	return sch, ds
+}
+
 // Configured returns the instance for provider configuration pc, starting it
 // and configuring it with the value config returns on first use. Later calls
 // return the same instance (or the same diagnostics).
@@ -115,8 +136,15 @@ func (s *Set) Configured(ctx context.Context, pc addrs.AbsProviderConfig, config
 			e.diags = ds
 			return
 		}
-		inst, ds2 := s.start(pc.Provider)
-		ds = ds.Append(ds2)
+		s.mu.Lock()
+		inst := s.schemas[pc.Provider].spare
+		s.schemas[pc.Provider].spare = nil
+		s.mu.Unlock()
+		if inst == nil {
+			var ds2 diag.Diagnostics
+			inst, ds2 = s.start(pc.Provider)
+			ds = ds.Append(ds2)
+		}
 		if ds.HasErrors() {
 			e.diags = ds
 			return

@@ -73,7 +73,7 @@ func (p *Provider) ApplyResourceChange(_ context.Context, req provider.ApplyRequ
 	if started := p.startedLocked(k); !isClosed(started) {
 		close(started)
 	}
-	sleep, block, stop := p.sleeps[k], p.blocks[k], p.stop
+	sleep, block, stop := p.sleeps[k]+p.sleepAll, p.blocks[k], p.stop
 	p.mu.Unlock()
 
 	completed := wait(sleep, block, stop)

@@ -49,6 +49,14 @@ func (p *Provider) SleepOn(key string, action Action, d time.Duration) {
 	p.sleeps[k] = d
 }
 
+// SleepAll makes every apply sleep d (on top of any SleepOn), as a
+// uniformly slow API would; d <= 0 removes it. Stop cuts the sleep short.
+func (p *Provider) SleepAll(d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.sleepAll = d
+}
+
 // BlockOn makes every apply of key and action that starts before release is
 // called wait until it is called (or until Stop, in which case the apply
 // returns an error without acting). release may be called more than once and

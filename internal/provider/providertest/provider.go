@@ -33,6 +33,7 @@ type Provider struct {
 	fails    map[opKey]int
 	partials map[opKey]int
 	sleeps   map[opKey]time.Duration
+	sleepAll time.Duration
 	blocks   map[opKey]chan struct{}
 	started  map[opKey]chan struct{}
 

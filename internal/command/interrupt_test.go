@@ -1,0 +1,94 @@
+package command
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestInterruptedApplySavesState sends SIGINT to a running apply: it starts
+// nothing new, lets running operations finish, saves everything it
+// reported complete into the state file, and a later apply converges.
+func TestInterruptedApplySavesState(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the rig binary; skipped with -short")
+	}
+	bin := filepath.Join(t.TempDir(), "rig")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/rig-iac/rig/cmd/rig").CombinedOutput(); err != nil {
+		t.Fatalf("building rig: %v\n%s", err, out)
+	}
+	dir := workdir(t, map[string]string{"main.tf": `
+resource "terraform_data" "r" {
+  count = 4000
+  input = "value-${count.index}"
+}
+`})
+	cmd := exec.Command(bin, "-chdir="+dir, "apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=4")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	complete := regexp.MustCompile(`^(terraform_data\.r\[\d+\]): Creation complete`)
+	done := map[string]bool{}
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		if m := complete.FindStringSubmatch(sc.Text()); m != nil {
+			done[m[1]] = true
+			if len(done) == 300 {
+				_ = cmd.Process.Signal(syscall.SIGINT)
+			}
+		}
+	}
+	_, _ = io.Copy(io.Discard, stdout)
+	err = cmd.Wait()
+	if len(done) < 300 {
+		t.Fatalf("the apply finished before it could be interrupted (%d operations)", len(done))
+	}
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("interrupted apply: %v, want exit status 1", err)
+	}
+	if !strings.Contains(stderr.String(), "Interrupt received") || !strings.Contains(stderr.String(), "interrupted") {
+		t.Fatalf("stderr does not report the interrupt:\n%s", stderr.String())
+	}
+	if len(done) == 4000 {
+		t.Fatal("the interrupt did not stop the apply")
+	}
+	sf, _ := readStateFile(t, dir)
+	recorded := map[string]bool{}
+	for _, r := range sf.Resources {
+		for _, inst := range r.Instances {
+			if k, ok := inst.IndexKey.(float64); ok {
+				recorded["terraform_data.r["+strconv.Itoa(int(k))+"]"] = true
+			}
+		}
+	}
+	for addr := range done {
+		if !recorded[addr] {
+			t.Fatalf("%s was reported complete but is not in the state", addr)
+		}
+	}
+	if got := instanceCount(sf); got < len(done) {
+		t.Fatalf("state has %d instances, but %d were reported complete", got, len(done))
+	}
+	if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate.journal")); !os.IsNotExist(err) {
+		t.Fatalf("journal left after a graceful stop: %v", err)
+	}
+	if r := rig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false"); r.code != 0 {
+		t.Fatalf("apply after interrupt: %s", r.stderr)
+	}
+	if r := rig(t, dir, "plan", "-detailed-exitcode", "-no-color", "-input=false"); r.code != 0 {
+		t.Fatalf("plan did not converge: exit %d", r.code)
+	}
+}

@@ -1,0 +1,340 @@
+package getproviders
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	hcl1 "github.com/hashicorp/hcl"
+	"github.com/hashicorp/hcl/hcl/ast"
+	"github.com/hashicorp/hcl/hcl/token"
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/diag"
+)
+
+// Pattern matches provider addresses; any part may be "*".
+type Pattern struct {
+	Hostname, Namespace, Type string
+}
+
+// ParsePattern parses "TYPE", "NAMESPACE/TYPE" or "HOST/NAMESPACE/TYPE",
+// where any part may be "*" ("hashicorp/*", "*/*").
+func ParsePattern(s string) (Pattern, error) {
+	parts := strings.Split(s, "/")
+	for _, p := range parts {
+		if p == "" {
+			return Pattern{}, fmt.Errorf("invalid provider address pattern %q", s)
+		}
+	}
+	switch len(parts) {
+	case 1:
+		return Pattern{addrs.DefaultProviderRegistryHost, "hashicorp", strings.ToLower(parts[0])}, nil
+	case 2:
+		return Pattern{addrs.DefaultProviderRegistryHost, strings.ToLower(parts[0]), strings.ToLower(parts[1])}, nil
+	case 3:
+		return Pattern{strings.ToLower(parts[0]), strings.ToLower(parts[1]), strings.ToLower(parts[2])}, nil
+	}
+	return Pattern{}, fmt.Errorf("invalid provider address pattern %q: want [HOSTNAME/]NAMESPACE/TYPE", s)
+}
+
+// Matches reports whether p matches the pattern.
+func (pt Pattern) Matches(p addrs.Provider) bool {
+	m := func(pat, s string) bool { return pat == "*" || pat == s }
+	return m(pt.Hostname, p.Hostname) && m(pt.Namespace, p.Namespace) && m(pt.Type, p.Type)
+}
+
+func anyMatch(pts []Pattern, p addrs.Provider) bool {
+	for _, pt := range pts {
+		if pt.Matches(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// CLIConfig is what rig reads from a Terraform/OpenTofu CLI configuration
+// file about providers.
+type CLIConfig struct {
+	// Path is the file read, "" when there was none.
+	Path string
+	// PluginCacheDir is plugin_cache_dir (or TF_PLUGIN_CACHE_DIR), "" when unset.
+	PluginCacheDir string
+	// Installation is the provider_installation block; nil when absent,
+	// which means the implied local mirror directories.
+	Installation []InstallMethod
+	// DevOverrides maps providers to a directory holding their executable,
+	// used as is, without installation or lock.
+	DevOverrides map[addrs.Provider]string
+}
+
+// InstallMethod is one method of a provider_installation block.
+type InstallMethod struct {
+	// Kind is "filesystem_mirror", "direct" or "network_mirror".
+	Kind string
+	// Path is a filesystem mirror's directory (URL for a network mirror).
+	Path             string
+	Include, Exclude []Pattern
+}
+
+// CLIConfigPath returns the CLI configuration file to read: the one
+// TF_CLI_CONFIG_FILE (or TOFU_CLI_CONFIG_FILE) names, else ~/.terraformrc,
+// else ~/.tofurc, whichever exists; "" for none.
+func CLIConfigPath() string {
+	for _, env := range []string{"TF_CLI_CONFIG_FILE", "TOFU_CLI_CONFIG_FILE"} {
+		if p := os.Getenv(env); p != "" {
+			return p
+		}
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	for _, name := range []string{".terraformrc", ".tofurc"} {
+		p := filepath.Join(home, name)
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// LoadCLIConfig reads the CLI configuration file CLIConfigPath names (none
+// is an empty configuration) and applies TF_PLUGIN_CACHE_DIR.
+func LoadCLIConfig() (*CLIConfig, diag.Diagnostics) {
+	path := CLIConfigPath()
+	cfg := &CLIConfig{DevOverrides: map[addrs.Provider]string{}}
+	var ds diag.Diagnostics
+	if path != "" {
+		src, err := os.ReadFile(path)
+		if os.IsNotExist(err) {
+			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Unable to open CLI configuration file",
+				Detail: fmt.Sprintf("The CLI configuration file at %q does not exist.", path)})
+		} else if err != nil {
+			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Unable to open CLI configuration file",
+				Detail: fmt.Sprintf("The CLI configuration file at %q could not be read: %s.", path, err)})
+		} else {
+			cfg, ds = ParseCLIConfig(src, path)
+		}
+	}
+	if d := os.Getenv("TF_PLUGIN_CACHE_DIR"); d != "" {
+		cfg.PluginCacheDir = expandPath(d)
+	}
+	return cfg, ds
+}
+
+// ParseCLIConfig parses the content of a CLI configuration file, which is
+// HCL 1 as Terraform reads it (dev_overrides keys are quoted provider
+// addresses). Settings rig has no use for (credentials, host blocks, …) are
+// ignored.
+func ParseCLIConfig(src []byte, filename string) (*CLIConfig, diag.Diagnostics) {
+	cfg := &CLIConfig{Path: filename, DevOverrides: map[addrs.Provider]string{}}
+	var ds diag.Diagnostics
+	bad := func(pos token.Pos, summary, format string, args ...any) {
+		ds = ds.Append(diag.Errorf(summary, "%s:%d: %s", filename, pos.Line, fmt.Sprintf(format, args...)))
+	}
+	f, err := hcl1.ParseBytes(src)
+	if err != nil {
+		return cfg, ds.Append(diag.Errorf("Invalid CLI configuration file", "The CLI configuration file %s could not be parsed: %s.", filename, err))
+	}
+	list, ok := f.Node.(*ast.ObjectList)
+	if !ok {
+		return cfg, ds.Append(diag.Errorf("Invalid CLI configuration file", "The CLI configuration file %s is not a set of settings.", filename))
+	}
+	seenInstallation := false
+	for _, item := range list.Items {
+		switch itemKey(item) {
+		case "plugin_cache_dir":
+			if s, ok := literalString(item.Val); ok {
+				cfg.PluginCacheDir = expandPath(s)
+			} else {
+				bad(item.Pos(), "Invalid plugin_cache_dir", "plugin_cache_dir must be a string.")
+			}
+		case "provider_installation":
+			if seenInstallation {
+				bad(item.Pos(), "Duplicate provider_installation block", "The CLI configuration may have only one provider_installation block.")
+				continue
+			}
+			seenInstallation = true
+			cfg.Installation = []InstallMethod{}
+			body, ok := item.Val.(*ast.ObjectType)
+			if !ok {
+				bad(item.Pos(), "Invalid provider_installation block", "provider_installation must be a block.")
+				continue
+			}
+			for _, mi := range body.List.Items {
+				decodeInstallMethod(cfg, mi, bad)
+			}
+		}
+	}
+	return cfg, ds
+}
+
+func itemKey(item *ast.ObjectItem) string {
+	if len(item.Keys) == 0 {
+		return ""
+	}
+	if s, ok := item.Keys[0].Token.Value().(string); ok {
+		return s
+	}
+	return item.Keys[0].Token.Text
+}
+
+func literalString(n ast.Node) (string, bool) {
+	lit, ok := n.(*ast.LiteralType)
+	if !ok || (lit.Token.Type != token.STRING && lit.Token.Type != token.HEREDOC) {
+		return "", false
+	}
+	s, ok := lit.Token.Value().(string)
+	return s, ok
+}
+
+func decodeInstallMethod(cfg *CLIConfig, item *ast.ObjectItem, bad func(token.Pos, string, string, ...any)) {
+	kind := itemKey(item)
+	body, ok := item.Val.(*ast.ObjectType)
+	if !ok {
+		bad(item.Pos(), "Invalid provider_installation method block", "%s must be a block.", kind)
+		return
+	}
+	switch kind {
+	case "dev_overrides":
+		for _, o := range body.List.Items {
+			name := itemKey(o)
+			p, err := addrs.ParseProviderSource(name)
+			if err != nil {
+				bad(o.Pos(), "Invalid provider installation dev overrides", "%s.", err)
+				continue
+			}
+			dir, ok := literalString(o.Val)
+			if !ok {
+				bad(o.Pos(), "Invalid provider installation dev overrides", "The override for %s must be a directory path string.", name)
+				continue
+			}
+			cfg.DevOverrides[p] = expandPath(dir)
+		}
+		return
+	case "filesystem_mirror", "direct", "network_mirror":
+	default:
+		bad(item.Pos(), "Invalid provider_installation method block", "Unknown provider installation method %q.", kind)
+		return
+	}
+	m := InstallMethod{Kind: kind}
+	for _, a := range body.List.Items {
+		name := itemKey(a)
+		switch name {
+		case "path", "url":
+			s, ok := literalString(a.Val)
+			if !ok {
+				bad(a.Pos(), "Invalid "+kind+" block", "%s must be a string.", name)
+				continue
+			}
+			m.Path = s
+			if name == "path" {
+				m.Path = expandPath(s)
+			}
+		case "include", "exclude":
+			l, ok := a.Val.(*ast.ListType)
+			if !ok {
+				bad(a.Pos(), "Invalid "+kind+" block", "%s must be a list of provider address patterns.", name)
+				continue
+			}
+			for _, e := range l.List {
+				s, ok := literalString(e)
+				if !ok {
+					bad(a.Pos(), "Invalid "+kind+" block", "%s must be a list of provider address patterns.", name)
+					break
+				}
+				pt, err := ParsePattern(s)
+				if err != nil {
+					bad(a.Pos(), "Invalid "+kind+" block", "%s.", err)
+					continue
+				}
+				if name == "include" {
+					m.Include = append(m.Include, pt)
+				} else {
+					m.Exclude = append(m.Exclude, pt)
+				}
+			}
+		}
+	}
+	if kind == "filesystem_mirror" && m.Path == "" {
+		bad(item.Pos(), "Invalid filesystem_mirror block", "A filesystem_mirror block requires a \"path\" argument.")
+		return
+	}
+	cfg.Installation = append(cfg.Installation, m)
+}
+
+// expandPath expands a leading ~/ and environment variables.
+func expandPath(s string) string {
+	s = os.ExpandEnv(s)
+	if strings.HasPrefix(s, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			s = filepath.Join(home, s[2:])
+		}
+	}
+	return s
+}
+
+// ImpliedMirrorDirs returns the local mirror directories Terraform and
+// OpenTofu search when the CLI configuration has no provider_installation
+// block, in order: terraform.d/plugins in the working directory,
+// ~/.terraform.d/plugins, then each XDG data directory's terraform/plugins
+// and opentofu/plugins.
+func ImpliedMirrorDirs() []string {
+	dirs := []string{filepath.Join("terraform.d", "plugins")}
+	home, _ := os.UserHomeDir()
+	if home != "" {
+		dirs = append(dirs, filepath.Join(home, ".terraform.d", "plugins"))
+	}
+	dataHome := os.Getenv("XDG_DATA_HOME")
+	if dataHome == "" && home != "" {
+		dataHome = filepath.Join(home, ".local", "share")
+	}
+	dataDirs := os.Getenv("XDG_DATA_DIRS")
+	if dataDirs == "" {
+		dataDirs = "/usr/local/share:/usr/share"
+	}
+	for _, d := range append([]string{dataHome}, filepath.SplitList(dataDirs)...) {
+		if d == "" {
+			continue
+		}
+		dirs = append(dirs, filepath.Join(d, "terraform", "plugins"), filepath.Join(d, "opentofu", "plugins"))
+	}
+	return dirs
+}
+
+// Sources returns the installer sources cfg describes: the filesystem
+// mirrors of its provider_installation block, or the implied mirror
+// directories when it has none, then the plugin cache directory. pluginDirs
+// (from -plugin-dir) replace all of these when not empty. Methods rig
+// cannot use (direct, network_mirror: rig has no registry client yet) come
+// back as warnings.
+func (cfg *CLIConfig) Sources(pluginDirs []string) ([]SourceEntry, diag.Diagnostics) {
+	if len(pluginDirs) > 0 {
+		var out []SourceEntry
+		for _, d := range pluginDirs {
+			out = append(out, SourceEntry{Source: FilesystemMirror{Dir: d}})
+		}
+		return out, nil
+	}
+	var out []SourceEntry
+	var ds diag.Diagnostics
+	if cfg.Installation == nil {
+		for _, d := range ImpliedMirrorDirs() {
+			out = append(out, SourceEntry{Source: FilesystemMirror{Dir: d}})
+		}
+	} else {
+		for _, m := range cfg.Installation {
+			if m.Kind != "filesystem_mirror" {
+				ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Provider installation method not supported",
+					Detail: fmt.Sprintf("The CLI configuration %s has a %q installation method, which rig does not support yet (it installs from local filesystem mirrors only); rig ignores it.", cfg.Path, m.Kind)})
+				continue
+			}
+			out = append(out, SourceEntry{Source: FilesystemMirror{Dir: m.Path}, Include: m.Include, Exclude: m.Exclude})
+		}
+	}
+	if cfg.PluginCacheDir != "" {
+		out = append(out, SourceEntry{Source: FilesystemMirror{Dir: cfg.PluginCacheDir}})
+	}
+	return out, ds
+}

@@ -1,0 +1,497 @@
+package getproviders
+
+import (
+	"archive/zip"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/diag"
+)
+
+// Requirement is one provider a configuration needs, with the version
+// constraints that apply to it (nil allows any version).
+type Requirement struct {
+	Provider    addrs.Provider
+	Constraints Constraints
+}
+
+// SourceEntry is a source with the providers it may serve: Include
+// patterns ("hashicorp/*", "example.com/*/*"; none means all) minus
+// Exclude patterns.
+type SourceEntry struct {
+	Source  Source
+	Include []Pattern
+	Exclude []Pattern
+}
+
+// serves reports whether the entry may be asked for p.
+func (e SourceEntry) serves(p addrs.Provider) bool {
+	if len(e.Include) > 0 && !anyMatch(e.Include, p) {
+		return false
+	}
+	return !anyMatch(e.Exclude, p)
+}
+
+// Installer selects and installs provider packages into TargetDir in the
+// layout Terraform uses (TargetDir/HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/).
+type Installer struct {
+	// Sources are asked in order; a version any of them has is available,
+	// and its package comes from the first that has it.
+	Sources []SourceEntry
+	// TargetDir is where packages are installed, normally .terraform/providers.
+	TargetDir string
+	// CacheDir, when set, is a shared cache (plugin_cache_dir): archives are
+	// unpacked there once and linked into TargetDir.
+	CacheDir string
+	// Platform is the platform to install for (CurrentPlatform when zero).
+	Platform Platform
+	// Log receives one progress line per step ("- Installing hashicorp/null v3.2.4...").
+	Log func(string)
+}
+
+// InstallOptions changes how Install selects versions.
+type InstallOptions struct {
+	// Upgrade ignores the versions recorded in the lock file and selects
+	// the newest version each provider's constraints allow.
+	Upgrade bool
+}
+
+func (i *Installer) platform() Platform {
+	if i.Platform == (Platform{}) {
+		return CurrentPlatform
+	}
+	return i.Platform
+}
+
+func (i *Installer) log(format string, args ...any) {
+	if i.Log != nil {
+		i.Log(fmt.Sprintf(format, args...))
+	}
+}
+
+// Install selects a version of every requirement (the locked one, unless
+// opts.Upgrade or the constraints exclude it; else the newest one the
+// sources have that the constraints allow), installs its package, checks
+// it against the hashes locks records, and returns the new locks: one per
+// requirement, with the hashes of the installed packages added. locks is
+// not modified. With errors, the returned locks hold what did succeed,
+// plus the old locks of the providers that failed.
+func (i *Installer) Install(ctx context.Context, reqs []Requirement, locks *Locks, opts InstallOptions) (*Locks, diag.Diagnostics) {
+	var ds diag.Diagnostics
+	out := NewLocks()
+	sort.Slice(reqs, func(a, b int) bool { return reqs[a].Provider.String() < reqs[b].Provider.String() })
+	for _, req := range reqs {
+		lock, more := i.installOne(ctx, req, locks.Get(req.Provider), opts)
+		ds = ds.Append(more)
+		if lock == nil {
+			lock = locks.Get(req.Provider)
+		}
+		if lock != nil {
+			out.Set(lock)
+		}
+	}
+	return out, ds
+}
+
+func (i *Installer) installOne(ctx context.Context, req Requirement, locked *Lock, opts InstallOptions) (*Lock, diag.Diagnostics) {
+	p := req.Provider
+	cs := req.Constraints.String()
+	platform := i.platform()
+	var selected Version
+	useLock := locked != nil && !opts.Upgrade
+	if useLock && !req.Constraints.Allows(locked.Version) {
+		return nil, diag.Diagnostics{diag.Errorf("Failed to query available provider packages",
+			"Could not retrieve the list of available versions for provider %s: locked provider %s %s does not match configured version constraint %s; must use rig init -upgrade to allow selection of new versions.",
+			p.ForDisplay(), p, locked.Version, cs)}
+	}
+	if useLock {
+		i.log("- Reusing previous version of %s from the dependency lock file", p.ForDisplay())
+		selected = locked.Version
+		// Already installed and matching the lock: nothing to fetch.
+		if dir := i.packageDir(i.TargetDir, p, selected); dir != "" {
+			if h, err := HashDir(dir); err == nil && containsString(locked.Hashes, h) {
+				if _, ok := FindExecutable(dir, p); ok {
+					i.log("- Using previously-installed %s v%s", p.ForDisplay(), selected)
+					return &Lock{Provider: p, Version: selected, Constraints: cs, Hashes: locked.Hashes}, nil
+				}
+			}
+		}
+	} else if cs == "" {
+		i.log("- Finding latest version of %s...", p.ForDisplay())
+	} else {
+		i.log("- Finding %s versions matching %q...", p.ForDisplay(), cs)
+	}
+
+	available, searched, err := i.availableVersions(ctx, p, platform)
+	if err != nil {
+		return nil, diag.Diagnostics{diag.Errorf("Failed to query available provider packages",
+			"Could not retrieve the list of available versions for provider %s: %s.", p.ForDisplay(), err)}
+	}
+	if len(available) == 0 {
+		return nil, diag.Diagnostics{notFound(p, platform, searched)}
+	}
+	if useLock {
+		if !containsVersion(available, selected) {
+			return nil, diag.Diagnostics{diag.Errorf("Failed to install provider",
+				"Error while installing %s v%s: the version recorded in the dependency lock file is not in any of the search locations (they have %s). Run \"rig init -upgrade\" to select another version.\n\nSearched:\n%s",
+				p.ForDisplay(), selected, versionList(available), bulletList(searched))}
+		}
+	} else {
+		available.SortNewestFirst()
+		found := false
+		for _, v := range available {
+			if req.Constraints.Allows(v) {
+				selected, found = v, true
+				break
+			}
+		}
+		if !found {
+			return nil, diag.Diagnostics{diag.Errorf("Failed to query available provider packages",
+				"Could not retrieve the list of available versions for provider %s: no available releases match the given constraints %s (the search locations have %s).",
+				p.ForDisplay(), cs, versionList(available))}
+		}
+	}
+
+	pkg, err := i.findPackage(ctx, p, selected, platform)
+	if err != nil {
+		return nil, diag.Diagnostics{diag.Errorf("Failed to install provider", "Error while installing %s v%s: %s.", p.ForDisplay(), selected, err)}
+	}
+	i.log("- Installing %s v%s...", p.ForDisplay(), selected)
+	hashes, err := i.installPackage(pkg)
+	if err != nil {
+		return nil, diag.Diagnostics{diag.Errorf("Failed to install provider", "Error while installing %s v%s: %s.", p.ForDisplay(), selected, err)}
+	}
+	var prior []string
+	if locked != nil && locked.Version == selected {
+		prior = locked.Hashes
+		if !matchesAny(hashes, prior) {
+			return nil, diag.Diagnostics{diag.Errorf("Failed to install provider",
+				"Error while installing %s v%s: the local package for %s %s doesn't match any of the checksums previously recorded in the dependency lock file (this might be because the available checksums are for packages targeting different platforms, or because the package was changed since it was locked). The package has %s; the lock file trusts:\n%s",
+				p.ForDisplay(), selected, p, selected, strings.Join(hashes, ", "), bulletList(prior))}
+		}
+	}
+	i.log("- Installed %s v%s (unauthenticated)", p.ForDisplay(), selected)
+	return &Lock{Provider: p, Version: selected, Constraints: cs, Hashes: append(append([]string(nil), prior...), hashes...)}, nil
+}
+
+// matchesAny reports whether the package with the given hashes matches a
+// trusted hash. Only schemes the package has hashes for can be checked:
+// an h1: or zh: of ours in the list matches; a list with none of our
+// schemes does not.
+func matchesAny(ours, trusted []string) bool {
+	if len(trusted) == 0 {
+		return true
+	}
+	for _, h := range ours {
+		if containsString(trusted, h) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsVersion(vs Versions, v Version) bool {
+	for _, x := range vs {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func versionList(vs Versions) string {
+	vs = append(Versions(nil), vs...)
+	vs.SortNewestFirst()
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = v.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+func bulletList(items []string) string {
+	var b strings.Builder
+	for _, s := range items {
+		b.WriteString("  - " + s + "\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// notFound is the diagnostic for a provider no source has: it names every
+// directory searched and the layouts expected there.
+func notFound(p addrs.Provider, platform Platform, searched []string) diag.Diagnostic {
+	detail := fmt.Sprintf("Could not retrieve the list of available versions for provider %s: provider %s was not found in any of the search locations\n\n%s\n\n"+
+		"rig installs providers from local mirror directories (it has no registry client yet). Put the provider in one of these directories, in either layout:\n"+
+		"  %s/%s/%s/VERSION/%s/terraform-provider-%s_vVERSION   (unpacked)\n"+
+		"  %s/%s/%s/terraform-provider-%s_VERSION_%s.zip   (packed)\n"+
+		"or name another directory with -plugin-dir=DIR or a provider_installation { filesystem_mirror { path = \"DIR\" } } block in the CLI configuration file (TF_CLI_CONFIG_FILE, ~/.terraformrc or ~/.tofurc).",
+		p.ForDisplay(), p, bulletList(searched),
+		p.Hostname, p.Namespace, p.Type, platform, p.Type,
+		p.Hostname, p.Namespace, p.Type, p.Type, platform)
+	if len(searched) == 0 {
+		detail = fmt.Sprintf("Could not retrieve the list of available versions for provider %s: no provider installation method in the CLI configuration includes it.", p.ForDisplay())
+	}
+	return diag.Errorf("Failed to query available provider packages", "%s", detail)
+}
+
+// availableVersions unions the versions of every source that serves p.
+func (i *Installer) availableVersions(ctx context.Context, p addrs.Provider, platform Platform) (Versions, []string, error) {
+	var out Versions
+	var searched []string
+	seen := map[Version]bool{}
+	for _, e := range i.Sources {
+		if !e.serves(p) {
+			continue
+		}
+		searched = append(searched, e.Source.ForDisplay())
+		vs, err := e.Source.AvailableVersions(ctx, p, platform)
+		if err != nil {
+			return nil, searched, fmt.Errorf("%s: %w", e.Source.ForDisplay(), err)
+		}
+		for _, v := range vs {
+			if !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
+		}
+	}
+	return out, searched, nil
+}
+
+func (i *Installer) findPackage(ctx context.Context, p addrs.Provider, v Version, platform Platform) (Package, error) {
+	for _, e := range i.Sources {
+		if !e.serves(p) {
+			continue
+		}
+		pkg, ok, err := e.Source.Package(ctx, p, v, platform)
+		if err != nil {
+			return Package{}, fmt.Errorf("%s: %w", e.Source.ForDisplay(), err)
+		}
+		if ok {
+			return pkg, nil
+		}
+	}
+	return Package{}, fmt.Errorf("no source has a package for %s", platform)
+}
+
+// PackageDir returns the directory of p at v for platform under base
+// (a target or cache directory), whether or not it exists.
+func PackageDir(base string, p addrs.Provider, v Version, platform Platform) string {
+	return filepath.Join(base, p.Hostname, p.Namespace, p.Type, v.String(), platform.String())
+}
+
+// packageDir returns the installed package directory under base, or "".
+func (i *Installer) packageDir(base string, p addrs.Provider, v Version) string {
+	dir := PackageDir(base, p, v, i.platform())
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		return dir
+	}
+	return ""
+}
+
+// installPackage puts pkg into the target directory and returns its
+// hashes: h1: always, zh: too for an archive.
+func (i *Installer) installPackage(pkg Package) ([]string, error) {
+	target := PackageDir(i.TargetDir, pkg.Provider, pkg.Version, pkg.Platform)
+	if err := os.RemoveAll(target); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return nil, err
+	}
+	var hashes []string
+	switch pkg.Kind {
+	case PackageUnpacked:
+		src, err := filepath.Abs(pkg.Location)
+		if err != nil {
+			return nil, err
+		}
+		if err := linkOrCopyDir(src, target); err != nil {
+			return nil, err
+		}
+	case PackageZip:
+		zh, err := HashZipLegacy(pkg.Location)
+		if err != nil {
+			return nil, err
+		}
+		hashes = append(hashes, zh)
+		if i.CacheDir != "" {
+			cached := PackageDir(i.CacheDir, pkg.Provider, pkg.Version, pkg.Platform)
+			want, err := HashZip(pkg.Location)
+			if err != nil {
+				return nil, err
+			}
+			if got, err := HashDir(cached); err != nil || got != want {
+				if err := unzipFresh(pkg.Location, cached); err != nil {
+					return nil, err
+				}
+			}
+			abs, err := filepath.Abs(cached)
+			if err != nil {
+				return nil, err
+			}
+			if err := linkOrCopyDir(abs, target); err != nil {
+				return nil, err
+			}
+		} else if err := unzipFresh(pkg.Location, target); err != nil {
+			return nil, err
+		}
+	}
+	if _, ok := FindExecutable(target, pkg.Provider); !ok {
+		return nil, fmt.Errorf("the package %s has no executable named terraform-provider-%s*", pkg.Location, pkg.Provider.Type)
+	}
+	h1, err := HashDir(target)
+	if err != nil {
+		return nil, err
+	}
+	return append([]string{h1}, hashes...), nil
+}
+
+// linkOrCopyDir makes target a symlink to the directory src, or a copy of
+// it where symlinks are not possible.
+func linkOrCopyDir(src, target string) error {
+	if err := os.Symlink(src, target); err == nil {
+		return nil
+	}
+	return copyDir(src, target)
+}
+
+func copyDir(src, dst string) error {
+	return filepath.Walk(src, func(path string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(dst, rel)
+		if info.IsDir() {
+			return os.MkdirAll(to, 0o755)
+		}
+		return copyFile(path, to, info.Mode().Perm())
+	})
+}
+
+func copyFile(from, to string, mode os.FileMode) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, mode)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// unzipFresh replaces dir with the content of the archive, keeping file
+// modes (the executable bit) and refusing entries that leave dir.
+func unzipFresh(archive, dir string) error {
+	zr, err := zip.OpenReader(archive)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", archive, err)
+	}
+	defer zr.Close()
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, f := range zr.File {
+		name := filepath.FromSlash(f.Name)
+		if !filepath.IsLocal(name) {
+			return fmt.Errorf("unpack %s: entry %q leaves the package directory", archive, f.Name)
+		}
+		to := filepath.Join(dir, name)
+		if f.FileInfo().IsDir() {
+			if err := os.MkdirAll(to, 0o755); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return err
+		}
+		if err := unzipFile(f, to); err != nil {
+			return fmt.Errorf("unpack %s: %w", archive, err)
+		}
+	}
+	return nil
+}
+
+func unzipFile(f *zip.File, to string) error {
+	rc, err := f.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	mode := f.Mode().Perm()
+	if mode == 0 {
+		mode = 0o755
+	}
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, mode)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, rc); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// Installed is a provider package found in the target directory.
+type Installed struct {
+	Provider addrs.Provider
+	Version  Version
+	// Executable is the provider's executable.
+	Executable string
+}
+
+// VerifyInstalled finds the installed package of every lock under
+// targetDir and checks it against the lock's hashes. Providers that are
+// missing or do not match are reported in one "Required plugins are not
+// installed" diagnostic, as Terraform does; the others are returned.
+func VerifyInstalled(targetDir string, locks *Locks, platform Platform) (map[addrs.Provider]Installed, diag.Diagnostics) {
+	out := map[addrs.Provider]Installed{}
+	var problems []string
+	for _, lk := range locks.Sorted() {
+		dir := PackageDir(targetDir, lk.Provider, lk.Version, platform)
+		if _, err := os.Stat(dir); err != nil {
+			problems = append(problems, fmt.Sprintf("%s: there is no package for %s %s cached in %s", lk.Provider, lk.Provider, lk.Version, targetDir))
+			continue
+		}
+		exe, ok := FindExecutable(dir, lk.Provider)
+		if !ok {
+			problems = append(problems, fmt.Sprintf("%s: the cached package for %s %s has no executable terraform-provider-%s*", lk.Provider, lk.Provider, lk.Version, lk.Provider.Type))
+			continue
+		}
+		if hasScheme(lk.Hashes, hashSchemeH1) {
+			h, err := HashDir(dir)
+			if err != nil || !containsString(lk.Hashes, h) {
+				problems = append(problems, fmt.Sprintf("%s: the cached package for %s %s (in %s) does not match any of the checksums recorded in the dependency lock file", lk.Provider, lk.Provider, lk.Version, targetDir))
+				continue
+			}
+		}
+		out[lk.Provider] = Installed{Provider: lk.Provider, Version: lk.Version, Executable: exe}
+	}
+	if len(problems) > 0 {
+		return out, diag.Diagnostics{diag.Errorf("Required plugins are not installed",
+			"The installed provider plugins are not consistent with the packages selected in the dependency lock file:\n%s\n\nrig uses external plugins to integrate with a variety of different infrastructure services. To install the plugins required for this configuration, run:\n  rig init",
+			bulletList(problems))}
+	}
+	return out, nil
+}
