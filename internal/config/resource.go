@@ -268,7 +268,7 @@ func decodeResourceBlock(block *hcl.Block, mode addrs.ResourceMode) (*Resource, 
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  fmt.Sprintf("Reserved block type name in %s block", what),
-				Detail:   fmt.Sprintf("The block type name %q is reserved for use by OpenTofu in a future version.", b.Type),
+				Detail:   fmt.Sprintf("The block type name %q is reserved for future use by the language.", b.Type),
 				Subject:  b.TypeRange.Ptr(),
 			})
 		}
@@ -582,7 +582,7 @@ func decodeProvisionerBlock(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Reserved block type name in provisioner block",
-				Detail:   fmt.Sprintf("The block type name %q is reserved for use by OpenTofu in a future version.", b.Type),
+				Detail:   fmt.Sprintf("The block type name %q is reserved for future use by the language.", b.Type),
 				Subject:  b.TypeRange.Ptr(),
 			})
 		}

@@ -255,7 +255,7 @@ func decodeProviderBlock(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Reserved argument name in provider block",
-				Detail:   fmt.Sprintf("The provider argument name %q is reserved for use by OpenTofu in a future version.", reserved),
+				Detail:   fmt.Sprintf("The provider argument name %q is reserved for future use by the language.", reserved),
 				Subject:  attr.NameRange.Ptr(),
 			})
 		}
@@ -280,7 +280,7 @@ func decodeProviderBlock(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Reserved block type name in provider block",
-			Detail:   fmt.Sprintf("The block type name %q is reserved for use by OpenTofu in a future version.", b.Type),
+			Detail:   fmt.Sprintf("The block type name %q is reserved for future use by the language.", b.Type),
 			Subject:  b.TypeRange.Ptr(),
 		})
 	}
@@ -343,7 +343,7 @@ func decodeModuleBlock(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Reserved block type name in module block",
-			Detail:   fmt.Sprintf("The block type name %q is reserved for use by OpenTofu in a future version.", b.Type),
+			Detail:   fmt.Sprintf("The block type name %q is reserved for future use by the language.", b.Type),
 			Subject:  b.TypeRange.Ptr(),
 		})
 	}

@@ -11,13 +11,13 @@ import (
 )
 
 const (
-	countUnknownDetail = "The \"count\" value depends on resource attributes that cannot be determined until apply, so OpenTofu cannot predict how many instances will be created.\n\n" +
-		"To work around this, use the -target option to first apply only the resources that the count depends on, and then apply normally to converge."
-	forEachUnknownMapDetail = "The \"for_each\" map includes keys derived from resource attributes that cannot be determined until apply, and so OpenTofu cannot determine the full set of keys that will identify the instances of this resource.\n\n" +
-		"When working with unknown values in for_each, it's better to define the map keys statically in your configuration and place apply-time results only in the map values.\n\n" + forEachTargetHint
-	forEachUnknownSetDetail = "The \"for_each\" set includes values derived from resource attributes that cannot be determined until apply, and so OpenTofu cannot determine the full set of keys that will identify the instances of this resource.\n\n" +
-		"When working with unknown values in for_each, it's better to use a map value where the keys are defined statically in your configuration and where only the values contain apply-time results.\n\n" + forEachTargetHint
-	forEachTargetHint = "Alternatively, you could use the -target option to first apply only the resources that for_each depends on, and then apply normally to converge."
+	countUnknownDetail = "The \"count\" value depends on resource attributes that are only known after apply, so rig cannot know yet how many instances to plan.\n\n" +
+		"Make the count depend only on values known before apply (variables, locals, literals), or create what it depends on in an earlier apply."
+	forEachUnknownMapDetail = "The \"for_each\" map has keys derived from resource attributes that are only known after apply, so rig cannot know yet which instances to plan.\n\n" +
+		"Keep the keys of a for_each map known before apply (from variables, locals or literals) and put values known only after apply in the map's values.\n\n" + forEachTargetHint
+	forEachUnknownSetDetail = "The \"for_each\" set has elements derived from resource attributes that are only known after apply, so rig cannot know yet which instances to plan.\n\n" +
+		"Use a map whose keys are known before apply (from variables, locals or literals), with the values known only after apply in the map's values.\n\n" + forEachTargetHint
+	forEachTargetHint = "Otherwise, create what for_each depends on in an earlier apply."
 )
 
 // EvalCount evaluates a count argument to a whole number of instances. It

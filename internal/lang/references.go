@@ -355,7 +355,7 @@ func parseRef(trav hcl.Traversal) (*Reference, hcl.Diagnostics) {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Reserved symbol name",
-			Detail:   fmt.Sprintf("The symbol name %q is reserved for use in a future OpenTofu version. If you are using a provider that already uses this as a resource type name, add the prefix \"resource.\" to force interpretation as a resource type name.", root),
+			Detail:   fmt.Sprintf("The symbol name %q is reserved for future use by the language. If you are using a provider that already uses this as a resource type name, add the prefix \"resource.\" to force interpretation as a resource type name.", root),
 			Subject:  rootRange.Ptr(),
 		}}
 	}
