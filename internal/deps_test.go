@@ -42,7 +42,7 @@ var allowedImports = map[string][]string{
 	"internal/plan/planfile": {"internal/addrs", "internal/plan", "internal/state", "internal/state/statefile"},
 	"internal/apply": {"internal/addrs", "internal/config", "internal/dag", "internal/diag",
 		"internal/lang", "internal/plan", "internal/provider", "internal/state"},
-	"internal/ui": {"internal/addrs", "internal/apply", "internal/diag", "internal/plan",
+	"internal/ui": {"internal/addrs", "internal/apply", "internal/dag", "internal/diag", "internal/plan",
 		"internal/provider", "internal/state"},
 	"internal/command": {"*"},
 	"cmd/rig":          {"internal/command"},

@@ -75,6 +75,9 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 
 	var dmu sync.Mutex
 	res := dag.Walk(ctx, g.G, func(_ context.Context, op Op) error {
+		if op.IsBarrier() {
+			return nil
+		}
 		d := a.run(op)
 		if len(d) > 0 {
 			dmu.Lock()

@@ -47,6 +47,9 @@ func limitClasses(cfg *config.Module, g *Graph, limits []Limit) func(Op) []int {
 	}
 	return func(op Op) []int {
 		c := g.Changes[op]
+		if c == nil {
+			return nil // a barrier
+		}
 		var out []int
 		for i, m := range matchers {
 			if m(op, c.ProviderConfig) {

@@ -20,14 +20,92 @@ const (
 	OpCreate OpKind = iota + 1
 	// OpDelete deletes an object: a plan's Delete, or the delete half of a replacement.
 	OpDelete
+	// OpBarrierBefore and OpBarrierAfter are no-op nodes that stand for "before
+	// every" and "after every" operation of one kind of one resource (their
+	// Addr names the resource, Deposed says which kind). They carry out
+	// nothing and are not shown as operations.
+	OpBarrierBefore
+	OpBarrierAfter
 )
 
 // String returns "create" or "destroy", as the order of operations shows it.
 func (k OpKind) String() string {
-	if k == OpDelete {
+	switch k {
+	case OpDelete:
 		return "destroy"
+	case OpBarrierBefore:
+		return "before"
+	case OpBarrierAfter:
+		return "after"
 	}
 	return "create"
+}
+
+// IsBarrier reports whether op is a barrier node rather than an operation.
+func (o Op) IsBarrier() bool { return o.Kind == OpBarrierBefore || o.Kind == OpBarrierAfter }
+
+// setKey names the operations of one kind of one resource: its creates and
+// updates, its create-before-destroy deletes, or its other deletes.
+type setKey struct {
+	resource addrs.AbsResource
+	kind     OpKind
+	cbd      bool
+}
+
+// opSet is the operations of one setKey, with the barriers that stand for
+// them, made when first needed.
+type opSet struct {
+	g             *Graph
+	resource      addrs.AbsResource
+	kind          OpKind
+	ops           []Op
+	first, last   Op
+	hasFirst, has bool
+}
+
+// barrierKind tells the barriers of different sets of one resource apart.
+func (s *opSet) barrierKind() addrs.DeposedKey {
+	if s.kind == OpDelete {
+		if s.ops != nil && s.g.isCBD(s.ops[0]) {
+			return "delete-cbd"
+		}
+		return "delete"
+	}
+	return "create"
+}
+
+// before returns the node every edge into the set goes to: the one
+// operation, or a barrier preceding all of them.
+func (s *opSet) before() Op {
+	if len(s.ops) == 1 {
+		return s.ops[0]
+	}
+	if !s.hasFirst {
+		s.first = Op{Addr: s.resource.Instance(addrs.NoKey), Deposed: s.barrierKind(), Kind: OpBarrierBefore}
+		s.g.G.Add(s.first)
+		for _, op := range s.ops {
+			s.g.G.Connect(s.first, op)
+		}
+		s.hasFirst = true
+	}
+	return s.first
+}
+
+// after returns the node every edge out of the set comes from: the one
+// operation, or a barrier following all of them.
+func (s *opSet) after() Op {
+	if len(s.ops) == 1 {
+		return s.ops[0]
+	}
+	if !s.has {
+		s.last = Op{Addr: s.resource.Instance(addrs.NoKey), Deposed: s.barrierKind(), Kind: OpBarrierAfter}
+		s.g.G.Add(s.last)
+		for _, op := range s.ops {
+			s.g.G.Connect(op, s.last)
+		}
+		s.has = true
+	}
+	return s.last
 }
 
 // Op names one operation of the apply graph. For the delete half of a
@@ -105,46 +183,69 @@ func Order(p *plan.Plan) (*Graph, diag.Diagnostics) {
 		}
 	}
 
+	// Dependencies are between resources, so every operation of a dependent
+	// waits for all the creates (or deletes) of a dependency. Where a set
+	// has more than one operation, its edges go through a barrier node, so
+	// two count resources of W instances each are joined by 2W edges, not W².
+	sets := map[setKey]*opSet{}
+	set := func(ra addrs.AbsResource, kind OpKind, cbd bool) *opSet {
+		k := setKey{ra, kind, cbd}
+		s := sets[k]
+		if s == nil {
+			s = &opSet{g: g, resource: ra, kind: kind}
+			sets[k] = s
+		}
+		return s
+	}
+	for ra, ops := range creates {
+		for _, op := range ops {
+			set(ra, OpCreate, false).ops = append(set(ra, OpCreate, false).ops, op)
+		}
+	}
+	for ra, ops := range deletes {
+		for _, op := range ops {
+			s := set(ra, OpDelete, g.isCBD(op))
+			s.ops = append(s.ops, op)
+		}
+	}
 	for _, op := range g.G.Nodes() {
 		c := g.Changes[op]
+		own := op.Addr.ContainingResource()
 		switch op.Kind {
 		case OpCreate:
 			// Rules 1 and 4: after the creates/updates of what it depends on,
 			// and after (or, for a CBD dependency, before) their deletes.
 			for _, dep := range mergeDeps(c.Dependencies, recordedDeps(prior, addrs.ObjectAddr{Instance: c.Addr})) {
-				for _, other := range creates[dep] {
-					if other.Addr != op.Addr {
-						g.G.Connect(other, op)
-					}
+				if dep == own {
+					continue
 				}
-				for _, other := range deletes[dep] {
-					if other.Addr == op.Addr {
-						continue
-					}
-					if g.isCBD(other) {
-						g.G.Connect(op, other)
-					} else {
-						g.G.Connect(other, op)
-					}
+				if s := sets[setKey{dep, OpCreate, false}]; s != nil {
+					g.G.Connect(s.after(), op)
+				}
+				if s := sets[setKey{dep, OpDelete, false}]; s != nil {
+					g.G.Connect(s.after(), op)
+				}
+				if s := sets[setKey{dep, OpDelete, true}]; s != nil {
+					g.G.Connect(op, s.before())
 				}
 			}
 		case OpDelete:
 			// Rules 2 and 4: before the deletes of what it depended on, and
 			// before (or, when itself CBD, after) their creates/updates.
 			for _, dep := range recordedDeps(prior, addrs.ObjectAddr{Instance: c.Addr, Deposed: c.Deposed}) {
-				for _, other := range deletes[dep] {
-					if other.Addr != op.Addr {
-						g.G.Connect(op, other)
+				if dep == own {
+					continue
+				}
+				for _, cbd := range []bool{false, true} {
+					if s := sets[setKey{dep, OpDelete, cbd}]; s != nil {
+						g.G.Connect(op, s.before())
 					}
 				}
-				for _, other := range creates[dep] {
-					if other.Addr == op.Addr {
-						continue
-					}
+				if s := sets[setKey{dep, OpCreate, false}]; s != nil {
 					if g.isCBD(op) {
-						g.G.Connect(other, op)
+						g.G.Connect(s.after(), op)
 					} else {
-						g.G.Connect(op, other)
+						g.G.Connect(op, s.before())
 					}
 				}
 			}
@@ -213,7 +314,7 @@ func (g *Graph) cycleDiag(cycle []Op) diag.Diagnostic {
 	seen := map[string]bool{}
 	for _, op := range cycle {
 		c := g.Changes[op]
-		if !c.CreateBeforeDestroy {
+		if c == nil || !c.CreateBeforeDestroy {
 			continue
 		}
 		var why string
@@ -239,6 +340,13 @@ func (g *Graph) cycleDiag(cycle []Op) diag.Diagnostic {
 }
 
 func (g *Graph) label(op Op) string {
+	if op.IsBarrier() {
+		verb := "create"
+		if strings.HasPrefix(string(op.Deposed), "delete") {
+			verb = "destroy"
+		}
+		return "all " + op.Addr.ContainingResource().String() + " (" + verb + ")"
+	}
 	if c := g.Changes[op]; c != nil && c.Deposed == addrs.NotDeposed && op.Deposed != addrs.NotDeposed {
 		// The old object of a create_before_destroy replacement: its key is chosen at apply.
 		return op.Addr.String() + " (" + g.Verbs[op] + " deposed)"

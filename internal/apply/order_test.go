@@ -61,8 +61,14 @@ func stepsOf(g *Graph) string {
 	for _, w := range g.Waves() {
 		var ops []string
 		for _, op := range w {
+			if op.IsBarrier() {
+				continue
+			}
 			verb := g.Verbs[op]
 			ops = append(ops, verb+" "+op.Addr.Resource.Resource.Name)
+		}
+		if len(ops) == 0 {
+			continue
 		}
 		slices.Sort(ops)
 		waves = append(waves, strings.Join(ops, ", "))

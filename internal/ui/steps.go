@@ -7,6 +7,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/dag"
 	"github.com/rig-iac/rig/internal/plan"
 )
 
@@ -36,15 +37,53 @@ func OrderWaves(g *apply.Graph) [][]OrderStep {
 	for _, wave := range g.Waves() {
 		steps := make([]OrderStep, 0, len(wave))
 		for _, op := range wave {
-			s := orderStep(g, op)
-			for _, pred := range reduced.Predecessors(op) {
-				s.After = append(s.After, orderStep(g, pred).describe())
+			if op.IsBarrier() {
+				continue
 			}
+			s := orderStep(g, op)
+			s.After = afterList(g, reduced, op)
 			steps = append(steps, s)
 		}
-		out = append(out, steps)
+		if len(steps) > 0 {
+			out = append(out, steps)
+		}
 	}
 	return out
+}
+
+// afterList describes what op waits for: its direct prerequisites, looking
+// through "before" barriers to what they wait for.
+func afterList(g *apply.Graph, reduced *dag.Graph[apply.Op], op apply.Op) []string {
+	var out []string
+	seen := map[string]bool{}
+	var visit func(apply.Op)
+	visit = func(o apply.Op) {
+		for _, pred := range reduced.Predecessors(o) {
+			if pred.Kind == apply.OpBarrierBefore {
+				visit(pred)
+				continue
+			}
+			if d := describeOp(g, pred); !seen[d] {
+				seen[d] = true
+				out = append(out, d)
+			}
+		}
+	}
+	visit(op)
+	return out
+}
+
+// describeOp names an operation, or for an "after" barrier every operation
+// it follows ("create terraform_data.server[*]").
+func describeOp(g *apply.Graph, op apply.Op) string {
+	if op.IsBarrier() {
+		verb := "create"
+		if strings.HasPrefix(string(op.Deposed), "delete") {
+			verb = "destroy"
+		}
+		return verb + " " + op.Addr.ContainingResource().String() + "[*]"
+	}
+	return orderStep(g, op).describe()
 }
 
 func orderStep(g *apply.Graph, op apply.Op) OrderStep {
