@@ -64,7 +64,11 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		opCtx:  context.WithoutCancel(ctx),
 		values: newLiveValues(cfg, p),
 	}
-	a.eval = &plan.Evaluator{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace, Timestamp: p.Timestamp}
+	fns, more := plan.ProviderFunctions(a.opCtx, set, cfg)
+	if ds = ds.Append(more); ds.HasErrors() {
+		return p.PriorState, ds
+	}
+	a.eval = &plan.Evaluator{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace, Timestamp: p.Timestamp, Functions: fns}
 	a.rec = newRecorder(p.PriorState.DeepCopy(), opts.StateWriter)
 
 	// The refreshed state is the starting point: persist it first.

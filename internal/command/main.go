@@ -42,6 +42,7 @@ func init() {
 		"apply":    {runApply, "Create or update infrastructure"},
 		"destroy":  {runDestroy, "Destroy previously-created infrastructure"},
 		"graph":    {runGraph, "Generate a Graphviz graph of the steps in an operation"},
+		"import":   {runImport, "Associate existing infrastructure with a rig resource"},
 		"output":   {runOutput, "Show output values from your root module"},
 		"show":     {runShow, "Show the current state or a saved plan"},
 		"state":    {runState, "Advanced state management"},

@@ -156,8 +156,16 @@ func (m *Meta) loadPluginProviders() *pluginProviders {
 		pp.factories[p] = plugin.Factory(plugin.Meta{Provider: p})
 		pp.overridden[p] = true
 	}
+	for p, f := range testFactories {
+		pp.factories[p] = f
+		pp.overridden[p] = true
+	}
 	return pp
 }
+
+// testFactories are in-process providers tests make available to every
+// command, used as if dev_overrides named them; nil outside tests.
+var testFactories provider.Factories
 
 // checkProviders reports what keeps the configuration's providers from
 // starting, before any of them is needed: a provider required but not

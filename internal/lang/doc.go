@@ -1,7 +1,9 @@
 // Package lang owns evaluation of configuration expressions: it finds the
 // references an expression or body makes (ReferencesInExpr, ParseRef),
 // builds evaluation scopes from values the engine supplies through the Data
-// interface (Scope), holds the function library (Functions), expands count
+// interface (Scope), holds the function library (Functions) and adds the
+// provider-defined functions the engine supplies (ProviderFunctions, with
+// OpenTofu's diagnostics for calls to missing ones), expands count
 // and for_each (EvalCount, EvalForEach), and checks statically that every
 // reference in a module names something declared (CheckReferences), with
 // OpenTofu's diagnostic wording.

@@ -68,6 +68,7 @@ func EvalForEach(s *Scope, expr hcl.Expression) (map[string]cty.Value, diag.Diag
 		return nil, diags
 	}
 	v, hdiags := expr.Value(ctx)
+	s.ProviderFunctions.explainUnknown(hdiags)
 	diags = diags.Append(hdiags)
 	if diags.HasErrors() {
 		return nil, diags

@@ -58,15 +58,20 @@ type Scope struct {
 	// PureOnly makes impure functions (timestamp, uuid) return unknown
 	// values, as during planning.
 	PureOnly bool
+	// ProviderFunctions are the provider-defined functions in scope besides
+	// the library; nil means none.
+	ProviderFunctions *ProviderFunctions
 }
 
-// Functions returns the function table this scope evaluates with.
+// Functions returns the function table this scope evaluates with: the
+// library and the provider functions. The map is shared: callers must not
+// modify it.
 func (s *Scope) Functions() map[string]function.Function {
 	base := s.Cwd
 	if base == "" {
 		base = "."
 	}
-	return functionsFor(funcKey{baseDir: base, planTimestamp: s.PlanTimestamp, pureOnly: s.PureOnly})
+	return s.ProviderFunctions.table(funcKey{baseDir: base, planTimestamp: s.PlanTimestamp, pureOnly: s.PureOnly})
 }
 
 // EvalContext builds an evaluation context holding only the variables refs
@@ -239,6 +244,7 @@ func (s *Scope) EvalExpr(expr hcl.Expression, want cty.Type) (cty.Value, diag.Di
 		return cty.UnknownVal(want), diags
 	}
 	val, hdiags := expr.Value(ctx)
+	s.ProviderFunctions.explainUnknown(hdiags)
 	diags = diags.Append(hdiags)
 	if want != cty.DynamicPseudoType {
 		conv, err := convert.Convert(val, want)
@@ -269,6 +275,7 @@ func (s *Scope) EvalBlock(body hcl.Body, spec hcldec.Spec) (cty.Value, diag.Diag
 		body = dynblock.Expand(body, ctx)
 	}
 	val, hdiags := hcldec.Decode(body, spec, ctx)
+	s.ProviderFunctions.explainUnknown(hdiags)
 	return val, diags.Append(hdiags)
 }
 

@@ -6,7 +6,6 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/provider"
-	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -56,13 +55,8 @@ func (p *planner) planDataResource(r *config.Resource) diag.Diagnostics {
 			continue
 		}
 		vals[k] = resp.State
-		obj, err := state.NewObject(resp.State, ty)
+		obj, err := NewStateObject(sch, resp.State)
 		if err != nil {
-			ds = ds.Append(err)
-			continue
-		}
-		obj.SchemaVersion = uint64(sch.Version)
-		if obj.SensitiveAttributes, err = state.SensitivePathsJSON(sch.Block.SensitivePaths(resp.State)); err != nil {
 			ds = ds.Append(err)
 			continue
 		}

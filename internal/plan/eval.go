@@ -31,6 +31,9 @@ type Evaluator struct {
 	Workspace string
 	Timestamp time.Time
 	RootDir   string
+	// Functions are the provider-defined functions expressions may call
+	// (see ProviderFunctions); nil means none.
+	Functions *lang.ProviderFunctions
 
 	mu     sync.Mutex
 	locals map[string]*localEntry
@@ -48,13 +51,14 @@ var _ lang.Data = (*Evaluator)(nil)
 // module when inst is the zero value).
 func (e *Evaluator) Scope(inst lang.InstanceData) *lang.Scope {
 	return &lang.Scope{
-		Data:          e,
-		ModuleDir:     e.modDir(),
-		RootDir:       e.modDir(),
-		Cwd:           e.RootDir,
-		Workspace:     e.Workspace,
-		Instance:      inst,
-		PlanTimestamp: e.Timestamp,
+		Data:              e,
+		ModuleDir:         e.modDir(),
+		RootDir:           e.modDir(),
+		Cwd:               e.RootDir,
+		Workspace:         e.Workspace,
+		Instance:          inst,
+		PlanTimestamp:     e.Timestamp,
+		ProviderFunctions: e.Functions,
 	}
 }
 

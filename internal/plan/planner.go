@@ -129,7 +129,9 @@ func (p *planner) run() diag.Diagnostics {
 	vars, more := prepareVariables(p.cfg, p.opts.Variables)
 	ds = ds.Append(more)
 	p.variables = vars
-	p.eval = &Evaluator{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace, Timestamp: p.timestamp}
+	fns, more := ProviderFunctions(p.ctx, p.providers, p.cfg)
+	ds = ds.Append(more)
+	p.eval = &Evaluator{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace, Timestamp: p.timestamp, Functions: fns}
 	if ds.HasErrors() {
 		return ds
 	}
@@ -163,7 +165,7 @@ func (p *planner) run() diag.Diagnostics {
 		// A destroy evaluates no resource body: check them all first, as
 		// OpenTofu validates the configuration before any operation. A
 		// normal plan evaluates every body anyway and reports the same errors.
-		ds = ds.Append(validateBodies(p.cfg, p.schemas))
+		ds = ds.Append(validateBodies(p.cfg, p.schemas, fns))
 		if ds.HasErrors() {
 			return ds
 		}

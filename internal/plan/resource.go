@@ -319,6 +319,8 @@ func (p *planner) planInstance(r *config.Resource, sch provider.Schema, prov pro
 		replace, change.Reason = true, ReplaceByRequest
 	case valuesEqual(planned, priorVal):
 		change.Action = NoOp
+		// One value for both sides: an unchanged object is kept once in memory.
+		change.After = priorVal
 	case len(change.RequiredReplace) > 0:
 		replace, change.Reason = true, ReplaceBecauseCannotUpdate
 	default:

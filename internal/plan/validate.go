@@ -50,18 +50,21 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set) 
 		return s.Block, ok
 	})
 	ds = ds.Append(more)
+	fns, more := ProviderFunctions(ctx, providers, cfg)
+	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return ds
 	}
-	return ds.Append(validateBodies(cfg, p.schemas))
+	return ds.Append(validateBodies(cfg, p.schemas, fns))
 }
 
 // validateBodies decodes every resource body against its schema with all
 // referenced values unknown, catching unsupported arguments, type errors and
-// unknown functions before anything is planned.
-func validateBodies(cfg *config.Module, schemas map[addrs.Resource]provider.Schema) diag.Diagnostics {
+// unknown functions before anything is planned. Provider functions are
+// called only with known arguments.
+func validateBodies(cfg *config.Module, schemas map[addrs.Resource]provider.Schema, fns *lang.ProviderFunctions) diag.Diagnostics {
 	var ds diag.Diagnostics
-	scope := &lang.Scope{Data: unknownData{}, ModuleDir: ".", RootDir: ".", Cwd: "."}
+	scope := &lang.Scope{Data: unknownData{}, ModuleDir: ".", RootDir: ".", Cwd: ".", ProviderFunctions: fns}
 	for _, r := range allResources(cfg) {
 		sch, ok := schemas[r.Addr]
 		if !ok {

@@ -1,9 +1,11 @@
 // Package provider owns the contract between the engine and providers: the
 // Interface every provider implements (schema, validate, configure, plan,
-// apply, read, import, upgrade), the schema model and its conversions to cty
-// types and HCL decoder specs, and the engine-side rules that build a
-// proposed new object from prior state and configuration. Subpackages hold
-// implementations: builtin (terraform_data) and providertest (a recording fake).
+// apply, read, import, upgrade, provider-defined functions), the schema
+// model and its conversions to cty types and HCL decoder specs, the
+// engine-side rules that build a proposed new object from prior state and
+// configuration, and the per-run Set of provider instances. Subpackages
+// hold implementations: builtin (terraform_data and the built-in
+// functions) and providertest (a recording fake).
 //
 // It imports internal/addrs, internal/diag and the hcl/cty libraries.
 package provider

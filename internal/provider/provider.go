@@ -33,6 +33,16 @@ type Interface interface {
 	ImportResourceState(ctx context.Context, req ImportRequest) ImportResponse
 	// ReadDataSource reads a data source.
 	ReadDataSource(ctx context.Context, req ReadDataRequest) ReadDataResponse
+	// GetFunctions returns the provider-defined functions by name. It may
+	// be called before ConfigureProvider. The map is shared: callers must
+	// not modify it.
+	GetFunctions(ctx context.Context) (map[string]FunctionSpec, diag.Diagnostics)
+	// CallFunction calls a provider-defined function with args, which
+	// conform to its parameters (the variadic ones last, none of them
+	// unknown unless the parameter allows it). It may be called before
+	// ConfigureProvider. A failure the function reports is a
+	// *FunctionError; any other error is a failed call.
+	CallFunction(ctx context.Context, name string, args []cty.Value) (cty.Value, error)
 	// Stop asks the provider to cancel in-flight operations promptly.
 	Stop(ctx context.Context) error
 	// Close releases the provider (ends its process for a plugin).

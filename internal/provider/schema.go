@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"sync"
+
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -57,11 +59,39 @@ type NestedObject struct {
 	Nesting    NestingMode
 }
 
-// ImpliedType returns the cty object type of values conforming to b.
+// blockMemo holds what is derived from a Block once: its type and decoder
+// spec. Schemas are built once and never changed afterwards, and the engine
+// asks for these per resource instance, so they are computed once per Block.
+type blockMemo struct {
+	tyOnce   sync.Once
+	ty       cty.Type
+	specOnce sync.Once
+	spec     hcldec.Spec
+}
+
+// memos maps each *Block asked about to its blockMemo.
+var memos sync.Map
+
+func memoOf(b *Block) *blockMemo {
+	if m, ok := memos.Load(b); ok {
+		return m.(*blockMemo)
+	}
+	m, _ := memos.LoadOrStore(b, &blockMemo{})
+	return m.(*blockMemo)
+}
+
+// ImpliedType returns the cty object type of values conforming to b. The
+// result is computed once per Block: a Block must not change once used.
 func (b *Block) ImpliedType() cty.Type {
 	if b == nil {
 		return cty.EmptyObject
 	}
+	m := memoOf(b)
+	m.tyOnce.Do(func() { m.ty = b.impliedType() })
+	return m.ty
+}
+
+func (b *Block) impliedType() cty.Type {
 	atys := make(map[string]cty.Type, len(b.Attributes)+len(b.BlockTypes))
 	for name, a := range b.Attributes {
 		atys[name] = a.ImpliedType()
@@ -122,12 +152,19 @@ func (o *NestedObject) ImpliedType() cty.Type {
 
 // DecoderSpec returns the hcldec spec that decodes a configuration body
 // into a value of b's ImpliedType. Computed-only attributes are decoded too
-// (null when absent); the engine rejects configurations that set them.
+// (null when absent); the engine rejects configurations that set them. The
+// spec is built once per Block and must not be modified.
 func (b *Block) DecoderSpec() hcldec.Spec {
-	ret := hcldec.ObjectSpec{}
 	if b == nil {
-		return ret
+		return hcldec.ObjectSpec{}
 	}
+	m := memoOf(b)
+	m.specOnce.Do(func() { m.spec = b.decoderSpec() })
+	return m.spec
+}
+
+func (b *Block) decoderSpec() hcldec.Spec {
+	ret := hcldec.ObjectSpec{}
 	for name, a := range b.Attributes {
 		ret[name] = &hcldec.AttrSpec{Name: name, Type: a.ImpliedType(), Required: a.Required}
 	}

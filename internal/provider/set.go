@@ -36,6 +36,13 @@ type schemaEntry struct {
 	// the first configuration of the provider (under Set.mu) so that a
 	// provider with one configuration runs one process, not two.
 	spare Interface
+	// first is the instance the schemas came from, configured or not; it
+	// serves the provider's functions. Set under Set.mu, then never changed.
+	first Interface
+
+	fnOnce  sync.Once
+	fns     map[string]FunctionSpec
+	fnDiags diag.Diagnostics
 }
 
 type instanceEntry struct {
@@ -82,13 +89,40 @@ func (s *Set) Schemas(ctx context.Context, p addrs.Provider) (*Schemas, diag.Dia
 		}
 		e.schemas, e.diags = inst.GetProviderSchema(ctx)
 		s.mu.Lock()
-		e.spare = inst
+		e.spare, e.first = inst, inst
 		s.mu.Unlock()
 		if e.schemas == nil && !e.diags.HasErrors() {
 			e.diags = e.diags.Append(diag.Errorf("Invalid provider schema", "Provider %s returned no schema.", p.ForDisplay()))
 		}
 	})
 	return e.schemas, e.diags
+}
+
+// Functions returns the provider-defined functions of provider p, fetched
+// once from the instance its schemas came from. The map is shared: callers
+// must not modify it.
+func (s *Set) Functions(ctx context.Context, p addrs.Provider) (map[string]FunctionSpec, diag.Diagnostics) {
+	if _, ds := s.Schemas(ctx, p); ds.HasErrors() {
+		return nil, ds
+	}
+	s.mu.Lock()
+	e := s.schemas[p]
+	s.mu.Unlock()
+	e.fnOnce.Do(func() { e.fns, e.fnDiags = e.first.GetFunctions(ctx) })
+	return e.fns, e.fnDiags
+}
+
+// CallFunction calls the function name of provider p on the instance its
+// schemas came from (functions need no configuration). Errors are those of
+// Interface.CallFunction.
+func (s *Set) CallFunction(ctx context.Context, p addrs.Provider, name string, args []cty.Value) (cty.Value, error) {
+	if _, ds := s.Schemas(ctx, p); ds.HasErrors() {
+		return cty.NilVal, fmt.Errorf("call provider function %s: %w", name, ds.Err())
+	}
+	s.mu.Lock()
+	inst := s.schemas[p].first
+	s.mu.Unlock()
+	return inst.CallFunction(ctx, name, args)
 }
 
 // ResourceTypeSchema returns the schema of a managed resource type.

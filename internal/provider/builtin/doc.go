@@ -1,7 +1,8 @@
 // Package builtin owns the providers compiled into rig: the
 // terraform.io/builtin/terraform provider with its terraform_data resource
 // type, which stores a value, follows the standard resource lifecycle and
-// records its objects in state exactly as OpenTofu does.
+// records its objects in state exactly as OpenTofu does, and its functions
+// encode_tfvars, decode_tfvars and encode_expr.
 //
-// It imports internal/diag, internal/provider and the cty libraries.
+// It imports internal/diag, internal/provider and the hcl/cty libraries.
 package builtin

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 
 	"github.com/rig-iac/rig/internal/ctyjson"
 	"github.com/rig-iac/rig/internal/diag"
@@ -26,14 +27,18 @@ var _ provider.Interface = (*Terraform)(nil)
 // NewTerraform returns the built-in provider.
 func NewTerraform() *Terraform { return &Terraform{} }
 
-// DataSchema is the schema of terraform_data.
+// dataBlock is terraform_data's schema, built once and never changed.
+var dataBlock = &provider.Block{Attributes: map[string]*provider.Attribute{
+	"id":               {Type: cty.String, Computed: true},
+	"input":            {Type: cty.DynamicPseudoType, Optional: true},
+	"output":           {Type: cty.DynamicPseudoType, Computed: true},
+	"triggers_replace": {Type: cty.DynamicPseudoType, Optional: true},
+}}
+
+// DataSchema is the schema of terraform_data. Its Block is shared and must
+// not be modified.
 func DataSchema() provider.Schema {
-	return provider.Schema{Block: &provider.Block{Attributes: map[string]*provider.Attribute{
-		"id":               {Type: cty.String, Computed: true},
-		"input":            {Type: cty.DynamicPseudoType, Optional: true},
-		"output":           {Type: cty.DynamicPseudoType, Computed: true},
-		"triggers_replace": {Type: cty.DynamicPseudoType, Optional: true},
-	}}}
+	return provider.Schema{Block: dataBlock}
 }
 
 // GetProviderSchema reports an empty provider configuration and terraform_data.
@@ -162,6 +167,35 @@ func (p *Terraform) ImportResourceState(_ context.Context, req provider.ImportRe
 // ReadDataSource fails: the provider has no data sources.
 func (p *Terraform) ReadDataSource(_ context.Context, req provider.ReadDataRequest) provider.ReadDataResponse {
 	return provider.ReadDataResponse{Diagnostics: unsupported("data source", req.TypeName)}
+}
+
+// GetFunctions returns encode_tfvars, decode_tfvars and encode_expr.
+func (p *Terraform) GetFunctions(context.Context) (map[string]provider.FunctionSpec, diag.Diagnostics) {
+	return functionSpecs, nil
+}
+
+// CallFunction calls one of the provider's functions. Its failures are
+// *provider.FunctionError values.
+func (p *Terraform) CallFunction(_ context.Context, name string, args []cty.Value) (cty.Value, error) {
+	impl, ok := functionImpls[name]
+	if !ok {
+		return cty.NilVal, fmt.Errorf("call provider function %s: the built-in provider has no such function", name)
+	}
+	if len(args) != 1 {
+		return cty.NilVal, fmt.Errorf("call provider function %s: %d arguments given, 1 expected", name, len(args))
+	}
+	// The engine passes only known arguments of the parameter's type.
+	if !args[0].IsWhollyKnown() {
+		return cty.NilVal, &provider.FunctionError{Text: "input is not known", Argument: new(int64)}
+	}
+	if functionSpecs[name].Parameters[0].Type.Equals(cty.String) && (args[0].IsNull() || !args[0].Type().Equals(cty.String)) {
+		return cty.NilVal, &provider.FunctionError{Text: "a string is required", Argument: new(int64)}
+	}
+	v, err := impl(args[0])
+	if err != nil {
+		return cty.NilVal, &provider.FunctionError{Text: err.Error()}
+	}
+	return v, nil
 }
 
 // Stop does nothing: operations are instantaneous.

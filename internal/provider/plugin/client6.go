@@ -62,7 +62,7 @@ func (c *client6) getSchema(ctx context.Context) (wireSchemas, error) {
 		}
 		ws.schemas.DataSources[name] = sch
 	}
-	ws.functions = make(map[string]Function, len(resp.GetFunctions()))
+	ws.functions = make(map[string]provider.FunctionSpec, len(resp.GetFunctions()))
 	for name, f := range resp.GetFunctions() {
 		fn, err := function6(f)
 		if err != nil {
@@ -204,13 +204,13 @@ func (c *client6) readDataSource(ctx context.Context, typeName string, config, m
 	return wireReadDataResponse{state: fromDV6(resp.GetState()), deferred: resp.GetDeferred() != nil, diags: diags6(resp.GetDiagnostics())}, nil
 }
 
-func (c *client6) getFunctions(ctx context.Context) (map[string]Function, diag.Diagnostics, error) {
+func (c *client6) getFunctions(ctx context.Context) (map[string]provider.FunctionSpec, diag.Diagnostics, error) {
 	resp, err := c.rpc.GetFunctions(ctx, &proto.GetFunctions_Request{})
 	if err != nil {
 		return nil, nil, err
 	}
 	ds := diags6(resp.GetDiagnostics())
-	fns := make(map[string]Function, len(resp.GetFunctions()))
+	fns := make(map[string]provider.FunctionSpec, len(resp.GetFunctions()))
 	for name, f := range resp.GetFunctions() {
 		fn, err := function6(f)
 		if err != nil {
@@ -222,7 +222,7 @@ func (c *client6) getFunctions(ctx context.Context) (map[string]Function, diag.D
 	return fns, ds, nil
 }
 
-func (c *client6) callFunction(ctx context.Context, name string, args []dynamicValue) (dynamicValue, *FunctionError, error) {
+func (c *client6) callFunction(ctx context.Context, name string, args []dynamicValue) (dynamicValue, *provider.FunctionError, error) {
 	req := &proto.CallFunction_Request{Name: name, Arguments: make([]*proto.DynamicValue, len(args))}
 	for i, a := range args {
 		req.Arguments[i] = dv6(a)
@@ -232,7 +232,7 @@ func (c *client6) callFunction(ctx context.Context, name string, args []dynamicV
 		return dynamicValue{}, nil, err
 	}
 	if fe := resp.GetError(); fe != nil {
-		return dynamicValue{}, &FunctionError{Text: fe.GetText(), Argument: fe.FunctionArgument}, nil
+		return dynamicValue{}, &provider.FunctionError{Text: fe.GetText(), Argument: fe.FunctionArgument}, nil
 	}
 	return fromDV6(resp.GetResult()), nil, nil
 }
@@ -356,35 +356,35 @@ func attribute6(a *proto.Schema_Attribute) (*provider.Attribute, error) {
 	return out, nil
 }
 
-func function6(f *proto.Function) (Function, error) {
-	out := Function{Summary: f.GetSummary(), Description: f.GetDescription(), DeprecationMessage: f.GetDeprecationMessage()}
+func function6(f *proto.Function) (provider.FunctionSpec, error) {
+	out := provider.FunctionSpec{Summary: f.GetSummary(), Description: f.GetDescription(), DeprecationMessage: f.GetDeprecationMessage()}
 	for _, p := range f.GetParameters() {
 		param, err := parameter6(p)
 		if err != nil {
-			return Function{}, err
+			return provider.FunctionSpec{}, err
 		}
 		out.Parameters = append(out.Parameters, param)
 	}
 	if vp := f.GetVariadicParameter(); vp != nil {
 		param, err := parameter6(vp)
 		if err != nil {
-			return Function{}, err
+			return provider.FunctionSpec{}, err
 		}
 		out.VariadicParameter = &param
 	}
 	ty, err := attributeType("return", f.GetReturn().GetType())
 	if err != nil {
-		return Function{}, err
+		return provider.FunctionSpec{}, err
 	}
 	out.ReturnType = ty
 	return out, nil
 }
 
-func parameter6(p *proto.Function_Parameter) (FunctionParameter, error) {
+func parameter6(p *proto.Function_Parameter) (provider.FunctionParameter, error) {
 	ty, err := attributeType(p.GetName(), p.GetType())
 	if err != nil {
-		return FunctionParameter{}, err
+		return provider.FunctionParameter{}, err
 	}
-	return FunctionParameter{Name: p.GetName(), Type: ty, AllowNullValue: p.GetAllowNullValue(),
+	return provider.FunctionParameter{Name: p.GetName(), Type: ty, AllowNullValue: p.GetAllowNullValue(),
 		AllowUnknownValues: p.GetAllowUnknownValues(), Description: p.GetDescription()}, nil
 }

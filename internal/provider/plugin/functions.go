@@ -5,53 +5,17 @@ import (
 	"fmt"
 
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
-// Function describes a provider-defined function, as GetProviderSchema or
-// GetFunctions report it.
-type Function struct {
-	Parameters []FunctionParameter
-	// VariadicParameter, when non-nil, accepts zero or more further arguments.
-	VariadicParameter  *FunctionParameter
-	ReturnType         cty.Type
-	Summary            string
-	Description        string
-	DeprecationMessage string
-}
-
-// FunctionParameter describes one parameter of a Function.
-type FunctionParameter struct {
-	Name string
-	// Type is the parameter's type constraint; cty.DynamicPseudoType accepts any.
-	Type cty.Type
-	// AllowNullValue says that a null argument may be passed.
-	AllowNullValue bool
-	// AllowUnknownValues says that unknown arguments may be passed; otherwise
-	// the caller returns an unknown result without calling.
-	AllowUnknownValues bool
-	Description        string
-}
-
-// FunctionError is a provider-defined function's failure.
-type FunctionError struct {
-	Text string
-	// Argument is the index of the argument at fault, or nil.
-	Argument *int64
-}
-
-// Error returns the failure text, naming the argument if there is one.
-func (e *FunctionError) Error() string {
-	if e.Argument != nil {
-		return fmt.Sprintf("argument %d: %s", *e.Argument, e.Text)
-	}
-	return e.Text
-}
-
-// Functions returns the provider-defined functions, from the provider's
-// cached schema when it lists any, else from the GetFunctions call. The
-// returned map is shared: callers must not modify it.
-func (p *Provider) Functions(ctx context.Context) (map[string]Function, diag.Diagnostics) {
+// GetFunctions returns the provider-defined functions, from the provider's
+// cached schema when it lists any, else from the GetFunctions call (a
+// provider too old to implement it has none). The returned map is shared:
+// callers must not modify it.
+func (p *Provider) GetFunctions(ctx context.Context) (map[string]provider.FunctionSpec, diag.Diagnostics) {
 	ws, ds := p.loadSchema(ctx)
 	if ds.HasErrors() {
 		return nil, ds
@@ -60,6 +24,9 @@ func (p *Provider) Functions(ctx context.Context) (map[string]Function, diag.Dia
 		return ws.functions, nil
 	}
 	fns, more, err := p.proto.getFunctions(ctx)
+	if status.Code(err) == codes.Unimplemented {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, diag.Diagnostics{p.callFailed("GetFunctions", err)}
 	}
@@ -68,9 +35,10 @@ func (p *Provider) Functions(ctx context.Context) (map[string]Function, diag.Dia
 
 // CallFunction calls the provider-defined function name with args, which
 // must conform to its parameters (the variadic ones last). A call the
-// provider rejects returns a *FunctionError; other failures wrap the cause.
+// provider rejects returns a *provider.FunctionError; other failures wrap
+// the cause.
 func (p *Provider) CallFunction(ctx context.Context, name string, args []cty.Value) (cty.Value, error) {
-	fns, ds := p.Functions(ctx)
+	fns, ds := p.GetFunctions(ctx)
 	if ds.HasErrors() {
 		return cty.NilVal, fmt.Errorf("call provider function %s: %w", name, ds.Err())
 	}

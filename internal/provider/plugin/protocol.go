@@ -27,8 +27,8 @@ type protocol interface {
 	applyResourceChange(ctx context.Context, req wireApplyRequest) (wireApplyResponse, error)
 	importResourceState(ctx context.Context, typeName, id string) (wireImportResponse, error)
 	readDataSource(ctx context.Context, typeName string, config, meta dynamicValue) (wireReadDataResponse, error)
-	getFunctions(ctx context.Context) (map[string]Function, diag.Diagnostics, error)
-	callFunction(ctx context.Context, name string, args []dynamicValue) (dynamicValue, *FunctionError, error)
+	getFunctions(ctx context.Context) (map[string]provider.FunctionSpec, diag.Diagnostics, error)
+	callFunction(ctx context.Context, name string, args []dynamicValue) (dynamicValue, *provider.FunctionError, error)
 	stop(ctx context.Context) (string, error)
 }
 
@@ -43,7 +43,7 @@ type dynamicValue struct {
 type wireSchemas struct {
 	schemas      provider.Schemas
 	providerMeta *provider.Schema // nil when the provider declares none
-	functions    map[string]Function
+	functions    map[string]provider.FunctionSpec
 	capabilities serverCapabilities
 	diags        diag.Diagnostics
 

@@ -337,12 +337,12 @@ func TestReadDataSource(t *testing.T) {
 func TestFunctions(t *testing.T) {
 	forEachProtocol(t, func(t *testing.T, p *Provider) {
 		ctx := context.Background()
-		fns, ds := p.Functions(ctx)
+		fns, ds := p.GetFunctions(ctx)
 		if ds.HasErrors() {
 			t.Fatal(ds.Err())
 		}
-		want := map[string]Function{"upper": {
-			Parameters: []FunctionParameter{{Name: "s", Type: cty.String}},
+		want := map[string]provider.FunctionSpec{"upper": {
+			Parameters: []provider.FunctionParameter{{Name: "s", Type: cty.String}},
 			ReturnType: cty.String,
 			Summary:    "Upper-cases a string.",
 		}}
@@ -354,7 +354,7 @@ func TestFunctions(t *testing.T) {
 			t.Errorf("upper(\"abc\") = %#v, %v", got, err)
 		}
 		_, err = p.CallFunction(ctx, "upper", []cty.Value{cty.StringVal("")})
-		var fe *FunctionError
+		var fe *provider.FunctionError
 		if !errors.As(err, &fe) || fe.Argument == nil || *fe.Argument != 0 {
 			t.Errorf("upper(\"\") error = %v, want a FunctionError about argument 0", err)
 		}

@@ -3,7 +3,9 @@
 // resource types record every apply with start and end sequence numbers,
 // keep the set of live objects and enforce unique names among them (the
 // reason create_before_destroy exists), and can be told to fail, fail with a
-// partial result, sleep or block on a given operation.
+// partial result, sleep or block on a given operation. Objects made live
+// with AddLive can be imported by id, and two functions (upper, join)
+// record their calls.
 //
 // It imports internal/addrs, internal/diag, internal/provider and the cty libraries.
 package providertest

@@ -29,6 +29,8 @@ type Provider struct {
 	names map[string]string
 	// order is the counter behind liveObject.order.
 	order int
+	// calls records every function call in order.
+	calls []FunctionCall
 
 	fails    map[opKey]int
 	partials map[opKey]int

@@ -33,21 +33,23 @@ func Address() addrs.Provider { return addrs.NewDefaultProvider(ProviderType) }
 //     plan on create and whenever value changes.
 //   - ref (list of string, optional): stored only, so configurations can
 //     reference other resources.
-func ThingSchema() provider.Schema {
-	return provider.Schema{Block: &provider.Block{Attributes: map[string]*provider.Attribute{
-		"id":          {Type: cty.String, Computed: true},
-		"key":         {Type: cty.String, Optional: true},
-		"name":        {Type: cty.String, Optional: true},
-		"value":       {Type: cty.String, Optional: true},
-		"replace_key": {Type: cty.String, Optional: true},
-		"output":      {Type: cty.String, Computed: true},
-		"ref":         {Type: cty.List(cty.String), Optional: true},
-	}}}
-}
+//
+// The Block is shared and must not be modified.
+func ThingSchema() provider.Schema { return provider.Schema{Block: thingBlock} }
+
+var thingBlock = &provider.Block{Attributes: map[string]*provider.Attribute{
+	"id":          {Type: cty.String, Computed: true},
+	"key":         {Type: cty.String, Optional: true},
+	"name":        {Type: cty.String, Optional: true},
+	"value":       {Type: cty.String, Optional: true},
+	"replace_key": {Type: cty.String, Optional: true},
+	"output":      {Type: cty.String, Computed: true},
+	"ref":         {Type: cty.List(cty.String), Optional: true},
+}}
 
 // Schemas returns the provider's schemas: an empty provider configuration,
-// test_thing and test_other, no data sources. Each call returns a new value
-// the caller owns.
+// test_thing and test_other, no data sources. Each call returns new maps
+// the caller owns; the Blocks are shared.
 func Schemas() *provider.Schemas {
 	return &provider.Schemas{
 		Provider:      provider.Schema{Block: &provider.Block{}},
