@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -195,4 +196,17 @@ func instanceCount(sf stateFile) int {
 		n += len(r.Instances)
 	}
 	return n
+}
+
+// buildRig builds the rig binary into a temporary directory.
+func buildRig(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the rig binary; skipped with -short")
+	}
+	bin := filepath.Join(t.TempDir(), "rig")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/rig-iac/rig/cmd/rig").CombinedOutput(); err != nil {
+		t.Fatalf("building rig: %v\n%s", err, out)
+	}
+	return bin
 }

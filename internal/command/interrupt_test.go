@@ -17,13 +17,7 @@ import (
 // nothing new, lets running operations finish, saves everything it
 // reported complete into the state file, and a later apply converges.
 func TestInterruptedApplySavesState(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the rig binary; skipped with -short")
-	}
-	bin := filepath.Join(t.TempDir(), "rig")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/rig-iac/rig/cmd/rig").CombinedOutput(); err != nil {
-		t.Fatalf("building rig: %v\n%s", err, out)
-	}
+	bin := buildRig(t)
 	dir := workdir(t, map[string]string{"main.tf": `
 resource "terraform_data" "r" {
   count = 4000

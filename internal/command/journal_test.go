@@ -17,13 +17,7 @@ import (
 // checks that every operation it reported complete is in the state the
 // next run recovers from the journal, and that planning again converges.
 func TestKilledApplyLosesNothing(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the rig binary; skipped with -short")
-	}
-	bin := filepath.Join(t.TempDir(), "rig")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/rig-iac/rig/cmd/rig").CombinedOutput(); err != nil {
-		t.Fatalf("building rig: %v\n%s", err, out)
-	}
+	bin := buildRig(t)
 	dir := workdir(t, map[string]string{"main.tf": `
 resource "terraform_data" "r" {
   count = 4000

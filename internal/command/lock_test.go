@@ -61,14 +61,7 @@ func TestApplyWhileLockedFails(t *testing.T) {
 // state at the same time: exactly one proceeds at a time, the other
 // reports the lock, and the state is never corrupted.
 func TestConcurrentApplyProcesses(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the rig binary; skipped with -short")
-	}
-	bin := filepath.Join(t.TempDir(), "rig")
-	build := exec.Command("go", "build", "-o", bin, "github.com/rig-iac/rig/cmd/rig")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building rig: %v\n%s", err, out)
-	}
+	bin := buildRig(t)
 	// Enough instances that an apply takes a while.
 	dir := workdir(t, map[string]string{"main.tf": `
 variable "v" { default = "x" }

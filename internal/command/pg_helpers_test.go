@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -78,19 +76,6 @@ func (p pgTarget) store(t *testing.T, ws string) backend.Store {
 		t.Fatal(err)
 	}
 	return s
-}
-
-// buildRig builds the rig binary into a temporary directory.
-func buildRig(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the rig binary; skipped with -short")
-	}
-	bin := filepath.Join(t.TempDir(), "rig")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/rig-iac/rig/cmd/rig").CombinedOutput(); err != nil {
-		t.Fatalf("building rig: %v\n%s", err, out)
-	}
-	return bin
 }
 
 // mustRig runs a command that must succeed and returns its result.
