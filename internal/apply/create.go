@@ -70,6 +70,7 @@ func (a *applier) createOrUpdate(op Op, c *plan.ResourceInstanceChange) (Result,
 	proposed := provider.ProposedNew(sch.Block, prior, configVal)
 	planResp := prov.PlanResourceChange(a.opCtx, provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate})
 	ds = ds.Append(withAddr(planResp.Diagnostics, oaddr))
+	ds = ds.Append(plan.CheckPlanned(sch.Block, prior, configVal, planResp, c.ProviderConfig, op.Addr))
 	if ds.HasErrors() {
 		return Result{}, ds
 	}
@@ -100,6 +101,14 @@ func (a *applier) createOrUpdate(op Op, c *plan.ResourceInstanceChange) (Result,
 			Detail: fmt.Sprintf("After the apply operation, the provider still indicated an unknown value for %s. All values must be known after apply, so this is always a bug in the provider and should be reported in the provider's own repository.", op.Addr)})
 		failed = true
 		newVal = cty.UnknownAsNull(newVal)
+	}
+	if !failed && !resp.LegacyTypeSystem {
+		// As in OpenTofu, the object is still recorded (tainted, if created).
+		for _, err := range provider.AssertObjectCompatible(sch.Block, planned, newVal) {
+			ds = ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Provider produced inconsistent result after apply", Address: op.Addr.String(),
+				Detail: fmt.Sprintf("When applying changes to %s, provider %q produced an unexpected new value: %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", op.Addr, c.ProviderConfig.Provider.ForDisplay(), err)})
+			failed = true
+		}
 	}
 
 	var mutate func(*state.State)

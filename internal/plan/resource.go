@@ -281,6 +281,10 @@ func (p *planner) planInstance(r *config.Resource, sch provider.Schema, prov pro
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
+	ds = ds.Append(CheckPlanned(sch.Block, priorVal, configVal, resp, pc, addr))
+	if ds.HasErrors() {
+		return cty.UnknownVal(ty), ds
+	}
 	planned := resp.PlannedState
 	change := &ResourceInstanceChange{
 		Addr: addr, ProviderConfig: pc, Before: priorVal, After: planned,
@@ -336,6 +340,7 @@ func (p *planner) planInstance(r *config.Resource, sch provider.Schema, prov pro
 		proposed := provider.ProposedNew(sch.Block, nullPrior, origConfig)
 		resp2 := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: origConfig})
 		ds = ds.Append(withAddr(resp2.Diagnostics, oaddr))
+		ds = ds.Append(CheckPlanned(sch.Block, nullPrior, origConfig, resp2, pc, addr))
 		if ds.HasErrors() {
 			return cty.UnknownVal(ty), ds
 		}
@@ -356,6 +361,22 @@ func (p *planner) planInstance(r *config.Resource, sch provider.Schema, prov pro
 	}
 	p.addChange(change)
 	return change.After, ds
+}
+
+// CheckPlanned returns an error diagnostic for each way resp's planned object
+// is not a valid plan from prior to config (see provider.AssertPlanValid).
+// A provider using the legacy SDK type system is exempt: OpenTofu only logs
+// its invalid plans, and rig drops them.
+func CheckPlanned(sch *provider.Block, prior, config cty.Value, resp provider.PlanResponse, pc addrs.AbsProviderConfig, addr addrs.AbsResourceInstance) diag.Diagnostics {
+	if resp.LegacyTypeSystem {
+		return nil
+	}
+	var ds diag.Diagnostics
+	for _, err := range provider.AssertPlanValid(sch, prior, config, resp.PlannedState) {
+		ds = ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Provider produced invalid plan", Address: addr.String(),
+			Detail: fmt.Sprintf("Provider %q planned an invalid value for %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", pc.Provider.ForDisplay(), provider.ErrorAt(addr.String(), err))})
+	}
+	return ds
 }
 
 // recordUnchanged records, in the refreshed state, the dependencies and

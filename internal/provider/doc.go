@@ -3,7 +3,7 @@
 // apply, read, import, upgrade, provider-defined functions), the schema
 // model and its conversions to cty types and HCL decoder specs, the
 // engine-side rules that build a proposed new object from prior state and
-// configuration, and the per-run Set of provider instances. Subpackages
+// configuration and that check the objects providers plan and apply, and the per-run Set of provider instances. Subpackages
 // hold implementations: builtin (terraform_data and the built-in
 // functions) and providertest (a recording fake).
 //

@@ -256,7 +256,7 @@ func testLockWithTimeoutCancel(t *testing.T, b backend.Backend) {
 	s1, s2 := store(t, b, backend.DefaultWorkspace), store(t, b, backend.DefaultWorkspace)
 	id, _ := lock(t, s1, "OperationTypeApply")
 	defer s1.Unlock(context.Background(), id)
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	_, err := backend.LockWithTimeout(ctx, s2, backend.NewLockInfo("OperationTypePlan"), time.Minute)
 	var le *backend.LockError
