@@ -156,28 +156,3 @@ func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (
 	})
 	return p, ds.Append(more)
 }
-
-// countChanges returns how many objects a plan adds, changes and destroys.
-func countChanges(p *plan.Plan) (add, change, destroy int) {
-	for _, c := range p.Changes {
-		switch c.Action {
-		case plan.Create:
-			add++
-		case plan.Update:
-			change++
-		case plan.Delete:
-			destroy++
-		case plan.DeleteThenCreate, plan.CreateThenDelete:
-			add++
-			destroy++
-		}
-	}
-	return
-}
-
-func pluralOps(n int) string {
-	if n == 1 {
-		return "operation"
-	}
-	return "operations"
-}

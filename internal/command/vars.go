@@ -22,11 +22,6 @@ type varFlag struct {
 	value string
 }
 
-// varFlags collects -var and -var-file in the order given.
-type varFlags struct{ items *[]varFlag }
-
-func (v varFlags) String() string { return "" }
-
 type varFlagValue struct {
 	items *[]varFlag
 	file  bool

@@ -131,12 +131,8 @@ func (a *Attribute) ImpliedType() cty.Type {
 // ImpliedType returns the cty type of a nested attribute's values.
 func (o *NestedObject) ImpliedType() cty.Type {
 	atys := make(map[string]cty.Type, len(o.Attributes))
-	var optional []string
 	for name, a := range o.Attributes {
 		atys[name] = a.ImpliedType()
-		if a.Optional || a.Computed {
-			optional = append(optional, name)
-		}
 	}
 	ety := cty.Object(atys)
 	switch o.Nesting {

@@ -306,7 +306,7 @@ func TestNewLineage(t *testing.T) {
 		}
 		seen[l] = true
 	}
-	if New().Lineage == New().Lineage {
+	if a, b := New(), New(); a.Lineage == b.Lineage {
 		t.Errorf("two new states share a lineage")
 	}
 }
