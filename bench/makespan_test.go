@@ -44,7 +44,7 @@ func (s makespanShape) config() string {
 	return b.String()
 }
 
-// ideal is the lower bound on the makespan the issue names: the longer of
+// ideal is the lower bound on the makespan the targets use: the longer of
 // the critical path and N/parallelism operations, each taking op.
 func (s makespanShape) ideal(parallelism int, op time.Duration) time.Duration {
 	n := 0
