@@ -239,7 +239,7 @@ func (a *applier) delete(op Op, c *plan.ResourceInstanceChange) (Result, diag.Di
 		rerr = a.rec.record([]addrs.ObjectAddr{oaddr}, func(s *state.State) { s.SetObject(oaddr, nil, c.ProviderConfig) })
 	} else {
 		// The provider says the object still exists: keep what it returned.
-		obj, err := a.newObject(c, ty, newVal, resp.Private, state.Ready)
+		obj, err := a.newObject(c, sch, newVal, resp.Private, state.Ready)
 		if err != nil {
 			return Result{}, ds.Append(err)
 		}
@@ -251,21 +251,16 @@ func (a *applier) delete(op Op, c *plan.ResourceInstanceChange) (Result, diag.Di
 	return Result{NewState: newVal}, ds
 }
 
-// newObject encodes an object for state with the type of its schema (so that
-// dynamic attributes carry their type, as OpenTofu records them).
-func (a *applier) newObject(c *plan.ResourceInstanceChange, ty cty.Type, v cty.Value, private []byte, status state.ObjectStatus) (*state.Object, error) {
-	obj, err := state.NewObject(v, ty)
+// newObject builds the state object for an applied value: encoded with its
+// schema (as plan.NewStateObject does for every recorded object), with the
+// change's private data, dependencies and create_before_destroy.
+func (a *applier) newObject(c *plan.ResourceInstanceChange, sch provider.Schema, v cty.Value, private []byte, status state.ObjectStatus) (*state.Object, error) {
+	obj, err := plan.NewStateObject(sch, v)
 	if err != nil {
 		return nil, fmt.Errorf("recording %s: %w", c.Addr, err)
 	}
-	if sch, ds := a.schema(c); !ds.HasErrors() {
-		if obj.SensitiveAttributes, err = state.SensitivePathsJSON(sch.Block.SensitivePaths(v)); err != nil {
-			return nil, fmt.Errorf("recording %s: %w", c.Addr, err)
-		}
-	}
 	obj.Status = status
 	obj.Private = private
-	obj.SchemaVersion = c.SchemaVersion
 	if c.Addr.Resource.Resource.Mode == addrs.Managed {
 		// OpenTofu records no dependencies for data sources.
 		obj.Dependencies = c.Dependencies

@@ -47,7 +47,7 @@ func (a *applier) createOrUpdate(op Op, c *plan.ResourceInstanceChange) (Result,
 		if ds.HasErrors() {
 			return Result{}, ds
 		}
-		obj, err := a.newObject(c, ty, resp.State, nil, state.Ready)
+		obj, err := a.newObject(c, sch, resp.State, nil, state.Ready)
 		if err != nil {
 			return Result{}, ds.Append(err)
 		}
@@ -129,7 +129,7 @@ func (a *applier) createOrUpdate(op Op, c *plan.ResourceInstanceChange) (Result,
 			// Rule 10: a failed create leaves a tainted object, replaced by the next plan.
 			status = state.Tainted
 		}
-		obj, err := a.newObject(c, ty, newVal, resp.Private, status)
+		obj, err := a.newObject(c, sch, newVal, resp.Private, status)
 		if err != nil {
 			return Result{}, ds.Append(err)
 		}
