@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -101,7 +100,7 @@ func LoadFiles(files map[string][]byte) (*Module, diag.Diagnostics) {
 		if strings.HasSuffix(name, ".json") {
 			file, parseDiags = hcljson.Parse(src, name)
 		} else {
-			file, parseDiags = hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+			file, parseDiags = parseNative(src, name)
 		}
 		hdiags = append(hdiags, parseDiags...)
 		if file == nil || file.Body == nil {

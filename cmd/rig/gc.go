@@ -1,0 +1,54 @@
+package main
+
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+)
+
+// rig is a short-lived process whose heap is mostly live configuration,
+// state and plan. Collecting garbage rarely (GOGC=400) makes it fast while
+// that heap is small; on a large graph the same setting would let garbage
+// grow to four times the live heap, so a soft memory limit takes over:
+// collections keep the process near heapSoftLimit, and once the live heap
+// itself approaches that limit, near twice the live heap (as GOGC=100 would),
+// which never lets the collector run back to back.
+const (
+	gcPercent     = 400
+	heapSoftLimit = 1536 << 20
+)
+
+// tuneGC applies rig's garbage collection policy, unless the user set GOGC
+// or GOMEMLIMIT, which then apply as they are.
+func tuneGC() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetGCPercent(gcPercent)
+	debug.SetMemoryLimit(heapSoftLimit)
+	watchLiveHeap()
+}
+
+// memoryLimitFor is the soft memory limit for a live heap of live bytes.
+func memoryLimitFor(live uint64) int64 {
+	return max(heapSoftLimit, 2*int64(live))
+}
+
+// watchLiveHeap moves the memory limit after every collection: a finalizer
+// on an unreachable sentinel runs once per cycle and re-arms itself.
+func watchLiveHeap() {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var rearm func(*gcSentinel)
+	rearm = func(*gcSentinel) {
+		metrics.Read(sample)
+		if sample[0].Value.Kind() == metrics.KindUint64 {
+			debug.SetMemoryLimit(memoryLimitFor(sample[0].Value.Uint64()))
+		}
+		runtime.SetFinalizer(&gcSentinel{}, rearm)
+	}
+	runtime.SetFinalizer(&gcSentinel{}, rearm)
+}
+
+// gcSentinel is an object allocated only to be collected.
+type gcSentinel struct{ _ [16]byte }
