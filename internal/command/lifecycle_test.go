@@ -1,6 +1,7 @@
 package command
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,6 +51,14 @@ func TestQuickstartLifecycle(t *testing.T) {
 	r = rig(t, dir, "plan", "-detailed-exitcode", "-no-color", "-input=false")
 	if r.code != 0 || !strings.Contains(r.stdout, "No changes.") {
 		t.Fatalf("plan after apply: exit %d, want 0 with \"No changes.\"\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// A no-op apply leaves the state file as it was, serial included.
+	_, before := readStateFile(t, dir)
+	if r = rig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false"); r.code != 0 {
+		t.Fatalf("no-op apply: exit %d\n%s", r.code, r.stderr)
+	}
+	if _, after := readStateFile(t, dir); !bytes.Equal(after, before) {
+		t.Fatalf("a no-op apply rewrote the state:\n%s", after)
 	}
 
 	// Changing one subnet's cidr (an input) updates that subnet in place; its

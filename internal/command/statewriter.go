@@ -3,10 +3,10 @@ package command
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/backend"
@@ -30,8 +30,10 @@ type stateWriter struct {
 	store   backend.Store
 	serial  uint64
 	lineage string
-	// last is the last snapshot written (or read), at serial.
-	last []byte
+	// written is the digest of the last snapshot written (or read), its
+	// serial aside, and writtenSize its length; written is nil until then.
+	written     *[sha256.Size]byte
+	writtenSize int
 	// journalPath is "" when the store keeps no journal.
 	journalPath string
 	journal     *journal.Writer
@@ -45,35 +47,45 @@ func newStateWriter(store backend.Store, s *state.State) *stateWriter {
 	s.TerraformVersion = StateTerraformVersion
 	// A state never written (serial 0) is written by the first WriteState,
 	// so that a journal always belongs to a state file that exists.
-	if data, err := statefile.Marshal(s); err == nil && s.Serial > 0 {
-		w.last = data
+	if s.Serial > 0 {
+		if data, err := statefile.Marshal(s); err == nil {
+			w.remember(data)
+		}
 	}
 	return w
 }
 
 func journalPath(ls *local.Store) string { return ls.Path() + ".journal" }
 
-// WriteState implements apply.StateWriter: it writes the whole state and
-// retires the journal, whose content the state file now holds.
+// remember records data as the content of the store.
+func (w *stateWriter) remember(data []byte) {
+	d, ok := contentDigest(data)
+	if !ok {
+		w.written = nil
+		return
+	}
+	w.written, w.writtenSize = &d, len(data)
+}
+
+// WriteState implements apply.StateWriter: it writes the whole state, at
+// the next serial, unless its content is what was last written, and retires
+// the journal, whose content the state file now holds.
 func (w *stateWriter) WriteState(ctx context.Context, s *state.State) error {
 	s.TerraformVersion = StateTerraformVersion
 	s.Lineage = w.lineage
-	s.Serial = w.serial
+	s.Serial = w.serial + 1
 	data, err := statefile.Marshal(s)
+	s.Serial = w.serial
 	if err != nil {
 		return err
 	}
-	if w.last == nil || !bytes.Equal(data, w.last) {
-		next, err := withSerial(data, w.serial, w.serial+1)
-		if err != nil {
-			return err
-		}
-		if err := w.store.Write(ctx, next); err != nil {
+	if d, ok := contentDigest(data); !ok || w.written == nil || d != *w.written {
+		if err := w.store.Write(ctx, data); err != nil {
 			return err
 		}
 		w.serial++
 		s.Serial = w.serial
-		w.last = next
+		w.remember(data)
 	}
 	if w.journal != nil {
 		err := w.journal.Remove()
@@ -83,18 +95,25 @@ func (w *stateWriter) WriteState(ctx context.Context, s *state.State) error {
 	return nil
 }
 
-// withSerial returns a marshalled state with its serial changed, without
-// encoding the state again: the serial is the third key of the document.
-func withSerial(data []byte, from, to uint64) ([]byte, error) {
-	old := []byte(`"serial": ` + strconv.FormatUint(from, 10) + ",")
-	i := bytes.Index(data, old)
-	if i < 0 || i > 200 {
-		return nil, fmt.Errorf("encoding state: serial not found")
+// contentDigest returns the SHA-256 of a marshalled state without its
+// serial, the third key of the document: two snapshots with the same digest
+// differ at most in serial.
+func contentDigest(data []byte) (digest [sha256.Size]byte, ok bool) {
+	const key = `"serial": `
+	head := data[:min(len(data), 200)]
+	i := bytes.Index(head, []byte(key))
+	if i < 0 {
+		return digest, false
 	}
-	out := make([]byte, 0, len(data)+4)
-	out = append(out, data[:i]...)
-	out = append(out, `"serial": `+strconv.FormatUint(to, 10)+","...)
-	return append(out, data[i+len(old):]...), nil
+	end := bytes.IndexByte(data[i:], ',')
+	if end < 0 {
+		return digest, false
+	}
+	h := sha256.New()
+	h.Write(data[:i])
+	h.Write(data[i+end:])
+	h.Sum(digest[:0])
+	return digest, true
 }
 
 // WriteChanges implements apply.StateWriter: with a journal, it appends the
@@ -114,7 +133,7 @@ func (w *stateWriter) WriteChanges(ctx context.Context, s *state.State, changed 
 	if err := w.journal.Append(s, changed, outputs); err != nil {
 		return err
 	}
-	if w.journal.Size() > max(minFoldSize, 2*int64(len(w.last))) {
+	if w.journal.Size() > max(minFoldSize, 2*int64(w.writtenSize)) {
 		return w.WriteState(ctx, s)
 	}
 	return nil
@@ -148,7 +167,7 @@ func recoverJournal(ctx context.Context, store backend.Store, s *state.State) di
 		return ds
 	}
 	w := newStateWriter(store, s)
-	w.last = nil
+	w.written = nil
 	if err := w.WriteState(ctx, s); err != nil {
 		return ds.Append(diag.Errorf("Failed to persist state", "Folding the state journal into the state file: %s", err))
 	}

@@ -128,6 +128,9 @@ func orNull(v cty.Value, ty cty.Type) cty.Value {
 }
 
 func (c *checker) unmark(v cty.Value) cty.Value {
+	if !v.ContainsMarked() {
+		return v // the common case, without copying v
+	}
 	v, pvms := v.UnmarkDeepWithPaths()
 	for _, pvm := range pvms {
 		c.marked = append(c.marked, pvm.Path)

@@ -45,6 +45,7 @@ type Writer struct {
 	f    *os.File
 	path string
 	size int64
+	line []byte // reused for each record
 }
 
 // Create starts a new, empty journal at path for the state with the given
@@ -92,27 +93,56 @@ func (w *Writer) Append(s *state.State, changed []addrs.ObjectAddr, outputs bool
 		rec.Outputs = true
 		part.Outputs = s.Outputs
 	}
+	// The record is written by hand rather than through encoding/json, which
+	// would validate and copy the embedded state twice over.
+	line := append(w.line[:0], '{')
 	if len(part.Resources) > 0 || outputs {
 		data, err := statefile.Marshal(part)
 		if err != nil {
 			return fmt.Errorf("journal: %w", err)
 		}
-		var buf bytes.Buffer
-		if err := json.Compact(&buf, data); err != nil {
+		line = append(line, `"set":`...)
+		line = appendOneLine(line, data)
+	}
+	if len(rec.Removed) > 0 {
+		removed, err := json.Marshal(rec.Removed)
+		if err != nil {
 			return fmt.Errorf("journal: %w", err)
 		}
-		rec.Set = buf.Bytes()
+		if len(line) > 1 {
+			line = append(line, ',')
+		}
+		line = append(line, `"removed":`...)
+		line = append(line, removed...)
 	}
-	line, err := json.Marshal(rec)
-	if err != nil {
-		return fmt.Errorf("journal: %w", err)
+	if outputs {
+		if len(line) > 1 {
+			line = append(line, ',')
+		}
+		line = append(line, `"outputs":true`...)
 	}
+	line = append(line, '}')
+	w.line = line
 	return w.writeLine(line)
 }
 
+// appendOneLine appends the JSON document src without its line breaks and
+// the indentation after them. JSON strings cannot hold a raw newline, so
+// every newline in src is between tokens.
+func appendOneLine(dst, src []byte) []byte {
+	for len(src) > 0 {
+		nl := bytes.IndexByte(src, '\n')
+		if nl < 0 {
+			return append(dst, src...)
+		}
+		dst = append(dst, src[:nl]...)
+		src = bytes.TrimLeft(src[nl+1:], " \t")
+	}
+	return dst
+}
+
 func (w *Writer) writeLine(line []byte) error {
-	line = append(line, '\n')
-	n, err := w.f.Write(line)
+	n, err := w.f.Write(append(line, '\n'))
 	w.size += int64(n)
 	if err != nil {
 		return fmt.Errorf("writing state journal %s: %w", w.path, err)

@@ -46,7 +46,7 @@ func TestReplayRebuildsState(t *testing.T) {
 	}
 
 	a := addrs.ObjectAddr{Instance: res("a")}
-	live.SetObject(a, obj("a1"), pc)
+	live.SetObject(a, obj(`a1 \n  \"x\"  \t`), pc) // escapes and spaces survive the one-line record
 	if err := w.Append(live, []addrs.ObjectAddr{a}, false); err != nil {
 		t.Fatal(err)
 	}
@@ -54,8 +54,13 @@ func TestReplayRebuildsState(t *testing.T) {
 	live.SetObject(a, obj("a2"), pc)
 	gone := addrs.ObjectAddr{Instance: res("gone")}
 	live.SetObject(gone, nil, pc)
-	live.Outputs["x"] = state.OutputValue{Value: cty.StringVal("v")}
+	live.Outputs["x"] = state.OutputValue{Value: cty.StringVal("v\n  w")}
 	if err := w.Append(live, []addrs.ObjectAddr{a, {Instance: res("a"), Deposed: dk}, gone}, true); err != nil {
+		t.Fatal(err)
+	}
+	// A batch that only removes.
+	live.SetObject(addrs.ObjectAddr{Instance: res("kept")}, nil, pc)
+	if err := w.Append(live, []addrs.ObjectAddr{{Instance: res("kept")}}, false); err != nil {
 		t.Fatal(err)
 	}
 	before := w.Size()
@@ -70,8 +75,8 @@ func TestReplayRebuildsState(t *testing.T) {
 
 	replayed := base.DeepCopy()
 	n, err := Replay(path, replayed)
-	if err != nil || n != 2 {
-		t.Fatalf("Replay = %d, %v; want 2 records", n, err)
+	if err != nil || n != 3 {
+		t.Fatalf("Replay = %d, %v; want 3 records", n, err)
 	}
 	if got, want := marshal(t, replayed), marshal(t, live); !bytes.Equal(got, want) {
 		t.Fatalf("replayed state differs:\n%s\nwant\n%s", got, want)
