@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -32,6 +33,13 @@ type Options struct {
 	// Limits cap the operations of a provider, resource type or resource
 	// running at once, within Parallelism.
 	Limits []Limit
+	// Graph is Order(p), when the caller already built it (to show the
+	// plan); nil builds it.
+	Graph *Graph
+	// ReleaseApplied lets Apply clear the values of each change in p once
+	// all its operations have run, so that a large plan's memory is given
+	// back as the apply goes; for callers that do not read p afterwards.
+	ReleaseApplied bool
 }
 
 // Apply carries out p against the providers in set, recording every
@@ -44,10 +52,14 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 	if p.Errored {
 		return p.PriorState, ds.Append(diag.Errorf("Cannot apply incomplete plan", "The plan has errors and cannot be applied."))
 	}
-	g, more := Order(p)
-	ds = ds.Append(more)
-	if ds.HasErrors() {
-		return p.PriorState, ds
+	g := opts.Graph
+	if g == nil {
+		var more diag.Diagnostics
+		g, more = Order(p)
+		ds = ds.Append(more)
+		if ds.HasErrors() {
+			return p.PriorState, ds
+		}
 	}
 	if opts.Parallelism <= 0 {
 		opts.Parallelism = 10
@@ -77,12 +89,19 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		return p.PriorState, ds.Append(diag.Errorf("Failed to persist state", "%s", err))
 	}
 
+	var release func(Op)
+	if opts.ReleaseApplied {
+		release = releaser(g)
+	}
 	var dmu sync.Mutex
 	res := dag.Walk(ctx, g.G, func(_ context.Context, op Op) error {
 		if op.IsBarrier() {
 			return nil
 		}
 		d := a.run(op)
+		if release != nil {
+			release(op)
+		}
 		if len(d) > 0 {
 			dmu.Lock()
 			ds = ds.Append(d)
@@ -99,6 +118,31 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 	}
 	final := a.rec.close()
 	return final, ds
+}
+
+// releaser returns a function to call when an operation has run: after
+// the last operation of a change, it clears the change's values.
+func releaser(g *Graph) func(Op) {
+	pending := map[*plan.ResourceInstanceChange]*atomic.Int32{}
+	for op, c := range g.Changes {
+		if op.IsBarrier() || c == nil {
+			continue
+		}
+		n := pending[c]
+		if n == nil {
+			n = new(atomic.Int32)
+			pending[c] = n
+		}
+		n.Add(1)
+	}
+	return func(op Op) {
+		c := g.Changes[op]
+		if c == nil || pending[c].Add(-1) != 0 {
+			return
+		}
+		c.Before, c.After = cty.NilVal, cty.NilVal
+		c.PriorPrivate, c.PlannedPrivate = nil, nil
+	}
 }
 
 type applier struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -147,4 +148,47 @@ func equalActions(a, b map[string]plan.Action) bool {
 		}
 	}
 	return true
+}
+
+// TestReleaseApplied: with ReleaseApplied, every change whose operations all
+// ran has its values cleared, and the apply's result is the same as without.
+func TestReleaseApplied(t *testing.T) {
+	for _, cbd := range []bool{false, true} {
+		src := lifecycleConfig
+		if cbd {
+			src = strings.Replace(src, "triggers_replace = var.trig", "triggers_replace = var.trig\n  lifecycle { create_before_destroy = true }", 1)
+		}
+		cfg := loadConfig(t, src)
+		_, prior := planAndApply(t, cfg, state.New(), plan.NormalMode)
+		cfg.Variables["in"].Default = cty.StringVal("two")
+		cfg.Variables["trig"].Default = cty.StringVal("t2")
+
+		results := map[bool]*state.State{}
+		for _, release := range []bool{false, true} {
+			ctx := context.Background()
+			set := builtinSet()
+			p, ds := plan.Make(ctx, cfg, prior.DeepCopy(), set, plan.Options{})
+			if ds.HasErrors() {
+				t.Fatal(ds.Err())
+			}
+			s, ds := Apply(ctx, cfg, p, set, Options{StateWriter: &memWriter{}, ReleaseApplied: release})
+			set.Close()
+			if ds.HasErrors() {
+				t.Fatal(ds.Err())
+			}
+			results[release] = s
+			for _, c := range p.Changes {
+				if released := c.After == cty.NilVal && c.Before == cty.NilVal; released != release {
+					t.Errorf("cbd=%v release=%v: %s %s has released values: %v", cbd, release, c.Action, c.ObjectAddr(), released)
+				}
+			}
+		}
+		kept, released := results[false], results[true]
+		if got, want := released.Outputs["b"].Value, kept.Outputs["b"].Value; !got.RawEquals(want) {
+			t.Errorf("cbd=%v: output b = %#v with release, %#v without", cbd, got, want)
+		}
+		if got, want := len(released.Objects()), len(kept.Objects()); got != want || got != 3 {
+			t.Errorf("cbd=%v: %d objects with release, %d without; want 3", cbd, got, want)
+		}
+	}
 }

@@ -92,11 +92,12 @@ func runApplyOrDestroy(m *Meta, args []string, destroy bool) int {
 		out.diagnostics(diag.Diagnostics{diag.Errorf("Plan approval required", "-json on apply requires -auto-approve or a saved plan file.")})
 		return 1
 	}
-	return m.runApplyPhase(ctx, out, op, p, &f)
+	return m.runApplyPhase(ctx, out, op, p, g, &f)
 }
 
 // runApplyPhase applies a plan and reports the result.
-func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p *plan.Plan, f *operationFlags) int {
+// g is the plan's operation graph when already built, or nil.
+func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p *plan.Plan, g *apply.Graph, f *operationFlags) int {
 	if out.json == nil && p.HasChanges() {
 		fmt.Fprintln(m.Out)
 	}
@@ -104,6 +105,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	writer := newStateWriter(op.store, op.state)
 	final, ds := apply.Apply(ctx, op.cfg, p, op.providers, apply.Options{
 		Parallelism: f.parallelism, Limits: f.limits, Hooks: multiHooks{out.hooks(), counter}, StateWriter: writer, Workspace: m.workspace(),
+		Graph: g, ReleaseApplied: true,
 	})
 	// A final write covers anything not yet persisted (it is skipped when nothing changed).
 	if err := writer.WriteState(context.Background(), final); err != nil {
@@ -157,7 +159,7 @@ func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *
 		op.state.Lineage = pf.Plan.PriorState.Lineage
 	}
 	f.destroy = pf.Plan.Mode == plan.DestroyMode
-	return m.runApplyPhase(ctx, out, op, pf.Plan, f)
+	return m.runApplyPhase(ctx, out, op, pf.Plan, nil, f)
 }
 
 func sameSources(a, b map[string][]byte) bool {

@@ -2,6 +2,9 @@ package config
 
 import (
 	"bytes"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
@@ -39,42 +42,70 @@ func parseNative(src []byte, filename string) (*hcl.File, hcl.Diagnostics) {
 	return hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 }
 
-// parsePieces parses src cut at the given offsets and merges the pieces'
-// bodies, or returns nil if a piece has any diagnostic or two pieces define
-// the same top-level attribute.
+// parsePieces parses src cut at the given offsets, the pieces in parallel,
+// and merges their bodies, or returns nil if a piece has any diagnostic or
+// two pieces define the same top-level attribute.
 func parsePieces(src []byte, filename string, cuts []int) *hclsyntax.Body {
-	merged := &hclsyntax.Body{Attributes: hclsyntax.Attributes{}, Blocks: hclsyntax.Blocks{}}
+	type piece struct {
+		from, to int
+		start    hcl.Pos
+		body     *hclsyntax.Body
+		failed   bool
+	}
+	pieces := make([]piece, len(cuts)+1)
 	pos := hcl.InitialPos
 	from := 0
-	for i := 0; i <= len(cuts); i++ {
+	for i := range pieces {
 		to := len(src)
 		if i < len(cuts) {
 			to = cuts[i]
 		}
-		piece := src[from:to]
-		f, diags := hclsyntax.ParseConfig(piece, filename, pos)
-		if len(diags) > 0 {
+		pieces[i] = piece{from: from, to: to, start: pos}
+		// Every cut is just after a newline, so the next piece starts in
+		// column 1 of the line after this piece's last newline.
+		pos = hcl.Pos{Line: pos.Line + bytes.Count(src[from:to], []byte{'\n'}), Column: 1, Byte: to}
+		from = to
+	}
+
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(pieces)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(pieces) {
+					return
+				}
+				p := &pieces[i]
+				f, diags := hclsyntax.ParseConfig(src[p.from:p.to], filename, p.start)
+				if len(diags) > 0 {
+					p.failed = true
+					continue
+				}
+				p.body = f.Body.(*hclsyntax.Body)
+			}
+		})
+	}
+	wg.Wait()
+
+	merged := &hclsyntax.Body{Attributes: hclsyntax.Attributes{}, Blocks: hclsyntax.Blocks{}}
+	for i, p := range pieces {
+		if p.failed {
 			return nil
 		}
-		body := f.Body.(*hclsyntax.Body)
-		for name, attr := range body.Attributes {
+		for name, attr := range p.body.Attributes {
 			if _, dup := merged.Attributes[name]; dup {
 				return nil
 			}
 			merged.Attributes[name] = attr
 		}
-		merged.Blocks = append(merged.Blocks, body.Blocks...)
+		merged.Blocks = append(merged.Blocks, p.body.Blocks...)
 		if i == 0 {
 			merged.SrcRange.Filename = filename
-			merged.SrcRange.Start = body.SrcRange.Start
+			merged.SrcRange.Start = p.body.SrcRange.Start
 		}
-		merged.SrcRange.End = body.SrcRange.End
-		merged.EndRange = body.EndRange
-
-		// Every cut is just after a newline, so the next piece starts in
-		// column 1 of the line after this piece's last newline.
-		pos = hcl.Pos{Line: pos.Line + bytes.Count(piece, []byte{'\n'}), Column: 1, Byte: to}
-		from = to
+		merged.SrcRange.End = p.body.SrcRange.End
+		merged.EndRange = p.body.EndRange
 	}
 	return merged
 }

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -118,7 +119,8 @@ func NewObject(v cty.Value, ty cty.Type) (*Object, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encoding attributes: %w", err)
 	}
-	return &Object{AttrsJSON: raw}, nil
+	// The encoder's buffer has room to spare; the state keeps an exact copy.
+	return &Object{AttrsJSON: bytes.Clone(raw)}, nil
 }
 
 // New returns an empty state with a fresh lineage.

@@ -85,10 +85,29 @@ func pad(indent int) string { return strings.Repeat("    ", indent) }
 
 // attrName quotes an attribute name that is not a valid identifier.
 func attrName(k string) string {
-	if hclsyntax.ValidIdentifier(k) {
+	if plainIdentifier(k) || hclsyntax.ValidIdentifier(k) {
 		return k
 	}
 	return fmt.Sprintf("%q", k)
+}
+
+// plainIdentifier reports, without running the lexer, the common case of
+// an ASCII identifier: a letter or underscore, then letters, digits,
+// underscores and dashes.
+func plainIdentifier(k string) bool {
+	if k == "" {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		case i > 0 && (c >= '0' && c <= '9' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // important attributes are shown even when unchanged.

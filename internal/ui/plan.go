@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/plan"
@@ -59,8 +61,12 @@ func RenderPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, opts RenderOpti
 		} else {
 			b.WriteString("\nrig will perform the following actions:\n")
 		}
-		for _, c := range changes {
-			b.WriteString("\n" + renderChange(c, schemas, o) + "\n")
+		if _, err := io.WriteString(w, b.String()); err != nil {
+			return err
+		}
+		b.Reset()
+		if err := renderChanges(w, changes, schemas, o); err != nil {
+			return err
 		}
 		add := counts[plan.Create] + counts[plan.DeleteThenCreate] + counts[plan.CreateThenDelete]
 		destroy := counts[plan.Delete] + counts[plan.DeleteThenCreate] + counts[plan.CreateThenDelete]
@@ -242,4 +248,29 @@ func orNull(v cty.Value) cty.Value {
 		return cty.NullVal(cty.DynamicPseudoType)
 	}
 	return v
+}
+
+// renderChanges writes each change's block, in order; a window of changes at
+// a time is rendered on all processors.
+func renderChanges(w io.Writer, changes []*plan.ResourceInstanceChange, schemas SchemaSource, o ropts) error {
+	const window = 512
+	texts := make([]string, window)
+	workers := runtime.GOMAXPROCS(0)
+	for len(changes) > 0 {
+		n := min(window, len(changes))
+		var wg sync.WaitGroup
+		for k := range workers {
+			wg.Go(func() {
+				for i := k; i < n; i += workers {
+					texts[i] = "\n" + renderChange(changes[i], schemas, o) + "\n"
+				}
+			})
+		}
+		wg.Wait()
+		if _, err := io.WriteString(w, strings.Join(texts[:n], "")); err != nil {
+			return err
+		}
+		changes = changes[n:]
+	}
+	return nil
 }

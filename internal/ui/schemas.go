@@ -8,7 +8,8 @@ import (
 // SchemaSource finds the schema of a resource type. Renderers use it for
 // attribute types, nesting, sensitivity and the schema version; every
 // renderer also works without one (a nil SchemaSource, or a type it does not
-// know), falling back to the shape of the values themselves.
+// know), falling back to the shape of the values themselves. Renderers may
+// call it from several goroutines at once.
 type SchemaSource interface {
 	// ResourceTypeSchema returns the schema of the managed resource type
 	// (mode addrs.Managed) or data source (addrs.Data) typeName of provider p.

@@ -16,7 +16,7 @@ import (
 type pathSet map[string]bool
 
 func (s pathSet) add(p cty.Path)      { s[pathKey(p)] = true }
-func (s pathSet) has(p cty.Path) bool { return s[pathKey(p)] }
+func (s pathSet) has(p cty.Path) bool { return len(s) > 0 && s[pathKey(p)] }
 
 // pathKey renders p unambiguously: attribute names quoted, index keys in
 // their canonical value form.
