@@ -49,6 +49,9 @@ type Store interface {
 	// Unlock releases the lock taken with the given ID; it fails if this
 	// Store does not hold a lock with that ID.
 	Unlock(ctx context.Context, id string) error
+	// Journal returns the workspace's journal, or nil when the store keeps
+	// none (its users then write whole snapshots).
+	Journal() Journal
 }
 
 // Errors a Backend or Store may return, wrapped; test them with errors.Is.

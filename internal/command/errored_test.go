@@ -85,8 +85,10 @@ func TestPGConnectionLossMidApply(t *testing.T) {
 			case <-time.After(60 * time.Second):
 				t.Fatal("apply never reached its second operation")
 			}
-			if sf := p.state(t, "default"); instanceCount(sf) != 1 {
-				t.Fatalf("before the connection loss the state has %d instances, want 1", instanceCount(sf))
+			if n := p.durableInstances(t, "default"); n != 1 {
+				close(release)
+				<-done
+				t.Fatalf("before the connection loss the state and its journal hold %d instances, want 1", n)
 			}
 			if !tc.reconnect {
 				pgtest.Exec(t, server, "ALTER DATABASE "+dbName+" ALLOW_CONNECTIONS false")
@@ -125,8 +127,8 @@ func TestPGConnectionLossMidApply(t *testing.T) {
 				t.Fatalf("errored.tfstate: %d instances, %v", instanceCount(sf), err)
 			}
 			pgtest.Exec(t, server, "ALTER DATABASE "+dbName+" ALLOW_CONNECTIONS true")
-			if sf := p.state(t, "default"); instanceCount(sf) != 1 {
-				t.Fatalf("the database has %d instances before the push, want 1", instanceCount(sf))
+			if n := p.durableInstances(t, "default"); n != 1 {
+				t.Fatalf("the database (state and journal) has %d instances before the push, want 1", n)
 			}
 			mustRig(t, dir, "state", "push", "errored.tfstate")
 			if got := p.state(t, "default"); instanceCount(got) != 2 || got.Serial != sf.Serial || got.Lineage != sf.Lineage {

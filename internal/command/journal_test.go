@@ -2,6 +2,7 @@ package command
 
 import (
 	"bufio"
+	"context"
 	"io"
 	"os"
 	"os/exec"
@@ -10,20 +11,52 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // TestKilledApplyLosesNothing kills an apply with SIGKILL part-way and
 // checks that every operation it reported complete is in the state the
 // next run recovers from the journal, and that planning again converges.
 func TestKilledApplyLosesNothing(t *testing.T) {
+	killedApply(t, "", func(t *testing.T, dir string, present bool) {
+		_, err := os.Stat(filepath.Join(dir, "terraform.tfstate.journal"))
+		if present && err != nil {
+			t.Fatalf("no journal after the kill: %v", err)
+		}
+		if !present && !os.IsNotExist(err) {
+			t.Fatalf("journal still there after folding: %v", err)
+		}
+	})
+}
+
+// TestPGKilledApplyLosesNothing is TestKilledApplyLosesNothing with the
+// state in PostgreSQL, whose journal is a table.
+func TestPGKilledApplyLosesNothing(t *testing.T) {
+	p := newPGTarget(t)
+	killedApply(t, p.block(), func(t *testing.T, dir string, present bool) {
+		c, err := p.store(t, "default").Journal().Load(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c != nil && len(c.Records) > 0; got != present {
+			t.Fatalf("journal with records: %v, want %v", got, present)
+		}
+	})
+}
+
+// killedApply runs the killed-apply scenario on the configuration's
+// backend (backendBlock, "" for local), checking the journal with
+// journalPresent after the kill (present) and after the fold (not).
+func killedApply(t *testing.T, backendBlock string, journalPresent func(t *testing.T, dir string, present bool)) {
 	bin := buildRig(t)
-	dir := workdir(t, map[string]string{"main.tf": `
+	dir := workdir(t, map[string]string{"main.tf": backendBlock + `
 resource "terraform_data" "r" {
   count = 4000
   input = "value-${count.index}"
 }
 `})
+	if backendBlock != "" {
+		mustRig(t, dir, "init", "-no-color")
+	}
 	cmd := exec.Command(bin, "-chdir="+dir, "apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=4")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -49,9 +82,7 @@ resource "terraform_data" "r" {
 	if len(done) < 500 {
 		t.Fatalf("the apply finished before it could be killed (%d operations seen)", len(done))
 	}
-	if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate.journal")); err != nil {
-		t.Fatalf("no journal after the kill: %v", err)
-	}
+	journalPresent(t, dir, true)
 
 	// Unlocked readers see the recovered objects without changing anything.
 	r := rig(t, dir, "state", "list")
@@ -69,16 +100,12 @@ resource "terraform_data" "r" {
 	if r.code != 0 || !strings.Contains(r.stderr+r.stdout, "Recovered operations from an interrupted run") {
 		t.Fatalf("plan after the kill: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate.journal")); !os.IsNotExist(err) {
-		t.Fatalf("journal still there after folding: %v", err)
-	}
-	start := time.Now()
+	journalPresent(t, dir, false)
 	if r := rig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false"); r.code != 0 {
 		t.Fatalf("apply after recovery: %s", r.stderr)
 	}
-	_ = start
-	sf, _ := readStateFile(t, dir)
-	if got := instanceCount(sf); got != 4000 {
+	r = rig(t, dir, "state", "list")
+	if got := strings.Count(r.stdout, "terraform_data.r["); got != 4000 {
 		t.Fatalf("state has %d instances, want 4000", got)
 	}
 	if r := rig(t, dir, "plan", "-detailed-exitcode", "-no-color", "-input=false"); r.code != 0 {

@@ -127,7 +127,7 @@ func (m *Meta) currentState() (*state.State, diag.Diagnostics) {
 		return nil, ds
 	}
 	// Without the lock, a crashed run's journal is applied in memory only.
-	_, more = replayJournal(store, s)
+	_, more = replayJournal(ctx, store, s)
 	return s, ds.Append(more)
 }
 

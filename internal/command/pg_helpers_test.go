@@ -11,6 +11,8 @@ import (
 	"github.com/rig-iac/rig/internal/backend"
 	"github.com/rig-iac/rig/internal/backend/pg"
 	"github.com/rig-iac/rig/internal/backend/pg/pgtest"
+	"github.com/rig-iac/rig/internal/state/journal"
+	"github.com/rig-iac/rig/internal/state/statefile"
 )
 
 // pgTarget is a schema of the test database for one test's pg backend.
@@ -62,6 +64,35 @@ func (p pgTarget) state(t *testing.T, ws string) stateFile {
 		t.Fatalf("state row is not JSON: %v", err)
 	}
 	return sf
+}
+
+// durableInstances counts the instances a run recovering the workspace
+// would find: those of its row with its journal replayed onto them.
+func (p pgTarget) durableInstances(t *testing.T, ws string) int {
+	t.Helper()
+	ctx := context.Background()
+	s := p.store(t, ws)
+	data, err := s.Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := statefile.Parse(data)
+	if err != nil {
+		t.Fatalf("state row: %v", err)
+	}
+	c, err := s.Journal().Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c != nil {
+		if c.Lineage != st.Lineage || c.Serial != st.Serial {
+			t.Fatalf("the journal belongs to lineage %s serial %d, the row is lineage %s serial %d", c.Lineage, c.Serial, st.Lineage, st.Serial)
+		}
+		if err := journal.Replay(st, c.Records); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return len(st.Objects())
 }
 
 // store opens a store of this target, as another process would.

@@ -4,13 +4,10 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"errors"
 	"fmt"
-	"os"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/backend"
-	"github.com/rig-iac/rig/internal/backend/local"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/journal"
@@ -22,10 +19,11 @@ const minFoldSize = 8 << 20
 
 // stateWriter persists state for an apply. Whole snapshots go to the
 // backend store, increasing the serial each time the content changes and
-// skipping writes that change nothing. For a local state, the results of
-// individual operations are appended to a journal beside the state file
-// (O(size of the result) per operation), which is folded into the state
-// file once it grows past twice the state's size, and at the end.
+// skipping writes that change nothing. When the store keeps a journal (the
+// local and pg backends do), the results of individual operations are
+// appended to it (O(size of the result) per operation), and it is folded
+// into a snapshot once it grows past twice the snapshot's size, and at the
+// end.
 type stateWriter struct {
 	store   backend.Store
 	serial  uint64
@@ -34,16 +32,16 @@ type stateWriter struct {
 	// serial aside, and writtenSize its length; written is nil until then.
 	written     *[sha256.Size]byte
 	writtenSize int
-	// journalPath is "" when the store keeps no journal.
-	journalPath string
-	journal     *journal.Writer
+	// journal is nil when the store keeps none; begun says whether it was
+	// begun for the current snapshot, and journalSize what it holds since.
+	journal     backend.Journal
+	begun       bool
+	journalSize int64
+	record      []byte // reused for each record
 }
 
 func newStateWriter(store backend.Store, s *state.State) *stateWriter {
-	w := &stateWriter{store: store, serial: s.Serial, lineage: s.Lineage}
-	if ls, ok := store.(*local.Store); ok {
-		w.journalPath = journalPath(ls)
-	}
+	w := &stateWriter{store: store, serial: s.Serial, lineage: s.Lineage, journal: store.Journal()}
 	s.TerraformVersion = StateTerraformVersion
 	// A state never written (serial 0) is written by the first WriteState,
 	// so that a journal always belongs to a state file that exists.
@@ -54,8 +52,6 @@ func newStateWriter(store backend.Store, s *state.State) *stateWriter {
 	}
 	return w
 }
-
-func journalPath(ls *local.Store) string { return ls.Path() + ".journal" }
 
 // remember records data as the content of the store.
 func (w *stateWriter) remember(data []byte) {
@@ -87,10 +83,11 @@ func (w *stateWriter) WriteState(ctx context.Context, s *state.State) error {
 		s.Serial = w.serial
 		w.remember(data)
 	}
-	if w.journal != nil {
-		err := w.journal.Remove()
-		w.journal = nil
-		return err
+	if w.begun {
+		w.begun = false
+		if err := w.journal.Discard(ctx); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -119,61 +116,68 @@ func contentDigest(data []byte) (digest [sha256.Size]byte, ok bool) {
 // WriteChanges implements apply.StateWriter: with a journal, it appends the
 // changed objects; otherwise it writes the whole state.
 func (w *stateWriter) WriteChanges(ctx context.Context, s *state.State, changed []addrs.ObjectAddr, outputs bool) error {
-	if w.journalPath == "" {
+	if w.journal == nil {
 		return w.WriteState(ctx, s)
 	}
-	if w.journal == nil {
-		j, err := journal.Create(w.journalPath, w.lineage, w.serial)
-		if err != nil {
+	if !w.begun {
+		if err := w.journal.Begin(ctx, w.lineage, w.serial); err != nil {
 			return err
 		}
-		w.journal = j
+		w.begun, w.journalSize = true, 0
 	}
 	s.Lineage, s.Serial, s.TerraformVersion = w.lineage, w.serial, StateTerraformVersion
-	if err := w.journal.Append(s, changed, outputs); err != nil {
+	rec, err := journal.Record(w.record[:0], s, changed, outputs)
+	if err != nil {
 		return err
 	}
-	if w.journal.Size() > max(minFoldSize, 2*int64(w.writtenSize)) {
+	w.record = rec
+	if err := w.journal.Append(ctx, rec); err != nil {
+		return err
+	}
+	w.journalSize += int64(len(rec)) + 1
+	if w.journalSize > max(minFoldSize, 2*int64(w.writtenSize)) {
 		return w.WriteState(ctx, s)
 	}
 	return nil
 }
 
-// replayJournal applies a journal a crashed run left beside a local state.
+// replayJournal applies the journal a crashed run left beside the state.
 // It reports whether anything was replayed; a journal that belongs to an
 // older state (the crash came after the fold) is reported and ignored.
-func replayJournal(store backend.Store, s *state.State) (bool, diag.Diagnostics) {
-	ls, ok := store.(*local.Store)
-	if !ok {
+func replayJournal(ctx context.Context, store backend.Store, s *state.State) (bool, diag.Diagnostics) {
+	j := store.Journal()
+	if j == nil {
 		return false, nil
 	}
-	path := journalPath(ls)
-	n, err := journal.Replay(path, s)
-	switch {
-	case errors.Is(err, journal.ErrMismatch):
-		return false, diag.Diagnostics{{Severity: diag.Warning, Summary: "Ignoring an old state journal",
-			Detail: fmt.Sprintf("%s does not belong to the current state (%s); its changes are already in the state file or were superseded. It is left in place.", path, err)}}
-	case err != nil:
-		return false, diag.Diagnostics{diag.Errorf("Failed to load state", "%s. The state file and the journal were left untouched.", err)}
+	c, err := j.Load(ctx)
+	if err != nil {
+		return false, diag.Diagnostics{diag.Errorf("Failed to load state", "%s. The state and the journal were left untouched.", err)}
 	}
-	return n > 0, nil
+	if c == nil || len(c.Records) == 0 {
+		return false, nil
+	}
+	if c.Lineage != s.Lineage || c.Serial != s.Serial {
+		return false, diag.Diagnostics{{Severity: diag.Warning, Summary: "Ignoring an old state journal",
+			Detail: fmt.Sprintf("The state journal does not belong to the current state (journal: lineage %s serial %d; state: lineage %s serial %d); its changes are already in the state or were superseded. It is left in place.", c.Lineage, c.Serial, s.Lineage, s.Serial)}}
+	}
+	if err := journal.Replay(s, c.Records); err != nil {
+		return false, diag.Diagnostics{diag.Errorf("Failed to load state", "Reading the state journal: %s. The state and the journal were left untouched.", err)}
+	}
+	return true, nil
 }
 
-// recoverJournal folds a journal a crashed run left beside a local state
-// into the state file; the caller holds the state lock.
+// recoverJournal folds the journal a crashed run left beside the state into
+// a new snapshot; the caller holds the state lock.
 func recoverJournal(ctx context.Context, store backend.Store, s *state.State) diag.Diagnostics {
-	replayed, ds := replayJournal(store, s)
+	replayed, ds := replayJournal(ctx, store, s)
 	if !replayed || ds.HasErrors() {
 		return ds
 	}
 	w := newStateWriter(store, s)
-	w.written = nil
+	w.written, w.begun = nil, true // write, and discard the journal
 	if err := w.WriteState(ctx, s); err != nil {
-		return ds.Append(diag.Errorf("Failed to persist state", "Folding the state journal into the state file: %s", err))
-	}
-	if err := os.Remove(journalPath(store.(*local.Store))); err != nil {
-		return ds.Append(diag.Errorf("Failed to remove the state journal", "%s", err))
+		return ds.Append(diag.Errorf("Failed to persist state", "Folding the state journal into the state: %s", err))
 	}
 	return ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Recovered operations from an interrupted run",
-		Detail: "The previous run ended before it finished writing the state; the operations it completed were recovered from its journal and are now in the state file."})
+		Detail: "The previous run ended before it finished writing the state; the operations it completed were recovered from its journal and are now in the state."})
 }

@@ -31,6 +31,7 @@ func Run(t *testing.T, newBackend func(t *testing.T) backend.Backend) {
 		{"lock with timeout waits for release", testLockWithTimeoutWaits},
 		{"lock with timeout gives up", testLockWithTimeoutGivesUp},
 		{"lock with timeout stops on cancel", testLockWithTimeoutCancel},
+		{"journal", testJournal},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.run(t, newBackend(t)) })
@@ -262,5 +263,67 @@ func testLockWithTimeoutCancel(t *testing.T, b backend.Backend) {
 	var le *backend.LockError
 	if !errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &le) {
 		t.Errorf("err = %v, want the context's error and the LockError", err)
+	}
+}
+
+// testJournal checks a store's journal, when it keeps one: records come back
+// in order with the snapshot they belong to, Begin starts afresh, Discard
+// and a new Store value see the same thing, and journals are per workspace.
+func testJournal(t *testing.T, b backend.Backend) {
+	ctx := context.Background()
+	s := store(t, b, "default")
+	j := s.Journal()
+	if j == nil {
+		t.Skip("this store keeps no journal")
+	}
+	id, _ := lock(t, s, "OperationTypeApply")
+	defer s.Unlock(ctx, id)
+	if err := s.Write(ctx, []byte(`{"version":4,"serial":3}`)); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := j.Load(ctx); err != nil || c != nil {
+		t.Fatalf("Load before Begin = %+v, %v; want nil, nil", c, err)
+	}
+	if err := j.Begin(ctx, "lin-1", 3); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := j.Load(ctx); err != nil || c == nil || c.Lineage != "lin-1" || c.Serial != 3 || len(c.Records) != 0 {
+		t.Fatalf("Load after Begin = %+v, %v; want an empty journal for lin-1 serial 3", c, err)
+	}
+	recs := [][]byte{[]byte(`{"set":1}`), []byte(`{"set":"x y"}`), bytes.Repeat([]byte("r"), 1<<16)}
+	for _, r := range recs {
+		if err := j.Append(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Another Store value of the same workspace (a later run) sees them.
+	c, err := store(t, b, "default").Journal().Load(ctx)
+	if err != nil || c == nil || c.Lineage != "lin-1" || c.Serial != 3 || !slices.EqualFunc(c.Records, recs, bytes.Equal) {
+		t.Fatalf("Load = %+v, %v; want the 3 records appended", c, err)
+	}
+	if other, err := store(t, b, "other").Journal().Load(ctx); err != nil || other != nil {
+		t.Fatalf("another workspace's Load = %+v, %v; want nil, nil", other, err)
+	}
+	// Begin replaces the journal.
+	if err := j.Begin(ctx, "lin-1", 4); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Append(ctx, []byte("after")); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := j.Load(ctx); err != nil || c == nil || c.Serial != 4 || len(c.Records) != 1 || string(c.Records[0]) != "after" {
+		t.Fatalf("Load after a second Begin = %+v, %v", c, err)
+	}
+	if err := j.Discard(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := j.Load(ctx); err != nil || c != nil {
+		t.Fatalf("Load after Discard = %+v, %v; want nil, nil", c, err)
+	}
+	if err := j.Discard(ctx); err != nil {
+		t.Fatalf("Discard of no journal: %v", err)
+	}
+	if got, err := s.Read(ctx); err != nil || string(got) != `{"version":4,"serial":3}` {
+		t.Fatalf("the snapshot changed: %q, %v", got, err)
 	}
 }

@@ -144,3 +144,6 @@ func (s *Store) Unlock(ctx context.Context, id string) error {
 	w.lock, w.holder = nil, nil
 	return nil
 }
+
+// Journal implements backend.Store: an in-memory state keeps no journal.
+func (s *Store) Journal() backend.Journal { return nil }

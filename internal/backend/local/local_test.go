@@ -237,3 +237,39 @@ func TestWorkspaceDirectories(t *testing.T) {
 		t.Errorf("workspace directory still there: %v", err)
 	}
 }
+
+// TestJournalFile: the journal is terraform.tfstate.journal, a record whose
+// write a crash interrupted (no newline yet) is not loaded, and a file that
+// is not a journal is an error rather than an empty journal.
+func TestJournalFile(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := openStore(t, New(dir, Options{}), backend.DefaultWorkspace)
+	j := s.Journal()
+	if err := j.Begin(ctx, "lin", 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Append(ctx, []byte(`{"a":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Append(ctx, []byte("two\nlines")); err == nil {
+		t.Fatal("a record with a newline was accepted")
+	}
+	path := filepath.Join(dir, "terraform.tfstate.journal")
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatalf("journal file: %v", err)
+	}
+	f.WriteString(`{"set":{"versi`)
+	f.Close()
+	c, err := openStore(t, New(dir, Options{}), backend.DefaultWorkspace).Journal().Load(ctx)
+	if err != nil || c == nil || len(c.Records) != 1 || string(c.Records[0]) != `{"a":1}` {
+		t.Fatalf("Load = %+v, %v; want the one complete record", c, err)
+	}
+	if err := os.WriteFile(path, []byte("not a journal\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j.Load(ctx); err == nil || !strings.Contains(err.Error(), "not a rig state journal") {
+		t.Fatalf("Load of a foreign file = %v", err)
+	}
+}

@@ -20,8 +20,9 @@ type Store struct {
 	backupPath string // "" for no backup
 	lockPath   string // the lock-info file beside the state file
 
-	backedUp bool     // the backup has been taken (or there was nothing to back up)
-	lock     heldLock // the lock this Store holds, if any
+	backedUp bool         // the backup has been taken (or there was nothing to back up)
+	lock     heldLock     // the lock this Store holds, if any
+	journal  *fileJournal // made by the first call of Journal
 }
 
 // Path returns the state file's path.

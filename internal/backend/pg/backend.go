@@ -21,7 +21,10 @@ type Backend struct {
 	connCfg *pgx.ConnConfig // never modified after New; Copy before use
 
 	// Quoted identifiers, ready to put in SQL.
-	table, lockTable, schema string
+	table, lockTable, journalTable, schema string
+	// hasJournal reports that journalTable exists (prepare created it or found
+	// it): without it Stores keep no journal.
+	hasJournal bool
 	// creationKeys are the advisory lock keys that guard creating a row:
 	// Terraform's and OpenTofu's.
 	creationKeys []int64
@@ -42,11 +45,12 @@ func New(ctx context.Context, cfg Config) (*Backend, error) {
 		connCfg.RuntimeParams["application_name"] = DefaultApplicationName
 	}
 	b := &Backend{
-		cfg:       cfg,
-		connCfg:   connCfg,
-		schema:    pgx.Identifier{cfg.SchemaName}.Sanitize(),
-		table:     pgx.Identifier{cfg.SchemaName, cfg.TableName}.Sanitize(),
-		lockTable: pgx.Identifier{cfg.SchemaName, cfg.TableName + "_rig_locks"}.Sanitize(),
+		cfg:          cfg,
+		connCfg:      connCfg,
+		schema:       pgx.Identifier{cfg.SchemaName}.Sanitize(),
+		table:        pgx.Identifier{cfg.SchemaName, cfg.TableName}.Sanitize(),
+		lockTable:    pgx.Identifier{cfg.SchemaName, cfg.TableName + "_rig_locks"}.Sanitize(),
+		journalTable: pgx.Identifier{cfg.SchemaName, cfg.TableName + "_rig_journal"}.Sanitize(),
 		creationKeys: []int64{
 			-1, // Terraform
 			openTofuCreationKey(cfg.SchemaName),
@@ -91,17 +95,21 @@ func (b *Backend) where() string {
 // prepare creates what is missing of the layout, in one transaction that
 // holds a transaction-level advisory lock so that concurrent first runs do
 // not race on CREATE … IF NOT EXISTS. The lock uses the two-key form, a key
-// space Terraform's and OpenTofu's single-key locks never touch.
+// space Terraform's and OpenTofu's single-key locks never touch. It also
+// decides, once for the Backend, whether Stores keep a journal: whether the
+// journal table exists or is created here.
 func (b *Backend) prepare(ctx context.Context, conn *pgx.Conn) error {
-	var haveSchema, haveTable, haveLocks, haveIndex bool
+	var haveSchema, haveTable, haveLocks, haveJournal, haveIndex bool
 	err := conn.QueryRow(ctx, `SELECT
 		EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1),
-		to_regclass($2) IS NOT NULL, to_regclass($3) IS NOT NULL, to_regclass($4) IS NOT NULL`,
-		b.cfg.SchemaName, b.table, b.lockTable, pgx.Identifier{b.cfg.SchemaName, b.cfg.IndexName}.Sanitize(),
-	).Scan(&haveSchema, &haveTable, &haveLocks, &haveIndex)
+		to_regclass($2) IS NOT NULL, to_regclass($3) IS NOT NULL, to_regclass($4) IS NOT NULL, to_regclass($5) IS NOT NULL`,
+		b.cfg.SchemaName, b.table, b.lockTable, b.journalTable, pgx.Identifier{b.cfg.SchemaName, b.cfg.IndexName}.Sanitize(),
+	).Scan(&haveSchema, &haveTable, &haveLocks, &haveJournal, &haveIndex)
 	if err != nil {
 		return err
 	}
+	// When the transaction below fails, New fails and b is not used.
+	b.hasJournal = haveJournal || !b.cfg.SkipTableCreation
 	var stmts []string
 	if !haveSchema && !b.cfg.SkipSchemaCreation {
 		stmts = append(stmts, `CREATE SCHEMA IF NOT EXISTS `+b.schema)
@@ -121,6 +129,18 @@ func (b *Backend) prepare(ctx context.Context, conn *pgx.Conn) error {
 				lock_key bigint NOT NULL,
 				pid integer NOT NULL,
 				info text NOT NULL
+			)`)
+	}
+	if !haveJournal && !b.cfg.SkipTableCreation {
+		// A workspace's journal: a header row (record NULL) that Begin
+		// writes, then one row per record, in seq order.
+		stmts = append(stmts, `CREATE TABLE IF NOT EXISTS `+b.journalTable+` (
+				name text NOT NULL,
+				seq bigserial NOT NULL,
+				lineage text NOT NULL,
+				serial bigint NOT NULL,
+				record bytea,
+				PRIMARY KEY (name, seq)
 			)`)
 	}
 	if !haveIndex && !b.cfg.SkipIndexCreation {
@@ -198,7 +218,7 @@ func (b *Backend) Workspaces(ctx context.Context) ([]string, error) {
 }
 
 // DeleteWorkspace implements backend.Backend by deleting the workspace's
-// row (and any lock information rig left for it).
+// row (and any lock information and journal rig left for it).
 func (b *Backend) DeleteWorkspace(ctx context.Context, name string) error {
 	if name == backend.DefaultWorkspace {
 		return backend.ErrDefaultWorkspace
@@ -218,6 +238,10 @@ func (b *Backend) DeleteWorkspace(ctx context.Context, name string) error {
 			if isUndefinedTable(err) {
 				err = nil
 			}
+			if err != nil || !b.hasJournal {
+				return err
+			}
+			_, err = tx.Exec(ctx, `DELETE FROM `+b.journalTable+` WHERE name = $1`, name)
 			return err
 		})
 	})

@@ -120,6 +120,23 @@ func TestLayout(t *testing.T) {
 	if !strings.Contains(idx, "CREATE UNIQUE INDEX states_by_name ON "+b.cfg.SchemaName+".states USING btree (name)") {
 		t.Errorf("index = %s", idx)
 	}
+	// rig's journal table.
+	cols = query[[]string](t, conn, `SELECT array_agg(column_name || ' ' || data_type || ' ' || is_nullable ORDER BY ordinal_position)
+		FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'states_rig_journal'`, b.cfg.SchemaName)
+	want = []string{
+		"name text NO",
+		"seq bigint NO",
+		"lineage text NO",
+		"serial bigint NO",
+		"record bytea YES",
+	}
+	if !slices.Equal(cols, want) {
+		t.Errorf("journal columns = %q, want %q", cols, want)
+	}
+	pkey := query[string](t, conn, `SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = to_regclass($1) AND contype = 'p'`, b.journalTable)
+	if pkey != "PRIMARY KEY (name, seq)" {
+		t.Errorf("journal primary key = %s", pkey)
+	}
 	// Preparing an existing layout again is a no-op.
 	newBackend(t, Config{SchemaName: b.cfg.SchemaName})
 }
@@ -427,5 +444,218 @@ func TestSkipCreation(t *testing.T) {
 	b := newBackend(t, Config{SchemaName: schema, SkipSchemaCreation: true, SkipTableCreation: true, SkipIndexCreation: true})
 	if err := openStore(t, b, "default").Write(ctx, []byte("x")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// beginJournal begins a journal for lin-1 serial 1 and appends one record.
+func beginJournal(t *testing.T, s *Store) backend.Journal {
+	t.Helper()
+	ctx := context.Background()
+	j := s.Journal()
+	if j == nil {
+		t.Fatal("Journal() = nil")
+	}
+	if err := j.Begin(ctx, "lin-1", 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Append(ctx, []byte("rec")); err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+// TestWriteEndsJournal: Write deletes the journal in the transaction that
+// writes the snapshot: when that transaction fails, the old snapshot and
+// its journal are both still there; when it commits, neither is.
+func TestWriteEndsJournal(t *testing.T) {
+	ctx := context.Background()
+	conn := pgtest.ConnString(t)
+	for _, locked := range []bool{false, true} {
+		t.Run(fmt.Sprintf("locked=%v", locked), func(t *testing.T) {
+			b := newBackend(t, Config{})
+			s := openStore(t, b, "default")
+			if locked {
+				id, err := s.Lock(ctx, backend.NewLockInfo("OperationTypeApply"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer s.Unlock(ctx, id)
+			}
+			if err := s.Write(ctx, []byte("v1")); err != nil {
+				t.Fatal(err)
+			}
+			j := beginJournal(t, s)
+
+			// A journal whose deletion fails makes the whole Write fail.
+			pgtest.Exec(t, conn,
+				`CREATE FUNCTION `+b.cfg.SchemaName+`.refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$`,
+				`CREATE TRIGGER refuse BEFORE DELETE ON `+b.journalTable+` FOR EACH ROW EXECUTE FUNCTION `+b.cfg.SchemaName+`.refuse()`)
+			if err := s.Write(ctx, []byte("v2")); err == nil || !strings.Contains(err.Error(), "refused") {
+				t.Fatalf("Write with the journal undeletable = %v, want the trigger's error", err)
+			}
+			if got, err := s.Read(ctx); err != nil || string(got) != "v1" {
+				t.Fatalf("after the failed Write, state = %q, %v; want v1", got, err)
+			}
+			if c, err := j.Load(ctx); err != nil || c == nil || len(c.Records) != 1 {
+				t.Fatalf("after the failed Write, Load = %+v, %v; want the journal", c, err)
+			}
+
+			pgtest.Exec(t, conn, `DROP TRIGGER refuse ON `+b.journalTable)
+			if err := s.Write(ctx, []byte("v2")); err != nil {
+				t.Fatal(err)
+			}
+			if c, err := j.Load(ctx); err != nil || c != nil {
+				t.Fatalf("after Write, Load = %+v, %v; want nil, nil", c, err)
+			}
+			if got, err := s.Read(ctx); err != nil || string(got) != "v2" {
+				t.Fatalf("state = %q, %v; want v2", got, err)
+			}
+			// The journal Write ended takes no more records.
+			if err := j.Append(ctx, []byte("late")); err == nil || !strings.Contains(err.Error(), "since Begin") {
+				t.Fatalf("Append after Write = %v, want an error", err)
+			}
+			if c, err := j.Load(ctx); err != nil || c != nil {
+				t.Fatalf("after a refused Append, Load = %+v, %v; want nil, nil", c, err)
+			}
+		})
+	}
+}
+
+// TestJournalRows: the rows a journal is made of, and a Load that refuses
+// rows that do not make one journal.
+func TestJournalRows(t *testing.T) {
+	ctx := context.Background()
+	conn := pgtest.ConnString(t)
+	b := newBackend(t, Config{})
+	s := openStore(t, b, "default")
+	if err := s.Journal().Append(ctx, []byte("x")); err == nil || !strings.Contains(err.Error(), "not begun") {
+		t.Fatalf("Append before Begin = %v, want an error", err)
+	}
+	j := beginJournal(t, s)
+	if err := j.Append(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	rows := query[[]string](t, conn, `SELECT array_agg(lineage || ' ' || serial || ' ' || coalesce(encode(record, 'escape'), 'NULL') ORDER BY seq)
+		FROM `+b.journalTable+` WHERE name = 'default'`)
+	if want := []string{"lin-1 1 NULL", "lin-1 1 rec", "lin-1 1 "}; !slices.Equal(rows, want) {
+		t.Errorf("rows = %q, want %q", rows, want)
+	}
+	if c, err := j.Load(ctx); err != nil || c == nil || len(c.Records) != 2 || c.Records[1] == nil || len(c.Records[1]) != 0 {
+		t.Fatalf("Load = %+v, %v; want rec and an empty record", c, err)
+	}
+
+	pgtest.Exec(t, conn, `INSERT INTO `+b.journalTable+` (name, lineage, serial, record) VALUES ('default', 'lin-1', 2, 'x')`)
+	if c, err := j.Load(ctx); err == nil || !strings.Contains(err.Error(), "serial 2") {
+		t.Fatalf("Load of rows of two snapshots = %+v, %v; want an error", c, err)
+	}
+	pgtest.Exec(t, conn, `DELETE FROM `+b.journalTable+` WHERE record IS NULL`)
+	if c, err := j.Load(ctx); err == nil || !strings.Contains(err.Error(), "not a header") {
+		t.Fatalf("Load without a header = %+v, %v; want an error", c, err)
+	}
+
+	// DeleteWorkspace deletes the journal too.
+	other := openStore(t, b, "other")
+	if err := other.Write(ctx, []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	beginJournal(t, other)
+	if err := b.DeleteWorkspace(ctx, "other"); err != nil {
+		t.Fatal(err)
+	}
+	if n := query[int](t, conn, `SELECT count(*) FROM `+b.journalTable+` WHERE name = 'other'`); n != 0 {
+		t.Errorf("%d journal rows left by DeleteWorkspace", n)
+	}
+}
+
+// TestJournalAfterConnectionLoss: a locked Store's journal reconnects and
+// takes the lock again as Write does, and refuses to go on when the state
+// changed meanwhile.
+func TestJournalAfterConnectionLoss(t *testing.T) {
+	ctx := context.Background()
+	conn := pgtest.ConnString(t)
+
+	t.Run("retried on a new session that takes the lock again", func(t *testing.T) {
+		b, s, app := lockedStore(t, conn, Retry{})
+		j := s.Journal()
+		terminate(t, conn, app)
+		if err := j.Begin(ctx, "lin-1", 1); err != nil {
+			t.Fatalf("Begin after the session ended: %v", err)
+		}
+		terminate(t, conn, app)
+		if err := j.Append(ctx, []byte("rec")); err != nil {
+			t.Fatalf("Append after the session ended: %v", err)
+		}
+		if _, err := openStore(t, b, "default").Lock(ctx, backend.NewLockInfo("OperationTypePlan")); err == nil {
+			t.Error("the lock was not taken again")
+		}
+		// Load, like Read, falls back to a session of its own; Discard
+		// takes the lock again.
+		terminate(t, conn, app)
+		if c, err := j.Load(ctx); err != nil || c == nil || len(c.Records) != 1 {
+			t.Fatalf("Load after the session ended = %+v, %v", c, err)
+		}
+		if err := j.Discard(ctx); err != nil {
+			t.Fatalf("Discard after the session ended: %v", err)
+		}
+		if _, err := openStore(t, b, "default").Lock(ctx, backend.NewLockInfo("OperationTypePlan")); err == nil {
+			t.Error("the lock was not taken again")
+		}
+		if err := s.Unlock(ctx, s.held.info.ID); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("someone else wrote meanwhile", func(t *testing.T) {
+		b, s, app := lockedStore(t, conn, Retry{})
+		j := beginJournal(t, s)
+		terminate(t, conn, app)
+		if err := openStore(t, b, "default").Write(ctx, []byte("other")); err != nil {
+			t.Fatal(err)
+		}
+		if err := j.Append(ctx, []byte("rec")); !errors.Is(err, ErrStateChanged) {
+			t.Fatalf("Append = %v, want ErrStateChanged", err)
+		}
+	})
+}
+
+// TestNoJournalTable: with skip_table_creation and no journal table, stores
+// keep no journal and the rest works; a journal table someone created is
+// used.
+func TestNoJournalTable(t *testing.T) {
+	ctx := context.Background()
+	conn := pgtest.ConnString(t)
+	schema := pgtest.Schema(t)
+	full := newBackend(t, Config{SchemaName: schema})
+	pgtest.Exec(t, conn, `DROP TABLE `+full.journalTable)
+	b := newBackend(t, Config{SchemaName: schema, SkipTableCreation: true})
+	if n := query[int](t, conn, `SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename = 'states_rig_journal'`, schema); n != 0 {
+		t.Fatal("the journal table was created despite skip_table_creation")
+	}
+	s := openStore(t, b, "ws")
+	if j := s.Journal(); j != nil {
+		t.Fatalf("Journal() = %v, want nil", j)
+	}
+	id, err := s.Lock(ctx, backend.NewLockInfo("OperationTypeApply"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Write(ctx, []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Unlock(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if err := openStore(t, b, "other").Write(ctx, []byte("y")); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.DeleteWorkspace(ctx, "ws"); err != nil {
+		t.Fatal(err)
+	}
+
+	// Created by someone else, it is used.
+	newBackend(t, Config{SchemaName: schema})
+	b = newBackend(t, Config{SchemaName: schema, SkipTableCreation: true})
+	if openStore(t, b, "ws").Journal() == nil {
+		t.Error("Journal() = nil with the journal table there")
 	}
 }

@@ -16,9 +16,10 @@ var _ backend.Store = (*Store)(nil)
 // Unlock it owns the session that holds the lock (held.conn) and closes it
 // in Unlock.
 type Store struct {
-	b    *Backend
-	name string
-	held *held // nil when this Store holds no lock
+	b       *Backend
+	name    string
+	held    *held         // nil when this Store holds no lock
+	journal *stateJournal // made by the first call of Journal
 }
 
 // held is a lock a Store holds.
@@ -77,10 +78,11 @@ func (s *Store) Read(ctx context.Context) ([]byte, error) {
 }
 
 // Write implements backend.Store: one transaction that inserts or replaces
-// the row. A connection failure is retried (Config.Retry); a locked Store
-// first takes its lock again on a new session and checks that the row
-// still holds what it last wrote (or already holds data, when the failed
-// attempt had committed), and fails with ErrStateChanged, or a
+// the row and deletes the workspace's journal, which the new snapshot makes
+// obsolete (see upsert). A connection failure is retried (Config.Retry); a
+// locked Store first takes its lock again on a new session and checks that
+// the row still holds what it last wrote (or already holds data, when the
+// failed attempt had committed), and fails with ErrStateChanged, or a
 // *backend.LockError when someone else holds the lock by then.
 func (s *Store) Write(ctx context.Context, data []byte) error {
 	text := string(data) // a copy: the caller's slice is not kept
@@ -102,7 +104,7 @@ func (s *Store) Write(ctx context.Context, data []byte) error {
 func (s *Store) lockedWrite(ctx context.Context, text string) error {
 	h := s.held
 	if h.conn == nil || h.conn.IsClosed() {
-		written, err := s.relock(ctx, text)
+		written, err := s.relock(ctx, &text)
 		if err != nil || written {
 			return err
 		}
@@ -119,20 +121,33 @@ func (s *Store) lockedWrite(ctx context.Context, text string) error {
 }
 
 // upsert writes a workspace's row in one transaction and returns md5(data).
+// The same transaction deletes the workspace's journal (when the journal
+// table exists): the journal belongs to the snapshot being replaced, and
+// the new snapshot holds what it recorded, so a crash leaves either the
+// old snapshot with its journal or the new one without, never the new one
+// with a journal replayed on top of it. Every write does this, a
+// Terraform-compatible one included.
 func (b *Backend) upsert(ctx context.Context, conn *pgx.Conn, name, text string) (string, error) {
 	var sum string
 	err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-		return tx.QueryRow(ctx, `INSERT INTO `+b.table+` (name, data) VALUES ($1, $2)
+		err := tx.QueryRow(ctx, `INSERT INTO `+b.table+` (name, data) VALUES ($1, $2)
 			ON CONFLICT (name) DO UPDATE SET data = EXCLUDED.data
 			RETURNING md5(data)`, name, text).Scan(&sum)
+		if err != nil || !b.hasJournal {
+			return err
+		}
+		_, err = tx.Exec(ctx, `DELETE FROM `+b.journalTable+` WHERE name = $1`, name)
+		return err
 	})
 	return sum, err
 }
 
 // relock takes the held lock again on a new session after the old one
-// failed. written reports that the row already holds pending (the write
-// that failed had committed after all).
-func (s *Store) relock(ctx context.Context, pending string) (written bool, err error) {
+// failed. written reports that the row already holds *pending (the write
+// that failed had committed after all); pending is nil when the caller is
+// not writing the row (a journal operation), and then any change of the
+// row is ErrStateChanged.
+func (s *Store) relock(ctx context.Context, pending *string) (written bool, err error) {
 	h := s.held
 	conn, err := s.b.connect(ctx)
 	if err != nil {
@@ -163,8 +178,12 @@ func (s *Store) relock(ctx context.Context, pending string) (written bool, err e
 		return false, ErrStateChanged
 	}
 	if sum != h.sum {
+		if pending == nil {
+			s.b.unlockKey(ctx, conn, key)
+			return false, ErrStateChanged
+		}
 		var pendingSum string
-		if err := conn.QueryRow(ctx, `SELECT md5($1::text)`, pending).Scan(&pendingSum); err != nil {
+		if err := conn.QueryRow(ctx, `SELECT md5($1::text)`, *pending).Scan(&pendingSum); err != nil {
 			return false, err
 		}
 		if sum != pendingSum {

@@ -1,10 +1,10 @@
-// Package journal owns the state journal: an append-only, fsync'd file of
-// completed changes kept beside a state file, so that persisting one
-// operation's result costs the size of that result rather than a rewrite
-// of the whole state, and a run killed at any moment loses nothing that was
-// acknowledged. The journal is folded into the state file periodically and at
-// the end of a run, and replayed onto the state file by the next run after a
-// crash.
+// Package journal owns the records of the state journal: what one batch of
+// completed operations changed in a state (the objects set, the objects
+// removed, the root outputs), encoded as one line of JSON, and the replay of
+// such records onto the state they were recorded against. Where the records
+// are kept is a backend's business (backend.Journal): persisting one
+// operation's result then costs the size of that result rather than a
+// rewrite of the whole state.
 //
 // It imports internal/addrs, internal/state and internal/state/statefile.
 package journal
