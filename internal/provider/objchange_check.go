@@ -128,7 +128,7 @@ func orNull(v cty.Value, ty cty.Type) cty.Value {
 }
 
 func (c *checker) unmark(v cty.Value) cty.Value {
-	if !v.ContainsMarked() {
+	if !HasMarks(v) {
 		return v // the common case, without copying v
 	}
 	v, pvms := v.UnmarkDeepWithPaths()
@@ -645,4 +645,32 @@ func (c *checker) compatSet(planned, actual cty.Value, path cty.Path, correlates
 	if len(ps) < len(as) {
 		c.fail(path, fmt.Sprintf("set length changed from %d to %d", len(ps), len(as)))
 	}
+}
+
+// HasMarks reports whether v or any value inside it is marked. It is
+// cty.Value.ContainsMarked without building a path for every value visited,
+// and stops at the first mark.
+func HasMarks(v cty.Value) bool {
+	if v.IsMarked() {
+		return true
+	}
+	if v.IsNull() || !v.IsKnown() {
+		return false
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsObjectType():
+		for name := range ty.AttributeTypes() {
+			if HasMarks(v.GetAttr(name)) {
+				return true
+			}
+		}
+	case ty.IsListType(), ty.IsSetType(), ty.IsMapType(), ty.IsTupleType():
+		for it := v.ElementIterator(); it.Next(); {
+			if _, e := it.Element(); HasMarks(e) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -54,7 +54,7 @@ func sensitiveMark(m any) bool { return fmt.Sprint(m) == "sensitive" }
 // unmarkInto returns v without marks, adding the paths of sensitive-marked
 // parts to set. Renderers always work on unmarked values.
 func unmarkInto(v cty.Value, set pathSet) cty.Value {
-	if v == cty.NilVal || !v.ContainsMarked() {
+	if v == cty.NilVal || !provider.HasMarks(v) {
 		return v
 	}
 	uv, pvms := v.UnmarkDeepWithPaths()

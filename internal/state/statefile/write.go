@@ -6,8 +6,10 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/state"
@@ -81,6 +83,8 @@ type encoder struct {
 	w       io.Writer
 	scratch bytes.Buffer
 	deps    map[addrs.AbsResource][]byte // dependency address → quoted JSON string
+	keys    []addrs.InstanceKey          // reused by resource
+	dks     []addrs.DeposedKey           // reused by resource
 }
 
 func newEncoder(w io.Writer) *encoder {
@@ -99,22 +103,28 @@ func newEncoder(w io.Writer) *encoder {
 // indentation besides.
 func estimateSize(s *state.State) int {
 	n := 4096 + 512*len(s.Outputs)
+	for _, r := range s.Resources {
+		n += estimateResource(r)
+	}
+	return n + 2*len(s.CheckResults)
+}
+
+// estimateResource is estimateSize's guess for one resource.
+func estimateResource(r *state.Resource) int {
+	n := 300
 	obj := func(o *state.Object) {
 		n += 300 + 2*len(o.AttrsJSON) + 2*len(o.SensitiveAttributes) + 2*len(o.IdentityJSON) +
 			len(o.Private)*4/3 + 60*len(o.Dependencies) + 80*len(o.AttrsFlat)
 	}
-	for _, r := range s.Resources {
-		n += 300
-		for _, inst := range r.Instances {
-			if inst.Current != nil {
-				obj(inst.Current)
-			}
-			for _, o := range inst.Deposed {
-				obj(o)
-			}
+	for _, inst := range r.Instances {
+		if inst.Current != nil {
+			obj(inst.Current)
+		}
+		for _, o := range inst.Deposed {
+			obj(o)
 		}
 	}
-	return n + 2*len(s.CheckResults)
+	return n
 }
 
 func (e *encoder) maybeFlush() error {
@@ -250,76 +260,140 @@ func (e *encoder) resources(rs map[addrs.AbsResource]*state.Resource) error {
 	}
 	slices.SortFunc(sorted, compareResources)
 	e.buf = append(e.buf, '[')
-	var keys []addrs.InstanceKey
-	var dks []addrs.DeposedKey
-	for i, r := range sorted {
+	if e.w == nil && len(sorted) > 1 && instanceCount(sorted) >= parallelInstances {
+		if err := e.resourcesParallel(sorted); err != nil {
+			return err
+		}
+	} else {
+		for i, r := range sorted {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			if err := e.resource(r); err != nil {
+				return err
+			}
+		}
+	}
+	e.buf = append(e.buf, indent1+"]"...)
+	return nil
+}
+
+// parallelInstances is the number of resource instances from which Marshal
+// encodes the resources on all processors.
+const parallelInstances = 2048
+
+func instanceCount(rs []*state.Resource) int {
+	n := 0
+	for _, r := range rs {
+		n += len(r.Instances)
+	}
+	return n
+}
+
+// resourcesParallel encodes consecutive runs of sorted, one per processor,
+// each with an encoder of its own, and appends them in order.
+func (e *encoder) resourcesParallel(sorted []*state.Resource) error {
+	n := min(runtime.GOMAXPROCS(0), len(sorted))
+	parts := make([]*encoder, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		from, to := i*len(sorted)/n, (i+1)*len(sorted)/n
+		parts[i] = newEncoder(nil)
+		wg.Go(func() {
+			p := parts[i]
+			size := 0
+			for _, r := range sorted[from:to] {
+				size += estimateResource(r)
+			}
+			p.buf = make([]byte, 0, size)
+			for j, r := range sorted[from:to] {
+				if j > 0 {
+					p.buf = append(p.buf, ',')
+				}
+				if errs[i] = p.resource(r); errs[i] != nil {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for i, p := range parts {
+		if errs[i] != nil {
+			return errs[i]
+		}
 		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
-		mode, err := modeString(r.Addr.Resource.Mode)
-		if err != nil {
-			return fmt.Errorf("encoding resource %s: %w", r.Addr, err)
-		}
-		e.buf = append(e.buf, indent2+"{"...)
-		if !r.Addr.Module.IsRoot() {
-			e.buf = append(e.buf, indent3+`"module": `...)
-			e.buf = appendString(e.buf, string(r.Addr.Module))
-			e.buf = append(e.buf, ',')
-		}
-		e.buf = append(e.buf, indent3+`"mode": "`...)
-		e.buf = append(e.buf, mode...)
-		e.buf = append(e.buf, `",`+indent3+`"type": `...)
-		e.buf = appendString(e.buf, r.Addr.Resource.Type)
-		e.buf = append(e.buf, ","+indent3+`"name": `...)
-		e.buf = appendString(e.buf, r.Addr.Resource.Name)
-		if !r.ProviderConfig.Provider.IsZero() {
-			e.buf = append(e.buf, ","+indent3+`"provider": `...)
-			e.buf = appendString(e.buf, r.ProviderConfig.String())
-		}
-		e.buf = append(e.buf, ","+indent3+`"instances": `...)
-
-		keys = keys[:0]
-		for k, inst := range r.Instances {
-			if inst.HasObjects() {
-				keys = append(keys, k)
-			}
-		}
-		if len(keys) == 0 {
-			e.buf = append(e.buf, "[]"+indent2+"}"...)
-			continue
-		}
-		slices.SortFunc(keys, compareKeys)
-		e.buf = append(e.buf, '[')
-		first := true
-		for _, k := range keys {
-			inst := r.Instances[k]
-			if inst.Current != nil {
-				if err := e.object(r, k, addrs.NotDeposed, inst.Current, first); err != nil {
-					return err
-				}
-				if err := e.maybeFlush(); err != nil {
-					return err
-				}
-				first = false
-			}
-			dks = dks[:0]
-			for dk := range inst.Deposed {
-				dks = append(dks, dk)
-			}
-			slices.Sort(dks)
-			for _, dk := range dks {
-				if err := e.object(r, k, dk, inst.Deposed[dk], first); err != nil {
-					return err
-				}
-				if err := e.maybeFlush(); err != nil {
-					return err
-				}
-				first = false
-			}
-		}
-		e.buf = append(e.buf, indent3+"]"+indent2+"}"...)
+		e.buf = append(e.buf, p.buf...)
 	}
-	e.buf = append(e.buf, indent1+"]"...)
+	return nil
+}
+
+// resource appends one resource and its instances.
+func (e *encoder) resource(r *state.Resource) error {
+	mode, err := modeString(r.Addr.Resource.Mode)
+	if err != nil {
+		return fmt.Errorf("encoding resource %s: %w", r.Addr, err)
+	}
+	e.buf = append(e.buf, indent2+"{"...)
+	if !r.Addr.Module.IsRoot() {
+		e.buf = append(e.buf, indent3+`"module": `...)
+		e.buf = appendString(e.buf, string(r.Addr.Module))
+		e.buf = append(e.buf, ',')
+	}
+	e.buf = append(e.buf, indent3+`"mode": "`...)
+	e.buf = append(e.buf, mode...)
+	e.buf = append(e.buf, `",`+indent3+`"type": `...)
+	e.buf = appendString(e.buf, r.Addr.Resource.Type)
+	e.buf = append(e.buf, ","+indent3+`"name": `...)
+	e.buf = appendString(e.buf, r.Addr.Resource.Name)
+	if !r.ProviderConfig.Provider.IsZero() {
+		e.buf = append(e.buf, ","+indent3+`"provider": `...)
+		e.buf = appendString(e.buf, r.ProviderConfig.String())
+	}
+	e.buf = append(e.buf, ","+indent3+`"instances": `...)
+
+	e.keys = e.keys[:0]
+	for k, inst := range r.Instances {
+		if inst.HasObjects() {
+			e.keys = append(e.keys, k)
+		}
+	}
+	if len(e.keys) == 0 {
+		e.buf = append(e.buf, "[]"+indent2+"}"...)
+		return nil
+	}
+	slices.SortFunc(e.keys, compareKeys)
+	e.buf = append(e.buf, '[')
+	first := true
+	for _, k := range e.keys {
+		inst := r.Instances[k]
+		if inst.Current != nil {
+			if err := e.object(r, k, addrs.NotDeposed, inst.Current, first); err != nil {
+				return err
+			}
+			if err := e.maybeFlush(); err != nil {
+				return err
+			}
+			first = false
+		}
+		e.dks = e.dks[:0]
+		for dk := range inst.Deposed {
+			e.dks = append(e.dks, dk)
+		}
+		slices.Sort(e.dks)
+		for _, dk := range e.dks {
+			if err := e.object(r, k, dk, inst.Deposed[dk], first); err != nil {
+				return err
+			}
+			if err := e.maybeFlush(); err != nil {
+				return err
+			}
+			first = false
+		}
+	}
+	e.buf = append(e.buf, indent3+"]"+indent2+"}"...)
 	return nil
 }
 
