@@ -290,42 +290,62 @@ func instanceCount(rs []*state.Resource) int {
 	return n
 }
 
-// resourcesParallel encodes consecutive runs of sorted, one per processor,
-// each with an encoder of its own, and appends them in order.
+// resourcesParallel encodes sorted in runs of a few hundred instances, a
+// window of runs at a time on all processors, appending each window's runs
+// in order, so that the memory it needs beyond the document is a window's.
 func (e *encoder) resourcesParallel(sorted []*state.Resource) error {
-	n := min(runtime.GOMAXPROCS(0), len(sorted))
-	parts := make([]*encoder, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		from, to := i*len(sorted)/n, (i+1)*len(sorted)/n
-		parts[i] = newEncoder(nil)
-		wg.Go(func() {
-			p := parts[i]
-			size := 0
-			for _, r := range sorted[from:to] {
-				size += estimateResource(r)
-			}
-			p.buf = make([]byte, 0, size)
-			for j, r := range sorted[from:to] {
-				if j > 0 {
-					p.buf = append(p.buf, ',')
-				}
-				if errs[i] = p.resource(r); errs[i] != nil {
-					return
-				}
-			}
-		})
+	const runInstances = 256
+	var runs []int // the start of each run in sorted
+	n := runInstances
+	for i, r := range sorted {
+		if n >= runInstances {
+			runs = append(runs, i)
+			n = 0
+		}
+		n += len(r.Instances)
 	}
-	wg.Wait()
-	for i, p := range parts {
-		if errs[i] != nil {
-			return errs[i]
+	runs = append(runs, len(sorted))
+
+	workers := runtime.GOMAXPROCS(0)
+	parts := make([]*encoder, 2*workers)
+	for i := range parts {
+		parts[i] = newEncoder(nil)
+	}
+	errs := make([]error, len(parts))
+	for first := 0; first < len(runs)-1; first += len(parts) {
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() {
+				for i := w; i < len(parts); i += workers {
+					p := parts[i]
+					p.buf, errs[i] = p.buf[:0], nil
+					if first+i >= len(runs)-1 {
+						continue
+					}
+					for j, r := range sorted[runs[first+i]:runs[first+i+1]] {
+						if j > 0 {
+							p.buf = append(p.buf, ',')
+						}
+						if errs[i] = p.resource(r); errs[i] != nil {
+							break
+						}
+					}
+				}
+			})
 		}
-		if i > 0 {
-			e.buf = append(e.buf, ',')
+		wg.Wait()
+		for i, p := range parts {
+			if errs[i] != nil {
+				return errs[i]
+			}
+			if len(p.buf) == 0 {
+				continue
+			}
+			if first > 0 || i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.buf = append(e.buf, p.buf...)
 		}
-		e.buf = append(e.buf, p.buf...)
 	}
 	return nil
 }
