@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/dag"
@@ -37,8 +39,11 @@ type Options struct {
 	// plan); nil builds it.
 	Graph *Graph
 	// ReleaseApplied lets Apply clear the values of each change in p once
-	// all its operations have run, so that a large plan's memory is given
-	// back as the apply goes; for callers that do not read p afterwards.
+	// all its operations have run, and replace a managed resource's
+	// configuration body in cfg with an empty one once all its instances are
+	// created or updated, so that a large plan's and configuration's memory
+	// is given back as the apply goes; for callers that use neither p nor
+	// cfg afterwards.
 	ReleaseApplied bool
 }
 
@@ -91,7 +96,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 
 	var release func(Op)
 	if opts.ReleaseApplied {
-		release = releaser(g)
+		release = releaser(cfg, g)
 	}
 	var dmu sync.Mutex
 	res := dag.Walk(ctx, g.G, func(_ context.Context, op Op) error {
@@ -121,27 +126,41 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 }
 
 // releaser returns a function to call when an operation has run: after
-// the last operation of a change, it clears the change's values.
-func releaser(g *Graph) func(Op) {
+// the last operation of a change, it clears the change's values; after the
+// last create or update of a managed resource, its configuration body.
+func releaser(cfg *config.Module, g *Graph) func(Op) {
 	pending := map[*plan.ResourceInstanceChange]*atomic.Int32{}
+	bodies := map[addrs.Resource]*atomic.Int32{}
+	count := func(n *atomic.Int32) *atomic.Int32 {
+		if n == nil {
+			n = new(atomic.Int32)
+		}
+		n.Add(1)
+		return n
+	}
 	for op, c := range g.Changes {
 		if op.IsBarrier() || c == nil {
 			continue
 		}
-		n := pending[c]
-		if n == nil {
-			n = new(atomic.Int32)
-			pending[c] = n
+		pending[c] = count(pending[c])
+		if r := op.Addr.Resource.Resource; op.Kind != OpDelete && r.Mode == addrs.Managed && op.Addr.Module.IsRoot() {
+			bodies[r] = count(bodies[r])
 		}
-		n.Add(1)
 	}
 	return func(op Op) {
 		c := g.Changes[op]
-		if c == nil || pending[c].Add(-1) != 0 {
+		if c == nil {
 			return
 		}
-		c.Before, c.After = cty.NilVal, cty.NilVal
-		c.PriorPrivate, c.PlannedPrivate = nil, nil
+		if r := op.Addr.Resource.Resource; op.Kind != OpDelete && r.Mode == addrs.Managed && op.Addr.Module.IsRoot() && bodies[r].Add(-1) == 0 {
+			if rc := cfg.ManagedResources[r]; rc != nil {
+				rc.Config = hcl.EmptyBody()
+			}
+		}
+		if pending[c].Add(-1) == 0 {
+			c.Before, c.After = cty.NilVal, cty.NilVal
+			c.PriorPrivate, c.PlannedPrivate = nil, nil
+		}
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/plan"
@@ -177,6 +179,11 @@ func TestReleaseApplied(t *testing.T) {
 				t.Fatal(ds.Err())
 			}
 			results[release] = s
+			for addr, r := range cfg.ManagedResources {
+				if _, kept := r.Config.(*hclsyntax.Body); kept == release {
+					t.Errorf("cbd=%v release=%v: configuration body of %s kept: %v", cbd, release, addr, kept)
+				}
+			}
 			for _, c := range p.Changes {
 				if released := c.After == cty.NilVal && c.Before == cty.NilVal; released != release {
 					t.Errorf("cbd=%v release=%v: %s %s has released values: %v", cbd, release, c.Action, c.ObjectAddr(), released)

@@ -2,8 +2,10 @@ package lang
 
 import (
 	"reflect"
+	"runtime"
 	"sync"
 	"sync/atomic"
+	"weak"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
@@ -51,8 +53,11 @@ func cachedReferences(expr hcl.Expression) ([]*Reference, diag.Diagnostics) {
 	return refs, diags[:len(diags):len(diags)]
 }
 
+// bodyKey holds its body weakly: a body that is no longer used anywhere
+// else is collected, and its entry removed, rather than kept alive by the
+// cache (the apply lets go of each resource's body once it is applied).
 type bodyKey struct {
-	body *hclsyntax.Body
+	body weak.Pointer[hclsyntax.Body]
 	spec uintptr
 }
 
@@ -75,7 +80,7 @@ func cachedBodyReferences(body hcl.Body, spec hcldec.Spec) (refs []*Reference, d
 		refs, diags = ReferencesInBody(body, spec)
 		return refs, diags, true
 	}
-	key := bodyKey{body: syn, spec: rv.Pointer()}
+	key := bodyKey{body: weak.Make(syn), spec: rv.Pointer()}
 	if r, ok := bodyCache.Load(key); ok {
 		res := r.(bodyRefs)
 		return res.refs, res.diags[:len(res.diags):len(res.diags)], res.hasDynamic
@@ -87,7 +92,9 @@ func cachedBodyReferences(body hcl.Body, spec hcldec.Spec) (refs []*Reference, d
 		bodyCache.Clear()
 		refCacheSize.Store(1)
 	}
-	bodyCache.Store(key, bodyRefs{spec: spec, refs: refs, diags: diags, hasDynamic: hasDynamic})
+	if _, loaded := bodyCache.LoadOrStore(key, bodyRefs{spec: spec, refs: refs, diags: diags, hasDynamic: hasDynamic}); !loaded {
+		runtime.AddCleanup(syn, func(k bodyKey) { bodyCache.Delete(k) }, key)
+	}
 	return refs, diags[:len(diags):len(diags)], hasDynamic
 }
 
