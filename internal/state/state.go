@@ -11,7 +11,6 @@ import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/ctyjson"
 	"github.com/zclconf/go-cty/cty"
-	goctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
 // State is the recorded world: every object rig manages, and root outputs.
@@ -115,7 +114,7 @@ func (o *Object) Decode(ty cty.Type) (cty.Value, error) {
 
 // NewObject builds an object from a value of type ty, encoding it once.
 func NewObject(v cty.Value, ty cty.Type) (*Object, error) {
-	raw, err := goctyjson.Marshal(v, ty)
+	raw, err := ctyjson.Marshal(v, ty)
 	if err != nil {
 		return nil, fmt.Errorf("encoding attributes: %w", err)
 	}

@@ -3,7 +3,8 @@ package statefile
 import (
 	"bytes"
 	"encoding/json"
-	"unicode/utf8"
+
+	"github.com/rig-iac/rig/internal/ctyjson"
 )
 
 const hexDigits = "0123456789abcdef"
@@ -16,60 +17,8 @@ func jsonIndent(dst *bytes.Buffer, src []byte, pre string) error {
 }
 
 // appendString appends s as a JSON string escaped exactly as encoding/json
-// escapes strings when HTML escaping is on (the default of json.Marshal):
-// \" \\ \b \f \n \r \t, other control characters and <, >, & as \u00XX,
-// U+2028 and U+2029 as \u2028 and \u2029, and invalid UTF-8 as \ufffd.
-func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch b {
-			case '"', '\\':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
+// escapes strings when HTML escaping is on (see ctyjson.AppendString).
+func appendString(dst []byte, s string) []byte { return ctyjson.AppendString(dst, s) }
 
 // appendHTMLSafe appends the JSON text src with <, >, & and the encodings of
 // U+2028 and U+2029 escaped, the one change json.Marshal makes to the bytes

@@ -1,0 +1,90 @@
+package ctyjson
+
+import (
+	"math/big"
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+	goctyjson "github.com/zclconf/go-cty/cty/json"
+)
+
+// checkMarshalSame reports whether Marshal and go-cty's Marshal agree on v:
+// the same bytes, or the same error text.
+func checkMarshalSame(t testing.TB, v cty.Value, ty cty.Type) {
+	t.Helper()
+	want, wantErr := goctyjson.Marshal(v, ty)
+	got, gotErr := Marshal(v, ty)
+	if (wantErr == nil) != (gotErr == nil) || wantErr != nil && wantErr.Error() != gotErr.Error() {
+		t.Fatalf("Marshal(%#v) error = %v, go-cty's %v", v, gotErr, wantErr)
+	}
+	if string(got) != string(want) {
+		t.Fatalf("Marshal(%#v) =\n%s\ngo-cty's\n%s", v, got, want)
+	}
+}
+
+func TestMarshal(t *testing.T) {
+	big1, _ := new(big.Float).SetString("123456789012345678901234567890.125")
+	obj := cty.ObjectVal(map[string]cty.Value{
+		"id":    cty.StringVal("x<y>&z\u2028\u2029\x01\"\\\n\t"),
+		"n":     cty.NumberVal(big1),
+		"f":     cty.NumberFloatVal(-0.5),
+		"i":     cty.NumberIntVal(-42),
+		"b":     cty.True,
+		"null":  cty.NullVal(cty.String),
+		"list":  cty.ListVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b")}),
+		"empty": cty.ListValEmpty(cty.Number),
+		"set":   cty.SetVal([]cty.Value{cty.NumberIntVal(3), cty.NumberIntVal(1)}),
+		"map":   cty.MapVal(map[string]cty.Value{"z": cty.False, "a<": cty.True}),
+		"tuple": cty.TupleVal([]cty.Value{cty.StringVal("t"), cty.NumberIntVal(1), cty.EmptyObjectVal, cty.EmptyTupleVal}),
+		"nested": cty.ObjectVal(map[string]cty.Value{
+			"refs": cty.ListVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"k": cty.StringVal("v")})}),
+		}),
+	})
+	dynamicAttrs := cty.Object(map[string]cty.Type{"id": cty.String, "input": cty.DynamicPseudoType, "output": cty.DynamicPseudoType})
+	tests := []struct {
+		name string
+		v    cty.Value
+		ty   cty.Type
+	}{
+		{"object", obj, obj.Type()},
+		{"dynamic object", obj, cty.DynamicPseudoType},
+		{"dynamic attributes", cty.ObjectVal(map[string]cty.Value{
+			"id":     cty.StringVal("i"),
+			"input":  obj,
+			"output": cty.NullVal(cty.DynamicPseudoType),
+		}), dynamicAttrs},
+		{"dynamic null of a type", cty.NullVal(cty.List(cty.String)), cty.DynamicPseudoType},
+		{"dynamic set of objects", cty.SetVal([]cty.Value{obj}), cty.DynamicPseudoType},
+		{"dynamic map of tuples", cty.MapVal(map[string]cty.Value{"a": cty.EmptyTupleVal}), cty.DynamicPseudoType},
+		{"invalid UTF-8", cty.StringVal("a\xffb"), cty.String},
+		{"null object", cty.NullVal(obj.Type()), obj.Type()},
+		// go-cty's errors, through the fallback.
+		{"unknown", cty.ObjectVal(map[string]cty.Value{"a": cty.UnknownVal(cty.String)}), cty.Object(map[string]cty.Type{"a": cty.String})},
+		{"marked", cty.ListVal([]cty.Value{cty.StringVal("s").Mark("sensitive")}), cty.List(cty.String)},
+		{"infinity", cty.PositiveInfinity, cty.Number},
+		{"dynamic unknown", cty.DynamicVal, cty.DynamicPseudoType},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { checkMarshalSame(t, tt.v, tt.ty) })
+	}
+}
+
+// FuzzMarshal checks that Marshal agrees with go-cty on every value go-cty
+// decodes from random JSON with the fuzz types, dynamic values of any shape
+// among them.
+func FuzzMarshal(f *testing.F) {
+	for _, group := range unmarshalCases {
+		for _, tc := range group.cases {
+			f.Add([]byte(tc.json))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, ty := range fuzzTypes {
+			o := run(goctyjson.Unmarshal, data, ty)
+			if o.err != "" || o.panicked != "" {
+				continue
+			}
+			checkMarshalSame(t, o.val, ty)
+		}
+	})
+}
