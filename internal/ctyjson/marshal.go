@@ -1,6 +1,7 @@
 package ctyjson
 
 import (
+	"maps"
 	"slices"
 	"unicode/utf8"
 
@@ -108,7 +109,7 @@ func appendValue(b []byte, v cty.Value, ty cty.Type) ([]byte, bool) {
 	case ty.IsObjectType():
 		atys := ty.AttributeTypes()
 		b = append(b, '{')
-		for i, name := range sortedKeys(atys) {
+		for i, name := range slices.Sorted(maps.Keys(atys)) {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -152,7 +153,7 @@ func appendType(b []byte, ty cty.Type) ([]byte, bool) {
 	case ty.IsObjectType():
 		atys := ty.AttributeTypes()
 		b = append(b, `["object",{`...)
-		for i, name := range sortedKeys(atys) {
+		for i, name := range slices.Sorted(maps.Keys(atys)) {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -165,7 +166,7 @@ func appendType(b []byte, ty cty.Type) ([]byte, bool) {
 		b = append(b, '}')
 		if opt := ty.OptionalAttributes(); len(opt) > 0 {
 			b = append(b, ",["...)
-			for i, name := range sortedKeys(opt) {
+			for i, name := range slices.Sorted(maps.Keys(opt)) {
 				if i > 0 {
 					b = append(b, ',')
 				}
@@ -187,15 +188,6 @@ func appendType(b []byte, ty cty.Type) ([]byte, bool) {
 		return append(b, "]]"...), true
 	}
 	return b, false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // AppendString appends s as a JSON string escaped exactly as encoding/json
