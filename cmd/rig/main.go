@@ -9,5 +9,8 @@ import (
 
 func main() {
 	tuneGC()
-	os.Exit(command.Main(os.Args[1:], command.Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
+	stop := startProfiles()
+	code := command.Main(os.Args[1:], command.Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+	stop()
+	os.Exit(code)
 }
