@@ -173,8 +173,8 @@ func recoverJournal(ctx context.Context, store backend.Store, s *state.State) di
 	if !replayed || ds.HasErrors() {
 		return ds
 	}
-	w := newStateWriter(store, s)
-	w.written, w.begun = nil, true // write, and discard the journal
+	// No digest of what was read: the state is written, and the journal discarded.
+	w := &stateWriter{store: store, serial: s.Serial, lineage: s.Lineage, journal: store.Journal(), begun: true}
 	if err := w.WriteState(ctx, s); err != nil {
 		return ds.Append(diag.Errorf("Failed to persist state", "Folding the state journal into the state: %s", err))
 	}
