@@ -12,11 +12,11 @@ import (
 // that heap is small; on a large graph the same setting would let garbage
 // grow to four times the live heap, so a soft memory limit takes over:
 // collections keep the process near heapSoftLimit, and once the live heap
-// itself approaches that limit, near twice the live heap (as GOGC=100 would),
-// which never lets the collector run back to back.
+// itself approaches that limit, near one and a half times the live heap (as
+// GOGC=50 would), which never lets the collector run back to back.
 const (
 	gcPercent     = 400
-	heapSoftLimit = 1536 << 20
+	heapSoftLimit = 1792 << 20
 )
 
 // tuneGC applies rig's garbage collection policy, unless the user set GOGC
@@ -32,7 +32,7 @@ func tuneGC() {
 
 // memoryLimitFor is the soft memory limit for a live heap of live bytes.
 func memoryLimitFor(live uint64) int64 {
-	return max(heapSoftLimit, 2*int64(live))
+	return max(heapSoftLimit, int64(live)+int64(live)/2)
 }
 
 // watchLiveHeap moves the memory limit after every collection: a finalizer

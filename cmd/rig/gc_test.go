@@ -10,8 +10,9 @@ func TestMemoryLimitFor(t *testing.T) {
 		{0, heapSoftLimit},
 		{200 << 20, heapSoftLimit},
 		{heapSoftLimit / 2, heapSoftLimit},
-		{1 << 30, 2 << 30},
-		{3 << 30, 6 << 30},
+		{1 << 30, heapSoftLimit},
+		{2 << 30, 3 << 30},
+		{4 << 30, 6 << 30},
 	}
 	for _, tt := range tests {
 		if got := memoryLimitFor(tt.live); got != tt.want {
