@@ -143,7 +143,7 @@ func releaser(cfg *config.Module, g *Graph) func(Op) {
 			continue
 		}
 		pending[c] = count(pending[c])
-		if r := op.Addr.Resource.Resource; op.Kind != OpDelete && r.Mode == addrs.Managed && op.Addr.Module.IsRoot() {
+		if r, ok := configured(op); ok {
 			bodies[r] = count(bodies[r])
 		}
 	}
@@ -152,7 +152,7 @@ func releaser(cfg *config.Module, g *Graph) func(Op) {
 		if c == nil {
 			return
 		}
-		if r := op.Addr.Resource.Resource; op.Kind != OpDelete && r.Mode == addrs.Managed && op.Addr.Module.IsRoot() && bodies[r].Add(-1) == 0 {
+		if r, ok := configured(op); ok && bodies[r].Add(-1) == 0 {
 			if rc := cfg.ManagedResources[r]; rc != nil {
 				rc.Config = hcl.EmptyBody()
 			}
@@ -162,6 +162,13 @@ func releaser(cfg *config.Module, g *Graph) func(Op) {
 			c.PriorPrivate, c.PlannedPrivate = nil, nil
 		}
 	}
+}
+
+// configured reports the managed resource of the root module whose
+// configuration op evaluates: a create or update does, a delete does not.
+func configured(op Op) (addrs.Resource, bool) {
+	r := op.Addr.Resource.Resource
+	return r, op.Kind != OpDelete && r.Mode == addrs.Managed && op.Addr.Module.IsRoot()
 }
 
 type applier struct {

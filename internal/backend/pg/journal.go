@@ -133,16 +133,7 @@ func (j *stateJournal) Load(ctx context.Context) (*backend.JournalContent, error
 		})
 		return err
 	}
-	var err error
-	if h := j.s.held; h != nil && h.conn != nil {
-		if err = load(h.conn); err != nil && retryable(err) {
-			j.s.dropConn(ctx)
-			err = j.s.b.withConn(ctx, load)
-		}
-	} else {
-		err = j.s.b.withConn(ctx, load)
-	}
-	if err != nil {
+	if err := j.s.onReadSession(ctx, load); err != nil {
 		return nil, fmt.Errorf("loading the state journal %s: %w", j.s.Path(), err)
 	}
 	return c, nil

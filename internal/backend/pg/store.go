@@ -59,16 +59,7 @@ func (s *Store) Read(ctx context.Context) ([]byte, error) {
 		}
 		return err
 	}
-	var err error
-	if h := s.held; h != nil && h.conn != nil {
-		if err = read(h.conn); err != nil && retryable(err) {
-			s.dropConn(ctx)
-			err = s.b.withConn(ctx, read)
-		}
-	} else {
-		err = s.b.withConn(ctx, read)
-	}
-	if err != nil {
+	if err := s.onReadSession(ctx, read); err != nil {
 		return nil, fmt.Errorf("reading state %s: %w", s.Path(), err)
 	}
 	if len(data) == 0 {
@@ -202,6 +193,22 @@ func (s *Store) relock(ctx context.Context, pending *string) (written bool, err 
 
 // errOldSession: the lock is still held by this Store's failed session; retryable.
 var errOldSession = errors.New("the failed session still holds the lock")
+
+// onReadSession runs fn, a read, on the session holding the Store's lock,
+// falling back to a new session if that one failed; an unlocked Store opens
+// a new session.
+func (s *Store) onReadSession(ctx context.Context, fn func(conn *pgx.Conn) error) error {
+	h := s.held
+	if h == nil || h.conn == nil {
+		return s.b.withConn(ctx, fn)
+	}
+	err := fn(h.conn)
+	if err != nil && retryable(err) {
+		s.dropConn(ctx)
+		err = s.b.withConn(ctx, fn)
+	}
+	return err
+}
 
 // dropConn closes the held session after it failed.
 func (s *Store) dropConn(ctx context.Context) {
