@@ -2,19 +2,11 @@ package statefile
 
 import (
 	"bytes"
-	"encoding/json"
 
 	"github.com/rig-iac/rig/internal/ctyjson"
 )
 
 const hexDigits = "0123456789abcdef"
-
-// jsonIndent indents the JSON value src by two spaces a level with line
-// prefix pre, as json.MarshalIndent indents a value nested at that prefix;
-// it fails if src is not exactly one JSON value.
-func jsonIndent(dst *bytes.Buffer, src []byte, pre string) error {
-	return json.Indent(dst, src, pre, "  ")
-}
 
 // appendString appends s as a JSON string escaped exactly as encoding/json
 // escapes strings when HTML escaping is on (see ctyjson.AppendString).

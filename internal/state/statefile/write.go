@@ -79,12 +79,11 @@ const (
 // encoder appends the document to buf, flushing it to w when w is set.
 // One encoder writes one state; it is not safe for concurrent use.
 type encoder struct {
-	buf     []byte
-	w       io.Writer
-	scratch bytes.Buffer
-	deps    map[addrs.AbsResource][]byte // dependency address → quoted JSON string
-	keys    []addrs.InstanceKey          // reused by resource
-	dks     []addrs.DeposedKey           // reused by resource
+	buf  []byte
+	w    io.Writer
+	deps map[addrs.AbsResource][]byte // dependency address → quoted JSON string
+	keys []addrs.InstanceKey          // reused by resource
+	dks  []addrs.DeposedKey           // reused by resource
 }
 
 func newEncoder(w io.Writer) *encoder {
@@ -537,11 +536,10 @@ func (e *encoder) depString(dep addrs.AbsResource) []byte {
 // it after a key at the line prefix pre, with encoding/json's HTML-safe
 // escaping applied as json.Marshal applies it to a json.RawMessage.
 func (e *encoder) raw(src []byte, pre string) error {
-	src = bytes.TrimRight(src, " \t\r\n")
-	e.scratch.Reset()
-	if err := jsonIndent(&e.scratch, src, pre); err != nil {
+	buf, err := appendIndentHTMLSafe(e.buf, bytes.TrimRight(src, " \t\r\n"), pre)
+	if err != nil {
 		return err
 	}
-	e.buf = appendHTMLSafe(e.buf, e.scratch.Bytes())
+	e.buf = buf
 	return nil
 }
