@@ -1,7 +1,6 @@
 package journal
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -48,12 +47,11 @@ func Record(dst []byte, s *state.State, changed []addrs.ObjectAddr, outputs bool
 	start := len(dst)
 	line := append(dst, '{')
 	if len(part.Resources) > 0 || outputs {
-		data, err := statefile.Marshal(part)
-		if err != nil {
+		var err error
+		line = append(line, `"set":`...)
+		if line, err = statefile.AppendLine(line, part); err != nil {
 			return dst, fmt.Errorf("journal: %w", err)
 		}
-		line = append(line, `"set":`...)
-		line = appendOneLine(line, data)
 	}
 	if len(rec.Removed) > 0 {
 		removed, err := json.Marshal(rec.Removed)
@@ -73,21 +71,6 @@ func Record(dst []byte, s *state.State, changed []addrs.ObjectAddr, outputs bool
 		line = append(line, `"outputs":true`...)
 	}
 	return append(line, '}'), nil
-}
-
-// appendOneLine appends the JSON document src without its line breaks and
-// the indentation after them. JSON strings cannot hold a raw newline, so
-// every newline in src is between tokens.
-func appendOneLine(dst, src []byte) []byte {
-	for len(src) > 0 {
-		nl := bytes.IndexByte(src, '\n')
-		if nl < 0 {
-			return append(dst, src...)
-		}
-		dst = append(dst, src[:nl]...)
-		src = bytes.TrimLeft(src[nl+1:], " \t")
-	}
-	return dst
 }
 
 // Replay applies records, in order, to s, the state they were recorded

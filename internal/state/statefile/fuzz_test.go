@@ -57,5 +57,19 @@ func FuzzParse(f *testing.F) {
 		if !bytes.Equal(b, b2) {
 			t.Fatalf("Marshal is not stable:\n%s\n---\n%s", b, b2)
 		}
+		line, err := AppendLine([]byte("x"), s)
+		if err != nil {
+			t.Fatalf("AppendLine of a parsed state: %v", err)
+		}
+		if bytes.IndexByte(line, '\n') >= 0 || line[0] != 'x' {
+			t.Fatalf("AppendLine wrote more than one line after its destination: %q", line)
+		}
+		s3, err := Parse(line[1:])
+		if err != nil {
+			t.Fatalf("Parse of AppendLine: %v\n%s", err, line)
+		}
+		if b3, err := Marshal(s3); err != nil || !bytes.Equal(b, b3) {
+			t.Fatalf("state changed through AppendLine and Parse (err %v):\n%s\n---\n%s", err, b, b3)
+		}
 	})
 }

@@ -19,7 +19,19 @@ const maxJSONDepth = 10000
 // several times faster than encoding/json's byte-at-a-time state machine on
 // the attribute documents that make up most of a state file.
 func appendIndentHTMLSafe(dst, src []byte, pre string) ([]byte, error) {
-	in := indenter{src: src, dst: dst, pre: pre, preSpaces: strings.Trim(pre, " ") == ""}
+	return appendReformatted(indenter{src: src, dst: dst, pre: pre, preSpaces: strings.Trim(pre, " ") == ""})
+}
+
+// appendCompactHTMLSafe is appendIndentHTMLSafe without white space between
+// tokens: what json.Compact followed by appendHTMLSafe produce.
+func appendCompactHTMLSafe(dst, src []byte) ([]byte, error) {
+	return appendReformatted(indenter{src: src, dst: dst, compact: true})
+}
+
+// appendReformatted runs in over its source: in.dst on success, the
+// original dst with nothing appended on failure.
+func appendReformatted(in indenter) ([]byte, error) {
+	dst, src := in.dst, in.src
 	in.space()
 	if err := in.value(0); err != nil {
 		return dst, err
@@ -29,6 +41,9 @@ func appendIndentHTMLSafe(dst, src []byte, pre string) ([]byte, error) {
 		if !isJSONSpace(c) {
 			return dst, in.errorf("invalid character %q after top-level value", c)
 		}
+	}
+	if in.compact {
+		return in.dst, nil
 	}
 	return append(in.dst, rest...), nil
 }
@@ -42,6 +57,8 @@ type indenter struct {
 	pre string
 	// preSpaces says whether pre is only spaces, as it is in a state file.
 	preSpaces bool
+	// compact leaves out all white space between tokens.
+	compact bool
 }
 
 var errJSONEnd = errors.New("unexpected end of JSON input")
@@ -61,6 +78,9 @@ func (in *indenter) space() {
 
 // newline starts a line indented for the given depth.
 func (in *indenter) newline(depth int) {
+	if in.compact {
+		return
+	}
 	if n := 1 + len(in.pre) + 2*depth; in.preSpaces && n <= len(newlineSpaces) {
 		in.dst = append(in.dst, newlineSpaces[:n]...)
 		return
@@ -138,7 +158,10 @@ func (in *indenter) container(depth int, open byte) error {
 				return in.errorf("invalid character %q after object key", in.src[in.i])
 			}
 			in.i++
-			in.dst = append(in.dst, ':', ' ')
+			in.dst = append(in.dst, ':')
+			if !in.compact {
+				in.dst = append(in.dst, ' ')
+			}
 			in.space()
 		}
 		if err := in.value(depth + 1); err != nil {

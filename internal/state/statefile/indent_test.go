@@ -29,7 +29,7 @@ var indentSeeds = []string{
 	"\xe2\x80", `"` + "\xe2\x80" + `"`, `"` + "\xe2" + `"`, `[-]`, `{"a":1 "b":2}`, `nulll`, `[tru]`,
 }
 
-func TestAppendIndentHTMLSafeMatchesEncodingJSON(t *testing.T) {
+func TestReformatMatchesEncodingJSON(t *testing.T) {
 	deep := strings.Repeat("[", maxJSONDepth) + strings.Repeat("]", maxJSONDepth)
 	tooDeep := "[" + deep + "]"
 	for _, src := range append(indentSeeds, deep, tooDeep) {
@@ -39,7 +39,7 @@ func TestAppendIndentHTMLSafeMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
-// FuzzAppendIndentHTMLSafe checks the hand-written indenter against
+// FuzzAppendIndentHTMLSafe checks the hand-written indenter and compacter against
 // encoding/json on arbitrary input: same bytes for valid JSON, an error
 // (and nothing appended) for anything else.
 func FuzzAppendIndentHTMLSafe(f *testing.F) {
@@ -49,10 +49,29 @@ func FuzzAppendIndentHTMLSafe(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) { checkIndent(t, src, "  ") })
 }
 
+// compactReference is what appendCompactHTMLSafe must produce.
+func compactReference(src []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, src); err != nil {
+		return nil, err
+	}
+	return appendHTMLSafe(nil, buf.Bytes()), nil
+}
+
+// checkIndent compares both the indenting and the compacting forms with
+// encoding/json.
 func checkIndent(t *testing.T, src []byte, pre string) {
 	t.Helper()
 	want, wantErr := indentReference(src, pre)
 	got, err := appendIndentHTMLSafe([]byte("x"), src, pre)
+	checkReformatted(t, src, got, err, want, wantErr)
+	want, wantErr = compactReference(src)
+	got, err = appendCompactHTMLSafe([]byte("x"), src)
+	checkReformatted(t, src, got, err, want, wantErr)
+}
+
+func checkReformatted(t *testing.T, src, got []byte, err error, want []byte, wantErr error) {
+	t.Helper()
 	switch {
 	case wantErr != nil && err == nil:
 		t.Fatalf("%q: accepted, encoding/json says %v", src, wantErr)

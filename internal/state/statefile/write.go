@@ -53,6 +53,28 @@ func Marshal(s *state.State) ([]byte, error) {
 	return e.buf, nil
 }
 
+// AppendLine appends s to dst as one line of JSON: the document Marshal
+// produces, without its line breaks and indentation. It is the form of a
+// state, or part of one, inside a line-oriented log.
+func AppendLine(dst []byte, s *state.State) ([]byte, error) {
+	e := &encoder{buf: dst, deps: map[addrs.AbsResource][]byte{}, compact: true}
+	start := len(dst)
+	if err := e.state(s); err != nil {
+		return dst, err
+	}
+	// Every line break is structural: strings are escaped and raw JSON
+	// compacted. Each is followed by indentation alone.
+	out, line := e.buf[:start], e.buf[start:]
+	for {
+		nl := bytes.IndexByte(line, '\n')
+		if nl < 0 {
+			return append(out, line...), nil
+		}
+		out = append(out, line[:nl]...)
+		line = bytes.TrimLeft(line[nl+1:], " ")
+	}
+}
+
 // Write writes s to w as Marshal formats it, in pieces of about 64 KiB,
 // without holding the whole file in memory. A write error stops it; what
 // was written before the error stays written.
@@ -84,6 +106,8 @@ type encoder struct {
 	deps map[addrs.AbsResource][]byte // dependency address → quoted JSON string
 	keys []addrs.InstanceKey          // reused by resource
 	dks  []addrs.DeposedKey           // reused by resource
+	// compact writes raw JSON without white space (see AppendLine).
+	compact bool
 }
 
 func newEncoder(w io.Writer) *encoder {
@@ -309,6 +333,7 @@ func (e *encoder) resourcesParallel(sorted []*state.Resource) error {
 	parts := make([]*encoder, 2*workers)
 	for i := range parts {
 		parts[i] = newEncoder(nil)
+		parts[i].compact = e.compact
 	}
 	errs := make([]error, len(parts))
 	for first := 0; first < len(runs)-1; first += len(parts) {
@@ -536,7 +561,13 @@ func (e *encoder) depString(dep addrs.AbsResource) []byte {
 // it after a key at the line prefix pre, with encoding/json's HTML-safe
 // escaping applied as json.Marshal applies it to a json.RawMessage.
 func (e *encoder) raw(src []byte, pre string) error {
-	buf, err := appendIndentHTMLSafe(e.buf, bytes.TrimRight(src, " \t\r\n"), pre)
+	var buf []byte
+	var err error
+	if e.compact {
+		buf, err = appendCompactHTMLSafe(e.buf, src)
+	} else {
+		buf, err = appendIndentHTMLSafe(e.buf, bytes.TrimRight(src, " \t\r\n"), pre)
+	}
 	if err != nil {
 		return err
 	}
