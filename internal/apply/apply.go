@@ -99,11 +99,11 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		release = releaser(cfg, g)
 	}
 	var dmu sync.Mutex
-	res := dag.Walk(ctx, g.G, func(_ context.Context, op Op) error {
+	res := dag.Walk(ctx, g.G, func(ctx context.Context, op Op) error {
 		if op.IsBarrier() {
 			return nil
 		}
-		d := a.run(op)
+		d := a.run(ctx, op)
 		if release != nil {
 			release(op)
 		}
@@ -221,7 +221,7 @@ func (a *applier) schema(c *plan.ResourceInstanceChange) (provider.Schema, diag.
 }
 
 // run carries out one operation and records its result.
-func (a *applier) run(op Op) diag.Diagnostics {
+func (a *applier) run(walkCtx context.Context, op Op) diag.Diagnostics {
 	c := a.graph.Changes[op]
 	info := Operation{Addr: op.Addr, Deposed: op.Deposed, Action: c.Action, IDValue: idOf(c.Before)}
 	if c.Action.IsReplace() {
@@ -238,9 +238,9 @@ func (a *applier) run(op Op) diag.Diagnostics {
 	var res Result
 	var ds diag.Diagnostics
 	if op.Kind == OpDelete {
-		res, ds = a.delete(op, c)
+		res, ds = a.delete(walkCtx, op, c)
 	} else {
-		res, ds = a.createOrUpdate(op, c)
+		res, ds = a.createOrUpdate(walkCtx, op, c)
 	}
 	stop()
 	res.Elapsed = time.Since(start)
@@ -251,21 +251,46 @@ func (a *applier) run(op Op) diag.Diagnostics {
 	return ds
 }
 
+// awaitingDurability is called by an operation whose provider has answered,
+// before it waits for its result to be durable. That wait takes no share of
+// -parallelism, so the operation releases its slot for another to call its
+// provider in the meantime; the operation still ends (for the hooks and for
+// what depends on it) only once its result is durable. With -parallelism=1
+// operations stay strictly one after another, persistence included.
+func (a *applier) awaitingDurability(walkCtx context.Context) {
+	if a.opts.Parallelism > 1 {
+		dag.Release(walkCtx)
+	}
+}
+
+// progress reports the operation to the hooks every ProgressInterval until
+// stop is called; a timer, not a goroutine, waits for each report.
 func (a *applier) progress(info Operation, start time.Time) (stop func()) {
-	done := make(chan struct{})
-	t := time.NewTicker(a.opts.ProgressInterval)
-	go func() {
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case now := <-t.C:
-				a.opts.Hooks.Progress(info, now.Sub(start))
-			}
+	var mu sync.Mutex
+	stopped := false
+	var t *time.Timer
+	mu.Lock() // t is set before the first tick uses it
+	defer mu.Unlock()
+	t = time.AfterFunc(a.opts.ProgressInterval, func() {
+		mu.Lock()
+		done := stopped
+		mu.Unlock()
+		if done {
+			return
 		}
-	}()
-	return func() { close(done) }
+		a.opts.Hooks.Progress(info, time.Since(start))
+		mu.Lock()
+		defer mu.Unlock()
+		if !stopped {
+			t.Reset(a.opts.ProgressInterval)
+		}
+	})
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		stopped = true
+		t.Stop()
+	}
 }
 
 func idOf(v cty.Value) string {
@@ -280,7 +305,7 @@ func idOf(v cty.Value) string {
 }
 
 // delete deletes the object of a Delete change or the old object of a replacement.
-func (a *applier) delete(op Op, c *plan.ResourceInstanceChange) (Result, diag.Diagnostics) {
+func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanceChange) (Result, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	oaddr := addrs.ObjectAddr{Instance: op.Addr, Deposed: op.Deposed}
 	prov, more := a.provider(c.ProviderConfig)
@@ -305,6 +330,7 @@ func (a *applier) delete(op Op, c *plan.ResourceInstanceChange) (Result, diag.Di
 		return Result{NewState: c.Before}, ds
 	}
 	var rerr error
+	a.awaitingDurability(walkCtx)
 	if newVal.IsNull() {
 		rerr = a.rec.record([]addrs.ObjectAddr{oaddr}, func(s *state.State) { s.SetObject(oaddr, nil, c.ProviderConfig) })
 	} else {

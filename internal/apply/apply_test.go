@@ -2,10 +2,12 @@ package apply
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
@@ -197,5 +199,63 @@ func TestReleaseApplied(t *testing.T) {
 		if got, want := len(released.Objects()), len(kept.Objects()); got != want || got != 3 {
 			t.Errorf("cbd=%v: %d objects with release, %d without; want 3", cbd, got, want)
 		}
+	}
+}
+
+// signalingProvider closes applied when it applies a change whose input is
+// "c".
+type signalingProvider struct {
+	provider.Interface
+	applied chan struct{}
+}
+
+func (p signalingProvider) ApplyResourceChange(ctx context.Context, req provider.ApplyRequest) provider.ApplyResponse {
+	resp := p.Interface.ApplyResourceChange(ctx, req)
+	if in := req.PlannedState.GetAttr("input"); in.IsKnown() && !in.IsNull() && in.AsString() == "c" {
+		close(p.applied)
+	}
+	return resp
+}
+
+// blockingWriter holds every write until c has been applied.
+type blockingWriter struct{ applied chan struct{} }
+
+func (w blockingWriter) WriteState(context.Context, *state.State) error { return nil }
+
+func (w blockingWriter) WriteChanges(context.Context, *state.State, []addrs.ObjectAddr, bool) error {
+	select {
+	case <-w.applied:
+		return nil
+	case <-time.After(10 * time.Second):
+		return errors.New("c was never applied while a and b waited for their results to be persisted")
+	}
+}
+
+// An operation waiting for its result to be durable does not hold a slot of
+// -parallelism: with two slots, a and b waiting, c still runs.
+func TestWaitingForDurabilityFreesSlot(t *testing.T) {
+	cfg := loadConfig(t, `
+resource "terraform_data" "a" { input = "a" }
+resource "terraform_data" "b" { input = "b" }
+resource "terraform_data" "c" { input = "c" }
+`)
+	ctx := context.Background()
+	applied := make(chan struct{})
+	set := provider.NewSet(provider.Factories{
+		addrs.NewBuiltInProvider("terraform"): func() (provider.Interface, error) {
+			return signalingProvider{Interface: builtin.NewTerraform(), applied: applied}, nil
+		},
+	})
+	defer set.Close()
+	p, ds := plan.Make(ctx, cfg, state.New(), set, plan.Options{})
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	s, ds := Apply(ctx, cfg, p, set, Options{StateWriter: blockingWriter{applied}, Parallelism: 2})
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	if n := len(s.Objects()); n != 3 {
+		t.Fatalf("%d objects in state, want 3", n)
 	}
 }

@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -15,7 +16,7 @@ import (
 // half of a replacement: it re-evaluates the configuration now that the
 // values it references are known, plans the final change, checks it against
 // the saved plan, applies it and records the result.
-func (a *applier) createOrUpdate(op Op, c *plan.ResourceInstanceChange) (Result, diag.Diagnostics) {
+func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.ResourceInstanceChange) (Result, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	oaddr := addrs.ObjectAddr{Instance: op.Addr}
 	r := a.cfg.ResourceByAddr(op.Addr.Resource.Resource)
@@ -52,6 +53,7 @@ func (a *applier) createOrUpdate(op Op, c *plan.ResourceInstanceChange) (Result,
 			return Result{}, ds.Append(err)
 		}
 		a.values.set(op.Addr, resp.State)
+		a.awaitingDurability(walkCtx)
 		if err := a.rec.record([]addrs.ObjectAddr{oaddr}, func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) }); err != nil {
 			ds = ds.Append(diag.Errorf("Failed to persist state", "After reading %s: %s", op.Addr, err))
 		}
@@ -138,6 +140,7 @@ func (a *applier) createOrUpdate(op Op, c *plan.ResourceInstanceChange) (Result,
 		}
 		mutate = func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) }
 	}
+	a.awaitingDurability(walkCtx)
 	if mutate != nil {
 		if err := a.rec.record(changed, mutate); err != nil {
 			ds = ds.Append(diag.Errorf("Failed to persist state", "After applying %s: %s", op.Addr, err))

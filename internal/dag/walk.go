@@ -6,7 +6,6 @@ import (
 	"iter"
 	"maps"
 	"slices"
-	"sync"
 )
 
 // WalkOptions configures Walk.
@@ -157,8 +156,9 @@ func (r WalkResult[K]) Err() error {
 // returns. A panic in fn is not recovered.
 //
 // One goroutine schedules: it alone owns the counts of unfinished
-// predecessors and the ready queue. With a Limit, a pool of Limit workers
-// runs fn; without one, each call runs on a goroutine of its own.
+// predecessors and the ready queue. Each call of fn runs on a goroutine of
+// its own. fn may call Release to give up its node's share of the limits
+// before it returns.
 func Walk[K comparable](ctx context.Context, g *Graph[K], fn func(ctx context.Context, k K) error, opts WalkOptions[K]) WalkResult[K] {
 	order, ok := g.anyTopoIDs()
 	if !ok {
@@ -206,11 +206,37 @@ type walker[K comparable] struct {
 	classes   *classState // nil without class limits
 }
 
-// finished reports one dispatched node back to the scheduler.
+// finished reports one dispatched node back to the scheduler: fn returned
+// (or was not called), or fn released the node's share of the limits.
 type finished struct {
-	id  int32
-	ran bool // false if the worker found ctx done and did not call fn
-	err error
+	id       int32
+	ran      bool // false if the worker found ctx done and did not call fn
+	err      error
+	released bool // fn called Release; fn has not returned yet
+}
+
+// Release, called by fn during a Walk with the context fn received, frees
+// the node's share of the walk's limits (Limit and class limits) before fn
+// returns, so that another ready node may start in its place. The node is
+// not finished: its successors still start only once fn returns nil. fn
+// calls it when what remains is waiting rather than work (such as waiting
+// for its result to be made durable). Calls after the first, and calls with
+// any other context, do nothing.
+func Release(ctx context.Context) {
+	if r, ok := ctx.Value(releaseKey{}).(*releaser); ok && !r.done {
+		r.done = true
+		r.finished <- finished{id: r.id, released: true}
+	}
+}
+
+type releaseKey struct{}
+
+// releaser is what Release needs of one call of fn; fn's goroutine alone
+// uses it.
+type releaser struct {
+	id       int32
+	finished chan<- finished
+	done     bool
 }
 
 // cancelled reports whether ctx is done, without blocking.
@@ -229,31 +255,17 @@ func (w *walker[K]) call(ctx context.Context, id int32) {
 		w.finished <- finished{id: id}
 		return
 	}
-	err := w.fn(ctx, w.g.keys[id])
-	w.finished <- finished{id: id, ran: true, err: err}
+	r := &releaser{id: id, finished: w.finished}
+	err := w.fn(context.WithValue(ctx, releaseKey{}, r), w.g.keys[id])
+	w.finished <- finished{id: id, ran: true, err: err, released: r.done}
 }
 
 // run schedules the walk until nothing is running and nothing more may
-// start.
+// start. Each call of fn runs on a goroutine of its own; running counts
+// the calls that hold a share of the limits, calls those whose fn has not
+// returned.
 func (w *walker[K]) run(ctx context.Context, limit int) {
-	var jobs chan int32
-	var workers sync.WaitGroup
-	if limit > 0 {
-		jobs = make(chan int32, limit)
-		for range min(limit, len(w.g.index)) {
-			workers.Go(func() {
-				for id := range jobs {
-					w.call(ctx, id)
-				}
-			})
-		}
-		defer func() {
-			close(jobs)
-			workers.Wait()
-		}()
-	}
-
-	running := 0
+	running, calls := 0, 0
 	stopped := false // ctx was seen done: start nothing more
 	for {
 		for !stopped && (len(w.ready) > 0 || w.classes != nil && w.classes.pending()) && (limit <= 0 || running < limit) {
@@ -271,26 +283,44 @@ func (w *walker[K]) run(ctx context.Context, limit int) {
 				id = w.ready.pop()
 			}
 			running++
-			if jobs != nil {
-				jobs <- id
-			} else {
-				go w.call(ctx, id)
-			}
+			calls++
+			go w.call(ctx, id)
 		}
-		if running == 0 {
+		if calls == 0 {
 			return
 		}
 		// Wait for one report, then take any others already sent, so that
 		// one round of dispatching follows a burst of completions.
-		w.record(<-w.finished, &stopped)
-		running--
-		for more := true; more && running > 0; {
-			select {
-			case f := <-w.finished:
-				w.record(f, &stopped)
+		f := <-w.finished
+		for {
+			switch {
+			case f.released && !f.ran:
+				// The node gives up its share of the limits; fn goes on.
 				running--
+				if w.classes != nil {
+					w.classes.finish(f.id)
+				}
 			default:
-				more = false
+				w.record(f, &stopped)
+				calls--
+				if !f.released {
+					running--
+					if w.classes != nil {
+						w.classes.finish(f.id)
+					}
+				}
+			}
+			if calls == 0 {
+				break
+			}
+			var more bool
+			select {
+			case f = <-w.finished:
+				more = true
+			default:
+			}
+			if !more {
+				break
 			}
 		}
 	}
@@ -301,9 +331,6 @@ func (w *walker[K]) run(ctx context.Context, limit int) {
 // means ctx is done, so it sets *stopped; the node keeps no result and is
 // classified afterwards.
 func (w *walker[K]) record(f finished, stopped *bool) {
-	if w.classes != nil {
-		w.classes.finish(f.id)
-	}
 	switch {
 	case !f.ran:
 		*stopped = true
