@@ -142,7 +142,9 @@ type Graph struct {
 // delete. It fails with a diagnostic naming the cycle when the rules
 // cannot all hold.
 func Order(p *plan.Plan) (*Graph, diag.Diagnostics) {
-	g := &Graph{G: dag.New[Op](), Changes: map[Op]*plan.ResourceInstanceChange{}, Verbs: map[Op]string{}, DeposeKeys: map[addrs.AbsResourceInstance]addrs.DeposedKey{}}
+	// A replacement is two operations; most changes are one.
+	n := len(p.Changes) + len(p.Changes)/8
+	g := &Graph{G: dag.NewSized[Op](n), Changes: make(map[Op]*plan.ResourceInstanceChange, n), Verbs: make(map[Op]string, n), DeposeKeys: map[addrs.AbsResourceInstance]addrs.DeposedKey{}}
 	creates := map[addrs.AbsResource][]Op{}
 	deletes := map[addrs.AbsResource][]Op{}
 	prior := p.PriorState

@@ -40,6 +40,13 @@ func New[K comparable]() *Graph[K] {
 	return &Graph[K]{index: make(map[K]int32)}
 }
 
+// NewSized returns an empty graph with room for n nodes, for a caller that
+// knows about how many it will add: the graph then grows no tables.
+func NewSized[K comparable](n int) *Graph[K] {
+	return &Graph[K]{index: make(map[K]int32, n), keys: make([]K, 0, n), live: make([]bool, 0, n),
+		out: make([][]int32, 0, n), in: make([][]int32, 0, n)}
+}
+
 // Add adds k as a node. Adding a node that is already present does nothing,
 // and in particular does not change its position in the insertion order.
 func (g *Graph[K]) Add(k K) {

@@ -61,8 +61,10 @@ type schemaLookup func(r *config.Resource) (*provider.Block, bool)
 // buildRefGraph builds the reference graph of m and checks it for cycles.
 func buildRefGraph(m *config.Module, schemaOf schemaLookup) (*refGraph, diag.Diagnostics) {
 	var ds diag.Diagnostics
-	rg := &refGraph{g: dag.New[node](), resourceDeps: map[addrs.Resource][]addrs.Resource{}, ranges: map[node]hcl.Range{}}
-	direct := map[node][]node{}
+	resources := allResources(m)
+	n := len(m.Variables) + len(m.Locals) + len(m.Outputs) + len(resources)
+	rg := &refGraph{g: dag.NewSized[node](n), resourceDeps: make(map[addrs.Resource][]addrs.Resource, len(resources)), ranges: make(map[node]hcl.Range, n)}
+	direct := make(map[node][]node, n)
 
 	addRefs := func(from node, refs []*lang.Reference) {
 		for _, ref := range refs {
@@ -97,7 +99,6 @@ func buildRefGraph(m *config.Module, schemaOf schemaLookup) (*refGraph, diag.Dia
 		rg.g.Add(n)
 		rg.ranges[n] = m.Locals[name].DeclRange
 	}
-	resources := allResources(m)
 	for _, r := range resources {
 		n := node{kind: resourceNode, resource: r.Addr}
 		rg.g.Add(n)

@@ -126,8 +126,9 @@ func ResourceGraph(ctx context.Context, cfg *config.Module, providers *provider.
 		return s.Block, ok
 	})
 	ds = ds.Append(more)
-	g := dag.New[addrs.Resource]()
-	for _, r := range allResources(cfg) {
+	resources := allResources(cfg)
+	g := dag.NewSized[addrs.Resource](len(resources))
+	for _, r := range resources {
 		g.Add(r.Addr)
 	}
 	if rg != nil {
