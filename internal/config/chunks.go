@@ -120,8 +120,21 @@ func topLevelCuts(src []byte, minPiece int) []int {
 	var cuts []int
 	last := 0
 	for s.i < len(src) {
-		c := src[s.i]
 		top := s.top()
+		// Most bytes change nothing: skip runs of them in a tight loop.
+		skip := &codeBoring
+		if top.kind == frameString {
+			skip = &stringBoring
+		}
+		if top.kind != frameHeredoc {
+			for s.i < len(src) && skip[src[s.i]] {
+				s.i++
+			}
+			if s.i >= len(src) {
+				break
+			}
+		}
+		c := src[s.i]
 		switch top.kind {
 		case frameCode, frameInterp:
 			if !s.code(c, top) {
@@ -147,6 +160,21 @@ func topLevelCuts(src []byte, minPiece int) []int {
 	}
 	return cuts
 }
+
+// codeBoring and stringBoring mark the bytes that the scanner steps over
+// one at a time without effect, in code and in a quoted template.
+var codeBoring, stringBoring = func() (code, str [256]bool) {
+	for c := range 256 {
+		code[c], str[c] = true, true
+	}
+	for _, c := range []byte("#/\"<{[(}])\n") {
+		code[c] = false
+	}
+	for _, c := range []byte("\n\\$%\"") {
+		str[c] = false
+	}
+	return code, str
+}()
 
 type frameKind uint8
 
