@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/pprof"
 )
 
@@ -25,6 +26,9 @@ func startProfiles() (stop func()) {
 	}
 	if path := os.Getenv("RIG_HEAP_PROFILE"); path != "" {
 		stops = append(stops, func() {
+			// The profile stands as of the last collection: one now makes
+			// it cover the whole run.
+			runtime.GC()
 			f, err := os.Create(path)
 			if err == nil {
 				err = pprof.Lookup("allocs").WriteTo(f, 0)

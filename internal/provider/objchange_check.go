@@ -665,7 +665,14 @@ func HasMarks(v cty.Value) bool {
 				return true
 			}
 		}
-	case ty.IsListType(), ty.IsSetType(), ty.IsMapType(), ty.IsTupleType():
+	case ty.IsListType(), ty.IsSetType(), ty.IsTupleType():
+		// Not ElementIterator, which makes a number value for each index.
+		for _, e := range v.AsValueSlice() {
+			if HasMarks(e) {
+				return true
+			}
+		}
+	case ty.IsMapType():
 		for it := v.ElementIterator(); it.Next(); {
 			if _, e := it.Element(); HasMarks(e) {
 				return true
