@@ -6,6 +6,7 @@ import (
 	"iter"
 	"maps"
 	"slices"
+	"sync"
 )
 
 // WalkOptions configures Walk.
@@ -156,9 +157,8 @@ func (r WalkResult[K]) Err() error {
 // returns. A panic in fn is not recovered.
 //
 // One goroutine schedules: it alone owns the counts of unfinished
-// predecessors and the ready queue. Each call of fn runs on a goroutine of
-// its own. fn may call Release to give up its node's share of the limits
-// before it returns.
+// predecessors and the ready queue; a pool of workers runs fn. fn may call
+// Release to give up its node's share of the limits before it returns.
 func Walk[K comparable](ctx context.Context, g *Graph[K], fn func(ctx context.Context, k K) error, opts WalkOptions[K]) WalkResult[K] {
 	order, ok := g.anyTopoIDs()
 	if !ok {
@@ -261,10 +261,24 @@ func (w *walker[K]) call(ctx context.Context, id int32) {
 }
 
 // run schedules the walk until nothing is running and nothing more may
-// start. Each call of fn runs on a goroutine of its own; running counts
-// the calls that hold a share of the limits, calls those whose fn has not
-// returned.
+// start. running counts the calls that hold a share of the limits, calls
+// those whose fn has not returned. Calls run on a pool of workers that
+// grows whenever no worker is idle (a call that released its share still
+// occupies its worker); workers are reused because a goroutine's stack,
+// once grown by a deep fn, would otherwise be grown again for every node.
 func (w *walker[K]) run(ctx context.Context, limit int) {
+	jobs := make(chan int32) // unbuffered: a send succeeds only if a worker is idle
+	var workers sync.WaitGroup
+	work := func(id int32) {
+		for ok := true; ok; id, ok = <-jobs {
+			w.call(ctx, id)
+		}
+	}
+	defer func() {
+		close(jobs)
+		workers.Wait()
+	}()
+
 	running, calls := 0, 0
 	stopped := false // ctx was seen done: start nothing more
 	for {
@@ -284,7 +298,11 @@ func (w *walker[K]) run(ctx context.Context, limit int) {
 			}
 			running++
 			calls++
-			go w.call(ctx, id)
+			select {
+			case jobs <- id:
+			default:
+				workers.Go(func() { work(id) })
+			}
 		}
 		if calls == 0 {
 			return
