@@ -70,6 +70,15 @@ type bodyRefs struct {
 
 var bodyCache sync.Map // bodyKey → bodyRefs
 
+// CachedReferencesInBody is ReferencesInBody remembered per native-syntax
+// body and spec, so that finding a resource's dependencies while planning
+// and evaluating it later share one walk of its body. The returned slice is
+// shared: callers must not modify it.
+func CachedReferencesInBody(body hcl.Body, spec hcldec.Spec) ([]*Reference, diag.Diagnostics) {
+	refs, diags, _ := cachedBodyReferences(body, spec)
+	return refs, diags
+}
+
 // cachedBodyReferences is ReferencesInBody for evaluation, cached per
 // native-syntax body and spec like cachedReferences. It also reports whether
 // the body has any "dynamic" block, so that EvalBlock can skip expansion.

@@ -214,7 +214,7 @@ func resourceReferences(r *config.Resource, schemaOf schemaLookup) ([]*lang.Refe
 	var ds diag.Diagnostics
 	var refs []*lang.Reference
 	if b, ok := schemaOf(r); ok {
-		more, d := lang.ReferencesInBody(r.Config, b.DecoderSpec())
+		more, d := lang.CachedReferencesInBody(r.Config, b.DecoderSpec())
 		ds = ds.Append(d)
 		refs = append(refs, more...)
 	}
