@@ -66,9 +66,10 @@ func runApplyOrDestroy(m *Meta, args []string, destroy bool) int {
 		out.diagnostics(ds)
 		return 1
 	}
-	g, more := apply.Order(p)
+	order := orderPlan(p)
+	out.plan(p, planSchemas(ctx, op.providers, p), order)
+	g, more := order.wait()
 	ds = ds.Append(more)
-	out.plan(p, planSchemas(ctx, op.providers, p), g)
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1

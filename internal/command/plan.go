@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/rig-iac/rig/internal/addrs"
-	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/plan/planfile"
 	"github.com/rig-iac/rig/internal/provider"
@@ -51,9 +50,10 @@ func runPlan(m *Meta, args []string) int {
 		return 1
 	}
 	schemas := planSchemas(ctx, op.providers, p)
-	g, more := apply.Order(p)
+	order := orderPlan(p)
+	out.plan(p, schemas, order)
+	_, more = order.wait()
 	ds = ds.Append(more)
-	out.plan(p, schemas, g)
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1

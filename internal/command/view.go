@@ -40,18 +40,42 @@ func (o *output) diagnostics(ds diag.Diagnostics) {
 	renderDiagnostics(o.m.Err, ds, o.m.sources, o.m.Color)
 }
 
-func (o *output) plan(p *plan.Plan, schemas ui.ProviderSchemas, g *apply.Graph) {
+func (o *output) plan(p *plan.Plan, schemas ui.ProviderSchemas, order *pendingOrder) {
 	if o.json != nil {
 		o.json.Plan(p)
-		if g != nil {
+		if g, _ := order.wait(); g != nil {
 			o.json.Order(ui.OrderWaves(g))
 		}
 		return
 	}
 	_ = ui.RenderPlan(o.m.Out, p, schemas, o.opts())
-	if g != nil && p.HasChanges() {
+	if g, _ := order.wait(); g != nil && p.HasChanges() {
 		ui.RenderOrder(o.m.Out, g, o.opts())
 	}
+}
+
+// pendingOrder is a plan's operation graph being built on another
+// goroutine while the plan is rendered, which only reads the plan too.
+type pendingOrder struct {
+	done chan struct{}
+	g    *apply.Graph
+	ds   diag.Diagnostics
+}
+
+// orderPlan starts building p's operation graph (apply.Order).
+func orderPlan(p *plan.Plan) *pendingOrder {
+	o := &pendingOrder{done: make(chan struct{})}
+	go func() {
+		defer close(o.done)
+		o.g, o.ds = apply.Order(p)
+	}()
+	return o
+}
+
+// wait returns the graph and apply.Order's diagnostics once built.
+func (o *pendingOrder) wait() (*apply.Graph, diag.Diagnostics) {
+	<-o.done
+	return o.g, o.ds
 }
 
 func (o *output) savedPlan(path string) {
