@@ -81,7 +81,7 @@ func (j *fileJournal) writeLine(line []byte) error {
 	if _, err := j.f.Write(j.line); err != nil {
 		return fmt.Errorf("writing state journal %s: %w", j.path, err)
 	}
-	if err := j.f.Sync(); err != nil {
+	if err := syncData(j.f); err != nil {
 		return fmt.Errorf("syncing state journal %s: %w", j.path, err)
 	}
 	return nil
