@@ -280,6 +280,13 @@ func (w *walker[K]) run(ctx context.Context, limit int) {
 	}()
 
 	running, calls := 0, 0
+	// free gives back a node's share of the limits.
+	free := func(id int32) {
+		running--
+		if w.classes != nil {
+			w.classes.finish(id)
+		}
+	}
 	stopped := false // ctx was seen done: start nothing more
 	for {
 		for !stopped && (len(w.ready) > 0 || w.classes != nil && w.classes.pending()) && (limit <= 0 || running < limit) {
@@ -309,36 +316,22 @@ func (w *walker[K]) run(ctx context.Context, limit int) {
 		}
 		// Wait for one report, then take any others already sent, so that
 		// one round of dispatching follows a burst of completions.
-		f := <-w.finished
-		for {
+		for f, more := <-w.finished, true; more; {
 			switch {
-			case f.released && !f.ran:
-				// The node gives up its share of the limits; fn goes on.
-				running--
-				if w.classes != nil {
-					w.classes.finish(f.id)
-				}
+			case f.released && !f.ran: // fn gave up its share and goes on
+				free(f.id)
+			case f.released: // fn returned after giving up its share
+				w.record(f, &stopped)
+				calls--
 			default:
 				w.record(f, &stopped)
 				calls--
-				if !f.released {
-					running--
-					if w.classes != nil {
-						w.classes.finish(f.id)
-					}
-				}
+				free(f.id)
 			}
-			if calls == 0 {
-				break
-			}
-			var more bool
 			select {
 			case f = <-w.finished:
-				more = true
 			default:
-			}
-			if !more {
-				break
+				more = false
 			}
 		}
 	}
