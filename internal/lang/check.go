@@ -10,6 +10,7 @@ import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/parallel"
 )
 
 // refScope says what a reference may name where it is written.
@@ -30,9 +31,18 @@ type refScope struct {
 // objects, replace_triggered_by naming a managed resource). Diagnostics are
 // sorted by source position. Cycles between locals are left to the graph.
 func CheckReferences(m *config.Module) diag.Diagnostics {
+	// Resources, the bulk of a large configuration, are checked on every
+	// core; their diagnostics are gathered in resource order.
+	resources := m.Resources()
+	perResource := make([]diag.Diagnostics, len(resources))
+	parallel.For(len(resources), func(i int) {
+		rc := &checker{m: m}
+		rc.resource(resources[i])
+		perResource[i] = rc.diags
+	})
 	c := &checker{m: m}
-	for _, r := range m.Resources() {
-		c.resource(r)
+	for _, ds := range perResource {
+		c.diags = append(c.diags, ds...)
 	}
 	for _, name := range sortedKeys(m.Locals) {
 		c.expr(m.Locals[name].Expr, refScope{})

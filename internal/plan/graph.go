@@ -10,6 +10,7 @@ import (
 	"github.com/rig-iac/rig/internal/dag"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/parallel"
 	"github.com/rig-iac/rig/internal/provider"
 )
 
@@ -115,11 +116,19 @@ func buildRefGraph(m *config.Module, schemaOf schemaLookup) (*refGraph, diag.Dia
 		ds = ds.Append(more)
 		addRefs(node{kind: localNode, name: name}, refs)
 	}
-	for _, r := range resources {
-		n := node{kind: resourceNode, resource: r.Addr}
-		refs, more := resourceReferences(r, schemaOf)
-		ds = ds.Append(more)
-		addRefs(n, refs)
+	// Finding a resource's references walks its body: independent work,
+	// done on every core; the graph is then built in resource order.
+	type found struct {
+		refs []*lang.Reference
+		ds   diag.Diagnostics
+	}
+	refsOf := make([]found, len(resources))
+	parallel.For(len(resources), func(i int) {
+		refsOf[i].refs, refsOf[i].ds = resourceReferences(resources[i], schemaOf)
+	})
+	for i, r := range resources {
+		ds = ds.Append(refsOf[i].ds)
+		addRefs(node{kind: resourceNode, resource: r.Addr}, refsOf[i].refs)
 	}
 	for _, name := range sortedKeys(m.Outputs) {
 		o := m.Outputs[name]

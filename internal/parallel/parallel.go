@@ -1,0 +1,40 @@
+// Package parallel runs independent pieces of CPU-bound work on every core.
+package parallel
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// minPerWorker is the least number of items worth a goroutine of their own:
+// below it, starting and joining workers costs more than the work saves.
+const minPerWorker = 64
+
+// For calls fn(i) for every i in [0, n), from up to GOMAXPROCS goroutines at
+// once, and returns when all calls have returned. Calls for different i may
+// run in any order and at the same time; fn must only write what belongs to
+// its own i. Small n runs on the calling goroutine.
+func For(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n/minPerWorker)
+	if workers <= 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
+}
