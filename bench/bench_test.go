@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -20,6 +21,7 @@ import (
 	"github.com/rig-iac/rig/internal/provider/builtin"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statefile"
+	"github.com/rig-iac/rig/internal/ui"
 )
 
 var sizes = []int{1000, 10000, 100000}
@@ -222,4 +224,36 @@ func BenchmarkStateMarshal(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkRenderPlan measures the human-readable plan text: a fresh
+// config's plan (every object created) and a changed config's plan against
+// applied state (updates and replacements), rendered with the provider's
+// schemas as the CLI does.
+func BenchmarkRenderPlan(b *testing.B) {
+	set := providers()
+	defer set.Close()
+	schemas, ds := set.Schemas(context.Background(), addrs.NewBuiltInProvider("terraform"))
+	if ds.HasErrors() {
+		b.Fatal(ds.Err())
+	}
+	src := ui.ProviderSchemas{addrs.NewBuiltInProvider("terraform"): schemas}
+	for _, kind := range []string{"create", "change"} {
+		b.Run(kind, func(b *testing.B) {
+			forSizes(b, func(b *testing.B, n int) {
+				cfg := load(b, layered(n, 1))
+				p := mustPlan(b, cfg, state.New(), plan.NormalMode)
+				if kind == "change" {
+					p = mustPlan(b, load(b, layered(n, 2)), mustApply(b, cfg, p), plan.NormalMode)
+				}
+				peak := startPeak()
+				for b.Loop() {
+					if err := ui.RenderPlan(io.Discard, p, src, ui.RenderOptions{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				peak.report(b)
+			})
+		})
+	}
 }

@@ -48,6 +48,34 @@ type differ struct {
 	ignoreSens bool
 }
 
+// tracksPaths reports whether any path set is non-empty. Sides carry their
+// paths only to look them up in these sets, so without any the paths stay
+// nil, which saves most of a large plan's rendering allocations.
+func (d *differ) tracksPaths() bool {
+	return len(d.before) > 0 || len(d.after) > 0 || len(d.replace) > 0
+}
+
+func (d *differ) attrStep(p cty.Path, name string) cty.Path {
+	if !d.tracksPaths() {
+		return nil
+	}
+	return attrStep(p, name)
+}
+
+func (d *differ) indexStep(p cty.Path, k cty.Value) cty.Path {
+	if !d.tracksPaths() {
+		return nil
+	}
+	return indexStep(p, k)
+}
+
+func (d *differ) stepFor(v cty.Value, p cty.Path, k string) cty.Path {
+	if !d.tracksPaths() {
+		return nil
+	}
+	return stepFor(v, p, k)
+}
+
 func (d *differ) replaces(b, a side) bool {
 	if b.v == cty.NilVal {
 		return d.replace.has(a.path)
@@ -153,8 +181,8 @@ func (d *differ) attr(b, a side, ty cty.Type) *node {
 		cur := iterAction(b, a)
 		attrs := map[string]*node{}
 		for name, aty := range ty.AttributeTypes() {
-			cb := side{v: mapGet(b.v, name), path: attrStep(b.path, name)}
-			ca := side{v: mapGet(a.v, name), path: attrStep(a.path, name)}
+			cb := side{v: mapGet(b.v, name), path: d.attrStep(b.path, name)}
+			ca := side{v: mapGet(a.v, name), path: d.attrStep(a.path, name)}
 			cn := d.attr(cb, ca, aty)
 			if cn.action == plan.NoOp && isNil(cb.v) && isNil(ca.v) {
 				continue
@@ -178,7 +206,7 @@ func (d *differ) attr(b, a side, ty cty.Type) *node {
 		ak, av := elements(a.v)
 		var elems []*node
 		for i, et := range ty.TupleElementTypes() {
-			cb, ca := indexed(b, bk, bv, i), indexed(a, ak, av, i)
+			cb, ca := d.indexed(b, bk, bv, i), d.indexed(a, ak, av, i)
 			cn := d.attr(cb, ca, et)
 			elems = append(elems, cn)
 			cur = compareActions(cur, cn.action)
@@ -194,11 +222,14 @@ func (d *differ) attr(b, a side, ty cty.Type) *node {
 
 // indexed returns element i of a sequence side; absent (not explicit) when
 // out of range.
-func indexed(s side, keys, vals []cty.Value, i int) side {
+func (d *differ) indexed(s side, keys, vals []cty.Value, i int) side {
 	if i < 0 || i >= len(vals) {
+		if !d.tracksPaths() {
+			return side{}
+		}
 		return side{path: indexStep(s.path, cty.NumberIntVal(int64(i)))}
 	}
-	return side{v: vals[i], explicit: true, path: indexStep(s.path, keys[i])}
+	return side{v: vals[i], explicit: true, path: d.indexStep(s.path, keys[i])}
 }
 
 // mapping diffs the elements of two mappings (maps or objects) key by key,
@@ -214,8 +245,8 @@ func (d *differ) mapping(b, a side, child func(cb, ca side) *node) (map[string]*
 	elems := map[string]*node{}
 	for _, k := range unionKeys(b.v, a.v) {
 		bv, av := mapGet(b.v, k), mapGet(a.v, k)
-		cb := side{v: bv, explicit: bv != cty.NilVal, path: stepFor(b.v, b.path, k)}
-		ca := side{v: av, explicit: av != cty.NilVal, path: stepFor(a.v, a.path, k)}
+		cb := side{v: bv, explicit: bv != cty.NilVal, path: d.stepFor(b.v, b.path, k)}
+		ca := side{v: av, explicit: av != cty.NilVal, path: d.stepFor(a.v, a.path, k)}
 		cn := child(cb, ca)
 		elems[k] = cn
 		cur = compareActions(cur, cn.action)
@@ -249,7 +280,7 @@ func (d *differ) sequence(b, a side, shouldDiff func(x, y cty.Value) bool, child
 	}
 	var elems []*node
 	processSlice(keysOf(bv), keysOf(av), func(i, j int) bool { return shouldDiff(bv[i], av[j]) }, func(i, j int) {
-		cn := child(indexed(b, bk, bv, i), indexed(a, ak, av, j))
+		cn := child(d.indexed(b, bk, bv, i), d.indexed(a, ak, av, j))
 		elems = append(elems, cn)
 		cur = compareActions(cur, cn.action)
 	})
@@ -299,7 +330,7 @@ func (d *differ) set(b, a side, child func(cb, ca side) *node) ([]*node, plan.Ac
 			if matchedA[j] || !av[j].IsWhollyKnown() || valueKey(bv[i]) != valueKey(av[j]) {
 				continue
 			}
-			bs, as := d.before.has(indexStep(b.path, bk[i])), d.after.has(indexStep(a.path, ak[j]))
+			bs, as := d.before.has(d.indexStep(b.path, bk[i])), d.after.has(d.indexStep(a.path, ak[j]))
 			if bs != as {
 				continue
 			}
@@ -309,7 +340,7 @@ func (d *differ) set(b, a side, child func(cb, ca side) *node) ([]*node, plan.Ac
 	}
 	var elems []*node
 	add := func(i, j int) {
-		cn := child(indexed(b, bk, bv, i), indexed(a, ak, av, j))
+		cn := child(d.indexed(b, bk, bv, i), d.indexed(a, ak, av, j))
 		elems = append(elems, cn)
 		cur = compareActions(cur, cn.action)
 	}
@@ -415,8 +446,8 @@ func (d *differ) block(b, a side, blk *provider.Block) *node {
 	cur := iterAction(b, a)
 	attrs := map[string]*node{}
 	for name, at := range blk.Attributes {
-		cb := side{v: emptyAsNull(mapGet(b.v, name)), path: attrStep(b.path, name)}
-		ca := side{v: emptyAsNull(mapGet(a.v, name)), path: attrStep(a.path, name)}
+		cb := side{v: emptyAsNull(mapGet(b.v, name)), path: d.attrStep(b.path, name)}
+		ca := side{v: emptyAsNull(mapGet(a.v, name)), path: d.attrStep(a.path, name)}
 		cn := d.schemaAttr(cb, ca, at)
 		if cn.action == plan.NoOp && isNil(cb.v) && isNil(ca.v) {
 			continue
@@ -426,8 +457,8 @@ func (d *differ) block(b, a side, blk *provider.Block) *node {
 	}
 	groups := map[string]blockGroup{}
 	for name, nb := range blk.BlockTypes {
-		cb := side{v: mapGet(b.v, name), path: attrStep(b.path, name)}
-		ca := side{v: mapGet(a.v, name), path: attrStep(a.path, name)}
+		cb := side{v: mapGet(b.v, name), path: d.attrStep(b.path, name)}
+		ca := side{v: mapGet(a.v, name), path: d.attrStep(a.path, name)}
 		g := blockGroup{replace: d.replaces(cb, ca)}
 		var act plan.Action
 		inner := &nb.Block
@@ -467,7 +498,7 @@ func (d *differ) pairwise(b, a side, child func(cb, ca side) *node) ([]*node, pl
 	cur := iterAction(b, a)
 	var elems []*node
 	for i := 0; i < len(bv) || i < len(av); i++ {
-		cn := child(indexed(b, bk, bv, i), indexed(a, ak, av, i))
+		cn := child(d.indexed(b, bk, bv, i), d.indexed(a, ak, av, i))
 		elems = append(elems, cn)
 		cur = compareActions(cur, cn.action)
 	}
@@ -515,8 +546,8 @@ func (d *differ) nested(b, a side, nt *provider.NestedObject) *node {
 	cur := iterAction(b, a)
 	attrs := map[string]*node{}
 	for name, at := range nt.Attributes {
-		cb := side{v: mapGet(b.v, name), path: attrStep(b.path, name)}
-		ca := side{v: mapGet(a.v, name), path: attrStep(a.path, name)}
+		cb := side{v: mapGet(b.v, name), path: d.attrStep(b.path, name)}
+		ca := side{v: mapGet(a.v, name), path: d.attrStep(a.path, name)}
 		cn := d.schemaAttr(cb, ca, at)
 		if cn.action == plan.NoOp && isNil(cb.v) && isNil(ca.v) {
 			continue
