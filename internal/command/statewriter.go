@@ -30,8 +30,10 @@ type stateWriter struct {
 	lineage string
 	// written is the digest of the last snapshot written (or read), its
 	// serial aside, and writtenSize its length; written is nil until then.
-	written     *[sha256.Size]byte
-	writtenSize int
+	// writtenContent is that length without the serial's digits.
+	written        *[sha256.Size]byte
+	writtenSize    int
+	writtenContent int
 	// journal is nil when the store keeps none; begun says whether it was
 	// begun for the current snapshot, and journalSize what it holds since.
 	journal     backend.Journal
@@ -47,20 +49,22 @@ func newStateWriter(store backend.Store, s *state.State) *stateWriter {
 	// so that a journal always belongs to a state file that exists.
 	if s.Serial > 0 {
 		if data, err := statefile.Marshal(s); err == nil {
-			w.remember(data)
+			d, ok := contentDigest(data)
+			w.remember(data, d, ok)
 		}
 	}
 	return w
 }
 
-// remember records data as the content of the store.
-func (w *stateWriter) remember(data []byte) {
-	d, ok := contentDigest(data)
+// remember records data, whose content digest is d (when ok), as the
+// content of the store.
+func (w *stateWriter) remember(data []byte, d [sha256.Size]byte, ok bool) {
+	w.writtenSize = len(data)
 	if !ok {
 		w.written = nil
 		return
 	}
-	w.written, w.writtenSize = &d, len(data)
+	w.written, w.writtenContent = &d, contentLen(data)
 }
 
 // WriteState implements apply.StateWriter: it writes the whole state, at
@@ -75,13 +79,33 @@ func (w *stateWriter) WriteState(ctx context.Context, s *state.State) error {
 	if err != nil {
 		return err
 	}
-	if d, ok := contentDigest(data); !ok || w.written == nil || d != *w.written {
+	if w.written == nil || contentLen(data) != w.writtenContent {
+		// Certainly a change: the digest, needed for the next comparison,
+		// is computed while the store writes.
+		type digested struct {
+			d  [sha256.Size]byte
+			ok bool
+		}
+		done := make(chan digested, 1)
+		go func() {
+			d, ok := contentDigest(data)
+			done <- digested{d, ok}
+		}()
+		err := w.store.Write(ctx, data)
+		dg := <-done
+		if err != nil {
+			return err
+		}
+		w.serial++
+		s.Serial = w.serial
+		w.remember(data, dg.d, dg.ok)
+	} else if d, ok := contentDigest(data); !ok || d != *w.written {
 		if err := w.store.Write(ctx, data); err != nil {
 			return err
 		}
 		w.serial++
 		s.Serial = w.serial
-		w.remember(data)
+		w.remember(data, d, ok)
 	}
 	if w.begun {
 		w.begun = false
@@ -96,21 +120,41 @@ func (w *stateWriter) WriteState(ctx context.Context, s *state.State) error {
 // serial, the third key of the document: two snapshots with the same digest
 // differ at most in serial.
 func contentDigest(data []byte) (digest [sha256.Size]byte, ok bool) {
-	const key = `"serial": `
-	head := data[:min(len(data), 200)]
-	i := bytes.Index(head, []byte(key))
-	if i < 0 {
-		return digest, false
-	}
-	end := bytes.IndexByte(data[i:], ',')
-	if end < 0 {
+	i, end, ok := serialField(data)
+	if !ok {
 		return digest, false
 	}
 	h := sha256.New()
 	h.Write(data[:i])
-	h.Write(data[i+end:])
+	h.Write(data[end:])
 	h.Sum(digest[:0])
 	return digest, true
+}
+
+// contentLen is the length of a marshalled state without its serial field,
+// or -1 when it has none: snapshots of different content lengths differ.
+func contentLen(data []byte) int {
+	i, end, ok := serialField(data)
+	if !ok {
+		return -1
+	}
+	return len(data) - (end - i)
+}
+
+// serialField locates the serial field, from its key up to the comma after
+// its value, near the start of a marshalled state.
+func serialField(data []byte) (start, end int, ok bool) {
+	const key = `"serial": `
+	head := data[:min(len(data), 200)]
+	i := bytes.Index(head, []byte(key))
+	if i < 0 {
+		return 0, 0, false
+	}
+	n := bytes.IndexByte(data[i:], ',')
+	if n < 0 {
+		return 0, 0, false
+	}
+	return i, i + n, true
 }
 
 // WriteChanges implements apply.StateWriter: with a journal, it appends the

@@ -123,13 +123,17 @@ func newEncoder(w io.Writer) *encoder {
 // estimateSize guesses the length of the file, a little over, so that
 // Marshal rarely grows its buffer: indented attributes take about twice
 // their compact size, and each object about 250 bytes of keys and
-// indentation besides.
+// indentation besides. An eighth more covers attributes that indent to
+// more than that (the type descriptions of dynamic values): growing a
+// buffer of hundreds of megabytes near its end would copy it into one of
+// twice the size; the spare capacity costs far less.
 func estimateSize(s *state.State) int {
 	n := 4096 + 512*len(s.Outputs)
 	for _, r := range s.Resources {
 		n += estimateResource(r)
 	}
-	return n + 2*len(s.CheckResults)
+	n += 2 * len(s.CheckResults)
+	return n + n/8
 }
 
 // estimateResource is estimateSize's guess for one resource.
