@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/rig-iac/rig/internal/plan"
@@ -34,8 +35,28 @@ func (o ropts) sym(a plan.Action) string {
 	if o.hideSymbols {
 		return ""
 	}
+	color := 0
+	if o.color {
+		color = 1
+	}
+	if s, ok := symbolColumns[color][a]; ok {
+		return s
+	}
 	return o.c(actionSymbol(a)) + " "
 }
+
+// symbolColumns holds sym's result for every action, without color and
+// with: a large plan writes one per line.
+var symbolColumns = func() (cols [2]map[plan.Action]string) {
+	actions := []plan.Action{plan.NoOp, plan.Create, plan.Read, plan.Update, plan.DeleteThenCreate, plan.CreateThenDelete, plan.Delete}
+	for color := range cols {
+		cols[color] = map[plan.Action]string{}
+		for _, a := range actions {
+			cols[color][a] = colorize(actionSymbol(a), color == 1) + " "
+		}
+	}
+	return cols
+}()
 
 func (o ropts) nullSuffix(a plan.Action) string {
 	if !o.overrideNullSuffix && a == plan.Delete {
@@ -81,7 +102,15 @@ func actionSymbol(a plan.Action) string {
 	return "  ?"
 }
 
-func pad(indent int) string { return strings.Repeat("    ", indent) }
+// pad is the indentation of a nesting depth, four spaces a level.
+func pad(indent int) string {
+	if n := 4 * indent; n <= len(padding) {
+		return padding[:n]
+	}
+	return strings.Repeat("    ", indent)
+}
+
+const padding = "                                                                "
 
 // attrName quotes an attribute name that is not a valid identifier.
 func attrName(k string) string {
@@ -171,7 +200,16 @@ func (r objectR) render(n *node, indent int, o ropts) string {
 			continue
 		}
 		writeWarnings(&b, child, indent+1, co)
-		fmt.Fprintf(&b, "%s%s%-*s = %s\n", pad(indent+1), co.sym(child.action), width, attrName(k), child.render(indent+1, co))
+		name := attrName(k)
+		b.WriteString(pad(indent + 1))
+		b.WriteString(co.sym(child.action))
+		b.WriteString(name)
+		for range width - utf8.RuneCountInString(name) { // as fmt's %-*s pads
+			b.WriteByte(' ')
+		}
+		b.WriteString(" = ")
+		b.WriteString(child.render(indent+1, co))
+		b.WriteByte('\n')
 	}
 	if hidden > 0 {
 		b.WriteString(pad(indent+1) + o.sym(plan.NoOp) + o.unchanged("attribute", hidden) + "\n")
@@ -405,7 +443,16 @@ func (r blockR) render(n *node, indent int, o ropts) string {
 			continue
 		}
 		writeWarnings(&b, child, indent+1, co)
-		fmt.Fprintf(&b, "%s%s%-*s = %s\n", pad(indent+1), co.sym(child.action), width, attrName(k), child.render(indent+1, co))
+		name := attrName(k)
+		b.WriteString(pad(indent + 1))
+		b.WriteString(co.sym(child.action))
+		b.WriteString(name)
+		for range width - utf8.RuneCountInString(name) { // as fmt's %-*s pads
+			b.WriteByte(' ')
+		}
+		b.WriteString(" = ")
+		b.WriteString(child.render(indent+1, co))
+		b.WriteByte('\n')
 	}
 	if hidden > 0 {
 		b.WriteString(pad(indent+1) + o.sym(plan.NoOp) + o.unchanged("attribute", hidden) + "\n")

@@ -75,7 +75,7 @@ func addSchemaSensitive(block *provider.Block, v cty.Value, path cty.Path, set p
 		return
 	}
 	for name, a := range block.Attributes {
-		if !v.Type().HasAttribute(name) {
+		if !v.Type().HasAttribute(name) || (!a.Sensitive && a.NestedType == nil) {
 			continue
 		}
 		p := attrStep(path, name)
@@ -107,7 +107,7 @@ func addNestedSensitive(nt *provider.NestedObject, v cty.Value, path cty.Path, s
 			return
 		}
 		for name, a := range nt.Attributes {
-			if !ov.Type().HasAttribute(name) {
+			if !ov.Type().HasAttribute(name) || (!a.Sensitive && a.NestedType == nil) {
 				continue
 			}
 			ap := attrStep(p, name)
