@@ -44,13 +44,13 @@ func (o *output) plan(p *plan.Plan, schemas ui.ProviderSchemas, order *pendingOr
 	if o.json != nil {
 		o.json.Plan(p)
 		if g, _ := order.wait(); g != nil {
-			o.json.Order(ui.OrderWaves(g))
+			o.json.Order(order.waves)
 		}
 		return
 	}
 	_ = ui.RenderPlan(o.m.Out, p, schemas, o.opts())
 	if g, _ := order.wait(); g != nil && p.HasChanges() {
-		ui.RenderOrder(o.m.Out, g, o.opts())
+		ui.RenderWaves(o.m.Out, order.waves, o.opts())
 	}
 }
 
@@ -60,14 +60,21 @@ type pendingOrder struct {
 	done chan struct{}
 	g    *apply.Graph
 	ds   diag.Diagnostics
+	// waves is the graph's order of operations as the plan shows it,
+	// computed on the same goroutine; nil without a graph.
+	waves [][]ui.OrderStep
 }
 
-// orderPlan starts building p's operation graph (apply.Order).
+// orderPlan starts building p's operation graph (apply.Order) and the
+// order of operations shown with the plan.
 func orderPlan(p *plan.Plan) *pendingOrder {
 	o := &pendingOrder{done: make(chan struct{})}
 	go func() {
 		defer close(o.done)
 		o.g, o.ds = apply.Order(p)
+		if o.g != nil {
+			o.waves = ui.OrderWaves(o.g)
+		}
 	}()
 	return o
 }

@@ -130,7 +130,13 @@ func (s OrderStep) describe() string {
 // each listing the operations that may run in parallel at that point and
 // what each waits for.
 func RenderOrder(w io.Writer, g *apply.Graph, opts RenderOptions) {
-	waves := OrderWaves(g)
+	RenderWaves(w, OrderWaves(g), opts)
+}
+
+// RenderWaves writes the "Order of operations" section RenderOrder writes,
+// from waves OrderWaves computed, possibly on another goroutine while the
+// plan itself was rendered.
+func RenderWaves(w io.Writer, waves [][]OrderStep, opts RenderOptions) {
 	if len(waves) == 0 {
 		return
 	}
