@@ -102,6 +102,20 @@ func actionSymbol(a plan.Action) string {
 	return "  ?"
 }
 
+// writeAttrLine writes one "name = value" line of an object or block, the
+// name padded to width (counted in runes, as fmt's %-*s pads it).
+func writeAttrLine(b *strings.Builder, indent int, sym, name string, width int, value string) {
+	b.WriteString(pad(indent))
+	b.WriteString(sym)
+	b.WriteString(name)
+	for range width - utf8.RuneCountInString(name) {
+		b.WriteByte(' ')
+	}
+	b.WriteString(" = ")
+	b.WriteString(value)
+	b.WriteByte('\n')
+}
+
 // pad is the indentation of a nesting depth, four spaces a level.
 func pad(indent int) string {
 	if n := 4 * indent; n <= len(padding) {
@@ -200,16 +214,7 @@ func (r objectR) render(n *node, indent int, o ropts) string {
 			continue
 		}
 		writeWarnings(&b, child, indent+1, co)
-		name := attrName(k)
-		b.WriteString(pad(indent + 1))
-		b.WriteString(co.sym(child.action))
-		b.WriteString(name)
-		for range width - utf8.RuneCountInString(name) { // as fmt's %-*s pads
-			b.WriteByte(' ')
-		}
-		b.WriteString(" = ")
-		b.WriteString(child.render(indent+1, co))
-		b.WriteByte('\n')
+		writeAttrLine(&b, indent+1, co.sym(child.action), attrName(k), width, child.render(indent+1, co))
 	}
 	if hidden > 0 {
 		b.WriteString(pad(indent+1) + o.sym(plan.NoOp) + o.unchanged("attribute", hidden) + "\n")
@@ -443,16 +448,7 @@ func (r blockR) render(n *node, indent int, o ropts) string {
 			continue
 		}
 		writeWarnings(&b, child, indent+1, co)
-		name := attrName(k)
-		b.WriteString(pad(indent + 1))
-		b.WriteString(co.sym(child.action))
-		b.WriteString(name)
-		for range width - utf8.RuneCountInString(name) { // as fmt's %-*s pads
-			b.WriteByte(' ')
-		}
-		b.WriteString(" = ")
-		b.WriteString(child.render(indent+1, co))
-		b.WriteByte('\n')
+		writeAttrLine(&b, indent+1, co.sym(child.action), attrName(k), width, child.render(indent+1, co))
 	}
 	if hidden > 0 {
 		b.WriteString(pad(indent+1) + o.sym(plan.NoOp) + o.unchanged("attribute", hidden) + "\n")
