@@ -2,13 +2,12 @@ package config
 
 import (
 	"bytes"
-	"runtime"
-	"sync"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/rig-iac/rig/internal/parallel"
 )
 
 // chunkedParseMin is the file size from which native syntax is parsed in
@@ -67,26 +66,15 @@ func parsePieces(src []byte, filename string, cuts []int) *hclsyntax.Body {
 		from = to
 	}
 
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(pieces)) {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(pieces) {
-					return
-				}
-				p := &pieces[i]
-				f, diags := hclsyntax.ParseConfig(src[p.from:p.to], filename, p.start)
-				if len(diags) > 0 {
-					p.failed = true
-					continue
-				}
-				p.body = f.Body.(*hclsyntax.Body)
-			}
-		})
-	}
-	wg.Wait()
+	parallel.For(len(pieces), func(i int) {
+		p := &pieces[i]
+		f, diags := hclsyntax.ParseConfig(src[p.from:p.to], filename, p.start)
+		if len(diags) > 0 {
+			p.failed = true
+			return
+		}
+		p.body = f.Body.(*hclsyntax.Body)
+	})
 
 	merged := &hclsyntax.Body{Attributes: hclsyntax.Attributes{}, Blocks: hclsyntax.Blocks{}}
 	for i, p := range pieces {

@@ -7,16 +7,12 @@ import (
 	"sync/atomic"
 )
 
-// minPerWorker is the least number of items worth a goroutine of their own:
-// below it, starting and joining workers costs more than the work saves.
-const minPerWorker = 64
-
 // For calls fn(i) for every i in [0, n), from up to GOMAXPROCS goroutines at
 // once, and returns when all calls have returned. Calls for different i may
 // run in any order and at the same time; fn must only write what belongs to
-// its own i. Small n runs on the calling goroutine.
+// its own i. With one processor, or n < 2, it runs on the calling goroutine.
 func For(n int, fn func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n/minPerWorker)
+	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
 		for i := range n {
 			fn(i)
