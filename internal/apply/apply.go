@@ -39,11 +39,12 @@ type Options struct {
 	// plan); nil builds it.
 	Graph *Graph
 	// ReleaseApplied lets Apply clear the values of each change in p once
-	// all its operations have run, and replace a managed resource's
-	// configuration body in cfg with an empty one once all its instances are
-	// created or updated, so that a large plan's and configuration's memory
-	// is given back as the apply goes; for callers that use neither p nor
-	// cfg afterwards.
+	// all its operations have run, replace a managed resource's
+	// configuration body in cfg with an empty one once all its instances
+	// are created or updated (at once when none is), and update
+	// p.PriorState in place rather than a copy, so that a large plan's and
+	// configuration's memory is given back as the apply goes; for callers
+	// that use neither p nor cfg afterwards.
 	ReleaseApplied bool
 }
 
@@ -86,7 +87,11 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		return p.PriorState, ds
 	}
 	a.eval = &plan.Evaluator{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace, Timestamp: p.Timestamp, Functions: fns}
-	a.rec = newRecorder(p.PriorState.DeepCopy(), opts.StateWriter)
+	working := p.PriorState
+	if !opts.ReleaseApplied {
+		working = working.DeepCopy()
+	}
+	a.rec = newRecorder(working, opts.StateWriter)
 
 	// The refreshed state is the starting point: persist it first.
 	if err := a.rec.writeAll(); err != nil {
@@ -127,7 +132,8 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 
 // releaser returns a function to call when an operation has run: after
 // the last operation of a change, it clears the change's values; after the
-// last create or update of a managed resource, its configuration body.
+// last create or update of a managed resource, its configuration body
+// (released at once when the resource has none).
 func releaser(cfg *config.Module, g *Graph) func(Op) {
 	pending := map[*plan.ResourceInstanceChange]*atomic.Int32{}
 	bodies := map[addrs.Resource]*atomic.Int32{}
@@ -145,6 +151,13 @@ func releaser(cfg *config.Module, g *Graph) func(Op) {
 		pending[c] = count(pending[c])
 		if r, ok := configured(op); ok {
 			bodies[r] = count(bodies[r])
+		}
+	}
+	// The body of a resource that nothing creates or updates (all of them,
+	// in a destroy) is never evaluated.
+	for r, rc := range cfg.ManagedResources {
+		if bodies[r] == nil {
+			rc.Config = hcl.EmptyBody()
 		}
 	}
 	return func(op Op) {

@@ -155,49 +155,56 @@ func equalActions(a, b map[string]plan.Action) bool {
 }
 
 // TestReleaseApplied: with ReleaseApplied, every change whose operations all
-// ran has its values cleared, and the apply's result is the same as without.
+// ran has its values cleared, every configuration body is released (at
+// once when nothing creates or updates its resource, as in a destroy), and
+// the apply's result is the same as without.
 func TestReleaseApplied(t *testing.T) {
-	for _, cbd := range []bool{false, true} {
-		src := lifecycleConfig
-		if cbd {
-			src = strings.Replace(src, "triggers_replace = var.trig", "triggers_replace = var.trig\n  lifecycle { create_before_destroy = true }", 1)
-		}
-		cfg := loadConfig(t, src)
-		_, prior := planAndApply(t, cfg, state.New(), plan.NormalMode)
-		cfg.Variables["in"].Default = cty.StringVal("two")
-		cfg.Variables["trig"].Default = cty.StringVal("t2")
+	for _, mode := range []plan.Mode{plan.NormalMode, plan.DestroyMode} {
+		for _, cbd := range []bool{false, true} {
+			src := lifecycleConfig
+			if cbd {
+				src = strings.Replace(src, "triggers_replace = var.trig", "triggers_replace = var.trig\n  lifecycle { create_before_destroy = true }", 1)
+			}
+			cfg := loadConfig(t, src)
+			_, prior := planAndApply(t, cfg, state.New(), plan.NormalMode)
+			cfg.Variables["in"].Default = cty.StringVal("two")
+			cfg.Variables["trig"].Default = cty.StringVal("t2")
 
-		results := map[bool]*state.State{}
-		for _, release := range []bool{false, true} {
-			ctx := context.Background()
-			set := builtinSet()
-			p, ds := plan.Make(ctx, cfg, prior.DeepCopy(), set, plan.Options{})
-			if ds.HasErrors() {
-				t.Fatal(ds.Err())
-			}
-			s, ds := Apply(ctx, cfg, p, set, Options{StateWriter: &memWriter{}, ReleaseApplied: release})
-			set.Close()
-			if ds.HasErrors() {
-				t.Fatal(ds.Err())
-			}
-			results[release] = s
-			for addr, r := range cfg.ManagedResources {
-				if _, kept := r.Config.(*hclsyntax.Body); kept == release {
-					t.Errorf("cbd=%v release=%v: configuration body of %s kept: %v", cbd, release, addr, kept)
+			results := map[bool]*state.State{}
+			for _, release := range []bool{false, true} {
+				ctx := context.Background()
+				set := builtinSet()
+				p, ds := plan.Make(ctx, cfg, prior.DeepCopy(), set, plan.Options{Mode: mode})
+				if ds.HasErrors() {
+					t.Fatal(ds.Err())
+				}
+				s, ds := Apply(ctx, cfg, p, set, Options{StateWriter: &memWriter{}, ReleaseApplied: release})
+				set.Close()
+				if ds.HasErrors() {
+					t.Fatal(ds.Err())
+				}
+				results[release] = s
+				for addr, r := range cfg.ManagedResources {
+					if _, kept := r.Config.(*hclsyntax.Body); kept == release {
+						t.Errorf("mode=%v cbd=%v release=%v: configuration body of %s kept: %v", mode, cbd, release, addr, kept)
+					}
+				}
+				for _, c := range p.Changes {
+					if released := c.After == cty.NilVal && c.Before == cty.NilVal; released != release {
+						t.Errorf("mode=%v cbd=%v release=%v: %s %s has released values: %v", mode, cbd, release, c.Action, c.ObjectAddr(), released)
+					}
 				}
 			}
-			for _, c := range p.Changes {
-				if released := c.After == cty.NilVal && c.Before == cty.NilVal; released != release {
-					t.Errorf("cbd=%v release=%v: %s %s has released values: %v", cbd, release, c.Action, c.ObjectAddr(), released)
-				}
+			kept, released := results[false], results[true]
+			want := 3
+			if mode == plan.DestroyMode {
+				want = 0
+			} else if got, want := released.Outputs["b"].Value, kept.Outputs["b"].Value; !got.RawEquals(want) {
+				t.Errorf("cbd=%v: output b = %#v with release, %#v without", cbd, got, want)
 			}
-		}
-		kept, released := results[false], results[true]
-		if got, want := released.Outputs["b"].Value, kept.Outputs["b"].Value; !got.RawEquals(want) {
-			t.Errorf("cbd=%v: output b = %#v with release, %#v without", cbd, got, want)
-		}
-		if got, want := len(released.Objects()), len(kept.Objects()); got != want || got != 3 {
-			t.Errorf("cbd=%v: %d objects with release, %d without; want 3", cbd, got, want)
+			if got, gotKept := len(released.Objects()), len(kept.Objects()); got != gotKept || got != want {
+				t.Errorf("mode=%v cbd=%v: %d objects with release, %d without; want %d", mode, cbd, got, gotKept, want)
+			}
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"hash"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/backend"
@@ -46,25 +47,28 @@ func newStateWriter(store backend.Store, s *state.State) *stateWriter {
 	w := &stateWriter{store: store, serial: s.Serial, lineage: s.Lineage, journal: store.Journal()}
 	s.TerraformVersion = StateTerraformVersion
 	// A state never written (serial 0) is written by the first WriteState,
-	// so that a journal always belongs to a state file that exists.
+	// so that a journal always belongs to a state file that exists. The
+	// digest of one that was is computed as it is encoded, piece by piece,
+	// never holding the whole file.
 	if s.Serial > 0 {
-		if data, err := statefile.Marshal(s); err == nil {
-			d, ok := contentDigest(data)
-			w.remember(data, d, ok)
+		var h contentHasher
+		if err := statefile.Write(&h, s); err == nil {
+			d, ok := h.sum()
+			w.remember(h.size, d, ok, h.size-h.serialLen)
 		}
 	}
 	return w
 }
 
-// remember records data, whose content digest is d (when ok), as the
-// content of the store.
-func (w *stateWriter) remember(data []byte, d [sha256.Size]byte, ok bool) {
-	w.writtenSize = len(data)
+// remember records that the store holds size bytes whose content digest
+// (when ok) is d and whose content length is contentLen.
+func (w *stateWriter) remember(size int, d [sha256.Size]byte, ok bool, contentLen int) {
+	w.writtenSize = size
 	if !ok {
 		w.written = nil
 		return
 	}
-	w.written, w.writtenContent = &d, contentLen(data)
+	w.written, w.writtenContent = &d, contentLen
 }
 
 // WriteState implements apply.StateWriter: it writes the whole state, at
@@ -98,14 +102,14 @@ func (w *stateWriter) WriteState(ctx context.Context, s *state.State) error {
 		}
 		w.serial++
 		s.Serial = w.serial
-		w.remember(data, dg.d, dg.ok)
+		w.remember(len(data), dg.d, dg.ok, contentLen(data))
 	} else if d, ok := contentDigest(data); !ok || d != *w.written {
 		if err := w.store.Write(ctx, data); err != nil {
 			return err
 		}
 		w.serial++
 		s.Serial = w.serial
-		w.remember(data, d, ok)
+		w.remember(len(data), d, ok, contentLen(data))
 	}
 	if w.begun {
 		w.begun = false
@@ -120,14 +124,44 @@ func (w *stateWriter) WriteState(ctx context.Context, s *state.State) error {
 // serial, the third key of the document: two snapshots with the same digest
 // differ at most in serial.
 func contentDigest(data []byte) (digest [sha256.Size]byte, ok bool) {
-	i, end, ok := serialField(data)
-	if !ok {
+	var h contentHasher
+	h.Write(data)
+	return h.sum()
+}
+
+// contentHasher computes contentDigest of a marshalled state written to it
+// in pieces, the first of which holds the serial field (statefile.Write
+// writes at least its first 64 KiB at once).
+type contentHasher struct {
+	h         hash.Hash
+	size      int  // bytes written
+	serialLen int  // length of the serial field left out
+	found     bool // whether the first piece held the serial field
+}
+
+// Write hashes p, leaving out the serial field when p is the first piece.
+func (c *contentHasher) Write(p []byte) (int, error) {
+	if c.h == nil {
+		c.h = sha256.New()
+		if i, end, ok := serialField(p); ok {
+			c.h.Write(p[:i])
+			c.h.Write(p[end:])
+			c.found, c.serialLen = true, end-i
+			c.size += len(p)
+			return len(p), nil
+		}
+	}
+	c.h.Write(p)
+	c.size += len(p)
+	return len(p), nil
+}
+
+// sum returns the digest, and false when what was written had no serial field.
+func (c *contentHasher) sum() (digest [sha256.Size]byte, ok bool) {
+	if !c.found {
 		return digest, false
 	}
-	h := sha256.New()
-	h.Write(data[:i])
-	h.Write(data[end:])
-	h.Sum(digest[:0])
+	c.h.Sum(digest[:0])
 	return digest, true
 }
 

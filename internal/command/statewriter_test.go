@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -71,5 +72,64 @@ func TestStateWriterSkipsUnchangedSnapshots(t *testing.T) {
 		if got.Serial != st.wantSerial || s.Serial != st.wantSerial {
 			t.Errorf("%s: stored serial %d, state serial %d, want %d", st.name, got.Serial, s.Serial, st.wantSerial)
 		}
+	}
+}
+
+// TestStateWriterKnowsTheStoredState: a writer made for a state read from
+// the store (large enough to be encoded in several pieces) writes nothing
+// when the apply changed nothing, and the next serial when it did.
+func TestStateWriterKnowsTheStoredState(t *testing.T) {
+	ctx := context.Background()
+	provider := addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform"), Module: addrs.RootModule}
+	stored := func(t *testing.T) (*countingStore, *state.State) {
+		inner, err := inmem.New().Store(ctx, backend.DefaultWorkspace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := state.New()
+		s.Lineage, s.Serial = "b7c4", 7
+		for i := range 3000 {
+			addr := addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: fmt.Sprintf("r%d", i)}.Absolute(addrs.RootModule).Instance(addrs.NoKey)
+			s.SetObject(addrs.ObjectAddr{Instance: addr}, &state.Object{AttrsJSON: []byte(fmt.Sprintf(`{"id":"%08d","input":null}`, i))}, provider)
+		}
+		s.TerraformVersion = StateTerraformVersion
+		data, err := statefile.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := inner.Write(ctx, data); err != nil {
+			t.Fatal(err)
+		}
+		read, err := statefile.Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &countingStore{Store: inner}, read
+	}
+	first := addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: "r0"}.Absolute(addrs.RootModule).Instance(addrs.NoKey)
+	tests := []struct {
+		name       string
+		change     func(s *state.State)
+		wantWrites int
+		wantSerial uint64
+	}{
+		{"unchanged", func(*state.State) {}, 0, 7},
+		{"same length, other content", func(s *state.State) {
+			s.SetObject(addrs.ObjectAddr{Instance: first}, &state.Object{AttrsJSON: []byte(`{"id":"99999999","input":null}`)}, provider)
+		}, 1, 8},
+		{"one object fewer", func(s *state.State) { s.SetObject(addrs.ObjectAddr{Instance: first}, nil, provider) }, 1, 8},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			store, s := stored(t)
+			w := newStateWriter(store, s)
+			tt.change(s)
+			if err := w.WriteState(ctx, s); err != nil {
+				t.Fatal(err)
+			}
+			if store.writes != tt.wantWrites || s.Serial != tt.wantSerial {
+				t.Errorf("%d snapshots written, serial %d; want %d at serial %d", store.writes, s.Serial, tt.wantWrites, tt.wantSerial)
+			}
+		})
 	}
 }

@@ -415,8 +415,9 @@ func (w *chunkWriter) Write(p []byte) (int, error) {
 }
 
 // TestWriteStreams checks that Write hands the file over in pieces that
-// add up to Marshal's output (which encodes a state this size on all
-// processors, Write in one pass), and reports a failing writer.
+// add up to Marshal's output (both encode a state this size on all
+// processors, Write a window of resources at a time), and reports a
+// failing writer.
 func TestWriteStreams(t *testing.T) {
 	s := bigState(t, 3000)
 	dk := s.Depose(addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: "r7"}.Instance(addrs.IntKey(3)).Absolute(addrs.RootModule))

@@ -75,8 +75,9 @@ func AppendLine(dst []byte, s *state.State) ([]byte, error) {
 	}
 }
 
-// Write writes s to w as Marshal formats it, in pieces of about 64 KiB,
-// without holding the whole file in memory. A write error stops it; what
+// Write writes s to w as Marshal formats it, in pieces of about 64 KiB or
+// more, without holding the whole file in memory (a large state is encoded
+// on all processors, as by Marshal). A write error stops it; what
 // was written before the error stays written.
 func Write(w io.Writer, s *state.State) error {
 	e := newEncoder(w)
@@ -287,7 +288,7 @@ func (e *encoder) resources(rs map[addrs.AbsResource]*state.Resource) error {
 	}
 	slices.SortFunc(sorted, compareResources)
 	e.buf = append(e.buf, '[')
-	if e.w == nil && len(sorted) > 1 && instanceCount(sorted) >= parallelInstances {
+	if len(sorted) > 1 && instanceCount(sorted) >= parallelInstances {
 		if err := e.resourcesParallel(sorted); err != nil {
 			return err
 		}
@@ -319,7 +320,8 @@ func instanceCount(rs []*state.Resource) int {
 
 // resourcesParallel encodes sorted in runs of a few hundred instances, a
 // window of runs at a time on all processors, appending each window's runs
-// in order, so that the memory it needs beyond the document is a window's.
+// in order (and flushing them, when writing), so that the memory it needs
+// beyond the document is a window's.
 func (e *encoder) resourcesParallel(sorted []*state.Resource) error {
 	const runInstances = 256
 	var runs []int // the start of each run in sorted
@@ -373,6 +375,9 @@ func (e *encoder) resourcesParallel(sorted []*state.Resource) error {
 				e.buf = append(e.buf, ',')
 			}
 			e.buf = append(e.buf, p.buf...)
+		}
+		if err := e.maybeFlush(); err != nil {
+			return err
 		}
 	}
 	return nil
