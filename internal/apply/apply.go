@@ -118,7 +118,8 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 			dmu.Unlock()
 		}
 		return d.Err()
-	}, dag.WalkOptions[Op]{Limit: opts.Parallelism, Classes: limitClasses(cfg, g, opts.Limits), ClassLimits: classLimits(opts.Limits)})
+	}, dag.WalkOptions[Op]{Limit: opts.Parallelism, Classes: limitClasses(cfg, g, opts.Limits), ClassLimits: classLimits(opts.Limits),
+		ReleasedLimit: releasedLimit(opts.Parallelism)})
 	if n := res.Count(dag.NotRunCancelled); n > 0 {
 		ds = ds.Append(diag.Errorf("Operation interrupted", "The apply was interrupted: %d operation(s) did not start. The state records every operation that finished.", n))
 	}
@@ -385,4 +386,13 @@ func withAddr(ds diag.Diagnostics, addr addrs.ObjectAddr) diag.Diagnostics {
 		}
 	}
 	return ds
+}
+
+// releasedLimit caps the operations whose provider has answered and that
+// wait for their result to be durable: while the state is written whole
+// (a journal being folded into a large state file), the operations that
+// finish meanwhile wait with their results in memory, and this many are
+// enough to keep the providers busy.
+func releasedLimit(parallelism int) int {
+	return max(64, 16*parallelism)
 }

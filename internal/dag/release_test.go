@@ -101,6 +101,57 @@ func TestReleaseKeepsLimitAndOrder(t *testing.T) {
 	}
 }
 
+// With ReleasedLimit, no more than that many released nodes are unfinished
+// at once: while they wait, nothing else starts, and the walk still
+// finishes once they return.
+func TestReleasedLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		releasedLimit int
+		wantMax       int32
+	}{
+		{"capped", 3, 3},
+		{"uncapped", 0, 40},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var nodes []string
+			for i := range 40 {
+				nodes = append(nodes, string(rune('A'+i)))
+			}
+			g := build(nodes, nil)
+			var waiting, maxWaiting atomic.Int32
+			done := make(chan struct{})
+			var once sync.Once
+			res := dag.Walk(context.Background(), g, func(ctx context.Context, k string) error {
+				dag.Release(ctx)
+				n := waiting.Add(1)
+				for m := maxWaiting.Load(); n > m && !maxWaiting.CompareAndSwap(m, n); m = maxWaiting.Load() {
+				}
+				// The waiting nodes go on once as many as may wait do, or
+				// after a while when fewer can ever start.
+				if n == tc.wantMax {
+					once.Do(func() { close(done) })
+				}
+				select {
+				case <-done:
+				case <-time.After(2 * time.Second):
+				}
+				waiting.Add(-1)
+				return nil
+			}, dag.WalkOptions[string]{Limit: 2, ReleasedLimit: tc.releasedLimit})
+			if err := res.Err(); err != nil {
+				t.Fatal(err)
+			}
+			if n := res.Count(dag.Done); n != 40 {
+				t.Fatalf("%d nodes done, want 40", n)
+			}
+			if m := maxWaiting.Load(); m != tc.wantMax {
+				t.Fatalf("at most %d released nodes waited at once, want %d", m, tc.wantMax)
+			}
+		})
+	}
+}
+
 // Release outside a Walk does nothing.
 func TestReleaseOutsideWalk(t *testing.T) {
 	dag.Release(context.Background())

@@ -22,6 +22,11 @@ type WalkOptions[K comparable] struct {
 	Classes func(k K) []int
 	// ClassLimits holds each class's limit.
 	ClassLimits []int
+	// ReleasedLimit caps how many calls that gave up their share with
+	// Release may be unfinished at once: while that many are, no call
+	// starts, so that work waiting on something slow does not pile up
+	// without bound. Zero or negative means no cap.
+	ReleasedLimit int
 }
 
 // Outcome says what became of one node in a Walk.
@@ -172,6 +177,8 @@ func Walk[K comparable](ctx context.Context, g *Graph[K], fn func(ctx context.Co
 		remaining: g.inDegrees(),
 		results:   make([]NodeResult[K], len(g.keys)),
 		finished:  make(chan finished, 64),
+
+		releasedLimit: opts.ReleasedLimit,
 	}
 	for id, alive := range g.live {
 		if alive && w.remaining[id] == 0 {
@@ -204,6 +211,8 @@ type walker[K comparable] struct {
 	results   []NodeResult[K]
 	finished  chan finished
 	classes   *classState // nil without class limits
+	// releasedLimit is WalkOptions.ReleasedLimit.
+	releasedLimit int
 }
 
 // finished reports one dispatched node back to the scheduler: fn returned
@@ -279,7 +288,7 @@ func (w *walker[K]) run(ctx context.Context, limit int) {
 		workers.Wait()
 	}()
 
-	running, calls := 0, 0
+	running, calls, released := 0, 0, 0
 	// free gives back a node's share of the limits.
 	free := func(id int32) {
 		running--
@@ -289,7 +298,8 @@ func (w *walker[K]) run(ctx context.Context, limit int) {
 	}
 	stopped := false // ctx was seen done: start nothing more
 	for {
-		for !stopped && (len(w.ready) > 0 || w.classes != nil && w.classes.pending()) && (limit <= 0 || running < limit) {
+		for !stopped && (len(w.ready) > 0 || w.classes != nil && w.classes.pending()) && (limit <= 0 || running < limit) &&
+			(w.releasedLimit <= 0 || released < w.releasedLimit) {
 			if w.cancelled() {
 				stopped = true
 				break
@@ -320,9 +330,11 @@ func (w *walker[K]) run(ctx context.Context, limit int) {
 			switch {
 			case f.released && !f.ran: // fn gave up its share and goes on
 				free(f.id)
+				released++
 			case f.released: // fn returned after giving up its share
 				w.record(f, &stopped)
 				calls--
+				released--
 			default:
 				w.record(f, &stopped)
 				calls--
