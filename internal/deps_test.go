@@ -24,7 +24,7 @@ var allowedImports = map[string][]string{
 	"internal/config":                {"internal/addrs", "internal/diag", "internal/parallel"},
 	"internal/lang":                  {"internal/addrs", "internal/diag", "internal/config", "internal/parallel"},
 	"internal/state":                 {"internal/addrs", "internal/ctyjson"},
-	"internal/state/statefile":       {"internal/addrs", "internal/ctyjson", "internal/state"},
+	"internal/state/statefile":       {"internal/addrs", "internal/ctyjson", "internal/parallel", "internal/state"},
 	"internal/state/journal":         {"internal/addrs", "internal/state", "internal/state/statefile"},
 	"internal/provider":              {"internal/addrs", "internal/diag"},
 	"internal/provider/builtin":      {"internal/ctyjson", "internal/diag", "internal/provider"},

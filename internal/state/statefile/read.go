@@ -35,11 +35,21 @@ func Read(r io.Reader) (*state.State, error) {
 // values are decoded with their recorded types. Parse fails, naming the
 // resource, on an invalid address, mode, status, instance key or deposed
 // key, and on an object recorded twice. The returned State shares no memory
-// with data.
+// with data. A large file's resources are decoded on every processor.
 func Parse(data []byte) (*state.State, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, ErrEmpty
 	}
+	if len(data) >= parallelParseMin {
+		if s, ok := parseParallel(data); ok {
+			return s, nil
+		}
+	}
+	return parseOnePass(data)
+}
+
+// parseOnePass is Parse in one pass of encoding/json over the whole file.
+func parseOnePass(data []byte) (*state.State, error) {
 	var f fileV4
 	if err := json.Unmarshal(data, &f); err != nil {
 		if v := sniffVersion(data); v != nil {
