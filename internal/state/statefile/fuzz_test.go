@@ -13,14 +13,7 @@ import (
 // marshals (identically to the reference encoder) and parses back to an
 // equal state that marshals to the same bytes.
 func FuzzParse(f *testing.F) {
-	files, _ := filepath.Glob("testdata/*.tfstate")
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	addStateFileSeeds(f)
 	for _, seed := range []string{
 		`{"version":4}`,
 		`{"version":3}`,
@@ -72,4 +65,16 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("state changed through AppendLine and Parse (err %v):\n%s\n---\n%s", err, b, b3)
 		}
 	})
+}
+
+// addStateFileSeeds adds every state file under testdata to f's corpus.
+func addStateFileSeeds(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.tfstate")
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
 }

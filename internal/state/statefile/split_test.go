@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -147,14 +145,7 @@ func TestParseLargeFileInParallel(t *testing.T) {
 // FuzzParseParallel checks that whatever parseParallel accepts, one pass of
 // the decoder accepts too, with the same result.
 func FuzzParseParallel(f *testing.F) {
-	files, _ := filepath.Glob("testdata/*.tfstate")
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	addStateFileSeeds(f)
 	f.Add(wideState(f, 3))
 	for _, seed := range []string{
 		`{"version":4,"resources":[{"mode":"managed","type":"t","name":"n","instances":[{"schema_version":0,"attributes":{"a":"]\"["}}]}]}`,
