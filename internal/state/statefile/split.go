@@ -24,7 +24,7 @@ var parallelParseMin = 1 << 20
 // the resources do not simply add up (an error, a resource recorded twice);
 // the caller then parses the whole file in one pass, which reports errors
 // exactly.
-func parseParallel(data []byte) (s *state.State, ok bool) {
+func parseParallel(data []byte) (*state.State, bool) {
 	arr, elems, ok := resourceElements(data)
 	if !ok || len(elems) == 0 {
 		return nil, false
