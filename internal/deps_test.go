@@ -38,11 +38,13 @@ var allowedImports = map[string][]string{
 	"internal/provider/plugin/tfplugin5": {},
 	"internal/provider/plugin/tfplugin6": {},
 
+	// Evaluation of a configuration tree's expressions, shared by plan and apply.
+	"internal/eval": {"internal/addrs", "internal/config", "internal/diag", "internal/lang"},
 	"internal/plan": {"internal/addrs", "internal/config", "internal/dag", "internal/diag",
-		"internal/lang", "internal/parallel", "internal/provider", "internal/state"},
+		"internal/eval", "internal/lang", "internal/parallel", "internal/provider", "internal/state"},
 	"internal/plan/planfile": {"internal/addrs", "internal/plan", "internal/state", "internal/state/statefile"},
 	"internal/apply": {"internal/addrs", "internal/config", "internal/dag", "internal/diag",
-		"internal/lang", "internal/plan", "internal/provider", "internal/state"},
+		"internal/eval", "internal/lang", "internal/plan", "internal/provider", "internal/state"},
 	"internal/ui": {"internal/addrs", "internal/apply", "internal/dag", "internal/diag", "internal/plan",
 		"internal/provider", "internal/state"},
 	"internal/command": {"*"},

@@ -100,3 +100,72 @@ func ExampleAbsResourceInstance_String() {
 	// terraform_data.a["web"]
 	// terraform_data.a["web"] (deposed object 00c0ffee)
 }
+
+func TestModuleInstancePaths(t *testing.T) {
+	tests := []struct {
+		in     string
+		static Module
+		parent ModuleInstance
+		step   string
+	}{
+		{`module.a`, "module.a", RootModule, `module.a`},
+		{`module.a["x"].module.b`, "module.a.module.b", `module.a["x"]`, `module.b`},
+		{`module.a["x]\"y"].module.b[3]`, "module.a.module.b", `module.a["x]\"y"]`, `module.b[3]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			m, err := ParseModuleInstanceStr(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(m) != tt.in {
+				t.Errorf("round trip: got %q", m)
+			}
+			if got := m.Module(); got != tt.static {
+				t.Errorf("Module() = %q, want %q", got, tt.static)
+			}
+			parent, step := m.Parent()
+			if parent != tt.parent || step.String() != tt.step {
+				t.Errorf("Parent() = %q, %q; want %q, %q", parent, step, tt.parent, tt.step)
+			}
+			if parent.Child(step.Name, step.Key) != m {
+				t.Errorf("Child(Parent()) does not give %q back", m)
+			}
+		})
+	}
+	if _, err := ParseModuleInstanceStr(`module.a.aws_x.y`); err == nil {
+		t.Error("a resource address parsed as a module instance")
+	}
+}
+
+func TestModuleInstanceCompare(t *testing.T) {
+	ordered := []ModuleInstance{"", `module.a`, `module.a[2]`, `module.a[10]`, `module.a[10].module.b`, `module.a["k"]`, `module.b`}
+	for i := range ordered {
+		for j := range ordered {
+			got := ordered[i].Compare(ordered[j])
+			want := 0
+			if i < j {
+				want = -1
+			} else if i > j {
+				want = 1
+			}
+			if (got < 0) != (want < 0) || (got > 0) != (want > 0) {
+				t.Errorf("Compare(%q, %q) = %d, want sign %d", ordered[i], ordered[j], got, want)
+			}
+		}
+	}
+}
+
+func TestStaticModulePath(t *testing.T) {
+	m := RootModuleStatic.Child("a").Child("b")
+	if m != "module.a.module.b" || m.Depth() != 2 {
+		t.Fatalf("got %q depth %d", m, m.Depth())
+	}
+	parent, name := m.Parent()
+	if parent != "module.a" || name != "b" {
+		t.Errorf("Parent() = %q, %q", parent, name)
+	}
+	if got := m.Calls(); len(got) != 2 || got[0] != "a" || got[1] != "b" {
+		t.Errorf("Calls() = %v", got)
+	}
+}

@@ -95,3 +95,14 @@ func quote(s string) string {
 	b.WriteByte('"')
 	return b.String()
 }
+
+// Compare is Less as a three-way comparison, for slices.SortFunc.
+func (k InstanceKey) Compare(o InstanceKey) int {
+	switch {
+	case k == o:
+		return 0
+	case k.Less(o):
+		return -1
+	}
+	return 1
+}

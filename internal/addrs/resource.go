@@ -117,12 +117,7 @@ func (r AbsResource) Instance(k InstanceKey) AbsResourceInstance {
 }
 
 // Less orders by module path, then resource.
-func (r AbsResource) Less(o AbsResource) bool {
-	if r.Module != o.Module {
-		return r.Module < o.Module
-	}
-	return r.Resource.Less(o.Resource)
-}
+func (r AbsResource) Less(o AbsResource) bool { return r.Compare(o) < 0 }
 
 // AbsResourceInstance names one resource instance in a module instance: the
 // identity of an object in state.
@@ -147,7 +142,7 @@ func (r AbsResourceInstance) ContainingResource() AbsResource {
 // Less orders by module, resource, then key, so that a sorted list reads naturally.
 func (r AbsResourceInstance) Less(o AbsResourceInstance) bool {
 	if r.Module != o.Module {
-		return r.Module < o.Module
+		return r.Module.Compare(o.Module) < 0
 	}
 	if r.Resource.Resource != o.Resource.Resource {
 		return r.Resource.Resource.Less(o.Resource.Resource)

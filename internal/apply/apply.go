@@ -13,6 +13,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/dag"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
@@ -86,7 +87,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 	if ds = ds.Append(more); ds.HasErrors() {
 		return p.PriorState, ds
 	}
-	a.eval = &plan.Evaluator{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace, Timestamp: p.Timestamp, Functions: fns}
+	a.eval = &eval.Evaluator{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace, Timestamp: p.Timestamp, Functions: fns}
 	working := p.PriorState
 	if !opts.ReleaseApplied {
 		working = working.DeepCopy()
@@ -137,7 +138,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 // (released at once when the resource has none).
 func releaser(cfg *config.Module, g *Graph) func(Op) {
 	pending := map[*plan.ResourceInstanceChange]*atomic.Int32{}
-	bodies := map[addrs.Resource]*atomic.Int32{}
+	bodies := map[addrs.ConfigResource]*atomic.Int32{}
 	count := func(n *atomic.Int32) *atomic.Int32 {
 		if n == nil {
 			n = new(atomic.Int32)
@@ -156,9 +157,11 @@ func releaser(cfg *config.Module, g *Graph) func(Op) {
 	}
 	// The body of a resource that nothing creates or updates (all of them,
 	// in a destroy) is never evaluated.
-	for r, rc := range cfg.ManagedResources {
-		if bodies[r] == nil {
-			rc.Config = hcl.EmptyBody()
+	for _, m := range cfg.AllModules() {
+		for r, rc := range m.ManagedResources {
+			if bodies[addrs.ConfigResource{Module: m.Path, Resource: r}] == nil {
+				rc.Config = hcl.EmptyBody()
+			}
 		}
 	}
 	return func(op Op) {
@@ -167,7 +170,7 @@ func releaser(cfg *config.Module, g *Graph) func(Op) {
 			return
 		}
 		if r, ok := configured(op); ok && bodies[r].Add(-1) == 0 {
-			if rc := cfg.ManagedResources[r]; rc != nil {
+			if rc := cfg.ConfigResource(r); rc != nil {
 				rc.Config = hcl.EmptyBody()
 			}
 		}
@@ -178,11 +181,11 @@ func releaser(cfg *config.Module, g *Graph) func(Op) {
 	}
 }
 
-// configured reports the managed resource of the root module whose
-// configuration op evaluates: a create or update does, a delete does not.
-func configured(op Op) (addrs.Resource, bool) {
-	r := op.Addr.Resource.Resource
-	return r, op.Kind != OpDelete && r.Mode == addrs.Managed && op.Addr.Module.IsRoot()
+// configured reports the managed resource whose configuration op
+// evaluates: a create or update does, a delete does not.
+func configured(op Op) (addrs.ConfigResource, bool) {
+	r := op.Addr.ContainingResource().InConfig()
+	return r, op.Kind != OpDelete && r.Resource.Mode == addrs.Managed
 }
 
 type applier struct {
@@ -192,34 +195,34 @@ type applier struct {
 	set   *provider.Set
 	opts  Options
 	opCtx context.Context
-	eval  *plan.Evaluator
+	eval  *eval.Evaluator
 	rec   *recorder
 
 	values *liveValues
 
 	expMu sync.Mutex
-	exps  map[addrs.Resource]*expansionEntry
+	exps  map[addrs.AbsResource]*expansionEntry
 }
 
 type expansionEntry struct {
 	once  sync.Once
-	exp   plan.Expansion
+	exp   eval.Expansion
 	diags diag.Diagnostics
 }
 
-// expansion evaluates a resource's count/for_each once, at apply time.
-func (a *applier) expansion(r *config.Resource) (plan.Expansion, diag.Diagnostics) {
+// expansion evaluates the count/for_each of resource r at addr once, at apply time.
+func (a *applier) expansion(addr addrs.AbsResource, r *config.Resource) (eval.Expansion, diag.Diagnostics) {
 	a.expMu.Lock()
 	if a.exps == nil {
-		a.exps = map[addrs.Resource]*expansionEntry{}
+		a.exps = map[addrs.AbsResource]*expansionEntry{}
 	}
-	e := a.exps[r.Addr]
+	e := a.exps[addr]
 	if e == nil {
 		e = &expansionEntry{}
-		a.exps[r.Addr] = e
+		a.exps[addr] = e
 	}
 	a.expMu.Unlock()
-	e.once.Do(func() { e.exp, e.diags = plan.Expand(a.eval.Scope(lang.InstanceData{}), r) })
+	e.once.Do(func() { e.exp, e.diags = eval.Expand(a.eval.Scope(addr.Module, lang.InstanceData{}), r) })
 	return e.exp, e.diags
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
@@ -19,7 +20,7 @@ import (
 func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.ResourceInstanceChange) (Result, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	oaddr := addrs.ObjectAddr{Instance: op.Addr}
-	r := a.cfg.ResourceByAddr(op.Addr.Resource.Resource)
+	r := a.cfg.ConfigResource(op.Addr.ContainingResource().InConfig())
 	if r == nil {
 		return Result{}, ds.Append(diag.Errorf("Resource not in configuration", "The plan creates or updates %s, but the configuration has no such resource.", op.Addr))
 	}
@@ -27,14 +28,14 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 	ds = ds.Append(more)
 	prov, more := a.provider(c.ProviderConfig)
 	ds = ds.Append(more)
-	exp, more := a.expansion(r)
+	exp, more := a.expansion(op.Addr.ContainingResource(), r)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return Result{}, ds
 	}
 	ty := sch.Block.ImpliedType()
 	inst := exp.InstanceData(op.Addr.Resource.Key)
-	scope := a.eval.Scope(inst)
+	scope := a.eval.Scope(op.Addr.Module, inst)
 	configVal, more := scope.EvalBlock(r.Config, sch.Block.DecoderSpec())
 	ds = ds.Append(more)
 	if ds.HasErrors() {
@@ -149,10 +150,10 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 	if failed {
 		return Result{NewState: newVal}, ds
 	}
-	selfScope := a.eval.Scope(inst)
+	selfScope := a.eval.Scope(op.Addr.Module, inst)
 	selfScope.Self = newVal
 	for _, rule := range r.Postconditions {
-		ds = ds.Append(plan.CheckRule(selfScope, rule, "Resource postcondition failed", ""))
+		ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", ""))
 	}
 	return Result{NewState: newVal, NewIDValue: idOf(newVal)}, ds
 }

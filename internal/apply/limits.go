@@ -26,8 +26,10 @@ func limitClasses(cfg *config.Module, g *Graph, limits []Limit) func(Op) []int {
 		return nil
 	}
 	types := map[string]bool{}
-	for _, r := range cfg.Resources() {
-		types[r.Addr.Type] = true
+	for _, m := range cfg.AllModules() {
+		for _, r := range m.Resources() {
+			types[r.Addr.Type] = true
+		}
 	}
 	type matcher func(op Op, pc addrs.AbsProviderConfig) bool
 	matchers := make([]matcher, len(limits))

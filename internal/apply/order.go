@@ -153,7 +153,8 @@ func Order(p *plan.Plan) (*Graph, diag.Diagnostics) {
 	}
 
 	for _, c := range p.Changes {
-		ra := c.Addr.ContainingResource()
+		// Dependencies name resources without module instance keys.
+		ra := c.Addr.ContainingResource().Unkeyed()
 		switch c.Action {
 		case plan.NoOp:
 			continue
@@ -212,7 +213,7 @@ func Order(p *plan.Plan) (*Graph, diag.Diagnostics) {
 	}
 	for _, op := range g.G.Nodes() {
 		c := g.Changes[op]
-		own := op.Addr.ContainingResource()
+		own := op.Addr.ContainingResource().Unkeyed()
 		switch op.Kind {
 		case OpCreate:
 			// Rules 1 and 4: after the creates/updates of what it depends on,

@@ -1,11 +1,13 @@
 package apply
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/state"
@@ -18,34 +20,29 @@ import (
 // It is safe for concurrent use.
 type liveValues struct {
 	mu    sync.Mutex
-	modes map[addrs.Resource]plan.ExpansionMode
-	keys  map[addrs.Resource][]addrs.InstanceKey
+	modes map[addrs.ConfigResource]eval.ExpansionMode
+	keys  map[addrs.AbsResource][]addrs.InstanceKey
 	vals  map[addrs.AbsResourceInstance]cty.Value
-	whole map[addrs.Resource]cty.Value
+	whole map[addrs.AbsResource]cty.Value
 }
 
 func newLiveValues(cfg *config.Module, p *plan.Plan) *liveValues {
 	lv := &liveValues{
-		modes: map[addrs.Resource]plan.ExpansionMode{},
-		keys:  map[addrs.Resource][]addrs.InstanceKey{},
+		modes: map[addrs.ConfigResource]eval.ExpansionMode{},
+		keys:  map[addrs.AbsResource][]addrs.InstanceKey{},
 		vals:  map[addrs.AbsResourceInstance]cty.Value{},
-		whole: map[addrs.Resource]cty.Value{},
+		whole: map[addrs.AbsResource]cty.Value{},
 	}
-	for _, r := range cfg.Resources() {
-		switch {
-		case r.Count != nil:
-			lv.modes[r.Addr] = plan.Counted
-		case r.ForEach != nil:
-			lv.modes[r.Addr] = plan.ForEach
-		default:
-			lv.modes[r.Addr] = plan.Single
+	for _, m := range cfg.AllModules() {
+		for _, r := range m.Resources() {
+			lv.modes[addrs.ConfigResource{Module: m.Path, Resource: r.Addr}] = eval.ModeOf(r.Count, r.ForEach)
 		}
 	}
 	for _, c := range p.Changes {
 		if c.Deposed != addrs.NotDeposed || c.Action == plan.Delete {
 			continue
 		}
-		r := c.Addr.Resource.Resource
+		r := c.Addr.ContainingResource()
 		lv.keys[r] = append(lv.keys[r], c.Addr.Resource.Key)
 		lv.vals[c.Addr] = c.After
 	}
@@ -61,11 +58,16 @@ func newLiveValues(cfg *config.Module, p *plan.Plan) *liveValues {
 					continue
 				}
 				if v, err := decodeImplied(inst.Current); err == nil {
-					lv.keys[ra.Resource] = append(lv.keys[ra.Resource], k)
+					lv.keys[ra] = append(lv.keys[ra], k)
 					lv.vals[ia] = v
 				}
 			}
 		}
+	}
+	// Count keys in numeric order: a tuple's elements follow them.
+	for r, keys := range lv.keys {
+		slices.SortFunc(keys, addrs.InstanceKey.Compare)
+		lv.keys[r] = keys
 	}
 	return lv
 }
@@ -83,20 +85,20 @@ func (lv *liveValues) set(addr addrs.AbsResourceInstance, v cty.Value) {
 	lv.mu.Lock()
 	defer lv.mu.Unlock()
 	lv.vals[addr] = v
-	delete(lv.whole, addr.Resource.Resource)
+	delete(lv.whole, addr.ContainingResource())
 }
 
-// ResourceValue implements plan.ResourceValues.
-func (lv *liveValues) ResourceValue(r addrs.Resource) cty.Value {
+// ResourceValue implements eval.ResourceValues.
+func (lv *liveValues) ResourceValue(r addrs.AbsResource) cty.Value {
 	lv.mu.Lock()
 	defer lv.mu.Unlock()
 	if v, ok := lv.whole[r]; ok {
 		return v
 	}
-	exp := plan.Expansion{Mode: lv.modes[r], Keys: lv.keys[r]}
+	exp := eval.Expansion{Mode: lv.modes[r.InConfig()], Keys: lv.keys[r]}
 	vals := make(map[addrs.InstanceKey]cty.Value, len(exp.Keys))
 	for _, k := range exp.Keys {
-		vals[k] = lv.vals[r.Instance(k).Absolute(addrs.RootModule)]
+		vals[k] = lv.vals[r.Instance(k)]
 	}
 	v := exp.WholeValue(vals)
 	lv.whole[r] = v
@@ -112,7 +114,7 @@ func (a *applier) recordOutputs() diag.Diagnostics {
 			if o.Expr == nil {
 				continue
 			}
-			v, more := a.eval.Scope(lang.InstanceData{}).EvalExpr(o.Expr, cty.DynamicPseudoType)
+			v, more := a.eval.Scope(addrs.RootModule, lang.InstanceData{}).EvalExpr(o.Expr, cty.DynamicPseudoType)
 			ds = ds.Append(more)
 			if more.HasErrors() || !v.IsWhollyKnown() {
 				continue

@@ -37,7 +37,7 @@ func runGraph(m *Meta, args []string) int {
 			m.showDiagnostics(ds)
 			return 1
 		}
-		if err := g.DOT(m.Out, dag.DOTOptions[addrs.Resource]{GraphName: "rig", Name: addrs.Resource.String}); err != nil {
+		if err := g.DOT(m.Out, dag.DOTOptions[addrs.ConfigResource]{GraphName: "rig", Name: addrs.ConfigResource.String}); err != nil {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to write graph", "%s", err)})
 			return 1
 		}

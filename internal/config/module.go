@@ -36,9 +36,16 @@ type Module struct {
 	// ProviderConfigs is keyed by "name" or "name.alias".
 	ProviderConfigs map[string]*Provider
 
-	// ModuleCalls are parsed but not loaded: rig does not support child
-	// modules yet and the engine reports them.
+	// ModuleCalls are the module blocks, by call name.
 	ModuleCalls map[string]*ModuleCall
+
+	// Path is the module's static path in the configuration tree (the root
+	// is addrs.RootModuleStatic); Parent is nil for the root.
+	Path   addrs.Module
+	Parent *Module
+	// Children holds the module each call loads, by call name; filled by
+	// LoadTree (LoadDir and LoadFiles leave it empty).
+	Children map[string]*Module
 
 	// Blocks kept unparsed so the engine can report them as unsupported:
 	// "moved", "import", "removed" and "check", in file order.
@@ -181,17 +188,31 @@ func providerKey(name, alias string) string {
 	return name + "." + alias
 }
 
-// ModuleCall is a "module" block. rig does not support child modules yet.
+// ModuleCall is a "module" block.
 type ModuleCall struct {
 	Name        string
 	Source      string
 	SourceRange hcl.Range
 	Version     string
-	Config      hcl.Body
-	Count       hcl.Expression
-	ForEach     hcl.Expression
-	DependsOn   []hcl.Traversal
-	DeclRange   hcl.Range
+	// VersionRange is where version is set; nil without one.
+	VersionRange *hcl.Range
+	// Config holds the arguments: the child module's input variables.
+	Config    hcl.Body
+	Count     hcl.Expression
+	ForEach   hcl.Expression
+	DependsOn []hcl.Traversal
+	// Providers is the providers argument, in the order written: the
+	// child's provider configuration names mapped to the caller's.
+	Providers []PassedProvider
+	DeclRange hcl.Range
+}
+
+// PassedProvider is one entry of a module call's providers argument,
+// `CHILD = PARENT`, each "name" or "name.alias".
+type PassedProvider struct {
+	InChild  ProviderConfigRef
+	InParent ProviderConfigRef
+	Range    hcl.Range
 }
 
 // ProviderLocalName returns the local provider name and alias that r uses:
@@ -256,5 +277,6 @@ func newModule() *Module {
 		DataResources:    map[addrs.Resource]*Resource{},
 		ProviderConfigs:  map[string]*Provider{},
 		ModuleCalls:      map[string]*ModuleCall{},
+		Children:         map[string]*Module{},
 	}
 }

@@ -315,9 +315,15 @@ func decodeModuleBlock(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 		v, vDiags := decodeVersionConstraint(attr)
 		diags = append(diags, vDiags...)
 		mc.Version = v
+		mc.VersionRange = attr.Expr.Range().Ptr()
 	}
 	if attr, ok := content.Attributes["count"]; ok {
 		mc.Count = attr.Expr
+	}
+	if attr, ok := content.Attributes["providers"]; ok {
+		passed, pDiags := decodePassedProviders(attr)
+		diags = append(diags, pDiags...)
+		mc.Providers = passed
 	}
 	if attr, ok := content.Attributes["for_each"]; ok {
 		mc.ForEach = attr.Expr
@@ -348,4 +354,37 @@ func decodeModuleBlock(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 		})
 	}
 	return mc, diags
+}
+
+// decodePassedProviders decodes a module call's providers argument, a map
+// of child configuration names to the caller's: { aws = aws.west }.
+func decodePassedProviders(attr *hcl.Attribute) ([]PassedProvider, hcl.Diagnostics) {
+	pairs, diags := hcl.ExprMap(attr.Expr)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	var out []PassedProvider
+	seen := map[string]hcl.Range{}
+	for _, pair := range pairs {
+		child, cDiags := decodeProviderConfigRef(pair.Key, "providers")
+		diags = append(diags, cDiags...)
+		parent, pDiags := decodeProviderConfigRef(pair.Value, "providers")
+		diags = append(diags, pDiags...)
+		if child == nil || parent == nil {
+			continue
+		}
+		rng := hcl.RangeBetween(pair.Key.Range(), pair.Value.Range())
+		if prev, dup := seen[child.String()]; dup {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Duplicate provider address",
+				Detail:   fmt.Sprintf("The provider configuration %s was already passed at %s. Each child provider configuration can be assigned only once.", child, prev),
+				Subject:  rng.Ptr(),
+			})
+			continue
+		}
+		seen[child.String()] = rng
+		out = append(out, PassedProvider{InChild: *child, InParent: *parent, Range: rng})
+	}
+	return out, diags
 }

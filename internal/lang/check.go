@@ -30,7 +30,18 @@ type refScope struct {
 // connections, no resource referring to itself, depends_on naming whole
 // objects, replace_triggered_by naming a managed resource). Diagnostics are
 // sorted by source position. Cycles between locals are left to the graph.
+//
+// Every module of the tree below m is checked, with its module calls'
+// arguments against the called module's variables.
 func CheckReferences(m *config.Module) diag.Diagnostics {
+	var ds diag.Diagnostics
+	for _, mod := range m.AllModules() {
+		ds = append(ds, checkModule(mod)...)
+	}
+	return ds
+}
+
+func checkModule(m *config.Module) diag.Diagnostics {
 	// Resources, the bulk of a large configuration, are checked on every
 	// core; their diagnostics are gathered in resource order.
 	resources := m.Resources()
@@ -71,6 +82,9 @@ func CheckReferences(m *config.Module) diag.Diagnostics {
 		c.expr(mc.ForEach, refScope{})
 		c.traversals(bodyTraversals(mc.Config), refScope{hasCount: mc.Count != nil, hasForEach: mc.ForEach != nil})
 		c.dependsOn(mc.DependsOn)
+		if child := m.Children[name]; child != nil {
+			c.callArguments(mc, child)
+		}
 	}
 	sort.SliceStable(c.diags, func(i, j int) bool { return lessSubject(c.diags[i].Subject, c.diags[j].Subject) })
 	return c.diags
@@ -230,7 +244,7 @@ func (c *checker) ref(ref *Reference, sc refScope) {
 				suggestion = fmt.Sprintf("\n\nDid you mean the data resource %s?", alt)
 			}
 			add("Reference to undeclared resource",
-				fmt.Sprintf("A %s resource %q %q has not been declared in the root module.%s", mode, addr.Type, addr.Name, suggestion))
+				fmt.Sprintf("A %s resource %q %q has not been declared in %s.%s", mode, addr.Type, addr.Name, moduleDisplay(m), suggestion))
 			return
 		}
 		if sc.self != nil && *sc.self == addr {
@@ -285,7 +299,20 @@ func (c *checker) ref(ref *Reference, sc refScope) {
 				suggestion = fmt.Sprintf(" Did you mean %q?", suggestion)
 			}
 			add("Reference to undeclared module",
-				fmt.Sprintf("No module call named %q is declared in the root module.%s", ref.Name, suggestion))
+				fmt.Sprintf("No module call named %q is declared in %s.%s", ref.Name, moduleDisplay(m), suggestion))
+			return
+		}
+		child := m.Children[ref.Name]
+		if child == nil || ref.Output == "" {
+			return
+		}
+		if _, ok := child.Outputs[ref.Output]; !ok {
+			suggestion := nameSuggestion(ref.Output, sortedKeys(child.Outputs))
+			if suggestion != "" {
+				suggestion = fmt.Sprintf(" Did you mean %q?", suggestion)
+			}
+			add("Reference to undeclared output value",
+				fmt.Sprintf("An output value with the name %q has not been declared in %s.%s", ref.Output, child.Path, suggestion))
 		}
 	case CountIndex:
 		if !sc.hasCount {
@@ -302,6 +329,41 @@ func (c *checker) ref(ref *Reference, sc refScope) {
 			add(`Invalid "self" reference`,
 				`The "self" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.`)
 		}
+	}
+}
+
+// moduleDisplay names a module in messages: "the root module" or its path.
+func moduleDisplay(m *config.Module) string {
+	if m.Path.IsRoot() {
+		return "the root module"
+	}
+	return m.Path.String()
+}
+
+// callArguments checks a module call's arguments against the variables the
+// called module declares: each argument must name one, and each required
+// variable must have one.
+func (c *checker) callArguments(mc *config.ModuleCall, child *config.Module) {
+	attrs, diags := mc.Config.JustAttributes()
+	c.diags = append(c.diags, diag.FromHCL(diags)...)
+	for _, name := range sortedKeys(attrs) {
+		if _, ok := child.Variables[name]; ok {
+			continue
+		}
+		a := attrs[name]
+		suggestion := nameSuggestion(name, sortedKeys(child.Variables))
+		if suggestion != "" {
+			suggestion = fmt.Sprintf(" Did you mean %q?", suggestion)
+		}
+		c.diags = append(c.diags, diag.At(a.NameRange, "Unsupported argument",
+			fmt.Sprintf("An argument named %q is not expected here.%s", name, suggestion)))
+	}
+	for _, name := range sortedKeys(child.Variables) {
+		if _, ok := attrs[name]; ok || !child.Variables[name].Required() {
+			continue
+		}
+		c.diags = append(c.diags, diag.At(mc.DeclRange, "Missing required argument",
+			fmt.Sprintf("The argument %q is required, but no definition was found.", name)))
 	}
 }
 

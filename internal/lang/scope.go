@@ -27,6 +27,10 @@ type Data interface {
 	// Resource returns the whole resource: an object for a single instance,
 	// a tuple for count, an object keyed by each.key for for_each.
 	Resource(addr addrs.Resource, rng hcl.Range) (cty.Value, diag.Diagnostics)
+	// ModuleCall returns the outputs of a module call: an object of output
+	// values for a single instance, a tuple of them for count, an object
+	// keyed by each.key for for_each.
+	ModuleCall(name string, rng hcl.Range) (cty.Value, diag.Diagnostics)
 }
 
 // InstanceData holds the repetition values of one resource instance;
@@ -179,8 +183,9 @@ func (s *Scope) addRef(b *ctxBuilder, ref *Reference) {
 		}
 		b.vars["self"] = s.Self
 	case ModuleCallOutput:
-		// Child modules are not supported yet: their outputs are unknown.
-		put(&b.mod, ref.Name, cty.DynamicVal)
+		v, d := s.Data.ModuleCall(ref.Name, ref.Range)
+		b.diags = append(b.diags, d...)
+		put(&b.mod, ref.Name, normalizeRefValue(v, d))
 	}
 }
 

@@ -19,6 +19,14 @@ type fakeData struct {
 	vars      map[string]cty.Value
 	locals    map[string]cty.Value
 	resources map[addrs.Resource]cty.Value
+	modules   map[string]cty.Value
+}
+
+func (d *fakeData) ModuleCall(name string, rng hcl.Range) (cty.Value, diag.Diagnostics) {
+	if v, ok := d.modules[name]; ok {
+		return v, nil
+	}
+	return cty.DynamicVal, diag.Diagnostics{diag.At(rng, "Reference to undeclared module", name)}
 }
 
 func (d *fakeData) InputVariable(name string, rng hcl.Range) (cty.Value, diag.Diagnostics) {
@@ -52,6 +60,13 @@ func testData() *fakeData {
 		},
 		locals: map[string]cty.Value{
 			"tags": cty.MapVal(map[string]cty.Value{"env": cty.StringVal("prod")}),
+		},
+		modules: map[string]cty.Value{
+			"child": cty.ObjectVal(map[string]cty.Value{"out": cty.StringVal("from child")}),
+			"counted": cty.TupleVal([]cty.Value{
+				cty.ObjectVal(map[string]cty.Value{"out": cty.StringVal("a")}),
+				cty.ObjectVal(map[string]cty.Value{"out": cty.StringVal("b")}),
+			}),
 		},
 		resources: map[addrs.Resource]cty.Value{
 			{Mode: addrs.Managed, Type: "terraform_data", Name: "single"}: cty.ObjectVal(map[string]cty.Value{
@@ -118,7 +133,8 @@ func TestEvalExprReferenceKinds(t *testing.T) {
 		{`terraform_data.single.output`, cty.UnknownVal(cty.String)},
 		{`terraform_data.pending.anything`, cty.DynamicVal},
 		{`length(var.unknown)`, cty.UnknownVal(cty.Number).Refine().NotNull().NumberRangeLowerBound(cty.Zero, true).NewValue()},
-		{`module.child.out`, cty.DynamicVal},
+		{`module.child.out`, cty.StringVal("from child")},
+		{`module.counted[1].out`, cty.StringVal("b")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {

@@ -16,7 +16,8 @@ import (
 func forceCBD(changes []*ResourceInstanceChange, prior *state.State) {
 	byResource := map[addrs.AbsResource][]*ResourceInstanceChange{}
 	for _, c := range changes {
-		ra := c.Addr.ContainingResource()
+		// Dependencies name resources without module instance keys.
+		ra := c.Addr.ContainingResource().Unkeyed()
 		byResource[ra] = append(byResource[ra], c)
 	}
 	deps := func(c *ResourceInstanceChange) []addrs.AbsResource {
@@ -30,7 +31,7 @@ func forceCBD(changes []*ResourceInstanceChange, prior *state.State) {
 	source := map[addrs.AbsResource]addrs.AbsResource{}
 	var queue []addrs.AbsResource
 	visit := func(from *ResourceInstanceChange) {
-		origin := from.Addr.ContainingResource()
+		origin := from.Addr.ContainingResource().Unkeyed()
 		if from.CBDInheritedFrom != (addrs.AbsResource{}) {
 			origin = from.CBDInheritedFrom
 		}

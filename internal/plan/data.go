@@ -1,9 +1,12 @@
 package plan
 
 import (
+	"strings"
+
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
@@ -12,30 +15,31 @@ import (
 // planDataResource reads a data source during planning when its
 // configuration is wholly known; otherwise its value stays unknown and a
 // Read change defers the read to apply.
-func (p *planner) planDataResource(r *config.Resource) diag.Diagnostics {
+func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addrs.ModuleInstance) diag.Diagnostics {
 	var ds diag.Diagnostics
-	absAddr := r.Addr.Absolute(addrs.RootModule)
+	absAddr := r.Addr.Absolute(mi)
+	cr := configAddr(m, r)
 	p.mu.Lock()
 	p.handled[absAddr] = true
-	sch := p.schemas[r.Addr]
+	sch := p.schemas[cr]
 	p.mu.Unlock()
 	ty := sch.Block.ImpliedType()
-	pc := p.providerConfigAddr(r)
+	pc := p.providerConfigAddr(m, r)
 	prov, more := p.configuredProvider(pc)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return ds
 	}
-	exp, more := Expand(p.eval.Scope(lang.InstanceData{}), r)
+	exp, more := eval.Expand(p.eval.Scope(mi, lang.InstanceData{}), r)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return ds
 	}
 	vals := map[addrs.InstanceKey]cty.Value{}
-	deferred := p.dependsOnChanges(r)
+	deferred := p.dependsOnChanges(m, r)
 	for _, k := range exp.Keys {
 		addr := absAddr.Instance(k)
-		scope := p.eval.Scope(exp.InstanceData(k))
+		scope := p.eval.Scope(mi, exp.InstanceData(k))
 		cfg, more := scope.EvalBlock(r.Config, sch.Block.DecoderSpec())
 		ds = ds.Append(more)
 		if more.HasErrors() {
@@ -46,7 +50,7 @@ func (p *planner) planDataResource(r *config.Resource) diag.Diagnostics {
 			after := plannedDataObject(sch.Block, cfg)
 			vals[k] = after
 			p.addChange(&ResourceInstanceChange{Addr: addr, ProviderConfig: pc, Action: Read,
-				Before: cty.NullVal(ty), After: after, Dependencies: absResources(p.rg.resourceDeps[r.Addr])})
+				Before: cty.NullVal(ty), After: after, Dependencies: absResources(p.rg.resourceDeps[cr])})
 			continue
 		}
 		resp := prov.ReadDataSource(p.ctx, provider.ReadDataRequest{TypeName: r.Addr.Type, Config: cfg})
@@ -65,35 +69,57 @@ func (p *planner) planDataResource(r *config.Resource) diag.Diagnostics {
 		p.mu.Unlock()
 	}
 	p.mu.Lock()
-	p.planned[r.Addr] = exp.WholeValue(vals)
+	p.planned[absAddr] = exp.WholeValue(vals)
 	p.mu.Unlock()
 	return ds
 }
 
-// dependsOnChanges reports whether a data source refers to (or names in
-// depends_on) a managed resource with a planned change other than a no-op.
-// OpenTofu then reads it during apply, after that change, even when its
-// configuration is known (forcePlanReadData: references to managed
-// resources count as depends_on for data sources).
-func (p *planner) dependsOnChanges(r *config.Resource) bool {
-	refs, _ := resourceReferences(r, func(*config.Resource) (*provider.Block, bool) {
-		s, ok := p.schemas[r.Addr]
+// dependsOnChanges reports whether a data source of module m refers to (or
+// names in depends_on) a managed resource with a planned change other than
+// a no-op, or sits in a module whose call (or an ancestor's) has
+// depends_on naming one. OpenTofu then reads it during apply, after that
+// change, even when its configuration is known (forcePlanReadData:
+// references to managed resources count as depends_on for data sources).
+func (p *planner) dependsOnChanges(m *config.Module, r *config.Resource) bool {
+	refs, _ := resourceReferences(m, r, func(m *config.Module, r *config.Resource) (*provider.Block, bool) {
+		s, ok := p.schemas[configAddr(m, r)]
 		return s.Block, ok
 	})
-	managed := map[addrs.Resource]bool{}
-	for _, ref := range refs {
-		if ref.Kind == lang.ResourceRef && ref.Resource.Mode == addrs.Managed {
-			managed[ref.Resource] = true
+	managed := map[addrs.ConfigResource]bool{}
+	var modules []addrs.Module
+	collect := func(in *config.Module, refs []*lang.Reference, dependsOn bool) {
+		for _, ref := range refs {
+			switch {
+			case ref.Kind == lang.ResourceRef && ref.Resource.Mode == addrs.Managed:
+				managed[addrs.ConfigResource{Module: in.Path, Resource: ref.Resource}] = true
+			case ref.Kind == lang.ModuleCallOutput && dependsOn:
+				modules = append(modules, in.Path.Child(ref.Name))
+			}
 		}
 	}
-	if len(managed) == 0 {
+	collect(m, refs, false)
+	for cur := m; cur.Parent != nil; cur = cur.Parent {
+		_, name := cur.Path.Parent()
+		var ds diag.Diagnostics
+		collect(cur.Parent, traversalRefs(&ds, cur.Parent.ModuleCalls[name].DependsOn), true)
+	}
+	if len(managed) == 0 && len(modules) == 0 {
 		return false
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, c := range p.changes {
-		if managed[c.Addr.Resource.Resource] && c.Action != NoOp {
+		if c.Action == NoOp || c.Addr.Resource.Resource.Mode != addrs.Managed {
+			continue
+		}
+		cr := c.Addr.ContainingResource().InConfig()
+		if managed[cr] {
 			return true
+		}
+		for _, mod := range modules {
+			if cr.Module == mod || strings.HasPrefix(string(cr.Module), string(mod)+".") {
+				return true
+			}
 		}
 	}
 	return false

@@ -22,133 +22,205 @@ const (
 	localNode
 	variableNode
 	outputNode
+	// moduleCallNode is a module block: its count/for_each/depends_on, which
+	// every object of the called module waits for.
+	moduleCallNode
 )
 
-// node names one configuration object: a resource, local, variable or output.
+// node names one configuration object in one module (a static path: one
+// node stands for the object in every instance of its module).
 type node struct {
 	kind     nodeKind
+	module   addrs.Module
 	resource addrs.Resource
 	name     string
 }
 
-// String returns the node as users write references to it.
+// String returns the node as users write references to it, with its module path.
 func (n node) String() string {
+	var s string
 	switch n.kind {
 	case resourceNode:
-		return n.resource.String()
+		s = n.resource.String()
 	case localNode:
-		return "local." + n.name
+		s = "local." + n.name
 	case variableNode:
-		return "var." + n.name
+		s = "var." + n.name
 	case outputNode:
-		return "output." + n.name
+		s = "output." + n.name
+	case moduleCallNode:
+		s = "module." + n.name
+	default:
+		s = "?"
 	}
-	return "?"
+	if n.module.IsRoot() {
+		return s
+	}
+	return n.module.String() + "." + s
+}
+
+func (n node) configResource() addrs.ConfigResource {
+	return addrs.ConfigResource{Module: n.module, Resource: n.resource}
 }
 
 // refGraph is the configuration's reference graph: an edge A→B means B refers to A.
 type refGraph struct {
 	g *dag.Graph[node]
 	// resourceDeps holds, for each resource, the resources it depends on
-	// directly or through local values and data sources, sorted.
-	resourceDeps map[addrs.Resource][]addrs.Resource
-	// refs holds every node's references, for diagnostics.
+	// directly or through local values, variables, module outputs, module
+	// calls and data sources, sorted.
+	resourceDeps map[addrs.ConfigResource][]addrs.ConfigResource
+	// ranges holds every node's declaration, for diagnostics.
 	ranges map[node]hcl.Range
 }
 
 // schemaFor returns the schema block of resource r.
-type schemaLookup func(r *config.Resource) (*provider.Block, bool)
+type schemaLookup func(m *config.Module, r *config.Resource) (*provider.Block, bool)
 
-// buildRefGraph builds the reference graph of m and checks it for cycles.
-func buildRefGraph(m *config.Module, schemaOf schemaLookup) (*refGraph, diag.Diagnostics) {
+// buildRefGraph builds the reference graph of the configuration tree below
+// root and checks it for cycles.
+func buildRefGraph(root *config.Module, schemaOf schemaLookup) (*refGraph, diag.Diagnostics) {
 	var ds diag.Diagnostics
-	resources := allResources(m)
-	n := len(m.Variables) + len(m.Locals) + len(m.Outputs) + len(resources)
-	rg := &refGraph{g: dag.NewSized[node](n), resourceDeps: make(map[addrs.Resource][]addrs.Resource, len(resources)), ranges: make(map[node]hcl.Range, n)}
+	mods := root.AllModules()
+	n := 0
+	for _, m := range mods {
+		n += len(m.Variables) + len(m.Locals) + len(m.Outputs) + len(m.ModuleCalls) + len(m.ManagedResources) + len(m.DataResources)
+	}
+	rg := &refGraph{g: dag.NewSized[node](n), resourceDeps: make(map[addrs.ConfigResource][]addrs.ConfigResource), ranges: make(map[node]hcl.Range, n)}
 	direct := make(map[node][]node, n)
+	connect := func(from, to node) {
+		rg.g.Connect(to, from)
+		direct[from] = append(direct[from], to)
+	}
 
-	addRefs := func(from node, refs []*lang.Reference) {
+	// addRefs adds the edges of from's references, written in module m.
+	addRefs := func(from node, m *config.Module, refs []*lang.Reference) {
 		for _, ref := range refs {
-			var to node
+			var targets []node
 			switch ref.Kind {
 			case lang.ResourceRef:
-				to = node{kind: resourceNode, resource: ref.Resource}
+				targets = []node{{kind: resourceNode, module: m.Path, resource: ref.Resource}}
 			case lang.LocalValue:
-				to = node{kind: localNode, name: ref.Name}
+				targets = []node{{kind: localNode, module: m.Path, name: ref.Name}}
 			case lang.InputVariable:
-				to = node{kind: variableNode, name: ref.Name}
+				targets = []node{{kind: variableNode, module: m.Path, name: ref.Name}}
+			case lang.ModuleCallOutput:
+				child := m.Children[ref.Name]
+				if child == nil {
+					continue
+				}
+				if ref.Output != "" {
+					targets = []node{{kind: outputNode, module: child.Path, name: ref.Output}}
+					break
+				}
+				// The whole module: every output of it.
+				for _, name := range sortedKeys(child.Outputs) {
+					targets = append(targets, node{kind: outputNode, module: child.Path, name: name})
+				}
 			default:
 				continue
 			}
-			if !rg.g.Has(to) || to == from {
-				// Undeclared references are reported by lang.CheckReferences;
-				// self-references by resources too.
+			for _, to := range targets {
+				if !rg.g.Has(to) || to == from {
+					// Undeclared references are reported by lang.CheckReferences;
+					// self-references by resources too.
+					continue
+				}
+				connect(from, to)
+			}
+		}
+	}
+
+	type moduleResources struct {
+		m         *config.Module
+		resources []*config.Resource
+	}
+	perModule := make([]moduleResources, len(mods))
+	for i, m := range mods {
+		perModule[i] = moduleResources{m, allResources(m)}
+		for _, name := range sortedKeys(m.Variables) {
+			n := node{kind: variableNode, module: m.Path, name: name}
+			rg.g.Add(n)
+			rg.ranges[n] = m.Variables[name].DeclRange
+		}
+		for _, name := range sortedKeys(m.Locals) {
+			n := node{kind: localNode, module: m.Path, name: name}
+			rg.g.Add(n)
+			rg.ranges[n] = m.Locals[name].DeclRange
+		}
+		for _, name := range sortedKeys(m.ModuleCalls) {
+			n := node{kind: moduleCallNode, module: m.Path, name: name}
+			rg.g.Add(n)
+			rg.ranges[n] = m.ModuleCalls[name].DeclRange
+		}
+		for _, r := range perModule[i].resources {
+			n := node{kind: resourceNode, module: m.Path, resource: r.Addr}
+			rg.g.Add(n)
+			rg.ranges[n] = r.DeclRange
+		}
+		for _, name := range sortedKeys(m.Outputs) {
+			n := node{kind: outputNode, module: m.Path, name: name}
+			rg.g.Add(n)
+			rg.ranges[n] = m.Outputs[name].DeclRange
+		}
+	}
+
+	for _, mr := range perModule {
+		m := mr.m
+		for _, name := range sortedKeys(m.Locals) {
+			refs, more := lang.ReferencesInExpr(m.Locals[name].Expr)
+			ds = ds.Append(more)
+			addRefs(node{kind: localNode, module: m.Path, name: name}, m, refs)
+		}
+		for _, name := range sortedKeys(m.ModuleCalls) {
+			mc := m.ModuleCalls[name]
+			callNode := node{kind: moduleCallNode, module: m.Path, name: name}
+			refs := exprRefs(&ds, mc.Count, mc.ForEach)
+			refs = append(refs, traversalRefs(&ds, mc.DependsOn)...)
+			addRefs(callNode, m, refs)
+			child := m.Children[name]
+			if child == nil {
 				continue
 			}
-			rg.g.Connect(to, from)
-			direct[from] = append(direct[from], to)
-		}
-	}
-
-	for _, name := range sortedKeys(m.Variables) {
-		n := node{kind: variableNode, name: name}
-		rg.g.Add(n)
-		rg.ranges[n] = m.Variables[name].DeclRange
-	}
-	for _, name := range sortedKeys(m.Locals) {
-		n := node{kind: localNode, name: name}
-		rg.g.Add(n)
-		rg.ranges[n] = m.Locals[name].DeclRange
-	}
-	for _, r := range resources {
-		n := node{kind: resourceNode, resource: r.Addr}
-		rg.g.Add(n)
-		rg.ranges[n] = r.DeclRange
-	}
-	for _, name := range sortedKeys(m.Outputs) {
-		n := node{kind: outputNode, name: name}
-		rg.g.Add(n)
-		rg.ranges[n] = m.Outputs[name].DeclRange
-	}
-
-	for _, name := range sortedKeys(m.Locals) {
-		refs, more := lang.ReferencesInExpr(m.Locals[name].Expr)
-		ds = ds.Append(more)
-		addRefs(node{kind: localNode, name: name}, refs)
-	}
-	// Finding a resource's references walks its body: independent work,
-	// done on every core; the graph is then built in resource order.
-	type found struct {
-		refs []*lang.Reference
-		ds   diag.Diagnostics
-	}
-	refsOf := make([]found, len(resources))
-	parallel.For(len(resources), func(i int) {
-		refsOf[i].refs, refsOf[i].ds = resourceReferences(resources[i], schemaOf)
-	})
-	for i, r := range resources {
-		ds = ds.Append(refsOf[i].ds)
-		addRefs(node{kind: resourceNode, resource: r.Addr}, refsOf[i].refs)
-	}
-	for _, name := range sortedKeys(m.Outputs) {
-		o := m.Outputs[name]
-		var refs []*lang.Reference
-		if o.Expr != nil {
-			r, more := lang.ReferencesInExpr(o.Expr)
-			ds = ds.Append(more)
-			refs = append(refs, r...)
-		}
-		for _, t := range o.DependsOn {
-			r, more := lang.ParseRef(t)
-			ds = ds.Append(more)
-			if r != nil {
-				refs = append(refs, r)
+			// The called module's variables are the call's arguments,
+			// evaluated here; everything in it waits for the call.
+			args, _ := mc.Config.JustAttributes()
+			for _, vname := range sortedKeys(child.Variables) {
+				vn := node{kind: variableNode, module: child.Path, name: vname}
+				if a, ok := args[vname]; ok {
+					addRefs(vn, m, exprRefs(&ds, a.Expr))
+				}
+			}
+			for _, cn := range childNodes(child) {
+				connect(cn, callNode)
 			}
 		}
-		for _, c := range o.Preconditions {
-			refs = append(refs, exprRefs(&ds, c.Condition, c.ErrorMessage)...)
+		// Finding a resource's references walks its body: independent work,
+		// done on every core; the graph is then built in resource order.
+		type found struct {
+			refs []*lang.Reference
+			ds   diag.Diagnostics
 		}
-		addRefs(node{kind: outputNode, name: name}, refs)
+		refsOf := make([]found, len(mr.resources))
+		parallel.For(len(mr.resources), func(i int) {
+			refsOf[i].refs, refsOf[i].ds = resourceReferences(m, mr.resources[i], schemaOf)
+		})
+		for i, r := range mr.resources {
+			ds = ds.Append(refsOf[i].ds)
+			addRefs(node{kind: resourceNode, module: m.Path, resource: r.Addr}, m, refsOf[i].refs)
+		}
+		for _, name := range sortedKeys(m.Outputs) {
+			o := m.Outputs[name]
+			var refs []*lang.Reference
+			if o.Expr != nil {
+				refs = append(refs, exprRefs(&ds, o.Expr)...)
+			}
+			refs = append(refs, traversalRefs(&ds, o.DependsOn)...)
+			for _, c := range o.Preconditions {
+				refs = append(refs, exprRefs(&ds, c.Condition, c.ErrorMessage)...)
+			}
+			addRefs(node{kind: outputNode, module: m.Path, name: name}, m, refs)
+		}
 	}
 	if ds.HasErrors() {
 		return rg, ds
@@ -160,16 +232,17 @@ func buildRefGraph(m *config.Module, schemaOf schemaLookup) (*refGraph, diag.Dia
 		return rg, ds
 	}
 
-	// Resource dependencies through locals: one pass in topological order.
+	// Resource dependencies through everything but managed resources: one
+	// pass in topological order.
 	order, err := rg.g.TopoOrder()
 	if err != nil {
 		return rg, ds.Append(err)
 	}
-	through := map[node][]addrs.Resource{}
+	through := map[node][]addrs.ConfigResource{}
 	for _, n := range order {
-		seen := map[addrs.Resource]bool{}
-		var deps []addrs.Resource
-		add := func(r addrs.Resource) {
+		seen := map[addrs.ConfigResource]bool{}
+		var deps []addrs.ConfigResource
+		add := func(r addrs.ConfigResource) {
 			if !seen[r] {
 				seen[r] = true
 				deps = append(deps, r)
@@ -178,7 +251,7 @@ func buildRefGraph(m *config.Module, schemaOf schemaLookup) (*refGraph, diag.Dia
 		for _, d := range direct[n] {
 			switch d.kind {
 			case resourceNode:
-				add(d.resource)
+				add(d.configResource())
 				if d.resource.Mode != addrs.Data {
 					break
 				}
@@ -187,18 +260,18 @@ func buildRefGraph(m *config.Module, schemaOf schemaLookup) (*refGraph, diag.Dia
 				// dependents, to order their destroys (and to pass on
 				// create_before_destroy, as OpenTofu does through any node).
 				fallthrough
-			case localNode:
+			default:
 				for _, r := range through[d] {
 					add(r)
 				}
 			}
 		}
-		slices.SortFunc(deps, compareResource)
-		switch n.kind {
-		case localNode:
+		slices.SortFunc(deps, addrs.ConfigResource.Compare)
+		switch {
+		case n.kind != resourceNode:
 			through[n] = deps
-		case resourceNode:
-			rg.resourceDeps[n.resource] = deps
+		default:
+			rg.resourceDeps[n.configResource()] = deps
 			if n.resource.Mode == addrs.Data {
 				through[n] = deps
 			}
@@ -207,34 +280,52 @@ func buildRefGraph(m *config.Module, schemaOf schemaLookup) (*refGraph, diag.Dia
 	return rg, ds
 }
 
-func compareResource(a, b addrs.Resource) int {
-	switch {
-	case a == b:
-		return 0
-	case a.Less(b):
-		return -1
+// childNodes returns the nodes of module m itself (not of the modules it
+// calls, which wait for m's call nodes).
+func childNodes(m *config.Module) []node {
+	var out []node
+	for _, name := range sortedKeys(m.Variables) {
+		out = append(out, node{kind: variableNode, module: m.Path, name: name})
 	}
-	return 1
+	for _, name := range sortedKeys(m.Locals) {
+		out = append(out, node{kind: localNode, module: m.Path, name: name})
+	}
+	for _, name := range sortedKeys(m.ModuleCalls) {
+		out = append(out, node{kind: moduleCallNode, module: m.Path, name: name})
+	}
+	for _, r := range allResources(m) {
+		out = append(out, node{kind: resourceNode, module: m.Path, resource: r.Addr})
+	}
+	for _, name := range sortedKeys(m.Outputs) {
+		out = append(out, node{kind: outputNode, module: m.Path, name: name})
+	}
+	return out
+}
+
+func traversalRefs(ds *diag.Diagnostics, travs []hcl.Traversal) []*lang.Reference {
+	var refs []*lang.Reference
+	for _, t := range travs {
+		r, more := lang.ParseRef(t)
+		*ds = ds.Append(more)
+		if r != nil {
+			refs = append(refs, r)
+		}
+	}
+	return refs
 }
 
 // resourceReferences returns every reference a resource block makes: its
 // arguments, count/for_each, depends_on, replace_triggered_by and conditions.
-func resourceReferences(r *config.Resource, schemaOf schemaLookup) ([]*lang.Reference, diag.Diagnostics) {
+func resourceReferences(m *config.Module, r *config.Resource, schemaOf schemaLookup) ([]*lang.Reference, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	var refs []*lang.Reference
-	if b, ok := schemaOf(r); ok {
+	if b, ok := schemaOf(m, r); ok {
 		more, d := lang.CachedReferencesInBody(r.Config, b.DecoderSpec())
 		ds = ds.Append(d)
 		refs = append(refs, more...)
 	}
 	refs = append(refs, exprRefs(&ds, r.Count, r.ForEach)...)
-	for _, t := range r.DependsOn {
-		ref, d := lang.ParseRef(t)
-		ds = ds.Append(d)
-		if ref != nil {
-			refs = append(refs, ref)
-		}
-	}
+	refs = append(refs, traversalRefs(&ds, r.DependsOn)...)
 	if r.Managed != nil {
 		refs = append(refs, exprRefs(&ds, r.Managed.ReplaceTriggeredBy...)...)
 	}
@@ -284,7 +375,7 @@ func allResources(m *config.Module) []*config.Resource {
 	for _, r := range m.DataResources {
 		out = append(out, r)
 	}
-	slices.SortFunc(out, func(a, b *config.Resource) int { return compareResource(a.Addr, b.Addr) })
+	slices.SortFunc(out, func(a, b *config.Resource) int { return a.Addr.Compare(b.Addr) })
 	return out
 }
 
@@ -302,31 +393,32 @@ func sortedKeys[V any](m map[string]V) []string {
 // or transitively. One sweep in reverse topological order. The map holds,
 // for every resource with effective CBD, the resource it came from (itself
 // when its own setting).
-func inheritCBD(m *config.Module, rg *refGraph) map[addrs.Resource]addrs.Resource {
-	out := map[addrs.Resource]addrs.Resource{}
+func inheritCBD(root *config.Module, rg *refGraph) map[addrs.ConfigResource]addrs.ConfigResource {
+	out := map[addrs.ConfigResource]addrs.ConfigResource{}
 	order, err := rg.g.TopoOrder()
 	if err != nil {
 		return out
 	}
 	for i := len(order) - 1; i >= 0; i-- {
 		n := order[i]
-		if n.kind != resourceNode {
+		if n.kind != resourceNode || n.resource.Mode != addrs.Managed {
 			continue
 		}
-		r := m.ManagedResources[n.resource]
+		cr := n.configResource()
+		r := root.ConfigResource(cr)
 		if r == nil {
 			continue
 		}
-		src, inherited := out[n.resource]
+		src, inherited := out[cr]
 		if r.Managed != nil && r.Managed.CreateBeforeDestroy {
-			src, inherited = n.resource, true
-			out[n.resource] = src
+			src, inherited = cr, true
+			out[cr] = src
 		}
 		if !inherited {
 			continue
 		}
-		for _, dep := range rg.resourceDeps[n.resource] {
-			if _, done := out[dep]; !done && dep.Mode == addrs.Managed {
+		for _, dep := range rg.resourceDeps[cr] {
+			if _, done := out[dep]; !done && dep.Resource.Mode == addrs.Managed {
 				out[dep] = src
 			}
 		}

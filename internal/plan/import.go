@@ -10,6 +10,7 @@ import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
@@ -65,8 +66,8 @@ func Import(ctx context.Context, cfg *config.Module, prior *state.State, provide
 		ctx: ctx, cfg: cfg, providers: providers,
 		opts:    Options{Variables: opts.Variables, Workspace: opts.Workspace},
 		prevRun: prior, refreshed: prior.DeepCopy(),
-		planned: map[addrs.Resource]cty.Value{},
-		schemas: map[addrs.Resource]provider.Schema{},
+		planned: map[addrs.AbsResource]cty.Value{},
+		schemas: map[addrs.ConfigResource]provider.Schema{},
 		// Import evaluates no resource, so the time matters only to
 		// plantimestamp() in a provider configuration.
 		timestamp: time.Now().UTC(),
@@ -102,41 +103,23 @@ func (p *planner) prepareImport() diag.Diagnostics {
 	ds = ds.Append(more)
 	// Resources have no values during an import: a provider configuration
 	// that refers to one sees an unknown value.
-	p.eval = &Evaluator{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace, Timestamp: p.timestamp, Functions: fns}
+	p.eval = &eval.Evaluator{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace, Timestamp: p.timestamp, Functions: fns}
 	if ds.HasErrors() {
 		return ds
 	}
 	if ds = ds.Append(p.validateVariables()); ds.HasErrors() {
 		return ds
 	}
-	for _, r := range allResources(p.cfg) {
-		sch, more := p.schemaOf(r)
-		ds = ds.Append(more)
-		if !more.HasErrors() {
-			p.schemas[r.Addr] = sch
-		}
-	}
-	if ds.HasErrors() {
-		return ds
-	}
-	rg, more := buildRefGraph(p.cfg, func(r *config.Resource) (*provider.Block, bool) {
-		s, ok := p.schemas[r.Addr]
-		return s.Block, ok
-	})
-	if ds = ds.Append(more); ds.HasErrors() {
-		return ds
-	}
-	p.rg = rg
-	p.cbd = inheritCBD(p.cfg, rg)
-	return ds
+	return ds.Append(p.loadGraph())
 }
 
 // importTarget imports one target into p.refreshed.
 func (p *planner) importTarget(t ImportTarget, hooks ImportHooks) diag.Diagnostics {
 	var ds diag.Diagnostics
 	var r *config.Resource
-	if t.Addr.Resource.Resource.Mode == addrs.Managed && t.Addr.Module.IsRoot() {
-		r = p.cfg.ResourceByAddr(t.Addr.Resource.Resource)
+	m := p.cfg.Descendant(t.Addr.Module.Module())
+	if t.Addr.Resource.Resource.Mode == addrs.Managed && m != nil && p.eval.ModuleInstanceExists(t.Addr.Module) {
+		r = m.ResourceByAddr(t.Addr.Resource.Resource)
 	}
 	if r == nil {
 		ra := t.Addr.Resource.Resource
@@ -146,7 +129,7 @@ func (p *planner) importTarget(t ImportTarget, hooks ImportHooks) diag.Diagnosti
 	if d, managed := p.alreadyManaged(t.Addr); managed {
 		return ds.Append(d)
 	}
-	pc := p.providerConfigAddr(r)
+	pc := p.providerConfigAddr(m, r)
 	prov, more := p.configuredProvider(pc)
 	if ds = ds.Append(more); ds.HasErrors() {
 		return ds
@@ -221,9 +204,9 @@ func (p *planner) recordImported(addr addrs.AbsResourceInstance, imp provider.Im
 	obj.Private = read.Private
 	// The object's configuration (for the target's own type) decides its
 	// dependencies and create_before_destroy, as a plan would record them.
-	if r := p.cfg.ResourceByAddr(addr.Resource.Resource); r != nil {
-		obj.Dependencies = absResources(p.rg.resourceDeps[r.Addr])
-		_, obj.CreateBeforeDestroy = p.cbd[r.Addr]
+	if cr := addr.ContainingResource().InConfig(); p.cfg.ConfigResource(cr) != nil {
+		obj.Dependencies = absResources(p.rg.resourceDeps[cr])
+		_, obj.CreateBeforeDestroy = p.cbd[cr]
 	}
 	p.refreshed.SetObject(oaddr, obj, pc)
 	return ds

@@ -157,7 +157,7 @@ func (p *planner) replaceTriggered(r *config.Resource, scope *lang.Scope, addr a
 			continue
 		}
 		if keyGiven {
-			if p.instanceTriggers(target.Instance(key).Absolute(addrs.RootModule), attrPath) {
+			if p.instanceTriggers(target.Instance(key).Absolute(addr.Module), attrPath) {
 				return true, ds
 			}
 			continue
@@ -166,7 +166,7 @@ func (p *planner) replaceTriggered(r *config.Resource, scope *lang.Scope, addr a
 		p.mu.Lock()
 		var candidates []*ResourceInstanceChange
 		for a, c := range p.byAddr {
-			if a.Resource.Resource == target {
+			if a.Resource.Resource == target && a.Module == addr.Module {
 				candidates = append(candidates, c)
 			}
 		}

@@ -27,8 +27,8 @@ func impliedMoves(cfg *config.Module, prior *state.State) (*state.State, diag.Di
 	}
 	var moves []move
 	for ra, rs := range prior.Resources {
-		r := cfg.ResourceByAddr(ra.Resource)
-		if r == nil || !ra.Module.IsRoot() {
+		r := cfg.ConfigResource(ra.InConfig())
+		if r == nil {
 			continue
 		}
 		switch {
@@ -45,7 +45,7 @@ func impliedMoves(cfg *config.Module, prior *state.State) (*state.State, diag.Di
 	if len(moves) == 0 {
 		return prior, nil
 	}
-	slices.SortFunc(moves, func(a, b move) int { return compareAbsResource(a.res, b.res) })
+	slices.SortFunc(moves, func(a, b move) int { return a.res.Compare(b.res) })
 
 	moved := prior.DeepCopy()
 	var blocked []string
@@ -65,14 +65,4 @@ func impliedMoves(cfg *config.Module, prior *state.State) (*state.State, diag.Di
 		Detail: "rig tried to adjust resource instance addresses in the prior state based on change information recorded in the configuration, but some adjustments did not succeed due to existing objects already at the intended addresses:" +
 			strings.Join(blocked, "") +
 			"\n\nrig has planned to destroy these objects. If rig's proposed changes aren't appropriate, you must first resolve the conflicts using the \"rig state\" subcommands and then create a new plan."}}
-}
-
-func compareAbsResource(a, b addrs.AbsResource) int {
-	switch {
-	case a == b:
-		return 0
-	case a.Less(b):
-		return -1
-	}
-	return 1
 }

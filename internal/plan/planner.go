@@ -12,6 +12,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/dag"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
@@ -56,9 +57,9 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 		ctx: ctx, cfg: cfg, providers: providers, opts: opts,
 		prevRun: prior, refreshed: prior.DeepCopy(),
 		replace:   map[addrs.AbsResourceInstance]bool{},
-		planned:   map[addrs.Resource]cty.Value{},
+		planned:   map[addrs.AbsResource]cty.Value{},
 		byAddr:    map[addrs.AbsResourceInstance]*ResourceInstanceChange{},
-		schemas:   map[addrs.Resource]provider.Schema{},
+		schemas:   map[addrs.ConfigResource]provider.Schema{},
 		handled:   map[addrs.AbsResource]bool{},
 		timestamp: now().UTC(),
 	}
@@ -93,10 +94,10 @@ type planner struct {
 	prevRun   *state.State
 	timestamp time.Time
 
-	eval      *Evaluator
+	eval      *eval.Evaluator
 	variables map[string]cty.Value
 	rg        *refGraph
-	cbd       map[addrs.Resource]addrs.Resource
+	cbd       map[addrs.ConfigResource]addrs.ConfigResource
 	replace   map[addrs.AbsResourceInstance]bool
 	outputs   map[string]*OutputChange
 
@@ -104,13 +105,13 @@ type planner struct {
 	refreshed *state.State
 	changes   []*ResourceInstanceChange
 	byAddr    map[addrs.AbsResourceInstance]*ResourceInstanceChange
-	planned   map[addrs.Resource]cty.Value
-	schemas   map[addrs.Resource]provider.Schema
+	planned   map[addrs.AbsResource]cty.Value
+	schemas   map[addrs.ConfigResource]provider.Schema
 	handled   map[addrs.AbsResource]bool
 }
 
-// ResourceValue implements ResourceValues with the planned values.
-func (p *planner) ResourceValue(addr addrs.Resource) cty.Value {
+// ResourceValue implements eval.ResourceValues with the planned values.
+func (p *planner) ResourceValue(addr addrs.AbsResource) cty.Value {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if v, ok := p.planned[addr]; ok {
@@ -131,7 +132,7 @@ func (p *planner) run() diag.Diagnostics {
 	p.variables = vars
 	fns, more := ProviderFunctions(p.ctx, p.providers, p.cfg)
 	ds = ds.Append(more)
-	p.eval = &Evaluator{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace, Timestamp: p.timestamp, Functions: fns}
+	p.eval = &eval.Evaluator{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace, Timestamp: p.timestamp, Functions: fns}
 	if ds.HasErrors() {
 		return ds
 	}
@@ -140,27 +141,9 @@ func (p *planner) run() diag.Diagnostics {
 		return ds
 	}
 
-	// Schemas of every resource in configuration.
-	for _, r := range allResources(p.cfg) {
-		sch, more := p.schemaOf(r)
-		ds = ds.Append(more)
-		if !more.HasErrors() {
-			p.schemas[r.Addr] = sch
-		}
-	}
-	if ds.HasErrors() {
+	if ds = ds.Append(p.loadGraph()); ds.HasErrors() {
 		return ds
 	}
-	rg, more := buildRefGraph(p.cfg, func(r *config.Resource) (*provider.Block, bool) {
-		s, ok := p.schemas[r.Addr]
-		return s.Block, ok
-	})
-	ds = ds.Append(more)
-	if ds.HasErrors() {
-		return ds
-	}
-	p.rg = rg
-	p.cbd = inheritCBD(p.cfg, rg)
 	if p.opts.Mode == DestroyMode {
 		// A destroy evaluates no resource body: check them all first, as
 		// OpenTofu validates the configuration before any operation. A
@@ -173,7 +156,7 @@ func (p *planner) run() diag.Diagnostics {
 	}
 
 	var dmu sync.Mutex
-	res := dag.Walk(p.ctx, rg.g, func(ctx context.Context, n node) error {
+	res := dag.Walk(p.ctx, p.rg.g, func(ctx context.Context, n node) error {
 		d := p.visit(n)
 		dmu.Lock()
 		ds = ds.Append(d)
@@ -196,28 +179,154 @@ func (p *planner) run() diag.Diagnostics {
 	return ds
 }
 
-// visit plans one configuration object.
+// loadGraph fetches the schema of every resource in the configuration tree,
+// then builds the reference graph and each resource's effective
+// create_before_destroy.
+func (p *planner) loadGraph() diag.Diagnostics {
+	var ds diag.Diagnostics
+	for _, m := range p.cfg.AllModules() {
+		for _, r := range allResources(m) {
+			sch, more := p.schemaOf(m, r)
+			ds = ds.Append(more)
+			if !more.HasErrors() {
+				p.schemas[configAddr(m, r)] = sch
+			}
+		}
+	}
+	if ds.HasErrors() {
+		return ds
+	}
+	rg, more := buildRefGraph(p.cfg, func(m *config.Module, r *config.Resource) (*provider.Block, bool) {
+		s, ok := p.schemas[configAddr(m, r)]
+		return s.Block, ok
+	})
+	if ds = ds.Append(more); ds.HasErrors() {
+		return ds
+	}
+	p.rg = rg
+	p.cbd = inheritCBD(p.cfg, rg)
+	return ds
+}
+
+// visit plans one configuration object, in every instance of its module.
 func (p *planner) visit(n node) diag.Diagnostics {
+	m := p.cfg.Descendant(n.module)
+	var ds diag.Diagnostics
 	switch n.kind {
 	case localNode:
-		return p.eval.LocalDiagnostics(n.name)
-	case resourceNode:
-		r := p.cfg.ResourceByAddr(n.resource)
-		if r.Addr.Mode == addrs.Data {
-			return p.planDataResource(r)
+		for _, mi := range p.eval.ModuleInstances(n.module) {
+			_, more := p.eval.LocalValue(mi, n.name)
+			ds = ds.Append(more)
 		}
-		return p.planResource(r)
+	case variableNode:
+		if n.module.IsRoot() {
+			// Root variables are prepared and validated before the walk.
+			return nil
+		}
+		for _, mi := range p.eval.ModuleInstances(n.module) {
+			_, more := p.eval.InputVariable(mi, n.name)
+			ds = ds.Append(more)
+			if !more.HasErrors() {
+				ds = ds.Append(p.validateVariable(mi, m.Variables[n.name]))
+			}
+		}
+	case moduleCallNode:
+		for _, mi := range p.eval.ModuleInstances(n.module) {
+			_, more := p.eval.CallExpansion(mi, n.name)
+			ds = ds.Append(more)
+		}
+	case outputNode:
+		if n.module.IsRoot() {
+			// Root outputs are planned once every resource is (planOutputs).
+			return nil
+		}
+		o := m.Outputs[n.name]
+		for _, mi := range p.eval.ModuleInstances(n.module) {
+			scope := p.eval.Scope(mi, lang.InstanceData{})
+			for _, rule := range o.Preconditions {
+				ds = ds.Append(eval.CheckRule(scope, rule, "Module output value precondition failed", ""))
+			}
+			_, more := p.eval.OutputValue(mi, n.name)
+			ds = ds.Append(more)
+		}
+	case resourceNode:
+		r := m.ResourceByAddr(n.resource)
+		for _, mi := range p.eval.ModuleInstances(n.module) {
+			if r.Addr.Mode == addrs.Data {
+				ds = ds.Append(p.planDataResource(m, r, mi))
+			} else {
+				ds = ds.Append(p.planResource(m, r, mi))
+			}
+		}
 	}
-	return nil
+	return ds
 }
 
-func (p *planner) providerConfigAddr(r *config.Resource) addrs.AbsProviderConfig {
-	name, alias := p.cfg.ProviderLocalName(r)
-	return addrs.AbsProviderConfig{Module: addrs.RootModule, Provider: p.cfg.ProviderFor(name), Alias: alias}
+// configAddr returns the configuration address of resource r of module m.
+func configAddr(m *config.Module, r *config.Resource) addrs.ConfigResource {
+	return addrs.ConfigResource{Module: m.Path, Resource: r.Addr}
 }
 
-func (p *planner) schemaOf(r *config.Resource) (provider.Schema, diag.Diagnostics) {
-	pc := p.providerConfigAddr(r)
+// providerConfigAddr returns the provider configuration resource r of
+// module m uses (see ResolveProviderConfig).
+func (p *planner) providerConfigAddr(m *config.Module, r *config.Resource) addrs.AbsProviderConfig {
+	name, alias := m.ProviderLocalName(r)
+	return ResolveProviderConfig(m, name, alias)
+}
+
+// ResolveProviderConfig finds the provider configuration that the local
+// provider name and alias stand for in module m: a provider block of m,
+// else what m's caller passes for it in the call's providers argument,
+// else (for a default configuration) the caller's own default
+// configuration of the same provider, up to the root, where a default
+// configuration without a block is an empty one.
+func ResolveProviderConfig(m *config.Module, name, alias string) addrs.AbsProviderConfig {
+	fqn := m.ProviderFor(name)
+	cur := m
+	for {
+		if _, ok := cur.ProviderConfigs[providerKeyOf(name, alias)]; ok || cur.Parent == nil {
+			return addrs.AbsProviderConfig{Module: addrs.ModuleInstance(cur.Path), Provider: fqn, Alias: alias}
+		}
+		_, callName := cur.Path.Parent()
+		call := cur.Parent.ModuleCalls[callName]
+		passed := false
+		for _, pp := range call.Providers {
+			if pp.InChild.Name == name && pp.InChild.Alias == alias {
+				name, alias, passed = pp.InParent.Name, pp.InParent.Alias, true
+				break
+			}
+		}
+		if !passed {
+			// Implicitly inherited: the caller's name for the same provider.
+			name = localNameFor(cur.Parent, fqn, name)
+		}
+		cur = cur.Parent
+	}
+}
+
+// localNameFor returns the local name module m uses for provider fqn:
+// fallback when m uses it under that name too (or does not name it).
+func localNameFor(m *config.Module, fqn addrs.Provider, fallback string) string {
+	if m.ProviderFor(fallback) == fqn {
+		return fallback
+	}
+	for _, name := range sortedKeys(m.Terraform.RequiredProviders) {
+		if m.Terraform.RequiredProviders[name].Provider == fqn {
+			return name
+		}
+	}
+	return fallback
+}
+
+func providerKeyOf(name, alias string) string {
+	if alias == "" {
+		return name
+	}
+	return name + "." + alias
+}
+
+func (p *planner) schemaOf(m *config.Module, r *config.Resource) (provider.Schema, diag.Diagnostics) {
+	pc := p.providerConfigAddr(m, r)
 	schemas, ds := p.providers.Schemas(p.ctx, pc.Provider)
 	if ds.HasErrors() {
 		for i := range ds {
@@ -248,13 +357,16 @@ func (p *planner) configuredProvider(pc addrs.AbsProviderConfig) (provider.Inter
 
 // ConfiguredProvider returns the instance of provider configuration pc,
 // configuring it on first use from its provider block (or an empty one).
-func ConfiguredProvider(ctx context.Context, set *provider.Set, cfg *config.Module, eval *Evaluator, pc addrs.AbsProviderConfig) (provider.Interface, diag.Diagnostics) {
+func ConfiguredProvider(ctx context.Context, set *provider.Set, cfg *config.Module, ev *eval.Evaluator, pc addrs.AbsProviderConfig) (provider.Interface, diag.Diagnostics) {
 	return set.Configured(ctx, pc, func(s *provider.Schemas) (cty.Value, diag.Diagnostics) {
 		var block *config.Provider
-		for _, pb := range cfg.ProviderConfigs {
-			if cfg.ProviderFor(pb.Name) == pc.Provider && pb.Alias == pc.Alias {
-				block = pb
-				break
+		if m := cfg.Descendant(pc.Module.Module()); m != nil {
+			for _, key := range sortedKeys(m.ProviderConfigs) {
+				pb := m.ProviderConfigs[key]
+				if m.ProviderFor(pb.Name) == pc.Provider && pb.Alias == pc.Alias {
+					block = pb
+					break
+				}
 			}
 		}
 		if block == nil {
@@ -265,7 +377,7 @@ func ConfiguredProvider(ctx context.Context, set *provider.Set, cfg *config.Modu
 			empty := s.Provider.Block.ImpliedType()
 			return emptyObject(empty), nil
 		}
-		return eval.Scope(lang.InstanceData{}).EvalBlock(block.Config, s.Provider.Block.DecoderSpec())
+		return ev.Scope(pc.Module, lang.InstanceData{}).EvalBlock(block.Config, s.Provider.Block.DecoderSpec())
 	})
 }
 
@@ -299,62 +411,43 @@ func (p *planner) changeOf(addr addrs.AbsResourceInstance) *ResourceInstanceChan
 func (p *planner) validateVariables() diag.Diagnostics {
 	var ds diag.Diagnostics
 	for _, name := range sortedKeys(p.cfg.Variables) {
-		v := p.cfg.Variables[name]
-		for _, rule := range v.Validations {
-			more := CheckRule(p.eval.Scope(lang.InstanceData{}), rule, "Invalid value for variable",
-				fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", rule.DeclRange.String()))
-			for i := range more {
-				// OpenTofu reports a root variable's failed validation at the
-				// variable's declaration (where its value is defined).
-				if more[i].Summary == "Invalid value for variable" {
-					rng := v.DeclRange
-					more[i].Subject = &rng
-				}
-			}
-			ds = ds.Append(more)
-		}
+		ds = ds.Append(p.validateVariable(addrs.RootModule, p.cfg.Variables[name]))
 	}
 	return ds
 }
 
-// CheckRule evaluates a condition; a known false result is an error with the
-// rule's error message. Unknown results pass (they are checked at apply).
-func CheckRule(scope *lang.Scope, rule *config.CheckRule, summary, suffix string) diag.Diagnostics {
-	val, ds := scope.EvalExpr(rule.Condition, cty.Bool)
-	if ds.HasErrors() || !val.IsKnown() {
-		return ds
-	}
-	if val.IsNull() {
-		return ds.Append(diag.At(rule.Condition.Range(), "Invalid condition result", "Condition expression must return either true or false, not null."))
-	}
-	if val.True() {
-		return ds
-	}
-	msg := "(no error message)"
-	if rule.ErrorMessage != nil {
-		m, more := scope.EvalExpr(rule.ErrorMessage, cty.String)
-		ds = ds.Append(more)
-		if !more.HasErrors() && m.IsKnown() && !m.IsNull() {
-			msg = m.AsString()
+// validateVariable checks the validation rules of variable v in module instance mi.
+func (p *planner) validateVariable(mi addrs.ModuleInstance, v *config.Variable) diag.Diagnostics {
+	var ds diag.Diagnostics
+	for _, rule := range v.Validations {
+		more := eval.CheckRule(p.eval.Scope(mi, lang.InstanceData{}), rule, "Invalid value for variable",
+			fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", rule.DeclRange.String()))
+		for i := range more {
+			// OpenTofu reports a root variable's failed validation at the
+			// variable's declaration (where its value is defined).
+			if more[i].Summary == "Invalid value for variable" && mi.IsRoot() {
+				rng := v.DeclRange
+				more[i].Subject = &rng
+			}
 		}
+		ds = ds.Append(more)
 	}
-	return ds.Append(diag.At(rule.Condition.Range(), summary, msg+suffix))
+	return ds
 }
 
 // unsupportedConstructs reports configuration rig parses but cannot act on yet.
 func unsupportedConstructs(m *config.Module) diag.Diagnostics {
 	var ds diag.Diagnostics
-	for _, name := range sortedKeys(m.ModuleCalls) {
-		ds = ds.Append(diag.At(m.ModuleCalls[name].DeclRange, "Unsupported block type", "rig does not support child modules yet."))
-	}
-	for _, r := range allResources(m) {
-		if len(r.Provisioners) > 0 {
-			ds = ds.Append(diag.At(r.Provisioners[0].DeclRange, "Unsupported block type", "rig does not support provisioners yet."))
+	for _, mod := range m.AllModules() {
+		for _, r := range allResources(mod) {
+			if len(r.Provisioners) > 0 {
+				ds = ds.Append(diag.At(r.Provisioners[0].DeclRange, "Unsupported block type", "rig does not support provisioners yet."))
+			}
 		}
-	}
-	for _, group := range [][]*config.RawBlock{m.Moved, m.Imports, m.Removed, m.Checks} {
-		for _, b := range group {
-			ds = ds.Append(diag.At(b.DeclRange, "Unsupported block type", fmt.Sprintf("rig does not support %q blocks yet.", b.Type)))
+		for _, group := range [][]*config.RawBlock{mod.Moved, mod.Imports, mod.Removed, mod.Checks} {
+			for _, b := range group {
+				ds = ds.Append(diag.At(b.DeclRange, "Unsupported block type", fmt.Sprintf("rig does not support %q blocks yet.", b.Type)))
+			}
 		}
 	}
 	return ds

@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
@@ -72,12 +73,12 @@ terraform {
 			if ds.HasErrors() {
 				t.Fatal(ds.Err())
 			}
-			eval := &plan.Evaluator{Config: loadConfig(t, src), Variables: map[string]cty.Value{"unknown": cty.UnknownVal(cty.String)}, Functions: fns}
+			ev := &eval.Evaluator{Config: loadConfig(t, src), Variables: map[string]cty.Value{"unknown": cty.UnknownVal(cty.String)}, Functions: fns}
 			expr, hds := hclsyntax.ParseExpression([]byte(tt.expr), "test.tf", hcl.InitialPos)
 			if hds.HasErrors() {
 				t.Fatal(hds)
 			}
-			got, ds := eval.Scope(lang.InstanceData{}).EvalExpr(expr, cty.DynamicPseudoType)
+			got, ds := ev.Scope(addrs.RootModule, lang.InstanceData{}).EvalExpr(expr, cty.DynamicPseudoType)
 			if tt.wantErr != "" {
 				if !ds.HasErrors() || !strings.Contains(ds.Err().Error(), tt.wantErr) {
 					t.Fatalf("diagnostics %v, want %q", ds, tt.wantErr)

@@ -7,122 +7,29 @@ import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
 )
 
-// Expansion is the set of instances a resource block expands to.
-type Expansion struct {
-	// Mode is how the resource repeats: none, count or for_each.
-	Mode ExpansionMode
-	// Keys are the instance keys in order.
-	Keys []addrs.InstanceKey
-	// Each holds each.value by key, for for_each.
-	Each map[string]cty.Value
-}
-
-// ExpansionMode says how a resource block repeats.
-type ExpansionMode uint8
-
-const (
-	// Single is a resource without count or for_each.
-	Single ExpansionMode = iota
-	// Counted is a resource with count.
-	Counted
-	// ForEach is a resource with for_each.
-	ForEach
-)
-
-// InstanceData returns the count/each data of instance k.
-func (e Expansion) InstanceData(k addrs.InstanceKey) lang.InstanceData {
-	switch e.Mode {
-	case Counted:
-		return lang.InstanceData{CountIndex: cty.NumberIntVal(int64(k.Int()))}
-	case ForEach:
-		return lang.InstanceData{EachKey: cty.StringVal(k.Str()), EachValue: e.Each[k.Str()]}
-	}
-	return lang.InstanceData{}
-}
-
-// Expand evaluates a resource's count or for_each.
-func Expand(scope *lang.Scope, r *config.Resource) (Expansion, diag.Diagnostics) {
-	switch {
-	case r.Count != nil:
-		n, ds := lang.EvalCount(scope, r.Count)
-		if ds.HasErrors() {
-			return Expansion{}, ds
-		}
-		e := Expansion{Mode: Counted, Keys: make([]addrs.InstanceKey, n)}
-		for i := range n {
-			e.Keys[i] = addrs.IntKey(i)
-		}
-		return e, ds
-	case r.ForEach != nil:
-		m, ds := lang.EvalForEach(scope, r.ForEach)
-		if ds.HasErrors() {
-			return Expansion{}, ds
-		}
-		e := Expansion{Mode: ForEach, Each: m}
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			e.Keys = append(e.Keys, addrs.StringKey(k))
-		}
-		return e, ds
-	}
-	return Expansion{Mode: Single, Keys: []addrs.InstanceKey{addrs.NoKey}}, nil
-}
-
-// WholeValue assembles the value of a whole resource from its instances'
-// values: the object itself, a tuple (count) or an object keyed by for_each key.
-func (e Expansion) WholeValue(vals map[addrs.InstanceKey]cty.Value) cty.Value {
-	switch e.Mode {
-	case Counted:
-		elems := make([]cty.Value, len(e.Keys))
-		for i, k := range e.Keys {
-			v, ok := vals[k]
-			if !ok {
-				v = cty.DynamicVal
-			}
-			elems[i] = v
-		}
-		return cty.TupleVal(elems)
-	case ForEach:
-		attrs := make(map[string]cty.Value, len(e.Keys))
-		for _, k := range e.Keys {
-			v, ok := vals[k]
-			if !ok {
-				v = cty.DynamicVal
-			}
-			attrs[k.Str()] = v
-		}
-		return cty.ObjectVal(attrs)
-	}
-	if v, ok := vals[addrs.NoKey]; ok {
-		return v
-	}
-	return cty.DynamicVal
-}
-
-func (p *planner) planResource(r *config.Resource) diag.Diagnostics {
+// planResource plans the instances of resource r of module m in module instance mi.
+func (p *planner) planResource(m *config.Module, r *config.Resource, mi addrs.ModuleInstance) diag.Diagnostics {
 	var ds diag.Diagnostics
-	absAddr := r.Addr.Absolute(addrs.RootModule)
+	absAddr := r.Addr.Absolute(mi)
+	cr := configAddr(m, r)
 	p.mu.Lock()
 	p.handled[absAddr] = true
-	sch := p.schemas[r.Addr]
+	sch := p.schemas[cr]
 	p.mu.Unlock()
-	pc := p.providerConfigAddr(r)
+	pc := p.providerConfigAddr(m, r)
 	prov, more := p.configuredProvider(pc)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return ds
 	}
-	exp, more := Expand(p.eval.Scope(lang.InstanceData{}), r)
+	exp, more := eval.Expand(p.eval.Scope(mi, lang.InstanceData{}), r)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return ds
@@ -131,12 +38,12 @@ func (p *planner) planResource(r *config.Resource) diag.Diagnostics {
 	inConfig := make(map[addrs.InstanceKey]bool, len(exp.Keys))
 	for _, k := range exp.Keys {
 		inConfig[k] = true
-		v, more := p.planInstance(r, sch, prov, pc, absAddr.Instance(k), exp.InstanceData(k))
+		v, more := p.planInstance(cr, r, sch, prov, pc, absAddr.Instance(k), exp.InstanceData(k))
 		ds = ds.Append(more)
 		vals[k] = v
 	}
 	p.mu.Lock()
-	p.planned[r.Addr] = exp.WholeValue(vals)
+	p.planned[absAddr] = exp.WholeValue(vals)
 	rs := p.prevRun.Resource(absAddr)
 	p.mu.Unlock()
 
@@ -156,11 +63,11 @@ func (p *planner) planResource(r *config.Resource) diag.Diagnostics {
 	return ds
 }
 
-func orphanReason(exp Expansion, k addrs.InstanceKey) ActionReason {
+func orphanReason(exp eval.Expansion, k addrs.InstanceKey) ActionReason {
 	switch {
-	case exp.Mode == Counted && k.IsInt():
+	case exp.Mode == eval.Counted && k.IsInt():
 		return DeleteBecauseCountIndex
-	case exp.Mode == ForEach && k.IsString():
+	case exp.Mode == eval.ForEach && k.IsString():
 		return DeleteBecauseEachKey
 	}
 	return DeleteBecauseWrongRepetition
@@ -233,7 +140,7 @@ func withAddr(ds diag.Diagnostics, addr addrs.ObjectAddr) diag.Diagnostics {
 }
 
 // planInstance plans one configured instance and returns its planned value.
-func (p *planner) planInstance(r *config.Resource, sch provider.Schema, prov provider.Interface, pc addrs.AbsProviderConfig, addr addrs.AbsResourceInstance, inst lang.InstanceData) (cty.Value, diag.Diagnostics) {
+func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch provider.Schema, prov provider.Interface, pc addrs.AbsProviderConfig, addr addrs.AbsResourceInstance, inst lang.InstanceData) (cty.Value, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	ty := sch.Block.ImpliedType()
 	typeName := r.Addr.Type
@@ -255,9 +162,9 @@ func (p *planner) planInstance(r *config.Resource, sch provider.Schema, prov pro
 		}
 		priorVal, priorPrivate = v, priv
 	}
-	scope := p.eval.Scope(inst)
+	scope := p.eval.Scope(addr.Module, inst)
 	for _, rule := range r.Preconditions {
-		ds = ds.Append(CheckRule(scope, rule, "Resource precondition failed", ""))
+		ds = ds.Append(eval.CheckRule(scope, rule, "Resource precondition failed", ""))
 	}
 	configVal, more := scope.EvalBlock(r.Config, sch.Block.DecoderSpec())
 	ds = ds.Append(more)
@@ -289,13 +196,13 @@ func (p *planner) planInstance(r *config.Resource, sch provider.Schema, prov pro
 	change := &ResourceInstanceChange{
 		Addr: addr, ProviderConfig: pc, Before: priorVal, After: planned,
 		PriorPrivate: priorPrivate, PlannedPrivate: resp.PlannedPrivate,
-		Dependencies:  absResources(p.rg.resourceDeps[r.Addr]),
+		Dependencies:  absResources(p.rg.resourceDeps[cr]),
 		SchemaVersion: uint64(sch.Version),
 	}
-	if src, ok := p.cbd[r.Addr]; ok {
+	if src, ok := p.cbd[cr]; ok {
 		change.CreateBeforeDestroy = true
-		if src != r.Addr {
-			change.CBDInheritedFrom = src.Absolute(addrs.RootModule)
+		if src != cr {
+			change.CBDInheritedFrom = recordedAddr(src)
 		}
 	}
 
@@ -353,10 +260,10 @@ func (p *planner) planInstance(r *config.Resource, sch provider.Schema, prov pro
 		change.PriorPrivate = priorPrivate
 	}
 	if !ds.HasErrors() {
-		selfScope := p.eval.Scope(inst)
+		selfScope := p.eval.Scope(addr.Module, inst)
 		selfScope.Self = change.After
 		for _, rule := range r.Postconditions {
-			ds = ds.Append(CheckRule(selfScope, rule, "Resource postcondition failed", ""))
+			ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", ""))
 		}
 	}
 	p.addChange(change)
@@ -438,15 +345,23 @@ func preventDestroy(r *config.Resource, addr addrs.AbsResourceInstance) diag.Dia
 		fmt.Sprintf("Resource %s has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag.", addr))}
 }
 
-func absResources(rs []addrs.Resource) []addrs.AbsResource {
+// absResources returns configuration resources in the form state records
+// dependencies: a resource in a module path without instance keys.
+func absResources(rs []addrs.ConfigResource) []addrs.AbsResource {
 	if len(rs) == 0 {
 		return nil
 	}
 	out := make([]addrs.AbsResource, len(rs))
 	for i, r := range rs {
-		out[i] = r.Absolute(addrs.RootModule)
+		out[i] = recordedAddr(r)
 	}
 	return out
+}
+
+// recordedAddr is r as recorded dependencies and create_before_destroy
+// sources name it: an AbsResource whose module path has no instance keys.
+func recordedAddr(r addrs.ConfigResource) addrs.AbsResource {
+	return addrs.AbsResource{Module: addrs.ModuleInstance(r.Module), Resource: r.Resource}
 }
 
 // planDelete plans the deletion of a recorded object whose configuration is gone
@@ -476,7 +391,7 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 		// Already gone: refreshing removed it from state, nothing to do.
 		return ds
 	}
-	if r := p.cfg.ResourceByAddr(addr.Resource.Resource); r != nil && dk == addrs.NotDeposed {
+	if r := p.cfg.ConfigResource(addr.ContainingResource().InConfig()); r != nil && dk == addrs.NotDeposed {
 		ds = ds.Append(preventDestroy(r, addr))
 	}
 	p.addChange(&ResourceInstanceChange{
@@ -499,14 +414,17 @@ func (p *planner) planOrphans() diag.Diagnostics {
 		rs := p.prevRun.Resource(ra)
 		obj := p.prevRun.Object(oa)
 		reason := DeleteBecauseNoResourceConfig
-		if oa.Deposed != addrs.NotDeposed {
+		switch {
+		case oa.Deposed != addrs.NotDeposed:
 			reason = ReasonNone
+		case !p.eval.ModuleInstanceExists(ra.Module):
+			reason = DeleteBecauseNoModule
 		}
 		ds = ds.Append(p.planDelete(oa.Instance, oa.Deposed, obj, rs.ProviderConfig, provider.Schema{}, reason))
 	}
 	// Data sources no longer in configuration are simply forgotten.
 	for ra := range p.prevRun.Resources {
-		if ra.Resource.Mode == addrs.Data && p.cfg.ResourceByAddr(ra.Resource) == nil {
+		if ra.Resource.Mode == addrs.Data && !p.handled[ra] {
 			delete(p.refreshed.Resources, ra)
 		}
 	}
@@ -524,10 +442,7 @@ func (p *planner) planDestroy() diag.Diagnostics {
 			p.refreshed.SetObject(oa, nil, rs.ProviderConfig)
 			continue
 		}
-		var sch provider.Schema
-		if r := p.cfg.ResourceByAddr(ra.Resource); r != nil {
-			sch = p.schemas[r.Addr]
-		}
+		sch := p.schemas[ra.InConfig()]
 		reason := ReasonNone
 		ds = ds.Append(p.planDelete(oa.Instance, oa.Deposed, p.prevRun.Object(oa), rs.ProviderConfig, sch, reason))
 	}
@@ -547,9 +462,9 @@ func (p *planner) planOutputs() diag.Diagnostics {
 		if o.Expr == nil {
 			continue
 		}
-		scope := p.eval.Scope(lang.InstanceData{})
+		scope := p.eval.Scope(addrs.RootModule, lang.InstanceData{})
 		for _, rule := range o.Preconditions {
-			ds = ds.Append(CheckRule(scope, rule, "Module output value precondition failed", ""))
+			ds = ds.Append(eval.CheckRule(scope, rule, "Module output value precondition failed", ""))
 		}
 		val, more := scope.EvalExpr(o.Expr, cty.DynamicPseudoType)
 		ds = ds.Append(more)

@@ -26,30 +26,22 @@ func (unknownData) LocalValue(string, hcl.Range) (cty.Value, diag.Diagnostics) {
 func (unknownData) Resource(addrs.Resource, hcl.Range) (cty.Value, diag.Diagnostics) {
 	return cty.DynamicVal, nil
 }
+func (unknownData) ModuleCall(string, hcl.Range) (cty.Value, diag.Diagnostics) {
+	return cty.DynamicVal, nil
+}
 
 // Validate checks a configuration without state or variable values:
 // references, cycles, resource types, and every resource body against its
 // schema (with all referenced values unknown).
 func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set) diag.Diagnostics {
-	p := &planner{ctx: ctx, cfg: cfg, providers: providers, schemas: map[addrs.Resource]provider.Schema{}}
+	p := &planner{ctx: ctx, cfg: cfg, providers: providers, schemas: map[addrs.ConfigResource]provider.Schema{}}
 	var ds diag.Diagnostics
 	ds = ds.Append(unsupportedConstructs(cfg))
 	ds = ds.Append(lang.CheckReferences(cfg))
-	for _, r := range allResources(cfg) {
-		sch, more := p.schemaOf(r)
-		ds = ds.Append(more)
-		if !more.HasErrors() {
-			p.schemas[r.Addr] = sch
-		}
-	}
 	if ds.HasErrors() {
 		return ds
 	}
-	_, more := buildRefGraph(cfg, func(r *config.Resource) (*provider.Block, bool) {
-		s, ok := p.schemas[r.Addr]
-		return s.Block, ok
-	})
-	ds = ds.Append(more)
+	ds = ds.Append(p.loadGraph())
 	fns, more := ProviderFunctions(ctx, providers, cfg)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
@@ -62,11 +54,23 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set) 
 // referenced values unknown, catching unsupported arguments, type errors and
 // unknown functions before anything is planned. Provider functions are
 // called only with known arguments.
-func validateBodies(cfg *config.Module, schemas map[addrs.Resource]provider.Schema, fns *lang.ProviderFunctions) diag.Diagnostics {
+func validateBodies(cfg *config.Module, schemas map[addrs.ConfigResource]provider.Schema, fns *lang.ProviderFunctions) diag.Diagnostics {
 	var ds diag.Diagnostics
-	scope := &lang.Scope{Data: unknownData{}, ModuleDir: ".", RootDir: ".", Cwd: ".", ProviderFunctions: fns}
-	for _, r := range allResources(cfg) {
-		sch, ok := schemas[r.Addr]
+	for _, m := range cfg.AllModules() {
+		ds = ds.Append(validateModuleBodies(m, schemas, fns))
+	}
+	return ds
+}
+
+func validateModuleBodies(m *config.Module, schemas map[addrs.ConfigResource]provider.Schema, fns *lang.ProviderFunctions) diag.Diagnostics {
+	var ds diag.Diagnostics
+	dir := m.SourceDir
+	if dir == "" {
+		dir = "."
+	}
+	scope := &lang.Scope{Data: unknownData{}, ModuleDir: dir, RootDir: ".", Cwd: ".", ProviderFunctions: fns}
+	for _, r := range allResources(m) {
+		sch, ok := schemas[configAddr(m, r)]
 		if !ok {
 			continue
 		}
@@ -109,32 +113,22 @@ func validateComputed(r *config.Resource, b *provider.Block, val cty.Value) diag
 	return ds
 }
 
-// ResourceGraph returns the configuration's resources and their
-// dependencies (through local values too): an edge A→B means B depends on A.
-func ResourceGraph(ctx context.Context, cfg *config.Module, providers *provider.Set) (*dag.Graph[addrs.Resource], diag.Diagnostics) {
-	p := &planner{ctx: ctx, cfg: cfg, providers: providers, schemas: map[addrs.Resource]provider.Schema{}}
-	var ds diag.Diagnostics
-	for _, r := range allResources(cfg) {
-		sch, more := p.schemaOf(r)
-		ds = ds.Append(more)
-		if !more.HasErrors() {
-			p.schemas[r.Addr] = sch
+// ResourceGraph returns the configuration's resources, in every module,
+// and their dependencies (through local values, variables and module
+// outputs too): an edge A→B means B depends on A.
+func ResourceGraph(ctx context.Context, cfg *config.Module, providers *provider.Set) (*dag.Graph[addrs.ConfigResource], diag.Diagnostics) {
+	p := &planner{ctx: ctx, cfg: cfg, providers: providers, schemas: map[addrs.ConfigResource]provider.Schema{}}
+	ds := p.loadGraph()
+	g := dag.New[addrs.ConfigResource]()
+	for _, m := range cfg.AllModules() {
+		for _, r := range allResources(m) {
+			g.Add(configAddr(m, r))
 		}
 	}
-	rg, more := buildRefGraph(cfg, func(r *config.Resource) (*provider.Block, bool) {
-		s, ok := p.schemas[r.Addr]
-		return s.Block, ok
-	})
-	ds = ds.Append(more)
-	resources := allResources(cfg)
-	g := dag.NewSized[addrs.Resource](len(resources))
-	for _, r := range resources {
-		g.Add(r.Addr)
-	}
-	if rg != nil {
-		for _, r := range allResources(cfg) {
-			for _, dep := range rg.resourceDeps[r.Addr] {
-				g.Connect(dep, r.Addr)
+	if p.rg != nil {
+		for cr, deps := range p.rg.resourceDeps {
+			for _, dep := range deps {
+				g.Connect(dep, cr)
 			}
 		}
 	}

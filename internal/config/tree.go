@@ -1,0 +1,184 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/diag"
+)
+
+// maxModuleDepth bounds the nesting of module calls, so that a module that
+// calls itself is an error rather than an endless load.
+const maxModuleDepth = 64
+
+// ModuleDirResolver returns the directory holding the installed source of a
+// non-local module call: key is the call's manifest key (the call names from
+// the root joined by dots, "net.subnet"). LoadTree resolves local sources
+// itself.
+type ModuleDirResolver func(key string, call *ModuleCall) (dir string, ds diag.Diagnostics)
+
+// IsLocalSource reports whether a module source is a local path, "./x" or
+// "../x", which is loaded in place rather than installed.
+func IsLocalSource(source string) bool {
+	return strings.HasPrefix(source, "./") || strings.HasPrefix(source, "../") ||
+		source == "." || source == ".."
+}
+
+// LoadTree loads the root module in dir and every module it calls,
+// recursively, into Module.Children. Local sources are directories relative
+// to the calling module's; any other source is found by resolve (nil: such
+// sources are reported as not installed). Each module's Sources hold its
+// own files; the root's Sources hold every file of the tree, for
+// diagnostic snippets.
+//
+// The returned Module is never nil; with error diagnostics it may be partial.
+func LoadTree(dir string, resolve ModuleDirResolver) (*Module, diag.Diagnostics) {
+	root, ds := LoadDir(dir)
+	ds = ds.Append(loadChildren(root, root, resolve))
+	return root, ds
+}
+
+// AddChildren loads the modules root calls, recursively, as LoadTree does,
+// for a root module loaded otherwise (LoadFiles).
+func AddChildren(root *Module, resolve ModuleDirResolver) diag.Diagnostics {
+	return loadChildren(root, root, resolve)
+}
+
+func loadChildren(root, m *Module, resolve ModuleDirResolver) diag.Diagnostics {
+	var ds diag.Diagnostics
+	names := make([]string, 0, len(m.ModuleCalls))
+	for name := range m.ModuleCalls {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		call := m.ModuleCalls[name]
+		path := m.Path.Child(name)
+		if path.Depth() > maxModuleDepth {
+			ds = ds.Append(diag.At(call.DeclRange, "Module calls nested too deeply",
+				fmt.Sprintf("The module call %s is nested more than %d levels deep; a module probably calls itself, directly or through other modules.", path, maxModuleDepth)))
+			continue
+		}
+		dir, more := moduleDir(m, call, strings.Join(path.Calls(), "."), resolve)
+		ds = ds.Append(more)
+		if more.HasErrors() {
+			continue
+		}
+		child, more := LoadDir(dir)
+		if more.HasErrors() && len(child.Sources) == 0 {
+			ds = ds.Append(diag.At(call.SourceRange, "Unreadable module directory",
+				fmt.Sprintf("The directory %s for module %s could not be read.", dir, path)))
+			continue
+		}
+		ds = ds.Append(more)
+		child.Path = path
+		child.Parent = m
+		m.Children[name] = child
+		for f, src := range child.Sources {
+			root.Sources[f] = src
+		}
+		ds = ds.Append(checkChildOnlyBlocks(child))
+		if len(child.ProviderConfigs) > 0 && (call.Count != nil || call.ForEach != nil || len(call.DependsOn) > 0) {
+			ds = ds.Append(diag.At(call.DeclRange, "Module is incompatible with count, for_each, and depends_on",
+				fmt.Sprintf("The module at %s is a legacy module which contains its own local provider configurations, and so calls to it may not use the count, for_each, or depends_on arguments.\n\nIf you also control the module %q, consider updating this module to instead expect provider configurations to be passed by its caller.", path, call.Source)))
+		}
+		ds = ds.Append(loadChildren(root, child, resolve))
+	}
+	return ds
+}
+
+// moduleDir finds the directory of call's source.
+func moduleDir(m *Module, call *ModuleCall, key string, resolve ModuleDirResolver) (string, diag.Diagnostics) {
+	if IsLocalSource(call.Source) {
+		if call.VersionRange != nil {
+			return "", diag.Diagnostics{diag.At(call.SourceRange, "Invalid registry module source address",
+				fmt.Sprintf("Failed to parse module registry address: can't use local directory %q as a module registry address.\n\nrig assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules.", call.Source))}
+		}
+		base := m.SourceDir
+		if base == "" {
+			base = "."
+		}
+		return filepath.Join(base, filepath.FromSlash(call.Source)), nil
+	}
+	if resolve == nil {
+		return "", diag.Diagnostics{notInstalled(call, key)}
+	}
+	return resolve(key, call)
+}
+
+func notInstalled(call *ModuleCall, key string) diag.Diagnostic {
+	return diag.At(call.DeclRange, "Module not installed",
+		fmt.Sprintf("This module (%s) is not yet installed. Run \"rig init\" to install all modules required by this configuration.", key))
+}
+
+// NotInstalledDiag is the diagnostic for a call whose source a resolver
+// cannot find in the installed modules.
+func NotInstalledDiag(call *ModuleCall, key string) diag.Diagnostic { return notInstalled(call, key) }
+
+// checkChildOnlyBlocks reports what only a root module may declare.
+func checkChildOnlyBlocks(m *Module) diag.Diagnostics {
+	var ds diag.Diagnostics
+	if m.Terraform.Backend != nil {
+		ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Backend configuration ignored",
+			Detail:  "Any selected backend applies to the entire configuration, so rig expects backend configurations only in the root module.\n\nThis is a warning rather than an error because it's sometimes convenient to temporarily call a root module as a child module for testing purposes, but this backend configuration block will have no effect.",
+			Subject: m.Terraform.Backend.DeclRange.Ptr()})
+	}
+	return ds
+}
+
+// Descendant returns the module at static path p below m (m itself for
+// the root path), or nil when the tree has no such module.
+func (m *Module) Descendant(p addrs.Module) *Module {
+	cur := m
+	for _, name := range p.Calls() {
+		if cur == nil {
+			return nil
+		}
+		cur = cur.Children[name]
+	}
+	return cur
+}
+
+// AllModules returns m and every module below it, parents before children,
+// calls in name order.
+func (m *Module) AllModules() []*Module {
+	out := []*Module{m}
+	for i := 0; i < len(out); i++ {
+		cur := out[i]
+		names := make([]string, 0, len(cur.Children))
+		for name := range cur.Children {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		for _, name := range names {
+			out = append(out, cur.Children[name])
+		}
+	}
+	return out
+}
+
+// ConfigResource returns the resource at addr in the tree below m, or nil.
+func (m *Module) ConfigResource(addr addrs.ConfigResource) *Resource {
+	mod := m.Descendant(addr.Module)
+	if mod == nil {
+		return nil
+	}
+	return mod.ResourceByAddr(addr.Resource)
+}
+
+// CallRange returns the module block that calls m, or nil for the root.
+func (m *Module) CallRange() *hcl.Range {
+	if m.Parent == nil {
+		return nil
+	}
+	_, name := m.Path.Parent()
+	if c := m.Parent.ModuleCalls[name]; c != nil {
+		return c.DeclRange.Ptr()
+	}
+	return nil
+}

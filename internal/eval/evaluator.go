@@ -1,0 +1,391 @@
+package eval
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/lang"
+)
+
+// ResourceValues supplies the value of a whole resource (an object, a tuple
+// for count, an object for for_each) in one module instance to expressions
+// that reference it.
+type ResourceValues interface {
+	ResourceValue(addr addrs.AbsResource) cty.Value
+}
+
+// Evaluator evaluates the expressions of a configuration tree for one plan
+// or apply. Local values, child modules' input variables, module outputs
+// and module call expansions are each computed once, on first use, per
+// module instance; callers must only evaluate an expression once
+// everything it references is final (the graph walks guarantee that). It is
+// safe for concurrent use.
+type Evaluator struct {
+	// Config is the root module of the tree.
+	Config *config.Module
+	// Variables are the root module's input variable values.
+	Variables map[string]cty.Value
+	Resources ResourceValues
+	Workspace string
+	Timestamp time.Time
+	// RootDir is path.cwd, the directory rig runs in.
+	RootDir string
+	// Functions are the provider-defined functions expressions may call;
+	// nil means none.
+	Functions *lang.ProviderFunctions
+
+	mu      sync.Mutex
+	modules map[addrs.ModuleInstance]*moduleEntry
+	calls   map[callKey]*lazyExpansion
+	args    map[*config.ModuleCall]*lazyArgs
+}
+
+type callKey struct {
+	parent addrs.ModuleInstance
+	name   string
+}
+
+type lazyValue struct {
+	once  sync.Once
+	val   cty.Value
+	diags diag.Diagnostics
+}
+
+type lazyExpansion struct {
+	once  sync.Once
+	exp   Expansion
+	diags diag.Diagnostics
+}
+
+type lazyArgs struct {
+	once  sync.Once
+	attrs hcl.Attributes
+}
+
+// moduleEntry holds one module instance's lazily computed values.
+type moduleEntry struct {
+	addr addrs.ModuleInstance
+	cfg  *config.Module
+	mu   sync.Mutex
+	// Keyed by kind and name: "var.x", "local.x", "output.x".
+	vals map[string]*lazyValue
+}
+
+func (me *moduleEntry) lazy(key string) *lazyValue {
+	me.mu.Lock()
+	defer me.mu.Unlock()
+	if me.vals == nil {
+		me.vals = map[string]*lazyValue{}
+	}
+	l := me.vals[key]
+	if l == nil {
+		l = &lazyValue{}
+		me.vals[key] = l
+	}
+	return l
+}
+
+// module returns the entry of module instance mi, whose configuration must exist.
+func (e *Evaluator) module(mi addrs.ModuleInstance) *moduleEntry {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.modules == nil {
+		e.modules = map[addrs.ModuleInstance]*moduleEntry{}
+	}
+	me := e.modules[mi]
+	if me == nil {
+		me = &moduleEntry{addr: mi, cfg: e.Config.Descendant(mi.Module())}
+		e.modules[mi] = me
+	}
+	return me
+}
+
+// Scope returns a scope for the expressions of module instance mi, of one
+// resource instance in it when inst is set.
+func (e *Evaluator) Scope(mi addrs.ModuleInstance, inst lang.InstanceData) *lang.Scope {
+	me := e.module(mi)
+	return &lang.Scope{
+		Data:              moduleData{e: e, me: me},
+		ModuleDir:         dirOf(me.cfg),
+		RootDir:           dirOf(e.Config),
+		Cwd:               e.RootDir,
+		Workspace:         e.Workspace,
+		Instance:          inst,
+		PlanTimestamp:     e.Timestamp,
+		ProviderFunctions: e.Functions,
+	}
+}
+
+func dirOf(m *config.Module) string {
+	if m == nil || m.SourceDir == "" {
+		return "."
+	}
+	return m.SourceDir
+}
+
+// CallExpansion returns the instances of module call name in module
+// instance parent, evaluating its count or for_each on first use.
+func (e *Evaluator) CallExpansion(parent addrs.ModuleInstance, name string) (Expansion, diag.Diagnostics) {
+	k := callKey{parent, name}
+	e.mu.Lock()
+	if e.calls == nil {
+		e.calls = map[callKey]*lazyExpansion{}
+	}
+	l := e.calls[k]
+	if l == nil {
+		l = &lazyExpansion{}
+		e.calls[k] = l
+	}
+	e.mu.Unlock()
+	l.once.Do(func() {
+		m := e.Config.Descendant(parent.Module())
+		call := m.ModuleCalls[name]
+		l.exp, l.diags = ExpandRepetition(e.Scope(parent, lang.InstanceData{}), call.Count, call.ForEach)
+	})
+	return l.exp, l.diags
+}
+
+// ModuleInstances returns every instance of the module at static path p,
+// expanding the calls on the way from the root. A call whose expansion
+// failed contributes no instances.
+func (e *Evaluator) ModuleInstances(p addrs.Module) []addrs.ModuleInstance {
+	if p.IsRoot() {
+		return []addrs.ModuleInstance{addrs.RootModule}
+	}
+	parentPath, name := p.Parent()
+	var out []addrs.ModuleInstance
+	for _, parent := range e.ModuleInstances(parentPath) {
+		exp, _ := e.CallExpansion(parent, name)
+		for _, k := range exp.Keys {
+			out = append(out, parent.Child(name, k))
+		}
+	}
+	return out
+}
+
+// ModuleInstanceExists reports whether mi is an instance of the
+// configuration as expanded: every call on its path exists and has its key.
+func (e *Evaluator) ModuleInstanceExists(mi addrs.ModuleInstance) bool {
+	if mi.IsRoot() {
+		return true
+	}
+	parent, step := mi.Parent()
+	if !e.ModuleInstanceExists(parent) {
+		return false
+	}
+	m := e.Config.Descendant(parent.Module())
+	if m == nil || m.ModuleCalls[step.Name] == nil || m.Children[step.Name] == nil {
+		return false
+	}
+	exp, ds := e.CallExpansion(parent, step.Name)
+	return !ds.HasErrors() && exp.Has(step.Key)
+}
+
+func (e *Evaluator) callArgs(call *config.ModuleCall) hcl.Attributes {
+	e.mu.Lock()
+	if e.args == nil {
+		e.args = map[*config.ModuleCall]*lazyArgs{}
+	}
+	l := e.args[call]
+	if l == nil {
+		l = &lazyArgs{}
+		e.args[call] = l
+	}
+	e.mu.Unlock()
+	l.once.Do(func() {
+		// Errors (a block among the arguments) are reported by the
+		// reference check.
+		l.attrs, _ = call.Config.JustAttributes()
+	})
+	return l.attrs
+}
+
+// InputVariable returns the final value of input variable name in module
+// instance mi, with the diagnostics of computing it (a child module's
+// variables are its call's arguments, evaluated in the calling module).
+func (e *Evaluator) InputVariable(mi addrs.ModuleInstance, name string) (cty.Value, diag.Diagnostics) {
+	if mi.IsRoot() {
+		v, ok := e.Variables[name]
+		if !ok {
+			return cty.DynamicVal, nil
+		}
+		return v, nil
+	}
+	me := e.module(mi)
+	l := me.lazy("var." + name)
+	l.once.Do(func() { l.val, l.diags = e.childVariable(me, name) })
+	return l.val, l.diags
+}
+
+func (e *Evaluator) childVariable(me *moduleEntry, name string) (cty.Value, diag.Diagnostics) {
+	v := me.cfg.Variables[name]
+	if v == nil {
+		return cty.DynamicVal, nil
+	}
+	parent, step := me.addr.Parent()
+	call := me.cfg.Parent.ModuleCalls[step.Name]
+	exp, ds := e.CallExpansion(parent, step.Name)
+	if ds.HasErrors() {
+		return cty.UnknownVal(v.ConcreteType), nil
+	}
+	val := cty.NilVal
+	rng := call.DeclRange
+	if attr, ok := e.callArgs(call)[name]; ok {
+		rng = attr.Expr.Range()
+		var more diag.Diagnostics
+		val, more = e.Scope(parent, exp.InstanceData(step.Key)).EvalExpr(attr.Expr, cty.DynamicPseudoType)
+		if more.HasErrors() {
+			return cty.UnknownVal(v.ConcreteType), more
+		}
+		ds = more
+	}
+	out, more := PrepareVariable(v, val, rng, fmt.Sprintf("module %s", me.addr))
+	return out, ds.Append(more)
+}
+
+// PrepareVariable checks and converts a variable's given value (cty.NilVal
+// when none is given) against its declaration: default, nullable, optional
+// attribute defaults and type. Problems are reported at rng; where names
+// the module for messages.
+func PrepareVariable(v *config.Variable, val cty.Value, rng hcl.Range, where string) (cty.Value, diag.Diagnostics) {
+	var ds diag.Diagnostics
+	if val == cty.NilVal {
+		if v.Required() {
+			return cty.UnknownVal(v.ConcreteType), ds.Append(diag.At(rng, "Missing required argument",
+				fmt.Sprintf("The argument %q is required, but no definition was found.", v.Name)))
+		}
+		val = v.Default
+	}
+	if val.IsNull() && !v.Nullable {
+		if v.Default != cty.NilVal && !v.Default.IsNull() {
+			val = v.Default
+		} else {
+			ds = ds.Append(diag.At(rng, "Required variable not set", fmt.Sprintf("The variable %q is required, but the given value is null.", v.Name)))
+		}
+	}
+	if v.TypeDefaults != nil && !val.IsNull() {
+		val = v.TypeDefaults.Apply(val)
+	}
+	conv, err := convert.Convert(val, v.Type)
+	if err != nil {
+		return cty.UnknownVal(v.ConcreteType), ds.Append(diag.At(rng, "Invalid value for input variable",
+			fmt.Sprintf("The given value is not suitable for %s's var.%s declared at %s: %s.", where, v.Name, v.DeclRange.String(), err)))
+	}
+	return conv, ds
+}
+
+// LocalValue returns local value name of module instance mi, evaluating it
+// on first use, with the diagnostics of evaluating it.
+func (e *Evaluator) LocalValue(mi addrs.ModuleInstance, name string) (cty.Value, diag.Diagnostics) {
+	me := e.module(mi)
+	l := me.lazy("local." + name)
+	l.once.Do(func() {
+		loc := me.cfg.Locals[name]
+		if loc == nil {
+			l.val = cty.DynamicVal
+			return
+		}
+		l.val, l.diags = e.Scope(mi, lang.InstanceData{}).EvalExpr(loc.Expr, cty.DynamicPseudoType)
+		if l.diags.HasErrors() {
+			l.val = cty.DynamicVal
+		}
+	})
+	return l.val, l.diags
+}
+
+// OutputValue returns output name of module instance mi, evaluating it on
+// first use, with the diagnostics of evaluating it (preconditions are the
+// caller's).
+func (e *Evaluator) OutputValue(mi addrs.ModuleInstance, name string) (cty.Value, diag.Diagnostics) {
+	me := e.module(mi)
+	l := me.lazy("output." + name)
+	l.once.Do(func() {
+		o := me.cfg.Outputs[name]
+		if o == nil || o.Expr == nil {
+			l.val = cty.DynamicVal
+			return
+		}
+		l.val, l.diags = e.Scope(mi, lang.InstanceData{}).EvalExpr(o.Expr, cty.DynamicPseudoType)
+		if l.diags.HasErrors() {
+			l.val = cty.DynamicVal
+		}
+	})
+	return l.val, l.diags
+}
+
+// ModuleCallValue returns the value of module call name in module instance
+// parent: an object of the child's outputs per instance, whole as
+// Expansion.WholeValue assembles it.
+func (e *Evaluator) ModuleCallValue(parent addrs.ModuleInstance, name string) cty.Value {
+	m := e.Config.Descendant(parent.Module())
+	child := m.Children[name]
+	if child == nil {
+		return cty.DynamicVal
+	}
+	exp, ds := e.CallExpansion(parent, name)
+	if ds.HasErrors() {
+		return cty.DynamicVal
+	}
+	vals := make(map[addrs.InstanceKey]cty.Value, len(exp.Keys))
+	for _, k := range exp.Keys {
+		ci := parent.Child(name, k)
+		outs := make(map[string]cty.Value, len(child.Outputs))
+		for oname := range child.Outputs {
+			outs[oname], _ = e.OutputValue(ci, oname)
+		}
+		vals[k] = cty.ObjectVal(outs)
+	}
+	return exp.WholeValue(vals)
+}
+
+// moduleData is the lang.Data of one module instance.
+type moduleData struct {
+	e  *Evaluator
+	me *moduleEntry
+}
+
+var _ lang.Data = moduleData{}
+
+func (d moduleData) InputVariable(name string, rng hcl.Range) (cty.Value, diag.Diagnostics) {
+	declared := d.me.cfg != nil && d.me.cfg.Variables[name] != nil
+	if d.me.addr.IsRoot() {
+		_, declared = d.e.Variables[name]
+	}
+	if !declared {
+		return cty.DynamicVal, diag.Diagnostics{diag.At(rng, "Reference to undeclared input variable",
+			fmt.Sprintf("An input variable with the name %q has not been declared.", name))}
+	}
+	v, _ := d.e.InputVariable(d.me.addr, name)
+	// A variable's own errors are reported once, by whoever plans it.
+	return v, nil
+}
+
+func (d moduleData) LocalValue(name string, rng hcl.Range) (cty.Value, diag.Diagnostics) {
+	if d.me.cfg == nil || d.me.cfg.Locals[name] == nil {
+		return cty.DynamicVal, diag.Diagnostics{diag.At(rng, "Reference to undeclared local value",
+			fmt.Sprintf("A local value with the name %q has not been declared.", name))}
+	}
+	v, _ := d.e.LocalValue(d.me.addr, name)
+	// Reported once, where the local is declared, not at every reference.
+	return v, nil
+}
+
+func (d moduleData) Resource(addr addrs.Resource, rng hcl.Range) (cty.Value, diag.Diagnostics) {
+	return d.e.Resources.ResourceValue(addr.Absolute(d.me.addr)), nil
+}
+
+func (d moduleData) ModuleCall(name string, rng hcl.Range) (cty.Value, diag.Diagnostics) {
+	if d.me.cfg == nil || d.me.cfg.ModuleCalls[name] == nil {
+		return cty.DynamicVal, diag.Diagnostics{diag.At(rng, "Reference to undeclared module",
+			fmt.Sprintf("No module call named %q is declared in this module.", name))}
+	}
+	return d.e.ModuleCallValue(d.me.addr, name), nil
+}
