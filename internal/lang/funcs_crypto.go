@@ -44,6 +44,11 @@ func bcryptFunc(pureOnly bool) function.Function {
 				return cty.UnknownVal(cty.String), errors.New("bcrypt() takes no more than two arguments")
 			}
 			out, err := bcrypt.GenerateFromPassword([]byte(args[0].AsString()), cost)
+			var costErr bcrypt.InvalidCostError
+			if errors.As(err, &costErr) {
+				// In the words of the library OpenTofu 1.10 is built with.
+				err = fmt.Errorf("crypto/bcrypt: cost %d is outside allowed range (%d,%d)", int(costErr), bcrypt.MinCost, bcrypt.MaxCost)
+			}
 			if err != nil {
 				return cty.UnknownVal(cty.String), fmt.Errorf("error occurred generating password %w", err)
 			}
