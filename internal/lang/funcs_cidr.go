@@ -176,3 +176,42 @@ var cidrSubnetsFunc = function.New(&function.Spec{
 		return cty.ListVal(out), nil
 	},
 })
+
+// cidrContainsFunc is cidrcontains(prefix, ip_or_prefix): whether an
+// address, or every address of a prefix, lies within prefix. Mixing IPv4
+// and IPv6 is an error rather than false.
+var cidrContainsFunc = function.New(&function.Spec{
+	Description: "Determines whether a given IP address or an address prefix given in CIDR notation is within a given IP network address prefix.",
+	Params: []function.Parameter{
+		{Name: "containing_prefix", Type: cty.String},
+		{Name: "contained_ip_or_prefix", Type: cty.String},
+	},
+	Type: function.StaticReturnType(cty.Bool),
+	Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+		prefix, addr := args[0].AsString(), args[1].AsString()
+		_, containing, err := net.ParseCIDR(prefix)
+		if err != nil {
+			return cty.UnknownVal(cty.Bool), err
+		}
+		first, last := net.ParseIP(addr), net.IP(nil)
+		if first == nil {
+			_, contained, err := net.ParseCIDR(addr)
+			if err != nil {
+				return cty.UnknownVal(cty.Bool), fmt.Errorf("invalid IP address or prefix: %s", addr)
+			}
+			first = contained.IP
+			last = make(net.IP, len(first))
+			for i := range first {
+				last[i] = first[i] | ^contained.Mask[i]
+			}
+		}
+		if (first.To4() == nil) != (containing.IP.To4() == nil) {
+			return cty.UnknownVal(cty.Bool), fmt.Errorf("address family mismatch: %s vs. %s", prefix, addr)
+		}
+		in := containing.Contains(first)
+		if last != nil {
+			in = in && containing.Contains(last)
+		}
+		return cty.BoolVal(in), nil
+	},
+})

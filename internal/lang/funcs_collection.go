@@ -275,17 +275,6 @@ func makeToFunc(want cty.Type) function.Function {
 	})
 }
 
-// identityFunc stands for sensitive and nonsensitive until rig tracks
-// sensitivity.
-var identityFunc = function.New(&function.Spec{
-	Params: []function.Parameter{{
-		Name: "value", Type: cty.DynamicPseudoType,
-		AllowNull: true, AllowUnknown: true, AllowMarked: true, AllowDynamicType: true,
-	}},
-	Type: func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
-	Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) { return args[0], nil },
-})
-
 // typeFunc returns the type of its argument in type constraint syntax.
 var typeFunc = function.New(&function.Spec{
 	Params: []function.Parameter{{

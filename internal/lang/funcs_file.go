@@ -154,37 +154,20 @@ func templateFileFunc(baseDir string, funcs func() map[string]function.Function)
 			if vars.IsNull() {
 				return cty.DynamicVal, function.NewArgErrorf(1, "invalid vars value: must not be null")
 			}
-			ctx := &hcl.EvalContext{Variables: map[string]cty.Value{}}
-			for it := vars.ElementIterator(); it.Next(); {
-				k, v := it.Element()
-				if !hclsyntax.ValidIdentifier(k.AsString()) {
-					return cty.DynamicVal, function.NewArgErrorf(1, "invalid template variable name %q: must start with a letter, followed by zero or more letters, digits, and underscores", k.AsString())
-				}
-				ctx.Variables[k.AsString()] = v
-			}
-			for _, trav := range expr.Variables() {
-				if _, ok := ctx.Variables[trav.RootName()]; !ok {
-					return cty.DynamicVal, function.NewArgErrorf(1, "vars map does not contain key %q, referenced at %s", trav.RootName(), trav[0].SourceRange())
-				}
-			}
 			all := funcs()
-			ctx.Functions = make(map[string]function.Function, len(all))
+			fns := make(map[string]function.Function, len(all))
 			for name, f := range all {
-				ctx.Functions[name] = f
+				fns[name] = f
 			}
-			ctx.Functions["templatefile"] = function.New(&function.Spec{
-				Params:   []function.Parameter{{Name: "path", Type: cty.String}, {Name: "vars", Type: cty.DynamicPseudoType}},
-				VarParam: nil,
-				Type:     function.StaticReturnType(cty.DynamicPseudoType),
+			noRecursion := function.New(&function.Spec{
+				Params: []function.Parameter{{Name: "path", Type: cty.String}, {Name: "vars", Type: cty.DynamicPseudoType}},
+				Type:   function.StaticReturnType(cty.DynamicPseudoType),
 				Impl: func([]cty.Value, cty.Type) (cty.Value, error) {
 					return cty.DynamicVal, fmt.Errorf("cannot recursively call templatefile from inside templatefile call")
 				},
 			})
-			v, diags := expr.Value(ctx)
-			if diags.HasErrors() {
-				return cty.DynamicVal, diags
-			}
-			return v, nil
+			fns["templatefile"], fns[coreNamespace+"templatefile"] = noRecursion, noRecursion
+			return renderTemplate(expr, vars, fns, true)
 		},
 	})
 }

@@ -96,14 +96,8 @@ var (
 	sha256Func    = stringToString(func(s string) (string, error) { return sha256Hex([]byte(s)), nil })
 	sha512Func    = stringToString(func(s string) (string, error) { return sha512Hex([]byte(s)), nil })
 
-	base64Sha256Func = stringToString(func(s string) (string, error) {
-		sum := sha256.Sum256([]byte(s))
-		return base64.StdEncoding.EncodeToString(sum[:]), nil
-	})
-	base64Sha512Func = stringToString(func(s string) (string, error) {
-		sum := sha512.Sum512([]byte(s))
-		return base64.StdEncoding.EncodeToString(sum[:]), nil
-	})
+	base64Sha256Func = stringToString(func(s string) (string, error) { return sha256Base64([]byte(s)), nil })
+	base64Sha512Func = stringToString(func(s string) (string, error) { return sha512Base64([]byte(s)), nil })
 )
 
 func md5Hex(b []byte) string    { s := md5.Sum(b); return hex.EncodeToString(s[:]) }
@@ -156,4 +150,13 @@ func planTimestampFunc(ts time.Time) function.Function {
 			return cty.StringVal(ts.UTC().Format(time.RFC3339)), nil
 		},
 	})
+}
+
+func sha256Base64(b []byte) string {
+	s := sha256.Sum256(b)
+	return base64.StdEncoding.EncodeToString(s[:])
+}
+func sha512Base64(b []byte) string {
+	s := sha512.Sum512(b)
+	return base64.StdEncoding.EncodeToString(s[:])
 }

@@ -30,7 +30,8 @@ type cacheKey struct {
 var funcTables sync.Map // cacheKey → map[string]function.Function
 
 // Functions returns the function library with file functions reading
-// relative to baseDir. plantimestamp() returns an unknown string in this
+// relative to baseDir: each function under its name and under
+// "core::NAME". plantimestamp() returns an unknown string in this
 // table (a Scope with PlanTimestamp set returns that time instead). The map
 // is cached and shared: callers must not modify it.
 func Functions(baseDir string) map[string]function.Function {
@@ -85,6 +86,7 @@ func buildFunctions(k funcKey) map[string]function.Function {
 		"trimspace":   stdlib.TrimSpaceFunc,
 		"trimsuffix":  stdlib.TrimSuffixFunc,
 		"upper":       stdlib.UpperFunc,
+		// templatestring is added below.
 
 		// Collections.
 		"alltrue":         allTrueFunc,
@@ -101,7 +103,10 @@ func buildFunctions(k funcKey) map[string]function.Function {
 		"index":           indexFunc,
 		"keys":            stdlib.KeysFunc,
 		"length":          lengthFunc,
+		"list":            removedFunc("list", "tolist([ ... ])"),
 		"lookup":          stdlib.LookupFunc,
+		"map":             removedFunc("map", "tomap({ ... })"),
+		"matchkeys":       matchkeysFunc,
 		"merge":           stdlib.MergeFunc,
 		"one":             oneFunc,
 		"range":           stdlib.RangeFunc,
@@ -117,47 +122,61 @@ func buildFunctions(k funcKey) map[string]function.Function {
 		"zipmap":          stdlib.ZipmapFunc,
 
 		// Encoding.
-		"base64decode": base64DecodeFunc,
-		"base64encode": base64EncodeFunc,
-		"csvdecode":    stdlib.CSVDecodeFunc,
-		"jsondecode":   stdlib.JSONDecodeFunc,
-		"jsonencode":   stdlib.JSONEncodeFunc,
-		"urlencode":    urlEncodeFunc,
-		"yamldecode":   yaml.YAMLDecodeFunc,
-		"yamlencode":   yaml.YAMLEncodeFunc,
+		"base64decode":     base64DecodeFunc,
+		"base64encode":     base64EncodeFunc,
+		"base64gunzip":     base64GunzipFunc,
+		"base64gzip":       base64GzipFunc,
+		"csvdecode":        stdlib.CSVDecodeFunc,
+		"jsondecode":       stdlib.JSONDecodeFunc,
+		"jsonencode":       stdlib.JSONEncodeFunc,
+		"textdecodebase64": textDecodeBase64Func,
+		"textencodebase64": textEncodeBase64Func,
+		"urldecode":        urlDecodeFunc,
+		"urlencode":        urlEncodeFunc,
+		"yamldecode":       yaml.YAMLDecodeFunc,
+		"yamlencode":       yaml.YAMLEncodeFunc,
 
 		// Hashes and identifiers.
 		"base64sha256": base64Sha256Func,
 		"base64sha512": base64Sha512Func,
+		"bcrypt":       bcryptFunc(k.pureOnly),
 		"md5":          md5Func,
+		"rsadecrypt":   rsaDecryptFunc,
 		"sha1":         sha1Func,
 		"sha256":       sha256Func,
 		"sha512":       sha512Func,
 		"uuid":         uuidFunc(k.pureOnly),
+		"uuidv5":       uuidV5Func,
 
 		// Date and time.
 		"formatdate":    stdlib.FormatDateFunc,
 		"plantimestamp": planTimestampFunc(k.planTimestamp),
 		"timeadd":       stdlib.TimeAddFunc,
+		"timecmp":       timeCmpFunc,
 		"timestamp":     timestampFunc(k.pureOnly),
 
 		// Filesystem.
-		"abspath":    absPathFunc,
-		"basename":   baseNameFunc,
-		"dirname":    dirNameFunc,
-		"file":       fileFunc(k.baseDir, false),
-		"filebase64": fileFunc(k.baseDir, true),
-		"fileexists": fileExistsFunc(k.baseDir),
-		"filemd5":    fileHashFunc(k.baseDir, md5Hex),
-		"filesha1":   fileHashFunc(k.baseDir, sha1Hex),
-		"filesha256": fileHashFunc(k.baseDir, sha256Hex),
-		"filesha512": fileHashFunc(k.baseDir, sha512Hex),
-		"pathexpand": pathExpandFunc,
+		"abspath":          absPathFunc,
+		"basename":         baseNameFunc,
+		"dirname":          dirNameFunc,
+		"file":             fileFunc(k.baseDir, false),
+		"filebase64":       fileFunc(k.baseDir, true),
+		"filebase64sha256": fileHashFunc(k.baseDir, sha256Base64),
+		"filebase64sha512": fileHashFunc(k.baseDir, sha512Base64),
+		"fileexists":       fileExistsFunc(k.baseDir),
+		"filemd5":          fileHashFunc(k.baseDir, md5Hex),
+		"fileset":          filesetFunc(k.baseDir),
+		"filesha1":         fileHashFunc(k.baseDir, sha1Hex),
+		"filesha256":       fileHashFunc(k.baseDir, sha256Hex),
+		"filesha512":       fileHashFunc(k.baseDir, sha512Hex),
+		"pathexpand":       pathExpandFunc,
+		// templatefile is added below.
 
 		// Types and conversion.
 		"can":          tryfunc.CanFunc,
-		"nonsensitive": identityFunc,
-		"sensitive":    identityFunc,
+		"issensitive":  isSensitiveFunc,
+		"nonsensitive": nonsensitiveFunc,
+		"sensitive":    sensitiveFunc,
 		"tobool":       makeToFunc(cty.Bool),
 		"tolist":       makeToFunc(cty.List(cty.DynamicPseudoType)),
 		"tomap":        makeToFunc(cty.Map(cty.DynamicPseudoType)),
@@ -168,12 +187,27 @@ func buildFunctions(k funcKey) map[string]function.Function {
 		"type":         typeFunc,
 
 		// Networking.
-		"cidrhost":    cidrHostFunc,
-		"cidrnetmask": cidrNetmaskFunc,
-		"cidrsubnet":  cidrSubnetFunc,
-		"cidrsubnets": cidrSubnetsFunc,
+		"cidrcontains": cidrContainsFunc,
+		"cidrhost":     cidrHostFunc,
+		"cidrnetmask":  cidrNetmaskFunc,
+		"cidrsubnet":   cidrSubnetFunc,
+		"cidrsubnets":  cidrSubnetsFunc,
 	}
-	// templatefile may call every other function but itself.
-	fs["templatefile"] = templateFileFunc(k.baseDir, func() map[string]function.Function { return fs })
+	// Templates may call every function (templatefile's but templatefile
+	// itself), under both names.
+	all := func() map[string]function.Function { return fs }
+	fs["templatefile"] = templateFileFunc(k.baseDir, all)
+	fs["templatestring"] = templateStringFunc(all)
+	names := make([]string, 0, len(fs))
+	for name := range fs {
+		names = append(names, name)
+	}
+	for _, name := range names {
+		fs[coreNamespace+name] = fs[name]
+	}
 	return fs
 }
+
+// coreNamespace is the prefix that names a built-in function explicitly
+// (core::upper), as OpenTofu allows; every built-in has both names.
+const coreNamespace = "core::"

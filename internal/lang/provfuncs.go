@@ -67,10 +67,11 @@ func (pf *ProviderFunctions) table(k funcKey) map[string]function.Function {
 }
 
 // explainUnknown rewords hcl's "Call to unknown function" diagnostics as
-// OpenTofu does for provider functions: the provider is not in
-// required_providers, or it has no such function; and a call without a
-// namespace of a function some provider has suggests the provider's. ds is
-// changed in place.
+// OpenTofu does for namespaced functions: no such built-in (core::), a
+// namespace that is neither core:: nor provider::, a provider not in
+// required_providers, or a provider without such a function; and a call
+// without a namespace of a function some provider has suggests the
+// provider's. ds is changed in place.
 func (pf *ProviderFunctions) explainUnknown(ds hcl.Diagnostics) {
 	for _, d := range ds {
 		extra, ok := hcl.DiagnosticExtra[hclsyntax.FunctionCallUnknownDiagExtra](d)
@@ -96,12 +97,18 @@ func (pf *ProviderFunctions) explainUnknown(ds hcl.Diagnostics) {
 			continue
 		}
 		parts := strings.Split(strings.TrimSuffix(namespace, "::"), "::")
-		if parts[0] != "provider" || len(parts) < 2 || parts[1] == "" {
+		switch {
+		case parts[0] == "core":
+			d.Summary = "Call to unknown function"
+			d.Detail = fmt.Sprintf("There is no builtin (core::) function named %q.", name)
+			continue
+		case parts[0] != "provider":
+			d.Summary = "Unknown function namespace"
+			d.Detail = fmt.Sprintf("Function %q does not exist within a valid namespace (provider,core)", namespace+name)
+			continue
+		case len(parts) < 2 || parts[1] == "":
 			d.Summary = "Unknown provider function"
-			d.Detail = fmt.Sprintf(`The function namespace %q is not valid. Provider function calls must use the "provider::" namespace prefix.`, parts[0])
-			if parts[0] == "provider" {
-				d.Detail = `The function call must include the provider name after the "provider::" prefix.`
-			}
+			d.Detail = `The function call must include the provider name after the "provider::" prefix.`
 			continue
 		}
 		var p addrs.Provider

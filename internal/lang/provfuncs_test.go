@@ -63,8 +63,10 @@ func TestProviderFunctionDiagnostics(t *testing.T) {
 			`Function "f" was not registered by provider "provider[\"registry.terraform.io/hashicorp/empty\"]"`},
 		{"alias", `provider::test::east::lower("a")`, "Function not found in provider",
 			`Function "lower" was not registered by provider "provider[\"registry.terraform.io/hashicorp/test\"].east"`},
-		{"another namespace", `core::upper("a")`, "Unknown provider function",
-			`The function namespace "core" is not valid. Provider function calls must use the "provider::" namespace prefix.`},
+		{"another namespace", `foo::upper("a")`, "Unknown function namespace",
+			`Function "foo::upper" does not exist within a valid namespace (provider,core)`},
+		{"no such builtin", `core::shout("a")`, "Call to unknown function",
+			`There is no builtin (core::) function named "shout".`},
 		{"namespace left out", `shout("a")`, "Call to unknown function",
 			`There is no function named "shout". Did you mean "provider::test::shout"?`},
 	}
