@@ -11,6 +11,6 @@
 // Module registry addresses and the other remote kinds are recognised and
 // reported as unsupported.
 //
-// It imports internal/addrs, internal/config and internal/diag; git is run
-// as an external program.
+// It may import internal/addrs, internal/config and internal/diag, and hcl;
+// git is run as an external program.
 package getmodules
