@@ -1,0 +1,358 @@
+package getmodules
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+)
+
+// ModulesDir is the directory, relative to the working directory, where
+// remote modules are installed and the manifest is kept.
+const ModulesDir = ".terraform/modules"
+
+// Installer installs the modules a configuration calls, the way terraform
+// init and tofu init do. Its fields are read by Install and must not change
+// while it runs; one Installer may run Install any number of times, but not
+// concurrently in the same working directory.
+type Installer struct {
+	// WorkDir is the working directory: the root module's directory, the
+	// parent of .terraform, and what manifest Dirs are relative to. ""
+	// means the current directory.
+	WorkDir string
+	// Upgrade re-fetches every git module even when the manifest records it
+	// with the same source (so a branch ref picks up new commits).
+	Upgrade bool
+	// Out receives the progress lines terraform init prints
+	// ("- net in modules/net", "Downloading SOURCE for KEY..."); nil
+	// discards them.
+	Out io.Writer
+	// Git is the git executable: a path, or a name looked up on PATH; ""
+	// means "git". It is looked up the first time a git module is fetched.
+	Git string
+}
+
+// Install installs every module that root calls, directly or through its
+// descendants, and returns the new manifest, which it has also written to
+// WorkDir/.terraform/modules/modules.json.
+//
+// root is the root module, loaded from WorkDir; Install only reads it.
+// Module calls are visited depth first, in name order within a module;
+// each child module is loaded with config.LoadDir to find its own calls,
+// and its load errors are returned too.
+//
+//   - A local source is a directory relative to its caller's; inside a git
+//     module it must stay inside that repository. It is used in place.
+//   - A git source is cloned into .terraform/modules/KEY (its subdirectory,
+//     if any, is the module's directory). A module the previous manifest
+//     records with the same source and whose directory exists is reused,
+//     unless Upgrade.
+//   - A version argument, a registry address or any other source is an
+//     error diagnostic at the call's source argument.
+//
+// The manifest holds the root and every module installed without error; a
+// call that fails leaves out its module and its descendants. Only when
+// there are no errors are the directories under .terraform/modules that
+// no module uses any more removed.
+//
+// ctx cancels the git commands (no timeout is added here). Diagnostics
+// about a module call carry the range of its source argument.
+func (i *Installer) Install(ctx context.Context, root *config.Module) (Manifest, diag.Diagnostics) {
+	workDir := i.WorkDir
+	if workDir == "" {
+		workDir = "."
+	}
+	modulesDir := filepath.Join(workDir, filepath.FromSlash(ModulesDir))
+	rootRecord := Record{Key: "", Source: "", Dir: "."}
+	old, err := ReadManifest(modulesDir)
+	if err != nil {
+		return Manifest{Records: []Record{rootRecord}}, diag.Diagnostics{diag.Errorf(
+			"Failed to read module manifest", "%s. Delete the file and run init again to reinstall every module.", err)}
+	}
+	inst := &installation{
+		Installer:  i,
+		ctx:        ctx,
+		workDir:    workDir,
+		modulesDir: modulesDir,
+		old:        old,
+		out:        i.Out,
+	}
+	if inst.out == nil {
+		inst.out = io.Discard
+	}
+	inst.records = append(inst.records, rootRecord)
+	inst.installCalls(root, modulePos{dir: ".", identity: "."})
+
+	m := Manifest{Records: inst.records}
+	sortRecords(m.Records)
+	if err := WriteManifest(modulesDir, m); err != nil {
+		inst.diags = inst.diags.Append(diag.Errorf("Failed to write module manifest", "%s.", err))
+	}
+	if !inst.diags.HasErrors() {
+		if err := removeUnused(modulesDir, m); err != nil {
+			inst.diags = inst.diags.Append(diag.Errorf("Failed to remove unused modules", "%s.", err))
+		}
+	}
+	return m, inst.diags
+}
+
+// installation is the state of one Install call; it is owned by the
+// goroutine running Install.
+type installation struct {
+	*Installer
+	ctx        context.Context
+	workDir    string // Installer.WorkDir, "." when empty
+	modulesDir string // workDir/.terraform/modules
+	old        Manifest
+	out        io.Writer
+
+	git     gitRunner
+	gitErr  error
+	gitSeen bool
+
+	records []Record
+	diags   diag.Diagnostics
+}
+
+// modulePos is where a module sits: its key, its directory relative to the
+// working directory (slash-separated), the git package it belongs to
+// (pkgDir "" outside any), and its identity with those of its ancestors, to
+// refuse a module that calls one of them. A module's identity is its
+// directory, or for a git module its source address.
+type modulePos struct {
+	key       string
+	dir       string
+	pkgDir    string
+	pkgSource Source
+	identity  string
+	ancestors []string
+}
+
+// installCalls installs the calls of mod, which sits at pos.
+func (inst *installation) installCalls(mod *config.Module, pos modulePos) {
+	names := make([]string, 0, len(mod.ModuleCalls))
+	for name := range mod.ModuleCalls {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if inst.ctx.Err() != nil {
+			inst.diags = inst.diags.Append(diag.Errorf("Module installation cancelled", "%s.", inst.ctx.Err()))
+			return
+		}
+		inst.installCall(mod.ModuleCalls[name], pos)
+	}
+}
+
+func (inst *installation) installCall(call *config.ModuleCall, parent modulePos) {
+	key := call.Name
+	if parent.key != "" {
+		key = parent.key + "." + call.Name
+	}
+	rng := call.SourceRange
+	if rng == (hcl.Range{}) {
+		// No source argument: config has reported it.
+		return
+	}
+	src, err := ParseSource(call.Source)
+	if err != nil {
+		summary := "Invalid module source address"
+		if src.Kind == RegistrySource || src.Kind == OtherSource {
+			summary = "Unsupported module source"
+		}
+		inst.diags = inst.diags.Append(diag.At(rng, summary, fmt.Sprintf("Module %q: %s", key, err)))
+		return
+	}
+	if call.Version != "" {
+		inst.diags = inst.diags.Append(versionNotAllowed(rng, src))
+		return
+	}
+
+	pos := modulePos{key: key, pkgDir: parent.pkgDir, pkgSource: parent.pkgSource,
+		ancestors: append(parent.ancestors[:len(parent.ancestors):len(parent.ancestors)], parent.identity)}
+	switch src.Kind {
+	case LocalSource:
+		pos.dir = path.Join(parent.dir, src.Path)
+		pos.identity = pos.dir
+	case GitSource:
+		pos.identity = src.String()
+	}
+	for _, a := range pos.ancestors {
+		if a == pos.identity {
+			inst.diags = inst.diags.Append(diag.At(rng, "Recursive module call", fmt.Sprintf(
+				"Module %q is %s, which is also one of its calling modules: installing it would never end.", key, pos.identity)))
+			return
+		}
+	}
+	switch src.Kind {
+	case LocalSource:
+		if pos.pkgDir != "" && !within(pos.pkgDir, pos.dir) {
+			inst.diags = inst.diags.Append(diag.At(rng, "Local module path escapes module package", fmt.Sprintf(
+				"The source directory %s of module %q would be outside of its containing package %q. Local source addresses starting with \"../\" must stay within the package of the calling module.",
+				pos.dir, key, pos.pkgSource)))
+			return
+		}
+		if !inst.checkDir(call, key, pos.dir, "") {
+			return
+		}
+		if prev, ok := inst.old.Record(key); !ok || prev.Source != src.String() || prev.Dir != pos.dir {
+			fmt.Fprintf(inst.out, "- %s in %s\n", key, pos.dir)
+		}
+	case GitSource:
+		pkgDir := ModulesDir + "/" + key
+		pos.pkgDir, pos.pkgSource = pkgDir, src.Package()
+		pos.dir = pkgDir
+		if src.Subdir != "" {
+			pos.dir = pkgDir + "/" + src.Subdir
+		}
+		if !inst.fetchGit(call, key, src, pkgDir, pos.dir) {
+			return
+		}
+	default:
+		panic(fmt.Sprintf("getmodules: ParseSource accepted a %s", src.Kind))
+	}
+	inst.records = append(inst.records, Record{Key: key, Source: src.String(), Dir: pos.dir})
+
+	child, ds := config.LoadDir(filepath.Join(inst.workDir, filepath.FromSlash(pos.dir)))
+	inst.diags = inst.diags.Append(ds)
+	inst.installCalls(child, pos)
+}
+
+// fetchGit installs the git module key into pkgDir, unless the previous
+// manifest records it with the same source and dir exists (and not
+// Upgrade). It reports whether the module is there.
+func (inst *installation) fetchGit(call *config.ModuleCall, key string, src Source, pkgDir, dir string) bool {
+	if prev, ok := inst.old.Record(key); ok && !inst.Upgrade && prev.Source == src.String() && prev.Dir == dir {
+		if fi, err := os.Stat(filepath.Join(inst.workDir, filepath.FromSlash(dir))); err == nil && fi.IsDir() {
+			return true
+		}
+	}
+	// Like terraform, name the package being downloaded, not the subdirectory.
+	fmt.Fprintf(inst.out, "Downloading %s for %s...\n", src.Package(), key)
+	failed := func(err error) bool {
+		inst.diags = inst.diags.Append(diag.At(call.SourceRange, "Failed to download module", fmt.Sprintf(
+			"Could not download module %q (%s) source code from %q: %s.", key, inst.declPos(call), src, err)))
+		return false
+	}
+	if !inst.gitSeen {
+		inst.gitSeen = true
+		inst.git, inst.gitErr = findGit(inst.Git)
+	}
+	if inst.gitErr != nil {
+		return failed(fmt.Errorf("rig needs git to install git sources: %w", inst.gitErr))
+	}
+	target, err := filepath.Abs(filepath.Join(inst.workDir, filepath.FromSlash(pkgDir)))
+	if err != nil {
+		return failed(err)
+	}
+	if err := os.RemoveAll(target); err != nil {
+		return failed(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return failed(err)
+	}
+	if err := inst.git.clone(inst.ctx, src, target); err != nil {
+		os.RemoveAll(target)
+		return failed(err)
+	}
+	if !inst.checkDir(call, key, dir, src.Subdir) {
+		return false
+	}
+	fmt.Fprintf(inst.out, "- %s in %s\n", key, dir)
+	return true
+}
+
+// checkDir reports whether dir (relative to the working directory) is a
+// directory, with an "Unreadable module directory" diagnostic if not.
+// subdir is the subdirectory of a git source, named in the message.
+func (inst *installation) checkDir(call *config.ModuleCall, key, dir, subdir string) bool {
+	fi, err := os.Stat(filepath.Join(inst.workDir, filepath.FromSlash(dir)))
+	if err == nil && fi.IsDir() {
+		return true
+	}
+	problem := "it does not exist"
+	switch {
+	case subdir != "":
+		problem = fmt.Sprintf("the repository has no subdirectory %q", subdir)
+	case err == nil:
+		problem = "it is not a directory"
+	case !os.IsNotExist(err):
+		problem = err.Error()
+	}
+	inst.diags = inst.diags.Append(diag.At(call.SourceRange, "Unreadable module directory", fmt.Sprintf(
+		"The directory %s could not be read for module %q at %s: %s.", dir, key, inst.declPos(call), problem)))
+	return false
+}
+
+// versionNotAllowed is the error for a version argument on a source that
+// is not a registry address.
+func versionNotAllowed(rng hcl.Range, src Source) diag.Diagnostic {
+	reason := "a module registry source address must have either three or four slash-separated components"
+	if src.Kind == LocalSource {
+		reason = fmt.Sprintf("can't use local directory %q as a module registry address", src.Raw)
+	}
+	return diag.At(rng, "Invalid registry module source address", fmt.Sprintf(
+		"Failed to parse module registry address: %s.\n\nrig assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules.",
+		reason))
+}
+
+// declPos is "main.tf:3", the module block's position for messages, its
+// file named relative to the working directory when it is inside it.
+func (inst *installation) declPos(call *config.ModuleCall) string {
+	name := call.DeclRange.Filename
+	if rel, err := filepath.Rel(inst.workDir, name); err == nil && filepath.IsAbs(name) == filepath.IsAbs(inst.workDir) &&
+		rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		name = filepath.ToSlash(rel)
+	}
+	return fmt.Sprintf("%s:%d", name, call.DeclRange.Start.Line)
+}
+
+// within reports whether the slash path dir is base or inside it.
+func within(base, dir string) bool {
+	return dir == base || strings.HasPrefix(dir, base+"/")
+}
+
+// removeUnused removes the directories of modulesDir that no git module of
+// m is installed in. Only names that can be module keys (identifiers joined
+// by dots) are considered, so nothing else a user keeps there is touched.
+func removeUnused(modulesDir string, m Manifest) error {
+	used := map[string]bool{}
+	for _, r := range m.Records {
+		if within(ModulesDir+"/"+r.Key, r.Dir) && r.Key != "" {
+			used[r.Key] = true
+		}
+	}
+	entries, err := os.ReadDir(modulesDir)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", modulesDir, err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() || used[e.Name()] || !isModuleKey(e.Name()) {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(modulesDir, e.Name())); err != nil {
+			return fmt.Errorf("remove unused module directory: %w", err)
+		}
+	}
+	return nil
+}
+
+// isModuleKey reports whether s is a dotted path of module call names.
+func isModuleKey(s string) bool {
+	for _, part := range strings.Split(s, ".") {
+		if !hclsyntax.ValidIdentifier(part) {
+			return false
+		}
+	}
+	return true
+}
