@@ -161,7 +161,7 @@ terraform {
 		{"no such function", declared + `resource "terraform_data" "x" { input = provider::terraform::nope(1) }`,
 			`Function "nope" was not registered by provider "provider[\"terraform.io/builtin/terraform\"]"`, ""},
 		{"not the provider namespace", declared + `resource "terraform_data" "x" { input = terraform::encode_expr(1) }`,
-			`The function namespace "terraform" is not valid.`, ""},
+			`Function "terraform::encode_expr" does not exist within a valid namespace`, ""},
 		{"namespace left out", declared + `resource "terraform_data" "x" { input = encode_expr(1) }`,
 			`There is no function named "encode_expr". Did you mean "provider::terraform::encode_expr"?`, ""},
 		{"function fails", declared + `resource "terraform_data" "x" { input = provider::terraform::decode_tfvars("x") }`,

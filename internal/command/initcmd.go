@@ -7,6 +7,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/getmodules"
 	"github.com/rig-iac/rig/internal/getproviders"
 	"github.com/rig-iac/rig/internal/provider"
 )
@@ -22,6 +23,10 @@ func runInit(m *Meta, args []string) int {
 	})
 	upgrade := fs.Bool("upgrade", false, "Install the latest provider versions allowed by the configuration, ignoring the dependency lock file's selections.")
 	if err := fs.Parse(args); err != nil {
+		return 1
+	}
+	if ds := m.initModules(*upgrade); ds.HasErrors() {
+		m.showDiagnostics(ds)
 		return 1
 	}
 	cfg, ds := m.loadConfig()
@@ -48,6 +53,28 @@ func runInit(m *Meta, args []string) int {
 	fmt.Fprint(m.Out, colorText(m.Color, "\n\x1b[32m\x1b[1mrig has been successfully initialized!\x1b[0m\n", "\nrig has been successfully initialized!\n"))
 	fmt.Fprintln(m.Out, "\nYou may now begin working with rig. Try running \"rig plan\" to see\nany changes that are required for your infrastructure.")
 	return 0
+}
+
+// initModules is init's module step: it installs the modules the
+// configuration calls (git sources cloned, local ones recorded in place)
+// and writes .terraform/modules/modules.json as terraform and tofu do.
+func (m *Meta) initModules(upgrade bool) diag.Diagnostics {
+	root, ds := config.LoadDir(".")
+	m.sources = root.Sources
+	if ds.HasErrors() || len(root.ModuleCalls) == 0 {
+		return ds
+	}
+	title := "Initializing modules..."
+	if upgrade {
+		title = "Upgrading modules..."
+	}
+	fmt.Fprint(m.Out, colorText(m.Color, "\x1b[1m"+title+"\x1b[0m\n", title+"\n"))
+	inst := getmodules.Installer{Upgrade: upgrade, Out: m.Out}
+	_, more := inst.Install(context.Background(), root)
+	if !more.HasErrors() {
+		fmt.Fprintln(m.Out)
+	}
+	return ds.Append(more)
 }
 
 // initProviders is init's provider step: it checks the built-in providers

@@ -10,12 +10,14 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/backend"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/getmodules"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/builtin"
 	"github.com/rig-iac/rig/internal/state"
@@ -81,7 +83,7 @@ func renderDiagnostics(w io.Writer, ds diag.Diagnostics, sources map[string][]by
 
 // loadConfig loads the configuration in the working directory.
 func (m *Meta) loadConfig() (*config.Module, diag.Diagnostics) {
-	mod, ds := config.LoadDir(".")
+	mod, ds := config.LoadTree(".", installedModules())
 	if mod != nil {
 		m.sources = mod.Sources
 	}
@@ -90,6 +92,32 @@ func (m *Meta) loadConfig() (*config.Module, diag.Diagnostics) {
 			"The working directory contains no .tf or .tf.json files. rig reads the configuration from the current directory; use -chdir=DIR to run it on another one."))
 	}
 	return mod, ds
+}
+
+// installedModules resolves the sources of module calls that are not local
+// paths through the manifest `rig init` (or terraform/tofu init) wrote in
+// .terraform/modules.
+func installedModules() config.ModuleDirResolver {
+	var (
+		once     sync.Once
+		manifest getmodules.Manifest
+		err      error
+	)
+	return func(key string, call *config.ModuleCall) (string, diag.Diagnostics) {
+		once.Do(func() { manifest, err = getmodules.ReadManifest(getmodules.ModulesDir) })
+		if err != nil {
+			return "", diag.Diagnostics{diag.At(call.DeclRange, "Failed to read module manifest", err.Error())}
+		}
+		rec, ok := manifest.Record(key)
+		if !ok {
+			return "", diag.Diagnostics{config.NotInstalledDiag(call, key)}
+		}
+		if src, perr := getmodules.ParseSource(call.Source); perr == nil && src.String() != rec.Source {
+			return "", diag.Diagnostics{diag.At(call.SourceRange, "Module source has changed",
+				"The source address was changed since this module was installed. Run \"rig init\" to install all modules required by this configuration.")}
+		}
+		return filepath.FromSlash(rec.Dir), nil
+	}
 }
 
 // workspace returns the selected workspace: TF_WORKSPACE, else the one

@@ -66,9 +66,8 @@ func (n node) configResource() addrs.ConfigResource {
 // refGraph is the configuration's reference graph: an edge A→B means B refers to A.
 type refGraph struct {
 	g *dag.Graph[node]
-	// resourceDeps holds, for each resource, the resources it depends on
-	// directly or through local values, variables, module outputs, module
-	// calls and data sources, sorted.
+	// resourceDeps holds, for each resource, the resources it records as
+	// its dependencies (see DependencyMode), sorted; lists may be shared.
 	resourceDeps map[addrs.ConfigResource][]addrs.ConfigResource
 	// ranges holds every node's declaration, for diagnostics.
 	ranges map[node]hcl.Range
@@ -79,7 +78,7 @@ type schemaLookup func(m *config.Module, r *config.Resource) (*provider.Block, b
 
 // buildRefGraph builds the reference graph of the configuration tree below
 // root and checks it for cycles.
-func buildRefGraph(root *config.Module, schemaOf schemaLookup) (*refGraph, diag.Diagnostics) {
+func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode DependencyMode) (*refGraph, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	mods := root.AllModules()
 	n := 0
@@ -232,52 +231,90 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup) (*refGraph, diag.
 		return rg, ds
 	}
 
-	// Resource dependencies through everything but managed resources: one
-	// pass in topological order.
 	order, err := rg.g.TopoOrder()
 	if err != nil {
 		return rg, ds.Append(err)
 	}
-	through := map[node][]addrs.ConfigResource{}
+	rg.resourceDeps = recordedDependencies(order, direct, mode)
+	return rg, ds
+}
+
+// DependencyMode says which resources an object records as its dependencies.
+type DependencyMode uint8
+
+const (
+	// TransitiveDependencies records every resource an object depends on,
+	// directly or transitively, at resource level: what OpenTofu records,
+	// so that destroys stay ordered after intermediate resources are gone.
+	TransitiveDependencies DependencyMode = iota
+	// ReducedDependencies records only the resources an object depends on
+	// directly (through local values, variables, module inputs and outputs
+	// and data sources too, but not through other managed resources); apply
+	// then splices a deleted resource's dependencies into its dependents'
+	// lists so that the order stays right (rig.hcl's
+	// recorded_dependencies = "reduced").
+	ReducedDependencies
+)
+
+// recordedDependencies computes, in one pass in topological order, the
+// resources each resource depends on. Each node's set is computed once,
+// from its predecessors' sets; a node that adds nothing to a single
+// predecessor's set shares that set.
+func recordedDependencies(order []node, direct map[node][]node, mode DependencyMode) map[addrs.ConfigResource][]addrs.ConfigResource {
+	out := map[addrs.ConfigResource][]addrs.ConfigResource{}
+	// closure holds, for every node, what a node referring to it inherits.
+	closure := make(map[node][]addrs.ConfigResource, len(order))
 	for _, n := range order {
-		seen := map[addrs.ConfigResource]bool{}
-		var deps []addrs.ConfigResource
-		add := func(r addrs.ConfigResource) {
-			if !seen[r] {
-				seen[r] = true
-				deps = append(deps, r)
-			}
-		}
+		var own []addrs.ConfigResource
+		var inherited [][]addrs.ConfigResource
 		for _, d := range direct[n] {
-			switch d.kind {
-			case resourceNode:
-				add(d.configResource())
-				if d.resource.Mode != addrs.Data {
-					break
-				}
+			if d.kind == resourceNode {
+				own = append(own, d.configResource())
 				// A data source is never destroyed and records no
 				// dependencies, so what it depends on is recorded on its
 				// dependents, to order their destroys (and to pass on
 				// create_before_destroy, as OpenTofu does through any node).
-				fallthrough
-			default:
-				for _, r := range through[d] {
-					add(r)
+				if mode == ReducedDependencies && d.resource.Mode == addrs.Managed {
+					continue
 				}
 			}
-		}
-		slices.SortFunc(deps, addrs.ConfigResource.Compare)
-		switch {
-		case n.kind != resourceNode:
-			through[n] = deps
-		default:
-			rg.resourceDeps[n.configResource()] = deps
-			if n.resource.Mode == addrs.Data {
-				through[n] = deps
+			if c := closure[d]; len(c) > 0 {
+				inherited = append(inherited, c)
 			}
 		}
+		deps := unionSorted(own, inherited)
+		if n.kind == resourceNode {
+			out[n.configResource()] = deps
+			if mode == TransitiveDependencies || n.resource.Mode == addrs.Data {
+				closure[n] = deps
+			}
+			continue
+		}
+		closure[n] = deps
 	}
-	return rg, ds
+	return out
+}
+
+// unionSorted returns the sorted union of own and the sorted lists in
+// inherited. With nothing of its own and one list, it returns that list.
+func unionSorted(own []addrs.ConfigResource, inherited [][]addrs.ConfigResource) []addrs.ConfigResource {
+	if len(own) == 0 && len(inherited) == 1 {
+		return inherited[0]
+	}
+	n := len(own)
+	for _, l := range inherited {
+		n += len(l)
+	}
+	if n == 0 {
+		return nil
+	}
+	all := make([]addrs.ConfigResource, 0, n)
+	all = append(all, own...)
+	for _, l := range inherited {
+		all = append(all, l...)
+	}
+	slices.SortFunc(all, addrs.ConfigResource.Compare)
+	return slices.Compact(all)
 }
 
 // childNodes returns the nodes of module m itself (not of the modules it

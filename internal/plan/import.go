@@ -43,6 +43,8 @@ type ImportOptions struct {
 	Workspace string
 	// Hooks observes the import; nil means nobody does.
 	Hooks ImportHooks
+	// Dependencies says which dependencies imported objects record.
+	Dependencies DependencyMode
 }
 
 // Import brings the remote objects targets name under management, as
@@ -64,7 +66,7 @@ func Import(ctx context.Context, cfg *config.Module, prior *state.State, provide
 	}
 	p := &planner{
 		ctx: ctx, cfg: cfg, providers: providers,
-		opts:    Options{Variables: opts.Variables, Workspace: opts.Workspace},
+		opts:    Options{Variables: opts.Variables, Workspace: opts.Workspace, Dependencies: opts.Dependencies},
 		prevRun: prior, refreshed: prior.DeepCopy(),
 		planned: map[addrs.AbsResource]cty.Value{},
 		schemas: map[addrs.ConfigResource]provider.Schema{},

@@ -34,6 +34,9 @@ type Options struct {
 	Workspace string
 	// Now returns the plan timestamp; nil means time.Now.
 	Now func() time.Time
+	// Dependencies says which dependencies objects record (default: all,
+	// transitively, as OpenTofu records them).
+	Dependencies DependencyMode
 }
 
 // Make plans the changes that bring prior in line with cfg (or destroy
@@ -199,7 +202,7 @@ func (p *planner) loadGraph() diag.Diagnostics {
 	rg, more := buildRefGraph(p.cfg, func(m *config.Module, r *config.Resource) (*provider.Block, bool) {
 		s, ok := p.schemas[configAddr(m, r)]
 		return s.Block, ok
-	})
+	}, p.opts.Dependencies)
 	if ds = ds.Append(more); ds.HasErrors() {
 		return ds
 	}

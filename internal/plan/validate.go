@@ -117,7 +117,9 @@ func validateComputed(r *config.Resource, b *provider.Block, val cty.Value) diag
 // and their dependencies (through local values, variables and module
 // outputs too): an edge A→B means B depends on A.
 func ResourceGraph(ctx context.Context, cfg *config.Module, providers *provider.Set) (*dag.Graph[addrs.ConfigResource], diag.Diagnostics) {
-	p := &planner{ctx: ctx, cfg: cfg, providers: providers, schemas: map[addrs.ConfigResource]provider.Schema{}}
+	// The graph shows direct dependencies.
+	p := &planner{ctx: ctx, cfg: cfg, providers: providers, schemas: map[addrs.ConfigResource]provider.Schema{},
+		opts: Options{Dependencies: ReducedDependencies}}
 	ds := p.loadGraph()
 	g := dag.New[addrs.ConfigResource]()
 	for _, m := range cfg.AllModules() {
