@@ -2,7 +2,9 @@ package config
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -43,7 +45,31 @@ var configFileSchema = &hcl.BodySchema{
 //
 // The returned Module is never nil; with error diagnostics it is partial.
 func LoadDir(dir string) (*Module, diag.Diagnostics) {
-	entries, err := os.ReadDir(dir)
+	return loadDir(osFiles{}, dir)
+}
+
+// files reads a module's directory: the file system, or an fs.FS.
+type files interface {
+	ReadDir(dir string) ([]fs.DirEntry, error)
+	ReadFile(name string) ([]byte, error)
+	// Join joins a directory and a slash-separated relative path.
+	Join(dir, rel string) string
+}
+
+type osFiles struct{}
+
+func (osFiles) ReadDir(dir string) ([]fs.DirEntry, error) { return os.ReadDir(dir) }
+func (osFiles) ReadFile(name string) ([]byte, error)      { return os.ReadFile(name) }
+func (osFiles) Join(dir, rel string) string               { return filepath.Join(dir, filepath.FromSlash(rel)) }
+
+type fsFiles struct{ fsys fs.FS }
+
+func (f fsFiles) ReadDir(dir string) ([]fs.DirEntry, error) { return fs.ReadDir(f.fsys, dir) }
+func (f fsFiles) ReadFile(name string) ([]byte, error)      { return fs.ReadFile(f.fsys, name) }
+func (fsFiles) Join(dir, rel string) string                 { return path.Join(dir, rel) }
+
+func loadDir(r files, dir string) (*Module, diag.Diagnostics) {
+	entries, err := r.ReadDir(dir)
 	if err != nil {
 		m := newModule()
 		m.SourceDir = dir
@@ -57,8 +83,8 @@ func LoadDir(dir string) (*Module, diag.Diagnostics) {
 		if e.IsDir() || isIgnoredFile(name) || !isConfigFile(name) {
 			continue
 		}
-		path := filepath.Join(dir, name)
-		src, err := os.ReadFile(path)
+		path := r.Join(dir, name)
+		src, err := r.ReadFile(path)
 		if err != nil {
 			diags = diags.Append(diag.Errorf("Failed to read file", "The file %q could not be read: %s.", path, err))
 			continue

@@ -2,7 +2,7 @@ package config
 
 import (
 	"fmt"
-	"path/filepath"
+	"io/fs"
 	"slices"
 	"strings"
 
@@ -39,17 +39,22 @@ func IsLocalSource(source string) bool {
 // The returned Module is never nil; with error diagnostics it may be partial.
 func LoadTree(dir string, resolve ModuleDirResolver) (*Module, diag.Diagnostics) {
 	root, ds := LoadDir(dir)
-	ds = ds.Append(loadChildren(root, root, resolve))
+	ds = ds.Append(loadChildren(osFiles{}, root, root, resolve))
 	return root, ds
 }
 
-// AddChildren loads the modules root calls, recursively, as LoadTree does,
-// for a root module loaded otherwise (LoadFiles).
-func AddChildren(root *Module, resolve ModuleDirResolver) diag.Diagnostics {
-	return loadChildren(root, root, resolve)
+// LoadTreeFS is LoadTree reading from fsys, whose root directory "." holds
+// the root module; filenames in source ranges are fsys paths
+// ("main.tf", "modules/net/main.tf"). Directories resolve returns are
+// fsys paths too.
+func LoadTreeFS(fsys fs.FS, resolve ModuleDirResolver) (*Module, diag.Diagnostics) {
+	r := fsFiles{fsys}
+	root, ds := loadDir(r, ".")
+	ds = ds.Append(loadChildren(r, root, root, resolve))
+	return root, ds
 }
 
-func loadChildren(root, m *Module, resolve ModuleDirResolver) diag.Diagnostics {
+func loadChildren(r files, root, m *Module, resolve ModuleDirResolver) diag.Diagnostics {
 	var ds diag.Diagnostics
 	names := make([]string, 0, len(m.ModuleCalls))
 	for name := range m.ModuleCalls {
@@ -64,12 +69,12 @@ func loadChildren(root, m *Module, resolve ModuleDirResolver) diag.Diagnostics {
 				fmt.Sprintf("The module call %s is nested more than %d levels deep; a module probably calls itself, directly or through other modules.", path, maxModuleDepth)))
 			continue
 		}
-		dir, more := moduleDir(m, call, strings.Join(path.Calls(), "."), resolve)
+		dir, more := moduleDir(r, m, call, strings.Join(path.Calls(), "."), resolve)
 		ds = ds.Append(more)
 		if more.HasErrors() {
 			continue
 		}
-		child, more := LoadDir(dir)
+		child, more := loadDir(r, dir)
 		if more.HasErrors() && len(child.Sources) == 0 {
 			ds = ds.Append(diag.At(call.SourceRange, "Unreadable module directory",
 				fmt.Sprintf("The directory %s for module %s could not be read.", dir, path)))
@@ -87,13 +92,13 @@ func loadChildren(root, m *Module, resolve ModuleDirResolver) diag.Diagnostics {
 			ds = ds.Append(diag.At(call.DeclRange, "Module is incompatible with count, for_each, and depends_on",
 				fmt.Sprintf("The module at %s is a legacy module which contains its own local provider configurations, and so calls to it may not use the count, for_each, or depends_on arguments.\n\nIf you also control the module %q, consider updating this module to instead expect provider configurations to be passed by its caller.", path, call.Source)))
 		}
-		ds = ds.Append(loadChildren(root, child, resolve))
+		ds = ds.Append(loadChildren(r, root, child, resolve))
 	}
 	return ds
 }
 
 // moduleDir finds the directory of call's source.
-func moduleDir(m *Module, call *ModuleCall, key string, resolve ModuleDirResolver) (string, diag.Diagnostics) {
+func moduleDir(r files, m *Module, call *ModuleCall, key string, resolve ModuleDirResolver) (string, diag.Diagnostics) {
 	if IsLocalSource(call.Source) {
 		if call.VersionRange != nil {
 			return "", diag.Diagnostics{diag.At(call.SourceRange, "Invalid registry module source address",
@@ -103,7 +108,7 @@ func moduleDir(m *Module, call *ModuleCall, key string, resolve ModuleDirResolve
 		if base == "" {
 			base = "."
 		}
-		return filepath.Join(base, filepath.FromSlash(call.Source)), nil
+		return r.Join(base, call.Source), nil
 	}
 	if resolve == nil {
 		return "", diag.Diagnostics{notInstalled(call, key)}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -107,12 +108,12 @@ func loadFixture(t *testing.T, ar *txtar.Archive) *fixture {
 	t.Helper()
 	fx := &fixture{live: providertest.New(), state: state.New(),
 		opts: plan.Options{Now: func() time.Time { return fixedNow }, Variables: map[string]plan.InputValue{}}}
-	files := map[string][]byte{}
+	files := fstest.MapFS{}
 	var options []byte
 	for _, f := range ar.Files {
 		switch {
 		case strings.HasSuffix(f.Name, ".tf"):
-			files[f.Name] = f.Data
+			files[f.Name] = &fstest.MapFile{Data: f.Data, Mode: 0o644}
 		case f.Name == "state.json":
 			st, err := statefile.Parse(f.Data)
 			if err != nil {
@@ -126,7 +127,8 @@ func loadFixture(t *testing.T, ar *txtar.Archive) *fixture {
 			t.Fatalf("unknown scenario file %q", f.Name)
 		}
 	}
-	cfg, ds := config.LoadFiles(files)
+	// Module directories are paths in the archive: -- modules/net/main.tf --.
+	cfg, ds := config.LoadTreeFS(files, nil)
 	if ds.HasErrors() {
 		t.Fatalf("configuration does not load: %v", ds.Err())
 	}
@@ -331,6 +333,9 @@ func renderChange(c *plan.ResourceInstanceChange) string {
 		}
 	}
 	b.WriteString("\n")
+	if pc := c.ProviderConfig; !pc.Module.IsRoot() || pc.Alias != "" {
+		fmt.Fprintf(&b, "  provider: %s\n", pc)
+	}
 	if len(c.Dependencies) > 0 {
 		fmt.Fprintf(&b, "  deps: %s\n", joinStrings(c.Dependencies))
 	}
