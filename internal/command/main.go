@@ -10,14 +10,6 @@ import (
 	"github.com/rig-iac/rig/internal/provider/plugin"
 )
 
-// Version is rig's version, reported by `rig version` and written into state
-// files as terraform_version.
-const Version = "0.1.0"
-
-// StateTerraformVersion is the terraform_version rig writes into state files:
-// a version OpenTofu and Terraform accept when reading the state back.
-const StateTerraformVersion = "1.10.0"
-
 // Streams are the standard streams a command reads and writes.
 type Streams struct {
 	In  io.Reader
@@ -109,9 +101,4 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].synopsis)
 	}
 	fmt.Fprintf(w, "\nGlobal options (use these before the subcommand, if any):\n  -chdir=DIR    Switch to a different working directory before executing the\n                given subcommand.\n  -help         Show this help output.\n  -version      Show the current rig version.\n")
-}
-
-func runVersion(m *Meta, _ []string) int {
-	fmt.Fprintf(m.Out, "rig v%s\n", Version)
-	return 0
 }

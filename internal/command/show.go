@@ -9,6 +9,7 @@ import (
 	"github.com/rig-iac/rig/internal/plan/planfile"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/ui"
+	"github.com/rig-iac/rig/internal/version"
 )
 
 // runShow shows the state, or a saved plan given as argument; -json emits
@@ -35,7 +36,7 @@ func runShow(m *Meta, args []string) int {
 		}
 		schemas := planSchemas(ctx, set, pf.Plan)
 		if *jsonOut {
-			b, err := ui.MarshalPlanJSON(pf.Plan, schemas, ui.JSONOptions{Version: StateTerraformVersion})
+			b, err := ui.MarshalPlanJSON(pf.Plan, schemas, ui.JSONOptions{Version: version.Terraform})
 			if err != nil {
 				m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to encode plan", "%s", err)})
 				return 1
@@ -56,7 +57,7 @@ func runShow(m *Meta, args []string) int {
 	}
 	schemas := stateSchemas(ctx, set, s)
 	if *jsonOut {
-		b, err := ui.MarshalStateJSON(s, schemas, ui.JSONOptions{Version: StateTerraformVersion})
+		b, err := ui.MarshalStateJSON(s, schemas, ui.JSONOptions{Version: version.Terraform})
 		if err != nil {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to encode state", "%s", err)})
 			return 1

@@ -13,6 +13,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statefile"
+	"github.com/rig-iac/rig/internal/version"
 )
 
 const workspaceUsage = `Usage: rig workspace <subcommand> [options] [args]
@@ -170,7 +171,7 @@ func (m *Meta) createWorkspace(ctx context.Context, b backend.Backend, name stri
 	}
 	s := state.New()
 	s.Serial = 1
-	s.TerraformVersion = StateTerraformVersion
+	s.TerraformVersion = version.Terraform
 	data, err := statefile.Marshal(s)
 	if err == nil {
 		err = store.Write(ctx, data)
