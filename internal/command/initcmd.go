@@ -16,13 +16,16 @@ func runInit(m *Meta, args []string) int {
 	var backendFlags initBackendFlags // -backend-config, -migrate-state, … (migrate.go)
 	m.addInitBackendFlags(fs, &backendFlags)
 	var pluginDirs []string
-	fs.Func("plugin-dir", "Directory containing plugin binaries (a filesystem mirror). This overrides all default search paths for plugins; may be repeated.", func(s string) error {
+	fs.Func("plugin-dir", "Search for providers only in `DIR`, a filesystem mirror, instead of the default locations, and remember it for later inits. Use this option more than once for more than one directory.", func(s string) error {
 		pluginDirs = append(pluginDirs, s)
 		return nil
 	})
-	upgrade := fs.Bool("upgrade", false, "Install the latest provider versions allowed by the configuration, ignoring the dependency lock file's selections.")
-	if err := fs.Parse(args); err != nil {
-		return 1
+	upgrade := fs.Bool("upgrade", false, "Install the newest provider versions the configuration allows, ignoring the selections in the dependency lock file.")
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
 	}
 	cfg, ds := m.loadConfig()
 	if ds.HasErrors() {

@@ -43,8 +43,8 @@ type Meta struct {
 func (m *Meta) flagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(m.Err)
-	fs.Var(boolFunc(func() { m.Color = false }), "no-color", "Disable colors in the output.")
-	fs.BoolVar(&m.Input, "input", true, "Ask for input for variables if not directly set.")
+	fs.Var(boolFunc(func() { m.Color = false }), "no-color", "If specified, output won't contain any color.")
+	fs.BoolVar(&m.Input, "input", true, "Disable interactive prompts: fail instead when a required variable has no value or an approval is needed.")
 	return fs
 }
 

@@ -16,13 +16,12 @@ import (
 // the documented JSON state or plan representation.
 func runShow(m *Meta, args []string) int {
 	fs := m.flagSet("show")
-	jsonOut := fs.Bool("json", false, "Output the state or plan in the documented JSON format.")
-	if err := fs.Parse(args); err != nil {
-		return 1
+	jsonOut := fs.Bool("json", false, "Print the state or the plan in the JSON representation OpenTofu and Terraform document.")
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() > 1 {
-		fmt.Fprintln(m.Err, "Error: the show command expects at most one argument: a saved plan file.")
-		return 1
+		return m.argsError(fs, "Too many command line arguments", "Expected at most one positional argument: the path of a saved plan file.")
 	}
 	ctx := context.Background()
 	set := provider.NewSet(m.providerFactories())

@@ -23,12 +23,11 @@ type versionJSON struct {
 func runVersion(m *Meta, args []string) int {
 	fs := m.flagSet("version")
 	jsonOut := fs.Bool("json", false, "Print the version information as a JSON object.")
-	if err := fs.Parse(args); err != nil {
-		return 1
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintln(m.Err, "Error: the version command takes no arguments.")
-		return 1
+		return m.argsError(fs, "Unexpected argument", "The version command takes no arguments.")
 	}
 	// As in Terraform, a missing or unreadable lock file is no selections.
 	locks, _ := getproviders.ReadLockFile(getproviders.LockFileName)
