@@ -1,6 +1,8 @@
 package command
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -119,5 +121,25 @@ func TestMistyped(t *testing.T) {
 				t.Errorf("rig %s: exit %d, want 1 and stderr with %q\nstdout: %s\nstderr: %s", tt.args, r.code, tt.want, r.stdout, r.stderr)
 			}
 		})
+	}
+}
+
+// TestREADMEListsEveryCommand keeps README's list of commands true: every
+// command and subcommand rig has is named in its Commands section.
+func TestREADMEListsEveryCommand(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(readme), "\n## Commands\n")
+	section, _, _ = strings.Cut(section, "\n## ")
+	for name := range commands {
+		words := strings.Fields(name)
+		if !strings.Contains(section, "`"+words[0]) {
+			t.Errorf("README's Commands section does not name %q", words[0])
+		}
+		if len(words) == 2 && !strings.Contains(section, words[1]) {
+			t.Errorf("README's Commands section does not name %q", name)
+		}
 	}
 }
