@@ -15,7 +15,8 @@ var allowedImports = map[string][]string{
 	"internal/addrs":                 {},
 	"internal/parallel":              {},
 	"internal/ctyjson":               {},
-	"internal/backend":               {},
+	"internal/version":               {}, // rig's version and the Terraform version it is compatible with
+	"internal/backend":               {"internal/version"},
 	"internal/backend/local":         {"internal/backend"},
 	"internal/backend/inmem":         {"internal/backend"},
 	"internal/backend/backendtest":   {"internal/backend"},
@@ -26,7 +27,7 @@ var allowedImports = map[string][]string{
 	"internal/state":                 {"internal/addrs", "internal/ctyjson"},
 	"internal/state/statefile":       {"internal/addrs", "internal/ctyjson", "internal/parallel", "internal/state"},
 	"internal/state/journal":         {"internal/addrs", "internal/state", "internal/state/statefile"},
-	"internal/provider":              {"internal/addrs", "internal/diag"},
+	"internal/provider":              {"internal/addrs", "internal/diag", "internal/version"},
 	"internal/provider/builtin":      {"internal/ctyjson", "internal/diag", "internal/provider"},
 	"internal/provider/providertest": {"internal/addrs", "internal/diag", "internal/provider"},
 	// Provider installation: mirrors, version selection, the lock file.

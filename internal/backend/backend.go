@@ -52,6 +52,9 @@ type Store interface {
 	// Journal returns the workspace's journal, or nil when the store keeps
 	// none (its users then write whole snapshots).
 	Journal() Journal
+	// Path says where the snapshot is kept, for messages and lock
+	// information: a file's path, a database row's schema, table and name.
+	Path() string
 }
 
 // Errors a Backend or Store may return, wrapped; test them with errors.Is.

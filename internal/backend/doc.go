@@ -9,5 +9,5 @@
 // A backend never looks inside a snapshot: reading and writing the state
 // format is internal/state/statefile's job, done by the caller.
 //
-// It imports only the standard library.
+// It imports only the standard library and internal/version.
 package backend

@@ -8,9 +8,10 @@ import (
 	"fmt"
 	"os"
 	"os/user"
-	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/rig-iac/rig/internal/version"
 )
 
 // LockInfo describes who holds a state lock and why. Its JSON form is
@@ -36,15 +37,14 @@ type LockInfo struct {
 }
 
 // NewLockInfo returns the LockInfo for an operation of this process: a new
-// random ID, Who (user@host), Version (this program's module version, or
-// "0.0.0-dev" for a development build) and Created (now). Callers may
-// override Version and set Info.
+// random ID, Who (user@host), Version (rig's version, version.Rig) and
+// Created (now). Callers may set Info.
 func NewLockInfo(operation string) LockInfo {
 	return LockInfo{
 		ID:        newUUID(),
 		Operation: operation,
 		Who:       who(),
-		Version:   programVersion(),
+		Version:   version.Rig,
 		Created:   time.Now().UTC(),
 	}
 }
@@ -132,11 +132,4 @@ func who() string {
 	}
 	host, _ := os.Hostname()
 	return name + "@" + host
-}
-
-func programVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return strings.TrimPrefix(bi.Main.Version, "v")
-	}
-	return "0.0.0-dev"
 }

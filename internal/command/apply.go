@@ -30,15 +30,17 @@ func runApplyOrDestroy(m *Meta, args []string, destroy bool) int {
 	m.addOperationFlags(fs, &f)
 	fs.BoolVar(&f.autoApprove, "auto-approve", false, "Skip interactive approval of the plan before applying.")
 	if !destroy {
-		fs.BoolVar(&f.destroy, "destroy", false, "Destroy all remote objects (same as rig destroy).")
+		fs.BoolVar(&f.destroy, "destroy", false, "Destroy every object the state manages, as \"rig destroy\" does.")
 	}
-	if err := fs.Parse(args); err != nil {
-		return 1
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return code
 	}
 	f.destroy = f.destroy || destroy
-	if fs.NArg() > 1 || destroy && fs.NArg() > 0 {
-		fmt.Fprintf(m.Err, "Error: unexpected argument %q.\n", fs.Arg(fs.NArg()-1))
-		return 1
+	if destroy && fs.NArg() > 0 {
+		return m.argsError(fs, "Too many command line arguments", fmt.Sprintf("Unexpected argument %q: the destroy command takes no positional arguments. To destroy in another working directory, use the global -chdir option.", fs.Arg(0)))
+	}
+	if fs.NArg() > 1 {
+		return m.argsError(fs, "Too many command line arguments", "Expected at most one positional argument: the path of a saved plan file.")
 	}
 	out := m.newOutput(f.json)
 	var forceStop func()

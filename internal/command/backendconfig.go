@@ -22,6 +22,7 @@ import (
 	"github.com/rig-iac/rig/internal/backend/pg"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/version"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 )
@@ -121,7 +122,7 @@ func writeBackendRecord(spec backendSpec) error {
 		}
 		return nil
 	}
-	rec := backendRecord{Version: 3, TerraformVersion: StateTerraformVersion}
+	rec := backendRecord{Version: 3, TerraformVersion: version.Terraform}
 	rec.Backend = &struct {
 		Type   string         `json:"type"`
 		Config map[string]any `json:"config"`

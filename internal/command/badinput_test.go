@@ -122,7 +122,8 @@ func TestCorruptStateIsReportedAndKept(t *testing.T) {
 	})
 	for _, cmd := range [][]string{{"plan", "-input=false", "-no-color"}, {"apply", "-auto-approve", "-input=false", "-no-color"}} {
 		r := rig(t, dir, cmd...)
-		if r.code != 1 || !strings.Contains(r.stderr, "Failed to load state") || !strings.Contains(r.stderr, "line") {
+		if r.code != 1 || !strings.Contains(r.stderr, "Failed to load state") || !strings.Contains(r.stderr, "line") ||
+			!strings.Contains(r.stderr, "terraform.tfstate") {
 			t.Errorf("%s: exit %d\n%s", cmd[0], r.code, r.stderr)
 		}
 	}
@@ -132,5 +133,34 @@ func TestCorruptStateIsReportedAndKept(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".terraform.tfstate.lock.info")); err == nil {
 		t.Error("lock left behind")
+	}
+}
+
+// TestEmptyStateIsNoState checks that a state file that is empty or holds
+// only white space is no state, as in OpenTofu: plan proposes to create
+// everything and apply replaces the file with a real state.
+func TestEmptyStateIsNoState(t *testing.T) {
+	for name, content := range map[string]string{"empty": "", "white space": " \n\t\n"} {
+		t.Run(name, func(t *testing.T) {
+			dir := workdir(t, map[string]string{"main.tf": simpleConfig, "terraform.tfstate": content})
+			r := rig(t, dir, "plan", "-input=false", "-no-color")
+			if r.code != 0 || !strings.Contains(r.stdout, "Plan: 2 to add, 0 to change, 0 to destroy.") {
+				t.Fatalf("plan: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			for _, args := range [][]string{{"state", "list"}, {"output"}, {"show", "-no-color"}} {
+				if r := rig(t, dir, args...); r.code != 0 {
+					t.Errorf("%s: exit %d\n%s", args, r.code, r.stderr)
+				}
+			}
+			if r := rig(t, dir, "apply", "-auto-approve", "-input=false", "-no-color"); r.code != 0 {
+				t.Fatalf("apply: exit %d\n%s", r.code, r.stderr)
+			}
+			if sf, _ := readStateFile(t, dir); instanceCount(sf) != 2 {
+				t.Errorf("state after apply has %d instances, want 2", instanceCount(sf))
+			}
+			if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate.backup")); err == nil {
+				t.Error("an empty state file was backed up")
+			}
+		})
 	}
 }

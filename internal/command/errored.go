@@ -7,6 +7,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statefile"
+	"github.com/rig-iac/rig/internal/version"
 )
 
 // erroredStatePath is where an operation that could not persist its state
@@ -20,7 +21,7 @@ const erroredStatePath = "errored.tfstate"
 // `rig state push`.
 func (m *Meta) persistFailed(s *state.State, w *stateWriter, cause error) diag.Diagnostics {
 	ds := diag.Diagnostics{diag.Errorf("Failed to save state", "Error saving state: %s", cause)}
-	s.Lineage, s.Serial, s.TerraformVersion = w.lineage, w.serial+1, StateTerraformVersion
+	s.Lineage, s.Serial, s.TerraformVersion = w.lineage, w.serial+1, version.Terraform
 	data, err := statefile.Marshal(s)
 	if err == nil {
 		err = os.WriteFile(erroredStatePath, data, 0o600)

@@ -17,9 +17,12 @@ import (
 // would run and their order.
 func runGraph(m *Meta, args []string) int {
 	fs := m.flagSet("graph")
-	typ := fs.String("type", "", "Type of graph: \"\" (resources), \"plan\" or \"plan-destroy\" (operations).")
-	if err := fs.Parse(args); err != nil {
-		return 1
+	typ := fs.String("type", "", "Draw the graph of `TYPE`: plan or plan-destroy, the operations of such a plan and their order. By default the graph is of the resources and their dependencies.")
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
 	}
 	ctx := context.Background()
 	switch *typ {

@@ -250,7 +250,7 @@ func TestImportErrors(t *testing.T) {
 		{name: "bad address", config: importConfig, args: []string{"terraform_data", "id-a"},
 			want: "Error: Invalid resource address"},
 		{name: "one argument", config: importConfig, args: []string{"terraform_data.a"},
-			want: "The import command expects two arguments."},
+			want: "The import command expects two arguments"},
 		{name: "required variable unset", config: importConfig, args: []string{"terraform_data.a", "id-a"},
 			want: `Error: No value for required variable`},
 		{name: "no such remote object", config: importTestConfig, provider: providertest.New(), args: []string{"test_thing.x", "id-9"},

@@ -16,14 +16,16 @@ func runInit(m *Meta, args []string) int {
 	fs := m.flagSet("init")
 	var backendFlags initBackendFlags // -backend-config, -migrate-state, … (migrate.go)
 	m.addInitBackendFlags(fs, &backendFlags)
-	var pluginDirs []string
-	fs.Func("plugin-dir", "Directory containing plugin binaries (a filesystem mirror). This overrides all default search paths for plugins; may be repeated.", func(s string) error {
-		pluginDirs = append(pluginDirs, s)
-		return nil
-	})
-	upgrade := fs.Bool("upgrade", false, "Install the latest provider versions allowed by the configuration, ignoring the dependency lock file's selections.")
-	if err := fs.Parse(args); err != nil {
-		return 1
+	var f initFlags // -backend, -get, -plugin-dir, -upgrade, -lockfile (initflags.go)
+	addInitFlags(fs, &f)
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
+	}
+	if f.upgrade && f.lockfileReadonly {
+		return m.argsError(fs, "Invalid options", "The -upgrade flag conflicts with -lockfile=readonly.")
 	}
 	if ds := m.initModules(*upgrade); ds.HasErrors() {
 		m.showDiagnostics(ds)
@@ -34,17 +36,19 @@ func runInit(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	fmt.Fprint(m.Out, colorText(m.Color, "\x1b[1mInitializing the backend...\x1b[0m\n", "Initializing the backend...\n"))
-	if more := m.initBackend(context.Background(), cfg, &backendFlags); more.HasErrors() {
-		m.showDiagnostics(ds.Append(more))
-		return 1
+	if f.backend {
+		fmt.Fprint(m.Out, colorText(m.Color, "\x1b[1mInitializing the backend...\x1b[0m\n", "Initializing the backend...\n"))
+		if more := m.initBackend(context.Background(), cfg, &backendFlags); more.HasErrors() {
+			m.showDiagnostics(ds.Append(more))
+			return 1
+		}
 	}
 	fmt.Fprint(m.Out, colorText(m.Color, "\n\x1b[1mInitializing provider plugins...\x1b[0m\n", "\nInitializing provider plugins...\n"))
 	if err := os.MkdirAll(".terraform", 0o755); err != nil {
 		m.showDiagnostics(ds.Append(diag.Errorf("Failed to initialize", "Creating .terraform: %s", err)))
 		return 1
 	}
-	ds = ds.Append(m.initProviders(cfg, pluginDirs, *upgrade))
+	ds = ds.Append(m.initProviders(cfg, &f))
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
@@ -80,8 +84,8 @@ func (m *Meta) initModules(upgrade bool) diag.Diagnostics {
 // initProviders is init's provider step: it checks the built-in providers
 // start, installs every plugin provider the configuration requires from the
 // local mirrors (skipping dev_overrides and reattached providers) and
-// writes the dependency lock file.
-func (m *Meta) initProviders(cfg *config.Module, pluginDirs []string, upgrade bool) diag.Diagnostics {
+// records the selections in the dependency lock file (lockfile.go).
+func (m *Meta) initProviders(cfg *config.Module, f *initFlags) diag.Diagnostics {
 	ctx := context.Background()
 	var ds diag.Diagnostics
 	builtins := provider.NewSet(m.providerFactories())
@@ -114,6 +118,7 @@ func (m *Meta) initProviders(cfg *config.Module, pluginDirs []string, upgrade bo
 
 	cli, more := getproviders.LoadCLIConfig()
 	ds = ds.Append(more)
+	pluginDirs := f.pluginDirs
 	if len(pluginDirs) > 0 {
 		if err := writePluginPath(pluginDirs); err != nil {
 			return ds.Append(diag.Errorf("Failed to initialize", "Recording -plugin-dir: %s", err))
@@ -130,27 +135,10 @@ func (m *Meta) initProviders(cfg *config.Module, pluginDirs []string, upgrade bo
 		Log:       func(s string) { fmt.Fprintln(m.Out, s) },
 	}
 	old := pp.locks
-	locks, more := inst.Install(ctx, toInstall, old, getproviders.InstallOptions{Upgrade: upgrade})
+	locks, more := inst.Install(ctx, toInstall, old, getproviders.InstallOptions{Upgrade: f.upgrade})
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return ds
 	}
-	_, statErr := os.Stat(getproviders.LockFileName)
-	existed := statErr == nil
-	if existed && locks.Equal(old) {
-		return ds
-	}
-	if !existed && len(locks.Providers) == 0 {
-		return ds
-	}
-	if err := getproviders.WriteLockFile(getproviders.LockFileName, locks); err != nil {
-		return ds.Append(diag.Errorf("Failed to write dependency lock file", "%s", err))
-	}
-	m.plugins = nil // reload what was installed for any later step
-	if existed {
-		fmt.Fprintf(m.Out, "\nrig has made some changes to the provider dependency selections recorded\nin the %s file. Review those changes and commit them to your\nversion control system if they represent changes you intended to make.\n", getproviders.LockFileName)
-	} else {
-		fmt.Fprintf(m.Out, "\nrig has created a lock file %s to record the provider\nselections it made above. Include this file in your version control repository\nso that rig can guarantee to make the same selections by default when\nyou run \"rig init\" in the future.\n", getproviders.LockFileName)
-	}
-	return ds
+	return ds.Append(m.recordLocks(old, locks, f.lockfileReadonly))
 }

@@ -4,52 +4,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/rig-iac/rig/internal/provider/plugin"
 )
-
-// Version is rig's version, reported by `rig version` and written into state
-// files as terraform_version.
-const Version = "0.1.0"
-
-// StateTerraformVersion is the terraform_version rig writes into state files:
-// a version OpenTofu and Terraform accept when reading the state back.
-const StateTerraformVersion = "1.10.0"
 
 // Streams are the standard streams a command reads and writes.
 type Streams struct {
 	In  io.Reader
 	Out io.Writer
 	Err io.Writer
-}
-
-type commandFunc func(m *Meta, args []string) int
-
-type commandInfo struct {
-	run      commandFunc
-	synopsis string
-}
-
-var commands map[string]commandInfo
-
-func init() {
-	commands = map[string]commandInfo{
-		"init":     {runInit, "Prepare your working directory for other commands"},
-		"validate": {runValidate, "Check whether the configuration is valid"},
-		"plan":     {runPlan, "Show changes required by the current configuration"},
-		"apply":    {runApply, "Create or update infrastructure"},
-		"destroy":  {runDestroy, "Destroy previously-created infrastructure"},
-		"graph":    {runGraph, "Generate a Graphviz graph of the steps in an operation"},
-		"import":   {runImport, "Associate existing infrastructure with a rig resource"},
-		"output":   {runOutput, "Show output values from your root module"},
-		"show":     {runShow, "Show the current state or a saved plan"},
-		"state":    {runState, "Advanced state management"},
-		"version":  {runVersion, "Show the current rig version"},
-		// workspace.go
-		"workspace": {runWorkspace, "Workspace management"},
-	}
 }
 
 // Main runs rig with the given arguments (without the program name) and
@@ -74,44 +38,75 @@ func Main(args []string, streams Streams) int {
 			}
 		case arg == "-version" || arg == "--version" || arg == "-v":
 			return runVersion(m, nil)
-		case arg == "-help" || arg == "--help" || arg == "-h":
-			usage(streams.Out)
+		case isHelpFlag(arg):
+			if len(args) > 1 {
+				// `rig -help plan` is `rig plan -help`.
+				return m.run(append(args[1:], "-help"))
+			}
+			writeUsage(streams.Out)
 			return 0
 		default:
-			fmt.Fprintf(streams.Err, "Error: unknown global option %s\n\n", arg)
-			usage(streams.Err)
+			fmt.Fprintf(streams.Err, "Error: unknown global option %q.%s\n\nGlobal options come before the command; to see them, run:\n  rig -help\n",
+				arg, didYouMean(strings.SplitN(arg, "=", 2)[0], []string{"-chdir", "-help", "-version"}))
 			return 1
 		}
 		args = args[1:]
 	}
 	if len(args) == 0 {
-		usage(streams.Out)
+		writeUsage(streams.Out)
 		return 1
 	}
-	info, ok := commands[args[0]]
+	return m.run(args)
+}
+
+// run runs the command named by args[0] (and args[1], for a command with
+// subcommands), or `rig help [COMMAND [SUBCOMMAND]]`.
+func (m *Meta) run(args []string) int {
+	name, args := args[0], args[1:]
+	if name == "help" {
+		if len(args) == 0 {
+			writeUsage(m.Out)
+			return 0
+		}
+		// `rig help plan` is `rig plan -help`.
+		name, args = args[0], append(args[1:], "-help")
+	}
+	c, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(streams.Err, "rig has no command named %q.\n\n", args[0])
-		usage(streams.Err)
+		fmt.Fprintf(m.Err, "rig has no command named %q.%s\n\nTo see all of rig's top-level commands, run:\n  rig -help\n",
+			name, didYouMean(name, subcommands("")))
 		return 1
 	}
-	return info.run(m, args[1:])
+	if c.run != nil {
+		return c.run(m, args)
+	}
+	// A command with subcommands: its help without one, as Terraform does.
+	switch {
+	case len(args) == 0:
+		writeGroupHelp(m.Err, name)
+		return 1
+	case isHelpFlag(args[0]):
+		writeGroupHelp(m.Out, name)
+		return 0
+	}
+	sub, ok := commands[name+" "+args[0]]
+	if !ok {
+		fmt.Fprintf(m.Err, "rig %s has no subcommand named %q.%s\n\nTo see all of its subcommands, run:\n  rig %s -help\n",
+			name, args[0], didYouMean(args[0], subcommands(name)), name)
+		return 1
+	}
+	return sub.run(m, args[1:])
 }
 
-func usage(w io.Writer) {
-	fmt.Fprintf(w, "Usage: rig [global options] <subcommand> [args]\n\n")
-	fmt.Fprintf(w, "rig plans and applies infrastructure written in the Terraform language.\n\nCommands:\n")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
+// didYouMean is ` Did you mean "NAME"?` for the candidate nearest to name,
+// or "" when none is near.
+func didYouMean(name string, candidates []string) string {
+	if near := nearestName(name, candidates); near != "" {
+		return fmt.Sprintf(" Did you mean %q?", near)
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].synopsis)
-	}
-	fmt.Fprintf(w, "\nGlobal options (use these before the subcommand, if any):\n  -chdir=DIR    Switch to a different working directory before executing the\n                given subcommand.\n  -help         Show this help output.\n  -version      Show the current rig version.\n")
+	return ""
 }
 
-func runVersion(m *Meta, _ []string) int {
-	fmt.Fprintf(m.Out, "rig v%s\n", Version)
-	return 0
+func isHelpFlag(arg string) bool {
+	return arg == "-help" || arg == "--help" || arg == "-h"
 }

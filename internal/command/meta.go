@@ -45,8 +45,8 @@ type Meta struct {
 func (m *Meta) flagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(m.Err)
-	fs.Var(boolFunc(func() { m.Color = false }), "no-color", "Disable colors in the output.")
-	fs.BoolVar(&m.Input, "input", true, "Ask for input for variables if not directly set.")
+	fs.Var(boolFunc(func() { m.Color = false }), "no-color", "If specified, output won't contain any color.")
+	fs.BoolVar(&m.Input, "input", true, "Disable interactive prompts: fail instead when a required variable has no value or an approval is needed.")
 	return fs
 }
 
@@ -153,18 +153,19 @@ func (m *Meta) stateStore(ctx context.Context, cfg *config.Module) (backend.Stor
 	return store, ds
 }
 
-// readState reads the workspace's state; a missing state is an empty one.
+// readState reads the workspace's state. No state, or one that is empty
+// or only white space, is an empty state, as in OpenTofu.
 func readState(ctx context.Context, store backend.Store) (*state.State, diag.Diagnostics) {
 	data, err := store.Read(ctx)
 	if err != nil {
 		return nil, diag.Diagnostics{diag.Errorf("Failed to load state", "%s", err)}
 	}
-	if len(data) == 0 {
-		return state.New(), nil
-	}
 	s, err := statefile.Parse(data)
-	if err != nil {
-		return nil, diag.Diagnostics{diag.Errorf("Failed to load state", "%s. The state file was left untouched.", err)}
+	switch {
+	case errors.Is(err, statefile.ErrEmpty):
+		return state.New(), nil
+	case err != nil:
+		return nil, diag.Diagnostics{diag.Errorf("Failed to load state", "Reading %s: %s. The state was left untouched.", store.Path(), err)}
 	}
 	return s, nil
 }

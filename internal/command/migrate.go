@@ -24,15 +24,14 @@ type initBackendFlags struct {
 }
 
 func (m *Meta) addInitBackendFlags(fs *flag.FlagSet, f *initBackendFlags) {
-	fs.Func("backend-config", "Backend configuration: a KEY=VALUE pair or a file of attributes, merged over the backend block; may be repeated.", func(s string) error {
+	fs.Func("backend-config", "Backend configuration merged over the backend block: a `KEY=VALUE` pair, or the path of a file of such attributes. Use this option more than once to set more than one.", func(s string) error {
 		f.configs = append(f.configs, s)
 		return nil
 	})
-	fs.BoolVar(&f.migrate, "migrate-state", false, "Copy the state of every workspace to the newly configured backend.")
-	fs.BoolVar(&f.reconfigure, "reconfigure", false, "Use the configured backend, ignoring the state of the previous one.")
-	fs.BoolVar(&f.forceCopy, "force-copy", false, "With -migrate-state, overwrite states in the new backend without asking.")
-	fs.BoolVar(&f.lock, "lock", true, "Lock the states while migrating them.")
-	fs.DurationVar(&f.lockTimeout, "lock-timeout", 0, "Duration to retry a state lock.")
+	fs.BoolVar(&f.migrate, "migrate-state", false, "Copy the state of every workspace from the previous backend to the newly configured one.")
+	fs.BoolVar(&f.reconfigure, "reconfigure", false, "Use the configured backend as it is, ignoring any state in the previous one.")
+	fs.BoolVar(&f.forceCopy, "force-copy", false, "With -migrate-state, copy without asking, overwriting the states in the new backend.")
+	addLockFlags(fs, &f.lock, &f.lockTimeout)
 }
 
 // initBackend is init's backend step: it works out the backend the

@@ -35,15 +35,14 @@ type operationFlags struct {
 }
 
 func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
-	fs.Var(varFlagValue{items: &f.vars}, "var", "Set a value for one of the input variables in the root module (NAME=VALUE).")
-	fs.Var(varFlagValue{items: &f.vars, file: true}, "var-file", "Load variable values from the given file.")
-	fs.Func("replace", "Force replacement of a particular resource instance.", func(s string) error {
+	addVarFlags(fs, &f.vars)
+	fs.Func("replace", "Force replacement of the resource instance at `ADDRESS`, even if the plan would otherwise update it or leave it unchanged. Use this option more than once to replace more than one instance.", func(s string) error {
 		f.replace = append(f.replace, s)
 		return nil
 	})
-	fs.BoolVar(&f.refresh, "refresh", true, "Update the state with remote objects before planning.")
+	fs.BoolVar(&f.refresh, "refresh", true, "Skip checking remote objects for changes made outside rig while planning: faster, at the risk of planning against a stale record of them.")
 	f.parallelism = 10
-	fs.Func("parallelism", "Limit the number of concurrent operations (default 10).", func(v string) error {
+	fs.Func("parallelism", "Run at most `N` operations at once (default 10, or parallelism in rig.hcl).", func(v string) error {
 		n, err := strconv.Atoi(v)
 		if err != nil || n <= 0 {
 			return fmt.Errorf("want a whole number greater than zero")
@@ -51,10 +50,22 @@ func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
 		f.parallelism, f.parallelismSet = n, true
 		return nil
 	})
-	fs.Var(limitFlags{limits: &f.limits}, "limit", "Cap concurrent operations of a provider, resource type or resource: NAME=N (repeatable; also in rig.hcl).")
-	fs.BoolVar(&f.lock, "lock", true, "Lock the state file while the operation runs.")
-	fs.DurationVar(&f.lockTimeout, "lock-timeout", 0, "Duration to retry a state lock.")
-	fs.BoolVar(&f.json, "json", false, "Produce machine-readable JSON output (one message per line).")
+	fs.Var(limitFlags{limits: &f.limits}, "limit", "Run at most N operations at once of a provider, a resource type or a resource: `NAME=N`. Use this option more than once to limit more than one; limits can be set in rig.hcl too.")
+	addLockFlags(fs, &f.lock, &f.lockTimeout)
+	fs.BoolVar(&f.json, "json", false, "Print machine-readable output: one JSON message a line, as OpenTofu documents them. apply and destroy need -auto-approve or a saved plan with it.")
+}
+
+// addVarFlags defines -var and -var-file, which append to vars in the
+// order given.
+func addVarFlags(fs *flag.FlagSet, vars *[]varFlag) {
+	fs.Var(varFlagValue{items: vars}, "var", "Set a value for one of the input variables in the root module: `NAME=VALUE`. Use this option more than once to set more than one variable.")
+	fs.Var(varFlagValue{items: vars, file: true}, "var-file", "Load variable values from the file at `PATH`, in addition to terraform.tfvars and *.auto.tfvars. Use this option more than once to load more than one file.")
+}
+
+// addLockFlags defines -lock and -lock-timeout.
+func addLockFlags(fs *flag.FlagSet, lock *bool, timeout *time.Duration) {
+	fs.BoolVar(lock, "lock", true, "Don't hold a state lock during the operation. This is dangerous if others might run commands against the same workspace at the same time.")
+	fs.DurationVar(timeout, "lock-timeout", 0, "Retry a state lock held by someone else for up to `DURATION` (such as 30s); 0s, the default, tries once.")
 }
 
 // operation is a loaded working directory ready to plan: configuration,

@@ -16,14 +16,13 @@ import (
 
 func runOutput(m *Meta, args []string) int {
 	fs := m.flagSet("output")
-	jsonOut := fs.Bool("json", false, "Print the outputs as JSON.")
-	raw := fs.Bool("raw", false, "Print a string output's value without quotes.")
-	if err := fs.Parse(args); err != nil {
-		return 1
+	jsonOut := fs.Bool("json", false, "Print machine-readable output in JSON format: every output with its type and sensitivity, or the named output's value.")
+	raw := fs.Bool("raw", false, "Print the named output's value, which must be a string, a number or a bool, as it is: without quotes and without a newline, for shell scripts.")
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() > 1 {
-		fmt.Fprintln(m.Err, "Error: the output command expects at most one argument: the name of an output.")
-		return 1
+		return m.argsError(fs, "Unexpected argument", "The output command expects exactly one argument with the name of an output value, or no arguments to show all outputs.")
 	}
 	s, ds := m.currentState()
 	if ds.HasErrors() {

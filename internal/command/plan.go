@@ -16,15 +16,14 @@ func runPlan(m *Meta, args []string) int {
 	var f operationFlags
 	fs := m.flagSet("plan")
 	m.addOperationFlags(fs, &f)
-	fs.BoolVar(&f.destroy, "destroy", false, "Plan to destroy all remote objects.")
-	fs.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "Return 0 with no changes, 1 on error, 2 when there are changes.")
-	fs.StringVar(&f.out, "out", "", "Write the plan to the given file, for `rig apply` to use.")
-	if err := fs.Parse(args); err != nil {
-		return 1
+	fs.BoolVar(&f.destroy, "destroy", false, "Select the \"destroy\" planning mode: plan to destroy every object the state manages instead of the usual changes.")
+	fs.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "Return detailed exit codes: 0 when the plan succeeded with no changes, 1 on an error, 2 when it succeeded with changes present.")
+	fs.StringVar(&f.out, "out", "", "Write the plan to the file at `PATH`, for \"rig apply PATH\" to apply.")
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(m.Err, "Error: unexpected argument %q: the plan command takes no positional arguments.\n", fs.Arg(0))
-		return 1
+		return m.argsError(fs, "Too many command line arguments", fmt.Sprintf("Unexpected argument %q: the plan command takes no positional arguments. To plan in another working directory, use the global -chdir option.", fs.Arg(0)))
 	}
 	out := m.newOutput(f.json)
 	var forceStop func()

@@ -9,19 +9,19 @@ import (
 	"github.com/rig-iac/rig/internal/plan/planfile"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/ui"
+	"github.com/rig-iac/rig/internal/version"
 )
 
 // runShow shows the state, or a saved plan given as argument; -json emits
 // the documented JSON state or plan representation.
 func runShow(m *Meta, args []string) int {
 	fs := m.flagSet("show")
-	jsonOut := fs.Bool("json", false, "Output the state or plan in the documented JSON format.")
-	if err := fs.Parse(args); err != nil {
-		return 1
+	jsonOut := fs.Bool("json", false, "Print the state or the plan in the JSON representation OpenTofu and Terraform document.")
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() > 1 {
-		fmt.Fprintln(m.Err, "Error: the show command expects at most one argument: a saved plan file.")
-		return 1
+		return m.argsError(fs, "Too many command line arguments", "Expected at most one positional argument: the path of a saved plan file.")
 	}
 	ctx := context.Background()
 	set := provider.NewSet(m.providerFactories())
@@ -35,7 +35,7 @@ func runShow(m *Meta, args []string) int {
 		}
 		schemas := planSchemas(ctx, set, pf.Plan)
 		if *jsonOut {
-			b, err := ui.MarshalPlanJSON(pf.Plan, schemas, ui.JSONOptions{Version: StateTerraformVersion})
+			b, err := ui.MarshalPlanJSON(pf.Plan, schemas, ui.JSONOptions{Version: version.Terraform})
 			if err != nil {
 				m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to encode plan", "%s", err)})
 				return 1
@@ -56,7 +56,7 @@ func runShow(m *Meta, args []string) int {
 	}
 	schemas := stateSchemas(ctx, set, s)
 	if *jsonOut {
-		b, err := ui.MarshalStateJSON(s, schemas, ui.JSONOptions{Version: StateTerraformVersion})
+		b, err := ui.MarshalStateJSON(s, schemas, ui.JSONOptions{Version: version.Terraform})
 		if err != nil {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to encode state", "%s", err)})
 			return 1

@@ -11,31 +11,11 @@ import (
 	"github.com/rig-iac/rig/internal/ui"
 )
 
-// runState dispatches `rig state SUBCOMMAND`.
-func runState(m *Meta, args []string) int {
-	if len(args) == 0 {
-		fmt.Fprintln(m.Err, "Usage: rig state <subcommand> [options] [args]\n\nSubcommands:\n    list    List resources in the state\n    pull    Print the state as stored\n    push    Replace the state with a state file\n    show    Show a resource in the state")
-		return 1
-	}
-	switch args[0] {
-	case "list":
-		return runStateList(m, args[1:])
-	case "show":
-		return runStateShow(m, args[1:])
-	case "pull": // statepush.go
-		return runStatePull(m, args[1:])
-	case "push": // statepush.go
-		return runStatePush(m, args[1:])
-	}
-	fmt.Fprintf(m.Err, "Error: unknown state subcommand %q (want list, pull, push or show).\n", args[0])
-	return 1
-}
-
 // runStateList lists the instances in state, optionally filtered by address prefixes.
 func runStateList(m *Meta, args []string) int {
 	fs := m.flagSet("state list")
-	if err := fs.Parse(args); err != nil {
-		return 1
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return code
 	}
 	s, ds := m.currentState()
 	if ds.HasErrors() {
@@ -70,12 +50,11 @@ func matchesAny(instance, resource string, filters []string) bool {
 // runStateShow shows one instance's attributes.
 func runStateShow(m *Meta, args []string) int {
 	fs := m.flagSet("state show")
-	if err := fs.Parse(args); err != nil {
-		return 1
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(m.Err, "Error: the state show command expects exactly one argument: a resource instance address.")
-		return 1
+		return m.argsError(fs, "Exactly one argument expected", "The state show command expects exactly one argument: the address of a resource instance.")
 	}
 	addr, err := addrs.ParseAbsResourceInstanceStr(fs.Arg(0))
 	if err != nil {

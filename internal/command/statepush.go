@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/state/statefile"
@@ -15,12 +16,11 @@ import (
 // when there is none).
 func runStatePull(m *Meta, args []string) int {
 	fs := m.flagSet("state pull")
-	if err := fs.Parse(args); err != nil {
-		return 1
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintln(m.Err, "Error: the state pull command takes no arguments.")
-		return 1
+		return m.argsError(fs, "Too many command line arguments", "The state pull command takes no arguments.")
 	}
 	cfg, _ := m.loadConfigQuiet()
 	ctx := context.Background()
@@ -50,15 +50,15 @@ func runStatePull(m *Meta, args []string) int {
 // with a serial not above the stored one is written with the next serial.
 func runStatePush(m *Meta, args []string) int {
 	fs := m.flagSet("state push")
-	force := fs.Bool("force", false, "Write the state even if lineages don't match or the remote serial is higher.")
-	lock := fs.Bool("lock", true, "Lock the state while writing it.")
-	lockTimeout := fs.Duration("lock-timeout", 0, "Duration to retry a state lock.")
-	if err := fs.Parse(args); err != nil {
-		return 1
+	force := fs.Bool("force", false, "Write the state even if its lineage differs from the stored state's or its serial is lower.")
+	var lock bool
+	var lockTimeout time.Duration
+	addLockFlags(fs, &lock, &lockTimeout)
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(m.Err, "Error: the state push command expects exactly one argument: the path of a state file, or - for standard input.")
-		return 1
+		return m.argsError(fs, "Exactly one argument expected", "The state push command expects exactly one argument: the path of a state file, or - for standard input.")
 	}
 	var data []byte
 	var err error
@@ -83,8 +83,8 @@ func runStatePush(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	if *lock {
-		unlock, ds := m.lockState(ctx, store, "OperationTypeInvalid", *lockTimeout)
+	if lock {
+		unlock, ds := m.lockState(ctx, store, "OperationTypeInvalid", lockTimeout)
 		if ds.HasErrors() {
 			m.showDiagnostics(ds)
 			return 1

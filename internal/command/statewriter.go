@@ -13,6 +13,7 @@ import (
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/journal"
 	"github.com/rig-iac/rig/internal/state/statefile"
+	"github.com/rig-iac/rig/internal/version"
 )
 
 // minFoldSize is the journal size below which it is never folded into the state file.
@@ -45,7 +46,7 @@ type stateWriter struct {
 
 func newStateWriter(store backend.Store, s *state.State) *stateWriter {
 	w := &stateWriter{store: store, serial: s.Serial, lineage: s.Lineage, journal: store.Journal()}
-	s.TerraformVersion = StateTerraformVersion
+	s.TerraformVersion = version.Terraform
 	// A state never written (serial 0) is written by the first WriteState,
 	// so that a journal always belongs to a state file that exists. The
 	// digest of one that was is computed as it is encoded, piece by piece,
@@ -75,7 +76,7 @@ func (w *stateWriter) remember(size int, d [sha256.Size]byte, ok bool, contentLe
 // the next serial, unless its content is what was last written, and retires
 // the journal, whose content the state file now holds.
 func (w *stateWriter) WriteState(ctx context.Context, s *state.State) error {
-	s.TerraformVersion = StateTerraformVersion
+	s.TerraformVersion = version.Terraform
 	s.Lineage = w.lineage
 	s.Serial = w.serial + 1
 	data, err := statefile.Marshal(s)
@@ -203,7 +204,7 @@ func (w *stateWriter) WriteChanges(ctx context.Context, s *state.State, changed 
 		}
 		w.begun, w.journalSize = true, 0
 	}
-	s.Lineage, s.Serial, s.TerraformVersion = w.lineage, w.serial, StateTerraformVersion
+	s.Lineage, s.Serial, s.TerraformVersion = w.lineage, w.serial, version.Terraform
 	rec, err := journal.Record(w.record[:0], s, changed, outputs)
 	if err != nil {
 		return err

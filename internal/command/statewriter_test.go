@@ -10,6 +10,7 @@ import (
 	"github.com/rig-iac/rig/internal/backend/inmem"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statefile"
+	"github.com/rig-iac/rig/internal/version"
 )
 
 // countingStore counts the snapshots written through it.
@@ -92,7 +93,7 @@ func TestStateWriterKnowsTheStoredState(t *testing.T) {
 			addr := addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: fmt.Sprintf("r%d", i)}.Absolute(addrs.RootModule).Instance(addrs.NoKey)
 			s.SetObject(addrs.ObjectAddr{Instance: addr}, &state.Object{AttrsJSON: []byte(fmt.Sprintf(`{"id":"%08d","input":null}`, i))}, provider)
 		}
-		s.TerraformVersion = StateTerraformVersion
+		s.TerraformVersion = version.Terraform
 		data, err := statefile.Marshal(s)
 		if err != nil {
 			t.Fatal(err)

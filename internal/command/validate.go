@@ -11,9 +11,12 @@ import (
 
 func runValidate(m *Meta, args []string) int {
 	fs := m.flagSet("validate")
-	jsonOut := fs.Bool("json", false, "Produce output in a machine-readable JSON format.")
-	if err := fs.Parse(args); err != nil {
-		return 1
+	jsonOut := fs.Bool("json", false, "Print the result in a machine-readable JSON format.")
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
 	}
 	cfg, ds := m.loadConfig()
 	if !ds.HasErrors() {

@@ -9,6 +9,7 @@ import (
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/ui"
+	"github.com/rig-iac/rig/internal/version"
 )
 
 // output sends what a plan/apply/destroy reports either to the human
@@ -22,7 +23,7 @@ func (m *Meta) newOutput(json bool) *output {
 	o := &output{m: m}
 	if json {
 		o.json = ui.NewJSONView(m.Out)
-		o.json.Version(Version)
+		o.json.Version(version.Terraform, version.Rig)
 	}
 	return o
 }

@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,35 +14,8 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statefile"
+	"github.com/rig-iac/rig/internal/version"
 )
-
-const workspaceUsage = `Usage: rig workspace <subcommand> [options] [args]
-
-Subcommands:
-    delete    Delete a workspace
-    list      List workspaces
-    new       Create a new workspace
-    select    Select a workspace
-    show      Show the name of the current workspace`
-
-// runWorkspace dispatches `rig workspace SUBCOMMAND`. Workspaces live in the
-// configured backend; the selected one is recorded in .terraform/environment
-// (TF_WORKSPACE overrides it).
-func runWorkspace(m *Meta, args []string) int {
-	if len(args) == 0 {
-		fmt.Fprintln(m.Err, workspaceUsage)
-		return 1
-	}
-	sub := map[string]func(*Meta, []string) int{
-		"list": runWorkspaceList, "show": runWorkspaceShow, "new": runWorkspaceNew,
-		"select": runWorkspaceSelect, "delete": runWorkspaceDelete,
-	}[args[0]]
-	if sub == nil {
-		fmt.Fprintf(m.Err, "Error: unknown workspace subcommand %q.\n\n%s\n", args[0], workspaceUsage)
-		return 1
-	}
-	return sub(m, args[1:])
-}
 
 // workspaceBackend opens the configured backend.
 func (m *Meta) workspaceBackend() (backend.Backend, bool) {
@@ -56,8 +30,11 @@ func (m *Meta) workspaceBackend() (backend.Backend, bool) {
 
 func runWorkspaceList(m *Meta, args []string) int {
 	fs := m.flagSet("workspace list")
-	if err := fs.Parse(args); err != nil {
-		return 1
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no arguments.")
 	}
 	b, ok := m.workspaceBackend()
 	if !ok {
@@ -82,32 +59,31 @@ func runWorkspaceList(m *Meta, args []string) int {
 
 func runWorkspaceShow(m *Meta, args []string) int {
 	fs := m.flagSet("workspace show")
-	if err := fs.Parse(args); err != nil {
-		return 1
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no arguments.")
 	}
 	fmt.Fprintln(m.Out, m.workspace())
 	return 0
 }
 
-// oneWorkspaceArg parses a subcommand's flags and its single NAME argument.
-func oneWorkspaceArg(m *Meta, fs interface {
-	Parse([]string) error
-	NArg() int
-	Arg(int) string
-}, args []string, sub string) (string, bool) {
-	if err := fs.Parse(args); err != nil {
-		return "", false
+// oneWorkspaceArg parses a subcommand's flags and its single NAME
+// argument; when not ok, code is the exit status.
+func (m *Meta) oneWorkspaceArg(fs *flag.FlagSet, args []string) (name string, code int, ok bool) {
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return "", code, false
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintf(m.Err, "Error: the workspace %s command expects exactly one argument: the name of the workspace.\n", sub)
-		return "", false
+		return "", m.argsError(fs, "Expected a single argument: NAME", "The "+fs.Name()+" command expects exactly one argument: the name of the workspace."), false
 	}
-	name := fs.Arg(0)
+	name = fs.Arg(0)
 	if err := backend.ValidateWorkspaceName(name); err != nil {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Invalid workspace name", "%s", err)})
-		return "", false
+		return "", 1, false
 	}
-	return name, true
+	return name, 0, true
 }
 
 func (m *Meta) workspaceOverridden() bool {
@@ -121,10 +97,14 @@ func (m *Meta) workspaceOverridden() bool {
 
 func runWorkspaceNew(m *Meta, args []string) int {
 	fs := m.flagSet("workspace new")
-	lock := fs.Bool("lock", true, "Lock the state while creating the workspace.")
-	lockTimeout := fs.Duration("lock-timeout", 0, "Duration to retry a state lock.")
-	name, ok := oneWorkspaceArg(m, fs, args, "new")
-	if !ok || m.workspaceOverridden() {
+	var lock bool
+	var lockTimeout time.Duration
+	addLockFlags(fs, &lock, &lockTimeout)
+	name, code, ok := m.oneWorkspaceArg(fs, args)
+	if !ok {
+		return code
+	}
+	if m.workspaceOverridden() {
 		return 1
 	}
 	b, ok := m.workspaceBackend()
@@ -141,7 +121,7 @@ func runWorkspaceNew(m *Meta, args []string) int {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q already exists", name), "")})
 		return 1
 	}
-	if ds := m.createWorkspace(ctx, b, name, *lock, *lockTimeout); ds.HasErrors() {
+	if ds := m.createWorkspace(ctx, b, name, lock, lockTimeout); ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
 	}
@@ -170,7 +150,7 @@ func (m *Meta) createWorkspace(ctx context.Context, b backend.Backend, name stri
 	}
 	s := state.New()
 	s.Serial = 1
-	s.TerraformVersion = StateTerraformVersion
+	s.TerraformVersion = version.Terraform
 	data, err := statefile.Marshal(s)
 	if err == nil {
 		err = store.Write(ctx, data)
@@ -191,9 +171,12 @@ func selectWorkspace(name string) error {
 
 func runWorkspaceSelect(m *Meta, args []string) int {
 	fs := m.flagSet("workspace select")
-	orCreate := fs.Bool("or-create", false, "Create the workspace if it does not exist.")
-	name, ok := oneWorkspaceArg(m, fs, args, "select")
-	if !ok || m.workspaceOverridden() {
+	orCreate := fs.Bool("or-create", false, "Create the workspace if it does not exist, then select it.")
+	name, code, ok := m.oneWorkspaceArg(fs, args)
+	if !ok {
+		return code
+	}
+	if m.workspaceOverridden() {
 		return 1
 	}
 	b, ok := m.workspaceBackend()
@@ -227,12 +210,13 @@ func runWorkspaceSelect(m *Meta, args []string) int {
 
 func runWorkspaceDelete(m *Meta, args []string) int {
 	fs := m.flagSet("workspace delete")
-	force := fs.Bool("force", false, "Delete the workspace even if its state tracks resources.")
-	lock := fs.Bool("lock", true, "Lock the state while checking it.")
-	lockTimeout := fs.Duration("lock-timeout", 0, "Duration to retry a state lock.")
-	name, ok := oneWorkspaceArg(m, fs, args, "delete")
+	force := fs.Bool("force", false, "Delete the workspace even if its state still tracks resources, which rig then loses track of.")
+	var lock bool
+	var lockTimeout time.Duration
+	addLockFlags(fs, &lock, &lockTimeout)
+	name, code, ok := m.oneWorkspaceArg(fs, args)
 	if !ok {
-		return 1
+		return code
 	}
 	if name == m.workspace() {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q is your active workspace.", name),
@@ -263,8 +247,8 @@ func runWorkspaceDelete(m *Meta, args []string) int {
 		return 1
 	}
 	unlock := func() {}
-	if *lock {
-		u, ds := m.lockState(ctx, store, "OperationTypeInvalid", *lockTimeout)
+	if lock {
+		u, ds := m.lockState(ctx, store, "OperationTypeInvalid", lockTimeout)
 		if ds.HasErrors() {
 			m.showDiagnostics(ds)
 			return 1

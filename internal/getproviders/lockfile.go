@@ -71,6 +71,20 @@ func (l *Locks) Equal(m *Locks) bool {
 	return bytes.Equal(l.Marshal(), m.Marshal())
 }
 
+// SameProviders reports whether l and m lock the same providers, whatever
+// the versions and hashes they record for them.
+func (l *Locks) SameProviders(m *Locks) bool {
+	if len(l.Providers) != len(m.Providers) {
+		return false
+	}
+	for p := range l.Providers {
+		if _, ok := m.Providers[p]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
 func sortedUnique(in []string) []string {
 	out := append([]string(nil), in...)
 	sort.Strings(out)

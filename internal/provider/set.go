@@ -7,6 +7,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/version"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -198,7 +199,7 @@ func (s *Set) Configured(ctx context.Context, pc addrs.AbsProviderConfig, config
 			e.diags = ds
 			return
 		}
-		ds = ds.Append(inst.ConfigureProvider(ctx, ConfigureRequest{TerraformVersion: "1.10.0", Config: cfg}))
+		ds = ds.Append(inst.ConfigureProvider(ctx, ConfigureRequest{TerraformVersion: version.Terraform, Config: cfg}))
 		e.inst, e.diags = inst, ds
 		if ds.HasErrors() {
 			e.inst = nil

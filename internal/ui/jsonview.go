@@ -79,9 +79,11 @@ func (v *JSONView) emit(level, message, typ string, fields map[string]any) {
 	}
 }
 
-// Version writes the "version" message that starts every stream.
-func (v *JSONView) Version(rigVersion string) {
-	v.emit("info", "rig "+rigVersion, "version", map[string]any{"terraform": rigVersion, "ui": JSONUIVersion})
+// Version writes the "version" message that starts every stream: the
+// Terraform version rig is compatible with as "terraform" (what OpenTofu's
+// and Terraform's readers look for) and rig's own as "rig".
+func (v *JSONView) Version(terraformVersion, rigVersion string) {
+	v.emit("info", "rig "+rigVersion, "version", map[string]any{"terraform": terraformVersion, "rig": rigVersion, "ui": JSONUIVersion})
 }
 
 // Log writes an unstructured "log" message.

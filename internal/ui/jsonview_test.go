@@ -17,7 +17,7 @@ func TestJSONView(t *testing.T) {
 		clock = clock.Add(1500 * time.Microsecond)
 		return clock
 	}
-	v.Version("0.1.0")
+	v.Version("1.10.6", "0.1.0")
 	v.Log("starting <plan> & apply")
 	v.Plan(mixedPlan())
 	applySequence(v)

@@ -145,5 +145,8 @@ func (s *Store) Unlock(ctx context.Context, id string) error {
 	return nil
 }
 
+// Path implements backend.Store: the workspace's name.
+func (s *Store) Path() string { return s.name }
+
 // Journal implements backend.Store: an in-memory state keeps no journal.
 func (s *Store) Journal() backend.Journal { return nil }

@@ -49,6 +49,7 @@ func TestWriteAndBackup(t *testing.T) {
 		{name: "no prior state makes no backup", writes: []string{"a", "b"}},
 		{name: "prior state is backed up once", prior: ptr("old"), writes: []string{"a", "b", "c"}, wantBackup: ptr("old")},
 		{name: "empty prior file is no state", prior: ptr(""), writes: []string{"a"}},
+		{name: "white space prior file is no state", prior: ptr(" \n\t\n"), writes: []string{"a"}},
 		{name: "backup disabled", opts: Options{BackupPath: "-"}, prior: ptr("old"), writes: []string{"a"}},
 		{name: "backup elsewhere", opts: Options{BackupPath: "backups/state.bak"}, prior: ptr("old"), writes: []string{"a"},
 			backupAt: "backups/state.bak", wantBackup: ptr("old")},

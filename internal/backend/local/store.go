@@ -1,6 +1,7 @@
 package local
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -28,8 +29,9 @@ type Store struct {
 // Path returns the state file's path.
 func (s *Store) Path() string { return s.path }
 
-// Read implements backend.Store. A missing or empty state file (Terraform
-// creates an empty one when it locks a new state) is no state: nil, nil.
+// Read implements backend.Store. A missing state file, or one that is empty
+// or holds only white space (Terraform creates an empty one when it locks a
+// new state), is no state: nil, nil, as in OpenTofu.
 func (s *Store) Read(ctx context.Context) ([]byte, error) {
 	data, err := os.ReadFile(s.path)
 	switch {
@@ -37,7 +39,7 @@ func (s *Store) Read(ctx context.Context) ([]byte, error) {
 		return nil, nil
 	case err != nil:
 		return nil, fmt.Errorf("reading state %s: %w", s.path, err)
-	case len(data) == 0:
+	case len(bytes.TrimSpace(data)) == 0:
 		return nil, nil
 	}
 	return data, nil
@@ -71,7 +73,7 @@ func (s *Store) backup() error {
 		return nil
 	}
 	old, err := os.ReadFile(s.path)
-	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(old) == 0) {
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(bytes.TrimSpace(old)) == 0) {
 		return nil
 	}
 	if err != nil {

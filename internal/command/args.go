@@ -1,0 +1,121 @@
+package command
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/rig-iac/rig/internal/diag"
+)
+
+// parseArgs parses a command's arguments with fs, which m.flagSet made.
+// Flags and positional arguments may come in any order, as in
+// `rig apply next.plan -no-color` or `rig output name -json`; "--" ends
+// the flags, and a flag's value given as the next argument (`-out
+// next.plan`) is the flag's, never a positional argument. When ok, fs.Args()
+// holds the positional arguments in the order given.
+//
+// -h, -help or --help prints the command's help on standard output; a flag
+// fs does not define, or a bad flag value, is reported on standard error
+// with the nearest flag's name and where to find the command's help. Then
+// ok is false and code is the exit status: 0 after help, 1 after an error.
+func (m *Meta) parseArgs(fs *flag.FlagSet, args []string) (code int, ok bool) {
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	var positional []string
+	rest := args
+	for {
+		err := fs.Parse(rest)
+		if errors.Is(err, flag.ErrHelp) {
+			writeCommandHelp(m.Out, fs)
+			return 0, false
+		}
+		if err != nil {
+			m.flagError(fs, err)
+			return 1, false
+		}
+		remaining := fs.Args()
+		if consumed := len(rest) - len(remaining); consumed > 0 && rest[consumed-1] == "--" {
+			positional = append(positional, remaining...)
+			break
+		}
+		if len(remaining) == 0 {
+			break
+		}
+		positional = append(positional, remaining[0])
+		rest = remaining[1:]
+	}
+	// Parsing again after "--" leaves the flags as they are and makes the
+	// positional arguments fs.Args().
+	_ = fs.Parse(append([]string{"--"}, positional...))
+	return 0, true
+}
+
+// flagError reports a parse error of the flag package as Terraform does,
+// adding the nearest defined flag when the flag is unknown.
+func (m *Meta) flagError(fs *flag.FlagSet, err error) {
+	detail := err.Error()
+	if name, ok := strings.CutPrefix(detail, "flag provided but not defined: -"); ok {
+		if near := nearestFlag(fs, name); near != "" {
+			detail += fmt.Sprintf("\n\nDid you mean \"-%s\"?", near)
+		}
+	}
+	m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to parse command-line flags", "%s", detail)})
+	m.helpPointer(fs.Name())
+}
+
+// argsError reports positional arguments a command cannot take, with
+// where to find its help, and returns the exit status 1.
+func (m *Meta) argsError(fs *flag.FlagSet, summary, detail string) int {
+	m.showDiagnostics(diag.Diagnostics{diag.Errorf(summary, "%s", detail)})
+	m.helpPointer(fs.Name())
+	return 1
+}
+
+func (m *Meta) helpPointer(command string) {
+	fmt.Fprintf(m.Err, "\nFor more help on using this command, run:\n  rig %s -help\n", command)
+}
+
+// nearestFlag returns the name of fs's flag nearest to name, or "" when
+// none is near enough to be what was meant.
+func nearestFlag(fs *flag.FlagSet, name string) string {
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return nearestName(name, names)
+}
+
+// nearestName returns the candidate with the smallest edit distance to
+// name (the first such, in the order given) if that distance is below 3,
+// the threshold OpenTofu and Terraform use for their suggestions; else "".
+func nearestName(name string, candidates []string) string {
+	best, bestDist := "", 3
+	for _, c := range candidates {
+		if d := editDistance(name, c); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,94 @@
+package command
+
+// command is one rig command or subcommand ("state list"): what runs it and
+// what its help says. The options in its help come from the flags it
+// defines (help.go), so they cannot drift from what it accepts.
+type command struct {
+	run func(m *Meta, args []string) int // nil for a command that only has subcommands
+	// synopsis is the one line shown in the list of commands.
+	synopsis string
+	// args is the usage line after the command's name, e.g. "[options] [PLAN]".
+	args string
+	// about is the help's description: paragraphs separated by blank
+	// lines, rewrapped; a paragraph with an indented line is kept as written.
+	about string
+}
+
+// commands maps each command's full name to the command. A name with a
+// space is a subcommand of its first word, which has no run function.
+var commands map[string]command
+
+func init() {
+	commands = map[string]command{
+		"init": {runInit, "Prepare your working directory for other commands", "[options]", `
+Initialize a new or existing rig working directory: select the state backend (migrating existing state when it changed and -migrate-state is given), and install the providers the configuration requires from the local mirror directories into .terraform/providers, recording their versions and hashes in the dependency lock file .terraform.lock.hcl.
+
+This is the first command to run for a new configuration, and it is safe to run it again.`},
+		"validate": {runValidate, "Check whether the configuration is valid", "[options]", `
+Validate the configuration files in the working directory, referring only to the configuration and not to any remote services such as the state or provider APIs.
+
+Validation checks that the syntax is valid, that the references are to things declared, and that the arguments given to resources and providers match their schemas, as far as that is possible without the input variables' values.`},
+		"plan": {runPlan, "Show changes required by the current configuration", "[options]", `
+Generate a speculative execution plan, showing what actions rig would take to apply the current configuration, and the order in which it would run them. This command does not perform the planned actions.
+
+You can save the plan to a file with -out, and pass that file to "rig apply" to perform exactly the actions described in the plan.`},
+		"apply": {runApply, "Create or update infrastructure", "[options] [PLAN]", `
+Create or update infrastructure according to the configuration files in the working directory.
+
+By default rig makes a new plan, shows it and asks for approval before applying it. Given the path of a plan file saved with "rig plan -out", it applies exactly that plan, without asking, if the state has not changed since the plan was made.`},
+		"destroy": {runDestroy, "Destroy previously-created infrastructure", "[options]", `
+Destroy every remote object the current workspace's state manages.
+
+This is the same as "rig apply -destroy": it plans to destroy, shows the plan and asks for approval.`},
+		"graph": {runGraph, "Generate a Graphviz graph of the steps in an operation", "[options]", `
+Print the configuration's resources and their dependencies as a graph in the DOT format, or with -type=plan or -type=plan-destroy the operations a plan would run and the order between them.
+
+Render the graph with Graphviz, for example:
+
+    rig graph | dot -Tsvg > graph.svg`},
+		"import": {runImport, "Associate existing infrastructure with a rig resource", "[options] ADDR ID", `
+Import existing infrastructure into the rig state, so that it comes under rig's management without having been created by rig.
+
+ADDR is the address of the resource instance to import into, which must be declared in the configuration. ID identifies the remote object; its syntax depends on the resource type: see the type's documentation.
+
+This command does not change the infrastructure, but it makes the provider's API calls that read the object being imported.`},
+		"output": {runOutput, "Show output values from your root module", "[options] [NAME]", `
+Read the root module's output values from the state and print them. With a NAME, print only that output's value.`},
+		"show": {runShow, "Show the current state or a saved plan", "[options] [PLAN]", `
+Print the state of the current workspace in a human-readable form, or, given the path of a plan file saved with "rig plan -out", the plan.
+
+With -json the state or plan is printed in the JSON representation OpenTofu and Terraform document.`},
+		"state": {nil, "Advanced state management", "<subcommand> [options] [args]", `
+This command has subcommands for inspecting and replacing the state of the current workspace.
+
+Their output is plain text, one item a line, so that it works well with the common Unix utilities such as grep and awk.`},
+		"state list": {runStateList, "List resources in the state", "[options] [ADDRESS...]", `
+List the resource instances in the state, one address a line.
+
+With ADDRESS arguments, list only the instances they match: an instance address itself, every instance of a resource address, or every instance whose address begins with ADDRESS followed by a dot.`},
+		"state show": {runStateShow, "Show a resource in the state", "[options] ADDRESS", `
+Show the attributes of one resource instance in the state.
+
+ADDRESS must name a single instance, such as aws_instance.web[0]. "rig state list" lists the instances there are.`},
+		"state pull": {runStatePull, "Print the state as stored", "[options]", `
+Print the current workspace's state exactly as it is stored, in the state file format, whichever backend stores it. Nothing is printed when there is no state.`},
+		"state push": {runStatePush, "Replace the state with a state file", "[options] PATH", `
+Replace the current workspace's state with the state file at PATH, or with standard input when PATH is "-".
+
+The push is refused when the stored state has another lineage, or a higher serial, than the file: those states were not made from one another. -force writes it anyway. This command is rarely needed; use it with care.`},
+		"version": {runVersion, "Show the current rig version", "[options]", `
+Print rig's version, the platform, the version of OpenTofu and Terraform whose language and state format rig implements, and the versions of the providers the dependency lock file selects.`},
+		"workspace": {nil, "Workspace management", "<subcommand> [options] [args]", `
+This command has subcommands to create, select, list and delete workspaces: separate states of the same configuration, kept by the same backend.`},
+		"workspace list": {runWorkspaceList, "List workspaces", "[options]", `
+List the workspaces, marking the selected one with an asterisk.`},
+		"workspace show": {runWorkspaceShow, "Show the name of the current workspace", "[options]", `
+Print the name of the selected workspace.`},
+		"workspace new": {runWorkspaceNew, "Create a new workspace", "[options] NAME", `
+Create a new workspace named NAME, with an empty state, and select it.`},
+		"workspace select": {runWorkspaceSelect, "Select a workspace", "[options] NAME", `
+Select the workspace named NAME for the commands that follow. The selection is recorded in .terraform/environment; the TF_WORKSPACE environment variable overrides it.`},
+		"workspace delete": {runWorkspaceDelete, "Delete a workspace", "[options] NAME", `
+Delete the workspace named NAME and its state. The default workspace and the selected one cannot be deleted, and a workspace whose state still tracks resources is only deleted with -force.`},
+	}
+}

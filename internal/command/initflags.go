@@ -1,0 +1,40 @@
+package command
+
+import (
+	"flag"
+	"fmt"
+)
+
+// initFlags are init's flags other than its backend step's (migrate.go).
+type initFlags struct {
+	// backend is false with -backend=false: the backend step is skipped and
+	// the backend the last init recorded stays in use.
+	backend bool
+	// get is false with -get=false: modules already installed are not
+	// installed again.
+	get bool
+	// pluginDirs are the -plugin-dir directories, in the order given.
+	pluginDirs []string
+	// upgrade selects provider versions again, ignoring the lock file.
+	upgrade bool
+	// lockfileReadonly is -lockfile=readonly: the dependency lock file is
+	// checked, never written.
+	lockfileReadonly bool
+}
+
+func addInitFlags(fs *flag.FlagSet, f *initFlags) {
+	fs.BoolVar(&f.backend, "backend", true, "Skip the backend step: keep using the backend the last init configured, without checking or migrating it.")
+	fs.BoolVar(&f.get, "get", true, "Don't install the modules the configuration calls when they are installed already.")
+	fs.Func("plugin-dir", "Search for providers only in `DIR`, a filesystem mirror, instead of the default locations, and remember it for later inits. Use this option more than once for more than one directory.", func(s string) error {
+		f.pluginDirs = append(f.pluginDirs, s)
+		return nil
+	})
+	fs.BoolVar(&f.upgrade, "upgrade", false, "Install the newest provider versions the configuration allows, ignoring the selections in the dependency lock file.")
+	fs.Func("lockfile", "Set the dependency lock file `MODE`. The only mode is readonly: use the versions the lock file selects and fail, without writing it, if the providers the configuration requires differ from those it records.", func(s string) error {
+		if s != "readonly" {
+			return fmt.Errorf("unknown mode %q: the only mode is readonly", s)
+		}
+		f.lockfileReadonly = true
+		return nil
+	})
+}

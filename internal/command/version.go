@@ -1,0 +1,60 @@
+package command
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/rig-iac/rig/internal/getproviders"
+	"github.com/rig-iac/rig/internal/version"
+)
+
+// versionJSON is `rig version -json`: tofu version -json's fields, with
+// the Terraform version rig is compatible with as terraform_version, and
+// rig's own version added.
+type versionJSON struct {
+	TerraformVersion   string            `json:"terraform_version"`
+	Platform           string            `json:"platform"`
+	ProviderSelections map[string]string `json:"provider_selections"`
+	RigVersion         string            `json:"rig_version"`
+}
+
+// runVersion prints rig's version, the Terraform version it is compatible
+// with, the platform and the provider versions the lock file selects.
+func runVersion(m *Meta, args []string) int {
+	fs := m.flagSet("version")
+	jsonOut := fs.Bool("json", false, "Print the version information as a JSON object.")
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return m.argsError(fs, "Unexpected argument", "The version command takes no arguments.")
+	}
+	// As in Terraform, a missing or unreadable lock file is no selections.
+	locks, _ := getproviders.ReadLockFile(getproviders.LockFileName)
+	selections := map[string]string{}
+	var sorted []*getproviders.Lock
+	if locks != nil {
+		sorted = locks.Sorted()
+	}
+	for _, l := range sorted {
+		selections[l.Provider.String()] = l.Version.String()
+	}
+	platform := getproviders.CurrentPlatform.String()
+	if *jsonOut {
+		b, err := json.MarshalIndent(versionJSON{
+			TerraformVersion: version.Terraform, Platform: platform,
+			ProviderSelections: selections, RigVersion: version.Rig,
+		}, "", "  ")
+		if err != nil {
+			fmt.Fprintf(m.Err, "Error: encoding version information: %s\n", err)
+			return 1
+		}
+		fmt.Fprintln(m.Out, string(b))
+		return 0
+	}
+	fmt.Fprintf(m.Out, "rig v%s\non %s\ncompatible with OpenTofu and Terraform v%s\n", version.Rig, platform, version.Terraform)
+	for _, l := range sorted {
+		fmt.Fprintf(m.Out, "+ provider %s v%s\n", l.Provider.String(), l.Version)
+	}
+	return 0
+}
