@@ -27,9 +27,11 @@ func runInit(m *Meta, args []string) int {
 	if f.upgrade && f.lockfileReadonly {
 		return m.argsError(fs, "Invalid options", "The -upgrade flag conflicts with -lockfile=readonly.")
 	}
-	if ds := m.initModules(*upgrade); ds.HasErrors() {
-		m.showDiagnostics(ds)
-		return 1
+	if f.get {
+		if ds := m.initModules(f.upgrade); ds.HasErrors() {
+			m.showDiagnostics(ds)
+			return 1
+		}
 	}
 	cfg, ds := m.loadConfig()
 	if ds.HasErrors() {
