@@ -81,12 +81,13 @@ func (r ConfigResource) String() string {
 	return string(r.Module) + "." + r.Resource.String()
 }
 
-// Compare orders by module path, then resource.
+// Compare orders by the addresses as written (String), the order in
+// which OpenTofu sorts recorded dependencies.
 func (r ConfigResource) Compare(o ConfigResource) int {
-	if c := strings.Compare(string(r.Module), string(o.Module)); c != 0 {
-		return c
+	if r == o {
+		return 0
 	}
-	return r.Resource.Compare(o.Resource)
+	return strings.Compare(r.String(), o.String())
 }
 
 // Compare is Less as a three-way comparison, for slices.SortFunc.
