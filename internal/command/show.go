@@ -3,8 +3,11 @@ package command
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
+	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan/planfile"
 	"github.com/rig-iac/rig/internal/provider"
@@ -35,7 +38,12 @@ func runShow(m *Meta, args []string) int {
 		}
 		schemas := planSchemas(ctx, set, pf.Plan)
 		if *jsonOut {
-			b, err := ui.MarshalPlanJSON(pf.Plan, schemas, ui.JSONOptions{Version: StateTerraformVersion})
+			cfg := m.plannedConfig(pf)
+			configSchemas(func(p addrs.Provider) (*provider.Schemas, bool) {
+				s, ds := set.Schemas(ctx, p)
+				return s, !ds.HasErrors()
+			}, cfg, schemas)
+			b, err := ui.MarshalPlanJSON(pf.Plan, schemas, ui.JSONOptions{Version: StateTerraformVersion, Config: configSummary(cfg, schemas)})
 			if err != nil {
 				m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to encode plan", "%s", err)})
 				return 1
@@ -70,4 +78,22 @@ func runShow(m *Meta, args []string) int {
 	}
 	_ = ui.RenderState(m.Out, s, schemas, opts)
 	return 0
+}
+
+// plannedConfig returns the configuration a saved plan was made from: the
+// working directory's, with the modules it calls, when its files are those
+// the plan recorded; else the root module alone, loaded from the recorded
+// files, whose module calls then have no module below them.
+func (m *Meta) plannedConfig(pf *planfile.File) *config.Module {
+	if cfg, ds := config.LoadTree(".", installedModules()); !ds.HasErrors() && sameSources(cfg.Sources, pf.Config) {
+		return cfg
+	}
+	rootFiles := map[string][]byte{}
+	for name, src := range pf.Config {
+		if filepath.Dir(name) == "." {
+			rootFiles[name] = src
+		}
+	}
+	cfg, _ := config.LoadFiles(rootFiles)
+	return cfg
 }
