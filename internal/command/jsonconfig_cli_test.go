@@ -16,7 +16,8 @@ var planTimestamp = regexp.MustCompile(`"timestamp": "[^"]*"`)
 // configuration of modules, against a state made by applying it first:
 // the configuration with its module calls, planned values nested by module
 // instance, resource changes in modules (updates, creates and deletes of
-// whole module instances) and the prior state.
+// whole module instances) and the prior state, the configuration taken
+// from the plan file.
 func TestShowJSONPlanModules(t *testing.T) {
 	ar, err := txtar.ParseFile(filepath.Join("testdata", "modules", "config.txtar"))
 	if err != nil {
@@ -38,6 +39,10 @@ func TestShowJSONPlanModules(t *testing.T) {
 	if r := rig(t, dir, "plan", "-input=false", "-no-color", "-out="+planPath, "-var", "services={api=1,web=2,db=1}"); r.code != 0 {
 		t.Fatalf("plan -out: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	// The configuration shown is the one the plan recorded, whatever the
+	// working directory holds now.
+	writeFile(t, dir, "main.tf", `resource "terraform_data" "changed" {}`+"\n")
+	writeFile(t, dir, filepath.Join("modules", "network", "main.tf"), "")
 	r := rig(t, dir, "show", "-json", planPath)
 	if r.code != 0 {
 		t.Fatalf("show -json: exit %d\n%s", r.code, r.stderr)

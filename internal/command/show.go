@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
@@ -80,20 +81,53 @@ func runShow(m *Meta, args []string) int {
 	return 0
 }
 
-// plannedConfig returns the configuration a saved plan was made from: the
-// working directory's, with the modules it calls, when its files are those
-// the plan recorded; else the root module alone, loaded from the recorded
-// files, whose module calls then have no module below them.
+// plannedConfig returns the configuration a saved plan was made from,
+// loaded from the files the plan recorded: the root module's, and below it
+// each called module's, found in the directory a local source names
+// relative to its caller, or, for an installed module, in the directory
+// the working directory's module manifest records. A call whose module's
+// files are not among the recorded ones has no module below it.
 func (m *Meta) plannedConfig(pf *planfile.File) *config.Module {
-	if cfg, ds := config.LoadTree(".", installedModules()); !ds.HasErrors() && sameSources(cfg.Sources, pf.Config) {
-		return cfg
-	}
-	rootFiles := map[string][]byte{}
+	byDir := map[string]map[string][]byte{}
 	for name, src := range pf.Config {
-		if filepath.Dir(name) == "." {
-			rootFiles[name] = src
+		dir := filepath.Dir(name)
+		if byDir[dir] == nil {
+			byDir[dir] = map[string][]byte{}
+		}
+		byDir[dir][name] = src
+	}
+	root, _ := config.LoadFiles(byDir["."])
+	root.SourceDir = "."
+	resolve := installedModules()
+	var addChildren func(mod *config.Module)
+	addChildren = func(mod *config.Module) {
+		for _, name := range sortedMapKeys(mod.ModuleCalls) {
+			call := mod.ModuleCalls[name]
+			path := mod.Path.Child(name)
+			if path.Depth() > maxSavedModuleDepth {
+				continue
+			}
+			dir := filepath.Join(mod.SourceDir, filepath.FromSlash(call.Source))
+			if !config.IsLocalSource(call.Source) {
+				var ds diag.Diagnostics
+				if dir, ds = resolve(strings.Join(path.Calls(), "."), call); ds.HasErrors() {
+					continue
+				}
+			}
+			files := byDir[filepath.Clean(dir)]
+			if len(files) == 0 {
+				continue
+			}
+			child, _ := config.LoadFiles(files)
+			child.SourceDir, child.Path, child.Parent = filepath.Clean(dir), path, mod
+			mod.Children[name] = child
+			addChildren(child)
 		}
 	}
-	cfg, _ := config.LoadFiles(rootFiles)
-	return cfg
+	addChildren(root)
+	return root
 }
+
+// maxSavedModuleDepth bounds the nesting of modules loaded from a saved
+// plan, so that a module calling itself ends.
+const maxSavedModuleDepth = 64
