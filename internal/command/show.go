@@ -3,8 +3,12 @@ package command
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"strings"
 
+	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan/planfile"
 	"github.com/rig-iac/rig/internal/provider"
@@ -35,7 +39,12 @@ func runShow(m *Meta, args []string) int {
 		}
 		schemas := planSchemas(ctx, set, pf.Plan)
 		if *jsonOut {
-			b, err := ui.MarshalPlanJSON(pf.Plan, schemas, ui.JSONOptions{Version: version.Terraform})
+			cfg := m.plannedConfig(pf)
+			configSchemas(func(p addrs.Provider) (*provider.Schemas, bool) {
+				s, ds := set.Schemas(ctx, p)
+				return s, !ds.HasErrors()
+			}, cfg, schemas)
+			b, err := ui.MarshalPlanJSON(pf.Plan, schemas, ui.JSONOptions{Version: version.Terraform, Config: configSummary(cfg, schemas)})
 			if err != nil {
 				m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to encode plan", "%s", err)})
 				return 1
@@ -71,3 +80,54 @@ func runShow(m *Meta, args []string) int {
 	_ = ui.RenderState(m.Out, s, schemas, opts)
 	return 0
 }
+
+// plannedConfig returns the configuration a saved plan was made from,
+// loaded from the files the plan recorded: the root module's, and below it
+// each called module's, found in the directory a local source names
+// relative to its caller, or, for an installed module, in the directory
+// the working directory's module manifest records. A call whose module's
+// files are not among the recorded ones has no module below it.
+func (m *Meta) plannedConfig(pf *planfile.File) *config.Module {
+	byDir := map[string]map[string][]byte{}
+	for name, src := range pf.Config {
+		dir := filepath.Dir(name)
+		if byDir[dir] == nil {
+			byDir[dir] = map[string][]byte{}
+		}
+		byDir[dir][name] = src
+	}
+	root, _ := config.LoadFiles(byDir["."])
+	root.SourceDir = "."
+	resolve := installedModules()
+	var addChildren func(mod *config.Module)
+	addChildren = func(mod *config.Module) {
+		for _, name := range sortedMapKeys(mod.ModuleCalls) {
+			call := mod.ModuleCalls[name]
+			path := mod.Path.Child(name)
+			if path.Depth() > maxSavedModuleDepth {
+				continue
+			}
+			dir := filepath.Join(mod.SourceDir, filepath.FromSlash(call.Source))
+			if !config.IsLocalSource(call.Source) {
+				var ds diag.Diagnostics
+				if dir, ds = resolve(strings.Join(path.Calls(), "."), call); ds.HasErrors() {
+					continue
+				}
+			}
+			files := byDir[filepath.Clean(dir)]
+			if len(files) == 0 {
+				continue
+			}
+			child, _ := config.LoadFiles(files)
+			child.SourceDir, child.Path, child.Parent = filepath.Clean(dir), path, mod
+			mod.Children[name] = child
+			addChildren(child)
+		}
+	}
+	addChildren(root)
+	return root
+}
+
+// maxSavedModuleDepth bounds the nesting of modules loaded from a saved
+// plan, so that a module calling itself ends.
+const maxSavedModuleDepth = 64
