@@ -36,6 +36,10 @@ type Options struct {
 	// Limits cap the operations of a provider, resource type or resource
 	// running at once, within Parallelism.
 	Limits []Limit
+	// SpliceDependencies passes the recorded dependencies of a resource the
+	// plan removes on to the objects that recorded it, once its last object
+	// is deleted: for plans made with plan.ReducedDependencies.
+	SpliceDependencies bool
 	// Graph is Order(p), when the caller already built it (to show the
 	// plan); nil builds it.
 	Graph *Graph
@@ -93,6 +97,9 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		working = working.DeepCopy()
 	}
 	a.rec = newRecorder(working, opts.StateWriter)
+	if opts.SpliceDependencies {
+		a.splice = newSplicer(p)
+	}
 
 	// The refreshed state is the starting point: persist it first.
 	if err := a.rec.writeAll(); err != nil {
@@ -197,6 +204,8 @@ type applier struct {
 	opCtx context.Context
 	eval  *eval.Evaluator
 	rec   *recorder
+	// splice is nil unless Options.SpliceDependencies.
+	splice *splicer
 
 	values *liveValues
 
@@ -349,7 +358,8 @@ func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanc
 	var rerr error
 	a.awaitingDurability(walkCtx)
 	if newVal.IsNull() {
-		rerr = a.rec.record([]addrs.ObjectAddr{oaddr}, func(s *state.State) { s.SetObject(oaddr, nil, c.ProviderConfig) })
+		rerr = a.rec.recordThen([]addrs.ObjectAddr{oaddr}, func(s *state.State) { s.SetObject(oaddr, nil, c.ProviderConfig) },
+			a.splice.deleted(op.Addr.ContainingResource().Unkeyed()))
 	} else {
 		// The provider says the object still exists: keep what it returned.
 		obj, err := a.newObject(c, sch, newVal, resp.Private, state.Ready)

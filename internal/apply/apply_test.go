@@ -3,6 +3,7 @@ package apply
 import (
 	"context"
 	"errors"
+	"golang.org/x/tools/txtar"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,10 +37,24 @@ func (w *memWriter) WriteChanges(_ context.Context, s *state.State, _ []addrs.Ob
 func loadConfig(t *testing.T, src string) *config.Module {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
+	files := map[string][]byte{"main.tf": []byte(src)}
+	if strings.HasPrefix(src, "-- ") {
+		// A txtar archive: main.tf and module directories.
+		files = map[string][]byte{}
+		for _, f := range txtar.Parse([]byte(src)).Files {
+			files[f.Name] = f.Data
+		}
 	}
-	cfg, ds := config.LoadDir(dir)
+	for name, data := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, ds := config.LoadTree(dir, nil)
 	if ds.HasErrors() {
 		t.Fatal(ds.Err())
 	}

@@ -35,6 +35,8 @@ type recorder struct {
 
 type recordReq struct {
 	mutate func(*state.State)
+	// more, when set, runs after mutate and returns further objects it changed.
+	more func(*state.State) []addrs.ObjectAddr
 	// changed names the objects mutate changes; outputs is set when it changes the outputs.
 	changed []addrs.ObjectAddr
 	outputs bool
@@ -70,6 +72,9 @@ func (r *recorder) run() {
 		for _, b := range batch {
 			b.mutate(r.st)
 			changed = append(changed, b.changed...)
+			if b.more != nil {
+				changed = append(changed, b.more(r.st)...)
+			}
 			outputs = outputs || b.outputs
 			full = full || b.full
 		}
@@ -96,6 +101,14 @@ func (r *recorder) run() {
 func (r *recorder) record(changed []addrs.ObjectAddr, mutate func(*state.State)) error {
 	reply := make(chan error, 1)
 	r.reqs <- recordReq{mutate: mutate, changed: changed, reply: reply}
+	return <-reply
+}
+
+// recordThen is record with a further mutation, more, run on the
+// recorder's goroutine after mutate, that returns the objects it changed.
+func (r *recorder) recordThen(changed []addrs.ObjectAddr, mutate func(*state.State), more func(*state.State) []addrs.ObjectAddr) error {
+	reply := make(chan error, 1)
+	r.reqs <- recordReq{mutate: mutate, more: more, changed: changed, reply: reply}
 	return <-reply
 }
 

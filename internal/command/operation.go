@@ -77,6 +77,8 @@ type operation struct {
 	variables map[string]plan.InputValue
 	providers *provider.Set
 	unlock    func()
+	// dependencies is rig.hcl's recorded_dependencies.
+	dependencies plan.DependencyMode
 }
 
 func (o *operation) close() {
@@ -105,6 +107,7 @@ func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*
 		f.parallelism = st.parallelism
 	}
 	f.limits = mergeLimits(st.limits, f.limits)
+	op.dependencies = st.dependencies
 	store, more := m.stateStore(ctx, cfg)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
@@ -163,7 +166,7 @@ func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (
 	}
 	p, more := plan.Make(ctx, op.cfg, op.state, op.providers, plan.Options{
 		Mode: mode, Variables: op.variables, Replace: replace, SkipRefresh: !f.refresh,
-		Parallelism: f.parallelism, Workspace: m.workspace(),
+		Parallelism: f.parallelism, Workspace: m.workspace(), Dependencies: op.dependencies,
 	})
 	return p, ds.Append(more)
 }

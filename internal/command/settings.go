@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/plan"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -25,9 +26,12 @@ const settingsFile = "rig.hcl"
 //	  aws_iam_role       = 2   # a resource type
 //	  "aws_instance.web" = 1   # a resource
 //	}
+//	recorded_dependencies = "reduced"  # or "transitive", the default
 type settings struct {
 	parallelism int // 0 when not set
 	limits      []apply.Limit
+	// dependencies is what objects record as their dependencies.
+	dependencies plan.DependencyMode
 }
 
 // loadSettings reads rig.hcl in the working directory, if there is one.
@@ -78,8 +82,18 @@ func (m *Meta) loadSettings() (settings, diag.Diagnostics) {
 				}
 				s.limits = append(s.limits, apply.Limit{Name: k, N: n})
 			}
+		case "recorded_dependencies":
+			switch {
+			case v.Type() == cty.String && !v.IsNull() && v.AsString() == "transitive":
+				s.dependencies = plan.TransitiveDependencies
+			case v.Type() == cty.String && !v.IsNull() && v.AsString() == "reduced":
+				s.dependencies = plan.ReducedDependencies
+			default:
+				ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid recorded_dependencies",
+					`recorded_dependencies must be "transitive" (every resource an object depends on, as OpenTofu records them; the default) or "reduced" (only the direct ones, with a deleted resource's dependencies passed on to its dependents).`))
+			}
 		default:
-			ds = ds.Append(diag.At(attr.NameRange, "Unsupported setting", fmt.Sprintf("%s has no setting named %q; it knows parallelism and limits.", settingsFile, name)))
+			ds = ds.Append(diag.At(attr.NameRange, "Unsupported setting", fmt.Sprintf("%s has no setting named %q; it knows parallelism, limits and recorded_dependencies.", settingsFile, name)))
 		}
 	}
 	return s, ds

@@ -113,6 +113,10 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	defer p.mu.Unlock()
 	if newVal.IsNull() {
 		p.refreshed.SetObject(addr, nil, pc)
+		if r := addr.Instance.ContainingResource().Unkeyed(); p.opts.Dependencies == ReducedDependencies && !p.refreshed.HasObjectsOf(r) {
+			// Gone outside rig: what recorded it depends on what it did.
+			p.refreshed.SpliceRemoved(r, obj.Dependencies)
+		}
 		return newVal, nil, ds
 	}
 	nobj, err := state.NewObject(newVal, ty)
