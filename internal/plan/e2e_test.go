@@ -223,7 +223,7 @@ resource "test_thing" "top" {
 	w.run(`resource "test_thing" "base" { key = "base" }`, plan.Options{})
 	w.run(src, plan.Options{})
 	top := w.state.Object(addrs.ObjectAddr{Instance: mustInstance(t, "test_thing.top")})
-	if got := joinStrings(top.Dependencies); got != "test_thing.base, data.test_echo.d" {
+	if got := joinStrings(top.Dependencies); got != "data.test_echo.d, test_thing.base" {
 		t.Errorf("test_thing.top: dependencies = [%s]", got)
 	}
 	w.run(src, plan.Options{Mode: plan.DestroyMode})
