@@ -148,6 +148,7 @@ type stateFile struct {
 	Lineage          string                     `json:"lineage"`
 	Outputs          map[string]json.RawMessage `json:"outputs"`
 	Resources        []struct {
+		Module    string `json:"module"`
 		Mode      string `json:"mode"`
 		Type      string `json:"type"`
 		Name      string `json:"name"`
