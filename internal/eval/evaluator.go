@@ -208,6 +208,22 @@ func (e *Evaluator) callArgs(call *config.ModuleCall) hcl.Attributes {
 	return l.attrs
 }
 
+// ArgumentRange returns where the call of module instance mi sets
+// variable name: the argument's expression, or the call when it sets none.
+// ok is false for the root module.
+func (e *Evaluator) ArgumentRange(mi addrs.ModuleInstance, name string) (rng hcl.Range, ok bool) {
+	if mi.IsRoot() {
+		return hcl.Range{}, false
+	}
+	me := e.module(mi)
+	_, step := mi.Parent()
+	call := me.cfg.Parent.ModuleCalls[step.Name]
+	if attr, found := e.callArgs(call)[name]; found {
+		return attr.Expr.Range(), true
+	}
+	return call.DeclRange, true
+}
+
 // InputVariable returns the final value of input variable name in module
 // instance mi, with the diagnostics of computing it (a child module's
 // variables are its call's arguments, evaluated in the calling module).

@@ -426,10 +426,13 @@ func (p *planner) validateVariable(mi addrs.ModuleInstance, v *config.Variable) 
 		more := eval.CheckRule(p.eval.Scope(mi, lang.InstanceData{}), rule, "Invalid value for variable",
 			fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", rule.DeclRange.String()))
 		for i := range more {
-			// OpenTofu reports a root variable's failed validation at the
-			// variable's declaration (where its value is defined).
-			if more[i].Summary == "Invalid value for variable" && mi.IsRoot() {
+			// OpenTofu reports a failed validation where the value is
+			// defined: a root variable's declaration, a child's argument.
+			if more[i].Summary == "Invalid value for variable" {
 				rng := v.DeclRange
+				if arg, ok := p.eval.ArgumentRange(mi, v.Name); ok {
+					rng = arg
+				}
 				more[i].Subject = &rng
 			}
 		}
