@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -339,8 +340,10 @@ func (e *Evaluator) OutputValue(mi addrs.ModuleInstance, name string) (cty.Value
 
 // ModuleCallValue returns the value of module call name in module instance
 // parent: an object of the child's outputs per instance, whole as
-// Expansion.WholeValue assembles it.
-func (e *Evaluator) ModuleCallValue(parent addrs.ModuleInstance, name string) cty.Value {
+// Expansion.WholeValue assembles it. outputs limits the objects to those
+// outputs (nil: all of them): only outputs whose inputs are final may be
+// evaluated, as each is computed once.
+func (e *Evaluator) ModuleCallValue(parent addrs.ModuleInstance, name string, outputs []string) cty.Value {
 	m := e.Config.Descendant(parent.Module())
 	child := m.Children[name]
 	if child == nil {
@@ -355,7 +358,9 @@ func (e *Evaluator) ModuleCallValue(parent addrs.ModuleInstance, name string) ct
 		ci := parent.Child(name, k)
 		outs := make(map[string]cty.Value, len(child.Outputs))
 		for oname := range child.Outputs {
-			outs[oname], _ = e.OutputValue(ci, oname)
+			if outputs == nil || slices.Contains(outputs, oname) {
+				outs[oname], _ = e.OutputValue(ci, oname)
+			}
 		}
 		vals[k] = cty.ObjectVal(outs)
 	}
@@ -398,10 +403,10 @@ func (d moduleData) Resource(addr addrs.Resource, rng hcl.Range) (cty.Value, dia
 	return d.e.Resources.ResourceValue(addr.Absolute(d.me.addr)), nil
 }
 
-func (d moduleData) ModuleCall(name string, rng hcl.Range) (cty.Value, diag.Diagnostics) {
+func (d moduleData) ModuleCall(name string, outputs []string, rng hcl.Range) (cty.Value, diag.Diagnostics) {
 	if d.me.cfg == nil || d.me.cfg.ModuleCalls[name] == nil {
 		return cty.DynamicVal, diag.Diagnostics{diag.At(rng, "Reference to undeclared module",
 			fmt.Sprintf("No module call named %q is declared in this module.", name))}
 	}
-	return d.e.ModuleCallValue(d.me.addr, name), nil
+	return d.e.ModuleCallValue(d.me.addr, name, outputs), nil
 }

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,8 +30,10 @@ type Data interface {
 	Resource(addr addrs.Resource, rng hcl.Range) (cty.Value, diag.Diagnostics)
 	// ModuleCall returns the outputs of a module call: an object of output
 	// values for a single instance, a tuple of them for count, an object
-	// keyed by each.key for for_each.
-	ModuleCall(name string, rng hcl.Range) (cty.Value, diag.Diagnostics)
+	// keyed by each.key for for_each. outputs names the outputs the
+	// expression refers to (the objects may hold only those); nil means
+	// every output (the module is referred to as a whole).
+	ModuleCall(name string, outputs []string, rng hcl.Range) (cty.Value, diag.Diagnostics)
 }
 
 // InstanceData holds the repetition values of one resource instance;
@@ -89,6 +92,7 @@ func (s *Scope) EvalContext(refs []*Reference) (*hcl.EvalContext, diag.Diagnosti
 	for _, ref := range refs {
 		s.addRef(&b, ref)
 	}
+	s.addModuleCalls(&b)
 	b.finish()
 	ctx.Variables = b.vars
 	return ctx, b.diags
@@ -101,6 +105,16 @@ type ctxBuilder struct {
 	managed, data                           map[string]map[string]cty.Value
 	resourceRoot                            bool
 	vs, locals, paths, tf, count, each, mod map[string]cty.Value
+	// calls collects the module calls referred to, with their outputs.
+	calls []*moduleCallRefs
+}
+
+// moduleCallRefs is what an expression refers to of one module call.
+type moduleCallRefs struct {
+	name    string
+	whole   bool
+	outputs []string
+	rng     hcl.Range
 }
 
 func put(m *map[string]cty.Value, k string, v cty.Value) {
@@ -183,9 +197,36 @@ func (s *Scope) addRef(b *ctxBuilder, ref *Reference) {
 		}
 		b.vars["self"] = s.Self
 	case ModuleCallOutput:
-		v, d := s.Data.ModuleCall(ref.Name, ref.Range)
+		var mc *moduleCallRefs
+		for _, c := range b.calls {
+			if c.name == ref.Name {
+				mc = c
+			}
+		}
+		if mc == nil {
+			mc = &moduleCallRefs{name: ref.Name, rng: ref.Range}
+			b.calls = append(b.calls, mc)
+		}
+		if ref.Output == "" {
+			mc.whole = true
+		} else if !slices.Contains(mc.outputs, ref.Output) {
+			mc.outputs = append(mc.outputs, ref.Output)
+		}
+	}
+}
+
+// addModuleCalls reads the module calls referred to, each once, with only
+// the outputs referred to unless the module is referred to as a whole: an
+// output nothing here depends on may not be final yet.
+func (s *Scope) addModuleCalls(b *ctxBuilder) {
+	for _, mc := range b.calls {
+		outputs := mc.outputs
+		if mc.whole {
+			outputs = nil
+		}
+		v, d := s.Data.ModuleCall(mc.name, outputs, mc.rng)
 		b.diags = append(b.diags, d...)
-		put(&b.mod, ref.Name, normalizeRefValue(v, d))
+		put(&b.mod, mc.name, normalizeRefValue(v, d))
 	}
 }
 

@@ -22,7 +22,7 @@ type fakeData struct {
 	modules   map[string]cty.Value
 }
 
-func (d *fakeData) ModuleCall(name string, rng hcl.Range) (cty.Value, diag.Diagnostics) {
+func (d *fakeData) ModuleCall(name string, outputs []string, rng hcl.Range) (cty.Value, diag.Diagnostics) {
 	if v, ok := d.modules[name]; ok {
 		return v, nil
 	}

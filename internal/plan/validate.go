@@ -26,7 +26,7 @@ func (unknownData) LocalValue(string, hcl.Range) (cty.Value, diag.Diagnostics) {
 func (unknownData) Resource(addrs.Resource, hcl.Range) (cty.Value, diag.Diagnostics) {
 	return cty.DynamicVal, nil
 }
-func (unknownData) ModuleCall(string, hcl.Range) (cty.Value, diag.Diagnostics) {
+func (unknownData) ModuleCall(string, []string, hcl.Range) (cty.Value, diag.Diagnostics) {
 	return cty.DynamicVal, nil
 }
 
