@@ -169,3 +169,34 @@ func TestStaticModulePath(t *testing.T) {
 		t.Errorf("Calls() = %v", got)
 	}
 }
+
+func TestProviderSameAs(t *testing.T) {
+	tf := NewDefaultProvider("random")
+	tofu := tf.WithHostname(OpenTofuRegistryHost)
+	other := tf.WithHostname("example.com")
+	tests := []struct {
+		name string
+		a, b Provider
+		want bool
+	}{
+		{"equal", tf, tf, true},
+		{"Terraform's and OpenTofu's registry", tf, tofu, true},
+		{"OpenTofu's and Terraform's registry", tofu, tf, true},
+		{"another host", tf, other, false},
+		{"another type", tf, NewDefaultProvider("null").WithHostname(OpenTofuRegistryHost), false},
+		{"another namespace", tf, Provider{Hostname: OpenTofuRegistryHost, Namespace: "acme", Type: "random"}, false},
+	}
+	for _, tt := range tests {
+		if got := tt.a.SameAs(tt.b); got != tt.want {
+			t.Errorf("%s: %s.SameAs(%s) = %v, want %v", tt.name, tt.a, tt.b, got, tt.want)
+		}
+	}
+	if tofu.ForDisplay() != "hashicorp/random" || other.ForDisplay() != "example.com/hashicorp/random" {
+		t.Errorf("ForDisplay: %q, %q", tofu.ForDisplay(), other.ForDisplay())
+	}
+	for src, want := range map[string]bool{"random": false, "hashicorp/random": false, "registry.opentofu.org/hashicorp/random": true} {
+		if got := SourceNamesHost(src); got != want {
+			t.Errorf("SourceNamesHost(%q) = %v, want %v", src, got, want)
+		}
+	}
+}

@@ -5,8 +5,23 @@ import (
 	"strings"
 )
 
-// DefaultProviderRegistryHost is the hostname implied by a provider source address without one.
+// DefaultProviderRegistryHost is the hostname implied by a provider source
+// address without one, as Terraform implies it; rig uses it in a working
+// directory that records no other (see getproviders.RegistryHosts).
 const DefaultProviderRegistryHost = "registry.terraform.io"
+
+// OpenTofuRegistryHost is the hostname OpenTofu implies for a provider
+// source address without one. A provider OpenTofu records as
+// registry.opentofu.org/NAMESPACE/TYPE is the one Terraform records as
+// registry.terraform.io/NAMESPACE/TYPE: see Provider.SameAs.
+const OpenTofuRegistryHost = "registry.opentofu.org"
+
+// IsDefaultRegistryHost reports whether host is one a provider source
+// address without a hostname stands for: DefaultProviderRegistryHost
+// (Terraform, rig) or OpenTofuRegistryHost (OpenTofu).
+func IsDefaultRegistryHost(host string) bool {
+	return host == DefaultProviderRegistryHost || host == OpenTofuRegistryHost
+}
 
 // BuiltInProviderHost and BuiltInProviderNamespace identify providers compiled into rig.
 const (
@@ -38,15 +53,33 @@ func (p Provider) IsBuiltIn() bool {
 	return p.Hostname == BuiltInProviderHost && p.Namespace == BuiltInProviderNamespace
 }
 
+// SameAs reports whether p and q are the same provider: equal, or the same
+// NAMESPACE/TYPE under the two default registry hosts, as OpenTofu and
+// Terraform record a provider whose source address names no hostname.
+func (p Provider) SameAs(q Provider) bool {
+	if p == q {
+		return true
+	}
+	return p.Namespace == q.Namespace && p.Type == q.Type &&
+		IsDefaultRegistryHost(p.Hostname) && IsDefaultRegistryHost(q.Hostname)
+}
+
+// WithHostname returns p under another registry host.
+func (p Provider) WithHostname(host string) Provider {
+	p.Hostname = host
+	return p
+}
+
 // IsZero reports whether p is the zero value.
 func (p Provider) IsZero() bool { return p == Provider{} }
 
 // String returns the full source address: hostname/namespace/type.
 func (p Provider) String() string { return p.Hostname + "/" + p.Namespace + "/" + p.Type }
 
-// ForDisplay returns the address without the default registry host.
+// ForDisplay returns the address without a default registry host
+// (Terraform's or OpenTofu's), as each tool displays its own.
 func (p Provider) ForDisplay() string {
-	if p.Hostname == DefaultProviderRegistryHost {
+	if IsDefaultRegistryHost(p.Hostname) {
 		return p.Namespace + "/" + p.Type
 	}
 	return p.String()
@@ -54,6 +87,8 @@ func (p Provider) ForDisplay() string {
 
 // ParseProviderSource parses a source address as written in
 // required_providers: "TYPE", "NAMESPACE/TYPE" or "HOST/NAMESPACE/TYPE".
+// Without a hostname the provider is under DefaultProviderRegistryHost
+// (see SourceNamesHost).
 func ParseProviderSource(s string) (Provider, error) {
 	parts := strings.Split(s, "/")
 	for _, p := range parts {
@@ -138,3 +173,9 @@ func ParseAbsProviderConfig(s string) (AbsProviderConfig, error) {
 	pc.Provider = p
 	return pc, nil
 }
+
+// SourceNamesHost reports whether a source address as written in
+// required_providers names its registry host ("HOST/NAMESPACE/TYPE"); a
+// provider whose source does not is one a working directory may record
+// under either default registry host.
+func SourceNamesHost(s string) bool { return strings.Count(s, "/") == 2 }

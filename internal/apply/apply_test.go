@@ -54,7 +54,7 @@ func loadConfig(t *testing.T, src string) *config.Module {
 			t.Fatal(err)
 		}
 	}
-	cfg, ds := config.LoadTree(dir, nil)
+	cfg, ds := config.LoadTree(dir, config.TreeOptions{})
 	if ds.HasErrors() {
 		t.Fatal(ds.Err())
 	}

@@ -40,8 +40,14 @@ type backendSpec struct {
 	Type     string
 	Settings map[string]string
 	// Hash identifies the backend block as written in the configuration,
-	// without -backend-config values; 0 for no block.
+	// without -backend-config values, in Form; 0 for no block.
 	Hash uint64
+	// Form is whose hash Hash is (backendhash.go); 0 in a spec read from a
+	// record, where any form is accepted.
+	Form backendHashForm
+	// block holds the settings of the backend block alone, without
+	// -backend-config values, for a spec made from the configuration.
+	block map[string]string
 	// Implicit marks the default local backend of a configuration with no
 	// backend block.
 	Implicit bool
@@ -128,7 +134,11 @@ func writeBackendRecord(spec backendSpec) error {
 		Config map[string]any `json:"config"`
 		Hash   uint64         `json:"hash"`
 	}{Type: spec.Type, Config: map[string]any{}, Hash: spec.Hash}
-	for name, isBool := range backendSettings[spec.Type] {
+	form := spec.Form
+	if form == 0 {
+		form = preferredForm(spec.Type, spec.Settings, spec.Settings)
+	}
+	for name, isBool := range formSettings(form, spec.Type) {
 		v, ok := spec.Settings[name]
 		switch {
 		case !ok:
@@ -183,8 +193,8 @@ func blockSpec(b *config.Backend) (backendSpec, diag.Diagnostics) {
 		}
 		spec.Settings[name] = s
 	}
-	spec.Hash = specHash(spec)
-	return spec, ds
+	spec.block = maps.Clone(spec.Settings)
+	return spec.withForm(0), ds
 }
 
 func settingString(v cty.Value, isBool bool) (string, error) {
@@ -205,7 +215,8 @@ func settingString(v cty.Value, isBool bool) (string, error) {
 	return v.AsString(), nil
 }
 
-// specHash hashes a spec's type and settings.
+// specHash hashes a spec's type and settings as rig's first records did
+// (hashRigLegacy).
 func specHash(spec backendSpec) uint64 {
 	var sb strings.Builder
 	sb.WriteString(spec.Type)
@@ -310,7 +321,7 @@ func (m *Meta) resolveBackend(cfg *config.Module) (backend.Backend, diag.Diagnos
 	case recorded && block == nil:
 		return nil, ds.Append(diag.Errorf("Backend initialization required, please run \"rig init\"",
 			"The configuration no longer has the %q backend that \"rig init\" configured. Run \"rig init -migrate-state\" to move the state back to the local backend, or \"rig init -reconfigure\" to use the local backend without moving it.", rec.Type))
-	case recorded && (rec.Type != want.Type || rec.Hash != want.Hash):
+	case recorded && !isRecordedFor(rec, want):
 		return nil, ds.Append(diag.At(block.DeclRange, "Backend configuration changed",
 			fmt.Sprintf("The %q backend configuration changed since \"rig init\" configured the %q backend. Run \"rig init -migrate-state\" to move the state to the new backend, or \"rig init -reconfigure\" to use it without moving the state.", want.Type, rec.Type)))
 	case recorded:
@@ -321,6 +332,11 @@ func (m *Meta) resolveBackend(cfg *config.Module) (backend.Backend, diag.Diagnos
 	}
 	b, more := openBackend(context.Background(), want)
 	return b, ds.Append(more)
+}
+
+func isRecordedFor(rec, want backendSpec) bool {
+	_, ok := rec.recordedFor(want)
+	return ok
 }
 
 // openBackend builds the backend a spec describes; pg connects and prepares

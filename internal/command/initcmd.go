@@ -45,6 +45,11 @@ func runInit(m *Meta, args []string) int {
 			return 1
 		}
 	}
+	cfg, more := m.placeProvidersFromState(context.Background(), cfg)
+	if ds = ds.Append(more); ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return 1
+	}
 	fmt.Fprint(m.Out, colorText(m.Color, "\n\x1b[1mInitializing provider plugins...\x1b[0m\n", "\nInitializing provider plugins...\n"))
 	if err := os.MkdirAll(".terraform", 0o755); err != nil {
 		m.showDiagnostics(ds.Append(diag.Errorf("Failed to initialize", "Creating .terraform: %s", err)))

@@ -192,7 +192,7 @@ func loadTestTree(t *testing.T, files map[string]string) *config.Module {
 			t.Fatal(err)
 		}
 	}
-	cfg, ds := config.LoadTree(dir, nil)
+	cfg, ds := config.LoadTree(dir, config.TreeOptions{})
 	if ds.HasErrors() {
 		t.Fatalf("loading configuration: %s", ds.Err())
 	}

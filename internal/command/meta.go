@@ -39,6 +39,10 @@ type Meta struct {
 	// plugins are the plugin providers available, loaded on first use
 	// (providers.go).
 	plugins *pluginProviders
+	// stateProviders are the providers the state names, when init has read
+	// it to place providers the lock file does not record
+	// (getproviders.RegistryHosts); nil otherwise.
+	stateProviders []addrs.Provider
 }
 
 // flagSet returns a flag set for a command that reports errors on stderr.
@@ -81,9 +85,13 @@ func renderDiagnostics(w io.Writer, ds diag.Diagnostics, sources map[string][]by
 	}
 }
 
-// loadConfig loads the configuration in the working directory.
+// loadConfig loads the configuration in the working directory, its
+// providers whose source address names no registry host under the host the
+// working directory records them with (registry.opentofu.org where OpenTofu
+// initialized it; see getproviders.RegistryHosts).
 func (m *Meta) loadConfig() (*config.Module, diag.Diagnostics) {
-	mod, ds := config.LoadTree(".", installedModules())
+	hosts := m.registryHosts()
+	mod, ds := config.LoadTree(".", config.TreeOptions{Resolve: installedModules(), ProviderHost: hosts.Provider})
 	if mod != nil {
 		m.sources = mod.Sources
 	}

@@ -52,6 +52,7 @@ func (m *Meta) initBackend(ctx context.Context, cfg *config.Module, f *initBacke
 		if ds = ds.Append(more); ds.HasErrors() {
 			return ds
 		}
+		want = want.withForm(want.Form)
 	}
 	if f.migrate && f.reconfigure {
 		return ds.Append(diag.Errorf("Invalid init options", "-migrate-state and -reconfigure cannot be used together."))
@@ -63,10 +64,17 @@ func (m *Meta) initBackend(ctx context.Context, cfg *config.Module, f *initBacke
 	if !recorded {
 		prev = implicitLocal()
 	}
-	if recorded && len(f.configs) == 0 && block != nil && prev.Type == want.Type && prev.Hash == want.Hash {
-		// The block is unchanged: keep the -backend-config values of the
-		// init that recorded it, as Terraform does.
-		want = prev
+	if recorded && block != nil {
+		if form, ok := prev.recordedFor(want); ok {
+			if len(f.configs) == 0 {
+				// The block is unchanged: keep the -backend-config values
+				// of the init that recorded it, as Terraform does.
+				want.Settings = prev.Settings
+			}
+			// Keep recording the form the directory uses (Terraform's or
+			// OpenTofu's hash) where it can hold the settings.
+			want = want.withForm(form)
+		}
 	}
 	newB, more := openBackend(ctx, want)
 	if ds = ds.Append(more); ds.HasErrors() {

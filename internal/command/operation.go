@@ -133,6 +133,7 @@ func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*
 	if ds.HasErrors() {
 		return op, ds
 	}
+	alignStateProviders(cfg, s)
 	op.state = s
 	vars, more := m.collectVariables(cfg, f.vars)
 	ds = ds.Append(more)

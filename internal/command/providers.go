@@ -105,6 +105,9 @@ func sortedProviderKeys(cfg *config.Module) []string {
 type pluginProviders struct {
 	factories provider.Factories
 	locks     *getproviders.Locks
+	// hosts places the providers whose source address names no registry
+	// host where the lock file (and, for init, the state) records them.
+	hosts getproviders.RegistryHosts
 	// overridden are providers that bypass installation (dev_overrides or
 	// TF_REATTACH_PROVIDERS).
 	overridden map[addrs.Provider]bool
@@ -125,6 +128,7 @@ func (m *Meta) loadPluginProviders() *pluginProviders {
 	locks, ds := getproviders.ReadLockFile(getproviders.LockFileName)
 	pp.diags = pp.diags.Append(ds)
 	pp.locks = locks
+	pp.hosts = getproviders.NewRegistryHosts(locks, m.stateProviders)
 	installed, ds := getproviders.VerifyInstalled(providersDir, locks, getproviders.CurrentPlatform)
 	pp.diags = pp.diags.Append(ds)
 	for p, inst := range installed {
@@ -132,7 +136,8 @@ func (m *Meta) loadPluginProviders() *pluginProviders {
 	}
 	if len(cli.DevOverrides) > 0 {
 		var lines []string
-		for p, dir := range cli.DevOverrides {
+		for named, dir := range cli.DevOverrides {
+			p := pp.hosts.Provider(named)
 			exe, ok := getproviders.FindExecutable(dir, p)
 			if !ok {
 				pp.diags = pp.diags.Append(diag.Errorf("Invalid provider development override",
@@ -152,11 +157,13 @@ func (m *Meta) loadPluginProviders() *pluginProviders {
 	if err != nil {
 		pp.diags = pp.diags.Append(diag.Errorf("Invalid "+plugin.ReattachEnv, "%s", err))
 	}
-	for p := range reattach {
-		pp.factories[p] = plugin.Factory(plugin.Meta{Provider: p})
+	for named := range reattach {
+		p := pp.hosts.Provider(named)
+		pp.factories[p] = plugin.Factory(plugin.Meta{Provider: named})
 		pp.overridden[p] = true
 	}
-	for p, f := range testFactories {
+	for named, f := range testFactories {
+		p := pp.hosts.Provider(named)
 		pp.factories[p] = f
 		pp.overridden[p] = true
 	}

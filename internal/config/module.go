@@ -53,6 +53,10 @@ type Module struct {
 	Imports []*RawBlock
 	Removed []*RawBlock
 	Checks  []*RawBlock
+
+	// providerHost is LoadTree's TreeOptions.ProviderHost; nil keeps
+	// addrs.DefaultProviderRegistryHost.
+	providerHost func(addrs.Provider) addrs.Provider
 }
 
 // Terraform is the merged content of the module's "terraform" blocks.
@@ -89,6 +93,11 @@ type RequiredProvider struct {
 	ConfigurationAliases []string
 	DeclRange            hcl.Range
 }
+
+// NamesHost reports whether the entry's source address names a registry
+// host; without one the working directory decides the host (see
+// TreeOptions.ProviderHost).
+func (rp *RequiredProvider) NamesHost() bool { return addrs.SourceNamesHost(rp.Source) }
 
 // Backend is a `backend "TYPE" { ... }` block inside a terraform block. Its
 // body is decoded by the backend itself.
@@ -227,7 +236,8 @@ func (m *Module) ProviderLocalName(r *Resource) (name string, alias string) {
 
 // ProviderFor returns the provider that a local name stands for: the source
 // declared in required_providers, else the built-in provider for
-// "terraform", else registry.terraform.io/hashicorp/NAME.
+// "terraform", else hashicorp/NAME under the registry host the working
+// directory uses (registry.terraform.io unless LoadTree was told otherwise).
 func (m *Module) ProviderFor(localName string) addrs.Provider {
 	if m.Terraform != nil {
 		if rp, ok := m.Terraform.RequiredProviders[localName]; ok && !rp.Provider.IsZero() {
@@ -236,6 +246,9 @@ func (m *Module) ProviderFor(localName string) addrs.Provider {
 	}
 	if localName == "terraform" {
 		return addrs.NewBuiltInProvider("terraform")
+	}
+	if m.providerHost != nil {
+		return m.providerHost(addrs.NewDefaultProvider(localName))
 	}
 	return addrs.NewDefaultProvider(localName)
 }

@@ -29,29 +29,63 @@ func IsLocalSource(source string) bool {
 		source == "." || source == ".."
 }
 
+// TreeOptions says how LoadTree finds what a working directory installed.
+type TreeOptions struct {
+	// Resolve finds the directory of a non-local module call; nil reports
+	// such calls as not installed.
+	Resolve ModuleDirResolver
+	// ProviderHost gives the address under which the working directory
+	// records a provider whose source address names no hostname (or that
+	// a local name implies): it is called with the provider under
+	// addrs.DefaultProviderRegistryHost and returns it under the host to
+	// use. Nil keeps addrs.DefaultProviderRegistryHost. It is called while
+	// loading, from one goroutine.
+	ProviderHost func(addrs.Provider) addrs.Provider
+}
+
 // LoadTree loads the root module in dir and every module it calls,
 // recursively, into Module.Children. Local sources are directories relative
-// to the calling module's; any other source is found by resolve (nil: such
-// sources are reported as not installed). Each module's Sources hold its
-// own files; the root's Sources hold every file of the tree, for
-// diagnostic snippets.
+// to the calling module's; any other source is found by opts.Resolve. Each
+// module's Sources hold its own files; the root's Sources hold every file
+// of the tree, for diagnostic snippets. The providers of every module are
+// under the hosts opts.ProviderHost gives (Module.ProviderFor).
 //
 // The returned Module is never nil; with error diagnostics it may be partial.
-func LoadTree(dir string, resolve ModuleDirResolver) (*Module, diag.Diagnostics) {
+func LoadTree(dir string, opts TreeOptions) (*Module, diag.Diagnostics) {
 	root, ds := LoadDir(dir)
-	ds = ds.Append(loadChildren(osFiles{}, root, root, resolve))
+	ds = ds.Append(loadChildren(osFiles{}, root, root, opts.Resolve))
+	if opts.ProviderHost != nil {
+		setProviderHosts(root, opts.ProviderHost)
+	}
 	return root, ds
 }
 
 // LoadTreeFS is LoadTree reading from fsys, whose root directory "." holds
 // the root module; filenames in source ranges are fsys paths
-// ("main.tf", "modules/net/main.tf"). Directories resolve returns are
+// ("main.tf", "modules/net/main.tf"). Directories opts.Resolve returns are
 // fsys paths too.
-func LoadTreeFS(fsys fs.FS, resolve ModuleDirResolver) (*Module, diag.Diagnostics) {
+func LoadTreeFS(fsys fs.FS, opts TreeOptions) (*Module, diag.Diagnostics) {
 	r := fsFiles{fsys}
 	root, ds := loadDir(r, ".")
-	ds = ds.Append(loadChildren(r, root, root, resolve))
+	ds = ds.Append(loadChildren(r, root, root, opts.Resolve))
+	if opts.ProviderHost != nil {
+		setProviderHosts(root, opts.ProviderHost)
+	}
 	return root, ds
+}
+
+// setProviderHosts moves the providers of m and the modules below it whose
+// source address names no hostname to the address host gives.
+func setProviderHosts(m *Module, host func(addrs.Provider) addrs.Provider) {
+	m.providerHost = host
+	for _, rp := range m.Terraform.RequiredProviders {
+		if !rp.NamesHost() && rp.Provider.Hostname == addrs.DefaultProviderRegistryHost {
+			rp.Provider = host(rp.Provider)
+		}
+	}
+	for _, child := range m.Children {
+		setProviderHosts(child, host)
+	}
 }
 
 func loadChildren(r files, root, m *Module, resolve ModuleDirResolver) diag.Diagnostics {

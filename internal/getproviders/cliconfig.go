@@ -38,10 +38,14 @@ func ParsePattern(s string) (Pattern, error) {
 	return Pattern{}, fmt.Errorf("invalid provider address pattern %q: want [HOSTNAME/]NAMESPACE/TYPE", s)
 }
 
-// Matches reports whether p matches the pattern.
+// Matches reports whether p matches the pattern. A pattern under either
+// default registry host matches a provider under either (the same
+// provider, see addrs.Provider.SameAs), so "hashicorp/*" in a CLI
+// configuration written for Terraform or for OpenTofu means the same.
 func (pt Pattern) Matches(p addrs.Provider) bool {
 	m := func(pat, s string) bool { return pat == "*" || pat == s }
-	return m(pt.Hostname, p.Hostname) && m(pt.Namespace, p.Namespace) && m(pt.Type, p.Type)
+	host := m(pt.Hostname, p.Hostname) || (addrs.IsDefaultRegistryHost(pt.Hostname) && addrs.IsDefaultRegistryHost(p.Hostname))
+	return host && m(pt.Namespace, p.Namespace) && m(pt.Type, p.Type)
 }
 
 func anyMatch(pts []Pattern, p addrs.Provider) bool {

@@ -7,7 +7,10 @@
 // version for each required provider from its version constraints and the
 // dependency lock file, installs the package into .terraform/providers,
 // computes and verifies its h1: (and, for zips, zh:) hashes, and reads and
-// writes .terraform.lock.hcl in the exact form Terraform writes it.
+// writes .terraform.lock.hcl in the exact form Terraform writes it. It
+// also decides under which registry host, Terraform's or OpenTofu's, a
+// working directory records a provider whose source names none
+// (RegistryHosts).
 //
 // Sources sit behind the Source interface so that a registry client can be
 // added beside the filesystem mirror without touching the installer.

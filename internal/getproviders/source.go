@@ -60,6 +60,11 @@ type Source interface {
 //	HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/terraform-provider-TYPE*   (unpacked)
 //	HOST/NAMESPACE/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip (packed)
 //
+// A provider under a default registry host that the mirror does not hold
+// under that host is looked up under the other one (a mirror laid out for
+// Terraform serves OpenTofu's addresses and the other way round); the
+// packages found still name the provider asked for.
+//
 // A missing directory is an empty mirror.
 type FilesystemMirror struct {
 	Dir string
@@ -77,7 +82,19 @@ func (m FilesystemMirror) providerDir(p addrs.Provider) string {
 // packages returns every package of p for platform in the mirror, the
 // unpacked one first where both layouts hold a version.
 func (m FilesystemMirror) packages(p addrs.Provider, platform Platform) ([]Package, error) {
-	dir := m.providerDir(p)
+	out, err := m.packagesIn(m.providerDir(p), p, platform)
+	if err != nil || len(out) > 0 {
+		return out, err
+	}
+	if other, ok := otherDefaultHost(p); ok {
+		return m.packagesIn(m.providerDir(other), p, platform)
+	}
+	return nil, nil
+}
+
+// packagesIn returns the packages of p for platform in dir, a mirror's
+// HOST/NAMESPACE/TYPE directory.
+func (m FilesystemMirror) packagesIn(dir string, p addrs.Provider, platform Platform) ([]Package, error) {
 	entries, err := os.ReadDir(dir)
 	if os.IsNotExist(err) {
 		return nil, nil

@@ -128,7 +128,7 @@ func loadFixture(t *testing.T, ar *txtar.Archive) *fixture {
 		}
 	}
 	// Module directories are paths in the archive: -- modules/net/main.tf --.
-	cfg, ds := config.LoadTreeFS(files, nil)
+	cfg, ds := config.LoadTreeFS(files, config.TreeOptions{})
 	if ds.HasErrors() {
 		t.Fatalf("configuration does not load: %v", ds.Err())
 	}

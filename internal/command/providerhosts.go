@@ -1,0 +1,117 @@
+package command
+
+import (
+	"context"
+	"sort"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/getproviders"
+	"github.com/rig-iac/rig/internal/state"
+)
+
+// registryHosts says under which registry host the working directory
+// records each provider whose source address names none: from the lock
+// file and, when init has read it, the state. Problems reading the lock
+// file are left to checkProviders to report.
+func (m *Meta) registryHosts() getproviders.RegistryHosts {
+	if m.plugins != nil {
+		return m.plugins.hosts
+	}
+	locks, _ := getproviders.ReadLockFile(getproviders.LockFileName)
+	return getproviders.NewRegistryHosts(locks, m.stateProviders)
+}
+
+// placeProvidersFromState is init's step between the backend and the
+// providers: when the lock file does not record some provider of cfg that
+// may live under either default registry host, it reads the state and, if
+// the state names providers under such a host, reloads the configuration
+// with those hosts (so rig init in a directory OpenTofu applied without
+// keeping its lock file keeps registry.opentofu.org). It returns cfg
+// unchanged otherwise.
+func (m *Meta) placeProvidersFromState(ctx context.Context, cfg *config.Module) (*config.Module, diag.Diagnostics) {
+	locks := m.loadPluginProviders().locks
+	needed := false
+	for _, p := range requiredProviders(cfg) {
+		if addrs.IsDefaultRegistryHost(p.Hostname) && locks.Get(p) == nil {
+			needed = true
+		}
+	}
+	if !needed {
+		return cfg, nil
+	}
+	store, ds := m.stateStore(ctx, cfg)
+	if ds.HasErrors() {
+		return cfg, ds
+	}
+	s, more := readState(ctx, store)
+	if ds = ds.Append(more); ds.HasErrors() {
+		return cfg, ds
+	}
+	ps := stateProviders(s)
+	if len(ps) == 0 {
+		return cfg, ds
+	}
+	m.stateProviders = ps
+	m.plugins = nil
+	cfg, more = m.loadConfig()
+	return cfg, ds.Append(more)
+}
+
+// stateProviders returns the providers s names under a default registry
+// host, sorted, each once.
+func stateProviders(s *state.State) []addrs.Provider {
+	seen := map[addrs.Provider]bool{}
+	for _, rs := range s.Resources {
+		if p := rs.ProviderConfig.Provider; addrs.IsDefaultRegistryHost(p.Hostname) {
+			seen[p] = true
+		}
+	}
+	out := make([]addrs.Provider, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
+}
+
+// alignStateProviders makes each resource of s that the state records
+// under one default registry host, while the configuration uses the same
+// provider under the other (addrs.Provider.SameAs), use the
+// configuration's address: one provider process serves both, objects
+// whose resource left the configuration are deleted through it, and the
+// state is written back in the form the working directory's lock file
+// uses, as Terraform and OpenTofu rewrite a resource's provider when they
+// record it. s is the caller's freshly read state.
+func alignStateProviders(cfg *config.Module, s *state.State) {
+	used := configProviders(cfg)
+	for _, rs := range s.Resources {
+		p := rs.ProviderConfig.Provider
+		if used[p] {
+			continue
+		}
+		for q := range used {
+			if q.SameAs(p) {
+				rs.ProviderConfig.Provider = q
+				break
+			}
+		}
+	}
+}
+
+// configProviders returns every provider the modules of the tree name.
+func configProviders(m *config.Module) map[addrs.Provider]bool {
+	out := map[addrs.Provider]bool{}
+	var walk func(m *config.Module)
+	walk = func(m *config.Module) {
+		for _, p := range requiredProviders(m) {
+			out[p] = true
+		}
+		for _, child := range m.Children {
+			walk(child)
+		}
+	}
+	walk(m)
+	return out
+}
