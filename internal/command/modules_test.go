@@ -219,3 +219,103 @@ output "name" {
 		t.Fatalf("plan after a source change: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// realModulesConfig uses the random provider from a module called with
+// for_each whose own module call uses count.
+var realModulesConfig = map[string]string{
+	"main.tf": `terraform {
+  required_providers {
+    random = { source = "hashicorp/random" }
+  }
+}
+module "team" {
+  source   = "./team"
+  for_each = toset(["blue", "green"])
+  name     = each.key
+}
+output "members" {
+  value = { for k, t in module.team : k => t.members }
+}
+`,
+	"team/main.tf": `variable "name" {}
+resource "random_pet" "lead" {
+  prefix = var.name
+}
+module "member" {
+  source = "./member"
+  count  = 2
+  lead   = random_pet.lead.id
+}
+output "members" {
+  value = module.member[*].id
+}
+`,
+	"team/member/main.tf": `variable "lead" {}
+resource "random_string" "id" {
+  length  = 8
+  special = false
+  keepers = { lead = var.lead }
+}
+output "id" {
+  value = random_string.id.result
+}
+`,
+}
+
+// TestRealProvidersInModules applies nested modules with a real provider
+// and checks the state against Terraform (or OpenTofu) when installed:
+// it plans no changes against the state rig wrote, and rig plans no
+// changes against the state it wrote for the same configuration.
+func TestRealProvidersInModules(t *testing.T) {
+	mirror := realMirror(t, "random")
+	dir := workdir(t, realModulesConfig)
+	runOK(t, dir, "init", "-plugin-dir="+mirror)
+	runOK(t, dir, "apply", "-auto-approve")
+	if r := rig(t, dir, "plan", "-no-color", "-detailed-exitcode"); r.code != 0 {
+		t.Fatalf("plan after apply: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	got := stateAddresses(t, dir)
+	for _, want := range []string{`module.team["blue"].random_pet.lead`, `module.team["green"].module.member[1].random_string.id`} {
+		if !slices.Contains(got, want) {
+			t.Errorf("state lacks %s:\n  %s", want, strings.Join(got, "\n  "))
+		}
+	}
+
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Log("terraform is not installed: not checking the state with it")
+		return
+	}
+	run := func(dir string, args ...string) (string, int) {
+		cmd := exec.Command(tf, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return string(out), ee.ExitCode()
+		} else if err != nil {
+			return err.Error(), -1
+		}
+		return string(out), 0
+	}
+	// Terraform against rig's state.
+	other := workdir(t, realModulesConfig)
+	writeFile(t, other, "terraform.tfstate", readFile(t, dir, "terraform.tfstate"))
+	if out, code := run(other, "init", "-input=false", "-no-color", "-plugin-dir="+mirror); code != 0 {
+		t.Skipf("terraform init failed (exit %d), not checking the state with it:\n%s", code, out)
+	}
+	if out, code := run(other, "plan", "-input=false", "-no-color", "-detailed-exitcode", "-lock=false"); code != 0 {
+		t.Errorf("terraform plan against rig's state: exit %d, want 0\n%s", code, out)
+	}
+	// rig against Terraform's state.
+	tfDir := workdir(t, realModulesConfig)
+	if out, code := run(tfDir, "init", "-input=false", "-no-color", "-plugin-dir="+mirror); code != 0 {
+		t.Fatalf("terraform init: exit %d\n%s", code, out)
+	}
+	if out, code := run(tfDir, "apply", "-input=false", "-no-color", "-auto-approve", "-lock=false"); code != 0 {
+		t.Fatalf("terraform apply: exit %d\n%s", code, out)
+	}
+	if r := rig(t, tfDir, "plan", "-no-color", "-detailed-exitcode"); r.code != 0 {
+		t.Errorf("rig plan against terraform's state: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
