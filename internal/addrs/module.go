@@ -172,10 +172,15 @@ func (m ModuleInstance) Steps() []ModuleCallInstance {
 	if m.IsRoot() {
 		return nil
 	}
-	steps, err := parseModuleSteps(string(m))
-	if err != nil {
-		// A ModuleInstance is built by Child or checked by ParseModuleInstanceStr.
-		panic(fmt.Sprintf("invalid module instance %q: %s", string(m), err))
+	steps := make([]ModuleCallInstance, 0, strings.Count(string(m), "module."))
+	for rest := string(m); rest != ""; {
+		st, next, ok := nextStep(rest)
+		if !ok {
+			// A ModuleInstance is built by Child or checked by ParseModuleInstanceStr.
+			panic(fmt.Sprintf("invalid module instance %q", string(m)))
+		}
+		steps = append(steps, st.instance())
+		rest = next
 	}
 	return steps
 }
@@ -183,15 +188,20 @@ func (m ModuleInstance) Steps() []ModuleCallInstance {
 // Parent returns the module instance that calls m and the call instance
 // that does; the root returns itself and a zero step.
 func (m ModuleInstance) Parent() (ModuleInstance, ModuleCallInstance) {
-	steps := m.Steps()
-	if len(steps) == 0 {
+	if m.IsRoot() {
 		return RootModule, ModuleCallInstance{}
 	}
-	parent := RootModule
-	for _, s := range steps[:len(steps)-1] {
-		parent = parent.Child(s.Name, s.Key)
+	s := string(m)
+	for start := 0; ; {
+		st, next, ok := nextStep(s[start:])
+		if !ok {
+			panic(fmt.Sprintf("invalid module instance %q", s))
+		}
+		if next == "" {
+			return ModuleInstance(strings.TrimSuffix(s[:start], ".")), st.instance()
+		}
+		start = len(s) - len(next)
 	}
-	return parent, steps[len(steps)-1]
 }
 
 // IsAncestorOf reports whether o is m or a module instance inside m.
@@ -213,17 +223,17 @@ func (m ModuleInstance) Compare(o ModuleInstance) int {
 		// "." sorting below every identifier character.
 		return strings.Compare(string(m), string(o))
 	}
-	a, b := m.Steps(), o.Steps()
-	for i := 0; i < len(a) && i < len(b); i++ {
-		if a[i].Name != b[i].Name {
-			return strings.Compare(a[i].Name, b[i].Name)
+	a, b := string(m), string(o)
+	for a != "" && b != "" {
+		sa, nextA, okA := nextStep(a)
+		sb, nextB, okB := nextStep(b)
+		if !okA || !okB {
+			panic(fmt.Sprintf("invalid module instance %q or %q", string(m), string(o)))
 		}
-		if a[i].Key != b[i].Key {
-			if a[i].Key.Less(b[i].Key) {
-				return -1
-			}
-			return 1
+		if c := sa.compare(sb); c != 0 {
+			return c
 		}
+		a, b = nextA, nextB
 	}
 	return len(a) - len(b)
 }
