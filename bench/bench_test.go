@@ -88,7 +88,7 @@ func layered(n, version int) gen.Options {
 	return gen.Options{Shape: gen.Layered, N: n, Seed: 1, Version: version, UpdateFraction: 0.1, ReplaceFraction: 0.1}
 }
 
-func mustPlan(b *testing.B, cfg *config.Module, prior *state.State, mode plan.Mode) *plan.Plan {
+func mustPlan(b testing.TB, cfg *config.Module, prior *state.State, mode plan.Mode) *plan.Plan {
 	b.Helper()
 	set := providers()
 	defer set.Close()
@@ -99,7 +99,7 @@ func mustPlan(b *testing.B, cfg *config.Module, prior *state.State, mode plan.Mo
 	return p
 }
 
-func mustApply(b *testing.B, cfg *config.Module, p *plan.Plan) *state.State {
+func mustApply(b testing.TB, cfg *config.Module, p *plan.Plan) *state.State {
 	b.Helper()
 	set := providers()
 	defer set.Close()

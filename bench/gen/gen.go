@@ -3,6 +3,8 @@ package gen
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -24,10 +26,18 @@ const (
 	ForEach Shape = "foreach"
 	// Mixed is a layered graph with create_before_destroy on every third layer.
 	Mixed Shape = "mixed"
+	// Modules is Layers root module calls, each for_each over Modules/Layers
+	// keys, of one child module (modules/layer) whose resource uses count:
+	// each module instance's outputs feed Refs module instances of the next
+	// layer, whose instance i references instance i of each.
+	Modules Shape = "modules"
+	// ModulesFlat has the instances and instance dependencies of Modules
+	// without modules: one count resource per layer.
+	ModulesFlat Shape = "modules-flat"
 )
 
 // Shapes lists every shape.
-var Shapes = []Shape{Chain, FanOut, FanIn, Layered, Count, ForEach, Mixed}
+var Shapes = []Shape{Chain, FanOut, FanIn, Layered, Count, ForEach, Mixed, Modules, ModulesFlat}
 
 // Options describes a configuration to generate.
 type Options struct {
@@ -38,6 +48,9 @@ type Options struct {
 	Layers int
 	// Refs is how many instances of the previous layer each instance references (default 3).
 	Refs int
+	// Modules is the number of module instances of the modules shapes
+	// (default N/100, so 1,000 for N = 100,000), Layers of Modules/Layers.
+	Modules int
 	// Seed makes the random choices reproducible.
 	Seed uint64
 	// Version is 1 for the initial configuration, 2 for the changed one.
@@ -61,10 +74,42 @@ func (o Options) withDefaults() Options {
 	if o.Version <= 0 {
 		o.Version = 1
 	}
+	if o.Modules <= 0 {
+		o.Modules = max(o.N/100, 1)
+	}
+	if o.Shape == Modules || o.Shape == ModulesFlat {
+		o.Layers = min(o.Layers, o.Modules)
+	}
 	return o
 }
 
-// Generate returns the configuration as the content of one main.tf.
+// Files returns the configuration as file contents by slash-separated path
+// relative to the configuration's directory: main.tf, and for the Modules
+// shape the child module's modules/layer/main.tf.
+func Files(o Options) map[string]string {
+	files := map[string]string{"main.tf": Generate(o)}
+	if o.Shape == Modules {
+		files["modules/layer/main.tf"] = layerModule
+	}
+	return files
+}
+
+// Write writes Files(o) into dir, creating the directories it needs.
+func Write(dir string, o Options) error {
+	for name, content := range Files(o) {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Generate returns the content of the configuration's main.tf, which is the
+// whole configuration for every shape but Modules (see Files).
 func Generate(o Options) string {
 	o = o.withDefaults()
 	r := rand.New(rand.NewPCG(o.Seed, 0x5eed))
@@ -154,6 +199,8 @@ func Generate(o Options) string {
 			}
 			fmt.Fprintf(&b, "  triggers_replace = local.triggers%d[%s]\n}\n\n", l, index)
 		}
+	case Modules, ModulesFlat:
+		writeModules(&b, o, r, inputOf, triggerOf)
 	default:
 		panic(fmt.Sprintf("gen: unknown shape %q", o.Shape))
 	}

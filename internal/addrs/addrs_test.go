@@ -3,6 +3,7 @@ package addrs
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -197,6 +198,27 @@ func TestProviderSameAs(t *testing.T) {
 	for src, want := range map[string]bool{"random": false, "hashicorp/random": false, "registry.opentofu.org/hashicorp/random": true} {
 		if got := SourceNamesHost(src); got != want {
 			t.Errorf("SourceNamesHost(%q) = %v, want %v", src, got, want)
+		}
+	}
+}
+
+func TestConfigResourceCompareFollowsString(t *testing.T) {
+	rs := []ConfigResource{
+		{Resource: Resource{Mode: Managed, Type: "a", Name: "b"}},
+		{Resource: Resource{Mode: Managed, Type: "a_b", Name: "c"}},
+		{Resource: Resource{Mode: Managed, Type: "ab", Name: "c"}},
+		{Resource: Resource{Mode: Data, Type: "a", Name: "b"}},
+		{Resource: Resource{Mode: Managed, Type: "data", Name: "x"}},
+		{Module: "module.m", Resource: Resource{Mode: Managed, Type: "a", Name: "b"}},
+		{Module: "module.m.module.n", Resource: Resource{Mode: Data, Type: "a", Name: "b"}},
+		{Module: "module.mm", Resource: Resource{Mode: Managed, Type: "a", Name: "b"}},
+		{Resource: Resource{Mode: Managed, Type: "terraform_data", Name: "a"}},
+	}
+	for _, x := range rs {
+		for _, y := range rs {
+			if got, want := x.Compare(y), strings.Compare(x.String(), y.String()); got != want {
+				t.Errorf("Compare(%s, %s) = %d, want %d", x, y, got, want)
+			}
 		}
 	}
 }

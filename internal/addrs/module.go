@@ -82,12 +82,54 @@ func (r ConfigResource) String() string {
 }
 
 // Compare orders by the addresses as written (String), the order in
-// which OpenTofu sorts recorded dependencies.
+// which OpenTofu sorts recorded dependencies, without building them.
 func (r ConfigResource) Compare(o ConfigResource) int {
 	if r == o {
 		return 0
 	}
-	return strings.Compare(r.String(), o.String())
+	a, b := r.parts(), o.parts()
+	return compareConcat(a[:], b[:])
+}
+
+// parts returns the pieces String joins.
+func (r ConfigResource) parts() [6]string {
+	var p [6]string
+	if !r.Module.IsRoot() {
+		p[0], p[1] = string(r.Module), "."
+	}
+	if r.Resource.Mode == Data {
+		p[2] = "data."
+	}
+	p[3], p[4], p[5] = r.Resource.Type, ".", r.Resource.Name
+	return p
+}
+
+// compareConcat compares the concatenations of a and b.
+func compareConcat(a, b []string) int {
+	var i, j, ii, jj int // piece and byte within it
+	for {
+		for i < len(a) && ii == len(a[i]) {
+			i, ii = i+1, 0
+		}
+		for j < len(b) && jj == len(b[j]) {
+			j, jj = j+1, 0
+		}
+		switch {
+		case i == len(a) && j == len(b):
+			return 0
+		case i == len(a):
+			return -1
+		case j == len(b):
+			return 1
+		}
+		if ca, cb := a[i][ii], b[j][jj]; ca != cb {
+			if ca < cb {
+				return -1
+			}
+			return 1
+		}
+		ii, jj = ii+1, jj+1
+	}
 }
 
 // Compare is Less as a three-way comparison, for slices.SortFunc.
@@ -173,10 +215,15 @@ func (m ModuleInstance) Steps() []ModuleCallInstance {
 	if m.IsRoot() {
 		return nil
 	}
-	steps, err := parseModuleSteps(string(m))
-	if err != nil {
-		// A ModuleInstance is built by Child or checked by ParseModuleInstanceStr.
-		panic(fmt.Sprintf("invalid module instance %q: %s", string(m), err))
+	steps := make([]ModuleCallInstance, 0, strings.Count(string(m), "module."))
+	for rest := string(m); rest != ""; {
+		st, next, ok := nextStep(rest)
+		if !ok {
+			// A ModuleInstance is built by Child or checked by ParseModuleInstanceStr.
+			panic(fmt.Sprintf("invalid module instance %q", string(m)))
+		}
+		steps = append(steps, st.instance())
+		rest = next
 	}
 	return steps
 }
@@ -184,15 +231,20 @@ func (m ModuleInstance) Steps() []ModuleCallInstance {
 // Parent returns the module instance that calls m and the call instance
 // that does; the root returns itself and a zero step.
 func (m ModuleInstance) Parent() (ModuleInstance, ModuleCallInstance) {
-	steps := m.Steps()
-	if len(steps) == 0 {
+	if m.IsRoot() {
 		return RootModule, ModuleCallInstance{}
 	}
-	parent := RootModule
-	for _, s := range steps[:len(steps)-1] {
-		parent = parent.Child(s.Name, s.Key)
+	s := string(m)
+	for start := 0; ; {
+		st, next, ok := nextStep(s[start:])
+		if !ok {
+			panic(fmt.Sprintf("invalid module instance %q", s))
+		}
+		if next == "" {
+			return ModuleInstance(strings.TrimSuffix(s[:start], ".")), st.instance()
+		}
+		start = len(s) - len(next)
 	}
-	return parent, steps[len(steps)-1]
 }
 
 // IsAncestorOf reports whether o is m or a module instance inside m.
@@ -214,17 +266,17 @@ func (m ModuleInstance) Compare(o ModuleInstance) int {
 		// "." sorting below every identifier character.
 		return strings.Compare(string(m), string(o))
 	}
-	a, b := m.Steps(), o.Steps()
-	for i := 0; i < len(a) && i < len(b); i++ {
-		if a[i].Name != b[i].Name {
-			return strings.Compare(a[i].Name, b[i].Name)
+	a, b := string(m), string(o)
+	for a != "" && b != "" {
+		sa, nextA, okA := nextStep(a)
+		sb, nextB, okB := nextStep(b)
+		if !okA || !okB {
+			panic(fmt.Sprintf("invalid module instance %q or %q", string(m), string(o)))
 		}
-		if a[i].Key != b[i].Key {
-			if a[i].Key.Less(b[i].Key) {
-				return -1
-			}
-			return 1
+		if c := sa.compare(sb); c != 0 {
+			return c
 		}
+		a, b = nextA, nextB
 	}
 	return len(a) - len(b)
 }

@@ -296,25 +296,67 @@ func recordedDependencies(order []node, direct map[node][]node, mode DependencyM
 }
 
 // unionSorted returns the sorted union of own and the sorted lists in
-// inherited. With nothing of its own and one list, it returns that list.
+// inherited. When the union is one of the inherited lists (nothing of its
+// own, the other lists within it), it returns that list, shared. The lists
+// are merged pairwise, never sorted again: a resource deep in a graph of
+// distinct resource blocks inherits thousands of entries from each of its
+// dependencies.
 func unionSorted(own []addrs.ConfigResource, inherited [][]addrs.ConfigResource) []addrs.ConfigResource {
 	if len(own) == 0 && len(inherited) == 1 {
 		return inherited[0]
 	}
-	n := len(own)
-	for _, l := range inherited {
-		n += len(l)
+	lists := make([][]addrs.ConfigResource, 0, len(inherited)+1)
+	if len(own) > 0 {
+		own = slices.Clone(own)
+		slices.SortFunc(own, addrs.ConfigResource.Compare)
+		lists = append(lists, slices.Compact(own))
 	}
-	if n == 0 {
+	for _, l := range inherited {
+		if len(l) > 0 {
+			lists = append(lists, l)
+		}
+	}
+	if len(lists) == 0 {
 		return nil
 	}
-	all := make([]addrs.ConfigResource, 0, n)
-	all = append(all, own...)
-	for _, l := range inherited {
-		all = append(all, l...)
+	for len(lists) > 1 {
+		next := lists[:0:0]
+		for i := 0; i+1 < len(lists); i += 2 {
+			next = append(next, mergeSorted(lists[i], lists[i+1]))
+		}
+		if len(lists)%2 == 1 {
+			next = append(next, lists[len(lists)-1])
+		}
+		lists = next
 	}
-	slices.SortFunc(all, addrs.ConfigResource.Compare)
-	return slices.Compact(all)
+	union := lists[0]
+	if len(own) == 0 {
+		// The union contains every list; one as long is the union itself.
+		for _, l := range inherited {
+			if len(l) == len(union) {
+				return l
+			}
+		}
+	}
+	return union
+}
+
+// mergeSorted returns the sorted union of two sorted lists without
+// duplicates, in a new slice.
+func mergeSorted(a, b []addrs.ConfigResource) []addrs.ConfigResource {
+	out := make([]addrs.ConfigResource, 0, max(len(a), len(b)))
+	for len(a) > 0 && len(b) > 0 {
+		switch c := a[0].Compare(b[0]); {
+		case c < 0:
+			out, a = append(out, a[0]), a[1:]
+		case c > 0:
+			out, b = append(out, b[0]), b[1:]
+		default:
+			out, a, b = append(out, a[0]), a[1:], b[1:]
+		}
+	}
+	out = append(out, a...)
+	return append(out, b...)
 }
 
 // childNodes returns the nodes of module m itself (not of the modules it
