@@ -33,6 +33,7 @@ func OrderWaves(g *apply.Graph) [][]OrderStep {
 	if err != nil {
 		return nil
 	}
+	al := newAfterLister(g, reduced)
 	var out [][]OrderStep
 	for _, wave := range g.Waves() {
 		steps := make([]OrderStep, 0, len(wave))
@@ -41,7 +42,7 @@ func OrderWaves(g *apply.Graph) [][]OrderStep {
 				continue
 			}
 			s := orderStep(g, op)
-			s.After = afterList(g, reduced, op)
+			s.After = al.list(op)
 			steps = append(steps, s)
 		}
 		if len(steps) > 0 {
@@ -51,25 +52,116 @@ func OrderWaves(g *apply.Graph) [][]OrderStep {
 	return out
 }
 
-// afterList describes what op waits for: its direct prerequisites, looking
+// opGroup is the operations of one kind on one resource (in every module
+// instance): what a barrier stands for.
+type opGroup struct {
+	kind     apply.OpKind
+	resource addrs.AbsResource
+}
+
+func groupOf(op apply.Op) opGroup {
+	kind := op.Kind
+	if kind != apply.OpDelete {
+		kind = apply.OpCreate
+	}
+	return opGroup{kind, op.Addr.ContainingResource().Unkeyed()}
+}
+
+func (gr opGroup) String() string {
+	verb := "create"
+	if gr.kind == apply.OpDelete {
+		verb = "destroy"
+	}
+	return verb + " " + gr.resource.String() + "[*]"
+}
+
+// afterLister describes what operations wait for. What a "before" barrier
+// waits for is described once and shared by every operation behind it, and
+// every operation of a resource it waits for is named as one group, so a
+// layer of W deletes waiting for W others costs O(W), not O(W²).
+type afterLister struct {
+	g       *apply.Graph
+	reduced *dag.Graph[apply.Op]
+	sizes   map[opGroup]int
+	memo    map[apply.Op][]string
+}
+
+func newAfterLister(g *apply.Graph, reduced *dag.Graph[apply.Op]) *afterLister {
+	al := &afterLister{g: g, reduced: reduced, sizes: map[opGroup]int{}, memo: map[apply.Op][]string{}}
+	for op := range g.Changes {
+		if !op.IsBarrier() {
+			al.sizes[groupOf(op)]++
+		}
+	}
+	return al
+}
+
+// list describes what op waits for: its direct prerequisites, looking
 // through "before" barriers to what they wait for.
-func afterList(g *apply.Graph, reduced *dag.Graph[apply.Op], op apply.Op) []string {
+func (al *afterLister) list(op apply.Op) []string {
 	var out []string
 	seen := map[string]bool{}
+	add := func(d string) {
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	for _, pred := range al.reduced.Predecessors(op) {
+		if pred.Kind == apply.OpBarrierBefore {
+			for _, d := range al.behind(pred) {
+				add(d)
+			}
+			continue
+		}
+		add(describeOp(al.g, pred))
+	}
+	return out
+}
+
+// behind describes what a "before" barrier waits for, once.
+func (al *afterLister) behind(barrier apply.Op) []string {
+	if d, ok := al.memo[barrier]; ok {
+		return d
+	}
+	var ops []apply.Op
+	visited := map[apply.Op]bool{}
 	var visit func(apply.Op)
 	visit = func(o apply.Op) {
-		for _, pred := range reduced.Predecessors(o) {
+		for _, pred := range al.reduced.Predecessors(o) {
+			if visited[pred] {
+				continue
+			}
+			visited[pred] = true
 			if pred.Kind == apply.OpBarrierBefore {
 				visit(pred)
 				continue
 			}
-			if d := describeOp(g, pred); !seen[d] {
-				seen[d] = true
-				out = append(out, d)
-			}
+			ops = append(ops, pred)
 		}
 	}
-	visit(op)
+	visit(barrier)
+	count := map[opGroup]int{}
+	for _, o := range ops {
+		if !o.IsBarrier() {
+			count[groupOf(o)]++
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, o := range ops {
+		d := ""
+		if gr := groupOf(o); !o.IsBarrier() && count[gr] > 1 && count[gr] == al.sizes[gr] {
+			d = gr.String()
+		} else {
+			d = describeOp(al.g, o)
+		}
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	al.memo[barrier] = out
 	return out
 }
 
