@@ -88,11 +88,16 @@ func layered(n, version int) gen.Options {
 	return gen.Options{Shape: gen.Layered, N: n, Seed: 1, Version: version, UpdateFraction: 0.1, ReplaceFraction: 0.1}
 }
 
+// mustPlan plans with direct recorded dependencies (rig.hcl's
+// recorded_dependencies = "reduced"): the layered shape gives every
+// instance a resource block of its own in ten layers, where the
+// transitive lists OpenTofu records would measure little but themselves
+// (bench/README.md, "Modules"); the count and modules shapes measure them.
 func mustPlan(b testing.TB, cfg *config.Module, prior *state.State, mode plan.Mode) *plan.Plan {
 	b.Helper()
 	set := providers()
 	defer set.Close()
-	p, ds := plan.Make(context.Background(), cfg, prior, set, plan.Options{Mode: mode, Parallelism: 10})
+	p, ds := plan.Make(context.Background(), cfg, prior, set, plan.Options{Mode: mode, Parallelism: 10, Dependencies: plan.ReducedDependencies})
 	if ds.HasErrors() {
 		b.Fatal(ds.Err())
 	}
@@ -103,7 +108,7 @@ func mustApply(b testing.TB, cfg *config.Module, p *plan.Plan) *state.State {
 	b.Helper()
 	set := providers()
 	defer set.Close()
-	s, ds := apply.Apply(context.Background(), cfg, p, set, apply.Options{Parallelism: 10})
+	s, ds := apply.Apply(context.Background(), cfg, p, set, apply.Options{Parallelism: 10, SpliceDependencies: true})
 	if ds.HasErrors() {
 		b.Fatal(ds.Err())
 	}

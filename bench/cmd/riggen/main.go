@@ -5,12 +5,16 @@
 //	go run ./bench/cmd/riggen -shape=modules -n=100000 -modules=1000 -out=/tmp/mod100k
 //
 // The modules shape also writes its child module, modules/layer/main.tf.
+// -reduced writes rig.hcl with recorded_dependencies = "reduced", which
+// graphs of many distinct resource blocks in deep layers need (see
+// bench/README.md).
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/rig-iac/rig/bench/gen"
 )
@@ -27,10 +31,17 @@ func main() {
 	flag.Float64Var(&o.UpdateFraction, "update", 0, "fraction of inputs changed in version 2")
 	flag.Float64Var(&o.ReplaceFraction, "replace", 0, "fraction of triggers changed in version 2")
 	out := flag.String("out", ".", "directory to write the configuration into")
+	reduced := flag.Bool("reduced", false, `write rig.hcl with recorded_dependencies = "reduced"`)
 	flag.Parse()
 	o.Shape = gen.Shape(*shape)
 	if err := gen.Write(*out, o); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
+	}
+	if *reduced {
+		if err := os.WriteFile(filepath.Join(*out, "rig.hcl"), []byte("recorded_dependencies = \"reduced\"\n"), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
 	}
 }
