@@ -2,6 +2,8 @@ package lang
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
@@ -55,10 +57,10 @@ func checkModule(m *config.Module) diag.Diagnostics {
 	for _, ds := range perResource {
 		c.diags = append(c.diags, ds...)
 	}
-	for _, name := range sortedKeys(m.Locals) {
+	for _, name := range slices.Sorted(maps.Keys(m.Locals)) {
 		c.expr(m.Locals[name].Expr, refScope{})
 	}
-	for _, name := range sortedKeys(m.Outputs) {
+	for _, name := range slices.Sorted(maps.Keys(m.Outputs)) {
 		o := m.Outputs[name]
 		c.expr(o.Expr, refScope{})
 		for _, cr := range o.Preconditions {
@@ -66,17 +68,17 @@ func checkModule(m *config.Module) diag.Diagnostics {
 		}
 		c.dependsOn(o.DependsOn)
 	}
-	for _, name := range sortedKeys(m.Variables) {
+	for _, name := range slices.Sorted(maps.Keys(m.Variables)) {
 		for _, cr := range m.Variables[name].Validations {
 			c.checkRule(cr, refScope{})
 		}
 	}
-	for _, key := range sortedKeys(m.ProviderConfigs) {
+	for _, key := range slices.Sorted(maps.Keys(m.ProviderConfigs)) {
 		p := m.ProviderConfigs[key]
 		c.expr(p.ForEach, refScope{})
 		c.traversals(bodyTraversals(p.Config), refScope{hasForEach: p.ForEach != nil})
 	}
-	for _, name := range sortedKeys(m.ModuleCalls) {
+	for _, name := range slices.Sorted(maps.Keys(m.ModuleCalls)) {
 		mc := m.ModuleCalls[name]
 		c.expr(mc.Count, refScope{})
 		c.expr(mc.ForEach, refScope{})
@@ -274,7 +276,7 @@ func (c *checker) ref(ref *Reference, sc refScope) {
 		}
 	case InputVariable:
 		if _, ok := m.Variables[ref.Name]; !ok {
-			suggestion := nameSuggestion(ref.Name, sortedKeys(m.Variables))
+			suggestion := nameSuggestion(ref.Name, slices.Sorted(maps.Keys(m.Variables)))
 			if suggestion != "" {
 				suggestion = fmt.Sprintf(" Did you mean %q?", suggestion)
 			} else {
@@ -285,7 +287,7 @@ func (c *checker) ref(ref *Reference, sc refScope) {
 		}
 	case LocalValue:
 		if _, ok := m.Locals[ref.Name]; !ok {
-			suggestion := nameSuggestion(ref.Name, sortedKeys(m.Locals))
+			suggestion := nameSuggestion(ref.Name, slices.Sorted(maps.Keys(m.Locals)))
 			if suggestion != "" {
 				suggestion = fmt.Sprintf(" Did you mean %q?", suggestion)
 			}
@@ -294,7 +296,7 @@ func (c *checker) ref(ref *Reference, sc refScope) {
 		}
 	case ModuleCallOutput:
 		if _, ok := m.ModuleCalls[ref.Name]; !ok {
-			suggestion := nameSuggestion(ref.Name, sortedKeys(m.ModuleCalls))
+			suggestion := nameSuggestion(ref.Name, slices.Sorted(maps.Keys(m.ModuleCalls)))
 			if suggestion != "" {
 				suggestion = fmt.Sprintf(" Did you mean %q?", suggestion)
 			}
@@ -307,7 +309,7 @@ func (c *checker) ref(ref *Reference, sc refScope) {
 			return
 		}
 		if _, ok := child.Outputs[ref.Output]; !ok {
-			suggestion := nameSuggestion(ref.Output, sortedKeys(child.Outputs))
+			suggestion := nameSuggestion(ref.Output, slices.Sorted(maps.Keys(child.Outputs)))
 			if suggestion != "" {
 				suggestion = fmt.Sprintf(" Did you mean %q?", suggestion)
 			}
@@ -346,34 +348,25 @@ func moduleDisplay(m *config.Module) string {
 func (c *checker) callArguments(mc *config.ModuleCall, child *config.Module) {
 	attrs, diags := mc.Config.JustAttributes()
 	c.diags = append(c.diags, diag.FromHCL(diags)...)
-	for _, name := range sortedKeys(attrs) {
+	for _, name := range slices.Sorted(maps.Keys(attrs)) {
 		if _, ok := child.Variables[name]; ok {
 			continue
 		}
 		a := attrs[name]
-		suggestion := nameSuggestion(name, sortedKeys(child.Variables))
+		suggestion := nameSuggestion(name, slices.Sorted(maps.Keys(child.Variables)))
 		if suggestion != "" {
 			suggestion = fmt.Sprintf(" Did you mean %q?", suggestion)
 		}
 		c.diags = append(c.diags, diag.At(a.NameRange, "Unsupported argument",
 			fmt.Sprintf("An argument named %q is not expected here.%s", name, suggestion)))
 	}
-	for _, name := range sortedKeys(child.Variables) {
+	for _, name := range slices.Sorted(maps.Keys(child.Variables)) {
 		if _, ok := attrs[name]; ok || !child.Variables[name].Required() {
 			continue
 		}
 		c.diags = append(c.diags, diag.At(mc.DeclRange, "Missing required argument",
 			fmt.Sprintf("The argument %q is required, but no definition was found.", name)))
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func lessSubject(a, b *hcl.Range) bool {

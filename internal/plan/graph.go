@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -113,7 +114,7 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode DependencyMo
 					break
 				}
 				// The whole module: every output of it.
-				for _, name := range sortedKeys(child.Outputs) {
+				for _, name := range slices.Sorted(maps.Keys(child.Outputs)) {
 					targets = append(targets, node{kind: outputNode, module: child.Path, name: name})
 				}
 			default:
@@ -137,17 +138,17 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode DependencyMo
 	perModule := make([]moduleResources, len(mods))
 	for i, m := range mods {
 		perModule[i] = moduleResources{m, allResources(m)}
-		for _, name := range sortedKeys(m.Variables) {
+		for _, name := range slices.Sorted(maps.Keys(m.Variables)) {
 			n := node{kind: variableNode, module: m.Path, name: name}
 			rg.g.Add(n)
 			rg.ranges[n] = m.Variables[name].DeclRange
 		}
-		for _, name := range sortedKeys(m.Locals) {
+		for _, name := range slices.Sorted(maps.Keys(m.Locals)) {
 			n := node{kind: localNode, module: m.Path, name: name}
 			rg.g.Add(n)
 			rg.ranges[n] = m.Locals[name].DeclRange
 		}
-		for _, name := range sortedKeys(m.ModuleCalls) {
+		for _, name := range slices.Sorted(maps.Keys(m.ModuleCalls)) {
 			n := node{kind: moduleCallNode, module: m.Path, name: name}
 			rg.g.Add(n)
 			rg.ranges[n] = m.ModuleCalls[name].DeclRange
@@ -157,7 +158,7 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode DependencyMo
 			rg.g.Add(n)
 			rg.ranges[n] = r.DeclRange
 		}
-		for _, name := range sortedKeys(m.Outputs) {
+		for _, name := range slices.Sorted(maps.Keys(m.Outputs)) {
 			n := node{kind: outputNode, module: m.Path, name: name}
 			rg.g.Add(n)
 			rg.ranges[n] = m.Outputs[name].DeclRange
@@ -166,12 +167,12 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode DependencyMo
 
 	for _, mr := range perModule {
 		m := mr.m
-		for _, name := range sortedKeys(m.Locals) {
+		for _, name := range slices.Sorted(maps.Keys(m.Locals)) {
 			refs, more := lang.ReferencesInExpr(m.Locals[name].Expr)
 			ds = ds.Append(more)
 			addRefs(node{kind: localNode, module: m.Path, name: name}, m, refs)
 		}
-		for _, name := range sortedKeys(m.ModuleCalls) {
+		for _, name := range slices.Sorted(maps.Keys(m.ModuleCalls)) {
 			mc := m.ModuleCalls[name]
 			callNode := node{kind: moduleCallNode, module: m.Path, name: name}
 			refs := exprRefs(&ds, mc.Count, mc.ForEach)
@@ -184,7 +185,7 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode DependencyMo
 			// The called module's variables are the call's arguments,
 			// evaluated here; everything in it waits for the call.
 			args, _ := mc.Config.JustAttributes()
-			for _, vname := range sortedKeys(child.Variables) {
+			for _, vname := range slices.Sorted(maps.Keys(child.Variables)) {
 				vn := node{kind: variableNode, module: child.Path, name: vname}
 				if a, ok := args[vname]; ok {
 					addRefs(vn, m, exprRefs(&ds, a.Expr))
@@ -208,7 +209,7 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode DependencyMo
 			ds = ds.Append(refsOf[i].ds)
 			addRefs(node{kind: resourceNode, module: m.Path, resource: r.Addr}, m, refsOf[i].refs)
 		}
-		for _, name := range sortedKeys(m.Outputs) {
+		for _, name := range slices.Sorted(maps.Keys(m.Outputs)) {
 			o := m.Outputs[name]
 			var refs []*lang.Reference
 			if o.Expr != nil {
@@ -363,19 +364,19 @@ func mergeSorted(a, b []addrs.ConfigResource) []addrs.ConfigResource {
 // calls, which wait for m's call nodes).
 func childNodes(m *config.Module) []node {
 	var out []node
-	for _, name := range sortedKeys(m.Variables) {
+	for _, name := range slices.Sorted(maps.Keys(m.Variables)) {
 		out = append(out, node{kind: variableNode, module: m.Path, name: name})
 	}
-	for _, name := range sortedKeys(m.Locals) {
+	for _, name := range slices.Sorted(maps.Keys(m.Locals)) {
 		out = append(out, node{kind: localNode, module: m.Path, name: name})
 	}
-	for _, name := range sortedKeys(m.ModuleCalls) {
+	for _, name := range slices.Sorted(maps.Keys(m.ModuleCalls)) {
 		out = append(out, node{kind: moduleCallNode, module: m.Path, name: name})
 	}
 	for _, r := range allResources(m) {
 		out = append(out, node{kind: resourceNode, module: m.Path, resource: r.Addr})
 	}
-	for _, name := range sortedKeys(m.Outputs) {
+	for _, name := range slices.Sorted(maps.Keys(m.Outputs)) {
 		out = append(out, node{kind: outputNode, module: m.Path, name: name})
 	}
 	return out
@@ -456,15 +457,6 @@ func allResources(m *config.Module) []*config.Resource {
 	}
 	slices.SortFunc(out, func(a, b *config.Resource) int { return a.Addr.Compare(b.Addr) })
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // inheritCBD computes each resource's effective create_before_destroy: its

@@ -3,6 +3,7 @@ package plan
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"sync"
@@ -313,7 +314,7 @@ func localNameFor(m *config.Module, fqn addrs.Provider, fallback string) string 
 	if m.ProviderFor(fallback) == fqn {
 		return fallback
 	}
-	for _, name := range sortedKeys(m.Terraform.RequiredProviders) {
+	for _, name := range slices.Sorted(maps.Keys(m.Terraform.RequiredProviders)) {
 		if m.Terraform.RequiredProviders[name].Provider == fqn {
 			return name
 		}
@@ -364,7 +365,7 @@ func ConfiguredProvider(ctx context.Context, set *provider.Set, cfg *config.Modu
 	return set.Configured(ctx, pc, func(s *provider.Schemas) (cty.Value, diag.Diagnostics) {
 		var block *config.Provider
 		if m := cfg.Descendant(pc.Module.Module()); m != nil {
-			for _, key := range sortedKeys(m.ProviderConfigs) {
+			for _, key := range slices.Sorted(maps.Keys(m.ProviderConfigs)) {
 				pb := m.ProviderConfigs[key]
 				if m.ProviderFor(pb.Name) == pc.Provider && pb.Alias == pc.Alias {
 					block = pb
@@ -413,7 +414,7 @@ func (p *planner) changeOf(addr addrs.AbsResourceInstance) *ResourceInstanceChan
 
 func (p *planner) validateVariables() diag.Diagnostics {
 	var ds diag.Diagnostics
-	for _, name := range sortedKeys(p.cfg.Variables) {
+	for _, name := range slices.Sorted(maps.Keys(p.cfg.Variables)) {
 		ds = ds.Append(p.validateVariable(addrs.RootModule, p.cfg.Variables[name]))
 	}
 	return ds
@@ -465,14 +466,6 @@ func sortedInstanceKeys(r *state.Resource) []addrs.InstanceKey {
 	for k := range r.Instances {
 		keys = append(keys, k)
 	}
-	slices.SortFunc(keys, func(a, b addrs.InstanceKey) int {
-		switch {
-		case a == b:
-			return 0
-		case a.Less(b):
-			return -1
-		}
-		return 1
-	})
+	slices.SortFunc(keys, addrs.InstanceKey.Compare)
 	return keys
 }

@@ -2,6 +2,8 @@ package plan
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -461,7 +463,7 @@ func (p *planner) planDestroy() diag.Diagnostics {
 func (p *planner) planOutputs() diag.Diagnostics {
 	var ds diag.Diagnostics
 	p.outputs = map[string]*OutputChange{}
-	for _, name := range sortedKeys(p.cfg.Outputs) {
+	for _, name := range slices.Sorted(maps.Keys(p.cfg.Outputs)) {
 		o := p.cfg.Outputs[name]
 		if o.Expr == nil {
 			continue

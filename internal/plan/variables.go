@@ -2,6 +2,8 @@ package plan
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
@@ -22,7 +24,7 @@ type InputValue struct {
 func prepareVariables(m *config.Module, given map[string]InputValue) (map[string]cty.Value, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	out := make(map[string]cty.Value, len(m.Variables))
-	for _, name := range sortedKeys(given) {
+	for _, name := range slices.Sorted(maps.Keys(given)) {
 		if _, ok := m.Variables[name]; ok {
 			continue
 		}
@@ -34,7 +36,7 @@ func prepareVariables(m *config.Module, given map[string]InputValue) (map[string
 				Detail: fmt.Sprintf("The root module does not declare a variable named %q but a value was found in %s. If you meant to use this value, add a \"variable\" block to the configuration.", name, given[name].SourceType)})
 		}
 	}
-	for _, name := range sortedKeys(m.Variables) {
+	for _, name := range slices.Sorted(maps.Keys(m.Variables)) {
 		v := m.Variables[name]
 		in, ok := given[name]
 		val := in.Value

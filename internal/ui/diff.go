@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/rig-iac/rig/internal/plan"
@@ -474,7 +476,7 @@ func (d *differ) block(b, a side, blk *provider.Block) *node {
 		case nb.Nesting == provider.NestingMap:
 			var m map[string]*node
 			m, act = d.mapping(cb, ca, one)
-			for _, k := range sortedKeys(m) {
+			for _, k := range slices.Sorted(maps.Keys(m)) {
 				g.keys = append(g.keys, k)
 				g.elems = append(g.elems, m[k])
 			}

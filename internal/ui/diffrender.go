@@ -2,7 +2,8 @@ package ui
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -156,15 +157,6 @@ func plainIdentifier(k string) bool {
 // important attributes are shown even when unchanged.
 func important(k string) bool { return k == "id" || k == "name" || k == "tags" }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // renderer prints one kind of node.
 type renderer interface {
 	render(n *node, indent int, o ropts) string
@@ -196,7 +188,7 @@ func (r objectR) render(n *node, indent int, o ropts) string {
 	}
 	ao := o
 	ao.overrideNullSuffix = r.overrideNullSuffix
-	keys := sortedKeys(r.attrs)
+	keys := slices.Sorted(maps.Keys(r.attrs))
 	width := 0
 	for _, k := range keys {
 		width = max(width, len(attrName(k)))
@@ -238,7 +230,7 @@ func (r mapR) render(n *node, indent int, o ropts) string {
 	if len(r.elems) == 0 {
 		return "{}" + o.nullSuffix(n.action) + o.forces(selfForces)
 	}
-	keys := sortedKeys(r.elems)
+	keys := slices.Sorted(maps.Keys(r.elems))
 	width := 0
 	for _, k := range keys {
 		width = max(width, len(fmt.Sprintf("%q", k)))
@@ -430,7 +422,7 @@ func (r blockR) render(n *node, indent int, o ropts) string {
 	if len(r.attrs) == 0 && len(r.groups) == 0 {
 		return "{}" + o.forces(n.replace)
 	}
-	keys := sortedKeys(r.attrs)
+	keys := slices.Sorted(maps.Keys(r.attrs))
 	width := 0
 	for _, k := range keys {
 		width = max(width, len(attrName(k)))
@@ -454,7 +446,7 @@ func (r blockR) render(n *node, indent int, o ropts) string {
 		b.WriteString(pad(indent+1) + o.sym(plan.NoOp) + o.unchanged("attribute", hidden) + "\n")
 	}
 	hiddenBlocks := 0
-	for _, name := range sortedKeys(r.groups) {
+	for _, name := range slices.Sorted(maps.Keys(r.groups)) {
 		g := r.groups[name]
 		separated := false
 		for i, e := range g.elems {

@@ -197,7 +197,7 @@ func moduleTree(byModule map[addrs.ModuleInstance][]resourceJSON) moduleJSON {
 	for m := range byModule {
 		for !seen[m] {
 			seen[m] = true
-			p := moduleParent(m)
+			p, _ := m.Parent()
 			children[p] = append(children[p], m)
 			m = p
 		}

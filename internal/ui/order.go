@@ -11,7 +11,7 @@ import (
 // then by type, name and key.
 func compareInstances(a, b addrs.AbsResourceInstance) int {
 	if a.Module != b.Module {
-		da, db := len(moduleSteps(a.Module)), len(moduleSteps(b.Module))
+		da, db := len(a.Module.Steps()), len(b.Module.Steps())
 		if da != db {
 			return da - db
 		}
@@ -34,36 +34,4 @@ func compareInstances(a, b addrs.AbsResourceInstance) int {
 		return -1
 	}
 	return 1
-}
-
-// moduleSteps splits a module instance path into its calls:
-// `module.a["x"].module.b` → [`module.a["x"]`, `module.b`].
-func moduleSteps(m addrs.ModuleInstance) []string {
-	s := string(m)
-	if s == "" {
-		return nil
-	}
-	var steps []string
-	start, inString := 0, false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case inString && c == '\\':
-			i++
-		case c == '"':
-			inString = !inString
-		case !inString && c == '.' && strings.HasPrefix(s[i+1:], "module.") && i > start:
-			steps = append(steps, s[start:i])
-			start = i + 1
-		}
-	}
-	return append(steps, s[start:])
-}
-
-// moduleParent returns the module that calls m; the root for a root child.
-func moduleParent(m addrs.ModuleInstance) addrs.ModuleInstance {
-	steps := moduleSteps(m)
-	if len(steps) <= 1 {
-		return addrs.RootModule
-	}
-	return addrs.ModuleInstance(strings.Join(steps[:len(steps)-1], "."))
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -217,7 +218,7 @@ func keyJSON(k addrs.InstanceKey) string {
 // renderOutputChanges renders the changed root outputs, one per line,
 // names aligned; "" when none changed.
 func renderOutputChanges(p *plan.Plan, o ropts) string {
-	names := sortedKeys(p.Outputs)
+	names := slices.Sorted(maps.Keys(p.Outputs))
 	width := 0
 	for _, name := range names {
 		width = max(width, len(attrName(name)))

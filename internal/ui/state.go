@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -45,7 +46,7 @@ func RenderState(w io.Writer, s *state.State, schemas SchemaSource, opts RenderO
 	}
 	if len(s.Outputs) > 0 {
 		b.WriteString("\n\nOutputs:\n\n")
-		for _, name := range sortedKeys(s.Outputs) {
+		for _, name := range slices.Sorted(maps.Keys(s.Outputs)) {
 			ov := s.Outputs[name]
 			d := &differ{before: pathSet{}, after: pathSet{}}
 			v := orNull(unmarkInto(ov.Value, d.before))
@@ -142,7 +143,7 @@ func decodeObject(r *state.Resource, obj *state.Object, schemas SchemaSource) (c
 // "name = value", sorted, sensitive values hidden.
 func RenderOutputs(w io.Writer, outputs map[string]state.OutputValue) error {
 	var lines []string
-	for _, name := range sortedKeys(outputs) {
+	for _, name := range slices.Sorted(maps.Keys(outputs)) {
 		ov := outputs[name]
 		if ov.Sensitive {
 			lines = append(lines, name+" = <sensitive>")

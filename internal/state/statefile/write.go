@@ -417,7 +417,7 @@ func (e *encoder) resource(r *state.Resource) error {
 		e.buf = append(e.buf, "[]"+indent2+"}"...)
 		return nil
 	}
-	slices.SortFunc(e.keys, compareKeys)
+	slices.SortFunc(e.keys, addrs.InstanceKey.Compare)
 	e.buf = append(e.buf, '[')
 	first := true
 	for _, k := range e.keys {
@@ -448,16 +448,6 @@ func (e *encoder) resource(r *state.Resource) error {
 	}
 	e.buf = append(e.buf, indent3+"]"+indent2+"}"...)
 	return nil
-}
-
-func compareKeys(a, b addrs.InstanceKey) int {
-	switch {
-	case a == b:
-		return 0
-	case a.Less(b):
-		return -1
-	}
-	return 1
 }
 
 func (e *encoder) object(r *state.Resource, k addrs.InstanceKey, dk addrs.DeposedKey, o *state.Object, first bool) error {
