@@ -76,15 +76,29 @@ type moduleEntry struct {
 	addr addrs.ModuleInstance
 	cfg  *config.Module
 	mu   sync.Mutex
-	// Keyed by kind and name: "var.x", "local.x", "output.x".
-	vals map[string]*lazyValue
+	vals map[lazyKey]*lazyValue
 }
 
-func (me *moduleEntry) lazy(key string) *lazyValue {
+// lazyKey names a value of a module instance: a variable, local or output.
+type lazyKey struct {
+	kind lazyKind
+	name string
+}
+
+type lazyKind uint8
+
+const (
+	variableValue lazyKind = iota
+	localValue
+	outputValue
+)
+
+func (me *moduleEntry) lazy(kind lazyKind, name string) *lazyValue {
+	key := lazyKey{kind, name}
 	me.mu.Lock()
 	defer me.mu.Unlock()
 	if me.vals == nil {
-		me.vals = map[string]*lazyValue{}
+		me.vals = map[lazyKey]*lazyValue{}
 	}
 	l := me.vals[key]
 	if l == nil {
@@ -237,7 +251,7 @@ func (e *Evaluator) InputVariable(mi addrs.ModuleInstance, name string) (cty.Val
 		return v, nil
 	}
 	me := e.module(mi)
-	l := me.lazy("var." + name)
+	l := me.lazy(variableValue, name)
 	l.once.Do(func() { l.val, l.diags = e.childVariable(me, name) })
 	return l.val, l.diags
 }
@@ -303,7 +317,7 @@ func PrepareVariable(v *config.Variable, val cty.Value, rng hcl.Range, where str
 // on first use, with the diagnostics of evaluating it.
 func (e *Evaluator) LocalValue(mi addrs.ModuleInstance, name string) (cty.Value, diag.Diagnostics) {
 	me := e.module(mi)
-	l := me.lazy("local." + name)
+	l := me.lazy(localValue, name)
 	l.once.Do(func() {
 		loc := me.cfg.Locals[name]
 		if loc == nil {
@@ -323,7 +337,7 @@ func (e *Evaluator) LocalValue(mi addrs.ModuleInstance, name string) (cty.Value,
 // caller's).
 func (e *Evaluator) OutputValue(mi addrs.ModuleInstance, name string) (cty.Value, diag.Diagnostics) {
 	me := e.module(mi)
-	l := me.lazy("output." + name)
+	l := me.lazy(outputValue, name)
 	l.once.Do(func() {
 		o := me.cfg.Outputs[name]
 		if o == nil || o.Expr == nil {
