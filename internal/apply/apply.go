@@ -343,7 +343,7 @@ func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanc
 	}
 	ty := sch.Block.ImpliedType()
 	resp := prov.ApplyResourceChange(a.opCtx, provider.ApplyRequest{
-		TypeName: op.Addr.Resource.Resource.Type, PriorState: c.Before,
+		TypeName: op.Addr.Resource.Resource.Type, PriorState: unmarked(c.Before),
 		PlannedState: cty.NullVal(ty), Config: cty.NullVal(ty), PlannedPrivate: c.PriorPrivate,
 	})
 	ds = ds.Append(withAddr(resp.Diagnostics, oaddr))
@@ -408,4 +408,10 @@ func withAddr(ds diag.Diagnostics, addr addrs.ObjectAddr) diag.Diagnostics {
 // enough to keep the providers busy.
 func releasedLimit(parallelism int) int {
 	return max(64, 16*parallelism)
+}
+
+// unmarked returns v without its marks: providers are given values so.
+func unmarked(v cty.Value) cty.Value {
+	v, _ = v.UnmarkDeep()
+	return v
 }

@@ -41,7 +41,11 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 	if ds.HasErrors() {
 		return Result{}, ds
 	}
+	// Providers see values without marks; the result gets the
+	// configuration's sensitive marks back, for state and for dependents.
+	configVal, configMarks := configVal.UnmarkDeepWithPaths()
 	typeName := op.Addr.Resource.Resource.Type
+	configMarks = plan.WithEchoedMarks(c.ProviderConfig.Provider, typeName, configMarks)
 
 	if c.Action == plan.Read {
 		resp := prov.ReadDataSource(a.opCtx, provider.ReadDataRequest{TypeName: typeName, Config: configVal})
@@ -49,11 +53,12 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		if ds.HasErrors() {
 			return Result{}, ds
 		}
-		obj, err := a.newObject(c, sch, resp.State, nil, state.Ready)
+		read := resp.State.MarkWithPaths(configMarks)
+		obj, err := a.newObject(c, sch, read, nil, state.Ready)
 		if err != nil {
 			return Result{}, ds.Append(err)
 		}
-		a.values.set(op.Addr, resp.State)
+		a.values.set(op.Addr, read)
 		a.awaitingDurability(walkCtx)
 		if err := a.rec.record([]addrs.ObjectAddr{oaddr}, func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) }); err != nil {
 			ds = ds.Append(diag.Errorf("Failed to persist state", "After reading %s: %s", op.Addr, err))
@@ -61,7 +66,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		return Result{NewState: resp.State}, ds
 	}
 
-	prior := c.Before
+	prior, _ := c.Before.UnmarkDeep()
 	priorPrivate := c.PriorPrivate
 	if c.Action.Creates() {
 		prior = cty.NullVal(ty)
@@ -114,6 +119,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		}
 	}
 
+	newVal = newVal.MarkWithPaths(configMarks)
 	var mutate func(*state.State)
 	changed := []addrs.ObjectAddr{oaddr}
 	switch {
@@ -186,6 +192,9 @@ func restoreDeposed(s *state.State, addr addrs.AbsResourceInstance, dk addrs.Dep
 // checkFinalPlan checks that every value known in the saved plan is the same
 // in the final plan made at apply time.
 func checkFinalPlan(saved, final cty.Value) error {
+	// Marks say how values are shown, not what they are.
+	saved, _ = saved.UnmarkDeep()
+	final, _ = final.UnmarkDeep()
 	var bad error
 	_ = cty.Walk(saved, func(path cty.Path, sv cty.Value) (bool, error) {
 		if bad != nil {

@@ -279,6 +279,9 @@ func (e *Evaluator) childVariable(me *moduleEntry, name string) (cty.Value, diag
 		ds = more
 	}
 	out, more := PrepareVariable(v, val, rng, fmt.Sprintf("module %s", me.addr))
+	if v.Sensitive {
+		out = out.Mark(lang.Sensitive)
+	}
 	return out, ds.Append(more)
 }
 
@@ -348,6 +351,9 @@ func (e *Evaluator) OutputValue(mi addrs.ModuleInstance, name string) (cty.Value
 		if l.diags.HasErrors() {
 			l.val = cty.DynamicVal
 		}
+		if o.Sensitive {
+			l.val = l.val.Mark(lang.Sensitive)
+		}
 	})
 	return l.val, l.diags
 }
@@ -399,6 +405,10 @@ func (d moduleData) InputVariable(name string, rng hcl.Range) (cty.Value, diag.D
 			fmt.Sprintf("An input variable with the name %q has not been declared.", name))}
 	}
 	v, _ := d.e.InputVariable(d.me.addr, name)
+	if d.me.addr.IsRoot() && d.me.cfg != nil && d.me.cfg.Variables[name] != nil && d.me.cfg.Variables[name].Sensitive {
+		// A child's sensitive variables are marked when computed.
+		v = v.Mark(lang.Sensitive)
+	}
 	// A variable's own errors are reported once, by whoever plans it.
 	return v, nil
 }

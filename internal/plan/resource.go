@@ -129,7 +129,14 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	refreshed.AttrsJSON = nobj.AttrsJSON
 	refreshed.SchemaVersion = uint64(sch.Version)
 	refreshed.Private = read.Private
-	if sens, err := state.SensitivePathsJSON(sch.Block.SensitivePaths(newVal)); err == nil {
+	// The schema's sensitive attributes, and those the configuration marked.
+	paths := sch.Block.SensitivePaths(newVal)
+	for _, p := range sensitivePaths(obj) {
+		if !slices.ContainsFunc(paths, p.Equals) {
+			paths = append(paths, p)
+		}
+	}
+	if sens, err := state.SensitivePathsJSON(paths); err == nil {
 		refreshed.SensitiveAttributes = sens
 	}
 	p.refreshed.SetObject(addr, &refreshed, pc)
@@ -158,8 +165,12 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		obj = si.Current
 	}
 	p.mu.Unlock()
+	// Providers see values without marks; the change shows them with the
+	// marks of the sensitive values the state records and the
+	// configuration has.
 	priorVal := cty.NullVal(ty)
 	var priorPrivate []byte
+	var priorSensitive []cty.Path
 	if obj != nil {
 		v, priv, more := p.priorValue(prov, sch, oaddr, obj, pc)
 		ds = ds.Append(more)
@@ -167,6 +178,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 			return cty.UnknownVal(ty), ds
 		}
 		priorVal, priorPrivate = v, priv
+		priorSensitive = sensitivePaths(obj)
 	}
 	scope := p.eval.Scope(addr.Module, inst)
 	for _, rule := range r.Preconditions {
@@ -177,6 +189,8 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
+	configVal, configMarks := configVal.UnmarkDeepWithPaths()
+	configMarks = WithEchoedMarks(pc.Provider, typeName, configMarks)
 	ds = ds.Append(withAddr(prov.ValidateResourceConfig(p.ctx, typeName, configVal), oaddr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
@@ -264,6 +278,14 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	if change.Action == NoOp || change.Action == Update {
 		// An unchanged or updated object stays current; it keeps its status otherwise.
 		change.PriorPrivate = priorPrivate
+	}
+	// The configuration's sensitive values, and those the state recorded
+	// as sensitive, stay marked in the change (for every view of it).
+	change.Before = MarkSensitive(change.Before, priorSensitive)
+	if change.Action == NoOp {
+		change.After = change.Before
+	} else {
+		change.After = change.After.MarkWithPaths(configMarks)
 	}
 	if !ds.HasErrors() {
 		selfScope := p.eval.Scope(addr.Module, inst)
@@ -390,6 +412,7 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 	}
 	prior, priv, more := p.priorValue(prov, sch, oaddr, obj, pc)
 	ds = ds.Append(more)
+	prior = MarkSensitive(prior, sensitivePaths(obj))
 	if ds.HasErrors() {
 		return ds
 	}
@@ -477,6 +500,10 @@ func (p *planner) planOutputs() diag.Diagnostics {
 		if more.HasErrors() {
 			val = cty.DynamicVal
 		}
+		if !o.Sensitive && val.ContainsMarked() {
+			ds = ds.Append(diag.At(o.DeclRange, "Output refers to sensitive values",
+				"To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, rig requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true"))
+		}
 		before := cty.NullVal(cty.DynamicPseudoType)
 		prior, had := p.prevRun.Outputs[name]
 		if had {
@@ -507,10 +534,33 @@ func (p *planner) planOutputs() diag.Diagnostics {
 
 // valuesEqual reports whether two values are known to be equal.
 func valuesEqual(a, b cty.Value) bool {
+	// Marks say how a value is shown, not what it is.
+	a, _ = a.UnmarkDeep()
+	b, _ = b.UnmarkDeep()
 	if a.RawEquals(b) {
 		// The common case of an unchanged object, without Equals' allocations.
 		return true
 	}
 	eq := a.Equals(b)
 	return eq.IsKnown() && eq.True()
+}
+
+// sensitivePaths returns the sensitive attribute paths recorded for obj
+// (none when they cannot be read: they only decide what is shown).
+func sensitivePaths(obj *state.Object) []cty.Path {
+	paths, _ := state.ParseSensitivePaths(obj.SensitiveAttributes)
+	return paths
+}
+
+// MarkSensitive marks the values at paths in v as sensitive, as values the
+// configuration marks sensitive are (for saved plans, which keep the paths).
+func MarkSensitive(v cty.Value, paths []cty.Path) cty.Value {
+	if len(paths) == 0 || v.IsNull() {
+		return v
+	}
+	pvms := make([]cty.PathValueMarks, len(paths))
+	for i, p := range paths {
+		pvms[i] = cty.PathValueMarks{Path: p, Marks: cty.NewValueMarks(lang.Sensitive)}
+	}
+	return v.MarkWithPaths(pvms)
 }

@@ -57,3 +57,53 @@ func SensitivePathsJSON(paths []cty.Path) (json.RawMessage, error) {
 	b.WriteByte(']')
 	return json.RawMessage(b.Bytes()), nil
 }
+
+// ParseSensitivePaths decodes the sensitive_attributes of a v4 state
+// instance (as SensitivePathsJSON writes them) into attribute paths.
+func ParseSensitivePaths(raw json.RawMessage) ([]cty.Path, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, nil
+	}
+	var steps [][]struct {
+		Type  string          `json:"type"`
+		Value json.RawMessage `json:"value"`
+	}
+	if err := json.Unmarshal(raw, &steps); err != nil {
+		return nil, fmt.Errorf("decoding sensitive_attributes: %w", err)
+	}
+	paths := make([]cty.Path, 0, len(steps))
+	for _, p := range steps {
+		path := make(cty.Path, 0, len(p))
+		for _, s := range p {
+			switch s.Type {
+			case "get_attr":
+				var name string
+				if err := json.Unmarshal(s.Value, &name); err != nil {
+					return nil, fmt.Errorf("decoding sensitive_attributes: %w", err)
+				}
+				path = append(path, cty.GetAttrStep{Name: name})
+			case "index":
+				var key struct {
+					Value json.RawMessage `json:"value"`
+					Type  json.RawMessage `json:"type"`
+				}
+				if err := json.Unmarshal(s.Value, &key); err != nil {
+					return nil, fmt.Errorf("decoding sensitive_attributes: %w", err)
+				}
+				ty, err := ctyjson.UnmarshalType(key.Type)
+				if err != nil {
+					return nil, fmt.Errorf("decoding sensitive_attributes: %w", err)
+				}
+				v, err := ctyjson.Unmarshal(key.Value, ty)
+				if err != nil {
+					return nil, fmt.Errorf("decoding sensitive_attributes: %w", err)
+				}
+				path = append(path, cty.IndexStep{Key: v})
+			default:
+				return nil, fmt.Errorf("decoding sensitive_attributes: unknown step type %q", s.Type)
+			}
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil
+}

@@ -310,3 +310,30 @@ func TestNewLineage(t *testing.T) {
 		t.Errorf("two new states share a lineage")
 	}
 }
+
+func TestSensitivePathsRoundTrip(t *testing.T) {
+	paths := []cty.Path{
+		cty.GetAttrPath("input"),
+		cty.GetAttrPath("tags").IndexString("k"),
+		cty.GetAttrPath("list").IndexInt(2).GetAttr("x"),
+	}
+	raw, err := SensitivePathsJSON(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParseSensitivePaths(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(paths) {
+		t.Fatalf("got %d paths, want %d", len(got), len(paths))
+	}
+	for i := range paths {
+		if !got[i].Equals(paths[i]) {
+			t.Errorf("path %d: got %#v, want %#v", i, got[i], paths[i])
+		}
+	}
+	if _, err := ParseSensitivePaths([]byte(`[[{"type":"splat"}]]`)); err == nil {
+		t.Error("an unknown step type was accepted")
+	}
+}

@@ -58,6 +58,8 @@ type changeJSON struct {
 	Reason          string   `json:"reason,omitempty"`
 	Before          []byte   `json:"before"`
 	After           []byte   `json:"after"`
+	BeforeSensitive [][]byte `json:"before_sensitive_paths,omitempty"`
+	AfterSensitive  [][]byte `json:"after_sensitive_paths,omitempty"`
 	RequiredReplace [][]byte `json:"required_replace,omitempty"`
 	PriorPrivate    []byte   `json:"prior_private,omitempty"`
 	PlannedPrivate  []byte   `json:"planned_private,omitempty"`
@@ -68,10 +70,12 @@ type changeJSON struct {
 }
 
 type outputJSON struct {
-	Action    string `json:"action"`
-	Before    []byte `json:"before"`
-	After     []byte `json:"after"`
-	Sensitive bool   `json:"sensitive,omitempty"`
+	Action          string   `json:"action"`
+	Before          []byte   `json:"before"`
+	After           []byte   `json:"after"`
+	BeforeSensitive [][]byte `json:"before_sensitive_paths,omitempty"`
+	AfterSensitive  [][]byte `json:"after_sensitive_paths,omitempty"`
+	Sensitive       bool     `json:"sensitive,omitempty"`
 }
 
 var actionNames = map[plan.Action]string{}
@@ -95,15 +99,44 @@ func parseAction(s string) (plan.Action, error) {
 	return 0, fmt.Errorf("unknown action %q", s)
 }
 
-func encodeValue(v cty.Value) ([]byte, error) {
+// encodeValue encodes v without its marks, and the paths of its
+// (sensitive) marks apart, as OpenTofu's plan file keeps them.
+func encodeValue(v cty.Value) ([]byte, [][]byte, error) {
 	if v == cty.NilVal {
 		v = cty.NullVal(cty.DynamicPseudoType)
 	}
-	return ctymsgpack.Marshal(v, cty.DynamicPseudoType)
+	v, pvms := v.UnmarkDeepWithPaths()
+	b, err := ctymsgpack.Marshal(v, cty.DynamicPseudoType)
+	if err != nil {
+		return nil, nil, err
+	}
+	var paths [][]byte
+	for _, pvm := range pvms {
+		p, err := encodePath(pvm.Path)
+		if err != nil {
+			return nil, nil, err
+		}
+		paths = append(paths, p)
+	}
+	return b, paths, nil
 }
 
-func decodeValue(b []byte) (cty.Value, error) {
-	return ctymsgpack.Unmarshal(b, cty.DynamicPseudoType)
+// decodeValue decodes a value encodeValue wrote, marking sensitive the
+// values at the given paths.
+func decodeValue(b []byte, sensitive [][]byte) (cty.Value, error) {
+	v, err := ctymsgpack.Unmarshal(b, cty.DynamicPseudoType)
+	if err != nil || len(sensitive) == 0 {
+		return v, err
+	}
+	paths := make([]cty.Path, 0, len(sensitive))
+	for _, p := range sensitive {
+		path, err := decodePath(p)
+		if err != nil {
+			return cty.NilVal, err
+		}
+		paths = append(paths, path)
+	}
+	return plan.MarkSensitive(v, paths), nil
 }
 
 // Write saves f to path atomically.
@@ -154,7 +187,9 @@ func Marshal(f *File) ([]byte, error) {
 		fj.Config[name] = string(src)
 	}
 	for name, v := range p.Variables {
-		b, err := encodeValue(v)
+		// Root variable values carry no marks (references to sensitive
+		// ones are marked where they are evaluated).
+		b, _, err := encodeValue(v)
 		if err != nil {
 			return nil, fmt.Errorf("encoding variable %s: %w", name, err)
 		}
@@ -170,10 +205,10 @@ func Marshal(f *File) ([]byte, error) {
 			cj.CBDFrom = c.CBDInheritedFrom.String()
 		}
 		var err error
-		if cj.Before, err = encodeValue(c.Before); err != nil {
+		if cj.Before, cj.BeforeSensitive, err = encodeValue(c.Before); err != nil {
 			return nil, fmt.Errorf("encoding %s: %w", c.Addr, err)
 		}
-		if cj.After, err = encodeValue(c.After); err != nil {
+		if cj.After, cj.AfterSensitive, err = encodeValue(c.After); err != nil {
 			return nil, fmt.Errorf("encoding %s: %w", c.Addr, err)
 		}
 		for _, path := range c.RequiredReplace {
@@ -189,15 +224,15 @@ func Marshal(f *File) ([]byte, error) {
 		fj.Changes = append(fj.Changes, cj)
 	}
 	for name, o := range p.Outputs {
-		before, err := encodeValue(o.Before)
+		before, beforeSens, err := encodeValue(o.Before)
 		if err != nil {
 			return nil, fmt.Errorf("encoding output %s: %w", name, err)
 		}
-		after, err := encodeValue(o.After)
+		after, afterSens, err := encodeValue(o.After)
 		if err != nil {
 			return nil, fmt.Errorf("encoding output %s: %w", name, err)
 		}
-		fj.Outputs[name] = outputJSON{Action: o.Action.String(), Before: before, After: after, Sensitive: o.Sensitive}
+		fj.Outputs[name] = outputJSON{Action: o.Action.String(), Before: before, After: after, BeforeSensitive: beforeSens, AfterSensitive: afterSens, Sensitive: o.Sensitive}
 	}
 	var err error
 	if fj.PriorState, err = statefile.Marshal(orEmpty(p.PriorState)); err != nil {
@@ -270,7 +305,7 @@ func Unmarshal(data []byte) (*File, error) {
 		f.Config[name] = []byte(src)
 	}
 	for name, b := range fj.Variables {
-		v, err := decodeValue(b)
+		v, err := decodeValue(b, nil)
 		if err != nil {
 			return nil, fmt.Errorf("decoding variable %s: %w", name, err)
 		}
@@ -288,11 +323,11 @@ func Unmarshal(data []byte) (*File, error) {
 		if err != nil {
 			return nil, fmt.Errorf("output %s: %w", name, err)
 		}
-		before, err := decodeValue(oj.Before)
+		before, err := decodeValue(oj.Before, oj.BeforeSensitive)
 		if err != nil {
 			return nil, fmt.Errorf("output %s: %w", name, err)
 		}
-		after, err := decodeValue(oj.After)
+		after, err := decodeValue(oj.After, oj.AfterSensitive)
 		if err != nil {
 			return nil, fmt.Errorf("output %s: %w", name, err)
 		}
@@ -330,10 +365,10 @@ func decodeChange(cj changeJSON) (*plan.ResourceInstanceChange, error) {
 			return nil, fmt.Errorf("%s: %w", cj.Addr, err)
 		}
 	}
-	if c.Before, err = decodeValue(cj.Before); err != nil {
+	if c.Before, err = decodeValue(cj.Before, cj.BeforeSensitive); err != nil {
 		return nil, fmt.Errorf("%s: %w", cj.Addr, err)
 	}
-	if c.After, err = decodeValue(cj.After); err != nil {
+	if c.After, err = decodeValue(cj.After, cj.AfterSensitive); err != nil {
 		return nil, fmt.Errorf("%s: %w", cj.Addr, err)
 	}
 	for _, b := range cj.RequiredReplace {
@@ -365,11 +400,11 @@ func encodePath(path cty.Path) ([]byte, error) {
 			steps[i] = cty.TupleVal([]cty.Value{s.Key})
 		}
 	}
-	return encodeValue(cty.TupleVal(steps))
+	return ctymsgpack.Marshal(cty.TupleVal(steps), cty.DynamicPseudoType)
 }
 
 func decodePath(b []byte) (cty.Path, error) {
-	v, err := decodeValue(b)
+	v, err := ctymsgpack.Unmarshal(b, cty.DynamicPseudoType)
 	if err != nil {
 		return nil, err
 	}

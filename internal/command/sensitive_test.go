@@ -1,0 +1,76 @@
+package command
+
+import (
+	"strings"
+	"testing"
+)
+
+// A value the configuration marks sensitive (sensitive(), here through a
+// module output) is recorded in sensitive_attributes, never printed by
+// plan, apply or destroy, and a second plan has nothing to do.
+func TestSensitiveValuesFromConfiguration(t *testing.T) {
+	dir := workdir(t, map[string]string{
+		"main.tf": `module "secrets" {
+  source = "./secrets"
+}
+resource "terraform_data" "a" {
+  input = module.secrets.token
+}
+`,
+		"secrets/main.tf": `output "token" {
+  value     = sensitive("hunter2")
+  sensitive = true
+}
+`,
+	})
+	for _, args := range [][]string{{"apply", "-auto-approve"}, {"plan", "-detailed-exitcode"}, {"destroy", "-auto-approve"}} {
+		r := rig(t, dir, append(args, "-no-color")...)
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d\n%s%s", args[0], r.code, r.stdout, r.stderr)
+		}
+		if strings.Contains(r.stdout+r.stderr, "hunter2") {
+			t.Errorf("%s printed the secret:\n%s", args[0], r.stdout)
+		}
+		if args[0] == "apply" {
+			if !strings.Contains(r.stdout, "input  = (sensitive value)") {
+				t.Errorf("apply does not show the input as sensitive:\n%s", r.stdout)
+			}
+			_, raw := readStateFile(t, dir)
+			if !strings.Contains(string(raw), `"value": "input"`) {
+				t.Errorf("sensitive_attributes lacks input:\n%s", raw)
+			}
+		}
+	}
+}
+
+// A sensitive root variable stays hidden through a saved plan: plan -out,
+// show PLAN and apply PLAN print no secret, and a root output that refers
+// to it must say sensitive = true.
+func TestSensitiveVariableThroughSavedPlan(t *testing.T) {
+	cfg := `variable "pw" {
+  default   = "hunter2"
+  sensitive = true
+}
+resource "terraform_data" "a" {
+  input = var.pw
+}
+output "pw" {
+  value = var.pw
+}
+`
+	dir := workdir(t, map[string]string{"main.tf": cfg})
+	r := rig(t, dir, "plan", "-no-color")
+	if r.code != 1 || !strings.Contains(r.stderr, "Output refers to sensitive values") || strings.Contains(r.stdout+r.stderr, "hunter2") {
+		t.Fatalf("plan with an output not marked sensitive: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	writeFile(t, dir, "main.tf", strings.Replace(cfg, "value = var.pw", "value     = var.pw\n  sensitive = true", 1))
+	for _, args := range [][]string{{"plan", "-out=next.plan"}, {"show", "next.plan"}, {"apply", "next.plan"}, {"plan", "-detailed-exitcode"}} {
+		r := rig(t, dir, append([]string{args[0], "-no-color"}, args[1:]...)...)
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d\n%s%s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+		}
+		if strings.Contains(r.stdout+r.stderr, "hunter2") {
+			t.Errorf("%s printed the secret:\n%s", strings.Join(args, " "), r.stdout)
+		}
+	}
+}
