@@ -42,7 +42,7 @@ var allowedImports = map[string][]string{
 	"internal/provider/plugin/tfplugin6": {},
 
 	// Evaluation of a configuration tree's expressions, shared by plan and apply.
-	"internal/eval": {"internal/addrs", "internal/config", "internal/diag", "internal/lang"},
+	"internal/eval": {"internal/addrs", "internal/config", "internal/diag", "internal/lang", "internal/provider"},
 	"internal/plan": {"internal/addrs", "internal/config", "internal/dag", "internal/diag",
 		"internal/eval", "internal/lang", "internal/parallel", "internal/provider", "internal/state"},
 	"internal/plan/planfile": {"internal/addrs", "internal/plan", "internal/state", "internal/state/statefile"},

@@ -31,6 +31,8 @@ type Options struct {
 	StateWriter StateWriter
 	// Workspace is terraform.workspace.
 	Workspace string
+	// RootDir is path.cwd: the directory rig runs in.
+	RootDir string
 	// ProgressInterval is how often Hooks.Progress is called for a running operation (default 10s).
 	ProgressInterval time.Duration
 	// Limits cap the operations of a provider, resource type or resource
@@ -87,11 +89,12 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		opCtx:  context.WithoutCancel(ctx),
 		values: newLiveValues(cfg, p),
 	}
-	fns, more := plan.ProviderFunctions(a.opCtx, set, cfg)
+	ev, more := eval.New(a.opCtx, eval.Options{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace,
+		Timestamp: p.Timestamp, RootDir: opts.RootDir, Providers: set})
 	if ds = ds.Append(more); ds.HasErrors() {
 		return p.PriorState, ds
 	}
-	a.eval = &eval.Evaluator{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace, Timestamp: p.Timestamp, Functions: fns}
+	a.eval = ev
 	working := p.PriorState
 	if !opts.ReleaseApplied {
 		working = working.DeepCopy()
@@ -236,7 +239,7 @@ func (a *applier) expansion(addr addrs.AbsResource, r *config.Resource) (eval.Ex
 }
 
 func (a *applier) provider(pc addrs.AbsProviderConfig) (provider.Interface, diag.Diagnostics) {
-	return plan.ConfiguredProvider(a.opCtx, a.set, a.cfg, a.eval, pc)
+	return a.eval.ConfiguredProvider(a.opCtx, a.set, pc)
 }
 
 func (a *applier) schema(c *plan.ResourceInstanceChange) (provider.Schema, diag.Diagnostics) {

@@ -1,7 +1,9 @@
 package eval
 
 import (
+	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/provider"
 )
 
 // ResourceValues supplies the value of a whole resource (an object, a tuple
@@ -39,9 +42,14 @@ type Evaluator struct {
 	Timestamp time.Time
 	// RootDir is path.cwd, the directory rig runs in.
 	RootDir string
-	// Functions are the provider-defined functions expressions may call;
-	// nil means none.
+	// Functions are the provider-defined functions expressions may call,
+	// in modules New found no table for (New builds one per module); nil
+	// means none.
 	Functions *lang.ProviderFunctions
+
+	// functions holds each module's provider-defined functions (those of
+	// its own required_providers), built by New.
+	functions map[*config.Module]*lang.ProviderFunctions
 
 	mu      sync.Mutex
 	modules map[addrs.ModuleInstance]*moduleEntry
@@ -108,6 +116,51 @@ func (me *moduleEntry) lazy(kind lazyKind, name string) *lazyValue {
 	return l
 }
 
+// Options are what New builds an Evaluator from.
+type Options struct {
+	// Config is the root module of the tree.
+	Config *config.Module
+	// Variables are the root module's input variable values.
+	Variables map[string]cty.Value
+	Resources ResourceValues
+	Workspace string
+	Timestamp time.Time
+	// RootDir is path.cwd.
+	RootDir string
+	// Providers serves the provider-defined functions and configures
+	// providers; nil means no provider functions.
+	Providers *provider.Set
+}
+
+// New returns an Evaluator for one plan, apply, import or validation: the
+// one setup all of them share. It reads the provider-defined functions
+// of every module of the tree from opts.Providers (reporting providers
+// that cannot give them).
+func New(ctx context.Context, opts Options) (*Evaluator, diag.Diagnostics) {
+	e := &Evaluator{Config: opts.Config, Variables: opts.Variables, Resources: opts.Resources,
+		Workspace: opts.Workspace, Timestamp: opts.Timestamp, RootDir: opts.RootDir}
+	if opts.Providers == nil {
+		return e, nil
+	}
+	var ds diag.Diagnostics
+	e.functions = map[*config.Module]*lang.ProviderFunctions{}
+	for _, m := range opts.Config.AllModules() {
+		fns, more := ProviderFunctions(ctx, opts.Providers, m)
+		ds = ds.Append(more)
+		e.functions[m] = fns
+	}
+	e.Functions = e.functions[opts.Config]
+	return e, ds
+}
+
+// FunctionsOf returns the provider-defined functions module m may call.
+func (e *Evaluator) FunctionsOf(m *config.Module) *lang.ProviderFunctions {
+	if fns, ok := e.functions[m]; ok {
+		return fns
+	}
+	return e.Functions
+}
+
 // module returns the entry of module instance mi, whose configuration must exist.
 func (e *Evaluator) module(mi addrs.ModuleInstance) *moduleEntry {
 	e.mu.Lock()
@@ -135,7 +188,7 @@ func (e *Evaluator) Scope(mi addrs.ModuleInstance, inst lang.InstanceData) *lang
 		Workspace:         e.Workspace,
 		Instance:          inst,
 		PlanTimestamp:     e.Timestamp,
-		ProviderFunctions: e.Functions,
+		ProviderFunctions: e.FunctionsOf(me.cfg),
 	}
 }
 
@@ -433,4 +486,42 @@ func (d moduleData) ModuleCall(name string, outputs []string, rng hcl.Range) (ct
 			fmt.Sprintf("No module call named %q is declared in this module.", name))}
 	}
 	return d.e.ModuleCallValue(d.me.addr, name, outputs), nil
+}
+
+// ConfiguredProvider returns the instance of provider configuration pc,
+// configuring it on first use from its provider block, evaluated in its
+// module (or from an empty configuration for a default one without a block).
+func (e *Evaluator) ConfiguredProvider(ctx context.Context, set *provider.Set, pc addrs.AbsProviderConfig) (provider.Interface, diag.Diagnostics) {
+	return set.Configured(ctx, pc, func(s *provider.Schemas) (cty.Value, diag.Diagnostics) {
+		var block *config.Provider
+		if m := e.Config.Descendant(pc.Module.Module()); m != nil {
+			for _, key := range slices.Sorted(maps.Keys(m.ProviderConfigs)) {
+				pb := m.ProviderConfigs[key]
+				if m.ProviderFor(pb.Name) == pc.Provider && pb.Alias == pc.Alias {
+					block = pb
+					break
+				}
+			}
+		}
+		if block == nil {
+			if pc.Alias != "" {
+				return cty.NilVal, diag.Diagnostics{diag.Errorf("Provider configuration not present",
+					"To work with resources of %s, rig needs the provider configuration %s, which is not declared.", pc.Provider.ForDisplay(), pc)}
+			}
+			return emptyObject(s.Provider.Block.ImpliedType()), nil
+		}
+		return e.Scope(pc.Module, lang.InstanceData{}).EvalBlock(block.Config, s.Provider.Block.DecoderSpec())
+	})
+}
+
+// emptyObject returns an object of type ty whose attributes are all null.
+func emptyObject(ty cty.Type) cty.Value {
+	if !ty.IsObjectType() {
+		return cty.NullVal(ty)
+	}
+	vals := map[string]cty.Value{}
+	for name, at := range ty.AttributeTypes() {
+		vals[name] = cty.NullVal(at)
+	}
+	return cty.ObjectVal(vals)
 }

@@ -1,11 +1,13 @@
 // Package plan decides, for every object in configuration and state, what
 // must happen (no-op, create, update, replace delete-first or create-first,
-// delete) and why, including create_before_destroy inheritance, and returns
-// a Plan value. It persists nothing. It also evaluates for the other
-// operations that need the configuration: Validate, Import (`rig import`,
-// which returns the new state) and the provider-defined functions
-// expressions may call (ProviderFunctions).
+// delete) and why, including create_before_destroy inheritance and the
+// dependencies each object records, and returns a Plan value. It persists
+// nothing. It also serves the other operations that need the
+// configuration's graph: Validate, Import (`rig import`, which returns the
+// new state) and ResourceGraph (`rig graph`); evaluation itself is
+// internal/eval's.
 //
-// It imports internal/addrs, internal/diag, internal/config, internal/lang,
-// internal/state, internal/provider and the hcl/cty libraries.
+// It imports internal/addrs, internal/config, internal/dag, internal/diag,
+// internal/eval, internal/lang, internal/parallel, internal/provider,
+// internal/state and the hcl/cty libraries.
 package plan

@@ -101,11 +101,11 @@ func (p *planner) prepareImport() diag.Diagnostics {
 	vars, more := prepareVariables(p.cfg, p.opts.Variables)
 	ds = ds.Append(more)
 	p.variables = vars
-	fns, more := ProviderFunctions(p.ctx, p.providers, p.cfg)
-	ds = ds.Append(more)
 	// Resources have no values during an import: a provider configuration
 	// that refers to one sees an unknown value.
-	p.eval = &eval.Evaluator{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace, Timestamp: p.timestamp, Functions: fns}
+	p.eval, more = eval.New(p.ctx, eval.Options{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace,
+		Timestamp: p.timestamp, Providers: p.providers})
+	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return ds
 	}

@@ -33,6 +33,8 @@ type Options struct {
 	Parallelism int
 	// Workspace is terraform.workspace.
 	Workspace string
+	// RootDir is path.cwd: the directory rig runs in.
+	RootDir string
 	// Now returns the plan timestamp; nil means time.Now.
 	Now func() time.Time
 	// Dependencies says which dependencies objects record (default: all,
@@ -134,9 +136,9 @@ func (p *planner) run() diag.Diagnostics {
 	vars, more := prepareVariables(p.cfg, p.opts.Variables)
 	ds = ds.Append(more)
 	p.variables = vars
-	fns, more := ProviderFunctions(p.ctx, p.providers, p.cfg)
+	p.eval, more = eval.New(p.ctx, eval.Options{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace,
+		Timestamp: p.timestamp, RootDir: p.opts.RootDir, Providers: p.providers})
 	ds = ds.Append(more)
-	p.eval = &eval.Evaluator{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace, Timestamp: p.timestamp, Functions: fns}
 	if ds.HasErrors() {
 		return ds
 	}
@@ -152,7 +154,7 @@ func (p *planner) run() diag.Diagnostics {
 		// A destroy evaluates no resource body: check them all first, as
 		// OpenTofu validates the configuration before any operation. A
 		// normal plan evaluates every body anyway and reports the same errors.
-		ds = ds.Append(validateBodies(p.cfg, p.schemas, fns))
+		ds = ds.Append(validateBodies(p.cfg, p.schemas, p.eval))
 		if ds.HasErrors() {
 			return ds
 		}
@@ -356,45 +358,7 @@ func (p *planner) schemaOf(m *config.Module, r *config.Resource) (provider.Schem
 
 // configuredProvider returns the configured instance for pc.
 func (p *planner) configuredProvider(pc addrs.AbsProviderConfig) (provider.Interface, diag.Diagnostics) {
-	return ConfiguredProvider(p.ctx, p.providers, p.cfg, p.eval, pc)
-}
-
-// ConfiguredProvider returns the instance of provider configuration pc,
-// configuring it on first use from its provider block (or an empty one).
-func ConfiguredProvider(ctx context.Context, set *provider.Set, cfg *config.Module, ev *eval.Evaluator, pc addrs.AbsProviderConfig) (provider.Interface, diag.Diagnostics) {
-	return set.Configured(ctx, pc, func(s *provider.Schemas) (cty.Value, diag.Diagnostics) {
-		var block *config.Provider
-		if m := cfg.Descendant(pc.Module.Module()); m != nil {
-			for _, key := range slices.Sorted(maps.Keys(m.ProviderConfigs)) {
-				pb := m.ProviderConfigs[key]
-				if m.ProviderFor(pb.Name) == pc.Provider && pb.Alias == pc.Alias {
-					block = pb
-					break
-				}
-			}
-		}
-		if block == nil {
-			if pc.Alias != "" {
-				return cty.NilVal, diag.Diagnostics{diag.Errorf("Provider configuration not present",
-					"To work with resources of %s, rig needs the provider configuration %s, which is not declared.", pc.Provider.ForDisplay(), pc)}
-			}
-			empty := s.Provider.Block.ImpliedType()
-			return emptyObject(empty), nil
-		}
-		return ev.Scope(pc.Module, lang.InstanceData{}).EvalBlock(block.Config, s.Provider.Block.DecoderSpec())
-	})
-}
-
-// emptyObject returns an object of type ty whose attributes are all null.
-func emptyObject(ty cty.Type) cty.Value {
-	if !ty.IsObjectType() {
-		return cty.NullVal(ty)
-	}
-	vals := map[string]cty.Value{}
-	for name, at := range ty.AttributeTypes() {
-		vals[name] = cty.NullVal(at)
-	}
-	return cty.ObjectVal(vals)
+	return p.eval.ConfiguredProvider(p.ctx, p.providers, pc)
 }
 
 func (p *planner) addChange(c *ResourceInstanceChange) {

@@ -8,6 +8,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/dag"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
@@ -42,22 +43,22 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set) 
 		return ds
 	}
 	ds = ds.Append(p.loadGraph())
-	fns, more := ProviderFunctions(ctx, providers, cfg)
+	ev, more := eval.New(ctx, eval.Options{Config: cfg, Providers: providers})
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return ds
 	}
-	return ds.Append(validateBodies(cfg, p.schemas, fns))
+	return ds.Append(validateBodies(cfg, p.schemas, ev))
 }
 
 // validateBodies decodes every resource body against its schema with all
 // referenced values unknown, catching unsupported arguments, type errors and
 // unknown functions before anything is planned. Provider functions are
 // called only with known arguments.
-func validateBodies(cfg *config.Module, schemas map[addrs.ConfigResource]provider.Schema, fns *lang.ProviderFunctions) diag.Diagnostics {
+func validateBodies(cfg *config.Module, schemas map[addrs.ConfigResource]provider.Schema, ev *eval.Evaluator) diag.Diagnostics {
 	var ds diag.Diagnostics
 	for _, m := range cfg.AllModules() {
-		ds = ds.Append(validateModuleBodies(m, schemas, fns))
+		ds = ds.Append(validateModuleBodies(m, schemas, ev.FunctionsOf(m)))
 	}
 	return ds
 }

@@ -1,4 +1,4 @@
-package plan_test
+package eval_test
 
 import (
 	"context"
@@ -10,9 +10,9 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
-	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/builtin"
 	"github.com/rig-iac/rig/internal/provider/providertest"
@@ -69,11 +69,11 @@ terraform {
 				addrs.NewBuiltInProvider("terraform"): func() (provider.Interface, error) { return builtin.NewTerraform(), nil },
 			})
 			defer set.Close()
-			fns, ds := plan.ProviderFunctions(context.Background(), set, loadConfig(t, src))
+			ev, ds := eval.New(context.Background(), eval.Options{Config: loadConfig(t, src),
+				Variables: map[string]cty.Value{"unknown": cty.UnknownVal(cty.String)}, Providers: set})
 			if ds.HasErrors() {
 				t.Fatal(ds.Err())
 			}
-			ev := &eval.Evaluator{Config: loadConfig(t, src), Variables: map[string]cty.Value{"unknown": cty.UnknownVal(cty.String)}, Functions: fns}
 			expr, hds := hclsyntax.ParseExpression([]byte(tt.expr), "test.tf", hcl.InitialPos)
 			if hds.HasErrors() {
 				t.Fatal(hds)
@@ -97,4 +97,13 @@ terraform {
 			}
 		})
 	}
+}
+
+func loadConfig(t *testing.T, src string) *config.Module {
+	t.Helper()
+	cfg, ds := config.LoadFiles(map[string][]byte{"main.tf": []byte(src)})
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	return cfg
 }

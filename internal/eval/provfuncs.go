@@ -1,4 +1,4 @@
-package plan
+package eval
 
 import (
 	"context"
