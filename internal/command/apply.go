@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"strings"
 
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/diag"
@@ -139,7 +142,7 @@ func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *
 			"The -var and -var-file options cannot be used when applying a saved plan file, because a saved plan includes the variable values that were set when it was created.")})
 		return 1
 	}
-	f.vars = nil
+	f.vars, f.savedPlan = nil, true
 	op, ds := m.prepare(ctx, f, "OperationTypeApply")
 	defer op.close()
 	if ds.HasErrors() {
@@ -165,14 +168,63 @@ func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *
 	return m.runApplyPhase(ctx, out, op, pf.Plan, nil, f)
 }
 
+// sameSources reports whether two configurations' files say the same
+// thing: the same files, each with the same tokens, comments and blank
+// lines aside (a .json file byte for byte).
 func sameSources(a, b map[string][]byte) bool {
 	if len(a) != len(b) {
 		return false
 	}
-	for k, v := range a {
-		if !bytes.Equal(v, b[k]) {
+	for name, src := range a {
+		other, ok := b[name]
+		if !ok {
+			return false
+		}
+		if bytes.Equal(src, other) {
+			continue
+		}
+		if strings.HasSuffix(name, ".json") || !sameTokens(src, other) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameTokens compares two native-syntax files token by token, without
+// comments and with runs of line ends taken as one.
+func sameTokens(a, b []byte) bool {
+	ta, tb := significantTokens(a), significantTokens(b)
+	if len(ta) != len(tb) {
+		return false
+	}
+	for i := range ta {
+		if ta[i].Type != tb[i].Type || !bytes.Equal(ta[i].Bytes, tb[i].Bytes) {
+			return false
+		}
+	}
+	return true
+}
+
+func significantTokens(src []byte) hclsyntax.Tokens {
+	toks, _ := hclsyntax.LexConfig(src, "", hcl.InitialPos)
+	out := make(hclsyntax.Tokens, 0, len(toks))
+	newline := func() {
+		if len(out) > 0 && out[len(out)-1].Type != hclsyntax.TokenNewline {
+			out = append(out, hclsyntax.Token{Type: hclsyntax.TokenNewline, Bytes: []byte("\n")})
+		}
+	}
+	for _, t := range toks {
+		switch t.Type {
+		case hclsyntax.TokenComment:
+			// A line comment ends its line.
+			if bytes.HasSuffix(t.Bytes, []byte("\n")) {
+				newline()
+			}
+		case hclsyntax.TokenNewline:
+			newline()
+		default:
+			out = append(out, hclsyntax.Token{Type: t.Type, Bytes: t.Bytes})
+		}
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 
 	"github.com/rig-iac/rig/internal/config"
@@ -71,7 +72,7 @@ func runInit(m *Meta, args []string) int {
 // and writes .terraform/modules/modules.json as terraform and tofu do.
 func (m *Meta) initModules(upgrade bool) diag.Diagnostics {
 	root, ds := config.LoadDir(".")
-	m.sources = root.Sources
+	m.sources = maps.Clone(root.Sources)
 	if ds.HasErrors() || len(root.ModuleCalls) == 0 {
 		return ds
 	}

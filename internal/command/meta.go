@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -93,7 +94,9 @@ func (m *Meta) loadConfig() (*config.Module, diag.Diagnostics) {
 	hosts := m.registryHosts()
 	mod, ds := config.LoadTree(".", config.TreeOptions{Resolve: installedModules(), ProviderHost: hosts.Provider})
 	if mod != nil {
-		m.sources = mod.Sources
+		// A copy: variable and settings files shown in diagnostics are
+		// not part of the configuration (a saved plan records its files).
+		m.sources = maps.Clone(mod.Sources)
 	}
 	if mod != nil && len(mod.ManagedResources)+len(mod.DataResources)+len(mod.Outputs)+len(mod.Variables)+len(mod.Locals) == 0 && !ds.HasErrors() && len(mod.Sources) == 0 {
 		ds = ds.Append(diag.Errorf("No configuration files",

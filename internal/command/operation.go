@@ -32,6 +32,9 @@ type operationFlags struct {
 	detailedExitcode bool
 	out              string
 	autoApprove      bool
+	// savedPlan is set when applying a saved plan, which carries its
+	// variables: none are collected (or asked for).
+	savedPlan bool
 }
 
 func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
@@ -135,9 +138,11 @@ func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*
 	}
 	alignStateProviders(cfg, s)
 	op.state = s
-	vars, more := m.collectVariables(cfg, f.vars)
-	ds = ds.Append(more)
-	op.variables = vars
+	if !f.savedPlan {
+		vars, more := m.collectVariables(cfg, f.vars)
+		ds = ds.Append(more)
+		op.variables = vars
+	}
 	ds = ds.Append(m.checkProviders(cfg))
 	if ds.HasErrors() {
 		return op, ds

@@ -82,7 +82,7 @@ func TestSavedPlan(t *testing.T) {
 	if r := rig(t, dir, "plan", "-input=false", "-no-color", "-var=value=two", "-out="+changedPath); r.code != 0 {
 		t.Fatalf("third plan: %s", r.stderr)
 	}
-	writeFile(t, dir, "main.tf", simpleConfig+"\n# edited\n")
+	writeFile(t, dir, "main.tf", simpleConfig+"\nresource \"terraform_data\" \"added\" {}\n")
 	r = rig(t, dir, "apply", "-no-color", "-input=false", changedPath)
 	if r.code != 1 || !strings.Contains(r.stderr, "Saved plan does not match the configuration") {
 		t.Fatalf("changed configuration: exit %d\n%s", r.code, r.stderr)
@@ -104,5 +104,33 @@ func TestApplyConfirmation(t *testing.T) {
 	r = rigInput(t, dir, "yes\n", "destroy", "-no-color")
 	if r.code != 0 || !strings.Contains(r.stdout, "Do you really want to destroy all resources?") || !strings.Contains(r.stdout, "Destroy complete! Resources: 2 destroyed.") {
 		t.Fatalf("destroy: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// A plan saved with -var-file applies without it (it carries its
+// variables, and the .tfvars file is not part of the configuration), and
+// only a change of what the configuration says makes it stale: comments
+// and blank lines do not.
+func TestSavedPlanWithVarFileAndComments(t *testing.T) {
+	cfg := `variable "x" {}
+resource "terraform_data" "a" {
+  input = var.x
+}
+`
+	dir := workdir(t, map[string]string{"main.tf": cfg, "dev.tfvars": `x = "hello"`})
+	if r := rig(t, dir, "plan", "-no-color", "-var-file=dev.tfvars", "-out=p.plan"); r.code != 0 {
+		t.Fatalf("plan: exit %d\n%s", r.code, r.stderr)
+	}
+	writeFile(t, dir, "main.tf", "# a note added after planning\n\n"+strings.Replace(cfg, "{}", "{} # required", 1))
+	r := rig(t, dir, "apply", "-no-color", "p.plan")
+	if r.code != 0 || !strings.Contains(r.stdout, "Apply complete! Resources: 1 added") {
+		t.Fatalf("apply of the saved plan: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := rig(t, dir, "plan", "-no-color", "-var-file=dev.tfvars", "-out=p.plan", "-var=x=other"); r.code != 0 {
+		t.Fatalf("second plan: exit %d\n%s", r.code, r.stderr)
+	}
+	writeFile(t, dir, "main.tf", strings.Replace(cfg, "var.x", `"${var.x}!"`, 1))
+	if r := rig(t, dir, "apply", "-no-color", "p.plan"); r.code != 1 || !strings.Contains(r.stderr, "Saved plan does not match the configuration") {
+		t.Fatalf("apply after a real change: exit %d, want the mismatch\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
