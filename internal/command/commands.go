@@ -76,6 +76,20 @@ Print the current workspace's state exactly as it is stored, in the state file f
 Replace the current workspace's state with the state file at PATH, or with standard input when PATH is "-".
 
 The push is refused when the stored state has another lineage, or a higher serial, than the file: those states were not made from one another. -force writes it anyway. This command is rarely needed; use it with care.`},
+		"state rm": {runStateRm, "Remove instances from the state", "[options] ADDRESS...", `
+Remove the objects ADDRESS names from the state: a resource instance, every instance of a resource, or everything in a module (module.NAME, or one instance of it).
+
+The remote objects are not destroyed: rig only forgets them. With -dry-run, list what would be removed.`},
+		"state mv": {runStateMv, "Move an item in the state", "[options] SOURCE DESTINATION", `
+Move the objects SOURCE names in the state to DESTINATION: a resource instance to another address, every instance of a resource to another resource of the same type, or a module (instance) and everything in it to another module path.
+
+Nothing is changed remotely. The destination must not have objects already. With -dry-run, print what would move.`},
+		"state replace-provider": {runStateReplaceProvider, "Replace provider in the state", "[options] FROM TO", `
+Replace the provider of every resource in the state recorded with the provider FROM by the provider TO, fully qualified such as registry.terraform.io/hashicorp/aws and registry.example.com/acme/aws. It asks for confirmation unless -auto-approve.`},
+		"taint": {runTaint, "Mark a resource instance as not fully functional", "[options] ADDRESS", `
+Mark the resource instance at ADDRESS as tainted: the next plan replaces it. The remote object is not changed now.`},
+		"untaint": {runUntaint, "Remove the 'tainted' state from a resource instance", "[options] ADDRESS", `
+Clear the tainted mark of the resource instance at ADDRESS, so that the next plan no longer replaces it for that reason.`},
 		"version": {runVersion, "Show the current rig version", "[options]", `
 Print rig's version, the platform, the version of OpenTofu and Terraform whose language and state format rig implements, and the versions of the providers the dependency lock file selects.`},
 		"workspace": {nil, "Workspace management", "<subcommand> [options] [args]", `
