@@ -257,11 +257,15 @@ func (m *Module) addFile(body hcl.Body) hcl.Diagnostics {
 				continue
 			}
 			m.DataResources[r.Addr] = r
-		case "moved", "import", "removed", "check":
+		case "moved":
+			mv, mDiags := decodeMovedBlock(block)
+			diags = append(diags, mDiags...)
+			if mv != nil {
+				m.Moved = append(m.Moved, mv)
+			}
+		case "import", "removed", "check":
 			raw := &RawBlock{Type: block.Type, Labels: block.Labels, Body: block.Body, DeclRange: block.DefRange}
 			switch block.Type {
-			case "moved":
-				m.Moved = append(m.Moved, raw)
 			case "import":
 				m.Imports = append(m.Imports, raw)
 			case "removed":

@@ -47,9 +47,10 @@ type Module struct {
 	// LoadTree (LoadDir and LoadFiles leave it empty).
 	Children map[string]*Module
 
+	// Moved are the moved blocks, in file order.
+	Moved []*Moved
 	// Blocks kept unparsed so the engine can report them as unsupported:
-	// "moved", "import", "removed" and "check", in file order.
-	Moved   []*RawBlock
+	// "import", "removed" and "check", in file order.
 	Imports []*RawBlock
 	Removed []*RawBlock
 	Checks  []*RawBlock

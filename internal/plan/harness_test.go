@@ -333,6 +333,9 @@ func renderChange(c *plan.ResourceInstanceChange) string {
 		}
 	}
 	b.WriteString("\n")
+	if c.Moved() {
+		fmt.Fprintf(&b, "  moved from: %s\n", c.PrevRunAddr)
+	}
 	if pc := c.ProviderConfig; !pc.Module.IsRoot() || pc.Alias != "" {
 		fmt.Fprintf(&b, "  provider: %s\n", pc)
 	}

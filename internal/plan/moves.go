@@ -11,58 +11,308 @@ import (
 	"github.com/rig-iac/rig/internal/state"
 )
 
-// impliedMoves applies the instance moves OpenTofu implies when count is
-// added to or removed from a resource that already has an object
-// (refactoring.ImpliedMoveStatements): a resource with count takes its
-// no-key instance as [0], and a resource with neither count nor for_each
-// takes [0] as its no-key instance, current and deposed objects alike. A
-// move whose target address already has objects is not made, and a warning
-// names it, as OpenTofu does; the object left behind is then deleted.
-//
-// prior is not modified: when anything moves, the result is a copy.
-func impliedMoves(cfg *config.Module, prior *state.State) (*state.State, diag.Diagnostics) {
-	type move struct {
-		res      addrs.AbsResource
-		from, to addrs.InstanceKey
+// moveStatement is a moved block, or a move OpenTofu implies, in the
+// module (static path) that declares it.
+type moveStatement struct {
+	module   addrs.Module
+	from, to *config.MoveEndpoint
+	decl     *config.Moved // nil for an implied move
+}
+
+// applyMoves applies the configuration's moved blocks and then the moves
+// implied by adding or removing count to the objects of prior, as OpenTofu
+// does before planning (refactoring.ApplyMoves): every object at a
+// statement's source moves to its destination, in every instance of the
+// declaring module; chains (a to b, b to c) move an object along the whole
+// chain. A move whose destination already holds objects is not made, with
+// a warning naming it (the objects left behind are then deleted). It
+// returns the moved state (prior itself when nothing moves: prior is never
+// modified) and, for each instance that moved, where it was before.
+func applyMoves(cfg *config.Module, prior *state.State) (*state.State, map[addrs.AbsResourceInstance]addrs.AbsResourceInstance, diag.Diagnostics) {
+	stmts, ds := moveStatements(cfg)
+	if ds.HasErrors() {
+		return prior, nil, ds
 	}
-	var moves []move
-	for ra, rs := range prior.Resources {
-		r := cfg.ConfigResource(ra.InConfig())
-		if r == nil {
+	stmts = append(stmts, impliedMoveStatements(cfg, prior)...)
+	if len(stmts) == 0 {
+		return prior, nil, ds
+	}
+	moved := map[addrs.AbsResourceInstance]addrs.AbsResourceInstance{}
+	var out *state.State
+	blocked := map[string]bool{}
+	var blockedList []string
+	// Each pass moves what can move; a chain of n moves takes n passes.
+	for range len(stmts) + 1 {
+		progress := false
+		for _, st := range stmts {
+			cur := prior
+			if out != nil {
+				cur = out
+			}
+			for _, ra := range sortedResources(cur) {
+				dst, ok := st.destination(ra)
+				if !ok {
+					continue
+				}
+				rs := cur.Resources[ra]
+				for _, k := range sortedInstanceKeys(rs) {
+					from := ra.Instance(k)
+					to, ok := st.instanceDestination(from, dst)
+					if !ok {
+						continue
+					}
+					if cur.Instance(to).HasObjects() {
+						if line := fmt.Sprintf("\n  - %s could not move to %s", from, to); !blocked[line] {
+							blocked[line] = true
+							blockedList = append(blockedList, line)
+						}
+						continue
+					}
+					if out == nil {
+						out = prior.DeepCopy()
+						cur = out
+						rs = out.Resources[ra]
+					}
+					moveInstance(out, from, to)
+					orig, seen := moved[from]
+					if !seen {
+						orig = from
+					}
+					delete(moved, from)
+					moved[to] = orig
+					progress = true
+				}
+			}
+		}
+		if !progress {
+			break
+		}
+	}
+	for to, from := range moved {
+		if to == from {
+			delete(moved, to)
+		}
+	}
+	if len(blockedList) > 0 {
+		ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Unresolved resource instance address changes",
+			Detail: "rig tried to adjust resource instance addresses in the prior state based on change information recorded in the configuration, but some adjustments did not succeed due to existing objects already at the intended addresses:" +
+				strings.Join(blockedList, "") +
+				"\n\nrig has planned to destroy these objects. If rig's proposed changes aren't appropriate, you must first resolve the conflicts using the \"rig state\" subcommands and then create a new plan."})
+	}
+	if out == nil {
+		return prior, moved, ds
+	}
+	return out, moved, ds
+}
+
+// moveInstance moves every object of an instance, current and deposed, to
+// another address, keeping its provider configuration.
+func moveInstance(s *state.State, from, to addrs.AbsResourceInstance) {
+	pc := s.Resource(from.ContainingResource()).ProviderConfig
+	inst := s.Instance(from)
+	objs := map[addrs.DeposedKey]*state.Object{addrs.NotDeposed: inst.Current}
+	for dk, o := range inst.Deposed {
+		objs[dk] = o
+	}
+	for dk, o := range objs {
+		if o == nil {
 			continue
 		}
+		s.SetObject(addrs.ObjectAddr{Instance: from, Deposed: dk}, nil, pc)
+		s.SetObject(addrs.ObjectAddr{Instance: to, Deposed: dk}, o, pc)
+	}
+}
+
+func sortedResources(s *state.State) []addrs.AbsResource {
+	out := make([]addrs.AbsResource, 0, len(s.Resources))
+	for ra := range s.Resources {
+		out = append(out, ra)
+	}
+	slices.SortFunc(out, addrs.AbsResource.Compare)
+	return out
+}
+
+// moduleInstancePrefix returns the instance of static module path m that
+// module instance mi is in (mi itself or an ancestor), if any.
+func moduleInstancePrefix(mi addrs.ModuleInstance, m addrs.Module) (addrs.ModuleInstance, bool) {
+	if m.IsRoot() {
+		return addrs.RootModule, true
+	}
+	steps := mi.Steps()
+	calls := m.Calls()
+	if len(steps) < len(calls) {
+		return "", false
+	}
+	prefix := addrs.RootModule
+	for i, name := range calls {
+		if steps[i].Name != name {
+			return "", false
+		}
+		prefix = prefix.Child(name, steps[i].Key)
+	}
+	return prefix, true
+}
+
+// join appends a relative module instance path to a module instance.
+func join(base, rel addrs.ModuleInstance) addrs.ModuleInstance {
+	for _, st := range rel.Steps() {
+		base = base.Child(st.Name, st.Key)
+	}
+	return base
+}
+
+// destination reports whether resource ra (in state) is moved by st, and
+// returns the resource it moves to (instance keys aside).
+func (st moveStatement) destination(ra addrs.AbsResource) (addrs.AbsResource, bool) {
+	if ra.Resource.Mode != addrs.Managed {
+		return addrs.AbsResource{}, false
+	}
+	base, ok := moduleInstancePrefix(ra.Module, st.module)
+	if !ok {
+		return addrs.AbsResource{}, false
+	}
+	from, to := st.from, st.to
+	if !from.IsModule() {
+		if ra.Module != join(base, from.Module) || ra.Resource != from.Resource {
+			return addrs.AbsResource{}, false
+		}
+		return addrs.AbsResource{Module: join(base, to.Module), Resource: to.Resource}, true
+	}
+	src := string(join(base, from.Module))
+	rest, ok := strings.CutPrefix(string(ra.Module), src)
+	switch {
+	case !ok:
+		return addrs.AbsResource{}, false
+	case rest == "" || strings.HasPrefix(rest, "."):
+	case strings.HasPrefix(rest, "[") && !strings.HasSuffix(src, "]"):
+		// A module call without a key moves every instance of it.
+	default:
+		return addrs.AbsResource{}, false
+	}
+	mi, err := addrs.ParseModuleInstanceStr(string(join(base, to.Module)) + rest)
+	if err != nil {
+		return addrs.AbsResource{}, false
+	}
+	return addrs.AbsResource{Module: mi, Resource: ra.Resource}, true
+}
+
+// instanceDestination returns where instance from of a resource moved to
+// dst goes: the destination key for an instance statement (which must
+// name from's key), the same key otherwise.
+func (st moveStatement) instanceDestination(from addrs.AbsResourceInstance, dst addrs.AbsResource) (addrs.AbsResourceInstance, bool) {
+	if st.from.IsModule() || !st.from.KeyGiven {
+		return dst.Instance(from.Resource.Key), true
+	}
+	if from.Resource.Key != st.from.Key {
+		return addrs.AbsResourceInstance{}, false
+	}
+	return dst.Instance(st.to.Key), true
+}
+
+// moveStatements collects the moved blocks of every module, checking them
+// against the configuration: the source must no longer be declared, and
+// statements must not form a cycle.
+func moveStatements(cfg *config.Module) ([]moveStatement, diag.Diagnostics) {
+	var ds diag.Diagnostics
+	var out []moveStatement
+	for _, m := range cfg.AllModules() {
+		next := map[string]string{}
+		for _, mv := range m.Moved {
+			out = append(out, moveStatement{module: m.Path, from: mv.From, to: mv.To, decl: mv})
+			next[mv.From.String()] = mv.To.String()
+			if rng, declared := declaredAt(m, mv.From); declared {
+				ds = ds.Append(diag.At(mv.DeclRange, "Moved object still exists",
+					fmt.Sprintf("This statement declares a move from %s, but that %s is still declared at %s.\n\nChange your configuration so that this %s will be declared as %s instead.", mv.From, kindOf(mv.From), rng, kindOf(mv.From), mv.To)))
+			}
+		}
+		for _, mv := range m.Moved {
+			seen := map[string]bool{}
+			for at := mv.From.String(); next[at] != ""; at = next[at] {
+				if seen[at] {
+					ds = ds.Append(diag.At(mv.DeclRange, "Cyclic dependency in move statements",
+						fmt.Sprintf("The moved block from %s to %s is part of a chain of moves that leads back to where it started. Remove the statement that closes the cycle.", mv.From, mv.To)))
+					break
+				}
+				seen[at] = true
+			}
+		}
+	}
+	return out, ds
+}
+
+func kindOf(e *config.MoveEndpoint) string {
+	switch {
+	case e.IsModule():
+		return "module call"
+	case e.KeyGiven:
+		return "resource instance"
+	}
+	return "resource"
+}
+
+// declaredAt reports whether the configuration of module m still declares
+// the endpoint's object, and where: a resource, or a module call, as a
+// whole. Instances of a resource or call with count or for_each are not
+// checked (their keys are known only once expanded).
+func declaredAt(m *config.Module, e *config.MoveEndpoint) (string, bool) {
+	mod := m
+	steps := e.Module.Steps()
+	for i, st := range steps {
+		if e.IsModule() && i == len(steps)-1 {
+			call := mod.ModuleCalls[st.Name]
+			if call == nil {
+				return "", false
+			}
+			// An instance of a call with count or for_each may or may not be
+			// one of its keys: that is known only once expanded.
+			return call.DeclRange.String(), st.Key.IsNone()
+		}
+		mod = mod.Children[st.Name]
+		if mod == nil {
+			return "", false
+		}
+	}
+	r := mod.ResourceByAddr(e.Resource)
+	if r == nil {
+		return "", false
+	}
+	if e.KeyGiven && (r.Count != nil || r.ForEach != nil || !e.Key.IsNone()) {
+		// Whether the instance is one of the keys is known only once expanded.
+		return "", false
+	}
+	return r.DeclRange.String(), true
+}
+
+// impliedMoveStatements returns the instance moves OpenTofu implies when
+// count is added to or removed from a resource that already has an object
+// (refactoring.ImpliedMoveStatements): a resource with count takes its
+// no-key instance as [0], and one with neither count nor for_each takes [0]
+// as its no-key instance.
+func impliedMoveStatements(cfg *config.Module, prior *state.State) []moveStatement {
+	var out []moveStatement
+	seen := map[addrs.ConfigResource]bool{}
+	for _, ra := range sortedResources(prior) {
+		cr := ra.InConfig()
+		r := cfg.ConfigResource(cr)
+		if r == nil || seen[cr] || r.Addr.Mode != addrs.Managed {
+			continue
+		}
+		var from, to addrs.InstanceKey
 		switch {
 		case r.Count != nil:
-			if rs.Instances[addrs.NoKey] != nil {
-				moves = append(moves, move{ra, addrs.NoKey, addrs.IntKey(0)})
-			}
+			from, to = addrs.NoKey, addrs.IntKey(0)
 		case r.ForEach == nil:
-			if rs.Instances[addrs.IntKey(0)] != nil {
-				moves = append(moves, move{ra, addrs.IntKey(0), addrs.NoKey})
-			}
-		}
-	}
-	if len(moves) == 0 {
-		return prior, nil
-	}
-	slices.SortFunc(moves, func(a, b move) int { return a.res.Compare(b.res) })
-
-	moved := prior.DeepCopy()
-	var blocked []string
-	for _, m := range moves {
-		rs := moved.Resources[m.res]
-		if rs.Instances[m.to].HasObjects() {
-			blocked = append(blocked, fmt.Sprintf("\n  - %s could not move to %s", m.res.Instance(m.from), m.res.Instance(m.to)))
+			from, to = addrs.IntKey(0), addrs.NoKey
+		default:
 			continue
 		}
-		rs.Instances[m.to] = rs.Instances[m.from]
-		delete(rs.Instances, m.from)
+		if prior.Resources[ra].Instances[from] == nil {
+			continue
+		}
+		seen[cr] = true
+		out = append(out, moveStatement{module: cr.Module,
+			from: &config.MoveEndpoint{Resource: r.Addr, Key: from, KeyGiven: true},
+			to:   &config.MoveEndpoint{Resource: r.Addr, Key: to, KeyGiven: true}})
 	}
-	if len(blocked) == 0 {
-		return moved, nil
-	}
-	return moved, diag.Diagnostics{{Severity: diag.Warning, Summary: "Unresolved resource instance address changes",
-		Detail: "rig tried to adjust resource instance addresses in the prior state based on change information recorded in the configuration, but some adjustments did not succeed due to existing objects already at the intended addresses:" +
-			strings.Join(blocked, "") +
-			"\n\nrig has planned to destroy these objects. If rig's proposed changes aren't appropriate, you must first resolve the conflicts using the \"rig state\" subcommands and then create a new plan."}}
+	return out
 }

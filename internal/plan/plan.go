@@ -44,6 +44,9 @@ type Plan struct {
 // ResourceInstanceChange is the planned change of one object.
 type ResourceInstanceChange struct {
 	Addr addrs.AbsResourceInstance
+	// PrevRunAddr is where the object was before a moved block (or a move
+	// implied by adding or removing count) moved it; zero when it did not move.
+	PrevRunAddr addrs.AbsResourceInstance
 	// Deposed is set when the change concerns a deposed object (always a Delete).
 	Deposed        addrs.DeposedKey
 	ProviderConfig addrs.AbsProviderConfig
@@ -81,11 +84,17 @@ type OutputChange struct {
 	Sensitive     bool
 }
 
+// Moved reports whether the change's object moved to its address.
+func (c *ResourceInstanceChange) Moved() bool {
+	return c.PrevRunAddr != (addrs.AbsResourceInstance{}) && c.PrevRunAddr != c.Addr
+}
+
 // HasChanges reports whether applying the plan would change anything:
-// an action other than no-op on an object or an output.
+// an action other than no-op on an object or an output, or an object
+// that moved (its new address must be recorded).
 func (p *Plan) HasChanges() bool {
 	for _, c := range p.Changes {
-		if c.Action != NoOp {
+		if c.Action != NoOp || c.Moved() {
 			return true
 		}
 	}

@@ -51,7 +51,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	}
 	// The state as OpenTofu sees it after the moves implied by adding or
 	// removing count; the caller's state is left as it is.
-	prior, moveDiags := impliedMoves(cfg, prior)
+	prior, moved, moveDiags := applyMoves(cfg, prior)
 	if opts.Parallelism <= 0 {
 		opts.Parallelism = 10
 	}
@@ -73,7 +73,10 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 		p.replace[a] = true
 	}
 	result := &Plan{Mode: opts.Mode, PrevRunState: prior, Outputs: map[string]*OutputChange{}, Timestamp: p.timestamp}
-	ds := moveDiags.Append(p.run())
+	ds := moveDiags
+	if !ds.HasErrors() {
+		ds = ds.Append(p.run())
+	}
 	// Before forceCBD: the state records the setting OpenTofu records, the
 	// configuration's own or inherited one.
 	p.recordUnchanged()
@@ -81,6 +84,11 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 		forceCBD(p.changes, p.prevRun)
 	}
 	sort.Slice(p.changes, func(i, j int) bool { return p.changes[i].ObjectAddr().Less(p.changes[j].ObjectAddr()) })
+	for _, c := range p.changes {
+		if from, ok := moved[c.Addr]; ok {
+			c.PrevRunAddr = from
+		}
+	}
 	result.Changes = p.changes
 	result.PriorState = p.refreshed
 	result.Variables = p.variables
@@ -415,7 +423,7 @@ func unsupportedConstructs(m *config.Module) diag.Diagnostics {
 				ds = ds.Append(diag.At(r.Provisioners[0].DeclRange, "Unsupported block type", "rig does not support provisioners yet."))
 			}
 		}
-		for _, group := range [][]*config.RawBlock{mod.Moved, mod.Imports, mod.Removed, mod.Checks} {
+		for _, group := range [][]*config.RawBlock{mod.Imports, mod.Removed, mod.Checks} {
 			for _, b := range group {
 				ds = ds.Append(diag.At(b.DeclRange, "Unsupported block type", fmt.Sprintf("rig does not support %q blocks yet.", b.Type)))
 			}
