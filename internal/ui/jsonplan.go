@@ -111,16 +111,17 @@ type plannedOutputJSON struct {
 }
 
 type resourceChangeJSON struct {
-	Address       string          `json:"address,omitempty"`
-	ModuleAddress string          `json:"module_address,omitempty"`
-	Mode          string          `json:"mode,omitempty"`
-	Type          string          `json:"type,omitempty"`
-	Name          string          `json:"name,omitempty"`
-	Index         json.RawMessage `json:"index,omitempty"`
-	ProviderName  string          `json:"provider_name,omitempty"`
-	Deposed       string          `json:"deposed,omitempty"`
-	Change        changeBodyJSON  `json:"change"`
-	ActionReason  string          `json:"action_reason,omitempty"`
+	Address         string          `json:"address,omitempty"`
+	PreviousAddress string          `json:"previous_address,omitempty"`
+	ModuleAddress   string          `json:"module_address,omitempty"`
+	Mode            string          `json:"mode,omitempty"`
+	Type            string          `json:"type,omitempty"`
+	Name            string          `json:"name,omitempty"`
+	Index           json.RawMessage `json:"index,omitempty"`
+	ProviderName    string          `json:"provider_name,omitempty"`
+	Deposed         string          `json:"deposed,omitempty"`
+	Change          changeBodyJSON  `json:"change"`
+	ActionReason    string          `json:"action_reason,omitempty"`
 }
 
 type changeBodyJSON struct {
@@ -221,6 +222,9 @@ func resourceChangeToJSON(c *plan.ResourceInstanceChange, schemas SchemaSource) 
 	rc := resourceChangeJSON{
 		Address: base.Address, ModuleAddress: string(c.Addr.Module), Mode: base.Mode, Type: base.Type, Name: base.Name,
 		Index: base.Index, ProviderName: base.ProviderName, Deposed: string(c.Deposed), ActionReason: c.Reason.JSON(),
+	}
+	if c.Moved() {
+		rc.PreviousAddress = c.PrevRunAddr.String()
 	}
 	blk := lookupBlock(schemas, c.ProviderConfig.Provider, r)
 	bset, aset := pathSet{}, pathSet{}

@@ -27,7 +27,9 @@ func RenderPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, opts RenderOpti
 	changes := visibleChanges(p)
 	counts := map[plan.Action]int{}
 	for _, c := range changes {
-		counts[c.Action]++
+		if c.Action != plan.NoOp {
+			counts[c.Action]++
+		}
 	}
 	outputs := renderOutputChanges(p, o)
 
@@ -84,12 +86,12 @@ func RenderPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, opts RenderOpti
 	return err
 }
 
-// visibleChanges returns the changes a human plan shows, sorted: no-ops and
-// deletions of data sources are left out.
+// visibleChanges returns the changes a human plan shows, sorted: no-ops
+// (except objects that moved) and deletions of data sources are left out.
 func visibleChanges(p *plan.Plan) []*plan.ResourceInstanceChange {
 	var out []*plan.ResourceInstanceChange
 	for _, c := range p.Changes {
-		if c.Action == plan.NoOp || (c.Action == plan.Delete && c.Addr.Resource.Resource.Mode == addrs.Data) {
+		if c.Action == plan.NoOp && !c.Moved() || (c.Action == plan.Delete && c.Addr.Resource.Resource.Mode == addrs.Data) {
 			continue
 		}
 		out = append(out, c)
@@ -154,6 +156,8 @@ func changeComment(c *plan.ResourceInstanceChange) string {
 	addr := c.ObjectAddr().String()
 	var b strings.Builder
 	switch c.Action {
+	case plan.NoOp:
+		fmt.Fprintf(&b, "[bold]  # %s[reset] has moved to [bold]%s[reset]", c.PrevRunAddr, addr)
 	case plan.Create:
 		fmt.Fprintf(&b, "[bold]  # %s[reset] will be created", addr)
 	case plan.Read:
@@ -198,6 +202,9 @@ func changeComment(c *plan.ResourceInstanceChange) string {
 		}
 	default:
 		fmt.Fprintf(&b, "%s has an action the plan renderer doesn't support (this is a bug)", addr)
+	}
+	if c.Moved() && c.Action != plan.NoOp {
+		fmt.Fprintf(&b, "\n  # [reset](moved from %s)", c.PrevRunAddr)
 	}
 	b.WriteString("\n")
 	return b.String()

@@ -52,6 +52,7 @@ type fileJSON struct {
 
 type changeJSON struct {
 	Addr            string   `json:"addr"`
+	PrevRunAddr     string   `json:"prev_run_addr,omitempty"`
 	Deposed         string   `json:"deposed,omitempty"`
 	Provider        string   `json:"provider"`
 	Action          string   `json:"action"`
@@ -203,6 +204,9 @@ func Marshal(f *File) ([]byte, error) {
 		}
 		if c.CBDInheritedFrom != (addrs.AbsResource{}) {
 			cj.CBDFrom = c.CBDInheritedFrom.String()
+		}
+		if c.Moved() {
+			cj.PrevRunAddr = c.PrevRunAddr.String()
 		}
 		var err error
 		if cj.Before, cj.BeforeSensitive, err = encodeValue(c.Before); err != nil {
@@ -362,6 +366,11 @@ func decodeChange(cj changeJSON) (*plan.ResourceInstanceChange, error) {
 	}
 	if cj.CBDFrom != "" {
 		if c.CBDInheritedFrom, err = addrs.ParseAbsResourceStr(cj.CBDFrom); err != nil {
+			return nil, fmt.Errorf("%s: %w", cj.Addr, err)
+		}
+	}
+	if cj.PrevRunAddr != "" {
+		if c.PrevRunAddr, err = addrs.ParseAbsResourceInstanceStr(cj.PrevRunAddr); err != nil {
 			return nil, fmt.Errorf("%s: %w", cj.Addr, err)
 		}
 	}

@@ -1,0 +1,94 @@
+package command
+
+import (
+	"encoding/json"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// moved blocks end to end: the plan shows the moves as OpenTofu does
+// (moved no-ops and "(moved from …)" on changes), the saved plan's JSON
+// names previous_address, applying records the objects at their new
+// addresses, and the next plan (rig's, and Terraform's when installed)
+// has nothing to do.
+func TestMovedBlocks(t *testing.T) {
+	dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "old" {
+  input = "x"
+}
+module "m" {
+  source = "./m"
+  count  = 1
+}
+`, "m/main.tf": `resource "terraform_data" "a" {}
+`})
+	if r := rig(t, dir, "apply", "-auto-approve", "-no-color"); r.code != 0 {
+		t.Fatalf("apply: exit %d\n%s", r.code, r.stderr)
+	}
+	writeFile(t, dir, "main.tf", `resource "terraform_data" "new" {
+  input = "x"
+}
+module "renamed" {
+  source = "./m"
+  count  = 1
+}
+moved {
+  from = terraform_data.old
+  to   = terraform_data.new
+}
+moved {
+  from = module.m
+  to   = module.renamed
+}
+`)
+	r := rig(t, dir, "plan", "-no-color", "-out=moves.plan")
+	if r.code != 0 {
+		t.Fatalf("plan: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		"# terraform_data.old has moved to terraform_data.new",
+		"# module.m[0].terraform_data.a has moved to module.renamed[0].terraform_data.a",
+		"Plan: 0 to add, 0 to change, 0 to destroy.",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("plan lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	r = rig(t, dir, "show", "-json", "moves.plan")
+	var pj struct {
+		ResourceChanges []struct {
+			Address         string `json:"address"`
+			PreviousAddress string `json:"previous_address"`
+		} `json:"resource_changes"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &pj); err != nil {
+		t.Fatalf("show -json: %v\n%s", err, r.stdout)
+	}
+	var prev []string
+	for _, rc := range pj.ResourceChanges {
+		prev = append(prev, rc.PreviousAddress+" -> "+rc.Address)
+	}
+	if want := "terraform_data.old -> terraform_data.new"; !slices.Contains(prev, want) {
+		t.Errorf("previous addresses %v lack %s", prev, want)
+	}
+	if r = rig(t, dir, "apply", "-no-color", "moves.plan"); r.code != 0 {
+		t.Fatalf("apply of the moves: exit %d\n%s", r.code, r.stderr)
+	}
+	got := stateAddresses(t, dir)
+	if want := []string{"terraform_data.new", "module.renamed[0].terraform_data.a"}; !slices.Equal(got, want) {
+		t.Fatalf("state after the moves: %v, want %v", got, want)
+	}
+	if r = rig(t, dir, "plan", "-no-color", "-detailed-exitcode"); r.code != 0 {
+		t.Fatalf("plan after the moves: exit %d\n%s", r.code, r.stdout)
+	}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		for _, args := range [][]string{{"init", "-no-color", "-input=false"}, {"plan", "-no-color", "-detailed-exitcode", "-lock=false", "-input=false"}} {
+			cmd := exec.Command(tf, args...)
+			cmd.Dir = dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("terraform %s after rig's moves: %v\n%s", args[0], err, out)
+			}
+		}
+	}
+}
