@@ -23,6 +23,8 @@ import (
 
 // Options configures an apply.
 type Options struct {
+	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
+	Cwd string
 	// Parallelism bounds the operations running at once (default 10).
 	Parallelism int
 	// Hooks observes operations; nil means none.
@@ -91,7 +93,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 	if ds = ds.Append(more); ds.HasErrors() {
 		return p.PriorState, ds
 	}
-	a.eval = &eval.Evaluator{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace, Timestamp: p.Timestamp, Functions: fns}
+	a.eval = &eval.Evaluator{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace, Timestamp: p.Timestamp, Functions: fns, Cwd: opts.Cwd}
 	working := p.PriorState
 	if !opts.ReleaseApplied {
 		working = working.DeepCopy()

@@ -37,8 +37,9 @@ type Evaluator struct {
 	Resources ResourceValues
 	Workspace string
 	Timestamp time.Time
-	// RootDir is path.cwd, the directory rig runs in.
-	RootDir string
+	// Cwd is path.cwd: the absolute directory rig runs in ("" leaves
+	// path.cwd empty).
+	Cwd string
 	// Functions are the provider-defined functions expressions may call;
 	// nil means none.
 	Functions *lang.ProviderFunctions
@@ -131,7 +132,7 @@ func (e *Evaluator) Scope(mi addrs.ModuleInstance, inst lang.InstanceData) *lang
 		Data:              moduleData{e: e, me: me},
 		ModuleDir:         dirOf(me.cfg),
 		RootDir:           dirOf(e.Config),
-		Cwd:               e.RootDir,
+		Cwd:               e.Cwd,
 		Workspace:         e.Workspace,
 		Instance:          inst,
 		PlanTimestamp:     e.Timestamp,

@@ -38,6 +38,8 @@ type Options struct {
 	// Dependencies says which dependencies objects record (default: all,
 	// transitively, as OpenTofu records them).
 	Dependencies DependencyMode
+	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
+	Cwd string
 }
 
 // Make plans the changes that bring prior in line with cfg (or destroy
@@ -136,7 +138,7 @@ func (p *planner) run() diag.Diagnostics {
 	p.variables = vars
 	fns, more := ProviderFunctions(p.ctx, p.providers, p.cfg)
 	ds = ds.Append(more)
-	p.eval = &eval.Evaluator{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace, Timestamp: p.timestamp, Functions: fns}
+	p.eval = &eval.Evaluator{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace, Timestamp: p.timestamp, Functions: fns, Cwd: p.opts.Cwd}
 	if ds.HasErrors() {
 		return ds
 	}
@@ -152,7 +154,7 @@ func (p *planner) run() diag.Diagnostics {
 		// A destroy evaluates no resource body: check them all first, as
 		// OpenTofu validates the configuration before any operation. A
 		// normal plan evaluates every body anyway and reports the same errors.
-		ds = ds.Append(validateBodies(p.cfg, p.schemas, fns))
+		ds = ds.Append(validateBodies(p.cfg, p.schemas, fns, p.opts.Cwd))
 		if ds.HasErrors() {
 			return ds
 		}

@@ -33,7 +33,7 @@ func (unknownData) ModuleCall(string, []string, hcl.Range) (cty.Value, diag.Diag
 // Validate checks a configuration without state or variable values:
 // references, cycles, resource types, and every resource body against its
 // schema (with all referenced values unknown).
-func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set) diag.Diagnostics {
+func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set, opts ValidateOptions) diag.Diagnostics {
 	p := &planner{ctx: ctx, cfg: cfg, providers: providers, schemas: map[addrs.ConfigResource]provider.Schema{}}
 	var ds diag.Diagnostics
 	ds = ds.Append(unsupportedConstructs(cfg))
@@ -47,28 +47,34 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set) 
 	if ds.HasErrors() {
 		return ds
 	}
-	return ds.Append(validateBodies(cfg, p.schemas, fns))
+	return ds.Append(validateBodies(cfg, p.schemas, fns, opts.Cwd))
+}
+
+// ValidateOptions are the settings of Validate.
+type ValidateOptions struct {
+	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
+	Cwd string
 }
 
 // validateBodies decodes every resource body against its schema with all
 // referenced values unknown, catching unsupported arguments, type errors and
 // unknown functions before anything is planned. Provider functions are
 // called only with known arguments.
-func validateBodies(cfg *config.Module, schemas map[addrs.ConfigResource]provider.Schema, fns *lang.ProviderFunctions) diag.Diagnostics {
+func validateBodies(cfg *config.Module, schemas map[addrs.ConfigResource]provider.Schema, fns *lang.ProviderFunctions, cwd string) diag.Diagnostics {
 	var ds diag.Diagnostics
 	for _, m := range cfg.AllModules() {
-		ds = ds.Append(validateModuleBodies(m, schemas, fns))
+		ds = ds.Append(validateModuleBodies(m, schemas, fns, cwd))
 	}
 	return ds
 }
 
-func validateModuleBodies(m *config.Module, schemas map[addrs.ConfigResource]provider.Schema, fns *lang.ProviderFunctions) diag.Diagnostics {
+func validateModuleBodies(m *config.Module, schemas map[addrs.ConfigResource]provider.Schema, fns *lang.ProviderFunctions, cwd string) diag.Diagnostics {
 	var ds diag.Diagnostics
 	dir := m.SourceDir
 	if dir == "" {
 		dir = "."
 	}
-	scope := &lang.Scope{Data: unknownData{}, ModuleDir: dir, RootDir: ".", Cwd: ".", ProviderFunctions: fns}
+	scope := &lang.Scope{Data: unknownData{}, ModuleDir: dir, RootDir: ".", Cwd: cwd, ProviderFunctions: fns}
 	for _, r := range allResources(m) {
 		sch, ok := schemas[configAddr(m, r)]
 		if !ok {
