@@ -22,7 +22,7 @@ var allowedImports = map[string][]string{
 	"internal/backend/backendtest":   {"internal/backend"},
 	"internal/backend/pg":            {"internal/backend"},
 	"internal/backend/pg/pgtest":     {},
-	"internal/config":                {"internal/addrs", "internal/diag", "internal/parallel"},
+	"internal/config":                {"internal/addrs", "internal/diag", "internal/parallel", "internal/version"},
 	"internal/lang":                  {"internal/addrs", "internal/diag", "internal/config", "internal/parallel"},
 	"internal/state":                 {"internal/addrs", "internal/ctyjson"},
 	"internal/state/statefile":       {"internal/addrs", "internal/ctyjson", "internal/parallel", "internal/state"},

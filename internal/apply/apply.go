@@ -23,6 +23,8 @@ import (
 
 // Options configures an apply.
 type Options struct {
+	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
+	Cwd string
 	// Parallelism bounds the operations running at once (default 10).
 	Parallelism int
 	// Hooks observes operations; nil means none.
@@ -31,8 +33,6 @@ type Options struct {
 	StateWriter StateWriter
 	// Workspace is terraform.workspace.
 	Workspace string
-	// RootDir is path.cwd: the directory rig runs in.
-	RootDir string
 	// ProgressInterval is how often Hooks.Progress is called for a running operation (default 10s).
 	ProgressInterval time.Duration
 	// Limits cap the operations of a provider, resource type or resource
@@ -90,7 +90,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		values: newLiveValues(cfg, p),
 	}
 	ev, more := eval.New(a.opCtx, eval.Options{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace,
-		Timestamp: p.Timestamp, RootDir: opts.RootDir, Providers: set})
+		Timestamp: p.Timestamp, Cwd: opts.Cwd, Providers: set})
 	if ds = ds.Append(more); ds.HasErrors() {
 		return p.PriorState, ds
 	}

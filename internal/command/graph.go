@@ -27,7 +27,7 @@ func runGraph(m *Meta, args []string) int {
 	ctx := context.Background()
 	switch *typ {
 	case "":
-		cfg, ds := m.loadConfig()
+		cfg, ds := m.loadCheckedConfig()
 		if ds.HasErrors() {
 			m.showDiagnostics(ds)
 			return 1

@@ -34,7 +34,7 @@ func runInit(m *Meta, args []string) int {
 			return 1
 		}
 	}
-	cfg, ds := m.loadConfig()
+	cfg, ds := m.loadCheckedConfig()
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1

@@ -100,9 +100,34 @@ func (m *Meta) loadConfig() (*config.Module, diag.Diagnostics) {
 	}
 	if mod != nil && len(mod.ManagedResources)+len(mod.DataResources)+len(mod.Outputs)+len(mod.Variables)+len(mod.Locals) == 0 && !ds.HasErrors() && len(mod.Sources) == 0 {
 		ds = ds.Append(diag.Errorf("No configuration files",
-			"The working directory contains no .tf or .tf.json files. rig reads the configuration from the current directory; use -chdir=DIR to run it on another one."))
+			"The working directory contains no .tf, .tf.json, .tofu or .tofu.json files. rig reads the configuration from the current directory; use -chdir=DIR to run it on another one."))
 	}
 	return mod, ds
+}
+
+// workingDir returns path.cwd: the absolute working directory (after any
+// -chdir), with forward slashes as OpenTofu gives it.
+func workingDir() (string, diag.Diagnostics) {
+	wd, err := os.Getwd()
+	if err == nil {
+		wd, err = filepath.Abs(wd)
+	}
+	if err != nil {
+		return "", diag.Diagnostics{diag.Errorf("Failed to get the working directory", "rig could not find the absolute path of its working directory, which path.cwd stands for: %s.", err)}
+	}
+	return filepath.ToSlash(wd), nil
+}
+
+// loadCheckedConfig is loadConfig for the commands that work with the
+// configuration (init, validate, graph and the operations): a configuration
+// that loads without errors must also accept the OpenTofu version rig
+// stands in for, in every module's required_version.
+func (m *Meta) loadCheckedConfig() (*config.Module, diag.Diagnostics) {
+	cfg, ds := m.loadConfig()
+	if cfg != nil && !ds.HasErrors() {
+		ds = ds.Append(cfg.CheckCoreVersion())
+	}
+	return cfg, ds
 }
 
 // installedModules resolves the sources of module calls that are not local

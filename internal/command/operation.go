@@ -82,6 +82,8 @@ type operation struct {
 	unlock    func()
 	// dependencies is rig.hcl's recorded_dependencies.
 	dependencies plan.DependencyMode
+	// cwd is path.cwd.
+	cwd string
 }
 
 func (o *operation) close() {
@@ -96,11 +98,16 @@ func (o *operation) close() {
 // prepare loads everything an operation needs and takes the state lock.
 func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*operation, diag.Diagnostics) {
 	op := &operation{}
-	cfg, ds := m.loadConfig()
+	cfg, ds := m.loadCheckedConfig()
 	if ds.HasErrors() {
 		return op, ds
 	}
 	op.cfg = cfg
+	cwd, more := workingDir()
+	if ds = ds.Append(more); ds.HasErrors() {
+		return op, ds
+	}
+	op.cwd = cwd
 	st, more := m.loadSettings()
 	ds = ds.Append(more)
 	if ds.HasErrors() {
@@ -172,7 +179,7 @@ func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (
 	}
 	p, more := plan.Make(ctx, op.cfg, op.state, op.providers, plan.Options{
 		Mode: mode, Variables: op.variables, Replace: replace, SkipRefresh: !f.refresh,
-		Parallelism: f.parallelism, Workspace: m.workspace(), Dependencies: op.dependencies,
+		Parallelism: f.parallelism, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd,
 	})
 	return p, ds.Append(more)
 }

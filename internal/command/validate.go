@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/ui"
@@ -18,13 +19,19 @@ func runValidate(m *Meta, args []string) int {
 	if fs.NArg() > 0 {
 		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
 	}
-	cfg, ds := m.loadConfig()
+	cfg, ds := m.loadCheckedConfig()
 	if !ds.HasErrors() {
 		ds = ds.Append(m.checkProviders(cfg))
 	}
+	cwd := ""
+	if !ds.HasErrors() {
+		var more diag.Diagnostics
+		cwd, more = workingDir()
+		ds = ds.Append(more)
+	}
 	if !ds.HasErrors() {
 		set := provider.NewSet(m.providerFactories())
-		ds = ds.Append(plan.Validate(context.Background(), cfg, set))
+		ds = ds.Append(plan.Validate(context.Background(), cfg, set, plan.ValidateOptions{Cwd: cwd}))
 		_ = set.Close()
 	}
 	if *jsonOut {

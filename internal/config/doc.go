@@ -1,6 +1,7 @@
-// Package config owns the configuration of one module: it reads the .tf and
-// .tf.json files of a directory into a typed Module whose every element keeps
-// its source range, and it validates the meta-arguments (count, for_each,
+// Package config owns the configuration of one module: it reads the .tf,
+// .tf.json, .tofu and .tofu.json files of a directory into a typed Module
+// whose every element keeps its source range, merging override files into
+// the blocks of the others, and it validates the meta-arguments (count, for_each,
 // provider, depends_on, lifecycle, provisioner, connection) the way OpenTofu
 // does, with OpenTofu's diagnostic wording.
 //
@@ -16,6 +17,6 @@
 // unexpanded, and lang.Scope.EvalBlock expands them when the body is decoded
 // against the provider's schema.
 //
-// It imports only the standard library, hcl/v2, go-cty, internal/diag and
-// internal/addrs.
+// It imports only the standard library, hcl/v2, go-cty, internal/diag,
+// internal/addrs, internal/parallel and internal/version.
 package config

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -37,11 +38,14 @@ var configFileSchema = &hcl.BodySchema{
 	},
 }
 
-// LoadDir loads every configuration file of dir: names ending in ".tf" or
-// ".tf.json", except those starting with "." or ending in "~" or "#" (editor
-// files). Filenames in source ranges are filepath.Join(dir, name), so
+// LoadDir loads every configuration file of dir: names ending in ".tf",
+// ".tf.json", ".tofu" or ".tofu.json", except those starting with "." or
+// ending in "~" or "#" (editor files), and except a ".tf" or ".tf.json" file
+// beside a ".tofu" or ".tofu.json" file of the same name, which takes its
+// place. Filenames in source ranges are filepath.Join(dir, name), so
 // "main.tf" when dir is ".". Override files (override.tf, *_override.tf and
-// their .tf.json forms) are reported as unsupported.
+// their .tf.json, .tofu and .tofu.json forms) are merged into the blocks of
+// the other files; see LoadFiles.
 //
 // The returned Module is never nil; with error diagnostics it is partial.
 func LoadDir(dir string) (*Module, diag.Diagnostics) {
@@ -97,8 +101,14 @@ func loadDir(r files, dir string) (*Module, diag.Diagnostics) {
 }
 
 // LoadFiles loads a module from file contents keyed by filename (used as is
-// in source ranges). Files are processed in filename order; the syntax is
-// chosen by suffix: ".tf.json" is JSON, anything else native syntax.
+// in source ranges). The syntax is chosen by suffix: ".json" is JSON,
+// anything else native syntax. A ".tf" or ".tf.json" file is left out when
+// files holds the ".tofu" or ".tofu.json" file of the same name.
+//
+// Primary files are processed first, in filename order; then each override
+// file (override.tf, name_override.tf and their other forms), in filename
+// order, merges its blocks into those the primary files declared, by
+// OpenTofu's rules (see mergeFile).
 func LoadFiles(files map[string][]byte) (*Module, diag.Diagnostics) {
 	m := newModule()
 	var hdiags hcl.Diagnostics
@@ -108,37 +118,77 @@ func LoadFiles(files map[string][]byte) (*Module, diag.Diagnostics) {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	names = preferTofuFiles(names)
 
+	var overrides []string
 	for _, name := range names {
-		src := files[name]
-		m.Sources[name] = src
 		if isOverrideFile(name) {
-			hdiags = append(hdiags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Override files are not supported",
-				Detail:   fmt.Sprintf("rig does not support override files yet, and so cannot load %s. Merge its contents into the module's other files, or rename it.", name),
-				Subject:  &hcl.Range{Filename: name, Start: hcl.InitialPos, End: hcl.InitialPos},
-			})
+			overrides = append(overrides, name)
 			continue
 		}
-		var file *hcl.File
-		var parseDiags hcl.Diagnostics
-		if strings.HasSuffix(name, ".json") {
-			file, parseDiags = hcljson.Parse(src, name)
-		} else {
-			file, parseDiags = parseNative(src, name)
-		}
+		body, parseDiags := parseFile(name, files[name])
+		m.Sources[name] = files[name]
 		hdiags = append(hdiags, parseDiags...)
-		if file == nil || file.Body == nil {
-			continue
+		if body != nil {
+			hdiags = append(hdiags, m.addFile(body)...)
 		}
-		hdiags = append(hdiags, m.addFile(file.Body)...)
+	}
+	for _, name := range overrides {
+		body, parseDiags := parseFile(name, files[name])
+		m.Sources[name] = files[name]
+		hdiags = append(hdiags, parseDiags...)
+		if body != nil {
+			hdiags = append(hdiags, m.mergeFile(body)...)
+		}
 	}
 	return m, diag.FromHCL(hdiags)
 }
 
-func isConfigFile(name string) bool {
-	return strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json")
+// parseFile parses one configuration file; the body is nil when the file
+// could not be parsed at all.
+func parseFile(name string, src []byte) (hcl.Body, hcl.Diagnostics) {
+	var file *hcl.File
+	var diags hcl.Diagnostics
+	if strings.HasSuffix(name, ".json") {
+		file, diags = hcljson.Parse(src, name)
+	} else {
+		file, diags = parseNative(src, name)
+	}
+	if file == nil {
+		return nil, diags
+	}
+	return file.Body, diags
+}
+
+// configFileExt returns the configuration file suffix of name (".tf",
+// ".tf.json", ".tofu" or ".tofu.json"), or "" when it has none.
+func configFileExt(name string) string {
+	for _, ext := range []string{".tf", ".tf.json", ".tofu", ".tofu.json"} {
+		if strings.HasSuffix(name, ext) {
+			return ext
+		}
+	}
+	return ""
+}
+
+func isConfigFile(name string) bool { return configFileExt(name) != "" }
+
+// preferTofuFiles returns the sorted names without each ".tf" or ".tf.json"
+// file whose ".tofu" or ".tofu.json" alternative is among them, as OpenTofu
+// loads only the latter.
+func preferTofuFiles(names []string) []string {
+	out := names[:0:0]
+	for _, name := range names {
+		ext := configFileExt(name)
+		if ext == ".tf" || ext == ".tf.json" {
+			alt := strings.TrimSuffix(name, ext) + strings.Replace(ext, ".tf", ".tofu", 1)
+			if _, found := slices.BinarySearch(names, alt); found {
+				continue
+			}
+		}
+		out = append(out, name)
+	}
+	return out
 }
 
 func isIgnoredFile(name string) bool {
@@ -146,10 +196,12 @@ func isIgnoredFile(name string) bool {
 		(strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#"))
 }
 
+// isOverrideFile reports whether path names an override file: its base
+// name without the configuration suffix is "override" or ends in
+// "_override".
 func isOverrideFile(path string) bool {
 	base := filepath.Base(path)
-	base = strings.TrimSuffix(base, ".json")
-	base = strings.TrimSuffix(base, ".tf")
+	base = strings.TrimSuffix(base, configFileExt(base))
 	return base == "override" || strings.HasSuffix(base, "_override")
 }
 
@@ -192,7 +244,7 @@ func (m *Module) addFile(body hcl.Body) hcl.Diagnostics {
 		case "locals":
 			locals, lDiags := decodeLocalsBlock(block)
 			diags = append(diags, lDiags...)
-			sort.Slice(locals, func(i, j int) bool { return locals[i].DeclRange.Start.Byte < locals[j].DeclRange.Start.Byte })
+			sortLocals(locals)
 			for _, l := range locals {
 				if existing, ok := m.Locals[l.Name]; ok {
 					diags = append(diags, &hcl.Diagnostic{
@@ -206,7 +258,7 @@ func (m *Module) addFile(body hcl.Body) hcl.Diagnostics {
 				m.Locals[l.Name] = l
 			}
 		case "output":
-			o, oDiags := decodeOutputBlock(block)
+			o, oDiags := decodeOutputBlock(block, false)
 			diags = append(diags, oDiags...)
 			if existing, ok := m.Outputs[o.Name]; ok {
 				diags = append(diags, &hcl.Diagnostic{
@@ -219,7 +271,7 @@ func (m *Module) addFile(body hcl.Body) hcl.Diagnostics {
 			}
 			m.Outputs[o.Name] = o
 		case "module":
-			mc, mDiags := decodeModuleBlock(block)
+			mc, mDiags := decodeModuleBlock(block, false)
 			diags = append(diags, mDiags...)
 			if existing, ok := m.ModuleCalls[mc.Name]; ok {
 				diags = append(diags, &hcl.Diagnostic{
@@ -232,7 +284,7 @@ func (m *Module) addFile(body hcl.Body) hcl.Diagnostics {
 			}
 			m.ModuleCalls[mc.Name] = mc
 		case "resource":
-			r, rDiags := decodeResourceBlock(block, addrs.Managed)
+			r, rDiags := decodeResourceBlock(block, addrs.Managed, false)
 			diags = append(diags, rDiags...)
 			if existing, ok := m.ManagedResources[r.Addr]; ok {
 				diags = append(diags, &hcl.Diagnostic{
@@ -245,7 +297,7 @@ func (m *Module) addFile(body hcl.Body) hcl.Diagnostics {
 			}
 			m.ManagedResources[r.Addr] = r
 		case "data":
-			r, rDiags := decodeResourceBlock(block, addrs.Data)
+			r, rDiags := decodeResourceBlock(block, addrs.Data, false)
 			diags = append(diags, rDiags...)
 			if existing, ok := m.DataResources[r.Addr]; ok {
 				diags = append(diags, &hcl.Diagnostic{
@@ -371,4 +423,9 @@ func sortedAttrNames(attrs hcl.Attributes) []string {
 		return attrs[names[i]].Range.Start.Byte < attrs[names[j]].Range.Start.Byte
 	})
 	return names
+}
+
+// sortLocals puts the values of one locals block in source order.
+func sortLocals(locals []*Local) {
+	sort.Slice(locals, func(i, j int) bool { return locals[i].DeclRange.Start.Byte < locals[j].DeclRange.Start.Byte })
 }

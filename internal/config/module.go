@@ -62,9 +62,10 @@ type Module struct {
 
 // Terraform is the merged content of the module's "terraform" blocks.
 type Terraform struct {
-	// RequiredVersion holds each required_version expression; each has been
-	// checked to be a literal string with valid constraint syntax.
-	RequiredVersion []hcl.Expression
+	// RequiredVersion holds each required_version argument, each a literal
+	// string with valid constraint syntax (see CheckCoreVersion). An
+	// override file that sets any replaces them all.
+	RequiredVersion []*VersionConstraint
 	// RequiredProviders is keyed by local name; never nil.
 	RequiredProviders map[string]*RequiredProvider
 	// RequiredProvidersDeclRange is the required_providers block's header;

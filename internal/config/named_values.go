@@ -191,9 +191,15 @@ func decodeVariableType(expr hcl.Expression) (cty.Type, *typeexpr.Defaults, hcl.
 	return ty, defaults, diags
 }
 
-func decodeOutputBlock(block *hcl.Block) (*Output, hcl.Diagnostics) {
+// decodeOutputBlock decodes an output block; override is set for a block of
+// an override file, which need not set value and cannot have preconditions.
+func decodeOutputBlock(block *hcl.Block, override bool) (*Output, hcl.Diagnostics) {
 	o := &Output{Name: block.Labels[0], DeclRange: block.DefRange}
-	content, diags := block.Body.Content(outputBlockSchema)
+	schema := outputBlockSchema
+	if override {
+		schema = relaxedSchema(schema)
+	}
+	content, diags := block.Body.Content(schema)
 
 	if !hclsyntax.ValidIdentifier(o.Name) {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid output name", Detail: badIdentifierDetail, Subject: block.LabelRanges[0].Ptr()})
@@ -232,6 +238,10 @@ func decodeOutputBlock(block *hcl.Block) (*Output, hcl.Diagnostics) {
 				Detail:   "Output values can only have preconditions, not postconditions.",
 				Subject:  b.TypeRange.Ptr(),
 			})
+			continue
+		}
+		if override {
+			diags = append(diags, overrideCheckRuleDiag(b))
 			continue
 		}
 		cr, crDiags := decodeCheckRuleBlock(b)

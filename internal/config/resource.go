@@ -166,7 +166,9 @@ var provisionerBlockSchema = &hcl.BodySchema{
 	},
 }
 
-func decodeResourceBlock(block *hcl.Block, mode addrs.ResourceMode) (*Resource, hcl.Diagnostics) {
+// decodeResourceBlock decodes a resource or data block; override is set for
+// a block of an override file, whose condition blocks are errors.
+func decodeResourceBlock(block *hcl.Block, mode addrs.ResourceMode, override bool) (*Resource, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	r := &Resource{
 		Addr:      addrs.Resource{Mode: mode, Type: block.Labels[0], Name: block.Labels[1]},
@@ -232,7 +234,7 @@ func decodeResourceBlock(block *hcl.Block, mode addrs.ResourceMode) (*Resource, 
 				continue
 			}
 			seenLifecycle = b
-			diags = append(diags, r.decodeLifecycle(b)...)
+			diags = append(diags, r.decodeLifecycle(b, override)...)
 		case "connection":
 			if seenConnection != nil {
 				diags = append(diags, &hcl.Diagnostic{
@@ -276,7 +278,7 @@ func decodeResourceBlock(block *hcl.Block, mode addrs.ResourceMode) (*Resource, 
 	return r, diags
 }
 
-func (r *Resource) decodeLifecycle(block *hcl.Block) hcl.Diagnostics {
+func (r *Resource) decodeLifecycle(block *hcl.Block, override bool) hcl.Diagnostics {
 	content, diags := block.Body.Content(lifecycleBlockSchema)
 
 	if r.Managed == nil {
@@ -314,6 +316,10 @@ func (r *Resource) decodeLifecycle(block *hcl.Block) hcl.Diagnostics {
 	}
 
 	for _, b := range content.Blocks {
+		if override {
+			diags = append(diags, overrideCheckRuleDiag(b))
+			continue
+		}
 		cr, crDiags := decodeCheckRuleBlock(b)
 		diags = append(diags, crDiags...)
 		if b.Type == "precondition" {
@@ -595,6 +601,17 @@ var checkRuleBlockSchema = &hcl.BodySchema{
 		{Name: "condition", Required: true},
 		{Name: "error_message", Required: true},
 	},
+}
+
+// overrideCheckRuleDiag reports a validation, precondition or postcondition
+// block in an override file, which cannot override them.
+func overrideCheckRuleDiag(block *hcl.Block) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("Can't override %s blocks", block.Type),
+		Detail:   fmt.Sprintf("Override files cannot override %q blocks.", block.Type),
+		Subject:  block.DefRange.Ptr(),
+	}
 }
 
 // decodeCheckRuleBlock decodes a validation, precondition or postcondition

@@ -27,7 +27,7 @@ var terraformBlockSchema = &hcl.BodySchema{
 // terraformBlock is what one "terraform" block contributes to the module.
 type terraformBlock struct {
 	declRange         hcl.Range
-	requiredVersion   hcl.Expression
+	requiredVersion   *VersionConstraint
 	backends          []*Backend
 	clouds            []*RawBlock
 	encryptions       []*RawBlock
@@ -44,11 +44,17 @@ func decodeTerraformBlock(block *hcl.Block) (*terraformBlock, hcl.Diagnostics) {
 	content, diags := block.Body.Content(terraformBlockSchema)
 
 	if attr, ok := content.Attributes["required_version"]; ok {
-		_, vDiags := decodeVersionConstraint(attr)
+		s, vDiags := decodeVersionConstraint(attr)
 		diags = append(diags, vDiags...)
 		if !vDiags.HasErrors() {
-			tb.requiredVersion = attr.Expr
+			tb.requiredVersion = &VersionConstraint{Constraint: s, DeclRange: attr.Range}
 		}
+	}
+	if attr, ok := content.Attributes["language"]; ok {
+		diags = append(diags, checkLanguageEdition(attr)...)
+	}
+	if attr, ok := content.Attributes["experiments"]; ok {
+		diags = append(diags, checkExperiments(attr)...)
 	}
 	for _, b := range content.Blocks {
 		switch b.Type {
@@ -299,9 +305,15 @@ var moduleBlockSchema = &hcl.BodySchema{
 	},
 }
 
-func decodeModuleBlock(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
+// decodeModuleBlock decodes a module block; override is set for a block of
+// an override file, which need not set source.
+func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagnostics) {
 	mc := &ModuleCall{Name: block.Labels[0], DeclRange: block.DefRange}
-	content, remain, diags := block.Body.PartialContent(moduleBlockSchema)
+	schema := moduleBlockSchema
+	if override {
+		schema = relaxedSchema(schema)
+	}
+	content, remain, diags := block.Body.PartialContent(schema)
 	mc.Config = remain
 
 	if !hclsyntax.ValidIdentifier(mc.Name) {

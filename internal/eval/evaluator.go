@@ -40,8 +40,9 @@ type Evaluator struct {
 	Resources ResourceValues
 	Workspace string
 	Timestamp time.Time
-	// RootDir is path.cwd, the directory rig runs in.
-	RootDir string
+	// Cwd is path.cwd: the absolute directory rig runs in ("" leaves
+	// path.cwd empty).
+	Cwd string
 	// Functions are the provider-defined functions expressions may call,
 	// in modules New found no table for (New builds one per module); nil
 	// means none.
@@ -125,8 +126,8 @@ type Options struct {
 	Resources ResourceValues
 	Workspace string
 	Timestamp time.Time
-	// RootDir is path.cwd.
-	RootDir string
+	// Cwd is path.cwd, the absolute working directory.
+	Cwd string
 	// Providers serves the provider-defined functions and configures
 	// providers; nil means no provider functions.
 	Providers *provider.Set
@@ -138,7 +139,7 @@ type Options struct {
 // that cannot give them).
 func New(ctx context.Context, opts Options) (*Evaluator, diag.Diagnostics) {
 	e := &Evaluator{Config: opts.Config, Variables: opts.Variables, Resources: opts.Resources,
-		Workspace: opts.Workspace, Timestamp: opts.Timestamp, RootDir: opts.RootDir}
+		Workspace: opts.Workspace, Timestamp: opts.Timestamp, Cwd: opts.Cwd}
 	if opts.Providers == nil {
 		return e, nil
 	}
@@ -184,7 +185,7 @@ func (e *Evaluator) Scope(mi addrs.ModuleInstance, inst lang.InstanceData) *lang
 		Data:              moduleData{e: e, me: me},
 		ModuleDir:         dirOf(me.cfg),
 		RootDir:           dirOf(e.Config),
-		Cwd:               e.RootDir,
+		Cwd:               e.Cwd,
 		Workspace:         e.Workspace,
 		Instance:          inst,
 		PlanTimestamp:     e.Timestamp,

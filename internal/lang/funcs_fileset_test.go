@@ -26,7 +26,7 @@ func TestFileset(t *testing.T) {
 		}
 		return cty.SetVal(vs)
 	}
-	runFuncCases(t, &Scope{Data: testData(), Cwd: dir}, []funcCase{
+	runFuncCases(t, &Scope{Data: testData(), FileDir: dir}, []funcCase{
 		{name: "star", src: `fileset(".", "*.txt")`, want: set("a.txt", "b.txt")},
 		{name: "in a directory", src: `fileset(".", "files/*.txt")`, want: set("files/hello.txt", "files/world.txt")},
 		{name: "alternatives", src: `fileset(".", "files/{hello,world}.txt")`, want: set("files/hello.txt", "files/world.txt")},

@@ -19,7 +19,7 @@ func TestFunctions(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "greet.tmpl"), []byte("Hi ${name}, ${upper(x)}!%{ for i in items } [${i}]%{ endfor }"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := &Scope{Data: testData(), Cwd: dir}
+	s := &Scope{Data: testData(), FileDir: dir}
 
 	str := cty.StringVal
 	num := func(n int64) cty.Value { return cty.NumberIntVal(n) }
@@ -200,7 +200,7 @@ func TestFunctions(t *testing.T) {
 }
 
 func TestFunctionErrors(t *testing.T) {
-	s := &Scope{Data: testData(), Cwd: t.TempDir()}
+	s := &Scope{Data: testData(), FileDir: t.TempDir()}
 	tests := []struct {
 		src     string
 		summary string

@@ -51,9 +51,14 @@ type InstanceData struct {
 // make one per instance. It is safe for concurrent use if Data is.
 type Scope struct {
 	Data Data
-	// ModuleDir, RootDir and Cwd are path.module, path.root and path.cwd.
-	// Cwd is also the base directory of file functions ("." when empty).
+	// ModuleDir, RootDir and Cwd are path.module, path.root and path.cwd:
+	// the first two relative to the working directory as OpenTofu gives
+	// them, Cwd the absolute working directory.
 	ModuleDir, RootDir, Cwd string
+	// FileDir is the directory file functions resolve relative paths
+	// against; "" is the process's working directory, as in OpenTofu,
+	// whatever path.cwd says.
+	FileDir string
 	// Workspace is terraform.workspace.
 	Workspace string
 	Instance  InstanceData
@@ -74,7 +79,7 @@ type Scope struct {
 // library and the provider functions. The map is shared: callers must not
 // modify it.
 func (s *Scope) Functions() map[string]function.Function {
-	base := s.Cwd
+	base := s.FileDir
 	if base == "" {
 		base = "."
 	}

@@ -45,6 +45,8 @@ type ImportOptions struct {
 	Hooks ImportHooks
 	// Dependencies says which dependencies imported objects record.
 	Dependencies DependencyMode
+	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
+	Cwd string
 }
 
 // Import brings the remote objects targets name under management, as
@@ -66,7 +68,7 @@ func Import(ctx context.Context, cfg *config.Module, prior *state.State, provide
 	}
 	p := &planner{
 		ctx: ctx, cfg: cfg, providers: providers,
-		opts:    Options{Variables: opts.Variables, Workspace: opts.Workspace, Dependencies: opts.Dependencies},
+		opts:    Options{Variables: opts.Variables, Workspace: opts.Workspace, Dependencies: opts.Dependencies, Cwd: opts.Cwd},
 		prevRun: prior, refreshed: prior.DeepCopy(),
 		planned: map[addrs.AbsResource]cty.Value{},
 		schemas: map[addrs.ConfigResource]provider.Schema{},
@@ -104,7 +106,7 @@ func (p *planner) prepareImport() diag.Diagnostics {
 	// Resources have no values during an import: a provider configuration
 	// that refers to one sees an unknown value.
 	p.eval, more = eval.New(p.ctx, eval.Options{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace,
-		Timestamp: p.timestamp, Providers: p.providers})
+		Timestamp: p.timestamp, Cwd: p.opts.Cwd, Providers: p.providers})
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return ds

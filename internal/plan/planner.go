@@ -33,13 +33,13 @@ type Options struct {
 	Parallelism int
 	// Workspace is terraform.workspace.
 	Workspace string
-	// RootDir is path.cwd: the directory rig runs in.
-	RootDir string
 	// Now returns the plan timestamp; nil means time.Now.
 	Now func() time.Time
 	// Dependencies says which dependencies objects record (default: all,
 	// transitively, as OpenTofu records them).
 	Dependencies DependencyMode
+	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
+	Cwd string
 }
 
 // Make plans the changes that bring prior in line with cfg (or destroy
@@ -145,7 +145,7 @@ func (p *planner) run() diag.Diagnostics {
 	ds = ds.Append(more)
 	p.variables = vars
 	p.eval, more = eval.New(p.ctx, eval.Options{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace,
-		Timestamp: p.timestamp, RootDir: p.opts.RootDir, Providers: p.providers})
+		Timestamp: p.timestamp, Cwd: p.opts.Cwd, Providers: p.providers})
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return ds

@@ -34,7 +34,7 @@ func (unknownData) ModuleCall(string, []string, hcl.Range) (cty.Value, diag.Diag
 // Validate checks a configuration without state or variable values:
 // references, cycles, resource types, and every resource body against its
 // schema (with all referenced values unknown).
-func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set) diag.Diagnostics {
+func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set, opts ValidateOptions) diag.Diagnostics {
 	p := &planner{ctx: ctx, cfg: cfg, providers: providers, schemas: map[addrs.ConfigResource]provider.Schema{}}
 	var ds diag.Diagnostics
 	ds = ds.Append(unsupportedConstructs(cfg))
@@ -43,12 +43,18 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set) 
 		return ds
 	}
 	ds = ds.Append(p.loadGraph())
-	ev, more := eval.New(ctx, eval.Options{Config: cfg, Providers: providers})
+	ev, more := eval.New(ctx, eval.Options{Config: cfg, Cwd: opts.Cwd, Providers: providers})
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return ds
 	}
 	return ds.Append(validateBodies(cfg, p.schemas, ev))
+}
+
+// ValidateOptions are the settings of Validate.
+type ValidateOptions struct {
+	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
+	Cwd string
 }
 
 // validateBodies decodes every resource body against its schema with all
@@ -58,18 +64,18 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set) 
 func validateBodies(cfg *config.Module, schemas map[addrs.ConfigResource]provider.Schema, ev *eval.Evaluator) diag.Diagnostics {
 	var ds diag.Diagnostics
 	for _, m := range cfg.AllModules() {
-		ds = ds.Append(validateModuleBodies(m, schemas, ev.FunctionsOf(m)))
+		ds = ds.Append(validateModuleBodies(m, schemas, ev.FunctionsOf(m), ev.Cwd))
 	}
 	return ds
 }
 
-func validateModuleBodies(m *config.Module, schemas map[addrs.ConfigResource]provider.Schema, fns *lang.ProviderFunctions) diag.Diagnostics {
+func validateModuleBodies(m *config.Module, schemas map[addrs.ConfigResource]provider.Schema, fns *lang.ProviderFunctions, cwd string) diag.Diagnostics {
 	var ds diag.Diagnostics
 	dir := m.SourceDir
 	if dir == "" {
 		dir = "."
 	}
-	scope := &lang.Scope{Data: unknownData{}, ModuleDir: dir, RootDir: ".", Cwd: ".", ProviderFunctions: fns}
+	scope := &lang.Scope{Data: unknownData{}, ModuleDir: dir, RootDir: ".", Cwd: cwd, ProviderFunctions: fns}
 	for _, r := range allResources(m) {
 		sch, ok := schemas[configAddr(m, r)]
 		if !ok {
