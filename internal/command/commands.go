@@ -40,6 +40,12 @@ By default rig makes a new plan, shows it and asks for approval before applying 
 Destroy every remote object the current workspace's state manages.
 
 This is the same as "rig apply -destroy": it plans to destroy, shows the plan and asks for approval.`},
+		"fmt": {runFmt, "Reformat your configuration in the standard style", "[options] [TARGET...]", `
+Rewrite the configuration files (.tf, .tofu and .tfvars) in the canonical format and style that OpenTofu and Terraform use.
+
+By default fmt scans the current directory for configuration files. If you provide a directory as TARGET, it scans that directory instead; if you provide a file, it processes just that file. If TARGET is "-", fmt reads from standard input and writes the result to standard output.
+
+The content must be in the Terraform language's native syntax; JSON is not supported.`},
 		"graph": {runGraph, "Generate a Graphviz graph of the steps in an operation", "[options]", `
 Print the configuration's resources and their dependencies as a graph in the DOT format, or with -type=plan or -type=plan-destroy the operations a plan would run and the order between them.
 
