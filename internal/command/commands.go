@@ -36,6 +36,10 @@ You can save the plan to a file with -out, and pass that file to "rig apply" to 
 Create or update infrastructure according to the configuration files in the working directory.
 
 By default rig makes a new plan, shows it and asks for approval before applying it. Given the path of a plan file saved with "rig plan -out", it applies exactly that plan, without asking, if the state has not changed since the plan was made.`},
+		"console": {runConsole, "Try expressions at an interactive command prompt", "[options]", `
+Evaluate expressions against the configuration and the state of the current workspace: input variables (from -var, -var-file, terraform.tfvars and TF_VAR_ variables), local values, module outputs and the attributes of the resources the state records.
+
+The expressions are read from standard input, one a line, and each value is printed as it would be shown in an output; an expression's errors are shown and the next line is read. The input "exit", or its end, ends the console. In the console, type(EXPR) shows the type of EXPR.`},
 		"destroy": {runDestroy, "Destroy previously-created infrastructure", "[options]", `
 Destroy every remote object the current workspace's state manages.
 
