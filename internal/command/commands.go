@@ -64,6 +64,8 @@ ADDR is the address of the resource instance to import into, which must be decla
 This command does not change the infrastructure, but it makes the provider's API calls that read the object being imported.`},
 		"output": {runOutput, "Show output values from your root module", "[options] [NAME]", `
 Read the root module's output values from the state and print them. With a NAME, print only that output's value.`},
+		"providers": {runProviders, "Show the providers required for this configuration", "[options]", `
+Print the providers the configuration requires, as a tree of its modules with the version constraints each module gives, and the providers the state of the current workspace refers to.`},
 		"show": {runShow, "Show the current state or a saved plan", "[options] [PLAN]", `
 Print the state of the current workspace in a human-readable form, or, given the path of a plan file saved with "rig plan -out", the plan.
 
