@@ -34,6 +34,8 @@ var allowedImports = map[string][]string{
 	"internal/getproviders": {"internal/addrs", "internal/diag"},
 	// Module installation: source addresses, git clones, the module manifest.
 	"internal/getmodules": {"internal/addrs", "internal/config", "internal/diag"},
+	// The canonical style of configuration files (fmt).
+	"internal/hclfmt": {"internal/diag"},
 
 	// The provider plugin client and the generated code of the two protocol versions.
 	"internal/provider/plugin": {"internal/addrs", "internal/diag", "internal/provider",

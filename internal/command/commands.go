@@ -36,10 +36,20 @@ You can save the plan to a file with -out, and pass that file to "rig apply" to 
 Create or update infrastructure according to the configuration files in the working directory.
 
 By default rig makes a new plan, shows it and asks for approval before applying it. Given the path of a plan file saved with "rig plan -out", it applies exactly that plan, without asking, if the state has not changed since the plan was made.`},
+		"console": {runConsole, "Try expressions at an interactive command prompt", "[options]", `
+Evaluate expressions against the configuration and the state of the current workspace: input variables (from -var, -var-file, terraform.tfvars and TF_VAR_ variables), local values, module outputs and the attributes of the resources the state records.
+
+The expressions are read from standard input, one a line, and each value is printed as it would be shown in an output; an expression's errors are shown and the next line is read. The input "exit", or its end, ends the console. In the console, type(EXPR) shows the type of EXPR.`},
 		"destroy": {runDestroy, "Destroy previously-created infrastructure", "[options]", `
 Destroy every remote object the current workspace's state manages.
 
 This is the same as "rig apply -destroy": it plans to destroy, shows the plan and asks for approval.`},
+		"fmt": {runFmt, "Reformat your configuration in the standard style", "[options] [TARGET...]", `
+Rewrite the configuration files (.tf, .tofu and .tfvars) in the canonical format and style that OpenTofu and Terraform use.
+
+By default fmt scans the current directory for configuration files. If you provide a directory as TARGET, it scans that directory instead; if you provide a file, it processes just that file. If TARGET is "-", fmt reads from standard input and writes the result to standard output.
+
+The content must be in the Terraform language's native syntax; JSON is not supported.`},
 		"graph": {runGraph, "Generate a Graphviz graph of the steps in an operation", "[options]", `
 Print the configuration's resources and their dependencies as a graph in the DOT format, or with -type=plan or -type=plan-destroy the operations a plan would run and the order between them.
 
@@ -54,6 +64,8 @@ ADDR is the address of the resource instance to import into, which must be decla
 This command does not change the infrastructure, but it makes the provider's API calls that read the object being imported.`},
 		"output": {runOutput, "Show output values from your root module", "[options] [NAME]", `
 Read the root module's output values from the state and print them. With a NAME, print only that output's value.`},
+		"providers": {runProviders, "Show the providers required for this configuration", "[options]", `
+Print the providers the configuration requires, as a tree of its modules with the version constraints each module gives, and the providers the state of the current workspace refers to.`},
 		"show": {runShow, "Show the current state or a saved plan", "[options] [PLAN]", `
 Print the state of the current workspace in a human-readable form, or, given the path of a plan file saved with "rig plan -out", the plan.
 

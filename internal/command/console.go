@@ -1,0 +1,246 @@
+package command
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/eval"
+	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/state"
+	"github.com/rig-iac/rig/internal/ui"
+)
+
+// consoleFile is the file name console expressions are parsed under.
+const consoleFile = "<console-input>"
+
+// runConsole evaluates expressions read from standard input, one a line,
+// against the configuration and the state, printing each value as
+// `terraform console` does. An expression's errors are shown and the next
+// line read; the exit status is 0 at the end of the input.
+func runConsole(m *Meta, args []string) int {
+	fs := m.flagSet("console")
+	var vars []varFlag
+	fs.Var(varFlagValue{items: &vars}, "var", "Set a value for one of the input variables in the root module: `NAME=VALUE`. Use this option more than once to set more than one variable.")
+	fs.Var(varFlagValue{items: &vars, file: true}, "var-file", "Load variable values from the file at `PATH`, in addition to terraform.tfvars and *.auto.tfvars. Use this option more than once to load more than one file.")
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return m.argsError(fs, "Too many command line arguments", "The console command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
+	}
+	ctx := context.Background()
+	cfg, ds := m.loadConfig()
+	if ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return 1
+	}
+	s, more := m.currentState()
+	if ds = ds.Append(more); ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return 1
+	}
+	// Standard input holds the expressions: no variable is asked for.
+	m.Input = false
+	given, more := m.collectVariables(cfg, vars)
+	ds = ds.Append(more)
+	set := provider.NewSet(m.providerFactories())
+	defer set.Close()
+	variables := map[string]cty.Value{}
+	for _, name := range sortedMapKeys(cfg.Variables) {
+		v := cfg.Variables[name]
+		val, more := eval.PrepareVariable(v, given[name].Value, v.DeclRange, "the root module")
+		if v.Required() && given[name].Value == cty.NilVal {
+			more = nil // an unset required variable is unknown
+		}
+		ds = ds.Append(more)
+		variables[name] = val
+	}
+	if ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return 1
+	}
+	wd, _ := os.Getwd()
+	ev, more := eval.New(ctx, eval.Options{Config: cfg, Variables: variables, Workspace: m.workspace(), Cwd: wd,
+		Resources: newStateValues(ctx, cfg, s, set), Providers: set})
+	ds = ds.Append(more)
+	m.showDiagnostics(ds)
+	scope := ev.Scope(addrs.RootModule, lang.InstanceData{})
+	in := bufio.NewScanner(m.In)
+	in.Buffer(nil, 1<<20)
+	for in.Scan() {
+		line := strings.TrimSpace(in.Text())
+		if line == "" {
+			continue
+		}
+		if line == "exit" {
+			break
+		}
+		out, ds := evalConsoleLine(cfg, scope, line)
+		m.sources = map[string][]byte{consoleFile: []byte(line)}
+		m.showDiagnostics(ds)
+		if !ds.HasErrors() {
+			fmt.Fprintln(m.Out, out)
+		}
+	}
+	return 0
+}
+
+// evalConsoleLine evaluates one expression and formats its value. A call
+// of type() shows the type of its argument, as only the console can.
+func evalConsoleLine(cfg *config.Module, scope *lang.Scope, line string) (string, diag.Diagnostics) {
+	expr, hds := hclsyntax.ParseExpression([]byte(line), consoleFile, hcl.InitialPos)
+	if hds.HasErrors() {
+		return "", diag.FromHCL(hds)
+	}
+	var ds diag.Diagnostics
+	refs, more := lang.ReferencesInExpr(expr)
+	ds = ds.Append(more)
+	for _, ref := range refs {
+		if ref.Kind == lang.ResourceRef && !slices.ContainsFunc(cfg.Resources(), func(r *config.Resource) bool { return r.Addr == ref.Resource }) {
+			kind := "managed resource"
+			if ref.Resource.Mode == addrs.Data {
+				kind = "data resource"
+			}
+			ds = ds.Append(diag.At(ref.Range, "Reference to undeclared resource",
+				fmt.Sprintf("A %s %q %q has not been declared in the root module.", kind, ref.Resource.Type, ref.Resource.Name)))
+		}
+	}
+	if ds.HasErrors() {
+		return "", ds
+	}
+	if call, ok := expr.(*hclsyntax.FunctionCallExpr); ok && call.Name == "type" && len(call.Args) == 1 {
+		v, more := scope.EvalExpr(call.Args[0], cty.DynamicPseudoType)
+		if ds = ds.Append(more); ds.HasErrors() {
+			return "", ds
+		}
+		return formatType(v.Type(), 0), ds
+	}
+	v, more := scope.EvalExpr(expr, cty.DynamicPseudoType)
+	if ds = ds.Append(more); ds.HasErrors() {
+		return "", ds
+	}
+	return ui.FormatValue(v, 0), ds
+}
+
+// formatType writes a type in type constraint syntax as the console's
+// type() shows it: structural types and collections of them over several
+// lines, indented by four spaces.
+func formatType(ty cty.Type, indent int) string {
+	pad := strings.Repeat(" ", indent+4)
+	end := strings.Repeat(" ", indent)
+	switch {
+	case ty == cty.DynamicPseudoType:
+		return "dynamic"
+	case ty.IsPrimitiveType():
+		return ty.FriendlyName()
+	case ty.IsListType(), ty.IsSetType(), ty.IsMapType():
+		kind := "list"
+		if ty.IsSetType() {
+			kind = "set"
+		} else if ty.IsMapType() {
+			kind = "map"
+		}
+		et := ty.ElementType()
+		if et.IsObjectType() || et.IsTupleType() {
+			return kind + "(\n" + pad + formatType(et, indent+4) + ",\n" + end + ")"
+		}
+		return kind + "(" + formatType(et, indent) + ")"
+	case ty.IsObjectType():
+		attrs := ty.AttributeTypes()
+		if len(attrs) == 0 {
+			return "object({})"
+		}
+		var b strings.Builder
+		b.WriteString("object({\n")
+		for _, name := range sortedMapKeys(attrs) {
+			fmt.Fprintf(&b, "%s%s: %s,\n", pad, name, formatType(attrs[name], indent+4))
+		}
+		return b.String() + end + "})"
+	case ty.IsTupleType():
+		elems := ty.TupleElementTypes()
+		if len(elems) == 0 {
+			return "tuple([])"
+		}
+		var b strings.Builder
+		b.WriteString("tuple([\n")
+		for _, et := range elems {
+			fmt.Fprintf(&b, "%s%s,\n", pad, formatType(et, indent+4))
+		}
+		return b.String() + end + "])"
+	}
+	return ty.FriendlyName()
+}
+
+// stateValues implements eval.ResourceValues with the objects of a state,
+// decoded with their providers' schemas (or, for a provider that cannot
+// start, with the types their JSON implies). A resource declared but not
+// in the state has no instances.
+type stateValues struct {
+	whole map[addrs.AbsResource]cty.Value
+}
+
+func newStateValues(ctx context.Context, cfg *config.Module, s *state.State, set *provider.Set) *stateValues {
+	sv := &stateValues{whole: map[addrs.AbsResource]cty.Value{}}
+	modes := map[addrs.ConfigResource]eval.ExpansionMode{}
+	for _, mod := range cfg.AllModules() {
+		for _, r := range mod.Resources() {
+			modes[addrs.ConfigResource{Module: mod.Path, Resource: r.Addr}] = eval.ModeOf(r.Count, r.ForEach)
+		}
+	}
+	for addr, rs := range s.Resources {
+		var ty cty.Type
+		if sch, ds := set.Schemas(ctx, rs.ProviderConfig.Provider); !ds.HasErrors() {
+			byType := sch.ResourceTypes
+			if addr.Resource.Mode == addrs.Data {
+				byType = sch.DataSources
+			}
+			if rsch, ok := byType[addr.Resource.Type]; ok && rsch.Block != nil {
+				ty = rsch.Block.ImpliedType()
+			}
+		}
+		exp := eval.Expansion{Mode: modes[addr.InConfig()]}
+		vals := map[addrs.InstanceKey]cty.Value{}
+		for k, inst := range rs.Instances {
+			if inst.Current == nil {
+				continue
+			}
+			t := ty
+			if t == cty.NilType {
+				var err error
+				if t, err = ctyjson.ImpliedType(inst.Current.AttrsJSON); err != nil {
+					continue
+				}
+			}
+			v, err := inst.Current.Decode(t)
+			if err != nil {
+				continue
+			}
+			exp.Keys = append(exp.Keys, k)
+			vals[k] = v
+		}
+		slices.SortFunc(exp.Keys, addrs.InstanceKey.Compare)
+		sv.whole[addr] = exp.WholeValue(vals)
+	}
+	return sv
+}
+
+// ResourceValue implements eval.ResourceValues.
+func (sv *stateValues) ResourceValue(addr addrs.AbsResource) cty.Value {
+	if v, ok := sv.whole[addr]; ok {
+		return v
+	}
+	return cty.DynamicVal
+}

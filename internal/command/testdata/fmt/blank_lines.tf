@@ -1,0 +1,16 @@
+
+
+resource "null_resource" "a" {
+
+
+  triggers = {}
+
+
+
+}
+
+
+
+resource "null_resource" "b" {}
+
+

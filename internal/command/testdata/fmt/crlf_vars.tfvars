@@ -1,0 +1,5 @@
+region="us-east-1"
+instance_count = 3
+tags = {
+owner="team"
+}

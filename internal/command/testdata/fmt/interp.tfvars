@@ -1,0 +1,2 @@
+name = "${upper("web")}"
+zones = [ "a" ]
