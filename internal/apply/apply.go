@@ -42,6 +42,9 @@ type Options struct {
 	// plan removes on to the objects that recorded it, once its last object
 	// is deleted: for plans made with plan.ReducedDependencies.
 	SpliceDependencies bool
+	// Provisioners run the provisioners of each type ("local-exec"); a
+	// resource whose provisioner's type is missing fails when it would run.
+	Provisioners map[string]Provisioner
 	// Graph is Order(p), when the caller already built it (to show the
 	// plan); nil builds it.
 	Graph *Graph
@@ -59,7 +62,11 @@ type Options struct {
 // completed operation in state (persisted through opts.StateWriter before any
 // dependent operation starts) and returns the resulting state. Cancelling ctx
 // starts no new operation; running ones finish and are recorded. The state
-// returned is valid even when diagnostics report errors.
+// returned is valid even when diagnostics report errors. Provisioners are
+// part of their operation: create-time ones run after the create, with
+// the new object as self, and their failure leaves it tainted; destroy-time
+// ones run before the delete of a current object that is not tainted, and
+// their failure keeps it. Cancelling ctx stops the running provisioners.
 func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.Set, opts Options) (*state.State, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	if p.Errored {
@@ -99,6 +106,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 	if !opts.ReleaseApplied {
 		working = working.DeepCopy()
 	}
+	a.taintedPrior = taintedDeletes(p)
 	a.rec = newRecorder(working, opts.StateWriter)
 	if opts.SpliceDependencies {
 		a.splice = newSplicer(p)
@@ -209,6 +217,9 @@ type applier struct {
 	rec   *recorder
 	// splice is nil unless Options.SpliceDependencies.
 	splice *splicer
+	// taintedPrior holds the current objects the plan deletes that are
+	// tainted; read-only during the walk.
+	taintedPrior map[addrs.AbsResourceInstance]bool
 
 	values *liveValues
 
@@ -267,9 +278,9 @@ func (a *applier) run(walkCtx context.Context, op Op) diag.Diagnostics {
 	var res Result
 	var ds diag.Diagnostics
 	if op.Kind == OpDelete {
-		res, ds = a.delete(walkCtx, op, c)
+		res, ds = a.delete(walkCtx, op, c, info)
 	} else {
-		res, ds = a.createOrUpdate(walkCtx, op, c)
+		res, ds = a.createOrUpdate(walkCtx, op, c, info)
 	}
 	stop()
 	res.Elapsed = time.Since(start)
@@ -333,8 +344,27 @@ func idOf(v cty.Value) string {
 	return id.AsString()
 }
 
-// delete deletes the object of a Delete change or the old object of a replacement.
-func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanceChange) (Result, diag.Diagnostics) {
+// taintedDeletes returns the current objects p deletes (alone or as the
+// first half of a replacement) that are tainted in its prior state.
+func taintedDeletes(p *plan.Plan) map[addrs.AbsResourceInstance]bool {
+	tainted := map[addrs.AbsResourceInstance]bool{}
+	for _, c := range p.Changes {
+		if c.Deposed != addrs.NotDeposed || (c.Action != plan.Delete && !c.Action.IsReplace()) {
+			continue
+		}
+		if obj := p.PriorState.Object(c.ObjectAddr()); obj != nil && obj.Status == state.Tainted {
+			tainted[c.Addr] = true
+		}
+	}
+	return tainted
+}
+
+// delete deletes the object of a Delete change or the old object of a
+// replacement, after the resource's destroy-time provisioners. As in
+// OpenTofu, those run only for a current object (not for a deposed one, so
+// never for a create_before_destroy replacement), only when it is not
+// tainted and only while the resource is still in the configuration.
+func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanceChange, info Operation) (Result, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	oaddr := addrs.ObjectAddr{Instance: op.Addr, Deposed: op.Deposed}
 	prov, more := a.provider(c.ProviderConfig)
@@ -343,6 +373,15 @@ func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanc
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return Result{}, ds
+	}
+	if op.Deposed == addrs.NotDeposed && !a.taintedPrior[op.Addr] && op.Addr.Resource.Resource.Mode == addrs.Managed {
+		if r := a.cfg.ConfigResource(op.Addr.ContainingResource().InConfig()); r != nil && hasProvisioners(r, config.ProvisionerWhenDestroy) {
+			ds = ds.Append(a.provision(walkCtx, info, r, config.ProvisionerWhenDestroy, c.Before, destroyInstanceData(op.Addr.Resource.Key)))
+			if ds.HasErrors() {
+				// The object stays as it is, and is not tainted.
+				return Result{NewState: c.Before}, ds
+			}
+		}
 	}
 	ty := sch.Block.ImpliedType()
 	resp := prov.ApplyResourceChange(a.opCtx, provider.ApplyRequest{

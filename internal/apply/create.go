@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/plan"
@@ -17,7 +18,11 @@ import (
 // half of a replacement: it re-evaluates the configuration now that the
 // values it references are known, plans the final change, checks it against
 // the saved plan, applies it and records the result.
-func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.ResourceInstanceChange) (Result, diag.Diagnostics) {
+//
+// A new object's create-time provisioners run once it is recorded (as
+// tainted until they succeed); their failure leaves it tainted, as a
+// failed create does.
+func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.ResourceInstanceChange, info Operation) (Result, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	oaddr := addrs.ObjectAddr{Instance: op.Addr}
 	r := a.cfg.ConfigResource(op.Addr.ContainingResource().InConfig())
@@ -137,6 +142,21 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		if failed && c.Action.Creates() {
 			// Rule 10: a failed create leaves a tainted object, replaced by the next plan.
 			status = state.Tainted
+		}
+		if status == state.Ready && c.Action.Creates() && hasProvisioners(r, config.ProvisionerWhenCreate) {
+			// The object exists: record it before the provisioners run, tainted
+			// until they succeed, so that an interrupted run replaces it.
+			obj, err := a.newObject(c, sch, newVal, resp.Private, state.Tainted)
+			if err != nil {
+				return Result{}, ds.Append(err)
+			}
+			if err := a.rec.record(changed, func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) }); err != nil {
+				return Result{NewState: newVal}, ds.Append(diag.Errorf("Failed to persist state", "After applying %s: %s", op.Addr, err))
+			}
+			ds = ds.Append(a.provision(walkCtx, info, r, config.ProvisionerWhenCreate, newVal, inst))
+			if ds.HasErrors() {
+				failed, status = true, state.Tainted
+			}
 		}
 		obj, err := a.newObject(c, sch, newVal, resp.Private, status)
 		if err != nil {

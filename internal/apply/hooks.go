@@ -41,6 +41,16 @@ type Hooks interface {
 	Progress(op Operation, elapsed time.Duration)
 	// PostApply is called after an operation ends, successfully or not.
 	PostApply(op Operation, res Result)
+	// PreProvision is called before a provisioner of type typ runs as part
+	// of op (after its create, or before its delete).
+	PreProvision(op Operation, typ string)
+	// ProvisionOutput is called with each line a running provisioner
+	// writes, in order (or a notice in its place when the provisioner's
+	// configuration holds a sensitive value).
+	ProvisionOutput(op Operation, typ string, line string)
+	// PostProvision is called after the provisioner ends; err is its
+	// failure, nil on success.
+	PostProvision(op Operation, typ string, err error)
 }
 
 // NoHooks ignores every event.
@@ -54,3 +64,12 @@ func (NoHooks) Progress(Operation, time.Duration) {}
 
 // PostApply does nothing.
 func (NoHooks) PostApply(Operation, Result) {}
+
+// PreProvision does nothing.
+func (NoHooks) PreProvision(Operation, string) {}
+
+// ProvisionOutput does nothing.
+func (NoHooks) ProvisionOutput(Operation, string, string) {}
+
+// PostProvision does nothing.
+func (NoHooks) PostProvision(Operation, string, error) {}

@@ -23,6 +23,10 @@ type scenario struct {
 	writes int
 	// parallelism for the next apply (0 = default).
 	parallelism int
+	// provisioners the applies run; nil means none.
+	provisioners map[string]Provisioner
+	// hooks observe the applies; nil means none.
+	hooks Hooks
 }
 
 func newScenario(t *testing.T) *scenario {
@@ -79,7 +83,7 @@ func (s *scenario) apply(src string, p *plan.Plan) ([]providertest.Op, diag.Diag
 	set := provider.NewSet(s.factories())
 	defer set.Close()
 	before := len(s.prov.Ops())
-	st, ds := Apply(context.Background(), cfg, p, set, Options{StateWriter: s, Parallelism: s.parallelism})
+	st, ds := Apply(context.Background(), cfg, p, set, Options{StateWriter: s, Parallelism: s.parallelism, Provisioners: s.provisioners, Hooks: s.hooks})
 	s.state = st
 	return s.prov.Ops()[before:], ds
 }

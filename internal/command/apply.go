@@ -12,6 +12,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/plan/planfile"
+	"github.com/rig-iac/rig/internal/provisioner"
 	"github.com/rig-iac/rig/internal/ui"
 )
 
@@ -112,6 +113,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	final, ds := apply.Apply(ctx, op.cfg, p, op.providers, apply.Options{
 		Parallelism: f.parallelism, Limits: f.limits, Hooks: multiHooks{out.hooks(), counter}, StateWriter: writer, Workspace: m.workspace(),
 		Graph: g, ReleaseApplied: true, SpliceDependencies: op.dependencies == plan.ReducedDependencies, Cwd: op.cwd,
+		Provisioners: provisioners(),
 	})
 	// A final write covers anything not yet persisted (it is skipped when nothing changed).
 	if err := writer.WriteState(context.Background(), final); err != nil {
@@ -127,6 +129,12 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	}
 	out.applied(counter.Summary(kind), final)
 	return 0
+}
+
+// provisioners returns the provisioners an apply runs. Their commands
+// stop at the first interrupt: the apply's context is cancelled then.
+func provisioners() map[string]apply.Provisioner {
+	return map[string]apply.Provisioner{provisioner.LocalExec: provisioner.Runner{}}
 }
 
 // applySavedPlan applies a plan file made by `rig plan -out`, only if the

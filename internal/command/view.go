@@ -132,3 +132,21 @@ func (hs multiHooks) PostApply(op apply.Operation, res apply.Result) {
 		h.PostApply(op, res)
 	}
 }
+
+func (hs multiHooks) PreProvision(op apply.Operation, typ string) {
+	for _, h := range hs {
+		h.PreProvision(op, typ)
+	}
+}
+
+func (hs multiHooks) ProvisionOutput(op apply.Operation, typ, line string) {
+	for _, h := range hs {
+		h.ProvisionOutput(op, typ, line)
+	}
+}
+
+func (hs multiHooks) PostProvision(op apply.Operation, typ string, err error) {
+	for _, h := range hs {
+		h.PostProvision(op, typ, err)
+	}
+}

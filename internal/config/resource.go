@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
@@ -31,8 +32,8 @@ type Resource struct {
 	Managed        *ManagedLifecycle
 	Preconditions  []*CheckRule
 	Postconditions []*CheckRule
-	// Provisioners and Connection are parsed but not supported by rig yet;
-	// the engine reports them. Always empty for data resources.
+	// Provisioners are in the order written; Connection is the resource's
+	// own connection block, nil when absent. Always empty for data resources.
 	Provisioners []*Provisioner
 	Connection   *Connection
 	DeclRange    hcl.Range
@@ -529,6 +530,7 @@ func decodeProvisionerBlock(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 			p.When = ProvisionerWhenCreate
 		case "destroy":
 			p.When = ProvisionerWhenDestroy
+			diags = append(diags, onlySelfRefs(remain)...)
 		default:
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -570,6 +572,9 @@ func decodeProvisionerBlock(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 				continue
 			}
 			seenConnection = b
+			if p.When == ProvisionerWhenDestroy {
+				diags = append(diags, onlySelfRefs(b.Body)...)
+			}
 			p.Connection = &Connection{Config: b.Body, DeclRange: b.DefRange}
 		case "_":
 			if seenEscape != nil {
@@ -583,6 +588,9 @@ func decodeProvisionerBlock(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 				continue
 			}
 			seenEscape = b
+			if p.When == ProvisionerWhenDestroy {
+				diags = append(diags, onlySelfRefs(b.Body)...)
+			}
 			p.Config = hcl.MergeBodies([]hcl.Body{p.Config, b.Body})
 		default:
 			diags = append(diags, &hcl.Diagnostic{
@@ -634,4 +642,57 @@ func decodeCheckRuleBlock(block *hcl.Block) (*CheckRule, hcl.Diagnostics) {
 		cr.ErrorMessage = attr.Expr
 	}
 	return cr, diags
+}
+
+// onlySelfRefs reports every reference in body's arguments that a
+// destroy-time provisioner may not make: anything but self, count.index,
+// each.key, path and terraform. Such a provisioner runs when the rest of the
+// configuration may be gone.
+func onlySelfRefs(body hcl.Body) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	attrs, _ := body.JustAttributes()
+	names := make([]string, 0, len(attrs))
+	for name := range attrs {
+		names = append(names, name)
+	}
+	slices.SortFunc(names, func(a, b string) int { return attrs[a].Range.Start.Byte - attrs[b].Range.Start.Byte })
+	for _, name := range names {
+		attr := attrs[name]
+		for _, v := range attr.Expr.Variables() {
+			if destroyTimeReference(v) {
+				continue
+			}
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid reference from destroy provisioner",
+				Detail: "Destroy-time provisioners and their connection configurations may only " +
+					"reference attributes of the related resource, via 'self', 'count.index', " +
+					"or 'each.key'.\n\nReferences to other resources during the destroy phase " +
+					"can cause dependency cycles and interact poorly with create_before_destroy.",
+				Subject: attr.Expr.Range().Ptr(),
+			})
+		}
+	}
+	return diags
+}
+
+// destroyTimeReference reports whether a destroy-time provisioner may make
+// reference v.
+func destroyTimeReference(v hcl.Traversal) bool {
+	attrIs := func(name string) bool {
+		if len(v) != 2 {
+			return false
+		}
+		t, ok := v[1].(hcl.TraverseAttr)
+		return ok && t.Name == name
+	}
+	switch v.RootName() {
+	case "self", "path", "terraform", "tofu":
+		return true
+	case "count":
+		return attrIs("index")
+	case "each":
+		return attrIs("key")
+	}
+	return false
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/parallel"
 	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/provisioner"
 )
 
 // nodeKind is the kind of a configuration object in the reference graph.
@@ -395,7 +396,8 @@ func traversalRefs(ds *diag.Diagnostics, travs []hcl.Traversal) []*lang.Referenc
 }
 
 // resourceReferences returns every reference a resource block makes: its
-// arguments, count/for_each, depends_on, replace_triggered_by and conditions.
+// arguments, count/for_each, depends_on, replace_triggered_by, conditions
+// and provisioners.
 func resourceReferences(m *config.Module, r *config.Resource, schemaOf schemaLookup) ([]*lang.Reference, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	var refs []*lang.Reference
@@ -414,6 +416,15 @@ func resourceReferences(m *config.Module, r *config.Resource, schemaOf schemaLoo
 	}
 	for _, c := range r.Postconditions {
 		refs = append(refs, exprRefs(&ds, c.Condition, c.ErrorMessage)...)
+	}
+	// Provisioners are part of their resource's operation: what they refer
+	// to comes first, and is recorded among its dependencies.
+	for _, p := range r.Provisioners {
+		if spec := provisioner.Spec(p.Type); spec != nil {
+			more, d := lang.ReferencesInBody(p.Config, spec)
+			ds = ds.Append(d)
+			refs = append(refs, more...)
+		}
 	}
 	return refs, ds
 }

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hashicorp/hcl/v2/hcldec"
+
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/dag"
@@ -16,6 +18,7 @@ import (
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/provisioner"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -419,14 +422,34 @@ func unsupportedConstructs(m *config.Module) diag.Diagnostics {
 	var ds diag.Diagnostics
 	for _, mod := range m.AllModules() {
 		for _, r := range allResources(mod) {
-			if len(r.Provisioners) > 0 {
-				ds = ds.Append(diag.At(r.Provisioners[0].DeclRange, "Unsupported block type", "rig does not support provisioners yet."))
-			}
+			ds = ds.Append(checkProvisioners(r))
 		}
 		for _, group := range [][]*config.RawBlock{mod.Imports, mod.Removed, mod.Checks} {
 			for _, b := range group {
 				ds = ds.Append(diag.At(b.DeclRange, "Unsupported block type", fmt.Sprintf("rig does not support %q blocks yet.", b.Type)))
 			}
+		}
+	}
+	return ds
+}
+
+// checkProvisioners reports provisioners rig cannot run (file and
+// remote-exec, and types OpenTofu has none of) and the arguments of the
+// others that their schema does not allow or requires. Connection blocks
+// are accepted: local-exec does not use them.
+func checkProvisioners(r *config.Resource) diag.Diagnostics {
+	var ds diag.Diagnostics
+	for _, p := range r.Provisioners {
+		switch spec := provisioner.Spec(p.Type); {
+		case spec != nil:
+			_, more := p.Config.Content(hcldec.ImpliedSchema(spec))
+			ds = ds.Append(diag.FromHCL(more))
+		case p.Type == "file" || p.Type == "remote-exec":
+			ds = ds.Append(diag.At(p.TypeRange, "Unsupported provisioner",
+				"rig supports the local-exec provisioner; file and remote-exec are not supported yet."))
+		default:
+			ds = ds.Append(diag.At(p.TypeRange, "Failed to obtain provisioner schema",
+				fmt.Sprintf("Could not load the schema for provisioner %q: unavailable provisioner %q.", p.Type, p.Type)))
 		}
 	}
 	return ds

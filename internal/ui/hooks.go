@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
@@ -184,6 +185,29 @@ func (h *HumanHooks) PostApply(op apply.Operation, res apply.Result) {
 	h.println("[reset][bold]%s: %s after %s%s", objectAddr(op), noun, res.Elapsed.Round(time.Second), idSuffix(id))
 }
 
+// PreProvision prints "ADDR: Provisioning with 'local-exec'...".
+func (h *HumanHooks) PreProvision(op apply.Operation, typ string) {
+	h.println("[reset][bold]%s: Provisioning with '%s'...[reset]", op.Addr, typ)
+}
+
+// ProvisionOutput prints a line of a provisioner's output after the prefix
+// "ADDR (local-exec): ", without its trailing spaces; a blank line prints
+// as one.
+func (h *HumanHooks) ProvisionOutput(op apply.Operation, typ string, line string) {
+	line = strings.TrimRightFunc(line, unicode.IsSpace)
+	if line == "" {
+		h.println("")
+		return
+	}
+	// As OpenTofu prints it: the prefix colored on its own, then the line
+	// (an argument, never part of a color template).
+	prefix := fmt.Sprintf(colorize("[reset][bold]%s (%s):[reset] ", h.color), op.Addr, typ)
+	h.println("%s%s", prefix, line)
+}
+
+// PostProvision prints nothing: a failure is reported as a diagnostic.
+func (h *HumanHooks) PostProvision(apply.Operation, string, error) {}
+
 // objectAddr is the operation's object as messages name it, with
 // " (deposed object KEY)" for a deposed object.
 func objectAddr(op apply.Operation) string {
@@ -251,6 +275,15 @@ func (c *CountHooks) PostApply(op apply.Operation, res apply.Result) {
 		c.removed++
 	}
 }
+
+// PreProvision does nothing.
+func (c *CountHooks) PreProvision(apply.Operation, string) {}
+
+// ProvisionOutput does nothing.
+func (c *CountHooks) ProvisionOutput(apply.Operation, string, string) {}
+
+// PostProvision does nothing.
+func (c *CountHooks) PostProvision(apply.Operation, string, error) {}
 
 // Summary returns the counts so far as a summary of operation op.
 func (c *CountHooks) Summary(op Operation) ChangeSummary {

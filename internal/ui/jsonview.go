@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
@@ -202,6 +204,35 @@ func (v *JSONView) PostApply(op apply.Operation, res apply.Result) {
 	v.emit("info", fmt.Sprintf("%s: %s complete after %s%s", op.Addr, actionNoun(op.Action), elapsed, idSuffix(h.IDValue)), "apply_complete", map[string]any{"hook": h})
 }
 
+// PreProvision writes "provision_start".
+func (v *JSONView) PreProvision(op apply.Operation, typ string) {
+	v.emit("info", fmt.Sprintf("%s: Provisioning with '%s'...", op.Addr, typ), "provision_start",
+		map[string]any{"hook": provisionJSON{Resource: resourceToJSON(op.Addr), Provisioner: typ}})
+}
+
+// ProvisionOutput writes "provision_progress" for a line of output, without
+// its trailing spaces; blank lines are left out.
+func (v *JSONView) ProvisionOutput(op apply.Operation, typ string, line string) {
+	line = strings.TrimRightFunc(line, unicode.IsSpace)
+	if line == "" {
+		return
+	}
+	v.emit("info", fmt.Sprintf("%s: (%s): %s", op.Addr, typ, line), "provision_progress",
+		map[string]any{"hook": provisionJSON{Resource: resourceToJSON(op.Addr), Provisioner: typ, Output: &line}})
+}
+
+// PostProvision writes "provision_complete", or "provision_errored" for a
+// failure (whose details a diagnostic carries, unless on_failure is
+// continue).
+func (v *JSONView) PostProvision(op apply.Operation, typ string, err error) {
+	h := map[string]any{"hook": provisionJSON{Resource: resourceToJSON(op.Addr), Provisioner: typ}}
+	if err != nil {
+		v.emit("info", fmt.Sprintf("%s: (%s) Provisioning errored", op.Addr, typ), "provision_errored", h)
+		return
+	}
+	v.emit("info", fmt.Sprintf("%s: (%s) Provisioning complete", op.Addr, typ), "provision_complete", h)
+}
+
 func startVerb(a plan.Action) string {
 	switch a {
 	case plan.Create:
@@ -329,6 +360,14 @@ type hookJSON struct {
 	IDKey    string           `json:"id_key,omitempty"`
 	IDValue  string           `json:"id_value,omitempty"`
 	Elapsed  *float64         `json:"elapsed_seconds,omitempty"`
+}
+
+// provisionJSON is the hook of the provision_* messages; Output only in
+// provision_progress.
+type provisionJSON struct {
+	Resource    resourceAddrJSON `json:"resource"`
+	Provisioner string           `json:"provisioner"`
+	Output      *string          `json:"output,omitempty"`
 }
 
 type outputJSON struct {

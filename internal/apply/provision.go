@@ -1,0 +1,104 @@
+package apply
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/provisioner"
+)
+
+// Provisioner runs the provisioners of one type. Run is called from worker
+// goroutines, possibly concurrently; command/ wires provisioner.Runner for
+// local-exec.
+type Provisioner interface {
+	// Run runs one provisioner with its configuration (a value of
+	// provisioner.Spec(type), without marks), calling output with each
+	// line it writes, from one goroutine at a time. Cancelling ctx stops
+	// it; it then returns an error.
+	Run(ctx context.Context, config cty.Value, output func(string)) error
+}
+
+// suppressedOutput stands for each line of a provisioner whose
+// configuration holds a sensitive value, as OpenTofu words it.
+const suppressedOutput = "(output suppressed due to sensitive value in config)"
+
+// hasProvisioners reports whether r has a provisioner that runs when.
+func hasProvisioners(r *config.Resource, when config.ProvisionerWhen) bool {
+	for _, p := range r.Provisioners {
+		if p.When == when {
+			return true
+		}
+	}
+	return false
+}
+
+// provision runs r's provisioners that run when, in the order written, for
+// the object self of the resource instance op concerns, evaluated in its
+// module instance's scope with inst. A provisioner that fails ends the
+// sequence with an error diagnostic, unless its on_failure is continue:
+// then, as in OpenTofu, its failure is reported to the hooks only and the
+// next one runs. Cancelling ctx stops the running provisioner.
+func (a *applier) provision(ctx context.Context, op Operation, r *config.Resource, when config.ProvisionerWhen, self cty.Value, inst lang.InstanceData) diag.Diagnostics {
+	var ds diag.Diagnostics
+	for _, p := range r.Provisioners {
+		if p.When != when {
+			continue
+		}
+		spec, run := provisioner.Spec(p.Type), a.opts.Provisioners[p.Type]
+		if spec == nil || run == nil {
+			// The plan refuses these; a saved plan may meet other options.
+			return ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Unsupported provisioner", Address: op.Addr.String(), Subject: p.TypeRange.Ptr(),
+				Detail: fmt.Sprintf("rig cannot run the %q provisioner here.", p.Type)})
+		}
+		scope := a.eval.Scope(op.Addr.Module, inst)
+		scope.Self = self
+		val, more := scope.EvalBlock(p.Config, spec)
+		ds = ds.Append(withAddr(more, addrs.ObjectAddr{Instance: op.Addr}))
+		if ds.HasErrors() {
+			return ds
+		}
+		val, marks := val.UnmarkDeepWithPaths()
+		output := func(line string) { a.opts.Hooks.ProvisionOutput(op, p.Type, line) }
+		if sensitive(marks) {
+			output = func(string) { a.opts.Hooks.ProvisionOutput(op, p.Type, suppressedOutput) }
+		}
+		a.opts.Hooks.PreProvision(op, p.Type)
+		err := run.Run(ctx, val, output)
+		a.opts.Hooks.PostProvision(op, p.Type, err)
+		if err == nil || p.OnFailure == config.ProvisionerOnFailureContinue {
+			continue
+		}
+		// As OpenTofu places it: where the provisioner's body starts.
+		return ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: p.Type + " provisioner error", Detail: err.Error(),
+			Address: op.Addr.String(), Subject: p.Config.MissingItemRange().Ptr()})
+	}
+	return ds
+}
+
+func sensitive(marks []cty.PathValueMarks) bool {
+	for _, pm := range marks {
+		if _, ok := pm.Marks[lang.Sensitive]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// destroyInstanceData is what a destroy-time provisioner sees of its
+// instance: count.index or each.key, from the key alone (each.value is not
+// available to it).
+func destroyInstanceData(k addrs.InstanceKey) lang.InstanceData {
+	switch {
+	case k.IsInt():
+		return lang.InstanceData{CountIndex: cty.NumberIntVal(int64(k.Int()))}
+	case k.IsString():
+		return lang.InstanceData{EachKey: cty.StringVal(k.Str())}
+	}
+	return lang.InstanceData{}
+}

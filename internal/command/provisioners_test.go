@@ -1,0 +1,333 @@
+package command
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// lines returns the lines of s that start with prefix.
+func linesWith(s, prefix string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, prefix) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func checkLines(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("%s:\n%s\nwant:\n%s", what, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestLocalExecOutput: local-exec's output is printed line by line after
+// the resource's prefix, with the "Executing:" line OpenTofu prints (or
+// its quiet form), in working_dir and with environment set.
+func TestLocalExecOutput(t *testing.T) {
+	dir := workdir(t, map[string]string{"main.tf": `
+resource "terraform_data" "x" {
+  input = "hello"
+  provisioner "local-exec" {
+    command     = "echo ${self.input}; echo to-stderr >&2; echo $GREETING; basename $(pwd)"
+    working_dir = "sub"
+    environment = { GREETING = "hi there" }
+  }
+  provisioner "local-exec" {
+    command = "printf 'one\n\n  two  \n'"
+    quiet   = true
+  }
+  provisioner "local-exec" {
+    command     = "echo \"$0\""
+    interpreter = ["sh", "-c"]
+  }
+}
+`, "sub/.keep": ""})
+	r := rig(t, dir, "apply", "-auto-approve", "-no-color")
+	if r.code != 0 {
+		t.Fatalf("apply: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	checkLines(t, "provisioner lines", linesWith(r.stdout, "terraform_data.x"), []string{
+		"terraform_data.x: Creating...",
+		"terraform_data.x: Provisioning with 'local-exec'...",
+		`terraform_data.x (local-exec): Executing: ["/bin/sh" "-c" "echo hello; echo to-stderr >&2; echo $GREETING; basename $(pwd)"]`,
+		"terraform_data.x (local-exec): hello",
+		"terraform_data.x (local-exec): to-stderr",
+		"terraform_data.x (local-exec): hi there",
+		"terraform_data.x (local-exec): sub",
+		"terraform_data.x: Provisioning with 'local-exec'...",
+		"terraform_data.x (local-exec): local-exec: Executing: Suppressed by quiet=true",
+		"terraform_data.x (local-exec): one",
+		"terraform_data.x (local-exec):   two",
+		"terraform_data.x: Provisioning with 'local-exec'...",
+		`terraform_data.x (local-exec): Executing: ["sh" "-c" "echo \"$0\""]`,
+		"terraform_data.x (local-exec): sh",
+		"terraform_data.x: Creation complete after 0s [id=" + idIn(t, r.stdout) + "]",
+	})
+}
+
+// idIn returns the id in the "Creation complete" line of out.
+func idIn(t *testing.T, out string) string {
+	t.Helper()
+	i := strings.Index(out, "Creation complete after 0s [id=")
+	if i < 0 {
+		t.Fatalf("no creation complete in\n%s", out)
+	}
+	rest := out[i+len("Creation complete after 0s [id="):]
+	return rest[:strings.IndexByte(rest, ']')]
+}
+
+const failingLocalExec = `
+resource "terraform_data" "bad" {
+  input = "x"
+  provisioner "local-exec" {
+    command = "echo failing; exit 3"
+  }
+}
+resource "terraform_data" "after" {
+  input = terraform_data.bad.id
+}
+resource "terraform_data" "tolerant" {
+  provisioner "local-exec" {
+    command    = "exit 5"
+    on_failure = continue
+  }
+  provisioner "local-exec" {
+    command = "echo still here"
+  }
+}
+`
+
+// TestLocalExecFailure: a failing command is an error naming its exit
+// status and output; the object is recorded tainted, what depends on it is
+// not created, and the next plan replaces it (Terraform's too, reading
+// the state rig wrote). With on_failure = continue the failure is ignored.
+func TestLocalExecFailure(t *testing.T) {
+	dir := workdir(t, map[string]string{"main.tf": failingLocalExec})
+	r := rig(t, dir, "apply", "-auto-approve", "-no-color")
+	if r.code != 1 {
+		t.Fatalf("apply: %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"Error: local-exec provisioner error", "with terraform_data.bad,", "Error running command 'echo failing; exit 3': exit status 3. Output: failing"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, "exit 5") || !strings.Contains(r.stdout, "terraform_data.tolerant (local-exec): still here") {
+		t.Errorf("on_failure = continue did not go on quietly:\n%s%s", r.stdout, r.stderr)
+	}
+	if strings.Contains(r.stdout, "terraform_data.after: Creating") {
+		t.Errorf("a dependent of the failed object started:\n%s", r.stdout)
+	}
+	sf, _ := readStateFile(t, dir)
+	statuses := map[string]string{}
+	for _, res := range sf.Resources {
+		for _, inst := range res.Instances {
+			statuses[res.Name] = inst.Status
+		}
+	}
+	if statuses["bad"] != "tainted" || statuses["tolerant"] != "" {
+		t.Errorf("statuses %v: want bad tainted, tolerant ready", statuses)
+	}
+	p := rig(t, dir, "plan", "-no-color")
+	if !strings.Contains(p.stdout, "# terraform_data.bad is tainted, so it must be replaced") {
+		t.Errorf("plan does not replace the tainted object:\n%s", p.stdout)
+	}
+
+	tf := terraformIn(t, dir)
+	if r := tf("init", "-no-color"); r.code != 0 {
+		t.Fatalf("terraform init: %s%s", r.stdout, r.stderr)
+	}
+	tp := tf("plan", "-no-color")
+	if tp.code != 0 || !strings.Contains(tp.stdout, "# terraform_data.bad is tainted, so must be replaced") {
+		t.Errorf("terraform plan (%d) does not replace the tainted object:\n%s%s", tp.code, tp.stdout, tp.stderr)
+	}
+}
+
+// TestLocalExecJSON: with -json, provisioners report provision_start,
+// provision_progress (one per line of output), provision_complete and
+// provision_errored, as OpenTofu's machine-readable UI does.
+func TestLocalExecJSON(t *testing.T) {
+	dir := workdir(t, map[string]string{"main.tf": failingLocalExec})
+	r := rig(t, dir, "apply", "-auto-approve", "-json")
+	if r.code != 1 {
+		t.Fatalf("apply: %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var m struct {
+			Level   string `json:"@level"`
+			Message string `json:"@message"`
+			Type    string `json:"type"`
+			Hook    struct {
+				Resource    struct{ Addr string }
+				Provisioner string `json:"provisioner"`
+				Output      string `json:"output"`
+			} `json:"hook"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		if strings.HasPrefix(m.Type, "provision_") && m.Hook.Resource.Addr == "terraform_data.bad" {
+			got = append(got, m.Level+" "+m.Type+" "+m.Hook.Provisioner+" "+m.Hook.Output+"| "+m.Message)
+		}
+	}
+	checkLines(t, "provision messages", got, []string{
+		"info provision_start local-exec | terraform_data.bad: Provisioning with 'local-exec'...",
+		`info provision_progress local-exec Executing: ["/bin/sh" "-c" "echo failing; exit 3"]| terraform_data.bad: (local-exec): Executing: ["/bin/sh" "-c" "echo failing; exit 3"]`,
+		"info provision_progress local-exec failing| terraform_data.bad: (local-exec): failing",
+		"info provision_errored local-exec | terraform_data.bad: (local-exec) Provisioning errored",
+	})
+	if !strings.Contains(r.stdout, `"type":"provision_complete"`) || !strings.Contains(r.stdout, `"@message":"Error: local-exec provisioner error"`) {
+		t.Errorf("no provision_complete or no error diagnostic:\n%s", r.stdout)
+	}
+}
+
+// TestLocalExecSensitiveOutputSuppressed: when the provisioner's
+// configuration holds a sensitive value, each line of its output is
+// replaced by OpenTofu's notice; the value is not printed.
+func TestLocalExecSensitiveOutputSuppressed(t *testing.T) {
+	dir := workdir(t, map[string]string{"main.tf": `
+variable "token" {
+  default   = "s3cr3t-token"
+  sensitive = true
+}
+resource "terraform_data" "x" {
+  provisioner "local-exec" {
+    command = "echo ${var.token}"
+  }
+}
+`})
+	r := rig(t, dir, "apply", "-auto-approve", "-no-color")
+	if r.code != 0 {
+		t.Fatalf("apply: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if strings.Contains(r.stdout+r.stderr, "s3cr3t") {
+		t.Errorf("the sensitive value was printed:\n%s", r.stdout)
+	}
+	checkLines(t, "provisioner output", linesWith(r.stdout, "terraform_data.x (local-exec)"), []string{
+		"terraform_data.x (local-exec): (output suppressed due to sensitive value in config)",
+		"terraform_data.x (local-exec): (output suppressed due to sensitive value in config)",
+	})
+}
+
+// TestLocalExecDestroy: a destroy-time provisioner runs before the delete
+// with self, and its failure keeps the object.
+func TestLocalExecDestroy(t *testing.T) {
+	dir := workdir(t, map[string]string{"main.tf": `
+resource "terraform_data" "x" {
+  count = 1
+  input = "v"
+  provisioner "local-exec" {
+    when    = destroy
+    command = "echo bye ${self.input} ${count.index}; test -f ok"
+  }
+}
+`})
+	if r := rig(t, dir, "apply", "-auto-approve", "-no-color"); r.code != 0 {
+		t.Fatalf("apply: %s%s", r.stdout, r.stderr)
+	}
+	r := rig(t, dir, "destroy", "-auto-approve", "-no-color")
+	if r.code != 1 || !strings.Contains(r.stdout, "terraform_data.x[0] (local-exec): bye v 0") || !strings.Contains(r.stderr, "exit status 1") {
+		t.Fatalf("destroy with a failing provisioner: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if sf, _ := readStateFile(t, dir); instanceCount(sf) != 1 {
+		t.Fatalf("the object was not kept")
+	}
+	writeFile(t, dir, "ok", "")
+	r = rig(t, dir, "destroy", "-auto-approve", "-no-color")
+	if r.code != 0 || !strings.Contains(r.stdout, "Destroy complete! Resources: 1 destroyed.") {
+		t.Fatalf("destroy: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestLocalExecInterrupted: an interrupt stops a running command with its
+// whole process group (a background child included); the object is left
+// tainted.
+func TestLocalExecInterrupted(t *testing.T) {
+	bin := buildRig(t)
+	dir := workdir(t, map[string]string{"main.tf": `
+resource "terraform_data" "slow" {
+  provisioner "local-exec" {
+    command = "sleep 300 & echo $! > child.pid; echo started; wait"
+  }
+}
+`})
+	cmd := exec.Command(bin, "-chdir="+dir, "apply", "-auto-approve", "-input=false", "-no-color")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		if strings.HasSuffix(sc.Text(), "(local-exec): started") {
+			_ = cmd.Process.Signal(syscall.SIGINT)
+			break
+		}
+	}
+	_, _ = io.Copy(io.Discard, stdout)
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	select {
+	case err = <-waited:
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("the apply did not stop after the interrupt")
+	}
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("interrupted apply: %v, want exit status 1\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "local-exec provisioner error") || !strings.Contains(stderr.String(), "signal: killed") {
+		t.Errorf("stderr does not report the killed command:\n%s", stderr.String())
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "child.pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the command's background child %d survived the interrupt", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	sf, _ := readStateFile(t, dir)
+	if len(sf.Resources) != 1 || sf.Resources[0].Instances[0].Status != "tainted" {
+		t.Errorf("state after the interrupt: %+v, want the object tainted", sf.Resources)
+	}
+}
+
+// alive reports whether process pid exists and is not a zombie.
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return err != nil && !os.IsNotExist(err)
+	}
+	// The state follows the command name in parentheses.
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package provisioner
+
+import "os/exec"
+
+// ownProcessGroup leaves cmd as it is: cancellation kills the command only.
+func ownProcessGroup(*exec.Cmd) {}
