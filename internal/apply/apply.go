@@ -107,6 +107,13 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		working = working.DeepCopy()
 	}
 	a.taintedPrior = taintedDeletes(p)
+	// Forgotten objects leave the state (and nothing else happens to them)
+	// before anything runs.
+	for _, c := range p.Changes {
+		if c.Action == plan.Forget {
+			working.SetObject(c.ObjectAddr(), nil, c.ProviderConfig)
+		}
+	}
 	a.rec = newRecorder(working, opts.StateWriter)
 	if opts.SpliceDependencies {
 		a.splice = newSplicer(p)

@@ -156,7 +156,8 @@ func Order(p *plan.Plan) (*Graph, diag.Diagnostics) {
 		// Dependencies name resources without module instance keys.
 		ra := c.Addr.ContainingResource().Unkeyed()
 		switch c.Action {
-		case plan.NoOp:
+		case plan.NoOp, plan.Forget:
+			// A forgotten object only leaves the state (see Apply).
 			continue
 		case plan.Create, plan.Update, plan.Read:
 			op := Op{Addr: c.Addr, Kind: OpCreate}

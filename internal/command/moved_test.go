@@ -92,3 +92,38 @@ moved {
 		}
 	}
 }
+
+// A removed block with destroy = false forgets the object: the plan says
+// it will no longer be managed, applying drops it from state without a
+// delete, and Terraform (when installed) plans nothing for the state left.
+func TestRemovedBlockForgets(t *testing.T) {
+	dir := workdir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {\n  input = \"x\"\n}\nresource \"terraform_data\" \"b\" {}\n"})
+	if r := rig(t, dir, "apply", "-auto-approve", "-no-color"); r.code != 0 {
+		t.Fatalf("apply: exit %d\n%s", r.code, r.stderr)
+	}
+	writeFile(t, dir, "main.tf", "resource \"terraform_data\" \"b\" {}\nremoved {\n  from = terraform_data.a\n  lifecycle {\n    destroy = false\n  }\n}\n")
+	r := rig(t, dir, "plan", "-no-color")
+	if r.code != 0 || !strings.Contains(r.stdout, "# terraform_data.a will no longer be managed by rig, but will not be destroyed") ||
+		!strings.Contains(r.stdout, "Plan: 0 to add, 0 to change, 0 to destroy.") {
+		t.Fatalf("plan: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = rig(t, dir, "apply", "-auto-approve", "-no-color")
+	if r.code != 0 || strings.Contains(r.stdout, "Destroying") {
+		t.Fatalf("apply: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if got := stateAddresses(t, dir); !slices.Equal(got, []string{"terraform_data.b"}) {
+		t.Fatalf("state after forgetting: %v", got)
+	}
+	if r = rig(t, dir, "plan", "-no-color", "-detailed-exitcode"); r.code != 0 {
+		t.Fatalf("plan after forgetting: exit %d\n%s", r.code, r.stdout)
+	}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		for _, args := range [][]string{{"init", "-no-color", "-input=false"}, {"plan", "-no-color", "-detailed-exitcode", "-lock=false", "-input=false"}} {
+			cmd := exec.Command(tf, args...)
+			cmd.Dir = dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("terraform %s after rig forgot an object: %v\n%s", args[0], err, out)
+			}
+		}
+	}
+}

@@ -315,13 +315,17 @@ func (m *Module) addFile(body hcl.Body) hcl.Diagnostics {
 			if mv != nil {
 				m.Moved = append(m.Moved, mv)
 			}
-		case "import", "removed", "check":
+		case "removed":
+			rm, rDiags := decodeRemovedBlock(block)
+			diags = append(diags, rDiags...)
+			if rm != nil {
+				m.Removed = append(m.Removed, rm)
+			}
+		case "import", "check":
 			raw := &RawBlock{Type: block.Type, Labels: block.Labels, Body: block.Body, DeclRange: block.DefRange}
 			switch block.Type {
 			case "import":
 				m.Imports = append(m.Imports, raw)
-			case "removed":
-				m.Removed = append(m.Removed, raw)
 			case "check":
 				m.Checks = append(m.Checks, raw)
 			}

@@ -49,10 +49,11 @@ type Module struct {
 
 	// Moved are the moved blocks, in file order.
 	Moved []*Moved
+	// Removed are the removed blocks, in file order.
+	Removed []*Removed
 	// Blocks kept unparsed so the engine can report them as unsupported:
-	// "import", "removed" and "check", in file order.
+	// "import" and "check", in file order.
 	Imports []*RawBlock
-	Removed []*RawBlock
 	Checks  []*RawBlock
 
 	// providerHost is LoadTree's TreeOptions.ProviderHost; nil keeps

@@ -18,6 +18,9 @@ const (
 	CreateThenDelete
 	// Delete removes the object.
 	Delete
+	// Forget drops the object from state and leaves it in place (a removed
+	// block with lifecycle.destroy = false).
+	Forget
 )
 
 // String returns the action as the JSON plan's single-word form.
@@ -37,6 +40,8 @@ func (a Action) String() string {
 		return "create-then-delete"
 	case Delete:
 		return "delete"
+	case Forget:
+		return "forget"
 	}
 	return "invalid"
 }

@@ -316,3 +316,40 @@ func impliedMoveStatements(cfg *config.Module, prior *state.State) []moveStateme
 	}
 	return out
 }
+
+// removedStatements collects the removed blocks of every module, as move
+// statements whose destination is their source (only destination's match
+// is used), checking that the configuration no longer declares what they
+// remove.
+func removedStatements(cfg *config.Module) ([]removedStatement, diag.Diagnostics) {
+	var ds diag.Diagnostics
+	var out []removedStatement
+	for _, m := range cfg.AllModules() {
+		for _, rm := range m.Removed {
+			if rng, declared := declaredAt(m, rm.From); declared {
+				ds = ds.Append(diag.At(rm.DeclRange, "Removed "+kindOf(rm.From)+" still exists",
+					fmt.Sprintf("This statement declares that %s was removed, but it is still declared at %s.", rm.From, rng)))
+				continue
+			}
+			out = append(out, removedStatement{match: moveStatement{module: m.Path, from: rm.From, to: rm.From}, decl: rm})
+		}
+	}
+	return out, ds
+}
+
+// removedStatement is a removed block in the module that declares it.
+type removedStatement struct {
+	match moveStatement
+	decl  *config.Removed
+}
+
+// forgets reports whether a removed block says to forget (not destroy) the
+// objects of resource ra.
+func forgets(stmts []removedStatement, ra addrs.AbsResource) bool {
+	for _, st := range stmts {
+		if _, ok := st.match.destination(ra); ok {
+			return !st.decl.Destroy
+		}
+	}
+	return false
+}

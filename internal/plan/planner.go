@@ -55,6 +55,8 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	// The state as OpenTofu sees it after the moves implied by adding or
 	// removing count; the caller's state is left as it is.
 	prior, moved, moveDiags := applyMoves(cfg, prior)
+	removed, more := removedStatements(cfg)
+	moveDiags = moveDiags.Append(more)
 	if opts.Parallelism <= 0 {
 		opts.Parallelism = 10
 	}
@@ -71,6 +73,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 		schemas:   map[addrs.ConfigResource]provider.Schema{},
 		handled:   map[addrs.AbsResource]bool{},
 		timestamp: now().UTC(),
+		removed:   removed,
 	}
 	for _, a := range opts.Replace {
 		p.replace[a] = true
@@ -115,8 +118,10 @@ type planner struct {
 	variables map[string]cty.Value
 	rg        *refGraph
 	cbd       map[addrs.ConfigResource]addrs.ConfigResource
-	replace   map[addrs.AbsResourceInstance]bool
-	outputs   map[string]*OutputChange
+	// removed are the configuration's removed blocks.
+	removed []removedStatement
+	replace map[addrs.AbsResourceInstance]bool
+	outputs map[string]*OutputChange
 
 	mu        sync.Mutex // guards everything below
 	refreshed *state.State
@@ -424,7 +429,7 @@ func unsupportedConstructs(m *config.Module) diag.Diagnostics {
 		for _, r := range allResources(mod) {
 			ds = ds.Append(checkProvisioners(r))
 		}
-		for _, group := range [][]*config.RawBlock{mod.Imports, mod.Removed, mod.Checks} {
+		for _, group := range [][]*config.RawBlock{mod.Imports, mod.Checks} {
 			for _, b := range group {
 				ds = ds.Append(diag.At(b.DeclRange, "Unsupported block type", fmt.Sprintf("rig does not support %q blocks yet.", b.Type)))
 			}

@@ -423,10 +423,14 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 	if r := p.cfg.ConfigResource(addr.ContainingResource().InConfig()); r != nil && dk == addrs.NotDeposed {
 		ds = ds.Append(preventDestroy(r, addr))
 	}
+	action := Delete
+	if forgets(p.removed, addr.ContainingResource()) {
+		action = Forget
+	}
 	p.addChange(&ResourceInstanceChange{
-		Addr: addr, Deposed: dk, ProviderConfig: pc, Action: Delete, Reason: reason,
+		Addr: addr, Deposed: dk, ProviderConfig: pc, Action: action, Reason: reason,
 		Before: prior, After: cty.NullVal(prior.Type()), PriorPrivate: priv,
-		CreateBeforeDestroy: obj.CreateBeforeDestroy || dk != addrs.NotDeposed,
+		CreateBeforeDestroy: action == Delete && (obj.CreateBeforeDestroy || dk != addrs.NotDeposed),
 		Dependencies:        obj.Dependencies, SchemaVersion: obj.SchemaVersion,
 	})
 	return ds

@@ -99,6 +99,8 @@ func actionSymbol(a plan.Action) string {
 		return "  [yellow]~[reset]"
 	case plan.NoOp:
 		return "   "
+	case plan.Forget:
+		return "  ."
 	}
 	return "  ?"
 }

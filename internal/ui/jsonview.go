@@ -294,6 +294,8 @@ func uiAction(a plan.Action) string {
 		return "replace"
 	case plan.Delete:
 		return "delete"
+	case plan.Forget:
+		return "forget"
 	}
 	return "noop"
 }

@@ -27,7 +27,7 @@ func RenderPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, opts RenderOpti
 	changes := visibleChanges(p)
 	counts := map[plan.Action]int{}
 	for _, c := range changes {
-		if c.Action != plan.NoOp {
+		if c.Action != plan.NoOp && c.Action != plan.Forget {
 			counts[c.Action]++
 		}
 	}
@@ -132,7 +132,12 @@ func legend(a plan.Action) string {
 func renderChange(c *plan.ResourceInstanceChange, schemas SchemaSource, o ropts) string {
 	blk := lookupBlock(schemas, c.ProviderConfig.Provider, c.Addr.Resource.Resource)
 	d := &differ{before: pathSet{}, after: pathSet{}, replace: pathSet{}}
-	before, after := unmarkInto(c.Before, d.before), unmarkInto(c.After, d.after)
+	afterVal := c.After
+	if c.Action == plan.Forget {
+		// The object stays as it is, only out of rig's hands.
+		afterVal = c.Before
+	}
+	before, after := unmarkInto(c.Before, d.before), unmarkInto(afterVal, d.after)
 	if blk == nil {
 		blk = fallbackBlock(before, after)
 	}
@@ -158,6 +163,8 @@ func changeComment(c *plan.ResourceInstanceChange) string {
 	switch c.Action {
 	case plan.NoOp:
 		fmt.Fprintf(&b, "[bold]  # %s[reset] has moved to [bold]%s[reset]", c.PrevRunAddr, addr)
+	case plan.Forget:
+		fmt.Fprintf(&b, "[bold]  # %s[reset] will no longer be managed by rig, but will not be destroyed\n  # (destroy = false is set in the configuration)", addr)
 	case plan.Create:
 		fmt.Fprintf(&b, "[bold]  # %s[reset] will be created", addr)
 	case plan.Read:

@@ -83,7 +83,7 @@ var actionNames = map[plan.Action]string{}
 var reasonNames = map[string]plan.ActionReason{}
 
 func init() {
-	for a := plan.NoOp; a <= plan.Delete; a++ {
+	for a := plan.NoOp; a <= plan.Forget; a++ {
 		actionNames[a] = a.String()
 	}
 	for r := plan.ReasonNone + 1; r <= plan.DeleteBecauseNoModule; r++ {
