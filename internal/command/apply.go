@@ -127,7 +127,10 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	if f.destroy {
 		kind = ui.OperationDestroy
 	}
-	out.applied(counter.Summary(kind), final)
+	summary := counter.Summary(kind)
+	// Imported objects are recorded with the state, without an operation.
+	summary.Import = ui.PlanSummary(p).Import
+	out.applied(summary, final)
 	return 0
 }
 

@@ -127,3 +127,63 @@ func TestRemovedBlockForgets(t *testing.T) {
 		}
 	}
 }
+
+// import blocks: the plan imports the objects and shows them as Terraform
+// and OpenTofu do ("will be imported", "(imported from …)", "Plan: 2 to
+// import, …"), applying records them, and the next plan has nothing to
+// do; a target without configuration and a second block for one target
+// are errors.
+func TestImportBlocks(t *testing.T) {
+	cfg := `resource "terraform_data" "a" {}
+resource "terraform_data" "b" {
+  input = "hello"
+}
+import {
+  to = terraform_data.a
+  id = "abc"
+}
+import {
+  for_each = toset(["x"])
+  to       = terraform_data.b
+  id       = "id-${each.key}"
+}
+`
+	dir := workdir(t, map[string]string{"main.tf": cfg})
+	r := rig(t, dir, "plan", "-no-color")
+	for _, want := range []string{"# terraform_data.a will be imported", `# (imported from "id-x")`, "Plan: 2 to import, 0 to add, 1 to change, 0 to destroy."} {
+		if r.code != 0 || !strings.Contains(r.stdout, want) {
+			t.Fatalf("plan lacks %q: exit %d\n%s%s", want, r.code, r.stdout, r.stderr)
+		}
+	}
+	r = rig(t, dir, "apply", "-auto-approve", "-no-color")
+	if r.code != 0 || !strings.Contains(r.stdout, "Apply complete! Resources: 2 imported, 0 added, 1 changed, 0 destroyed.") {
+		t.Fatalf("apply: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if got := stateAddresses(t, dir); !slices.Equal(got, []string{"terraform_data.a", "terraform_data.b"}) {
+		t.Fatalf("state after the imports: %v", got)
+	}
+	if r = rig(t, dir, "plan", "-no-color", "-detailed-exitcode"); r.code != 0 {
+		t.Fatalf("plan after the imports (the blocks stay): exit %d\n%s", r.code, r.stdout)
+	}
+
+	bad := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}
+import {
+  to = terraform_data.missing
+  id = "x"
+}
+import {
+  to = terraform_data.a
+  id = "1"
+}
+import {
+  to = terraform_data.a
+  id = "2"
+}
+`})
+	r = rig(t, bad, "plan", "-no-color")
+	for _, want := range []string{"Configuration for import target does not exist", "Duplicate import configuration"} {
+		if r.code != 1 || !strings.Contains(r.stderr, want) {
+			t.Errorf("plan with bad import blocks lacks %q: exit %d\n%s", want, r.code, r.stderr)
+		}
+	}
+}

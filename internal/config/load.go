@@ -321,11 +321,15 @@ func (m *Module) addFile(body hcl.Body) hcl.Diagnostics {
 			if rm != nil {
 				m.Removed = append(m.Removed, rm)
 			}
-		case "import", "check":
+		case "import":
+			imp, iDiags := decodeImportBlock(block)
+			diags = append(diags, iDiags...)
+			if imp != nil {
+				m.Imports = append(m.Imports, imp)
+			}
+		case "check":
 			raw := &RawBlock{Type: block.Type, Labels: block.Labels, Body: block.Body, DeclRange: block.DefRange}
 			switch block.Type {
-			case "import":
-				m.Imports = append(m.Imports, raw)
 			case "check":
 				m.Checks = append(m.Checks, raw)
 			}

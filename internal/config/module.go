@@ -51,10 +51,11 @@ type Module struct {
 	Moved []*Moved
 	// Removed are the removed blocks, in file order.
 	Removed []*Removed
+	// Imports are the import blocks, in file order.
+	Imports []*Import
 	// Blocks kept unparsed so the engine can report them as unsupported:
-	// "import" and "check", in file order.
-	Imports []*RawBlock
-	Checks  []*RawBlock
+	// "check", in file order.
+	Checks []*RawBlock
 
 	// providerHost is LoadTree's TreeOptions.ProviderHost; nil keeps
 	// addrs.DefaultProviderRegistryHost.

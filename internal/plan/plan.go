@@ -47,6 +47,9 @@ type ResourceInstanceChange struct {
 	// PrevRunAddr is where the object was before a moved block (or a move
 	// implied by adding or removing count) moved it; zero when it did not move.
 	PrevRunAddr addrs.AbsResourceInstance
+	// Importing is set when an import block brings the object under
+	// management with this plan.
+	Importing *Importing
 	// Deposed is set when the change concerns a deposed object (always a Delete).
 	Deposed        addrs.DeposedKey
 	ProviderConfig addrs.AbsProviderConfig
@@ -94,7 +97,7 @@ func (c *ResourceInstanceChange) Moved() bool {
 // that moved (its new address must be recorded).
 func (p *Plan) HasChanges() bool {
 	for _, c := range p.Changes {
-		if c.Action != NoOp || c.Moved() {
+		if c.Action != NoOp || c.Moved() || c.Importing != nil {
 			return true
 		}
 	}

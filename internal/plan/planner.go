@@ -120,6 +120,8 @@ type planner struct {
 	cbd       map[addrs.ConfigResource]addrs.ConfigResource
 	// removed are the configuration's removed blocks.
 	removed []removedStatement
+	// imports are the expanded import blocks, by target; set before the walk.
+	imports map[addrs.AbsResourceInstance]importTarget
 	replace map[addrs.AbsResourceInstance]bool
 	outputs map[string]*OutputChange
 
@@ -165,6 +167,11 @@ func (p *planner) run() diag.Diagnostics {
 
 	if ds = ds.Append(p.loadGraph()); ds.HasErrors() {
 		return ds
+	}
+	if p.opts.Mode != DestroyMode {
+		if ds = ds.Append(p.expandImports()); ds.HasErrors() {
+			return ds
+		}
 	}
 	if p.opts.Mode == DestroyMode {
 		// A destroy evaluates no resource body: check them all first, as
@@ -429,7 +436,7 @@ func unsupportedConstructs(m *config.Module) diag.Diagnostics {
 		for _, r := range allResources(mod) {
 			ds = ds.Append(checkProvisioners(r))
 		}
-		for _, group := range [][]*config.RawBlock{mod.Imports, mod.Checks} {
+		for _, group := range [][]*config.RawBlock{mod.Checks} {
 			for _, b := range group {
 				ds = ds.Append(diag.At(b.DeclRange, "Unsupported block type", fmt.Sprintf("rig does not support %q blocks yet.", b.Type)))
 			}

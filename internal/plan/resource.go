@@ -171,6 +171,15 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	priorVal := cty.NullVal(ty)
 	var priorPrivate []byte
 	var priorSensitive []cty.Path
+	var importing *Importing
+	if t, ok := p.imports[addr]; ok && obj == nil {
+		v, priv, more := p.importObject(prov, sch, pc, addr, t)
+		ds = ds.Append(more)
+		if ds.HasErrors() {
+			return cty.UnknownVal(ty), ds
+		}
+		priorVal, priorPrivate, importing = v, priv, &Importing{ID: t.id}
+	}
 	if obj != nil {
 		v, priv, more := p.priorValue(prov, sch, oaddr, obj, pc)
 		ds = ds.Append(more)
@@ -218,6 +227,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		PriorPrivate: priorPrivate, PlannedPrivate: resp.PlannedPrivate,
 		Dependencies:  absResources(p.rg.resourceDeps[cr]),
 		SchemaVersion: uint64(sch.Version),
+		Importing:     importing,
 	}
 	if src, ok := p.cbd[cr]; ok {
 		change.CreateBeforeDestroy = true

@@ -73,6 +73,9 @@ func PlanSummary(p *plan.Plan) ChangeSummary {
 		if c.Action == plan.Delete && c.Addr.Resource.Resource.Mode == addrs.Data {
 			continue
 		}
+		if c.Importing != nil {
+			s.Import++
+		}
 		switch c.Action {
 		case plan.Create:
 			s.Add++

@@ -132,6 +132,11 @@ type changeBodyJSON struct {
 	BeforeSensitive json.RawMessage `json:"before_sensitive,omitempty"`
 	AfterSensitive  json.RawMessage `json:"after_sensitive,omitempty"`
 	ReplacePaths    json.RawMessage `json:"replace_paths,omitempty"`
+	Importing       *importingJSON  `json:"importing,omitempty"`
+}
+
+type importingJSON struct {
+	ID string `json:"id"`
 }
 
 // MarshalPlanJSON returns the JSON plan representation `tofu show -json
@@ -273,6 +278,9 @@ func resourceChangeToJSON(c *plan.ResourceInstanceChange, schemas SchemaSource) 
 	}
 	if body.ReplacePaths, err = encodePaths(c.RequiredReplace); err != nil {
 		return rc, nil, err
+	}
+	if c.Importing != nil {
+		body.Importing = &importingJSON{ID: c.Importing.ID}
 	}
 	rc.Change = body
 

@@ -73,7 +73,17 @@ func RenderPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, opts RenderOpti
 		}
 		add := counts[plan.Create] + counts[plan.DeleteThenCreate] + counts[plan.CreateThenDelete]
 		destroy := counts[plan.Delete] + counts[plan.DeleteThenCreate] + counts[plan.CreateThenDelete]
-		fmt.Fprintf(&b, o.c("\n[bold]Plan:[reset] %d to add, %d to change, %d to destroy.\n"), add, counts[plan.Update], destroy)
+		imports := 0
+		for _, c := range changes {
+			if c.Importing != nil {
+				imports++
+			}
+		}
+		if imports > 0 {
+			fmt.Fprintf(&b, o.c("\n[bold]Plan:[reset] %d to import, %d to add, %d to change, %d to destroy.\n"), imports, add, counts[plan.Update], destroy)
+		} else {
+			fmt.Fprintf(&b, o.c("\n[bold]Plan:[reset] %d to add, %d to change, %d to destroy.\n"), add, counts[plan.Update], destroy)
+		}
 	}
 
 	if outputs != "" {
@@ -91,7 +101,7 @@ func RenderPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, opts RenderOpti
 func visibleChanges(p *plan.Plan) []*plan.ResourceInstanceChange {
 	var out []*plan.ResourceInstanceChange
 	for _, c := range p.Changes {
-		if c.Action == plan.NoOp && !c.Moved() || (c.Action == plan.Delete && c.Addr.Resource.Resource.Mode == addrs.Data) {
+		if c.Action == plan.NoOp && !c.Moved() && c.Importing == nil || (c.Action == plan.Delete && c.Addr.Resource.Resource.Mode == addrs.Data) {
 			continue
 		}
 		out = append(out, c)
@@ -162,6 +172,10 @@ func changeComment(c *plan.ResourceInstanceChange) string {
 	var b strings.Builder
 	switch c.Action {
 	case plan.NoOp:
+		if c.Importing != nil {
+			fmt.Fprintf(&b, "[bold]  # %s[reset] will be imported", addr)
+			break
+		}
 		fmt.Fprintf(&b, "[bold]  # %s[reset] has moved to [bold]%s[reset]", c.PrevRunAddr, addr)
 	case plan.Forget:
 		fmt.Fprintf(&b, "[bold]  # %s[reset] will no longer be managed by rig, but will not be destroyed\n  # (destroy = false is set in the configuration)", addr)
@@ -210,8 +224,11 @@ func changeComment(c *plan.ResourceInstanceChange) string {
 	default:
 		fmt.Fprintf(&b, "%s has an action the plan renderer doesn't support (this is a bug)", addr)
 	}
-	if c.Moved() && c.Action != plan.NoOp {
+	if c.Moved() && (c.Action != plan.NoOp || c.Importing != nil) {
 		fmt.Fprintf(&b, "\n  # [reset](moved from %s)", c.PrevRunAddr)
+	}
+	if c.Importing != nil && c.Action != plan.NoOp {
+		fmt.Fprintf(&b, "\n  # [reset](imported from %q)", c.Importing.ID)
 	}
 	b.WriteString("\n")
 	return b.String()

@@ -53,6 +53,7 @@ type fileJSON struct {
 type changeJSON struct {
 	Addr            string   `json:"addr"`
 	PrevRunAddr     string   `json:"prev_run_addr,omitempty"`
+	ImportingID     *string  `json:"importing_id,omitempty"`
 	Deposed         string   `json:"deposed,omitempty"`
 	Provider        string   `json:"provider"`
 	Action          string   `json:"action"`
@@ -207,6 +208,9 @@ func Marshal(f *File) ([]byte, error) {
 		}
 		if c.Moved() {
 			cj.PrevRunAddr = c.PrevRunAddr.String()
+		}
+		if c.Importing != nil {
+			cj.ImportingID = &c.Importing.ID
 		}
 		var err error
 		if cj.Before, cj.BeforeSensitive, err = encodeValue(c.Before); err != nil {
@@ -368,6 +372,9 @@ func decodeChange(cj changeJSON) (*plan.ResourceInstanceChange, error) {
 		if c.CBDInheritedFrom, err = addrs.ParseAbsResourceStr(cj.CBDFrom); err != nil {
 			return nil, fmt.Errorf("%s: %w", cj.Addr, err)
 		}
+	}
+	if cj.ImportingID != nil {
+		c.Importing = &plan.Importing{ID: *cj.ImportingID}
 	}
 	if cj.PrevRunAddr != "" {
 		if c.PrevRunAddr, err = addrs.ParseAbsResourceInstanceStr(cj.PrevRunAddr); err != nil {

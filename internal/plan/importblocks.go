@@ -1,0 +1,127 @@
+package plan
+
+import (
+	"fmt"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/eval"
+	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/state"
+)
+
+// Importing says that a change brings an existing remote object under
+// management: the object is imported during planning and recorded by
+// the apply.
+type Importing struct {
+	// ID is the import ID the provider was given.
+	ID string
+}
+
+// importTarget is one expanded import block.
+type importTarget struct {
+	id   string
+	decl *config.Import
+}
+
+// expandImports evaluates the root module's import blocks (for_each, the
+// target key and the id) into the instances to import, checking that
+// each target is declared and named once.
+func (p *planner) expandImports() diag.Diagnostics {
+	var ds diag.Diagnostics
+	p.imports = map[addrs.AbsResourceInstance]importTarget{}
+	for _, imp := range p.cfg.Imports {
+		scope := p.eval.Scope(addrs.RootModule, lang.InstanceData{})
+		exp, more := eval.ExpandRepetition(scope, nil, imp.ForEach)
+		ds = ds.Append(more)
+		if more.HasErrors() {
+			continue
+		}
+		for _, k := range exp.Keys {
+			s := p.eval.Scope(addrs.RootModule, exp.InstanceData(k))
+			key := imp.Key
+			if imp.KeyExpr != nil {
+				kv, more := s.EvalExpr(imp.KeyExpr, cty.DynamicPseudoType)
+				ds = ds.Append(more)
+				if more.HasErrors() {
+					continue
+				}
+				var err error
+				if key, err = addrs.KeyFromValue(kv); err != nil {
+					ds = ds.Append(diag.At(imp.KeyExpr.Range(), "Invalid import address", fmt.Sprintf("The instance key of the import target is not valid: %s.", err)))
+					continue
+				}
+			}
+			addr := imp.To.Instance(key).Absolute(imp.ToModule)
+			id, more := s.EvalExpr(imp.ID, cty.String)
+			ds = ds.Append(more)
+			if more.HasErrors() {
+				continue
+			}
+			if !id.IsKnown() || id.IsNull() {
+				ds = ds.Append(diag.At(imp.ID.Range(), "Invalid import id argument",
+					"The import block's id must be known during planning and not null: it may refer only to variables, locals and values known before apply."))
+				continue
+			}
+			id, _ = id.Unmark()
+			if m := p.cfg.Descendant(imp.ToModule.Module()); m == nil || m.ResourceByAddr(imp.To) == nil {
+				ds = ds.Append(diag.At(imp.ToRange, "Configuration for import target does not exist",
+					fmt.Sprintf("The configuration for the given import target %s does not exist. All target instances must have an associated configuration to be imported.", addr)))
+				continue
+			}
+			if prev, dup := p.imports[addr]; dup {
+				ds = ds.Append(diag.At(imp.DeclRange, "Duplicate import configuration",
+					fmt.Sprintf("An import block for the resource %s was already declared at %s. A resource can have only one import block.", addr, prev.decl.DeclRange)))
+				continue
+			}
+			p.imports[addr] = importTarget{id: id.AsString(), decl: imp}
+		}
+	}
+	return ds
+}
+
+// importObject imports the remote object an import block names for addr
+// and reads it, recording it in the refreshed state: the prior object of
+// its plan.
+func (p *planner) importObject(prov provider.Interface, sch provider.Schema, pc addrs.AbsProviderConfig, addr addrs.AbsResourceInstance, t importTarget) (cty.Value, []byte, diag.Diagnostics) {
+	oaddr := addrs.ObjectAddr{Instance: addr}
+	typeName := addr.Resource.Resource.Type
+	resp := prov.ImportResourceState(p.ctx, provider.ImportRequest{TypeName: typeName, ID: t.id})
+	ds := withAddr(resp.Diagnostics, oaddr)
+	if ds.HasErrors() {
+		return cty.NilVal, nil, ds
+	}
+	var imported *provider.ImportedObject
+	for i := range resp.Imported {
+		if resp.Imported[i].TypeName == "" || resp.Imported[i].TypeName == typeName {
+			imported = &resp.Imported[i]
+			break
+		}
+	}
+	if imported == nil {
+		return cty.NilVal, nil, ds.Append(diag.At(t.decl.DeclRange, "Import returned no resources",
+			fmt.Sprintf("While attempting to import with ID %s, the provider returned no instance states.", t.id)))
+	}
+	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: typeName, PriorState: imported.State, Private: imported.Private})
+	if ds = ds.Append(withAddr(read.Diagnostics, oaddr)); ds.HasErrors() {
+		return cty.NilVal, nil, ds
+	}
+	if read.NewState == cty.NilVal || read.NewState.IsNull() {
+		return cty.NilVal, nil, ds.Append(diag.At(t.decl.DeclRange, "Cannot import non-existent remote object",
+			fmt.Sprintf("While attempting to import an existing object to %q, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"rig apply\" to create a new remote object for this resource.", addr)))
+	}
+	obj, err := NewStateObject(sch, read.NewState)
+	if err != nil {
+		return cty.NilVal, nil, ds.Append(fmt.Errorf("recording %s: %w", addr, err))
+	}
+	obj.Status = state.Ready
+	obj.Private = read.Private
+	p.mu.Lock()
+	p.refreshed.SetObject(oaddr, obj, pc)
+	p.mu.Unlock()
+	return read.NewState, read.Private, ds
+}
