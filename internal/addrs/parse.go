@@ -53,6 +53,12 @@ func ParseAbsResourceStr(s string) (AbsResource, error) {
 	return ri.ContainingResource(), nil
 }
 
+// ParseModuleInstancePrefix parses the module calls at the start of a
+// traversal (module.a["x"].module.b) and returns them with the rest.
+func ParseModuleInstancePrefix(trav hcl.Traversal) (ModuleInstance, hcl.Traversal, error) {
+	return parseModulePrefix(trav)
+}
+
 func parseModulePrefix(trav hcl.Traversal) (ModuleInstance, hcl.Traversal, error) {
 	var parts []string
 	for len(trav) > 0 && traverserName(trav[0]) == "module" {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -359,7 +358,7 @@ func runStateReplaceProvider(m *Meta, args []string) int {
 	}
 	return m.modifyState(*lock, *lockTimeout, func(s *state.State) (bool, diag.Diagnostics) {
 		var matched []*state.Resource
-		for _, ra := range sortedResourceAddrs(s) {
+		for _, ra := range s.ResourceAddrs() {
 			if r := s.Resources[ra]; r.ProviderConfig.Provider == from {
 				matched = append(matched, r)
 			}
@@ -383,13 +382,4 @@ func runStateReplaceProvider(m *Meta, args []string) int {
 		fmt.Fprintf(m.Out, "\nSuccessfully replaced provider for %d resources.\n", len(matched))
 		return true, nil
 	})
-}
-
-func sortedResourceAddrs(s *state.State) []addrs.AbsResource {
-	out := make([]addrs.AbsResource, 0, len(s.Resources))
-	for ra := range s.Resources {
-		out = append(out, ra)
-	}
-	slices.SortFunc(out, addrs.AbsResource.Compare)
-	return out
 }

@@ -99,28 +99,11 @@ func decodeMoveEndpoint(expr hcl.Expression) (*MoveEndpoint, hcl.Diagnostics) {
 		return invalid("A moved block's from and to must be the address of a module call, a resource or a resource instance, written without quotes.")
 	}
 	e := &MoveEndpoint{Range: expr.Range()}
-	// The module calls first, then an optional resource.
-	i := 0
-	for i+1 < len(trav) && traversalName(trav[i]) == "module" {
-		name := traversalName(trav[i+1])
-		if name == "" {
-			return invalid("A module call name is required after \"module\".")
-		}
-		k := addrs.NoKey
-		i += 2
-		if i < len(trav) {
-			if idx, ok := trav[i].(hcl.TraverseIndex); ok {
-				key, err := addrs.KeyFromValue(idx.Key)
-				if err != nil {
-					return invalid(fmt.Sprintf("Invalid module instance key: %s.", err))
-				}
-				k = key
-				i++
-			}
-		}
-		e.Module = e.Module.Child(name, k)
+	mi, rest, err := addrs.ParseModuleInstancePrefix(trav)
+	if err != nil {
+		return invalid(fmt.Sprintf("Invalid module address: %s.", err))
 	}
-	rest := trav[i:]
+	e.Module = mi
 	if len(rest) == 0 {
 		if e.Module.IsRoot() {
 			return invalid("A moved block's from and to must each name a module call, a resource or a resource instance.")
@@ -134,14 +117,4 @@ func decodeMoveEndpoint(expr hcl.Expression) (*MoveEndpoint, hcl.Diagnostics) {
 	e.Resource, e.Key = ri.Resource.Resource, ri.Resource.Key
 	_, e.KeyGiven = rest[len(rest)-1].(hcl.TraverseIndex)
 	return e, nil
-}
-
-func traversalName(t hcl.Traverser) string {
-	switch t := t.(type) {
-	case hcl.TraverseRoot:
-		return t.Name
-	case hcl.TraverseAttr:
-		return t.Name
-	}
-	return ""
 }

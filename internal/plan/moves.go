@@ -2,7 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -49,13 +48,13 @@ func applyMoves(cfg *config.Module, prior *state.State) (*state.State, map[addrs
 			if out != nil {
 				cur = out
 			}
-			for _, ra := range sortedResources(cur) {
+			for _, ra := range cur.ResourceAddrs() {
 				dst, ok := st.destination(ra)
 				if !ok {
 					continue
 				}
 				rs := cur.Resources[ra]
-				for _, k := range sortedInstanceKeys(rs) {
+				for _, k := range rs.InstanceKeys() {
 					from := ra.Instance(k)
 					to, ok := st.instanceDestination(from, dst)
 					if !ok {
@@ -121,15 +120,6 @@ func moveInstance(s *state.State, from, to addrs.AbsResourceInstance) {
 		s.SetObject(addrs.ObjectAddr{Instance: from, Deposed: dk}, nil, pc)
 		s.SetObject(addrs.ObjectAddr{Instance: to, Deposed: dk}, o, pc)
 	}
-}
-
-func sortedResources(s *state.State) []addrs.AbsResource {
-	out := make([]addrs.AbsResource, 0, len(s.Resources))
-	for ra := range s.Resources {
-		out = append(out, ra)
-	}
-	slices.SortFunc(out, addrs.AbsResource.Compare)
-	return out
 }
 
 // moduleInstancePrefix returns the instance of static module path m that
@@ -291,7 +281,7 @@ func declaredAt(m *config.Module, e *config.MoveEndpoint) (string, bool) {
 func impliedMoveStatements(cfg *config.Module, prior *state.State) []moveStatement {
 	var out []moveStatement
 	seen := map[addrs.ConfigResource]bool{}
-	for _, ra := range sortedResources(prior) {
+	for _, ra := range prior.ResourceAddrs() {
 		cr := ra.InConfig()
 		r := cfg.ConfigResource(cr)
 		if r == nil || seen[cr] || r.Addr.Mode != addrs.Managed {

@@ -466,13 +466,3 @@ func checkProvisioners(r *config.Resource) diag.Diagnostics {
 	}
 	return ds
 }
-
-// sortedInstanceKeys returns the keys of a resource's recorded instances, sorted.
-func sortedInstanceKeys(r *state.Resource) []addrs.InstanceKey {
-	keys := make([]addrs.InstanceKey, 0, len(r.Instances))
-	for k := range r.Instances {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, addrs.InstanceKey.Compare)
-	return keys
-}

@@ -51,7 +51,7 @@ func (p *planner) planResource(m *config.Module, r *config.Resource, mi addrs.Mo
 
 	// Instances in state that the expansion no longer has, and deposed objects.
 	if rs != nil {
-		for _, k := range sortedInstanceKeys(rs) {
+		for _, k := range rs.InstanceKeys() {
 			addr := absAddr.Instance(k)
 			inst := rs.Instances[k]
 			if !inConfig[k] && inst.Current != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -304,4 +305,15 @@ func (s *State) DeepCopy() *State {
 		c.Resources[ra] = nr
 	}
 	return c
+}
+
+// ResourceAddrs returns the addresses of s's resources, sorted (module
+// paths step by step, then resources). The slice is new.
+func (s *State) ResourceAddrs() []addrs.AbsResource {
+	return slices.SortedFunc(maps.Keys(s.Resources), addrs.AbsResource.Compare)
+}
+
+// InstanceKeys returns the keys of r's instances, sorted. The slice is new.
+func (r *Resource) InstanceKeys() []addrs.InstanceKey {
+	return slices.SortedFunc(maps.Keys(r.Instances), addrs.InstanceKey.Compare)
 }
