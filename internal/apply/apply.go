@@ -51,6 +51,9 @@ type Options struct {
 	// configuration's memory is given back as the apply goes; for callers
 	// that use neither p nor cfg afterwards.
 	ReleaseApplied bool
+	// MaxInstances bounds the instances one resource block or module call
+	// may expand to; 0 means lang.DefaultMaxInstances.
+	MaxInstances int
 }
 
 // Apply carries out p against the providers in set, recording every
@@ -91,7 +94,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 	if ds = ds.Append(more); ds.HasErrors() {
 		return p.PriorState, ds
 	}
-	a.eval = &eval.Evaluator{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace, Timestamp: p.Timestamp, Functions: fns}
+	a.eval = &eval.Evaluator{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace, Timestamp: p.Timestamp, Functions: fns, MaxInstances: opts.MaxInstances}
 	working := p.PriorState
 	if !opts.ReleaseApplied {
 		working = working.DeepCopy()

@@ -79,6 +79,8 @@ type operation struct {
 	unlock    func()
 	// dependencies is rig.hcl's recorded_dependencies.
 	dependencies plan.DependencyMode
+	// maxInstances is rig.hcl's max_instances (0: the default).
+	maxInstances int
 }
 
 func (o *operation) close() {
@@ -108,6 +110,7 @@ func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*
 	}
 	f.limits = mergeLimits(st.limits, f.limits)
 	op.dependencies = st.dependencies
+	op.maxInstances = st.maxInstances
 	store, more := m.stateStore(ctx, cfg)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
@@ -167,7 +170,7 @@ func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (
 	}
 	p, more := plan.Make(ctx, op.cfg, op.state, op.providers, plan.Options{
 		Mode: mode, Variables: op.variables, Replace: replace, SkipRefresh: !f.refresh,
-		Parallelism: f.parallelism, Workspace: m.workspace(), Dependencies: op.dependencies,
+		Parallelism: f.parallelism, Workspace: m.workspace(), Dependencies: op.dependencies, MaxInstances: op.maxInstances,
 	})
 	return p, ds.Append(more)
 }

@@ -42,6 +42,9 @@ type Evaluator struct {
 	// Functions are the provider-defined functions expressions may call;
 	// nil means none.
 	Functions *lang.ProviderFunctions
+	// MaxInstances bounds the instances one resource block or module call
+	// may expand to; 0 means lang.DefaultMaxInstances.
+	MaxInstances int
 
 	mu      sync.Mutex
 	modules map[addrs.ModuleInstance]*moduleEntry
@@ -136,6 +139,7 @@ func (e *Evaluator) Scope(mi addrs.ModuleInstance, inst lang.InstanceData) *lang
 		Instance:          inst,
 		PlanTimestamp:     e.Timestamp,
 		ProviderFunctions: e.Functions,
+		MaxInstances:      e.MaxInstances,
 	}
 }
 

@@ -45,6 +45,9 @@ type ImportOptions struct {
 	Hooks ImportHooks
 	// Dependencies says which dependencies imported objects record.
 	Dependencies DependencyMode
+	// MaxInstances bounds the instances one resource block or module call
+	// may expand to; 0 means lang.DefaultMaxInstances.
+	MaxInstances int
 }
 
 // Import brings the remote objects targets name under management, as
@@ -66,7 +69,7 @@ func Import(ctx context.Context, cfg *config.Module, prior *state.State, provide
 	}
 	p := &planner{
 		ctx: ctx, cfg: cfg, providers: providers,
-		opts:    Options{Variables: opts.Variables, Workspace: opts.Workspace, Dependencies: opts.Dependencies},
+		opts:    Options{Variables: opts.Variables, Workspace: opts.Workspace, Dependencies: opts.Dependencies, MaxInstances: opts.MaxInstances},
 		prevRun: prior, refreshed: prior.DeepCopy(),
 		planned: map[addrs.AbsResource]cty.Value{},
 		schemas: map[addrs.ConfigResource]provider.Schema{},
@@ -105,7 +108,7 @@ func (p *planner) prepareImport() diag.Diagnostics {
 	ds = ds.Append(more)
 	// Resources have no values during an import: a provider configuration
 	// that refers to one sees an unknown value.
-	p.eval = &eval.Evaluator{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace, Timestamp: p.timestamp, Functions: fns}
+	p.eval = &eval.Evaluator{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace, Timestamp: p.timestamp, Functions: fns, MaxInstances: p.opts.MaxInstances}
 	if ds.HasErrors() {
 		return ds
 	}

@@ -38,6 +38,9 @@ type Options struct {
 	// Dependencies says which dependencies objects record (default: all,
 	// transitively, as OpenTofu records them).
 	Dependencies DependencyMode
+	// MaxInstances bounds the instances one resource block or module call
+	// may expand to; 0 means lang.DefaultMaxInstances.
+	MaxInstances int
 }
 
 // Make plans the changes that bring prior in line with cfg (or destroy
@@ -136,7 +139,7 @@ func (p *planner) run() diag.Diagnostics {
 	p.variables = vars
 	fns, more := ProviderFunctions(p.ctx, p.providers, p.cfg)
 	ds = ds.Append(more)
-	p.eval = &eval.Evaluator{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace, Timestamp: p.timestamp, Functions: fns}
+	p.eval = &eval.Evaluator{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace, Timestamp: p.timestamp, Functions: fns, MaxInstances: p.opts.MaxInstances}
 	if ds.HasErrors() {
 		return ds
 	}

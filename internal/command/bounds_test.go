@@ -1,0 +1,124 @@
+package command
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestInstanceLimit checks that count and for_each stop at max_instances
+// (100000 unless rig.hcl says otherwise) for resources and module calls,
+// with an error at the argument, rather than panicking or exhausting memory.
+func TestInstanceLimit(t *testing.T) {
+	tests := []struct {
+		name     string
+		files    map[string]string
+		wantCode int
+		want     []string // substrings of stderr
+	}{
+		{
+			name: "count of 1e18",
+			files: map[string]string{"main.tf": `resource "terraform_data" "a" {
+  count = 1e18
+}
+`},
+			wantCode: 1,
+			want: []string{"Error: Too many instances", "on main.tf line 2", `The "count" argument makes 1000000000000000000 instances, more than the 100000`,
+				"max_instances = N in rig.hcl"},
+		},
+		{
+			name: "count of 1e7",
+			files: map[string]string{"main.tf": `resource "terraform_data" "a" {
+  count = 1e7
+}
+`},
+			wantCode: 1,
+			want:     []string{"Error: Too many instances", "on main.tf line 2", "makes 10000000 instances"},
+		},
+		{
+			name: "count beyond any integer",
+			files: map[string]string{"main.tf": `resource "terraform_data" "a" {
+  count = pow(10, 40)
+}
+`},
+			wantCode: 1,
+			want:     []string{"Error: Too many instances", "on main.tf line 2", `The "count" argument makes more instances, more than the 100000`},
+		},
+		{
+			name: "module call count",
+			files: map[string]string{
+				"main.tf": `module "m" {
+  source = "./m"
+  count  = 100001
+}
+`,
+				"m/main.tf": "",
+			},
+			wantCode: 1,
+			want:     []string{"Error: Too many instances", "on main.tf line 3"},
+		},
+		{
+			name: "for_each over max_instances",
+			files: map[string]string{
+				"rig.hcl": "max_instances = 3\n",
+				"main.tf": `resource "terraform_data" "a" {
+  for_each = toset(["a", "b", "c", "d"])
+}
+`},
+			wantCode: 1,
+			want:     []string{"Error: Too many instances", "on main.tf line 2", `The "for_each" argument makes 4 instances, more than the 3`},
+		},
+		{
+			name: "module call for_each over max_instances",
+			files: map[string]string{
+				"rig.hcl": "max_instances = 1\n",
+				"main.tf": `module "m" {
+  source   = "./m"
+  for_each = { a = 1, b = 2 }
+}
+`,
+				"m/main.tf": "",
+			},
+			wantCode: 1,
+			want:     []string{"Error: Too many instances", "on main.tf line 3", "makes 2 instances, more than the 1"},
+		},
+		{
+			name: "count within max_instances",
+			files: map[string]string{
+				"rig.hcl": "max_instances = 4\n",
+				"main.tf": `resource "terraform_data" "a" {
+  count = 4
+}
+`},
+			want: []string{},
+		},
+		{
+			name: "invalid max_instances",
+			files: map[string]string{
+				"rig.hcl": "max_instances = 0\n",
+				"main.tf": "",
+			},
+			wantCode: 1,
+			want:     []string{"Error: Invalid max_instances", "on rig.hcl line 1"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := workdir(t, tt.files)
+			if _, ok := tt.files["m/main.tf"]; ok {
+				mustRig(t, dir, "init", "-no-color")
+			}
+			r := rig(t, dir, "plan", "-no-color", "-input=false")
+			if r.code != tt.wantCode {
+				t.Fatalf("plan: exit %d, want %d\n%s%s", r.code, tt.wantCode, r.stdout, r.stderr)
+			}
+			for _, w := range tt.want {
+				if !containsText(r.stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, r.stderr)
+				}
+			}
+			if tt.wantCode == 0 && !strings.Contains(r.stdout, "4 to add") {
+				t.Errorf("plan:\n%s", r.stdout)
+			}
+		})
+	}
+}
