@@ -122,3 +122,23 @@ func TestInstanceLimit(t *testing.T) {
 		})
 	}
 }
+
+// TestHugeNumberLiteral checks that a number literal with a huge exponent
+// is an error at the literal rather than a plan that spends minutes
+// writing out its digits.
+func TestHugeNumberLiteral(t *testing.T) {
+	dir := workdir(t, map[string]string{"main.tf": `locals {
+  x = 1e55555555
+}
+
+output "o" {
+  value = local.x
+}
+`})
+	for _, cmd := range []string{"validate", "plan"} {
+		r := rig(t, dir, cmd, "-no-color")
+		if r.code != 1 || !containsText(r.stderr, "Error: Number literal out of range") || !containsText(r.stderr, "on main.tf line 2, in locals:") {
+			t.Errorf("%s: exit %d, want 1 with Number literal out of range on main.tf line 2:\n%s%s", cmd, r.code, r.stdout, r.stderr)
+		}
+	}
+}

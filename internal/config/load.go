@@ -132,6 +132,10 @@ func LoadFiles(files map[string][]byte) (*Module, diag.Diagnostics) {
 		if file == nil || file.Body == nil {
 			continue
 		}
+		if more := checkNumberLiterals(file.Body); more.HasErrors() {
+			hdiags = append(hdiags, more...)
+			continue
+		}
 		hdiags = append(hdiags, m.addFile(file.Body)...)
 	}
 	return m, diag.FromHCL(hdiags)
