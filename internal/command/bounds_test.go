@@ -1,6 +1,7 @@
 package command
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -139,6 +140,47 @@ output "o" {
 		r := rig(t, dir, cmd, "-no-color")
 		if r.code != 1 || !containsText(r.stderr, "Error: Number literal out of range") || !containsText(r.stderr, "on main.tf line 2, in locals:") {
 			t.Errorf("%s: exit %d, want 1 with Number literal out of range on main.tf line 2:\n%s%s", cmd, r.code, r.stdout, r.stderr)
+		}
+	}
+}
+
+// TestBinaryConfigFile checks that a binary .tf file neither sends its
+// bytes to the terminal (control characters are shown escaped) nor floods
+// it: at most 20 diagnostics of a file are shown, then how many more.
+func TestBinaryConfigFile(t *testing.T) {
+	var bin strings.Builder
+	for i := range 8192 {
+		bin.WriteByte(byte(i*7 + i/256))
+	}
+	dir := workdir(t, map[string]string{
+		"main.tf": bin.String(),
+		"other.tf": "resource \"terraform_data\" \"a\" {\n  input = \x1b[2J\x1b]0;owned\x07\n}\n",
+	})
+	for _, color := range []bool{false, true} {
+		args := []string{"validate"}
+		if !color {
+			args = append(args, "-no-color")
+		}
+		r := rig(t, dir, args...)
+		if r.code != 1 {
+			t.Fatalf("validate: exit %d, want 1\n%s", r.code, r.stderr)
+		}
+		// Colors aside, no control character but tab and newline reaches
+		// the terminal.
+		plain := regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(r.stderr, "")
+		for i, c := range []byte(plain) {
+			if c < 0x20 && c != '\t' && c != '\n' || c == 0x7f {
+				t.Fatalf("color %v: stderr holds control byte %#x at %d:\n%q", color, c, i, plain[max(0, i-80):min(len(plain), i+80)])
+			}
+		}
+		if !containsText(plain, `on other.tf line 2, in resource "terraform_data" "a":`) || !strings.Contains(plain, `input = \x1b[2J\x1b]0;owned\x07`) {
+			t.Errorf("color %v: the snippet of other.tf is not shown escaped:\n%s", color, plain)
+		}
+		if got := strings.Count(plain, "on main.tf line "); got != 20 {
+			t.Errorf("color %v: %d diagnostics of main.tf shown, want 20", color, got)
+		}
+		if !regexp.MustCompile(`Error: \d+ more errors in main.tf`).MatchString(plain) {
+			t.Errorf("color %v: no count of the diagnostics not shown:\n%s", color, plain)
 		}
 	}
 }
