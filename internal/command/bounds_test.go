@@ -153,7 +153,7 @@ func TestBinaryConfigFile(t *testing.T) {
 		bin.WriteByte(byte(i*7 + i/256))
 	}
 	dir := workdir(t, map[string]string{
-		"main.tf": bin.String(),
+		"main.tf":  bin.String(),
 		"other.tf": "resource \"terraform_data\" \"a\" {\n  input = \x1b[2J\x1b]0;owned\x07\n}\n",
 	})
 	for _, color := range []bool{false, true} {
