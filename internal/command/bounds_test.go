@@ -184,3 +184,23 @@ func TestBinaryConfigFile(t *testing.T) {
 		}
 	}
 }
+
+// TestPGConnectionErrorHidesPassword checks that a PG_CONN_STR whose
+// password holds an unescaped "@" does not show up in the error of a
+// server that cannot be reached.
+func TestPGConnectionErrorHidesPassword(t *testing.T) {
+	t.Setenv("PG_CONN_STR", "postgres://rig:Sup3r@Secret@127.0.0.1:1/db")
+	dir := workdir(t, map[string]string{"main.tf": `terraform {
+  backend "pg" {}
+}
+`})
+	r := rig(t, dir, "init", "-no-color")
+	if r.code != 1 || !strings.Contains(r.stderr, "Error") {
+		t.Fatalf("init: exit %d, want 1 with an error\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, part := range []string{"Sup3r", "Secret"} {
+		if strings.Contains(r.stdout+r.stderr, part) {
+			t.Errorf("the output shows %q of the password:\n%s%s", part, r.stdout, r.stderr)
+		}
+	}
+}
