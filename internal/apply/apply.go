@@ -56,6 +56,9 @@ type Options struct {
 	// configuration's memory is given back as the apply goes; for callers
 	// that use neither p nor cfg afterwards.
 	ReleaseApplied bool
+	// MaxInstances bounds the instances one resource block or module call
+	// may expand to; 0 means lang.DefaultMaxInstances.
+	MaxInstances int
 }
 
 // Apply carries out p against the providers in set, recording every
@@ -97,7 +100,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		values: newLiveValues(cfg, p),
 	}
 	ev, more := eval.New(a.opCtx, eval.Options{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace,
-		Timestamp: p.Timestamp, Cwd: opts.Cwd, Providers: set})
+		Timestamp: p.Timestamp, Cwd: opts.Cwd, MaxInstances: opts.MaxInstances, Providers: set})
 	if ds = ds.Append(more); ds.HasErrors() {
 		return p.PriorState, ds
 	}

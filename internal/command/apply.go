@@ -113,7 +113,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	final, ds := apply.Apply(ctx, op.cfg, p, op.providers, apply.Options{
 		Parallelism: f.parallelism, Limits: f.limits, Hooks: multiHooks{out.hooks(), counter}, StateWriter: writer, Workspace: m.workspace(),
 		Graph: g, ReleaseApplied: true, SpliceDependencies: op.dependencies == plan.ReducedDependencies, Cwd: op.cwd,
-		Provisioners: provisioners(),
+		Provisioners: provisioners(), MaxInstances: op.maxInstances,
 	})
 	// A final write covers anything not yet persisted (it is skipped when nothing changed).
 	if err := writer.WriteState(context.Background(), final); err != nil {

@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/rig-iac/rig/internal/diag"
@@ -24,7 +25,7 @@ func (m *Meta) persistFailed(s *state.State, w *stateWriter, cause error) diag.D
 	s.Lineage, s.Serial, s.TerraformVersion = w.lineage, w.serial+1, version.Terraform
 	data, err := statefile.Marshal(s)
 	if err == nil {
-		err = os.WriteFile(erroredStatePath, data, 0o600)
+		err = writePrivateFile(erroredStatePath, data)
 	}
 	if err != nil {
 		if data != nil {
@@ -35,4 +36,27 @@ func (m *Meta) persistFailed(s *state.State, w *stateWriter, cause error) diag.D
 	}
 	return ds.Append(diag.Errorf("Failed to persist state to backend",
 		"The error shown above has prevented rig from writing the updated state to the configured backend. To allow for recovery, the state has been written to the file \"%s\" in the current working directory.\n\nRunning \"rig apply\" again at this point will create a forked state, making it harder to recover.\n\nTo retry writing this state, use the following command:\n    rig state push %s", erroredStatePath, erroredStatePath))
+}
+
+// writePrivateFile writes data to path with mode 0600 whatever the umask;
+// an existing file keeps its mode less any group and other bits, so a
+// stricter mode stays and a wider one is narrowed.
+func writePrivateFile(path string, data []byte) error {
+	mode := fs.FileMode(0o600)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm() & 0o600
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
+	if err != nil {
+		return err
+	}
+	if err := f.Chmod(mode); err != nil {
+		f.Close()
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

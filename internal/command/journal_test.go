@@ -15,12 +15,18 @@ import (
 
 // TestKilledApplyLosesNothing kills an apply with SIGKILL part-way and
 // checks that every operation it reported complete is in the state the
-// next run recovers from the journal, and that planning again converges.
+// next run recovers from the journal (a file private to its owner, even
+// under a umask that lets everyone read), and that planning again
+// converges.
 func TestKilledApplyLosesNothing(t *testing.T) {
+	withUmask(t, 0)
 	killedApply(t, "", func(t *testing.T, dir string, present bool) {
-		_, err := os.Stat(filepath.Join(dir, "terraform.tfstate.journal"))
+		fi, err := os.Stat(filepath.Join(dir, "terraform.tfstate.journal"))
 		if present && err != nil {
 			t.Fatalf("no journal after the kill: %v", err)
+		}
+		if present && fi.Mode().Perm() != 0o600 {
+			t.Errorf("the journal has mode %#o, want 0600", fi.Mode().Perm())
 		}
 		if !present && !os.IsNotExist(err) {
 			t.Fatalf("journal still there after folding: %v", err)

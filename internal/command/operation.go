@@ -84,6 +84,8 @@ type operation struct {
 	dependencies plan.DependencyMode
 	// cwd is path.cwd.
 	cwd string
+	// maxInstances is rig.hcl's max_instances (0: the default).
+	maxInstances int
 }
 
 func (o *operation) close() {
@@ -118,6 +120,7 @@ func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*
 	}
 	f.limits = mergeLimits(st.limits, f.limits)
 	op.dependencies = st.dependencies
+	op.maxInstances = st.maxInstances
 	store, more := m.stateStore(ctx, cfg)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
@@ -179,7 +182,7 @@ func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (
 	}
 	p, more := plan.Make(ctx, op.cfg, op.state, op.providers, plan.Options{
 		Mode: mode, Variables: op.variables, Replace: replace, SkipRefresh: !f.refresh,
-		Parallelism: f.parallelism, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd,
+		Parallelism: f.parallelism, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances,
 	})
 	return p, ds.Append(more)
 }

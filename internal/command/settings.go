@@ -2,6 +2,8 @@ package command
 
 import (
 	"fmt"
+	"math"
+	"math/big"
 	"os"
 	"strconv"
 	"strings"
@@ -27,11 +29,15 @@ const settingsFile = "rig.hcl"
 //	  "aws_instance.web" = 1   # a resource
 //	}
 //	recorded_dependencies = "reduced"  # or "transitive", the default
+//	max_instances = 500000  # per resource block or module call; default 100000
 type settings struct {
 	parallelism int // 0 when not set
 	limits      []apply.Limit
 	// dependencies is what objects record as their dependencies.
 	dependencies plan.DependencyMode
+	// maxInstances bounds the instances of one resource block or module
+	// call; 0 when not set (lang.DefaultMaxInstances).
+	maxInstances int
 }
 
 // loadSettings reads rig.hcl in the working directory, if there is one.
@@ -69,6 +75,13 @@ func (m *Meta) loadSettings() (settings, diag.Diagnostics) {
 				continue
 			}
 			s.parallelism = n
+		case "max_instances":
+			n, ok := positiveInt(v)
+			if !ok {
+				ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid max_instances", "max_instances must be a whole number greater than zero: the most instances one resource block or module call may have."))
+				continue
+			}
+			s.maxInstances = n
 		case "limits":
 			if !v.Type().IsObjectType() && !v.Type().IsMapType() || v.IsNull() {
 				ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid limits", "limits must be a map from a provider, resource type or resource address to a whole number."))
@@ -93,7 +106,7 @@ func (m *Meta) loadSettings() (settings, diag.Diagnostics) {
 					`recorded_dependencies must be "transitive" (every resource an object depends on, as OpenTofu records them; the default) or "reduced" (only the direct ones, with a deleted resource's dependencies passed on to its dependents).`))
 			}
 		default:
-			ds = ds.Append(diag.At(attr.NameRange, "Unsupported setting", fmt.Sprintf("%s has no setting named %q; it knows parallelism, limits and recorded_dependencies.", settingsFile, name)))
+			ds = ds.Append(diag.At(attr.NameRange, "Unsupported setting", fmt.Sprintf("%s has no setting named %q; it knows parallelism, limits, recorded_dependencies and max_instances.", settingsFile, name)))
 		}
 	}
 	return s, ds
@@ -107,8 +120,8 @@ func positiveInt(v cty.Value) (int, bool) {
 	if !f.IsInt() {
 		return 0, false
 	}
-	n, _ := f.Int64()
-	return int(n), n > 0
+	n, acc := f.Int64()
+	return int(n), n > 0 && acc == big.Exact && n <= math.MaxInt32
 }
 
 // limitFlags collects repeated -limit=NAME=N options.

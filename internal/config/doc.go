@@ -13,6 +13,10 @@
 // reference or function call is reported by hcl itself ("Variables not
 // allowed", "Function calls not allowed") at the expression's range.
 //
+// Number literals in native syntax are bounded to about 1e±1000 in magnitude
+// ("Number literal out of range" at the literal, numbers.go): anything that
+// prints a larger one would write out all its digits.
+//
 // Resource bodies may contain "dynamic" blocks: they are left in Config
 // unexpanded, and lang.Scope.EvalBlock expands them when the body is decoded
 // against the provider's schema.

@@ -129,17 +129,27 @@ func LoadFiles(files map[string][]byte) (*Module, diag.Diagnostics) {
 		body, parseDiags := parseFile(name, files[name])
 		m.Sources[name] = files[name]
 		hdiags = append(hdiags, parseDiags...)
-		if body != nil {
-			hdiags = append(hdiags, m.addFile(body)...)
+		if body == nil {
+			continue
 		}
+		if more := checkNumberLiterals(body); more.HasErrors() {
+			hdiags = append(hdiags, more...)
+			continue
+		}
+		hdiags = append(hdiags, m.addFile(body)...)
 	}
 	for _, name := range overrides {
 		body, parseDiags := parseFile(name, files[name])
 		m.Sources[name] = files[name]
 		hdiags = append(hdiags, parseDiags...)
-		if body != nil {
-			hdiags = append(hdiags, m.mergeFile(body)...)
+		if body == nil {
+			continue
 		}
+		if more := checkNumberLiterals(body); more.HasErrors() {
+			hdiags = append(hdiags, more...)
+			continue
+		}
+		hdiags = append(hdiags, m.mergeFile(body)...)
 	}
 	return m, diag.FromHCL(hdiags)
 }

@@ -47,6 +47,9 @@ type Evaluator struct {
 	// in modules New found no table for (New builds one per module); nil
 	// means none.
 	Functions *lang.ProviderFunctions
+	// MaxInstances bounds the instances one resource block or module call
+	// may expand to; 0 means lang.DefaultMaxInstances.
+	MaxInstances int
 
 	// functions holds each module's provider-defined functions (those of
 	// its own required_providers), built by New.
@@ -131,6 +134,9 @@ type Options struct {
 	// Providers serves the provider-defined functions and configures
 	// providers; nil means no provider functions.
 	Providers *provider.Set
+	// MaxInstances bounds the instances of one resource block or module
+	// call; 0 means lang.DefaultMaxInstances.
+	MaxInstances int
 }
 
 // New returns an Evaluator for one plan, apply, import or validation: the
@@ -139,7 +145,7 @@ type Options struct {
 // that cannot give them).
 func New(ctx context.Context, opts Options) (*Evaluator, diag.Diagnostics) {
 	e := &Evaluator{Config: opts.Config, Variables: opts.Variables, Resources: opts.Resources,
-		Workspace: opts.Workspace, Timestamp: opts.Timestamp, Cwd: opts.Cwd}
+		Workspace: opts.Workspace, Timestamp: opts.Timestamp, Cwd: opts.Cwd, MaxInstances: opts.MaxInstances}
 	if opts.Providers == nil {
 		return e, nil
 	}
@@ -190,6 +196,7 @@ func (e *Evaluator) Scope(mi addrs.ModuleInstance, inst lang.InstanceData) *lang
 		Instance:          inst,
 		PlanTimestamp:     e.Timestamp,
 		ProviderFunctions: e.FunctionsOf(me.cfg),
+		MaxInstances:      e.MaxInstances,
 	}
 }
 

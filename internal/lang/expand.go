@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"math/big"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -20,9 +21,35 @@ const (
 	forEachTargetHint = "Otherwise, create what for_each depends on in an earlier apply."
 )
 
+// DefaultMaxInstances is how many instances one count or for_each argument
+// may make unless Scope.MaxInstances says otherwise (rig.hcl's
+// max_instances).
+const DefaultMaxInstances = 100_000
+
+func (s *Scope) maxInstances() int {
+	if s.MaxInstances > 0 {
+		return s.MaxInstances
+	}
+	return DefaultMaxInstances
+}
+
+// tooManyInstances is the error of a count or for_each argument (the
+// meta-argument arg) that makes n instances (n < 0: too many to say), more
+// than max.
+func tooManyInstances(rng hcl.Range, arg string, n int64, max int) diag.Diagnostic {
+	many := "more instances"
+	if n >= 0 {
+		many = fmt.Sprintf("%d instances", n)
+	}
+	return diag.At(rng, "Too many instances", fmt.Sprintf(
+		"The %q argument makes %s, more than the %d that rig allows for one resource or module block. "+
+			"If so many are intended, raise the limit with max_instances = N in rig.hcl beside the configuration.", arg, many, max))
+}
+
 // EvalCount evaluates a count argument to a whole number of instances. It
 // returns -1 with error diagnostics ("Invalid count argument") when the
-// value is unknown, null, negative or not a whole number, and -1 without
+// value is unknown, null, negative or not a whole number, ("Too many
+// instances") when it is above the scope's MaxInstances, and -1 without
 // diagnostics when expr is nil (no count).
 func EvalCount(s *Scope, expr hcl.Expression) (int, diag.Diagnostics) {
 	if expr == nil {
@@ -42,6 +69,15 @@ func EvalCount(s *Scope, expr hcl.Expression) (int, diag.Diagnostics) {
 	case !v.IsKnown():
 		return invalid(countUnknownDetail)
 	}
+	if bf := v.AsBigFloat(); bf.IsInt() && bf.Cmp(new(big.Float).SetInt64(int64(s.maxInstances()))) > 0 {
+		// Not bf.Text: formatting a number with a huge exponent takes
+		// as long as writing out all its digits.
+		n, acc := bf.Int64()
+		if acc != big.Exact {
+			n = -1
+		}
+		return -1, append(diags, tooManyInstances(expr.Range(), "count", n, s.maxInstances()))
+	}
 	var n int
 	if err := gocty.FromCtyValue(v, &n); err != nil {
 		return invalid(fmt.Sprintf(`The given "count" argument value is unsuitable: %s.`, err))
@@ -56,7 +92,8 @@ func EvalCount(s *Scope, expr hcl.Expression) (int, diag.Diagnostics) {
 // each.key. A map or object gives its elements; a set of strings gives each
 // string for itself. It returns nil with error diagnostics ("Invalid
 // for_each argument") for an unknown, null or sensitive value, another type,
-// or a set of non-strings; nil without diagnostics when expr is nil.
+// or a set of non-strings, ("Too many instances") for more elements than
+// the scope's MaxInstances; nil without diagnostics when expr is nil.
 func EvalForEach(s *Scope, expr hcl.Expression) (map[string]cty.Value, diag.Diagnostics) {
 	if expr == nil {
 		return nil, nil
@@ -95,6 +132,9 @@ func EvalForEach(s *Scope, expr hcl.Expression) (map[string]cty.Value, diag.Diag
 		return invalid(forEachUnknownMapDetail)
 	}
 
+	if n := v.LengthInt(); n > s.maxInstances() {
+		return nil, append(diags, tooManyInstances(expr.Range(), "for_each", int64(n), s.maxInstances()))
+	}
 	out := make(map[string]cty.Value, v.LengthInt())
 	if !ty.IsSetType() {
 		for it := v.ElementIterator(); it.Next(); {

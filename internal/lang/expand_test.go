@@ -113,3 +113,70 @@ func TestEvalForEach(t *testing.T) {
 		t.Errorf("nil for_each = %v %v", m, diags)
 	}
 }
+
+// TestTooManyInstances checks that count and for_each stop at the scope's
+// MaxInstances (DefaultMaxInstances when unset) with an error at the
+// argument, and that counts beyond any machine integer are refused the
+// same way rather than allocated.
+func TestTooManyInstances(t *testing.T) {
+	tests := []struct {
+		name   string
+		max    int
+		count  string // a count argument, or "" for forEach
+		each   string // a for_each argument
+		detail string // substring of the "Too many instances" detail; "" for success
+	}{
+		{name: "count at the default limit", count: "100000"},
+		{name: "count over the default limit", count: "100001", detail: `The "count" argument makes 100001 instances, more than the 100000 that rig allows`},
+		{name: "count of 1e18", count: "1e18", detail: `makes 1000000000000000000 instances`},
+		{name: "count beyond int64", count: "pow(10, 30)", detail: `The "count" argument makes more instances, more than the 100000`},
+		{name: "count over a raised limit", max: 200_000, count: "200001", detail: "more than the 200000"},
+		{name: "count under a lowered limit", max: 5, count: "5"},
+		{name: "count over a lowered limit", max: 5, count: "6", detail: "raise the limit with max_instances = N in rig.hcl"},
+		{name: "for_each over a lowered limit", max: 2, each: `toset(["a", "b", "c"])`, detail: `The "for_each" argument makes 3 instances, more than the 2`},
+		{name: "for_each map over a lowered limit", max: 2, each: `{a = 1, b = 2, c = 3}`, detail: `makes 3 instances`},
+		{name: "for_each at a lowered limit", max: 3, each: `{a = 1, b = 2, c = 3}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &Scope{Data: expandData(), MaxInstances: tt.max}
+			var diags []string
+			var subjectLine int
+			if tt.count != "" {
+				n, ds := EvalCount(s, parseExpr(t, tt.count))
+				if tt.detail != "" && n != -1 {
+					t.Errorf("count = %d with errors", n)
+				}
+				for _, d := range ds {
+					diags = append(diags, d.Summary+": "+d.Detail)
+					if d.Subject != nil {
+						subjectLine = d.Subject.Start.Line
+					}
+				}
+			} else {
+				m, ds := EvalForEach(s, parseExpr(t, tt.each))
+				if tt.detail != "" && m != nil {
+					t.Errorf("for_each = %v with errors", m)
+				}
+				for _, d := range ds {
+					diags = append(diags, d.Summary+": "+d.Detail)
+					if d.Subject != nil {
+						subjectLine = d.Subject.Start.Line
+					}
+				}
+			}
+			if tt.detail == "" {
+				if len(diags) > 0 {
+					t.Fatalf("unexpected diagnostics: %q", diags)
+				}
+				return
+			}
+			if len(diags) != 1 || !strings.HasPrefix(diags[0], "Too many instances: ") || !strings.Contains(diags[0], tt.detail) {
+				t.Fatalf("diagnostics = %q, want Too many instances containing %q", diags, tt.detail)
+			}
+			if subjectLine != 1 {
+				t.Errorf("diagnostic not at the argument (line %d)", subjectLine)
+			}
+		})
+	}
+}

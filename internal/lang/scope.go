@@ -73,6 +73,9 @@ type Scope struct {
 	// ProviderFunctions are the provider-defined functions in scope besides
 	// the library; nil means none.
 	ProviderFunctions *ProviderFunctions
+	// MaxInstances bounds the instances a count or for_each argument may
+	// make (EvalCount, EvalForEach); 0 means DefaultMaxInstances.
+	MaxInstances int
 }
 
 // Functions returns the function table this scope evaluates with: the

@@ -47,6 +47,9 @@ type ImportOptions struct {
 	Dependencies DependencyMode
 	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
 	Cwd string
+	// MaxInstances bounds the instances one resource block or module call
+	// may expand to; 0 means lang.DefaultMaxInstances.
+	MaxInstances int
 }
 
 // Import brings the remote objects targets name under management, as
@@ -68,7 +71,7 @@ func Import(ctx context.Context, cfg *config.Module, prior *state.State, provide
 	}
 	p := &planner{
 		ctx: ctx, cfg: cfg, providers: providers,
-		opts:    Options{Variables: opts.Variables, Workspace: opts.Workspace, Dependencies: opts.Dependencies, Cwd: opts.Cwd},
+		opts:    Options{Variables: opts.Variables, Workspace: opts.Workspace, Dependencies: opts.Dependencies, Cwd: opts.Cwd, MaxInstances: opts.MaxInstances},
 		prevRun: prior, refreshed: prior.DeepCopy(),
 		planned: map[addrs.AbsResource]cty.Value{},
 		schemas: map[addrs.ConfigResource]provider.Schema{},
@@ -106,7 +109,7 @@ func (p *planner) prepareImport() diag.Diagnostics {
 	// Resources have no values during an import: a provider configuration
 	// that refers to one sees an unknown value.
 	p.eval, more = eval.New(p.ctx, eval.Options{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace,
-		Timestamp: p.timestamp, Cwd: p.opts.Cwd, Providers: p.providers})
+		Timestamp: p.timestamp, Cwd: p.opts.Cwd, MaxInstances: p.opts.MaxInstances, Providers: p.providers})
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return ds

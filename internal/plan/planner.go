@@ -43,6 +43,9 @@ type Options struct {
 	Dependencies DependencyMode
 	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
 	Cwd string
+	// MaxInstances bounds the instances one resource block or module call
+	// may expand to; 0 means lang.DefaultMaxInstances.
+	MaxInstances int
 }
 
 // Make plans the changes that bring prior in line with cfg (or destroy
@@ -155,7 +158,7 @@ func (p *planner) run() diag.Diagnostics {
 	ds = ds.Append(more)
 	p.variables = vars
 	p.eval, more = eval.New(p.ctx, eval.Options{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace,
-		Timestamp: p.timestamp, Cwd: p.opts.Cwd, Providers: p.providers})
+		Timestamp: p.timestamp, Cwd: p.opts.Cwd, MaxInstances: p.opts.MaxInstances, Providers: p.providers})
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return ds

@@ -27,12 +27,15 @@ import (
 //
 // sources maps file names to their contents; a diagnostic about a file not
 // in sources is shown without its source line. Diagnostics are written in
-// the order given.
+// the order given, at most 20 of each file followed by one that says how
+// many more there are. Control characters (but tab and newline) and bytes
+// that are not UTF-8, in texts and source lines, are written as escapes
+// (\x1b), never as they are.
 func RenderDiagnostics(w io.Writer, ds diag.Diagnostics, sources map[string][]byte, opts RenderOptions) error {
 	files := newSourceFiles(sources)
 	var b strings.Builder
-	for _, d := range ds {
-		b.WriteString(boxedDiagnostic(d, files, opts))
+	for _, d := range limitPerFile(ds) {
+		b.WriteString(boxedDiagnostic(printableDiagnostic(d), files, opts))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -40,11 +43,13 @@ func RenderDiagnostics(w io.Writer, ds diag.Diagnostics, sources map[string][]by
 
 // RenderDiagnosticsPlain writes diagnostics in the form OpenTofu uses with
 // -no-color: no box, no escape sequences, each preceded by a blank line.
+// It limits and escapes as RenderDiagnostics does.
 func RenderDiagnosticsPlain(w io.Writer, ds diag.Diagnostics, sources map[string][]byte, opts RenderOptions) error {
 	files := newSourceFiles(sources)
 	width := opts.width()
 	var b strings.Builder
-	for _, d := range ds {
+	for _, d := range limitPerFile(ds) {
+		d = printableDiagnostic(d)
 		switch d.Severity {
 		case diag.Error:
 			b.WriteString("\nError: ")
@@ -118,17 +123,17 @@ func writeSnippet(b *strings.Builder, d diag.Diagnostic, files *sourceFiles, o r
 	}
 	sn := files.snippet(d)
 	if sn == nil {
-		fmt.Fprintf(b, "  on %s line %d:\n  (source code not available)\n\n", hl.Filename, hl.Start.Line)
+		fmt.Fprintf(b, "  on %s line %d:\n  (source code not available)\n\n", printable(hl.Filename), hl.Start.Line)
 		return
 	}
 	ctx := ""
 	if sn.Context != nil {
-		ctx = ", in " + *sn.Context
+		ctx = ", in " + printable(*sn.Context)
 	}
-	fmt.Fprintf(b, "  on %s line %d%s:\n", hl.Filename, hl.Start.Line, ctx)
+	fmt.Fprintf(b, "  on %s line %d%s:\n", printable(hl.Filename), hl.Start.Line, ctx)
 	code := sn.Code
 	s, e := sn.HighlightStartOffset, sn.HighlightEndOffset
-	code = fmt.Sprintf(o.c("%s[underline]%s[reset]%s"), code[:s], code[s:e], code[e:])
+	code = fmt.Sprintf(o.c("%s[underline]%s[reset]%s"), printable(code[:s]), printable(code[s:e]), printable(code[e:]))
 	for i, l := range strings.Split(code, "\n") {
 		fmt.Fprintf(b, "%4d: %s\n", sn.StartLine+i, l)
 	}

@@ -6,7 +6,10 @@
 // each while it is locked.
 //
 // Writes are atomic and durable: a temporary file in the same directory,
-// fsync, rename over the state file, fsync of the directory. The lock is an
+// fsync, rename over the state file, fsync of the directory. State,
+// backup and journal files are written with mode 0600 whatever the umask:
+// an existing file keeps its own mode less any group and other bits, so a
+// stricter mode stays and a wider one is narrowed. The lock is an
 // advisory flock(2) on the lock-info file, so the operating system releases
 // it when the holder dies; an info file left by a dead process is not a
 // lock. While it holds the lock the info file holds the holder's LockInfo

@@ -49,11 +49,17 @@ func (j *fileJournal) Path() string { return j.path }
 
 func (j *fileJournal) Begin(ctx context.Context, lineage string, serial uint64) error {
 	j.close()
-	f, err := os.OpenFile(j.path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	mode := privateMode(j.path)
+	f, err := os.OpenFile(j.path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, mode)
 	if err != nil {
 		return fmt.Errorf("creating state journal %s: %w", j.path, err)
 	}
 	j.f = f
+	// OpenFile applies the mode only to a new file, and through the umask.
+	if err := f.Chmod(mode); err != nil {
+		j.close()
+		return fmt.Errorf("creating state journal %s: %w", j.path, err)
+	}
 	header, _ := json.Marshal(journalHeader{Journal: journalFormat, Lineage: lineage, Serial: serial})
 	if err := j.writeLine(header); err != nil {
 		j.close()

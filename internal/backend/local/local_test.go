@@ -83,8 +83,8 @@ func TestWriteAndBackup(t *testing.T) {
 			case tt.wantBackup != nil && string(got) != *tt.wantBackup:
 				t.Errorf("backup = %q, %v; want %q", got, err, *tt.wantBackup)
 			}
-			if fi, err := os.Stat(statePath); err == nil && tt.prior != nil && fi.Mode().Perm() != 0o640 {
-				t.Errorf("state file mode %v, want the prior file's 0640", fi.Mode().Perm())
+			if fi, err := os.Stat(statePath); err == nil && fi.Mode().Perm() != 0o600 {
+				t.Errorf("state file mode %v, want 0600 (the prior file's 0640 narrowed)", fi.Mode().Perm())
 			}
 			if l := leftovers(t, dir); len(l) > 0 {
 				t.Errorf("temporary files left: %q", l)

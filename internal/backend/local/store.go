@@ -88,17 +88,14 @@ func (s *Store) backup() error {
 // writeFileAtomic replaces path with data so that a reader or a crash sees
 // the old or the new content, never a mixture: a temporary file in the
 // same directory, written and fsync'd, renamed over path, then the
-// directory fsync'd so that the rename itself is durable. The file keeps
-// the mode of the file it replaces (0644 for a new one).
+// directory fsync'd so that the rename itself is durable. The file's mode
+// is privateMode's.
 func writeFileAtomic(path string, data []byte) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
+	mode := privateMode(path)
 	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
 		return err
@@ -126,6 +123,18 @@ func writeFileAtomic(path string, data []byte) (err error) {
 		return err
 	}
 	return syncDir(dir)
+}
+
+// privateMode is the mode for writing the file at path, which holds state
+// and so may hold secrets: 0600 (owner read and write, whatever the umask)
+// for a new file; for an existing one its own mode without any group or
+// other bits, so that a stricter mode is kept and a wider one is narrowed,
+// never widened.
+func privateMode(path string) fs.FileMode {
+	if fi, err := os.Stat(path); err == nil {
+		return fi.Mode().Perm() & 0o600
+	}
+	return 0o600
 }
 
 // syncDir fsyncs a directory so that renames and removals in it are durable.

@@ -39,7 +39,7 @@ func New(ctx context.Context, cfg Config) (*Backend, error) {
 	cfg = cfg.withDefaults()
 	connCfg, err := pgx.ParseConfig(cfg.ConnStr)
 	if err != nil {
-		return nil, fmt.Errorf("pg backend: parsing conn_str: %w", err)
+		return nil, redact(fmt.Errorf("pg backend: parsing conn_str: %w", err), cfg.ConnStr)
 	}
 	if connCfg.RuntimeParams["application_name"] == "" {
 		connCfg.RuntimeParams["application_name"] = DefaultApplicationName
@@ -62,7 +62,7 @@ func New(ctx context.Context, cfg Config) (*Backend, error) {
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	if err := b.prepare(ctx, conn); err != nil {
-		return nil, fmt.Errorf("pg backend: preparing schema %s: %w", cfg.SchemaName, err)
+		return nil, redact(fmt.Errorf("pg backend: preparing schema %s: %w", cfg.SchemaName, err), cfg.ConnStr)
 	}
 	return b, nil
 }
@@ -82,12 +82,13 @@ func (b *Backend) Config() Config { return b.cfg }
 func (b *Backend) connect(ctx context.Context) (*pgx.Conn, error) {
 	conn, err := pgx.ConnectConfig(ctx, b.connCfg.Copy())
 	if err != nil {
-		return nil, fmt.Errorf("pg backend: connecting to %s: %w", b.where(), err)
+		return nil, redact(fmt.Errorf("pg backend: connecting to %s: %w", b.where(), err), b.cfg.ConnStr)
 	}
 	return conn, nil
 }
 
-// where names the server and database for error messages (no password).
+// where names the server and database for error messages; callers redact
+// it (a password with an unescaped "@" ends up in the host name).
 func (b *Backend) where() string {
 	return fmt.Sprintf("%s:%d/%s", b.connCfg.Host, b.connCfg.Port, b.connCfg.Database)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -141,17 +142,28 @@ func decodeValue(b []byte, sensitive [][]byte) (cty.Value, error) {
 	return plan.MarkSensitive(v, paths), nil
 }
 
-// Write saves f to path atomically.
+// Write saves f to path atomically. A saved plan holds the prior state and
+// the variables, so may hold secrets: the file is created with mode 0600
+// whatever the umask, and a file it replaces passes on its mode less any
+// group and other bits (a stricter mode is kept, never widened).
 func Write(path string, f *File) error {
 	data, err := Marshal(f)
 	if err != nil {
 		return err
+	}
+	mode := fs.FileMode(0o600)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm() & 0o600
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".rigplan-*")
 	if err != nil {
 		return fmt.Errorf("writing plan %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing plan %s: %w", path, err)
+	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return fmt.Errorf("writing plan %s: %w", path, err)

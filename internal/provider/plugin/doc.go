@@ -6,7 +6,10 @@
 // DynamicValues, provider diagnostics become diag.Diagnostics.
 //
 // One Provider value owns one plugin process; Factory returns a
-// provider.Factory that starts a new process for each instance. The wire
+// provider.Factory that starts a new process for each instance. A process
+// ends when its Provider is closed, when CleanupClients runs at rig's exit,
+// and on Linux also when rig dies without cleaning up (SIGKILL): the kernel
+// kills it then (procattr_linux.go). The wire
 // contract lives in the subpackages tfplugin5 and tfplugin6 (generated from
 // the .proto files there).
 //

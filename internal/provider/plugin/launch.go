@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 
@@ -84,7 +83,7 @@ func Start(meta Meta) (*Provider, error) {
 	client := goplugin.NewClient(&goplugin.ClientConfig{
 		HandshakeConfig:  handshake,
 		VersionedPlugins: map[int]goplugin.PluginSet{5: pluginSet(5), 6: pluginSet(6)},
-		Cmd:              exec.Command(meta.Path),
+		Cmd:              pluginCommand(meta.Path),
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		Managed:          true,
 		AutoMTLS:         true,
