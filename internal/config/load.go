@@ -315,15 +315,17 @@ func (m *Module) addFile(body hcl.Body) hcl.Diagnostics {
 			if mv != nil {
 				m.Moved = append(m.Moved, mv)
 			}
-		case "import", "removed", "check":
+		case "check":
+			c, cDiags := decodeCheckBlock(block)
+			diags = append(diags, cDiags...)
+			diags = append(diags, m.addCheck(c)...)
+		case "import", "removed":
 			raw := &RawBlock{Type: block.Type, Labels: block.Labels, Body: block.Body, DeclRange: block.DefRange}
 			switch block.Type {
 			case "import":
 				m.Imports = append(m.Imports, raw)
 			case "removed":
 				m.Removed = append(m.Removed, raw)
-			case "check":
-				m.Checks = append(m.Checks, raw)
 			}
 		}
 	}

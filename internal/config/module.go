@@ -49,11 +49,12 @@ type Module struct {
 
 	// Moved are the moved blocks, in file order.
 	Moved []*Moved
+	// Checks are the check blocks, in file order.
+	Checks []*Check
 	// Blocks kept unparsed so the engine can report them as unsupported:
-	// "import", "removed" and "check", in file order.
+	// "import" and "removed", in file order.
 	Imports []*RawBlock
 	Removed []*RawBlock
-	Checks  []*RawBlock
 
 	// providerHost is LoadTree's TreeOptions.ProviderHost; nil keeps
 	// addrs.DefaultProviderRegistryHost.

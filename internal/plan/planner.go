@@ -65,12 +65,13 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	p := &planner{
 		ctx: ctx, cfg: cfg, providers: providers, opts: opts,
 		prevRun: prior, refreshed: prior.DeepCopy(),
-		replace:   map[addrs.AbsResourceInstance]bool{},
-		planned:   map[addrs.AbsResource]cty.Value{},
-		byAddr:    map[addrs.AbsResourceInstance]*ResourceInstanceChange{},
-		schemas:   map[addrs.ConfigResource]provider.Schema{},
-		handled:   map[addrs.AbsResource]bool{},
-		timestamp: now().UTC(),
+		replace:     map[addrs.AbsResourceInstance]bool{},
+		planned:     map[addrs.AbsResource]cty.Value{},
+		byAddr:      map[addrs.AbsResourceInstance]*ResourceInstanceChange{},
+		schemas:     map[addrs.ConfigResource]provider.Schema{},
+		handled:     map[addrs.AbsResource]bool{},
+		checkFailed: map[checkInstance]bool{},
+		timestamp:   now().UTC(),
 	}
 	for _, a := range opts.Replace {
 		p.replace[a] = true
@@ -125,6 +126,9 @@ type planner struct {
 	planned   map[addrs.AbsResource]cty.Value
 	schemas   map[addrs.ConfigResource]provider.Schema
 	handled   map[addrs.AbsResource]bool
+	// checkFailed holds the check blocks whose scoped data source could
+	// not be read: their assertions are not evaluated.
+	checkFailed map[checkInstance]bool
 }
 
 // ResourceValue implements eval.ResourceValues with the planned values.
@@ -265,6 +269,11 @@ func (p *planner) visit(n node) diag.Diagnostics {
 			}
 			_, more := p.eval.OutputValue(mi, n.name)
 			ds = ds.Append(more)
+		}
+	case checkNode:
+		c := m.Check(n.name)
+		for _, mi := range p.eval.ModuleInstances(n.module) {
+			ds = ds.Append(p.planCheck(c, mi))
 		}
 	case resourceNode:
 		r := m.ResourceByAddr(n.resource)
@@ -424,7 +433,7 @@ func unsupportedConstructs(m *config.Module) diag.Diagnostics {
 		for _, r := range allResources(mod) {
 			ds = ds.Append(checkProvisioners(r))
 		}
-		for _, group := range [][]*config.RawBlock{mod.Imports, mod.Removed, mod.Checks} {
+		for _, group := range [][]*config.RawBlock{mod.Imports, mod.Removed} {
 			for _, b := range group {
 				ds = ds.Append(diag.At(b.DeclRange, "Unsupported block type", fmt.Sprintf("rig does not support %q blocks yet.", b.Type)))
 			}
