@@ -153,6 +153,9 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		ds = ds.Append(diag.Errorf("Operation interrupted", "The apply was interrupted: %d operation(s) did not start. The state records every operation that finished.", n))
 	}
 
+	if !ds.HasErrors() && p.Mode != plan.DestroyMode {
+		ds = ds.Append(a.checkConditions())
+	}
 	if !ds.HasErrors() || p.Mode == plan.DestroyMode {
 		ds = ds.Append(a.recordOutputs())
 	}
@@ -235,6 +238,11 @@ type applier struct {
 
 	expMu sync.Mutex
 	exps  map[addrs.AbsResource]*expansionEntry
+
+	checkMu sync.Mutex // guards checkFailed
+	// checkFailed holds the check blocks whose scoped data source could
+	// not be read (see markCheckFailed).
+	checkFailed map[checkInstance]bool
 }
 
 type expansionEntry struct {

@@ -41,6 +41,14 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 	ty := sch.Block.ImpliedType()
 	inst := exp.InstanceData(op.Addr.Resource.Key)
 	scope := a.eval.Scope(op.Addr.Module, inst)
+	if c.Action == plan.Read {
+		for _, rule := range r.Preconditions {
+			ds = ds.Append(eval.CheckRule(scope, rule, "Resource precondition failed", ""))
+		}
+		if ds.HasErrors() {
+			return Result{}, ds
+		}
+	}
 	configVal, more := scope.EvalBlock(r.Config, sch.Block.DecoderSpec())
 	ds = ds.Append(more)
 	if ds.HasErrors() {
@@ -54,6 +62,12 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 
 	if c.Action == plan.Read {
 		resp := prov.ReadDataSource(a.opCtx, provider.ReadDataRequest{TypeName: typeName, Config: configVal})
+		if r.Check != "" && resp.Diagnostics.HasErrors() {
+			// A check block's scoped data source never fails the apply:
+			// its check is reported as failed, with warnings.
+			a.markCheckFailed(op.Addr.Module, r.Check)
+			return Result{}, ds.Append(plan.AsWarnings(withAddr(resp.Diagnostics, oaddr)))
+		}
 		ds = ds.Append(withAddr(resp.Diagnostics, oaddr))
 		if ds.HasErrors() {
 			return Result{}, ds
@@ -67,6 +81,11 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		a.awaitingDurability(walkCtx)
 		if err := a.rec.record([]addrs.ObjectAddr{oaddr}, func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) }); err != nil {
 			ds = ds.Append(diag.Errorf("Failed to persist state", "After reading %s: %s", op.Addr, err))
+		}
+		selfScope := a.eval.Scope(op.Addr.Module, inst)
+		selfScope.Self = read
+		for _, rule := range r.Postconditions {
+			ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", ""))
 		}
 		return Result{NewState: resp.State}, ds
 	}

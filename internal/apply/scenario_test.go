@@ -27,6 +27,8 @@ type scenario struct {
 	provisioners map[string]Provisioner
 	// hooks observe the applies; nil means none.
 	hooks Hooks
+	// wrap, when set, wraps the test provider each step uses.
+	wrap func(*providertest.Provider) provider.Interface
 }
 
 func newScenario(t *testing.T) *scenario {
@@ -35,6 +37,9 @@ func newScenario(t *testing.T) *scenario {
 
 func (s *scenario) factories() provider.Factories {
 	f := s.prov.Factories()
+	if s.wrap != nil {
+		f[providertest.Address()] = func() (provider.Interface, error) { return s.wrap(s.prov), nil }
+	}
 	f[addrs.NewBuiltInProvider("terraform")] = func() (provider.Interface, error) { return builtin.NewTerraform(), nil }
 	return f
 }

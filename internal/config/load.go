@@ -338,11 +338,9 @@ func (m *Module) addFile(body hcl.Body) hcl.Diagnostics {
 				m.Imports = append(m.Imports, imp)
 			}
 		case "check":
-			raw := &RawBlock{Type: block.Type, Labels: block.Labels, Body: block.Body, DeclRange: block.DefRange}
-			switch block.Type {
-			case "check":
-				m.Checks = append(m.Checks, raw)
-			}
+			c, cDiags := decodeCheckBlock(block)
+			diags = append(diags, cDiags...)
+			diags = append(diags, m.addCheck(c)...)
 		}
 	}
 	return diags

@@ -53,9 +53,8 @@ type Module struct {
 	Removed []*Removed
 	// Imports are the import blocks, in file order.
 	Imports []*Import
-	// Blocks kept unparsed so the engine can report them as unsupported:
-	// "check", in file order.
-	Checks []*RawBlock
+	// Checks are the check blocks, in file order.
+	Checks []*Check
 
 	// providerHost is LoadTree's TreeOptions.ProviderHost; nil keeps
 	// addrs.DefaultProviderRegistryHost.

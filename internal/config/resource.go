@@ -36,8 +36,12 @@ type Resource struct {
 	// own connection block, nil when absent. Always empty for data resources.
 	Provisioners []*Provisioner
 	Connection   *Connection
-	DeclRange    hcl.Range
-	TypeRange    hcl.Range
+	// Check is the name of the check block a scoped data source is nested
+	// in; "" for every other resource. Only that block's assertions may
+	// refer to a scoped data source.
+	Check     string
+	DeclRange hcl.Range
+	TypeRange hcl.Range
 }
 
 // ManagedLifecycle is the lifecycle block of a managed resource (the zero

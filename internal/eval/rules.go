@@ -12,14 +12,42 @@ import (
 // rule's error message. Unknown results pass (they are checked at apply).
 func CheckRule(scope *lang.Scope, rule *config.CheckRule, summary, suffix string) diag.Diagnostics {
 	val, ds := scope.EvalExpr(rule.Condition, cty.Bool)
-	if ds.HasErrors() || !val.IsKnown() {
+	ds, failed := failure(scope, rule, val, ds)
+	if failed == nil {
 		return ds
+	}
+	return ds.Append(diag.At(rule.Condition.Range(), summary, *failed+suffix))
+}
+
+// CheckAssert evaluates an assert block of a check block. A failure is
+// never an error: a known false result is a "Check block assertion failed"
+// warning with the rule's error message, and an unknown one a warning that
+// the result will be known after apply. An invalid condition is an error.
+func CheckAssert(scope *lang.Scope, rule *config.CheckRule) diag.Diagnostics {
+	val, ds := scope.EvalExpr(rule.Condition, cty.Bool)
+	if !ds.HasErrors() && !val.IsKnown() {
+		return ds.Append(diag.WarningAt(rule.Condition.Range(), "Check block assertion known after apply",
+			"The condition could not be evaluated at this time, a result will be known when this plan is applied."))
+	}
+	ds, failed := failure(scope, rule, val, ds)
+	if failed == nil {
+		return ds
+	}
+	return ds.Append(diag.WarningAt(rule.Condition.Range(), "Check block assertion failed", *failed))
+}
+
+// failure judges val, the value of rule's condition (ds its diagnostics),
+// returning the rule's error message when it is known to be false; nil when
+// it holds, is unknown or is invalid (the diagnostics then say why).
+func failure(scope *lang.Scope, rule *config.CheckRule, val cty.Value, ds diag.Diagnostics) (diag.Diagnostics, *string) {
+	if ds.HasErrors() || !val.IsKnown() {
+		return ds, nil
 	}
 	if val.IsNull() {
-		return ds.Append(diag.At(rule.Condition.Range(), "Invalid condition result", "Condition expression must return either true or false, not null."))
+		return ds.Append(diag.At(rule.Condition.Range(), "Invalid condition result", "Condition expression must return either true or false, not null.")), nil
 	}
 	if val.True() {
-		return ds
+		return ds, nil
 	}
 	msg := "(no error message)"
 	if rule.ErrorMessage != nil {
@@ -29,5 +57,5 @@ func CheckRule(scope *lang.Scope, rule *config.CheckRule, summary, suffix string
 			msg = m.AsString()
 		}
 	}
-	return ds.Append(diag.At(rule.Condition.Range(), summary, msg+suffix))
+	return ds, &msg
 }

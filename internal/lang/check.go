@@ -23,6 +23,9 @@ type refScope struct {
 	// is reported with selfSummary. Nil where that does not apply.
 	self        *addrs.Resource
 	selfSummary string
+	// check is the name of the check block the expression is written in;
+	// only there may a scoped data source be referred to.
+	check string
 }
 
 // CheckReferences checks every reference in m statically, without
@@ -68,6 +71,11 @@ func checkModule(m *config.Module) diag.Diagnostics {
 		}
 		c.dependsOn(o.DependsOn)
 	}
+	for _, chk := range m.Checks {
+		for _, cr := range chk.Asserts {
+			c.checkRule(cr, refScope{check: chk.Name})
+		}
+	}
 	for _, name := range slices.Sorted(maps.Keys(m.Variables)) {
 		for _, cr := range m.Variables[name].Validations {
 			c.checkRule(cr, refScope{})
@@ -99,7 +107,7 @@ type checker struct {
 
 func (c *checker) resource(r *config.Resource) {
 	addr := r.Addr
-	inst := refScope{hasCount: r.Count != nil, hasForEach: r.ForEach != nil}
+	inst := refScope{hasCount: r.Count != nil, hasForEach: r.ForEach != nil, check: r.Check}
 	withSelf := func(sc refScope, summary string, selfAllowed bool) refScope {
 		sc.self, sc.selfSummary, sc.selfAllowed = &addr, summary, selfAllowed
 		return sc
@@ -251,6 +259,10 @@ func (c *checker) ref(ref *Reference, sc refScope) {
 		}
 		if sc.self != nil && *sc.self == addr {
 			add(sc.selfSummary, fmt.Sprintf("Configuration for %s may not refer to itself.", addr))
+			return
+		}
+		if cfg.Check != "" && cfg.Check != sc.check {
+			add("Reference to scoped resource", fmt.Sprintf("The referenced data resource %q %q is not available from this context.", addr.Type, addr.Name))
 			return
 		}
 		repeated := cfg.Count != nil || cfg.ForEach != nil

@@ -91,6 +91,9 @@ const (
 	DeleteBecauseEachKey
 	// DeleteBecauseNoModule: the module call is gone.
 	DeleteBecauseNoModule
+	// ReadBecauseCheckNested: a check block's scoped data source, read
+	// again during apply to verify the check.
+	ReadBecauseCheckNested
 )
 
 // JSON returns the reason as the JSON plan's `action_reason` string ("" for none).
@@ -114,6 +117,8 @@ func (r ActionReason) JSON() string {
 		return "delete_because_each_key"
 	case DeleteBecauseNoModule:
 		return "delete_because_no_module"
+	case ReadBecauseCheckNested:
+		return "read_because_check_nested"
 	}
 	return ""
 }

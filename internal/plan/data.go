@@ -14,7 +14,13 @@ import (
 
 // planDataResource reads a data source during planning when its
 // configuration is wholly known; otherwise its value stays unknown and a
-// Read change defers the read to apply.
+// Read change defers the read to apply. Its preconditions are checked
+// before the read and its postconditions after it, with self the object
+// read; a failure is an error.
+//
+// A check block's scoped data source is read again during apply (a Read
+// change either way), and its problems are warnings: a failed read leaves
+// its value unknown and the check's assertions unevaluated.
 func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addrs.ModuleInstance) diag.Diagnostics {
 	var ds diag.Diagnostics
 	absAddr := r.Addr.Absolute(mi)
@@ -40,25 +46,55 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 	for _, k := range exp.Keys {
 		addr := absAddr.Instance(k)
 		scope := p.eval.Scope(mi, exp.InstanceData(k))
+		for _, rule := range r.Preconditions {
+			ds = ds.Append(eval.CheckRule(scope, rule, "Resource precondition failed", ""))
+		}
+		if ds.HasErrors() {
+			continue
+		}
 		cfg, more := scope.EvalBlock(r.Config, sch.Block.DecoderSpec())
 		ds = ds.Append(more)
 		if more.HasErrors() {
 			continue
 		}
 		ds = ds.Append(prov.ValidateDataResourceConfig(p.ctx, r.Addr.Type, cfg))
+		read := &ResourceInstanceChange{Addr: addr, ProviderConfig: pc, Action: Read,
+			Before: cty.NullVal(ty), Dependencies: absResources(p.rg.resourceDeps[cr])}
 		if deferred || !cfg.IsWhollyKnown() {
-			after := plannedDataObject(sch.Block, cfg)
-			vals[k] = after
-			p.addChange(&ResourceInstanceChange{Addr: addr, ProviderConfig: pc, Action: Read,
-				Before: cty.NullVal(ty), After: after, Dependencies: absResources(p.rg.resourceDeps[cr])})
+			read.After = plannedDataObject(sch.Block, cfg)
+			vals[k] = read.After
+			p.addChange(read)
 			continue
 		}
 		resp := prov.ReadDataSource(p.ctx, provider.ReadDataRequest{TypeName: r.Addr.Type, Config: cfg})
-		ds = ds.Append(withAddr(resp.Diagnostics, addrs.ObjectAddr{Instance: addr}))
-		if resp.Diagnostics.HasErrors() {
-			continue
+		readDiags := withAddr(resp.Diagnostics, addrs.ObjectAddr{Instance: addr})
+		if r.Check != "" {
+			read.Reason = ReadBecauseCheckNested
+			read.After = resp.State
+			if readDiags.HasErrors() {
+				read.After = plannedDataObject(sch.Block, cfg)
+				p.mu.Lock()
+				p.checkFailed[checkInstance{module: mi.String(), name: r.Check}] = true
+				p.mu.Unlock()
+			}
+			ds = ds.Append(AsWarnings(readDiags))
+			vals[k] = read.After
+			p.addChange(read)
+			if readDiags.HasErrors() {
+				continue
+			}
+		} else {
+			ds = ds.Append(readDiags)
+			if readDiags.HasErrors() {
+				continue
+			}
 		}
 		vals[k] = resp.State
+		selfScope := p.eval.Scope(mi, exp.InstanceData(k))
+		selfScope.Self = resp.State
+		for _, rule := range r.Postconditions {
+			ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", ""))
+		}
 		obj, err := NewStateObject(sch, resp.State)
 		if err != nil {
 			ds = ds.Append(err)

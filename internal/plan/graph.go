@@ -27,6 +27,9 @@ const (
 	// moduleCallNode is a module block: its count/for_each/depends_on, which
 	// every object of the called module waits for.
 	moduleCallNode
+	// checkNode is a check block's assertions, evaluated once everything
+	// they refer to is planned.
+	checkNode
 )
 
 // node names one configuration object in one module (a static path: one
@@ -52,6 +55,8 @@ func (n node) String() string {
 		s = "output." + n.name
 	case moduleCallNode:
 		s = "module." + n.name
+	case checkNode:
+		s = "check." + n.name
 	default:
 		s = "?"
 	}
@@ -85,7 +90,7 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode DependencyMo
 	mods := root.AllModules()
 	n := 0
 	for _, m := range mods {
-		n += len(m.Variables) + len(m.Locals) + len(m.Outputs) + len(m.ModuleCalls) + len(m.ManagedResources) + len(m.DataResources)
+		n += len(m.Variables) + len(m.Locals) + len(m.Outputs) + len(m.ModuleCalls) + len(m.ManagedResources) + len(m.DataResources) + len(m.Checks)
 	}
 	rg := &refGraph{g: dag.NewSized[node](n), resourceDeps: make(map[addrs.ConfigResource][]addrs.ConfigResource), ranges: make(map[node]hcl.Range, n)}
 	direct := make(map[node][]node, n)
@@ -164,6 +169,11 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode DependencyMo
 			rg.g.Add(n)
 			rg.ranges[n] = m.Outputs[name].DeclRange
 		}
+		for _, c := range m.Checks {
+			n := node{kind: checkNode, module: m.Path, name: c.Name}
+			rg.g.Add(n)
+			rg.ranges[n] = c.DeclRange
+		}
 	}
 
 	for _, mr := range perModule {
@@ -221,6 +231,13 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode DependencyMo
 				refs = append(refs, exprRefs(&ds, c.Condition, c.ErrorMessage)...)
 			}
 			addRefs(node{kind: outputNode, module: m.Path, name: name}, m, refs)
+		}
+		for _, c := range m.Checks {
+			var refs []*lang.Reference
+			for _, a := range c.Asserts {
+				refs = append(refs, exprRefs(&ds, a.Condition, a.ErrorMessage)...)
+			}
+			addRefs(node{kind: checkNode, module: m.Path, name: c.Name}, m, refs)
 		}
 	}
 	if ds.HasErrors() {
@@ -379,6 +396,9 @@ func childNodes(m *config.Module) []node {
 	}
 	for _, name := range slices.Sorted(maps.Keys(m.Outputs)) {
 		out = append(out, node{kind: outputNode, module: m.Path, name: name})
+	}
+	for _, c := range m.Checks {
+		out = append(out, node{kind: checkNode, module: m.Path, name: c.Name})
 	}
 	return out
 }

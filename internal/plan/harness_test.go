@@ -39,7 +39,7 @@ var update = flag.Bool("update", false, "rewrite the want sections of testdata/p
 var fixedNow = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 
 // echoType is a data source the test provider offers besides providertest's
-// resource types: its output is its input.
+// resource types: its output is its input; reading input "fail" fails.
 const echoType = "test_echo"
 
 // echoProvider is providertest's provider with one data source, test_echo.
@@ -70,6 +70,9 @@ func (p echoProvider) ReadDataSource(ctx context.Context, req provider.ReadDataR
 		return p.Provider.ReadDataSource(ctx, req)
 	}
 	in := req.Config.GetAttr("input")
+	if in.RawEquals(cty.StringVal("fail")) {
+		return provider.ReadDataResponse{Diagnostics: diag.Diagnostics{diag.Errorf("Echo failed", "The input was %q.", "fail")}}
+	}
 	return provider.ReadDataResponse{State: cty.ObjectVal(map[string]cty.Value{"input": in, "output": in})}
 }
 

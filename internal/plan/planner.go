@@ -70,13 +70,14 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	p := &planner{
 		ctx: ctx, cfg: cfg, providers: providers, opts: opts,
 		prevRun: prior, refreshed: prior.DeepCopy(),
-		replace:   map[addrs.AbsResourceInstance]bool{},
-		planned:   map[addrs.AbsResource]cty.Value{},
-		byAddr:    map[addrs.AbsResourceInstance]*ResourceInstanceChange{},
-		schemas:   map[addrs.ConfigResource]provider.Schema{},
-		handled:   map[addrs.AbsResource]bool{},
-		timestamp: now().UTC(),
-		removed:   removed,
+		replace:     map[addrs.AbsResourceInstance]bool{},
+		planned:     map[addrs.AbsResource]cty.Value{},
+		byAddr:      map[addrs.AbsResourceInstance]*ResourceInstanceChange{},
+		schemas:     map[addrs.ConfigResource]provider.Schema{},
+		handled:     map[addrs.AbsResource]bool{},
+		checkFailed: map[checkInstance]bool{},
+		timestamp:   now().UTC(),
+		removed:     removed,
 	}
 	for _, a := range opts.Replace {
 		p.replace[a] = true
@@ -135,6 +136,9 @@ type planner struct {
 	planned   map[addrs.AbsResource]cty.Value
 	schemas   map[addrs.ConfigResource]provider.Schema
 	handled   map[addrs.AbsResource]bool
+	// checkFailed holds the check blocks whose scoped data source could
+	// not be read: their assertions are not evaluated.
+	checkFailed map[checkInstance]bool
 }
 
 // ResourceValue implements eval.ResourceValues with the planned values.
@@ -280,6 +284,11 @@ func (p *planner) visit(n node) diag.Diagnostics {
 			}
 			_, more := p.eval.OutputValue(mi, n.name)
 			ds = ds.Append(more)
+		}
+	case checkNode:
+		c := m.Check(n.name)
+		for _, mi := range p.eval.ModuleInstances(n.module) {
+			ds = ds.Append(p.planCheck(c, mi))
 		}
 	case resourceNode:
 		r := m.ResourceByAddr(n.resource)
@@ -432,17 +441,13 @@ func (p *planner) validateVariable(mi addrs.ModuleInstance, v *config.Variable) 
 	return ds
 }
 
-// unsupportedConstructs reports configuration rig parses but cannot act on yet.
+// unsupportedConstructs reports configuration rig parses but cannot act on
+// yet: provisioners it cannot run.
 func unsupportedConstructs(m *config.Module) diag.Diagnostics {
 	var ds diag.Diagnostics
 	for _, mod := range m.AllModules() {
 		for _, r := range allResources(mod) {
 			ds = ds.Append(checkProvisioners(r))
-		}
-		for _, group := range [][]*config.RawBlock{mod.Checks} {
-			for _, b := range group {
-				ds = ds.Append(diag.At(b.DeclRange, "Unsupported block type", fmt.Sprintf("rig does not support %q blocks yet.", b.Type)))
-			}
 		}
 	}
 	return ds

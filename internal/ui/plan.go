@@ -183,6 +183,9 @@ func changeComment(c *plan.ResourceInstanceChange) string {
 		fmt.Fprintf(&b, "[bold]  # %s[reset] will be created", addr)
 	case plan.Read:
 		fmt.Fprintf(&b, "[bold]  # %s[reset] will be read during apply", addr)
+		if c.Reason == plan.ReadBecauseCheckNested {
+			b.WriteString("\n  # (config will be reloaded to verify a check block)")
+		}
 	case plan.Update:
 		fmt.Fprintf(&b, "[bold]  # %s[reset] will be updated in-place", addr)
 	case plan.CreateThenDelete, plan.DeleteThenCreate:

@@ -88,7 +88,7 @@ func init() {
 	for a := plan.NoOp; a <= plan.Forget; a++ {
 		actionNames[a] = a.String()
 	}
-	for r := plan.ReasonNone + 1; r <= plan.DeleteBecauseNoModule; r++ {
+	for r := plan.ReasonNone + 1; r <= plan.ReadBecauseCheckNested; r++ {
 		reasonNames[r.JSON()] = r
 	}
 }

@@ -1,0 +1,56 @@
+package apply
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/eval"
+	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/plan"
+)
+
+// checkInstance names a check block in one module instance.
+type checkInstance struct {
+	module string // addrs.ModuleInstance.String()
+	name   string
+}
+
+// markCheckFailed records that the scoped data source of check block name
+// in module mi could not be read: its assertions are not evaluated.
+func (a *applier) markCheckFailed(mi addrs.ModuleInstance, name string) {
+	a.checkMu.Lock()
+	defer a.checkMu.Unlock()
+	if a.checkFailed == nil {
+		a.checkFailed = map[checkInstance]bool{}
+	}
+	a.checkFailed[checkInstance{module: mi.String(), name: name}] = true
+}
+
+// checkConditions evaluates, once every operation has run, the conditions
+// that stand for no resource operation: the preconditions of every module
+// output (errors) and the assertions of every check block (warnings), in
+// every module instance, with the values the apply produced.
+func (a *applier) checkConditions() diag.Diagnostics {
+	var ds diag.Diagnostics
+	for _, m := range a.cfg.AllModules() {
+		for _, mi := range a.eval.ModuleInstances(m.Path) {
+			scope := a.eval.Scope(mi, lang.InstanceData{})
+			for _, name := range slices.Sorted(maps.Keys(m.Outputs)) {
+				for _, rule := range m.Outputs[name].Preconditions {
+					ds = ds.Append(eval.CheckRule(scope, rule, "Module output value precondition failed", ""))
+				}
+			}
+			for _, c := range m.Checks {
+				a.checkMu.Lock()
+				failed := a.checkFailed[checkInstance{module: mi.String(), name: c.Name}]
+				a.checkMu.Unlock()
+				if !failed {
+					ds = ds.Append(plan.EvalCheck(a.eval, c, mi))
+				}
+			}
+		}
+	}
+	return ds
+}
