@@ -3,6 +3,7 @@ package apply
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -107,6 +108,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		working = working.DeepCopy()
 	}
 	a.taintedPrior = taintedDeletes(p)
+	a.priorOutputs = maps.Clone(p.PriorState.Outputs)
 	a.rec = newRecorder(working, opts.StateWriter)
 	if opts.SpliceDependencies {
 		a.splice = newSplicer(p)
@@ -222,6 +224,8 @@ type applier struct {
 	taintedPrior map[addrs.AbsResourceInstance]bool
 
 	values *liveValues
+	// priorOutputs are the root outputs recorded before the apply; read-only.
+	priorOutputs map[string]state.OutputValue
 
 	expMu sync.Mutex
 	exps  map[addrs.AbsResource]*expansionEntry

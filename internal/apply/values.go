@@ -109,9 +109,16 @@ func (lv *liveValues) ResourceValue(r addrs.AbsResource) cty.Value {
 func (a *applier) recordOutputs() diag.Diagnostics {
 	var ds diag.Diagnostics
 	outs := map[string]state.OutputValue{}
+	// An output the plan has no change for (one a targeted plan leaves
+	// alone) keeps its recorded value.
+	for name, o := range a.priorOutputs {
+		if _, ok := a.plan.Outputs[name]; !ok {
+			outs[name] = o
+		}
+	}
 	if a.plan.Mode != plan.DestroyMode {
 		for name, o := range a.cfg.Outputs {
-			if o.Expr == nil {
+			if _, ok := a.plan.Outputs[name]; o.Expr == nil || !ok {
 				continue
 			}
 			v, more := a.eval.Scope(addrs.RootModule, lang.InstanceData{}).EvalExpr(o.Expr, cty.DynamicPseudoType)

@@ -101,7 +101,7 @@ type fixture struct {
 // in the fake provider), an optional "options" file and a "want" file.
 //
 // Options, one a line: destroy | skip-refresh | show-prior-state |
-// replace ADDR | var NAME = EXPR (from -var) | tfvar NAME = EXPR (from a
+// replace ADDR | target ADDR | exclude ADDR | refresh-only | var NAME = EXPR (from -var) | tfvar NAME = EXPR (from a
 // .tfvars file) | remove-live ID (deleted outside rig) | drift ID ATTR = EXPR
 // (changed outside rig).
 func loadFixture(t *testing.T, ar *txtar.Archive) *fixture {
@@ -153,6 +153,18 @@ func loadFixture(t *testing.T, ar *txtar.Archive) *fixture {
 				t.Fatal(err)
 			}
 			fx.opts.Replace = append(fx.opts.Replace, a)
+		case "target", "exclude":
+			a, err := addrs.ParseTargetStr(arg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if verb == "target" {
+				fx.opts.Targets = append(fx.opts.Targets, a)
+			} else {
+				fx.opts.Excludes = append(fx.opts.Excludes, a)
+			}
+		case "refresh-only":
+			fx.opts.Mode = plan.RefreshOnlyMode
 		case "var", "tfvar":
 			name, val := parseAssign(t, arg)
 			src := "-var"

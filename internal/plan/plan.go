@@ -37,6 +37,9 @@ type Plan struct {
 	Variables map[string]cty.Value
 	// Timestamp is when planning began (plantimestamp()).
 	Timestamp time.Time
+	// Targets and Excludes are the -target and -exclude addresses the plan
+	// was made with (at most one of them non-empty).
+	Targets, Excludes []addrs.Target
 	// Errored is true when planning stopped with errors; the plan is partial and cannot be applied.
 	Errored bool
 }

@@ -43,6 +43,10 @@ type Options struct {
 	Dependencies DependencyMode
 	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
 	Cwd string
+	// Targets limits the plan to these objects and what they depend on
+	// (-target); Excludes plans everything but these and what depends on
+	// them (-exclude). At most one of them may be set.
+	Targets, Excludes []addrs.Target
 }
 
 // Make plans the changes that bring prior in line with cfg (or destroy
@@ -75,7 +79,8 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	for _, a := range opts.Replace {
 		p.replace[a] = true
 	}
-	result := &Plan{Mode: opts.Mode, PrevRunState: prior, Outputs: map[string]*OutputChange{}, Timestamp: p.timestamp}
+	result := &Plan{Mode: opts.Mode, PrevRunState: prior, Outputs: map[string]*OutputChange{}, Timestamp: p.timestamp,
+		Targets: slices.Clone(opts.Targets), Excludes: slices.Clone(opts.Excludes)}
 	ds := moveDiags
 	if !ds.HasErrors() {
 		ds = ds.Append(p.run())
@@ -117,6 +122,8 @@ type planner struct {
 	cbd       map[addrs.ConfigResource]addrs.ConfigResource
 	replace   map[addrs.AbsResourceInstance]bool
 	outputs   map[string]*OutputChange
+	// sel is what -target or -exclude select; nil plans everything.
+	sel *selection
 
 	mu        sync.Mutex // guards everything below
 	refreshed *state.State
@@ -133,6 +140,10 @@ func (p *planner) ResourceValue(addr addrs.AbsResource) cty.Value {
 	defer p.mu.Unlock()
 	if v, ok := p.planned[addr]; ok {
 		return v
+	}
+	if sch, ok := p.schemas[addr.InConfig()]; ok && p.sel != nil {
+		// A resource the plan leaves alone: as recorded.
+		return priorResourceValue(p.refreshed, addr, sch.Block.ImpliedType())
 	}
 	return cty.DynamicVal
 }
@@ -161,6 +172,10 @@ func (p *planner) run() diag.Diagnostics {
 	if ds = ds.Append(p.loadGraph()); ds.HasErrors() {
 		return ds
 	}
+	if len(p.opts.Targets) > 0 && len(p.opts.Excludes) > 0 {
+		return ds.Append(errTargetAndExclude)
+	}
+	p.sel = newSelection(p.rg, p.opts.Targets, p.opts.Excludes)
 	if p.opts.Mode == DestroyMode {
 		// A destroy evaluates no resource body: check them all first, as
 		// OpenTofu validates the configuration before any operation. A
@@ -174,6 +189,9 @@ func (p *planner) run() diag.Diagnostics {
 
 	var dmu sync.Mutex
 	res := dag.Walk(p.ctx, p.rg.g, func(ctx context.Context, n node) error {
+		if !p.sel.visits(n) {
+			return nil
+		}
 		d := p.visit(n)
 		dmu.Lock()
 		ds = ds.Append(d)
