@@ -35,6 +35,7 @@ func runApplyOrDestroy(m *Meta, args []string, destroy bool) int {
 	fs.BoolVar(&f.autoApprove, "auto-approve", false, "Skip interactive approval of the plan before applying.")
 	if !destroy {
 		fs.BoolVar(&f.destroy, "destroy", false, "Destroy every object the state manages, as \"rig destroy\" does.")
+		fs.BoolVar(&f.refreshOnly, "refresh-only", false, "Only update the state and root outputs to match changes made to remote objects outside of rig, without changing any object.")
 	}
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
@@ -47,6 +48,10 @@ func runApplyOrDestroy(m *Meta, args []string, destroy bool) int {
 		return m.argsError(fs, "Too many command line arguments", "Expected at most one positional argument: the path of a saved plan file.")
 	}
 	out := m.newOutput(f.json)
+	if ds := checkOperationFlags(&f); ds.HasErrors() {
+		out.diagnostics(ds)
+		return 1
+	}
 	var forceStop func()
 	ctx, stop := m.interruptible(func() {
 		if forceStop != nil {
@@ -72,6 +77,7 @@ func runApplyOrDestroy(m *Meta, args []string, destroy bool) int {
 		out.diagnostics(ds)
 		return 1
 	}
+	out.diagnostics(targetingWarning(p))
 	order := orderPlan(p)
 	out.plan(p, planSchemas(ctx, op.providers, p), order)
 	g, more := order.wait()
@@ -84,8 +90,13 @@ func runApplyOrDestroy(m *Meta, args []string, destroy bool) int {
 	ds = nil
 	if p.HasChanges() && !f.autoApprove && !f.json {
 		question, explanation := "Do you want to perform these actions?", "rig will perform the actions described above.\nOnly 'yes' will be accepted to approve."
-		if f.destroy {
+		switch {
+		case f.destroy && (len(p.Targets) > 0 || len(p.Excludes) > 0):
+			question, explanation = "Do you really want to destroy?", "rig will destroy the resources shown above.\nThere is no undo. Only 'yes' will be accepted to confirm."
+		case f.destroy:
 			question, explanation = "Do you really want to destroy all resources?", "rig will destroy all your managed infrastructure, as shown above.\nThere is no undo. Only 'yes' will be accepted to confirm."
+		case f.refreshOnly:
+			question, explanation = "Would you like to update the rig state to reflect these detected changes?", "rig will write these changes to the state without modifying any real infrastructure.\nThere is no undo. Only 'yes' will be accepted to confirm."
 		}
 		if !m.confirm(question, explanation) {
 			if f.destroy {
@@ -128,6 +139,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 		kind = ui.OperationDestroy
 	}
 	out.applied(counter.Summary(kind), final)
+	out.diagnostics(partialApplyWarning(p))
 	return 0
 }
 
