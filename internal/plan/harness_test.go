@@ -290,7 +290,7 @@ func TestPlanScenarios(t *testing.T) {
 }
 
 // renderPlan renders what a user checks in a plan: each object's action
-// and reason, create_before_destroy, dependencies, replace paths and the
+// and reason (and in a refresh-only plan what changed outside rig), create_before_destroy, dependencies, replace paths and the
 // attribute changes; the output changes; the diagnostics (sorted by
 // position, then summary).
 func renderPlan(p *plan.Plan, ds diag.Diagnostics, showPrior bool) string {
@@ -300,6 +300,11 @@ func renderPlan(p *plan.Plan, ds diag.Diagnostics, showPrior bool) string {
 	}
 	for _, c := range p.Changes {
 		b.WriteString(renderChange(c))
+	}
+	if p.Mode == plan.RefreshOnlyMode {
+		for _, c := range p.Drift {
+			b.WriteString("drift " + renderChange(c))
+		}
 	}
 	for _, name := range sortedNames(p.Outputs) {
 		o := p.Outputs[name]

@@ -98,6 +98,8 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 		}
 	}
 	result.Changes = p.changes
+	sort.Slice(p.drift, func(i, j int) bool { return p.drift[i].ObjectAddr().Less(p.drift[j].ObjectAddr()) })
+	result.Drift = p.drift
 	result.PriorState = p.refreshed
 	result.Variables = p.variables
 	result.Outputs = p.outputs
@@ -128,6 +130,7 @@ type planner struct {
 	mu        sync.Mutex // guards everything below
 	refreshed *state.State
 	changes   []*ResourceInstanceChange
+	drift     []*ResourceInstanceChange
 	byAddr    map[addrs.AbsResourceInstance]*ResourceInstanceChange
 	planned   map[addrs.AbsResource]cty.Value
 	schemas   map[addrs.ConfigResource]provider.Schema
@@ -207,7 +210,11 @@ func (p *planner) run() diag.Diagnostics {
 	if ds.HasErrors() {
 		return ds
 	}
-	ds = ds.Append(p.planOrphans())
+	if p.opts.Mode == RefreshOnlyMode {
+		ds = ds.Append(p.refreshOrphans())
+	} else {
+		ds = ds.Append(p.planOrphans())
+	}
 	if !ds.HasErrors() {
 		ds = ds.Append(p.planOutputs())
 	}
@@ -287,9 +294,12 @@ func (p *planner) visit(n node) diag.Diagnostics {
 	case resourceNode:
 		r := m.ResourceByAddr(n.resource)
 		for _, mi := range p.eval.ModuleInstances(n.module) {
-			if r.Addr.Mode == addrs.Data {
+			switch {
+			case r.Addr.Mode == addrs.Data:
 				ds = ds.Append(p.planDataResource(m, r, mi))
-			} else {
+			case p.opts.Mode == RefreshOnlyMode:
+				ds = ds.Append(p.refreshResource(m, r, mi))
+			default:
 				ds = ds.Append(p.planResource(m, r, mi))
 			}
 		}

@@ -120,6 +120,10 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if !valuesEqual(newVal, val) {
+		paths := sensitivePaths(obj)
+		p.recordDrift(addr, pc, MarkSensitive(val, paths), MarkSensitive(newVal, paths))
+	}
 	if newVal.IsNull() {
 		p.refreshed.SetObject(addr, nil, pc)
 		if r := addr.Instance.ContainingResource().Unkeyed(); p.opts.Dependencies == ReducedDependencies && !p.refreshed.HasObjectsOf(r) {
