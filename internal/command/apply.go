@@ -17,32 +17,41 @@ import (
 )
 
 func runApply(m *Meta, args []string) int {
-	return runApplyOrDestroy(m, args, false)
+	return runApplyOrDestroy(m, args, "apply")
 }
 
 func runDestroy(m *Meta, args []string) int {
-	return runApplyOrDestroy(m, args, true)
+	return runApplyOrDestroy(m, args, "destroy")
 }
 
-func runApplyOrDestroy(m *Meta, args []string, destroy bool) int {
+// runRefresh is "rig refresh": "rig apply -refresh-only -auto-approve".
+func runRefresh(m *Meta, args []string) int {
+	return runApplyOrDestroy(m, args, "refresh")
+}
+
+// runApplyOrDestroy runs the command name: apply, destroy or refresh.
+func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	var f operationFlags
-	name := "apply"
-	if destroy {
-		name = "destroy"
-	}
+	destroy, refresh := name == "destroy", name == "refresh"
 	fs := m.flagSet(name)
 	m.addOperationFlags(fs, &f)
-	fs.BoolVar(&f.autoApprove, "auto-approve", false, "Skip interactive approval of the plan before applying.")
-	if !destroy {
+	switch name {
+	case "apply":
+		fs.BoolVar(&f.autoApprove, "auto-approve", false, "Skip interactive approval of the plan before applying.")
 		fs.BoolVar(&f.destroy, "destroy", false, "Destroy every object the state manages, as \"rig destroy\" does.")
 		fs.BoolVar(&f.refreshOnly, "refresh-only", false, "Only update the state and root outputs to match changes made to remote objects outside of rig, without changing any object.")
+	case "destroy":
+		fs.BoolVar(&f.autoApprove, "auto-approve", false, "Skip interactive approval of the plan before applying.")
 	}
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
 	f.destroy = f.destroy || destroy
-	if destroy && fs.NArg() > 0 {
-		return m.argsError(fs, "Too many command line arguments", fmt.Sprintf("Unexpected argument %q: the destroy command takes no positional arguments. To destroy in another working directory, use the global -chdir option.", fs.Arg(0)))
+	if refresh {
+		f.refreshOnly, f.autoApprove = true, true
+	}
+	if (destroy || refresh) && fs.NArg() > 0 {
+		return m.argsError(fs, "Too many command line arguments", fmt.Sprintf("Unexpected argument %q: the %s command takes no positional arguments. To run it in another working directory, use the global -chdir option.", fs.Arg(0), name))
 	}
 	if fs.NArg() > 1 {
 		return m.argsError(fs, "Too many command line arguments", "Expected at most one positional argument: the path of a saved plan file.")
