@@ -208,10 +208,13 @@ func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (
 func checkOperationFlags(f *operationFlags) diag.Diagnostics {
 	var ds diag.Diagnostics
 	if len(f.targets) > 0 && len(f.excludes) > 0 {
-		ds = ds.Append(diag.Errorf("Invalid combination of arguments", "The -target and -exclude options cannot be used together. Use either -target or -exclude, but not both."))
+		ds = ds.Append(diag.Errorf("Invalid combination of arguments", "The target and exclude planning options are mutually-exclusive. Each plan must use either only the target options or only the exclude options."))
 	}
 	if f.destroy && f.refreshOnly {
-		ds = ds.Append(diag.Errorf("Incompatible plan mode options", "Cannot use both -destroy and -refresh-only options at the same time."))
+		ds = ds.Append(diag.Errorf("Incompatible plan mode options", "The -destroy and -refresh-only options are mutually-exclusive."))
+	}
+	if f.refreshOnly && !f.refresh {
+		ds = ds.Append(diag.Errorf("Incompatible refresh options", "It doesn't make sense to use -refresh-only at the same time as -refresh=false, because rig would have nothing to do."))
 	}
 	if f.refreshOnly && len(f.replace) > 0 {
 		ds = ds.Append(diag.Errorf("Unsupported combination of options", "The -replace option is not allowed with -refresh-only, because a refresh-only run cannot change any object."))
@@ -237,30 +240,21 @@ func parseTargets(addrsGiven []string, flag string) ([]addrs.Target, diag.Diagno
 // targetingWarning is the warning a plan made with -target or -exclude
 // starts with.
 func targetingWarning(p *plan.Plan) diag.Diagnostics {
-	switch {
-	case len(p.Targets) > 0:
-		return diag.Diagnostics{warningf("Resource targeting is in effect",
-			"You are creating a plan with the -target option, which means that the result of this plan may not represent all of the changes requested by the current configuration.\n\nThe -target option is not for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when rig specifically suggests to use it as part of an error message.")}
-	case len(p.Excludes) > 0:
-		return diag.Diagnostics{warningf("Resource exclusion is in effect",
-			"You are creating a plan with the -exclude option, which means that the result of this plan may not represent all of the changes requested by the current configuration.\n\nThe -exclude option is not for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when rig specifically suggests to use it as part of an error message.")}
+	if len(p.Targets) == 0 && len(p.Excludes) == 0 {
+		return nil
 	}
-	return nil
+	return diag.Diagnostics{warningf("Resource targeting is in effect",
+		"You are creating a plan with either the -target option or the -exclude option, which means that the result of this plan may not represent all of the changes requested by the current configuration.\n\nThe -target and -exclude options are not for routine use, and are provided only for exceptional situations such as recovering from errors or mistakes, or when rig specifically suggests to use it as part of an error message.")}
 }
 
 // partialApplyWarning is the warning an apply of a plan made with
 // -target or -exclude ends with.
 func partialApplyWarning(p *plan.Plan) diag.Diagnostics {
-	flag := "-target"
-	switch {
-	case len(p.Targets) > 0:
-	case len(p.Excludes) > 0:
-		flag = "-exclude"
-	default:
+	if len(p.Targets) == 0 && len(p.Excludes) == 0 {
 		return nil
 	}
 	return diag.Diagnostics{warningf("Applied changes may be incomplete",
-		"The plan was created with the %s option in effect, so some changes requested in the configuration may have been ignored and the output values may not be fully updated. Run the following command to verify that no other changes are pending:\n    rig plan\n\nNote that the %s option is not suitable for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when rig specifically suggests to use it as part of an error message.", flag, flag)}
+		"The plan was created with the -target or the -exclude option in effect, so some changes requested in the configuration may have been ignored and the output values may not be fully updated. Run the following command to verify that no other changes are pending:\n    rig plan\n\nNote that the -target and -exclude options are not suitable for routine use, and are provided only for exceptional situations such as recovering from errors or mistakes, or when rig specifically suggests to use it as part of an error message.")}
 }
 
 // warningf builds a warning diagnostic without a source range.

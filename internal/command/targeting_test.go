@@ -51,7 +51,7 @@ func TestTargetResource(t *testing.T) {
 	if !strings.HasPrefix(strings.TrimSpace(r.stderr), "Warning: Resource targeting is in effect") {
 		t.Errorf("apply does not start with the targeting warning:\n%s", r.stderr)
 	}
-	if !strings.Contains(r.stderr, "The -target option is not for routine use") {
+	if !strings.Contains(r.stderr, "The -target and -exclude options are not for routine use") {
 		t.Errorf("warning lacks its detail:\n%s", r.stderr)
 	}
 	if !before(r.stderr, "Resource targeting is in effect", "Applied changes may be incomplete") {
@@ -131,7 +131,7 @@ func TestExclude(t *testing.T) {
 	if got, want := stateAddresses(t, dir), []string{"terraform_data.c", "terraform_data.n[0]", "terraform_data.n[1]"}; !slices.Equal(got, want) {
 		t.Errorf("state %v, want %v", got, want)
 	}
-	if !strings.Contains(r.stderr, "Resource exclusion is in effect") || !strings.Contains(r.stderr, "Applied changes may be incomplete") {
+	if !strings.Contains(r.stderr, "Resource targeting is in effect") || !strings.Contains(r.stderr, "Applied changes may be incomplete") {
 		t.Errorf("warnings:\n%s", r.stderr)
 	}
 }

@@ -238,7 +238,7 @@ func (p *planner) priorInstanceValue(addr addrs.AbsResourceInstance, sch provide
 
 // errTargetAndExclude is the error for -target and -exclude together.
 var errTargetAndExclude = diag.Errorf("Invalid combination of arguments",
-	"The -target and -exclude options cannot be used together. Use either -target or -exclude, but not both.")
+	"The target and exclude planning options are mutually-exclusive. Each plan must use either only the target options or only the exclude options.")
 
 // destroySelection returns the recorded objects a destroy with targets
 // or excludes deletes, nil when it has neither (it deletes everything).

@@ -38,8 +38,8 @@ func RenderPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, opts RenderOpti
 			return err
 		}
 		if len(changes) == 0 && outputs == "" {
-			_, err := io.WriteString(w, wordWrap("\nThis is a refresh-only plan, so rig will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the rig state without changing any remote objects.", width)+"\n")
-			return err
+			// The note says what applying does: nothing more to say.
+			return nil
 		}
 	}
 	if len(changes) == 0 && outputs == "" {
@@ -87,9 +87,7 @@ func RenderPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, opts RenderOpti
 
 	if outputs != "" {
 		b.WriteString("\nChanges to Outputs:\n" + outputs + "\n")
-		if p.Mode == plan.RefreshOnlyMode {
-			b.WriteString(wordWrap("\nThis is a refresh-only plan, so rig will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the rig state without changing any remote objects.", width) + "\n")
-		} else if len(counts) == 0 {
+		if len(counts) == 0 {
 			b.WriteString(wordWrap("\nYou can apply this plan to save these new output values to the rig state, without changing any real infrastructure.", width) + "\n")
 		}
 	}
@@ -294,9 +292,9 @@ func renderChanges(w io.Writer, changes []*plan.ResourceInstanceChange, schemas 
 	return nil
 }
 
-// renderDrift writes the "Objects have changed outside of rig" note: the
-// difference, for each object refreshing found changed, between the
-// previous run's state and the refreshed one.
+// renderDrift writes the "Objects have changed outside of rig" note of a
+// refresh-only plan: the difference, for each object refreshing found
+// changed, between the previous run's state and the refreshed one.
 func renderDrift(w io.Writer, p *plan.Plan, schemas SchemaSource, o ropts, width int) error {
 	var b strings.Builder
 	b.WriteString(o.c("\n[reset][bold][cyan]Note:[reset][bold] Objects have changed outside of rig[reset]\n\n"))
@@ -306,6 +304,7 @@ func renderDrift(w io.Writer, p *plan.Plan, schemas SchemaSource, o ropts, width
 	for _, c := range drift {
 		b.WriteString("\n" + renderDriftChange(c, schemas, o) + "\n")
 	}
+	b.WriteString(wordWrap("\nThis is a refresh-only plan, so rig will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the rig state without changing any remote objects.", width) + "\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
