@@ -20,6 +20,19 @@ const (
 	InstanceTarget
 )
 
+// String names the kind: "module", "resource" or "instance".
+func (k TargetKind) String() string {
+	switch k {
+	case ModuleTarget:
+		return "module"
+	case ResourceTarget:
+		return "resource"
+	case InstanceTarget:
+		return "instance"
+	}
+	return fmt.Sprintf("TargetKind(%d)", uint8(k))
+}
+
 // Target is an address -target and -exclude accept. It is a comparable value.
 type Target struct {
 	Kind TargetKind
