@@ -3,6 +3,7 @@ package apply
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -117,6 +118,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 			working.SetObject(c.ObjectAddr(), nil, c.ProviderConfig)
 		}
 	}
+	a.priorOutputs = maps.Clone(p.PriorState.Outputs)
 	a.rec = newRecorder(working, opts.StateWriter)
 	if opts.SpliceDependencies {
 		a.splice = newSplicer(p)
@@ -235,6 +237,8 @@ type applier struct {
 	taintedPrior map[addrs.AbsResourceInstance]bool
 
 	values *liveValues
+	// priorOutputs are the root outputs recorded before the apply; read-only.
+	priorOutputs map[string]state.OutputValue
 
 	expMu sync.Mutex
 	exps  map[addrs.AbsResource]*expansionEntry

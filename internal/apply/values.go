@@ -38,7 +38,11 @@ func newLiveValues(cfg *config.Module, p *plan.Plan) *liveValues {
 			lv.modes[addrs.ConfigResource{Module: m.Path, Resource: r.Addr}] = eval.ModeOf(r.Count, r.ForEach)
 		}
 	}
+	changed := map[addrs.AbsResourceInstance]bool{}
 	for _, c := range p.Changes {
+		if c.Deposed == addrs.NotDeposed {
+			changed[c.Addr] = true
+		}
 		if c.Deposed != addrs.NotDeposed || c.Action == plan.Delete {
 			continue
 		}
@@ -46,15 +50,14 @@ func newLiveValues(cfg *config.Module, p *plan.Plan) *liveValues {
 		lv.keys[r] = append(lv.keys[r], c.Addr.Resource.Key)
 		lv.vals[c.Addr] = c.After
 	}
-	// Data sources read during planning are in the prior state, without a change.
+	// Objects the plan has no change for are as the prior state records
+	// them: data sources read during planning, and the objects a targeted
+	// or refresh-only plan leaves alone.
 	if p.PriorState != nil {
 		for ra, rs := range p.PriorState.Resources {
-			if ra.Resource.Mode != addrs.Data {
-				continue
-			}
 			for k, inst := range rs.Instances {
 				ia := ra.Instance(k)
-				if _, ok := lv.vals[ia]; ok || inst.Current == nil {
+				if changed[ia] || inst.Current == nil {
 					continue
 				}
 				if v, err := decodeImplied(inst.Current); err == nil {
@@ -109,9 +112,16 @@ func (lv *liveValues) ResourceValue(r addrs.AbsResource) cty.Value {
 func (a *applier) recordOutputs() diag.Diagnostics {
 	var ds diag.Diagnostics
 	outs := map[string]state.OutputValue{}
+	// An output the plan has no change for (one a targeted plan leaves
+	// alone) keeps its recorded value.
+	for name, o := range a.priorOutputs {
+		if _, ok := a.plan.Outputs[name]; !ok {
+			outs[name] = o
+		}
+	}
 	if a.plan.Mode != plan.DestroyMode {
 		for name, o := range a.cfg.Outputs {
-			if o.Expr == nil {
+			if _, ok := a.plan.Outputs[name]; o.Expr == nil || !ok {
 				continue
 			}
 			v, more := a.eval.Scope(addrs.RootModule, lang.InstanceData{}).EvalExpr(o.Expr, cty.DynamicPseudoType)

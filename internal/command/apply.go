@@ -17,36 +17,50 @@ import (
 )
 
 func runApply(m *Meta, args []string) int {
-	return runApplyOrDestroy(m, args, false)
+	return runApplyOrDestroy(m, args, "apply")
 }
 
 func runDestroy(m *Meta, args []string) int {
-	return runApplyOrDestroy(m, args, true)
+	return runApplyOrDestroy(m, args, "destroy")
 }
 
-func runApplyOrDestroy(m *Meta, args []string, destroy bool) int {
+// runRefresh is "rig refresh": "rig apply -refresh-only -auto-approve".
+func runRefresh(m *Meta, args []string) int {
+	return runApplyOrDestroy(m, args, "refresh")
+}
+
+// runApplyOrDestroy runs the command name: apply, destroy or refresh.
+func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	var f operationFlags
-	name := "apply"
-	if destroy {
-		name = "destroy"
-	}
+	destroy, refresh := name == "destroy", name == "refresh"
 	fs := m.flagSet(name)
 	m.addOperationFlags(fs, &f)
-	fs.BoolVar(&f.autoApprove, "auto-approve", false, "Skip interactive approval of the plan before applying.")
-	if !destroy {
+	switch name {
+	case "apply":
+		fs.BoolVar(&f.autoApprove, "auto-approve", false, "Skip interactive approval of the plan before applying.")
 		fs.BoolVar(&f.destroy, "destroy", false, "Destroy every object the state manages, as \"rig destroy\" does.")
+		fs.BoolVar(&f.refreshOnly, "refresh-only", false, "Only update the state and root outputs to match changes made to remote objects outside of rig, without changing any object.")
+	case "destroy":
+		fs.BoolVar(&f.autoApprove, "auto-approve", false, "Skip interactive approval of the plan before applying.")
 	}
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
 	f.destroy = f.destroy || destroy
-	if destroy && fs.NArg() > 0 {
-		return m.argsError(fs, "Too many command line arguments", fmt.Sprintf("Unexpected argument %q: the destroy command takes no positional arguments. To destroy in another working directory, use the global -chdir option.", fs.Arg(0)))
+	if refresh {
+		f.refreshOnly, f.autoApprove = true, true
+	}
+	if (destroy || refresh) && fs.NArg() > 0 {
+		return m.argsError(fs, "Too many command line arguments", fmt.Sprintf("Unexpected argument %q: the %s command takes no positional arguments. To run it in another working directory, use the global -chdir option.", fs.Arg(0), name))
 	}
 	if fs.NArg() > 1 {
 		return m.argsError(fs, "Too many command line arguments", "Expected at most one positional argument: the path of a saved plan file.")
 	}
 	out := m.newOutput(f.json)
+	if ds := checkOperationFlags(&f); ds.HasErrors() {
+		out.diagnostics(ds)
+		return 1
+	}
 	var forceStop func()
 	ctx, stop := m.interruptible(func() {
 		if forceStop != nil {
@@ -72,6 +86,7 @@ func runApplyOrDestroy(m *Meta, args []string, destroy bool) int {
 		out.diagnostics(ds)
 		return 1
 	}
+	out.diagnostics(targetingWarning(p))
 	order := orderPlan(p)
 	out.plan(p, planSchemas(ctx, op.providers, p), order)
 	g, more := order.wait()
@@ -84,8 +99,13 @@ func runApplyOrDestroy(m *Meta, args []string, destroy bool) int {
 	ds = nil
 	if p.HasChanges() && !f.autoApprove && !f.json {
 		question, explanation := "Do you want to perform these actions?", "rig will perform the actions described above.\nOnly 'yes' will be accepted to approve."
-		if f.destroy {
+		switch {
+		case f.destroy && (len(p.Targets) > 0 || len(p.Excludes) > 0):
+			question, explanation = "Do you really want to destroy?", "rig will destroy the resources shown above.\nThere is no undo. Only 'yes' will be accepted to confirm."
+		case f.destroy:
 			question, explanation = "Do you really want to destroy all resources?", "rig will destroy all your managed infrastructure, as shown above.\nThere is no undo. Only 'yes' will be accepted to confirm."
+		case f.refreshOnly:
+			question, explanation = "Would you like to update the rig state to reflect these detected changes?", "rig will write these changes to the state without modifying any real infrastructure.\nThere is no undo. Only 'yes' will be accepted to confirm."
 		}
 		if !m.confirm(question, explanation) {
 			if f.destroy {
@@ -131,6 +151,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	// Imported objects are recorded with the state, without an operation.
 	summary.Import = ui.PlanSummary(p).Import
 	out.applied(summary, final)
+	out.diagnostics(partialApplyWarning(p))
 	return 0
 }
 

@@ -40,6 +40,10 @@ By default rig makes a new plan, shows it and asks for approval before applying 
 Evaluate expressions against the configuration and the state of the current workspace: input variables (from -var, -var-file, terraform.tfvars and TF_VAR_ variables), local values, module outputs and the attributes of the resources the state records.
 
 The expressions are read from standard input, one a line, and each value is printed as it would be shown in an output; an expression's errors are shown and the next line is read. The input "exit", or its end, ends the console. In the console, type(EXPR) shows the type of EXPR.`},
+		"refresh": {runRefresh, "Update the state to match remote systems", "[options]", `
+Update the state file of the current workspace to match the remote objects it records, reading each object and the data sources, without changing any object.
+
+This is the same as "rig apply -refresh-only -auto-approve": prefer "rig apply -refresh-only", which shows what changed outside of rig and asks for approval before recording it.`},
 		"destroy": {runDestroy, "Destroy previously-created infrastructure", "[options]", `
 Destroy every remote object the current workspace's state manages.
 

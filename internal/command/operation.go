@@ -22,6 +22,9 @@ type operationFlags struct {
 	vars             []varFlag
 	destroy          bool
 	replace          []string
+	targets          []string
+	excludes         []string
+	refreshOnly      bool
 	refresh          bool
 	parallelism      int
 	parallelismSet   bool
@@ -41,6 +44,14 @@ func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
 	addVarFlags(fs, &f.vars)
 	fs.Func("replace", "Force replacement of the resource instance at `ADDRESS`, even if the plan would otherwise update it or leave it unchanged. Use this option more than once to replace more than one instance.", func(s string) error {
 		f.replace = append(f.replace, s)
+		return nil
+	})
+	fs.Func("target", "Limit the operation to the resource, resource instance or module at `ADDRESS` and everything it depends on. Use this option more than once to include more than one object. This is for exceptional use only.", func(s string) error {
+		f.targets = append(f.targets, s)
+		return nil
+	})
+	fs.Func("exclude", "Leave out the resource, resource instance or module at `ADDRESS` and everything that depends on it. Use this option more than once to exclude more than one object. This is for exceptional use only.", func(s string) error {
+		f.excludes = append(f.excludes, s)
 		return nil
 	})
 	fs.BoolVar(&f.refresh, "refresh", true, "Skip checking remote objects for changes made outside rig while planning: faster, at the risk of planning against a stale record of them.")
@@ -173,16 +184,83 @@ func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (
 		}
 		replace = append(replace, addr)
 	}
+	targets, more := parseTargets(f.targets, "target")
+	ds = ds.Append(more)
+	excludes, more := parseTargets(f.excludes, "exclude")
+	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return nil, ds
 	}
 	mode := plan.NormalMode
-	if f.destroy {
+	switch {
+	case f.destroy:
 		mode = plan.DestroyMode
+	case f.refreshOnly:
+		mode = plan.RefreshOnlyMode
 	}
 	p, more := plan.Make(ctx, op.cfg, op.state, op.providers, plan.Options{
 		Mode: mode, Variables: op.variables, Replace: replace, SkipRefresh: !f.refresh,
 		Parallelism: f.parallelism, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances,
+		Targets: targets, Excludes: excludes,
 	})
 	return p, ds.Append(more)
+}
+
+// checkOperationFlags reports combinations of operation flags that
+// cannot go together.
+func checkOperationFlags(f *operationFlags) diag.Diagnostics {
+	var ds diag.Diagnostics
+	if len(f.targets) > 0 && len(f.excludes) > 0 {
+		ds = ds.Append(diag.Errorf("Invalid combination of arguments", "The target and exclude planning options are mutually-exclusive. Each plan must use either only the target options or only the exclude options."))
+	}
+	if f.destroy && f.refreshOnly {
+		ds = ds.Append(diag.Errorf("Incompatible plan mode options", "The -destroy and -refresh-only options are mutually-exclusive."))
+	}
+	if f.refreshOnly && !f.refresh {
+		ds = ds.Append(diag.Errorf("Incompatible refresh options", "It doesn't make sense to use -refresh-only at the same time as -refresh=false, because rig would have nothing to do."))
+	}
+	if f.refreshOnly && len(f.replace) > 0 {
+		ds = ds.Append(diag.Errorf("Unsupported combination of options", "The -replace option is not allowed with -refresh-only, because a refresh-only run cannot change any object."))
+	}
+	return ds
+}
+
+// parseTargets parses the addresses given to -target or -exclude (flag).
+func parseTargets(addrsGiven []string, flag string) ([]addrs.Target, diag.Diagnostics) {
+	var ds diag.Diagnostics
+	var out []addrs.Target
+	for _, s := range addrsGiven {
+		t, err := addrs.ParseTargetStr(s)
+		if err != nil {
+			ds = ds.Append(diag.Errorf("Invalid "+flag+" address", "%s", err))
+			continue
+		}
+		out = append(out, t)
+	}
+	return out, ds
+}
+
+// targetingWarning is the warning a plan made with -target or -exclude
+// starts with.
+func targetingWarning(p *plan.Plan) diag.Diagnostics {
+	if len(p.Targets) == 0 && len(p.Excludes) == 0 {
+		return nil
+	}
+	return diag.Diagnostics{warningf("Resource targeting is in effect",
+		"You are creating a plan with either the -target option or the -exclude option, which means that the result of this plan may not represent all of the changes requested by the current configuration.\n\nThe -target and -exclude options are not for routine use, and are provided only for exceptional situations such as recovering from errors or mistakes, or when rig specifically suggests to use it as part of an error message.")}
+}
+
+// partialApplyWarning is the warning an apply of a plan made with
+// -target or -exclude ends with.
+func partialApplyWarning(p *plan.Plan) diag.Diagnostics {
+	if len(p.Targets) == 0 && len(p.Excludes) == 0 {
+		return nil
+	}
+	return diag.Diagnostics{warningf("Applied changes may be incomplete",
+		"The plan was created with the -target or the -exclude option in effect, so some changes requested in the configuration may have been ignored and the output values may not be fully updated. Run the following command to verify that no other changes are pending:\n    rig plan\n\nNote that the -target and -exclude options are not suitable for routine use, and are provided only for exceptional situations such as recovering from errors or mistakes, or when rig specifically suggests to use it as part of an error message.")}
+}
+
+// warningf builds a warning diagnostic without a source range.
+func warningf(summary, detailFormat string, args ...any) diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.Warning, Summary: summary, Detail: fmt.Sprintf(detailFormat, args...)}
 }

@@ -17,6 +17,7 @@ func runPlan(m *Meta, args []string) int {
 	fs := m.flagSet("plan")
 	m.addOperationFlags(fs, &f)
 	fs.BoolVar(&f.destroy, "destroy", false, "Select the \"destroy\" planning mode: plan to destroy every object the state manages instead of the usual changes.")
+	fs.BoolVar(&f.refreshOnly, "refresh-only", false, "Select the \"refresh only\" planning mode: plan only to update the state and root outputs to match changes made to remote objects outside of rig.")
 	fs.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "Return detailed exit codes: 0 when the plan succeeded with no changes, 1 on an error, 2 when it succeeded with changes present.")
 	fs.StringVar(&f.out, "out", "", "Write the plan to the file at `PATH`, for \"rig apply PATH\" to apply.")
 	if code, ok := m.parseArgs(fs, args); !ok {
@@ -26,6 +27,10 @@ func runPlan(m *Meta, args []string) int {
 		return m.argsError(fs, "Too many command line arguments", fmt.Sprintf("Unexpected argument %q: the plan command takes no positional arguments. To plan in another working directory, use the global -chdir option.", fs.Arg(0)))
 	}
 	out := m.newOutput(f.json)
+	if ds := checkOperationFlags(&f); ds.HasErrors() {
+		out.diagnostics(ds)
+		return 1
+	}
 	var forceStop func()
 	ctx, stop := m.interruptible(func() {
 		if forceStop != nil {
@@ -48,6 +53,7 @@ func runPlan(m *Meta, args []string) int {
 		out.diagnostics(ds)
 		return 1
 	}
+	out.diagnostics(targetingWarning(p))
 	schemas := planSchemas(ctx, op.providers, p)
 	order := orderPlan(p)
 	out.plan(p, schemas, order)

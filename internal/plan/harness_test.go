@@ -104,7 +104,7 @@ type fixture struct {
 // in the fake provider), an optional "options" file and a "want" file.
 //
 // Options, one a line: destroy | skip-refresh | show-prior-state |
-// replace ADDR | var NAME = EXPR (from -var) | tfvar NAME = EXPR (from a
+// replace ADDR | target ADDR | exclude ADDR | refresh-only | var NAME = EXPR (from -var) | tfvar NAME = EXPR (from a
 // .tfvars file) | remove-live ID (deleted outside rig) | drift ID ATTR = EXPR
 // (changed outside rig).
 func loadFixture(t *testing.T, ar *txtar.Archive) *fixture {
@@ -156,6 +156,18 @@ func loadFixture(t *testing.T, ar *txtar.Archive) *fixture {
 				t.Fatal(err)
 			}
 			fx.opts.Replace = append(fx.opts.Replace, a)
+		case "target", "exclude":
+			a, err := addrs.ParseTargetStr(arg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if verb == "target" {
+				fx.opts.Targets = append(fx.opts.Targets, a)
+			} else {
+				fx.opts.Excludes = append(fx.opts.Excludes, a)
+			}
+		case "refresh-only":
+			fx.opts.Mode = plan.RefreshOnlyMode
 		case "var", "tfvar":
 			name, val := parseAssign(t, arg)
 			src := "-var"
@@ -281,7 +293,7 @@ func TestPlanScenarios(t *testing.T) {
 }
 
 // renderPlan renders what a user checks in a plan: each object's action
-// and reason, create_before_destroy, dependencies, replace paths and the
+// and reason (and in a refresh-only plan what changed outside rig), create_before_destroy, dependencies, replace paths and the
 // attribute changes; the output changes; the diagnostics (sorted by
 // position, then summary).
 func renderPlan(p *plan.Plan, ds diag.Diagnostics, showPrior bool) string {
@@ -291,6 +303,11 @@ func renderPlan(p *plan.Plan, ds diag.Diagnostics, showPrior bool) string {
 	}
 	for _, c := range p.Changes {
 		b.WriteString(renderChange(c))
+	}
+	if p.Mode == plan.RefreshOnlyMode {
+		for _, c := range p.Drift {
+			b.WriteString("drift " + renderChange(c))
+		}
 	}
 	for _, name := range sortedNames(p.Outputs) {
 		o := p.Outputs[name]

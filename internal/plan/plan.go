@@ -27,6 +27,10 @@ type Plan struct {
 	// Changes holds one entry per object with a planned action, no-ops included,
 	// sorted by address then deposed key.
 	Changes []*ResourceInstanceChange
+	// Drift holds, for each object refreshing found changed outside rig,
+	// the difference from the previous run's state to the refreshed one
+	// (Update, or Delete when the object is gone), sorted like Changes.
+	Drift []*ResourceInstanceChange
 	// Outputs holds the planned change of each root output, by name.
 	Outputs map[string]*OutputChange
 	// PrevRunState is the state as read before refreshing.
@@ -37,6 +41,9 @@ type Plan struct {
 	Variables map[string]cty.Value
 	// Timestamp is when planning began (plantimestamp()).
 	Timestamp time.Time
+	// Targets and Excludes are the -target and -exclude addresses the plan
+	// was made with (at most one of them non-empty).
+	Targets, Excludes []addrs.Target
 	// Errored is true when planning stopped with errors; the plan is partial and cannot be applied.
 	Errored bool
 }
@@ -93,9 +100,14 @@ func (c *ResourceInstanceChange) Moved() bool {
 }
 
 // HasChanges reports whether applying the plan would change anything:
-// an action other than no-op on an object or an output, or an object
-// that moved (its new address must be recorded).
+// an action other than no-op on an object or an output, an object that
+// moved (its new address must be recorded), or in a refresh-only plan an
+// object changed outside rig.
 func (p *Plan) HasChanges() bool {
+	if p.Mode == RefreshOnlyMode && len(p.Drift) > 0 {
+		// Applying records the refreshed objects.
+		return true
+	}
 	for _, c := range p.Changes {
 		if c.Action != NoOp || c.Moved() || c.Importing != nil {
 			return true

@@ -46,6 +46,10 @@ type Options struct {
 	// MaxInstances bounds the instances one resource block or module call
 	// may expand to; 0 means lang.DefaultMaxInstances.
 	MaxInstances int
+	// Targets limits the plan to these objects and what they depend on
+	// (-target); Excludes plans everything but these and what depends on
+	// them (-exclude). At most one of them may be set.
+	Targets, Excludes []addrs.Target
 }
 
 // Make plans the changes that bring prior in line with cfg (or destroy
@@ -82,7 +86,8 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	for _, a := range opts.Replace {
 		p.replace[a] = true
 	}
-	result := &Plan{Mode: opts.Mode, PrevRunState: prior, Outputs: map[string]*OutputChange{}, Timestamp: p.timestamp}
+	result := &Plan{Mode: opts.Mode, PrevRunState: prior, Outputs: map[string]*OutputChange{}, Timestamp: p.timestamp,
+		Targets: slices.Clone(opts.Targets), Excludes: slices.Clone(opts.Excludes)}
 	ds := moveDiags
 	if !ds.HasErrors() {
 		ds = ds.Append(p.run())
@@ -100,6 +105,8 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 		}
 	}
 	result.Changes = p.changes
+	sort.Slice(p.drift, func(i, j int) bool { return p.drift[i].ObjectAddr().Less(p.drift[j].ObjectAddr()) })
+	result.Drift = p.drift
 	result.PriorState = p.refreshed
 	result.Variables = p.variables
 	result.Outputs = p.outputs
@@ -128,10 +135,13 @@ type planner struct {
 	imports map[addrs.AbsResourceInstance]importTarget
 	replace map[addrs.AbsResourceInstance]bool
 	outputs map[string]*OutputChange
+	// sel is what -target or -exclude select; nil plans everything.
+	sel *selection
 
 	mu        sync.Mutex // guards everything below
 	refreshed *state.State
 	changes   []*ResourceInstanceChange
+	drift     []*ResourceInstanceChange
 	byAddr    map[addrs.AbsResourceInstance]*ResourceInstanceChange
 	planned   map[addrs.AbsResource]cty.Value
 	schemas   map[addrs.ConfigResource]provider.Schema
@@ -147,6 +157,10 @@ func (p *planner) ResourceValue(addr addrs.AbsResource) cty.Value {
 	defer p.mu.Unlock()
 	if v, ok := p.planned[addr]; ok {
 		return v
+	}
+	if sch, ok := p.schemas[addr.InConfig()]; ok && p.sel != nil {
+		// A resource the plan leaves alone: as recorded.
+		return priorResourceValue(p.refreshed, addr, sch.Block.ImpliedType())
 	}
 	return cty.DynamicVal
 }
@@ -175,6 +189,10 @@ func (p *planner) run() diag.Diagnostics {
 	if ds = ds.Append(p.loadGraph()); ds.HasErrors() {
 		return ds
 	}
+	if len(p.opts.Targets) > 0 && len(p.opts.Excludes) > 0 {
+		return ds.Append(errTargetAndExclude)
+	}
+	p.sel = newSelection(p.rg, p.opts.Targets, p.opts.Excludes)
 	if p.opts.Mode != DestroyMode {
 		if ds = ds.Append(p.expandImports()); ds.HasErrors() {
 			return ds
@@ -193,6 +211,9 @@ func (p *planner) run() diag.Diagnostics {
 
 	var dmu sync.Mutex
 	res := dag.Walk(p.ctx, p.rg.g, func(ctx context.Context, n node) error {
+		if !p.sel.visits(n) {
+			return nil
+		}
 		d := p.visit(n)
 		dmu.Lock()
 		ds = ds.Append(d)
@@ -208,7 +229,11 @@ func (p *planner) run() diag.Diagnostics {
 	if ds.HasErrors() {
 		return ds
 	}
-	ds = ds.Append(p.planOrphans())
+	if p.opts.Mode == RefreshOnlyMode {
+		ds = ds.Append(p.refreshOrphans())
+	} else {
+		ds = ds.Append(p.planOrphans())
+	}
 	if !ds.HasErrors() {
 		ds = ds.Append(p.planOutputs())
 	}
@@ -293,9 +318,12 @@ func (p *planner) visit(n node) diag.Diagnostics {
 	case resourceNode:
 		r := m.ResourceByAddr(n.resource)
 		for _, mi := range p.eval.ModuleInstances(n.module) {
-			if r.Addr.Mode == addrs.Data {
+			switch {
+			case r.Addr.Mode == addrs.Data:
 				ds = ds.Append(p.planDataResource(m, r, mi))
-			} else {
+			case p.opts.Mode == RefreshOnlyMode:
+				ds = ds.Append(p.refreshResource(m, r, mi))
+			default:
 				ds = ds.Append(p.planResource(m, r, mi))
 			}
 		}

@@ -40,6 +40,10 @@ func (p *planner) planResource(m *config.Module, r *config.Resource, mi addrs.Mo
 	inConfig := make(map[addrs.InstanceKey]bool, len(exp.Keys))
 	for _, k := range exp.Keys {
 		inConfig[k] = true
+		if !p.sel.plansInstance(absAddr.Instance(k)) {
+			vals[k] = p.priorInstanceValue(absAddr.Instance(k), sch)
+			continue
+		}
 		v, more := p.planInstance(cr, r, sch, prov, pc, absAddr.Instance(k), exp.InstanceData(k))
 		ds = ds.Append(more)
 		vals[k] = v
@@ -54,6 +58,9 @@ func (p *planner) planResource(m *config.Module, r *config.Resource, mi addrs.Mo
 		for _, k := range rs.InstanceKeys() {
 			addr := absAddr.Instance(k)
 			inst := rs.Instances[k]
+			if !p.sel.plansInstance(addr) {
+				continue
+			}
 			if !inConfig[k] && inst.Current != nil {
 				ds = ds.Append(p.planDelete(addr, addrs.NotDeposed, inst.Current, rs.ProviderConfig, sch, orphanReason(exp, k)))
 			}
@@ -113,6 +120,10 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if !valuesEqual(newVal, val) {
+		paths := sensitivePaths(obj)
+		p.recordDrift(addr, pc, MarkSensitive(val, paths), MarkSensitive(newVal, paths))
+	}
 	if newVal.IsNull() {
 		p.refreshed.SetObject(addr, nil, pc)
 		if r := addr.Instance.ContainingResource().Unkeyed(); p.opts.Dependencies == ReducedDependencies && !p.refreshed.HasObjectsOf(r) {
@@ -451,7 +462,7 @@ func (p *planner) planOrphans() diag.Diagnostics {
 	var ds diag.Diagnostics
 	for _, oa := range p.prevRun.Objects() {
 		ra := oa.Instance.ContainingResource()
-		if p.handled[ra] || ra.Resource.Mode != addrs.Managed {
+		if p.handled[ra] || ra.Resource.Mode != addrs.Managed || !p.sel.plansInstance(oa.Instance) {
 			continue
 		}
 		rs := p.prevRun.Resource(ra)
@@ -467,17 +478,22 @@ func (p *planner) planOrphans() diag.Diagnostics {
 	}
 	// Data sources no longer in configuration are simply forgotten.
 	for ra := range p.prevRun.Resources {
-		if ra.Resource.Mode == addrs.Data && !p.handled[ra] {
+		if ra.Resource.Mode == addrs.Data && !p.handled[ra] && (p.sel == nil || p.cfg.ConfigResource(ra.InConfig()) == nil) {
 			delete(p.refreshed.Resources, ra)
 		}
 	}
 	return ds
 }
 
-// planDestroy plans the deletion of every recorded object.
+// planDestroy plans the deletion of every recorded object (with -target or
+// -exclude, of those destroySelection selects).
 func (p *planner) planDestroy() diag.Diagnostics {
 	var ds diag.Diagnostics
+	selected := destroySelection(p.prevRun, p.opts.Targets, p.opts.Excludes)
 	for _, oa := range p.prevRun.Objects() {
+		if selected != nil && !selected[oa] {
+			continue
+		}
 		ra := oa.Instance.ContainingResource()
 		rs := p.prevRun.Resource(ra)
 		if ra.Resource.Mode == addrs.Data {
@@ -490,6 +506,10 @@ func (p *planner) planDestroy() diag.Diagnostics {
 		ds = ds.Append(p.planDelete(oa.Instance, oa.Deposed, p.prevRun.Object(oa), rs.ProviderConfig, sch, reason))
 	}
 	p.outputs = map[string]*OutputChange{}
+	if selected != nil {
+		// A partial destroy leaves the outputs as they are.
+		return ds
+	}
 	for name, o := range p.prevRun.Outputs {
 		p.outputs[name] = &OutputChange{Action: Delete, Before: o.Value, After: cty.NullVal(o.Value.Type()), Sensitive: o.Sensitive}
 	}
@@ -502,7 +522,8 @@ func (p *planner) planOutputs() diag.Diagnostics {
 	p.outputs = map[string]*OutputChange{}
 	for _, name := range slices.Sorted(maps.Keys(p.cfg.Outputs)) {
 		o := p.cfg.Outputs[name]
-		if o.Expr == nil {
+		if o.Expr == nil || !p.sel.visits(node{kind: outputNode, name: name}) {
+			// Left out of a targeted plan: it keeps its recorded value.
 			continue
 		}
 		scope := p.eval.Scope(addrs.RootModule, lang.InstanceData{})
@@ -539,7 +560,7 @@ func (p *planner) planOutputs() diag.Diagnostics {
 		p.outputs[name] = oc
 	}
 	for name, o := range p.prevRun.Outputs {
-		if _, ok := p.cfg.Outputs[name]; !ok {
+		if _, ok := p.cfg.Outputs[name]; !ok && len(p.opts.Targets) == 0 {
 			p.outputs[name] = &OutputChange{Action: Delete, Before: o.Value, After: cty.NullVal(o.Value.Type()), Sensitive: o.Sensitive}
 		}
 	}

@@ -105,10 +105,18 @@ func (v *JSONView) Diagnostics(ds diag.Diagnostics, sources map[string][]byte) {
 	}
 }
 
-// Plan writes what `plan -json` reports after planning: a "planned_change"
-// message per changed object, the "change_summary", and the planned root
+// Plan writes what `plan -json` reports after planning: in a refresh-only
+// plan a "resource_drift" message per object changed outside rig; a
+// "planned_change" message per changed object, the "change_summary", and the planned root
 // outputs.
 func (v *JSONView) Plan(p *plan.Plan) {
+	if p.Mode == plan.RefreshOnlyMode {
+		drift := append([]*plan.ResourceInstanceChange(nil), p.Drift...)
+		sortChanges(drift)
+		for _, c := range drift {
+			v.ResourceDrift(c)
+		}
+	}
 	changes := append([]*plan.ResourceInstanceChange(nil), p.Changes...)
 	sortChanges(changes)
 	for _, c := range changes {

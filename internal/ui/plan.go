@@ -33,6 +33,15 @@ func RenderPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, opts RenderOpti
 	}
 	outputs := renderOutputChanges(p, o)
 
+	if p.Mode == plan.RefreshOnlyMode && len(p.Drift) > 0 {
+		if err := renderDrift(w, p, schemas, o, width); err != nil {
+			return err
+		}
+		if len(changes) == 0 && outputs == "" {
+			// The note says what applying does: nothing more to say.
+			return nil
+		}
+	}
 	if len(changes) == 0 && outputs == "" {
 		switch {
 		case p.Errored:
@@ -308,4 +317,34 @@ func renderChanges(w io.Writer, changes []*plan.ResourceInstanceChange, schemas 
 		changes = changes[n:]
 	}
 	return nil
+}
+
+// renderDrift writes the "Objects have changed outside of rig" note of a
+// refresh-only plan: the difference, for each object refreshing found
+// changed, between the previous run's state and the refreshed one.
+func renderDrift(w io.Writer, p *plan.Plan, schemas SchemaSource, o ropts, width int) error {
+	var b strings.Builder
+	b.WriteString(o.c("\n[reset][bold][cyan]Note:[reset][bold] Objects have changed outside of rig[reset]\n\n"))
+	b.WriteString(wordWrap("rig detected the following changes made outside of rig since the last \"rig apply\" which may have affected this plan:", width) + "\n")
+	drift := slices.Clone(p.Drift)
+	sortChanges(drift)
+	for _, c := range drift {
+		b.WriteString("\n" + renderDriftChange(c, schemas, o) + "\n")
+	}
+	b.WriteString(wordWrap("\nThis is a refresh-only plan, so rig will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the rig state without changing any remote objects.", width) + "\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// renderDriftChange renders one drifted object as a change with the
+// "has changed" or "has been deleted" header.
+func renderDriftChange(c *plan.ResourceInstanceChange, schemas SchemaSource, o ropts) string {
+	text := renderChange(c, schemas, o)
+	// renderChange starts with its own comment lines: replace them.
+	header := o.c(changeComment(c))
+	verb := "has changed"
+	if c.Action == plan.Delete {
+		verb = "has been deleted"
+	}
+	return o.c(fmt.Sprintf("[bold]  # %s[reset] %s\n", c.ObjectAddr(), verb)) + strings.TrimPrefix(text, header)
 }

@@ -39,6 +39,8 @@ type fileJSON struct {
 	Format       string                `json:"format"`
 	Version      int                   `json:"version"`
 	Mode         string                `json:"mode"`
+	Targets      []string              `json:"targets,omitempty"`
+	Excludes     []string              `json:"excludes,omitempty"`
 	Timestamp    time.Time             `json:"timestamp"`
 	Workspace    string                `json:"workspace"`
 	StateLineage string                `json:"state_lineage"`
@@ -200,6 +202,12 @@ func Marshal(f *File) ([]byte, error) {
 	for name, src := range f.Config {
 		fj.Config[name] = string(src)
 	}
+	for _, t := range p.Targets {
+		fj.Targets = append(fj.Targets, t.String())
+	}
+	for _, t := range p.Excludes {
+		fj.Excludes = append(fj.Excludes, t.String())
+	}
 	for name, v := range p.Variables {
 		// Root variable values carry no marks (references to sensitive
 		// ones are marked where they are evaluated).
@@ -323,6 +331,18 @@ func Unmarshal(data []byte) (*File, error) {
 	f := &File{Plan: p, Config: map[string][]byte{}, StateLineage: fj.StateLineage, StateSerial: fj.StateSerial, Workspace: fj.Workspace}
 	for name, src := range fj.Config {
 		f.Config[name] = []byte(src)
+	}
+	for _, list := range []struct {
+		from []string
+		to   *[]addrs.Target
+	}{{fj.Targets, &p.Targets}, {fj.Excludes, &p.Excludes}} {
+		for _, s := range list.from {
+			t, err := addrs.ParseTargetStr(s)
+			if err != nil {
+				return nil, err
+			}
+			*list.to = append(*list.to, t)
+		}
 	}
 	for name, b := range fj.Variables {
 		v, err := decodeValue(b, nil)

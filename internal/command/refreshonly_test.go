@@ -1,0 +1,121 @@
+package command
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/rig-iac/rig/internal/provider/providertest"
+)
+
+const refreshOnlyConfig = `
+terraform {
+  required_providers {
+    test = { source = "hashicorp/test" }
+  }
+}
+
+resource "test_thing" "x" {
+  key   = "k"
+  value = "v"
+}
+
+output "value" {
+  value = test_thing.x.value
+}
+`
+
+// driftValue changes the value attribute of the one live object, as if
+// changed outside rig.
+func driftValue(t *testing.T, live *providertest.Provider, value string) {
+	t.Helper()
+	objs := live.Live()
+	if len(objs) != 1 {
+		t.Fatalf("live objects: %v", objs)
+	}
+	m := objs[0].State.AsValueMap()
+	m["value"], m["output"] = cty.StringVal(value), cty.StringVal(value)
+	live.RemoveLive(objs[0].ID)
+	if err := live.AddLive(objs[0].Type, cty.ObjectVal(m)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRefreshOnly: a refresh-only plan shows what changed outside rig and
+// changes nothing; applying it records the refreshed object and output
+// without touching the remote object; rig refresh does the same without
+// asking.
+func TestRefreshOnly(t *testing.T) {
+	live := providertest.New()
+	withTestProvider(t, live)
+	dir := workdir(t, map[string]string{"main.tf": refreshOnlyConfig})
+	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
+	driftValue(t, live, "changed")
+	_, before := readStateFile(t, dir)
+
+	r := rig(t, dir, "plan", "-refresh-only", "-no-color", "-detailed-exitcode")
+	if r.code != 2 {
+		t.Fatalf("plan -refresh-only: exit %d, want 2\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"Note: Objects have changed outside of rig",
+		"rig detected the following changes made outside of rig since the last",
+		"# test_thing.x has changed",
+		`~ value  = "v" -> "changed"`,
+		"Changes to Outputs:",
+		"This is a refresh-only plan, so rig will not take any actions to undo these.",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("plan lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "will be updated in-place") {
+		t.Errorf("a refresh-only plan plans a change:\n%s", r.stdout)
+	}
+	if _, after := readStateFile(t, dir); string(after) != string(before) {
+		t.Errorf("plan -refresh-only wrote the state")
+	}
+	r = mustRig(t, dir, "plan", "-refresh-only", "-json")
+	if !strings.Contains(r.stdout, `"type":"resource_drift"`) {
+		t.Errorf("plan -refresh-only -json lacks resource_drift:\n%s", r.stdout)
+	}
+
+	ops := len(live.Ops())
+	r = mustRig(t, dir, "apply", "-refresh-only", "-auto-approve", "-no-color")
+	if !strings.Contains(r.stdout, "Apply complete! Resources: 0 added, 0 changed, 0 destroyed.") {
+		t.Errorf("apply -refresh-only:\n%s", r.stdout)
+	}
+	if got := readOutput(t, dir, "value"); got != `"changed"` {
+		t.Errorf("output value = %s after apply -refresh-only, want \"changed\"", got)
+	}
+	driftValue(t, live, "again")
+	r = mustRig(t, dir, "refresh", "-no-color")
+	if got := readOutput(t, dir, "value"); got != `"again"` {
+		t.Errorf("output value = %s after refresh, want \"again\"\n%s", got, r.stdout)
+	}
+	for _, op := range live.Ops()[ops:] {
+		t.Errorf("a refresh changed a remote object: %v", op)
+	}
+	if r := rig(t, dir, "plan", "-refresh-only", "-destroy", "-no-color"); r.code != 1 || !strings.Contains(r.stderr, "Incompatible plan mode options") {
+		t.Errorf("plan -refresh-only -destroy: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// readOutput returns the JSON value of a root output in the state file.
+func readOutput(t *testing.T, dir, name string) string {
+	t.Helper()
+	sf, _ := readStateFile(t, dir)
+	var o struct {
+		Value json.RawMessage `json:"value"`
+	}
+	raw, ok := sf.Outputs[name]
+	if !ok {
+		return "(none)"
+	}
+	if err := json.Unmarshal(raw, &o); err != nil {
+		t.Fatal(err)
+	}
+	return compactJSON(o.Value)
+}

@@ -1,0 +1,150 @@
+package command
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// targetingConfig has a chain a ← b (b refers to a), an unrelated c, a
+// counted n and a module whose input comes from a.
+var targetingConfig = map[string]string{"main.tf": `resource "terraform_data" "a" {
+  input = "a"
+}
+resource "terraform_data" "b" {
+  input = terraform_data.a.output
+}
+resource "terraform_data" "c" {
+  input = "c"
+}
+resource "terraform_data" "n" {
+  count = 2
+  input = count.index
+}
+module "m" {
+  source = "./m"
+  in     = terraform_data.a.output
+}
+output "b" {
+  value = terraform_data.b.output
+}
+output "c" {
+  value = terraform_data.c.output
+}
+`, "m/main.tf": `variable "in" {
+  type = string
+}
+resource "terraform_data" "x" {
+  input = var.in
+}
+`}
+
+// before reports whether first occurs in s, and before second.
+func before(s, first, second string) bool {
+	i, j := strings.Index(s, first), strings.Index(s, second)
+	return i >= 0 && j >= 0 && i < j
+}
+
+func TestTargetResource(t *testing.T) {
+	dir := workdir(t, targetingConfig)
+	r := mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-target=terraform_data.b")
+	if !strings.HasPrefix(strings.TrimSpace(r.stderr), "Warning: Resource targeting is in effect") {
+		t.Errorf("apply does not start with the targeting warning:\n%s", r.stderr)
+	}
+	if !strings.Contains(r.stderr, "The -target and -exclude options are not for routine use") {
+		t.Errorf("warning lacks its detail:\n%s", r.stderr)
+	}
+	if !before(r.stderr, "Resource targeting is in effect", "Applied changes may be incomplete") {
+		t.Errorf("apply does not end with the incomplete-apply warning:\n%s", r.stderr)
+	}
+	if !before(r.stdout, "terraform_data.a: Creation complete", "terraform_data.b: Creating...") {
+		t.Errorf("b was not created after a:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.stdout, "Plan: 2 to add, 0 to change, 0 to destroy.") {
+		t.Errorf("plan is not of a and b only:\n%s", r.stdout)
+	}
+	if got, want := stateAddresses(t, dir), []string{"terraform_data.a", "terraform_data.b"}; !slices.Equal(got, want) {
+		t.Errorf("state %v, want %v", got, want)
+	}
+	// Output b comes from targeted resources alone; c from an untargeted one.
+	sf, _ := readStateFile(t, dir)
+	if _, ok := sf.Outputs["b"]; !ok {
+		t.Errorf("output b not recorded: %v", sf.Outputs)
+	}
+	if _, ok := sf.Outputs["c"]; ok {
+		t.Errorf("output c recorded by a targeted apply: %v", sf.Outputs)
+	}
+}
+
+func TestTargetInstanceAndModule(t *testing.T) {
+	dir := workdir(t, targetingConfig)
+	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-target=terraform_data.n[1]")
+	if got, want := stateAddresses(t, dir), []string{"terraform_data.n[1]"}; !slices.Equal(got, want) {
+		t.Errorf("after -target=terraform_data.n[1]: state %v, want %v", got, want)
+	}
+	r := mustRig(t, dir, "plan", "-no-color", "-target=module.m")
+	if !strings.Contains(r.stdout, "Plan: 2 to add, 0 to change, 0 to destroy.") || !strings.Contains(r.stdout, "module.m.terraform_data.x will be created") {
+		t.Errorf("plan -target=module.m:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.stderr, "Resource targeting is in effect") {
+		t.Errorf("plan lacks the targeting warning:\n%s", r.stderr)
+	}
+	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-target=module.m")
+	if got, want := stateAddresses(t, dir), []string{"terraform_data.a", "terraform_data.n[1]", "module.m.terraform_data.x"}; !slices.Equal(got, want) {
+		t.Errorf("after -target=module.m: state %v, want %v", got, want)
+	}
+}
+
+func TestTargetSavedPlan(t *testing.T) {
+	dir := workdir(t, targetingConfig)
+	mustRig(t, dir, "plan", "-no-color", "-target=terraform_data.c", "-out=c.plan")
+	r := mustRig(t, dir, "apply", "-no-color", "c.plan")
+	if got, want := stateAddresses(t, dir), []string{"terraform_data.c"}; !slices.Equal(got, want) {
+		t.Errorf("state %v, want %v", got, want)
+	}
+	if !strings.Contains(r.stderr, "Applied changes may be incomplete") {
+		t.Errorf("apply of a targeted plan lacks the warning:\n%s", r.stderr)
+	}
+}
+
+func TestDestroyTarget(t *testing.T) {
+	dir := workdir(t, targetingConfig)
+	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
+	r := mustRig(t, dir, "destroy", "-auto-approve", "-no-color", "-target=terraform_data.a")
+	// b and module.m's x depend on a: destroyed first.
+	for _, dep := range []string{"terraform_data.b", "module.m.terraform_data.x"} {
+		if !before(r.stdout, dep+": Destruction complete", "terraform_data.a: Destroying...") {
+			t.Errorf("%s not destroyed before terraform_data.a:\n%s", dep, r.stdout)
+		}
+	}
+	if !strings.Contains(r.stdout, "Destroy complete! Resources: 3 destroyed.") {
+		t.Errorf("destroy summary:\n%s", r.stdout)
+	}
+	if got, want := stateAddresses(t, dir), []string{"terraform_data.c", "terraform_data.n[0]", "terraform_data.n[1]"}; !slices.Equal(got, want) {
+		t.Errorf("state %v, want %v", got, want)
+	}
+}
+
+func TestExclude(t *testing.T) {
+	dir := workdir(t, targetingConfig)
+	r := mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-exclude=terraform_data.a")
+	if got, want := stateAddresses(t, dir), []string{"terraform_data.c", "terraform_data.n[0]", "terraform_data.n[1]"}; !slices.Equal(got, want) {
+		t.Errorf("state %v, want %v", got, want)
+	}
+	if !strings.Contains(r.stderr, "Resource targeting is in effect") || !strings.Contains(r.stderr, "Applied changes may be incomplete") {
+		t.Errorf("warnings:\n%s", r.stderr)
+	}
+}
+
+func TestTargetAndExclude(t *testing.T) {
+	dir := workdir(t, targetingConfig)
+	for _, cmd := range []string{"plan", "apply", "destroy"} {
+		r := rig(t, dir, cmd, "-no-color", "-auto-approve", "-target=terraform_data.a", "-exclude=terraform_data.b")
+		if cmd == "plan" {
+			r = rig(t, dir, cmd, "-no-color", "-target=terraform_data.a", "-exclude=terraform_data.b")
+		}
+		if r.code != 1 || !strings.Contains(r.stderr, "Invalid combination of arguments") {
+			t.Errorf("%s: exit %d\n%s", cmd, r.code, r.stderr)
+		}
+	}
+}

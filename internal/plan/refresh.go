@@ -1,0 +1,80 @@
+package plan
+
+import (
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// refreshResource reads the recorded objects of managed resource r of
+// module m in module instance mi, for a refresh-only plan: the refreshed
+// state records what it reads, and references see the refreshed values.
+// It plans no change.
+func (p *planner) refreshResource(m *config.Module, r *config.Resource, mi addrs.ModuleInstance) diag.Diagnostics {
+	var ds diag.Diagnostics
+	absAddr := r.Addr.Absolute(mi)
+	p.mu.Lock()
+	p.handled[absAddr] = true
+	sch := p.schemas[configAddr(m, r)]
+	rs := p.prevRun.Resource(absAddr)
+	p.mu.Unlock()
+	if rs != nil {
+		ds = ds.Append(p.refreshObjects(absAddr, sch))
+	}
+	p.mu.Lock()
+	p.planned[absAddr] = priorResourceValue(p.refreshed, absAddr, sch.Block.ImpliedType())
+	p.mu.Unlock()
+	return ds
+}
+
+// refreshObjects refreshes the current objects of resource addr that the
+// plan covers; a nil schema block is looked up.
+func (p *planner) refreshObjects(addr addrs.AbsResource, sch provider.Schema) diag.Diagnostics {
+	var ds diag.Diagnostics
+	rs := p.prevRun.Resource(addr)
+	if sch.Block == nil {
+		s, more := p.providers.ResourceTypeSchema(p.ctx, rs.ProviderConfig.Provider, addr.Resource.Type)
+		if ds = ds.Append(more); ds.HasErrors() {
+			return ds
+		}
+		sch = s
+	}
+	prov, more := p.configuredProvider(rs.ProviderConfig)
+	if ds = ds.Append(more); ds.HasErrors() {
+		return ds
+	}
+	for _, k := range rs.InstanceKeys() {
+		inst := rs.Instances[k]
+		if inst.Current == nil || !p.sel.plansInstance(addr.Instance(k)) {
+			continue
+		}
+		_, _, more := p.priorValue(prov, sch, addrs.ObjectAddr{Instance: addr.Instance(k)}, inst.Current, rs.ProviderConfig)
+		ds = ds.Append(more)
+	}
+	return ds
+}
+
+// refreshOrphans refreshes, for a refresh-only plan, the managed
+// resources in state that the configuration no longer has.
+func (p *planner) refreshOrphans() diag.Diagnostics {
+	var ds diag.Diagnostics
+	for _, ra := range p.prevRun.ResourceAddrs() {
+		if p.handled[ra] || ra.Resource.Mode != addrs.Managed {
+			continue
+		}
+		ds = ds.Append(p.refreshObjects(ra, provider.Schema{}))
+	}
+	return ds
+}
+
+// recordDrift records that the object at addr changed outside rig, from
+// before to after (null when it is gone). The caller holds p.mu.
+func (p *planner) recordDrift(addr addrs.ObjectAddr, pc addrs.AbsProviderConfig, before, after cty.Value) {
+	c := &ResourceInstanceChange{Addr: addr.Instance, Deposed: addr.Deposed, ProviderConfig: pc, Action: Update, Before: before, After: after}
+	if after.IsNull() {
+		c.Action = Delete
+	}
+	p.drift = append(p.drift, c)
+}
