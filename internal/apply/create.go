@@ -244,7 +244,7 @@ func checkFinalPlan(saved, final cty.Value) error {
 		}
 		fv, err := path.Apply(final)
 		if err != nil {
-			bad = fmt.Errorf("%s is missing from the final plan", formatPath(path))
+			bad = fmt.Errorf("%s is missing from the final plan", describePath(path))
 			return false, nil
 		}
 		if !fv.IsKnown() {
@@ -252,13 +252,13 @@ func checkFinalPlan(saved, final cty.Value) error {
 		}
 		if sv.Type().IsPrimitiveType() || sv.IsNull() {
 			if !sv.RawEquals(fv) && !(sv.IsNull() && fv.IsNull()) {
-				bad = fmt.Errorf("planned value for %s was %#v, but now %#v", formatPath(path), sv, fv)
+				bad = fmt.Errorf("planned value for %s was %#v, but now %#v", describePath(path), sv, fv)
 			}
 			return false, nil
 		}
 		if sv.Type().IsSetType() || sv.Type().IsListType() || sv.Type().IsTupleType() || sv.Type().IsMapType() {
 			if sv.IsWhollyKnown() && fv.IsWhollyKnown() && !sv.RawEquals(fv) {
-				bad = fmt.Errorf("planned value for %s does not match the final plan", formatPath(path))
+				bad = fmt.Errorf("planned value for %s does not match the final plan", describePath(path))
 			}
 			return false, nil
 		}
@@ -267,22 +267,10 @@ func checkFinalPlan(saved, final cty.Value) error {
 	return bad
 }
 
-func formatPath(path cty.Path) string {
+// describePath names the part of an object a path leads to in messages.
+func describePath(path cty.Path) string {
 	if len(path) == 0 {
 		return "the object"
 	}
-	s := ""
-	for _, step := range path {
-		switch st := step.(type) {
-		case cty.GetAttrStep:
-			if s == "" {
-				s = st.Name
-			} else {
-				s += "." + st.Name
-			}
-		case cty.IndexStep:
-			s += fmt.Sprintf("[%#v]", st.Key)
-		}
-	}
-	return s
+	return diag.FormatPath(path)
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"github.com/rig-iac/rig/internal/diag"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -125,29 +126,9 @@ func decodeVariableBlock(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 // tfdiags.FormatError: a path prefix when the error is about a nested value.
 func formatConvertError(err error) string {
 	if perr, ok := err.(cty.PathError); ok && len(perr.Path) > 0 {
-		return fmt.Sprintf("%s: %s", formatPath(perr.Path), perr.Error())
+		return fmt.Sprintf("%s: %s", diag.FormatPath(perr.Path), perr.Error())
 	}
 	return err.Error()
-}
-
-func formatPath(path cty.Path) string {
-	var b strings.Builder
-	for _, step := range path {
-		switch s := step.(type) {
-		case cty.GetAttrStep:
-			fmt.Fprintf(&b, ".%s", s.Name)
-		case cty.IndexStep:
-			switch s.Key.Type() {
-			case cty.String:
-				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
-			case cty.Number:
-				fmt.Fprintf(&b, "[%s]", s.Key.AsBigFloat().Text('f', -1))
-			default:
-				b.WriteString("[...]")
-			}
-		}
-	}
-	return strings.TrimPrefix(b.String(), ".")
 }
 
 func decodeVariableType(expr hcl.Expression) (cty.Type, *typeexpr.Defaults, hcl.Diagnostics) {

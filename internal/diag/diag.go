@@ -3,9 +3,11 @@ package diag
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // Severity says whether a diagnostic stops the operation (Error) or not (Warning).
@@ -163,4 +165,32 @@ func fromHCLOne(hd *hcl.Diagnostic) Diagnostic {
 		d.Severity = Error
 	}
 	return d
+}
+
+// FormatPath writes an attribute path as messages show it:
+// tags["name"], rules[0].port; "" for the empty path. An unknown or null
+// index is shown as [?].
+func FormatPath(path cty.Path) string {
+	var b strings.Builder
+	for _, step := range path {
+		switch s := step.(type) {
+		case cty.GetAttrStep:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(s.Name)
+		case cty.IndexStep:
+			switch {
+			case !s.Key.IsKnown() || s.Key.IsNull():
+				b.WriteString("[?]")
+			case s.Key.Type() == cty.String:
+				b.WriteString("[" + strconv.Quote(s.Key.AsString()) + "]")
+			case s.Key.Type() == cty.Number:
+				b.WriteString("[" + s.Key.AsBigFloat().Text('f', -1) + "]")
+			default:
+				b.WriteString("[?]")
+			}
+		}
+	}
+	return b.String()
 }

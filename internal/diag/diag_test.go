@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 )
 
 func TestAppendAndHasErrors(t *testing.T) {
@@ -45,5 +46,23 @@ func TestErrorNamesFileAndLine(t *testing.T) {
 	var back Diagnostic
 	if !errors.As(ds.Err(), &back) || back.Summary != "Cycle" {
 		t.Fatalf("Err() does not unwrap to the diagnostic: %v", ds.Err())
+	}
+}
+
+func TestFormatPath(t *testing.T) {
+	tests := []struct {
+		path cty.Path
+		want string
+	}{
+		{cty.GetAttrPath("a"), "a"},
+		{cty.GetAttrPath("a").GetAttr("b"), "a.b"},
+		{cty.GetAttrPath("rule").IndexInt(2).GetAttr("port"), "rule[2].port"},
+		{cty.GetAttrPath("tags").IndexString("k\"1"), `tags["k\"1"]`},
+		{cty.Path{cty.IndexStep{Key: cty.UnknownVal(cty.String)}}, "[?]"},
+	}
+	for _, tt := range tests {
+		if got := FormatPath(tt.path); got != tt.want {
+			t.Errorf("FormatPath(%#v) = %q, want %q", tt.path, got, tt.want)
+		}
 	}
 }

@@ -2,7 +2,6 @@ package plugin
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/provider"
@@ -113,7 +112,7 @@ func newDiagnostic(warning bool, summary, detail string, path cty.Path) diag.Dia
 		d.Severity = diag.Warning
 	}
 	if len(path) > 0 {
-		at := "At attribute " + formatPath(path) + "."
+		at := "At attribute " + diag.FormatPath(path) + "."
 		if d.Detail == "" {
 			d.Detail = at
 		} else {
@@ -121,31 +120,4 @@ func newDiagnostic(warning bool, summary, detail string, path cty.Path) diag.Dia
 		}
 	}
 	return d
-}
-
-// formatPath renders a path as it would be written in configuration:
-// a.b[0]["key"].
-func formatPath(path cty.Path) string {
-	var b strings.Builder
-	for _, step := range path {
-		switch s := step.(type) {
-		case cty.GetAttrStep:
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
-			b.WriteString(s.Name)
-		case cty.IndexStep:
-			switch {
-			case !s.Key.IsKnown() || s.Key.IsNull():
-				b.WriteString("[?]")
-			case s.Key.Type() == cty.String:
-				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
-			case s.Key.Type() == cty.Number:
-				b.WriteString("[" + s.Key.AsBigFloat().Text('f', -1) + "]")
-			default:
-				b.WriteString("[?]")
-			}
-		}
-	}
-	return b.String()
 }

@@ -6,24 +6,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-func TestFormatPath(t *testing.T) {
-	tests := []struct {
-		path cty.Path
-		want string
-	}{
-		{cty.GetAttrPath("a"), "a"},
-		{cty.GetAttrPath("a").GetAttr("b"), "a.b"},
-		{cty.GetAttrPath("rule").IndexInt(2).GetAttr("port"), "rule[2].port"},
-		{cty.GetAttrPath("tags").IndexString("k\"1"), `tags["k\"1"]`},
-		{cty.Path{cty.IndexStep{Key: cty.UnknownVal(cty.String)}}, "[?]"},
-	}
-	for _, tt := range tests {
-		if got := formatPath(tt.path); got != tt.want {
-			t.Errorf("formatPath(%#v) = %q, want %q", tt.path, got, tt.want)
-		}
-	}
-}
-
 func TestValueRoundTrip(t *testing.T) {
 	ty := cty.Object(map[string]cty.Type{"s": cty.String, "d": cty.DynamicPseudoType, "l": cty.List(cty.Number)})
 	tests := []struct {
