@@ -89,6 +89,7 @@ var rsaDecryptFunc = function.New(&function.Spec{
 			// OpenTofu formats the key with %t, which names its Go type.
 			return cty.UnknownVal(cty.String), function.NewArgErrorf(1, "invalid private key type %t", raw)
 		}
+		//lint:ignore SA1019 rsadecrypt decrypts PKCS #1 v1.5 ciphertexts, as OpenTofu's does: that is the function's contract.
 		out, err := rsa.DecryptPKCS1v15(nil, key, cipher)
 		if err != nil {
 			return cty.UnknownVal(cty.String), fmt.Errorf("failed to decrypt: %w", err)

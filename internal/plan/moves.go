@@ -53,8 +53,8 @@ func applyMoves(cfg *config.Module, prior *state.State) (*state.State, map[addrs
 				if !ok {
 					continue
 				}
-				rs := cur.Resources[ra]
-				for _, k := range rs.InstanceKeys() {
+				// The keys as they are now; moving changes the map.
+				for _, k := range cur.Resources[ra].InstanceKeys() {
 					from := ra.Instance(k)
 					to, ok := st.instanceDestination(from, dst)
 					if !ok {
@@ -70,7 +70,6 @@ func applyMoves(cfg *config.Module, prior *state.State) (*state.State, map[addrs
 					if out == nil {
 						out = prior.DeepCopy()
 						cur = out
-						rs = out.Resources[ra]
 					}
 					moveInstance(out, from, to)
 					orig, seen := moved[from]
