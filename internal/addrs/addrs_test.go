@@ -222,3 +222,40 @@ func TestConfigResourceCompareFollowsString(t *testing.T) {
 		}
 	}
 }
+
+// Every address type prints in the syntax it parses from, and its Compare
+// is consistent with equality.
+func TestAddressRoundTrips(t *testing.T) {
+	for _, s := range []string{`aws_x.y`, `data.aws_x.y[0]`, `module.a["k"].aws_x.y["z"]`, `module.a[1].module.b.aws_x.y`} {
+		ri, err := ParseAbsResourceInstanceStr(s)
+		if err != nil || ri.String() != s {
+			t.Errorf("ParseAbsResourceInstanceStr(%q) = %q, %v", s, ri, err)
+		}
+		if ri.Compare(ri) != 0 || (ObjectAddr{Instance: ri}).Compare(ObjectAddr{Instance: ri}) != 0 {
+			t.Errorf("%s does not compare equal to itself", s)
+		}
+	}
+	for _, s := range []string{`provider["registry.terraform.io/hashicorp/aws"]`, `module.m.provider["registry.terraform.io/hashicorp/aws"].west`} {
+		pc, err := ParseAbsProviderConfig(s)
+		if err != nil || pc.String() != s || pc.Compare(pc) != 0 {
+			t.Errorf("ParseAbsProviderConfig(%q) = %q, %v", s, pc, err)
+		}
+	}
+	a := ObjectAddr{Instance: mustInstance(t, "aws_x.y")}
+	b := ObjectAddr{Instance: a.Instance, Deposed: "00000001"}
+	if a.Compare(b) >= 0 || b.Compare(a) <= 0 || a.Less(b) != (a.Compare(b) < 0) {
+		t.Error("the current object does not sort before its deposed one")
+	}
+	if RootModuleStatic.Child("a").Compare(RootModuleStatic.Child("b")) >= 0 || RootModuleStatic.Compare(RootModuleStatic.Child("a")) >= 0 {
+		t.Error("static module paths do not sort by name, the root first")
+	}
+}
+
+func mustInstance(t *testing.T, s string) AbsResourceInstance {
+	t.Helper()
+	ri, err := ParseAbsResourceInstanceStr(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ri
+}

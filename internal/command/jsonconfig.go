@@ -209,7 +209,7 @@ func sortedProviders(reqs map[addrs.Provider]getproviders.Constraints) []addrs.P
 	for p := range reqs {
 		out = append(out, p)
 	}
-	slices.SortFunc(out, func(a, b addrs.Provider) int { return strings.Compare(a.String(), b.String()) })
+	slices.SortFunc(out, addrs.Provider.Compare)
 	return out
 }
 

@@ -2,7 +2,7 @@ package command
 
 import (
 	"context"
-	"sort"
+	"slices"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
@@ -72,7 +72,7 @@ func stateProviders(s *state.State) []addrs.Provider {
 	for p := range seen {
 		out = append(out, p)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	slices.SortFunc(out, addrs.Provider.Compare)
 	return out
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"sync"
 	"time"
 
@@ -98,14 +97,14 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	if !ds.HasErrors() {
 		forceCBD(p.changes, p.prevRun)
 	}
-	sort.Slice(p.changes, func(i, j int) bool { return p.changes[i].ObjectAddr().Less(p.changes[j].ObjectAddr()) })
+	slices.SortFunc(p.changes, func(a, b *ResourceInstanceChange) int { return a.ObjectAddr().Compare(b.ObjectAddr()) })
 	for _, c := range p.changes {
 		if from, ok := moved[c.Addr]; ok {
 			c.PrevRunAddr = from
 		}
 	}
 	result.Changes = p.changes
-	sort.Slice(p.drift, func(i, j int) bool { return p.drift[i].ObjectAddr().Less(p.drift[j].ObjectAddr()) })
+	slices.SortFunc(p.drift, func(a, b *ResourceInstanceChange) int { return a.ObjectAddr().Compare(b.ObjectAddr()) })
 	result.Drift = p.drift
 	result.PriorState = p.refreshed
 	result.Variables = p.variables

@@ -264,15 +264,7 @@ func (s *State) Objects() []addrs.ObjectAddr {
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b addrs.ObjectAddr) int {
-		switch {
-		case a == b:
-			return 0
-		case a.Less(b):
-			return -1
-		}
-		return 1
-	})
+	slices.SortFunc(out, addrs.ObjectAddr.Compare)
 	return out
 }
 
