@@ -187,3 +187,25 @@ import {
 		}
 	}
 }
+
+// An import block's provider argument must name the target's own
+// provider configuration.
+func TestImportBlockProvider(t *testing.T) {
+	dir := workdir(t, map[string]string{"main.tf": `provider "terraform" {
+  alias = "other"
+}
+resource "terraform_data" "a" {}
+import {
+  to       = terraform_data.a
+  id       = "x"
+  provider = terraform
+}
+`})
+	if r := rig(t, dir, "plan", "-no-color"); r.code != 0 || !strings.Contains(r.stdout, "will be imported") {
+		t.Fatalf("plan with the resource's own provider: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	writeFile(t, dir, "main.tf", strings.Replace(readFile(t, dir, "main.tf"), "provider = terraform\n", "provider = terraform.other\n", 1))
+	if r := rig(t, dir, "plan", "-no-color"); r.code != 1 || !strings.Contains(r.stderr, "Invalid import provider argument") {
+		t.Fatalf("plan with another provider: exit %d\n%s", r.code, r.stderr)
+	}
+}

@@ -68,10 +68,22 @@ func (p *planner) expandImports() diag.Diagnostics {
 				continue
 			}
 			id, _ = id.Unmark()
-			if m := p.cfg.Descendant(imp.ToModule.Module()); m == nil || m.ResourceByAddr(imp.To) == nil {
+			m := p.cfg.Descendant(imp.ToModule.Module())
+			if m == nil || m.ResourceByAddr(imp.To) == nil {
 				ds = ds.Append(diag.At(imp.ToRange, "Configuration for import target does not exist",
 					fmt.Sprintf("The configuration for the given import target %s does not exist. All target instances must have an associated configuration to be imported.", addr)))
 				continue
+			}
+			if imp.Provider != nil {
+				// The object is imported with, and then managed by, the
+				// resource's own provider configuration: the import block
+				// may only name that one.
+				want := p.providerConfigAddr(m, m.ResourceByAddr(imp.To))
+				if got := ResolveProviderConfig(p.cfg, imp.Provider.Name, imp.Provider.Alias); got != want {
+					ds = ds.Append(diag.At(imp.DeclRange, "Invalid import provider argument",
+						fmt.Sprintf("The provider argument in the import block (%s) must be the provider configuration of the target resource %s, which is %s.", got, addr, want)))
+					continue
+				}
 			}
 			if prev, dup := p.imports[addr]; dup {
 				ds = ds.Append(diag.At(imp.DeclRange, "Duplicate import configuration",

@@ -214,6 +214,18 @@ func moveStatements(cfg *config.Module) ([]moveStatement, diag.Diagnostics) {
 					fmt.Sprintf("This statement declares a move from %s, but that %s is still declared at %s.\n\nChange your configuration so that this %s will be declared as %s instead.", mv.From, kindOf(mv.From), rng, kindOf(mv.From), mv.To)))
 			}
 		}
+		from, to := map[string]*config.Moved{}, map[string]*config.Moved{}
+		for _, mv := range m.Moved {
+			if prev := from[mv.From.String()]; prev != nil && prev.To.String() != mv.To.String() {
+				ds = ds.Append(diag.At(mv.DeclRange, "Ambiguous move statements",
+					fmt.Sprintf("A statement at %s declared that %s moved to %s, but this statement instead declares that it moved to %s.\n\nEach item can move to only one destination address.", prev.DeclRange, mv.From, prev.To, mv.To)))
+			}
+			if prev := to[mv.To.String()]; prev != nil && prev.From.String() != mv.From.String() {
+				ds = ds.Append(diag.At(mv.DeclRange, "Ambiguous move statements",
+					fmt.Sprintf("A statement at %s declared that %s moved to %s, but this statement instead declares that %s moved there.\n\nEach item can have moved from only one source address.", prev.DeclRange, prev.From, mv.To, mv.From)))
+			}
+			from[mv.From.String()], to[mv.To.String()] = mv, mv
+		}
 		for _, mv := range m.Moved {
 			seen := map[string]bool{}
 			for at := mv.From.String(); next[at] != ""; at = next[at] {
