@@ -360,7 +360,8 @@ func idOf(v cty.Value) string {
 		return ""
 	}
 	id := v.GetAttr("id")
-	if id.IsNull() || !id.IsKnown() || id.Type() != cty.String {
+	if id.IsNull() || !id.IsKnown() || id.Type() != cty.String || id.IsMarked() {
+		// A sensitive id is not shown.
 		return ""
 	}
 	return id.AsString()

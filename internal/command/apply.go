@@ -80,6 +80,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		return 1
 	}
 	forceStop = func() { op.providers.Stop(context.Background()) }
+	op.refreshHooks = out.refreshHooks()
 	p, more := m.makePlan(ctx, op, &f)
 	ds = ds.Append(more)
 	if ds.HasErrors() {

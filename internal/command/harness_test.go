@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -109,6 +110,7 @@ var (
 // normalize replaces what varies between runs (ids, elapsed times, deposed
 // keys, temporary paths) with fixed placeholders.
 func normalize(s string) string {
+	s = sortRefreshLines(s)
 	s = idPattern.ReplaceAllString(s, "id-N")
 	s = elapsedPattern.ReplaceAllString(s, "after Ns")
 	s = deposedPattern.ReplaceAllString(s, "deposed object XXXXXXXX")
@@ -210,4 +212,23 @@ func buildRig(t *testing.T) string {
 		t.Fatalf("building rig: %v\n%s", err, out)
 	}
 	return bin
+}
+
+// sortRefreshLines sorts each run of "ADDR: Refreshing state..." lines:
+// objects are read in parallel, in no set order.
+func sortRefreshLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i := 0; i < len(lines); {
+		if !strings.Contains(lines[i], ": Refreshing state...") {
+			i++
+			continue
+		}
+		j := i
+		for j < len(lines) && strings.Contains(lines[j], ": Refreshing state...") {
+			j++
+		}
+		slices.Sort(lines[i:j])
+		i = j
+	}
+	return strings.Join(lines, "\n")
 }

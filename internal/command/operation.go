@@ -97,6 +97,8 @@ type operation struct {
 	cwd string
 	// maxInstances is rig.hcl's max_instances (0: the default).
 	maxInstances int
+	// refreshHooks observes the refresh while planning; nil means none.
+	refreshHooks plan.RefreshHooks
 }
 
 func (o *operation) close() {
@@ -201,7 +203,7 @@ func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (
 	p, more := plan.Make(ctx, op.cfg, op.state, op.providers, plan.Options{
 		Mode: mode, Variables: op.variables, Replace: replace, SkipRefresh: !f.refresh,
 		Parallelism: f.parallelism, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances,
-		Targets: targets, Excludes: excludes,
+		Targets: targets, Excludes: excludes, Hooks: op.refreshHooks,
 	})
 	return p, ds.Append(more)
 }

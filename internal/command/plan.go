@@ -47,6 +47,7 @@ func runPlan(m *Meta, args []string) int {
 	}
 	// A second interrupt asks the providers to stop (StopProvider).
 	forceStop = func() { op.providers.Stop(context.Background()) }
+	op.refreshHooks = out.refreshHooks()
 	p, more := m.makePlan(ctx, op, &f)
 	ds = ds.Append(more)
 	if ds.HasErrors() {

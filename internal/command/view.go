@@ -93,6 +93,15 @@ func (o *output) savedPlan(path string) {
 	fmt.Fprintf(o.m.Out, "\n─────────────────────────────────────────────────────────────────────────────\n\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    rig apply %q\n", path, path)
 }
 
+// refreshHooks returns what shows the refresh of recorded objects while
+// planning: lines before the plan, or refresh_start/refresh_complete.
+func (o *output) refreshHooks() plan.RefreshHooks {
+	if o.json != nil {
+		return o.json
+	}
+	return ui.NewRefreshView(o.m.Out, o.opts())
+}
+
 func (o *output) hooks() apply.Hooks {
 	if o.json != nil {
 		return o.json

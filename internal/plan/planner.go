@@ -40,6 +40,8 @@ type Options struct {
 	// Dependencies says which dependencies objects record (default: all,
 	// transitively, as OpenTofu records them).
 	Dependencies DependencyMode
+	// Hooks observes the refresh of recorded objects; nil means nobody does.
+	Hooks RefreshHooks
 	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
 	Cwd string
 	// MaxInstances bounds the instances one resource block or module call
@@ -66,6 +68,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	if opts.Parallelism <= 0 {
 		opts.Parallelism = 10
 	}
+
 	now := time.Now
 	if opts.Now != nil {
 		now = opts.Now

@@ -106,7 +106,11 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	if p.opts.SkipRefresh {
 		return val, private, ds
 	}
+	p.refreshHooks().PreRefresh(addr, val)
 	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: addr.Instance.Resource.Resource.Type, PriorState: val, Private: private})
+	if !read.Diagnostics.HasErrors() {
+		p.refreshHooks().PostRefresh(addr, read.NewState)
+	}
 	ds = ds.Append(withAddr(read.Diagnostics, addr))
 	if read.Diagnostics.HasErrors() {
 		return val, private, ds

@@ -67,7 +67,8 @@ func objectID(v cty.Value) string {
 		return ""
 	}
 	id := v.GetAttr("id")
-	if id.IsNull() || !id.IsKnown() || !id.Type().Equals(cty.String) {
+	if id.IsNull() || !id.IsKnown() || !id.Type().Equals(cty.String) || id.IsMarked() {
+		// A sensitive id is not shown.
 		return ""
 	}
 	return id.AsString()

@@ -1,0 +1,31 @@
+package plan
+
+import (
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/rig-iac/rig/internal/addrs"
+)
+
+// RefreshHooks observes the reads of recorded objects while planning. The
+// planner calls them from several goroutines at once.
+type RefreshHooks interface {
+	// PreRefresh is called before the object at addr is read; prior is
+	// its recorded value.
+	PreRefresh(addr addrs.ObjectAddr, prior cty.Value)
+	// PostRefresh is called after it was read; current is null when the
+	// object no longer exists.
+	PostRefresh(addr addrs.ObjectAddr, current cty.Value)
+}
+
+type noRefreshHooks struct{}
+
+func (noRefreshHooks) PreRefresh(addrs.ObjectAddr, cty.Value)  {}
+func (noRefreshHooks) PostRefresh(addrs.ObjectAddr, cty.Value) {}
+
+// refreshHooks returns the hooks of the plan, or hooks that do nothing.
+func (p *planner) refreshHooks() RefreshHooks {
+	if p.opts.Hooks == nil {
+		return noRefreshHooks{}
+	}
+	return p.opts.Hooks
+}
