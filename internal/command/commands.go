@@ -75,6 +75,10 @@ Print the providers the configuration requires, as a tree of its modules with th
 Print the schemas of the providers the configuration and the state of the current workspace use, in the JSON representation OpenTofu and Terraform document: for each provider its configuration, resource types, data sources and functions.
 
 The -json flag is required. The providers must be installed ("rig init").`},
+		"providers lock": {runProvidersLock, "Write out dependency locks for the configured providers", "[options] [PROVIDER...]", `
+Select a version of each provider the configuration requires, from its version constraints, the selections already in the dependency lock file and the versions the local mirrors have, and record it in .terraform.lock.hcl with the hashes of its package for each platform given with -platform (by default the platform rig runs on).
+
+With PROVIDER arguments (source addresses such as hashicorp/random), only those providers' locks are updated. Nothing is installed into the working directory.`},
 		"show": {runShow, "Show the current state or a saved plan", "[options] [PLAN]", `
 Print the state of the current workspace in a human-readable form, or, given the path of a plan file saved with "rig plan -out", the plan.
 
