@@ -79,6 +79,10 @@ The -json flag is required. The providers must be installed ("rig init").`},
 Select a version of each provider the configuration requires, from its version constraints, the selections already in the dependency lock file and the versions the local mirrors have, and record it in .terraform.lock.hcl with the hashes of its package for each platform given with -platform (by default the platform rig runs on).
 
 With PROVIDER arguments (source addresses such as hashicorp/random), only those providers' locks are updated. Nothing is installed into the working directory.`},
+		"providers mirror": {runProvidersMirror, "Save local copies of all required provider plugins", "[options] DIR", `
+Copy the packages of the providers the configuration requires, for each platform given with -platform (by default the platform rig runs on), from the local mirrors into DIR in the packed layout, HOST/NAMESPACE/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip, with the index.json and VERSION.json files of the network mirror protocol beside them.
+
+The versions are those the dependency lock file selects, if it selects one, else the newest the version constraints allow. Name DIR with -plugin-dir, or in a provider_installation block of the CLI configuration, to install from it.`},
 		"show": {runShow, "Show the current state or a saved plan", "[options] [PLAN]", `
 Print the state of the current workspace in a human-readable form, or, given the path of a plan file saved with "rig plan -out", the plan.
 

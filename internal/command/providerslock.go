@@ -20,7 +20,7 @@ type packageFlags struct {
 	fsMirrors []string
 }
 
-func addPackageFlags(fs *flag.FlagSet, f *packageFlags, withMirrors bool) {
+func addPackageFlags(fs *flag.FlagSet, f *packageFlags) {
 	fs.Func("platform", "Choose a target platform to request package checksums for, as `OS_ARCH` (linux_amd64, darwin_arm64). By default the platform rig runs on. Use this option more than once for more than one platform.", func(s string) error {
 		osName, arch, ok := strings.Cut(s, "_")
 		if !ok || osName == "" || arch == "" || strings.Contains(arch, "_") {
@@ -29,12 +29,10 @@ func addPackageFlags(fs *flag.FlagSet, f *packageFlags, withMirrors bool) {
 		f.platforms = append(f.platforms, getproviders.Platform{OS: osName, Arch: arch})
 		return nil
 	})
-	if withMirrors {
-		fs.Func("fs-mirror", "Consult only the filesystem mirror `DIR` when finding provider packages, instead of the directories init and the CLI configuration use. Use this option more than once for more than one directory.", func(s string) error {
-			f.fsMirrors = append(f.fsMirrors, s)
-			return nil
-		})
-	}
+	fs.Func("fs-mirror", "Consult only the filesystem mirror `DIR` when finding provider packages, instead of the directories init and the CLI configuration use. Use this option more than once for more than one directory.", func(s string) error {
+		f.fsMirrors = append(f.fsMirrors, s)
+		return nil
+	})
 }
 
 // targetPlatforms returns the platforms given, or the current one.
@@ -87,7 +85,7 @@ func treeRequirements(cfg *config.Module) ([]getproviders.Requirement, diag.Diag
 func runProvidersLock(m *Meta, args []string) int {
 	fs := m.flagSet("providers lock")
 	var f packageFlags
-	addPackageFlags(fs, &f, true)
+	addPackageFlags(fs, &f)
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
