@@ -15,7 +15,8 @@ type command struct {
 }
 
 // commands maps each command's full name to the command. A name with a
-// space is a subcommand of its first word, which has no run function.
+// space is a subcommand of its first word, which may have a run function
+// of its own (providers) or not (state).
 var commands map[string]command
 
 func init() {
@@ -70,6 +71,18 @@ This command does not change the infrastructure, but it makes the provider's API
 Read the root module's output values from the state and print them. With a NAME, print only that output's value.`},
 		"providers": {runProviders, "Show the providers required for this configuration", "[options]", `
 Print the providers the configuration requires, as a tree of its modules with the version constraints each module gives, and the providers the state of the current workspace refers to.`},
+		"providers schema": {runProvidersSchema, "Show schemas for the providers used in the configuration", "-json", `
+Print the schemas of the providers the configuration and the state of the current workspace use, in the JSON representation OpenTofu and Terraform document: for each provider its configuration, resource types, data sources and functions.
+
+The -json flag is required. The providers must be installed ("rig init").`},
+		"providers lock": {runProvidersLock, "Write out dependency locks for the configured providers", "[options] [PROVIDER...]", `
+Select a version of each provider the configuration requires, from its version constraints, the selections already in the dependency lock file and the versions the local mirrors have, and record it in .terraform.lock.hcl with the hashes of its package for each platform given with -platform (by default the platform rig runs on).
+
+With PROVIDER arguments (source addresses such as hashicorp/random), only those providers' locks are updated. Nothing is installed into the working directory.`},
+		"providers mirror": {runProvidersMirror, "Save local copies of all required provider plugins", "[options] DIR", `
+Copy the packages of the providers the configuration requires, for each platform given with -platform (by default the platform rig runs on), from the local mirrors into DIR in the packed layout, HOST/NAMESPACE/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip, with the index.json and VERSION.json files of the network mirror protocol beside them.
+
+The versions are those the dependency lock file selects, if it selects one, else the newest the version constraints allow. Name DIR with -plugin-dir, or in a provider_installation block of the CLI configuration, to install from it.`},
 		"show": {runShow, "Show the current state or a saved plan", "[options] [PLAN]", `
 Print the state of the current workspace in a human-readable form, or, given the path of a plan file saved with "rig plan -out", the plan.
 

@@ -74,6 +74,12 @@ func writeCommandHelp(w io.Writer, fs *flag.FlagSet) {
 		fmt.Fprintf(w, "\nOptions:\n\n")
 		writeOptions(w, opts)
 	}
+	if subs := subcommands(fs.Name()); len(subs) > 0 && !strings.Contains(fs.Name(), " ") {
+		fmt.Fprintf(w, "\nSubcommands:\n")
+		for _, sub := range subs {
+			fmt.Fprintf(w, "    %-10s %s\n", sub, commands[fs.Name()+" "+sub].synopsis)
+		}
+	}
 }
 
 // option is one line of a help's option list.

@@ -77,7 +77,14 @@ func (m *Meta) run(args []string) int {
 			name, didYouMean(name, subcommands("")))
 		return 1
 	}
+	// A command with both a run function and subcommands (providers) runs
+	// the subcommand its first argument names, else itself.
 	if c.run != nil {
+		if len(args) > 0 {
+			if sub, ok := commands[name+" "+args[0]]; ok {
+				return sub.run(m, args[1:])
+			}
+		}
 		return c.run(m, args)
 	}
 	// A command with subcommands: its help without one, as Terraform does.

@@ -8,6 +8,9 @@
 // dependency lock file, installs the package into .terraform/providers,
 // computes and verifies its h1: (and, for zips, zh:) hashes, and reads and
 // writes .terraform.lock.hcl in the exact form Terraform writes it. It
+// selects and hashes packages without installing them (providers lock),
+// and writes a packed mirror with the network mirror protocol's index
+// files (providers mirror). It
 // also decides under which registry host, Terraform's or OpenTofu's, a
 // working directory records a provider whose source names none
 // (RegistryHosts).

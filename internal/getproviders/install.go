@@ -128,34 +128,9 @@ func (i *Installer) installOne(ctx context.Context, req Requirement, locked *Loc
 		i.log("- Finding %s versions matching %q...", p.ForDisplay(), cs)
 	}
 
-	available, searched, err := i.availableVersions(ctx, p, platform)
-	if err != nil {
-		return nil, diag.Diagnostics{diag.Errorf("Failed to query available provider packages",
-			"Could not retrieve the list of available versions for provider %s: %s.", p.ForDisplay(), err)}
-	}
-	if len(available) == 0 {
-		return nil, diag.Diagnostics{notFound(p, platform, searched)}
-	}
-	if useLock {
-		if !containsVersion(available, selected) {
-			return nil, diag.Diagnostics{diag.Errorf("Failed to install provider",
-				"Error while installing %s v%s: the version recorded in the dependency lock file is not in any of the search locations (they have %s). Run \"rig init -upgrade\" to select another version.\n\nSearched:\n%s",
-				p.ForDisplay(), selected, versionList(available), bulletList(searched))}
-		}
-	} else {
-		available.SortNewestFirst()
-		found := false
-		for _, v := range available {
-			if req.Constraints.Allows(v) {
-				selected, found = v, true
-				break
-			}
-		}
-		if !found {
-			return nil, diag.Diagnostics{diag.Errorf("Failed to query available provider packages",
-				"Could not retrieve the list of available versions for provider %s: no available releases match the given constraints %s (the search locations have %s).",
-				p.ForDisplay(), cs, versionList(available))}
-		}
+	selected, ds := i.selectVersion(ctx, req, selected, useLock)
+	if ds.HasErrors() {
+		return nil, ds
 	}
 
 	pkg, err := i.findPackage(ctx, p, selected, platform)
@@ -178,6 +153,88 @@ func (i *Installer) installOne(ctx context.Context, req Requirement, locked *Loc
 	}
 	i.log("- Installed %s v%s (unauthenticated)", p.ForDisplay(), selected)
 	return &Lock{Provider: p, Version: selected, Constraints: cs, Hashes: append(append([]string(nil), prior...), hashes...)}, nil
+}
+
+// SelectVersion selects the version of req that Install would: the locked
+// one (when locked is non-nil, as long as the sources have it), else the
+// newest one the sources have for the installer's platform that the
+// constraints allow. It installs nothing.
+func (i *Installer) SelectVersion(ctx context.Context, req Requirement, locked *Lock) (Version, diag.Diagnostics) {
+	if locked != nil {
+		if !req.Constraints.Allows(locked.Version) {
+			return Version{}, diag.Diagnostics{diag.Errorf("Failed to query available provider packages",
+				"Could not retrieve the list of available versions for provider %s: locked provider %s %s does not match configured version constraint %s; must use rig init -upgrade to allow selection of new versions.",
+				req.Provider.ForDisplay(), req.Provider, locked.Version, req.Constraints)}
+		}
+		return i.selectVersion(ctx, req, locked.Version, true)
+	}
+	return i.selectVersion(ctx, req, Version{}, false)
+}
+
+// selectVersion checks that the sources have locked (useLock) or selects
+// the newest version they have that req's constraints allow.
+func (i *Installer) selectVersion(ctx context.Context, req Requirement, locked Version, useLock bool) (Version, diag.Diagnostics) {
+	p, cs, platform := req.Provider, req.Constraints.String(), i.platform()
+	selected := locked
+	available, searched, err := i.availableVersions(ctx, p, platform)
+	if err != nil {
+		return Version{}, diag.Diagnostics{diag.Errorf("Failed to query available provider packages",
+			"Could not retrieve the list of available versions for provider %s: %s.", p.ForDisplay(), err)}
+	}
+	if len(available) == 0 {
+		return Version{}, diag.Diagnostics{notFound(p, platform, searched)}
+	}
+	if useLock {
+		if !containsVersion(available, selected) {
+			return Version{}, diag.Diagnostics{diag.Errorf("Failed to install provider",
+				"Error while installing %s v%s: the version recorded in the dependency lock file is not in any of the search locations (they have %s). Run \"rig init -upgrade\" to select another version.\n\nSearched:\n%s",
+				p.ForDisplay(), selected, versionList(available), bulletList(searched))}
+		}
+	} else {
+		available.SortNewestFirst()
+		found := false
+		for _, v := range available {
+			if req.Constraints.Allows(v) {
+				selected, found = v, true
+				break
+			}
+		}
+		if !found {
+			return Version{}, diag.Diagnostics{diag.Errorf("Failed to query available provider packages",
+				"Could not retrieve the list of available versions for provider %s: no available releases match the given constraints %s (the search locations have %s).",
+				p.ForDisplay(), cs, versionList(available))}
+		}
+	}
+	return selected, nil
+}
+
+// PackageHashes finds the package of p at v for the installer's platform
+// in the sources and returns it with its hashes: h1: always, zh: too for
+// an archive. It installs nothing.
+func (i *Installer) PackageHashes(ctx context.Context, p addrs.Provider, v Version) (Package, []string, error) {
+	pkg, err := i.findPackage(ctx, p, v, i.platform())
+	if err != nil {
+		return Package{}, nil, err
+	}
+	switch pkg.Kind {
+	case PackageUnpacked:
+		h1, err := HashDir(pkg.Location)
+		if err != nil {
+			return Package{}, nil, err
+		}
+		return pkg, []string{h1}, nil
+	case PackageZip:
+		h1, err := HashZip(pkg.Location)
+		if err != nil {
+			return Package{}, nil, err
+		}
+		zh, err := HashZipLegacy(pkg.Location)
+		if err != nil {
+			return Package{}, nil, err
+		}
+		return pkg, []string{h1, zh}, nil
+	}
+	return Package{}, nil, fmt.Errorf("package %s: unknown kind %d", pkg.Location, pkg.Kind)
 }
 
 // matchesAny reports whether the package with the given hashes matches a

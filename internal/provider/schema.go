@@ -12,7 +12,9 @@ type Block struct {
 	Attributes  map[string]*Attribute
 	BlockTypes  map[string]*NestedBlock
 	Description string
-	Deprecated  bool
+	// DescriptionKind says how Description is written.
+	DescriptionKind StringKind
+	Deprecated      bool
 }
 
 // Attribute describes one attribute. Exactly one of Type and NestedType is set.
@@ -25,8 +27,20 @@ type Attribute struct {
 	Computed    bool
 	Sensitive   bool
 	Description string
-	Deprecated  bool
+	// DescriptionKind says how Description is written.
+	DescriptionKind StringKind
+	Deprecated      bool
 }
+
+// StringKind says how a provider's description text is written.
+type StringKind uint8
+
+const (
+	// StringPlain is plain text, the zero value.
+	StringPlain StringKind = iota
+	// StringMarkdown is Markdown.
+	StringMarkdown
+)
 
 // NestingMode says how a nested block or nested attribute repeats.
 type NestingMode uint8

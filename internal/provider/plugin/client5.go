@@ -291,10 +291,11 @@ func schema5(s *proto.Schema) (provider.Schema, error) {
 // block5 converts a block; a missing block is an empty one.
 func block5(b *proto.Schema_Block) (*provider.Block, error) {
 	out := &provider.Block{
-		Attributes:  make(map[string]*provider.Attribute, len(b.GetAttributes())),
-		BlockTypes:  make(map[string]*provider.NestedBlock, len(b.GetBlockTypes())),
-		Description: b.GetDescription(),
-		Deprecated:  b.GetDeprecated(),
+		Attributes:      make(map[string]*provider.Attribute, len(b.GetAttributes())),
+		BlockTypes:      make(map[string]*provider.NestedBlock, len(b.GetBlockTypes())),
+		Description:     b.GetDescription(),
+		Deprecated:      b.GetDeprecated(),
+		DescriptionKind: stringKind(int32(b.GetDescriptionKind())),
 	}
 	for _, a := range b.GetAttributes() {
 		ty, err := attributeType(a.GetName(), a.GetType())
@@ -302,13 +303,14 @@ func block5(b *proto.Schema_Block) (*provider.Block, error) {
 			return nil, err
 		}
 		out.Attributes[a.GetName()] = &provider.Attribute{
-			Type:        ty,
-			Required:    a.GetRequired(),
-			Optional:    a.GetOptional(),
-			Computed:    a.GetComputed(),
-			Sensitive:   a.GetSensitive(),
-			Description: a.GetDescription(),
-			Deprecated:  a.GetDeprecated(),
+			Type:            ty,
+			Required:        a.GetRequired(),
+			Optional:        a.GetOptional(),
+			Computed:        a.GetComputed(),
+			Sensitive:       a.GetSensitive(),
+			Description:     a.GetDescription(),
+			Deprecated:      a.GetDeprecated(),
+			DescriptionKind: stringKind(int32(a.GetDescriptionKind())),
 		}
 	}
 	for _, nb := range b.GetBlockTypes() {

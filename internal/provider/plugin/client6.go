@@ -291,10 +291,11 @@ func schema6(s *proto.Schema) (provider.Schema, error) {
 // block6 converts a block; a missing block is an empty one.
 func block6(b *proto.Schema_Block) (*provider.Block, error) {
 	out := &provider.Block{
-		Attributes:  make(map[string]*provider.Attribute, len(b.GetAttributes())),
-		BlockTypes:  make(map[string]*provider.NestedBlock, len(b.GetBlockTypes())),
-		Description: b.GetDescription(),
-		Deprecated:  b.GetDeprecated(),
+		Attributes:      make(map[string]*provider.Attribute, len(b.GetAttributes())),
+		BlockTypes:      make(map[string]*provider.NestedBlock, len(b.GetBlockTypes())),
+		Description:     b.GetDescription(),
+		Deprecated:      b.GetDeprecated(),
+		DescriptionKind: stringKind(int32(b.GetDescriptionKind())),
 	}
 	for _, a := range b.GetAttributes() {
 		attr, err := attribute6(a)
@@ -322,12 +323,13 @@ func block6(b *proto.Schema_Block) (*provider.Block, error) {
 // attribute6 converts an attribute with either a type or a nested type.
 func attribute6(a *proto.Schema_Attribute) (*provider.Attribute, error) {
 	out := &provider.Attribute{
-		Required:    a.GetRequired(),
-		Optional:    a.GetOptional(),
-		Computed:    a.GetComputed(),
-		Sensitive:   a.GetSensitive(),
-		Description: a.GetDescription(),
-		Deprecated:  a.GetDeprecated(),
+		Required:        a.GetRequired(),
+		Optional:        a.GetOptional(),
+		Computed:        a.GetComputed(),
+		Sensitive:       a.GetSensitive(),
+		Description:     a.GetDescription(),
+		Deprecated:      a.GetDeprecated(),
+		DescriptionKind: stringKind(int32(a.GetDescriptionKind())),
 	}
 	if nt := a.GetNestedType(); nt != nil {
 		if len(a.GetType()) > 0 {

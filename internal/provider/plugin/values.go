@@ -103,6 +103,15 @@ func nestingMode(mode int32, allowGroup bool) (provider.NestingMode, error) {
 	return provider.NestingInvalid, fmt.Errorf("invalid nesting mode %d", mode)
 }
 
+// stringKind converts a protocol string kind (the same numbers in
+// protocols 5 and 6: 0 plain, 1 markdown); an unknown kind is plain.
+func stringKind(kind int32) provider.StringKind {
+	if kind == 1 {
+		return provider.StringMarkdown
+	}
+	return provider.StringPlain
+}
+
 // newDiagnostic builds the rig form of a provider diagnostic. A diagnostic
 // about an attribute names the attribute path at the end of its detail.
 // Protocol severity INVALID (0) counts as an error.
