@@ -178,9 +178,11 @@ terraform {
 }
 resource "terraform_data" "a" {}
 `})
-	r := rig(t, dir, "plan", "-input=false", "-no-color")
-	if r.code == 0 || !strings.Contains(r.stderr, `the key provider "aws_kms" is not supported yet`) {
-		t.Fatalf("plan with aws_kms: exit %d\n%s", r.code, r.stderr)
+	for _, cmd := range []string{"plan", "validate"} {
+		r := rig(t, dir, cmd, "-no-color")
+		if r.code == 0 || !strings.Contains(r.stderr, `the key provider "aws_kms" is not supported yet`) || !strings.Contains(r.stderr, "main.tf line 4") {
+			t.Errorf("%s with aws_kms: exit %d\n%s", cmd, r.code, r.stderr)
+		}
 	}
 }
 
