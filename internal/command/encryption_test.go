@@ -110,6 +110,13 @@ func TestEncryptedStateAndPlan(t *testing.T) {
 		t.Errorf("output after the saved plan = %q", got)
 	}
 
+	// Without the encryption block the state cannot be read, and rig says why.
+	writeFile(t, dir, "main.tf", encryptionConfig(""))
+	if r := rig(t, dir, "plan", "-input=false", "-no-color"); r.code == 0 || !strings.Contains(r.stderr, "is encrypted, and the configuration has no encryption block") {
+		t.Fatalf("plan without a state target: exit %d\n%s", r.code, r.stderr)
+	}
+	writeFile(t, dir, "main.tf", encryptionConfig(enforcedTargets))
+
 	// state pull prints the decrypted state; state push takes an encrypted file.
 	if r := rig(t, dir, "state", "pull"); r.code != 0 || !strings.Contains(r.stdout, `"s3cr3t-next"`) {
 		t.Fatalf("state pull: exit %d\n%s", r.code, r.stderr)

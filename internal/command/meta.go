@@ -213,6 +213,8 @@ func readState(ctx context.Context, store backend.Store) (*state.State, diag.Dia
 	switch {
 	case errors.Is(err, statefile.ErrEmpty):
 		return state.New(), nil
+	case err != nil && encryption.IsEncrypted(data):
+		return nil, diag.Diagnostics{diag.Errorf("Failed to load state", "%s is encrypted, and the configuration has no encryption block with a state target to decrypt it. The state was left untouched.", store.Path())}
 	case err != nil:
 		return nil, diag.Diagnostics{diag.Errorf("Failed to load state", "Reading %s: %s. The state was left untouched.", store.Path(), err)}
 	}
