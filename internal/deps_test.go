@@ -38,6 +38,8 @@ var allowedImports = map[string][]string{
 	"internal/getmodules": {"internal/addrs", "internal/config", "internal/diag"},
 	// The canonical style of configuration files (fmt).
 	"internal/hclfmt": {"internal/diag"},
+	// State and plan encryption: the encryption block, pbkdf2, aes_gcm, the envelope.
+	"internal/encryption": {"internal/config", "internal/diag"},
 
 	// The provider plugin client and the generated code of the two protocol versions.
 	"internal/provider/plugin": {"internal/addrs", "internal/diag", "internal/provider",

@@ -11,7 +11,6 @@ import (
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
-	"github.com/rig-iac/rig/internal/plan/planfile"
 	"github.com/rig-iac/rig/internal/provisioner"
 	"github.com/rig-iac/rig/internal/ui"
 )
@@ -165,7 +164,9 @@ func provisioners() map[string]apply.Provisioner {
 // applySavedPlan applies a plan file made by `rig plan -out`, only if the
 // state is still the one it was planned against and the configuration is unchanged.
 func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *operationFlags) int {
-	pf, err := planfile.Read(path)
+	// The configuration says how the plan is encrypted; its errors are reported below.
+	cfg, _ := m.loadConfigQuiet()
+	pf, err := readPlan(path, cfg)
 	if err != nil {
 		out.diagnostics(diag.Diagnostics{diag.Errorf("Failed to load plan file", "%s", err)})
 		return 1

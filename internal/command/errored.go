@@ -25,6 +25,9 @@ func (m *Meta) persistFailed(s *state.State, w *stateWriter, cause error) diag.D
 	s.Lineage, s.Serial, s.TerraformVersion = w.lineage, w.serial+1, version.Terraform
 	data, err := statefile.Marshal(s)
 	if err == nil {
+		data, err = m.encryption.EncryptState(data)
+	}
+	if err == nil {
 		err = writePrivateFile(erroredStatePath, data)
 	}
 	if err != nil {

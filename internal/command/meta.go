@@ -18,6 +18,7 @@ import (
 	"github.com/rig-iac/rig/internal/backend"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/encryption"
 	"github.com/rig-iac/rig/internal/getmodules"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/builtin"
@@ -44,6 +45,9 @@ type Meta struct {
 	// it to place providers the lock file does not record
 	// (getproviders.RegistryHosts); nil otherwise.
 	stateProviders []addrs.Provider
+	// encryption is the encryption configuration of the state store last
+	// opened (stateStore), for errored.tfstate; nil when there is none.
+	encryption *encryption.Encryption
 }
 
 // flagSet returns a flag set for a command that reports errors on stderr.
@@ -182,9 +186,18 @@ func (m *Meta) stateStore(ctx context.Context, cfg *config.Module) (backend.Stor
 	if ds.HasErrors() {
 		return nil, ds
 	}
+	enc, more := encryptionOf(cfg)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return nil, ds
+	}
 	store, err := b.Store(ctx, m.workspace())
 	if err != nil {
 		return nil, ds.Append(diag.Errorf("Failed to open state", "%s", err))
+	}
+	m.encryption = enc
+	if enc != nil {
+		store = encryptedStore{Store: store, enc: enc}
 	}
 	return store, ds
 }
@@ -200,6 +213,8 @@ func readState(ctx context.Context, store backend.Store) (*state.State, diag.Dia
 	switch {
 	case errors.Is(err, statefile.ErrEmpty):
 		return state.New(), nil
+	case err != nil && encryption.IsEncrypted(data):
+		return nil, diag.Diagnostics{diag.Errorf("Failed to load state", "%s is encrypted, and the configuration has no encryption block with a state target to decrypt it. The state was left untouched.", store.Path())}
 	case err != nil:
 		return nil, diag.Diagnostics{diag.Errorf("Failed to load state", "Reading %s: %s. The state was left untouched.", store.Path(), err)}
 	}

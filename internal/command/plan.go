@@ -67,7 +67,7 @@ func runPlan(m *Meta, args []string) int {
 	out.diagnostics(ds)
 	if f.out != "" {
 		pf := &planfile.File{Plan: p, Config: op.cfg.Sources, StateLineage: op.state.Lineage, StateSerial: op.state.Serial, Workspace: m.workspace()}
-		if err := planfile.Write(f.out, pf); err != nil {
+		if err := writePlan(f.out, pf, op.cfg); err != nil {
 			out.diagnostics(ds.Append(err))
 			return 1
 		}

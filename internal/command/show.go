@@ -32,7 +32,8 @@ func runShow(m *Meta, args []string) int {
 	defer set.Close()
 	opts := ui.RenderOptions{Color: m.Color}
 	if fs.NArg() == 1 {
-		pf, err := planfile.Read(fs.Arg(0))
+		cfg, _ := m.loadConfigQuiet() // for the plan's encryption, if any
+		pf, err := readPlan(fs.Arg(0), cfg)
 		if err != nil {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a plan", "%s", err)})
 			return 1

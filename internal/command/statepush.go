@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/encryption"
 	"github.com/rig-iac/rig/internal/state/statefile"
 )
 
@@ -71,12 +72,19 @@ func runStatePush(m *Meta, args []string) int {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the state file", "%s", err)})
 		return 1
 	}
+	cfg, _ := m.loadConfigQuiet()
+	// A file encrypted as the configuration says (errored.tfstate is) is decrypted first.
+	if enc, ds := encryptionOf(cfg); !ds.HasErrors() && encryption.IsEncrypted(data) {
+		if data, err = enc.DecryptState(data); err != nil {
+			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the state file", "%s", err)})
+			return 1
+		}
+	}
 	pushed, err := statefile.Parse(data)
 	if err != nil {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the state file", "%s", err)})
 		return 1
 	}
-	cfg, _ := m.loadConfigQuiet()
 	ctx := context.Background()
 	store, ds := m.stateStore(ctx, cfg)
 	if ds.HasErrors() {

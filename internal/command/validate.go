@@ -21,6 +21,10 @@ func runValidate(m *Meta, args []string) int {
 	}
 	cfg, ds := m.loadCheckedConfig()
 	if !ds.HasErrors() {
+		_, more := encryptionOf(cfg)
+		ds = ds.Append(more)
+	}
+	if !ds.HasErrors() {
 		ds = ds.Append(m.checkProviders(cfg))
 	}
 	cwd := ""

@@ -153,6 +153,12 @@ func Write(path string, f *File) error {
 	if err != nil {
 		return err
 	}
+	return WriteBytes(path, data)
+}
+
+// WriteBytes saves an encoded plan (Marshal's result, or its encrypted
+// form) to path as Write does.
+func WriteBytes(path string, data []byte) error {
 	mode := fs.FileMode(0o600)
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm() & 0o600

@@ -1,0 +1,270 @@
+package encryption
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/gocty"
+)
+
+// Encryption is a module's encryption configuration. A nil *Encryption,
+// and one without a state (or plan) target, passes that data through
+// unchanged. It is safe for concurrent use.
+type Encryption struct {
+	state *target
+	plan  *target
+}
+
+// target is the state or the plan block: the method data is written with,
+// then the fallbacks it may also be read with, in order.
+type target struct {
+	name    string // "state" or "plan"
+	methods []*method
+	enc     sealer // encryption key of methods[0], made once
+}
+
+// methodKind is the closed set of methods rig implements.
+type methodKind uint8
+
+const (
+	aesGCM methodKind = iota + 1
+	unencrypted
+)
+
+type method struct {
+	kind methodKind
+	addr string // method.TYPE.NAME
+	keys *keyProvider
+	aad  []byte
+}
+
+var encryptionSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "key_provider", LabelNames: []string{"type", "name"}},
+		{Type: "method", LabelNames: []string{"type", "name"}},
+		{Type: "state"},
+		{Type: "plan"},
+		{Type: "remote_state_data_sources"},
+	},
+}
+
+var targetSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "method"}, {Name: "enforced"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "fallback"}},
+}
+
+var fallbackSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "method", Required: true}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "fallback"}},
+}
+
+var aesGCMSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "keys", Required: true}, {Name: "aad"}},
+}
+
+// unsupported is the detail of the diagnostic for key providers and methods rig lacks.
+const unsupported = "rig supports the pbkdf2 key provider and the aes_gcm and unencrypted methods; %s %q is not supported yet."
+
+// New reads an "encryption" block; a nil block gives a nil *Encryption.
+// Expressions in the block must be constants: references to variables or
+// locals are not evaluated.
+func New(block *config.RawBlock) (*Encryption, diag.Diagnostics) {
+	if block == nil {
+		return nil, nil
+	}
+	content, hds := block.Body.Content(encryptionSchema)
+	ds := diag.FromHCL(hds)
+	providers := map[string]*keyProvider{}
+	methods := map[string]*method{}
+	var stateBlock, planBlock *hcl.Block
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "key_provider":
+			addr := "key_provider." + b.Labels[0] + "." + b.Labels[1]
+			if b.Labels[0] != "pbkdf2" {
+				ds = ds.Append(diag.At(b.DefRange, "Unsupported key provider", fmt.Sprintf(unsupported, "the key provider", b.Labels[0])))
+				continue
+			}
+			if _, dup := providers[addr]; dup {
+				ds = ds.Append(diag.At(b.DefRange, "Duplicate key provider", fmt.Sprintf("%s is declared twice.", addr)))
+				continue
+			}
+			kp, more := decodePBKDF2(b, addr)
+			ds = ds.Append(more)
+			if kp != nil {
+				providers[addr] = kp
+			}
+		case "method":
+			addr := "method." + b.Labels[0] + "." + b.Labels[1]
+			if _, dup := methods[addr]; dup {
+				ds = ds.Append(diag.At(b.DefRange, "Duplicate encryption method", fmt.Sprintf("%s is declared twice.", addr)))
+				continue
+			}
+			switch b.Labels[0] {
+			case "aes_gcm", "unencrypted":
+				methods[addr] = nil // decoded once the key providers are known
+			default:
+				ds = ds.Append(diag.At(b.DefRange, "Unsupported encryption method", fmt.Sprintf(unsupported, "the method", b.Labels[0])))
+			}
+		case "state":
+			stateBlock = b
+		case "plan":
+			planBlock = b
+		}
+	}
+	for _, b := range content.Blocks {
+		if b.Type != "method" {
+			continue
+		}
+		addr := "method." + b.Labels[0] + "." + b.Labels[1]
+		if m, ok := methods[addr]; !ok || m != nil {
+			continue
+		}
+		m, more := decodeMethod(b, addr, providers)
+		ds = ds.Append(more)
+		methods[addr] = m
+	}
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	e := &Encryption{}
+	var more diag.Diagnostics
+	if stateBlock != nil {
+		e.state, more = decodeTarget(stateBlock, methods)
+		ds = ds.Append(more)
+	}
+	if planBlock != nil {
+		e.plan, more = decodeTarget(planBlock, methods)
+		ds = ds.Append(more)
+	}
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	return e, ds
+}
+
+func decodeMethod(b *hcl.Block, addr string, providers map[string]*keyProvider) (*method, diag.Diagnostics) {
+	if b.Labels[0] == "unencrypted" {
+		_, hds := b.Body.Content(&hcl.BodySchema{})
+		return &method{kind: unencrypted, addr: addr}, diag.FromHCL(hds)
+	}
+	content, hds := b.Body.Content(aesGCMSchema)
+	ds := diag.FromHCL(hds)
+	if hds.HasErrors() {
+		return nil, ds
+	}
+	m := &method{kind: aesGCM, addr: addr}
+	keys := content.Attributes["keys"]
+	trav, hds := hcl.AbsTraversalForExpr(keys.Expr)
+	ref := ""
+	if !hds.HasErrors() && len(trav) == 3 {
+		ref = trav.RootName()
+		for _, step := range trav[1:] {
+			if a, ok := step.(hcl.TraverseAttr); ok {
+				ref += "." + a.Name
+			}
+		}
+	}
+	m.keys = providers[ref]
+	if m.keys == nil {
+		return nil, ds.Append(diag.At(keys.Expr.Range(), "Invalid key provider reference",
+			"The keys attribute must name a declared key provider, as key_provider.pbkdf2.NAME."))
+	}
+	if m.keys.keyLength != 16 && m.keys.keyLength != 24 && m.keys.keyLength != 32 {
+		return nil, ds.Append(diag.At(keys.Expr.Range(), "Invalid method configuration",
+			fmt.Sprintf("AES-GCM requires the key length to be one of 16, 24 or 32 bytes; %s gives %d.", ref, m.keys.keyLength)))
+	}
+	if a, ok := content.Attributes["aad"]; ok {
+		var aad []byte
+		if more := decodeAttr(a, cty.List(cty.Number), &aad); more.HasErrors() {
+			return nil, ds.Append(more)
+		}
+		m.aad = aad
+	}
+	return m, ds
+}
+
+// decodeTarget reads a state or plan block and its chain of fallbacks.
+func decodeTarget(b *hcl.Block, methods map[string]*method) (*target, diag.Diagnostics) {
+	content, hds := b.Body.Content(targetSchema)
+	ds := diag.FromHCL(hds)
+	if hds.HasErrors() {
+		return nil, ds
+	}
+	t := &target{name: b.Type}
+	enforced := false
+	if a, ok := content.Attributes["enforced"]; ok {
+		ds = ds.Append(decodeAttr(a, cty.Bool, &enforced))
+	}
+	if _, ok := content.Attributes["method"]; !ok {
+		return nil, ds.Append(diag.At(b.DefRange, "Missing encryption method", fmt.Sprintf("The %s block must set method.", b.Type)))
+	}
+	for {
+		a := content.Attributes["method"]
+		m, more := methodRef(a, methods)
+		ds = ds.Append(more)
+		if m != nil {
+			if m.kind == unencrypted && enforced {
+				ds = ds.Append(diag.At(a.Expr.Range(), "Unencrypted method is forbidden",
+					fmt.Sprintf("The %s block sets enforced = true, so it cannot use the unencrypted method.", b.Type)))
+			}
+			t.methods = append(t.methods, m)
+		}
+		switch fb := content.Blocks; len(fb) {
+		case 0:
+			if ds.HasErrors() {
+				return nil, ds
+			}
+			return t, ds
+		case 1:
+			content, hds = fb[0].Body.Content(fallbackSchema)
+			ds = ds.Append(diag.FromHCL(hds))
+			if hds.HasErrors() {
+				return nil, ds
+			}
+		default:
+			return nil, ds.Append(diag.At(fb[1].DefRange, "Duplicate fallback block", "A block may have only one fallback; chain them by nesting."))
+		}
+	}
+}
+
+func methodRef(a *hcl.Attribute, methods map[string]*method) (*method, diag.Diagnostics) {
+	trav, hds := hcl.AbsTraversalForExpr(a.Expr)
+	if !hds.HasErrors() && len(trav) == 3 && trav.RootName() == "method" {
+		t, ok1 := trav[1].(hcl.TraverseAttr)
+		n, ok2 := trav[2].(hcl.TraverseAttr)
+		if ok1 && ok2 {
+			addr := "method." + t.Name + "." + n.Name
+			if m := methods[addr]; m != nil {
+				return m, nil
+			}
+			return nil, diag.Diagnostics{diag.At(a.Expr.Range(), "Reference to undeclared encryption method",
+				fmt.Sprintf("There is no method %q %q block declared in the encryption block.", t.Name, n.Name))}
+		}
+	}
+	return nil, diag.Diagnostics{diag.At(a.Expr.Range(), "Invalid encryption method identifier", "Expected method of form method.<type>.<name>.")}
+}
+
+// decodeAttr evaluates a constant attribute as ty into the Go value out.
+func decodeAttr(a *hcl.Attribute, ty cty.Type, out any) diag.Diagnostics {
+	v, hds := a.Expr.Value(nil)
+	if hds.HasErrors() {
+		return diag.Diagnostics{diag.At(a.Expr.Range(), "Unsupported expression in encryption block",
+			fmt.Sprintf("rig evaluates only constant values in the encryption block; %s must not refer to variables, locals or functions.", a.Name))}
+	}
+	v, err := convert.Convert(v, ty)
+	if err == nil && v.IsNull() {
+		err = fmt.Errorf("must not be null")
+	}
+	if err == nil {
+		err = gocty.FromCtyValue(v, out)
+	}
+	if err != nil {
+		return diag.Diagnostics{diag.At(a.Expr.Range(), "Invalid value in encryption block", fmt.Sprintf("%s: %s.", a.Name, err))}
+	}
+	return nil
+}
