@@ -374,3 +374,33 @@ func TestRemoteExecCancel(t *testing.T) {
 		t.Errorf("stopped after %s", d)
 	}
 }
+
+func TestBastion(t *testing.T) {
+	target := startServer(t)
+	bastion := sshtest.Start(t, sshtest.Options{User: "jump", Password: "hop"})
+	var out recorder
+	req := Request{
+		Config: object(Spec(RemoteExec), map[string]cty.Value{"inline": strings_("echo behind the bastion")}),
+		Connection: connectionTo(target, map[string]cty.Value{
+			"script_path":      cty.StringVal(filepath.Join(target.Dir, "b.sh")),
+			"host_key":         cty.StringVal(target.HostKey),
+			"bastion_host":     cty.StringVal(bastion.Host),
+			"bastion_port":     cty.NumberIntVal(int64(bastion.Port)),
+			"bastion_user":     cty.StringVal("jump"),
+			"bastion_password": cty.StringVal("hop"),
+			"bastion_host_key": cty.StringVal(bastion.HostKey),
+		}),
+	}
+	if err := (RemoteExecRunner{}).Run(context.Background(), req, out.output); err != nil {
+		t.Fatal(err)
+	}
+	if !contains(out.lines, "Using configured bastion host...") || !contains(out.lines, "  User: jump") {
+		t.Errorf("output %q: want the bastion described", out.lines)
+	}
+	if diff := cmp.Diff([]string{"behind the bastion"}, out.afterConnected(t)); diff != "" {
+		t.Errorf("output (-want +got):\n%s", diff)
+	}
+	if n := bastion.Forwards(); n == 0 {
+		t.Errorf("the bastion forwarded no connection")
+	}
+}

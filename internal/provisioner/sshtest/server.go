@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"golang.org/x/crypto/ssh"
@@ -50,11 +51,16 @@ type Server struct {
 	// host_key gives it.
 	HostKey string
 
-	opts   Options
-	config *ssh.ServerConfig
-	ln     net.Listener
-	wg     sync.WaitGroup
+	opts     Options
+	config   *ssh.ServerConfig
+	ln       net.Listener
+	wg       sync.WaitGroup
+	forwards atomic.Int64
 }
+
+// Forwards returns how many connections the server has forwarded for its
+// clients ("direct-tcpip" channels, as a bastion host does).
+func (s *Server) Forwards() int { return int(s.forwards.Load()) }
 
 // Start starts a server for the length of t with a new ed25519 host key.
 func Start(t testing.TB, opts Options) *Server {
@@ -120,8 +126,12 @@ func (s *Server) handle(nc net.Conn) {
 	}
 	go ssh.DiscardRequests(reqs)
 	for nch := range chans {
+		if nch.ChannelType() == "direct-tcpip" {
+			go s.forward(nch)
+			continue
+		}
 		if nch.ChannelType() != "session" {
-			_ = nch.Reject(ssh.UnknownChannelType, "only sessions")
+			_ = nch.Reject(ssh.UnknownChannelType, "only sessions and forwarding")
 			continue
 		}
 		ch, chReqs, err := nch.Accept()
@@ -130,6 +140,39 @@ func (s *Server) handle(nc net.Conn) {
 		}
 		go s.session(ch, chReqs)
 	}
+}
+
+// forward connects a "direct-tcpip" channel to the address it names, which
+// must be on 127.0.0.1.
+func (s *Server) forward(nch ssh.NewChannel) {
+	var to struct {
+		Host       string
+		Port       uint32
+		OriginHost string
+		OriginPort uint32
+	}
+	if err := ssh.Unmarshal(nch.ExtraData(), &to); err != nil || to.Host != "127.0.0.1" {
+		_ = nch.Reject(ssh.Prohibited, "only 127.0.0.1")
+		return
+	}
+	nc, err := net.Dial("tcp", net.JoinHostPort(to.Host, strconv.Itoa(int(to.Port))))
+	if err != nil {
+		_ = nch.Reject(ssh.ConnectionFailed, err.Error())
+		return
+	}
+	ch, reqs, err := nch.Accept()
+	if err != nil {
+		nc.Close()
+		return
+	}
+	s.forwards.Add(1)
+	go ssh.DiscardRequests(reqs)
+	go func() {
+		_, _ = io.Copy(nc, ch)
+		nc.Close()
+	}()
+	_, _ = io.Copy(ch, nc)
+	ch.Close()
 }
 
 // session serves one session: its first exec request runs, others are
