@@ -502,8 +502,15 @@ func checkProvisioners(r *config.Resource) diag.Diagnostics {
 		}
 		switch spec := provisioner.Spec(p.Type); {
 		case spec != nil:
-			_, more := p.Config.Content(hcldec.ImpliedSchema(spec))
+			content, more := p.Config.Content(hcldec.ImpliedSchema(spec))
 			ds = ds.Append(diag.FromHCL(more))
+			// An argument set to a null literal counts as set here; the
+			// provisioner checks the values again when it runs.
+			if content != nil && !more.HasErrors() {
+				if err := provisioner.CheckArguments(p.Type, func(n string) bool { _, ok := content.Attributes[n]; return ok }); err != nil {
+					ds = ds.Append(diag.At(p.Config.MissingItemRange(), err.Error(), ""))
+				}
+			}
 		default:
 			ds = ds.Append(diag.At(p.TypeRange, "Failed to obtain provisioner schema",
 				fmt.Sprintf("Could not load the schema for provisioner %q: unavailable provisioner %q.", p.Type, p.Type)))

@@ -4,7 +4,6 @@ package provisioner
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,11 +21,8 @@ type FileRunner struct{}
 // It writes no output. Cancelling ctx closes the connection.
 func (FileRunner) Run(ctx context.Context, req Request, _ func(string)) error {
 	src, content, dst := req.Config.GetAttr("source"), req.Config.GetAttr("content"), stringAttr(req.Config, "destination")
-	switch {
-	case !src.IsNull() && !content.IsNull():
-		return errors.New("Cannot set both 'source' and 'content'")
-	case src.IsNull() && content.IsNull():
-		return errors.New("Must provide one of 'source' or 'content'")
+	if err := CheckArguments(File, hasFunc(req.Config)); err != nil {
+		return err
 	}
 	ci, err := parseConnection(req.Connection)
 	if err != nil {

@@ -74,14 +74,8 @@ func (RemoteExecRunner) Run(ctx context.Context, req Request, output func(string
 // scripts names.
 func remoteScripts(config cty.Value) ([][]byte, error) {
 	inline, script, scripts := config.GetAttr("inline"), config.GetAttr("script"), config.GetAttr("scripts")
-	set := 0
-	for _, v := range []cty.Value{inline, script, scripts} {
-		if !v.IsNull() {
-			set++
-		}
-	}
-	if set != 1 {
-		return nil, errors.New(`only one of "inline", "script", or "scripts" must be set`)
+	if err := CheckArguments(RemoteExec, hasFunc(config)); err != nil {
+		return nil, err
 	}
 	if !inline.IsNull() {
 		var lines []string

@@ -1,6 +1,10 @@
+//lint:file-ignore ST1005 its errors are messages users see, worded as OpenTofu words them.
+
 package provisioner
 
 import (
+	"errors"
+
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -86,3 +90,35 @@ func Spec(typ string) hcldec.Spec {
 // ConnectionSpec returns the decoder spec of a connection block. The spec is
 // shared: callers must not modify it.
 func ConnectionSpec() hcldec.Spec { return connectionSpec }
+
+// CheckArguments reports a combination of arguments a provisioner of type
+// typ does not take, in OpenTofu's words; has says whether an argument is
+// set. The file provisioner takes one of source and content; remote-exec
+// one of inline, script and scripts.
+func CheckArguments(typ string, has func(name string) bool) error {
+	switch typ {
+	case File:
+		switch src, content := has("source"), has("content"); {
+		case src && content:
+			return errors.New("Cannot set both 'source' and 'content'")
+		case !src && !content:
+			return errors.New("Must provide one of 'source' or 'content'")
+		}
+	case RemoteExec:
+		set := 0
+		for _, n := range []string{"inline", "script", "scripts"} {
+			if has(n) {
+				set++
+			}
+		}
+		if set != 1 {
+			return errors.New(`only one of "inline", "script", or "scripts" must be set`)
+		}
+	}
+	return nil
+}
+
+// hasFunc returns whether an attribute of config is set (not null).
+func hasFunc(config cty.Value) func(string) bool {
+	return func(name string) bool { return !config.GetAttr(name).IsNull() }
+}
