@@ -53,6 +53,12 @@ func parseConnection(v cty.Value) (*connInfo, error) {
 	if t := connString(v, "type"); t != "" && t != "ssh" {
 		return nil, fmt.Errorf("rig supports connections of type \"ssh\" only, not %q", t)
 	}
+	if p := connString(v, "target_platform"); p != "" && p != "unix" {
+		return nil, fmt.Errorf("rig supports target_platform \"unix\" only, not %q", p)
+	}
+	if connString(v, "proxy_host") != "" {
+		return nil, errors.New("rig does not support connecting through a proxy (proxy_host)")
+	}
 	if a := v.GetAttr("agent"); !a.IsNull() && a.True() {
 		return nil, errors.New("rig does not support SSH agent authentication (agent = true): use password or private_key")
 	}

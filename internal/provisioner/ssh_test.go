@@ -328,8 +328,10 @@ func TestConnectFailures(t *testing.T) {
 			"timeout - last error: SSH authentication failed (deploy@127.0.0.1:", "knownhosts: key mismatch"},
 		"wrong password": {map[string]cty.Value{"password": cty.StringVal("guess")},
 			"timeout - last error: SSH authentication failed (deploy@127.0.0.1:", "unable to authenticate"},
-		"agent": {map[string]cty.Value{"agent": cty.True}, "rig does not support SSH agent authentication", ""},
-		"winrm": {map[string]cty.Value{"type": cty.StringVal("winrm")}, `rig supports connections of type "ssh" only, not "winrm"`, ""},
+		"agent":   {map[string]cty.Value{"agent": cty.True}, "rig does not support SSH agent authentication", ""},
+		"windows": {map[string]cty.Value{"target_platform": cty.StringVal("windows")}, `rig supports target_platform "unix" only, not "windows"`, ""},
+		"proxy":   {map[string]cty.Value{"proxy_host": cty.StringVal("127.0.0.1")}, "rig does not support connecting through a proxy", ""},
+		"winrm":   {map[string]cty.Value{"type": cty.StringVal("winrm")}, `rig supports connections of type "ssh" only, not "winrm"`, ""},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
