@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,5 +105,52 @@ resource "terraform_data" "bad" {
 		if res.Name == "bad" && res.Instances[0].Status != "tainted" {
 			t.Errorf("bad is %q, want tainted", res.Instances[0].Status)
 		}
+	}
+}
+
+// TestRemoteExecTimeout: a host that refuses connections is tried until
+// the connection's timeout, then the provisioner fails saying why; validate
+// reports a file provisioner without source or content.
+func TestRemoteExecTimeout(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	dir := workdir(t, map[string]string{"main.tf": fmt.Sprintf(`
+resource "terraform_data" "x" {
+  connection {
+    host    = "127.0.0.1"
+    port    = %d
+    timeout = "1s"
+  }
+  provisioner "remote-exec" {
+    inline = ["true"]
+  }
+}
+`, port)})
+	r := rig(t, dir, "apply", "-auto-approve", "-no-color")
+	if r.code != 1 {
+		t.Fatalf("apply: %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"Error: remote-exec provisioner error", fmt.Sprintf("timeout - last error: dial tcp 127.0.0.1:%d:", port), "connection refused"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(`
+resource "terraform_data" "x" {
+  provisioner "file" {
+    destination = "/tmp/x"
+  }
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v := rig(t, dir, "validate", "-no-color")
+	if v.code != 1 || !strings.Contains(v.stderr, "Error: Must provide one of 'source' or 'content'") {
+		t.Errorf("validate: %d\n%s%s", v.code, v.stdout, v.stderr)
 	}
 }

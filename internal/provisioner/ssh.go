@@ -258,8 +258,12 @@ func connect(ctx context.Context, ci *connInfo, output func(string)) (*client, e
 			return nil, err
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, ci.timeout)
+	deadline := time.Now().Add(ci.timeout)
+	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
+	// The deadline may have passed before ctx says so: its timer races
+	// with the retry delay's.
+	expired := func() bool { return !time.Now().Before(deadline) }
 	var delay time.Duration
 	var lastErr error
 	for {
@@ -267,11 +271,13 @@ func connect(ctx context.Context, ci *connInfo, output func(string)) (*client, e
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		case <-t.C:
+		}
+		if ctx.Err() != nil || expired() {
+			if ctx.Err() == nil || errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				return nil, fmt.Errorf("timeout - last error: %v", lastErr)
 			}
 			return nil, fmt.Errorf("interrupted - last error: %v", lastErr)
-		case <-t.C:
 		}
 		if output != nil {
 			for _, l := range ci.describe() {
@@ -285,7 +291,11 @@ func connect(ctx context.Context, ci *connInfo, output func(string)) (*client, e
 			}
 			return c, nil
 		}
-		lastErr = err
+		// An attempt cut short by the deadline says less than the one
+		// before it.
+		if lastErr == nil || (ctx.Err() == nil && !expired()) {
+			lastErr = err
+		}
 		delay = min(max(2*delay, firstRetryDelay), maxRetryDelay)
 	}
 }
