@@ -31,6 +31,7 @@ var allowedImports = map[string][]string{
 	"internal/provider/builtin":    {"internal/ctyjson", "internal/diag", "internal/provider"},
 	// The provisioners rig runs: their schemas and local-exec.
 	"internal/provisioner":           {},
+	"internal/provisioner/sshtest":   {},
 	"internal/provider/providertest": {"internal/addrs", "internal/diag", "internal/provider"},
 	// Provider installation: mirrors, version selection, the lock file.
 	"internal/getproviders": {"internal/addrs", "internal/diag"},

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -15,13 +17,14 @@ import (
 
 // Provisioner runs the provisioners of one type. Run is called from worker
 // goroutines, possibly concurrently; command/ wires provisioner.Runner for
-// local-exec.
+// local-exec, provisioner.RemoteExecRunner and provisioner.FileRunner.
 type Provisioner interface {
 	// Run runs one provisioner with its configuration (a value of
-	// provisioner.Spec(type), without marks), calling output with each
-	// line it writes, from one goroutine at a time. Cancelling ctx stops
-	// it; it then returns an error.
-	Run(ctx context.Context, config cty.Value, output func(string)) error
+	// provisioner.Spec(type)) and connection (a value of
+	// provisioner.ConnectionSpec(), or null), both without marks, calling
+	// output with each line it writes, from one goroutine at a time.
+	// Cancelling ctx stops it; it then returns an error.
+	Run(ctx context.Context, req provisioner.Request, output func(string)) error
 }
 
 // suppressedOutput stands for each line of a provisioner whose
@@ -63,13 +66,18 @@ func (a *applier) provision(ctx context.Context, op Operation, r *config.Resourc
 		if ds.HasErrors() {
 			return ds
 		}
+		conn, more := a.connection(scope, r, p)
+		ds = ds.Append(withAddr(more, addrs.ObjectAddr{Instance: op.Addr}))
+		if ds.HasErrors() {
+			return ds
+		}
 		val, marks := val.UnmarkDeepWithPaths()
 		output := func(line string) { a.opts.Hooks.ProvisionOutput(op, p.Type, line) }
 		if sensitive(marks) {
 			output = func(string) { a.opts.Hooks.ProvisionOutput(op, p.Type, suppressedOutput) }
 		}
 		a.opts.Hooks.PreProvision(op, p.Type)
-		err := run.Run(ctx, val, output)
+		err := run.Run(ctx, provisioner.Request{Config: val, Connection: conn}, output)
 		a.opts.Hooks.PostProvision(op, p.Type, err)
 		if err == nil || p.OnFailure == config.ProvisionerOnFailureContinue {
 			continue
@@ -79,6 +87,31 @@ func (a *applier) provision(ctx context.Context, op Operation, r *config.Resourc
 			Address: op.Addr.String(), Subject: p.Config.MissingItemRange().Ptr()})
 	}
 	return ds
+}
+
+// connection evaluates the connection p runs with, as OpenTofu does for
+// every provisioner: r's connection block with the arguments of p's own in
+// place of those of the same name; null when neither has one. Marks are
+// dropped: as in OpenTofu, a sensitive connection argument does not hide
+// the output.
+func (a *applier) connection(scope *lang.Scope, r *config.Resource, p *config.Provisioner) (cty.Value, diag.Diagnostics) {
+	var body hcl.Body
+	switch {
+	case r.Connection != nil && p.Connection != nil:
+		body = config.OverriddenBody{Base: r.Connection.Config, Override: p.Connection.Config}
+	case p.Connection != nil:
+		body = p.Connection.Config
+	case r.Connection != nil:
+		body = r.Connection.Config
+	default:
+		return cty.NullVal(hcldec.ImpliedType(provisioner.ConnectionSpec())), nil
+	}
+	val, ds := scope.EvalBlock(body, provisioner.ConnectionSpec())
+	if ds.HasErrors() {
+		return cty.NilVal, ds
+	}
+	val, _ = val.UnmarkDeep()
+	return val, ds
 }
 
 func sensitive(marks []cty.PathValueMarks) bool {

@@ -8,8 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/zclconf/go-cty/cty"
-
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider/providertest"
@@ -31,8 +29,8 @@ type provisionRun struct {
 	after   int // provider applies started before it ran
 }
 
-func (f *fakeProvisioner) Run(_ context.Context, config cty.Value, output func(string)) error {
-	cmd := config.GetAttr("command").AsString()
+func (f *fakeProvisioner) Run(_ context.Context, req provisioner.Request, output func(string)) error {
+	cmd := req.Config.GetAttr("command").AsString()
 	f.mu.Lock()
 	f.runs = append(f.runs, provisionRun{command: cmd, after: len(f.prov.Ops())})
 	f.mu.Unlock()

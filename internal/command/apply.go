@@ -158,7 +158,11 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 // provisioners returns the provisioners an apply runs. Their commands
 // stop at the first interrupt: the apply's context is cancelled then.
 func provisioners() map[string]apply.Provisioner {
-	return map[string]apply.Provisioner{provisioner.LocalExec: provisioner.Runner{}}
+	return map[string]apply.Provisioner{
+		provisioner.LocalExec:  provisioner.Runner{},
+		provisioner.RemoteExec: provisioner.RemoteExecRunner{},
+		provisioner.File:       provisioner.FileRunner{},
+	}
 }
 
 // applySavedPlan applies a plan file made by `rig plan -out`, only if the

@@ -483,20 +483,37 @@ func unsupportedConstructs(m *config.Module) diag.Diagnostics {
 	return ds
 }
 
-// checkProvisioners reports provisioners rig cannot run (file and
-// remote-exec, and types OpenTofu has none of) and the arguments of the
-// others that their schema does not allow or requires. Connection blocks
-// are accepted: local-exec does not use them.
+// checkProvisioners reports provisioners of types OpenTofu has none of and
+// the arguments of the others, and of connection blocks, that their schema
+// does not allow. A connection's required host may come from the
+// resource's block or the provisioner's: it is checked when the
+// provisioner runs.
 func checkProvisioners(r *config.Resource) diag.Diagnostics {
 	var ds diag.Diagnostics
+	connSchema := hcldec.ImpliedSchema(provisioner.ConnectionSpec())
+	for i := range connSchema.Attributes {
+		connSchema.Attributes[i].Required = false
+	}
+	if r.Connection != nil {
+		_, more := r.Connection.Config.Content(connSchema)
+		ds = ds.Append(diag.FromHCL(more))
+	}
 	for _, p := range r.Provisioners {
+		if p.Connection != nil {
+			_, more := p.Connection.Config.Content(connSchema)
+			ds = ds.Append(diag.FromHCL(more))
+		}
 		switch spec := provisioner.Spec(p.Type); {
 		case spec != nil:
-			_, more := p.Config.Content(hcldec.ImpliedSchema(spec))
+			content, more := p.Config.Content(hcldec.ImpliedSchema(spec))
 			ds = ds.Append(diag.FromHCL(more))
-		case p.Type == "file" || p.Type == "remote-exec":
-			ds = ds.Append(diag.At(p.TypeRange, "Unsupported provisioner",
-				"rig supports the local-exec provisioner; file and remote-exec are not supported yet."))
+			// An argument set to a null literal counts as set here; the
+			// provisioner checks the values again when it runs.
+			if content != nil && !more.HasErrors() {
+				if err := provisioner.CheckArguments(p.Type, func(n string) bool { _, ok := content.Attributes[n]; return ok }); err != nil {
+					ds = ds.Append(diag.At(p.Config.MissingItemRange(), err.Error(), ""))
+				}
+			}
 		default:
 			ds = ds.Append(diag.At(p.TypeRange, "Failed to obtain provisioner schema",
 				fmt.Sprintf("Could not load the schema for provisioner %q: unavailable provisioner %q.", p.Type, p.Type)))

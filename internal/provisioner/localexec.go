@@ -22,8 +22,8 @@ const maxOutput = 8 * 1024
 // Runner runs local-exec provisioners. The zero value is ready to use.
 type Runner struct{}
 
-// Run runs the command config describes (a value of Spec(LocalExec),
-// without marks): through its interpreter (default "/bin/sh -c", "cmd /C"
+// Run runs the command req.Config describes (a value of Spec(LocalExec),
+// without marks; the connection is not used): through its interpreter (default "/bin/sh -c", "cmd /C"
 // on Windows), in working_dir, with environment added to rig's own. It
 // calls output with the "Executing: …" line, then with each line the
 // command writes to stdout or stderr, as it comes; output is called from
@@ -31,7 +31,8 @@ type Runner struct{}
 // cancelling ctx kills the whole group. The error of a command that fails
 // or cannot start says how, with the end of its output, as OpenTofu says
 // it (a *CommandError).
-func (Runner) Run(ctx context.Context, config cty.Value, output func(string)) error {
+func (Runner) Run(ctx context.Context, req Request, output func(string)) error {
+	config := req.Config
 	command := stringAttr(config, "command")
 	if command == "" {
 		return errors.New("the command must be a non-empty string")
