@@ -120,36 +120,31 @@ func LoadFiles(files map[string][]byte) (*Module, diag.Diagnostics) {
 	sort.Strings(names)
 	names = preferTofuFiles(names)
 
+	// load parses one file and hands its body to add (a primary file's
+	// blocks are added, an override file's merged).
+	load := func(name string, add func(hcl.Body) hcl.Diagnostics) {
+		body, parseDiags := parseFile(name, files[name])
+		m.Sources[name] = files[name]
+		hdiags = append(hdiags, parseDiags...)
+		if body == nil {
+			return
+		}
+		if more := checkNumberLiterals(body); more.HasErrors() {
+			hdiags = append(hdiags, more...)
+			return
+		}
+		hdiags = append(hdiags, add(body)...)
+	}
 	var overrides []string
 	for _, name := range names {
 		if isOverrideFile(name) {
 			overrides = append(overrides, name)
 			continue
 		}
-		body, parseDiags := parseFile(name, files[name])
-		m.Sources[name] = files[name]
-		hdiags = append(hdiags, parseDiags...)
-		if body == nil {
-			continue
-		}
-		if more := checkNumberLiterals(body); more.HasErrors() {
-			hdiags = append(hdiags, more...)
-			continue
-		}
-		hdiags = append(hdiags, m.addFile(body)...)
+		load(name, m.addFile)
 	}
 	for _, name := range overrides {
-		body, parseDiags := parseFile(name, files[name])
-		m.Sources[name] = files[name]
-		hdiags = append(hdiags, parseDiags...)
-		if body == nil {
-			continue
-		}
-		if more := checkNumberLiterals(body); more.HasErrors() {
-			hdiags = append(hdiags, more...)
-			continue
-		}
-		hdiags = append(hdiags, m.mergeFile(body)...)
+		load(name, m.mergeFile)
 	}
 	return m, diag.FromHCL(hdiags)
 }
