@@ -119,3 +119,34 @@ func readOutput(t *testing.T, dir, name string) string {
 	}
 	return compactJSON(o.Value)
 }
+
+// A normal plan shows the changes made outside rig that matter to it (here
+// the object the plan changes back) before the plan, as OpenTofu does, and
+// leaves out drift that no planned change concerns.
+func TestNormalPlanShowsRelevantDrift(t *testing.T) {
+	live := providertest.New()
+	withTestProvider(t, live)
+	dir := workdir(t, map[string]string{"main.tf": refreshOnlyConfig})
+	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
+	driftValue(t, live, "changed")
+	r := rig(t, dir, "plan", "-no-color")
+	for _, want := range []string{
+		"Note: Objects have changed outside of rig",
+		"# test_thing.x has changed",
+		"actions to undo or respond to these changes.",
+		"# test_thing.x will be updated in-place",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("plan lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Index(r.stdout, "has changed") > strings.Index(r.stdout, "will be updated in-place") {
+		t.Error("the drift note comes after the plan")
+	}
+	// Drift the configuration agrees with leaves nothing to do: no note.
+	writeFile(t, dir, "main.tf", strings.Replace(refreshOnlyConfig, `value = "v"`, `value = "changed"`, 1))
+	r = rig(t, dir, "plan", "-no-color")
+	if strings.Contains(r.stdout, "Objects have changed outside of rig") {
+		t.Errorf("a plan with no change shows the drift note:\n%s", r.stdout)
+	}
+}

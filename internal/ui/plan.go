@@ -34,12 +34,17 @@ func RenderPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, opts RenderOpti
 	outputs := renderOutputChanges(p, o)
 
 	if p.Mode == plan.RefreshOnlyMode && len(p.Drift) > 0 {
-		if err := renderDrift(w, p, schemas, o, width); err != nil {
+		if err := renderDrift(w, p, p.Drift, schemas, o, width); err != nil {
 			return err
 		}
 		if len(changes) == 0 && outputs == "" {
 			// The note says what applying does: nothing more to say.
 			return nil
+		}
+	}
+	if drift := relevantDrift(p); p.Mode == plan.NormalMode && len(drift) > 0 {
+		if err := renderDrift(w, p, drift, schemas, o, width); err != nil {
+			return err
 		}
 	}
 	if len(changes) == 0 && outputs == "" {
@@ -322,18 +327,50 @@ func renderChanges(w io.Writer, changes []*plan.ResourceInstanceChange, schemas 
 // renderDrift writes the "Objects have changed outside of rig" note of a
 // refresh-only plan: the difference, for each object refreshing found
 // changed, between the previous run's state and the refreshed one.
-func renderDrift(w io.Writer, p *plan.Plan, schemas SchemaSource, o ropts, width int) error {
+func renderDrift(w io.Writer, p *plan.Plan, drift []*plan.ResourceInstanceChange, schemas SchemaSource, o ropts, width int) error {
 	var b strings.Builder
 	b.WriteString(o.c("\n[reset][bold][cyan]Note:[reset][bold] Objects have changed outside of rig[reset]\n\n"))
 	b.WriteString(wordWrap("rig detected the following changes made outside of rig since the last \"rig apply\" which may have affected this plan:", width) + "\n")
-	drift := slices.Clone(p.Drift)
+	drift = slices.Clone(drift)
 	sortChanges(drift)
 	for _, c := range drift {
 		b.WriteString("\n" + renderDriftChange(c, schemas, o) + "\n")
 	}
-	b.WriteString(wordWrap("\nThis is a refresh-only plan, so rig will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the rig state without changing any remote objects.", width) + "\n")
+	if p.Mode == plan.RefreshOnlyMode {
+		b.WriteString(wordWrap("\nThis is a refresh-only plan, so rig will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the rig state without changing any remote objects.", width) + "\n")
+	} else {
+		b.WriteString(wordWrap("\nUnless you have made equivalent changes to your configuration, or ignored the relevant attributes using ignore_changes, the following plan may include actions to undo or respond to these changes.", width) + "\n")
+		b.WriteString("\n" + strings.Repeat("─", 77) + "\n")
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// relevantDrift returns the changes made outside rig that matter to a
+// normal plan, as OpenTofu shows them: those of objects the plan changes,
+// and of resources a planned change depends on.
+func relevantDrift(p *plan.Plan) []*plan.ResourceInstanceChange {
+	if len(p.Drift) == 0 {
+		return nil
+	}
+	changed := map[addrs.ObjectAddr]bool{}
+	referenced := map[addrs.AbsResource]bool{}
+	for _, c := range p.Changes {
+		if c.Action == plan.NoOp {
+			continue
+		}
+		changed[c.ObjectAddr()] = true
+		for _, d := range c.Dependencies {
+			referenced[d] = true
+		}
+	}
+	var out []*plan.ResourceInstanceChange
+	for _, d := range p.Drift {
+		if changed[d.ObjectAddr()] || referenced[d.Addr.ContainingResource().Unkeyed()] {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // renderDriftChange renders one drifted object as a change with the
