@@ -164,3 +164,29 @@ func TestEmptyStateIsNoState(t *testing.T) {
 		})
 	}
 }
+
+// validate reports every independent problem it finds, not only the first
+// kind: an undeclared reference, a cycle and an unsupported argument
+// together, each once.
+func TestValidateReportsEveryProblem(t *testing.T) {
+	dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {
+  input = terraform_data.b.id
+}
+resource "terraform_data" "b" {
+  input = terraform_data.a.id
+}
+resource "terraform_data" "c" {
+  input = var.nope
+  bogus = 2
+}
+`})
+	r := rig(t, dir, "validate", "-no-color")
+	if r.code != 1 {
+		t.Fatalf("validate: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{"Reference to undeclared input variable", "Cycle: terraform_data.a, terraform_data.b", "Unsupported argument"} {
+		if n := strings.Count(r.stderr, "Error: "+want); n != 1 {
+			t.Errorf("validate reports %q %d times, want once:\n%s", want, n, r.stderr)
+		}
+	}
+}

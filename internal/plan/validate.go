@@ -36,19 +36,39 @@ func (unknownData) ModuleCall(string, []string, hcl.Range) (cty.Value, diag.Diag
 // schema (with all referenced values unknown).
 func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set, opts ValidateOptions) diag.Diagnostics {
 	p := &planner{ctx: ctx, cfg: cfg, providers: providers, schemas: map[addrs.ConfigResource]provider.Schema{}}
+	// Every independent problem is reported: reference errors do not stop
+	// the checks of resource types, cycles and bodies.
 	var ds diag.Diagnostics
 	ds = ds.Append(unsupportedConstructs(cfg))
 	ds = ds.Append(lang.CheckReferences(cfg))
-	if ds.HasErrors() {
-		return ds
-	}
 	ds = ds.Append(p.loadGraph())
 	ev, more := eval.New(ctx, eval.Options{Config: cfg, Cwd: opts.Cwd, Providers: providers})
 	ds = ds.Append(more)
-	if ds.HasErrors() {
-		return ds
+	ds = ds.Append(validateBodies(cfg, p.schemas, ev))
+	return uniqueDiagnostics(ds)
+}
+
+// uniqueDiagnostics drops repeats of a diagnostic (two checks finding the
+// same problem at the same place), keeping the first.
+func uniqueDiagnostics(ds diag.Diagnostics) diag.Diagnostics {
+	type key struct {
+		severity        diag.Severity
+		summary, detail string
+		subject         hcl.Range
 	}
-	return ds.Append(validateBodies(cfg, p.schemas, ev))
+	seen := map[key]bool{}
+	out := ds[:0:0]
+	for _, d := range ds {
+		k := key{d.Severity, d.Summary, d.Detail, hcl.Range{}}
+		if d.Subject != nil {
+			k.subject = *d.Subject
+		}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // ValidateOptions are the settings of Validate.
