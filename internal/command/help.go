@@ -18,14 +18,18 @@ var mainCommands = []string{"init", "validate", "plan", "apply", "destroy"}
 func writeUsage(w io.Writer) {
 	fmt.Fprintf(w, "Usage: rig [global options] <subcommand> [args]\n\n")
 	writeParagraphs(w, "rig plans and applies infrastructure written in the Terraform language, as OpenTofu and Terraform do. The primary workflow commands are given first, followed by less common or more advanced commands.", 2)
+	width := 0
+	for _, n := range subcommands("") {
+		width = max(width, len(n))
+	}
 	fmt.Fprintf(w, "\nMain commands:\n")
 	for _, n := range mainCommands {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].synopsis)
+		fmt.Fprintf(w, "  %-*s %s\n", width, n, commands[n].synopsis)
 	}
 	fmt.Fprintf(w, "\nAll other commands:\n")
 	for _, n := range subcommands("") {
 		if !slices.Contains(mainCommands, n) {
-			fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].synopsis)
+			fmt.Fprintf(w, "  %-*s %s\n", width, n, commands[n].synopsis)
 		}
 	}
 	fmt.Fprintf(w, "\nGlobal options (use these before the subcommand, if any):\n")

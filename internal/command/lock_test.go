@@ -111,3 +111,38 @@ resource "terraform_data" "r" {
 		}
 	}
 }
+
+// force-unlock never breaks a lock a running process holds: it names the
+// holder, refuses a wrong lock ID, and says when nothing is locked.
+func TestForceUnlock(t *testing.T) {
+	dir := workdir(t, map[string]string{"main.tf": simpleConfig})
+	if r := rig(t, dir, "apply", "-auto-approve", "-input=false", "-no-color"); r.code != 0 {
+		t.Fatalf("apply: %s", r.stderr)
+	}
+	if r := rig(t, dir, "force-unlock", "-no-color", "some-id"); r.code != 1 || !strings.Contains(r.stderr, "The state is not locked") {
+		t.Fatalf("force-unlock of an unlocked state: exit %d\n%s", r.code, r.stderr)
+	}
+	ctx := context.Background()
+	store, err := local.New(dir, local.Options{}).Store(ctx, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := backend.NewLockInfo("OperationTypeApply")
+	info.Who = "alice@build-host"
+	id, err := store.Lock(ctx, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Unlock(ctx, id)
+	if r := rig(t, dir, "force-unlock", "-no-color", "wrong-id"); r.code != 1 || !strings.Contains(r.stderr, "does not match") {
+		t.Fatalf("force-unlock with a wrong ID: exit %d\n%s", r.code, r.stderr)
+	}
+	r := rig(t, dir, "force-unlock", "-no-color", id)
+	if r.code != 1 || !strings.Contains(r.stderr, "alice@build-host (OperationTypeApply)") {
+		t.Fatalf("force-unlock of a held lock: exit %d\n%s", r.code, r.stderr)
+	}
+	// The holder still holds it.
+	if r := rig(t, dir, "plan", "-no-color", "-input=false"); r.code != 1 || !strings.Contains(r.stderr, "Error acquiring the state lock") {
+		t.Fatalf("plan after force-unlock: exit %d, the lock was broken\n%s", r.code, r.stderr)
+	}
+}
