@@ -18,6 +18,8 @@ import (
 // line after the resource's prefix, and a failing command is a "remote-exec
 // provisioner error" with its exit status, the object tainted.
 func TestRemoteExecApply(t *testing.T) {
+	// The banner names whether an SSH agent is offered; none is here.
+	t.Setenv("SSH_AUTH_SOCK", "")
 	s := sshtest.Start(t, sshtest.Options{User: "deploy", Password: "s3cret"})
 	dir := workdir(t, map[string]string{"main.tf": fmt.Sprintf(`
 resource "terraform_data" "x" {

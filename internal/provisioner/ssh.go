@@ -9,12 +9,14 @@ import (
 	"fmt"
 	"math/big"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
 	"golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/agent"
 )
 
 // The defaults of a connection's arguments, as OpenTofu's.
@@ -42,6 +44,8 @@ type connInfo struct {
 
 	bastionHost, bastionUser, bastionPassword, bastionPrivateKey, bastionCertificate, bastionHostKey string
 	bastionPort                                                                                      int
+	// agent is set when the SSH agent of SSH_AUTH_SOCK offers its keys.
+	agent bool
 }
 
 // parseConnection decodes v, a value of ConnectionSpec(), as OpenTofu does
@@ -56,11 +60,11 @@ func parseConnection(v cty.Value) (*connInfo, error) {
 	if p := connString(v, "target_platform"); p != "" && p != "unix" {
 		return nil, fmt.Errorf("rig supports target_platform \"unix\" only, not %q", p)
 	}
+	if connString(v, "agent_identity") != "" {
+		return nil, errors.New("rig does not support choosing the SSH agent's key (agent_identity): the agent offers all its keys")
+	}
 	if connString(v, "proxy_host") != "" {
 		return nil, errors.New("rig does not support connecting through a proxy (proxy_host)")
-	}
-	if a := v.GetAttr("agent"); !a.IsNull() && a.True() {
-		return nil, errors.New("rig does not support SSH agent authentication (agent = true): use password or private_key")
 	}
 	ci := &connInfo{
 		host: connString(v, "host"), user: connString(v, "user"), password: connString(v, "password"),
@@ -71,6 +75,12 @@ func parseConnection(v cty.Value) (*connInfo, error) {
 		bastionCertificate: connString(v, "bastion_certificate"), bastionHostKey: connString(v, "bastion_host_key"),
 	}
 	var err error
+	// The SSH agent is used unless agent = false, when there is one
+	// (SSH_AUTH_SOCK), as OpenTofu does.
+	ci.agent = os.Getenv("SSH_AUTH_SOCK") != ""
+	if a := v.GetAttr("agent"); !a.IsNull() && a.IsKnown() {
+		ci.agent = ci.agent && a.True()
+	}
 	if ci.port, err = connPort(v, "port"); err != nil {
 		return nil, err
 	}
@@ -148,7 +158,7 @@ func (ci *connInfo) describe() []string {
 		fmt.Sprintf("  Password: %t", ci.password != ""),
 		fmt.Sprintf("  Private key: %t", ci.privateKey != ""),
 		fmt.Sprintf("  Certificate: %t", ci.certificate != ""),
-		"  SSH Agent: false",
+		fmt.Sprintf("  SSH Agent: %t", ci.agent),
 		fmt.Sprintf("  Checking Host Key: %t", ci.hostKey != ""),
 		"  Target Platform: unix",
 	}
@@ -160,7 +170,7 @@ func (ci *connInfo) describe() []string {
 			fmt.Sprintf("  Password: %t", ci.bastionPassword != ""),
 			fmt.Sprintf("  Private key: %t", ci.bastionPrivateKey != ""),
 			fmt.Sprintf("  Certificate: %t", ci.bastionCertificate != ""),
-			"  SSH Agent: false",
+			fmt.Sprintf("  SSH Agent: %t", ci.agent),
 			fmt.Sprintf("  Checking Host Key: %t", ci.bastionHostKey != ""))
 	}
 	return lines
@@ -256,6 +266,19 @@ func connect(ctx context.Context, ci *connInfo, output func(string)) (*client, e
 		bastionConf, err = clientConfig(ci.bastionUser, ci.bastionPassword, ci.bastionPrivateKey, ci.bastionCertificate, ci.bastionHostKey)
 		if err != nil {
 			return nil, err
+		}
+	}
+	if ci.agent {
+		// The agent is needed only to log in: its connection ends with connect.
+		ac, err := net.Dial("unix", os.Getenv("SSH_AUTH_SOCK"))
+		if err != nil {
+			return nil, fmt.Errorf("Error connecting to SSH_AUTH_SOCK: %w", err)
+		}
+		defer ac.Close()
+		signers := ssh.PublicKeysCallback(agent.NewClient(ac).Signers)
+		conf.Auth = append(conf.Auth, signers)
+		if bastionConf != nil {
+			bastionConf.Auth = append(bastionConf.Auth, signers)
 		}
 	}
 	deadline := time.Now().Add(ci.timeout)

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/pem"
 	"errors"
+	"golang.org/x/crypto/ssh/agent"
 	"net"
 	"os"
 	"path/filepath"
@@ -89,6 +90,8 @@ func (r *recorder) afterConnected(t *testing.T) []string {
 }
 
 func TestRemoteExecInline(t *testing.T) {
+	// The banner names whether an SSH agent is offered; none is here.
+	t.Setenv("SSH_AUTH_SOCK", "")
 	s := startServer(t)
 	var out recorder
 	req := Request{
@@ -306,6 +309,66 @@ func TestPrivateKeyAuth(t *testing.T) {
 	}
 }
 
+// With an SSH agent (SSH_AUTH_SOCK), its keys log in, as OpenTofu uses
+// it unless agent = false.
+func TestAgentAuth(t *testing.T) {
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyring := agent.NewKeyring()
+	if err := keyring.Add(agent.AddedKey{PrivateKey: priv}); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(t.TempDir(), "agent.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				_ = agent.ServeAgent(keyring, c)
+			}()
+		}
+	}()
+	t.Setenv("SSH_AUTH_SOCK", sock)
+	sshPub, _ := ssh.NewPublicKey(pub)
+	s := sshtest.Start(t, sshtest.Options{AuthorizedKey: sshPub})
+	conn := func(extra map[string]cty.Value) cty.Value {
+		attrs := map[string]cty.Value{
+			"host":        cty.StringVal(s.Host),
+			"port":        cty.NumberIntVal(int64(s.Port)),
+			"host_key":    cty.StringVal(s.HostKey),
+			"script_path": cty.StringVal(filepath.Join(s.Dir, "a.sh")),
+			"timeout":     cty.StringVal("2s"),
+		}
+		for k, v := range extra {
+			attrs[k] = v
+		}
+		return object(ConnectionSpec(), attrs)
+	}
+	var out recorder
+	req := Request{Config: object(Spec(RemoteExec), map[string]cty.Value{"inline": strings_("echo agent works")}), Connection: conn(nil)}
+	if err := (RemoteExecRunner{}).Run(context.Background(), req, out.output); err != nil {
+		t.Fatal(err)
+	}
+	if !contains(out.afterConnected(t), "agent works") || !contains(out.lines, "  SSH Agent: true") {
+		t.Errorf("output %q", out.lines)
+	}
+	// agent = false: no key, no login.
+	req.Connection = conn(map[string]cty.Value{"agent": cty.False})
+	if err := (RemoteExecRunner{}).Run(context.Background(), req, nil); err == nil || !strings.Contains(err.Error(), "unable to authenticate") {
+		t.Errorf("agent = false logged in, or failed otherwise: %v", err)
+	}
+}
+
 func TestConnectFailures(t *testing.T) {
 	s := startServer(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -328,10 +391,10 @@ func TestConnectFailures(t *testing.T) {
 			"timeout - last error: SSH authentication failed (deploy@127.0.0.1:", "knownhosts: key mismatch"},
 		"wrong password": {map[string]cty.Value{"password": cty.StringVal("guess")},
 			"timeout - last error: SSH authentication failed (deploy@127.0.0.1:", "unable to authenticate"},
-		"agent":   {map[string]cty.Value{"agent": cty.True}, "rig does not support SSH agent authentication", ""},
-		"windows": {map[string]cty.Value{"target_platform": cty.StringVal("windows")}, `rig supports target_platform "unix" only, not "windows"`, ""},
-		"proxy":   {map[string]cty.Value{"proxy_host": cty.StringVal("127.0.0.1")}, "rig does not support connecting through a proxy", ""},
-		"winrm":   {map[string]cty.Value{"type": cty.StringVal("winrm")}, `rig supports connections of type "ssh" only, not "winrm"`, ""},
+		"windows":        {map[string]cty.Value{"target_platform": cty.StringVal("windows")}, `rig supports target_platform "unix" only, not "windows"`, ""},
+		"proxy":          {map[string]cty.Value{"proxy_host": cty.StringVal("127.0.0.1")}, "rig does not support connecting through a proxy", ""},
+		"winrm":          {map[string]cty.Value{"type": cty.StringVal("winrm")}, `rig supports connections of type "ssh" only, not "winrm"`, ""},
+		"agent identity": {map[string]cty.Value{"agent_identity": cty.StringVal("deploy")}, "rig does not support choosing the SSH agent's key", ""},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
