@@ -2,6 +2,7 @@ package command
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"path/filepath"
 	"strings"
@@ -124,5 +125,29 @@ func TestRemoteStateErrors(t *testing.T) {
 				t.Errorf("exit %d, want 1 and an error of data.terraform_remote_state.a with %q:\n%s", r.code, tt.want, r.stderr)
 			}
 		})
+	}
+}
+
+func TestRemoteStatePG(t *testing.T) {
+	p := newPGTarget(t)
+	b := fmt.Sprintf(`
+data "terraform_remote_state" "a" {
+  backend = "pg"
+  config = {
+    conn_str    = %q
+    schema_name = %q
+  }
+}
+
+output "x" {
+  value = data.terraform_remote_state.a.outputs.x
+}
+`, p.conn, p.schema)
+	root := workdir(t, map[string]string{"a/main.tf": p.block() + remoteStateA, "b/main.tf": b})
+	a, bdir := filepath.Join(root, "a"), filepath.Join(root, "b")
+	mustRig(t, a, "init", "-no-color")
+	mustRig(t, a, "apply", "-auto-approve", "-no-color")
+	if got := mustRig(t, bdir, "plan", "-no-color").stdout; !strings.Contains(got, `+ x = "hello"`) {
+		t.Errorf("plan does not read the pg state:\n%s", got)
 	}
 }
