@@ -45,6 +45,7 @@ func RemoteStateSchema() provider.Schema {
 // validateRemoteState checks the shapes of config and defaults: each must
 // be an object or a map when it is set.
 func validateRemoteState(config cty.Value) diag.Diagnostics {
+	config, _ = config.UnmarkDeep()
 	if config.IsNull() || !config.IsKnown() {
 		return nil
 	}
@@ -71,13 +72,16 @@ func (p *Terraform) readRemoteState(ctx context.Context, config cty.Value) provi
 	if p.ReadRemoteState == nil {
 		return provider.ReadDataResponse{Diagnostics: diag.Diagnostics{diag.Errorf("Remote state not available", "This build of the built-in terraform provider cannot read remote states.")}}
 	}
+	// The reader gets plain values; the object read keeps the marks of
+	// the configuration.
+	plain, _ := config.UnmarkDeep()
 	workspace := "default"
-	if w := config.GetAttr("workspace"); !w.IsNull() {
+	if w := plain.GetAttr("workspace"); !w.IsNull() {
 		workspace = w.AsString()
 	}
 	outputs, more := p.ReadRemoteState(ctx, RemoteStateRequest{
-		Backend:   config.GetAttr("backend").AsString(),
-		Config:    config.GetAttr("config"),
+		Backend:   plain.GetAttr("backend").AsString(),
+		Config:    plain.GetAttr("config"),
 		Workspace: workspace,
 	})
 	ds = ds.Append(more)
@@ -89,17 +93,19 @@ func (p *Terraform) readRemoteState(ctx context.Context, config cty.Value) provi
 			"No stored state was found for the given workspace in the given backend."))}
 	}
 	merged := map[string]cty.Value{}
-	if defaults := config.GetAttr("defaults"); !defaults.IsNull() {
+	if defaults, marks := config.GetAttr("defaults").Unmark(); !defaults.IsNull() {
 		for it := defaults.ElementIterator(); it.Next(); {
 			k, v := it.Element()
-			merged[k.AsString()] = v
+			merged[k.AsString()] = v.WithMarks(marks)
 		}
 	}
 	for name, v := range outputs {
 		merged[name] = v
 	}
 	obj := config.AsValueMap()
-	obj["workspace"] = cty.StringVal(workspace)
+	if obj["workspace"].IsNull() {
+		obj["workspace"] = cty.StringVal(workspace)
+	}
 	obj["outputs"] = cty.ObjectVal(merged)
 	return provider.ReadDataResponse{State: cty.ObjectVal(obj), Diagnostics: ds}
 }
