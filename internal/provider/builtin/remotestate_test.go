@@ -80,3 +80,24 @@ func TestRemoteStateWithoutReader(t *testing.T) {
 		t.Fatal("a read without a reader succeeded")
 	}
 }
+
+func TestRemoteStateMarkedConfig(t *testing.T) {
+	const mark = "secret"
+	p := &Terraform{ReadRemoteState: func(_ context.Context, req RemoteStateRequest) (map[string]cty.Value, diag.Diagnostics) {
+		if req.Config.ContainsMarked() {
+			t.Errorf("the reader got marked values: %#v", req.Config)
+		}
+		return map[string]cty.Value{}, nil
+	}}
+	cfg := remoteStateConfig("pg",
+		cty.ObjectVal(map[string]cty.Value{"conn_str": cty.StringVal("postgres://u:p@h/db").Mark(mark)}),
+		cty.StringVal("w").Mark(mark),
+		cty.ObjectVal(map[string]cty.Value{"d": cty.StringVal("v")}).Mark(mark))
+	resp := p.ReadDataSource(context.Background(), provider.ReadDataRequest{TypeName: RemoteStateType, Config: cfg})
+	if resp.Diagnostics.HasErrors() {
+		t.Fatal(resp.Diagnostics.Err())
+	}
+	if !resp.State.GetAttr("outputs").GetAttr("d").HasMark(mark) || !resp.State.GetAttr("config").GetAttr("conn_str").HasMark(mark) {
+		t.Errorf("the object read lost the configuration's marks: %#v", resp.State)
+	}
+}
