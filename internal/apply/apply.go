@@ -98,7 +98,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		cfg: cfg, plan: p, graph: g, set: set, opts: opts,
 		// Provider calls are not interrupted by ctx: a running operation finishes.
 		opCtx:  context.WithoutCancel(ctx),
-		values: newLiveValues(cfg, p),
+		values: newLiveValues(cfg, p, priorDecoder(ctx, set)),
 	}
 	ev, more := eval.New(a.opCtx, eval.Options{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace,
 		Timestamp: p.Timestamp, Cwd: opts.Cwd, MaxInstances: opts.MaxInstances, Providers: set})

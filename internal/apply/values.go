@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"context"
 	"slices"
 	"sync"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -26,7 +28,9 @@ type liveValues struct {
 	whole map[addrs.AbsResource]cty.Value
 }
 
-func newLiveValues(cfg *config.Module, p *plan.Plan) *liveValues {
+// newLiveValues starts from the plan's values; decode gives the value of
+// an object of the prior state.
+func newLiveValues(cfg *config.Module, p *plan.Plan, decode func(*state.Resource, *state.Object) (cty.Value, error)) *liveValues {
 	lv := &liveValues{
 		modes: map[addrs.ConfigResource]eval.ExpansionMode{},
 		keys:  map[addrs.AbsResource][]addrs.InstanceKey{},
@@ -60,7 +64,7 @@ func newLiveValues(cfg *config.Module, p *plan.Plan) *liveValues {
 				if changed[ia] || inst.Current == nil {
 					continue
 				}
-				if v, err := decodeImplied(inst.Current); err == nil {
+				if v, err := decode(rs, inst.Current); err == nil {
 					lv.keys[ra] = append(lv.keys[ra], k)
 					lv.vals[ia] = v
 				}
@@ -73,6 +77,29 @@ func newLiveValues(cfg *config.Module, p *plan.Plan) *liveValues {
 		lv.keys[r] = keys
 	}
 	return lv
+}
+
+// priorDecoder decodes the prior-state objects of data sources with their
+// schemas, so that dynamically typed attributes keep their types, with
+// their sensitive attributes marked. Other objects, and those whose
+// schema the provider does not give, are decoded with the type their JSON
+// implies.
+func priorDecoder(ctx context.Context, set *provider.Set) func(*state.Resource, *state.Object) (cty.Value, error) {
+	return func(rs *state.Resource, obj *state.Object) (cty.Value, error) {
+		if set == nil || rs.Addr.Resource.Mode != addrs.Data {
+			return decodeImplied(obj)
+		}
+		sch, ds := set.DataSourceSchema(ctx, rs.ProviderConfig.Provider, rs.Addr.Resource.Type)
+		if ds.HasErrors() || sch.Block == nil {
+			return decodeImplied(obj)
+		}
+		v, err := obj.Decode(sch.Block.ImpliedType())
+		if err != nil {
+			return decodeImplied(obj)
+		}
+		paths, _ := state.ParseSensitivePaths(obj.SensitiveAttributes)
+		return plan.MarkSensitive(v, paths), nil
+	}
 }
 
 func decodeImplied(obj *state.Object) (cty.Value, error) {

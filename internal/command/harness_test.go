@@ -37,7 +37,10 @@ func TestMain(m *testing.M) {
 	}
 	// Predictable ids: id-1, id-2, … in creation order.
 	newBuiltinTerraform = func() provider.Interface {
-		return &builtin.Terraform{NewID: func() string { return fmt.Sprintf("id-%d", idCounter.Add(1)) }}
+		return &builtin.Terraform{
+			NewID:           func() string { return fmt.Sprintf("id-%d", idCounter.Add(1)) },
+			ReadRemoteState: readRemoteState,
+		}
 	}
 	code := m.Run()
 	plugin.CleanupClients()

@@ -240,9 +240,12 @@ func (m *Meta) lockState(ctx context.Context, store backend.Store, operation str
 	}, nil
 }
 
-// newBuiltinTerraform starts the built-in terraform provider; tests replace
-// it to get predictable ids.
-var newBuiltinTerraform = func() provider.Interface { return builtin.NewTerraform() }
+// newBuiltinTerraform starts the built-in terraform provider, which reads
+// remote states with readRemoteState; tests replace it to get predictable
+// ids.
+var newBuiltinTerraform = func() provider.Interface {
+	return &builtin.Terraform{ReadRemoteState: readRemoteState}
+}
 
 // providerFactories returns every provider rig can start: the built-in
 // terraform provider, the plugins `rig init` installed and locked (each

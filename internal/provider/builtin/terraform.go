@@ -20,6 +20,9 @@ const DataResourceType = "terraform_data"
 type Terraform struct {
 	// NewID generates the id of a new terraform_data object; nil means a random UUID.
 	NewID func() string
+	// ReadRemoteState reads the states terraform_remote_state data sources
+	// name; nil makes every read of one fail.
+	ReadRemoteState RemoteStateReader
 }
 
 var _ provider.Interface = (*Terraform)(nil)
@@ -41,12 +44,13 @@ func DataSchema() provider.Schema {
 	return provider.Schema{Block: dataBlock}
 }
 
-// GetProviderSchema reports an empty provider configuration and terraform_data.
+// GetProviderSchema reports an empty provider configuration, terraform_data
+// and terraform_remote_state.
 func (p *Terraform) GetProviderSchema(context.Context) (*provider.Schemas, diag.Diagnostics) {
 	return &provider.Schemas{
 		Provider:      provider.Schema{Block: &provider.Block{}},
 		ResourceTypes: map[string]provider.Schema{DataResourceType: DataSchema()},
-		DataSources:   map[string]provider.Schema{},
+		DataSources:   map[string]provider.Schema{RemoteStateType: RemoteStateSchema()},
 	}, nil
 }
 
@@ -70,9 +74,13 @@ func (p *Terraform) ValidateResourceConfig(_ context.Context, typeName string, c
 	return ds
 }
 
-// ValidateDataResourceConfig rejects every data source: this provider has none.
-func (p *Terraform) ValidateDataResourceConfig(_ context.Context, typeName string, _ cty.Value) diag.Diagnostics {
-	return unsupported("data source", typeName)
+// ValidateDataResourceConfig checks a terraform_remote_state configuration
+// and rejects every other data source.
+func (p *Terraform) ValidateDataResourceConfig(_ context.Context, typeName string, config cty.Value) diag.Diagnostics {
+	if typeName != RemoteStateType {
+		return unsupported("data source", typeName)
+	}
+	return validateRemoteState(config)
 }
 
 // ConfigureProvider does nothing: the provider has no settings.
@@ -164,9 +172,12 @@ func (p *Terraform) ImportResourceState(_ context.Context, req provider.ImportRe
 	return provider.ImportResponse{Imported: []provider.ImportedObject{{TypeName: req.TypeName, State: v}}}
 }
 
-// ReadDataSource fails: the provider has no data sources.
-func (p *Terraform) ReadDataSource(_ context.Context, req provider.ReadDataRequest) provider.ReadDataResponse {
-	return provider.ReadDataResponse{Diagnostics: unsupported("data source", req.TypeName)}
+// ReadDataSource reads a terraform_remote_state data source.
+func (p *Terraform) ReadDataSource(ctx context.Context, req provider.ReadDataRequest) provider.ReadDataResponse {
+	if req.TypeName != RemoteStateType {
+		return provider.ReadDataResponse{Diagnostics: unsupported("data source", req.TypeName)}
+	}
+	return p.readRemoteState(ctx, req.Config)
 }
 
 // GetFunctions returns encode_tfvars, decode_tfvars and encode_expr.
