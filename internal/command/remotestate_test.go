@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -57,6 +58,26 @@ func TestRemoteStateLocal(t *testing.T) {
 	mustRig(t, a, "apply", "-auto-approve", "-no-color")
 
 	golden(t, "remotestate/plan", mustRig(t, b, "plan", "-no-color").stdout)
+	// The -json stream reports the read while planning as a "read" action.
+	var types []string
+	for _, line := range strings.Split(strings.TrimSpace(mustRig(t, b, "plan", "-json").stdout), "\n") {
+		var m struct {
+			Type string
+			Hook struct {
+				Action   string
+				Resource struct{ Addr string }
+			}
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if m.Hook.Resource.Addr == "data.terraform_remote_state.a" {
+			types = append(types, m.Type+" "+m.Hook.Action)
+		}
+	}
+	if want := []string{"apply_start read", "apply_complete read"}; !slices.Equal(types, want) {
+		t.Errorf("-json messages of the data source = %q, want %q", types, want)
+	}
 	mustRig(t, b, "apply", "-auto-approve", "-no-color")
 	sf, _ := readStateFile(t, b)
 	inputs := map[string]string{}

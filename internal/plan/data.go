@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"time"
+
 	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -66,7 +68,15 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 			p.addChange(read)
 			continue
 		}
+		readHooks, _ := p.opts.Hooks.(DataReadHooks)
+		if readHooks != nil {
+			readHooks.PreRead(addr)
+		}
+		readStart := time.Now()
 		resp := prov.ReadDataSource(p.ctx, provider.ReadDataRequest{TypeName: r.Addr.Type, Config: cfg})
+		if readHooks != nil {
+			readHooks.PostRead(addr, resp.State, time.Since(readStart), resp.Diagnostics.HasErrors())
+		}
 		readDiags := withAddr(resp.Diagnostics, addrs.ObjectAddr{Instance: addr})
 		if r.Check != "" {
 			read.Reason = ReadBecauseCheckNested

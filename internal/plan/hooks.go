@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"time"
+
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -15,6 +17,16 @@ type RefreshHooks interface {
 	// PostRefresh is called after it was read; current is null when the
 	// object no longer exists.
 	PostRefresh(addr addrs.ObjectAddr, current cty.Value)
+}
+
+// DataReadHooks, when the plan's Hooks also implement it, observes the data
+// sources read while planning, from several goroutines at once.
+type DataReadHooks interface {
+	// PreRead is called before the data source instance at addr is read.
+	PreRead(addr addrs.AbsResourceInstance)
+	// PostRead is called after it was read; state is what the provider
+	// returned, and failed tells that the read reported errors.
+	PostRead(addr addrs.AbsResourceInstance, state cty.Value, elapsed time.Duration, failed bool)
 }
 
 type noRefreshHooks struct{}

@@ -1,13 +1,16 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/plan"
 )
 
@@ -20,7 +23,11 @@ type RefreshView struct {
 	color bool
 }
 
-var _ plan.RefreshHooks = (*RefreshView)(nil)
+var (
+	_ plan.RefreshHooks  = (*RefreshView)(nil)
+	_ plan.DataReadHooks = (*RefreshView)(nil)
+	_ plan.DataReadHooks = (*JSONView)(nil)
+)
 
 // NewRefreshView returns a view printing to w.
 func NewRefreshView(w io.Writer, opts RenderOptions) *RefreshView {
@@ -37,6 +44,26 @@ func (v *RefreshView) PreRefresh(addr addrs.ObjectAddr, prior cty.Value) {
 
 // PostRefresh prints nothing.
 func (v *RefreshView) PostRefresh(addrs.ObjectAddr, cty.Value) {}
+
+// PreRead prints "ADDR: Reading...".
+func (v *RefreshView) PreRead(addr addrs.AbsResourceInstance) {
+	v.print(fmt.Sprintf(colorize("[reset][bold]%s: Reading...[reset]", v.color), addr))
+}
+
+// PostRead prints "ADDR: Read complete after 1s [id=ID]"; nothing for a
+// failed read, whose diagnostics tell.
+func (v *RefreshView) PostRead(addr addrs.AbsResourceInstance, state cty.Value, elapsed time.Duration, failed bool) {
+	if failed {
+		return
+	}
+	v.print(fmt.Sprintf(colorize("[reset][bold]%s: Read complete after %s%s[reset]", v.color), addr, elapsed.Round(time.Second), idSuffix(objectID(state))))
+}
+
+func (v *RefreshView) print(line string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	_, _ = io.WriteString(v.w, line+"\n")
+}
 
 // refreshAddr names a refreshed object: its instance, and for a deposed
 // object its key.
@@ -64,6 +91,24 @@ func (v *JSONView) PostRefresh(addr addrs.ObjectAddr, current cty.Value) {
 	}
 	v.emit("info", fmt.Sprintf("%s: Refresh complete%s", refreshAddr(addr), idSuffix(h.IDValue)), "refresh_complete", map[string]any{"hook": h})
 }
+
+// PreRead writes "apply_start" with the action "read", as a read while
+// planning is reported.
+func (v *JSONView) PreRead(addr addrs.AbsResourceInstance) {
+	v.PreApply(apply.Operation{Addr: addr, Action: plan.Read})
+}
+
+// PostRead writes "apply_complete" or "apply_errored" with the action "read".
+func (v *JSONView) PostRead(addr addrs.AbsResourceInstance, state cty.Value, elapsed time.Duration, failed bool) {
+	res := apply.Result{NewIDValue: objectID(state), Elapsed: elapsed}
+	if failed {
+		res.Err = errDataReadFailed
+	}
+	v.PostApply(apply.Operation{Addr: addr, Action: plan.Read}, res)
+}
+
+// errDataReadFailed stands for a failed read, whose diagnostics follow.
+var errDataReadFailed = errors.New("reading the data source failed")
 
 type refreshHookJSON struct {
 	Resource resourceAddrJSON `json:"resource"`
