@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/plan/planfile"
 	"github.com/rig-iac/rig/internal/provider"
@@ -20,6 +21,8 @@ func runPlan(m *Meta, args []string) int {
 	fs.BoolVar(&f.refreshOnly, "refresh-only", false, "Select the \"refresh only\" planning mode: plan only to update the state and root outputs to match changes made to remote objects outside of rig.")
 	fs.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "Return detailed exit codes: 0 when the plan succeeded with no changes, 1 on an error, 2 when it succeeded with changes present.")
 	fs.StringVar(&f.out, "out", "", "Write the plan to the file at `PATH`, for \"rig apply PATH\" to apply.")
+	var genOut string
+	fs.StringVar(&genOut, "generate-config-out", "", "Write a resource block for every import block whose target has none into the new file at `PATH`, which must not exist; the plan includes it.")
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
@@ -48,6 +51,15 @@ func runPlan(m *Meta, args []string) int {
 	// A second interrupt asks the providers to stop (StopProvider).
 	forceStop = func() { op.providers.Stop(context.Background()) }
 	op.refreshHooks = out.refreshHooks()
+	generated := false
+	if genOut != "" {
+		var more diag.Diagnostics
+		generated, more = m.generateConfig(ctx, op, &f, genOut)
+		if ds = ds.Append(more); ds.HasErrors() {
+			out.diagnostics(ds)
+			return 1
+		}
+	}
 	p, more := m.makePlan(ctx, op, &f)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
@@ -72,8 +84,15 @@ func runPlan(m *Meta, args []string) int {
 			return 1
 		}
 		out.savedPlan(f.out)
-	} else if !f.json && p.HasChanges() {
-		fmt.Fprintf(m.Out, "\n─────────────────────────────────────────────────────────────────────────────\n\nNote: You didn't use the -out option to save this plan, so rig can't\nguarantee to take exactly these actions if you run \"rig apply\" now.\n")
+	}
+	if generated && !f.json {
+		fmt.Fprintf(m.Out, "\n─────────────────────────────────────────────────────────────────────────────\n\nrig has generated configuration and written it to %s. Please review the\nconfiguration and edit it as necessary before adding it to version control.\n", genOut)
+	}
+	if f.out == "" && !f.json && p.HasChanges() {
+		if !generated {
+			fmt.Fprintf(m.Out, "\n─────────────────────────────────────────────────────────────────────────────\n")
+		}
+		fmt.Fprintf(m.Out, "\nNote: You didn't use the -out option to save this plan, so rig can't\nguarantee to take exactly these actions if you run \"rig apply\" now.\n")
 	}
 	if f.detailedExitcode && p.HasChanges() {
 		return 2

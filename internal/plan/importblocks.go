@@ -69,6 +69,10 @@ func (p *planner) expandImports() diag.Diagnostics {
 			}
 			id, _ = id.Unmark()
 			m := p.cfg.Descendant(imp.ToModule.Module())
+			if p.generating != nil && (m == nil || m.ResourceByAddr(imp.To) == nil) {
+				ds = ds.Append(p.addGenerateTarget(addr, importTarget{id: id.AsString(), decl: imp}))
+				continue
+			}
 			if m == nil || m.ResourceByAddr(imp.To) == nil {
 				ds = ds.Append(diag.At(imp.ToRange, "Configuration for import target does not exist",
 					fmt.Sprintf("The configuration for the given import target %s does not exist. All target instances must have an associated configuration to be imported.", addr)))

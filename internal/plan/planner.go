@@ -135,8 +135,11 @@ type planner struct {
 	removed []removedStatement
 	// imports are the expanded import blocks, by target; set before the walk.
 	imports map[addrs.AbsResourceInstance]importTarget
-	replace map[addrs.AbsResourceInstance]bool
-	outputs map[string]*OutputChange
+	// generating, non-nil only while generating configuration, collects
+	// the import targets that have no resource block.
+	generating map[addrs.AbsResourceInstance]importTarget
+	replace    map[addrs.AbsResourceInstance]bool
+	outputs    map[string]*OutputChange
 	// sel is what -target or -exclude select; nil plans everything.
 	sel *selection
 

@@ -1,0 +1,84 @@
+package command
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// plan -generate-config-out writes a resource block for an import block
+// without one, plans the import with it, and apply records the object.
+func TestPlanGenerateConfigOut(t *testing.T) {
+	dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "kept" {}
+import {
+  to = terraform_data.x
+  id = "abc"
+}
+import {
+  to = terraform_data.kept
+  id = "k"
+}
+`})
+	r := rig(t, dir, "plan", "-no-color", "-generate-config-out=gen.tf")
+	for _, want := range []string{"# terraform_data.x will be imported", "# terraform_data.kept will be imported",
+		"Plan: 2 to import, 0 to add, 0 to change, 0 to destroy.", "rig has generated configuration and written it to gen.tf."} {
+		if r.code != 0 || !strings.Contains(r.stdout, want) {
+			t.Fatalf("plan lacks %q: exit %d\n%s%s", want, r.code, r.stdout, r.stderr)
+		}
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "gen.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `# __generated__ by rig
+# Please review these resources and move them into your main configuration files.
+
+# __generated__ by rig from "abc"
+resource "terraform_data" "x" {
+  input            = null
+  triggers_replace = null
+}
+`
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("gen.tf (-want +got):\n%s", diff)
+	}
+
+	r = rig(t, dir, "plan", "-no-color", "-generate-config-out=gen.tf")
+	if r.code != 1 || !strings.Contains(r.stderr, "Target generated file already exists") {
+		t.Fatalf("plan into an existing file: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	r = rig(t, dir, "apply", "-auto-approve", "-no-color")
+	if r.code != 0 || !strings.Contains(r.stdout, "Apply complete! Resources: 2 imported, 0 added, 0 changed, 0 destroyed.") {
+		t.Fatalf("apply: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if got := stateAddresses(t, dir); !slices.Equal(got, []string{"terraform_data.kept", "terraform_data.x"}) {
+		t.Fatalf("state after the imports: %v", got)
+	}
+}
+
+// Configuration is generated only for root module resources.
+func TestPlanGenerateConfigOutInModule(t *testing.T) {
+	dir := workdir(t, map[string]string{
+		"main.tf": `module "m" {
+  source = "./m"
+}
+import {
+  to = module.m.terraform_data.x
+  id = "abc"
+}
+`,
+		"m/main.tf": ``,
+	})
+	r := rig(t, dir, "plan", "-no-color", "-generate-config-out=gen.tf")
+	if r.code != 1 || !strings.Contains(r.stderr, "Cannot generate configuration for resource inside sub-module") {
+		t.Fatalf("plan: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "gen.tf")); err == nil {
+		t.Error("gen.tf was written")
+	}
+}
