@@ -30,6 +30,13 @@ import {
 			t.Fatalf("plan lacks %q: exit %d\n%s%s", want, r.code, r.stdout, r.stderr)
 		}
 	}
+	// Each import is reported once, as OpenTofu reports it while planning.
+	for _, line := range []string{"terraform_data.x: Preparing import... [id=abc]", "terraform_data.x: Refreshing state... [id=abc]",
+		"terraform_data.kept: Preparing import... [id=k]", "terraform_data.kept: Refreshing state... [id=k]"} {
+		if n := strings.Count(r.stdout, line+"\n"); n != 1 {
+			t.Errorf("plan prints %q %d times, want once:\n%s", line, n, r.stdout)
+		}
+	}
 	got, err := os.ReadFile(filepath.Join(dir, "gen.tf"))
 	if err != nil {
 		t.Fatal(err)

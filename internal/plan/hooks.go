@@ -29,6 +29,14 @@ type DataReadHooks interface {
 	PostRead(addr addrs.AbsResourceInstance, state cty.Value, elapsed time.Duration, failed bool)
 }
 
+// ImportBlockHooks, when the plan's Hooks also implement it, observes the
+// imports of import blocks while planning; the read of each imported object
+// is reported to PreRefresh and PostRefresh.
+type ImportBlockHooks interface {
+	// PrePlanImport is called before the provider imports id into addr.
+	PrePlanImport(addr addrs.AbsResourceInstance, id string)
+}
+
 type noRefreshHooks struct{}
 
 func (noRefreshHooks) PreRefresh(addrs.ObjectAddr, cty.Value)  {}

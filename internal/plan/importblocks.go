@@ -106,6 +106,10 @@ func (p *planner) expandImports() diag.Diagnostics {
 func (p *planner) importObject(prov provider.Interface, sch provider.Schema, pc addrs.AbsProviderConfig, addr addrs.AbsResourceInstance, t importTarget) (cty.Value, []byte, diag.Diagnostics) {
 	oaddr := addrs.ObjectAddr{Instance: addr}
 	typeName := addr.Resource.Resource.Type
+	hooks := p.refreshHooks()
+	if ih, ok := hooks.(ImportBlockHooks); ok {
+		ih.PrePlanImport(addr, t.id)
+	}
 	resp := prov.ImportResourceState(p.ctx, provider.ImportRequest{TypeName: typeName, ID: t.id})
 	ds := withAddr(resp.Diagnostics, oaddr)
 	if ds.HasErrors() {
@@ -122,10 +126,12 @@ func (p *planner) importObject(prov provider.Interface, sch provider.Schema, pc 
 		return cty.NilVal, nil, ds.Append(diag.At(t.decl.DeclRange, "Import returned no resources",
 			fmt.Sprintf("While attempting to import with ID %s, the provider returned no instance states.", t.id)))
 	}
+	hooks.PreRefresh(oaddr, imported.State)
 	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: typeName, PriorState: imported.State, Private: imported.Private})
 	if ds = ds.Append(withAddr(read.Diagnostics, oaddr)); ds.HasErrors() {
 		return cty.NilVal, nil, ds
 	}
+	hooks.PostRefresh(oaddr, read.NewState)
 	if read.NewState == cty.NilVal || read.NewState.IsNull() {
 		return cty.NilVal, nil, ds.Append(diag.At(t.decl.DeclRange, "Cannot import non-existent remote object",
 			fmt.Sprintf("While attempting to import an existing object to %q, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"rig apply\" to create a new remote object for this resource.", addr)))

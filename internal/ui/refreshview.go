@@ -27,6 +27,8 @@ var (
 	_ plan.RefreshHooks  = (*RefreshView)(nil)
 	_ plan.DataReadHooks = (*RefreshView)(nil)
 	_ plan.DataReadHooks = (*JSONView)(nil)
+
+	_ plan.ImportBlockHooks = (*RefreshView)(nil)
 )
 
 // NewRefreshView returns a view printing to w.
@@ -44,6 +46,12 @@ func (v *RefreshView) PreRefresh(addr addrs.ObjectAddr, prior cty.Value) {
 
 // PostRefresh prints nothing.
 func (v *RefreshView) PostRefresh(addrs.ObjectAddr, cty.Value) {}
+
+// PrePlanImport prints "ADDR: Preparing import... [id=ID]". The -json
+// stream has no message for it, as OpenTofu's has none.
+func (v *RefreshView) PrePlanImport(addr addrs.AbsResourceInstance, id string) {
+	v.print(fmt.Sprintf(colorize("[reset][bold]%s: Preparing import...%s[reset]", v.color), addr, idSuffix(id)))
+}
 
 // PreRead prints "ADDR: Reading...".
 func (v *RefreshView) PreRead(addr addrs.AbsResourceInstance) {
