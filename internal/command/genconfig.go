@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 
+	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 )
@@ -15,32 +17,47 @@ import (
 // generateConfig writes, into the new file path, a resource block for
 // every import block whose target has no resource block (plan
 // -generate-config-out), and reloads the configuration, which then
-// includes the file, into op. It reports whether it wrote the file.
-func (m *Meta) generateConfig(ctx context.Context, op *operation, f *operationFlags, path string) (bool, diag.Diagnostics) {
+// includes the file, into op. It returns the blocks it wrote.
+func (m *Meta) generateConfig(ctx context.Context, op *operation, f *operationFlags, path string) ([]plan.GeneratedResource, diag.Diagnostics) {
 	if f.destroy || f.refreshOnly {
-		return false, diag.Diagnostics{diag.Errorf("Invalid generate-config-out flag",
+		return nil, diag.Diagnostics{diag.Errorf("Invalid generate-config-out flag",
 			"Config can only be generated during a normal plan operation, and not during a refresh-only or destroy plan.")}
 	}
 	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
-		return false, diag.Diagnostics{diag.Errorf("Target generated file already exists",
+		return nil, diag.Diagnostics{diag.Errorf("Target generated file already exists",
 			"rig can only write generated config into a new file. Either choose a different target location or move all existing configuration out of the target file, delete it and try again.")}
 	}
 	gen, ds := plan.GenerateConfig(ctx, op.cfg, op.state, op.providers, plan.Options{
 		Variables: op.variables, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances,
 	})
 	if ds.HasErrors() || len(gen) == 0 {
-		return false, ds
+		return nil, ds
 	}
 	if err := os.WriteFile(path, generatedFile(gen), 0o644); err != nil {
-		return false, ds.Append(diag.Errorf("Failed to create target generated file",
+		return nil, ds.Append(diag.Errorf("Failed to create target generated file",
 			"rig could not create the generated file (%s) in the target directory: %v.", path, err))
 	}
 	cfg, more := m.loadCheckedConfig()
 	if ds = ds.Append(more); ds.HasErrors() {
-		return true, ds
+		return gen, ds
 	}
 	op.cfg = cfg
-	return true, ds
+	return gen, ds
+}
+
+// markGenerated records in p's import changes the blocks gen holds for
+// them, which the plan shows ("config will be generated") and its JSON
+// form carries as generated_config.
+func markGenerated(p *plan.Plan, gen []plan.GeneratedResource) {
+	blocks := map[string]string{}
+	for _, g := range gen {
+		blocks[g.Addr.String()] = strings.TrimSuffix(string(g.Config), "\n")
+	}
+	for _, c := range p.Changes {
+		if c.Importing != nil && c.Deposed == addrs.NotDeposed {
+			c.Importing.GeneratedConfig = blocks[c.Addr.String()]
+		}
+	}
 }
 
 // generatedFile is the content of a -generate-config-out file holding

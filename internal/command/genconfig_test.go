@@ -1,6 +1,7 @@
 package command
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -37,6 +38,9 @@ import {
 			t.Errorf("plan prints %q %d times, want once:\n%s", line, n, r.stdout)
 		}
 	}
+	if want := "  # terraform_data.x will be imported\n  # (config will be generated)\n"; !strings.Contains(r.stdout, want) || strings.Count(r.stdout, "(config will be generated)") != 1 {
+		t.Errorf("plan should mark terraform_data.x alone as generated:\n%s", r.stdout)
+	}
 	got, err := os.ReadFile(filepath.Join(dir, "gen.tf"))
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +61,37 @@ resource "terraform_data" "x" {
 	r = rig(t, dir, "plan", "-no-color", "-generate-config-out=gen.tf")
 	if r.code != 1 || !strings.Contains(r.stderr, "Target generated file already exists") {
 		t.Fatalf("plan into an existing file: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	// A saved plan keeps the generated block: show -json gives it as
+	// generated_config, the note about the file comes before the saved plan's.
+	if err := os.Remove(filepath.Join(dir, "gen.tf")); err != nil {
+		t.Fatal(err)
+	}
+	r = rig(t, dir, "plan", "-no-color", "-generate-config-out=gen.tf", "-out=p.bin")
+	if i, j := strings.Index(r.stdout, "rig has generated configuration"), strings.Index(r.stdout, "Saved the plan to: p.bin"); r.code != 0 || i < 0 || j < i {
+		t.Fatalf("plan -out: exit %d, the generated note should precede the saved plan's\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	var shown struct {
+		ResourceChanges []struct {
+			Address string
+			Change  struct {
+				GeneratedConfig *string `json:"generated_config"`
+			}
+		} `json:"resource_changes"`
+	}
+	if err := json.Unmarshal([]byte(mustRig(t, dir, "show", "-json", "p.bin").stdout), &shown); err != nil {
+		t.Fatal(err)
+	}
+	generatedConfig := map[string]string{}
+	for _, rc := range shown.ResourceChanges {
+		if rc.Change.GeneratedConfig != nil {
+			generatedConfig[rc.Address] = *rc.Change.GeneratedConfig
+		}
+	}
+	wantBlock := "resource \"terraform_data\" \"x\" {\n  input            = null\n  triggers_replace = null\n}"
+	if diff := cmp.Diff(map[string]string{"terraform_data.x": wantBlock}, generatedConfig); diff != "" {
+		t.Errorf("generated_config in show -json (-want +got):\n%s", diff)
 	}
 
 	r = rig(t, dir, "apply", "-auto-approve", "-no-color")

@@ -51,7 +51,7 @@ func runPlan(m *Meta, args []string) int {
 	// A second interrupt asks the providers to stop (StopProvider).
 	forceStop = func() { op.providers.Stop(context.Background()) }
 	op.refreshHooks = out.refreshHooks()
-	generated := false
+	var generated []plan.GeneratedResource
 	if genOut != "" {
 		var more diag.Diagnostics
 		generated, more = m.generateConfig(ctx, op, &f, genOut)
@@ -66,6 +66,7 @@ func runPlan(m *Meta, args []string) int {
 		out.diagnostics(ds)
 		return 1
 	}
+	markGenerated(p, generated)
 	out.diagnostics(targetingWarning(p))
 	schemas := planSchemas(ctx, op.providers, p)
 	order := orderPlan(p)
@@ -77,19 +78,19 @@ func runPlan(m *Meta, args []string) int {
 		return 1
 	}
 	out.diagnostics(ds)
+	if len(generated) > 0 && !f.json {
+		fmt.Fprintf(m.Out, "\n─────────────────────────────────────────────────────────────────────────────\n\nrig has generated configuration and written it to %s. Please review the\nconfiguration and edit it as necessary before adding it to version control.\n", genOut)
+	}
 	if f.out != "" {
 		pf := &planfile.File{Plan: p, Config: op.cfg.Sources, StateLineage: op.state.Lineage, StateSerial: op.state.Serial, Workspace: m.workspace()}
 		if err := writePlan(f.out, pf, op.cfg); err != nil {
 			out.diagnostics(ds.Append(err))
 			return 1
 		}
-		out.savedPlan(f.out)
-	}
-	if generated && !f.json {
-		fmt.Fprintf(m.Out, "\n─────────────────────────────────────────────────────────────────────────────\n\nrig has generated configuration and written it to %s. Please review the\nconfiguration and edit it as necessary before adding it to version control.\n", genOut)
+		out.savedPlan(f.out, len(generated) > 0)
 	}
 	if f.out == "" && !f.json && p.HasChanges() {
-		if !generated {
+		if len(generated) == 0 {
 			fmt.Fprintf(m.Out, "\n─────────────────────────────────────────────────────────────────────────────\n")
 		}
 		fmt.Fprintf(m.Out, "\nNote: You didn't use the -out option to save this plan, so rig can't\nguarantee to take exactly these actions if you run \"rig apply\" now.\n")

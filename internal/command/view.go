@@ -86,11 +86,16 @@ func (o *pendingOrder) wait() (*apply.Graph, diag.Diagnostics) {
 	return o.g, o.ds
 }
 
-func (o *output) savedPlan(path string) {
+// savedPlan tells where the plan was saved and how to apply it; separated
+// says a separator line already stands above (after the generated-config note).
+func (o *output) savedPlan(path string, separated bool) {
 	if o.json != nil {
 		return
 	}
-	fmt.Fprintf(o.m.Out, "\n─────────────────────────────────────────────────────────────────────────────\n\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    rig apply %q\n", path, path)
+	if !separated {
+		fmt.Fprint(o.m.Out, "\n─────────────────────────────────────────────────────────────────────────────\n")
+	}
+	fmt.Fprintf(o.m.Out, "\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    rig apply %q\n", path, path)
 }
 
 // refreshHooks returns what shows the refresh of recorded objects while

@@ -20,6 +20,9 @@ import (
 type Importing struct {
 	// ID is the import ID the provider was given.
 	ID string
+	// GeneratedConfig is the resource block -generate-config-out wrote for
+	// the object, without its trailing newline; "" when none was generated.
+	GeneratedConfig string
 }
 
 // importTarget is one expanded import block.

@@ -133,6 +133,7 @@ type changeBodyJSON struct {
 	AfterSensitive  json.RawMessage `json:"after_sensitive,omitempty"`
 	ReplacePaths    json.RawMessage `json:"replace_paths,omitempty"`
 	Importing       *importingJSON  `json:"importing,omitempty"`
+	GeneratedConfig string          `json:"generated_config,omitempty"`
 }
 
 type importingJSON struct {
@@ -281,6 +282,7 @@ func resourceChangeToJSON(c *plan.ResourceInstanceChange, schemas SchemaSource) 
 	}
 	if c.Importing != nil {
 		body.Importing = &importingJSON{ID: c.Importing.ID}
+		body.GeneratedConfig = c.Importing.GeneratedConfig
 	}
 	rc.Change = body
 

@@ -247,6 +247,9 @@ func changeComment(c *plan.ResourceInstanceChange) string {
 	if c.Importing != nil && c.Action != plan.NoOp {
 		fmt.Fprintf(&b, "\n  # [reset](imported from %q)", c.Importing.ID)
 	}
+	if c.Importing != nil && c.Importing.GeneratedConfig != "" {
+		b.WriteString("\n  # [reset](config will be generated)")
+	}
 	b.WriteString("\n")
 	return b.String()
 }

@@ -57,6 +57,7 @@ type changeJSON struct {
 	Addr            string   `json:"addr"`
 	PrevRunAddr     string   `json:"prev_run_addr,omitempty"`
 	ImportingID     *string  `json:"importing_id,omitempty"`
+	GeneratedConfig string   `json:"generated_config,omitempty"`
 	Deposed         string   `json:"deposed,omitempty"`
 	Provider        string   `json:"provider"`
 	Action          string   `json:"action"`
@@ -237,6 +238,7 @@ func Marshal(f *File) ([]byte, error) {
 		}
 		if c.Importing != nil {
 			cj.ImportingID = &c.Importing.ID
+			cj.GeneratedConfig = c.Importing.GeneratedConfig
 		}
 		var err error
 		if cj.Before, cj.BeforeSensitive, err = encodeValue(c.Before); err != nil {
@@ -412,7 +414,7 @@ func decodeChange(cj changeJSON) (*plan.ResourceInstanceChange, error) {
 		}
 	}
 	if cj.ImportingID != nil {
-		c.Importing = &plan.Importing{ID: *cj.ImportingID}
+		c.Importing = &plan.Importing{ID: *cj.ImportingID, GeneratedConfig: cj.GeneratedConfig}
 	}
 	if cj.PrevRunAddr != "" {
 		if c.PrevRunAddr, err = addrs.ParseAbsResourceInstanceStr(cj.PrevRunAddr); err != nil {
