@@ -4,8 +4,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
 	"strconv"
+	"strings"
 	"time"
+
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
@@ -24,6 +28,8 @@ type operationFlags struct {
 	replace          []string
 	targets          []string
 	excludes         []string
+	targetFiles      []string
+	excludeFiles     []string
 	refreshOnly      bool
 	refresh          bool
 	parallelism      int
@@ -52,6 +58,14 @@ func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
 	})
 	fs.Func("exclude", "Leave out the resource, resource instance or module at `ADDRESS` and everything that depends on it. Use this option more than once to exclude more than one object. This is for exceptional use only.", func(s string) error {
 		f.excludes = append(f.excludes, s)
+		return nil
+	})
+	fs.Func("target-file", "Like -target, with the addresses read from `FILE`, one a line (blank lines and lines starting with # are skipped). Use this option more than once to read more than one file.", func(s string) error {
+		f.targetFiles = append(f.targetFiles, s)
+		return nil
+	})
+	fs.Func("exclude-file", "Like -exclude, with the addresses read from `FILE`, one a line (blank lines and lines starting with # are skipped). Use this option more than once to read more than one file.", func(s string) error {
+		f.excludeFiles = append(f.excludeFiles, s)
 		return nil
 	})
 	fs.BoolVar(&f.refresh, "refresh", true, "Skip checking remote objects for changes made outside rig while planning: faster, at the risk of planning against a stale record of them.")
@@ -188,8 +202,14 @@ func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (
 	}
 	targets, more := parseTargets(f.targets, "target")
 	ds = ds.Append(more)
+	fromFiles, more := m.parseTargetFiles(f.targetFiles, "target")
+	ds = ds.Append(more)
+	targets = append(targets, fromFiles...)
 	excludes, more := parseTargets(f.excludes, "exclude")
 	ds = ds.Append(more)
+	fromFiles, more = m.parseTargetFiles(f.excludeFiles, "exclude")
+	ds = ds.Append(more)
+	excludes = append(excludes, fromFiles...)
 	if ds.HasErrors() {
 		return nil, ds
 	}
@@ -212,7 +232,7 @@ func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (
 // cannot go together.
 func checkOperationFlags(f *operationFlags) diag.Diagnostics {
 	var ds diag.Diagnostics
-	if len(f.targets) > 0 && len(f.excludes) > 0 {
+	if len(f.targets)+len(f.targetFiles) > 0 && len(f.excludes)+len(f.excludeFiles) > 0 {
 		ds = ds.Append(diag.Errorf("Invalid combination of arguments", "The target and exclude planning options are mutually-exclusive. Each plan must use either only the target options or only the exclude options."))
 	}
 	if f.destroy && f.refreshOnly {
@@ -238,6 +258,45 @@ func parseTargets(addrsGiven []string, flag string) ([]addrs.Target, diag.Diagno
 			continue
 		}
 		out = append(out, t)
+	}
+	return out, ds
+}
+
+// parseTargetFiles parses the files given to -target-file or -exclude-file
+// (flag): an address a line; blank lines and lines starting with # are
+// skipped. A bad address is reported at its file and line, shown with it.
+func (m *Meta) parseTargetFiles(paths []string, flag string) ([]addrs.Target, diag.Diagnostics) {
+	var ds diag.Diagnostics
+	var out []addrs.Target
+	for _, path := range paths {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			ds = ds.Append(diag.Errorf("Failed to read "+flag+" file", "Reading %s: %s.", path, err))
+			continue
+		}
+		if m.sources == nil {
+			m.sources = map[string][]byte{}
+		}
+		m.sources[path] = b
+		offset := 0
+		for i, line := range strings.Split(string(b), "\n") {
+			start := offset
+			offset += len(line) + 1
+			text := strings.TrimSpace(line)
+			if text == "" || strings.HasPrefix(text, "#") {
+				continue
+			}
+			t, err := addrs.ParseTargetStr(text)
+			if err != nil {
+				at := strings.Index(line, text)
+				rng := hcl.Range{Filename: path,
+					Start: hcl.Pos{Line: i + 1, Column: at + 1, Byte: start + at},
+					End:   hcl.Pos{Line: i + 1, Column: at + 1 + len(text), Byte: start + at + len(text)}}
+				ds = ds.Append(diag.At(rng, "Invalid "+flag+" address", err.Error()))
+				continue
+			}
+			out = append(out, t)
+		}
 	}
 	return out, ds
 }

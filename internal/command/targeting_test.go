@@ -1,6 +1,8 @@
 package command
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -146,5 +148,64 @@ func TestTargetAndExclude(t *testing.T) {
 		if r.code != 1 || !strings.Contains(r.stderr, "Invalid combination of arguments") {
 			t.Errorf("%s: exit %d\n%s", cmd, r.code, r.stderr)
 		}
+	}
+}
+
+// -target-file and -exclude-file read addresses a line, skipping blank
+// lines and comments, and add to -target and -exclude; a bad line is
+// reported at its file and line.
+func TestTargetFiles(t *testing.T) {
+	files := map[string]string{
+		"targets.txt":  "# made first\nterraform_data.c\n\n  module.m\n",
+		"more.txt":     "terraform_data.n[1]\n",
+		"excludes.txt": "terraform_data.a\n",
+		"bad.txt":      "terraform_data.c\nterraform_data.\n",
+	}
+	for _, tc := range []struct {
+		name      string
+		args      []string
+		wantState []string
+		wantErr   []string
+	}{
+		{name: "targets from two files and a flag",
+			args:      []string{"-target-file=targets.txt", "-target-file=more.txt", "-target=terraform_data.n[0]"},
+			wantState: []string{"terraform_data.a", "terraform_data.c", "terraform_data.n[0]", "terraform_data.n[1]", "module.m.terraform_data.x"}},
+		{name: "excludes", args: []string{"-exclude-file=excludes.txt"},
+			wantState: []string{"terraform_data.c", "terraform_data.n[0]", "terraform_data.n[1]"}},
+		{name: "bad address", args: []string{"-target-file=bad.txt"},
+			wantErr: []string{"Error: Invalid target address", "on bad.txt line 2:", "2: terraform_data."}},
+		{name: "missing file", args: []string{"-exclude-file=none.txt"},
+			wantErr: []string{"Error: Failed to read exclude file", "none.txt"}},
+		{name: "with -exclude", args: []string{"-target-file=targets.txt", "-exclude=terraform_data.b"},
+			wantErr: []string{"Error: Invalid combination of arguments"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := map[string]string{}
+			for k, v := range targetingConfig {
+				cfg[k] = v
+			}
+			for k, v := range files {
+				cfg[k] = v
+			}
+			dir := workdir(t, cfg)
+			r := rig(t, dir, append([]string{"apply", "-auto-approve", "-no-color"}, tc.args...)...)
+			if tc.wantErr != nil {
+				for _, want := range tc.wantErr {
+					if r.code != 1 || !strings.Contains(r.stderr, want) {
+						t.Errorf("exit %d, want 1 and %q in\n%s", r.code, want, r.stderr)
+					}
+				}
+				if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate")); err == nil {
+					t.Errorf("a state was written after an error")
+				}
+				return
+			}
+			if r.code != 0 || !strings.Contains(r.stderr, "Resource targeting is in effect") {
+				t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			if got := stateAddresses(t, dir); !slices.Equal(got, tc.wantState) {
+				t.Errorf("state %v, want %v", got, tc.wantState)
+			}
+		})
 	}
 }
