@@ -382,11 +382,25 @@ func taintedDeletes(p *plan.Plan) map[addrs.AbsResourceInstance]bool {
 	return tainted
 }
 
+// destroyProvisioners returns the resource whose destroy-time provisioners
+// run before an object of addr is destroyed: its resource block, or when
+// there is none, the provisioners of the removed block naming it.
+func (a *applier) destroyProvisioners(addr addrs.ConfigResource) *config.Resource {
+	if r := a.cfg.ConfigResource(addr); r != nil {
+		return r
+	}
+	if rm := a.cfg.RemovedResource(addr); rm != nil && rm.Destroy {
+		return rm.ProvisionedResource()
+	}
+	return nil
+}
+
 // delete deletes the object of a Delete change or the old object of a
 // replacement, after the resource's destroy-time provisioners. As in
 // OpenTofu, those run only for a current object (not for a deposed one, so
 // never for a create_before_destroy replacement), only when it is not
-// tainted and only while the resource is still in the configuration.
+// tainted and only while the resource is still in the configuration (or
+// a removed block that destroys it has provisioners).
 func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanceChange, info Operation) (Result, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	oaddr := addrs.ObjectAddr{Instance: op.Addr, Deposed: op.Deposed}
@@ -398,7 +412,7 @@ func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanc
 		return Result{}, ds
 	}
 	if op.Deposed == addrs.NotDeposed && !a.taintedPrior[op.Addr] && op.Addr.Resource.Resource.Mode == addrs.Managed {
-		if r := a.cfg.ConfigResource(op.Addr.ContainingResource().InConfig()); r != nil && hasProvisioners(r, config.ProvisionerWhenDestroy) {
+		if r := a.destroyProvisioners(op.Addr.ContainingResource().InConfig()); r != nil && hasProvisioners(r, config.ProvisionerWhenDestroy) {
 			ds = ds.Append(a.provision(walkCtx, info, r, config.ProvisionerWhenDestroy, c.Before, destroyInstanceData(op.Addr.Resource.Key)))
 			if ds.HasErrors() {
 				// The object stays as it is, and is not tainted.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -330,4 +331,59 @@ func alive(pid int) bool {
 	s := string(stat)
 	i := strings.LastIndexByte(s, ')')
 	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
+
+// A removed block that destroys a resource runs its destroy-time
+// provisioners before each object is destroyed, with self and count.index;
+// one that forgets the resource runs none.
+func TestRemovedBlockProvisioners(t *testing.T) {
+	const resources = `resource "terraform_data" "a" {
+  count = 2
+  input = "v${count.index}"
+}
+resource "terraform_data" "kept" {
+  input = "k"
+}
+`
+	dir := workdir(t, map[string]string{"main.tf": resources})
+	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
+	writeFile(t, dir, "main.tf", `removed {
+  from = terraform_data.a
+  lifecycle {
+    destroy = true
+  }
+  provisioner "local-exec" {
+    when    = destroy
+    command = "echo bye ${self.input} ${count.index} >> log"
+  }
+}
+removed {
+  from = terraform_data.kept
+  lifecycle {
+    destroy = false
+  }
+  provisioner "local-exec" {
+    when    = destroy
+    command = "echo never >> log"
+  }
+}
+`)
+	r := mustRig(t, dir, "apply", "-auto-approve", "-no-color")
+	for _, i := range []string{"0", "1"} {
+		if !before(r.stdout, "terraform_data.a["+i+"]: Provisioning with 'local-exec'...", "terraform_data.a["+i+"]: Destruction complete") {
+			t.Errorf("terraform_data.a[%s] was not provisioned before its destruction:\n%s", i, r.stdout)
+		}
+	}
+	log, err := os.ReadFile(filepath.Join(dir, "log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(log)), "\n")
+	slices.Sort(lines)
+	if want := []string{"bye v0 0", "bye v1 1"}; !slices.Equal(lines, want) {
+		t.Errorf("provisioners wrote %q, want %q", lines, want)
+	}
+	if got := stateAddresses(t, dir); len(got) != 0 {
+		t.Errorf("state after the removals: %v", got)
+	}
 }

@@ -482,6 +482,11 @@ func unsupportedConstructs(m *config.Module) diag.Diagnostics {
 		for _, r := range allResources(mod) {
 			ds = ds.Append(checkProvisioners(r))
 		}
+		for _, rm := range mod.Removed {
+			if r := rm.ProvisionedResource(); r != nil {
+				ds = ds.Append(checkProvisioners(r))
+			}
+		}
 	}
 	return ds
 }
