@@ -12,7 +12,9 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provisioner"
+	"github.com/rig-iac/rig/internal/state"
 )
 
 // Provisioner runs the provisioners of one type. Run is called from worker
@@ -134,4 +136,45 @@ func destroyInstanceData(k addrs.InstanceKey) lang.InstanceData {
 		return lang.InstanceData{EachKey: cty.StringVal(k.Str())}
 	}
 	return lang.InstanceData{}
+}
+
+// ProvisionerTypes lists, in the order written, the types of the
+// provisioners that run as part of op when p is applied with cfg: a
+// create's create-time ones, and a delete's destroy-time ones (its
+// resource block's, or a destroying removed block's), which never run
+// for a deposed or tainted object.
+func ProvisionerTypes(cfg *config.Module, p *plan.Plan, op Op, c *plan.ResourceInstanceChange) []string {
+	if cfg == nil || c == nil || op.Addr.Resource.Resource.Mode != addrs.Managed {
+		return nil
+	}
+	addr := op.Addr.ContainingResource().InConfig()
+	var r *config.Resource
+	var when config.ProvisionerWhen
+	switch {
+	case op.Kind == OpDelete:
+		if op.Deposed != addrs.NotDeposed {
+			return nil
+		}
+		if obj := p.PriorState.Object(addrs.ObjectAddr{Instance: op.Addr}); obj != nil && obj.Status == state.Tainted {
+			return nil
+		}
+		r, when = cfg.ConfigResource(addr), config.ProvisionerWhenDestroy
+		if r == nil {
+			if rm := cfg.RemovedResource(addr); rm != nil && rm.Destroy {
+				r = rm.ProvisionedResource()
+			}
+		}
+	case c.Action.Creates():
+		r, when = cfg.ConfigResource(addr), config.ProvisionerWhenCreate
+	}
+	if r == nil {
+		return nil
+	}
+	var types []string
+	for _, pr := range r.Provisioners {
+		if pr.When == when {
+			types = append(types, pr.Type)
+		}
+	}
+	return types
 }

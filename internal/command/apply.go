@@ -87,7 +87,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		return 1
 	}
 	out.diagnostics(targetingWarning(p))
-	order := orderPlan(p)
+	order := orderPlan(p, op.cfg)
 	out.plan(p, planSchemas(ctx, op.providers, p), order)
 	g, more := order.wait()
 	ds = ds.Append(more)

@@ -69,7 +69,7 @@ func runPlan(m *Meta, args []string) int {
 	markGenerated(p, generated)
 	out.diagnostics(targetingWarning(p))
 	schemas := planSchemas(ctx, op.providers, p)
-	order := orderPlan(p)
+	order := orderPlan(p, op.cfg)
 	out.plan(p, schemas, order)
 	_, more = order.wait()
 	ds = ds.Append(more)

@@ -3,6 +3,7 @@ package command
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -385,5 +386,71 @@ removed {
 	}
 	if got := stateAddresses(t, dir); len(got) != 0 {
 		t.Errorf("state after the removals: %v", got)
+	}
+}
+
+// The order of operations names the provisioners that run as part of an
+// operation: create-time ones after a create, destroy-time ones before a
+// delete, none for the deposed object of a create_before_destroy
+// replacement; the -json stream lists them too.
+func TestOrderNamesProvisioners(t *testing.T) {
+	const cfg = `resource "terraform_data" "a" {
+  triggers_replace = var.v
+  provisioner "local-exec" {
+    command = "true"
+  }
+  provisioner "local-exec" {
+    when    = destroy
+    command = "true"
+  }
+}
+resource "terraform_data" "c" {
+  triggers_replace = var.v
+  lifecycle {
+    create_before_destroy = true
+  }
+  provisioner "local-exec" {
+    when    = destroy
+    command = "true"
+  }
+}
+variable "v" {
+  default = "1"
+}
+`
+	dir := workdir(t, map[string]string{"main.tf": cfg})
+	r := mustRig(t, dir, "apply", "-auto-approve", "-no-color")
+	if !strings.Contains(r.stdout, "  1. create terraform_data.a (then local-exec)\n") {
+		t.Errorf("order of the creates:\n%s", r.stdout)
+	}
+	r = mustRig(t, dir, "plan", "-no-color", "-var=v=2")
+	for _, want := range []string{"destroy terraform_data.a (local-exec first)", "create terraform_data.a (then local-exec)",
+		"destroy terraform_data.c (deposed)  ", "create terraform_data.c\n"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("order lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	var steps []string
+	for _, line := range strings.Split(strings.TrimSpace(mustRig(t, dir, "plan", "-json", "-var=v=2").stdout), "\n") {
+		var m struct {
+			Type  string
+			Steps [][]struct {
+				Address, Action, Deposed string
+				Provisioners             []string
+			}
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatal(err)
+		}
+		for _, wave := range m.Steps {
+			for _, s := range wave {
+				steps = append(steps, fmt.Sprintf("%s %s %s %v", s.Action, s.Address, s.Deposed, s.Provisioners))
+			}
+		}
+	}
+	slices.Sort(steps)
+	want := []string{"create terraform_data.a  [local-exec]", "create terraform_data.c  []", "delete terraform_data.a  [local-exec]", "delete terraform_data.c planned []"}
+	if !slices.Equal(steps, want) {
+		t.Errorf("-json steps %q, want %q", steps, want)
 	}
 }

@@ -55,7 +55,7 @@ func runShow(m *Meta, args []string) int {
 		}
 		_ = ui.RenderPlan(m.Out, pf.Plan, schemas, opts)
 		if g, ds := apply.Order(pf.Plan); !ds.HasErrors() && pf.Plan.HasChanges() {
-			ui.RenderOrder(m.Out, g, opts)
+			ui.RenderOrder(m.Out, g, provisionersOf(pf.Plan, m.plannedConfig(pf), g), opts)
 		}
 		return 0
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/state"
@@ -67,17 +68,24 @@ type pendingOrder struct {
 }
 
 // orderPlan starts building p's operation graph (apply.Order) and the
-// order of operations shown with the plan.
-func orderPlan(p *plan.Plan) *pendingOrder {
+// order of operations shown with the plan, naming the provisioners of cfg
+// that run with each operation.
+func orderPlan(p *plan.Plan, cfg *config.Module) *pendingOrder {
 	o := &pendingOrder{done: make(chan struct{})}
 	go func() {
 		defer close(o.done)
 		o.g, o.ds = apply.Order(p)
 		if o.g != nil {
-			o.waves = ui.OrderWaves(o.g)
+			o.waves = ui.OrderWaves(o.g, provisionersOf(p, cfg, o.g))
 		}
 	}()
 	return o
+}
+
+// provisionersOf names the provisioners of cfg that run with each
+// operation of g, p's operation graph.
+func provisionersOf(p *plan.Plan, cfg *config.Module, g *apply.Graph) func(apply.Op) []string {
+	return func(op apply.Op) []string { return apply.ProvisionerTypes(cfg, p, op, g.Changes[op]) }
 }
 
 // wait returns the graph and apply.Order's diagnostics once built.

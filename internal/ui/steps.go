@@ -20,6 +20,9 @@ type OrderStep struct {
 	// Deposed is "planned" for the old object of a create_before_destroy
 	// replacement, the deposed key for an object deposed earlier, or empty.
 	Deposed string `json:"deposed,omitempty"`
+	// Provisioners are the types of the provisioners that run as part of
+	// the operation, in order: after a create, before a delete.
+	Provisioners []string `json:"provisioners,omitempty"`
 	// After lists the operations this one must wait for (its direct
 	// prerequisites, leaving out those implied by others), as "action address".
 	After []string `json:"after,omitempty"`
@@ -27,8 +30,9 @@ type OrderStep struct {
 
 // OrderWaves returns the planned operations as waves: every operation of a
 // wave waits only for operations of earlier waves, so a wave's operations
-// may run in parallel.
-func OrderWaves(g *apply.Graph) [][]OrderStep {
+// may run in parallel. provisioners, when not nil, names the provisioners
+// that run as part of an operation (apply.ProvisionerTypes).
+func OrderWaves(g *apply.Graph, provisioners func(apply.Op) []string) [][]OrderStep {
 	reduced, err := g.G.Reduced()
 	if err != nil {
 		return nil
@@ -43,6 +47,9 @@ func OrderWaves(g *apply.Graph) [][]OrderStep {
 			}
 			s := orderStep(g, op)
 			s.After = al.list(op)
+			if provisioners != nil {
+				s.Provisioners = provisioners(op)
+			}
 			steps = append(steps, s)
 		}
 		if len(steps) > 0 {
@@ -215,14 +222,21 @@ func (s OrderStep) describe() string {
 	default:
 		out += " (deposed object " + s.Deposed + ")"
 	}
+	if len(s.Provisioners) > 0 {
+		if s.Action == "delete" {
+			out += " (" + strings.Join(s.Provisioners, ", ") + " first)"
+		} else {
+			out += " (then " + strings.Join(s.Provisioners, ", ") + ")"
+		}
+	}
 	return out
 }
 
 // RenderOrder writes the order of operations after a plan: numbered steps,
 // each listing the operations that may run in parallel at that point and
 // what each waits for.
-func RenderOrder(w io.Writer, g *apply.Graph, opts RenderOptions) {
-	RenderWaves(w, OrderWaves(g), opts)
+func RenderOrder(w io.Writer, g *apply.Graph, provisioners func(apply.Op) []string, opts RenderOptions) {
+	RenderWaves(w, OrderWaves(g, provisioners), opts)
 }
 
 // RenderWaves writes the "Order of operations" section RenderOrder writes,

@@ -40,7 +40,7 @@ func TestOrderWavesGroupsWholeResources(t *testing.T) {
 	if ds.HasErrors() {
 		t.Fatal(ds.Err())
 	}
-	waves := OrderWaves(g)
+	waves := OrderWaves(g, nil)
 	if len(waves) != 2 {
 		t.Fatalf("%d waves, want 2", len(waves))
 	}
