@@ -454,3 +454,38 @@ variable "v" {
 		t.Errorf("-json steps %q, want %q", steps, want)
 	}
 }
+
+// A tainted object is shared with Terraform both ways: once rig has
+// replaced the object its provisioner failed on, Terraform plans no
+// changes; an object Terraform taints, rig plans to replace.
+func TestTaintedObjectsWithTerraform(t *testing.T) {
+	dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "x" {
+  input = "v"
+  provisioner "local-exec" {
+    command = "test -f ok"
+  }
+}
+`})
+	tf := terraformIn(t, dir)
+	if r := rig(t, dir, "apply", "-auto-approve", "-no-color"); r.code != 1 {
+		t.Fatalf("apply with a failing provisioner: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	writeFile(t, dir, "ok", "")
+	r := mustRig(t, dir, "apply", "-auto-approve", "-no-color")
+	if !strings.Contains(r.stdout, "Apply complete! Resources: 1 added, 0 changed, 1 destroyed.") {
+		t.Fatalf("the tainted object was not replaced:\n%s", r.stdout)
+	}
+	if r := tf("init", "-no-color"); r.code != 0 {
+		t.Fatalf("terraform init: %s%s", r.stdout, r.stderr)
+	}
+	if r := tf("plan", "-no-color", "-detailed-exitcode"); r.code != 0 {
+		t.Fatalf("terraform plan after rig's replacement: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := tf("taint", "-no-color", "terraform_data.x"); r.code != 0 {
+		t.Fatalf("terraform taint: %s%s", r.stdout, r.stderr)
+	}
+	p := mustRig(t, dir, "plan", "-no-color")
+	if !strings.Contains(p.stdout, "# terraform_data.x is tainted, so it must be replaced") || !strings.Contains(p.stdout, "Plan: 1 to add, 0 to change, 1 to destroy.") {
+		t.Errorf("rig does not replace the object Terraform tainted:\n%s", p.stdout)
+	}
+}
