@@ -210,6 +210,17 @@ func isOverrideFile(path string) bool {
 	return base == "override" || strings.HasSuffix(base, "_override")
 }
 
+// topLevelRequiredProviders is the error about a required_providers block
+// written outside a terraform block.
+func topLevelRequiredProviders(block *hcl.Block) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid required_providers block",
+		Detail:   "A \"required_providers\" block must be nested inside a \"terraform\" block.",
+		Subject:  block.TypeRange.Ptr(),
+	}
+}
+
 // addFile decodes one file's body into m, reporting conflicts with what
 // earlier files declared.
 func (m *Module) addFile(body hcl.Body) hcl.Diagnostics {
@@ -221,12 +232,7 @@ func (m *Module) addFile(body hcl.Body) hcl.Diagnostics {
 			diags = append(diags, tDiags...)
 			diags = append(diags, m.addTerraformBlock(tb)...)
 		case "required_providers":
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid required_providers block",
-				Detail:   "A \"required_providers\" block must be nested inside a \"terraform\" block.",
-				Subject:  block.TypeRange.Ptr(),
-			})
+			diags = append(diags, topLevelRequiredProviders(block))
 		case "provider":
 			p, pDiags := decodeProviderBlock(block)
 			diags = append(diags, pDiags...)

@@ -29,12 +29,7 @@ func (m *Module) mergeFile(body hcl.Body) hcl.Diagnostics {
 			diags = append(diags, tDiags...)
 			tf.add(tb)
 		case "required_providers":
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid required_providers block",
-				Detail:   "A \"required_providers\" block must be nested inside a \"terraform\" block.",
-				Subject:  block.TypeRange.Ptr(),
-			})
+			diags = append(diags, topLevelRequiredProviders(block))
 		case "provider":
 			p, pDiags := decodeProviderBlock(block)
 			diags = append(diags, pDiags...)
