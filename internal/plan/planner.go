@@ -51,6 +51,10 @@ type Options struct {
 	// (-target); Excludes plans everything but these and what depends on
 	// them (-exclude). At most one of them may be set.
 	Targets, Excludes []addrs.Target
+	// Generated are the objects GenerateConfig imported for this plan's
+	// configuration: an import block with the same target and ID takes
+	// its object from here rather than importing it a second time.
+	Generated []GeneratedResource
 }
 
 // Make plans the changes that bring prior in line with cfg (or destroy
