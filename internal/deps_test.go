@@ -48,12 +48,14 @@ var allowedImports = map[string][]string{
 	"internal/provider/plugin/tfplugin5": {},
 	"internal/provider/plugin/tfplugin6": {},
 
+	// The results of a configuration's conditions, for plan JSON and state.
+	"internal/checks": {"internal/addrs", "internal/config"},
 	// Evaluation of a configuration tree's expressions, shared by plan and apply.
-	"internal/eval": {"internal/addrs", "internal/config", "internal/diag", "internal/lang", "internal/provider"},
-	"internal/plan": {"internal/addrs", "internal/config", "internal/dag", "internal/diag",
+	"internal/eval": {"internal/addrs", "internal/checks", "internal/config", "internal/diag", "internal/lang", "internal/provider"},
+	"internal/plan": {"internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
 		"internal/eval", "internal/lang", "internal/parallel", "internal/provider", "internal/provisioner", "internal/state"},
 	"internal/plan/planfile": {"internal/addrs", "internal/plan", "internal/state", "internal/state/statefile"},
-	"internal/apply": {"internal/addrs", "internal/config", "internal/dag", "internal/diag",
+	"internal/apply": {"internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
 		"internal/eval", "internal/lang", "internal/plan", "internal/provider", "internal/provisioner", "internal/state"},
 	"internal/ui": {"internal/addrs", "internal/apply", "internal/dag", "internal/diag", "internal/plan",
 		"internal/provider", "internal/state"},

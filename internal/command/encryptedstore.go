@@ -6,9 +6,11 @@ import (
 	"os"
 
 	"github.com/rig-iac/rig/internal/backend"
+	"github.com/rig-iac/rig/internal/checks"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/encryption"
+	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/plan/planfile"
 )
 
@@ -89,6 +91,11 @@ func readPlan(path string, cfg *config.Module) (*planfile.File, error) {
 	pf, err := planfile.Unmarshal(data)
 	if err != nil {
 		return nil, fmt.Errorf("reading plan %s: %w", path, err)
+	}
+	if pf.Plan.Mode != plan.DestroyMode && cfg != nil {
+		if pf.Plan.Checks, err = checks.UnmarshalDetail(cfg, pf.CheckResults); err != nil {
+			return nil, fmt.Errorf("reading plan %s: check results: %w", path, err)
+		}
 	}
 	return pf, nil
 }

@@ -91,6 +91,7 @@ type planJSON struct {
 	OutputChanges    map[string]changeBodyJSON   `json:"output_changes,omitempty"`
 	PriorState       *stateJSON                  `json:"prior_state,omitempty"`
 	Configuration    *ConfigSummary              `json:"configuration,omitempty"`
+	Checks           []any                       `json:"checks,omitempty"`
 	Timestamp        string                      `json:"timestamp,omitempty"`
 	Errored          bool                        `json:"errored"`
 }
@@ -143,7 +144,7 @@ type importingJSON struct {
 // MarshalPlanJSON returns the JSON plan representation `tofu show -json
 // PLANFILE` prints (format_version "1.2"): variables, planned_values,
 // resource_changes (sorted, no-ops included), output_changes, prior_state,
-// configuration, timestamp and errored. schemas may be nil; they supply the
+// configuration, checks, timestamp and errored. schemas may be nil; they supply the
 // sensitivity of attributes.
 func MarshalPlanJSON(p *plan.Plan, schemas SchemaSource, opts JSONOptions) ([]byte, error) {
 	out := planJSON{FormatVersion: "1.2", TerraformVersion: opts.Version, Errored: p.Errored, Configuration: opts.Config}
@@ -153,6 +154,7 @@ func MarshalPlanJSON(p *plan.Plan, schemas SchemaSource, opts JSONOptions) ([]by
 	if !p.Timestamp.IsZero() {
 		out.Timestamp = p.Timestamp.UTC().Format(time.RFC3339)
 	}
+	out.Checks = p.Checks.PlanJSON()
 	if len(p.Variables) > 0 {
 		out.Variables = map[string]planVariableJSON{}
 		for name, v := range p.Variables {

@@ -33,6 +33,10 @@ type File struct {
 	StateSerial  uint64
 	// Workspace is the workspace the plan was made in.
 	Workspace string
+	// CheckResults are the plan's check results as read (checks.State's
+	// MarshalDetail form); restore them with checks.UnmarshalDetail once
+	// the configuration is loaded. Marshal writes Plan.Checks.
+	CheckResults json.RawMessage
 }
 
 type fileJSON struct {
@@ -51,6 +55,7 @@ type fileJSON struct {
 	Outputs      map[string]outputJSON `json:"outputs"`
 	PriorState   json.RawMessage       `json:"prior_state"`
 	PrevRunState json.RawMessage       `json:"prev_run_state"`
+	CheckResults json.RawMessage       `json:"check_results,omitempty"`
 }
 
 type changeJSON struct {
@@ -271,6 +276,9 @@ func Marshal(f *File) ([]byte, error) {
 		fj.Outputs[name] = outputJSON{Action: o.Action.String(), Before: before, After: after, BeforeSensitive: beforeSens, AfterSensitive: afterSens, Sensitive: o.Sensitive}
 	}
 	var err error
+	if fj.CheckResults, err = p.Checks.MarshalDetail(); err != nil {
+		return nil, fmt.Errorf("encoding check results: %w", err)
+	}
 	if fj.PriorState, err = statefile.Marshal(orEmpty(p.PriorState)); err != nil {
 		return nil, fmt.Errorf("encoding prior state: %w", err)
 	}
@@ -336,7 +344,8 @@ func Unmarshal(data []byte) (*File, error) {
 	case "refresh-only":
 		p.Mode = plan.RefreshOnlyMode
 	}
-	f := &File{Plan: p, Config: map[string][]byte{}, StateLineage: fj.StateLineage, StateSerial: fj.StateSerial, Workspace: fj.Workspace}
+	f := &File{Plan: p, Config: map[string][]byte{}, StateLineage: fj.StateLineage, StateSerial: fj.StateSerial, Workspace: fj.Workspace,
+		CheckResults: fj.CheckResults}
 	for name, src := range fj.Config {
 		f.Config[name] = []byte(src)
 	}
