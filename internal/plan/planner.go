@@ -124,6 +124,9 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 		result.Outputs = map[string]*OutputChange{}
 	}
 	result.Checks = p.checks
+	if !ds.HasErrors() && opts.Mode != DestroyMode {
+		result.RelevantAttributes = p.relevantAttributes(p.changes, result.Outputs)
+	}
 	result.Errored = ds.HasErrors()
 	return result, ds
 }
