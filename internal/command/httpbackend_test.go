@@ -251,3 +251,27 @@ output "x" {
 		t.Errorf("the remote state's request: %s with X-Team %q", last.Method, last.Header.Get("X-Team"))
 	}
 }
+
+// TestHTTPForceUnlock: a lock left on the server by a holder that is gone
+// is released by force-unlock with its ID, after confirmation.
+func TestHTTPForceUnlock(t *testing.T) {
+	srv := stateserver.Start(t, stateserver.Options{})
+	dir := workdir(t, map[string]string{"main.tf": httpBlock(srv, "/s") + simpleConfig})
+	mustRig(t, dir, "init", "-no-color", "-input=false")
+	srv.Lock("/s", []byte(`{"ID":"left-behind","Operation":"OperationTypeApply","Who":"ci@runner-7"}`))
+	if r := rig(t, dir, "force-unlock", "-no-color", "other-id"); r.code != 1 || !strings.Contains(r.stderr, "does not match") {
+		t.Errorf("force-unlock with another ID: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := rigInput(t, dir, "no\n", "force-unlock", "-no-color", "left-behind"); r.code != 1 || !strings.Contains(r.stdout, "ci@runner-7") || srv.LockInfo("/s") == nil {
+		t.Errorf("force-unlock answered no: exit %d, lock held: %v\n%s%s", r.code, srv.LockInfo("/s") != nil, r.stdout, r.stderr)
+	}
+	if r := rigInput(t, dir, "yes\n", "force-unlock", "-no-color", "left-behind"); r.code != 0 || !strings.Contains(r.stdout, "successfully unlocked") {
+		t.Errorf("force-unlock answered yes: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if srv.LockInfo("/s") != nil {
+		t.Fatal("the lock is still held")
+	}
+	srv.Lock("/s", []byte(`{"ID":"again"}`))
+	mustRig(t, dir, "force-unlock", "-force", "-no-color", "again")
+	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false")
+}
