@@ -3,6 +3,7 @@ package command
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -274,4 +275,26 @@ func TestHTTPForceUnlock(t *testing.T) {
 	srv.Lock("/s", []byte(`{"ID":"again"}`))
 	mustRig(t, dir, "force-unlock", "-force", "-no-color", "again")
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false")
+}
+
+// TestHTTPUnreachable: a server that cannot be reached, with the password
+// in the address itself, is reported without the password.
+func TestHTTPUnreachable(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := "http://ci:" + httpPassword + "@" + l.Addr().String() + "/s"
+	l.Close() // nothing listens there now
+	block := fmt.Sprintf("terraform {\n  backend \"http\" {\n    address = %q\n    lock_address = %q\n    retry_max = 0\n  }\n}\n", addr, addr)
+	dir := workdir(t, map[string]string{"main.tf": block + simpleConfig})
+	r := mustRig(t, dir, "init", "-no-color", "-input=false")
+	noPassword(t, "init", r)
+	for _, args := range [][]string{{"plan", "-no-color", "-input=false"}, {"apply", "-auto-approve", "-no-color", "-input=false"}, {"state", "list"}} {
+		r := rig(t, dir, args...)
+		if r.code != 1 || !strings.Contains(r.stderr, "connection refused") {
+			t.Errorf("%s: exit %d\n%s", args[0], r.code, r.stderr)
+		}
+		noPassword(t, args[0], r)
+	}
 }

@@ -97,6 +97,16 @@ func TestConformance(t *testing.T) {
 			return newBackend(t, config(stateserver.Start(t, stateserver.Options{}), "/state/conformance"))
 		})
 	})
+	t.Run("GitLab's lock address and methods", func(t *testing.T) {
+		backendtest.RunWith(t, opts, func(t *testing.T) backend.Backend {
+			srv := stateserver.Start(t, stateserver.Options{})
+			cfg := config(srv, "/api/v4/projects/1/terraform/state/prod")
+			cfg.LockAddress = cfg.Address + "/lock"
+			cfg.UnlockAddress = cfg.LockAddress
+			cfg.LockMethod, cfg.UnlockMethod = "POST", "DELETE"
+			return newBackend(t, cfg)
+		})
+	})
 	t.Run("TLS with a client certificate and basic auth", func(t *testing.T) {
 		backendtest.RunWith(t, opts, func(t *testing.T) backend.Backend {
 			srv := stateserver.Start(t, stateserver.Options{TLS: true, Username: "ci", Password: "s3cret-pw"})

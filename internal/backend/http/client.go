@@ -94,9 +94,14 @@ func (c *client) do(ctx context.Context, method string, u *url.URL, body []byte,
 	for attempt := 1; ; attempt++ {
 		resp, err := c.once(ctx, method, u, body)
 		retry := retryable(resp, err)
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			// The message names the method and URL itself.
+			err = ue.Err
+		}
 		if !retry || ctx.Err() != nil {
 			if err != nil {
-				return nil, fmt.Errorf("failed to %s: %w", what, err)
+				return nil, fmt.Errorf("failed to %s: %s %s: %w", what, method, u.Redacted(), err)
 			}
 			return resp, nil
 		}

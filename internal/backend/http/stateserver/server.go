@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -161,8 +162,20 @@ func (s *Server) handle(r *http.Request, body []byte) (int, []byte) {
 			return http.StatusForbidden, nil
 		}
 	}
-	path := r.URL.Path
-	switch r.Method {
+	path, method := r.URL.Path, r.Method
+	if base, ok := strings.CutSuffix(path, "/lock"); ok {
+		// GitLab's layout: POST and DELETE on STATE/lock lock and unlock.
+		path = base
+		switch method {
+		case http.MethodPost:
+			method = "LOCK"
+		case http.MethodDelete:
+			method = "UNLOCK"
+		default:
+			return http.StatusMethodNotAllowed, nil
+		}
+	}
+	switch method {
 	case http.MethodGet:
 		data, ok := s.states[path]
 		if !ok {
