@@ -1,7 +1,6 @@
 package http
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -132,7 +131,7 @@ func (s *Store) Write(ctx context.Context, data []byte) error {
 		q.Set("ID", s.held.ID)
 		u.RawQuery = q.Encode()
 	}
-	resp, err := s.b.client.do(ctx, s.b.cfg.UpdateMethod, &u, bytes.Clone(data), "upload state")
+	resp, err := s.b.client.do(ctx, s.b.cfg.UpdateMethod, &u, data, "upload state")
 	if err != nil {
 		return err
 	}
