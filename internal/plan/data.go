@@ -61,7 +61,7 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 		if more.HasErrors() {
 			continue
 		}
-		ds = ds.Append(prov.ValidateDataResourceConfig(p.ctx, r.Addr.Type, cfg))
+		ds = ds.Append(prov.ValidateDataResourceConfig(p.ctx, r.Addr.Type, cfg).InBody(r.Config))
 		read := &ResourceInstanceChange{Addr: addr, ProviderConfig: pc, Action: Read,
 			Before: cty.NullVal(ty), Dependencies: absResources(p.rg.resourceDeps[cr])}
 		if deferred || !cfg.IsWhollyKnown() {
@@ -79,7 +79,7 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 		if readHooks != nil {
 			readHooks.PostRead(addr, resp.State, time.Since(readStart), resp.Diagnostics.HasErrors())
 		}
-		readDiags := withAddr(resp.Diagnostics, addrs.ObjectAddr{Instance: addr})
+		readDiags := withAddr(resp.Diagnostics.InBody(r.Config), addrs.ObjectAddr{Instance: addr})
 		if r.Check != "" {
 			read.Reason = ReadBecauseCheckNested
 			read.After = resp.State

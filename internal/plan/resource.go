@@ -217,7 +217,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	}
 	configVal, configMarks := configVal.UnmarkDeepWithPaths()
 	configMarks = WithEchoedMarks(pc.Provider, typeName, configMarks)
-	ds = ds.Append(withAddr(prov.ValidateResourceConfig(p.ctx, typeName, configVal), oaddr))
+	ds = ds.Append(withAddr(prov.ValidateResourceConfig(p.ctx, typeName, configVal).InBody(r.Config), oaddr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
@@ -230,7 +230,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	}
 	proposed := provider.ProposedNew(sch.Block, priorVal, configVal)
 	resp := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: priorVal, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate})
-	ds = ds.Append(withAddr(resp.Diagnostics, oaddr))
+	ds = ds.Append(withAddr(resp.Diagnostics.InBody(r.Config), oaddr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
@@ -293,7 +293,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		nullPrior := cty.NullVal(ty)
 		proposed := provider.ProposedNew(sch.Block, nullPrior, origConfig)
 		resp2 := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: origConfig})
-		ds = ds.Append(withAddr(resp2.Diagnostics, oaddr))
+		ds = ds.Append(withAddr(resp2.Diagnostics.InBody(r.Config), oaddr))
 		ds = ds.Append(CheckPlanned(sch.Block, nullPrior, origConfig, resp2, pc, addr))
 		if ds.HasErrors() {
 			return cty.UnknownVal(ty), ds
