@@ -490,38 +490,51 @@ func allResources(m *config.Module) []*config.Resource {
 	return out
 }
 
+// cbdSource says where a resource's effective create_before_destroy comes
+// from: from is the resource that sets it (the resource itself for its own
+// setting); via is the resource that depends on this one and passed it on,
+// the next step of the dependency path towards from.
+type cbdSource struct {
+	from, via addrs.ConfigResource
+}
+
 // inheritCBD computes each resource's effective create_before_destroy: its
 // own setting, or inherited from any resource that depends on it, directly
-// or transitively. One sweep in reverse topological order. The map holds,
-// for every resource with effective CBD, the resource it came from (itself
-// when its own setting).
-func inheritCBD(root *config.Module, rg *refGraph) map[addrs.ConfigResource]addrs.ConfigResource {
-	out := map[addrs.ConfigResource]addrs.ConfigResource{}
+// or transitively (through local values, variables, module calls and data
+// sources too). One sweep over the reference graph in reverse topological
+// order, O(nodes + edges): each node that a create_before_destroy resource
+// depends on takes the source of the first such node that refers to it,
+// and the nearest resource on that way as its via. The map holds every
+// managed resource with effective create_before_destroy.
+func inheritCBD(root *config.Module, rg *refGraph) map[addrs.ConfigResource]cbdSource {
+	out := map[addrs.ConfigResource]cbdSource{}
 	order, err := rg.g.TopoOrder()
 	if err != nil {
 		return out
 	}
+	// carrier holds, for each node reached, the source it inherits and the
+	// nearest resource that passed it on.
+	carrier := map[node]cbdSource{}
 	for i := len(order) - 1; i >= 0; i-- {
 		n := order[i]
-		if n.kind != resourceNode || n.resource.Mode != addrs.Managed {
+		src, reached := carrier[n]
+		if n.kind == resourceNode && n.resource.Mode == addrs.Managed {
+			cr := n.configResource()
+			if r := root.ConfigResource(cr); r != nil && r.Managed != nil && r.Managed.CreateBeforeDestroy {
+				src, reached = cbdSource{from: cr, via: cr}, true
+			}
+			if reached {
+				out[cr] = src
+				// What this resource depends on inherits through it.
+				src.via = cr
+			}
+		}
+		if !reached {
 			continue
 		}
-		cr := n.configResource()
-		r := root.ConfigResource(cr)
-		if r == nil {
-			continue
-		}
-		src, inherited := out[cr]
-		if r.Managed != nil && r.Managed.CreateBeforeDestroy {
-			src, inherited = cr, true
-			out[cr] = src
-		}
-		if !inherited {
-			continue
-		}
-		for _, dep := range rg.resourceDeps[cr] {
-			if _, done := out[dep]; !done && dep.Resource.Mode == addrs.Managed {
-				out[dep] = src
+		for _, dep := range rg.g.Predecessors(n) {
+			if _, done := carrier[dep]; !done {
+				carrier[dep] = src
 			}
 		}
 	}
