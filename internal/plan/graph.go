@@ -3,7 +3,6 @@ package plan
 import (
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/rig-iac/rig/internal/addrs"
@@ -102,31 +101,7 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode DependencyMo
 	// addRefs adds the edges of from's references, written in module m.
 	addRefs := func(from node, m *config.Module, refs []*lang.Reference) {
 		for _, ref := range refs {
-			var targets []node
-			switch ref.Kind {
-			case lang.ResourceRef:
-				targets = []node{{kind: resourceNode, module: m.Path, resource: ref.Resource}}
-			case lang.LocalValue:
-				targets = []node{{kind: localNode, module: m.Path, name: ref.Name}}
-			case lang.InputVariable:
-				targets = []node{{kind: variableNode, module: m.Path, name: ref.Name}}
-			case lang.ModuleCallOutput:
-				child := m.Children[ref.Name]
-				if child == nil {
-					continue
-				}
-				if ref.Output != "" {
-					targets = []node{{kind: outputNode, module: child.Path, name: ref.Output}}
-					break
-				}
-				// The whole module: every output of it.
-				for _, name := range slices.Sorted(maps.Keys(child.Outputs)) {
-					targets = append(targets, node{kind: outputNode, module: child.Path, name: name})
-				}
-			default:
-				continue
-			}
-			for _, to := range targets {
+			for _, to := range refTargets(m, ref) {
 				if !rg.g.Has(to) || to == from {
 					// Undeclared references are reported by lang.CheckReferences;
 					// self-references by resources too.
@@ -245,7 +220,7 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode DependencyMo
 	}
 	if cycles := rg.g.Cycles(); len(cycles) > 0 {
 		for _, c := range cycles {
-			ds = ds.Append(cycleDiag(c, rg.ranges))
+			ds = ds.Append(cycleDiag(root, schemaOf, c, rg.ranges))
 		}
 		return rg, ds
 	}
@@ -462,20 +437,34 @@ func exprRefs(ds *diag.Diagnostics, exprs ...hcl.Expression) []*lang.Reference {
 	return refs
 }
 
-// cycleDiag reports a cycle among configuration objects as OpenTofu does:
-// "Cycle: a, b, c".
-func cycleDiag(cycle []node, ranges map[node]hcl.Range) diag.Diagnostic {
-	names := make([]string, len(cycle))
-	for i, n := range cycle {
-		names[i] = n.String()
+// refTargets returns the nodes a reference written in module m names: a
+// resource, local value, variable, or module output (every output, for a
+// reference to a whole module). A module call with no module loaded names
+// nothing.
+func refTargets(m *config.Module, ref *lang.Reference) []node {
+	switch ref.Kind {
+	case lang.ResourceRef:
+		return []node{{kind: resourceNode, module: m.Path, resource: ref.Resource}}
+	case lang.LocalValue:
+		return []node{{kind: localNode, module: m.Path, name: ref.Name}}
+	case lang.InputVariable:
+		return []node{{kind: variableNode, module: m.Path, name: ref.Name}}
+	case lang.ModuleCallOutput:
+		child := m.Children[ref.Name]
+		if child == nil {
+			return nil
+		}
+		if ref.Output != "" {
+			return []node{{kind: outputNode, module: child.Path, name: ref.Output}}
+		}
+		// The whole module: every output of it.
+		var out []node
+		for _, name := range slices.Sorted(maps.Keys(child.Outputs)) {
+			out = append(out, node{kind: outputNode, module: child.Path, name: name})
+		}
+		return out
 	}
-	path := append(slices.Clone(names), names[0])
-	d := diag.Errorf("Cycle: "+strings.Join(names, ", "),
-		"The configuration refers to itself in a loop: %s. Break the loop by removing one of these references.", strings.Join(path, " → "))
-	if rng, ok := ranges[cycle[0]]; ok {
-		d.Subject = &rng
-	}
-	return d
+	return nil
 }
 
 func allResources(m *config.Module) []*config.Resource {
