@@ -260,7 +260,7 @@ func TestExplainSavedPlan(t *testing.T) {
 	want := map[string][]string{
 		"terraform_data.a": {"requires_replace", "create_before_destroy_inherited from terraform_data.c along terraform_data.c → terraform_data.b → terraform_data.a"},
 		"terraform_data.b": {"config_changed", "create_before_destroy_inherited from terraform_data.c along terraform_data.c → terraform_data.b"},
-		"terraform_data.c": {"create_before_destroy"},
+		"terraform_data.c": {"requires_replace", "create_before_destroy"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("rig_reasons in show -json (-want +got):\n%s", diff)

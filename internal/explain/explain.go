@@ -77,16 +77,20 @@ type Edge struct {
 	Rule        apply.Rule
 	Description string
 	// Sources are where the dependency behind the edge is written: the
-	// references, depends_on entries and module depends_on that make the
-	// dependent depend on the dependency. Empty when it is recorded only
-	// in state or indirect.
+	// references (direct or through local values), depends_on entries and
+	// module depends_on that make the dependent depend on the dependency.
+	// Empty when it comes another way (variables, module outputs, data
+	// sources) or only from the dependencies recorded in state (Recorded).
 	Sources []Source
+	// Recorded is set when the dependent's configuration is gone, so the
+	// dependency comes from what the state records.
+	Recorded bool
 }
 
 // Source is a place in the configuration that explains something.
 type Source struct {
-	// What says what is written there: "reference", "depends_on",
-	// "module depends_on".
+	// What says what is written there: "reference", "reference through
+	// local.NAME", "depends_on", "module depends_on".
 	What string
 	// Text is the source text ("terraform_data.a.output").
 	Text  string
@@ -158,7 +162,7 @@ func explainOp(g *apply.Graph, op apply.Op, steps map[apply.Op]int, src *sources
 	o := Operation{Op: op, Label: ui.DescribeOp(g, op), Step: steps[op]}
 	edge := func(other, from, to apply.Op) Edge {
 		e := Edge{Other: other, Label: ui.DescribeOp(g, other), Step: steps[other], Rule: g.EdgeRule(from, to), Description: g.DescribeEdge(from, to)}
-		e.Sources = src.forEdge(e.Rule, from, to)
+		e.Sources, e.Recorded = src.forEdge(e.Rule, from, to)
 		return e
 	}
 	// What op waits for, looking through the barrier before its own group.

@@ -121,6 +121,9 @@ func writeEdges(b *strings.Builder, title string, edges []Edge) {
 		for _, s := range e.Sources {
 			fmt.Fprintf(b, "        %s at %s: %s\n", s.What, pos(s.Range), s.Text)
 		}
+		if e.Recorded {
+			b.WriteString("        recorded in state (the dependent's configuration is gone)\n")
+		}
 	}
 }
 
@@ -162,6 +165,9 @@ type edgeJSON struct {
 	Rule        string       `json:"rule"`
 	Description string       `json:"description"`
 	Sources     []sourceJSON `json:"sources,omitempty"`
+	// Recorded: the dependency comes from the state, the dependent's
+	// configuration being gone.
+	Recorded bool `json:"recorded_in_state,omitempty"`
 }
 
 type sourceJSON struct {
@@ -215,7 +221,7 @@ func WriteJSON(w io.Writer, rep Report) error {
 func edgesJSON(edges []Edge) []edgeJSON {
 	out := []edgeJSON{}
 	for _, e := range edges {
-		ej := edgeJSON{Operation: e.Label, Step: e.Step, Rule: e.Rule.String(), Description: e.Description}
+		ej := edgeJSON{Operation: e.Label, Step: e.Step, Rule: e.Rule.String(), Description: e.Description, Recorded: e.Recorded}
 		for _, s := range e.Sources {
 			ej.Sources = append(ej.Sources, sourceJSON{What: s.What, Text: s.Text, Range: *rangeOf(&s.Range)})
 		}

@@ -37,7 +37,9 @@ func (s *sources) cbdSetting(r addrs.AbsResource) *hcl.Range {
 
 // forEdge returns where the dependency behind an edge of the given rule is
 // written: in the dependent's block, its references to the dependency.
-func (s *sources) forEdge(rule apply.Rule, from, to apply.Op) []Source {
+// recorded is set when the dependent has no block, so the dependency is
+// the one its state records.
+func (s *sources) forEdge(rule apply.Rule, from, to apply.Op) (found []Source, recorded bool) {
 	var dependent, dependency apply.Op
 	switch rule {
 	case apply.RuleDependency, apply.RuleAfterDependencyDelete, apply.RuleCBDDeleteAfterDependencyCreate:
@@ -45,13 +47,17 @@ func (s *sources) forEdge(rule apply.Rule, from, to apply.Op) []Source {
 	case apply.RuleBeforeCBDDelete, apply.RuleReverseDestroy, apply.RuleDeleteBeforeDependencyCreate:
 		dependent, dependency = from, to
 	default:
-		return nil
+		return nil, false
 	}
-	return s.references(dependent.Addr.ContainingResource(), dependency.Addr.ContainingResource())
+	if s.cfg != nil && s.resource(dependent.Addr.ContainingResource()) == nil {
+		return nil, true
+	}
+	return s.references(dependent.Addr.ContainingResource(), dependency.Addr.ContainingResource()), false
 }
 
-// references returns where dependent's block refers to dependency, names it
-// in depends_on, or sits in a module whose call names it in depends_on.
+// references returns where dependent's block refers to dependency (itself,
+// or through local values), names it in depends_on, or sits in a module
+// whose call names it in depends_on.
 func (s *sources) references(dependent, dependency addrs.AbsResource) []Source {
 	r := s.resource(dependent)
 	if r == nil {
@@ -77,9 +83,34 @@ func (s *sources) references(dependent, dependency addrs.AbsResource) []Source {
 		}
 		return trav.SourceRange(), true
 	}
+	// throughLocal reports whether local value name of module m refers to
+	// the dependency, directly or through other local values.
+	seenLocal := map[string]bool{}
+	var throughLocal func(m *config.Module, name string) bool
+	throughLocal = func(m *config.Module, name string) bool {
+		l := m.Locals[name]
+		if l == nil || seenLocal[name] {
+			return false
+		}
+		seenLocal[name] = true
+		for _, trav := range l.Expr.Variables() {
+			if _, ok := names(trav, m.Path); ok {
+				return true
+			}
+			if ref, ds := lang.ParseRef(trav); !ds.HasErrors() && ref != nil && ref.Kind == lang.LocalValue && throughLocal(m, ref.Name) {
+				return true
+			}
+		}
+		return false
+	}
+	m := s.cfg.Descendant(mod)
 	for _, trav := range bodyTraversals(r) {
 		if rng, ok := names(trav, mod); ok {
 			add("reference", rng)
+			continue
+		}
+		if ref, ds := lang.ParseRef(trav); m != nil && !ds.HasErrors() && ref != nil && ref.Kind == lang.LocalValue && throughLocal(m, ref.Name) {
+			add("reference through local."+ref.Name, trav.SourceRange())
 		}
 	}
 	for _, trav := range r.DependsOn {
