@@ -16,7 +16,8 @@ import (
 // examples of the resource destruction notes: before.tf (if any) is
 // applied to make the prior state, main.tf replaces it (other sections,
 // such as a module's m/main.tf, are written as they are), and each line of
-// args is run as `rig explain LINE` and `rig explain -json LINE`, whose
+// args (options, then an address) is run as `rig explain LINE` and
+// `rig explain -json LINE`, whose
 // outputs are the want and want.json sections (rewritten with -update).
 // Then the plan is applied, and every "waits for" the JSON names must hold
 // in the order the operations actually ran.
@@ -57,12 +58,16 @@ func TestExplainScenarios(t *testing.T) {
 			var planArgs []string
 			var reports []explainJSON
 			for _, line := range strings.Split(strings.TrimSpace(sections["args"]), "\n") {
-				args := strings.Fields(line)
-				for _, a := range args {
-					if strings.HasPrefix(a, "-") {
-						planArgs = append(planArgs, a)
-					}
+				// Leading options, then one address, which may hold spaces.
+				var args []string
+				rest := line
+				for strings.HasPrefix(rest, "-") {
+					opt, more, _ := strings.Cut(rest, " ")
+					args = append(args, opt)
+					planArgs = append(planArgs, opt)
+					rest = strings.TrimSpace(more)
 				}
+				args = append(args, rest)
 				r := rig(t, dir, append([]string{"explain", "-no-color"}, args...)...)
 				text.WriteString("$ rig explain " + line + "\n" + r.stdout + stderrSection(r) + "\n")
 				r = rig(t, dir, append([]string{"explain", "-no-color", "-json"}, args...)...)
