@@ -63,7 +63,7 @@ func writeObject(b *strings.Builder, o Object) {
 			continue // told below
 		}
 		fmt.Fprintf(b, "  because %s", r)
-		if r.Kind == plan.BecauseTriggered && r.Trigger.Range.Filename != "" {
+		if r.Kind == plan.BecauseTriggered && r.Trigger != nil && r.Trigger.Range.Filename != "" {
 			fmt.Fprintf(b, " (%s)", pos(r.Trigger.Range))
 		}
 		b.WriteString("\n")

@@ -205,6 +205,9 @@ func (r Reason) String() string {
 	case BecauseRequiresReplace:
 		return "changing " + joinPaths(r.Attrs) + " requires replacement"
 	case BecauseTriggered:
+		if r.Trigger == nil {
+			return "a replace_triggered_by entry fired"
+		}
 		return "replace_triggered_by: " + r.Trigger.Ref() + " changes"
 	case BecauseReplaceRequested:
 		return "-replace requested it"
