@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/plan"
 )
 
@@ -98,6 +99,41 @@ func TestCycleDiagnostic(t *testing.T) {
 	}
 	got := ds[0].Summary + "\n\n" + ds[0].Detail + "\n"
 	golden(t, filepath.Join("testdata", "cycle-cbd.golden"), got)
+}
+
+// TestCycleDiagnosticPointsAtTheSetting: given the configuration, the
+// cycle's diagnostic points at the create_before_destroy that inverted an
+// edge of it.
+func TestCycleDiagnosticPointsAtTheSetting(t *testing.T) {
+	cfg, ds := config.LoadFiles(map[string][]byte{"main.tf": []byte(`resource "terraform_data" "a" {
+  triggers_replace = "2"
+}
+
+resource "terraform_data" "b" {
+  input = terraform_data.a.id
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+`)})
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	p := buildPlan([]change{
+		{name: "a", action: plan.DeleteThenCreate},
+		{name: "b", action: plan.CreateThenDelete, cbd: true, deps: []string{"a"}, recorded: []string{"a"}},
+	})
+	_, ds = OrderWith(p, OrderOptions{Config: cfg})
+	if len(ds) != 1 {
+		t.Fatalf("got %d diagnostics, want 1: %v", len(ds), ds)
+	}
+	d := ds[0]
+	if d.Subject == nil || d.Subject.Filename != "main.tf" || d.Subject.Start.Line != 8 {
+		t.Errorf("subject = %v, want main.tf line 8", d.Subject)
+	}
+	if want := "terraform_data.b sets create_before_destroy (main.tf:8)"; !strings.Contains(d.Detail, want) {
+		t.Errorf("detail does not say %q:\n%s", want, d.Detail)
+	}
 }
 
 func golden(t *testing.T, path, got string) {
