@@ -61,6 +61,9 @@ var allowedImports = map[string][]string{
 		"internal/eval", "internal/lang", "internal/plan", "internal/provider", "internal/provisioner", "internal/state"},
 	"internal/ui": {"internal/addrs", "internal/apply", "internal/dag", "internal/diag", "internal/plan",
 		"internal/provider", "internal/state"},
+	// Why a plan does what it does to one address (rig explain).
+	"internal/explain": {"internal/addrs", "internal/apply", "internal/config", "internal/diag", "internal/lang",
+		"internal/plan", "internal/ui"},
 	"internal/command": {"*"},
 	"cmd/rig":          {"internal/command"},
 	// Benchmarks drive the engine packages directly.

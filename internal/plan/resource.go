@@ -246,21 +246,22 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		SchemaVersion: uint64(sch.Version),
 		Importing:     importing,
 	}
-	if src, ok := p.cbd[cr]; ok {
+	if inh, ok := p.cbd[cr]; ok {
 		change.CreateBeforeDestroy = true
-		if src != cr {
-			change.CBDInheritedFrom = recordedAddr(src)
+		if inh.from != cr {
+			change.CBDInheritedFrom = recordedAddr(inh.from)
+			change.CBDVia = recordedAddr(inh.via)
 		}
 	}
 
 	// The action and its reason, in OpenTofu's order: replace_triggered_by
 	// names the reason whatever else forces the replacement; the paths the
 	// provider says force replacement are recorded whatever the reason.
-	triggered := false
+	var trigger *Trigger
 	if !priorVal.IsNull() {
 		t, more := p.replaceTriggered(r, scope, addr)
 		ds = ds.Append(more)
-		triggered = t
+		trigger = t
 		if !tainted {
 			change.RequiredReplace = changedPaths(resp.RequiresReplace, priorVal, planned)
 		}
@@ -269,8 +270,8 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	switch {
 	case priorVal.IsNull():
 		change.Action = Create
-	case triggered:
-		replace, change.Reason = true, ReplaceByTriggers
+	case trigger != nil:
+		replace, change.Reason, change.Trigger = true, ReplaceByTriggers, trigger
 	case tainted:
 		replace, change.Reason = true, ReplaceBecauseTainted
 	case p.replace[addr]:
