@@ -57,8 +57,10 @@ var allowedImports = map[string][]string{
 		"internal/eval", "internal/lang", "internal/plan", "internal/provider", "internal/provisioner", "internal/state"},
 	"internal/ui": {"internal/addrs", "internal/apply", "internal/dag", "internal/diag", "internal/plan",
 		"internal/provider", "internal/state"},
-	"internal/command": {"*"},
-	"cmd/rig":          {"internal/command"},
+	"internal/graphview":   {"internal/addrs", "internal/apply", "internal/dag", "internal/plan"},
+	"internal/browsertest": {},
+	"internal/command":     {"*"},
+	"cmd/rig":              {"internal/command"},
 	// Benchmarks drive the engine packages directly.
 	"bench":            {"*"},
 	"bench/gen":        {},
