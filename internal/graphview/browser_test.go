@@ -106,7 +106,7 @@ type point struct{ X, Y float64 }
 // node, and nothing is reported on the console.
 func TestGraphPage(t *testing.T) {
 	b := browsertest.Start(t, 1280, 720)
-	d := Build(orderOf(t, "testdata/example.plan"))
+	d := Build(exampleGraph(t))
 	b.Open(t, writePage(t, d), "body[data-ready]", 30*time.Second)
 
 	if got := browsertest.Eval[int](t, b, `document.querySelectorAll("#ops li").length`); got != operations(d) {

@@ -53,6 +53,17 @@ type Document struct {
 	Nodes []Node `json:"nodes"`
 	// Edges are sorted by From, then To.
 	Edges []Edge `json:"edges"`
+
+	// ops maps each operation of the graph Build read to its node's ID;
+	// nil for a resource graph.
+	ops map[apply.Op]int
+}
+
+// NodeOf returns the ID of the node of operation op, for a document Build
+// made; ok is false when op is not in the graph.
+func (d *Document) NodeOf(op apply.Op) (id int, ok bool) {
+	id, ok = d.ops[op]
+	return id, ok
 }
 
 // Node is one operation (or junction, or resource) of the graph.
@@ -101,7 +112,9 @@ func Build(g *apply.Graph) *Document {
 	for i, op := range ops {
 		nodes[i] = opNode(g, op)
 	}
-	return assemble(&Document{Title: "Operations", Kind: KindOperations}, nodes, ops, g.G.Edges())
+	d := &Document{Title: "Operations", Kind: KindOperations}
+	d.ops = assemble(d, nodes, ops, g.G.Edges())
+	return d
 }
 
 func opNode(g *apply.Graph, op apply.Op) Node {
@@ -159,12 +172,15 @@ func FromResources(g *dag.Graph[addrs.ConfigResource]) *Document {
 	for i, r := range keys {
 		nodes[i] = Node{Address: r.String(), Label: r.String(), Module: r.Module.String(), Action: ActionNoOp, Reasons: []string{}}
 	}
-	return assemble(&Document{Title: "Resources", Kind: KindResources}, nodes, keys, g.Edges())
+	d := &Document{Title: "Resources", Kind: KindResources}
+	assemble(d, nodes, keys, g.Edges())
+	return d
 }
 
 // assemble sorts nodes (built from keys, index for index) by module and
-// label, numbers them, and adds the edges between them.
-func assemble[K comparable](d *Document, nodes []Node, keys []K, edges []dag.Edge[K]) *Document {
+// label, numbers them into d, and adds the edges between them. It returns
+// each key's node ID.
+func assemble[K comparable](d *Document, nodes []Node, keys []K, edges []dag.Edge[K]) map[K]int {
 	idx := make([]int, len(nodes))
 	for i := range idx {
 		idx[i] = i
@@ -185,5 +201,5 @@ func assemble[K comparable](d *Document, nodes []Node, keys []K, edges []dag.Edg
 		d.Edges = append(d.Edges, Edge{From: id[e.From], To: id[e.To]})
 	}
 	slices.SortFunc(d.Edges, func(a, b Edge) int { return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.To, b.To)) })
-	return d
+	return id
 }

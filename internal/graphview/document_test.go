@@ -4,12 +4,14 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/rig-iac/rig/internal/apply"
 )
 
 // TestBuild checks what the page says of each operation of the example
 // plan: action, module, deposed key, create_before_destroy and reasons.
 func TestBuild(t *testing.T) {
-	d := Build(orderOf(t, "testdata/example.plan"))
+	d := Build(exampleGraph(t))
 	byLabel := map[string]Node{}
 	for i, n := range d.Nodes {
 		if n.ID != i {
@@ -66,7 +68,7 @@ func TestBuild(t *testing.T) {
 // TestBuildEdges checks that every edge of the operation graph is in the
 // document, between the right nodes.
 func TestBuildEdges(t *testing.T) {
-	g := orderOf(t, "testdata/example.plan")
+	g := exampleGraph(t)
 	d := Build(g)
 	id := map[string]int{}
 	for _, n := range d.Nodes {
@@ -82,5 +84,20 @@ func TestBuildEdges(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("edges (-want +got)\n%s", diff)
+	}
+}
+
+// TestNodeOf checks that every operation finds its own node.
+func TestNodeOf(t *testing.T) {
+	g := exampleGraph(t)
+	d := Build(g)
+	for _, op := range g.G.Nodes() {
+		id, ok := d.NodeOf(op)
+		if !ok || d.Nodes[id].Label != g.Label(op) {
+			t.Errorf("NodeOf(%s) = %d, %v", g.Label(op), id, ok)
+		}
+	}
+	if _, ok := d.NodeOf(apply.Op{}); ok {
+		t.Error("NodeOf found an operation that is not in the graph")
 	}
 }

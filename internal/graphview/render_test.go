@@ -31,7 +31,7 @@ func golden(t *testing.T, path string, got []byte) {
 // TestSVG checks the static image of the example plan against its golden
 // file, that it is well-formed XML and has one node group per operation.
 func TestSVG(t *testing.T) {
-	d := Build(orderOf(t, "testdata/example.plan"))
+	d := Build(exampleGraph(t))
 	var buf bytes.Buffer
 	if err := WriteSVG(&buf, d, LayoutOf(d)); err != nil {
 		t.Fatal(err)

@@ -27,8 +27,16 @@ var actionColors = map[Action]string{
 	ActionRead: "#1c7ed6", ActionNoOp: "#868e96", ActionJunction: "#adb5bd",
 }
 
-// legendOrder is the order of actions in a legend.
-var legendOrder = []Action{ActionCreate, ActionUpdate, ActionDelete, ActionReplaceCreate, ActionReplaceDelete, ActionRead, ActionNoOp, ActionJunction}
+// LegendOrder is the order of the actions in a legend.
+var LegendOrder = []Action{ActionCreate, ActionUpdate, ActionDelete, ActionReplaceCreate, ActionReplaceDelete, ActionRead, ActionNoOp, ActionJunction}
+
+// Color returns the colour (CSS hex) the pictures give the action.
+func (a Action) Color() string {
+	if c, ok := actionColors[a]; ok {
+		return c
+	}
+	return actionColors[ActionNoOp]
+}
 
 // WriteSVG writes d laid out as l as a static SVG image (no script): every
 // module's band, every edge and every node, coloured by action, with a
@@ -55,7 +63,7 @@ func WriteSVG(w io.Writer, d *Document, l *Layout) error {
 		used[n.Action] = true
 	}
 	x := margin
-	for _, a := range legendOrder {
+	for _, a := range LegendOrder {
 		if !used[a] {
 			continue
 		}
