@@ -49,7 +49,8 @@ const (
 type Document struct {
 	Title string `json:"title"`
 	Kind  Kind   `json:"kind"`
-	// Nodes are sorted by module, then label; a node's ID is its index.
+	// Nodes are sorted by module, then address (instance keys in their
+	// order: [2] before [10]); a node's ID is its index.
 	Nodes []Node `json:"nodes"`
 	// Edges are sorted by From, then To.
 	Edges []Edge `json:"edges"`
@@ -113,7 +114,10 @@ func Build(g *apply.Graph) *Document {
 		nodes[i] = opNode(g, op)
 	}
 	d := &Document{Title: "Operations", Kind: KindOperations}
-	d.ops = assemble(d, nodes, ops, g.G.Edges())
+	d.ops = assemble(d, nodes, ops, g.G.Edges(), func(a, b apply.Op) int {
+		return cmp.Or(addrs.ObjectAddr{Instance: a.Addr, Deposed: a.Deposed}.Compare(addrs.ObjectAddr{Instance: b.Addr, Deposed: b.Deposed}),
+			cmp.Compare(a.Kind, b.Kind))
+	})
 	return d
 }
 
@@ -173,20 +177,20 @@ func FromResources(g *dag.Graph[addrs.ConfigResource]) *Document {
 		nodes[i] = Node{Address: r.String(), Label: r.String(), Module: r.Module.String(), Action: ActionNoOp, Reasons: []string{}}
 	}
 	d := &Document{Title: "Resources", Kind: KindResources}
-	assemble(d, nodes, keys, g.Edges())
+	assemble(d, nodes, keys, g.Edges(), addrs.ConfigResource.Compare)
 	return d
 }
 
-// assemble sorts nodes (built from keys, index for index) by module and
-// label, numbers them into d, and adds the edges between them. It returns
-// each key's node ID.
-func assemble[K comparable](d *Document, nodes []Node, keys []K, edges []dag.Edge[K]) map[K]int {
+// assemble sorts nodes (built from keys, index for index) by module, then
+// key (so instance keys sort as numbers), then label, numbers them into d,
+// and adds the edges between them. It returns each key's node ID.
+func assemble[K comparable](d *Document, nodes []Node, keys []K, edges []dag.Edge[K], compare func(a, b K) int) map[K]int {
 	idx := make([]int, len(nodes))
 	for i := range idx {
 		idx[i] = i
 	}
 	slices.SortStableFunc(idx, func(a, b int) int {
-		return cmp.Or(cmp.Compare(nodes[a].Module, nodes[b].Module), cmp.Compare(nodes[a].Label, nodes[b].Label))
+		return cmp.Or(cmp.Compare(nodes[a].Module, nodes[b].Module), compare(keys[a], keys[b]), cmp.Compare(nodes[a].Label, nodes[b].Label))
 	})
 	id := make(map[K]int, len(keys))
 	d.Nodes = make([]Node, len(nodes))
