@@ -6,13 +6,16 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/browsertest"
+	"github.com/rig-iac/rig/internal/dag"
 )
 
 // writePage writes the page of d into a temporary directory and returns its path.
@@ -224,6 +227,42 @@ func TestGraphPageLarge(t *testing.T) {
 	want := related(d, v)
 	if got.Selected != v || len(got.Preds) != len(want.Preds) || len(got.Succs) != len(want.Succs) {
 		t.Errorf("selected %d with %d before and %d after, want %d with %d and %d", got.Selected, len(got.Preds), len(got.Succs), v, len(want.Preds), len(want.Succs))
+	}
+	if errs := b.Errors(); len(errs) > 0 {
+		t.Errorf("the page reported errors:\n%q", errs)
+	}
+}
+
+// TestResourceGraphPage loads the page of a resource graph: one entry
+// per resource, and a click shows what it depends on.
+func TestResourceGraphPage(t *testing.T) {
+	b := browsertest.Start(t, 1280, 720)
+	g := dag.New[addrs.ConfigResource]()
+	res := func(mod addrs.Module, name string) addrs.ConfigResource {
+		return addrs.ConfigResource{Module: mod, Resource: addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: name}}
+	}
+	net := addrs.RootModuleStatic.Child("net")
+	vpc, subnet, app := res(net, "vpc"), res(net, "subnet"), res(addrs.RootModuleStatic, "app")
+	g.Add(vpc)
+	g.Add(subnet)
+	g.Add(app)
+	g.Connect(vpc, subnet)
+	g.Connect(subnet, app)
+	d := FromResources(g)
+	b.Open(t, writePage(t, d), "body[data-ready]", 30*time.Second)
+	if got := browsertest.Eval[int](t, b, `document.querySelectorAll("#ops li").length`); got != 3 {
+		t.Errorf("%d entries in the list, want 3", got)
+	}
+	v := nodeID(t, d, "terraform_data.app")
+	p := browsertest.Eval[point](t, b, fmt.Sprintf(`window.rigGraph.screenPoint(%d)`, v))
+	browsertest.Do(t, b, chromedp.MouseClickXY(p.X, p.Y))
+	got := browsertest.Eval[selection](t, b, `window.rigGraph.selection()`)
+	if diff := cmp.Diff(related(d, v), got); diff != "" {
+		t.Errorf("highlighted (-want +got)\n%s", diff)
+	}
+	panel := browsertest.Eval[string](t, b, `document.getElementById("panel").innerText`)
+	if !strings.Contains(panel, "Depends on (1 direct, 2 in all)") || !strings.Contains(panel, "module.net.terraform_data.subnet") {
+		t.Errorf("side panel:\n%s", panel)
 	}
 	if errs := b.Errors(); len(errs) > 0 {
 		t.Errorf("the page reported errors:\n%q", errs)

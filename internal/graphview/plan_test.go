@@ -1,8 +1,6 @@
 package graphview
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/rig-iac/rig/internal/apply"
@@ -30,35 +28,14 @@ func exampleGraph(t testing.TB) *apply.Graph {
 	return g
 }
 
-// largePlan returns a plan of n creates: modules module.m0… of ten
-// resources with count = 100 each, every resource depending on the one
-// before it in its module and the first on the last of the module before.
-func largePlan(n int) *plan.Plan {
-	var b strings.Builder
-	const per = 100
-	for i := 0; i < n; i++ {
-		inst, res := i%per, i/per
-		mod, r := res/10, res%10
-		fmt.Fprintf(&b, "module.m%d.terraform_data.r%d[%d] create", mod, r, inst)
-		switch {
-		case r > 0:
-			fmt.Fprintf(&b, " deps=module.m%d.terraform_data.r%d", mod, r-1)
-		case mod > 0:
-			fmt.Fprintf(&b, " deps=module.m%d.terraform_data.r9", mod-1)
-		}
-		b.WriteByte('\n')
-	}
-	p, err := plantest.Parse(b.String())
-	if err != nil {
-		panic(err)
-	}
-	return p
-}
-
-// largeGraph returns the operation graph of largePlan(10000).
+// largeGraph returns the operation graph of plantest.Large(10000).
 func largeGraph(t testing.TB) *apply.Graph {
 	t.Helper()
-	g, ds := apply.Order(largePlan(10000))
+	p, err := plantest.Parse(plantest.Large(10000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, ds := apply.Order(p)
 	if ds.HasErrors() {
 		t.Fatal(ds.Err())
 	}

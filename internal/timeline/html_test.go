@@ -13,7 +13,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/browsertest"
+	"github.com/rig-iac/rig/internal/plan/plantest"
 )
 
 func writePage(t *testing.T, r *Record) []byte {
@@ -106,5 +108,42 @@ func TestTimelinePage(t *testing.T) {
 		if err := os.WriteFile("../../docs/img/timeline.png", png, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestTimelinePageLarge loads the timeline of a simulated apply of 10,000
+// operations: every bar is there and the page reports no error. The time
+// is reported; only a generous bound fails the test.
+func TestTimelinePageLarge(t *testing.T) {
+	b := browsertest.Start(t, 1400, 900)
+	p, err := plantest.Parse(plantest.Large(10000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, ds := apply.Order(p)
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	r := simulation{parallelism: 10, dur: func(op apply.Op) time.Duration {
+		return time.Duration(100+op.Addr.Resource.Key.Int()%7*20) * time.Millisecond
+	}}.run(g)
+	page := writePage(t, r)
+	path := filepath.Join(t.TempDir(), "timeline.html")
+	if err := os.WriteFile(path, page, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	elapsed := b.Open(t, path, "#critical", 60*time.Second)
+	t.Logf("10,000 operations: %d KB page, loaded in %v", len(page)>>10, elapsed.Round(time.Millisecond))
+	if elapsed > 30*time.Second {
+		t.Errorf("the page took %v to load, want a few seconds", elapsed)
+	}
+	if got := browsertest.Eval[int](t, b, `document.querySelectorAll("#gantt rect.bar").length`); got != 10000 {
+		t.Errorf("%d bars, want 10000", got)
+	}
+	if got := browsertest.Eval[int](t, b, `document.querySelectorAll("#gantt rect.bar.critical").length`); got != len(r.CriticalPath()) || got < 100 {
+		t.Errorf("%d critical bars, want %d (at least one per resource of the chain)", got, len(r.CriticalPath()))
+	}
+	if errs := b.Errors(); len(errs) > 0 {
+		t.Errorf("the page reported errors:\n%q", errs)
 	}
 }

@@ -1,7 +1,7 @@
 // Package plantest writes plans as text, for the tests of what comes
 // after planning (the operation graph and its pictures): Parse builds a
-// plan.Plan, with its prior state, from one line per change, and Example
-// is a realistic plan of a configuration with modules.
+// plan.Plan, with its prior state, from one line per change; Example is a
+// realistic plan of a configuration with modules, Large a plan of any size.
 //
 // It imports internal/addrs, internal/plan and internal/state.
 package plantest
@@ -103,4 +103,26 @@ func Parse(src string) (*plan.Plan, error) {
 		p.Changes = append(p.Changes, c)
 	}
 	return p, nil
+}
+
+// Large returns, in Parse's form, a plan of n creates: modules module.m0,
+// module.m1, … of ten resources terraform_data.r0…r9 with up to 100
+// instances each, every resource depending on the one before it in its
+// module, and a module's first on the last of the module before.
+func Large(n int) string {
+	var b strings.Builder
+	const per = 100
+	for i := range n {
+		inst, res := i%per, i/per
+		mod, r := res/10, res%10
+		fmt.Fprintf(&b, "module.m%d.terraform_data.r%d[%d] create", mod, r, inst)
+		switch {
+		case r > 0:
+			fmt.Fprintf(&b, " deps=module.m%d.terraform_data.r%d", mod, r-1)
+		case mod > 0:
+			fmt.Fprintf(&b, " deps=module.m%d.terraform_data.r9", mod-1)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
 }

@@ -60,3 +60,17 @@ func TestExample(t *testing.T) {
 		t.Errorf("%d changes, want 15", len(p.Changes))
 	}
 }
+
+func TestLarge(t *testing.T) {
+	p, err := Parse(Large(1000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Changes) != 1000 {
+		t.Fatalf("%d changes, want 1000", len(p.Changes))
+	}
+	last := p.Changes[999]
+	if last.Addr.String() != "module.m0.terraform_data.r9[99]" || len(last.Dependencies) != 1 || last.Dependencies[0].String() != "module.m0.terraform_data.r8" {
+		t.Errorf("last change %s depends on %v", last.Addr, last.Dependencies)
+	}
+}
