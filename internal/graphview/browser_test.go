@@ -162,6 +162,20 @@ func TestGraphPage(t *testing.T) {
 		}
 	})
 
+	t.Run("a click on a module's title collapses it, another opens it", func(t *testing.T) {
+		browsertest.Eval[bool](t, b, `window.rigGraph.select(-1), window.rigGraph.fit(), true`)
+		p := browsertest.Eval[point](t, b, `window.rigGraph.bandPoint("module.app")`)
+		browsertest.Do(t, b, chromedp.MouseClickXY(p.X, p.Y))
+		if got := browsertest.Eval[[]string](t, b, `window.rigGraph.collapsed()`); !slices.Equal(got, []string{"module.app"}) {
+			t.Errorf("collapsed = %q after a click on the title of module.app", got)
+		}
+		p = browsertest.Eval[point](t, b, `window.rigGraph.bandPoint("module.app")`)
+		browsertest.Do(t, b, chromedp.MouseClickXY(p.X, p.Y))
+		if got := browsertest.Eval[[]string](t, b, `window.rigGraph.collapsed()`); len(got) != 0 {
+			t.Errorf("collapsed = %q after a second click", got)
+		}
+	})
+
 	t.Run("collapse a module", func(t *testing.T) {
 		browsertest.Eval[bool](t, b, `window.rigGraph.select(-1), window.rigGraph.toggleModule("module.network"), true`)
 		if got := browsertest.Eval[[]string](t, b, `window.rigGraph.collapsed()`); !slices.Equal(got, []string{"module.network"}) {
@@ -263,6 +277,19 @@ func TestResourceGraphPage(t *testing.T) {
 	panel := browsertest.Eval[string](t, b, `document.getElementById("panel").innerText`)
 	if !strings.Contains(panel, "Depends on (1 direct, 2 in all)") || !strings.Contains(panel, "module.net.terraform_data.subnet") {
 		t.Errorf("side panel:\n%s", panel)
+	}
+	if errs := b.Errors(); len(errs) > 0 {
+		t.Errorf("the page reported errors:\n%q", errs)
+	}
+}
+
+// TestEmptyGraphPage: a plan with nothing to do draws an empty page
+// without errors.
+func TestEmptyGraphPage(t *testing.T) {
+	b := browsertest.Start(t, 800, 600)
+	b.Open(t, writePage(t, &Document{Title: "Operations", Kind: KindOperations, Nodes: []Node{}, Edges: []Edge{}}), "body[data-ready]", 30*time.Second)
+	if got := browsertest.Eval[string](t, b, `document.getElementById("stats").textContent`); got != "0 operations, 0 edges, 0 layers" {
+		t.Errorf("stats = %q", got)
 	}
 	if errs := b.Errors(); len(errs) > 0 {
 		t.Errorf("the page reported errors:\n%q", errs)

@@ -517,6 +517,11 @@
       return { x: r.left + tx + (b.x + b.w / 2) * s, y: r.top + ty + (b.y + b.h / 2) * s };
     },
     fit: () => { resize(); fit(); paint(); },
+    // The centre of the title of module m's band in client coordinates.
+    bandPoint: (m) => {
+      const g = groups.findIndex((x) => x.module === m), r = canvas.getBoundingClientRect();
+      return { x: r.left + tx + (Math.max(-tx / s, 0) + 40) * s, y: r.top + ty + (bandTop[g] + ROWH / 2) * s };
+    },
     toggleModule: (m) => { const g = groups.findIndex((x) => x.module === m); if (g >= 0) toggle(g); },
     collapsed: () => groups.filter((_, g) => owner[g] === g).map((g) => g.module),
   };
