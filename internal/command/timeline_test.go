@@ -81,6 +81,18 @@ func TestApplyTimeline(t *testing.T) {
 	if r = rig(t, dir, "show", "-json", "-timeline="+shown); r.code != 1 {
 		t.Errorf("show -json -timeline: exit %d, want 1", r.code)
 	}
+
+	// A saved plan's apply has its timeline too.
+	if r = rig(t, dir, "plan", "-out=next.tfplan", "-no-color"); r.code != 0 {
+		t.Fatalf("plan -out: exit %d\n%s", r.code, r.stderr)
+	}
+	saved := filepath.Join(dir, "saved.html")
+	if r = rig(t, dir, "apply", "-no-color", "-timeline="+saved, "next.tfplan"); r.code != 0 {
+		t.Fatalf("apply PLAN: exit %d\n%s", r.code, r.stderr)
+	}
+	if b, err := os.ReadFile(saved); err != nil || strings.Count(string(b), `<rect class="bar`) != 2 {
+		t.Errorf("the saved plan's timeline: %v, %d bars", err, strings.Count(string(b), `<rect class="bar`))
+	}
 }
 
 func readTimelineRecord(t *testing.T, path string) *timeline.Record {

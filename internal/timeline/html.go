@@ -128,7 +128,7 @@ func WriteHTML(w io.Writer, r *Record) error {
 	bw.WriteString("\n</svg></section>\n")
 
 	// Concurrency.
-	bw.WriteString("<section><h2>Operations running at once</h2>\n")
+	bw.WriteString("<section><h2>Operations running at once</h2>\n<p class=\"note\">An operation runs from its start until its result is persisted; while it waits for that, it has given up its slot, so the count may pass a bound for a moment.</p>\n")
 	for _, s := range r.Concurrency() {
 		writeSeries(bw, s, total, scale)
 	}
@@ -261,5 +261,6 @@ svg { display: block; font-family: system-ui, sans-serif; }
 .critical-path { fill: none; stroke: #111; stroke-width: 1; stroke-dasharray: 2 2; }
 .area { fill: #a5d8ff; stroke: #1c7ed6; stroke-width: 1.2; }
 .limit { stroke: #e8590c; stroke-width: 1.5; stroke-dasharray: 6 4; }
+.note { margin: 0 0 6px; color: #5b6372; font-size: 12px; }
 ol#critical code { font-size: 12px; }
 `
