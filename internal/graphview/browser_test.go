@@ -2,6 +2,7 @@ package graphview
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -140,6 +141,20 @@ func TestGraphPage(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("the drawing keeps its scale when the side panel opens", func(t *testing.T) {
+		if !browsertest.Eval[bool](t, b, `!document.getElementById("panel").hidden`) {
+			t.Fatal("the side panel is not open")
+		}
+		// The canvas's backing store follows its size at the next frame.
+		same := `(() => { const c = document.getElementById("view"); return c.width / devicePixelRatio === c.getBoundingClientRect().width; })()`
+		ctx, cancel := context.WithTimeout(b.Ctx, 10*time.Second)
+		defer cancel()
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](same)); err != nil {
+			got := browsertest.Eval[[]float64](t, b, `(() => { const c = document.getElementById("view"); return [c.width / devicePixelRatio, c.getBoundingClientRect().width]; })()`)
+			t.Errorf("canvas backing width %v, shown width %v with the panel open", got[0], got[1])
+		}
+	})
 
 	t.Run("inherited create_before_destroy is shown", func(t *testing.T) {
 		browsertest.Eval[bool](t, b, fmt.Sprintf(`window.rigGraph.select(%d), true`, nodeID(t, d, "module.app.terraform_data.image (create)")))

@@ -451,6 +451,9 @@
     if (ev.key === "Enter" && matches.length) pick(matches[0]);
     if (ev.key === "Escape") { results.replaceChildren(); search.blur(); }
   });
+  window.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape" && ev.target !== search) select(-1);
+  });
   function pick(v) {
     results.replaceChildren();
     select(v);
@@ -497,7 +500,9 @@
     if (id !== undefined) pick(Number(id));
   });
 
-  window.addEventListener("resize", () => { resize(); draw(); });
+  // The canvas changes size with the window and when the side panel opens
+  // or closes; its backing store follows.
+  new ResizeObserver(() => { resize(); draw(); }).observe(canvas);
   resize();
   fit();
   paint();
