@@ -208,10 +208,10 @@ func TestGraphPage(t *testing.T) {
 	}
 
 	if *update {
-		lb := nodeID(t, d, "module.app.terraform_data.lb (update)")
+		lb := nodeID(t, d, "module.app.terraform_data.image (create)")
 		browsertest.Do(t, b, chromedp.EmulateViewport(1600, 820))
 		browsertest.Eval[bool](t, b, `document.getElementById("search").value = "", document.getElementById("search").dispatchEvent(new Event("input")), true`)
-		browsertest.Eval[bool](t, b, fmt.Sprintf(`window.rigGraph.fit(), window.rigGraph.select(%d), window.rigGraph.screenPoint(%d), true`, lb, lb))
+		browsertest.Eval[bool](t, b, fmt.Sprintf(`window.rigGraph.fit(), window.rigGraph.select(%d), window.rigGraph.screenPoint(%d), true`, lb, nodeID(t, d, "module.app.terraform_data.launch_template (create)")))
 		writeScreenshot(t, b, "../../docs/img/graph.png")
 	}
 }

@@ -11,8 +11,8 @@ import (
 
 // The geometry of a drawing, in pixels; the page uses the same.
 const (
-	colW    = 300
-	nodeW   = 250
+	colW    = 320
+	nodeW   = 270
 	rowH    = 26
 	nodeH   = 20
 	margin  = 24
@@ -140,17 +140,17 @@ func WriteSVG(w io.Writer, d *Document, l *Layout) error {
 			}
 			room -= 14
 		}
-		fmt.Fprintf(bw, `<text x="%s" y="%s" font-size="11" font-family="ui-monospace, monospace" fill="#fff">%s</text></g>`+"\n",
+		fmt.Fprintf(bw, `<text x="%s" y="%s" font-size="10" font-family="ui-monospace, monospace" fill="#fff">%s</text></g>`+"\n",
 			num(textX), num(ny+14), html.EscapeString(truncate(shortLabel(n), room)))
 	}
 	bw.WriteString("</svg>\n")
 	return bw.Flush()
 }
 
-// truncate shortens s to about width pixels of 11px monospace text,
+// truncate shortens s to about width pixels of 10px monospace text,
 // keeping its end (the instance key and the verb) behind an ellipsis.
 func truncate(s string, width int) string {
-	n := int(float64(width) / 6.6)
+	n := int(float64(width) / 6.0)
 	r := []rune(s)
 	if len(r) <= n || n < 2 {
 		return s

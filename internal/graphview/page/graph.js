@@ -21,7 +21,7 @@
     "junction": "junction (every operation of one kind of a resource)",
   };
   const PRED = "#e8590c", SUCC = "#1971c2";
-  const COLW = 300, NODEW = 250, ROWH = 26, NODEH = 20, MARGIN = 24, JR = 5;
+  const COLW = 320, NODEW = 270, ROWH = 26, NODEH = 20, MARGIN = 24, JR = 5;
 
   // Adjacency, as edge indexes.
   const inE = Array.from({ length: N }, () => []);
@@ -179,8 +179,9 @@
     pending = true;
     requestAnimationFrame(() => { pending = false; paint(); });
   }
+  let charW = 0; // the width of a character of the labels' monospace font
   function fitText(t, w) {
-    const max = Math.floor(w / 6.6);
+    const max = Math.floor(w / charW);
     return t.length <= max ? t : "…" + t.slice(t.length - max + 1);
   }
   function paint() {
@@ -247,7 +248,8 @@
     }
     ctx.setLineDash([]);
     // Nodes.
-    ctx.font = "11px ui-monospace, monospace";
+    ctx.font = "10px ui-monospace, monospace";
+    if (!charW) charW = ctx.measureText("0123456789").width / 10 || 6;
     for (let v = 0; v < N; v++) {
       if (hidden(v)) continue;
       const b = box(v);
