@@ -64,8 +64,12 @@ var allowedImports = map[string][]string{
 	// Why a plan does what it does to one address (rig explain).
 	"internal/explain": {"internal/addrs", "internal/apply", "internal/config", "internal/diag", "internal/lang",
 		"internal/plan", "internal/ui"},
-	"internal/command": {"*"},
-	"cmd/rig":          {"internal/command"},
+	"internal/graphview":     {"internal/addrs", "internal/apply", "internal/dag", "internal/plan"},
+	"internal/browsertest":   {},
+	"internal/timeline":      {"internal/addrs", "internal/apply", "internal/graphview", "internal/plan"},
+	"internal/plan/plantest": {"internal/addrs", "internal/plan", "internal/state"},
+	"internal/command":       {"*"},
+	"cmd/rig":                {"internal/command"},
 	// Benchmarks drive the engine packages directly.
 	"bench":            {"*"},
 	"bench/gen":        {},

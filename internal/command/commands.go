@@ -70,7 +70,11 @@ Print the configuration's resources and their dependencies as a graph in the DOT
 
 Render the graph with Graphviz, for example:
 
-    rig graph | dot -Tsvg > graph.svg`},
+    rig graph | dot -Tsvg > graph.svg
+
+Or let rig draw it: -format=html writes one self-contained page (nothing fetched) that lays out the graph in layers, one band per module (collapsible), coloured by action, with a search box; clicking an operation highlights what it waits for and what waits for it, directly and transitively, and shows its details. -format=svg writes a static image of the same layout:
+
+    rig graph -type=plan -format=html -o plan.html`},
 		"import": {runImport, "Associate existing infrastructure with a rig resource", "[options] ADDR ID", `
 Import existing infrastructure into the rig state, so that it comes under rig's management without having been created by rig.
 
