@@ -2,8 +2,10 @@ package getmodules
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path"
 	"path/filepath"
@@ -40,6 +42,19 @@ type Installer struct {
 	// Git is the git executable: a path, or a name looked up on PATH; ""
 	// means "git". It is looked up the first time a git module is fetched.
 	Git string
+	// HTTPClient sends the requests to module registries and HTTP sources;
+	// nil means a client with the system's certificate authorities and
+	// proxy settings, and timeouts for connecting and for each response's
+	// headers.
+	HTTPClient *http.Client
+	// Credentials are the tokens sent to the hosts they belong to.
+	Credentials Credentials
+	// DefaultRegistryHost is the registry a registry address without a
+	// host names when the previous manifest does not record the module
+	// under one: DefaultRegistryHost ("" means it) or OpenTofuRegistryHost.
+	DefaultRegistryHost string
+	// Limits bounds the archives HTTP sources download.
+	Limits Limits
 }
 
 // Install installs every module that root calls, directly or through its
@@ -57,15 +72,24 @@ type Installer struct {
 //     if any, is the module's directory). A module the previous manifest
 //     records with the same source and whose directory exists is reused,
 //     unless Upgrade.
-//   - A version argument, a registry address or any other source is an
-//     error diagnostic at the call's source argument.
+//   - An HTTP source is downloaded into .terraform/modules/KEY the same
+//     way: an archive is extracted, another URL names the package's source
+//     (X-Terraform-Get), which is fetched in its place.
+//   - A registry address is looked up in its registry: the newest version
+//     its version argument allows is installed like the source the
+//     registry names for it, and recorded with its version. A module the
+//     previous manifest records with the same address at a version the
+//     argument still allows is reused, unless Upgrade.
+//   - A version argument on any other source, and any other source, is
+//     an error diagnostic at the call's source argument.
 //
 // The manifest holds the root and every module installed without error; a
 // call that fails leaves out its module and its descendants. Only when
 // there are no errors are the directories under .terraform/modules that
 // no module uses any more removed.
 //
-// ctx cancels the git commands (no timeout is added here). Diagnostics
+// ctx cancels the git commands and HTTP requests (no overall timeout is
+// added here). Diagnostics
 // about a module call carry the range of its source argument.
 func (i *Installer) Install(ctx context.Context, root *config.Module) (Manifest, diag.Diagnostics) {
 	workDir := i.WorkDir
@@ -86,6 +110,10 @@ func (i *Installer) Install(ctx context.Context, root *config.Module) (Manifest,
 		modulesDir: modulesDir,
 		old:        old,
 		out:        i.Out,
+		remote:     &remote{client: i.HTTPClient, creds: i.Credentials, limits: i.Limits},
+	}
+	if inst.remote.client == nil {
+		inst.remote.client = defaultHTTPClient()
 	}
 	if inst.out == nil {
 		inst.out = io.Discard
@@ -119,6 +147,7 @@ type installation struct {
 	git     gitRunner
 	gitErr  error
 	gitSeen bool
+	remote  *remote
 
 	records []Record
 	diags   diag.Diagnostics
@@ -167,15 +196,18 @@ func (inst *installation) installCall(call *config.ModuleCall, parent modulePos)
 	src, err := ParseSource(call.Source)
 	if err != nil {
 		summary := "Invalid module source address"
-		if src.Kind == RegistrySource || src.Kind == OtherSource {
+		if src.Kind == OtherSource {
 			summary = "Unsupported module source"
 		}
 		inst.diags = inst.diags.Append(diag.At(rng, summary, fmt.Sprintf("Module %q: %s", key, err)))
 		return
 	}
-	if call.Version != "" {
+	if call.Version != "" && src.Kind != RegistrySource {
 		inst.diags = inst.diags.Append(versionNotAllowed(rng, src))
 		return
+	}
+	if src.Kind == RegistrySource {
+		src.Host = inst.registryHost(key, src)
 	}
 
 	pos := modulePos{key: key, pkgDir: parent.pkgDir, pkgSource: parent.pkgSource,
@@ -184,7 +216,7 @@ func (inst *installation) installCall(call *config.ModuleCall, parent modulePos)
 	case LocalSource:
 		pos.dir = path.Join(parent.dir, src.Path)
 		pos.identity = pos.dir
-	case GitSource:
+	default:
 		pos.identity = src.String()
 	}
 	for _, a := range pos.ancestors {
@@ -194,6 +226,7 @@ func (inst *installation) installCall(call *config.ModuleCall, parent modulePos)
 			return
 		}
 	}
+	version := ""
 	switch src.Kind {
 	case LocalSource:
 		if pos.pkgDir != "" && !within(pos.pkgDir, pos.dir) {
@@ -208,48 +241,64 @@ func (inst *installation) installCall(call *config.ModuleCall, parent modulePos)
 		if prev, ok := inst.old.Record(key); !ok || prev.Source != src.String() || prev.Dir != pos.dir {
 			fmt.Fprintf(inst.out, "- %s in %s\n", key, pos.dir)
 		}
-	case GitSource:
+	case GitSource, HTTPSource:
 		pkgDir := ModulesDir + "/" + key
 		pos.pkgDir, pos.pkgSource = pkgDir, src.Package()
 		pos.dir = pkgDir
 		if src.Subdir != "" {
 			pos.dir = pkgDir + "/" + src.Subdir
 		}
-		if !inst.fetchGit(call, key, src, pkgDir, pos.dir) {
+		if !inst.installed(key, src, pos.dir) {
+			// Like terraform, name the package being downloaded, not the subdirectory.
+			if !inst.download(call, key, src.Package().String(), src.Package(), pkgDir, pos.dir, src.Subdir) {
+				return
+			}
+		}
+	case RegistrySource:
+		pkgDir := ModulesDir + "/" + key
+		pos.pkgDir, pos.pkgSource = pkgDir, src.Package()
+		dir, v, ok := inst.installRegistry(call, key, src, pkgDir)
+		if !ok {
 			return
 		}
+		pos.dir, version = dir, v
 	default:
 		panic(fmt.Sprintf("getmodules: ParseSource accepted a %s", src.Kind))
 	}
-	inst.records = append(inst.records, Record{Key: key, Source: src.String(), Dir: pos.dir})
+	inst.records = append(inst.records, Record{Key: key, Source: src.String(), Version: version, Dir: pos.dir})
 
 	child, ds := config.LoadDir(filepath.Join(inst.workDir, filepath.FromSlash(pos.dir)))
 	inst.diags = inst.diags.Append(ds)
 	inst.installCalls(child, pos)
 }
 
-// fetchGit installs the git module key into pkgDir, unless the previous
-// manifest records it with the same source and dir exists (and not
-// Upgrade). It reports whether the module is there.
-func (inst *installation) fetchGit(call *config.ModuleCall, key string, src Source, pkgDir, dir string) bool {
-	if prev, ok := inst.old.Record(key); ok && !inst.Upgrade && prev.Source == src.String() && prev.Dir == dir {
-		if fi, err := os.Stat(filepath.Join(inst.workDir, filepath.FromSlash(dir))); err == nil && fi.IsDir() {
-			return true
-		}
-	}
-	// Like terraform, name the package being downloaded, not the subdirectory.
-	fmt.Fprintf(inst.out, "Downloading %s for %s...\n", src.Package(), key)
-	failed := func(err error) bool {
-		inst.diags = inst.diags.Append(diag.At(call.SourceRange, "Failed to download module", fmt.Sprintf(
-			"Could not download module %q (%s) source code from %q: %s.", key, inst.declPos(call), src, err)))
+// installed reports whether the previous manifest records module key with
+// source src in dir and dir exists, so that it need not be fetched again
+// (never with Upgrade).
+func (inst *installation) installed(key string, src Source, dir string) bool {
+	prev, ok := inst.old.Record(key)
+	if !ok || inst.Upgrade || prev.Source != src.String() || prev.Dir != dir {
 		return false
 	}
-	if !inst.gitSeen {
-		inst.gitSeen = true
-		inst.git, inst.gitErr = findGit(inst.Git)
-	}
-	if inst.gitErr != nil {
-		return failed(fmt.Errorf("rig needs git to install git sources: %w", inst.gitErr))
+	fi, err := os.Stat(filepath.Join(inst.workDir, filepath.FromSlash(dir)))
+	return err == nil && fi.IsDir()
+}
+
+// download fetches the package pkg of module key into pkgDir (relative to
+// the working directory), replacing whatever was there, and checks that
+// the module's directory dir (pkgDir or its subdirectory subdir) exists.
+// label names the download in the progress line. It reports whether the
+// module is there; failures are diagnostics at the call's source.
+func (inst *installation) download(call *config.ModuleCall, key, label string, pkg Source, pkgDir, dir, subdir string) bool {
+	fmt.Fprintf(inst.out, "Downloading %s for %s...\n", label, key)
+	failed := func(err error) bool {
+		summary := "Failed to download module"
+		if errors.Is(err, errArchive) {
+			summary = "Invalid module archive"
+		}
+		inst.diags = inst.diags.Append(diag.At(call.SourceRange, summary, fmt.Sprintf(
+			"Could not download module %q (%s) source code from %q: %s.", key, inst.declPos(call), pkg, err)))
+		return false
 	}
 	target, err := filepath.Abs(filepath.Join(inst.workDir, filepath.FromSlash(pkgDir)))
 	if err != nil {
@@ -261,20 +310,40 @@ func (inst *installation) fetchGit(call *config.ModuleCall, key string, src Sour
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 		return failed(err)
 	}
-	if err := inst.git.clone(inst.ctx, src, target); err != nil {
+	if err := inst.fetchPackage(inst.ctx, pkg, target, 0); err != nil {
 		os.RemoveAll(target)
 		return failed(err)
 	}
-	if !inst.checkDir(call, key, dir, src.Subdir) {
+	if !inst.checkDir(call, key, dir, subdir) {
 		return false
 	}
 	fmt.Fprintf(inst.out, "- %s in %s\n", key, dir)
 	return true
 }
 
+// fetchPackage fetches the package pkg (a git or HTTP source without
+// subdirectory) into dest, which does not exist. depth counts the
+// X-Terraform-Get answers followed so far.
+func (inst *installation) fetchPackage(ctx context.Context, pkg Source, dest string, depth int) error {
+	switch pkg.Kind {
+	case GitSource:
+		if !inst.gitSeen {
+			inst.gitSeen = true
+			inst.git, inst.gitErr = findGit(inst.Git)
+		}
+		if inst.gitErr != nil {
+			return fmt.Errorf("rig needs git to install git sources: %w", inst.gitErr)
+		}
+		return inst.git.clone(ctx, pkg, dest)
+	case HTTPSource:
+		return inst.remote.fetchHTTP(ctx, pkg, dest, depth, inst.fetchPackage)
+	}
+	return fmt.Errorf("rig cannot fetch a %s package", pkg.Kind)
+}
+
 // checkDir reports whether dir (relative to the working directory) is a
 // directory, with an "Unreadable module directory" diagnostic if not.
-// subdir is the subdirectory of a git source, named in the message.
+// subdir is the subdirectory of a remote source, named in the message.
 func (inst *installation) checkDir(call *config.ModuleCall, key, dir, subdir string) bool {
 	fi, err := os.Stat(filepath.Join(inst.workDir, filepath.FromSlash(dir)))
 	if err == nil && fi.IsDir() {
@@ -283,7 +352,7 @@ func (inst *installation) checkDir(call *config.ModuleCall, key, dir, subdir str
 	problem := "it does not exist"
 	switch {
 	case subdir != "":
-		problem = fmt.Sprintf("the repository has no subdirectory %q", subdir)
+		problem = fmt.Sprintf("the package has no subdirectory %q", subdir)
 	case err == nil:
 		problem = "it is not a directory"
 	case !os.IsNotExist(err):
@@ -322,7 +391,7 @@ func within(base, dir string) bool {
 	return dir == base || strings.HasPrefix(dir, base+"/")
 }
 
-// removeUnused removes the directories of modulesDir that no git module of
+// removeUnused removes the directories of modulesDir that no remote module of
 // m is installed in. Only names that can be module keys (identifiers joined
 // by dots) are considered, so nothing else a user keeps there is touched.
 func removeUnused(modulesDir string, m Manifest) error {
