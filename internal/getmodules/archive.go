@@ -220,7 +220,7 @@ func (x *extractor) tar(r io.Reader) error {
 		switch h.Typeflag {
 		case tar.TypeDir:
 			err = x.mkdir(h.Name)
-		case tar.TypeReg, tar.TypeRegA:
+		case tar.TypeReg:
 			err = x.file(h.Name, h.FileInfo().Mode(), tr)
 		case tar.TypeSymlink:
 			err = x.link(h.Name, h.Linkname)
@@ -346,8 +346,8 @@ func (x *extractor) finishLinks() error {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
-		if err := os.RemoveAll(p); err != nil {
-			return err
+		if _, err := os.Lstat(p); err == nil {
+			return fmt.Errorf("%w: the symbolic link %q is also another entry of the archive", errArchive, l.name)
 		}
 		if err := os.Symlink(filepath.FromSlash(l.target), p); err != nil {
 			return err

@@ -39,6 +39,9 @@ func (c Credentials) String() string {
 	return fmt.Sprintf("credentials for %d hosts", len(c.tokens))
 }
 
+// GoString is String: formatting with %#v shows no token either.
+func (c Credentials) GoString() string { return c.String() }
+
 // authorize adds the token of req's host, if any, to req.
 func (c Credentials) authorize(req *http.Request) {
 	if t, ok := c.tokens[normalizeHost(req.URL.Host)]; ok {
@@ -135,7 +138,7 @@ func cliConfigTokens(src []byte) (map[string]string, error) {
 		for _, attr := range body.List.Filter("token").Items {
 			lit, ok := attr.Val.(*ast.LiteralType)
 			if !ok || lit.Token.Type != token.STRING {
-				return tokens, fmt.Errorf("line %d: the token of %s must be a string", attr.Pos().Line, host)
+				return tokens, fmt.Errorf("line %d: the token of %s must be a string", attr.Val.Pos().Line, host)
 			}
 			if t, ok := lit.Token.Value().(string); ok && t != "" {
 				tokens[normalizeHost(host)] = t
