@@ -33,7 +33,8 @@ func defaultHTTPClient() *http.Client {
 
 // registryHost returns the host of the registry address src of module key:
 // the one it names, else the default host the previous manifest records
-// it under, else Installer.DefaultRegistryHost.
+// it under, else the one the manifest records the other registry modules
+// under, else Installer.DefaultRegistryHost.
 func (inst *installation) registryHost(key string, src Source) string {
 	if src.Host != "" {
 		return src.Host
@@ -43,7 +44,20 @@ func (inst *installation) registryHost(key string, src Source) string {
 			return p.Host
 		}
 	}
-	if inst.DefaultRegistryHost != "" {
+	// The host the manifest records the other registry modules under,
+	// when it records them under one default host only.
+	seen := map[string]bool{}
+	for _, r := range inst.old.Records {
+		if p, err := ParseSource(r.Source); err == nil && p.Kind == RegistrySource && (p.Host == DefaultRegistryHost || p.Host == OpenTofuRegistryHost) {
+			seen[p.Host] = true
+		}
+	}
+	switch {
+	case seen[OpenTofuRegistryHost] && !seen[DefaultRegistryHost]:
+		return OpenTofuRegistryHost
+	case seen[DefaultRegistryHost] && !seen[OpenTofuRegistryHost]:
+		return DefaultRegistryHost
+	case inst.DefaultRegistryHost != "":
 		return inst.DefaultRegistryHost
 	}
 	return DefaultRegistryHost
