@@ -81,8 +81,10 @@ func newModuleRegistry(t *testing.T, versions ...string) *moduleRegistry {
 			v := strings.TrimSuffix(strings.TrimPrefix(p, "/v1/modules/acme/net/aws/"), "/download")
 			w.Header().Set("X-Terraform-Get", "/files/net-"+v+".tar.gz")
 			w.WriteHeader(http.StatusNoContent)
-		case strings.HasPrefix(p, "/files/net-") && strings.HasSuffix(p, ".tar.gz"):
+		case strings.HasPrefix(p, "/files/net-") && strings.HasSuffix(p, ".tar.gz"), p == "/download":
 			w.Write(archive)
+		case p == "/get/tag":
+			w.Header().Set("X-Terraform-Get", reg.URL+"/files/net-1.0.0.tar.gz//modules/tag")
 		default:
 			http.NotFound(w, r)
 		}
@@ -224,8 +226,10 @@ func TestRegistryModuleLifecycle(t *testing.T) {
 }
 
 // TestTerraformInitRegistryModule: terraform init against the same local
-// TLS registry writes the modules.json rig writes, byte for byte, and rig
-// plans and applies in the directory terraform initialized.
+// TLS registry and HTTP sources (an archive with a subdirectory, the
+// archive parameter, an X-Terraform-Get answer) writes the modules.json rig
+// writes, byte for byte, and rig plans and applies in the directory
+// terraform initialized.
 func TestTerraformInitRegistryModule(t *testing.T) {
 	reg := newModuleRegistry(t, "1.0.0", "1.1.0", "2.0.0")
 	cfg := filepath.Join(t.TempDir(), "cli.tfrc")
@@ -234,6 +238,22 @@ func TestTerraformInitRegistryModule(t *testing.T) {
 }
 `)
 	files := registryRoot(reg.host(), "~> 1.0")
+	files["http.tf"] = `
+module "tag_archive" {
+  source = "https://` + reg.host() + `/files/net-1.0.0.tar.gz//modules/tag"
+  value  = "a"
+}
+
+module "tag_param" {
+  source = "https://` + reg.host() + `/download//modules/tag?archive=tar.gz"
+  value  = "b"
+}
+
+module "tag_get" {
+  source = "https://` + reg.host() + `/get/tag"
+  value  = "c"
+}
+`
 	tfDir, rigDir := workdir(t, files), workdir(t, files)
 	terraform := terraformIn(t, tfDir, "SSL_CERT_FILE="+reg.certFile(t), "TF_CLI_CONFIG_FILE="+cfg)
 	if r := terraform("init", "-no-color", "-backend=false"); r.code != 0 {
@@ -270,4 +290,45 @@ func TestTerraformInitRegistryModule(t *testing.T) {
 	if r := terraform("plan", "-detailed-exitcode", "-no-color"); r.code != 0 {
 		t.Errorf("terraform plan after rig apply: exit %d, want 0 (no changes)\n%s%s", r.code, r.stdout, r.stderr)
 	}
+}
+
+// TestOpenTofuRegistryModuleManifest: in a directory tofu initialized, a
+// registry module without a host is recorded under registry.opentofu.org;
+// rig plans with it and rig init keeps it, without contacting a registry.
+func TestOpenTofuRegistryModuleManifest(t *testing.T) {
+	files := map[string]string{
+		"main.tf": `
+module "net" {
+  source  = "acme/net/aws"
+  version = "~> 1.0"
+  name    = "web"
+}
+`,
+		".terraform/modules/modules.json": `{"Modules":[{"Key":"","Source":"","Dir":"."},` +
+			`{"Key":"net","Source":"registry.opentofu.org/acme/net/aws","Version":"1.1.0","Dir":".terraform/modules/net"},` +
+			`{"Key":"net.tag","Source":"./modules/tag","Dir":".terraform/modules/net/modules/tag"}]}`,
+	}
+	for name, body := range netPackage {
+		files[".terraform/modules/net/"+name] = body
+	}
+	dir := workdir(t, files)
+	old := moduleHTTPClient
+	moduleHTTPClient = &http.Client{Transport: refuseTransport{t}}
+	t.Cleanup(func() { moduleHTTPClient = old })
+	if r := rig(t, dir, "plan", "-detailed-exitcode", "-no-color", "-input=false"); r.code != 2 || !strings.Contains(r.stdout, "module.net.terraform_data.server will be created") {
+		t.Fatalf("rig plan: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	mustRig(t, dir, "init", "-no-color")
+	manifest, err := os.ReadFile(filepath.Join(dir, ".terraform", "modules", "modules.json"))
+	if err != nil || string(manifest) != files[".terraform/modules/modules.json"] {
+		t.Errorf("modules.json after rig init:\n%s (%v)\nwant it unchanged", manifest, err)
+	}
+}
+
+// refuseTransport fails the test on any request.
+type refuseTransport struct{ t *testing.T }
+
+func (r refuseTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.t.Errorf("unexpected request to %s", req.URL)
+	return nil, http.ErrNotSupported
 }

@@ -1,6 +1,8 @@
 package getmodules
 
 import (
+	"context"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -267,4 +269,52 @@ type noNetwork struct{ t *testing.T }
 func (n noNetwork) RoundTrip(r *http.Request) (*http.Response, error) {
 	n.t.Errorf("unexpected request %s %s", r.Method, r.URL)
 	return nil, http.ErrNotSupported
+}
+
+// publicRegistryClient sends every request, whatever its host, to srv,
+// so that the default registry hosts can be tested on loopback.
+func publicRegistryClient(t *testing.T, srv *server) *http.Client {
+	t.Helper()
+	c := srv.Client()
+	tr := c.Transport.(*http.Transport).Clone()
+	tr.TLSClientConfig.ServerName = "example.com" // a name the test certificate holds
+	tr.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, network, srv.Listener.Addr().String())
+	}
+	c.Transport = tr
+	return c
+}
+
+func TestInstallRegistryHostChoice(t *testing.T) {
+	srv := newServer(t)
+	srv.Versions["hashicorp/consul/aws"] = []string{"0.1.0"}
+	srv.Locations["hashicorp/consul/aws/0.1.0"] = "/files/consul.zip"
+	srv.Files["/files/consul.zip"] = zipOf(t, []entry{{Name: "main.tf"}})
+	tests := []struct {
+		name        string
+		defaultHost string
+		manifest    string // an earlier manifest recording another module
+		want        string
+	}{
+		{name: "Terraform's registry by default", want: "registry.terraform.io/hashicorp/consul/aws"},
+		{name: "the installer's default", defaultHost: OpenTofuRegistryHost, want: "registry.opentofu.org/hashicorp/consul/aws"},
+		{name: "the host the manifest records other modules under", manifest: "registry.opentofu.org/acme/other/aws",
+			want: "registry.opentofu.org/hashicorp/consul/aws"},
+		{name: "the manifest before the installer's default", defaultHost: OpenTofuRegistryHost, manifest: "registry.terraform.io/acme/other/aws",
+			want: "registry.terraform.io/hashicorp/consul/aws"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			wd := t.TempDir()
+			writeFiles(t, wd, map[string]string{"main.tf": `module "consul" { source = "hashicorp/consul/aws" }`})
+			if tt.manifest != "" {
+				writeFiles(t, wd, map[string]string{".terraform/modules/modules.json": `{"Modules":[{"Key":"other","Source":"` + tt.manifest + `","Version":"1.0.0","Dir":".terraform/modules/other"}]}`})
+			}
+			m, _ := mustInstall(t, Installer{WorkDir: wd, HTTPClient: publicRegistryClient(t, srv), DefaultRegistryHost: tt.defaultHost})
+			if r, _ := m.Record("consul"); r.Source != tt.want || r.Version != "0.1.0" {
+				t.Errorf("record %+v, want source %s at 0.1.0", r, tt.want)
+			}
+		})
+	}
 }
