@@ -62,6 +62,11 @@ func newModuleRegistry(t *testing.T, versions ...string) *moduleRegistry {
 	t.Helper()
 	reg := &moduleRegistry{versions: versions}
 	archive := tarGzOf(t, netPackage)
+	top := map[string]string{}
+	for name, body := range netPackage {
+		top["acme-net-3f2a/"+name] = body
+	}
+	topArchive := tarGzOf(t, top)
 	reg.Server = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		reg.mu.Lock()
 		reg.paths = append(reg.paths, r.URL.Path)
@@ -83,6 +88,8 @@ func newModuleRegistry(t *testing.T, versions ...string) *moduleRegistry {
 			w.WriteHeader(http.StatusNoContent)
 		case strings.HasPrefix(p, "/files/net-") && strings.HasSuffix(p, ".tar.gz"), p == "/download":
 			w.Write(archive)
+		case p == "/files/top.tar.gz":
+			w.Write(topArchive)
 		case p == "/get/tag":
 			w.Header().Set("X-Terraform-Get", reg.URL+"/files/net-1.0.0.tar.gz//modules/tag")
 		default:
@@ -227,7 +234,8 @@ func TestRegistryModuleLifecycle(t *testing.T) {
 
 // TestTerraformInitRegistryModule: terraform init against the same local
 // TLS registry and HTTP sources (an archive with a subdirectory, the
-// archive parameter, an X-Terraform-Get answer) writes the modules.json rig
+// archive parameter, an X-Terraform-Get answer, a subdirectory pattern)
+// writes the modules.json rig
 // writes, byte for byte, and rig plans and applies in the directory
 // terraform initialized.
 func TestTerraformInitRegistryModule(t *testing.T) {
@@ -252,6 +260,11 @@ module "tag_param" {
 module "tag_get" {
   source = "https://` + reg.host() + `/get/tag"
   value  = "c"
+}
+
+module "tag_glob" {
+  source = "https://` + reg.host() + `/files/top.tar.gz//*/modules/tag"
+  value  = "d"
 }
 `
 	tfDir, rigDir := workdir(t, files), workdir(t, files)

@@ -46,6 +46,18 @@ func TestInstallHTTPSources(t *testing.T) {
 			wantDir: ".terraform/modules/m/pkg", wantFile: "modules/sub/main.tf",
 		},
 		{
+			name:   "the only top directory of an archive",
+			source: "https://HOST/archive/v1.tar.gz//*",
+			setup: func(t *testing.T, s *server) {
+				top := map[string]string{}
+				for name, body := range netModule {
+					top["acme-net-3f2a/"+name] = body
+				}
+				s.Files["/archive/v1.tar.gz"] = tarGz(t, files(top))
+			},
+			wantDir: ".terraform/modules/m/acme-net-3f2a", wantFile: "modules/sub/main.tf",
+		},
+		{
 			name:   "X-Terraform-Get relative",
 			source: "https://HOST/modules/net",
 			setup: func(t *testing.T, s *server) {
@@ -117,6 +129,7 @@ func TestInstallHTTPDiagnostics(t *testing.T) {
 	srv.Files["/files/page"] = []byte("<html>no meta here</html>")
 	srv.Files["/files/net.zip"] = zipOf(t, files(netModule))
 	srv.TerraformGet["/loop"] = "/loop"
+	srv.Files["/files/two.zip"] = zipOf(t, []entry{{Name: "a/main.tf"}, {Name: "b/main.tf"}})
 	tests := []struct {
 		name, source    string
 		summary, detail string
@@ -127,6 +140,7 @@ func TestInstallHTTPDiagnostics(t *testing.T) {
 		{"page without a source", "/files/page", "Failed to download module", "names no module source"},
 		{"redirection loop", "/loop", "Failed to download module", "more than 5 X-Terraform-Get redirections"},
 		{"missing subdirectory", "/files/net.zip//nope", "Unreadable module directory", `the package has no subdirectory "nope"`},
+		{"ambiguous subdirectory pattern", "/files/two.zip//*", "Unreadable module directory", `The subdirectory "*" of module "m" at main.tf:1 could not be found in its package: it matches 2 paths, not one.`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

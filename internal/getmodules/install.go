@@ -248,11 +248,15 @@ func (inst *installation) installCall(call *config.ModuleCall, parent modulePos)
 		if src.Subdir != "" {
 			pos.dir = pkgDir + "/" + src.Subdir
 		}
-		if !inst.installed(key, src, pos.dir) {
+		if prevDir, ok := inst.installed(key, src, pkgDir, pos.dir); ok {
+			pos.dir = prevDir
+		} else {
 			// Like terraform, name the package being downloaded, not the subdirectory.
-			if !inst.download(call, key, src.Package().String(), src.Package(), pkgDir, pos.dir, src.Subdir) {
+			dir, ok := inst.download(call, key, src.Package().String(), src.Package(), pkgDir, src.Subdir, true)
+			if !ok {
 				return
 			}
+			pos.dir = dir
 		}
 	case RegistrySource:
 		pkgDir := ModulesDir + "/" + key
@@ -272,33 +276,51 @@ func (inst *installation) installCall(call *config.ModuleCall, parent modulePos)
 	inst.installCalls(child, pos)
 }
 
-// installed reports whether the previous manifest records module key with
-// source src in dir and dir exists, so that it need not be fetched again
-// (never with Upgrade).
-func (inst *installation) installed(key string, src Source, dir string) bool {
+// installed returns the directory of module key (src, installed in
+// pkgDir) when the previous manifest records it with the same source in
+// dir (in pkgDir when src's subdirectory has wildcards) and that
+// directory exists, so that it need not be fetched again (never with
+// Upgrade).
+func (inst *installation) installed(key string, src Source, pkgDir, dir string) (string, bool) {
 	prev, ok := inst.old.Record(key)
-	if !ok || inst.Upgrade || prev.Source != src.String() || prev.Dir != dir {
-		return false
+	if !ok || inst.Upgrade || prev.Source != src.String() {
+		return "", false
 	}
-	fi, err := os.Stat(filepath.Join(inst.workDir, filepath.FromSlash(dir)))
-	return err == nil && fi.IsDir()
+	if prev.Dir != dir && !(hasWildcards(src.Subdir) && within(pkgDir, prev.Dir)) {
+		return "", false
+	}
+	fi, err := os.Stat(filepath.Join(inst.workDir, filepath.FromSlash(prev.Dir)))
+	return prev.Dir, err == nil && fi.IsDir()
 }
 
+// hasWildcards reports whether a subdirectory is a pattern ("*", "x-*").
+func hasWildcards(subdir string) bool { return strings.ContainsAny(subdir, "*?[") }
+
 // download fetches the package pkg of module key into pkgDir (relative to
-// the working directory), replacing whatever was there, and checks that
-// the module's directory dir (pkgDir or its subdirectory subdir) exists.
-// label names the download in the progress line. It reports whether the
-// module is there; failures are diagnostics at the call's source.
-func (inst *installation) download(call *config.ModuleCall, key, label string, pkg Source, pkgDir, dir, subdir string) bool {
+// the working directory), replacing whatever was there, and returns the
+// module's directory: pkgDir or its subdirectory subdir, which must exist.
+// With expand, a subdir with wildcards is matched against the package as
+// go-getter does ("*" is the only top directory of an archive); it must
+// match exactly one path. label names the download in the progress line.
+// Failures are diagnostics at the call's source.
+func (inst *installation) download(call *config.ModuleCall, key, label string, pkg Source, pkgDir, subdir string, expand bool) (string, bool) {
+	dir, ok := inst.fetchInto(call, key, label, pkg, pkgDir, subdir, expand)
+	if ok {
+		fmt.Fprintf(inst.out, "- %s in %s\n", key, dir)
+	}
+	return dir, ok
+}
+
+func (inst *installation) fetchInto(call *config.ModuleCall, key, label string, pkg Source, pkgDir, subdir string, expand bool) (string, bool) {
 	fmt.Fprintf(inst.out, "Downloading %s for %s...\n", label, key)
-	failed := func(err error) bool {
+	failed := func(err error) (string, bool) {
 		summary := "Failed to download module"
 		if errors.Is(err, errArchive) {
 			summary = "Invalid module archive"
 		}
 		inst.diags = inst.diags.Append(diag.At(call.SourceRange, summary, fmt.Sprintf(
 			"Could not download module %q (%s) source code from %q: %s.", key, inst.declPos(call), pkg, err)))
-		return false
+		return "", false
 	}
 	target, err := filepath.Abs(filepath.Join(inst.workDir, filepath.FromSlash(pkgDir)))
 	if err != nil {
@@ -314,11 +336,31 @@ func (inst *installation) download(call *config.ModuleCall, key, label string, p
 		os.RemoveAll(target)
 		return failed(err)
 	}
-	if !inst.checkDir(call, key, dir, subdir) {
-		return false
+	dir := pkgDir
+	if subdir != "" {
+		dir = pkgDir + "/" + subdir
 	}
-	fmt.Fprintf(inst.out, "- %s in %s\n", key, dir)
-	return true
+	if expand && hasWildcards(subdir) {
+		matches, err := filepath.Glob(filepath.Join(target, filepath.FromSlash(subdir)))
+		if err != nil || len(matches) != 1 {
+			problem := fmt.Sprintf("it matches %d paths, not one", len(matches))
+			if err != nil {
+				problem = err.Error()
+			}
+			inst.diags = inst.diags.Append(diag.At(call.SourceRange, "Unreadable module directory", fmt.Sprintf(
+				"The subdirectory %q of module %q at %s could not be found in its package: %s.", subdir, key, inst.declPos(call), problem)))
+			return "", false
+		}
+		rel, err := filepath.Rel(target, matches[0])
+		if err != nil {
+			return failed(err)
+		}
+		dir = pkgDir + "/" + filepath.ToSlash(rel)
+	}
+	if !inst.checkDir(call, key, dir, subdir) {
+		return "", false
+	}
+	return dir, true
 }
 
 // fetchPackage fetches the package pkg (a git or HTTP source without

@@ -149,11 +149,8 @@ func (inst *installation) installRegistry(call *config.ModuleCall, key string, s
 	if loc.Subdir != "" {
 		subdir = path.Join(loc.Subdir, src.Subdir)
 	}
-	dir = pkgDir
-	if subdir != "" {
-		dir = pkgDir + "/" + subdir
-	}
-	if !inst.download(call, key, module+" "+selected.String(), loc.Package(), pkgDir, dir, subdir) {
+	dir, ok = inst.download(call, key, module+" "+selected.String(), loc.Package(), pkgDir, subdir, false)
+	if !ok {
 		return "", "", false
 	}
 	return dir, selected.String(), true
