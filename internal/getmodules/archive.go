@@ -92,6 +92,31 @@ func archiveOf(rawURL string) (archiveFormat, string, error) {
 	return noArchive, rawURL, nil
 }
 
+// sniffArchive recognises an archive's format from its first bytes
+// (zip, gzip- or bzip2-compressed tar, plain tar) and rewinds f.
+func sniffArchive(f *os.File) (archiveFormat, error) {
+	head := make([]byte, 512)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return noArchive, err
+	}
+	head = head[:n]
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return noArchive, err
+	}
+	switch {
+	case strings.HasPrefix(string(head), "PK\x03\x04"), strings.HasPrefix(string(head), "PK\x05\x06"):
+		return zipArchive, nil
+	case strings.HasPrefix(string(head), "\x1f\x8b"):
+		return tarGzArchive, nil
+	case strings.HasPrefix(string(head), "BZh"):
+		return tarBz2Archive, nil
+	case len(head) >= 262 && string(head[257:262]) == "ustar":
+		return tarArchive, nil
+	}
+	return noArchive, fmt.Errorf("%w: not a zip, tar, tar.gz or tar.bz2 archive", errArchive)
+}
+
 // Limits bounds what extracting one module package may write.
 type Limits struct {
 	// MaxBytes is the most a downloaded archive and the files it holds

@@ -201,3 +201,44 @@ func TestInstallArchiveTraversal(t *testing.T) {
 		}
 	}
 }
+
+func TestSniffArchive(t *testing.T) {
+	es := []entry{{Name: "main.tf", Body: "x"}}
+	tgz := tarGz(t, es)
+	tests := []struct {
+		name string
+		data []byte
+		want archiveFormat
+		err  string
+	}{
+		{"zip", zipOf(t, es), zipArchive, ""},
+		{"tar.gz", tgz, tarGzArchive, ""},
+		{"bzip2", []byte("BZh91AY&SY"), tarBz2Archive, ""},
+		{"html page", []byte("<html>not found</html>"), noArchive, "not a zip, tar, tar.gz or tar.bz2 archive"},
+		{"empty", nil, noArchive, "not a zip"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := os.Create(filepath.Join(t.TempDir(), "a"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			f.Write(tt.data)
+			f.Seek(0, 0)
+			got, err := sniffArchive(f)
+			if tt.err != "" {
+				if !errors.Is(err, errArchive) || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("sniffArchive = %s, %v; want %s", got, err, tt.want)
+			}
+			if pos, _ := f.Seek(0, 1); pos != 0 {
+				t.Errorf("file left at offset %d, want 0", pos)
+			}
+		})
+	}
+}

@@ -162,7 +162,8 @@ func metaTerraformGet(page string) string {
 }
 
 // fetchArchive downloads the archive at rawURL into a temporary file
-// beside dest and extracts it into dest.
+// beside dest and extracts it into dest. With format noArchive, the
+// format is recognised from the file's first bytes.
 func (r *remote) fetchArchive(ctx context.Context, rawURL string, format archiveFormat, dest string) error {
 	u, err := parseURL(rawURL)
 	if err != nil {
@@ -192,6 +193,11 @@ func (r *remote) fetchArchive(ctx context.Context, rawURL string, format archive
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return err
+	}
+	if format == noArchive {
+		if format, err = sniffArchive(f); err != nil {
+			return fmt.Errorf("%s: %w", redactURL(u), err)
+		}
 	}
 	if err := os.Mkdir(dest, 0o755); err != nil {
 		return err

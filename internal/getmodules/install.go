@@ -252,7 +252,7 @@ func (inst *installation) installCall(call *config.ModuleCall, parent modulePos)
 			pos.dir = prevDir
 		} else {
 			// Like terraform, name the package being downloaded, not the subdirectory.
-			dir, ok := inst.download(call, key, src.Package().String(), src.Package(), pkgDir, src.Subdir, true)
+			dir, ok := inst.download(call, key, src.Package().String(), inst.packageRef(src.Package()), pkgDir, src.Subdir, true)
 			if !ok {
 				return
 			}
@@ -303,7 +303,7 @@ func hasWildcards(subdir string) bool { return strings.ContainsAny(subdir, "*?["
 // go-getter does ("*" is the only top directory of an archive); it must
 // match exactly one path. label names the download in the progress line.
 // Failures are diagnostics at the call's source.
-func (inst *installation) download(call *config.ModuleCall, key, label string, pkg Source, pkgDir, subdir string, expand bool) (string, bool) {
+func (inst *installation) download(call *config.ModuleCall, key, label string, pkg packageRef, pkgDir, subdir string, expand bool) (string, bool) {
 	dir, ok := inst.fetchInto(call, key, label, pkg, pkgDir, subdir, expand)
 	if ok {
 		fmt.Fprintf(inst.out, "- %s in %s\n", key, dir)
@@ -311,7 +311,7 @@ func (inst *installation) download(call *config.ModuleCall, key, label string, p
 	return dir, ok
 }
 
-func (inst *installation) fetchInto(call *config.ModuleCall, key, label string, pkg Source, pkgDir, subdir string, expand bool) (string, bool) {
+func (inst *installation) fetchInto(call *config.ModuleCall, key, label string, pkg packageRef, pkgDir, subdir string, expand bool) (string, bool) {
 	fmt.Fprintf(inst.out, "Downloading %s for %s...\n", label, key)
 	failed := func(err error) (string, bool) {
 		summary := "Failed to download module"
@@ -319,7 +319,7 @@ func (inst *installation) fetchInto(call *config.ModuleCall, key, label string, 
 			summary = "Invalid module archive"
 		}
 		inst.diags = inst.diags.Append(diag.At(call.SourceRange, summary, fmt.Sprintf(
-			"Could not download module %q (%s) source code from %q: %s.", key, inst.declPos(call), pkg, err)))
+			"Could not download module %q (%s) source code from %q: %s.", key, inst.declPos(call), pkg.addr, err)))
 		return "", false
 	}
 	target, err := filepath.Abs(filepath.Join(inst.workDir, filepath.FromSlash(pkgDir)))
@@ -332,7 +332,7 @@ func (inst *installation) fetchInto(call *config.ModuleCall, key, label string, 
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 		return failed(err)
 	}
-	if err := inst.fetchPackage(inst.ctx, pkg, target, 0); err != nil {
+	if err := pkg.fetch(inst.ctx, target); err != nil {
 		os.RemoveAll(target)
 		return failed(err)
 	}
@@ -361,6 +361,20 @@ func (inst *installation) fetchInto(call *config.ModuleCall, key, label string, 
 		return "", false
 	}
 	return dir, true
+}
+
+// packageRef is a package to download: its address, for messages, and
+// how to fetch it into a directory that does not exist yet.
+type packageRef struct {
+	addr  string
+	fetch func(ctx context.Context, dest string) error
+}
+
+// packageRef returns the reference to fetch the git or HTTP package pkg.
+func (inst *installation) packageRef(pkg Source) packageRef {
+	return packageRef{addr: pkg.String(), fetch: func(ctx context.Context, dest string) error {
+		return inst.fetchPackage(ctx, pkg, dest, 0)
+	}}
 }
 
 // fetchPackage fetches the package pkg (a git or HTTP source without

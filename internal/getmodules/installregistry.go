@@ -1,6 +1,7 @@
 package getmodules
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -135,21 +136,30 @@ func (inst *installation) installRegistry(call *config.ModuleCall, key string, s
 		registryFailed(err, fmt.Sprintf("the download location of version %s", selected))
 		return "", "", false
 	}
-	loc, err := ParseSource(location)
+	label := module + " " + selected.String()
+	if location.direct {
+		// The registry serves the package archive itself.
+		ref := packageRef{addr: location.source, fetch: func(ctx context.Context, dest string) error {
+			return inst.remote.fetchArchive(ctx, location.source, noArchive, dest)
+		}}
+		dir, ok = inst.download(call, key, label, ref, pkgDir, src.Subdir, false)
+		return dir, selected.String(), ok
+	}
+	loc, err := ParseSource(location.source)
 	if err == nil && loc.Kind != GitSource && loc.Kind != HTTPSource {
 		err = fmt.Errorf("it is a %s, not a git or HTTP source", loc.Kind)
 	}
 	if err != nil {
 		inst.diags = inst.diags.Append(diag.At(rng, "Invalid response from remote module registry", fmt.Sprintf(
 			"The registry at %s named %q as the location of module %s %s (module %q, %s): %s.",
-			src.Host, location, module, selected, key, inst.declPos(call), err)))
+			src.Host, location.source, module, selected, key, inst.declPos(call), err)))
 		return "", "", false
 	}
 	subdir := src.Subdir
 	if loc.Subdir != "" {
 		subdir = path.Join(loc.Subdir, src.Subdir)
 	}
-	dir, ok = inst.download(call, key, module+" "+selected.String(), loc.Package(), pkgDir, subdir, false)
+	dir, ok = inst.download(call, key, label, inst.packageRef(loc.Package()), pkgDir, subdir, false)
 	if !ok {
 		return "", "", false
 	}

@@ -154,28 +154,45 @@ func (r *remote) registryVersions(ctx context.Context, src Source) (getproviders
 	return vs, bad, nil
 }
 
+// packageLocation is where a registry says a module version is.
+type packageLocation struct {
+	// source is a git or HTTP source address, or with direct the URL of
+	// an archive the registry serves itself (OpenTofu's direct
+	// locations: the body's use_registry_credentials is set).
+	source string
+	direct bool
+}
+
 // registryLocation asks the registry where version v of the module src is
 // downloaded from: the JSON body's location, else the X-Terraform-Get
 // header. A relative URL is resolved against the download endpoint.
-func (r *remote) registryLocation(ctx context.Context, src Source, v getproviders.Version) (string, error) {
+func (r *remote) registryLocation(ctx context.Context, src Source, v getproviders.Version) (packageLocation, error) {
 	base, err := r.modulesBase(ctx, src.Host)
 	if err != nil {
-		return "", err
+		return packageLocation{}, err
 	}
 	u := endpoint(base, src, v.String(), "download")
 	resp, err := r.get(ctx, u.String(), http.Header{"Accept": {"application/json"}})
 	if err != nil {
-		return "", &registryError{registryUnreachable, err}
+		return packageLocation{}, &registryError{registryUnreachable, err}
 	}
 	defer resp.Body.Close()
 	var location string
 	switch resp.StatusCode {
 	case http.StatusOK:
 		var body struct {
-			Location string `json:"location"`
+			Location               string `json:"location"`
+			UseRegistryCredentials *bool  `json:"use_registry_credentials"`
 		}
 		if err := decodeJSON(resp.Body, &body); err != nil {
-			return "", &registryError{registryInvalid, fmt.Errorf("GET %s: %w", u, err)}
+			return packageLocation{}, &registryError{registryInvalid, fmt.Errorf("GET %s: %w", u, err)}
+		}
+		if body.UseRegistryCredentials != nil {
+			ref, err := url.Parse(body.Location)
+			if err != nil || body.Location == "" {
+				return packageLocation{}, &registryError{registryInvalid, fmt.Errorf("GET %s: invalid package URL %q", u, body.Location)}
+			}
+			return packageLocation{source: u.ResolveReference(ref).String(), direct: true}, nil
 		}
 		location = body.Location
 		if location == "" {
@@ -184,18 +201,18 @@ func (r *remote) registryLocation(ctx context.Context, src Source, v getprovider
 	case http.StatusNoContent:
 		location = resp.Header.Get("X-Terraform-Get")
 	case http.StatusNotFound:
-		return "", &registryError{registryNotFound, fmt.Errorf("GET %s: %s", u, resp.Status)}
+		return packageLocation{}, &registryError{registryNotFound, fmt.Errorf("GET %s: %s", u, resp.Status)}
 	default:
-		return "", &registryError{registryUnreachable, fmt.Errorf("GET %s: %s", u, resp.Status)}
+		return packageLocation{}, &registryError{registryUnreachable, fmt.Errorf("GET %s: %s", u, resp.Status)}
 	}
 	if location == "" {
-		return "", &registryError{registryInvalid, fmt.Errorf("GET %s: the registry named no download location (no location in the body, no X-Terraform-Get header)", u)}
+		return packageLocation{}, &registryError{registryInvalid, fmt.Errorf("GET %s: the registry named no download location (no location in the body, no X-Terraform-Get header)", u)}
 	}
 	loc, err := resolveLocation(location, u)
 	if err != nil {
-		return "", &registryError{registryInvalid, err}
+		return packageLocation{}, &registryError{registryInvalid, err}
 	}
-	return loc, nil
+	return packageLocation{source: loc}, nil
 }
 
 // asRegistryError returns err's registry problem, and registryUnreachable

@@ -112,6 +112,7 @@ func TestInstallRegistryLocations(t *testing.T) {
 		source   string // after HOST/
 		location string
 		json     bool
+		direct   bool
 		serve    map[string][]byte // path → content
 		wantDir  string
 		wantFile string // a file that must exist under the working directory
@@ -131,6 +132,24 @@ func TestInstallRegistryLocations(t *testing.T) {
 			json:     true,
 			serve:    map[string][]byte{"/files/net.tgz": nil},
 			wantDir:  ".terraform/modules/m",
+			wantFile: ".terraform/modules/m/main.tf",
+		},
+		{
+			name:     "direct zip location, recognised by its content",
+			source:   "acme/net/aws",
+			location: "package",
+			direct:   true,
+			serve:    map[string][]byte{"/v1/modules/acme/net/aws/1.0.0/package.zip": nil},
+			wantDir:  ".terraform/modules/m",
+			wantFile: ".terraform/modules/m/modules/sub/main.tf",
+		},
+		{
+			name:     "direct tar.gz location with the address's subdirectory",
+			source:   "acme/net/aws//modules/sub",
+			location: "/pkg/net",
+			direct:   true,
+			serve:    map[string][]byte{"/pkg/net": nil},
+			wantDir:  ".terraform/modules/m/modules/sub",
 			wantFile: ".terraform/modules/m/main.tf",
 		},
 		{
@@ -156,6 +175,7 @@ func TestInstallRegistryLocations(t *testing.T) {
 			srv.Versions["acme/net/aws"] = []string{"1.0.0"}
 			srv.Locations["acme/net/aws/1.0.0"] = strings.ReplaceAll(tt.location, "HOST", srv.URL)
 			srv.JSONLocation = tt.json
+			srv.Direct = tt.direct
 			for p := range tt.serve {
 				tree := netModule
 				if strings.Contains(tt.location, "//inner") {
@@ -165,6 +185,7 @@ func TestInstallRegistryLocations(t *testing.T) {
 					}
 				}
 				if strings.HasSuffix(p, ".zip") {
+					srv.Files[strings.TrimSuffix(p, ".zip")] = zipOf(t, files(tree)) // for direct locations
 					srv.Files[p] = zipOf(t, files(tree))
 				} else {
 					srv.Files[p] = tarGz(t, files(tree))

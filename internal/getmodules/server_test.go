@@ -114,6 +114,9 @@ type server struct {
 	// JSONLocation makes the download endpoint answer 200 with a JSON
 	// location instead of 204 with X-Terraform-Get.
 	JSONLocation bool
+	// Direct makes the JSON location one of OpenTofu's direct locations
+	// (use_registry_credentials): an archive URL, whatever its name.
+	Direct bool
 	// Files are served by path; a file whose name has no archive
 	// extension is served as a page.
 	Files map[string][]byte
@@ -198,6 +201,10 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 			loc, ok := s.Locations[strings.Join(parts[:4], "/")]
 			if !ok {
 				http.NotFound(w, r)
+				return
+			}
+			if s.Direct {
+				json.NewEncoder(w).Encode(map[string]any{"location": loc, "use_registry_credentials": true})
 				return
 			}
 			if s.JSONLocation {
