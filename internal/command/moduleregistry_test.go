@@ -78,7 +78,10 @@ func newModuleRegistry(t *testing.T, versions ...string) *moduleRegistry {
 			w.Write([]byte(`{"modules.v1":"/v1/modules/"}`))
 		case p == "/v1/modules/acme/net/aws/versions":
 			var list []map[string]string
-			for _, v := range reg.versions {
+			reg.mu.Lock()
+			versions := slices.Clone(reg.versions)
+			reg.mu.Unlock()
+			for _, v := range versions {
 				list = append(list, map[string]string{"version": v})
 			}
 			json.NewEncoder(w).Encode(map[string]any{"modules": []any{map[string]any{"versions": list}}})
@@ -165,8 +168,9 @@ output "id" {
 // TestRegistryModuleLifecycle: rig init installs the newest version of a
 // registry module its constraint allows (with the token the CLI
 // configuration gives its host, never printed), plan and apply use it and
-// its nested local module, a second init downloads nothing, and a
-// constraint nothing matches is an error listing the available versions.
+// its nested local module, a second init downloads nothing, init -upgrade
+// selects a newer version, and a constraint nothing matches is an error
+// listing the available versions.
 func TestRegistryModuleLifecycle(t *testing.T) {
 	const token = "registry-t0ken-42"
 	reg := newModuleRegistry(t, "1.0.0", "1.1.0", "2.0.0")
@@ -223,11 +227,22 @@ func TestRegistryModuleLifecycle(t *testing.T) {
 		t.Errorf("a second init sent %v, want nothing (the installed version still matches)", paths)
 	}
 
+	reg.mu.Lock()
+	reg.versions = append(reg.versions, "1.2.0")
+	reg.mu.Unlock()
+	r = mustRig(t, dir, "init", "-upgrade", "-no-color")
+	if want := "Upgrading modules...\nDownloading " + reg.host() + "/acme/net/aws 1.2.0 for net...\n"; !strings.Contains(r.stdout, want) {
+		t.Errorf("init -upgrade output:\n%s\nwant it to contain:\n%s", r.stdout, want)
+	}
+	if r := rig(t, dir, "plan", "-detailed-exitcode", "-no-color", "-input=false"); r.code != 0 {
+		t.Errorf("rig plan after the upgrade to an identical package: exit %d, want 0\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
 	writeFile(t, dir, "main.tf", registryRoot(reg.host(), "~> 3.0")["main.tf"])
 	r = rig(t, dir, "init", "-no-color")
 	stderr := strings.Join(strings.Fields(r.stderr), " ")
 	if r.code != 1 || !strings.Contains(stderr, "Unresolvable module version constraint") ||
-		!strings.Contains(stderr, "The available versions are 2.0.0, 1.1.0, 1.0.0.") || !strings.Contains(stderr, "on main.tf line 3") {
+		!strings.Contains(stderr, "The available versions are 2.0.0, 1.2.0, 1.1.0, 1.0.0.") || !strings.Contains(stderr, "on main.tf line 3") {
 		t.Errorf("init with an unmatched constraint: exit %d\n%s", r.code, r.stderr)
 	}
 }
