@@ -42,11 +42,44 @@ func (c Credentials) String() string {
 // GoString is String: formatting with %#v shows no token either.
 func (c Credentials) GoString() string { return c.String() }
 
-// authorize adds the token of req's host, if any, to req.
-func (c Credentials) authorize(req *http.Request) {
-	if t, ok := c.tokens[normalizeHost(req.URL.Host)]; ok {
-		req.Header.Set("Authorization", "Bearer "+t)
+// token returns the token of a host ("h.example.com", "127.0.0.1:8443").
+func (c Credentials) token(host string) (string, bool) {
+	t, ok := c.tokens[normalizeHost(host)]
+	return t, ok
+}
+
+// authTransport adds to each request the token of the host it goes to,
+// if any, and takes out any Authorization header otherwise. Being below
+// the client, it decides again for every redirected request, so a token
+// never follows a redirection to another host.
+type authTransport struct {
+	base  http.RoundTripper
+	creds Credentials
+}
+
+// RoundTrip implements http.RoundTripper; it does not modify req.
+func (a authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	t, ok := a.creds.token(req.URL.Host)
+	if ok || req.Header.Get("Authorization") != "" {
+		req = req.Clone(req.Context())
+		req.Header.Del("Authorization")
+		if ok {
+			req.Header.Set("Authorization", "Bearer "+t)
+		}
 	}
+	return a.base.RoundTrip(req)
+}
+
+// withCredentials returns a copy of client whose requests carry the
+// tokens of creds, each to its own host only.
+func withCredentials(client *http.Client, creds Credentials) *http.Client {
+	c := *client
+	base := c.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	c.Transport = authTransport{base: base, creds: creds}
+	return &c
 }
 
 // normalizeHost lowercases a host and drops the https default port, the

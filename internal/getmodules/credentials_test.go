@@ -79,8 +79,9 @@ func TestLoadCredentialsInvalidFile(t *testing.T) {
 }
 
 // TestTokenSentOnlyToItsHost: a registry's token goes with every request to
-// the registry, never to the host serving the package, and appears in no
-// output or diagnostic, even when the registry refuses it.
+// the registry, never to the host serving the package (even through a
+// redirection from the registry to the same address on another port), and
+// appears in no output or diagnostic, even when the registry refuses it.
 func TestTokenSentOnlyToItsHost(t *testing.T) {
 	const token = "s3cr3t-token-value"
 	registry, files := newServer(t), newServer(t)
@@ -88,16 +89,22 @@ func TestTokenSentOnlyToItsHost(t *testing.T) {
 	registry.Locations["acme/net/aws/1.0.0"] = files.URL + "/net.zip"
 	files.Files["/net.zip"] = zipOf(t, []entry{{Name: "main.tf"}})
 	registry.Raw["/v1/modules/acme/private/aws/versions"] = rawAnswer{401, `{"errors":["not authorized"]}`}
+	registry.Versions["acme/moved/aws"] = []string{"1.0.0"}
+	registry.Locations["acme/moved/aws/1.0.0"] = "/moved.zip"
+	registry.Redirects = map[string]string{"/moved.zip": files.URL + "/net.zip"}
 	creds := NewCredentials(map[string]string{registry.Host(): token})
 
 	wd := t.TempDir()
 	writeFiles(t, wd, map[string]string{"main.tf": `
 module "net" { source = "` + registry.Host() + `/acme/net/aws" }
 module "private" { source = "` + registry.Host() + `/acme/private/aws" }
+module "moved" { source = "` + registry.Host() + `/acme/moved/aws" }
 `})
 	m, ds, out := install(t, Installer{WorkDir: wd, HTTPClient: registry.Client(), Credentials: creds})
-	if _, ok := m.Record("net"); !ok {
-		t.Errorf("module net was not installed: %v", ds.Err())
+	for _, key := range []string{"net", "moved"} {
+		if _, ok := m.Record(key); !ok {
+			t.Errorf("module %s was not installed: %v", key, ds.Err())
+		}
 	}
 	if len(ds) != 1 || ds[0].Summary != "Error accessing remote module registry" || !strings.Contains(ds[0].Detail, "401 Unauthorized") {
 		t.Errorf("diagnostics %v, want the refusal of module private", ds.Err())
@@ -112,8 +119,8 @@ module "private" { source = "` + registry.Host() + `/acme/private/aws" }
 		}
 	}
 	fileRequests := files.Requests()
-	if len(fileRequests) != 1 {
-		t.Errorf("the file server saw %v, want one download", fileRequests)
+	if len(fileRequests) != 2 {
+		t.Errorf("the file server saw %v, want two downloads (one redirected from the registry)", fileRequests)
 	}
 	for _, r := range fileRequests {
 		if r.Authorization != "" {

@@ -21,15 +21,16 @@ const maxRedirections = 5
 // remote is the HTTP side of one Install: registry lookups and package
 // downloads. It is owned by the goroutine running Install.
 type remote struct {
+	// client adds the tokens of Installer.Credentials (withCredentials).
 	client *http.Client
-	creds  Credentials
 	limits Limits
 	// services caches each registry host's modules.v1 base URL.
 	services map[string]*url.URL
 }
 
-// get sends a GET request for rawURL with the token of its host, if any.
-// A response other than 2xx is returned to the caller with its body open.
+// get sends a GET request for rawURL (the client adds the token of its
+// host, if any). A response other than 2xx is returned to the caller with
+// its body open.
 func (r *remote) get(ctx context.Context, rawURL string, header http.Header) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
@@ -38,7 +39,6 @@ func (r *remote) get(ctx context.Context, rawURL string, header http.Header) (*h
 	for k, vs := range header {
 		req.Header[k] = vs
 	}
-	r.creds.authorize(req)
 	return r.client.Do(req)
 }
 

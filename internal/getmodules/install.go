@@ -110,11 +110,13 @@ func (i *Installer) Install(ctx context.Context, root *config.Module) (Manifest,
 		modulesDir: modulesDir,
 		old:        old,
 		out:        i.Out,
-		remote:     &remote{client: i.HTTPClient, creds: i.Credentials, limits: i.Limits},
+		remote:     &remote{limits: i.Limits},
 	}
-	if inst.remote.client == nil {
-		inst.remote.client = defaultHTTPClient()
+	client := i.HTTPClient
+	if client == nil {
+		client = defaultHTTPClient()
 	}
+	inst.remote.client = withCredentials(client, i.Credentials)
 	if inst.out == nil {
 		inst.out = io.Discard
 	}
@@ -252,7 +254,7 @@ func (inst *installation) installCall(call *config.ModuleCall, parent modulePos)
 			pos.dir = prevDir
 		} else {
 			// Like terraform, name the package being downloaded, not the subdirectory.
-			dir, ok := inst.download(call, key, src.Package().String(), inst.packageRef(src.Package()), pkgDir, src.Subdir, true)
+			dir, ok := inst.download(call, key, src.Package().String(), inst.packageRef(src.Package()), pkgDir, src.Subdir)
 			if !ok {
 				return
 			}
@@ -299,19 +301,20 @@ func hasWildcards(subdir string) bool { return strings.ContainsAny(subdir, "*?["
 // download fetches the package pkg of module key into pkgDir (relative to
 // the working directory), replacing whatever was there, and returns the
 // module's directory: pkgDir or its subdirectory subdir, which must exist.
-// With expand, a subdir with wildcards is matched against the package as
-// go-getter does ("*" is the only top directory of an archive); it must
-// match exactly one path. label names the download in the progress line.
+// A subdir with wildcards is matched against the package as go-getter
+// does ("*" is the only top directory of an archive); it must match
+// exactly one path. label names the download in the progress line.
 // Failures are diagnostics at the call's source.
-func (inst *installation) download(call *config.ModuleCall, key, label string, pkg packageRef, pkgDir, subdir string, expand bool) (string, bool) {
-	dir, ok := inst.fetchInto(call, key, label, pkg, pkgDir, subdir, expand)
+func (inst *installation) download(call *config.ModuleCall, key, label string, pkg packageRef, pkgDir, subdir string) (string, bool) {
+	dir, ok := inst.fetchInto(call, key, label, pkg, pkgDir, subdir)
 	if ok {
 		fmt.Fprintf(inst.out, "- %s in %s\n", key, dir)
 	}
 	return dir, ok
 }
 
-func (inst *installation) fetchInto(call *config.ModuleCall, key, label string, pkg packageRef, pkgDir, subdir string, expand bool) (string, bool) {
+// fetchInto is download without its last progress line.
+func (inst *installation) fetchInto(call *config.ModuleCall, key, label string, pkg packageRef, pkgDir, subdir string) (string, bool) {
 	fmt.Fprintf(inst.out, "Downloading %s for %s...\n", label, key)
 	failed := func(err error) (string, bool) {
 		summary := "Failed to download module"
@@ -340,7 +343,7 @@ func (inst *installation) fetchInto(call *config.ModuleCall, key, label string, 
 	if subdir != "" {
 		dir = pkgDir + "/" + subdir
 	}
-	if expand && hasWildcards(subdir) {
+	if hasWildcards(subdir) {
 		matches, err := filepath.Glob(filepath.Join(target, filepath.FromSlash(subdir)))
 		if err != nil || len(matches) != 1 {
 			problem := fmt.Sprintf("it matches %d paths, not one", len(matches))

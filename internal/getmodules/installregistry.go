@@ -142,7 +142,7 @@ func (inst *installation) installRegistry(call *config.ModuleCall, key string, s
 		ref := packageRef{addr: location.source, fetch: func(ctx context.Context, dest string) error {
 			return inst.remote.fetchArchive(ctx, location.source, noArchive, dest)
 		}}
-		dir, ok = inst.download(call, key, label, ref, pkgDir, src.Subdir, false)
+		dir, ok = inst.download(call, key, label, ref, pkgDir, src.Subdir)
 		return dir, selected.String(), ok
 	}
 	loc, err := ParseSource(location.source)
@@ -159,7 +159,7 @@ func (inst *installation) installRegistry(call *config.ModuleCall, key string, s
 	if loc.Subdir != "" {
 		subdir = path.Join(loc.Subdir, src.Subdir)
 	}
-	dir, ok = inst.download(call, key, label, inst.packageRef(loc.Package()), pkgDir, subdir, false)
+	dir, ok = inst.download(call, key, label, inst.packageRef(loc.Package()), pkgDir, subdir)
 	if !ok {
 		return "", "", false
 	}

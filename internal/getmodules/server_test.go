@@ -124,6 +124,8 @@ type server struct {
 	TerraformGet map[string]string
 	// Raw answers a path with this status and body.
 	Raw map[string]rawAnswer
+	// Redirects answers a path with a redirection to this URL.
+	Redirects map[string]string
 
 	mu       sync.Mutex
 	requests []request
@@ -160,6 +162,10 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 	s.requests = append(s.requests, request{Path: r.URL.RequestURI(), Authorization: r.Header.Get("Authorization")})
 	s.mu.Unlock()
 	p := r.URL.Path
+	if to, ok := s.Redirects[p]; ok {
+		http.Redirect(w, r, to, http.StatusFound)
+		return
+	}
 	if a, ok := s.Raw[p]; ok {
 		w.WriteHeader(a.status)
 		w.Write([]byte(a.body))
