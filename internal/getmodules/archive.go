@@ -294,7 +294,10 @@ func (x *extractor) mkdir(name string) error {
 	if err != nil {
 		return err
 	}
-	return os.MkdirAll(p, 0o755)
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		return fmt.Errorf("%w: %s: %v", errArchive, name, err)
+	}
+	return nil
 }
 
 func (x *extractor) file(name string, mode os.FileMode, r io.Reader) error {
@@ -306,7 +309,7 @@ func (x *extractor) file(name string, mode os.FileMode, r io.Reader) error {
 		return fmt.Errorf("%w: the file entry %q names the archive root", errArchive, name)
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
+		return fmt.Errorf("%w: %s: %v", errArchive, name, err)
 	}
 	perm := os.FileMode(0o644)
 	if mode&0o111 != 0 {
@@ -314,7 +317,7 @@ func (x *extractor) file(name string, mode os.FileMode, r io.Reader) error {
 	}
 	out, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: %s: %v", errArchive, name, err)
 	}
 	left := x.limits.maxBytes() - x.written
 	n, err := io.Copy(out, io.LimitReader(r, left+1))
@@ -369,13 +372,13 @@ func (x *extractor) finishLinks() error {
 		}
 		p := filepath.Join(x.dir, filepath.FromSlash(l.name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
+			return fmt.Errorf("%w: %s: %v", errArchive, l.name, err)
 		}
 		if _, err := os.Lstat(p); err == nil {
 			return fmt.Errorf("%w: the symbolic link %q is also another entry of the archive", errArchive, l.name)
 		}
 		if err := os.Symlink(filepath.FromSlash(l.target), p); err != nil {
-			return err
+			return fmt.Errorf("%w: %s: %v", errArchive, l.name, err)
 		}
 	}
 	if len(x.links) == 0 {
@@ -385,7 +388,7 @@ func (x *extractor) finishLinks() error {
 	// check where each one leads now that all exist.
 	root, err := filepath.EvalSymlinks(x.dir)
 	if err != nil {
-		return err
+		return fmt.Errorf("extract: %w", err)
 	}
 	for _, l := range x.links {
 		real, err := filepath.EvalSymlinks(filepath.Join(x.dir, filepath.FromSlash(l.name)))

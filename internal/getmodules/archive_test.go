@@ -242,3 +242,27 @@ func TestSniffArchive(t *testing.T) {
 		})
 	}
 }
+
+// FuzzExtractArchive: whatever an archive holds, extracting it either
+// fails with an invalid archive error or writes only inside its directory.
+func FuzzExtractArchive(f *testing.F) {
+	t := &testing.T{}
+	f.Add(zipOf(t, []entry{{Name: "a/main.tf", Body: "x"}, {Name: "l", Link: "a/main.tf"}}), true)
+	f.Add(tarGz(t, []entry{{Name: "a/", Dir: true}, {Name: "a/up", Link: ".."}, {Name: "x", Link: "a/up/x"}}), false)
+	f.Add(tarGz(t, []entry{{Name: "../x", Body: "y"}}), false)
+	f.Fuzz(func(t *testing.T, data []byte, isZip bool) {
+		format := tarGzArchive
+		if isZip {
+			format = zipArchive
+		}
+		got, err := extract(t, data, format, Limits{MaxBytes: 1 << 20, MaxFiles: 100})
+		if err != nil && !errors.Is(err, errArchive) {
+			t.Fatalf("error %v is not an invalid archive error", err)
+		}
+		for _, p := range got {
+			if p != "archive" && p != "out" && !strings.HasPrefix(p, "out/") {
+				t.Fatalf("%s was written outside of the target directory", p)
+			}
+		}
+	})
+}

@@ -151,7 +151,8 @@ func TestParseSource(t *testing.T) {
 }
 
 func FuzzParseSource(f *testing.F) {
-	for _, s := range []string{"./a", `..\b`, "git::https://h/r.git//x?ref=v1&depth=2", "git@h:o/r", "a/b/c", "h.io/a/b/c//d", "s3::x"} {
+	for _, s := range []string{"./a", `..\b`, "git::https://h/r.git//x?ref=v1&depth=2", "git@h:o/r", "a/b/c", "h.io/a/b/c//d", "s3::x",
+		"127.0.0.1:8443/a/b/c", "https://h/p?archive=zip//x", "https://h/p//x/?archive=tgz", "http://h/a.zip"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
