@@ -92,7 +92,7 @@ func (inst *installation) installRegistry(call *config.ModuleCall, key string, s
 	module := src.Package().String()
 	registryFailed := func(err error, what string) {
 		summary, detail := "Error accessing remote module registry", fmt.Sprintf(
-			"Failed to retrieve %s for module %q (%s) from %s: %s.", what, key, inst.declPos(call), src.Host, err)
+			"Failed to retrieve %s of module %s (module %q, %s) from %s: %s.", what, module, key, inst.declPos(call), src.Host, err)
 		switch asRegistryError(err) {
 		case registryNotFound:
 			summary, detail = "Module not found", fmt.Sprintf(

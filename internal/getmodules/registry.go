@@ -164,8 +164,10 @@ type packageLocation struct {
 }
 
 // registryLocation asks the registry where version v of the module src is
-// downloaded from: the JSON body's location, else the X-Terraform-Get
-// header. A relative URL is resolved against the download endpoint.
+// downloaded from: the X-Terraform-Get header, else the JSON body's
+// location (an OpenTofu direct location when the body says
+// use_registry_credentials). A relative URL is resolved against the
+// download endpoint.
 func (r *remote) registryLocation(ctx context.Context, src Source, v getproviders.Version) (packageLocation, error) {
 	base, err := r.modulesBase(ctx, src.Host)
 	if err != nil {
@@ -184,7 +186,13 @@ func (r *remote) registryLocation(ctx context.Context, src Source, v getprovider
 			Location               string `json:"location"`
 			UseRegistryCredentials *bool  `json:"use_registry_credentials"`
 		}
-		if err := decodeJSON(resp.Body, &body); err != nil {
+		err := decodeJSON(resp.Body, &body)
+		if header := resp.Header.Get("X-Terraform-Get"); header != "" && body.UseRegistryCredentials == nil {
+			// Like Terraform, the header first, whatever the body holds.
+			location = header
+			break
+		}
+		if err != nil {
 			return packageLocation{}, &registryError{registryInvalid, fmt.Errorf("GET %s: %w", u, err)}
 		}
 		if body.UseRegistryCredentials != nil {
@@ -195,9 +203,6 @@ func (r *remote) registryLocation(ctx context.Context, src Source, v getprovider
 			return packageLocation{source: u.ResolveReference(ref).String(), direct: true}, nil
 		}
 		location = body.Location
-		if location == "" {
-			location = resp.Header.Get("X-Terraform-Get")
-		}
 	case http.StatusNoContent:
 		location = resp.Header.Get("X-Terraform-Get")
 	case http.StatusNotFound:

@@ -113,6 +113,7 @@ func TestInstallRegistryLocations(t *testing.T) {
 		location string
 		json     bool
 		direct   bool
+		body     string            // with the X-Terraform-Get header and status 200
 		serve    map[string][]byte // path → content
 		wantDir  string
 		wantFile string // a file that must exist under the working directory
@@ -130,6 +131,15 @@ func TestInstallRegistryLocations(t *testing.T) {
 			source:   "acme/net/aws",
 			location: "/files/net.tgz",
 			json:     true,
+			serve:    map[string][]byte{"/files/net.tgz": nil},
+			wantDir:  ".terraform/modules/m",
+			wantFile: ".terraform/modules/m/main.tf",
+		},
+		{
+			name:     "header with status 200 and a body that is not JSON",
+			source:   "acme/net/aws",
+			location: "/files/net.tgz",
+			body:     "<html>moved</html>",
 			serve:    map[string][]byte{"/files/net.tgz": nil},
 			wantDir:  ".terraform/modules/m",
 			wantFile: ".terraform/modules/m/main.tf",
@@ -176,6 +186,7 @@ func TestInstallRegistryLocations(t *testing.T) {
 			srv.Locations["acme/net/aws/1.0.0"] = strings.ReplaceAll(tt.location, "HOST", srv.URL)
 			srv.JSONLocation = tt.json
 			srv.Direct = tt.direct
+			srv.HeaderWithBody = tt.body
 			for p := range tt.serve {
 				tree := netModule
 				if strings.Contains(tt.location, "//inner") {
@@ -234,7 +245,7 @@ func TestInstallRegistryDiagnostics(t *testing.T) {
 		{name: "server error", source: host + "/acme/broken/aws",
 			summary: "Error accessing remote module registry", detail: "500 Internal Server Error"},
 		{name: "unreachable", source: closedHost + "/acme/net/aws",
-			summary: "Error accessing remote module registry", detail: `Failed to retrieve the available versions for module "m" (main.tf:1) from ` + closedHost + ": service discovery:"},
+			summary: "Error accessing remote module registry", detail: `Failed to retrieve the available versions of module ` + closedHost + `/acme/net/aws (module "m", main.tf:1) from ` + closedHost + ": service discovery:"},
 		{name: "version without location", source: host + "/acme/gone/aws",
 			summary: "Module not found", detail: "acme/gone/aws/1.0.0/download: 404 Not Found"},
 		{name: "location of an unsupported kind", source: host + "/acme/odd/aws",

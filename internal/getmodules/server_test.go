@@ -117,6 +117,9 @@ type server struct {
 	// Direct makes the JSON location one of OpenTofu's direct locations
 	// (use_registry_credentials): an archive URL, whatever its name.
 	Direct bool
+	// HeaderWithBody makes the download endpoint answer 200 with the
+	// X-Terraform-Get header and this body.
+	HeaderWithBody string
 	// Files are served by path; a file whose name has no archive
 	// extension is served as a page.
 	Files map[string][]byte
@@ -207,6 +210,11 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 			loc, ok := s.Locations[strings.Join(parts[:4], "/")]
 			if !ok {
 				http.NotFound(w, r)
+				return
+			}
+			if s.HeaderWithBody != "" {
+				w.Header().Set("X-Terraform-Get", loc)
+				w.Write([]byte(s.HeaderWithBody))
 				return
 			}
 			if s.Direct {
