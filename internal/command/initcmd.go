@@ -90,7 +90,9 @@ func (m *Meta) initModules(upgrade bool) diag.Diagnostics {
 	}
 	fmt.Fprint(m.Out, colorText(m.Color, "\x1b[1m"+title+"\x1b[0m\n", title+"\n"))
 	creds, more := getmodules.LoadCredentials(os.Environ())
-	ds = ds.Append(more)
+	if len(more) > 0 {
+		m.showDiagnostics(more) // warnings about the credentials, shown once here
+	}
 	inst := getmodules.Installer{
 		Upgrade:             upgrade,
 		Out:                 m.Out,

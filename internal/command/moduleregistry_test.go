@@ -360,3 +360,20 @@ func (r refuseTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	r.t.Errorf("unexpected request to %s", req.URL)
 	return nil, http.ErrNotSupported
 }
+
+// TestInitCredentialsWarning: a credentials block init cannot use is a
+// warning naming the file and line, and init goes on.
+func TestInitCredentialsWarning(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "cli.tfrc")
+	writeFile(t, filepath.Dir(cfg), filepath.Base(cfg), "credentials \"app.example.com\" {\n  token = 42\n}\n")
+	t.Setenv("TF_CLI_CONFIG_FILE", cfg)
+	dir := workdir(t, map[string]string{
+		"main.tf":   `module "a" { source = "./a" }`,
+		"a/main.tf": "",
+	})
+	r := mustRig(t, dir, "init", "-no-color")
+	out := strings.Join(strings.Fields(r.stdout+r.stderr), " ")
+	if want := "Warning: Invalid credentials in the CLI configuration " + cfg + ": line 2: the token of app.example.com must be a string."; !strings.Contains(out, want) {
+		t.Errorf("init output:\n%s%s\nwant it to contain %q", r.stdout, r.stderr, want)
+	}
+}

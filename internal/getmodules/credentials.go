@@ -149,7 +149,8 @@ func LoadCredentials(environ []string) (Credentials, diag.Diagnostics) {
 func cliConfigTokens(src []byte) (map[string]string, error) {
 	f, err := hcl1.ParseBytes(src)
 	if err != nil {
-		return nil, fmt.Errorf("the file could not be parsed")
+		// getproviders.LoadCLIConfig reports the file's syntax errors.
+		return nil, nil
 	}
 	list, ok := f.Node.(*ast.ObjectList)
 	if !ok {
