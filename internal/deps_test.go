@@ -38,7 +38,7 @@ var allowedImports = map[string][]string{
 	// Provider installation: mirrors, version selection, the lock file.
 	"internal/getproviders": {"internal/addrs", "internal/diag"},
 	// Module installation: source addresses, git clones, the module manifest.
-	"internal/getmodules": {"internal/addrs", "internal/config", "internal/diag"},
+	"internal/getmodules": {"internal/addrs", "internal/config", "internal/diag", "internal/getproviders"},
 	// The canonical style of configuration files (fmt).
 	"internal/hclfmt": {"internal/diag"},
 	// State and plan encryption: the encryption block, pbkdf2, aes_gcm, the envelope.
