@@ -91,7 +91,8 @@ func (m *Meta) initModules(upgrade bool) diag.Diagnostics {
 
 // initProviders is init's provider step: it checks the built-in providers
 // start, installs every plugin provider the configuration requires from the
-// local mirrors (skipping dev_overrides and reattached providers) and
+// sources of the CLI configuration (skipping dev_overrides and reattached
+// providers) and
 // records the selections in the dependency lock file (lockfile.go).
 func (m *Meta) initProviders(cfg *config.Module, f *initFlags) diag.Diagnostics {
 	ctx := context.Background()
@@ -134,13 +135,14 @@ func (m *Meta) initProviders(cfg *config.Module, f *initFlags) diag.Diagnostics 
 	} else {
 		pluginDirs = readPluginPath()
 	}
-	sources, more := cli.Sources(pluginDirs)
+	sources, more := cli.Sources(pluginDirs, cli.Client())
 	ds = ds.Append(more)
 	inst := &getproviders.Installer{
-		Sources:   sources,
-		TargetDir: providersDir,
-		CacheDir:  cli.PluginCacheDir,
-		Log:       func(s string) { fmt.Fprintln(m.Out, s) },
+		Sources:           sources,
+		TargetDir:         providersDir,
+		CacheDir:          cli.PluginCacheDir,
+		CacheMayBreakLock: cli.CacheMayBreakLock,
+		Log:               func(s string) { fmt.Fprintln(m.Out, s) },
 	}
 	old := pp.locks
 	locks, more := inst.Install(ctx, toInstall, old, getproviders.InstallOptions{Upgrade: f.upgrade})
