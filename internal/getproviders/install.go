@@ -481,7 +481,7 @@ func (i *Installer) findPackage(ctx context.Context, p addrs.Provider, v Version
 		}
 		pkg, ok, err := e.Source.Package(ctx, p, v, platform)
 		if err != nil {
-			return Package{}, fmt.Errorf("%s: %w", e.Source.ForDisplay(p), err)
+			return Package{}, err
 		}
 		if ok {
 			return pkg, nil

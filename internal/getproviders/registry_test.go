@@ -3,7 +3,11 @@ package getproviders
 import (
 	"encoding/hex"
 	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -121,5 +125,121 @@ func TestRegistryInstall(t *testing.T) {
 	}
 	if got := again.locks.Get(p); got.Version.String() != "2.0.0" || !slices.Equal(got.Hashes, lock.Hashes) {
 		t.Errorf("reinstall lock = %s %v", got.Version, got.Hashes)
+	}
+}
+
+// TestRegistryRefuses: what a registry gets wrong is an error naming the
+// host and the provider, or the file that did not check out and the key;
+// nothing is installed and the prior lock is kept.
+func TestRegistryRefuses(t *testing.T) {
+	other := registrytest.NewKey(t, "someone else")
+	const token = "s3cr3t-t0ken"
+	tests := []struct {
+		name string
+		opts registrytest.Options
+		req  string // provider type, "random" by default
+		cons string
+		// platform to install for, linux_amd64 by default
+		platform Platform
+		want     []string
+	}{
+		{
+			name: "tampered zip",
+			opts: registrytest.Options{TamperZip: true},
+			want: []string{"Error while installing HOST/example/random v2.0.0", "terraform-provider-random_2.0.0_linux_amd64.zip", "the checksums file https://HOST/files/example/random/2.0.0/SHA256SUMS lists"},
+		},
+		{
+			name: "SHA256SUMS changed after signing",
+			opts: registrytest.Options{TamperSums: true},
+			want: []string{"the signature of https://HOST/files/example/random/2.0.0/SHA256SUMS does not verify with the registry's key (key ID KEY)"},
+		},
+		{
+			name: "signed by a key the registry does not offer",
+			opts: registrytest.Options{SignWith: other},
+			want: []string{"the signature of https://HOST/files/example/random/2.0.0/SHA256SUMS was made by key ID OTHER, which is none of the keys the registry offers for the provider (key ID KEY)"},
+		},
+		{
+			name: "garbage versions",
+			opts: registrytest.Options{Hook: func(w http.ResponseWriter, r *http.Request) bool {
+				if strings.HasSuffix(r.URL.Path, "/versions") {
+					_, _ = w.Write([]byte("<html>oops"))
+					return true
+				}
+				return false
+			}},
+			want: []string{"Could not retrieve the list of available versions for provider HOST/example/random: provider registry HOST returned an invalid list of versions for HOST/example/random"},
+		},
+		{
+			name: "garbage discovery",
+			opts: registrytest.Options{Hook: func(w http.ResponseWriter, r *http.Request) bool {
+				if r.URL.Path == "/.well-known/terraform.json" {
+					_, _ = w.Write([]byte(`{"modules.v1": "/v1/modules/"}`))
+					return true
+				}
+				return false
+			}},
+			want: []string{"host HOST does not offer a provider registry", `"providers.v1"`},
+		},
+		{
+			name: "always 503",
+			opts: registrytest.Options{Hook: func(w http.ResponseWriter, r *http.Request) bool {
+				http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
+				return true
+			}},
+			want: []string{"failed to discover the services of host HOST", "503 Service Unavailable (gave up after 4 attempts)"},
+		},
+		{
+			name: "unknown provider",
+			req:  "nope",
+			want: []string{"provider registry HOST does not have a provider named HOST/example/nope"},
+		},
+		{
+			name: "no version matches",
+			cons: ">= 5.0.0",
+			want: []string{"no available releases match the given constraints >= 5.0.0 (the search locations have 2.0.0, 1.1.0, 1.0.0)"},
+		},
+		{
+			name:     "no package for the platform",
+			platform: Platform{"plan9", "mips"},
+			want:     []string{"provider HOST/example/random v2.0.0 does not have a package available for your current platform, plan9_mips (provider registry HOST has it for darwin_arm64, linux_amd64, windows_amd64)"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := registrytest.New(t, nil, randomReleases()...)
+			reg.Set(t, tc.opts)
+			typ := "random"
+			if tc.req != "" {
+				typ = tc.req
+			}
+			p := registryProvider(reg, typ)
+			client := newTestClient(reg, nil)
+			client.Credentials = NewCredentials(map[string]string{reg.Host: token}, nil)
+			sources := []SourceEntry{{Source: RegistrySource{Client: client}}}
+			run := runInstall(t, sources, []Requirement{{Provider: p, Constraints: mustConstraints(t, tc.cons)}}, nil, func(i *Installer) {
+				if tc.platform != (Platform{}) {
+					i.Platform = tc.platform
+				}
+			})
+			if !run.ds.HasErrors() {
+				t.Fatalf("install succeeded: %v", run.locks.Get(p))
+			}
+			msg := run.ds.Err().Error()
+			replacer := strings.NewReplacer("HOST", reg.Host, "OTHER", other.PrimaryKey.KeyIdString(), "KEY", reg.Key.PrimaryKey.KeyIdString())
+			for _, w := range tc.want {
+				if w := replacer.Replace(w); !strings.Contains(msg, w) {
+					t.Errorf("error does not contain %q:\n%s", w, msg)
+				}
+			}
+			if strings.Contains(msg, token) {
+				t.Errorf("the error shows the token:\n%s", msg)
+			}
+			if got := run.locks.Get(p); got != nil {
+				t.Errorf("a failed install locked %v", got)
+			}
+			if entries, _ := os.ReadDir(filepath.Join(run.dir, reg.Host, "example", typ)); len(entries) > 0 {
+				t.Errorf("a refused package was installed: %v", entries)
+			}
+		})
 	}
 }
