@@ -209,7 +209,8 @@ func (r *Registry) filePath(rel Release, name string) string {
 	return "/files/" + relKey(rel) + "/" + name
 }
 
-// buildZip makes the package of rel for platform: one executable.
+// buildZip makes the package of rel for platform: one executable, with
+// the platform as the archive's comment.
 func buildZip(t testing.TB, rel Release, platform string) []byte {
 	t.Helper()
 	content := rel.Executable
@@ -225,6 +226,11 @@ func buildZip(t testing.TB, rel Release, platform string) []byte {
 		t.Fatal(err)
 	}
 	if _, err := w.Write(content); err != nil {
+		t.Fatal(err)
+	}
+	// Each platform's zip differs, as real ones do, even with the same
+	// executable.
+	if err := zw.SetComment(platform); err != nil {
 		t.Fatal(err)
 	}
 	if err := zw.Close(); err != nil {
