@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -168,8 +169,9 @@ func (c *Client) getOnce(ctx context.Context, u *url.URL, tokenHost string, cons
 	}
 	resp, err := c.client().Do(req)
 	if err != nil {
-		// A failed connection, a reset or a timeout: worth another try.
-		return true, err
+		// A refused or reset connection or a timeout is worth another
+		// try; an unknown host or a certificate rig does not trust is not.
+		return transient(err), err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
@@ -181,6 +183,22 @@ func (c *Client) getOnce(ctx context.Context, u *url.URL, tokenHost string, cons
 		return true, fmt.Errorf("GET %s: reading the response: %w", u.Redacted(), err)
 	}
 	return false, nil
+}
+
+// transient reports whether a failed request may succeed if tried again.
+func transient(err error) bool {
+	var dns *net.DNSError
+	if errors.As(err, &dns) && dns.IsNotFound {
+		return false
+	}
+	var unknownCA x509.UnknownAuthorityError
+	var invalid x509.CertificateInvalidError
+	var hostname x509.HostnameError
+	var verify *tls.CertificateVerificationError
+	if errors.As(err, &unknownCA) || errors.As(err, &invalid) || errors.As(err, &hostname) || errors.As(err, &verify) {
+		return false
+	}
+	return true
 }
 
 // download fetches u (with the credentials of its own host) into the file

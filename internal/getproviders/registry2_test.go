@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rig-iac/rig/internal/addrs"
@@ -361,5 +362,21 @@ func TestRegistryPluginCache(t *testing.T) {
 				t.Errorf("lock has %d hashes, want %d", got, tc.wantHashes)
 			}
 		})
+	}
+}
+
+// TestRegistryUntrustedCertificate: a registry whose certificate rig does
+// not trust is an error saying so at once, not retried.
+func TestRegistryUntrustedCertificate(t *testing.T) {
+	reg := registrytest.New(t, nil, randomReleases()...)
+	var waits atomic.Int32
+	client := &Client{HTTP: &http.Client{}, Backoff: func(int) time.Duration { waits.Add(1); return 0 }}
+	p := registryProvider(reg, "random")
+	run := runInstall(t, []SourceEntry{{Source: RegistrySource{Client: client}}}, []Requirement{{Provider: p}}, nil, nil)
+	if !run.ds.HasErrors() || !strings.Contains(run.ds.Err().Error(), "certificate signed by unknown authority") {
+		t.Errorf("install: %v", run.ds.Err())
+	}
+	if waits.Load() != 0 {
+		t.Errorf("retried %d times", waits.Load())
 	}
 }
