@@ -183,15 +183,22 @@ func checkSignature(file string, doc, sig []byte, keys []SigningKey) (Authentica
 			}
 			continue
 		}
-		if err != nil {
+		if expired(err) && signer != nil {
+			// The signature is good but the key has expired since: OpenTofu
+			// accepts it, and so do release signatures of keys HashiCorp
+			// has not yet re-published with a later expiry.
+			err = nil
+		}
+		if err != nil || signer == nil {
+			if err == nil {
+				err = pgperrors.ErrUnknownIssuer
+			}
 			return Authentication{}, &SignatureError{File: file, KeyIDs: ids, Issuer: signatureIssuer(sig), Err: err}
 		}
 		auth := Authentication{Trust: SelfSigned, KeyID: signer.PrimaryKey.KeyIdString()}
-		if official, _ := openpgp.ReadArmoredKeyRing(strings.NewReader(hashicorpKey)); official != nil {
-			if _, err := openpgp.CheckDetachedSignature(official, bytes.NewReader(doc), bytes.NewReader(sig), nil); err == nil {
-				auth.Trust = OfficialSigned
-				return auth, nil
-			}
+		if isHashiCorpKey(signer) {
+			auth.Trust = OfficialSigned
+			return auth, nil
 		}
 		if k.TrustSignature != "" {
 			if err := checkTrustSignature(k); err != nil {
@@ -205,6 +212,22 @@ func checkSignature(file string, doc, sig []byte, keys []SigningKey) (Authentica
 		firstErr = pgperrors.ErrUnknownIssuer
 	}
 	return Authentication{}, &SignatureError{File: file, KeyIDs: ids, Issuer: signatureIssuer(sig), Err: firstErr}
+}
+
+// expired reports whether err says a key or signature has expired.
+func expired(err error) bool {
+	return errors.Is(err, pgperrors.ErrKeyExpired) || errors.Is(err, pgperrors.ErrSignatureExpired)
+}
+
+// isHashiCorpKey reports whether e is HashiCorp's release key: the same
+// primary key (fingerprint) as the one rig embeds, whatever expiry the
+// registry's copy carries.
+func isHashiCorpKey(e *openpgp.Entity) bool {
+	official, err := openpgp.ReadArmoredKeyRing(strings.NewReader(hashicorpKey))
+	if err != nil || len(official) == 0 {
+		return false
+	}
+	return bytes.Equal(official[0].PrimaryKey.Fingerprint, e.PrimaryKey.Fingerprint)
 }
 
 // checkTrustSignature verifies that HashiCorp's partners key signed the
@@ -222,7 +245,9 @@ func checkTrustSignature(k SigningKey) error {
 	if err != nil {
 		return err
 	}
-	_, err = openpgp.CheckDetachedSignature(partners, key.Body, ts.Body, nil)
+	if _, err = openpgp.CheckDetachedSignature(partners, key.Body, ts.Body, nil); expired(err) {
+		err = nil
+	}
 	return err
 }
 
