@@ -380,3 +380,46 @@ func TestRegistryUntrustedCertificate(t *testing.T) {
 		t.Errorf("retried %d times", waits.Load())
 	}
 }
+
+// TestRegistryLockedHashes: a downloaded package must match a hash the
+// lock file records for its version; one that does not is refused even
+// though the registry signed it.
+func TestRegistryLockedHashes(t *testing.T) {
+	reg := registrytest.New(t, nil, randomReleases()...)
+	p := registryProvider(reg, "random")
+	sources := []SourceEntry{{Source: RegistrySource{Client: newTestClient(reg, nil)}}}
+	prior := NewLocks()
+	prior.Set(&Lock{Provider: p, Version: mustVersion(t, "1.1.0"), Hashes: []string{"zh:0000000000000000000000000000000000000000000000000000000000000000"}})
+	run := runInstall(t, sources, []Requirement{{Provider: p}}, prior, nil)
+	if !run.ds.HasErrors() || !strings.Contains(run.ds.Err().Error(), "doesn't match any of the checksums previously recorded in the dependency lock file") {
+		t.Errorf("install against a lock trusting other hashes: %v", run.ds.Err())
+	}
+	if entries, _ := os.ReadDir(filepath.Join(run.dir, reg.Host)); len(entries) > 0 {
+		t.Errorf("the refused package was installed")
+	}
+}
+
+// TestRegistryDiscoveryAbsoluteURL: a discovery document may name the
+// providers API by an absolute URL on another host.
+func TestRegistryDiscoveryAbsoluteURL(t *testing.T) {
+	api := registrytest.New(t, nil, randomReleases()...)
+	front := registrytest.New(t, nil)
+	front.Set(t, registrytest.Options{Hook: func(w http.ResponseWriter, r *http.Request) bool {
+		if r.URL.Path == "/.well-known/terraform.json" {
+			fmt.Fprintf(w, `{"providers.v1": %q}`, api.Server.URL+"/v1/providers/")
+			return true
+		}
+		return false
+	}})
+	p := registryProvider(front, "random")
+	run := runInstall(t, []SourceEntry{{Source: RegistrySource{Client: newTestClient(front, nil)}}}, []Requirement{{Provider: p}}, nil, nil)
+	if run.ds.HasErrors() {
+		t.Fatal(run.ds.Err())
+	}
+	if got := run.locks.Get(p); got == nil || got.Version.String() != "2.0.0" {
+		t.Errorf("lock = %v", got)
+	}
+	if n := len(front.Requests()); n != 1 {
+		t.Errorf("the front host had %d requests, want only the discovery", n)
+	}
+}
