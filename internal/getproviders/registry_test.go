@@ -243,3 +243,28 @@ func TestRegistryRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestRegistryDiscoveryAbsoluteURL: a discovery document may name the
+// providers API by an absolute URL on another host.
+func TestRegistryDiscoveryAbsoluteURL(t *testing.T) {
+	api := registrytest.New(t, nil, randomReleases()...)
+	front := registrytest.New(t, nil)
+	front.Set(t, registrytest.Options{Hook: func(w http.ResponseWriter, r *http.Request) bool {
+		if r.URL.Path == "/.well-known/terraform.json" {
+			fmt.Fprintf(w, `{"providers.v1": %q}`, api.Server.URL+"/v1/providers/")
+			return true
+		}
+		return false
+	}})
+	p := registryProvider(front, "random")
+	run := runInstall(t, []SourceEntry{{Source: RegistrySource{Client: newTestClient(front, nil)}}}, []Requirement{{Provider: p}}, nil, nil)
+	if run.ds.HasErrors() {
+		t.Fatal(run.ds.Err())
+	}
+	if got := run.locks.Get(p); got == nil || got.Version.String() != "2.0.0" {
+		t.Errorf("lock = %v", got)
+	}
+	if n := len(front.Requests()); n != 1 {
+		t.Errorf("the front host had %d requests, want only the discovery", n)
+	}
+}
