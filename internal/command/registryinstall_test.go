@@ -244,3 +244,56 @@ terraform {
 		}
 	}
 }
+
+// TestRegistryInitPluginCache: with TF_PLUGIN_CACHE_DIR, init downloads
+// into the cache and links from it; another directory with the same lock
+// file takes the package from the cache without downloading.
+func TestRegistryInitPluginCache(t *testing.T) {
+	reg := registrytest.New(t, nil, registrytest.Release{Namespace: "acme", Type: "fake", Version: "1.0.0", Platforms: registryPlatforms()})
+	trustRegistries(t, reg, "")
+	cache := t.TempDir()
+	t.Setenv("TF_PLUGIN_CACHE_DIR", cache)
+	config := map[string]string{"main.tf": `
+terraform {
+  required_providers {
+    fake = { source = "` + reg.Host + `/acme/fake" }
+  }
+}
+`}
+	zips := func() int {
+		n := 0
+		for _, r := range reg.Requests() {
+			if strings.HasSuffix(r.Path, ".zip") {
+				n++
+			}
+		}
+		return n
+	}
+	first := workdir(t, config)
+	if r := rig(t, first, "init", "-no-color"); r.code != 0 {
+		t.Fatalf("init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	p := addrs.Provider{Hostname: reg.Host, Namespace: "acme", Type: "fake"}
+	v, _ := getproviders.ParseVersion("1.0.0")
+	cached := getproviders.PackageDir(cache, p, v, getproviders.CurrentPlatform)
+	if target, err := os.Readlink(getproviders.PackageDir(filepath.Join(first, ".terraform", "providers"), p, v, getproviders.CurrentPlatform)); err != nil || target != cached {
+		t.Errorf("installed package links to %q (%v), want %s", target, err, cached)
+	}
+	second := workdir(t, config)
+	lock, err := os.ReadFile(filepath.Join(first, getproviders.LockFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, second, getproviders.LockFileName, string(lock))
+	before := zips()
+	r := rig(t, second, "init", "-no-color")
+	if r.code != 0 || !strings.Contains(r.stdout, "- Using "+p.String()+" v1.0.0 from the shared cache directory") {
+		t.Errorf("second init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if n := zips() - before; n != 0 {
+		t.Errorf("the second init downloaded %d zips", n)
+	}
+	if got, _ := os.ReadFile(filepath.Join(second, getproviders.LockFileName)); string(got) != string(lock) {
+		t.Errorf("the lock file changed:\n%s\nwas:\n%s", got, lock)
+	}
+}
