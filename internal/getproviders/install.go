@@ -109,7 +109,7 @@ func (i *Installer) Install(ctx context.Context, reqs []Requirement, locks *Lock
 	if i.thirdParty {
 		i.log("\nPartner and community providers are signed by their developers.\n" +
 			"If you'd like to know more about provider signing, you can read about it here:\n" +
-			"https://www.terraform.io/docs/cli/plugins/signing.html")
+			"https://developer.hashicorp.com/terraform/cli/plugins/signing")
 	}
 	return out, ds
 }

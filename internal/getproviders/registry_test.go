@@ -90,7 +90,7 @@ func TestRegistryInstall(t *testing.T) {
 		fmt.Sprintf("- Finding %s versions matching \"< 3.0.0\"...", p),
 		fmt.Sprintf("- Installing %s v2.0.0...", p),
 		fmt.Sprintf("- Installed %s v2.0.0 (self-signed, key ID %s)", p, keyID),
-		"\nPartner and community providers are signed by their developers.\nIf you'd like to know more about provider signing, you can read about it here:\nhttps://www.terraform.io/docs/cli/plugins/signing.html",
+		"\nPartner and community providers are signed by their developers.\nIf you'd like to know more about provider signing, you can read about it here:\nhttps://developer.hashicorp.com/terraform/cli/plugins/signing",
 	}
 	if diff := cmp.Diff(wantLog, run.log); diff != "" {
 		t.Errorf("log (-want +got):\n%s", diff)
