@@ -137,6 +137,11 @@ func (i *Installer) installOne(ctx context.Context, req Requirement, locked *Loc
 				}
 			}
 		}
+		// In the shared cache and matching the lock: linked from there
+		// without asking any source (which may be out of reach).
+		if h, ok := i.cachedPackage(p, selected, locked.Hashes); ok {
+			return i.useCached(p, selected, cs, locked.Hashes, h)
+		}
 	} else if cs == "" {
 		i.log("- Finding latest version of %s...", p.ForDisplay())
 	} else {
@@ -193,17 +198,8 @@ func lockMismatch(p addrs.Provider, v Version, hashes, prior []string) diag.Diag
 // prior hashes, and the hashes of every platform a registry signed.
 func (i *Installer) installRemote(ctx context.Context, pkg Package, cs string, prior []string) (*Lock, diag.Diagnostics) {
 	p, v := pkg.Provider, pkg.Version
-	if i.CacheDir != "" {
-		cached := PackageDir(i.CacheDir, p, v, pkg.Platform)
-		if h, err := HashDir(cached); err == nil && (containsString(prior, h) || (len(prior) == 0 && i.CacheMayBreakLock)) {
-			if _, ok := FindExecutable(cached, p); ok {
-				i.log("- Using %s v%s from the shared cache directory", p.ForDisplay(), v)
-				if err := i.linkFromCache(pkg); err != nil {
-					return nil, diag.Diagnostics{installError(p, v, err)}
-				}
-				return &Lock{Provider: p, Version: v, Constraints: cs, Hashes: append(append([]string(nil), prior...), h)}, nil
-			}
-		}
+	if h, ok := i.cachedPackage(p, v, prior); ok {
+		return i.useCached(p, v, cs, prior, h)
 	}
 	i.log("- Installing %s v%s...", p.ForDisplay(), v)
 	tmp, err := os.MkdirTemp("", "rig-provider-")
@@ -242,6 +238,32 @@ func (i *Installer) installRemote(ctx context.Context, pkg Package, cs string, p
 	}
 	hashes := append(append([]string{h1}, prior...), auth.RegistryHashes...)
 	return &Lock{Provider: p, Version: v, Constraints: cs, Hashes: hashes}, nil
+}
+
+// cachedPackage returns the h1: hash of the shared cache's package of p at
+// v when it may be used: it matches a hash of prior (the lock's, for that
+// version), or prior is empty and CacheMayBreakLock allows any.
+func (i *Installer) cachedPackage(p addrs.Provider, v Version, prior []string) (string, bool) {
+	if i.CacheDir == "" {
+		return "", false
+	}
+	cached := PackageDir(i.CacheDir, p, v, i.platform())
+	h, err := HashDir(cached)
+	if err != nil || !(containsString(prior, h) || (len(prior) == 0 && i.CacheMayBreakLock)) {
+		return "", false
+	}
+	_, ok := FindExecutable(cached, p)
+	return h, ok
+}
+
+// useCached links the shared cache's package of p at v (whose hash is h)
+// into the target directory.
+func (i *Installer) useCached(p addrs.Provider, v Version, cs string, prior []string, h string) (*Lock, diag.Diagnostics) {
+	i.log("- Using %s v%s from the shared cache directory", p.ForDisplay(), v)
+	if err := i.linkFromCache(Package{Provider: p, Version: v, Platform: i.platform()}); err != nil {
+		return nil, diag.Diagnostics{installError(p, v, err)}
+	}
+	return &Lock{Provider: p, Version: v, Constraints: cs, Hashes: append(append([]string(nil), prior...), h)}, nil
 }
 
 // download fetches a PackageHTTP package into dir and returns it as a

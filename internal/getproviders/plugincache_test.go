@@ -12,7 +12,8 @@ import (
 // TestRegistryPluginCache: a downloaded package is unpacked into the
 // plugin cache and linked from there; another directory whose lock trusts
 // it takes it from the cache without downloading; a provider not locked
-// yet is downloaded again unless the cache may break the lock file.
+// yet is downloaded again unless the cache may break the lock file. A
+// locked provider in the cache needs no registry at all.
 func TestRegistryPluginCache(t *testing.T) {
 	reg := registrytest.New(t, nil, randomReleases()...)
 	p := registryProvider(reg, "random")
@@ -73,5 +74,15 @@ func TestRegistryPluginCache(t *testing.T) {
 				t.Errorf("lock has %d hashes, want %d", got, tc.wantHashes)
 			}
 		})
+	}
+
+	// With the registry gone, a locked provider still comes from the cache.
+	reg.Server.Close()
+	run := runInstall(t, sources, reqs, first.locks, withCache(false))
+	if run.ds.HasErrors() {
+		t.Fatalf("install from the cache with the registry down: %v", run.ds.Err())
+	}
+	if !slices.Contains(run.log, "- Using "+p.String()+" v2.0.0 from the shared cache directory") {
+		t.Errorf("log:\n%s", strings.Join(run.log, "\n"))
 	}
 }
