@@ -124,9 +124,28 @@ func IsNotFound(err error) bool {
 // success; 429, 5xx and failed connections are retried; anything else is a
 // *StatusError. limit bounds the body read.
 func (c *Client) get(ctx context.Context, u, tokenHost string, limit int64) ([]byte, error) {
+	var body []byte
+	err := c.do(ctx, u, tokenHost, func(r io.Reader) error {
+		b, err := io.ReadAll(io.LimitReader(r, limit+1))
+		if err == nil && int64(len(b)) > limit {
+			return fmt.Errorf("%w of %d bytes", errTooLarge, limit)
+		}
+		body = b
+		return err
+	})
+	return body, err
+}
+
+// errTooLarge is a response over the size allowed; it is not retried.
+var errTooLarge = errors.New("the response is larger than the limit")
+
+// do requests u until an attempt succeeds, fails for good, or the
+// attempts run out, handing a successful answer's body to consume (which
+// must start afresh on each call).
+func (c *Client) do(ctx context.Context, u, tokenHost string, consume func(io.Reader) error) error {
 	parsed, err := url.Parse(u)
 	if err != nil {
-		return nil, fmt.Errorf("invalid URL %q: %w", u, err)
+		return fmt.Errorf("invalid URL %q: %w", u, err)
 	}
 	if tokenHost == "" {
 		tokenHost = parsed.Host
@@ -134,26 +153,18 @@ func (c *Client) get(ctx context.Context, u, tokenHost string, limit int64) ([]b
 	var lastErr error
 	for attempt := 1; attempt <= c.attempts(); attempt++ {
 		if err := c.pause(ctx, attempt); err != nil {
-			return nil, err
-		}
-		var body []byte
-		retry, err := c.getOnce(ctx, parsed, tokenHost, func(r io.Reader) error {
-			b, err := io.ReadAll(io.LimitReader(r, limit+1))
-			if err == nil && int64(len(b)) > limit {
-				return fmt.Errorf("the response is larger than %d bytes", limit)
-			}
-			body = b
 			return err
-		})
+		}
+		retry, err := c.getOnce(ctx, parsed, tokenHost, consume)
 		if err == nil {
-			return body, nil
+			return nil
 		}
 		lastErr = err
 		if !retry || ctx.Err() != nil {
-			return nil, err
+			return err
 		}
 	}
-	return nil, fmt.Errorf("%w (gave up after %d attempts)", lastErr, c.attempts())
+	return fmt.Errorf("%w (gave up after %d attempts)", lastErr, c.attempts())
 }
 
 // getOnce makes one request and hands a 2xx answer's body to consume;
@@ -180,7 +191,7 @@ func (c *Client) getOnce(ctx context.Context, u *url.URL, tokenHost string, cons
 		return retry, &StatusError{URL: u.Redacted(), Status: resp.Status, Code: resp.StatusCode}
 	}
 	if err := consume(resp.Body); err != nil {
-		return true, fmt.Errorf("GET %s: reading the response: %w", u.Redacted(), err)
+		return !errors.Is(err, errTooLarge), fmt.Errorf("GET %s: reading the response: %w", u.Redacted(), err)
 	}
 	return false, nil
 }
@@ -205,37 +216,20 @@ func transient(err error) bool {
 // to and returns the file's SHA-256.
 func (c *Client) download(ctx context.Context, u, to string) ([sha256.Size]byte, error) {
 	var sum [sha256.Size]byte
-	parsed, err := url.Parse(u)
-	if err != nil {
-		return sum, fmt.Errorf("invalid URL %q: %w", u, err)
-	}
-	var lastErr error
-	for attempt := 1; attempt <= c.attempts(); attempt++ {
-		if err := c.pause(ctx, attempt); err != nil {
-			return sum, err
+	err := c.do(ctx, u, "", func(r io.Reader) error {
+		f, err := os.OpenFile(to, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+		if err != nil {
+			return err
 		}
-		retry, err := c.getOnce(ctx, parsed, parsed.Host, func(r io.Reader) error {
-			f, err := os.OpenFile(to, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
-			if err != nil {
-				return err
-			}
-			h := sha256.New()
-			if _, err := io.Copy(io.MultiWriter(f, h), r); err != nil {
-				f.Close()
-				return err
-			}
-			copy(sum[:], h.Sum(nil))
-			return f.Close()
-		})
-		if err == nil {
-			return sum, nil
+		h := sha256.New()
+		if _, err := io.Copy(io.MultiWriter(f, h), r); err != nil {
+			f.Close()
+			return err
 		}
-		lastErr = err
-		if !retry || ctx.Err() != nil {
-			return sum, err
-		}
-	}
-	return sum, fmt.Errorf("%w (gave up after %d attempts)", lastErr, c.attempts())
+		copy(sum[:], h.Sum(nil))
+		return f.Close()
+	})
+	return sum, err
 }
 
 // pause waits before attempt (from 1), the backoff of its retry.
