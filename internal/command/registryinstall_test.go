@@ -134,6 +134,7 @@ resource "test_thing" "a" {
 		sum := reg.ZipSHA256(rels[1], pl)
 		want = append(want, fmt.Sprintf("zh:%x", sum))
 	}
+	want = append(want, fmt.Sprintf("zh:%x", registrytest.ManifestSHA256(rels[1])))
 	slices.Sort(want)
 	if lock.Version.String() != "1.2.0" || lock.Constraints != "~> 1.0" || !slices.Equal(lock.Hashes, want) {
 		t.Errorf("lock = %s %q %v\nwant 1.2.0 \"~> 1.0\" %v", lock.Version, lock.Constraints, lock.Hashes, want)

@@ -76,6 +76,7 @@ version control system to retain the new checksums.
 			wantHashes = append(wantHashes, h1)
 		}
 	}
+	wantHashes = append(wantHashes, fmt.Sprintf("zh:%x", registrytest.ManifestSHA256(rels[1])))
 	slices.Sort(wantHashes)
 	lock := readLock(t, dir)
 	if lock.Version.String() != "1.2.0" || !slices.Equal(lock.Hashes, wantHashes) {

@@ -63,8 +63,9 @@ type Authentication struct {
 	// KeyID is the ID of the key that signed the SHA256SUMS (16 upper-case
 	// hex digits), "" unless signed.
 	KeyID string
-	// RegistryHashes are the zh: hashes of every platform's package the
-	// registry's SHA256SUMS lists, when its signature was verified (or the
+	// RegistryHashes are the zh: hashes of every file the registry's
+	// SHA256SUMS lists (each platform's zip, and the release manifest, as
+	// Terraform records them), when its signature was verified (or the
 	// registry offered no key to verify it with); nil otherwise. They go
 	// into the lock file beside the installed package's h1: hash.
 	RegistryHashes []string

@@ -53,8 +53,9 @@ func TestRegistryPluginCache(t *testing.T) {
 		wantDownloads int
 		wantHashes    int
 	}{
-		{name: "locked", lock: first.locks, wantDownloads: 0, wantHashes: 1 + len(testPlatforms)},
-		{name: "not locked", wantDownloads: 1, wantHashes: 1 + len(testPlatforms)},
+		// h1:, and a zh: for each platform's zip and for the manifest.
+		{name: "locked", lock: first.locks, wantDownloads: 0, wantHashes: 2 + len(testPlatforms)},
+		{name: "not locked", wantDownloads: 1, wantHashes: 2 + len(testPlatforms)},
 		{name: "not locked, may break the lock file", mayBreak: true, wantDownloads: 0, wantHashes: 1},
 	}
 	for _, tc := range tests {

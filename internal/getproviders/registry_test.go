@@ -106,6 +106,8 @@ func TestRegistryInstall(t *testing.T) {
 		sum := reg.ZipSHA256(rel, pl)
 		want = append(want, "zh:"+hex.EncodeToString(sum[:]))
 	}
+	manifest := registrytest.ManifestSHA256(rel)
+	want = append(want, "zh:"+hex.EncodeToString(manifest[:]))
 	lock := run.locks.Get(p)
 	if lock == nil || lock.Version.String() != "2.0.0" || lock.Constraints != "< 3.0.0" {
 		t.Fatalf("lock = %+v", lock)

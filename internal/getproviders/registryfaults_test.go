@@ -89,8 +89,8 @@ func TestRegistryNoKeys(t *testing.T) {
 	if !slices.Contains(run.log, want) {
 		t.Errorf("log does not have %q:\n%s", want, strings.Join(run.log, "\n"))
 	}
-	if got := len(run.locks.Get(p).Hashes); got != 1+len(testPlatforms) {
-		t.Errorf("lock has %d hashes, want h1: and a zh: per platform", got)
+	if got := len(run.locks.Get(p).Hashes); got != 2+len(testPlatforms) {
+		t.Errorf("lock has %d hashes, want h1: and a zh: per platform and for the manifest", got)
 	}
 	reg.Set(t, registrytest.Options{NoKeys: true, TamperZip: true})
 	if run := runInstall(t, sources, []Requirement{{Provider: p}}, nil, nil); !run.ds.HasErrors() {

@@ -144,6 +144,8 @@ func New(t testing.TB, key *openpgp.Entity, releases ...Release) *Registry {
 			r.zips[r.filePath(rel, name)] = z
 			lines = append(lines, fmt.Sprintf("%x  %s\n", sha256.Sum256(z), name))
 		}
+		// Real releases list their manifest too.
+		lines = append(lines, fmt.Sprintf("%x  terraform-provider-%s_%s_manifest.json\n", ManifestSHA256(rel), rel.Type, rel.Version))
 		sort.Strings(lines)
 		r.sums[relKey(rel)] = []byte(strings.Join(lines, ""))
 	}
@@ -190,6 +192,12 @@ func (r *Registry) ZipSHA256(rel Release, platform string) [sha256.Size]byte {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return sha256.Sum256(r.zips[r.filePath(rel, zipName(rel, platform))])
+}
+
+// ManifestSHA256 returns the SHA-256 of the manifest of rel, which its
+// SHA256SUMS lists beside the zips (as real releases' do).
+func ManifestSHA256(rel Release) [sha256.Size]byte {
+	return sha256.Sum256([]byte(fmt.Sprintf(`{"version":1,"metadata":{"protocol_versions":[%q]}}`, protocols(rel)[0])))
 }
 
 // Zip returns the zip of rel for platform.
