@@ -227,12 +227,10 @@ func decodeHost(cfg *CLIConfig, item *ast.ObjectItem, bad func(token.Pos, string
 			continue
 		}
 		for _, svc := range obj.List.Items {
-			u, ok := literalString(svc.Val)
-			if !ok {
-				bad(svc.Pos(), "Invalid host block", "Service %q of host %q must be a URL string.", itemKey(svc), host)
-				continue
+			// Services rig does not use may be objects (login.v1).
+			if u, ok := literalString(svc.Val); ok {
+				services[itemKey(svc)] = u
 			}
-			services[itemKey(svc)] = u
 		}
 	}
 	cfg.Hosts[host] = services

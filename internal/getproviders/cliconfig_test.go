@@ -20,6 +20,7 @@ host "Registry.Example.com" {
   services = {
     "providers.v1" = "https://other.example.com/api/providers/"
     "modules.v1"   = "/modules/"
+    "login.v1"     = { client = "terraform-cli", grant_types = ["code"] }
   }
 }
 credentials "registry.example.com" {
