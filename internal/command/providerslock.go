@@ -130,6 +130,7 @@ func runProvidersLock(m *Meta, args []string) int {
 	}
 	ctx := context.Background()
 	locks := getproviders.NewLocks()
+	locks.Header = old.Header
 	for _, lk := range old.Sorted() {
 		copied := *lk
 		locks.Set(&copied)

@@ -140,9 +140,19 @@ func TestProvidersLockMatchesTerraform(t *testing.T) {
 		t.Errorf("init lock files differ\nrig:\n%s\nterraform:\n%s", a, b)
 	}
 
-	// And rig init in terraform's directory accepts its lock file.
+	// And rig init in terraform's directory accepts its lock file, and
+	// rig providers lock there leaves it byte for byte as it is, header
+	// included: the tools may take turns without rewriting each other's.
+	before, _ := os.ReadFile(filepath.Join(theirs, getproviders.LockFileName))
 	if r := rig(t, theirs, "init", "-no-color"); r.code != 0 || !strings.Contains(r.stdout, "- Reusing previous version of "+reg.Host+"/acme/fake from the dependency lock file") {
 		t.Errorf("rig init with terraform's lock: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := rig(t, theirs, append(args, "-no-color")...); r.code != 0 {
+		t.Fatalf("rig providers lock in terraform's directory: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	after, _ := os.ReadFile(filepath.Join(theirs, getproviders.LockFileName))
+	if !bytes.Equal(before, after) {
+		t.Errorf("rig changed terraform's lock file\nbefore:\n%s\nafter:\n%s", before, after)
 	}
 }
 

@@ -94,6 +94,9 @@ func (i *Installer) log(format string, args ...any) {
 func (i *Installer) Install(ctx context.Context, reqs []Requirement, locks *Locks, opts InstallOptions) (*Locks, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	out := NewLocks()
+	if locks != nil {
+		out.Header = locks.Header
+	}
 	sort.Slice(reqs, func(a, b int) bool { return reqs[a].Provider.String() < reqs[b].Provider.String() })
 	i.thirdParty = false
 	for _, req := range reqs {
