@@ -182,7 +182,10 @@ type Provider struct {
 	// Version is the deprecated in-block version constraint; "" when absent.
 	Version string
 	// ForEach is the provider-level for_each (OpenTofu 1.9+), nil when
-	// absent; rig does not support it yet and the engine reports it.
+	// absent: one instance of the configuration per element, each
+	// configured with its each.key and each.value. Only a configuration
+	// with an alias may have it; it may refer to variables and local
+	// values only, evaluated before anything else.
 	ForEach hcl.Expression
 	// Config is the body minus meta-arguments, decoded against the
 	// provider's schema later.
