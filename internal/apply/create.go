@@ -209,7 +209,7 @@ func depose(s *state.State, addr addrs.AbsResourceInstance, dk addrs.DeposedKey)
 	if inst == nil || inst.Current == nil {
 		return
 	}
-	pc := s.Resource(addr.ContainingResource()).ProviderConfig
+	pc := s.ObjectProvider(addr)
 	obj := inst.Current
 	s.SetObject(addrs.ObjectAddr{Instance: addr}, nil, pc)
 	s.SetObject(addrs.ObjectAddr{Instance: addr, Deposed: dk}, obj, pc)
