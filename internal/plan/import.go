@@ -136,8 +136,16 @@ func (p *planner) importTarget(t ImportTarget, hooks ImportHooks) diag.Diagnosti
 	if d, managed := p.alreadyManaged(t.Addr); managed {
 		return ds.Append(d)
 	}
-	pc := p.providerConfigAddr(m, r)
-	prov, more := p.configuredProvider(pc)
+	ref := ResolveProvider(m, r)
+	var inst lang.InstanceData
+	if ref.KeyExpr != nil {
+		exp, more := eval.Expand(p.eval.Scope(t.Addr.Module, lang.InstanceData{}), r)
+		if ds = ds.Append(more); ds.HasErrors() {
+			return ds
+		}
+		inst = exp.InstanceData(t.Addr.Resource.Key)
+	}
+	pc, prov, more := p.instanceProvider(ref, t.Addr, inst)
 	if ds = ds.Append(more); ds.HasErrors() {
 		return ds
 	}
