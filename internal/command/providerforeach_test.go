@@ -1,0 +1,76 @@
+package command
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const providerForEachConfig = `
+variable "envs" {
+  default = ["dev", "prod"]
+}
+
+provider "terraform" {
+  alias    = "env"
+  for_each = toset(var.envs)
+}
+
+resource "terraform_data" "app" {
+  for_each = { api = "dev", web = "prod" }
+  provider = terraform.env[each.value]
+  input    = "${each.key}@${each.value}"
+}
+
+module "site" {
+  source    = "./site"
+  for_each  = toset(["dev"])
+  providers = { terraform = terraform.env[each.key] }
+}
+`
+
+// TestProviderForEachCLI plans and applies a configuration with a provider
+// configuration per environment, checks the plan against a golden file and
+// the state's per-instance provider addresses, then removes an environment
+// that still has objects: the plan fails with "Provider instance not
+// present".
+func TestProviderForEachCLI(t *testing.T) {
+	dir := workdir(t, map[string]string{
+		"main.tf":      providerForEachConfig,
+		"site/main.tf": "resource \"terraform_data\" \"page\" {\n  input = \"page\"\n}\n",
+	})
+	if r := rig(t, dir, "validate", "-no-color"); r.code != 0 {
+		t.Fatalf("validate: exit %d\n%s", r.code, r.stderr)
+	}
+	r := rig(t, dir, "plan", "-input=false", "-no-color")
+	if r.code != 0 {
+		t.Fatalf("plan: exit %d\n%s", r.code, r.stderr)
+	}
+	golden(t, "providerforeach/plan", r.stdout)
+	if r := rig(t, dir, "apply", "-input=false", "-no-color", "-auto-approve"); r.code != 0 {
+		t.Fatalf("apply: exit %d\n%s", r.code, r.stderr)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`"provider": "provider[\"terraform.io/builtin/terraform\"].env[\"dev\"]"`,
+		`"provider": "provider[\"terraform.io/builtin/terraform\"].env[\"prod\"]"`,
+	} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("state lacks %s:\n%s", want, raw)
+		}
+	}
+	if r := rig(t, dir, "plan", "-input=false", "-no-color", "-detailed-exitcode"); r.code != 0 {
+		t.Errorf("second plan: exit %d, want 0 (no changes)\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	writeFile(t, dir, "main.tf", strings.Replace(providerForEachConfig, `["dev", "prod"]`, `["dev"]`, 1))
+	r = rig(t, dir, "plan", "-input=false", "-no-color")
+	if r.code != 1 || !strings.Contains(r.stderr, "Error: Provider instance not present") ||
+		!strings.Contains(r.stderr, `original provider instance at`) {
+		t.Errorf("plan without the prod instance: exit %d, want 1 and \"Provider instance not present\"\n%s", r.code, r.stderr)
+	}
+}
