@@ -60,8 +60,12 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 	typeName := op.Addr.Resource.Resource.Type
 	configMarks = plan.WithEchoedMarks(c.ProviderConfig.Provider, typeName, configMarks)
 
+	meta, more := a.eval.ProviderMeta(a.opCtx, a.set, op.Addr.Module, c.ProviderConfig.Provider, r.Addr.String())
+	if ds = ds.Append(more); ds.HasErrors() {
+		return Result{}, ds
+	}
 	if c.Action == plan.Read {
-		resp := prov.ReadDataSource(a.opCtx, provider.ReadDataRequest{TypeName: typeName, Config: configVal})
+		resp := prov.ReadDataSource(a.opCtx, provider.ReadDataRequest{TypeName: typeName, Config: configVal, ProviderMeta: meta})
 		if r.Check != "" && resp.Diagnostics.HasErrors() {
 			// A check block's scoped data source never fails the apply:
 			// its check is reported as failed, with warnings.
@@ -100,7 +104,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		configVal = plan.ApplyIgnoreChanges(r.Managed, prior, configVal)
 	}
 	proposed := provider.ProposedNew(sch.Block, prior, configVal)
-	planResp := prov.PlanResourceChange(a.opCtx, provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate})
+	planResp := prov.PlanResourceChange(a.opCtx, provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
 	ds = ds.Append(withAddr(planResp.Diagnostics, oaddr))
 	ds = ds.Append(plan.CheckPlanned(sch.Block, prior, configVal, planResp, c.ProviderConfig, op.Addr))
 	if ds.HasErrors() {
@@ -121,7 +125,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		}
 	}
 
-	resp := prov.ApplyResourceChange(a.opCtx, provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate})
+	resp := prov.ApplyResourceChange(a.opCtx, provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate, ProviderMeta: meta})
 	ds = ds.Append(withAddr(resp.Diagnostics, oaddr))
 	newVal := resp.NewState
 	if newVal == cty.NilVal {

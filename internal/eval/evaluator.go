@@ -60,6 +60,12 @@ type Evaluator struct {
 	calls   map[callKey]*lazyExpansion
 	args    map[*config.ModuleCall]*lazyArgs
 	provs   map[*config.Provider]*lazyExpansion
+	metas   map[metaKey]*lazyValue
+}
+
+type metaKey struct {
+	module   addrs.Module
+	provider addrs.Provider
 }
 
 type callKey struct {
@@ -629,6 +635,63 @@ func localByName(m *config.Module, name string) *config.Local {
 		return nil
 	}
 	return m.Locals[name]
+}
+
+// ProviderMeta returns the value of the provider_meta block module mi
+// declares for provider p (decoded against the provider's provider_meta
+// schema), sent with every operation on the module's resources of that
+// provider; cty.NilVal when the module has none. It is computed once per
+// module; its diagnostics (a provider without a provider_meta schema, an
+// invalid block) go to the first caller only, naming resource.
+func (e *Evaluator) ProviderMeta(ctx context.Context, set *provider.Set, mi addrs.ModuleInstance, p addrs.Provider, resource string) (cty.Value, diag.Diagnostics) {
+	m := e.Config.Descendant(mi.Module())
+	if m == nil || m.Terraform == nil || len(m.Terraform.ProviderMetas) == 0 {
+		return cty.NilVal, nil
+	}
+	k := metaKey{mi.Module(), p}
+	e.mu.Lock()
+	if e.metas == nil {
+		e.metas = map[metaKey]*lazyValue{}
+	}
+	l := e.metas[k]
+	first := l == nil
+	if first {
+		l = &lazyValue{}
+		e.metas[k] = l
+	}
+	e.mu.Unlock()
+	l.once.Do(func() {
+		l.val = cty.NilVal
+		var pm *config.ProviderMeta
+		for _, name := range slices.Sorted(maps.Keys(m.Terraform.ProviderMetas)) {
+			if m.ProviderFor(name) == p {
+				pm = m.Terraform.ProviderMetas[name]
+				break
+			}
+		}
+		if pm == nil {
+			return
+		}
+		schemas, ds := set.Schemas(ctx, p)
+		if ds.HasErrors() {
+			return
+		}
+		if schemas.ProviderMeta == nil || schemas.ProviderMeta.Block == nil {
+			l.diags = diag.Diagnostics{diag.At(pm.ProviderRange, fmt.Sprintf("Provider %s doesn't support provider_meta", p),
+				fmt.Sprintf("The resource %s belongs to a provider that doesn't support provider_meta blocks", resource))}
+			return
+		}
+		v, ds := e.Scope(mi, lang.InstanceData{}).EvalBlock(pm.Config, schemas.ProviderMeta.Block.DecoderSpec())
+		if ds.HasErrors() {
+			l.diags = ds
+			return
+		}
+		l.val, l.diags = v, ds
+	})
+	if !first {
+		return l.val, nil
+	}
+	return l.val, l.diags
 }
 
 // emptyObject returns an object of type ty whose attributes are all null.

@@ -85,7 +85,11 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 			readHooks.PreRead(addr)
 		}
 		readStart := time.Now()
-		resp := prov.ReadDataSource(p.ctx, provider.ReadDataRequest{TypeName: r.Addr.Type, Config: cfg})
+		meta, more := p.eval.ProviderMeta(p.ctx, p.providers, mi, pc.Provider, r.Addr.String())
+		if ds = ds.Append(more); more.HasErrors() {
+			continue
+		}
+		resp := prov.ReadDataSource(p.ctx, provider.ReadDataRequest{TypeName: r.Addr.Type, Config: cfg, ProviderMeta: meta})
 		if readHooks != nil {
 			readHooks.PostRead(addr, resp.State, time.Since(readStart), resp.Diagnostics.HasErrors())
 		}

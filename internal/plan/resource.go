@@ -119,8 +119,12 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	if p.opts.SkipRefresh {
 		return val, private, ds
 	}
+	meta, more := p.eval.ProviderMeta(p.ctx, p.providers, addr.Instance.Module, pc.Provider, addr.Instance.Resource.Resource.String())
+	if ds = ds.Append(more); more.HasErrors() {
+		return val, private, ds
+	}
 	p.refreshHooks().PreRefresh(addr, val)
-	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: addr.Instance.Resource.Resource.Type, PriorState: val, Private: private})
+	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: addr.Instance.Resource.Resource.Type, PriorState: val, Private: private, ProviderMeta: meta})
 	if !read.Diagnostics.HasErrors() {
 		p.refreshHooks().PostRefresh(addr, read.NewState)
 	}
@@ -240,7 +244,11 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		configVal = ApplyIgnoreChanges(r.Managed, priorVal, configVal)
 	}
 	proposed := provider.ProposedNew(sch.Block, priorVal, configVal)
-	resp := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: priorVal, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate})
+	meta, more := p.eval.ProviderMeta(p.ctx, p.providers, addr.Module, pc.Provider, r.Addr.String())
+	if ds = ds.Append(more); ds.HasErrors() {
+		return cty.UnknownVal(ty), ds
+	}
+	resp := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: priorVal, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
 	ds = ds.Append(withAddr(resp.Diagnostics, oaddr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
@@ -303,7 +311,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		// The new object is planned as a create.
 		nullPrior := cty.NullVal(ty)
 		proposed := provider.ProposedNew(sch.Block, nullPrior, origConfig)
-		resp2 := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: origConfig})
+		resp2 := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: origConfig, ProviderMeta: meta})
 		ds = ds.Append(withAddr(resp2.Diagnostics, oaddr))
 		ds = ds.Append(CheckPlanned(sch.Block, nullPrior, origConfig, resp2, pc, addr))
 		if ds.HasErrors() {

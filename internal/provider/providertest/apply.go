@@ -72,7 +72,7 @@ func (p *Provider) apply(region string, req provider.ApplyRequest) provider.Appl
 		key = id
 	}
 	p.seq++
-	op := Op{Start: p.seq, Type: req.TypeName, Key: key, Action: action, ID: id, Name: obj.Name, Value: obj.Value, Refs: refs(subject), Provider: region}
+	op := Op{Start: p.seq, Type: req.TypeName, Key: key, Action: action, ID: id, Name: obj.Name, Value: obj.Value, Refs: refs(subject), Provider: region, Meta: str(req.ProviderMeta, "module_name")}
 	idx := len(p.ops)
 	p.ops = append(p.ops, op)
 	k := opKey{key, action}
