@@ -538,6 +538,14 @@ func (e *Evaluator) ProviderBlock(pc addrs.AbsProviderConfig) *config.Provider {
 	if m == nil {
 		return nil
 	}
+	// Usually the local name is the provider's type.
+	key := pc.Provider.Type
+	if pc.Alias != "" {
+		key += "." + pc.Alias
+	}
+	if pb := m.ProviderConfigs[key]; pb != nil && m.ProviderFor(pb.Name) == pc.Provider {
+		return pb
+	}
 	for _, key := range slices.Sorted(maps.Keys(m.ProviderConfigs)) {
 		pb := m.ProviderConfigs[key]
 		if m.ProviderFor(pb.Name) == pc.Provider && pb.Alias == pc.Alias {
