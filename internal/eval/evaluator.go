@@ -522,9 +522,13 @@ func (e *Evaluator) ConfiguredProvider(ctx context.Context, set *provider.Set, p
 		if ds.HasErrors() {
 			return cty.NilVal, ds
 		}
-		if !ok {
-			return cty.NilVal, ds.Append(diag.Errorf("Provider instance not present",
-				"The provider configuration %s has no instance %s.", pc.Config(), pc))
+		switch {
+		case !ok && block.ForEach != nil && pc.Key.IsNone():
+			return cty.NilVal, ds.Append(diag.At(block.DeclRange, "Provider instance not present",
+				fmt.Sprintf("The provider configuration %s uses for_each: an instance key must select one of its instances.", pc)))
+		case !ok:
+			return cty.NilVal, ds.Append(diag.At(block.DeclRange, "Provider instance not present",
+				fmt.Sprintf("The provider configuration %s declares no instance %s.", pc.Config(), pc)))
 		}
 		v, more := e.Scope(pc.Module, inst).EvalBlock(block.Config, s.Provider.Block.DecoderSpec())
 		return v, ds.Append(more)
