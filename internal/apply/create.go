@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/checks"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
@@ -42,8 +43,8 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 	inst := exp.InstanceData(op.Addr.Resource.Key)
 	scope := a.eval.Scope(op.Addr.Module, inst)
 	if c.Action == plan.Read {
-		for _, rule := range r.Preconditions {
-			ds = ds.Append(eval.CheckRule(scope, rule, "Resource precondition failed", ""))
+		for i, rule := range r.Preconditions {
+			ds = ds.Append(eval.CheckRule(scope, rule, "Resource precondition failed", "", a.ruleAt(checks.ResourceObject(op.Addr), checks.Precondition, i)))
 		}
 		if ds.HasErrors() {
 			return Result{}, ds
@@ -88,8 +89,8 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		}
 		selfScope := a.eval.Scope(op.Addr.Module, inst)
 		selfScope.Self = read
-		for _, rule := range r.Postconditions {
-			ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", ""))
+		for i, rule := range r.Postconditions {
+			ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", "", a.ruleAt(checks.ResourceObject(op.Addr), checks.Postcondition, i)))
 		}
 		return Result{NewState: resp.State}, ds
 	}
@@ -201,8 +202,8 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 	}
 	selfScope := a.eval.Scope(op.Addr.Module, inst)
 	selfScope.Self = newVal
-	for _, rule := range r.Postconditions {
-		ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", ""))
+	for i, rule := range r.Postconditions {
+		ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", "", a.ruleAt(checks.ResourceObject(op.Addr), checks.Postcondition, i)))
 	}
 	return Result{NewState: newVal, NewIDValue: idOf(newVal)}, ds
 }

@@ -66,6 +66,9 @@ var (
 	ErrDefaultWorkspace = errors.New(`the "default" workspace cannot be deleted`)
 	// ErrWorkspaceNotFound: DeleteWorkspace was given a name no workspace has.
 	ErrWorkspaceNotFound = errors.New("workspace does not exist")
+	// ErrWorkspacesNotSupported: the backend keeps a single state, the
+	// default workspace's (Terraform's and OpenTofu's words).
+	ErrWorkspacesNotSupported = errors.New("workspaces not supported")
 )
 
 // ValidateWorkspaceName accepts the names Terraform accepts: non-empty,

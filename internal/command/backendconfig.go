@@ -1,6 +1,7 @@
 package command
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,20 +12,18 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/rig-iac/rig/internal/backend"
+	httpbackend "github.com/rig-iac/rig/internal/backend/http"
 	"github.com/rig-iac/rig/internal/backend/local"
 	"github.com/rig-iac/rig/internal/backend/pg"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/version"
-	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
 )
 
 // backendRecordPath is where `rig init` records the backend it configured,
@@ -66,6 +65,7 @@ func (s backendSpec) same(o backendSpec) bool {
 var backendSettings = map[string]map[string]bool{
 	"local": {"path": false, "workspace_dir": false},
 	"pg":    pgSettings(),
+	"http":  httpSettings(),
 }
 
 func pgSettings() map[string]bool {
@@ -98,7 +98,9 @@ func readBackendRecord() (spec backendSpec, ok bool, err error) {
 		return spec, false, err
 	}
 	var rec backendRecord
-	if err := json.Unmarshal(data, &rec); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&rec); err != nil {
 		return spec, false, fmt.Errorf("reading %s: %w", backendRecordPath, err)
 	}
 	if rec.Backend == nil || rec.Backend.Type == "" {
@@ -106,14 +108,12 @@ func readBackendRecord() (spec backendSpec, ok bool, err error) {
 	}
 	spec = backendSpec{Type: rec.Backend.Type, Settings: map[string]string{}, Hash: rec.Backend.Hash}
 	for k, v := range rec.Backend.Config {
-		switch v := v.(type) {
-		case string:
-			spec.Settings[k] = v
-		case bool:
-			spec.Settings[k] = strconv.FormatBool(v)
-		case nil:
-		default:
-			return spec, false, fmt.Errorf("reading %s: setting %q has an unexpected value %v", backendRecordPath, k, v)
+		s, ok, err := recordString(v)
+		if err != nil {
+			return spec, false, fmt.Errorf("reading %s: setting %q: %w", backendRecordPath, k, err)
+		}
+		if ok {
+			spec.Settings[k] = s
 		}
 	}
 	return spec, true, nil
@@ -138,16 +138,11 @@ func writeBackendRecord(spec backendSpec) error {
 	if form == 0 {
 		form = preferredForm(spec.Type, spec.Settings, spec.Settings)
 	}
-	for name, isBool := range formSettings(form, spec.Type) {
-		v, ok := spec.Settings[name]
-		switch {
-		case !ok:
+	for name := range formSettings(form, spec.Type) {
+		if v, ok := spec.Settings[name]; ok {
+			rec.Backend.Config[name] = recordJSON(v, settingType(spec.Type, name))
+		} else {
 			rec.Backend.Config[name] = nil
-		case isBool:
-			b, _ := strconv.ParseBool(v)
-			rec.Backend.Config[name] = b
-		default:
-			rec.Backend.Config[name] = v
 		}
 	}
 	data, err := json.MarshalIndent(rec, "", "  ")
@@ -159,7 +154,8 @@ func writeBackendRecord(spec backendSpec) error {
 	}
 	// The record may hold a password in conn_str: readable by its owner only.
 	tmp := backendRecordPath + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o600); err != nil {
+	// Terraform ends the file without a newline; so does rig, byte for byte.
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
 		return err
 	}
 	return os.Rename(tmp, backendRecordPath)
@@ -170,14 +166,13 @@ func blockSpec(b *config.Backend) (backendSpec, diag.Diagnostics) {
 	schema, ok := backendSettings[b.Type]
 	if !ok {
 		return backendSpec{}, diag.Diagnostics{diag.At(b.TypeRange, "Unsupported backend type",
-			fmt.Sprintf("rig does not support the %q backend yet; it supports \"local\" and \"pg\".", b.Type))}
+			fmt.Sprintf("rig does not support the %q backend yet; it supports \"local\", \"pg\" and \"http\".", b.Type))}
 	}
 	attrs, hds := b.Config.JustAttributes()
 	ds := diag.FromHCL(hds)
 	spec := backendSpec{Type: b.Type, Settings: map[string]string{}}
 	for name, attr := range attrs {
-		isBool, known := schema[name]
-		if !known {
+		if _, known := schema[name]; !known {
 			ds = ds.Append(diag.At(attr.NameRange, "Unsupported argument", fmt.Sprintf("The %s backend has no setting named %q.", b.Type, name)))
 			continue
 		}
@@ -186,7 +181,7 @@ func blockSpec(b *config.Backend) (backendSpec, diag.Diagnostics) {
 		if more.HasErrors() {
 			continue
 		}
-		s, err := settingString(v, isBool)
+		s, err := settingString(v, settingType(b.Type, name))
 		if err != nil {
 			ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid backend setting", fmt.Sprintf("The %q setting of the %s backend %s.", name, b.Type, err)))
 			continue
@@ -195,24 +190,6 @@ func blockSpec(b *config.Backend) (backendSpec, diag.Diagnostics) {
 	}
 	spec.block = maps.Clone(spec.Settings)
 	return spec.withForm(0), ds
-}
-
-func settingString(v cty.Value, isBool bool) (string, error) {
-	want, what := cty.String, "must be a string"
-	if isBool {
-		want, what = cty.Bool, "must be a boolean"
-	}
-	if v.IsNull() || !v.IsWhollyKnown() {
-		return "", errors.New(what)
-	}
-	v, err := convert.Convert(v, want)
-	if err != nil {
-		return "", errors.New(what)
-	}
-	if isBool {
-		return strconv.FormatBool(v.True()), nil
-	}
-	return v.AsString(), nil
 }
 
 // specHash hashes a spec's type and settings as rig's first records did
@@ -234,24 +211,20 @@ func applyBackendConfigFlags(spec backendSpec, flags []string) (backendSpec, dia
 	schema := backendSettings[spec.Type]
 	settings := maps.Clone(spec.Settings)
 	set := func(name, value string, rng *hcl.Range) {
-		isBool, ok := schema[name]
-		switch {
-		case !ok:
+		if _, ok := schema[name]; !ok {
 			d := diag.Errorf("Invalid backend configuration argument", "The backend configuration argument %q given on the command line is not expected for the selected backend type %q.", name, spec.Type)
 			if rng != nil {
 				d = diag.At(*rng, d.Summary, d.Detail)
 			}
 			ds = ds.Append(d)
-		case isBool:
-			b, err := strconv.ParseBool(value)
-			if err != nil {
-				ds = ds.Append(diag.Errorf("Invalid backend configuration argument", "The value for %q must be a boolean, not %q.", name, value))
-				return
-			}
-			settings[name] = strconv.FormatBool(b)
-		default:
-			settings[name] = value
+			return
 		}
+		v, err := parseSetting(value, settingType(spec.Type, name))
+		if err != nil {
+			ds = ds.Append(diag.Errorf("Invalid backend configuration argument", "The value for %q %s.", name, err))
+			return
+		}
+		settings[name] = v
 	}
 	for _, f := range flags {
 		if name, value, ok := strings.Cut(f, "="); ok {
@@ -279,7 +252,7 @@ func applyBackendConfigFlags(spec backendSpec, flags []string) (backendSpec, dia
 			if more.HasErrors() {
 				continue
 			}
-			s, err := settingString(v, schema[name])
+			s, err := settingString(v, settingType(spec.Type, name))
 			if err != nil && schema != nil {
 				if _, known := schema[name]; known {
 					ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid backend setting", fmt.Sprintf("The %q setting %s.", name, err)))
@@ -345,6 +318,16 @@ func openBackend(ctx context.Context, spec backendSpec) (backend.Backend, diag.D
 	switch spec.Type {
 	case "local":
 		return local.New(".", local.Options{Path: spec.Settings["path"], WorkspaceDir: spec.Settings["workspace_dir"]}), nil
+	case "http":
+		cfg, err := httpbackend.ConfigFromSettings(spec.Settings, os.Getenv)
+		if err != nil {
+			return nil, diag.Diagnostics{diag.Errorf("Invalid http backend configuration", "%s", err)}
+		}
+		b, err := httpbackend.New(cfg)
+		if err != nil {
+			return nil, diag.Diagnostics{diag.Errorf("Failed to configure the http backend", "%s", err)}
+		}
+		return b, nil
 	case "pg":
 		cfg, err := pg.ConfigFromSettings(spec.Settings, os.Getenv)
 		if err != nil {
@@ -358,5 +341,5 @@ func openBackend(ctx context.Context, spec backendSpec) (backend.Backend, diag.D
 		}
 		return b, nil
 	}
-	return nil, diag.Diagnostics{diag.Errorf("Unsupported backend type", "rig does not support the %q backend yet; it supports \"local\" and \"pg\".", spec.Type)}
+	return nil, diag.Diagnostics{diag.Errorf("Unsupported backend type", "rig does not support the %q backend yet; it supports \"local\", \"pg\" and \"http\".", spec.Type)}
 }

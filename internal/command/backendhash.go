@@ -28,7 +28,7 @@ const (
 
 // terraformLacks are the settings of a backend type that OpenTofu's schema
 // has and Terraform's does not.
-var terraformLacks = map[string][]string{"pg": {"table_name", "index_name"}}
+var terraformLacks = map[string][]string{"pg": {"table_name", "index_name"}, "http": {"headers"}}
 
 // formSettings returns the settings of backend type typ in form's schema,
 // with whether each is a boolean; the caller must not modify the result.
@@ -67,17 +67,12 @@ func blockHash(form backendHashForm, typ string, settings map[string]string) (ha
 	}
 	schema := formSettings(form, typ)
 	attrs := make(map[string]cty.Value, len(schema))
-	for name, isBool := range schema {
-		v, set := settings[name]
-		switch {
-		case !set && isBool:
-			attrs[name] = cty.NullVal(cty.Bool)
-		case !set:
-			attrs[name] = cty.NullVal(cty.String)
-		case isBool:
-			attrs[name] = cty.BoolVal(v == "true")
-		default:
-			attrs[name] = cty.StringVal(v)
+	for name := range schema {
+		t := settingType(typ, name)
+		if v, set := settings[name]; set {
+			attrs[name] = settingValue(v, t)
+		} else {
+			attrs[name] = cty.NullVal(t)
 		}
 	}
 	obj := cty.EmptyObjectVal

@@ -56,7 +56,9 @@ By default fmt scans the current directory for configuration files. If you provi
 
 The content must be in the Terraform language's native syntax; JSON is not supported.`},
 		"force-unlock": {runForceUnlock, "Release a stuck lock on the current workspace", "[options] LOCK_ID", `
-Check the lock on the current workspace's state. rig's locks belong to the process that holds them (an OS lock on the local lock file, a PostgreSQL session's advisory lock) and are released when it exits, however it exits: a lock is never stuck. So this command breaks nothing: it says whether the state is locked and by whom, so that the holder can be stopped.`},
+Check the lock on the current workspace's state. rig's locks belong to the process that holds them (an OS lock on the local lock file, a PostgreSQL session's advisory lock) and are released when it exits, however it exits: a lock is never stuck. So this command breaks nothing: it says whether the state is locked and by whom, so that the holder can be stopped.
+
+The http backend's locks are kept by the state server and outlive a holder that dies: for it, the lock with LOCK_ID is released after confirmation (-force: without asking).`},
 		"graph": {runGraph, "Generate a Graphviz graph of the steps in an operation", "[options]", `
 Print the configuration's resources and their dependencies as a graph in the DOT format, or with -type=plan or -type=plan-destroy the operations a plan would run and the order between them.
 

@@ -65,7 +65,7 @@ func remoteStateSpec(req builtin.RemoteStateRequest) (backendSpec, diag.Diagnost
 	schema, ok := backendSettings[req.Backend]
 	if !ok {
 		return backendSpec{}, diag.Diagnostics{diag.Errorf("Invalid backend configuration",
-			"There is no backend type named %q: rig's terraform_remote_state supports \"local\" and \"pg\".", req.Backend)}
+			"There is no backend type named %q: rig's terraform_remote_state supports \"local\", \"pg\" and \"http\".", req.Backend)}
 	}
 	spec := backendSpec{Type: req.Backend, Settings: map[string]string{}}
 	if req.Workspace != backend.DefaultWorkspace {
@@ -80,15 +80,14 @@ func remoteStateSpec(req builtin.RemoteStateRequest) (backendSpec, diag.Diagnost
 	for it := req.Config.ElementIterator(); it.Next(); {
 		k, v := it.Element()
 		name := k.AsString()
-		isBool, known := schema[name]
-		if !known {
+		if _, known := schema[name]; !known {
 			ds = ds.Append(diag.Errorf("Invalid backend configuration", "The %s backend has no setting named %q.", req.Backend, name))
 			continue
 		}
 		if v.IsNull() {
 			continue
 		}
-		s, err := settingString(v, isBool)
+		s, err := settingString(v, settingType(req.Backend, name))
 		if err != nil {
 			ds = ds.Append(diag.Errorf("Invalid backend configuration", "The %q setting of the %s backend %s.", name, req.Backend, err))
 			continue

@@ -41,6 +41,10 @@ func runShow(m *Meta, args []string) int {
 		schemas := planSchemas(ctx, set, pf.Plan)
 		if *jsonOut {
 			cfg := m.plannedConfig(pf)
+			if err := restoreChecks(pf, cfg); err != nil {
+				m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a plan", "%s", err)})
+				return 1
+			}
 			configSchemas(func(p addrs.Provider) (*provider.Schemas, bool) {
 				s, ds := set.Schemas(ctx, p)
 				return s, !ds.HasErrors()

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/checks"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
@@ -49,6 +50,7 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 	}
 	vals := map[addrs.InstanceKey]cty.Value{}
 	deferred := p.dependsOnChanges(m, r)
+	p.expandChecks(absAddr, exp.Keys)
 	for _, k := range exp.Keys {
 		addr := absAddr.Instance(k)
 		scope := p.eval.Scope(mi, exp.InstanceData(k))
@@ -60,8 +62,8 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 				continue
 			}
 		}
-		for _, rule := range r.Preconditions {
-			ds = ds.Append(eval.CheckRule(scope, rule, "Resource precondition failed", ""))
+		for i, rule := range r.Preconditions {
+			ds = ds.Append(eval.CheckRule(scope, rule, "Resource precondition failed", "", p.ruleAt(checks.ResourceObject(addr), checks.Precondition, i)))
 		}
 		if ds.HasErrors() {
 			continue
@@ -118,8 +120,8 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 		vals[k] = resp.State
 		selfScope := p.eval.Scope(mi, exp.InstanceData(k))
 		selfScope.Self = resp.State
-		for _, rule := range r.Postconditions {
-			ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", ""))
+		for i, rule := range r.Postconditions {
+			ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", "", p.ruleAt(checks.ResourceObject(addr), checks.Postcondition, i)))
 		}
 		obj, err := NewStateObject(sch, resp.State)
 		if err != nil {

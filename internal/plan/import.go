@@ -202,8 +202,12 @@ func (p *planner) recordImported(addr addrs.AbsResourceInstance, imp provider.Im
 	if ds.HasErrors() {
 		return withAddr(ds, oaddr)
 	}
+	meta, more := p.eval.ProviderMeta(p.ctx, p.providers, addr.Module, pc.Provider, addr.Resource.Resource.String())
+	if ds = ds.Append(more); ds.HasErrors() {
+		return ds
+	}
 	hooks.PreRefresh(addr, imp.State)
-	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: addr.Resource.Resource.Type, PriorState: imp.State, Private: imp.Private})
+	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: addr.Resource.Resource.Type, PriorState: imp.State, Private: imp.Private, ProviderMeta: meta})
 	if ds = ds.Append(withAddr(read.Diagnostics, oaddr)); ds.HasErrors() {
 		return ds
 	}

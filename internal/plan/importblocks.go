@@ -134,8 +134,12 @@ func (p *planner) importObject(prov provider.Interface, sch provider.Schema, pc 
 		return cty.NilVal, nil, ds.Append(diag.At(t.decl.DeclRange, "Import returned no resources",
 			fmt.Sprintf("While attempting to import with ID %s, the provider returned no instance states.", t.id)))
 	}
+	meta, more := p.eval.ProviderMeta(p.ctx, p.providers, addr.Module, pc.Provider, addr.Resource.Resource.String())
+	if ds = ds.Append(more); ds.HasErrors() {
+		return cty.NilVal, nil, ds
+	}
 	hooks.PreRefresh(oaddr, imported.State)
-	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: typeName, PriorState: imported.State, Private: imported.Private})
+	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: typeName, PriorState: imported.State, Private: imported.Private, ProviderMeta: meta})
 	if ds = ds.Append(withAddr(read.Diagnostics, oaddr)); ds.HasErrors() {
 		return cty.NilVal, nil, ds
 	}

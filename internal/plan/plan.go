@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/checks"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -44,6 +45,13 @@ type Plan struct {
 	// Targets and Excludes are the -target and -exclude addresses the plan
 	// was made with (at most one of them non-empty).
 	Targets, Excludes []addrs.Target
+	// RelevantAttributes are the resource attributes the planned changes
+	// refer to, directly or not: drift in them may explain the plan. Nil
+	// for a destroy plan.
+	RelevantAttributes []ResourceAttr
+	// Checks are the results of the configuration's conditions as far as
+	// planning could evaluate them; nil for a destroy plan.
+	Checks *checks.State
 	// Errored is true when planning stopped with errors; the plan is partial and cannot be applied.
 	Errored bool
 }

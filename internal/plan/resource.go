@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/checks"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
@@ -40,6 +41,7 @@ func (p *planner) planResource(m *config.Module, r *config.Resource, mi addrs.Mo
 	if ds.HasErrors() {
 		return ds
 	}
+	p.expandChecks(absAddr, exp.Keys)
 	vals := make(map[addrs.InstanceKey]cty.Value, len(exp.Keys))
 	inConfig := make(map[addrs.InstanceKey]bool, len(exp.Keys))
 	for _, k := range exp.Keys {
@@ -222,8 +224,8 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		priorSensitive = sensitivePaths(obj)
 	}
 	scope := p.eval.Scope(addr.Module, inst)
-	for _, rule := range r.Preconditions {
-		ds = ds.Append(eval.CheckRule(scope, rule, "Resource precondition failed", ""))
+	for i, rule := range r.Preconditions {
+		ds = ds.Append(eval.CheckRule(scope, rule, "Resource precondition failed", "", p.ruleAt(checks.ResourceObject(addr), checks.Precondition, i)))
 	}
 	configVal, more := scope.EvalBlock(r.Config, sch.Block.DecoderSpec())
 	ds = ds.Append(more)
@@ -336,8 +338,8 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	if !ds.HasErrors() {
 		selfScope := p.eval.Scope(addr.Module, inst)
 		selfScope.Self = change.After
-		for _, rule := range r.Postconditions {
-			ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", ""))
+		for i, rule := range r.Postconditions {
+			ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", "", p.ruleAt(checks.ResourceObject(addr), checks.Postcondition, i)))
 		}
 	}
 	p.addChange(change)
@@ -555,8 +557,8 @@ func (p *planner) planOutputs() diag.Diagnostics {
 			continue
 		}
 		scope := p.eval.Scope(addrs.RootModule, lang.InstanceData{})
-		for _, rule := range o.Preconditions {
-			ds = ds.Append(eval.CheckRule(scope, rule, "Module output value precondition failed", ""))
+		for i, rule := range o.Preconditions {
+			ds = ds.Append(eval.CheckRule(scope, rule, "Module output value precondition failed", "", p.ruleAt(checks.NamedObject(checks.OutputKind, addrs.RootModule, name), checks.Precondition, i)))
 		}
 		val, more := scope.EvalExpr(o.Expr, cty.DynamicPseudoType)
 		ds = ds.Append(more)
