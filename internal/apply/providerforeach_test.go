@@ -338,3 +338,25 @@ func sortedCopy(s []string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// Refresh-only and destroy plans go through the provider instances the
+// state records, and refuse one the configuration no longer declares.
+func TestProviderForEachRefreshAndDestroy(t *testing.T) {
+	s := newScenario(t)
+	s.perInstance = true
+	s.mustStep(regionsConfig, plan.NormalMode)
+	if _, ds := s.plan(regionsConfig, plan.RefreshOnlyMode); ds.HasErrors() {
+		t.Fatalf("refresh-only plan: %v", ds.Err())
+	}
+	dropped := strings.Replace(regionsConfig, `["eu", "us"]`, `["us"]`, 1)
+	for _, mode := range []plan.Mode{plan.RefreshOnlyMode, plan.DestroyMode} {
+		if _, ds := s.plan(dropped, mode); !ds.HasErrors() || !strings.Contains(ds.Err().Error(), "Provider instance not present") {
+			t.Errorf("mode %v without the eu instance: %v, want \"Provider instance not present\"", mode, ds.Err())
+		}
+	}
+	_, ops := s.mustStep(regionsConfig, plan.DestroyMode)
+	want := map[string]string{"delete a": "eu", "delete b": "us", "delete c": "eu"}
+	if got := providerOf(ops); !mapsEqual(got, want) {
+		t.Errorf("destroy by provider instance = %v, want %v", got, want)
+	}
+}
