@@ -360,3 +360,42 @@ func TestProviderForEachRefreshAndDestroy(t *testing.T) {
 		t.Errorf("destroy by provider instance = %v, want %v", got, want)
 	}
 }
+
+// A module instance removed from its call's for_each is destroyed through
+// the provider instance its call passed.
+func TestProviderForEachModuleInstanceRemoved(t *testing.T) {
+	const src = `-- main.tf --
+variable "sites" {
+  default = ["first", "second"]
+}
+provider "test" {
+  alias    = "r"
+  for_each = { first = "eu", second = "us" }
+  region   = each.value
+}
+module "m" {
+  source    = "./m"
+  for_each  = toset(var.sites)
+  providers = { test = test.r[each.key] }
+  name      = each.key
+}
+-- m/main.tf --
+variable "name" {}
+resource "test_thing" "x" {
+  key = "x-${var.name}"
+}
+`
+	s := newScenario(t)
+	s.perInstance = true
+	s.mustStep(src, plan.NormalMode)
+	_, ops := s.mustStep(strings.Replace(src, `["first", "second"]`, `["first"]`, 1), plan.NormalMode)
+	if got, want := providerOf(ops), map[string]string{"delete x-second": "us"}; !mapsEqual(got, want) {
+		t.Errorf("operations by provider instance = %v, want %v", got, want)
+	}
+	gone := strings.Replace(src, `, second = "us"`, ``, 1)
+	gone = strings.Replace(gone, `["first", "second"]`, `["first"]`, 1)
+	s.mustStep(src, plan.NormalMode)
+	if _, ds := s.plan(gone, plan.NormalMode); !ds.HasErrors() || !strings.Contains(ds.Err().Error(), `To work with module.m["second"].test_thing.x its original provider instance at provider["registry.terraform.io/hashicorp/test"].r["second"] is required`) {
+		t.Errorf("plan without the second provider instance: %v", ds.Err())
+	}
+}
