@@ -237,7 +237,7 @@ provider "test" {
 resource "test_thing" "a" {
   provider = test.r["first"]
 }`, nil, "provider.test.r.for_each depends on local.keys which is not available"},
-		{"unknown for_each", `
+		{"null for_each", `
 variable "keys" {
   type    = set(string)
   default = null
