@@ -29,6 +29,8 @@ type Importing struct {
 type importTarget struct {
 	id   string
 	decl *config.Import
+	// inst is the import block instance's each.key and each.value.
+	inst lang.InstanceData
 }
 
 // expandImports evaluates the root module's import blocks (for_each, the
@@ -73,7 +75,7 @@ func (p *planner) expandImports() diag.Diagnostics {
 			id, _ = id.Unmark()
 			m := p.cfg.Descendant(imp.ToModule.Module())
 			if p.generating != nil && (m == nil || m.ResourceByAddr(imp.To) == nil) {
-				ds = ds.Append(p.addGenerateTarget(addr, importTarget{id: id.AsString(), decl: imp}))
+				ds = ds.Append(p.addGenerateTarget(addr, importTarget{id: id.AsString(), decl: imp, inst: exp.InstanceData(k)}))
 				continue
 			}
 			if m == nil || m.ResourceByAddr(imp.To) == nil {
@@ -97,7 +99,7 @@ func (p *planner) expandImports() diag.Diagnostics {
 					fmt.Sprintf("An import block for the resource %s was already declared at %s. A resource can have only one import block.", addr, prev.decl.DeclRange)))
 				continue
 			}
-			p.imports[addr] = importTarget{id: id.AsString(), decl: imp}
+			p.imports[addr] = importTarget{id: id.AsString(), decl: imp, inst: exp.InstanceData(k)}
 		}
 	}
 	return ds
