@@ -74,3 +74,27 @@ func TestProviderForEachCLI(t *testing.T) {
 		t.Errorf("plan without the prod instance: exit %d, want 1 and \"Provider instance not present\"\n%s", r.code, r.stderr)
 	}
 }
+
+// TestProviderForEachValidate: validate reports a provider for_each that
+// refers to something a static evaluation cannot have.
+func TestProviderForEachValidate(t *testing.T) {
+	dir := workdir(t, map[string]string{"main.tf": `
+resource "terraform_data" "names" {
+  input = ["a"]
+}
+locals {
+  names = toset(terraform_data.names.output)
+}
+provider "terraform" {
+  alias    = "x"
+  for_each = local.names
+}
+`})
+	r := rig(t, dir, "validate", "-no-color")
+	if r.code != 1 || !strings.Contains(r.stderr, "Error: Dynamic value in static context") ||
+		!strings.Contains(r.stderr, "Unable to use terraform_data.names in static context") ||
+		!strings.Contains(r.stderr, "Error: Unable to compute static value") ||
+		!strings.Contains(r.stderr, "provider.terraform.x.for_each depends on local.names") {
+		t.Errorf("validate: exit %d, want the static context errors\n%s", r.code, r.stderr)
+	}
+}

@@ -596,11 +596,7 @@ func (e *Evaluator) ProviderExpansion(mi addrs.ModuleInstance, pb *config.Provid
 	}
 	e.mu.Unlock()
 	l.once.Do(func() {
-		ident := fmt.Sprintf("provider.%s.%s.for_each", pb.Name, pb.Alias)
-		if !mi.IsRoot() {
-			ident = string(mi) + "." + ident
-		}
-		if ds := e.checkStatic(e.module(mi).cfg, pb.ForEach, ident, map[string]bool{}); ds.HasErrors() {
+		if ds := CheckProviderForEach(e.module(mi).cfg, pb); ds.HasErrors() {
 			l.exp, l.diags = Expansion{Mode: ForEach}, ds
 			return
 		}
@@ -609,10 +605,24 @@ func (e *Evaluator) ProviderExpansion(mi addrs.ModuleInstance, pb *config.Provid
 	return l.exp, l.diags
 }
 
+// CheckProviderForEach reports what the for_each of provider block pb of
+// module m refers to that it may not: anything but input variables, local
+// values that refer to no more, path and terraform.workspace.
+func CheckProviderForEach(m *config.Module, pb *config.Provider) diag.Diagnostics {
+	if pb.ForEach == nil {
+		return nil
+	}
+	ident := fmt.Sprintf("provider.%s.%s.for_each", pb.Name, pb.Alias)
+	if m != nil && !m.Path.IsRoot() {
+		ident = string(m.Path) + "." + ident
+	}
+	return checkStatic(m, pb.ForEach, ident, map[string]bool{})
+}
+
 // checkStatic reports the references of expr (evaluated in module m, for
 // what ident names) that a static evaluation cannot resolve, following
 // local values; seen holds the local values already followed.
-func (e *Evaluator) checkStatic(m *config.Module, expr hcl.Expression, ident string, seen map[string]bool) diag.Diagnostics {
+func checkStatic(m *config.Module, expr hcl.Expression, ident string, seen map[string]bool) diag.Diagnostics {
 	refs, ds := lang.ReferencesInExpr(expr)
 	for _, ref := range refs {
 		switch ref.Kind {
@@ -626,7 +636,7 @@ func (e *Evaluator) checkStatic(m *config.Module, expr hcl.Expression, ident str
 			if l == nil {
 				continue // reported by the reference checks
 			}
-			if more := e.checkStatic(m, l.Expr, "local."+ref.Name, seen); more.HasErrors() {
+			if more := checkStatic(m, l.Expr, "local."+ref.Name, seen); more.HasErrors() {
 				ds = ds.Append(more)
 				ds = ds.Append(diag.At(expr.Range(), "Unable to compute static value",
 					fmt.Sprintf("%s depends on local.%s which is not available", ident, ref.Name)))
