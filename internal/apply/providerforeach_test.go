@@ -247,6 +247,10 @@ provider "test" {
   for_each = var.keys
 }
 resource "test_thing" "a" {
+  count    = 3
+  provider = test.r["first"]
+}
+resource "test_thing" "b" {
   provider = test.r["first"]
 }`, nil, `The given "for_each" argument value is unsuitable: the given "for_each" argument value is null.`},
 		{"sensitive for_each", `
@@ -270,6 +274,9 @@ resource "test_thing" "a" {
 			if tc.wantErr != "" {
 				if !ds.HasErrors() || !strings.Contains(ds.Err().Error(), tc.wantErr) {
 					t.Fatalf("plan diagnostics %v, want an error containing %q", ds.Err(), tc.wantErr)
+				}
+				if n := strings.Count(ds.Err().Error(), tc.wantErr); n != 1 {
+					t.Errorf("the error is reported %d times, want once:\n%v", n, ds.Err())
 				}
 				return
 			}

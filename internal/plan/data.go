@@ -58,7 +58,7 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 		if ref.KeyExpr != nil {
 			var more diag.Diagnostics
 			pc, prov, more = p.instanceProvider(ref, addr, exp.InstanceData(k))
-			if ds = ds.Append(more); more.HasErrors() {
+			if ds = ds.Append(more); prov == nil {
 				continue
 			}
 		}

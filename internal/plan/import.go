@@ -146,7 +146,7 @@ func (p *planner) importTarget(t ImportTarget, hooks ImportHooks) diag.Diagnosti
 		inst = exp.InstanceData(t.Addr.Resource.Key)
 	}
 	pc, prov, more := p.instanceProvider(ref, t.Addr, inst)
-	if ds = ds.Append(more); ds.HasErrors() {
+	if ds = ds.Append(more); ds.HasErrors() || prov == nil {
 		return ds
 	}
 

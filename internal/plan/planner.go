@@ -132,6 +132,9 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 }
 
 type planner struct {
+	// reported holds what reportOnce reported (under mu).
+	reported map[reportedKey]bool
+
 	ctx       context.Context
 	cfg       *config.Module
 	providers *provider.Set

@@ -161,12 +161,42 @@ func providerInstanceMissing(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 	return diag.Diagnostic{Severity: diag.Error, Summary: "Provider instance not present", Detail: detail, Address: addr.String()}
 }
 
+// reportedKey identifies a diagnostic for reportOnce.
+type reportedKey struct {
+	summary, detail, address string
+	subject                  hcl.Range
+}
+
+// reportOnce drops the diagnostics this plan already reported through it:
+// a problem of a provider configuration's for_each, which every instance
+// that uses the configuration meets, is reported once.
+func (p *planner) reportOnce(ds diag.Diagnostics) diag.Diagnostics {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.reported == nil {
+		p.reported = map[reportedKey]bool{}
+	}
+	var out diag.Diagnostics
+	for _, d := range ds {
+		k := reportedKey{summary: d.Summary, detail: d.Detail, address: d.Address}
+		if d.Subject != nil {
+			k.subject = *d.Subject
+		}
+		if !p.reported[k] {
+			p.reported[k] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 // instanceProvider returns the configured provider instance for resource
-// instance addr of r (instance data inst), with its address.
+// instance addr of r (instance data inst), with its address; a nil
+// provider when it has none, the problem reported (once, see reportOnce).
 func (p *planner) instanceProvider(ref ProviderRef, addr addrs.AbsResourceInstance, inst lang.InstanceData) (addrs.AbsProviderConfig, provider.Interface, diag.Diagnostics) {
 	pc, ds := p.providerInstance(ref, addr, inst)
 	if ds.HasErrors() {
-		return pc, nil, ds
+		return pc, nil, p.reportOnce(ds)
 	}
 	prov, more := p.configuredProvider(pc)
 	return pc, prov, ds.Append(more)

@@ -54,7 +54,7 @@ func (p *planner) planResource(m *config.Module, r *config.Resource, mi addrs.Mo
 		if ref.KeyExpr != nil {
 			var more diag.Diagnostics
 			pc, iprov, more = p.instanceProvider(ref, absAddr.Instance(k), exp.InstanceData(k))
-			if ds = ds.Append(more); more.HasErrors() {
+			if ds = ds.Append(more); iprov == nil {
 				vals[k] = cty.UnknownVal(sch.Block.ImpliedType())
 				continue
 			}
