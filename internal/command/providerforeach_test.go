@@ -98,3 +98,41 @@ provider "terraform" {
 		t.Errorf("validate: exit %d, want the static context errors\n%s", r.code, r.stderr)
 	}
 }
+
+// TestProviderForEachDataSource reads a data source per instance through
+// the provider instance each selects.
+func TestProviderForEachDataSource(t *testing.T) {
+	const other = `{"version":4,"terraform_version":"1.10.6","serial":1,"lineage":"3f0c2b1e-0000-4000-8000-000000000001","outputs":{"name":{"value":"NAME","type":"string"}},"resources":[],"check_results":null}`
+	dir := workdir(t, map[string]string{
+		"a.tfstate": strings.Replace(other, "NAME", "alpha", 1),
+		"b.tfstate": strings.Replace(other, "NAME", "beta", 1),
+		"main.tf": `
+provider "terraform" {
+  alias    = "env"
+  for_each = toset(["a", "b"])
+}
+data "terraform_remote_state" "s" {
+  for_each = toset(["a", "b"])
+  provider = terraform.env[each.key]
+  backend  = "local"
+  config   = { path = "${each.key}.tfstate" }
+}
+output "names" {
+  value = [for k in ["a", "b"] : data.terraform_remote_state.s[k].outputs.name]
+}
+`})
+	if r := rig(t, dir, "apply", "-input=false", "-no-color", "-auto-approve"); r.code != 0 {
+		t.Fatalf("apply: exit %d\n%s", r.code, r.stderr)
+	}
+	r := rig(t, dir, "output", "-json", "names")
+	if strings.TrimSpace(r.stdout) != `["alpha","beta"]` {
+		t.Errorf("names = %s, want [\"alpha\",\"beta\"]", r.stdout)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"provider": "provider[\"terraform.io/builtin/terraform\"].env[\"b\"]"`) {
+		t.Errorf("the data source's instances do not record their provider instances:\n%s", raw)
+	}
+}
