@@ -38,7 +38,7 @@ var allowedImports = map[string][]string{
 	// Provider installation: mirrors, version selection, the lock file.
 	"internal/getproviders": {"internal/addrs", "internal/diag"},
 	// Module installation: source addresses, git clones, the module manifest.
-	"internal/getmodules": {"internal/addrs", "internal/config", "internal/diag"},
+	"internal/getmodules": {"internal/addrs", "internal/config", "internal/diag", "internal/getproviders"},
 	// The canonical style of configuration files (fmt).
 	"internal/hclfmt": {"internal/diag"},
 	// State and plan encryption: the encryption block, pbkdf2, aes_gcm, the envelope.
@@ -61,8 +61,15 @@ var allowedImports = map[string][]string{
 		"internal/eval", "internal/lang", "internal/plan", "internal/provider", "internal/provisioner", "internal/state"},
 	"internal/ui": {"internal/addrs", "internal/apply", "internal/dag", "internal/diag", "internal/plan",
 		"internal/provider", "internal/state"},
-	"internal/command": {"*"},
-	"cmd/rig":          {"internal/command"},
+	// Why a plan does what it does to one address (rig explain).
+	"internal/explain": {"internal/addrs", "internal/apply", "internal/config", "internal/diag", "internal/lang",
+		"internal/plan", "internal/ui"},
+	"internal/graphview":     {"internal/addrs", "internal/apply", "internal/dag", "internal/plan"},
+	"internal/browsertest":   {},
+	"internal/timeline":      {"internal/addrs", "internal/apply", "internal/graphview", "internal/plan"},
+	"internal/plan/plantest": {"internal/addrs", "internal/plan", "internal/state"},
+	"internal/command":       {"*"},
+	"cmd/rig":                {"internal/command"},
 	// Benchmarks drive the engine packages directly.
 	"bench":            {"*"},
 	"bench/gen":        {},

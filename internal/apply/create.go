@@ -71,9 +71,9 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 			// A check block's scoped data source never fails the apply:
 			// its check is reported as failed, with warnings.
 			a.markCheckFailed(op.Addr.Module, r.Check)
-			return Result{}, ds.Append(plan.AsWarnings(withAddr(resp.Diagnostics, oaddr)))
+			return Result{}, ds.Append(plan.AsWarnings(withAddr(resp.Diagnostics.InBody(r.Config), oaddr)))
 		}
-		ds = ds.Append(withAddr(resp.Diagnostics, oaddr))
+		ds = ds.Append(withAddr(resp.Diagnostics.InBody(r.Config), oaddr))
 		if ds.HasErrors() {
 			return Result{}, ds
 		}
@@ -106,7 +106,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 	}
 	proposed := provider.ProposedNew(sch.Block, prior, configVal)
 	planResp := prov.PlanResourceChange(a.opCtx, provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
-	ds = ds.Append(withAddr(planResp.Diagnostics, oaddr))
+	ds = ds.Append(withAddr(planResp.Diagnostics.InBody(r.Config), oaddr))
 	ds = ds.Append(plan.CheckPlanned(sch.Block, prior, configVal, planResp, c.ProviderConfig, op.Addr))
 	if ds.HasErrors() {
 		return Result{}, ds
@@ -127,7 +127,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 	}
 
 	resp := prov.ApplyResourceChange(a.opCtx, provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate, ProviderMeta: meta})
-	ds = ds.Append(withAddr(resp.Diagnostics, oaddr))
+	ds = ds.Append(withAddr(resp.Diagnostics.InBody(r.Config), oaddr))
 	newVal := resp.NewState
 	if newVal == cty.NilVal {
 		newVal = cty.NullVal(ty)

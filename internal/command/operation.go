@@ -41,6 +41,9 @@ type operationFlags struct {
 	detailedExitcode bool
 	out              string
 	autoApprove      bool
+	// timeline is the file -timeline names: where apply and destroy
+	// write the timeline page of the operations they ran; "" for none.
+	timeline string
 	// savedPlan is set when applying a saved plan, which carries its
 	// variables: none are collected (or asked for).
 	savedPlan bool

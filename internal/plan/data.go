@@ -49,7 +49,7 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 		return ds
 	}
 	vals := map[addrs.InstanceKey]cty.Value{}
-	deferred := p.dependsOnChanges(m, r)
+	pending, deferred := p.dependsOnChanges(m, r)
 	p.expandChecks(absAddr, exp.Keys)
 	for _, k := range exp.Keys {
 		addr := absAddr.Instance(k)
@@ -73,10 +73,14 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 		if more.HasErrors() {
 			continue
 		}
-		ds = ds.Append(prov.ValidateDataResourceConfig(p.ctx, r.Addr.Type, cfg))
+		ds = ds.Append(prov.ValidateDataResourceConfig(p.ctx, r.Addr.Type, cfg).InBody(r.Config))
 		read := &ResourceInstanceChange{Addr: addr, ProviderConfig: pc, Action: Read,
 			Before: cty.NullVal(ty), Dependencies: absResources(p.rg.resourceDeps[cr])}
 		if deferred || !cfg.IsWhollyKnown() {
+			read.ReadCause, read.ReadAfter = ReadBecauseConfigUnknown, addrs.AbsResourceInstance{}
+			if deferred {
+				read.ReadCause, read.ReadAfter = ReadBecauseDependencyPending, pending
+			}
 			read.After = plannedDataObject(sch.Block, cfg)
 			vals[k] = read.After
 			p.addChange(read)
@@ -95,7 +99,7 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 		if readHooks != nil {
 			readHooks.PostRead(addr, resp.State, time.Since(readStart), resp.Diagnostics.HasErrors())
 		}
-		readDiags := withAddr(resp.Diagnostics, addrs.ObjectAddr{Instance: addr})
+		readDiags := withAddr(resp.Diagnostics.InBody(r.Config), addrs.ObjectAddr{Instance: addr})
 		if r.Check != "" {
 			read.Reason = ReadBecauseCheckNested
 			read.After = resp.State
@@ -144,7 +148,7 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 // depends_on naming one. OpenTofu then reads it during apply, after that
 // change, even when its configuration is known (forcePlanReadData:
 // references to managed resources count as depends_on for data sources).
-func (p *planner) dependsOnChanges(m *config.Module, r *config.Resource) bool {
+func (p *planner) dependsOnChanges(m *config.Module, r *config.Resource) (addrs.AbsResourceInstance, bool) {
 	refs, _ := resourceReferences(m, r, func(m *config.Module, r *config.Resource) (*provider.Block, bool) {
 		s, ok := p.schemas[configAddr(m, r)]
 		return s.Block, ok
@@ -168,25 +172,31 @@ func (p *planner) dependsOnChanges(m *config.Module, r *config.Resource) bool {
 		collect(cur.Parent, traversalRefs(&ds, cur.Parent.ModuleCalls[name].DependsOn), true)
 	}
 	if len(managed) == 0 && len(modules) == 0 {
-		return false
+		return addrs.AbsResourceInstance{}, false
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	// The first pending change in address order names the reason.
+	var first *ResourceInstanceChange
 	for _, c := range p.changes {
 		if c.Action == NoOp || c.Addr.Resource.Resource.Mode != addrs.Managed {
 			continue
 		}
 		cr := c.Addr.ContainingResource().InConfig()
-		if managed[cr] {
-			return true
-		}
+		hit := managed[cr]
 		for _, mod := range modules {
 			if cr.Module == mod || strings.HasPrefix(string(cr.Module), string(mod)+".") {
-				return true
+				hit = true
 			}
 		}
+		if hit && (first == nil || c.Addr.Less(first.Addr)) {
+			first = c
+		}
 	}
-	return false
+	if first == nil {
+		return addrs.AbsResourceInstance{}, false
+	}
+	return first.Addr, true
 }
 
 // plannedDataObject is the value of a data source read during apply: the

@@ -83,6 +83,18 @@ type ResourceInstanceChange struct {
 	// CBDInheritedFrom names the resource whose create_before_destroy this
 	// object inherited; zero when its own setting (or none) applies.
 	CBDInheritedFrom addrs.AbsResource
+	// CBDVia is, for an inherited create_before_destroy, the resource that
+	// depends on this one and passed the setting on: the next step of the
+	// dependency path towards CBDInheritedFrom (see ReasonIndex.CBDPath).
+	CBDVia addrs.AbsResource
+	// Trigger is the replace_triggered_by entry that forced the replacement
+	// when Reason is ReplaceByTriggers; nil otherwise.
+	Trigger *Trigger
+	// ReadCause says why a data source is read during apply (a Read change).
+	ReadCause ReadCause
+	// ReadAfter is the instance with a pending change that the read waits
+	// for, when ReadCause is ReadBecauseDependencyPending.
+	ReadAfter addrs.AbsResourceInstance
 	// Dependencies are the resources this object depends on: from the
 	// configuration for a create or update, from state for a delete.
 	Dependencies []addrs.AbsResource

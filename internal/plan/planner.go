@@ -145,7 +145,7 @@ type planner struct {
 	eval      *eval.Evaluator
 	variables map[string]cty.Value
 	rg        *refGraph
-	cbd       map[addrs.ConfigResource]addrs.ConfigResource
+	cbd       map[addrs.ConfigResource]cbdSource
 	// removed are the configuration's removed blocks.
 	removed []removedStatement
 	// imports are the expanded import blocks, by target; set before the walk.

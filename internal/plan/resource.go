@@ -234,7 +234,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	}
 	configVal, configMarks := configVal.UnmarkDeepWithPaths()
 	configMarks = WithEchoedMarks(pc.Provider, typeName, configMarks)
-	ds = ds.Append(withAddr(prov.ValidateResourceConfig(p.ctx, typeName, configVal), oaddr))
+	ds = ds.Append(withAddr(prov.ValidateResourceConfig(p.ctx, typeName, configVal).InBody(r.Config), oaddr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
@@ -251,7 +251,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		return cty.UnknownVal(ty), ds
 	}
 	resp := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: priorVal, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
-	ds = ds.Append(withAddr(resp.Diagnostics, oaddr))
+	ds = ds.Append(withAddr(resp.Diagnostics.InBody(r.Config), oaddr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
@@ -267,21 +267,22 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		SchemaVersion: uint64(sch.Version),
 		Importing:     importing,
 	}
-	if src, ok := p.cbd[cr]; ok {
+	if inh, ok := p.cbd[cr]; ok {
 		change.CreateBeforeDestroy = true
-		if src != cr {
-			change.CBDInheritedFrom = recordedAddr(src)
+		if inh.from != cr {
+			change.CBDInheritedFrom = recordedAddr(inh.from)
+			change.CBDVia = recordedAddr(inh.via)
 		}
 	}
 
 	// The action and its reason, in OpenTofu's order: replace_triggered_by
 	// names the reason whatever else forces the replacement; the paths the
 	// provider says force replacement are recorded whatever the reason.
-	triggered := false
+	var trigger *Trigger
 	if !priorVal.IsNull() {
 		t, more := p.replaceTriggered(r, scope, addr)
 		ds = ds.Append(more)
-		triggered = t
+		trigger = t
 		if !tainted {
 			change.RequiredReplace = changedPaths(resp.RequiresReplace, priorVal, planned)
 		}
@@ -290,8 +291,8 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	switch {
 	case priorVal.IsNull():
 		change.Action = Create
-	case triggered:
-		replace, change.Reason = true, ReplaceByTriggers
+	case trigger != nil:
+		replace, change.Reason, change.Trigger = true, ReplaceByTriggers, trigger
 	case tainted:
 		replace, change.Reason = true, ReplaceBecauseTainted
 	case p.replace[addr]:
@@ -314,7 +315,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		nullPrior := cty.NullVal(ty)
 		proposed := provider.ProposedNew(sch.Block, nullPrior, origConfig)
 		resp2 := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: origConfig, ProviderMeta: meta})
-		ds = ds.Append(withAddr(resp2.Diagnostics, oaddr))
+		ds = ds.Append(withAddr(resp2.Diagnostics.InBody(r.Config), oaddr))
 		ds = ds.Append(CheckPlanned(sch.Block, nullPrior, origConfig, resp2, pc, addr))
 		if ds.HasErrors() {
 			return cty.UnknownVal(ty), ds

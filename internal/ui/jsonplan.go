@@ -131,6 +131,9 @@ type resourceChangeJSON struct {
 	Deposed         string          `json:"deposed,omitempty"`
 	Change          changeBodyJSON  `json:"change"`
 	ActionReason    string          `json:"action_reason,omitempty"`
+	// RigReasons says why, beyond action_reason: rig's own field, which
+	// tools that follow the documented format ignore.
+	RigReasons []ReasonJSON `json:"rig_reasons,omitempty"`
 }
 
 type changeBodyJSON struct {
@@ -200,6 +203,7 @@ func MarshalPlanJSON(p *plan.Plan, schemas SchemaSource, opts JSONOptions) ([]by
 	changes := append([]*plan.ResourceInstanceChange(nil), p.Changes...)
 	sortChanges(changes)
 	planned := map[addrs.ModuleInstance][]resourceJSON{}
+	why := plan.NewReasonIndex(p)
 	for _, c := range changes {
 		if c.Action == plan.Delete && c.Addr.Resource.Resource.Mode == addrs.Data {
 			continue
@@ -208,6 +212,7 @@ func MarshalPlanJSON(p *plan.Plan, schemas SchemaSource, opts JSONOptions) ([]by
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", c.ObjectAddr(), err)
 		}
+		rc.RigReasons = ReasonsJSON(why.Reasons(c))
 		out.ResourceChanges = append(out.ResourceChanges, rc)
 		if pv != nil {
 			planned[c.Addr.Module] = append(planned[c.Addr.Module], *pv)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/hashicorp/hcl/v2"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -66,25 +67,29 @@ type relevantJSON struct {
 }
 
 type changeJSON struct {
-	Addr            string   `json:"addr"`
-	PrevRunAddr     string   `json:"prev_run_addr,omitempty"`
-	ImportingID     *string  `json:"importing_id,omitempty"`
-	GeneratedConfig string   `json:"generated_config,omitempty"`
-	Deposed         string   `json:"deposed,omitempty"`
-	Provider        string   `json:"provider"`
-	Action          string   `json:"action"`
-	Reason          string   `json:"reason,omitempty"`
-	Before          []byte   `json:"before"`
-	After           []byte   `json:"after"`
-	BeforeSensitive [][]byte `json:"before_sensitive_paths,omitempty"`
-	AfterSensitive  [][]byte `json:"after_sensitive_paths,omitempty"`
-	RequiredReplace [][]byte `json:"required_replace,omitempty"`
-	PriorPrivate    []byte   `json:"prior_private,omitempty"`
-	PlannedPrivate  []byte   `json:"planned_private,omitempty"`
-	CBD             bool     `json:"create_before_destroy,omitempty"`
-	CBDFrom         string   `json:"create_before_destroy_from,omitempty"`
-	Dependencies    []string `json:"dependencies,omitempty"`
-	SchemaVersion   uint64   `json:"schema_version"`
+	Addr            string       `json:"addr"`
+	PrevRunAddr     string       `json:"prev_run_addr,omitempty"`
+	ImportingID     *string      `json:"importing_id,omitempty"`
+	GeneratedConfig string       `json:"generated_config,omitempty"`
+	Deposed         string       `json:"deposed,omitempty"`
+	Provider        string       `json:"provider"`
+	Action          string       `json:"action"`
+	Reason          string       `json:"reason,omitempty"`
+	Before          []byte       `json:"before"`
+	After           []byte       `json:"after"`
+	BeforeSensitive [][]byte     `json:"before_sensitive_paths,omitempty"`
+	AfterSensitive  [][]byte     `json:"after_sensitive_paths,omitempty"`
+	RequiredReplace [][]byte     `json:"required_replace,omitempty"`
+	PriorPrivate    []byte       `json:"prior_private,omitempty"`
+	PlannedPrivate  []byte       `json:"planned_private,omitempty"`
+	CBD             bool         `json:"create_before_destroy,omitempty"`
+	CBDFrom         string       `json:"create_before_destroy_from,omitempty"`
+	CBDVia          string       `json:"create_before_destroy_via,omitempty"`
+	Trigger         *triggerJSON `json:"replace_triggered_by,omitempty"`
+	ReadCause       string       `json:"read_cause,omitempty"`
+	ReadAfter       string       `json:"read_after,omitempty"`
+	Dependencies    []string     `json:"dependencies,omitempty"`
+	SchemaVersion   uint64       `json:"schema_version"`
 }
 
 type outputJSON struct {
@@ -97,6 +102,22 @@ type outputJSON struct {
 }
 
 var actionNames = map[plan.Action]string{}
+
+// triggerJSON is the replace_triggered_by entry that forced a replacement.
+type triggerJSON struct {
+	Changed string  `json:"changed"`
+	Path    []byte  `json:"path,omitempty"`
+	File    string  `json:"file"`
+	Start   posJSON `json:"start"`
+	End     posJSON `json:"end"`
+}
+
+type posJSON struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Byte   int `json:"byte"`
+}
+
 var reasonNames = map[string]plan.ActionReason{}
 
 func init() {
@@ -429,6 +450,31 @@ func decodeChange(cj changeJSON) (*plan.ResourceInstanceChange, error) {
 			return nil, fmt.Errorf("%s: %w", cj.Addr, err)
 		}
 	}
+	if cj.CBDVia != "" {
+		if c.CBDVia, err = addrs.ParseAbsResourceStr(cj.CBDVia); err != nil {
+			return nil, fmt.Errorf("%s: %w", cj.Addr, err)
+		}
+	}
+	if tj := cj.Trigger; tj != nil {
+		t := &plan.Trigger{Range: hcl.Range{Filename: tj.File,
+			Start: hcl.Pos{Line: tj.Start.Line, Column: tj.Start.Column, Byte: tj.Start.Byte},
+			End:   hcl.Pos{Line: tj.End.Line, Column: tj.End.Column, Byte: tj.End.Byte}}}
+		if t.Changed, err = addrs.ParseAbsResourceInstanceStr(tj.Changed); err != nil {
+			return nil, fmt.Errorf("%s: %w", cj.Addr, err)
+		}
+		if len(tj.Path) > 0 {
+			if t.Path, err = decodePath(tj.Path); err != nil {
+				return nil, fmt.Errorf("%s: %w", cj.Addr, err)
+			}
+		}
+		c.Trigger = t
+	}
+	c.ReadCause = plan.ParseReadCause(cj.ReadCause)
+	if cj.ReadAfter != "" {
+		if c.ReadAfter, err = addrs.ParseAbsResourceInstanceStr(cj.ReadAfter); err != nil {
+			return nil, fmt.Errorf("%s: %w", cj.Addr, err)
+		}
+	}
 	if cj.ImportingID != nil {
 		c.Importing = &plan.Importing{ID: *cj.ImportingID, GeneratedConfig: cj.GeneratedConfig}
 	}
@@ -469,6 +515,26 @@ func encodeChange(c *plan.ResourceInstanceChange) (changeJSON, error) {
 	}
 	if c.CBDInheritedFrom != (addrs.AbsResource{}) {
 		cj.CBDFrom = c.CBDInheritedFrom.String()
+	}
+	if c.CBDVia != (addrs.AbsResource{}) {
+		cj.CBDVia = c.CBDVia.String()
+	}
+	if t := c.Trigger; t != nil {
+		tj := &triggerJSON{Changed: t.Changed.String(), File: t.Range.Filename,
+			Start: posJSON{t.Range.Start.Line, t.Range.Start.Column, t.Range.Start.Byte},
+			End:   posJSON{t.Range.End.Line, t.Range.End.Column, t.Range.End.Byte}}
+		if len(t.Path) > 0 {
+			b, err := encodePath(t.Path)
+			if err != nil {
+				return changeJSON{}, fmt.Errorf("encoding %s: %w", c.Addr, err)
+			}
+			tj.Path = b
+		}
+		cj.Trigger = tj
+	}
+	cj.ReadCause = c.ReadCause.String()
+	if c.ReadAfter != (addrs.AbsResourceInstance{}) {
+		cj.ReadAfter = c.ReadAfter.String()
 	}
 	if c.Moved() {
 		cj.PrevRunAddr = c.PrevRunAddr.String()
