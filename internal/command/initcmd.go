@@ -89,7 +89,7 @@ func (m *Meta) initModules(upgrade bool) diag.Diagnostics {
 		title = "Upgrading modules..."
 	}
 	fmt.Fprint(m.Out, colorText(m.Color, "\x1b[1m"+title+"\x1b[0m\n", title+"\n"))
-	creds, more := getmodules.LoadCredentials(os.Environ())
+	creds, more := getproviders.LoadCredentials(os.Environ())
 	if len(more) > 0 {
 		m.showDiagnostics(more) // warnings about the credentials, shown once here
 	}
@@ -109,7 +109,8 @@ func (m *Meta) initModules(upgrade bool) diag.Diagnostics {
 
 // initProviders is init's provider step: it checks the built-in providers
 // start, installs every plugin provider the configuration requires from the
-// local mirrors (skipping dev_overrides and reattached providers) and
+// sources of the CLI configuration (skipping dev_overrides and reattached
+// providers) and
 // records the selections in the dependency lock file (lockfile.go).
 func (m *Meta) initProviders(cfg *config.Module, f *initFlags) diag.Diagnostics {
 	ctx := context.Background()
@@ -152,13 +153,14 @@ func (m *Meta) initProviders(cfg *config.Module, f *initFlags) diag.Diagnostics 
 	} else {
 		pluginDirs = readPluginPath()
 	}
-	sources, more := cli.Sources(pluginDirs)
+	sources, more := cli.Sources(pluginDirs, cli.Client())
 	ds = ds.Append(more)
 	inst := &getproviders.Installer{
-		Sources:   sources,
-		TargetDir: providersDir,
-		CacheDir:  cli.PluginCacheDir,
-		Log:       func(s string) { fmt.Fprintln(m.Out, s) },
+		Sources:           sources,
+		TargetDir:         providersDir,
+		CacheDir:          cli.PluginCacheDir,
+		CacheMayBreakLock: cli.CacheMayBreakLock,
+		Log:               func(s string) { fmt.Fprintln(m.Out, s) },
 	}
 	old := pp.locks
 	locks, more := inst.Install(ctx, toInstall, old, getproviders.InstallOptions{Upgrade: f.upgrade})

@@ -373,7 +373,11 @@ func TestInitCredentialsWarning(t *testing.T) {
 	})
 	r := mustRig(t, dir, "init", "-no-color")
 	out := strings.Join(strings.Fields(r.stdout+r.stderr), " ")
-	if want := "Warning: Invalid credentials in the CLI configuration " + cfg + ": line 2: the token of app.example.com must be a string."; !strings.Contains(out, want) {
+	want := "Warning: Invalid credentials block " + cfg + `:2: The token for host "app.example.com" must be a string.`
+	if !strings.Contains(out, want) {
 		t.Errorf("init output:\n%s%s\nwant it to contain %q", r.stdout, r.stderr, want)
+	}
+	if n := strings.Count(out, "Invalid credentials block"); n != 1 {
+		t.Errorf("the warning is shown %d times, want once:\n%s%s", n, r.stdout, r.stderr)
 	}
 }

@@ -1,82 +1,13 @@
 package getmodules
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/rig-iac/rig/internal/getproviders"
 )
-
-func TestLoadCredentials(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	writeFiles(t, home, map[string]string{
-		".terraform.d/credentials.tfrc.json": `{"credentials":{"login.example.com":{"token":"from-login"},"both.example.com":{"token":"login-loses"}}}`,
-	})
-	cfg := filepath.Join(home, "cli.tfrc")
-	writeFiles(t, home, map[string]string{"cli.tfrc": `
-provider_installation {
-  direct {}
-}
-credentials "Registry.Example.com" {
-  token = "from-file"
-}
-credentials "both.example.com" {
-  token = "file-wins-over-login"
-}
-credentials "127.0.0.1:8443" {
-  token = "with-port"
-}
-credentials "env.example.com" {
-  token = "env-wins"
-}
-`})
-	t.Setenv("TF_CLI_CONFIG_FILE", cfg)
-	creds, ds := LoadCredentials([]string{
-		"TF_TOKEN_env_example_com=from-env",
-		"TF_TOKEN_my__registry_example_com=dashed",
-		"TF_TOKEN_empty_example_com=",
-		"PATH=/bin",
-	})
-	if len(ds) != 0 {
-		t.Fatalf("diagnostics: %v", ds.Err())
-	}
-	want := map[string]string{
-		"login.example.com":       "from-login",
-		"both.example.com":        "file-wins-over-login",
-		"registry.example.com":    "from-file",
-		"127.0.0.1:8443":          "with-port",
-		"env.example.com":         "from-env",
-		"my-registry.example.com": "dashed",
-	}
-	if diff := cmp.Diff(want, creds.tokens); diff != "" {
-		t.Errorf("tokens (-want +got):\n%s", diff)
-	}
-	for _, s := range []string{creds.String(), fmt.Sprintf("%v %+v %#v", creds, creds, creds)} {
-		for _, tok := range want {
-			if strings.Contains(s, tok) {
-				t.Errorf("%q shows the token %q", s, tok)
-			}
-		}
-	}
-	if got := creds.String(); got != "credentials for 6 hosts" {
-		t.Errorf("String() = %q", got)
-	}
-}
-
-func TestLoadCredentialsInvalidFile(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	writeFiles(t, home, map[string]string{"cli.tfrc": "credentials \"h.example.com\" {\n  token = 42\n}\n"})
-	t.Setenv("TF_CLI_CONFIG_FILE", filepath.Join(home, "cli.tfrc"))
-	_, ds := LoadCredentials(nil)
-	if len(ds) != 1 || ds.HasErrors() || !strings.Contains(ds[0].Detail, "line 2: the token of h.example.com must be a string") {
-		t.Fatalf("diagnostics %+v, want one warning about line 2", ds)
-	}
-}
 
 // TestTokenSentOnlyToItsHost: a registry's token goes with every request to
 // the registry, never to the host serving the package (even through a
@@ -92,7 +23,7 @@ func TestTokenSentOnlyToItsHost(t *testing.T) {
 	registry.Versions["acme/moved/aws"] = []string{"1.0.0"}
 	registry.Locations["acme/moved/aws/1.0.0"] = "/moved.zip"
 	registry.Redirects = map[string]string{"/moved.zip": files.URL + "/net.zip"}
-	creds := NewCredentials(map[string]string{registry.Host(): token})
+	creds := getproviders.NewCredentials(map[string]string{registry.Host(): token}, nil)
 
 	wd := t.TempDir()
 	writeFiles(t, wd, map[string]string{"main.tf": `

@@ -17,6 +17,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/getproviders"
 )
 
 // ModulesDir is the directory, relative to the working directory, where
@@ -48,7 +49,7 @@ type Installer struct {
 	// headers.
 	HTTPClient *http.Client
 	// Credentials are the tokens sent to the hosts they belong to.
-	Credentials Credentials
+	Credentials getproviders.Credentials
 	// DefaultRegistryHost is the registry a registry address without a
 	// host names when the previous manifest does not record the module
 	// under one: DefaultRegistryHost ("" means it) or OpenTofuRegistryHost.
