@@ -144,6 +144,65 @@ output "o" {
 	}
 }
 
+// TestHugeNumberInputs: a huge number given any other way than a native
+// literal — a .tf.json configuration, -var, a .tfvars or .tfvars.json file
+// — is an error naming where it came from, rather than a plan that spends
+// minutes writing out its digits.
+func TestHugeNumberInputs(t *testing.T) {
+	const withVar = `variable "n" {
+  type = number
+}
+
+output "o" {
+  value = var.n
+}
+`
+	tests := []struct {
+		name  string
+		files map[string]string
+		args  []string
+		want  []string
+	}{
+		{"json configuration", map[string]string{"main.tf.json": `{
+  "locals": {
+    "x": 1e55555555
+  },
+  "output": {"o": {"value": "${local.x}"}}
+}
+`}, nil, []string{"Error: Number literal out of range", "on main.tf.json line 3"}},
+		{"json configuration, tiny", map[string]string{"main.tf.json": `{"locals": {"x": 0.` + strings.Repeat("0", 1200) + `1}}`}, nil,
+			[]string{"Error: Number literal out of range", "on main.tf.json line 1"}},
+		{"-var", map[string]string{"main.tf": withVar}, []string{"-var", "n=1e55555555"},
+			[]string{"Error: Invalid value for input variable", "var.n from -var holds a number out of range"}},
+		{".tfvars", map[string]string{"main.tf": withVar, "big.tfvars": "n = 1e55555555\n"}, []string{"-var-file=big.tfvars"},
+			[]string{"Error: Invalid value for input variable", "holds a number out of range"}},
+		{".tfvars.json, in a collection", map[string]string{"main.tf": `variable "n" {
+  type = map(list(number))
+}
+`, "big.tfvars.json": `{"n": {"a": [1, -2e9999]}}`}, []string{"-var-file=big.tfvars.json"},
+			[]string{"Error: Invalid value for input variable", `holds a number out of range (at ["a"][1])`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := workdir(t, tt.files)
+			r := rig(t, dir, append([]string{"plan", "-no-color", "-input=false"}, tt.args...)...)
+			if r.code != 1 {
+				t.Fatalf("exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			for _, want := range tt.want {
+				if !containsText(r.stderr, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+				}
+			}
+		})
+	}
+	// Numbers within the bound still work.
+	dir := workdir(t, map[string]string{"main.tf": withVar})
+	if r := rig(t, dir, "plan", "-no-color", "-input=false", "-var", "n=1e300"); r.code != 0 {
+		t.Errorf("plan with n=1e300: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
 // TestBinaryConfigFile checks that a binary .tf file neither sends its
 // bytes to the terminal (control characters are shown escaped) nor floods
 // it: at most 20 diagnostics of a file are shown, then how many more.

@@ -13,9 +13,11 @@
 // reference or function call is reported by hcl itself ("Variables not
 // allowed", "Function calls not allowed") at the expression's range.
 //
-// Number literals in native syntax are bounded to about 1e±1000 in magnitude
-// ("Number literal out of range" at the literal, numbers.go): anything that
-// prints a larger one would write out all its digits.
+// Number literals in native syntax, and numbers in JSON configuration
+// files, are bounded to about 1e±1000 in magnitude ("Number literal out of
+// range" at the literal, numbers.go): anything that prints a larger one
+// would write out all its digits. ValueNumberOutOfRange applies the same
+// bound to input values.
 //
 // Resource bodies may contain "dynamic" blocks: they are left in Config
 // unexpanded, and lang.Scope.EvalBlock expands them when the body is decoded

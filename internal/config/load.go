@@ -129,7 +129,11 @@ func LoadFiles(files map[string][]byte) (*Module, diag.Diagnostics) {
 		if body == nil {
 			return
 		}
-		if more := checkNumberLiterals(body); more.HasErrors() {
+		more := checkNumberLiterals(body)
+		if strings.HasSuffix(name, ".json") && !parseDiags.HasErrors() {
+			more = append(more, checkJSONNumbers(name, files[name])...)
+		}
+		if more.HasErrors() {
 			hdiags = append(hdiags, more...)
 			return
 		}

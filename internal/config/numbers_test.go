@@ -1,6 +1,7 @@
 package config
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -36,5 +37,21 @@ func TestNumberLiteralRange(t *testing.T) {
 				t.Errorf("diagnostic at %v, want main.tf line %d", ds[0].Subject, tt.errLine)
 			}
 		})
+	}
+}
+
+// TestDecimalOutOfRange judges JSON numbers from their text, at the bound
+// of about 1e±1000, without building them.
+func TestDecimalOutOfRange(t *testing.T) {
+	for s, want := range map[string]bool{
+		"0": false, "-0.0": false, "12345": false, "1e1000": false, "9.99e1000": false, "1e-1000": false,
+		"1e1001": true, "-1e1001": true, "1e55555555": true, "1e-55555555": true, "1E+1001": true,
+		"1" + strings.Repeat("0", 1000): false, "1" + strings.Repeat("0", 1001): true,
+		"0." + strings.Repeat("0", 999) + "1": false, "0." + strings.Repeat("0", 1000) + "1": true,
+		"0.000e99999999": false,
+	} {
+		if got := decimalOutOfRange(s); got != want {
+			t.Errorf("decimalOutOfRange(%.20q) = %v, want %v", s, got, want)
+		}
 	}
 }

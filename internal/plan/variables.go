@@ -66,7 +66,25 @@ func prepareVariables(m *config.Module, given map[string]InputValue) (map[string
 			out[name] = cty.UnknownVal(v.ConcreteType)
 			continue
 		}
+		if path, exp, bad := config.ValueNumberOutOfRange(conv); bad {
+			at := ""
+			if len(path) > 0 {
+				at = " (at " + diag.FormatPath(path) + ")"
+			}
+			ds = ds.Append(diag.At(v.DeclRange, "Invalid value for input variable",
+				fmt.Sprintf("The value given for var.%s from %s holds a number out of range%s: rig accepts numbers from about 1e-1000 to 1e1000 in magnitude (or zero); this one is about 2^%d.", name, sourceOf(in), at, exp)))
+			out[name] = cty.UnknownVal(v.ConcreteType)
+			continue
+		}
 		out[name] = conv
 	}
 	return out, ds
+}
+
+// sourceOf names where a root variable's value came from, for messages.
+func sourceOf(in InputValue) string {
+	if in.SourceType == "" {
+		return "the configuration"
+	}
+	return in.SourceType
 }
