@@ -22,6 +22,8 @@ var allowedImports = map[string][]string{
 	"internal/backend/backendtest": {"internal/backend"},
 	"internal/backend/pg":          {"internal/backend"},
 	"internal/backend/pg/pgtest":   {},
+	"internal/backend/s3":          {"internal/backend"},
+	"internal/backend/s3/s3test":   {},
 	"internal/config":              {"internal/addrs", "internal/diag", "internal/parallel", "internal/version"},
 	"internal/lang":                {"internal/addrs", "internal/diag", "internal/config", "internal/parallel"},
 	"internal/state":               {"internal/addrs", "internal/ctyjson"},
