@@ -17,6 +17,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/rig-iac/rig/internal/backend"
 	"github.com/rig-iac/rig/internal/backend/local"
 	"github.com/rig-iac/rig/internal/backend/pg"
@@ -25,6 +26,7 @@ import (
 	"github.com/rig-iac/rig/internal/version"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
 // backendRecordPath is where `rig init` records the backend it configured,
@@ -66,6 +68,30 @@ func (s backendSpec) same(o backendSpec) bool {
 var backendSettings = map[string]map[string]bool{
 	"local": {"path": false, "workspace_dir": false},
 	"pg":    pgSettings(),
+	"s3":    s3Settings(),
+}
+
+// backendSettingTypes gives the types of the settings that are neither
+// strings nor booleans (lists, sets, maps, numbers, objects), by backend
+// type. A backendSpec keeps such a value as its JSON, in this type.
+var backendSettingTypes = map[string]map[string]cty.Type{
+	"s3": s3Schema,
+}
+
+// settingType returns the type of a backend type's setting; ok is false
+// for a setting it does not have.
+func settingType(backendType, name string) (t cty.Type, ok bool) {
+	if t, ok := backendSettingTypes[backendType][name]; ok {
+		return t, true
+	}
+	isBool, ok := backendSettings[backendType][name]
+	if !ok {
+		return cty.NilType, false
+	}
+	if isBool {
+		return cty.Bool, true
+	}
+	return cty.String, true
 }
 
 func pgSettings() map[string]bool {
@@ -113,7 +139,12 @@ func readBackendRecord() (spec backendSpec, ok bool, err error) {
 			spec.Settings[k] = strconv.FormatBool(v)
 		case nil:
 		default:
-			return spec, false, fmt.Errorf("reading %s: setting %q has an unexpected value %v", backendRecordPath, k, v)
+			// A list, map, number or object: kept as its JSON.
+			data, err := json.Marshal(v)
+			if err != nil {
+				return spec, false, fmt.Errorf("reading %s: setting %q: %w", backendRecordPath, k, err)
+			}
+			spec.Settings[k] = string(data)
 		}
 	}
 	return spec, true, nil
@@ -138,16 +169,23 @@ func writeBackendRecord(spec backendSpec) error {
 	if form == 0 {
 		form = preferredForm(spec.Type, spec.Settings, spec.Settings)
 	}
-	for name, isBool := range formSettings(form, spec.Type) {
+	for name, t := range formSchema(form, spec.Type) {
 		v, ok := spec.Settings[name]
 		switch {
 		case !ok:
 			rec.Backend.Config[name] = nil
-		case isBool:
+		case t == cty.Bool:
 			b, _ := strconv.ParseBool(v)
 			rec.Backend.Config[name] = b
-		default:
+		case t == cty.String:
 			rec.Backend.Config[name] = v
+		default:
+			union, _ := settingType(spec.Type, name)
+			raw, err := typedSettingJSON(v, union, t)
+			if err != nil {
+				return fmt.Errorf("recording setting %q: %w", name, err)
+			}
+			rec.Backend.Config[name] = raw
 		}
 	}
 	data, err := json.MarshalIndent(rec, "", "  ")
@@ -167,16 +205,15 @@ func writeBackendRecord(spec backendSpec) error {
 
 // blockSpec evaluates a backend block's settings.
 func blockSpec(b *config.Backend) (backendSpec, diag.Diagnostics) {
-	schema, ok := backendSettings[b.Type]
-	if !ok {
+	if _, ok := backendSettings[b.Type]; !ok {
 		return backendSpec{}, diag.Diagnostics{diag.At(b.TypeRange, "Unsupported backend type",
-			fmt.Sprintf("rig does not support the %q backend yet; it supports \"local\" and \"pg\".", b.Type))}
+			fmt.Sprintf("rig does not support the %q backend yet; it supports \"local\", \"pg\" and \"s3\".", b.Type))}
 	}
 	attrs, hds := b.Config.JustAttributes()
 	ds := diag.FromHCL(hds)
 	spec := backendSpec{Type: b.Type, Settings: map[string]string{}}
 	for name, attr := range attrs {
-		isBool, known := schema[name]
+		t, known := settingType(b.Type, name)
 		if !known {
 			ds = ds.Append(diag.At(attr.NameRange, "Unsupported argument", fmt.Sprintf("The %s backend has no setting named %q.", b.Type, name)))
 			continue
@@ -186,7 +223,7 @@ func blockSpec(b *config.Backend) (backendSpec, diag.Diagnostics) {
 		if more.HasErrors() {
 			continue
 		}
-		s, err := settingString(v, isBool)
+		s, err := settingValue(v, t)
 		if err != nil {
 			ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid backend setting", fmt.Sprintf("The %q setting of the %s backend %s.", name, b.Type, err)))
 			continue
@@ -198,21 +235,54 @@ func blockSpec(b *config.Backend) (backendSpec, diag.Diagnostics) {
 }
 
 func settingString(v cty.Value, isBool bool) (string, error) {
-	want, what := cty.String, "must be a string"
 	if isBool {
-		want, what = cty.Bool, "must be a boolean"
+		return settingValue(v, cty.Bool)
+	}
+	return settingValue(v, cty.String)
+}
+
+// settingValue converts a setting's value to its type and encodes it as
+// a backendSpec holds it: a string as itself, a boolean as "true" or
+// "false", anything else as JSON. An object may leave attributes out.
+func settingValue(v cty.Value, want cty.Type) (string, error) {
+	what := "must be " + want.FriendlyName()
+	switch want {
+	case cty.Bool:
+		what = "must be a boolean"
+	case cty.String:
+		what = "must be a string"
 	}
 	if v.IsNull() || !v.IsWhollyKnown() {
 		return "", errors.New(what)
 	}
-	v, err := convert.Convert(v, want)
+	target := want
+	if want.IsObjectType() {
+		if vt := v.Type(); vt.IsObjectType() || vt.IsMapType() {
+			for it := v.ElementIterator(); it.Next(); {
+				k, _ := it.Element()
+				if !want.HasAttribute(k.AsString()) {
+					return "", fmt.Errorf("%s: it has no attribute %q", what, k.AsString())
+				}
+			}
+		}
+		optional := slices.Collect(maps.Keys(want.AttributeTypes()))
+		target = cty.ObjectWithOptionalAttrs(want.AttributeTypes(), optional)
+	}
+	v, err := convert.Convert(v, target)
 	if err != nil {
-		return "", errors.New(what)
+		return "", fmt.Errorf("%s: %s", what, err)
 	}
-	if isBool {
+	switch want {
+	case cty.Bool:
 		return strconv.FormatBool(v.True()), nil
+	case cty.String:
+		return v.AsString(), nil
 	}
-	return v.AsString(), nil
+	data, err := ctyjson.Marshal(v, want)
+	if err != nil {
+		return "", fmt.Errorf("%s: %s", what, err)
+	}
+	return string(data), nil
 }
 
 // specHash hashes a spec's type and settings as rig's first records did
@@ -231,10 +301,9 @@ func specHash(spec backendSpec) uint64 {
 // file of attributes (HCL, or JSON when it ends in .json).
 func applyBackendConfigFlags(spec backendSpec, flags []string) (backendSpec, diag.Diagnostics) {
 	var ds diag.Diagnostics
-	schema := backendSettings[spec.Type]
 	settings := maps.Clone(spec.Settings)
 	set := func(name, value string, rng *hcl.Range) {
-		isBool, ok := schema[name]
+		t, ok := settingType(spec.Type, name)
 		switch {
 		case !ok:
 			d := diag.Errorf("Invalid backend configuration argument", "The backend configuration argument %q given on the command line is not expected for the selected backend type %q.", name, spec.Type)
@@ -242,15 +311,34 @@ func applyBackendConfigFlags(spec backendSpec, flags []string) (backendSpec, dia
 				d = diag.At(*rng, d.Summary, d.Detail)
 			}
 			ds = ds.Append(d)
-		case isBool:
+		case t == cty.Bool:
 			b, err := strconv.ParseBool(value)
 			if err != nil {
 				ds = ds.Append(diag.Errorf("Invalid backend configuration argument", "The value for %q must be a boolean, not %q.", name, value))
 				return
 			}
 			settings[name] = strconv.FormatBool(b)
-		default:
+		case t == cty.String || rng != nil:
 			settings[name] = value
+		default:
+			// A KEY=VALUE pair for a list, map, number or object: VALUE is
+			// an expression, as in the block.
+			expr, hds := hclsyntax.ParseExpression([]byte(value), "<value for "+name+">", hcl.InitialPos)
+			if hds.HasErrors() {
+				ds = ds.Append(diag.FromHCL(hds))
+				return
+			}
+			v, hds := expr.Value(nil)
+			if hds.HasErrors() {
+				ds = ds.Append(diag.FromHCL(hds))
+				return
+			}
+			enc, err := settingValue(v, t)
+			if err != nil {
+				ds = ds.Append(diag.Errorf("Invalid backend configuration argument", "The value for %q %s.", name, err))
+				return
+			}
+			settings[name] = enc
 		}
 	}
 	for _, f := range flags {
@@ -279,12 +367,14 @@ func applyBackendConfigFlags(spec backendSpec, flags []string) (backendSpec, dia
 			if more.HasErrors() {
 				continue
 			}
-			s, err := settingString(v, schema[name])
-			if err != nil && schema != nil {
-				if _, known := schema[name]; known {
-					ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid backend setting", fmt.Sprintf("The %q setting %s.", name, err)))
-					continue
-				}
+			t, known := settingType(spec.Type, name)
+			if !known {
+				t = cty.String
+			}
+			s, err := settingValue(v, t)
+			if err != nil && known {
+				ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid backend setting", fmt.Sprintf("The %q setting %s.", name, err)))
+				continue
 			}
 			rng := attr.NameRange
 			set(name, s, &rng)
@@ -357,6 +447,8 @@ func openBackend(ctx context.Context, spec backendSpec) (backend.Backend, diag.D
 			return nil, diag.Diagnostics{diag.Errorf("Failed to configure the pg backend", "%s", err)}
 		}
 		return b, nil
+	case "s3":
+		return openS3(ctx, spec)
 	}
-	return nil, diag.Diagnostics{diag.Errorf("Unsupported backend type", "rig does not support the %q backend yet; it supports \"local\" and \"pg\".", spec.Type)}
+	return nil, diag.Diagnostics{diag.Errorf("Unsupported backend type", "rig does not support the %q backend yet; it supports \"local\", \"pg\" and \"s3\".", spec.Type)}
 }

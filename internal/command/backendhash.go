@@ -4,6 +4,7 @@ import (
 	"maps"
 
 	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
 // backendHashForm is whose hash of the backend block a record in
@@ -30,25 +31,53 @@ const (
 // has and Terraform's does not.
 var terraformLacks = map[string][]string{"pg": {"table_name", "index_name"}}
 
-// formSettings returns the settings of backend type typ in form's schema,
-// with whether each is a boolean; the caller must not modify the result.
-func formSettings(form backendHashForm, typ string) map[string]bool {
-	all := backendSettings[typ]
-	if form != hashTerraform || len(terraformLacks[typ]) == 0 {
-		return all
+// formSchema returns the settings of backend type typ in form's schema,
+// with their types; the caller must not modify the result.
+func formSchema(form backendHashForm, typ string) map[string]cty.Type {
+	if typ == "s3" {
+		if form == hashTerraform {
+			return s3TerraformSchema
+		}
+		return s3OpenTofuSchema
 	}
-	out := maps.Clone(all)
-	for _, name := range terraformLacks[typ] {
-		delete(out, name)
+	out := make(map[string]cty.Type, len(backendSettings[typ]))
+	for name := range backendSettings[typ] {
+		out[name], _ = settingType(typ, name)
+	}
+	if form == hashTerraform {
+		for _, name := range terraformLacks[typ] {
+			delete(out, name)
+		}
 	}
 	return out
 }
 
+// formValue returns a setting's value (as a backendSpec holds it) in the
+// type t of a form's schema; ok is false when that type cannot hold it.
+func formValue(typ, name, value string, t cty.Type) (cty.Value, bool) {
+	switch t {
+	case cty.Bool:
+		return cty.BoolVal(value == "true"), true
+	case cty.String:
+		return cty.StringVal(value), true
+	}
+	union, _ := settingType(typ, name)
+	v, err := ctyjson.Unmarshal([]byte(value), union)
+	if err != nil {
+		return cty.NilVal, false
+	}
+	return s3FormValue(v, t)
+}
+
 // representable reports whether form's schema has every setting given.
 func representable(form backendHashForm, typ string, settings map[string]string) bool {
-	schema := formSettings(form, typ)
-	for name := range settings {
-		if _, ok := schema[name]; !ok {
+	schema := formSchema(form, typ)
+	for name, value := range settings {
+		t, ok := schema[name]
+		if !ok {
+			return false
+		}
+		if _, ok := formValue(typ, name, value, t); !ok {
 			return false
 		}
 	}
@@ -56,8 +85,8 @@ func representable(form backendHashForm, typ string, settings map[string]string)
 }
 
 // blockHash returns the hash form's tool records for a block of type typ
-// with the given settings (as strings, "true"/"false" for booleans); ok is
-// false when that tool's backend has not every setting.
+// with the given settings (as a backendSpec holds them); ok is false when
+// that tool's backend has not every setting.
 func blockHash(form backendHashForm, typ string, settings map[string]string) (hash uint64, ok bool) {
 	if form == hashRigLegacy {
 		return specHash(backendSpec{Type: typ, Settings: settings}), true
@@ -65,20 +94,15 @@ func blockHash(form backendHashForm, typ string, settings map[string]string) (ha
 	if !representable(form, typ, settings) {
 		return 0, false
 	}
-	schema := formSettings(form, typ)
+	schema := formSchema(form, typ)
 	attrs := make(map[string]cty.Value, len(schema))
-	for name, isBool := range schema {
+	for name, t := range schema {
 		v, set := settings[name]
-		switch {
-		case !set && isBool:
-			attrs[name] = cty.NullVal(cty.Bool)
-		case !set:
-			attrs[name] = cty.NullVal(cty.String)
-		case isBool:
-			attrs[name] = cty.BoolVal(v == "true")
-		default:
-			attrs[name] = cty.StringVal(v)
+		if !set {
+			attrs[name] = cty.NullVal(t)
+			continue
 		}
+		attrs[name], _ = formValue(typ, name, v, t)
 	}
 	obj := cty.EmptyObjectVal
 	if len(attrs) > 0 {

@@ -62,10 +62,9 @@ func readRemoteState(ctx context.Context, req builtin.RemoteStateRequest) (map[s
 // remoteStateSpec checks a terraform_remote_state's backend type and
 // config against the settings of rig's backends.
 func remoteStateSpec(req builtin.RemoteStateRequest) (backendSpec, diag.Diagnostics) {
-	schema, ok := backendSettings[req.Backend]
-	if !ok {
+	if _, ok := backendSettings[req.Backend]; !ok {
 		return backendSpec{}, diag.Diagnostics{diag.Errorf("Invalid backend configuration",
-			"There is no backend type named %q: rig's terraform_remote_state supports \"local\" and \"pg\".", req.Backend)}
+			"There is no backend type named %q: rig's terraform_remote_state supports \"local\", \"pg\" and \"s3\".", req.Backend)}
 	}
 	spec := backendSpec{Type: req.Backend, Settings: map[string]string{}}
 	if req.Workspace != backend.DefaultWorkspace {
@@ -80,7 +79,7 @@ func remoteStateSpec(req builtin.RemoteStateRequest) (backendSpec, diag.Diagnost
 	for it := req.Config.ElementIterator(); it.Next(); {
 		k, v := it.Element()
 		name := k.AsString()
-		isBool, known := schema[name]
+		t, known := settingType(req.Backend, name)
 		if !known {
 			ds = ds.Append(diag.Errorf("Invalid backend configuration", "The %s backend has no setting named %q.", req.Backend, name))
 			continue
@@ -88,7 +87,7 @@ func remoteStateSpec(req builtin.RemoteStateRequest) (backendSpec, diag.Diagnost
 		if v.IsNull() {
 			continue
 		}
-		s, err := settingString(v, isBool)
+		s, err := settingValue(v, t)
 		if err != nil {
 			ds = ds.Append(diag.Errorf("Invalid backend configuration", "The %q setting of the %s backend %s.", name, req.Backend, err))
 			continue

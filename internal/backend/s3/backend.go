@@ -1,9 +1,13 @@
 package s3
 
 import (
+	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +15,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
@@ -23,6 +28,7 @@ import (
 	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/logging"
 	"github.com/rig-iac/rig/internal/backend"
+	"golang.org/x/net/http/httpproxy"
 )
 
 // Backend is the s3 backend. It is safe for concurrent use.
@@ -73,9 +79,17 @@ func New(ctx context.Context, cfg Config) (*Backend, error) {
 			}
 		})
 	}
-	if !cfg.SkipCredentialsValidation {
-		if _, err := stsClient(awsCfg, cfg).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{}); err != nil {
+	if !cfg.SkipCredentialsValidation || len(cfg.AllowedAccountIDs) > 0 || len(cfg.ForbiddenAccountIDs) > 0 {
+		id, err := stsClient(awsCfg, cfg).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
+		if err != nil {
 			return nil, fmt.Errorf("s3 backend: validating the credentials with STS: %w", err)
+		}
+		account := aws.ToString(id.Account)
+		if len(cfg.AllowedAccountIDs) > 0 && !slices.Contains(cfg.AllowedAccountIDs, account) {
+			return nil, fmt.Errorf("s3 backend: AWS account ID not allowed: %s", account)
+		}
+		if slices.Contains(cfg.ForbiddenAccountIDs, account) {
+			return nil, fmt.Errorf("s3 backend: AWS account ID not allowed: %s", account)
 		}
 	}
 	if b.dyn != nil {
@@ -111,6 +125,31 @@ func loadAWSConfig(ctx context.Context, cfg Config) (aws.Config, error) {
 	}
 	if cfg.SkipMetadataAPICheck {
 		opts = append(opts, config.WithEC2IMDSClientEnableState(imds.ClientDisabled))
+	}
+	if cfg.EC2MetadataEndpoint != "" {
+		opts = append(opts, config.WithEC2IMDSEndpoint(cfg.EC2MetadataEndpoint))
+	}
+	if cfg.EC2MetadataEndpointMode == "IPv6" {
+		opts = append(opts, config.WithEC2IMDSEndpointMode(imds.EndpointModeStateIPv6))
+	}
+	if cfg.RetryMode != "" {
+		opts = append(opts, config.WithRetryMode(aws.RetryMode(cfg.RetryMode)))
+	}
+	if cfg.UseFIPSEndpoint {
+		opts = append(opts, config.WithUseFIPSEndpoint(aws.FIPSEndpointStateEnabled))
+	}
+	if cfg.UseDualStackEndpoint {
+		opts = append(opts, config.WithUseDualStackEndpoint(aws.DualStackEndpointStateEnabled))
+	}
+	if cfg.CustomCABundle != "" {
+		pem, err := os.ReadFile(expandHome([]string{cfg.CustomCABundle})[0])
+		if err != nil {
+			return aws.Config{}, fmt.Errorf("reading custom_ca_bundle: %w", err)
+		}
+		opts = append(opts, config.WithCustomCABundle(bytes.NewReader(pem)))
+	}
+	if cfg.Insecure || cfg.HTTPProxy != "" || cfg.HTTPSProxy != "" || cfg.NoProxy != "" {
+		opts = append(opts, config.WithHTTPClient(httpClient(cfg)))
 	}
 	awsCfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
@@ -149,6 +188,26 @@ func stsClient(awsCfg aws.Config, cfg Config) *sts.Client {
 	return sts.NewFromConfig(awsCfg, func(o *sts.Options) {
 		if cfg.Endpoints.STS != "" {
 			o.BaseEndpoint = aws.String(withScheme(cfg.Endpoints.STS))
+		}
+		if cfg.STSRegion != "" {
+			o.Region = cfg.STSRegion
+		}
+	})
+}
+
+// httpClient is the SDK's HTTP client with the configured proxies and
+// certificate checking.
+func httpClient(cfg Config) *awshttp.BuildableClient {
+	return awshttp.NewBuildableClient().WithTransportOptions(func(tr *http.Transport) {
+		if cfg.Insecure {
+			if tr.TLSClientConfig == nil {
+				tr.TLSClientConfig = &tls.Config{}
+			}
+			tr.TLSClientConfig.InsecureSkipVerify = true
+		}
+		if cfg.HTTPProxy != "" || cfg.HTTPSProxy != "" || cfg.NoProxy != "" {
+			proxy := (&httpproxy.Config{HTTPProxy: cfg.HTTPProxy, HTTPSProxy: cfg.HTTPSProxy, NoProxy: cfg.NoProxy}).ProxyFunc()
+			tr.Proxy = func(r *http.Request) (*url.URL, error) { return proxy(r.URL) }
 		}
 	})
 }

@@ -60,6 +60,20 @@ type Config struct {
 	// MaxRetries is max_retries: attempts of a request in all; 0 means
 	// DefaultMaxRetries.
 	MaxRetries int
+	RetryMode  string // retry_mode: "standard" (the default) or "adaptive"
+
+	STSRegion               string   // sts_region: the region of STS calls; "" is Region
+	CustomCABundle          string   // custom_ca_bundle: a PEM file of extra root certificates
+	EC2MetadataEndpoint     string   // ec2_metadata_service_endpoint
+	EC2MetadataEndpointMode string   // ec2_metadata_service_endpoint_mode: IPv4 or IPv6
+	AllowedAccountIDs       []string // allowed_account_ids: the credentials' account must be one of them
+	ForbiddenAccountIDs     []string // forbidden_account_ids: … and none of these
+	// HTTPProxy, HTTPSProxy and NoProxy (http_proxy, https_proxy, no_proxy)
+	// replace the proxy environment variables when any is set.
+	HTTPProxy, HTTPSProxy, NoProxy string
+	Insecure                       bool // insecure: do not verify TLS certificates
+	UseFIPSEndpoint                bool // use_fips_endpoint
+	UseDualStackEndpoint           bool // use_dualstack_endpoint
 }
 
 // Endpoints are custom service endpoints (the endpoints object, or the
@@ -161,6 +175,19 @@ func (c *Config) Validate(getenv func(string) string) []Problem {
 		if r.Duration != 0 && (r.Duration < 15*time.Minute || r.Duration > 12*time.Hour) {
 			bad("assume_role.duration", "Invalid Duration", "Duration must be between 15m0s and 12h0m0s, had "+r.Duration.String())
 		}
+	}
+	switch c.RetryMode {
+	case "", "standard", "adaptive":
+	default:
+		bad("retry_mode", "Invalid retry mode", `Valid values are "standard" and "adaptive".`)
+	}
+	switch c.EC2MetadataEndpointMode {
+	case "", "IPv4", "IPv6":
+	default:
+		bad("ec2_metadata_service_endpoint_mode", "Invalid Value", `Value must be one of "IPv4" or "IPv6".`)
+	}
+	if len(c.AllowedAccountIDs) > 0 && len(c.ForbiddenAccountIDs) > 0 {
+		bad("", "Invalid Attribute Combination", `Only one of "allowed_account_ids" and "forbidden_account_ids" can be set.`)
 	}
 	if c.MaxRetries < 0 {
 		bad("max_retries", "Invalid max_retries value", "max_retries must not be negative.")

@@ -1,0 +1,230 @@
+package command
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rig-iac/rig/internal/config"
+)
+
+// TestS3BackendRecord: for the s3 block of the fixture, rig computes the
+// hash Terraform 1.11.4 recorded, accepts Terraform's record, and writes a
+// record whose config is Terraform's.
+func TestS3BackendRecord(t *testing.T) {
+	fixture := filepath.Join("testdata", "s3-record-terraform-1.11.4")
+	mod, ds := config.LoadDir(fixture)
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	want, ds := blockSpec(mod.Terraform.Backend)
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	const terraformHash = 335355409 // .terraform/terraform.tfstate of `terraform init`
+	if want.Form != hashTerraform || want.Hash != terraformHash {
+		t.Errorf("form %d hash %d, want Terraform's %d", want.Form, want.Hash, terraformHash)
+	}
+	tfRecord, err := os.ReadFile(filepath.Join(fixture, "record.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".terraform"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, ".terraform/terraform.tfstate", string(tfRecord))
+	var rec backendSpec
+	var ok bool
+	inDir(t, dir, func() { rec, ok, err = readBackendRecord() })
+	if err != nil || !ok {
+		t.Fatalf("reading Terraform's record: %v", err)
+	}
+	if form, ok := rec.recordedFor(want); !ok || form != hashTerraform {
+		t.Errorf("Terraform's record: recordedFor = %d, %v; want Terraform's form", form, ok)
+	}
+	if !rec.same(want) {
+		t.Errorf("settings from Terraform's record differ from the block's:\n%s", cmp.Diff(want.Settings, rec.Settings))
+	}
+	// rig's record of the block is Terraform's.
+	var got []byte
+	inDir(t, dir, func() {
+		if err := writeBackendRecord(want); err != nil {
+			t.Fatal(err)
+		}
+		got, err = os.ReadFile(backendRecordPath)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b map[string]any
+	if err := json.Unmarshal(tfRecord, &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(got, &b); err != nil {
+		t.Fatal(err)
+	}
+	a["terraform_version"], b["terraform_version"] = nil, nil
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Errorf("record (-Terraform +rig):\n%s", diff)
+	}
+}
+
+// TestS3Forms: OpenTofu-only settings make OpenTofu's form the one
+// recorded, with its schema in the record; Terraform-only nested
+// attributes keep Terraform's.
+func TestS3Forms(t *testing.T) {
+	tests := []struct {
+		name     string
+		settings map[string]string
+		form     backendHashForm
+	}{
+		{"common settings", map[string]string{"bucket": "b", "key": "k"}, hashTerraform},
+		{"OpenTofu's role_arn", map[string]string{"bucket": "b", "role_arn": "arn:aws:iam::1:role/r"}, hashOpenTofu},
+		{"Terraform's endpoints.sso", map[string]string{"endpoints": `{"sso":"https://sso"}`}, hashTerraform},
+		{"assume_role in both", map[string]string{"assume_role": `{"role_arn":"arn:aws:iam::1:role/r"}`}, hashTerraform},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if f := preferredForm("s3", tt.settings, tt.settings); f != tt.form {
+				t.Errorf("preferredForm = %d, want %d", f, tt.form)
+			}
+			for _, f := range []backendHashForm{hashTerraform, hashOpenTofu} {
+				_, ok := blockHash(f, "s3", tt.settings)
+				if wantOK := representable(f, "s3", tt.settings); ok != wantOK {
+					t.Errorf("form %d: blockHash ok %v, representable %v", f, ok, wantOK)
+				}
+			}
+		})
+	}
+	// OpenTofu's schema lacks sso: a block setting it has no OpenTofu hash.
+	if _, ok := blockHash(hashOpenTofu, "s3", map[string]string{"endpoints": `{"sso":"https://sso"}`}); ok {
+		t.Error("OpenTofu's form accepted endpoints.sso")
+	}
+}
+
+// TestS3Settings: the block's nested objects, sets and numbers are read,
+// checked against their types and turned into the backend's Config.
+func TestS3Settings(t *testing.T) {
+	tests := []struct {
+		name    string
+		block   string
+		env     map[string]string
+		check   func(t *testing.T, spec backendSpec)
+		wantErr string
+	}{
+		{name: "full", block: `
+bucket = "b"
+key = "path/terraform.tfstate"
+region = "eu-west-1"
+workspace_key_prefix = "ws"
+encrypt = true
+kms_key_id = "alias/state"
+acl = "private"
+endpoints = { s3 = "http://127.0.0.1:9000", dynamodb = "http://127.0.0.1:8000", sts = "sts.example" }
+use_path_style = true
+profile = "team"
+shared_credentials_files = ["~/creds"]
+shared_config_files = ["/etc/aws/config"]
+assume_role = { role_arn = "arn:aws:iam::123456789012:role/state", session_name = "rig", external_id = "x", duration = "1h", tags = { team = "a" } }
+use_lockfile = true
+dynamodb_table = "locks"
+max_retries = 7
+skip_s3_checksum = true
+`, check: func(t *testing.T, spec backendSpec) {
+			cfg, ds := s3ConfigFromSettings(spec.Settings, func(string) string { return "" })
+			if ds.HasErrors() {
+				t.Fatal(ds.Err())
+			}
+			if cfg.Bucket != "b" || cfg.Key != "path/terraform.tfstate" || cfg.WorkspacePrefix() != "ws" || !cfg.Encrypt || cfg.KMSKeyID != "alias/state" {
+				t.Errorf("config %+v", cfg)
+			}
+			if cfg.Endpoints.S3 != "http://127.0.0.1:9000" || cfg.Endpoints.DynamoDB != "http://127.0.0.1:8000" || cfg.Endpoints.STS != "sts.example" || !cfg.UsePathStyle {
+				t.Errorf("endpoints %+v", cfg.Endpoints)
+			}
+			if r := cfg.AssumeRole; r == nil || r.RoleARN != "arn:aws:iam::123456789012:role/state" || r.Duration.String() != "1h0m0s" || r.Tags["team"] != "a" || r.SessionName != "rig" {
+				t.Errorf("assume_role %+v", cfg.AssumeRole)
+			}
+			if cfg.MaxRetries != 7 || !cfg.UseLockfile || cfg.DynamoDBTable != "locks" || !cfg.SkipS3Checksum ||
+				len(cfg.SharedCredentialsFiles) != 1 || cfg.SharedConfigFiles[0] != "/etc/aws/config" || cfg.Profile != "team" {
+				t.Errorf("config %+v", cfg)
+			}
+		}},
+		{name: "deprecated settings", block: `
+bucket = "b"
+key = "k"
+endpoint = "http://s3.local"
+force_path_style = true
+role_arn = "arn:aws:iam::123456789012:role/state"
+assume_role_duration_seconds = 1800
+`, env: map[string]string{"AWS_REGION": "us-east-1"}, check: func(t *testing.T, spec backendSpec) {
+			cfg, ds := s3ConfigFromSettings(spec.Settings, func(k string) string { return map[string]string{"AWS_REGION": "us-east-1"}[k] })
+			if ds.HasErrors() {
+				t.Fatal(ds.Err())
+			}
+			if cfg.Endpoints.S3 != "http://s3.local" || !cfg.UsePathStyle || cfg.AssumeRole == nil || cfg.AssumeRole.Duration.Minutes() != 30 {
+				t.Errorf("config %+v, assume_role %+v", cfg, cfg.AssumeRole)
+			}
+			if spec.Form != hashOpenTofu {
+				t.Errorf("form %d, want OpenTofu's (Terraform has no top-level role_arn)", spec.Form)
+			}
+		}},
+		{name: "unknown setting", block: "bucket = \"b\"\nconn_str = \"x\"\n", wantErr: `The s3 backend has no setting named "conn_str"`},
+		{name: "unknown endpoint", block: "endpoints = { ftp = \"x\" }\n", wantErr: `"endpoints" setting of the s3 backend must be`},
+		{name: "wrong type", block: "shared_config_files = \"one\"\n", wantErr: `"shared_config_files" setting of the s3 backend must be set of string`},
+		{name: "bad max_retries", block: "max_retries = \"many\"\n", wantErr: `"max_retries" setting of the s3 backend must be number`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, dir, "main.tf", "terraform {\n  backend \"s3\" {\n"+tt.block+"\n  }\n}\n")
+			mod, ds := config.LoadDir(dir)
+			if ds.HasErrors() {
+				t.Fatal(ds.Err())
+			}
+			spec, ds := blockSpec(mod.Terraform.Backend)
+			if tt.wantErr != "" {
+				if !ds.HasErrors() || !strings.Contains(ds.Err().Error(), tt.wantErr) {
+					t.Fatalf("diagnostics %v, want %q", ds, tt.wantErr)
+				}
+				return
+			}
+			if ds.HasErrors() {
+				t.Fatal(ds.Err())
+			}
+			tt.check(t, spec)
+		})
+	}
+}
+
+// TestS3SettingProblems: problems with the values are diagnostics naming
+// the setting, without the secrets.
+func TestS3SettingProblems(t *testing.T) {
+	secret := strings.Repeat("Zm9v", 11) // 44 base64 characters
+	tests := []struct {
+		name     string
+		settings map[string]string
+		want     string
+	}{
+		{"missing bucket", map[string]string{"key": "k", "region": "us-east-1"}, `The "bucket" attribute value must not be empty`},
+		{"missing region", map[string]string{"bucket": "b", "key": "k"}, `Missing region value`},
+		{"kms and customer key", map[string]string{"bucket": "b", "key": "k", "region": "us-east-1", "kms_key_id": "alias/x", "sse_customer_key": secret}, `Only one of "kms_key_id" and "sse_customer_key"`},
+		{"endpoint twice", map[string]string{"bucket": "b", "key": "k", "region": "us-east-1", "endpoint": "a", "endpoints": `{"s3":"b"}`}, `Only one of "endpoint" and "endpoints.s3"`},
+		{"web identity", map[string]string{"bucket": "b", "key": "k", "region": "us-east-1", "assume_role_with_web_identity": `{"role_arn":"r"}`}, `rig does not support the s3 backend's "assume_role_with_web_identity" setting yet`},
+		{"assume_role both ways", map[string]string{"bucket": "b", "key": "k", "region": "us-east-1", "role_arn": "r", "assume_role": `{"role_arn":"r"}`}, `conflict with the "assume_role" setting`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, ds := s3ConfigFromSettings(tt.settings, func(string) string { return "" })
+			if !ds.HasErrors() || !strings.Contains(ds.Err().Error(), tt.want) {
+				t.Fatalf("diagnostics %v, want %q", ds, tt.want)
+			}
+			if strings.Contains(ds.Err().Error(), secret) {
+				t.Errorf("a diagnostic shows the customer key")
+			}
+		})
+	}
+}
