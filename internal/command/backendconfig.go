@@ -234,13 +234,6 @@ func blockSpec(b *config.Backend) (backendSpec, diag.Diagnostics) {
 	return spec.withForm(0), ds
 }
 
-func settingString(v cty.Value, isBool bool) (string, error) {
-	if isBool {
-		return settingValue(v, cty.Bool)
-	}
-	return settingValue(v, cty.String)
-}
-
 // settingValue converts a setting's value to its type and encodes it as
 // a backendSpec holds it: a string as itself, a boolean as "true" or
 // "false", anything else as JSON. An object may leave attributes out.

@@ -92,9 +92,6 @@ func s3Settings() map[string]bool {
 	return m
 }
 
-// s3Sensitive are the settings whose values are secrets: never shown.
-var s3Sensitive = []string{"secret_key", "token", "sse_customer_key", "access_key"}
-
 // s3Unsupported are settings of the schemas rig does not act on yet; a
 // configuration setting one is refused rather than silently run otherwise.
 var s3Unsupported = []string{"assume_role_with_web_identity", "endpoints.sso"}

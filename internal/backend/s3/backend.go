@@ -92,6 +92,9 @@ func New(ctx context.Context, cfg Config) (*Backend, error) {
 			return nil, fmt.Errorf("s3 backend: AWS account ID not allowed: %s", account)
 		}
 	}
+	if err := b.checkBucket(ctx); err != nil {
+		return nil, fmt.Errorf("s3 backend: %w", err)
+	}
 	if b.dyn != nil {
 		if err := b.checkTable(ctx); err != nil {
 			return nil, fmt.Errorf("s3 backend: %w", err)
@@ -341,11 +344,26 @@ func (b *Backend) store(workspace string) *Store {
 	return &Store{b: b, key: b.objectKey(workspace)}
 }
 
-// bucketError explains a missing bucket.
-func bucketError(err error) error {
+// checkBucket reports a bucket that does not exist. A refusal to say
+// (credentials allowed only to read and write objects) is not an error.
+func (b *Backend) checkBucket(ctx context.Context) error {
+	_, err := b.s3.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String(b.cfg.Bucket)})
+	var nf *s3types.NotFound
+	if errors.As(err, &nf) || isNoSuchBucket(err) {
+		return fmt.Errorf("the bucket %s does not exist: it must be created before the backend is used", b.cfg.Bucket)
+	}
+	return nil
+}
+
+func isNoSuchBucket(err error) bool {
 	var nb *s3types.NoSuchBucket
 	var api smithy.APIError
-	if errors.As(err, &nb) || (errors.As(err, &api) && api.ErrorCode() == "NoSuchBucket") {
+	return errors.As(err, &nb) || (errors.As(err, &api) && api.ErrorCode() == "NoSuchBucket")
+}
+
+// bucketError explains a missing bucket.
+func bucketError(err error) error {
+	if isNoSuchBucket(err) {
 		return fmt.Errorf("the bucket does not exist (it must be created before the backend is used): %w", err)
 	}
 	return err

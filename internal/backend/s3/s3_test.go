@@ -411,13 +411,12 @@ func TestWriteFailure(t *testing.T) {
 	}
 }
 
-// TestMissingBucket: a bucket that does not exist is named in the error.
+// TestMissingBucket: New fails on a bucket that does not exist, naming it.
 func TestMissingBucket(t *testing.T) {
 	srv := s3test.NewS3(t)
-	b := newTestBackend(t, testConfig(srv, nil, true))
-	_, err := b.Workspaces(context.Background())
-	if err == nil || !strings.Contains(err.Error(), "bucket does not exist") {
-		t.Errorf("Workspaces = %v, want the missing bucket named", err)
+	_, err := New(context.Background(), testConfig(srv, nil, true))
+	if err == nil || !strings.Contains(err.Error(), "bucket state does not exist") {
+		t.Errorf("New = %v, want the missing bucket named", err)
 	}
 }
 
