@@ -1,0 +1,132 @@
+package command
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rig-iac/rig/internal/backend"
+)
+
+// TestS3WithTerraform shares an s3 backend (both lock kinds) and a working
+// directory with Terraform 1.11: Terraform accepts the backend record rig
+// wrote and plans no changes on rig's state; a lock rig holds stops
+// Terraform, naming rig's lock, and a lock Terraform holds (an apply
+// waiting for its confirmation) stops rig, naming Terraform's.
+func TestS3WithTerraform(t *testing.T) {
+	p := newS3Target(t, true, true)
+	dir := workdir(t, map[string]string{"main.tf": p.block() + simpleConfig})
+	tf := terraformIn(t, dir)
+	mustRig(t, dir, "init", "-no-color")
+	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false")
+	record := readFile(t, dir, ".terraform/terraform.tfstate")
+
+	if r := tf("init", "-no-color", "-input=false"); r.code != 0 {
+		t.Fatalf("terraform init in rig's directory: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if got := readFile(t, dir, ".terraform/terraform.tfstate"); !sameRecord(t, got, record) {
+		t.Errorf("terraform init rewrote rig's record:\n%s\nwas:\n%s", got, record)
+	}
+	if r := tf("plan", "-detailed-exitcode", "-no-color", "-input=false"); r.code != 0 {
+		t.Fatalf("terraform plan on rig's state: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	// rig holds the lock: Terraform waits for nobody and reports rig's lock.
+	held := p.store(t, "default")
+	info := backend.NewLockInfo("OperationTypeApply")
+	info.Who = "rig@build-host"
+	id, err := held.Lock(context.Background(), info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := tf("plan", "-no-color", "-input=false")
+	if r.code == 0 || !strings.Contains(r.stderr, "Error acquiring the state lock") || !strings.Contains(r.stderr, id) {
+		t.Fatalf("terraform plan while rig holds the lock: exit %d\n%s", r.code, r.stderr)
+	}
+	if err := held.Unlock(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+
+	// Terraform holds the lock while its apply waits for "yes".
+	bin, _ := exec.LookPath("terraform")
+	cmd := exec.Command(bin, "apply", "-no-color", "-var=value=from-terraform")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	waitFor(t, stdout, "Enter a value")
+	r = rig(t, dir, "plan", "-no-color", "-input=false")
+	if r.code != 1 || !strings.Contains(r.stderr, "Error acquiring the state lock") || !strings.Contains(r.stderr, "1.11") {
+		t.Fatalf("rig plan while Terraform holds the lock: exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := io.WriteString(stdin, "yes\n"); err != nil {
+		t.Fatal(err)
+	}
+	_ = stdin.Close()
+	go func() { _, _ = io.Copy(io.Discard, stdout) }()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("terraform apply: %v", err)
+	}
+	if r := rig(t, dir, "plan", "-detailed-exitcode", "-no-color", "-input=false", "-var=value=from-terraform"); r.code != 0 {
+		t.Fatalf("rig plan on Terraform's state: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// waitFor reads r until a line containing s appears, failing after a while.
+func waitFor(t *testing.T, r io.Reader, s string) {
+	t.Helper()
+	found := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(r)
+		sc.Split(bufio.ScanRunes)
+		var seen strings.Builder
+		for sc.Scan() {
+			seen.WriteString(sc.Text())
+			if strings.Contains(seen.String(), s) {
+				found <- true
+				return
+			}
+		}
+		found <- false
+	}()
+	select {
+	case ok := <-found:
+		if !ok {
+			t.Fatalf("the output ended without %q", s)
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("no %q within two minutes", s)
+	}
+}
+
+// sameRecord reports whether two backend records are for the same
+// backend type and block (the same hash).
+func sameRecord(t *testing.T, a, b string) bool {
+	t.Helper()
+	var ra, rb backendRecord
+	if err := jsonUnmarshal(a, &ra); err != nil {
+		t.Fatal(err)
+	}
+	if err := jsonUnmarshal(b, &rb); err != nil {
+		t.Fatal(err)
+	}
+	return ra.Backend != nil && rb.Backend != nil && ra.Backend.Type == rb.Backend.Type && ra.Backend.Hash == rb.Backend.Hash
+}
+
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
