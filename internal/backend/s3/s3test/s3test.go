@@ -25,6 +25,7 @@ type S3 struct {
 	mu       sync.Mutex
 	headers  []http.Header // of PUT requests, when recording
 	record   bool
+	keys     []string // the access keys that signed requests
 }
 
 // NewS3 starts a server with the given buckets, stopped when the test
@@ -40,6 +41,9 @@ func NewS3(t testing.TB, buckets ...string) *S3 {
 	fake := gofakes3.New(s.backend, gofakes3.WithIntegrityCheck(true))
 	inner := fake.Server()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.keys = append(s.keys, AccessKey(r.Header))
+		s.mu.Unlock()
 		if r.Method == http.MethodPut {
 			s.puts.Add(1)
 			s.mu.Lock()
@@ -112,4 +116,12 @@ func (s *S3) Headers() []http.Header {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]http.Header(nil), s.headers...)
+}
+
+// AccessKeys returns the access key IDs that signed the requests served so
+// far, in order.
+func (s *S3) AccessKeys() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.keys...)
 }
