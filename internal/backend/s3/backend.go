@@ -329,6 +329,9 @@ func (b *Backend) DeleteWorkspace(ctx context.Context, name string) error {
 			return fmt.Errorf("deleting workspace %q: removing its digest: %w", name, err)
 		}
 	}
+	if err := s.Journal().Discard(ctx); err != nil {
+		return fmt.Errorf("deleting workspace %q: %w", name, err)
+	}
 	return nil
 }
 

@@ -29,9 +29,17 @@
 // DynamoDB table, Write then records the state's MD5 in the item
 // BUCKET/KEY-md5 (attribute Digest), and Read retries for a while when the
 // object it gets does not match that digest, so that a read from a lagging
-// replica is detected rather than used. Stores keep no journal
-// (Store.Journal is nil): S3 objects cannot be appended to, so rig writes
-// whole snapshots.
+// replica is detected rather than used.
+//
+// Journal. S3 objects cannot be appended to, so a Store's journal is a
+// head object KEY.tfjournal (the snapshot's lineage and serial, and a
+// generation) and one object per record, KEY.tfjournal.d/GENERATION/N,
+// each acknowledged by S3 before Append returns; Load lists the records
+// of the head's generation in order and stops at a gap. Begin replaces the
+// head with a new generation in one PUT (an earlier journal is then
+// unreachable and its objects are deleted after), Discard deletes the
+// head, and DeleteWorkspace the whole journal. Terraform and OpenTofu
+// ignore these objects.
 //
 // It imports only the standard library, the AWS SDK for Go v2 and
 // internal/backend.

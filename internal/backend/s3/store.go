@@ -25,8 +25,9 @@ import (
 // between calls: the lock lives in S3 (or DynamoDB), so any Store value of
 // the workspace, in any process, that is given the lock ID can release it.
 type Store struct {
-	b   *Backend
-	key string // the state object's key
+	b       *Backend
+	key     string // the state object's key
+	journal *objectJournal
 }
 
 var _ backend.Store = (*Store)(nil)
@@ -38,10 +39,6 @@ var ErrDigestMismatch = errors.New("the state in S3 does not have the digest rec
 // Path implements backend.Store: BUCKET/KEY, as Terraform records it in
 // lock information.
 func (s *Store) Path() string { return s.b.cfg.Bucket + "/" + s.key }
-
-// Journal implements backend.Store: S3 objects cannot be appended to, so
-// the store keeps no journal.
-func (s *Store) Journal() backend.Journal { return nil }
 
 // Read implements backend.Store. An empty object reads as no state. With a
 // DynamoDB table, an object that does not match the recorded digest is
