@@ -205,6 +205,8 @@ func s3ConfigFromSettings(settings map[string]string, getenv func(string) string
 		if !now.IsNull() {
 			bad("Only one of %q and %q can be set.", pair[0], pair[1])
 		}
+		ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Deprecated Parameter",
+			Detail: fmt.Sprintf("The s3 backend's %q setting is deprecated: use %q instead.", pair[0], pair[1])})
 	}
 	endpoints := vals["endpoints"]
 	endpoint := func(field, deprecated string, env ...string) string {
@@ -306,6 +308,8 @@ func s3ConfigFromSettings(settings map[string]string, getenv func(string) string
 		}
 		cfg.AssumeRole = r
 	case deprecatedRole:
+		ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Deprecated Parameters",
+			Detail: "The s3 backend's top-level role_arn, session_name, external_id and assume_role_* settings are deprecated (and unknown to Terraform): use the \"assume_role\" object instead."})
 		r := &s3.AssumeRole{
 			RoleARN:           str(vals["role_arn"]),
 			SessionName:       str(vals["session_name"]),

@@ -168,6 +168,13 @@ assume_role_duration_seconds = 1800
 			if cfg.Endpoints.S3 != "http://s3.local" || !cfg.UsePathStyle || cfg.AssumeRole == nil || cfg.AssumeRole.Duration.Minutes() != 30 {
 				t.Errorf("config %+v, assume_role %+v", cfg, cfg.AssumeRole)
 			}
+			var warned []string
+			for _, d := range ds {
+				warned = append(warned, d.Summary+": "+d.Detail)
+			}
+			if len(warned) != 3 || !strings.Contains(strings.Join(warned, "\n"), `"endpoint" setting is deprecated: use "endpoints.s3"`) {
+				t.Errorf("warnings %q, want one per deprecated setting", warned)
+			}
 			if spec.Form != hashOpenTofu {
 				t.Errorf("form %d, want OpenTofu's (Terraform has no top-level role_arn)", spec.Form)
 			}
