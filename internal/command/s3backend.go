@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rig-iac/rig/internal/backend"
@@ -184,7 +185,7 @@ func s3ConfigFromSettings(settings map[string]string, getenv func(string) string
 	}
 	for _, name := range s3Unsupported {
 		v := vals[name]
-		if obj, field, ok := cutDot(name); ok {
+		if obj, field, ok := strings.Cut(name, "."); ok {
 			v = attr(vals[obj], field)
 		}
 		if !v.IsNull() {
@@ -197,7 +198,7 @@ func s3ConfigFromSettings(settings map[string]string, getenv func(string) string
 		if old.IsNull() {
 			continue
 		}
-		_, field, nested := cutDot(pair[1])
+		_, field, nested := strings.Cut(pair[1], ".")
 		now := vals[pair[1]]
 		if nested {
 			now = attr(vals["endpoints"], field)
@@ -337,16 +338,6 @@ func s3ConfigFromSettings(settings map[string]string, getenv func(string) string
 		}
 	}
 	return cfg, ds
-}
-
-// cutDot splits "object.field".
-func cutDot(path string) (obj, field string, ok bool) {
-	for i := range len(path) {
-		if path[i] == '.' {
-			return path[:i], path[i+1:], true
-		}
-	}
-	return path, "", false
 }
 
 // openS3 builds the s3 backend a spec describes.
