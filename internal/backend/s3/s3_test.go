@@ -356,6 +356,10 @@ func TestWriteRequest(t *testing.T) {
 			map[string]string{"X-Amz-Server-Side-Encryption": "AES256", "X-Amz-Acl": "bucket-owner-full-control"}, nil},
 		{"kms", func(c *Config) { c.Encrypt, c.KMSKeyID = true, "alias/state" },
 			map[string]string{"X-Amz-Server-Side-Encryption": "aws:kms", "X-Amz-Server-Side-Encryption-Aws-Kms-Key-Id": "alias/state"}, nil},
+		{"customer key", func(c *Config) { c.Encrypt, c.SSECustomerKey = true, "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=" },
+			map[string]string{"X-Amz-Server-Side-Encryption-Customer-Algorithm": "AES256",
+				"X-Amz-Server-Side-Encryption-Customer-Key":     "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+				"X-Amz-Server-Side-Encryption-Customer-Key-Md5": "*"}, []string{"X-Amz-Server-Side-Encryption"}},
 		{"skip checksum", func(c *Config) { c.SkipS3Checksum = true }, map[string]string{"Content-Md5": "*"},
 			[]string{"X-Amz-Checksum-Sha256"}},
 	}
