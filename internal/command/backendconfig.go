@@ -147,6 +147,23 @@ func readBackendRecord() (spec backendSpec, ok bool, err error) {
 			spec.Settings[k] = string(data)
 		}
 	}
+	// A typed value as a block gives it: in the union of the tools' types,
+	// attributes a tool left out as null.
+	for k, t := range backendSettingTypes[spec.Type] {
+		v, ok := spec.Settings[k]
+		if !ok || t == cty.String || t == cty.Bool {
+			continue
+		}
+		val, err := ctyjson.Unmarshal([]byte(v), t)
+		if err != nil {
+			return spec, false, fmt.Errorf("reading %s: setting %q: %w", backendRecordPath, k, err)
+		}
+		data, err := ctyjson.Marshal(val, t)
+		if err != nil {
+			return spec, false, fmt.Errorf("reading %s: setting %q: %w", backendRecordPath, k, err)
+		}
+		spec.Settings[k] = string(data)
+	}
 	return spec, true, nil
 }
 
@@ -181,7 +198,8 @@ func writeBackendRecord(spec backendSpec) error {
 			rec.Backend.Config[name] = v
 		default:
 			union, _ := settingType(spec.Type, name)
-			raw, err := typedSettingJSON(v, union, t)
+			other := formSchema(otherForm(form), spec.Type)[name]
+			raw, err := typedSettingJSON(v, union, t, other)
 			if err != nil {
 				return fmt.Errorf("recording setting %q: %w", name, err)
 			}

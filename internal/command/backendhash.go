@@ -52,6 +52,14 @@ func formSchema(form backendHashForm, typ string) map[string]cty.Type {
 	return out
 }
 
+// otherForm is the form of the other tool: OpenTofu's for Terraform's.
+func otherForm(form backendHashForm) backendHashForm {
+	if form == hashTerraform {
+		return hashOpenTofu
+	}
+	return hashTerraform
+}
+
 // formValue returns a setting's value (as a backendSpec holds it) in the
 // type t of a form's schema; ok is false when that type cannot hold it.
 func formValue(typ, name, value string, t cty.Type) (cty.Value, bool) {

@@ -379,7 +379,12 @@ func s3FormValue(v cty.Value, t cty.Type) (cty.Value, bool) {
 }
 
 // typedSettingJSON is the record's JSON for a typed setting in form's type.
-func typedSettingJSON(value string, union, form cty.Type) (json.RawMessage, error) {
+// A nested object leaves out the null attributes that the other tool's
+// schema lacks (other; cty.NilType when it has no such setting): each tool
+// decodes a record's config with its own schema, reading a missing
+// attribute as null but failing on one it does not know, so that both
+// Terraform and OpenTofu read the record.
+func typedSettingJSON(value string, union, form, other cty.Type) (json.RawMessage, error) {
 	v, err := ctyjson.Unmarshal([]byte(value), union)
 	if err != nil {
 		return nil, err
@@ -388,5 +393,19 @@ func typedSettingJSON(value string, union, form cty.Type) (json.RawMessage, erro
 	if !ok {
 		return nil, fmt.Errorf("the value %s has attributes the schema lacks", value)
 	}
-	return ctyjson.Marshal(v, form)
+	if !form.IsObjectType() || v.IsNull() || other == cty.NilType || !other.IsObjectType() {
+		return ctyjson.Marshal(v, form)
+	}
+	attrs := map[string]cty.Value{}
+	for name, av := range v.AsValueMap() {
+		if av.IsNull() && !other.HasAttribute(name) {
+			continue
+		}
+		attrs[name] = av
+	}
+	v = cty.EmptyObjectVal
+	if len(attrs) > 0 {
+		v = cty.ObjectVal(attrs)
+	}
+	return ctyjson.Marshal(v, v.Type())
 }

@@ -11,11 +11,12 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 )
 
-// TestS3BackendRecord: for the s3 block of the fixture, rig computes the
-// hash Terraform 1.11.4 recorded, accepts Terraform's record, and writes a
-// record whose config is Terraform's.
+// TestS3BackendRecord: for the s3 block of testdata/s3-record, rig
+// computes the hashes Terraform 1.11.4 and OpenTofu 1.10.6 recorded (their
+// schemas differ, so the hashes do), accepts each tool's record, and
+// writes a record whose config is Terraform's.
 func TestS3BackendRecord(t *testing.T) {
-	fixture := filepath.Join("testdata", "s3-record-terraform-1.11.4")
+	fixture := filepath.Join("testdata", "s3-record")
 	mod, ds := config.LoadDir(fixture)
 	if ds.HasErrors() {
 		t.Fatal(ds.Err())
@@ -24,32 +25,37 @@ func TestS3BackendRecord(t *testing.T) {
 	if ds.HasErrors() {
 		t.Fatal(ds.Err())
 	}
-	const terraformHash = 335355409 // .terraform/terraform.tfstate of `terraform init`
-	if want.Form != hashTerraform || want.Hash != terraformHash {
-		t.Errorf("form %d hash %d, want Terraform's %d", want.Form, want.Hash, terraformHash)
+	// The hashes in each tool's .terraform/terraform.tfstate after its init.
+	hashes := map[backendHashForm]uint64{hashTerraform: 335355409, hashOpenTofu: 3137969882}
+	records := map[backendHashForm]string{hashTerraform: "terraform-1.11.4.json", hashOpenTofu: "opentofu-1.10.6.json"}
+	if want.Form != hashTerraform || want.Hash != hashes[hashTerraform] {
+		t.Errorf("form %d hash %d, want Terraform's %d", want.Form, want.Hash, hashes[hashTerraform])
 	}
-	tfRecord, err := os.ReadFile(filepath.Join(fixture, "record.json"))
+	for form, file := range records {
+		if got, ok := blockHash(form, "s3", want.block); !ok || got != hashes[form] {
+			t.Errorf("%s: hash %d (%v), want %d", file, got, ok, hashes[form])
+		}
+		record, err := os.ReadFile(filepath.Join(fixture, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := readRecordText(t, string(record))
+		if rec.Hash != hashes[form] {
+			t.Fatalf("%s records hash %d", file, rec.Hash)
+		}
+		if got, ok := rec.recordedFor(want); !ok || got != form {
+			t.Errorf("%s: recordedFor = %d, %v; want form %d", file, got, ok, form)
+		}
+	}
+	// rig's record of the block is Terraform's.
+	tfRecord, err := os.ReadFile(filepath.Join(fixture, records[hashTerraform]))
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, ".terraform"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, dir, ".terraform/terraform.tfstate", string(tfRecord))
-	var rec backendSpec
-	var ok bool
-	inDir(t, dir, func() { rec, ok, err = readBackendRecord() })
-	if err != nil || !ok {
-		t.Fatalf("reading Terraform's record: %v", err)
-	}
-	if form, ok := rec.recordedFor(want); !ok || form != hashTerraform {
-		t.Errorf("Terraform's record: recordedFor = %d, %v; want Terraform's form", form, ok)
-	}
-	if !rec.same(want) {
+	if rec := readRecordText(t, string(tfRecord)); !rec.same(want) {
 		t.Errorf("settings from Terraform's record differ from the block's:\n%s", cmp.Diff(want.Settings, rec.Settings))
 	}
-	// rig's record of the block is Terraform's.
+	dir := t.TempDir()
 	var got []byte
 	inDir(t, dir, func() {
 		if err := writeBackendRecord(want); err != nil {
@@ -68,9 +74,30 @@ func TestS3BackendRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	a["terraform_version"], b["terraform_version"] = nil, nil
+	// rig leaves out endpoints.sso, null, so that OpenTofu, whose schema
+	// lacks it, reads the record too.
+	delete(a["backend"].(map[string]any)["config"].(map[string]any)["endpoints"].(map[string]any), "sso")
 	if diff := cmp.Diff(a, b); diff != "" {
 		t.Errorf("record (-Terraform +rig):\n%s", diff)
 	}
+}
+
+// readRecordText reads a backend record as rig reads .terraform/terraform.tfstate.
+func readRecordText(t *testing.T, record string) backendSpec {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".terraform"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, ".terraform/terraform.tfstate", record)
+	var rec backendSpec
+	var ok bool
+	var err error
+	inDir(t, dir, func() { rec, ok, err = readBackendRecord() })
+	if err != nil || !ok {
+		t.Fatalf("reading the record: %v (found %v)", err, ok)
+	}
+	return rec
 }
 
 // TestS3Forms: OpenTofu-only settings make OpenTofu's form the one

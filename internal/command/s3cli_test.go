@@ -126,8 +126,15 @@ func TestS3BackendConfigFlags(t *testing.T) {
 	if sf := p.state(t, "default"); instanceCount(sf) != 2 {
 		t.Fatalf("state in S3 has %d instances", instanceCount(sf))
 	}
-	// Later commands and a second init use the recorded values.
+	// Later commands and a second init use the recorded values; an init
+	// with the same values changes nothing.
+	rec := readFile(t, dir, ".terraform/terraform.tfstate")
 	mustRig(t, dir, "init", "-no-color")
+	mustRig(t, dir, "init", "-no-color", "-input=false", "-backend-config=s3.tfbackend", "-backend-config=bucket=state",
+		`-backend-config=endpoints={ s3 = "`+p.srv.URL+`" }`)
+	if again := readFile(t, dir, ".terraform/terraform.tfstate"); again != rec {
+		t.Errorf("init with the same values changed the record:\n%s\nwas:\n%s", again, rec)
+	}
 	if r := rig(t, dir, "plan", "-detailed-exitcode", "-no-color", "-input=false"); r.code != 0 {
 		t.Fatalf("plan: exit %d\n%s", r.code, r.stderr)
 	}

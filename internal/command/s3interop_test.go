@@ -15,29 +15,62 @@ import (
 )
 
 // TestS3WithTerraform shares an s3 backend (both lock kinds) and a working
-// directory with Terraform 1.11: Terraform accepts the backend record rig
-// wrote and plans no changes on rig's state; a lock rig holds stops
-// Terraform, naming rig's lock, and a lock Terraform holds (an apply
-// waiting for its confirmation) stops rig, naming Terraform's.
-func TestS3WithTerraform(t *testing.T) {
+// directory with Terraform 1.11 (see testS3With).
+func TestS3WithTerraform(t *testing.T) { testS3With(t, "terraform", "1.11", true) }
+
+// TestS3WithOpenTofu is TestS3WithTerraform with OpenTofu 1.10, which
+// accepts rig's record (Terraform's hash) by its config, and records its
+// own hash of the block in its place, which rig accepts in turn.
+func TestS3WithOpenTofu(t *testing.T) { testS3With(t, "tofu", "1.10", false) }
+
+// testS3With shares an s3 backend (both lock kinds) and a working
+// directory with another tool (skipped when it is not on PATH): the tool
+// accepts the backend record rig wrote (keeping it as it is, with
+// keepsRecord), rig the record as the tool leaves it, and each plans no
+// changes on the other's state; a lock rig holds stops the tool, naming rig's lock, and a lock the
+// tool holds (an apply waiting for its confirmation) stops rig, naming the
+// tool's version.
+func testS3With(t *testing.T, tool, version string, keepsRecord bool) {
+	bin, err := exec.LookPath(tool)
+	if err != nil {
+		t.Skipf("%s not on PATH", tool)
+	}
 	p := newS3Target(t, true, true)
 	dir := workdir(t, map[string]string{"main.tf": p.block() + simpleConfig})
-	tf := terraformIn(t, dir)
+	env := append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null")
+	run := func(args ...string) result {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Dir, cmd.Env = dir, append(env, "TF_IN_AUTOMATION=1", "TF_INPUT=0")
+		var out, errb strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return result{code: code, stdout: out.String(), stderr: errb.String()}
+	}
 	mustRig(t, dir, "init", "-no-color")
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false")
 	record := readFile(t, dir, ".terraform/terraform.tfstate")
 
-	if r := tf("init", "-no-color", "-input=false"); r.code != 0 {
-		t.Fatalf("terraform init in rig's directory: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	if r := run("init", "-no-color", "-input=false"); r.code != 0 {
+		t.Fatalf("%s init in rig's directory: exit %d\n%s%s", tool, r.code, r.stdout, r.stderr)
 	}
-	if got := readFile(t, dir, ".terraform/terraform.tfstate"); !sameRecord(t, got, record) {
-		t.Errorf("terraform init rewrote rig's record:\n%s\nwas:\n%s", got, record)
+	if got := readFile(t, dir, ".terraform/terraform.tfstate"); keepsRecord && !sameRecord(t, got, record) {
+		t.Errorf("%s init rewrote rig's record:\n%s\nwas:\n%s", tool, got, record)
 	}
-	if r := tf("plan", "-detailed-exitcode", "-no-color", "-input=false"); r.code != 0 {
-		t.Fatalf("terraform plan on rig's state: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	if r := rig(t, dir, "plan", "-detailed-exitcode", "-no-color", "-input=false"); r.code != 0 {
+		t.Fatalf("rig plan after %s init: exit %d\n%s%s", tool, r.code, r.stdout, r.stderr)
+	}
+	if r := run("plan", "-detailed-exitcode", "-no-color", "-input=false"); r.code != 0 {
+		t.Fatalf("%s plan on rig's state: exit %d\n%s%s", tool, r.code, r.stdout, r.stderr)
 	}
 
-	// rig holds the lock: Terraform waits for nobody and reports rig's lock.
+	// rig holds the lock: the tool reports rig's lock.
 	held := p.store(t, "default")
 	info := backend.NewLockInfo("OperationTypeApply")
 	info.Who = "rig@build-host"
@@ -45,19 +78,17 @@ func TestS3WithTerraform(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := tf("plan", "-no-color", "-input=false")
+	r := run("plan", "-no-color", "-input=false")
 	if r.code == 0 || !strings.Contains(r.stderr, "Error acquiring the state lock") || !strings.Contains(r.stderr, id) {
-		t.Fatalf("terraform plan while rig holds the lock: exit %d\n%s", r.code, r.stderr)
+		t.Fatalf("%s plan while rig holds the lock: exit %d\n%s", tool, r.code, r.stderr)
 	}
 	if err := held.Unlock(context.Background(), id); err != nil {
 		t.Fatal(err)
 	}
 
-	// Terraform holds the lock while its apply waits for "yes".
-	bin, _ := exec.LookPath("terraform")
-	cmd := exec.Command(bin, "apply", "-no-color", "-var=value=from-terraform")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null")
+	// The tool holds the lock while its apply waits for "yes".
+	cmd := exec.Command(bin, "apply", "-no-color", "-var=value=from-"+tool)
+	cmd.Dir, cmd.Env = dir, env
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -72,8 +103,8 @@ func TestS3WithTerraform(t *testing.T) {
 	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
 	waitFor(t, stdout, "Enter a value")
 	r = rig(t, dir, "plan", "-no-color", "-input=false")
-	if r.code != 1 || !strings.Contains(r.stderr, "Error acquiring the state lock") || !strings.Contains(r.stderr, "1.11") {
-		t.Fatalf("rig plan while Terraform holds the lock: exit %d\n%s", r.code, r.stderr)
+	if r.code != 1 || !strings.Contains(r.stderr, "Error acquiring the state lock") || !strings.Contains(r.stderr, "Version:   "+version) {
+		t.Fatalf("rig plan while %s holds the lock: exit %d\n%s", tool, r.code, r.stderr)
 	}
 	if _, err := io.WriteString(stdin, "yes\n"); err != nil {
 		t.Fatal(err)
@@ -81,10 +112,10 @@ func TestS3WithTerraform(t *testing.T) {
 	_ = stdin.Close()
 	go func() { _, _ = io.Copy(io.Discard, stdout) }()
 	if err := cmd.Wait(); err != nil {
-		t.Fatalf("terraform apply: %v", err)
+		t.Fatalf("%s apply: %v", tool, err)
 	}
-	if r := rig(t, dir, "plan", "-detailed-exitcode", "-no-color", "-input=false", "-var=value=from-terraform"); r.code != 0 {
-		t.Fatalf("rig plan on Terraform's state: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	if r := rig(t, dir, "plan", "-detailed-exitcode", "-no-color", "-input=false", "-var=value=from-"+tool); r.code != 0 {
+		t.Fatalf("rig plan on %s's state: exit %d\n%s%s", tool, r.code, r.stdout, r.stderr)
 	}
 }
 
