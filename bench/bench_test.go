@@ -183,6 +183,23 @@ func BenchmarkOrder(b *testing.B) {
 	})
 }
 
+// BenchmarkOrderRules is BenchmarkOrder with every edge's rule recorded,
+// as rig explain builds the graph.
+func BenchmarkOrderRules(b *testing.B) {
+	forSizes(b, func(b *testing.B, n int) {
+		cfg := load(b, gen.Options{Shape: gen.Mixed, N: n, Seed: 1})
+		cfg2 := load(b, gen.Options{Shape: gen.Mixed, N: n, Seed: 1, Version: 2, UpdateFraction: 0.1, ReplaceFraction: 0.1})
+		p := mustPlan(b, cfg2, applied(b, cfg), plan.NormalMode)
+		peak := startPeak()
+		for b.Loop() {
+			if _, ds := apply.OrderWith(p, apply.OrderOptions{Rules: true}); ds.HasErrors() {
+				b.Fatal(ds.Err())
+			}
+		}
+		peak.report(b)
+	})
+}
+
 func BenchmarkApplyCreate(b *testing.B) {
 	forSizes(b, func(b *testing.B, n int) {
 		cfg := load(b, layered(n, 1))

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/checks"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/dag"
 	"github.com/rig-iac/rig/internal/diag"
@@ -119,6 +120,12 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		}
 	}
 	a.priorOutputs = maps.Clone(p.PriorState.Outputs)
+	if p.Mode != plan.DestroyMode {
+		a.checks = p.Checks.Copy()
+		if a.checks == nil {
+			a.checks = checks.NewState(cfg)
+		}
+	}
 	a.rec = newRecorder(working, opts.StateWriter)
 	if opts.SpliceDependencies {
 		a.splice = newSplicer(p)
@@ -160,6 +167,12 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 	}
 	if !ds.HasErrors() || p.Mode == plan.DestroyMode {
 		ds = ds.Append(a.recordOutputs())
+	}
+	if a.checks != nil {
+		// Recorded with the final state the caller writes, as OpenTofu
+		// records them: not needed to recover from a crash.
+		results := a.checks.StateJSON()
+		_ = a.rec.record(nil, func(s *state.State) { s.CheckResults = results })
 	}
 	final := a.rec.close()
 	return final, ds
@@ -237,6 +250,9 @@ type applier struct {
 	taintedPrior map[addrs.AbsResourceInstance]bool
 
 	values *liveValues
+	// checks are the plan's check results, updated by the conditions the
+	// apply evaluates; nil for a destroy.
+	checks *checks.State
 	// priorOutputs are the root outputs recorded before the apply; read-only.
 	priorOutputs map[string]state.OutputValue
 

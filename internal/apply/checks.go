@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/checks"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
@@ -38,8 +39,8 @@ func (a *applier) checkConditions() diag.Diagnostics {
 		for _, mi := range a.eval.ModuleInstances(m.Path) {
 			scope := a.eval.Scope(mi, lang.InstanceData{})
 			for _, name := range slices.Sorted(maps.Keys(m.Outputs)) {
-				for _, rule := range m.Outputs[name].Preconditions {
-					ds = ds.Append(eval.CheckRule(scope, rule, "Module output value precondition failed", ""))
+				for i, rule := range m.Outputs[name].Preconditions {
+					ds = ds.Append(eval.CheckRule(scope, rule, "Module output value precondition failed", "", a.ruleAt(checks.NamedObject(checks.OutputKind, mi, name), checks.Precondition, i)))
 				}
 			}
 			for _, c := range m.Checks {
@@ -47,10 +48,16 @@ func (a *applier) checkConditions() diag.Diagnostics {
 				failed := a.checkFailed[checkInstance{module: mi.String(), name: c.Name}]
 				a.checkMu.Unlock()
 				if !failed {
-					ds = ds.Append(plan.EvalCheck(a.eval, c, mi))
+					ds = ds.Append(plan.EvalCheck(a.eval, c, mi, a.checks))
 				}
 			}
 		}
 	}
 	return ds
+}
+
+// ruleAt names condition index of type t of obj for recording its result
+// in the apply's check results.
+func (a *applier) ruleAt(obj checks.Object, t checks.RuleType, index int) eval.RuleAt {
+	return eval.RuleAt{Checks: a.checks, Object: obj, Type: t, Index: index}
 }

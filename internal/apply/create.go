@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/checks"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
@@ -42,8 +43,8 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 	inst := exp.InstanceData(op.Addr.Resource.Key)
 	scope := a.eval.Scope(op.Addr.Module, inst)
 	if c.Action == plan.Read {
-		for _, rule := range r.Preconditions {
-			ds = ds.Append(eval.CheckRule(scope, rule, "Resource precondition failed", ""))
+		for i, rule := range r.Preconditions {
+			ds = ds.Append(eval.CheckRule(scope, rule, "Resource precondition failed", "", a.ruleAt(checks.ResourceObject(op.Addr), checks.Precondition, i)))
 		}
 		if ds.HasErrors() {
 			return Result{}, ds
@@ -66,9 +67,9 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 			// A check block's scoped data source never fails the apply:
 			// its check is reported as failed, with warnings.
 			a.markCheckFailed(op.Addr.Module, r.Check)
-			return Result{}, ds.Append(plan.AsWarnings(withAddr(resp.Diagnostics, oaddr)))
+			return Result{}, ds.Append(plan.AsWarnings(withAddr(resp.Diagnostics.InBody(r.Config), oaddr)))
 		}
-		ds = ds.Append(withAddr(resp.Diagnostics, oaddr))
+		ds = ds.Append(withAddr(resp.Diagnostics.InBody(r.Config), oaddr))
 		if ds.HasErrors() {
 			return Result{}, ds
 		}
@@ -84,8 +85,8 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		}
 		selfScope := a.eval.Scope(op.Addr.Module, inst)
 		selfScope.Self = read
-		for _, rule := range r.Postconditions {
-			ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", ""))
+		for i, rule := range r.Postconditions {
+			ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", "", a.ruleAt(checks.ResourceObject(op.Addr), checks.Postcondition, i)))
 		}
 		return Result{NewState: resp.State}, ds
 	}
@@ -101,7 +102,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 	}
 	proposed := provider.ProposedNew(sch.Block, prior, configVal)
 	planResp := prov.PlanResourceChange(a.opCtx, provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate})
-	ds = ds.Append(withAddr(planResp.Diagnostics, oaddr))
+	ds = ds.Append(withAddr(planResp.Diagnostics.InBody(r.Config), oaddr))
 	ds = ds.Append(plan.CheckPlanned(sch.Block, prior, configVal, planResp, c.ProviderConfig, op.Addr))
 	if ds.HasErrors() {
 		return Result{}, ds
@@ -122,7 +123,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 	}
 
 	resp := prov.ApplyResourceChange(a.opCtx, provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate})
-	ds = ds.Append(withAddr(resp.Diagnostics, oaddr))
+	ds = ds.Append(withAddr(resp.Diagnostics.InBody(r.Config), oaddr))
 	newVal := resp.NewState
 	if newVal == cty.NilVal {
 		newVal = cty.NullVal(ty)
@@ -197,8 +198,8 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 	}
 	selfScope := a.eval.Scope(op.Addr.Module, inst)
 	selfScope.Self = newVal
-	for _, rule := range r.Postconditions {
-		ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", ""))
+	for i, rule := range r.Postconditions {
+		ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", "", a.ruleAt(checks.ResourceObject(op.Addr), checks.Postcondition, i)))
 	}
 	return Result{NewState: newVal, NewIDValue: idOf(newVal)}, ds
 }

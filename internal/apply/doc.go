@@ -1,5 +1,7 @@
 // Package apply turns a Plan into the graph of operations that carries it
-// out (order.go: every ordering rule in one pure function) and walks that
+// out (order.go: every ordering rule in one pure function; rules.go: the
+// Rule each edge implements, recorded on request for rig explain and
+// cycle diagnostics) and walks that
 // graph with bounded parallelism, one goroutine owning the state and
 // persisting it through a StateWriter after every completed operation.
 //

@@ -70,3 +70,20 @@ func classLimits(limits []Limit) []int {
 	}
 	return out
 }
+
+// LimitNames returns, for the operation graph g of a plan of cfg, a
+// function giving the names of the limits each operation counts against,
+// as Apply counts them (nil for none, and for a barrier).
+func LimitNames(cfg *config.Module, g *Graph, limits []Limit) func(Op) []string {
+	classes := limitClasses(cfg, g, limits)
+	return func(op Op) []string {
+		if classes == nil {
+			return nil
+		}
+		var out []string
+		for _, i := range classes(op) {
+			out = append(out, limits[i].Name)
+		}
+		return out
+	}
+}

@@ -61,3 +61,44 @@ func TestLimitsCapOneKindOnly(t *testing.T) {
 		t.Fatalf("%d operations ran, want 10", len(ops))
 	}
 }
+
+// TestLimitNames: each operation counts against the limits naming its
+// resource type, its resource or instance, or its provider.
+func TestLimitNames(t *testing.T) {
+	src := `
+resource "test_thing" "a" {
+  count = 2
+  key   = "a${count.index}"
+}
+resource "test_other" "b" {
+  key = "b"
+}
+`
+	s := newScenario(t)
+	p, ds := s.plan(src, plan.NormalMode)
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	g, ds := Order(p)
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	names := LimitNames(loadConfig(t, src), g, []Limit{{Name: "test_thing", N: 1}, {Name: "test_thing.a[1]", N: 1}, {Name: "test", N: 5}})
+	got := map[string]string{}
+	for _, op := range g.G.Nodes() {
+		if !op.IsBarrier() {
+			got[op.Addr.String()] = strings.Join(names(op), ",")
+		}
+	}
+	want := map[string]string{
+		"test_thing.a[0]": "test_thing,test",
+		"test_thing.a[1]": "test_thing,test_thing.a[1],test",
+		"test_other.b":    "test",
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("limit names = %v, want %v", got, want)
+	}
+	if n := LimitNames(loadConfig(t, src), g, nil); n(g.G.Nodes()[0]) != nil {
+		t.Errorf("without limits: %v, want nil", n(g.G.Nodes()[0]))
+	}
+}

@@ -1,10 +1,10 @@
 package apply
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/dag"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
@@ -84,7 +84,7 @@ func (s *opSet) before() Op {
 		s.first = Op{Addr: s.resource.Instance(addrs.NoKey), Deposed: s.barrierKind(), Kind: OpBarrierBefore}
 		s.g.G.Add(s.first)
 		for _, op := range s.ops {
-			s.g.G.Connect(s.first, op)
+			s.g.connect(s.first, op, RuleBarrier)
 		}
 		s.hasFirst = true
 	}
@@ -101,7 +101,7 @@ func (s *opSet) after() Op {
 		s.last = Op{Addr: s.resource.Instance(addrs.NoKey), Deposed: s.barrierKind(), Kind: OpBarrierAfter}
 		s.g.G.Add(s.last)
 		for _, op := range s.ops {
-			s.g.G.Connect(op, s.last)
+			s.g.connect(op, s.last, RuleBarrier)
 		}
 		s.has = true
 	}
@@ -133,6 +133,26 @@ type Graph struct {
 	// DeposeKeys holds, for each create_before_destroy replacement, the key
 	// the current object is deposed under before its successor is created.
 	DeposeKeys map[addrs.AbsResourceInstance]addrs.DeposedKey
+	// rules holds the rule of every edge when the graph was built with
+	// OrderOptions.Rules; nil otherwise.
+	rules map[edge]Rule
+	// config is OrderOptions.Config.
+	config *config.Module
+}
+
+// edge is an edge of the operation graph, as the key of Graph.rules.
+type edge struct{ from, to Op }
+
+// OrderOptions tunes OrderWith.
+type OrderOptions struct {
+	// Rules records the rule of every edge, for EdgeRule and DescribeEdge.
+	// Off in Order: the plan and apply commands do not need them, and
+	// recording costs a map entry per edge.
+	Rules bool
+	// Config is the configuration the plan was made from; when set, the
+	// diagnostic of a cycle points at the create_before_destroy settings
+	// involved. It may be nil.
+	Config *config.Module
 }
 
 // Order builds the operation graph of p following every ordering rule of
@@ -142,9 +162,39 @@ type Graph struct {
 // delete. It fails with a diagnostic naming the cycle when the rules
 // cannot all hold.
 func Order(p *plan.Plan) (*Graph, diag.Diagnostics) {
+	return OrderWith(p, OrderOptions{})
+}
+
+// OrderWith is Order with options. When the operations cannot be ordered,
+// the graph is built again with its rules recorded, so that the cycle's
+// diagnostic names the rule of each of its edges.
+func OrderWith(p *plan.Plan, opts OrderOptions) (*Graph, diag.Diagnostics) {
+	g := order(p, opts, nil)
+	cycles := g.G.Cycles()
+	if len(cycles) == 0 {
+		return g, nil
+	}
+	if g.rules == nil {
+		opts.Rules = true
+		g = order(p, opts, g.DeposeKeys)
+		cycles = g.G.Cycles()
+	}
+	var ds diag.Diagnostics
+	for _, c := range cycles {
+		ds = ds.Append(g.cycleDiag(c))
+	}
+	return g, ds
+}
+
+// order builds the operation graph; keys, when not nil, are the deposed
+// keys to use rather than new ones.
+func order(p *plan.Plan, opts OrderOptions, keys map[addrs.AbsResourceInstance]addrs.DeposedKey) *Graph {
 	// A replacement is two operations; most changes are one.
 	n := len(p.Changes) + len(p.Changes)/8
-	g := &Graph{G: dag.NewSized[Op](n), Changes: make(map[Op]*plan.ResourceInstanceChange, n), Verbs: make(map[Op]string, n), DeposeKeys: map[addrs.AbsResourceInstance]addrs.DeposedKey{}}
+	g := &Graph{G: dag.NewSized[Op](n), Changes: make(map[Op]*plan.ResourceInstanceChange, n), Verbs: make(map[Op]string, n), DeposeKeys: map[addrs.AbsResourceInstance]addrs.DeposedKey{}, config: opts.Config}
+	if opts.Rules {
+		g.rules = make(map[edge]Rule, 2*n)
+	}
 	creates := map[addrs.AbsResource][]Op{}
 	deletes := map[addrs.AbsResource][]Op{}
 	prior := p.PriorState
@@ -171,7 +221,10 @@ func Order(p *plan.Plan) (*Graph, diag.Diagnostics) {
 			cr := Op{Addr: c.Addr, Kind: OpCreate}
 			del := Op{Addr: c.Addr, Kind: OpDelete}
 			if c.Action == plan.CreateThenDelete {
-				dk := state.NewDeposedKey(prior.Instance(c.Addr))
+				dk, ok := keys[c.Addr]
+				if !ok {
+					dk = state.NewDeposedKey(prior.Instance(c.Addr))
+				}
 				g.DeposeKeys[c.Addr] = dk
 				del.Deposed = dk
 			}
@@ -180,9 +233,9 @@ func Order(p *plan.Plan) (*Graph, diag.Diagnostics) {
 			creates[ra] = append(creates[ra], cr)
 			deletes[ra] = append(deletes[ra], del)
 			if c.Action == plan.CreateThenDelete {
-				g.G.Connect(cr, del)
+				g.connect(cr, del, RuleReplaceCreateFirst)
 			} else {
-				g.G.Connect(del, cr)
+				g.connect(del, cr, RuleReplaceDeleteFirst)
 			}
 		}
 	}
@@ -224,13 +277,13 @@ func Order(p *plan.Plan) (*Graph, diag.Diagnostics) {
 					continue
 				}
 				if s := sets[setKey{dep, OpCreate, false}]; s != nil {
-					g.G.Connect(s.after(), op)
+					g.connect(s.after(), op, RuleDependency)
 				}
 				if s := sets[setKey{dep, OpDelete, false}]; s != nil {
-					g.G.Connect(s.after(), op)
+					g.connect(s.after(), op, RuleAfterDependencyDelete)
 				}
 				if s := sets[setKey{dep, OpDelete, true}]; s != nil {
-					g.G.Connect(op, s.before())
+					g.connect(op, s.before(), RuleBeforeCBDDelete)
 				}
 			}
 		case OpDelete:
@@ -242,28 +295,33 @@ func Order(p *plan.Plan) (*Graph, diag.Diagnostics) {
 				}
 				for _, cbd := range []bool{false, true} {
 					if s := sets[setKey{dep, OpDelete, cbd}]; s != nil {
-						g.G.Connect(op, s.before())
+						g.connect(op, s.before(), RuleReverseDestroy)
 					}
 				}
 				if s := sets[setKey{dep, OpCreate, false}]; s != nil {
 					if g.isCBD(op) {
-						g.G.Connect(s.after(), op)
+						g.connect(s.after(), op, RuleCBDDeleteAfterDependencyCreate)
 					} else {
-						g.G.Connect(op, s.before())
+						g.connect(op, s.before(), RuleDeleteBeforeDependencyCreate)
 					}
 				}
 			}
 		}
 	}
 
-	if cycles := g.G.Cycles(); len(cycles) > 0 {
-		var ds diag.Diagnostics
-		for _, c := range cycles {
-			ds = ds.Append(g.cycleDiag(c))
+	return g
+}
+
+// connect adds the edge from→to, recording its rule when asked to. An
+// edge added twice keeps its first rule.
+func (g *Graph) connect(from, to Op, r Rule) {
+	g.G.Connect(from, to)
+	if g.rules != nil {
+		e := edge{from, to}
+		if _, ok := g.rules[e]; !ok {
+			g.rules[e] = r
 		}
-		return g, ds
 	}
-	return g, nil
 }
 
 func (g *Graph) add(op Op, c *plan.ResourceInstanceChange, verb string) {
@@ -304,43 +362,6 @@ func mergeDeps(a, b []addrs.AbsResource) []addrs.AbsResource {
 		}
 	}
 	return out
-}
-
-// cycleDiag reports a cycle of operations as a path, naming the
-// create_before_destroy settings involved.
-func (g *Graph) cycleDiag(cycle []Op) diag.Diagnostic {
-	names := make([]string, 0, len(cycle)+1)
-	for _, op := range cycle {
-		names = append(names, g.label(op))
-	}
-	names = append(names, g.label(cycle[0]))
-	var causes []string
-	seen := map[string]bool{}
-	for _, op := range cycle {
-		c := g.Changes[op]
-		if c == nil || !c.CreateBeforeDestroy {
-			continue
-		}
-		var why string
-		if c.CBDInheritedFrom != (addrs.AbsResource{}) {
-			why = fmt.Sprintf("%s is create_before_destroy because %s, which depends on it, sets create_before_destroy", c.Addr, c.CBDInheritedFrom)
-		} else {
-			why = fmt.Sprintf("%s sets create_before_destroy", c.Addr)
-		}
-		if !seen[why] {
-			seen[why] = true
-			causes = append(causes, why)
-		}
-	}
-	detail := "The planned operations cannot be ordered: " + strings.Join(names, " → ") + "."
-	if len(causes) > 0 {
-		detail += " The cycle comes from lifecycle settings: " + strings.Join(causes, "; ") + "."
-	}
-	plain := make([]string, len(cycle))
-	for i, op := range cycle {
-		plain[i] = g.label(op)
-	}
-	return diag.Errorf("Cycle: "+strings.Join(plain, ", "), "%s", detail)
 }
 
 func (g *Graph) label(op Op) string {

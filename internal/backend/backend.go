@@ -48,9 +48,10 @@ type Store interface {
 	Lock(ctx context.Context, info LockInfo) (string, error)
 	// Unlock releases the lock taken with the given ID; it fails if this
 	// Store does not hold a lock with that ID. A store whose locks outlive
-	// the process that took them (s3: an object, a DynamoDB item) releases
-	// the workspace's lock for any Store value given its ID, so that a lock
-	// left by a holder that died can be broken (rig force-unlock).
+	// the process that took them (http: the server's; s3: an object, a
+	// DynamoDB item) releases the workspace's lock for any Store value
+	// given its ID, so that a lock left by a holder that died can be
+	// broken (rig force-unlock).
 	Unlock(ctx context.Context, id string) error
 	// Journal returns the workspace's journal, or nil when the store keeps
 	// none (its users then write whole snapshots).
@@ -69,6 +70,9 @@ var (
 	ErrDefaultWorkspace = errors.New(`the "default" workspace cannot be deleted`)
 	// ErrWorkspaceNotFound: DeleteWorkspace was given a name no workspace has.
 	ErrWorkspaceNotFound = errors.New("workspace does not exist")
+	// ErrWorkspacesNotSupported: the backend keeps a single state, the
+	// default workspace's (Terraform's and OpenTofu's words).
+	ErrWorkspacesNotSupported = errors.New("workspaces not supported")
 )
 
 // ValidateWorkspaceName accepts the names Terraform accepts: non-empty,

@@ -12,6 +12,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provisioner"
+	"github.com/rig-iac/rig/internal/timeline"
 	"github.com/rig-iac/rig/internal/ui"
 )
 
@@ -41,6 +42,9 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		fs.BoolVar(&f.refreshOnly, "refresh-only", false, "Only update the state and root outputs to match changes made to remote objects outside of rig, without changing any object.")
 	case "destroy":
 		fs.BoolVar(&f.autoApprove, "auto-approve", false, "Skip interactive approval of the plan before applying.")
+	}
+	if name != "refresh" {
+		fs.StringVar(&f.timeline, "timeline", "", "Write the timeline of the operations that ran to `FILE` as an HTML page: a bar per operation, the critical path, and how many ran at once per limit.")
 	}
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
@@ -130,17 +134,41 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	}
 	counter := &ui.CountHooks{}
 	writer := newStateWriter(op.store, op.state)
+	if g == nil {
+		// The timeline needs the graph; Apply reports its errors.
+		if built, ds := apply.Order(p); !ds.HasErrors() {
+			g = built
+		}
+	}
+	var rec *timeline.Recorder
+	hooks := multiHooks{out.hooks(), counter}
+	if g != nil {
+		rec = newTimelineRecorder(op, g, f)
+		hooks = append(hooks, rec)
+	}
 	final, ds := apply.Apply(ctx, op.cfg, p, op.providers, apply.Options{
-		Parallelism: f.parallelism, Limits: f.limits, Hooks: multiHooks{out.hooks(), counter}, StateWriter: writer, Workspace: m.workspace(),
+		Parallelism: f.parallelism, Limits: f.limits, Hooks: hooks, StateWriter: writer, Workspace: m.workspace(),
 		Graph: g, ReleaseApplied: true, SpliceDependencies: op.dependencies == plan.ReducedDependencies, Cwd: op.cwd,
 		Provisioners: provisioners(), MaxInstances: op.maxInstances,
 	})
+	var note string
+	if rec != nil {
+		var more diag.Diagnostics
+		note, more = keepTimeline(rec, g, f)
+		ds = ds.Append(more)
+	}
+	printNote := func() {
+		if note != "" && out.json == nil {
+			fmt.Fprintln(m.Out, note)
+		}
+	}
 	// A final write covers anything not yet persisted (it is skipped when nothing changed).
 	if err := writer.WriteState(context.Background(), final); err != nil {
 		ds = ds.Append(m.persistFailed(final, writer, err)) // errored.go: errored.tfstate
 	}
 	out.diagnostics(ds)
 	if ds.HasErrors() {
+		printNote()
 		return 1
 	}
 	kind := ui.OperationApply
@@ -152,6 +180,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	summary.Import = ui.PlanSummary(p).Import
 	out.applied(summary, final)
 	out.diagnostics(partialApplyWarning(p))
+	printNote()
 	return 0
 }
 

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,22 +12,18 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/rig-iac/rig/internal/backend"
+	httpbackend "github.com/rig-iac/rig/internal/backend/http"
 	"github.com/rig-iac/rig/internal/backend/local"
 	"github.com/rig-iac/rig/internal/backend/pg"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/version"
-	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
 // backendRecordPath is where `rig init` records the backend it configured,
@@ -68,30 +65,8 @@ func (s backendSpec) same(o backendSpec) bool {
 var backendSettings = map[string]map[string]bool{
 	"local": {"path": false, "workspace_dir": false},
 	"pg":    pgSettings(),
+	"http":  httpSettings(),
 	"s3":    s3Settings(),
-}
-
-// backendSettingTypes gives the types of the settings that are neither
-// strings nor booleans (lists, sets, maps, numbers, objects), by backend
-// type. A backendSpec keeps such a value as its JSON, in this type.
-var backendSettingTypes = map[string]map[string]cty.Type{
-	"s3": s3Schema,
-}
-
-// settingType returns the type of a backend type's setting; ok is false
-// for a setting it does not have.
-func settingType(backendType, name string) (t cty.Type, ok bool) {
-	if t, ok := backendSettingTypes[backendType][name]; ok {
-		return t, true
-	}
-	isBool, ok := backendSettings[backendType][name]
-	if !ok {
-		return cty.NilType, false
-	}
-	if isBool {
-		return cty.Bool, true
-	}
-	return cty.String, true
 }
 
 func pgSettings() map[string]bool {
@@ -124,7 +99,9 @@ func readBackendRecord() (spec backendSpec, ok bool, err error) {
 		return spec, false, err
 	}
 	var rec backendRecord
-	if err := json.Unmarshal(data, &rec); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&rec); err != nil {
 		return spec, false, fmt.Errorf("reading %s: %w", backendRecordPath, err)
 	}
 	if rec.Backend == nil || rec.Backend.Type == "" {
@@ -132,37 +109,13 @@ func readBackendRecord() (spec backendSpec, ok bool, err error) {
 	}
 	spec = backendSpec{Type: rec.Backend.Type, Settings: map[string]string{}, Hash: rec.Backend.Hash}
 	for k, v := range rec.Backend.Config {
-		switch v := v.(type) {
-		case string:
-			spec.Settings[k] = v
-		case bool:
-			spec.Settings[k] = strconv.FormatBool(v)
-		case nil:
-		default:
-			// A list, map, number or object: kept as its JSON.
-			data, err := json.Marshal(v)
-			if err != nil {
-				return spec, false, fmt.Errorf("reading %s: setting %q: %w", backendRecordPath, k, err)
-			}
-			spec.Settings[k] = string(data)
-		}
-	}
-	// A typed value as a block gives it: in the union of the tools' types,
-	// attributes a tool left out as null.
-	for k, t := range backendSettingTypes[spec.Type] {
-		v, ok := spec.Settings[k]
-		if !ok || t == cty.String || t == cty.Bool {
-			continue
-		}
-		val, err := ctyjson.Unmarshal([]byte(v), t)
+		s, ok, err := recordString(v, settingType(rec.Backend.Type, k))
 		if err != nil {
 			return spec, false, fmt.Errorf("reading %s: setting %q: %w", backendRecordPath, k, err)
 		}
-		data, err := ctyjson.Marshal(val, t)
-		if err != nil {
-			return spec, false, fmt.Errorf("reading %s: setting %q: %w", backendRecordPath, k, err)
+		if ok {
+			spec.Settings[k] = s
 		}
-		spec.Settings[k] = string(data)
 	}
 	return spec, true, nil
 }
@@ -186,24 +139,11 @@ func writeBackendRecord(spec backendSpec) error {
 	if form == 0 {
 		form = preferredForm(spec.Type, spec.Settings, spec.Settings)
 	}
-	for name, t := range formSchema(form, spec.Type) {
-		v, ok := spec.Settings[name]
-		switch {
-		case !ok:
+	for name := range formSettings(form, spec.Type) {
+		if v, ok := spec.Settings[name]; ok {
+			rec.Backend.Config[name] = recordValue(form, spec.Type, name, v)
+		} else {
 			rec.Backend.Config[name] = nil
-		case t == cty.Bool:
-			b, _ := strconv.ParseBool(v)
-			rec.Backend.Config[name] = b
-		case t == cty.String:
-			rec.Backend.Config[name] = v
-		default:
-			union, _ := settingType(spec.Type, name)
-			other := formSchema(otherForm(form), spec.Type)[name]
-			raw, err := typedSettingJSON(v, union, t, other)
-			if err != nil {
-				return fmt.Errorf("recording setting %q: %w", name, err)
-			}
-			rec.Backend.Config[name] = raw
 		}
 	}
 	data, err := json.MarshalIndent(rec, "", "  ")
@@ -215,7 +155,8 @@ func writeBackendRecord(spec backendSpec) error {
 	}
 	// The record may hold a password in conn_str: readable by its owner only.
 	tmp := backendRecordPath + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o600); err != nil {
+	// Terraform ends the file without a newline; so does rig, byte for byte.
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
 		return err
 	}
 	return os.Rename(tmp, backendRecordPath)
@@ -223,16 +164,16 @@ func writeBackendRecord(spec backendSpec) error {
 
 // blockSpec evaluates a backend block's settings.
 func blockSpec(b *config.Backend) (backendSpec, diag.Diagnostics) {
-	if _, ok := backendSettings[b.Type]; !ok {
+	schema, ok := backendSettings[b.Type]
+	if !ok {
 		return backendSpec{}, diag.Diagnostics{diag.At(b.TypeRange, "Unsupported backend type",
-			fmt.Sprintf("rig does not support the %q backend yet; it supports \"local\", \"pg\" and \"s3\".", b.Type))}
+			fmt.Sprintf("rig does not support the %q backend yet; it supports \"local\", \"pg\", \"http\" and \"s3\".", b.Type))}
 	}
 	attrs, hds := b.Config.JustAttributes()
 	ds := diag.FromHCL(hds)
 	spec := backendSpec{Type: b.Type, Settings: map[string]string{}}
 	for name, attr := range attrs {
-		t, known := settingType(b.Type, name)
-		if !known {
+		if _, known := schema[name]; !known {
 			ds = ds.Append(diag.At(attr.NameRange, "Unsupported argument", fmt.Sprintf("The %s backend has no setting named %q.", b.Type, name)))
 			continue
 		}
@@ -241,7 +182,7 @@ func blockSpec(b *config.Backend) (backendSpec, diag.Diagnostics) {
 		if more.HasErrors() {
 			continue
 		}
-		s, err := settingValue(v, t)
+		s, err := settingString(v, settingType(b.Type, name))
 		if err != nil {
 			ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid backend setting", fmt.Sprintf("The %q setting of the %s backend %s.", name, b.Type, err)))
 			continue
@@ -250,50 +191,6 @@ func blockSpec(b *config.Backend) (backendSpec, diag.Diagnostics) {
 	}
 	spec.block = maps.Clone(spec.Settings)
 	return spec.withForm(0), ds
-}
-
-// settingValue converts a setting's value to its type and encodes it as
-// a backendSpec holds it: a string as itself, a boolean as "true" or
-// "false", anything else as JSON. An object may leave attributes out.
-func settingValue(v cty.Value, want cty.Type) (string, error) {
-	what := "must be " + want.FriendlyName()
-	switch want {
-	case cty.Bool:
-		what = "must be a boolean"
-	case cty.String:
-		what = "must be a string"
-	}
-	if v.IsNull() || !v.IsWhollyKnown() {
-		return "", errors.New(what)
-	}
-	target := want
-	if want.IsObjectType() {
-		if vt := v.Type(); vt.IsObjectType() || vt.IsMapType() {
-			for it := v.ElementIterator(); it.Next(); {
-				k, _ := it.Element()
-				if !want.HasAttribute(k.AsString()) {
-					return "", fmt.Errorf("%s: it has no attribute %q", what, k.AsString())
-				}
-			}
-		}
-		optional := slices.Collect(maps.Keys(want.AttributeTypes()))
-		target = cty.ObjectWithOptionalAttrs(want.AttributeTypes(), optional)
-	}
-	v, err := convert.Convert(v, target)
-	if err != nil {
-		return "", fmt.Errorf("%s: %s", what, err)
-	}
-	switch want {
-	case cty.Bool:
-		return strconv.FormatBool(v.True()), nil
-	case cty.String:
-		return v.AsString(), nil
-	}
-	data, err := ctyjson.Marshal(v, want)
-	if err != nil {
-		return "", fmt.Errorf("%s: %s", what, err)
-	}
-	return string(data), nil
 }
 
 // specHash hashes a spec's type and settings as rig's first records did
@@ -312,45 +209,23 @@ func specHash(spec backendSpec) uint64 {
 // file of attributes (HCL, or JSON when it ends in .json).
 func applyBackendConfigFlags(spec backendSpec, flags []string) (backendSpec, diag.Diagnostics) {
 	var ds diag.Diagnostics
+	schema := backendSettings[spec.Type]
 	settings := maps.Clone(spec.Settings)
 	set := func(name, value string, rng *hcl.Range) {
-		t, ok := settingType(spec.Type, name)
-		switch {
-		case !ok:
+		if _, ok := schema[name]; !ok {
 			d := diag.Errorf("Invalid backend configuration argument", "The backend configuration argument %q given on the command line is not expected for the selected backend type %q.", name, spec.Type)
 			if rng != nil {
 				d = diag.At(*rng, d.Summary, d.Detail)
 			}
 			ds = ds.Append(d)
-		case t == cty.Bool:
-			b, err := strconv.ParseBool(value)
-			if err != nil {
-				ds = ds.Append(diag.Errorf("Invalid backend configuration argument", "The value for %q must be a boolean, not %q.", name, value))
-				return
-			}
-			settings[name] = strconv.FormatBool(b)
-		case t == cty.String || rng != nil:
-			settings[name] = value
-		default:
-			// A KEY=VALUE pair for a list, map, number or object: VALUE is
-			// an expression, as in the block.
-			expr, hds := hclsyntax.ParseExpression([]byte(value), "<value for "+name+">", hcl.InitialPos)
-			if hds.HasErrors() {
-				ds = ds.Append(diag.FromHCL(hds))
-				return
-			}
-			v, hds := expr.Value(nil)
-			if hds.HasErrors() {
-				ds = ds.Append(diag.FromHCL(hds))
-				return
-			}
-			enc, err := settingValue(v, t)
-			if err != nil {
-				ds = ds.Append(diag.Errorf("Invalid backend configuration argument", "The value for %q %s.", name, err))
-				return
-			}
-			settings[name] = enc
+			return
 		}
+		v, err := parseSetting(value, settingType(spec.Type, name))
+		if err != nil {
+			ds = ds.Append(diag.Errorf("Invalid backend configuration argument", "The value for %q %s.", name, err))
+			return
+		}
+		settings[name] = v
 	}
 	for _, f := range flags {
 		if name, value, ok := strings.Cut(f, "="); ok {
@@ -378,14 +253,12 @@ func applyBackendConfigFlags(spec backendSpec, flags []string) (backendSpec, dia
 			if more.HasErrors() {
 				continue
 			}
-			t, known := settingType(spec.Type, name)
-			if !known {
-				t = cty.String
-			}
-			s, err := settingValue(v, t)
-			if err != nil && known {
-				ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid backend setting", fmt.Sprintf("The %q setting %s.", name, err)))
-				continue
+			s, err := settingString(v, settingType(spec.Type, name))
+			if err != nil && schema != nil {
+				if _, known := schema[name]; known {
+					ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid backend setting", fmt.Sprintf("The %q setting %s.", name, err)))
+					continue
+				}
 			}
 			rng := attr.NameRange
 			set(name, s, &rng)
@@ -446,6 +319,18 @@ func openBackend(ctx context.Context, spec backendSpec) (backend.Backend, diag.D
 	switch spec.Type {
 	case "local":
 		return local.New(".", local.Options{Path: spec.Settings["path"], WorkspaceDir: spec.Settings["workspace_dir"]}), nil
+	case "http":
+		cfg, err := httpbackend.ConfigFromSettings(spec.Settings, os.Getenv)
+		if err != nil {
+			return nil, diag.Diagnostics{diag.Errorf("Invalid http backend configuration", "%s", err)}
+		}
+		b, err := httpbackend.New(cfg)
+		if err != nil {
+			return nil, diag.Diagnostics{diag.Errorf("Failed to configure the http backend", "%s", err)}
+		}
+		return b, nil
+	case "s3":
+		return openS3(ctx, spec)
 	case "pg":
 		cfg, err := pg.ConfigFromSettings(spec.Settings, os.Getenv)
 		if err != nil {
@@ -458,8 +343,6 @@ func openBackend(ctx context.Context, spec backendSpec) (backend.Backend, diag.D
 			return nil, diag.Diagnostics{diag.Errorf("Failed to configure the pg backend", "%s", err)}
 		}
 		return b, nil
-	case "s3":
-		return openS3(ctx, spec)
 	}
-	return nil, diag.Diagnostics{diag.Errorf("Unsupported backend type", "rig does not support the %q backend yet; it supports \"local\", \"pg\" and \"s3\".", spec.Type)}
+	return nil, diag.Diagnostics{diag.Errorf("Unsupported backend type", "rig does not support the %q backend yet; it supports \"local\", \"pg\", \"http\" and \"s3\".", spec.Type)}
 }

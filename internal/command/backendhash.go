@@ -4,7 +4,6 @@ import (
 	"maps"
 
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
 // backendHashForm is whose hash of the backend block a record in
@@ -29,27 +28,55 @@ const (
 
 // terraformLacks are the settings of a backend type that OpenTofu's schema
 // has and Terraform's does not.
-var terraformLacks = map[string][]string{"pg": {"table_name", "index_name"}}
+var terraformLacks = map[string][]string{"pg": {"table_name", "index_name"}, "http": {"headers"}, "s3": s3OpenTofuOnlyNames()}
 
-// formSchema returns the settings of backend type typ in form's schema,
-// with their types; the caller must not modify the result.
-func formSchema(form backendHashForm, typ string) map[string]cty.Type {
-	if typ == "s3" {
-		if form == hashTerraform {
-			return s3TerraformSchema
-		}
-		return s3OpenTofuSchema
+// formSettings returns the settings of backend type typ in form's schema,
+// with whether each is a boolean; the caller must not modify the result.
+func formSettings(form backendHashForm, typ string) map[string]bool {
+	all := backendSettings[typ]
+	if form != hashTerraform || len(terraformLacks[typ]) == 0 {
+		return all
 	}
-	out := make(map[string]cty.Type, len(backendSettings[typ]))
-	for name := range backendSettings[typ] {
-		out[name], _ = settingType(typ, name)
-	}
-	if form == hashTerraform {
-		for _, name := range terraformLacks[typ] {
-			delete(out, name)
-		}
+	out := maps.Clone(all)
+	for _, name := range terraformLacks[typ] {
+		delete(out, name)
 	}
 	return out
+}
+
+// representable reports whether form's schema has every setting given,
+// nested attributes included.
+func representable(form backendHashForm, typ string, settings map[string]string) bool {
+	schema := formSettings(form, typ)
+	for name, v := range settings {
+		if _, ok := schema[name]; !ok {
+			return false
+		}
+		if _, ok := formValue(form, typ, name, v); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// formType is the type of a setting in form's schema: the type rig gives
+// it but for the s3 backend's nested objects, whose attributes differ
+// between Terraform and OpenTofu.
+func formType(form backendHashForm, typ, name string) cty.Type {
+	if typ == "s3" {
+		if form == hashTerraform {
+			return s3TerraformSchema[name]
+		}
+		return s3OpenTofuSchema[name]
+	}
+	return settingType(typ, name)
+}
+
+// formValue is a setting's value (as a backendSpec holds it) in form's
+// type; ok is false when that type cannot hold it.
+func formValue(form backendHashForm, typ, name, s string) (cty.Value, bool) {
+	v := settingValue(s, settingType(typ, name))
+	return s3FormValue(v, formType(form, typ, name))
 }
 
 // otherForm is the form of the other tool: OpenTofu's for Terraform's.
@@ -60,41 +87,24 @@ func otherForm(form backendHashForm) backendHashForm {
 	return hashTerraform
 }
 
-// formValue returns a setting's value (as a backendSpec holds it) in the
-// type t of a form's schema; ok is false when that type cannot hold it.
-func formValue(typ, name, value string, t cty.Type) (cty.Value, bool) {
-	switch t {
-	case cty.Bool:
-		return cty.BoolVal(value == "true"), true
-	case cty.String:
-		return cty.StringVal(value), true
+// recordValue is a setting's value in the config of a record in form: as
+// recordJSON gives it, but an s3 nested object in form's type, without the
+// null attributes the other tool's schema lacks (typedSettingJSON).
+func recordValue(form backendHashForm, typ, name, s string) any {
+	t := formType(form, typ, name)
+	if !t.IsObjectType() && !t.IsSetType() && !t.IsListType() {
+		return recordJSON(s, settingType(typ, name))
 	}
-	union, _ := settingType(typ, name)
-	v, err := ctyjson.Unmarshal([]byte(value), union)
+	raw, err := typedSettingJSON(s, settingType(typ, name), t, formType(otherForm(form), typ, name))
 	if err != nil {
-		return cty.NilVal, false
+		return nil
 	}
-	return s3FormValue(v, t)
-}
-
-// representable reports whether form's schema has every setting given.
-func representable(form backendHashForm, typ string, settings map[string]string) bool {
-	schema := formSchema(form, typ)
-	for name, value := range settings {
-		t, ok := schema[name]
-		if !ok {
-			return false
-		}
-		if _, ok := formValue(typ, name, value, t); !ok {
-			return false
-		}
-	}
-	return true
+	return raw
 }
 
 // blockHash returns the hash form's tool records for a block of type typ
-// with the given settings (as a backendSpec holds them); ok is false when
-// that tool's backend has not every setting.
+// with the given settings (as strings, "true"/"false" for booleans); ok is
+// false when that tool's backend has not every setting.
 func blockHash(form backendHashForm, typ string, settings map[string]string) (hash uint64, ok bool) {
 	if form == hashRigLegacy {
 		return specHash(backendSpec{Type: typ, Settings: settings}), true
@@ -102,15 +112,14 @@ func blockHash(form backendHashForm, typ string, settings map[string]string) (ha
 	if !representable(form, typ, settings) {
 		return 0, false
 	}
-	schema := formSchema(form, typ)
+	schema := formSettings(form, typ)
 	attrs := make(map[string]cty.Value, len(schema))
-	for name, t := range schema {
-		v, set := settings[name]
-		if !set {
-			attrs[name] = cty.NullVal(t)
-			continue
+	for name := range schema {
+		if v, set := settings[name]; set {
+			attrs[name], _ = formValue(form, typ, name, v)
+		} else {
+			attrs[name] = cty.NullVal(formType(form, typ, name))
 		}
-		attrs[name], _ = formValue(typ, name, v, t)
 	}
 	obj := cty.EmptyObjectVal
 	if len(attrs) > 0 {

@@ -29,7 +29,7 @@ resource "terraform_data" "b" {
 }
 `,
 			summary:  "Error: Cycle: terraform_data.a, terraform_data.b",
-			location: "on main.tf line 1",
+			location: "on main.tf line 2",
 		},
 		{
 			name: "undeclared resource",

@@ -56,13 +56,25 @@ By default fmt scans the current directory for configuration files. If you provi
 
 The content must be in the Terraform language's native syntax; JSON is not supported.`},
 		"force-unlock": {runForceUnlock, "Release a stuck lock on the current workspace", "[options] LOCK_ID", `
-Check the lock on the current workspace's state. rig's locks belong to the process that holds them (an OS lock on the local lock file, a PostgreSQL session's advisory lock) and are released when it exits, however it exits: a lock is never stuck. So this command breaks nothing: it says whether the state is locked and by whom, so that the holder can be stopped.`},
+Check the lock on the current workspace's state. rig's locks belong to the process that holds them (an OS lock on the local lock file, a PostgreSQL session's advisory lock) and are released when it exits, however it exits: a lock is never stuck. So this command breaks nothing: it says whether the state is locked and by whom, so that the holder can be stopped.
+
+The http backend's locks are kept by the state server and outlive a holder that dies: for it, the lock with LOCK_ID is released after confirmation (-force: without asking).`},
+		"explain": {runExplain, "Explain what a plan does to an object and why", "[options] ADDR [PLAN]", `
+Explain what a plan does to the objects at ADDR and why: each object's action and the reasons for it, its create_before_destroy status (its own setting, or inherited along a dependency path), and each of its operations with its step in the order of operations, the operations it waits for and those that wait for it, each with the ordering rule between them, and where in the configuration the resource, its references and its lifecycle settings are written.
+
+ADDR is a module (module.net: every object in it), a resource (all its instances), a resource instance, or a deposed object, written ADDR[deposed=KEY] or as plans print it, "ADDR (deposed object KEY)".
+
+Given the path of a plan file saved with "rig plan -out", it explains that plan; otherwise it makes a new plan with the options below, as "rig plan" would.`},
 		"graph": {runGraph, "Generate a Graphviz graph of the steps in an operation", "[options]", `
 Print the configuration's resources and their dependencies as a graph in the DOT format, or with -type=plan or -type=plan-destroy the operations a plan would run and the order between them.
 
 Render the graph with Graphviz, for example:
 
-    rig graph | dot -Tsvg > graph.svg`},
+    rig graph | dot -Tsvg > graph.svg
+
+Or let rig draw it: -format=html writes one self-contained page (nothing fetched) that lays out the graph in layers, one band per module (collapsible), coloured by action, with a search box; clicking an operation highlights what it waits for and what waits for it, directly and transitively, and shows its details. -format=svg writes a static image of the same layout:
+
+    rig graph -type=plan -format=html -o plan.html`},
 		"import": {runImport, "Associate existing infrastructure with a rig resource", "[options] ADDR ID", `
 Import existing infrastructure into the rig state, so that it comes under rig's management without having been created by rig.
 

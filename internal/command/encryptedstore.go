@@ -6,9 +6,11 @@ import (
 	"os"
 
 	"github.com/rig-iac/rig/internal/backend"
+	"github.com/rig-iac/rig/internal/checks"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/encryption"
+	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/plan/planfile"
 )
 
@@ -90,5 +92,21 @@ func readPlan(path string, cfg *config.Module) (*planfile.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading plan %s: %w", path, err)
 	}
+	if err := restoreChecks(pf, cfg); err != nil {
+		return nil, fmt.Errorf("reading plan %s: %w", path, err)
+	}
 	return pf, nil
+}
+
+// restoreChecks sets the check results of pf's plan from what the file
+// recorded, for the checkable objects of cfg, the configuration planned.
+func restoreChecks(pf *planfile.File, cfg *config.Module) error {
+	if pf.Plan.Mode == plan.DestroyMode || cfg == nil {
+		return nil
+	}
+	var err error
+	if pf.Plan.Checks, err = checks.UnmarshalDetail(cfg, pf.CheckResults); err != nil {
+		return fmt.Errorf("check results: %w", err)
+	}
+	return nil
 }

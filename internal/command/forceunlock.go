@@ -4,22 +4,25 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/rig-iac/rig/internal/backend"
 	"github.com/rig-iac/rig/internal/diag"
 )
 
-// runForceUnlock answers `rig force-unlock LOCK_ID`. The local and pg
-// backends' locks belong to the process that holds them (an OS lock on the
-// lock file, a PostgreSQL session's advisory lock) and go away when it
-// exits, however it exits, so there is never a stale lock of theirs to
-// break: the command reports whether the state is locked, by whom, and that
-// the holder must be stopped. The s3 backend's locks (an object, a DynamoDB
-// item) outlive a holder that died; given their ID (and -force or the
-// user's yes) the command releases them, as Terraform does.
+// runForceUnlock answers `rig force-unlock LOCK_ID`. rig's state locks
+// belong to the process that holds them (an OS lock on the lock file, a
+// PostgreSQL session's advisory lock) and go away when it exits, however
+// it exits, so there is never a stale rig lock to break: the command
+// reports whether the state is locked, by whom, and that the holder must
+// be stopped, rather than breaking a lock a running operation relies on.
+// The exception is a backend whose locks live on a server and outlive
+// their holder (http; s3's lock object and DynamoDB item): there, as in
+// Terraform, the lock with that ID is released once the user confirms (or
+// with -force).
 func runForceUnlock(m *Meta, args []string) int {
 	fs := m.flagSet("force-unlock")
-	force := fs.Bool("force", false, "Do not ask for confirmation.")
+	force := fs.Bool("force", false, "Do not ask for confirmation (only a backend whose locks outlive their holder, http or s3, asks).")
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
@@ -55,17 +58,28 @@ func runForceUnlock(m *Meta, args []string) int {
 			return 1
 		}
 		holder = fmt.Sprintf("%s (%s)", le.Info.Who, le.Info.Operation)
-		// A lock that outlives its holder is released by whoever gives its
-		// ID; the stores whose locks belong to a process refuse.
-		if *force || m.confirm("Do you really want to force-unlock?",
-			"rig will remove the lock on the state.\nThis will allow rig commands to modify this state, even though it\nmay still be in use. Only 'yes' will be accepted to confirm.") {
-			if err := store.Unlock(ctx, id); err == nil {
-				fmt.Fprint(m.Out, "rig state has been successfully unlocked!\n\nThe state has been unlocked, and rig commands should now be able to\nobtain a new lock on the state.\n")
-				return 0
-			}
-		}
+	}
+	if spec, _, _ := configuredSpec(cfg); spec.Type == "http" || spec.Type == "s3" {
+		return m.breakServerLock(ctx, store, id, le, *force)
 	}
 	m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to unlock state",
 		"The lock is held by %s, which is still running: rig's state locks belong to the process holding them and are released when it exits, however it exits. Stop that process (or wait for it) instead of breaking the lock it relies on.\n\n%s", holder, le.Error())})
 	return 1
+}
+
+// breakServerLock releases a lock that a state server keeps, whose holder
+// may be long gone, after the user confirms unless force.
+func (m *Meta) breakServerLock(ctx context.Context, store backend.Store, id string, le *backend.LockError, force bool) int {
+	if !force && !m.confirm("Do you really want to force-unlock?",
+		"rig will remove the lock on the remote state, held by:\n"+strings.TrimSuffix(le.Error(), "\n")+
+			"\nThis lets other commands change the state even if its holder still runs.\nOnly 'yes' will be accepted to confirm.") {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to unlock state", "Unlocking was cancelled: the lock %s is still held. Use -force to unlock without being asked.", id)})
+		return 1
+	}
+	if err := store.Unlock(ctx, id); err != nil {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to unlock state", "%s", err)})
+		return 1
+	}
+	fmt.Fprintf(m.Out, "rig state has been successfully unlocked!\n\nThe state has been unlocked, and rig commands should now be able to\nobtain a new lock on the remote state.\n")
+	return 0
 }

@@ -42,6 +42,7 @@ func (m *Meta) generateConfig(ctx context.Context, op *operation, f *operationFl
 		return gen, ds
 	}
 	op.cfg = cfg
+	op.generated = gen
 	return gen, ds
 }
 

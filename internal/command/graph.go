@@ -3,11 +3,14 @@ package command
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/dag"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/graphview"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 )
@@ -18,8 +21,15 @@ import (
 func runGraph(m *Meta, args []string) int {
 	fs := m.flagSet("graph")
 	typ := fs.String("type", "", "Draw the graph of `TYPE`: plan or plan-destroy, the operations of such a plan and their order. By default the graph is of the resources and their dependencies.")
+	format := fs.String("format", "dot", "Write the graph as `FORMAT`: dot (Graphviz), html (an interactive page, self-contained) or svg (a static image of the same layout).")
+	outPath := fs.String("o", "", "Write the graph to `FILE` rather than to standard output.")
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
+	}
+	switch *format {
+	case "dot", "html", "svg":
+	default:
+		return m.argsError(fs, "Invalid -format", fmt.Sprintf("Unknown graph format %q: want dot, html or svg.", *format))
 	}
 	if fs.NArg() > 0 {
 		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
@@ -40,11 +50,9 @@ func runGraph(m *Meta, args []string) int {
 			m.showDiagnostics(ds)
 			return 1
 		}
-		if err := g.DOT(m.Out, dag.DOTOptions[addrs.ConfigResource]{GraphName: "rig", Name: addrs.ConfigResource.String}); err != nil {
-			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to write graph", "%s", err)})
-			return 1
-		}
-		return 0
+		return m.writeGraph(*outPath, *format, func(w io.Writer) error {
+			return g.DOT(w, dag.DOTOptions[addrs.ConfigResource]{GraphName: "rig", Name: addrs.ConfigResource.String})
+		}, func() *graphview.Document { return graphview.FromResources(g) })
 	case "plan", "plan-destroy", "apply":
 		f := operationFlags{refresh: true, parallelism: 10, lock: true, destroy: *typ == "plan-destroy"}
 		op, ds := m.prepare(ctx, &f, "OperationTypePlan")
@@ -59,18 +67,59 @@ func runGraph(m *Meta, args []string) int {
 			m.showDiagnostics(ds)
 			return 1
 		}
-		g, more := apply.Order(p)
+		g, more := apply.OrderWith(p, apply.OrderOptions{Rules: *format != "dot", Config: op.cfg})
 		ds = ds.Append(more)
 		if ds.HasErrors() {
 			m.showDiagnostics(ds)
 			return 1
 		}
-		if err := g.G.DOT(m.Out, dag.DOTOptions[apply.Op]{GraphName: "rig", Name: g.Label}); err != nil {
-			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to write graph", "%s", err)})
-			return 1
-		}
-		return 0
+		return m.writeGraph(*outPath, *format, func(w io.Writer) error {
+			return g.G.DOT(w, dag.DOTOptions[apply.Op]{GraphName: "rig", Name: g.Label})
+		}, func() *graphview.Document { return graphview.Build(g, p) })
 	}
 	fmt.Fprintf(m.Err, "Error: invalid -type %q: want \"plan\", \"plan-destroy\" or nothing.\n", *typ)
 	return 1
+}
+
+// writeGraph writes a graph to path (standard output when "") in format:
+// DOT through dot, or the document doc builds as an HTML page or an SVG image.
+func (m *Meta) writeGraph(path, format string, dot func(io.Writer) error, doc func() *graphview.Document) int {
+	write := dot
+	if format != "dot" {
+		d := doc()
+		l := graphview.LayoutOf(d)
+		write = func(w io.Writer) error {
+			if format == "svg" {
+				return graphview.WriteSVG(w, d, l)
+			}
+			return graphview.WriteHTML(w, d, l)
+		}
+	}
+	var err error
+	if path == "" {
+		err = write(m.Out)
+	} else {
+		err = writeFileWith(path, write)
+	}
+	if err != nil {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to write graph", "%s", err)})
+		return 1
+	}
+	return 0
+}
+
+// writeFileWith creates (or truncates) the file at path and writes it with write.
+func writeFileWith(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }

@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 )
 
@@ -52,4 +55,57 @@ func TestShowJSONPlanModules(t *testing.T) {
 		t.Fatalf("show -json output is not JSON: %v\n%s", err, r.stdout)
 	}
 	golden(t, "modules/show-json-plan", planTimestamp.ReplaceAllString(out.String(), `"timestamp": "T"`))
+}
+
+// TestRelevantAttributesLikeTerraform plans the module configuration of
+// TestShowJSONPlanModules with Terraform and with rig, and compares the
+// plans' relevant_attributes: the resource attributes the planned changes
+// (resources, root and module outputs) refer to, through locals,
+// variables, module outputs and other resources' arguments.
+func TestRelevantAttributesLikeTerraform(t *testing.T) {
+	ar, err := txtar.ParseFile(filepath.Join("testdata", "modules", "config.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	for _, f := range ar.Files {
+		files[f.Name] = string(f.Data)
+	}
+	relevant := func(show string) string {
+		t.Helper()
+		var doc struct {
+			Relevant []struct {
+				Resource  string          `json:"resource"`
+				Attribute json.RawMessage `json:"attribute"`
+			} `json:"relevant_attributes"`
+		}
+		if err := json.Unmarshal([]byte(show), &doc); err != nil {
+			t.Fatal(err)
+		}
+		var lines []string
+		for _, r := range doc.Relevant {
+			lines = append(lines, r.Resource+" "+compactJSON(r.Attribute))
+		}
+		slices.Sort(lines)
+		return strings.Join(lines, "\n")
+	}
+	planArgs := []string{"plan", "-input=false", "-no-color", "-out=next.plan", "-var", "services={api=1,web=2,db=1}"}
+
+	tfDir := workdir(t, files)
+	tf := terraformIn(t, tfDir)
+	tf("init", "-no-color")
+	tf("apply", "-auto-approve", "-input=false", "-no-color")
+	tf(planArgs...)
+	want := relevant(tf("show", "-json", "next.plan").stdout)
+	if want == "" {
+		t.Fatal("Terraform's plan has no relevant_attributes")
+	}
+
+	dir := workdir(t, files)
+	mustRig(t, dir, "init", "-no-color")
+	mustRig(t, dir, "apply", "-auto-approve", "-input=false", "-no-color")
+	mustRig(t, dir, planArgs...)
+	if diff := cmp.Diff(want, relevant(mustRig(t, dir, "show", "-json", "next.plan").stdout)); diff != "" {
+		t.Errorf("relevant_attributes (-terraform +rig):\n%s", diff)
+	}
 }

@@ -41,6 +41,9 @@ type operationFlags struct {
 	detailedExitcode bool
 	out              string
 	autoApprove      bool
+	// timeline is the file -timeline names: where apply and destroy
+	// write the timeline page of the operations they ran; "" for none.
+	timeline string
 	// savedPlan is set when applying a saved plan, which carries its
 	// variables: none are collected (or asked for).
 	savedPlan bool
@@ -113,6 +116,9 @@ type operation struct {
 	maxInstances int
 	// refreshHooks observes the refresh while planning; nil means none.
 	refreshHooks plan.RefreshHooks
+	// generated are the objects -generate-config-out imported, which the
+	// plan uses rather than importing them again.
+	generated []plan.GeneratedResource
 }
 
 func (o *operation) close() {
@@ -223,7 +229,7 @@ func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (
 	p, more := plan.Make(ctx, op.cfg, op.state, op.providers, plan.Options{
 		Mode: mode, Variables: op.variables, Replace: replace, SkipRefresh: !f.refresh,
 		Parallelism: f.parallelism, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances,
-		Targets: targets, Excludes: excludes, Hooks: op.refreshHooks,
+		Targets: targets, Excludes: excludes, Hooks: op.refreshHooks, Generated: op.generated,
 	})
 	return p, ds.Append(more)
 }

@@ -392,7 +392,12 @@ func checkWithTerraform(t *testing.T, dir, mirror string, vars ...string) {
 		return
 	}
 	other := t.TempDir()
-	for _, name := range []string{"main.tf", "terraform.tfstate", "motd.txt"} {
+	tfFiles, _ := filepath.Glob(filepath.Join(dir, "*.tf"))
+	names := []string{"terraform.tfstate", "motd.txt"}
+	for _, f := range tfFiles {
+		names = append(names, filepath.Base(f))
+	}
+	for _, name := range names {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if os.IsNotExist(err) && name == "motd.txt" {
 			continue
@@ -521,6 +526,69 @@ func TestRealProviderImport(t *testing.T) {
 	writeFile(t, dir, "main.tf", strings.Replace(realImportConfig, `resource "random_pet" "name" {}`, "", 1))
 	if r := rig(t, dir, "plan", "-no-color", "-input=false", "-detailed-exitcode"); r.code != 0 {
 		t.Errorf("plan without the pet: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	checkWithTerraform(t, dir, mirror)
+}
+
+const realGenerateConfig = `
+terraform {
+  required_providers {
+    random = { source = "hashicorp/random" }
+  }
+}
+
+import {
+  to = random_password.db
+  id = "s3cr3t-passw"
+}
+
+import {
+  to = random_integer.port
+  id = "8080,1024,65535"
+}
+`
+
+// TestRealProviderGenerateConfig imports objects of the random provider
+// with import blocks and plan -generate-config-out: the generated blocks
+// are OpenTofu's (every argument the object has, a deprecated one too,
+// whose warning then points at its line in the generated file), the
+// apply imports them, and the state plans with no changes in rig and in
+// OpenTofu or Terraform.
+func TestRealProviderGenerateConfig(t *testing.T) {
+	mirror := realMirror(t, "random")
+	dir := workdir(t, map[string]string{"main.tf": realGenerateConfig})
+	runOK(t, dir, "init", "-plugin-dir="+mirror)
+	r := runOK(t, dir, "plan", "-input=false", "-generate-config-out=gen.tf")
+	for _, want := range []string{
+		"Plan: 2 to import, 0 to add, 0 to change, 0 to destroy.",
+		"# (config will be generated)",
+		"rig has generated configuration and written it to gen.tf.",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("plan output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	gen, err := os.ReadFile(filepath.Join(dir, "gen.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "real-generated-config", string(gen))
+
+	r = runOK(t, dir, "apply", "-input=false", "-auto-approve")
+	if !strings.Contains(r.stdout, "Apply complete! Resources: 2 imported, 0 added, 0 changed, 0 destroyed.") {
+		t.Errorf("apply output:\n%s", r.stdout)
+	}
+	out := normalize(r.stdout + r.stderr)
+	for _, want := range []string{"Warning: Attribute Deprecated", `on gen.tf line 21, in resource "random_password" "db":`, "number           = true"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("apply output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "At attribute number.") {
+		t.Errorf("the deprecation warning names the attribute instead of its line:\n%s", out)
+	}
+	if r := rig(t, dir, "plan", "-no-color", "-input=false", "-detailed-exitcode"); r.code != 0 {
+		t.Errorf("plan after the import: exit %d, want no changes\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	checkWithTerraform(t, dir, mirror)
 }

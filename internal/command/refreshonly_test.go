@@ -120,9 +120,33 @@ func readOutput(t *testing.T, dir, name string) string {
 	return compactJSON(o.Value)
 }
 
-// A normal plan shows the changes made outside rig that matter to it (here
-// the object the plan changes back) before the plan, as OpenTofu does, and
-// leaves out drift that no planned change concerns.
+// relevantDriftConfig has test_thing.y refer to the value of test_thing.x,
+// whose changes outside rig x itself ignores.
+const relevantDriftConfig = `
+terraform {
+  required_providers {
+    test = { source = "hashicorp/test" }
+  }
+}
+
+resource "test_thing" "x" {
+  key   = "k"
+  value = "v"
+  lifecycle {
+    ignore_changes = [value]
+  }
+}
+
+resource "test_thing" "y" {
+  key = "y"
+  ref = [test_thing.x.value]
+}
+`
+
+// A normal plan shows, as OpenTofu does, the changes made outside rig
+// that may explain it: the attributes of other objects that the planned
+// changes refer to, directly or not (the plan's relevant_attributes).
+// Drift that the plan itself reverts is shown by the plan, not the note.
 func TestNormalPlanShowsRelevantDrift(t *testing.T) {
 	live := providertest.New()
 	withTestProvider(t, live)
@@ -130,23 +154,65 @@ func TestNormalPlanShowsRelevantDrift(t *testing.T) {
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
 	driftValue(t, live, "changed")
 	r := rig(t, dir, "plan", "-no-color")
+	if !strings.Contains(r.stdout, "# test_thing.x will be updated in-place") {
+		t.Errorf("plan does not revert the change made outside rig:\n%s", r.stdout)
+	}
+	if strings.Contains(r.stdout, "Objects have changed outside of rig") {
+		t.Errorf("the drift the plan reverts has a note too:\n%s", r.stdout)
+	}
+
+	live = providertest.New()
+	withTestProvider(t, live)
+	dir = workdir(t, map[string]string{"main.tf": relevantDriftConfig})
+	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
+	objs := live.Live()
+	for _, o := range objs {
+		if o.State.GetAttr("key").AsString() == "k" {
+			m := o.State.AsValueMap()
+			m["value"] = cty.StringVal("changed")
+			m["output"] = cty.StringVal("out-changed")
+			live.RemoveLive(o.ID)
+			if err := live.AddLive(o.Type, cty.ObjectVal(m)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	r = rig(t, dir, "plan", "-no-color", "-out=p.plan")
 	for _, want := range []string{
 		"Note: Objects have changed outside of rig",
 		"# test_thing.x has changed",
+		`~ value  = "v" -> "changed"`,
 		"actions to undo or respond to these changes.",
-		"# test_thing.x will be updated in-place",
+		"# test_thing.y will be updated in-place",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("plan lacks %q:\n%s", want, r.stdout)
 		}
 	}
+	// Only the relevant attribute's change is shown.
+	if strings.Contains(r.stdout, "out-changed") {
+		t.Errorf("the note shows a change to an attribute nothing refers to:\n%s", r.stdout)
+	}
 	if strings.Index(r.stdout, "has changed") > strings.Index(r.stdout, "will be updated in-place") {
 		t.Error("the drift note comes after the plan")
 	}
-	// Drift the configuration agrees with leaves nothing to do: no note.
-	writeFile(t, dir, "main.tf", strings.Replace(refreshOnlyConfig, `value = "v"`, `value = "changed"`, 1))
-	r = rig(t, dir, "plan", "-no-color")
-	if strings.Contains(r.stdout, "Objects have changed outside of rig") {
-		t.Errorf("a plan with no change shows the drift note:\n%s", r.stdout)
+	show := mustRig(t, dir, "show", "-json", "p.plan")
+	var doc struct {
+		Drift []struct {
+			Address string `json:"address"`
+		} `json:"resource_drift"`
+		Relevant []struct {
+			Resource  string `json:"resource"`
+			Attribute []any  `json:"attribute"`
+		} `json:"relevant_attributes"`
+	}
+	if err := json.Unmarshal([]byte(show.stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Drift) != 1 || doc.Drift[0].Address != "test_thing.x" {
+		t.Errorf("resource_drift = %+v, want test_thing.x", doc.Drift)
+	}
+	if len(doc.Relevant) != 1 || doc.Relevant[0].Resource != "test_thing.x" || len(doc.Relevant[0].Attribute) != 1 || doc.Relevant[0].Attribute[0] != "value" {
+		t.Errorf("relevant_attributes = %+v, want test_thing.x [value]", doc.Relevant)
 	}
 }

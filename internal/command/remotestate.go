@@ -62,9 +62,10 @@ func readRemoteState(ctx context.Context, req builtin.RemoteStateRequest) (map[s
 // remoteStateSpec checks a terraform_remote_state's backend type and
 // config against the settings of rig's backends.
 func remoteStateSpec(req builtin.RemoteStateRequest) (backendSpec, diag.Diagnostics) {
-	if _, ok := backendSettings[req.Backend]; !ok {
+	schema, ok := backendSettings[req.Backend]
+	if !ok {
 		return backendSpec{}, diag.Diagnostics{diag.Errorf("Invalid backend configuration",
-			"There is no backend type named %q: rig's terraform_remote_state supports \"local\", \"pg\" and \"s3\".", req.Backend)}
+			"There is no backend type named %q: rig's terraform_remote_state supports \"local\", \"pg\", \"http\" and \"s3\".", req.Backend)}
 	}
 	spec := backendSpec{Type: req.Backend, Settings: map[string]string{}}
 	if req.Workspace != backend.DefaultWorkspace {
@@ -79,15 +80,14 @@ func remoteStateSpec(req builtin.RemoteStateRequest) (backendSpec, diag.Diagnost
 	for it := req.Config.ElementIterator(); it.Next(); {
 		k, v := it.Element()
 		name := k.AsString()
-		t, known := settingType(req.Backend, name)
-		if !known {
+		if _, known := schema[name]; !known {
 			ds = ds.Append(diag.Errorf("Invalid backend configuration", "The %s backend has no setting named %q.", req.Backend, name))
 			continue
 		}
 		if v.IsNull() {
 			continue
 		}
-		s, err := settingValue(v, t)
+		s, err := settingString(v, settingType(req.Backend, name))
 		if err != nil {
 			ds = ds.Append(diag.Errorf("Invalid backend configuration", "The %q setting of the %s backend %s.", name, req.Backend, err))
 			continue

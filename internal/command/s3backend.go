@@ -83,6 +83,11 @@ func withAttrs(m, more map[string]cty.Type) map[string]cty.Type {
 	return out
 }
 
+// s3OpenTofuOnlyNames are the settings Terraform's s3 schema lacks.
+func s3OpenTofuOnlyNames() []string {
+	return slices.Sorted(maps.Keys(s3OpenTofuOnly))
+}
+
 // s3Settings is the s3 entry of backendSettings: every setting of the
 // union schema, and whether it is a boolean.
 func s3Settings() map[string]bool {

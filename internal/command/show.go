@@ -21,8 +21,15 @@ import (
 func runShow(m *Meta, args []string) int {
 	fs := m.flagSet("show")
 	jsonOut := fs.Bool("json", false, "Print the state or the plan in the JSON representation OpenTofu and Terraform document.")
+	timelineOut := fs.String("timeline", "", "Write the timeline of the last apply or destroy that ran an operation in this working directory to `FILE`, as an HTML page, and show nothing else.")
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
+	}
+	if *timelineOut != "" {
+		if fs.NArg() > 0 || *jsonOut {
+			return m.argsError(fs, "Invalid combination of options", "-timeline writes the timeline of the last apply; it takes no plan file and no -json.")
+		}
+		return m.showTimeline(*timelineOut)
 	}
 	if fs.NArg() > 1 {
 		return m.argsError(fs, "Too many command line arguments", "Expected at most one positional argument: the path of a saved plan file.")
@@ -41,6 +48,10 @@ func runShow(m *Meta, args []string) int {
 		schemas := planSchemas(ctx, set, pf.Plan)
 		if *jsonOut {
 			cfg := m.plannedConfig(pf)
+			if err := restoreChecks(pf, cfg); err != nil {
+				m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a plan", "%s", err)})
+				return 1
+			}
 			configSchemas(func(p addrs.Provider) (*provider.Schemas, bool) {
 				s, ds := set.Schemas(ctx, p)
 				return s, !ds.HasErrors()

@@ -74,7 +74,7 @@ func orderPlan(p *plan.Plan, cfg *config.Module) *pendingOrder {
 	o := &pendingOrder{done: make(chan struct{})}
 	go func() {
 		defer close(o.done)
-		o.g, o.ds = apply.Order(p)
+		o.g, o.ds = apply.OrderWith(p, apply.OrderOptions{Config: cfg})
 		if o.g != nil {
 			o.waves = ui.OrderWaves(o.g, provisionersOf(p, cfg, o.g))
 		}

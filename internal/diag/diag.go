@@ -45,6 +45,9 @@ type Diagnostic struct {
 	Context *hcl.Range
 	// Address names the resource instance concerned, if any ("terraform_data.a[0]").
 	Address string
+	// AttributePath is the attribute a provider's diagnostic is about, if
+	// any; InBody turns it into a Subject.
+	AttributePath cty.Path
 }
 
 // Error returns the diagnostic as one line, "file:line: summary: detail".

@@ -3,16 +3,35 @@ package eval
 import (
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/rig-iac/rig/internal/checks"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/lang"
 )
 
+// RuleAt says which condition a CheckRule or CheckAssert call evaluates,
+// so that its result is recorded in Checks; the zero RuleAt records
+// nothing.
+type RuleAt struct {
+	Checks *checks.State
+	Object checks.Object
+	Type   checks.RuleType
+	Index  int
+}
+
+// report records the result of the condition in at.Checks.
+func (at RuleAt) report(st checks.Status, msg string) {
+	if at.Checks != nil {
+		at.Checks.Report(at.Object, at.Type, at.Index, st, msg)
+	}
+}
+
 // CheckRule evaluates a condition; a known false result is an error with the
 // rule's error message. Unknown results pass (they are checked at apply).
-func CheckRule(scope *lang.Scope, rule *config.CheckRule, summary, suffix string) diag.Diagnostics {
+// The result is recorded as at says.
+func CheckRule(scope *lang.Scope, rule *config.CheckRule, summary, suffix string, at RuleAt) diag.Diagnostics {
 	val, ds := scope.EvalExpr(rule.Condition, cty.Bool)
-	ds, failed := failure(scope, rule, val, ds)
+	ds, failed := failure(scope, rule, val, ds, at)
 	if failed == nil {
 		return ds
 	}
@@ -23,13 +42,15 @@ func CheckRule(scope *lang.Scope, rule *config.CheckRule, summary, suffix string
 // never an error: a known false result is a "Check block assertion failed"
 // warning with the rule's error message, and an unknown one a warning that
 // the result will be known after apply. An invalid condition is an error.
-func CheckAssert(scope *lang.Scope, rule *config.CheckRule) diag.Diagnostics {
+// The result is recorded as at says.
+func CheckAssert(scope *lang.Scope, rule *config.CheckRule, at RuleAt) diag.Diagnostics {
 	val, ds := scope.EvalExpr(rule.Condition, cty.Bool)
 	if !ds.HasErrors() && !val.IsKnown() {
+		at.report(checks.Unknown, "")
 		return ds.Append(diag.WarningAt(rule.Condition.Range(), "Check block assertion known after apply",
 			"The condition could not be evaluated at this time, a result will be known when this plan is applied."))
 	}
-	ds, failed := failure(scope, rule, val, ds)
+	ds, failed := failure(scope, rule, val, ds, at)
 	if failed == nil {
 		return ds
 	}
@@ -38,15 +59,23 @@ func CheckAssert(scope *lang.Scope, rule *config.CheckRule) diag.Diagnostics {
 
 // failure judges val, the value of rule's condition (ds its diagnostics),
 // returning the rule's error message when it is known to be false; nil when
-// it holds, is unknown or is invalid (the diagnostics then say why).
-func failure(scope *lang.Scope, rule *config.CheckRule, val cty.Value, ds diag.Diagnostics) (diag.Diagnostics, *string) {
-	if ds.HasErrors() || !val.IsKnown() {
+// it holds, is unknown or is invalid (the diagnostics then say why). It
+// records the result as at says.
+func failure(scope *lang.Scope, rule *config.CheckRule, val cty.Value, ds diag.Diagnostics, at RuleAt) (diag.Diagnostics, *string) {
+	if ds.HasErrors() {
+		at.report(checks.Error, "")
+		return ds, nil
+	}
+	if !val.IsKnown() {
+		at.report(checks.Unknown, "")
 		return ds, nil
 	}
 	if val.IsNull() {
+		at.report(checks.Error, "")
 		return ds.Append(diag.At(rule.Condition.Range(), "Invalid condition result", "Condition expression must return either true or false, not null.")), nil
 	}
 	if val.True() {
+		at.report(checks.Pass, "")
 		return ds, nil
 	}
 	msg := "(no error message)"
@@ -57,5 +86,6 @@ func failure(scope *lang.Scope, rule *config.CheckRule, val cty.Value, ds diag.D
 			msg = m.AsString()
 		}
 	}
+	at.report(checks.Fail, msg)
 	return ds, &msg
 }

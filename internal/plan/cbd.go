@@ -27,11 +27,14 @@ func forceCBD(changes []*ResourceInstanceChange, prior *state.State) {
 		}
 		return out
 	}
-	// source records, for each forced resource, the resource that forced it.
+	// source records, for each forced resource, the resource that forced it;
+	// via the resource that depends on it and passed it on.
 	source := map[addrs.AbsResource]addrs.AbsResource{}
+	via := map[addrs.AbsResource]addrs.AbsResource{}
 	var queue []addrs.AbsResource
 	visit := func(from *ResourceInstanceChange) {
-		origin := from.Addr.ContainingResource().Unkeyed()
+		self := from.Addr.ContainingResource().Unkeyed()
+		origin := self
 		if from.CBDInheritedFrom != (addrs.AbsResource{}) {
 			origin = from.CBDInheritedFrom
 		}
@@ -40,6 +43,7 @@ func forceCBD(changes []*ResourceInstanceChange, prior *state.State) {
 				continue
 			}
 			source[d] = origin
+			via[d] = self
 			queue = append(queue, d)
 		}
 	}
@@ -55,6 +59,7 @@ func forceCBD(changes []*ResourceInstanceChange, prior *state.State) {
 			if !c.CreateBeforeDestroy {
 				c.CreateBeforeDestroy = true
 				c.CBDInheritedFrom = source[r]
+				c.CBDVia = via[r]
 				if c.Action == DeleteThenCreate {
 					c.Action = CreateThenDelete
 				}

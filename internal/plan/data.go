@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/checks"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
@@ -44,12 +45,13 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 		return ds
 	}
 	vals := map[addrs.InstanceKey]cty.Value{}
-	deferred := p.dependsOnChanges(m, r)
+	pending, deferred := p.dependsOnChanges(m, r)
+	p.expandChecks(absAddr, exp.Keys)
 	for _, k := range exp.Keys {
 		addr := absAddr.Instance(k)
 		scope := p.eval.Scope(mi, exp.InstanceData(k))
-		for _, rule := range r.Preconditions {
-			ds = ds.Append(eval.CheckRule(scope, rule, "Resource precondition failed", ""))
+		for i, rule := range r.Preconditions {
+			ds = ds.Append(eval.CheckRule(scope, rule, "Resource precondition failed", "", p.ruleAt(checks.ResourceObject(addr), checks.Precondition, i)))
 		}
 		if ds.HasErrors() {
 			continue
@@ -59,10 +61,14 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 		if more.HasErrors() {
 			continue
 		}
-		ds = ds.Append(prov.ValidateDataResourceConfig(p.ctx, r.Addr.Type, cfg))
+		ds = ds.Append(prov.ValidateDataResourceConfig(p.ctx, r.Addr.Type, cfg).InBody(r.Config))
 		read := &ResourceInstanceChange{Addr: addr, ProviderConfig: pc, Action: Read,
 			Before: cty.NullVal(ty), Dependencies: absResources(p.rg.resourceDeps[cr])}
 		if deferred || !cfg.IsWhollyKnown() {
+			read.ReadCause, read.ReadAfter = ReadBecauseConfigUnknown, addrs.AbsResourceInstance{}
+			if deferred {
+				read.ReadCause, read.ReadAfter = ReadBecauseDependencyPending, pending
+			}
 			read.After = plannedDataObject(sch.Block, cfg)
 			vals[k] = read.After
 			p.addChange(read)
@@ -77,7 +83,7 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 		if readHooks != nil {
 			readHooks.PostRead(addr, resp.State, time.Since(readStart), resp.Diagnostics.HasErrors())
 		}
-		readDiags := withAddr(resp.Diagnostics, addrs.ObjectAddr{Instance: addr})
+		readDiags := withAddr(resp.Diagnostics.InBody(r.Config), addrs.ObjectAddr{Instance: addr})
 		if r.Check != "" {
 			read.Reason = ReadBecauseCheckNested
 			read.After = resp.State
@@ -102,8 +108,8 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 		vals[k] = resp.State
 		selfScope := p.eval.Scope(mi, exp.InstanceData(k))
 		selfScope.Self = resp.State
-		for _, rule := range r.Postconditions {
-			ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", ""))
+		for i, rule := range r.Postconditions {
+			ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", "", p.ruleAt(checks.ResourceObject(addr), checks.Postcondition, i)))
 		}
 		obj, err := NewStateObject(sch, resp.State)
 		if err != nil {
@@ -126,7 +132,7 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 // depends_on naming one. OpenTofu then reads it during apply, after that
 // change, even when its configuration is known (forcePlanReadData:
 // references to managed resources count as depends_on for data sources).
-func (p *planner) dependsOnChanges(m *config.Module, r *config.Resource) bool {
+func (p *planner) dependsOnChanges(m *config.Module, r *config.Resource) (addrs.AbsResourceInstance, bool) {
 	refs, _ := resourceReferences(m, r, func(m *config.Module, r *config.Resource) (*provider.Block, bool) {
 		s, ok := p.schemas[configAddr(m, r)]
 		return s.Block, ok
@@ -150,25 +156,31 @@ func (p *planner) dependsOnChanges(m *config.Module, r *config.Resource) bool {
 		collect(cur.Parent, traversalRefs(&ds, cur.Parent.ModuleCalls[name].DependsOn), true)
 	}
 	if len(managed) == 0 && len(modules) == 0 {
-		return false
+		return addrs.AbsResourceInstance{}, false
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	// The first pending change in address order names the reason.
+	var first *ResourceInstanceChange
 	for _, c := range p.changes {
 		if c.Action == NoOp || c.Addr.Resource.Resource.Mode != addrs.Managed {
 			continue
 		}
 		cr := c.Addr.ContainingResource().InConfig()
-		if managed[cr] {
-			return true
-		}
+		hit := managed[cr]
 		for _, mod := range modules {
 			if cr.Module == mod || strings.HasPrefix(string(cr.Module), string(mod)+".") {
-				return true
+				hit = true
 			}
 		}
+		if hit && (first == nil || c.Addr.Less(first.Addr)) {
+			first = c
+		}
 	}
-	return false
+	if first == nil {
+		return addrs.AbsResourceInstance{}, false
+	}
+	return first.Addr, true
 }
 
 // plannedDataObject is the value of a data source read during apply: the

@@ -1,7 +1,9 @@
 // Package plan decides, for every object in configuration and state, what
 // must happen (no-op, create, update, replace delete-first or create-first,
 // delete) and why, including create_before_destroy inheritance and the
-// dependencies each object records, and returns a Plan value. It persists
+// dependencies each object records, and returns a Plan value; reasons.go
+// derives from a Plan why each change does what it does (ReasonIndex), for
+// every view to tell the same. It persists
 // nothing. It also serves the other operations that need the
 // configuration's graph: Validate, Import (`rig import`, which returns the
 // new state) and ResourceGraph (`rig graph`); evaluation itself is

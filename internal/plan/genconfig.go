@@ -24,6 +24,11 @@ type GeneratedResource struct {
 	ID string
 	// Config is the formatted resource block, ending in a newline.
 	Config []byte
+	// Object and Private are the object as imported and read, which a
+	// plan given this resource in Options.Generated uses instead of
+	// importing it again.
+	Object  cty.Value
+	Private []byte
 }
 
 // GenerateConfig imports and reads the object of every import block of
@@ -110,7 +115,7 @@ func (p *planner) generateResource(addr addrs.AbsResourceInstance, t importTarge
 	if ds = ds.Append(withAddr(more, addrs.ObjectAddr{Instance: addr})); ds.HasErrors() {
 		return GeneratedResource{}, ds
 	}
-	v, _, more := p.importObject(prov, sch, pc, addr, t)
+	v, priv, more := p.importObject(prov, sch, pc, addr, t)
 	if ds = ds.Append(more); ds.HasErrors() {
 		return GeneratedResource{}, ds
 	}
@@ -118,5 +123,5 @@ func (p *planner) generateResource(addr addrs.AbsResourceInstance, t importTarge
 	if name != ra.ImpliedProviderType() || alias != "" {
 		ref = t.decl.Provider
 	}
-	return GeneratedResource{Addr: addr, ID: t.id, Config: ResourceConfig(ra, ref, sch.Block, v)}, ds
+	return GeneratedResource{Addr: addr, ID: t.id, Config: ResourceConfig(ra, ref, sch.Block, v), Object: v, Private: priv}, ds
 }

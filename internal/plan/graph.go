@@ -3,7 +3,6 @@ package plan
 import (
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/rig-iac/rig/internal/addrs"
@@ -102,31 +101,7 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode DependencyMo
 	// addRefs adds the edges of from's references, written in module m.
 	addRefs := func(from node, m *config.Module, refs []*lang.Reference) {
 		for _, ref := range refs {
-			var targets []node
-			switch ref.Kind {
-			case lang.ResourceRef:
-				targets = []node{{kind: resourceNode, module: m.Path, resource: ref.Resource}}
-			case lang.LocalValue:
-				targets = []node{{kind: localNode, module: m.Path, name: ref.Name}}
-			case lang.InputVariable:
-				targets = []node{{kind: variableNode, module: m.Path, name: ref.Name}}
-			case lang.ModuleCallOutput:
-				child := m.Children[ref.Name]
-				if child == nil {
-					continue
-				}
-				if ref.Output != "" {
-					targets = []node{{kind: outputNode, module: child.Path, name: ref.Output}}
-					break
-				}
-				// The whole module: every output of it.
-				for _, name := range slices.Sorted(maps.Keys(child.Outputs)) {
-					targets = append(targets, node{kind: outputNode, module: child.Path, name: name})
-				}
-			default:
-				continue
-			}
-			for _, to := range targets {
+			for _, to := range refTargets(m, ref) {
 				if !rg.g.Has(to) || to == from {
 					// Undeclared references are reported by lang.CheckReferences;
 					// self-references by resources too.
@@ -245,7 +220,7 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode DependencyMo
 	}
 	if cycles := rg.g.Cycles(); len(cycles) > 0 {
 		for _, c := range cycles {
-			ds = ds.Append(cycleDiag(c, rg.ranges))
+			ds = ds.Append(cycleDiag(root, schemaOf, c, rg.ranges))
 		}
 		return rg, ds
 	}
@@ -462,20 +437,34 @@ func exprRefs(ds *diag.Diagnostics, exprs ...hcl.Expression) []*lang.Reference {
 	return refs
 }
 
-// cycleDiag reports a cycle among configuration objects as OpenTofu does:
-// "Cycle: a, b, c".
-func cycleDiag(cycle []node, ranges map[node]hcl.Range) diag.Diagnostic {
-	names := make([]string, len(cycle))
-	for i, n := range cycle {
-		names[i] = n.String()
+// refTargets returns the nodes a reference written in module m names: a
+// resource, local value, variable, or module output (every output, for a
+// reference to a whole module). A module call with no module loaded names
+// nothing.
+func refTargets(m *config.Module, ref *lang.Reference) []node {
+	switch ref.Kind {
+	case lang.ResourceRef:
+		return []node{{kind: resourceNode, module: m.Path, resource: ref.Resource}}
+	case lang.LocalValue:
+		return []node{{kind: localNode, module: m.Path, name: ref.Name}}
+	case lang.InputVariable:
+		return []node{{kind: variableNode, module: m.Path, name: ref.Name}}
+	case lang.ModuleCallOutput:
+		child := m.Children[ref.Name]
+		if child == nil {
+			return nil
+		}
+		if ref.Output != "" {
+			return []node{{kind: outputNode, module: child.Path, name: ref.Output}}
+		}
+		// The whole module: every output of it.
+		var out []node
+		for _, name := range slices.Sorted(maps.Keys(child.Outputs)) {
+			out = append(out, node{kind: outputNode, module: child.Path, name: name})
+		}
+		return out
 	}
-	path := append(slices.Clone(names), names[0])
-	d := diag.Errorf("Cycle: "+strings.Join(names, ", "),
-		"The configuration refers to itself in a loop: %s. Break the loop by removing one of these references.", strings.Join(path, " → "))
-	if rng, ok := ranges[cycle[0]]; ok {
-		d.Subject = &rng
-	}
-	return d
+	return nil
 }
 
 func allResources(m *config.Module) []*config.Resource {
@@ -490,38 +479,51 @@ func allResources(m *config.Module) []*config.Resource {
 	return out
 }
 
+// cbdSource says where a resource's effective create_before_destroy comes
+// from: from is the resource that sets it (the resource itself for its own
+// setting); via is the resource that depends on this one and passed it on,
+// the next step of the dependency path towards from.
+type cbdSource struct {
+	from, via addrs.ConfigResource
+}
+
 // inheritCBD computes each resource's effective create_before_destroy: its
 // own setting, or inherited from any resource that depends on it, directly
-// or transitively. One sweep in reverse topological order. The map holds,
-// for every resource with effective CBD, the resource it came from (itself
-// when its own setting).
-func inheritCBD(root *config.Module, rg *refGraph) map[addrs.ConfigResource]addrs.ConfigResource {
-	out := map[addrs.ConfigResource]addrs.ConfigResource{}
+// or transitively (through local values, variables, module calls and data
+// sources too). One sweep over the reference graph in reverse topological
+// order, O(nodes + edges): each node that a create_before_destroy resource
+// depends on takes the source of the first such node that refers to it,
+// and the nearest resource on that way as its via. The map holds every
+// managed resource with effective create_before_destroy.
+func inheritCBD(root *config.Module, rg *refGraph) map[addrs.ConfigResource]cbdSource {
+	out := map[addrs.ConfigResource]cbdSource{}
 	order, err := rg.g.TopoOrder()
 	if err != nil {
 		return out
 	}
+	// carrier holds, for each node reached, the source it inherits and the
+	// nearest resource that passed it on.
+	carrier := map[node]cbdSource{}
 	for i := len(order) - 1; i >= 0; i-- {
 		n := order[i]
-		if n.kind != resourceNode || n.resource.Mode != addrs.Managed {
+		src, reached := carrier[n]
+		if n.kind == resourceNode && n.resource.Mode == addrs.Managed {
+			cr := n.configResource()
+			if r := root.ConfigResource(cr); r != nil && r.Managed != nil && r.Managed.CreateBeforeDestroy {
+				src, reached = cbdSource{from: cr, via: cr}, true
+			}
+			if reached {
+				out[cr] = src
+				// What this resource depends on inherits through it.
+				src.via = cr
+			}
+		}
+		if !reached {
 			continue
 		}
-		cr := n.configResource()
-		r := root.ConfigResource(cr)
-		if r == nil {
-			continue
-		}
-		src, inherited := out[cr]
-		if r.Managed != nil && r.Managed.CreateBeforeDestroy {
-			src, inherited = cr, true
-			out[cr] = src
-		}
-		if !inherited {
-			continue
-		}
-		for _, dep := range rg.resourceDeps[cr] {
-			if _, done := out[dep]; !done && dep.Resource.Mode == addrs.Managed {
-				out[dep] = src
+		for _, dep := range rg.g.Predecessors(n) {
+			if _, done := carrier[dep]; !done {
+				carrier[dep] = src
 			}
 		}
 	}

@@ -346,15 +346,28 @@ func renderChange(c *plan.ResourceInstanceChange) string {
 		fmt.Fprintf(&b, " (%s)", r)
 	}
 	if c.CreateBeforeDestroy {
-		if c.CBDInheritedFrom != (addrs.AbsResource{}) {
+		switch {
+		case c.CBDVia != (addrs.AbsResource{}) && c.CBDVia != c.CBDInheritedFrom:
+			fmt.Fprintf(&b, " [cbd from %s via %s]", c.CBDInheritedFrom, c.CBDVia)
+		case c.CBDInheritedFrom != (addrs.AbsResource{}):
 			fmt.Fprintf(&b, " [cbd from %s]", c.CBDInheritedFrom)
-		} else {
+		default:
 			b.WriteString(" [cbd]")
 		}
 	}
 	b.WriteString("\n")
 	if c.Moved() {
 		fmt.Fprintf(&b, "  moved from: %s\n", c.PrevRunAddr)
+	}
+	if t := c.Trigger; t != nil {
+		fmt.Fprintf(&b, "  triggered by: %s at %s:%d\n", t.Ref(), t.Range.Filename, t.Range.Start.Line)
+	}
+	if c.ReadCause != plan.ReadNow {
+		fmt.Fprintf(&b, "  read at apply: %s", c.ReadCause)
+		if c.ReadAfter != (addrs.AbsResourceInstance{}) {
+			fmt.Fprintf(&b, " (%s)", c.ReadAfter)
+		}
+		b.WriteString("\n")
 	}
 	if pc := c.ProviderConfig; !pc.Module.IsRoot() || pc.Alias != "" {
 		fmt.Fprintf(&b, "  provider: %s\n", pc)

@@ -113,6 +113,11 @@ func (p *planner) importObject(prov provider.Interface, sch provider.Schema, pc 
 	if ih, ok := hooks.(ImportBlockHooks); ok {
 		ih.PrePlanImport(addr, t.id)
 	}
+	if g, ok := p.generatedObject(addr, t.id); ok {
+		hooks.PreRefresh(oaddr, g.Object)
+		hooks.PostRefresh(oaddr, g.Object)
+		return p.recordImportBlockObject(sch, pc, addr, g.Object, g.Private, nil)
+	}
 	resp := prov.ImportResourceState(p.ctx, provider.ImportRequest{TypeName: typeName, ID: t.id})
 	ds := withAddr(resp.Diagnostics, oaddr)
 	if ds.HasErrors() {
@@ -139,14 +144,31 @@ func (p *planner) importObject(prov provider.Interface, sch provider.Schema, pc 
 		return cty.NilVal, nil, ds.Append(diag.At(t.decl.DeclRange, "Cannot import non-existent remote object",
 			fmt.Sprintf("While attempting to import an existing object to %q, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"rig apply\" to create a new remote object for this resource.", addr)))
 	}
-	obj, err := NewStateObject(sch, read.NewState)
+	return p.recordImportBlockObject(sch, pc, addr, read.NewState, read.Private, ds)
+}
+
+// generatedObject returns the object GenerateConfig already imported for
+// addr with the given ID, if it did.
+func (p *planner) generatedObject(addr addrs.AbsResourceInstance, id string) (GeneratedResource, bool) {
+	for _, g := range p.opts.Generated {
+		if g.ID == id && g.Addr.Compare(addr) == 0 && g.Object != cty.NilVal {
+			return g, true
+		}
+	}
+	return GeneratedResource{}, false
+}
+
+// recordImportBlockObject records an imported and read object in the refreshed
+// state and returns it with ds.
+func (p *planner) recordImportBlockObject(sch provider.Schema, pc addrs.AbsProviderConfig, addr addrs.AbsResourceInstance, v cty.Value, private []byte, ds diag.Diagnostics) (cty.Value, []byte, diag.Diagnostics) {
+	obj, err := NewStateObject(sch, v)
 	if err != nil {
 		return cty.NilVal, nil, ds.Append(fmt.Errorf("recording %s: %w", addr, err))
 	}
 	obj.Status = state.Ready
-	obj.Private = read.Private
+	obj.Private = private
 	p.mu.Lock()
-	p.refreshed.SetObject(oaddr, obj, pc)
+	p.refreshed.SetObject(addrs.ObjectAddr{Instance: addr}, obj, pc)
 	p.mu.Unlock()
-	return read.NewState, read.Private, ds
+	return v, private, ds
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/zclconf/go-cty/cty"
+	"slices"
 )
 
 // ApplyIgnoreChanges returns config with the ignored attribute paths (or all
@@ -144,10 +145,11 @@ func traversalPath(trav hcl.Traversal) cty.Path {
 
 // replaceTriggered reports whether any replace_triggered_by entry of r names
 // something planned to change: a resource or instance planned to update or
-// be replaced, or an attribute whose value changes.
-func (p *planner) replaceTriggered(r *config.Resource, scope *lang.Scope, addr addrs.AbsResourceInstance) (bool, diag.Diagnostics) {
+// be replaced, or an attribute whose value changes. It returns the first
+// entry that does, with the instance whose change fired it.
+func (p *planner) replaceTriggered(r *config.Resource, scope *lang.Scope, addr addrs.AbsResourceInstance) (*Trigger, diag.Diagnostics) {
 	if r.Managed == nil {
-		return false, nil
+		return nil, nil
 	}
 	var ds diag.Diagnostics
 	for _, expr := range r.Managed.ReplaceTriggeredBy {
@@ -156,9 +158,13 @@ func (p *planner) replaceTriggered(r *config.Resource, scope *lang.Scope, addr a
 		if more.HasErrors() {
 			continue
 		}
+		fired := func(changed addrs.AbsResourceInstance) *Trigger {
+			return &Trigger{Changed: changed, Path: attrPath, Range: expr.Range()}
+		}
 		if keyGiven {
-			if p.instanceTriggers(target.Instance(key).Absolute(addr.Module), attrPath) {
-				return true, ds
+			inst := target.Instance(key).Absolute(addr.Module)
+			if p.instanceTriggers(inst, attrPath) {
+				return fired(inst), ds
 			}
 			continue
 		}
@@ -171,13 +177,14 @@ func (p *planner) replaceTriggered(r *config.Resource, scope *lang.Scope, addr a
 			}
 		}
 		p.mu.Unlock()
+		slices.SortFunc(candidates, func(a, b *ResourceInstanceChange) int { return a.Addr.Compare(b.Addr) })
 		for _, c := range candidates {
 			if p.instanceTriggers(c.Addr, attrPath) {
-				return true, ds
+				return fired(c.Addr), ds
 			}
 		}
 	}
-	return false, ds
+	return nil, ds
 }
 
 func (p *planner) instanceTriggers(addr addrs.AbsResourceInstance, attrPath cty.Path) bool {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/checks"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -44,6 +45,13 @@ type Plan struct {
 	// Targets and Excludes are the -target and -exclude addresses the plan
 	// was made with (at most one of them non-empty).
 	Targets, Excludes []addrs.Target
+	// RelevantAttributes are the resource attributes the planned changes
+	// refer to, directly or not: drift in them may explain the plan. Nil
+	// for a destroy plan.
+	RelevantAttributes []ResourceAttr
+	// Checks are the results of the configuration's conditions as far as
+	// planning could evaluate them; nil for a destroy plan.
+	Checks *checks.State
 	// Errored is true when planning stopped with errors; the plan is partial and cannot be applied.
 	Errored bool
 }
@@ -75,6 +83,18 @@ type ResourceInstanceChange struct {
 	// CBDInheritedFrom names the resource whose create_before_destroy this
 	// object inherited; zero when its own setting (or none) applies.
 	CBDInheritedFrom addrs.AbsResource
+	// CBDVia is, for an inherited create_before_destroy, the resource that
+	// depends on this one and passed the setting on: the next step of the
+	// dependency path towards CBDInheritedFrom (see ReasonIndex.CBDPath).
+	CBDVia addrs.AbsResource
+	// Trigger is the replace_triggered_by entry that forced the replacement
+	// when Reason is ReplaceByTriggers; nil otherwise.
+	Trigger *Trigger
+	// ReadCause says why a data source is read during apply (a Read change).
+	ReadCause ReadCause
+	// ReadAfter is the instance with a pending change that the read waits
+	// for, when ReadCause is ReadBecauseDependencyPending.
+	ReadAfter addrs.AbsResourceInstance
 	// Dependencies are the resources this object depends on: from the
 	// configuration for a create or update, from state for a delete.
 	Dependencies []addrs.AbsResource

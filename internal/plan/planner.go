@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hcldec"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/checks"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/dag"
 	"github.com/rig-iac/rig/internal/diag"
@@ -51,6 +52,10 @@ type Options struct {
 	// (-target); Excludes plans everything but these and what depends on
 	// them (-exclude). At most one of them may be set.
 	Targets, Excludes []addrs.Target
+	// Generated are the objects GenerateConfig imported for this plan's
+	// configuration: an import block with the same target and ID takes
+	// its object from here rather than importing it a second time.
+	Generated []GeneratedResource
 }
 
 // Make plans the changes that bring prior in line with cfg (or destroy
@@ -85,6 +90,9 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 		timestamp:   now().UTC(),
 		removed:     removed,
 	}
+	if opts.Mode != DestroyMode {
+		p.checks = checks.NewState(cfg)
+	}
 	for _, a := range opts.Replace {
 		p.replace[a] = true
 	}
@@ -115,6 +123,10 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	if result.Outputs == nil {
 		result.Outputs = map[string]*OutputChange{}
 	}
+	result.Checks = p.checks
+	if !ds.HasErrors() && opts.Mode != DestroyMode {
+		result.RelevantAttributes = p.relevantAttributes(p.changes, result.Outputs)
+	}
 	result.Errored = ds.HasErrors()
 	return result, ds
 }
@@ -130,7 +142,7 @@ type planner struct {
 	eval      *eval.Evaluator
 	variables map[string]cty.Value
 	rg        *refGraph
-	cbd       map[addrs.ConfigResource]addrs.ConfigResource
+	cbd       map[addrs.ConfigResource]cbdSource
 	// removed are the configuration's removed blocks.
 	removed []removedStatement
 	// imports are the expanded import blocks, by target; set before the walk.
@@ -154,6 +166,9 @@ type planner struct {
 	// checkFailed holds the check blocks whose scoped data source could
 	// not be read: their assertions are not evaluated.
 	checkFailed map[checkInstance]bool
+	// checks records the result of every condition evaluated; nil in a
+	// destroy plan, which evaluates none.
+	checks *checks.State
 }
 
 // ResourceValue implements eval.ResourceValues with the planned values.
@@ -309,8 +324,8 @@ func (p *planner) visit(n node) diag.Diagnostics {
 		o := m.Outputs[n.name]
 		for _, mi := range p.eval.ModuleInstances(n.module) {
 			scope := p.eval.Scope(mi, lang.InstanceData{})
-			for _, rule := range o.Preconditions {
-				ds = ds.Append(eval.CheckRule(scope, rule, "Module output value precondition failed", ""))
+			for i, rule := range o.Preconditions {
+				ds = ds.Append(eval.CheckRule(scope, rule, "Module output value precondition failed", "", p.ruleAt(checks.NamedObject(checks.OutputKind, mi, n.name), checks.Precondition, i)))
 			}
 			_, more := p.eval.OutputValue(mi, n.name)
 			ds = ds.Append(more)
@@ -455,9 +470,10 @@ func (p *planner) validateVariables() diag.Diagnostics {
 // validateVariable checks the validation rules of variable v in module instance mi.
 func (p *planner) validateVariable(mi addrs.ModuleInstance, v *config.Variable) diag.Diagnostics {
 	var ds diag.Diagnostics
-	for _, rule := range v.Validations {
+	for i, rule := range v.Validations {
 		more := eval.CheckRule(p.eval.Scope(mi, lang.InstanceData{}), rule, "Invalid value for variable",
-			fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", rule.DeclRange.String()))
+			fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", rule.DeclRange.String()),
+			p.ruleAt(checks.NamedObject(checks.VariableKind, mi, v.Name), checks.Validation, i))
 		for i := range more {
 			// OpenTofu reports a failed validation where the value is
 			// defined: a root variable's declaration, a child's argument.

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/checks"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
@@ -36,6 +37,7 @@ func (p *planner) planResource(m *config.Module, r *config.Resource, mi addrs.Mo
 	if ds.HasErrors() {
 		return ds
 	}
+	p.expandChecks(absAddr, exp.Keys)
 	vals := make(map[addrs.InstanceKey]cty.Value, len(exp.Keys))
 	inConfig := make(map[addrs.InstanceKey]bool, len(exp.Keys))
 	for _, k := range exp.Keys {
@@ -205,8 +207,8 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		priorSensitive = sensitivePaths(obj)
 	}
 	scope := p.eval.Scope(addr.Module, inst)
-	for _, rule := range r.Preconditions {
-		ds = ds.Append(eval.CheckRule(scope, rule, "Resource precondition failed", ""))
+	for i, rule := range r.Preconditions {
+		ds = ds.Append(eval.CheckRule(scope, rule, "Resource precondition failed", "", p.ruleAt(checks.ResourceObject(addr), checks.Precondition, i)))
 	}
 	configVal, more := scope.EvalBlock(r.Config, sch.Block.DecoderSpec())
 	ds = ds.Append(more)
@@ -215,7 +217,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	}
 	configVal, configMarks := configVal.UnmarkDeepWithPaths()
 	configMarks = WithEchoedMarks(pc.Provider, typeName, configMarks)
-	ds = ds.Append(withAddr(prov.ValidateResourceConfig(p.ctx, typeName, configVal), oaddr))
+	ds = ds.Append(withAddr(prov.ValidateResourceConfig(p.ctx, typeName, configVal).InBody(r.Config), oaddr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
@@ -228,7 +230,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	}
 	proposed := provider.ProposedNew(sch.Block, priorVal, configVal)
 	resp := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: priorVal, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate})
-	ds = ds.Append(withAddr(resp.Diagnostics, oaddr))
+	ds = ds.Append(withAddr(resp.Diagnostics.InBody(r.Config), oaddr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
@@ -244,21 +246,22 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		SchemaVersion: uint64(sch.Version),
 		Importing:     importing,
 	}
-	if src, ok := p.cbd[cr]; ok {
+	if inh, ok := p.cbd[cr]; ok {
 		change.CreateBeforeDestroy = true
-		if src != cr {
-			change.CBDInheritedFrom = recordedAddr(src)
+		if inh.from != cr {
+			change.CBDInheritedFrom = recordedAddr(inh.from)
+			change.CBDVia = recordedAddr(inh.via)
 		}
 	}
 
 	// The action and its reason, in OpenTofu's order: replace_triggered_by
 	// names the reason whatever else forces the replacement; the paths the
 	// provider says force replacement are recorded whatever the reason.
-	triggered := false
+	var trigger *Trigger
 	if !priorVal.IsNull() {
 		t, more := p.replaceTriggered(r, scope, addr)
 		ds = ds.Append(more)
-		triggered = t
+		trigger = t
 		if !tainted {
 			change.RequiredReplace = changedPaths(resp.RequiresReplace, priorVal, planned)
 		}
@@ -267,8 +270,8 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	switch {
 	case priorVal.IsNull():
 		change.Action = Create
-	case triggered:
-		replace, change.Reason = true, ReplaceByTriggers
+	case trigger != nil:
+		replace, change.Reason, change.Trigger = true, ReplaceByTriggers, trigger
 	case tainted:
 		replace, change.Reason = true, ReplaceBecauseTainted
 	case p.replace[addr]:
@@ -291,7 +294,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		nullPrior := cty.NullVal(ty)
 		proposed := provider.ProposedNew(sch.Block, nullPrior, origConfig)
 		resp2 := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: origConfig})
-		ds = ds.Append(withAddr(resp2.Diagnostics, oaddr))
+		ds = ds.Append(withAddr(resp2.Diagnostics.InBody(r.Config), oaddr))
 		ds = ds.Append(CheckPlanned(sch.Block, nullPrior, origConfig, resp2, pc, addr))
 		if ds.HasErrors() {
 			return cty.UnknownVal(ty), ds
@@ -315,8 +318,8 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	if !ds.HasErrors() {
 		selfScope := p.eval.Scope(addr.Module, inst)
 		selfScope.Self = change.After
-		for _, rule := range r.Postconditions {
-			ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", ""))
+		for i, rule := range r.Postconditions {
+			ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", "", p.ruleAt(checks.ResourceObject(addr), checks.Postcondition, i)))
 		}
 	}
 	p.addChange(change)
@@ -531,8 +534,8 @@ func (p *planner) planOutputs() diag.Diagnostics {
 			continue
 		}
 		scope := p.eval.Scope(addrs.RootModule, lang.InstanceData{})
-		for _, rule := range o.Preconditions {
-			ds = ds.Append(eval.CheckRule(scope, rule, "Module output value precondition failed", ""))
+		for i, rule := range o.Preconditions {
+			ds = ds.Append(eval.CheckRule(scope, rule, "Module output value precondition failed", "", p.ruleAt(checks.NamedObject(checks.OutputKind, addrs.RootModule, name), checks.Precondition, i)))
 		}
 		val, more := scope.EvalExpr(o.Expr, cty.DynamicPseudoType)
 		ds = ds.Append(more)

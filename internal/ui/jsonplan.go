@@ -87,12 +87,21 @@ type planJSON struct {
 	TerraformVersion string                      `json:"terraform_version,omitempty"`
 	Variables        map[string]planVariableJSON `json:"variables,omitempty"`
 	PlannedValues    plannedValuesJSON           `json:"planned_values"`
+	ResourceDrift    []resourceChangeJSON        `json:"resource_drift,omitempty"`
 	ResourceChanges  []resourceChangeJSON        `json:"resource_changes,omitempty"`
 	OutputChanges    map[string]changeBodyJSON   `json:"output_changes,omitempty"`
 	PriorState       *stateJSON                  `json:"prior_state,omitempty"`
 	Configuration    *ConfigSummary              `json:"configuration,omitempty"`
+	Relevant         []relevantAttrJSON          `json:"relevant_attributes,omitempty"`
+	Checks           []any                       `json:"checks,omitempty"`
 	Timestamp        string                      `json:"timestamp,omitempty"`
 	Errored          bool                        `json:"errored"`
+}
+
+// relevantAttrJSON is one of the plan's relevant_attributes.
+type relevantAttrJSON struct {
+	Resource  string          `json:"resource"`
+	Attribute json.RawMessage `json:"attribute"`
 }
 
 type planVariableJSON struct {
@@ -122,6 +131,9 @@ type resourceChangeJSON struct {
 	Deposed         string          `json:"deposed,omitempty"`
 	Change          changeBodyJSON  `json:"change"`
 	ActionReason    string          `json:"action_reason,omitempty"`
+	// RigReasons says why, beyond action_reason: rig's own field, which
+	// tools that follow the documented format ignore.
+	RigReasons []ReasonJSON `json:"rig_reasons,omitempty"`
 }
 
 type changeBodyJSON struct {
@@ -143,7 +155,7 @@ type importingJSON struct {
 // MarshalPlanJSON returns the JSON plan representation `tofu show -json
 // PLANFILE` prints (format_version "1.2"): variables, planned_values,
 // resource_changes (sorted, no-ops included), output_changes, prior_state,
-// configuration, timestamp and errored. schemas may be nil; they supply the
+// configuration, checks, timestamp and errored. schemas may be nil; they supply the
 // sensitivity of attributes.
 func MarshalPlanJSON(p *plan.Plan, schemas SchemaSource, opts JSONOptions) ([]byte, error) {
 	out := planJSON{FormatVersion: "1.2", TerraformVersion: opts.Version, Errored: p.Errored, Configuration: opts.Config}
@@ -153,6 +165,7 @@ func MarshalPlanJSON(p *plan.Plan, schemas SchemaSource, opts JSONOptions) ([]by
 	if !p.Timestamp.IsZero() {
 		out.Timestamp = p.Timestamp.UTC().Format(time.RFC3339)
 	}
+	out.Checks = p.Checks.PlanJSON()
 	if len(p.Variables) > 0 {
 		out.Variables = map[string]planVariableJSON{}
 		for name, v := range p.Variables {
@@ -165,9 +178,32 @@ func MarshalPlanJSON(p *plan.Plan, schemas SchemaSource, opts JSONOptions) ([]by
 		}
 	}
 
+	drift := append([]*plan.ResourceInstanceChange(nil), p.Drift...)
+	sortChanges(drift)
+	for _, c := range drift {
+		rc, _, err := resourceChangeToJSON(c, schemas)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.ObjectAddr(), err)
+		}
+		out.ResourceDrift = append(out.ResourceDrift, rc)
+	}
+	for _, ra := range p.RelevantAttributes {
+		attr, err := encodePaths([]cty.Path{ra.Path})
+		if err != nil {
+			return nil, fmt.Errorf("relevant attribute of %s: %w", ra.Resource, err)
+		}
+		// encodePaths gives a list of paths: this is the one path.
+		var one []json.RawMessage
+		if err := json.Unmarshal(attr, &one); err != nil || len(one) != 1 {
+			return nil, fmt.Errorf("relevant attribute of %s: %v", ra.Resource, err)
+		}
+		out.Relevant = append(out.Relevant, relevantAttrJSON{Resource: ra.Resource.String(), Attribute: one[0]})
+	}
+
 	changes := append([]*plan.ResourceInstanceChange(nil), p.Changes...)
 	sortChanges(changes)
 	planned := map[addrs.ModuleInstance][]resourceJSON{}
+	why := plan.NewReasonIndex(p)
 	for _, c := range changes {
 		if c.Action == plan.Delete && c.Addr.Resource.Resource.Mode == addrs.Data {
 			continue
@@ -176,6 +212,7 @@ func MarshalPlanJSON(p *plan.Plan, schemas SchemaSource, opts JSONOptions) ([]by
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", c.ObjectAddr(), err)
 		}
+		rc.RigReasons = ReasonsJSON(why.Reasons(c))
 		out.ResourceChanges = append(out.ResourceChanges, rc)
 		if pv != nil {
 			planned[c.Addr.Module] = append(planned[c.Addr.Module], *pv)

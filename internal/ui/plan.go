@@ -350,27 +350,70 @@ func renderDrift(w io.Writer, p *plan.Plan, drift []*plan.ResourceInstanceChange
 }
 
 // relevantDrift returns the changes made outside rig that matter to a
-// normal plan, as OpenTofu shows them: those of objects the plan changes,
-// and of resources a planned change depends on.
+// normal plan, as OpenTofu shows them: for each object drifted, only the
+// changes to its relevant attributes (those the planned changes refer to,
+// directly or not); an object with none is left out.
 func relevantDrift(p *plan.Plan) []*plan.ResourceInstanceChange {
 	if len(p.Drift) == 0 {
 		return nil
 	}
-	changed := map[addrs.ObjectAddr]bool{}
-	referenced := map[addrs.AbsResource]bool{}
-	for _, c := range p.Changes {
-		if c.Action == plan.NoOp {
-			continue
-		}
-		changed[c.ObjectAddr()] = true
-		for _, d := range c.Dependencies {
-			referenced[d] = true
-		}
+	paths := map[string][]cty.Path{}
+	for _, ra := range p.RelevantAttributes {
+		k := ra.Resource.String()
+		paths[k] = append(paths[k], ra.Path)
 	}
 	var out []*plan.ResourceInstanceChange
 	for _, d := range p.Drift {
-		if changed[d.ObjectAddr()] || referenced[d.Addr.ContainingResource().Unkeyed()] {
+		relevant := paths[d.Addr.String()]
+		if len(relevant) == 0 || d.Deposed != addrs.NotDeposed {
+			continue
+		}
+		if d.Action == plan.Delete {
 			out = append(out, d)
+			continue
+		}
+		after, changed := onlyRelevant(d.Before, d.After, relevant)
+		if !changed {
+			continue
+		}
+		c := *d
+		c.After = after
+		out = append(out, &c)
+	}
+	return out
+}
+
+// onlyRelevant returns before with the values at the relevant paths taken
+// from after, and whether that differs from before.
+func onlyRelevant(before, after cty.Value, relevant []cty.Path) (cty.Value, bool) {
+	b, bmarks := before.UnmarkDeepWithPaths()
+	a, amarks := after.UnmarkDeepWithPaths()
+	if b.IsNull() || a.IsNull() || !b.IsKnown() || !a.IsKnown() {
+		return after, !before.RawEquals(after)
+	}
+	out, err := cty.Transform(b, func(path cty.Path, v cty.Value) (cty.Value, error) {
+		for _, rp := range relevant {
+			if path.Equals(rp) {
+				if av, err := rp.Apply(a); err == nil {
+					return av, nil
+				}
+			}
+		}
+		return v, nil
+	})
+	if err != nil {
+		return after, !before.RawEquals(after)
+	}
+	changed := !out.RawEquals(b)
+	return out.MarkWithPaths(keepMarks(out, append(bmarks, amarks...))), changed
+}
+
+// keepMarks returns the marks whose paths exist in v.
+func keepMarks(v cty.Value, marks []cty.PathValueMarks) []cty.PathValueMarks {
+	var out []cty.PathValueMarks
+	for _, m := range marks {
+		if _, err := m.Path.Apply(v); err == nil {
+			out = append(out, m)
 		}
 	}
 	return out

@@ -172,6 +172,11 @@ func (al *afterLister) behind(barrier apply.Op) []string {
 	return out
 }
 
+// DescribeOp names an operation as the order of operations does ("update
+// terraform_data.b", "destroy terraform_data.a (deposed)"), or for a barrier
+// every operation it stands for ("create terraform_data.server[*]").
+func DescribeOp(g *apply.Graph, op apply.Op) string { return describeOp(g, op) }
+
 // describeOp names an operation, or for an "after" barrier every operation
 // it follows ("create terraform_data.server[*]").
 func describeOp(g *apply.Graph, op apply.Op) string {

@@ -4,22 +4,38 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/rig-iac/rig/internal/backend"
 )
 
+// Options describe documented limitations of a backend under test.
+type Options struct {
+	// SingleWorkspace: the backend keeps only the default workspace's
+	// state; any other fails with backend.ErrWorkspacesNotSupported.
+	SingleWorkspace bool
+}
+
 // Run runs the conformance suite as subtests of t. newBackend returns a new,
 // empty backend; it is called once per subtest. Lock contention is tested
 // between two Store values of that one backend for the same workspace,
 // which must exclude each other as two processes would.
 func Run(t *testing.T, newBackend func(t *testing.T) backend.Backend) {
-	tests := []struct {
+	RunWith(t, Options{}, newBackend)
+}
+
+// RunWith is Run for a backend with the limitations opts names: the tests
+// of what it cannot do are replaced by tests that it refuses it.
+func RunWith(t *testing.T, opts Options, newBackend func(t *testing.T) backend.Backend) {
+	type test struct {
 		name string
 		run  func(t *testing.T, b backend.Backend)
-	}{
+	}
+	tests := []test{
 		{"read before any write is nil", testReadEmpty},
 		{"write then read", testWriteRead},
 		{"workspaces", testWorkspaces},
@@ -31,7 +47,14 @@ func Run(t *testing.T, newBackend func(t *testing.T) backend.Backend) {
 		{"lock with timeout waits for release", testLockWithTimeoutWaits},
 		{"lock with timeout gives up", testLockWithTimeoutGivesUp},
 		{"lock with timeout stops on cancel", testLockWithTimeoutCancel},
+		{"concurrent writers under the lock", testConcurrentWriters},
 		{"journal", testJournal},
+	}
+	if opts.SingleWorkspace {
+		tests = slices.DeleteFunc(tests, func(tt test) bool {
+			return tt.name == "workspaces" || tt.name == "lock is per workspace"
+		})
+		tests = append(tests, test{"only the default workspace", testSingleWorkspace})
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.run(t, newBackend(t)) })
@@ -60,9 +83,27 @@ func lock(t *testing.T, s backend.Store, op string) (string, backend.LockInfo) {
 	return id, info
 }
 
+// otherWorkspace opens a store of a workspace besides the default one, or
+// returns nil when the backend keeps only the default workspace.
+func otherWorkspace(t *testing.T, b backend.Backend, ws string) backend.Store {
+	t.Helper()
+	s, err := b.Store(context.Background(), ws)
+	if errors.Is(err, backend.ErrWorkspacesNotSupported) {
+		return nil
+	}
+	if err != nil {
+		t.Fatalf("Store(%q): %v", ws, err)
+	}
+	return s
+}
+
 func testReadEmpty(t *testing.T, b backend.Backend) {
 	for _, ws := range []string{backend.DefaultWorkspace, "other"} {
-		data, err := store(t, b, ws).Read(context.Background())
+		s := otherWorkspace(t, b, ws)
+		if s == nil {
+			continue
+		}
+		data, err := s.Read(context.Background())
 		if data != nil || err != nil {
 			t.Errorf("Read(%s) = %q, %v; want nil, nil", ws, data, err)
 		}
@@ -87,8 +128,79 @@ func testWriteRead(t *testing.T, b backend.Backend) {
 			t.Fatalf("second Store reads %q, want %q", again, want)
 		}
 	}
-	if got, _ := store(t, b, "other").Read(ctx); got != nil {
-		t.Errorf("workspace other reads %q, want nil", got)
+	if other := otherWorkspace(t, b, "other"); other != nil {
+		if got, _ := other.Read(ctx); got != nil {
+			t.Errorf("workspace other reads %q, want nil", got)
+		}
+	}
+}
+
+// testSingleWorkspace checks a backend that keeps only the default
+// workspace: it lists that one, refuses others, and cannot delete it.
+func testSingleWorkspace(t *testing.T, b backend.Backend) {
+	ctx := context.Background()
+	if err := store(t, b, backend.DefaultWorkspace).Write(ctx, []byte("d")); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := b.Workspaces(ctx); err != nil || !slices.Equal(got, []string{"default"}) {
+		t.Errorf("Workspaces = %q, %v; want [default]", got, err)
+	}
+	if _, err := b.Store(ctx, "dev"); !errors.Is(err, backend.ErrWorkspacesNotSupported) {
+		t.Errorf("Store(dev) = %v, want ErrWorkspacesNotSupported", err)
+	}
+	if err := b.DeleteWorkspace(ctx, "default"); !errors.Is(err, backend.ErrDefaultWorkspace) {
+		t.Errorf("DeleteWorkspace(default) = %v, want ErrDefaultWorkspace", err)
+	}
+	if err := b.DeleteWorkspace(ctx, "dev"); !errors.Is(err, backend.ErrWorkspacesNotSupported) {
+		t.Errorf("DeleteWorkspace(dev) = %v, want ErrWorkspacesNotSupported", err)
+	}
+}
+
+// testConcurrentWriters runs writers that each take the lock (waiting for
+// it), read a counter, and write it back incremented: with the lock
+// excluding them, no increment is lost.
+func testConcurrentWriters(t *testing.T, b backend.Backend) {
+	ctx := context.Background()
+	const writers, rounds = 4, 3
+	errs := make(chan error, writers)
+	for w := range writers {
+		go func() {
+			errs <- func() error {
+				s, err := b.Store(ctx, backend.DefaultWorkspace)
+				if err != nil {
+					return err
+				}
+				for range rounds {
+					info := backend.NewLockInfo("OperationTypeApply")
+					info.Info = fmt.Sprintf("writer %d", w)
+					id, err := backend.LockWithTimeout(ctx, s, info, time.Minute)
+					if err != nil {
+						return err
+					}
+					data, err := s.Read(ctx)
+					if err != nil {
+						return err
+					}
+					n, _ := strconv.Atoi(string(data))
+					if err := s.Write(ctx, []byte(strconv.Itoa(n+1))); err != nil {
+						return err
+					}
+					if err := s.Unlock(ctx, id); err != nil {
+						return err
+					}
+				}
+				return nil
+			}()
+		}()
+	}
+	for range writers {
+		if err := <-errs; err != nil {
+			t.Fatalf("writer: %v", err)
+		}
+	}
+	got, err := store(t, b, backend.DefaultWorkspace).Read(ctx)
+	if err != nil || string(got) != strconv.Itoa(writers*rounds) {
+		t.Errorf("counter = %q, %v; want %d", got, err, writers*rounds)
 	}
 }
 

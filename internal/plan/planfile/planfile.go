@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/hashicorp/hcl/v2"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -33,6 +34,10 @@ type File struct {
 	StateSerial  uint64
 	// Workspace is the workspace the plan was made in.
 	Workspace string
+	// CheckResults are the plan's check results as read (checks.State's
+	// MarshalDetail form); restore them with checks.UnmarshalDetail once
+	// the configuration is loaded. Marshal writes Plan.Checks.
+	CheckResults json.RawMessage
 }
 
 type fileJSON struct {
@@ -51,28 +56,40 @@ type fileJSON struct {
 	Outputs      map[string]outputJSON `json:"outputs"`
 	PriorState   json.RawMessage       `json:"prior_state"`
 	PrevRunState json.RawMessage       `json:"prev_run_state"`
+	CheckResults json.RawMessage       `json:"check_results,omitempty"`
+	Drift        []changeJSON          `json:"drift,omitempty"`
+	Relevant     []relevantJSON        `json:"relevant_attributes,omitempty"`
+}
+
+type relevantJSON struct {
+	Resource string `json:"resource"`
+	Path     []byte `json:"path"`
 }
 
 type changeJSON struct {
-	Addr            string   `json:"addr"`
-	PrevRunAddr     string   `json:"prev_run_addr,omitempty"`
-	ImportingID     *string  `json:"importing_id,omitempty"`
-	GeneratedConfig string   `json:"generated_config,omitempty"`
-	Deposed         string   `json:"deposed,omitempty"`
-	Provider        string   `json:"provider"`
-	Action          string   `json:"action"`
-	Reason          string   `json:"reason,omitempty"`
-	Before          []byte   `json:"before"`
-	After           []byte   `json:"after"`
-	BeforeSensitive [][]byte `json:"before_sensitive_paths,omitempty"`
-	AfterSensitive  [][]byte `json:"after_sensitive_paths,omitempty"`
-	RequiredReplace [][]byte `json:"required_replace,omitempty"`
-	PriorPrivate    []byte   `json:"prior_private,omitempty"`
-	PlannedPrivate  []byte   `json:"planned_private,omitempty"`
-	CBD             bool     `json:"create_before_destroy,omitempty"`
-	CBDFrom         string   `json:"create_before_destroy_from,omitempty"`
-	Dependencies    []string `json:"dependencies,omitempty"`
-	SchemaVersion   uint64   `json:"schema_version"`
+	Addr            string       `json:"addr"`
+	PrevRunAddr     string       `json:"prev_run_addr,omitempty"`
+	ImportingID     *string      `json:"importing_id,omitempty"`
+	GeneratedConfig string       `json:"generated_config,omitempty"`
+	Deposed         string       `json:"deposed,omitempty"`
+	Provider        string       `json:"provider"`
+	Action          string       `json:"action"`
+	Reason          string       `json:"reason,omitempty"`
+	Before          []byte       `json:"before"`
+	After           []byte       `json:"after"`
+	BeforeSensitive [][]byte     `json:"before_sensitive_paths,omitempty"`
+	AfterSensitive  [][]byte     `json:"after_sensitive_paths,omitempty"`
+	RequiredReplace [][]byte     `json:"required_replace,omitempty"`
+	PriorPrivate    []byte       `json:"prior_private,omitempty"`
+	PlannedPrivate  []byte       `json:"planned_private,omitempty"`
+	CBD             bool         `json:"create_before_destroy,omitempty"`
+	CBDFrom         string       `json:"create_before_destroy_from,omitempty"`
+	CBDVia          string       `json:"create_before_destroy_via,omitempty"`
+	Trigger         *triggerJSON `json:"replace_triggered_by,omitempty"`
+	ReadCause       string       `json:"read_cause,omitempty"`
+	ReadAfter       string       `json:"read_after,omitempty"`
+	Dependencies    []string     `json:"dependencies,omitempty"`
+	SchemaVersion   uint64       `json:"schema_version"`
 }
 
 type outputJSON struct {
@@ -85,6 +102,22 @@ type outputJSON struct {
 }
 
 var actionNames = map[plan.Action]string{}
+
+// triggerJSON is the replace_triggered_by entry that forced a replacement.
+type triggerJSON struct {
+	Changed string  `json:"changed"`
+	Path    []byte  `json:"path,omitempty"`
+	File    string  `json:"file"`
+	Start   posJSON `json:"start"`
+	End     posJSON `json:"end"`
+}
+
+type posJSON struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Byte   int `json:"byte"`
+}
+
 var reasonNames = map[string]plan.ActionReason{}
 
 func init() {
@@ -224,40 +257,24 @@ func Marshal(f *File) ([]byte, error) {
 		}
 		fj.Variables[name] = b
 	}
-	for _, c := range p.Changes {
-		cj := changeJSON{
-			Addr: c.Addr.String(), Deposed: string(c.Deposed), Provider: c.ProviderConfig.String(),
-			Action: c.Action.String(), Reason: c.Reason.JSON(), PriorPrivate: c.PriorPrivate, PlannedPrivate: c.PlannedPrivate,
-			CBD: c.CreateBeforeDestroy, SchemaVersion: c.SchemaVersion,
-		}
-		if c.CBDInheritedFrom != (addrs.AbsResource{}) {
-			cj.CBDFrom = c.CBDInheritedFrom.String()
-		}
-		if c.Moved() {
-			cj.PrevRunAddr = c.PrevRunAddr.String()
-		}
-		if c.Importing != nil {
-			cj.ImportingID = &c.Importing.ID
-			cj.GeneratedConfig = c.Importing.GeneratedConfig
-		}
-		var err error
-		if cj.Before, cj.BeforeSensitive, err = encodeValue(c.Before); err != nil {
-			return nil, fmt.Errorf("encoding %s: %w", c.Addr, err)
-		}
-		if cj.After, cj.AfterSensitive, err = encodeValue(c.After); err != nil {
-			return nil, fmt.Errorf("encoding %s: %w", c.Addr, err)
-		}
-		for _, path := range c.RequiredReplace {
-			b, err := encodePath(path)
+	for _, list := range []struct {
+		from []*plan.ResourceInstanceChange
+		to   *[]changeJSON
+	}{{p.Changes, &fj.Changes}, {p.Drift, &fj.Drift}} {
+		for _, c := range list.from {
+			cj, err := encodeChange(c)
 			if err != nil {
-				return nil, fmt.Errorf("encoding %s: %w", c.Addr, err)
+				return nil, err
 			}
-			cj.RequiredReplace = append(cj.RequiredReplace, b)
+			*list.to = append(*list.to, cj)
 		}
-		for _, d := range c.Dependencies {
-			cj.Dependencies = append(cj.Dependencies, d.String())
+	}
+	for _, ra := range p.RelevantAttributes {
+		path, err := encodePath(ra.Path)
+		if err != nil {
+			return nil, fmt.Errorf("encoding relevant attribute of %s: %w", ra.Resource, err)
 		}
-		fj.Changes = append(fj.Changes, cj)
+		fj.Relevant = append(fj.Relevant, relevantJSON{Resource: ra.Resource.String(), Path: path})
 	}
 	for name, o := range p.Outputs {
 		before, beforeSens, err := encodeValue(o.Before)
@@ -271,6 +288,9 @@ func Marshal(f *File) ([]byte, error) {
 		fj.Outputs[name] = outputJSON{Action: o.Action.String(), Before: before, After: after, BeforeSensitive: beforeSens, AfterSensitive: afterSens, Sensitive: o.Sensitive}
 	}
 	var err error
+	if fj.CheckResults, err = p.Checks.MarshalDetail(); err != nil {
+		return nil, fmt.Errorf("encoding check results: %w", err)
+	}
 	if fj.PriorState, err = statefile.Marshal(orEmpty(p.PriorState)); err != nil {
 		return nil, fmt.Errorf("encoding prior state: %w", err)
 	}
@@ -336,7 +356,8 @@ func Unmarshal(data []byte) (*File, error) {
 	case "refresh-only":
 		p.Mode = plan.RefreshOnlyMode
 	}
-	f := &File{Plan: p, Config: map[string][]byte{}, StateLineage: fj.StateLineage, StateSerial: fj.StateSerial, Workspace: fj.Workspace}
+	f := &File{Plan: p, Config: map[string][]byte{}, StateLineage: fj.StateLineage, StateSerial: fj.StateSerial, Workspace: fj.Workspace,
+		CheckResults: fj.CheckResults}
 	for name, src := range fj.Config {
 		f.Config[name] = []byte(src)
 	}
@@ -359,12 +380,28 @@ func Unmarshal(data []byte) (*File, error) {
 		}
 		p.Variables[name] = v
 	}
-	for _, cj := range fj.Changes {
-		c, err := decodeChange(cj)
-		if err != nil {
-			return nil, err
+	for _, list := range []struct {
+		from []changeJSON
+		to   *[]*plan.ResourceInstanceChange
+	}{{fj.Changes, &p.Changes}, {fj.Drift, &p.Drift}} {
+		for _, cj := range list.from {
+			c, err := decodeChange(cj)
+			if err != nil {
+				return nil, err
+			}
+			*list.to = append(*list.to, c)
 		}
-		p.Changes = append(p.Changes, c)
+	}
+	for _, rj := range fj.Relevant {
+		addr, err := addrs.ParseAbsResourceInstanceStr(rj.Resource)
+		if err != nil {
+			return nil, fmt.Errorf("relevant attribute: %w", err)
+		}
+		path, err := decodePath(rj.Path)
+		if err != nil {
+			return nil, fmt.Errorf("relevant attribute of %s: %w", addr, err)
+		}
+		p.RelevantAttributes = append(p.RelevantAttributes, plan.ResourceAttr{Resource: addr, Path: path})
 	}
 	for name, oj := range fj.Outputs {
 		a, err := parseAction(oj.Action)
@@ -413,6 +450,31 @@ func decodeChange(cj changeJSON) (*plan.ResourceInstanceChange, error) {
 			return nil, fmt.Errorf("%s: %w", cj.Addr, err)
 		}
 	}
+	if cj.CBDVia != "" {
+		if c.CBDVia, err = addrs.ParseAbsResourceStr(cj.CBDVia); err != nil {
+			return nil, fmt.Errorf("%s: %w", cj.Addr, err)
+		}
+	}
+	if tj := cj.Trigger; tj != nil {
+		t := &plan.Trigger{Range: hcl.Range{Filename: tj.File,
+			Start: hcl.Pos{Line: tj.Start.Line, Column: tj.Start.Column, Byte: tj.Start.Byte},
+			End:   hcl.Pos{Line: tj.End.Line, Column: tj.End.Column, Byte: tj.End.Byte}}}
+		if t.Changed, err = addrs.ParseAbsResourceInstanceStr(tj.Changed); err != nil {
+			return nil, fmt.Errorf("%s: %w", cj.Addr, err)
+		}
+		if len(tj.Path) > 0 {
+			if t.Path, err = decodePath(tj.Path); err != nil {
+				return nil, fmt.Errorf("%s: %w", cj.Addr, err)
+			}
+		}
+		c.Trigger = t
+	}
+	c.ReadCause = plan.ParseReadCause(cj.ReadCause)
+	if cj.ReadAfter != "" {
+		if c.ReadAfter, err = addrs.ParseAbsResourceInstanceStr(cj.ReadAfter); err != nil {
+			return nil, fmt.Errorf("%s: %w", cj.Addr, err)
+		}
+	}
 	if cj.ImportingID != nil {
 		c.Importing = &plan.Importing{ID: *cj.ImportingID, GeneratedConfig: cj.GeneratedConfig}
 	}
@@ -442,6 +504,63 @@ func decodeChange(cj changeJSON) (*plan.ResourceInstanceChange, error) {
 		c.Dependencies = append(c.Dependencies, ra)
 	}
 	return c, nil
+}
+
+// encodeChange returns the saved form of a resource instance change.
+func encodeChange(c *plan.ResourceInstanceChange) (changeJSON, error) {
+	cj := changeJSON{
+		Addr: c.Addr.String(), Deposed: string(c.Deposed), Provider: c.ProviderConfig.String(),
+		Action: c.Action.String(), Reason: c.Reason.JSON(), PriorPrivate: c.PriorPrivate, PlannedPrivate: c.PlannedPrivate,
+		CBD: c.CreateBeforeDestroy, SchemaVersion: c.SchemaVersion,
+	}
+	if c.CBDInheritedFrom != (addrs.AbsResource{}) {
+		cj.CBDFrom = c.CBDInheritedFrom.String()
+	}
+	if c.CBDVia != (addrs.AbsResource{}) {
+		cj.CBDVia = c.CBDVia.String()
+	}
+	if t := c.Trigger; t != nil {
+		tj := &triggerJSON{Changed: t.Changed.String(), File: t.Range.Filename,
+			Start: posJSON{t.Range.Start.Line, t.Range.Start.Column, t.Range.Start.Byte},
+			End:   posJSON{t.Range.End.Line, t.Range.End.Column, t.Range.End.Byte}}
+		if len(t.Path) > 0 {
+			b, err := encodePath(t.Path)
+			if err != nil {
+				return changeJSON{}, fmt.Errorf("encoding %s: %w", c.Addr, err)
+			}
+			tj.Path = b
+		}
+		cj.Trigger = tj
+	}
+	cj.ReadCause = c.ReadCause.String()
+	if c.ReadAfter != (addrs.AbsResourceInstance{}) {
+		cj.ReadAfter = c.ReadAfter.String()
+	}
+	if c.Moved() {
+		cj.PrevRunAddr = c.PrevRunAddr.String()
+	}
+	if c.Importing != nil {
+		cj.ImportingID = &c.Importing.ID
+		cj.GeneratedConfig = c.Importing.GeneratedConfig
+	}
+	var err error
+	if cj.Before, cj.BeforeSensitive, err = encodeValue(c.Before); err != nil {
+		return changeJSON{}, fmt.Errorf("encoding %s: %w", c.Addr, err)
+	}
+	if cj.After, cj.AfterSensitive, err = encodeValue(c.After); err != nil {
+		return changeJSON{}, fmt.Errorf("encoding %s: %w", c.Addr, err)
+	}
+	for _, path := range c.RequiredReplace {
+		b, err := encodePath(path)
+		if err != nil {
+			return changeJSON{}, fmt.Errorf("encoding %s: %w", c.Addr, err)
+		}
+		cj.RequiredReplace = append(cj.RequiredReplace, b)
+	}
+	for _, d := range c.Dependencies {
+		cj.Dependencies = append(cj.Dependencies, d.String())
+	}
+	return cj, nil
 }
 
 // encodePath encodes a path as a msgpack list of steps: strings for

@@ -3,6 +3,7 @@ package planfile
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/hashicorp/hcl/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -156,7 +157,14 @@ func richPlan(t *testing.T) *plan.Plan {
 				Addr: mustInstance(t, `test_thing.b["k"]`), ProviderConfig: testProvider,
 				Action: plan.DeleteThenCreate, Reason: plan.ReplaceBecauseTainted,
 				Before: thing("id-2", "b"), After: cty.UnknownVal(thingType),
-				CreateBeforeDestroy: true, CBDInheritedFrom: mustResource(t, "test_thing.top"),
+				CreateBeforeDestroy: true, CBDInheritedFrom: mustResource(t, "test_thing.top"), CBDVia: mustResource(t, "test_thing.mid"),
+			},
+			{
+				Addr: mustInstance(t, "test_thing.t"), ProviderConfig: testProvider,
+				Action: plan.DeleteThenCreate, Reason: plan.ReplaceByTriggers,
+				Before: thing("id-3", "t"), After: cty.UnknownVal(thingType),
+				Trigger: &plan.Trigger{Changed: mustInstance(t, "test_thing.a"), Path: cty.GetAttrPath("tags").Index(cty.StringVal("Name")),
+					Range: hcl.Range{Filename: "main.tf", Start: hcl.Pos{Line: 7, Column: 29, Byte: 100}, End: hcl.Pos{Line: 7, Column: 45, Byte: 116}}},
 			},
 			{
 				Addr: mustInstance(t, "test_thing.gone[3]"), ProviderConfig: testProvider,
@@ -174,6 +182,7 @@ func richPlan(t *testing.T) *plan.Plan {
 			{
 				Addr: mustInstance(t, "data.test_echo.d"), ProviderConfig: testProvider,
 				Action: plan.Read, Before: cty.NullVal(thingType), After: cty.UnknownVal(thingType),
+				ReadCause: plan.ReadBecauseDependencyPending, ReadAfter: mustInstance(t, "test_thing.a"),
 			},
 			{
 				Addr: mustInstance(t, "test_thing.same"), ProviderConfig: testProvider,

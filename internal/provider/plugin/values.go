@@ -113,7 +113,8 @@ func stringKind(kind int32) provider.StringKind {
 }
 
 // newDiagnostic builds the rig form of a provider diagnostic. A diagnostic
-// about an attribute names the attribute path at the end of its detail.
+// about an attribute keeps its path and names it at the end of its detail
+// until it is placed in the configuration (diag.Diagnostics.InBody).
 // Protocol severity INVALID (0) counts as an error.
 func newDiagnostic(warning bool, summary, detail string, path cty.Path) diag.Diagnostic {
 	d := diag.Diagnostic{Severity: diag.Error, Summary: summary, Detail: detail}
@@ -121,7 +122,8 @@ func newDiagnostic(warning bool, summary, detail string, path cty.Path) diag.Dia
 		d.Severity = diag.Warning
 	}
 	if len(path) > 0 {
-		at := "At attribute " + diag.FormatPath(path) + "."
+		d.AttributePath = path
+		at := diag.AttributeNote(path)
 		if d.Detail == "" {
 			d.Detail = at
 		} else {

@@ -1,0 +1,115 @@
+package command
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/explain"
+	"github.com/rig-iac/rig/internal/plan"
+)
+
+// runExplain explains what a plan does to the objects an address names,
+// and why: a saved plan given as second argument, or a new plan made with
+// the usual planning flags.
+func runExplain(m *Meta, args []string) int {
+	fs := m.flagSet("explain")
+	var f operationFlags
+	f.refresh, f.lock, f.parallelism = true, true, 10
+	addVarFlags(fs, &f.vars)
+	fs.Func("replace", "Plan as if -replace named the resource instance at `ADDRESS`. Use this option more than once to replace more than one instance.", func(s string) error {
+		f.replace = append(f.replace, s)
+		return nil
+	})
+	fs.Func("target", "Plan as if -target named the resource, resource instance or module at `ADDRESS`. Use this option more than once to include more than one object.", func(s string) error {
+		f.targets = append(f.targets, s)
+		return nil
+	})
+	fs.Func("exclude", "Plan as if -exclude named the resource, resource instance or module at `ADDRESS`. Use this option more than once to exclude more than one object.", func(s string) error {
+		f.excludes = append(f.excludes, s)
+		return nil
+	})
+	fs.BoolVar(&f.destroy, "destroy", false, "Explain a plan to destroy every object the state manages.")
+	fs.BoolVar(&f.refresh, "refresh", true, "Skip checking remote objects for changes made outside rig while planning.")
+	addLockFlags(fs, &f.lock, &f.lockTimeout)
+	fs.BoolVar(&f.json, "json", false, "Print the explanation as one JSON document.")
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return code
+	}
+	switch {
+	case fs.NArg() == 0:
+		return m.argsError(fs, "Missing address", "The explain command needs the address of a resource, resource instance, deposed object or module to explain.")
+	case fs.NArg() > 2:
+		return m.argsError(fs, "Too many command line arguments", "Expected an address and, optionally, the path of a saved plan file.")
+	}
+	addr, err := explain.ParseAddress(fs.Arg(0))
+	if err != nil {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Invalid address", "%s", err)})
+		return 1
+	}
+	if ds := checkOperationFlags(&f); ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return 1
+	}
+	p, cfg, code := m.explainedPlan(fs.Arg(1), &f)
+	if p == nil {
+		return code
+	}
+	g, ds := apply.OrderWith(p, apply.OrderOptions{Rules: true, Config: cfg})
+	if ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return 1
+	}
+	rep, ok := explain.Explain(p, g, cfg, addr)
+	if !ok {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("No such object in the plan",
+			"The plan has no change for %s.%s", addr, didYouMean(addr.String(), explain.Candidates(p)))})
+		return 1
+	}
+	write := explain.WriteText
+	if f.json {
+		write = explain.WriteJSON
+	}
+	if err := write(m.Out, rep); err != nil {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to write the explanation", "%s", err)})
+		return 1
+	}
+	return 0
+}
+
+// explainedPlan reads the saved plan at path, or plans afresh when path is
+// "", and returns it with the configuration it was made from; on failure
+// the plan is nil and code is the exit status.
+func (m *Meta) explainedPlan(path string, f *operationFlags) (p *plan.Plan, cfg *config.Module, code int) {
+	if path != "" {
+		own, _ := m.loadConfigQuiet() // for the plan's encryption, if any
+		pf, err := readPlan(path, own)
+		if err != nil {
+			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a plan", "%s", err)})
+			return nil, nil, 1
+		}
+		return pf.Plan, m.plannedConfig(pf), 0
+	}
+	ctx := context.Background()
+	op, ds := m.prepare(ctx, f, "OperationTypePlan")
+	defer op.close()
+	if ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return nil, nil, 1
+	}
+	p, more := m.makePlan(ctx, op, f)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return nil, nil, 1
+	}
+	if len(ds) > 0 {
+		m.showDiagnostics(ds)
+	}
+	if p.Errored {
+		fmt.Fprintln(m.Err, "The plan is incomplete.")
+	}
+	return p, op.cfg, 0
+}

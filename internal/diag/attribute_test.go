@@ -1,0 +1,72 @@
+package diag
+
+import (
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// TestInBody places provider diagnostics about attribute paths where the
+// configuration sets them, and leaves the others as they are.
+func TestInBody(t *testing.T) {
+	const src = `name = "web"
+tags = {
+  env = "prod"
+}
+network {
+  subnet = "a"
+}
+rule {
+  port = 80
+}
+rule {
+  port = 443
+}
+setting "x" {
+  value = 1
+}
+`
+	f, hds := hclsyntax.ParseConfig([]byte(src), "main.tf", hcl.InitialPos)
+	if hds.HasErrors() {
+		t.Fatal(hds)
+	}
+	tests := []struct {
+		name     string
+		path     cty.Path
+		wantLine int // 0: not placed
+	}{
+		{"attribute", cty.GetAttrPath("name"), 1},
+		{"inside a map attribute", cty.GetAttrPath("tags").Index(cty.StringVal("env")), 2},
+		{"attribute of a single block", cty.GetAttrPath("network").GetAttr("subnet"), 6},
+		{"second list block", cty.GetAttrPath("rule").Index(cty.NumberIntVal(1)).GetAttr("port"), 12},
+		{"list block out of range", cty.GetAttrPath("rule").Index(cty.NumberIntVal(5)), 8},
+		{"map block by label", cty.GetAttrPath("setting").Index(cty.StringVal("x")).GetAttr("value"), 15},
+		{"unset attribute", cty.GetAttrPath("missing"), 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := Diagnostic{Severity: Warning, Summary: "S", Detail: "Detail.\n\n" + AttributeNote(tt.path), AttributePath: tt.path}
+			got := Diagnostics{d}.InBody(f.Body)[0]
+			if tt.wantLine == 0 {
+				if got.Subject != nil || got.Detail != d.Detail {
+					t.Errorf("placed at %v with detail %q, want unchanged", got.Subject, got.Detail)
+				}
+				return
+			}
+			if got.Subject == nil || got.Subject.Start.Line != tt.wantLine || got.Subject.Filename != "main.tf" {
+				t.Fatalf("subject %v, want main.tf line %d", got.Subject, tt.wantLine)
+			}
+			if got.Detail != "Detail." {
+				t.Errorf("detail %q, want the attribute note removed", got.Detail)
+			}
+		})
+	}
+	// A diagnostic already placed, or with no path, is left alone.
+	rng := hcl.Range{Filename: "other.tf", Start: hcl.Pos{Line: 9}}
+	ds := Diagnostics{{Summary: "placed", Subject: &rng, AttributePath: cty.GetAttrPath("name")}, {Summary: "no path"}}.InBody(f.Body)
+	if ds[0].Subject.Filename != "other.tf" || ds[1].Subject != nil {
+		t.Errorf("InBody changed diagnostics it should leave: %+v", ds)
+	}
+}

@@ -1,0 +1,12 @@
+// Package explain answers, for one address of a plan, what will happen to
+// it and why: each object's action and reasons (plan.ReasonIndex), its
+// operations with their step in the order of operations, the operations
+// each waits for and those that wait for it with the rule of every edge
+// (apply.Graph.DescribeEdge), its create_before_destroy status with the
+// inheritance path, and where in the configuration each of these is
+// written. It builds a Report value and renders it as text or JSON
+// (`rig explain`); it performs no I/O of its own beyond the writer it is
+// given.
+//
+// It may import addrs, apply, config, diag, lang, plan and ui.
+package explain

@@ -1,0 +1,8 @@
+// Package graphview owns the pictures of a graph that `rig graph -format=html`
+// and `-format=svg` write: the page's input document (Build, FromResources),
+// its layered layout (Layout: longest-path layers, barycenter ordering,
+// one band per module), a self-contained interactive HTML page drawn on a
+// canvas, and a static SVG of the same layout.
+//
+// It imports internal/addrs, internal/apply, internal/dag and internal/plan.
+package graphview

@@ -1,0 +1,79 @@
+package plan_test
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/provider/providertest"
+	"github.com/rig-iac/rig/internal/state"
+)
+
+// countingImporter counts the provider's ImportResourceState calls.
+type countingImporter struct {
+	*providertest.Provider
+	imports *atomic.Int32
+}
+
+func (p countingImporter) ImportResourceState(ctx context.Context, req provider.ImportRequest) provider.ImportResponse {
+	p.imports.Add(1)
+	return p.Provider.ImportResourceState(ctx, req)
+}
+
+// TestGeneratedImportImportsOnce checks that plan -generate-config-out
+// imports its target once: the plan after generation takes the object
+// GenerateConfig imported instead of asking the provider again, and
+// still plans it as an import with no other change.
+func TestGeneratedImportImportsOnce(t *testing.T) {
+	live := providertest.New()
+	obj := cty.ObjectVal(map[string]cty.Value{
+		"id": cty.StringVal("x1"), "key": cty.NullVal(cty.String), "name": cty.StringVal("web"),
+		"value": cty.NullVal(cty.String), "replace_key": cty.NullVal(cty.String), "output": cty.NullVal(cty.String), "ref": cty.NullVal(cty.List(cty.String)),
+	})
+	if err := live.AddLive(providertest.ThingType, obj); err != nil {
+		t.Fatal(err)
+	}
+	var imports atomic.Int32
+	set := provider.NewSet(provider.Factories{providertest.Address(): func() (provider.Interface, error) {
+		return countingImporter{live, &imports}, nil
+	}})
+	defer set.Close()
+
+	const src = `
+import {
+  to = test_thing.web
+  id = "x1"
+}
+`
+	gen, ds := plan.GenerateConfig(context.Background(), loadConfig(t, src), state.New(), set, plan.Options{})
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	if len(gen) != 1 || !strings.Contains(string(gen[0].Config), `"web"`) {
+		t.Fatalf("generated %+v, want one block with name \"web\"", gen)
+	}
+	cfg := loadConfig(t, src+string(gen[0].Config))
+	p, ds := plan.Make(context.Background(), cfg, state.New(), set, plan.Options{Generated: gen})
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	if n := imports.Load(); n != 1 {
+		t.Errorf("the provider imported the object %d times, want once", n)
+	}
+	if len(p.Changes) != 1 || p.Changes[0].Importing == nil || p.Changes[0].Importing.ID != "x1" || p.Changes[0].Action != plan.NoOp {
+		t.Fatalf("changes %+v, want one no-op import of x1", p.Changes)
+	}
+
+	// Without the generated objects the plan imports again.
+	if _, ds := plan.Make(context.Background(), cfg, state.New(), set, plan.Options{}); ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	if n := imports.Load(); n != 2 {
+		t.Errorf("after a plan without Generated the provider imported %d times, want 2", n)
+	}
+}
