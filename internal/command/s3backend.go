@@ -100,7 +100,7 @@ func s3Settings() map[string]bool {
 
 // s3Unsupported are settings of the schemas rig does not act on yet; a
 // configuration setting one is refused rather than silently run otherwise.
-var s3Unsupported = []string{"assume_role_with_web_identity", "endpoints.sso"}
+var s3Unsupported = []string{"endpoints.sso"}
 
 // s3Value decodes a setting of an s3 backendSpec with its type from the
 // union schema; null when it is not set.
@@ -330,6 +330,30 @@ func s3ConfigFromSettings(settings map[string]string, getenv func(string) string
 			r.Duration = time.Duration(n) * time.Second
 		}
 		cfg.AssumeRole = r
+	}
+	if wi := vals["assume_role_with_web_identity"]; !wi.IsNull() {
+		w := &s3.WebIdentity{
+			RoleARN:     orEnv(str(wi.GetAttr("role_arn")), "AWS_ROLE_ARN"),
+			SessionName: orEnv(str(wi.GetAttr("session_name")), "AWS_ROLE_SESSION_NAME"),
+			Token:       str(wi.GetAttr("web_identity_token")),
+			TokenFile:   str(wi.GetAttr("web_identity_token_file")),
+			Policy:      str(wi.GetAttr("policy")),
+			PolicyARNs:  list(wi.GetAttr("policy_arns")),
+		}
+		if w.Token == "" && w.TokenFile == "" {
+			// From the environment, the file rather than the token.
+			if w.TokenFile = getenv("AWS_WEB_IDENTITY_TOKEN_FILE"); w.TokenFile == "" {
+				w.Token = getenv("AWS_WEB_IDENTITY_TOKEN")
+			}
+		}
+		if d := str(wi.GetAttr("duration")); d != "" {
+			dur, err := time.ParseDuration(d)
+			if err != nil {
+				bad("The \"assume_role_with_web_identity.duration\" setting %q is not a duration (such as \"1h\" or \"900s\").", d)
+			}
+			w.Duration = dur
+		}
+		cfg.WebIdentity = w
 	}
 	for _, p := range cfg.Validate(getenv) {
 		detail := p.Detail

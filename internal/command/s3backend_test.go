@@ -247,7 +247,8 @@ func TestS3SettingProblems(t *testing.T) {
 		{"missing region", map[string]string{"bucket": "b", "key": "k"}, `Missing region value`},
 		{"kms and customer key", map[string]string{"bucket": "b", "key": "k", "region": "us-east-1", "kms_key_id": "alias/x", "sse_customer_key": secret}, `Only one of "kms_key_id" and "sse_customer_key"`},
 		{"endpoint twice", map[string]string{"bucket": "b", "key": "k", "region": "us-east-1", "endpoint": "a", "endpoints": `{"s3":"b"}`}, `Only one of "endpoint" and "endpoints.s3"`},
-		{"web identity", map[string]string{"bucket": "b", "key": "k", "region": "us-east-1", "assume_role_with_web_identity": `{"role_arn":"r"}`}, `rig does not support the s3 backend's "assume_role_with_web_identity" setting yet`},
+		{"sso endpoint", map[string]string{"bucket": "b", "key": "k", "region": "us-east-1", "endpoints": `{"sso":"https://sso.local"}`}, `rig does not support the s3 backend's "endpoints.sso" setting yet`},
+		{"web identity without a token", map[string]string{"bucket": "b", "key": "k", "region": "us-east-1", "assume_role_with_web_identity": `{"role_arn":"r"}`}, `Exactly one of "web_identity_token" and "web_identity_token_file"`},
 		{"assume_role both ways", map[string]string{"bucket": "b", "key": "k", "region": "us-east-1", "role_arn": "r", "assume_role": `{"role_arn":"r"}`}, `conflict with the "assume_role" setting`},
 	}
 	for _, tt := range tests {

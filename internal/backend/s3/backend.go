@@ -161,6 +161,23 @@ func loadAWSConfig(ctx context.Context, cfg Config) (aws.Config, error) {
 	if awsCfg.Region == "" {
 		return aws.Config{}, errors.New(`no region: set "region" or AWS_REGION`)
 	}
+	if w := cfg.WebIdentity; w != nil {
+		var token stscreds.IdentityTokenRetriever = stscreds.IdentityTokenFile(w.TokenFile)
+		if w.Token != "" {
+			token = staticToken(w.Token)
+		}
+		provider := stscreds.NewWebIdentityRoleProvider(stsClient(awsCfg, cfg), w.RoleARN, token, func(o *stscreds.WebIdentityRoleOptions) {
+			o.RoleSessionName = w.SessionName
+			o.Duration = w.Duration
+			if w.Policy != "" {
+				o.Policy = aws.String(strings.TrimSpace(w.Policy))
+			}
+			for _, arn := range w.PolicyARNs {
+				o.PolicyARNs = append(o.PolicyARNs, ststypes.PolicyDescriptorType{Arn: aws.String(arn)})
+			}
+		})
+		awsCfg.Credentials = aws.NewCredentialsCache(provider)
+	}
 	if r := cfg.AssumeRole; r != nil {
 		provider := stscreds.NewAssumeRoleProvider(stsClient(awsCfg, cfg), r.RoleARN, func(o *stscreds.AssumeRoleOptions) {
 			o.RoleSessionName = r.SessionName
@@ -186,6 +203,11 @@ func loadAWSConfig(ctx context.Context, cfg Config) (aws.Config, error) {
 	}
 	return awsCfg, nil
 }
+
+// staticToken is a web identity token given in the configuration.
+type staticToken string
+
+func (t staticToken) GetIdentityToken() ([]byte, error) { return []byte(t), nil }
 
 func stsClient(awsCfg aws.Config, cfg Config) *sts.Client {
 	return sts.NewFromConfig(awsCfg, func(o *sts.Options) {

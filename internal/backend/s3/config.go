@@ -54,6 +54,10 @@ type Config struct {
 	SharedCredentialsFiles      []string // shared_credentials_files (or shared_credentials_file)
 	SharedConfigFiles           []string // shared_config_files
 	AssumeRole                  *AssumeRole
+	// WebIdentity is assume_role_with_web_identity: a role taken with an
+	// OpenID Connect token, whose credentials then sign the requests (or
+	// take AssumeRole's role).
+	WebIdentity *WebIdentity
 
 	UseLockfile   bool   // use_lockfile: lock with the KEY.tflock object
 	DynamoDBTable string // dynamodb_table: lock with an item of this table
@@ -96,6 +100,19 @@ type AssumeRole struct {
 	Tags              map[string]string
 	TransitiveTagKeys []string
 	SourceIdentity    string
+}
+
+// WebIdentity is the assume_role_with_web_identity object.
+type WebIdentity struct {
+	RoleARN     string
+	SessionName string
+	// Token is the token itself (web_identity_token), a secret; TokenFile
+	// the file holding it (web_identity_token_file), read afresh each time
+	// credentials are needed. One of them is set.
+	Token, TokenFile string
+	Duration         time.Duration // 0: the STS default
+	Policy           string
+	PolicyARNs       []string
 }
 
 // Problem is a configuration problem found by Validate, named by the path
@@ -188,6 +205,17 @@ func (c *Config) Validate(getenv func(string) string) []Problem {
 	}
 	if len(c.AllowedAccountIDs) > 0 && len(c.ForbiddenAccountIDs) > 0 {
 		bad("", "Invalid Attribute Combination", `Only one of "allowed_account_ids" and "forbidden_account_ids" can be set.`)
+	}
+	if w := c.WebIdentity; w != nil {
+		if w.RoleARN == "" {
+			bad("assume_role_with_web_identity.role_arn", "Missing Required Value", `The attribute "assume_role_with_web_identity.role_arn" is required by the backend.`)
+		}
+		if (w.Token == "") == (w.TokenFile == "") {
+			bad("assume_role_with_web_identity", "Invalid Attribute Combination", `Exactly one of "web_identity_token" and "web_identity_token_file" must be set.`)
+		}
+		if w.Duration != 0 && (w.Duration < 15*time.Minute || w.Duration > 12*time.Hour) {
+			bad("assume_role_with_web_identity.duration", "Invalid Duration", "Duration must be between 15m0s and 12h0m0s, had "+w.Duration.String())
+		}
 	}
 	if c.MaxRetries < 0 {
 		bad("max_retries", "Invalid max_retries value", "max_retries must not be negative.")

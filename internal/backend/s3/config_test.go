@@ -37,6 +37,11 @@ func TestValidate(t *testing.T) {
 		{"assume_role duration too short", func(c *Config) {
 			c.AssumeRole = &AssumeRole{RoleARN: "arn:aws:iam::123456789012:role/r", Duration: time.Minute}
 		}, nil, "assume_role.duration", "Invalid Duration"},
+		{"web identity without a token", func(c *Config) { c.WebIdentity = &WebIdentity{RoleARN: "arn:aws:iam::123456789012:role/r"} }, nil, "assume_role_with_web_identity", "Invalid Attribute Combination"},
+		{"web identity with both tokens", func(c *Config) {
+			c.WebIdentity = &WebIdentity{RoleARN: "arn:aws:iam::123456789012:role/r", Token: "t", TokenFile: "f"}
+		}, nil, "assume_role_with_web_identity", "Invalid Attribute Combination"},
+		{"web identity without role", func(c *Config) { c.WebIdentity = &WebIdentity{TokenFile: "f"} }, nil, "assume_role_with_web_identity.role_arn", "Missing Required Value"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -26,6 +26,10 @@ func TestCredentialChain(t *testing.T) {
 	if err := os.WriteFile(configFile, []byte("[profile team]\nregion = us-east-1\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	tokenFile := filepath.Join(dir, "token")
+	if err := os.WriteFile(tokenFile, []byte("token-from-file"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	// Nothing from the machine running the test.
 	empty := filepath.Join(dir, "empty")
 	if err := os.WriteFile(empty, nil, 0o600); err != nil {
@@ -64,6 +68,23 @@ func TestCredentialChain(t *testing.T) {
 				if got := c.Params.Get(k); got != v {
 					t.Errorf("AssumeRole %s = %q, want %q", k, got, v)
 				}
+			}
+		}},
+		{name: "web identity token file", modify: func(c *Config) {
+			c.WebIdentity = &WebIdentity{RoleARN: "arn:aws:iam::123456789012:role/ci", SessionName: "ci-run", TokenFile: tokenFile}
+		}, wantS3: s3test.TempAccessKey, wantSTS: []string{"AssumeRoleWithWebIdentity:"}, checkCall: func(t *testing.T, c s3test.STSCall) {
+			for k, v := range map[string]string{"RoleArn": "arn:aws:iam::123456789012:role/ci", "RoleSessionName": "ci-run", "WebIdentityToken": "token-from-file"} {
+				if got := c.Params.Get(k); got != v {
+					t.Errorf("AssumeRoleWithWebIdentity %s = %q, want %q", k, got, v)
+				}
+			}
+		}},
+		{name: "web identity token, then assume_role", modify: func(c *Config) {
+			c.WebIdentity = &WebIdentity{RoleARN: "arn:aws:iam::123456789012:role/ci", Token: "inline-token"}
+			c.AssumeRole = &AssumeRole{RoleARN: "arn:aws:iam::123456789012:role/state"}
+		}, wantS3: s3test.TempAccessKey, wantSTS: []string{"AssumeRoleWithWebIdentity:", "AssumeRole:" + s3test.TempAccessKey}, checkCall: func(t *testing.T, c s3test.STSCall) {
+			if got := c.Params.Get("WebIdentityToken"); got != "inline-token" {
+				t.Errorf("WebIdentityToken = %q", got)
 			}
 		}},
 		{name: "credentials validated", modify: func(c *Config) {

@@ -10,9 +10,9 @@ import (
 	"testing"
 )
 
-// STS is an STS server on loopback answering AssumeRole (with the
-// temporary access key TempAccessKey) and GetCallerIdentity (account
-// Account), and recording each call.
+// STS is an STS server on loopback answering AssumeRole and
+// AssumeRoleWithWebIdentity (with the temporary access key TempAccessKey)
+// and GetCallerIdentity (account Account), and recording each call.
 type STS struct {
 	// URL is the endpoint, for endpoints.sts.
 	URL   string
@@ -65,6 +65,9 @@ func (s *STS) serve(w http.ResponseWriter, r *http.Request) {
 	switch action {
 	case "AssumeRole":
 		fmt.Fprintf(w, `<AssumeRoleResponse %s><AssumeRoleResult><Credentials><AccessKeyId>%s</AccessKeyId><SecretAccessKey>temporary-secret</SecretAccessKey><SessionToken>temporary-token</SessionToken><Expiration>2099-01-01T00:00:00Z</Expiration></Credentials><AssumedRoleUser><Arn>arn:aws:sts::%s:assumed-role/state/%s</Arn><AssumedRoleId>AROATEST:%s</AssumedRoleId></AssumedRoleUser></AssumeRoleResult><ResponseMetadata><RequestId>1</RequestId></ResponseMetadata></AssumeRoleResponse>`,
+			ns, TempAccessKey, Account, r.Form.Get("RoleSessionName"), r.Form.Get("RoleSessionName"))
+	case "AssumeRoleWithWebIdentity":
+		fmt.Fprintf(w, `<AssumeRoleWithWebIdentityResponse %s><AssumeRoleWithWebIdentityResult><Credentials><AccessKeyId>%s</AccessKeyId><SecretAccessKey>temporary-secret</SecretAccessKey><SessionToken>temporary-token</SessionToken><Expiration>2099-01-01T00:00:00Z</Expiration></Credentials><SubjectFromWebIdentityToken>ci</SubjectFromWebIdentityToken><AssumedRoleUser><Arn>arn:aws:sts::%s:assumed-role/state/%s</Arn><AssumedRoleId>AROATEST:%s</AssumedRoleId></AssumedRoleUser></AssumeRoleWithWebIdentityResult><ResponseMetadata><RequestId>1</RequestId></ResponseMetadata></AssumeRoleWithWebIdentityResponse>`,
 			ns, TempAccessKey, Account, r.Form.Get("RoleSessionName"), r.Form.Get("RoleSessionName"))
 	case "GetCallerIdentity":
 		fmt.Fprintf(w, `<GetCallerIdentityResponse %s><GetCallerIdentityResult><Arn>arn:aws:iam::%s:user/test</Arn><UserId>AIDATEST</UserId><Account>%s</Account></GetCallerIdentityResult><ResponseMetadata><RequestId>2</RequestId></ResponseMetadata></GetCallerIdentityResponse>`,
