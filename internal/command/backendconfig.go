@@ -17,6 +17,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/rig-iac/rig/internal/backend"
 	httpbackend "github.com/rig-iac/rig/internal/backend/http"
 	"github.com/rig-iac/rig/internal/backend/local"
@@ -170,7 +171,7 @@ func blockSpec(b *config.Backend) (backendSpec, diag.Diagnostics) {
 			fmt.Sprintf("rig does not support the %q backend yet; it supports \"local\", \"pg\", \"http\" and \"s3\".", b.Type))}
 	}
 	attrs, hds := b.Config.JustAttributes()
-	ds := diag.FromHCL(hds)
+	ds := diag.FromHCL(objectBlocksHint(b, hds))
 	spec := backendSpec{Type: b.Type, Settings: map[string]string{}}
 	for name, attr := range attrs {
 		if _, known := schema[name]; !known {
@@ -345,4 +346,26 @@ func openBackend(ctx context.Context, spec backendSpec) (backend.Backend, diag.D
 		return b, nil
 	}
 	return nil, diag.Diagnostics{diag.Errorf("Unsupported backend type", "rig does not support the %q backend yet; it supports \"local\", \"pg\", \"http\" and \"s3\".", spec.Type)}
+}
+
+// objectBlocksHint rewrites the error about a block in a backend block
+// whose name is an object setting (s3's endpoints, assume_role): such a
+// setting is an argument, written with an equals sign, as Terraform says.
+func objectBlocksHint(b *config.Backend, hds hcl.Diagnostics) hcl.Diagnostics {
+	body, ok := b.Config.(*hclsyntax.Body)
+	if !ok {
+		return hds
+	}
+	for _, blk := range body.Blocks {
+		if !settingType(b.Type, blk.Type).IsObjectType() {
+			continue
+		}
+		for _, d := range hds {
+			if d.Subject != nil && d.Subject.Start == blk.TypeRange.Start {
+				d.Summary = "Unsupported block type"
+				d.Detail = fmt.Sprintf("Blocks of type %q are not expected here. Did you mean to define argument %q? If so, use the equals sign to assign it a value: %s = { … }.", blk.Type, blk.Type, blk.Type)
+			}
+		}
+	}
+	return hds
 }

@@ -209,6 +209,7 @@ assume_role_duration_seconds = 1800
 		{name: "unknown setting", block: "bucket = \"b\"\nconn_str = \"x\"\n", wantErr: `The s3 backend has no setting named "conn_str"`},
 		{name: "unknown endpoint", block: "endpoints = { ftp = \"x\" }\n", wantErr: `"endpoints" setting of the s3 backend must be`},
 		{name: "wrong type", block: "shared_config_files = \"one\"\n", wantErr: `"shared_config_files" setting of the s3 backend must be set of string`},
+		{name: "endpoints as a block", block: "endpoints {\n  s3 = \"x\"\n}\n", wantErr: `Did you mean to define argument "endpoints"? If so, use the equals sign`},
 		{name: "bad max_retries", block: "max_retries = \"many\"\n", wantErr: `"max_retries" setting of the s3 backend must be a number`},
 	}
 	for _, tt := range tests {
