@@ -142,7 +142,11 @@ func writeBackendRecord(spec backendSpec) error {
 	}
 	for name := range formSettings(form, spec.Type) {
 		if v, ok := spec.Settings[name]; ok {
-			rec.Backend.Config[name] = recordValue(form, spec.Type, name, v)
+			rv, err := recordValue(form, spec.Type, name, v)
+			if err != nil {
+				return err
+			}
+			rec.Backend.Config[name] = rv
 		} else {
 			rec.Backend.Config[name] = nil
 		}

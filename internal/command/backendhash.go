@@ -1,6 +1,7 @@
 package command
 
 import (
+	"fmt"
 	"maps"
 
 	"github.com/zclconf/go-cty/cty"
@@ -90,16 +91,16 @@ func otherForm(form backendHashForm) backendHashForm {
 // recordValue is a setting's value in the config of a record in form: as
 // recordJSON gives it, but an s3 nested object in form's type, without the
 // null attributes the other tool's schema lacks (typedSettingJSON).
-func recordValue(form backendHashForm, typ, name, s string) any {
+func recordValue(form backendHashForm, typ, name, s string) (any, error) {
 	t := formType(form, typ, name)
 	if !t.IsObjectType() && !t.IsSetType() && !t.IsListType() {
-		return recordJSON(s, settingType(typ, name))
+		return recordJSON(s, settingType(typ, name)), nil
 	}
 	raw, err := typedSettingJSON(s, settingType(typ, name), t, formType(otherForm(form), typ, name))
 	if err != nil {
-		return nil
+		return nil, fmt.Errorf("recording setting %q: %w", name, err)
 	}
-	return raw
+	return raw, nil
 }
 
 // blockHash returns the hash form's tool records for a block of type typ
