@@ -39,8 +39,10 @@ var allowedImports = map[string][]string{
 	"internal/provider/providertest": {"internal/addrs", "internal/diag", "internal/provider"},
 	// Provider installation: mirrors, version selection, the lock file.
 	"internal/getproviders": {"internal/addrs", "internal/diag"},
+	// An in-process provider registry for tests.
+	"internal/getproviders/registrytest": {},
 	// Module installation: source addresses, git clones, the module manifest.
-	"internal/getmodules": {"internal/addrs", "internal/config", "internal/diag"},
+	"internal/getmodules": {"internal/addrs", "internal/config", "internal/diag", "internal/getproviders"},
 	// The canonical style of configuration files (fmt).
 	"internal/hclfmt": {"internal/diag"},
 	// State and plan encryption: the encryption block, pbkdf2, aes_gcm, the envelope.

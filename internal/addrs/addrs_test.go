@@ -48,6 +48,9 @@ func TestAbsProviderConfigRoundTrip(t *testing.T) {
 		`provider["terraform.io/builtin/terraform"]`,
 		`provider["registry.terraform.io/hashicorp/aws"].west`,
 		`module.m.provider["example.com/acme/thing"]`,
+		`provider["registry.terraform.io/hashicorp/aws"].by_region["eu-west-1"]`,
+		`provider["registry.terraform.io/hashicorp/aws"].by_index[2]`,
+		`provider["registry.terraform.io/hashicorp/aws"].odd["a.b[\"c\"]"]`,
 	}
 	for _, in := range tests {
 		pc, err := ParseAbsProviderConfig(in)
@@ -58,8 +61,14 @@ func TestAbsProviderConfigRoundTrip(t *testing.T) {
 			t.Fatalf("round trip: got %s, want %s", pc.String(), in)
 		}
 	}
-	if _, err := ParseAbsProviderConfig(`provider[null]`); err == nil {
-		t.Fatal("unquoted source accepted")
+	for _, bad := range []string{`provider[null]`, `provider["hashicorp/aws"].[0]`, `provider["hashicorp/aws"].a[b]`, `provider["hashicorp/aws"].a["x"]["y"]`} {
+		if _, err := ParseAbsProviderConfig(bad); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+	pc, err := ParseAbsProviderConfig(`provider["hashicorp/aws"].by_region["eu"]`)
+	if err != nil || pc.Alias != "by_region" || pc.Key != StringKey("eu") || pc.Config().String() != `provider["registry.terraform.io/hashicorp/aws"].by_region` {
+		t.Errorf("keyed configuration parsed as %#v, %v", pc, err)
 	}
 }
 

@@ -23,7 +23,10 @@ func (pc AbsProviderConfig) Compare(o AbsProviderConfig) int {
 	if c := pc.Provider.Compare(o.Provider); c != 0 {
 		return c
 	}
-	return strings.Compare(pc.Alias, o.Alias)
+	if c := strings.Compare(pc.Alias, o.Alias); c != 0 {
+		return c
+	}
+	return pc.Key.Compare(o.Key)
 }
 
 // Compare orders module paths by their call names, the root first.

@@ -106,3 +106,7 @@ func (k InstanceKey) Compare(o InstanceKey) int {
 	}
 	return 1
 }
+
+// Equal reports whether k and o are the same key (k == o); go-cmp uses it
+// to compare values that hold keys.
+func (k InstanceKey) Equal(o InstanceKey) bool { return k == o }

@@ -145,3 +145,16 @@ func keyFromValue(v cty.Value) (InstanceKey, error) {
 	}
 	return NoKey, fmt.Errorf("instance key must be a string or a number")
 }
+
+// parseKeySuffix parses one index step, `["a"]` or `[0]`, and nothing else.
+func parseKeySuffix(s string) (InstanceKey, error) {
+	trav, diags := hclsyntax.ParseTraversalAbs([]byte("k"+s), "", hcl.Pos{Line: 1, Column: 1})
+	if diags.HasErrors() || len(trav) != 2 {
+		return NoKey, fmt.Errorf("invalid instance key %q", s)
+	}
+	idx, ok := trav[1].(hcl.TraverseIndex)
+	if !ok {
+		return NoKey, fmt.Errorf("invalid instance key %q", s)
+	}
+	return keyFromValue(idx.Key)
+}

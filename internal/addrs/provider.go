@@ -110,13 +110,32 @@ func ParseProviderSource(s string) (Provider, error) {
 // AbsProviderConfig names one provider configuration: a provider, the module
 // whose provider block configures it, and an optional alias. Its String is
 // the form state files record: provider["registry.terraform.io/hashicorp/null"].west.
+//
+// A configuration whose block has for_each (OpenTofu 1.9+) has one instance
+// per key; Key selects one of them (NoKey for a configuration without
+// for_each), and String then ends in the key:
+// provider["registry.terraform.io/hashicorp/aws"].by_region["eu"].
 type AbsProviderConfig struct {
 	Module   ModuleInstance
 	Provider Provider
 	Alias    string
+	Key      InstanceKey
 }
 
-// String returns the provider configuration as the state format writes it.
+// Config returns pc without its instance key: the provider block's address.
+func (pc AbsProviderConfig) Config() AbsProviderConfig {
+	pc.Key = NoKey
+	return pc
+}
+
+// Instance returns the instance k of provider configuration pc.
+func (pc AbsProviderConfig) Instance(k InstanceKey) AbsProviderConfig {
+	pc.Key = k
+	return pc
+}
+
+// String returns the provider configuration (instance) as the state format
+// writes it.
 func (pc AbsProviderConfig) String() string {
 	var b strings.Builder
 	if !pc.Module.IsRoot() {
@@ -130,10 +149,12 @@ func (pc AbsProviderConfig) String() string {
 		b.WriteByte('.')
 		b.WriteString(pc.Alias)
 	}
+	b.WriteString(pc.Key.String())
 	return b.String()
 }
 
-// ParseAbsProviderConfig parses the state-file form written by String.
+// ParseAbsProviderConfig parses the state-file form written by String,
+// with an instance key after the alias when there is one.
 func ParseAbsProviderConfig(s string) (AbsProviderConfig, error) {
 	var pc AbsProviderConfig
 	i := strings.Index(s, "provider[")
@@ -165,6 +186,13 @@ func ParseAbsProviderConfig(s string) (AbsProviderConfig, error) {
 			return pc, fmt.Errorf("invalid provider configuration address %q: bad alias", s)
 		}
 		pc.Alias = rest[1:]
+		if i := strings.IndexByte(pc.Alias, '['); i >= 0 {
+			k, err := parseKeySuffix(pc.Alias[i:])
+			if err != nil || i == 0 {
+				return pc, fmt.Errorf("invalid provider configuration address %q: bad instance key", s)
+			}
+			pc.Alias, pc.Key = pc.Alias[:i], k
+		}
 	}
 	p, err := ParseProviderSource(src)
 	if err != nil {

@@ -437,9 +437,14 @@ func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanc
 		}
 	}
 	ty := sch.Block.ImpliedType()
+	meta, more := a.eval.ProviderMeta(a.opCtx, a.set, op.Addr.Module, c.ProviderConfig.Provider, op.Addr.Resource.Resource.String())
+	if ds = ds.Append(more); ds.HasErrors() {
+		return Result{}, ds
+	}
 	resp := prov.ApplyResourceChange(a.opCtx, provider.ApplyRequest{
 		TypeName: op.Addr.Resource.Resource.Type, PriorState: unmarked(c.Before),
 		PlannedState: cty.NullVal(ty), Config: cty.NullVal(ty), PlannedPrivate: c.PriorPrivate,
+		ProviderMeta: meta,
 	})
 	ds = ds.Append(withAddr(resp.Diagnostics, oaddr))
 	newVal := resp.NewState

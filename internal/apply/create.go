@@ -61,8 +61,12 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 	typeName := op.Addr.Resource.Resource.Type
 	configMarks = plan.WithEchoedMarks(c.ProviderConfig.Provider, typeName, configMarks)
 
+	meta, more := a.eval.ProviderMeta(a.opCtx, a.set, op.Addr.Module, c.ProviderConfig.Provider, r.Addr.String())
+	if ds = ds.Append(more); ds.HasErrors() {
+		return Result{}, ds
+	}
 	if c.Action == plan.Read {
-		resp := prov.ReadDataSource(a.opCtx, provider.ReadDataRequest{TypeName: typeName, Config: configVal})
+		resp := prov.ReadDataSource(a.opCtx, provider.ReadDataRequest{TypeName: typeName, Config: configVal, ProviderMeta: meta})
 		if r.Check != "" && resp.Diagnostics.HasErrors() {
 			// A check block's scoped data source never fails the apply:
 			// its check is reported as failed, with warnings.
@@ -101,7 +105,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		configVal = plan.ApplyIgnoreChanges(r.Managed, prior, configVal)
 	}
 	proposed := provider.ProposedNew(sch.Block, prior, configVal)
-	planResp := prov.PlanResourceChange(a.opCtx, provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate})
+	planResp := prov.PlanResourceChange(a.opCtx, provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
 	ds = ds.Append(withAddr(planResp.Diagnostics.InBody(r.Config), oaddr))
 	ds = ds.Append(plan.CheckPlanned(sch.Block, prior, configVal, planResp, c.ProviderConfig, op.Addr))
 	if ds.HasErrors() {
@@ -122,7 +126,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		}
 	}
 
-	resp := prov.ApplyResourceChange(a.opCtx, provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate})
+	resp := prov.ApplyResourceChange(a.opCtx, provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate, ProviderMeta: meta})
 	ds = ds.Append(withAddr(resp.Diagnostics.InBody(r.Config), oaddr))
 	newVal := resp.NewState
 	if newVal == cty.NilVal {
@@ -210,7 +214,7 @@ func depose(s *state.State, addr addrs.AbsResourceInstance, dk addrs.DeposedKey)
 	if inst == nil || inst.Current == nil {
 		return
 	}
-	pc := s.Resource(addr.ContainingResource()).ProviderConfig
+	pc := s.ObjectProvider(addr)
 	obj := inst.Current
 	s.SetObject(addrs.ObjectAddr{Instance: addr}, nil, pc)
 	s.SetObject(addrs.ObjectAddr{Instance: addr, Deposed: dk}, obj, pc)

@@ -29,6 +29,9 @@ type scenario struct {
 	hooks Hooks
 	// wrap, when set, wraps the test provider each step uses.
 	wrap func(*providertest.Provider) provider.Interface
+	// perInstance starts a providertest.Instance per provider
+	// configuration (instance), so ops record which one made them.
+	perInstance bool
 }
 
 func newScenario(t *testing.T) *scenario {
@@ -37,6 +40,9 @@ func newScenario(t *testing.T) *scenario {
 
 func (s *scenario) factories() provider.Factories {
 	f := s.prov.Factories()
+	if s.perInstance {
+		f = s.prov.InstanceFactories()
+	}
 	if s.wrap != nil {
 		f[providertest.Address()] = func() (provider.Interface, error) { return s.wrap(s.prov), nil }
 	}

@@ -114,7 +114,7 @@ func (sp *splicer) deleted(r addrs.AbsResource) func(*state.State) []addrs.Objec
 			}
 			cp := *obj
 			cp.Dependencies = state.SplicedDependencies(obj.Dependencies, r, repl, self)
-			s.SetObject(d, &cp, s.Resource(d.Instance.ContainingResource()).ProviderConfig)
+			s.SetObject(d, &cp, s.ObjectProvider(d.Instance))
 			changed = append(changed, d)
 			for _, x := range repl {
 				if _, removed := sp.left[x]; removed {

@@ -22,7 +22,7 @@ var commands map[string]command
 func init() {
 	commands = map[string]command{
 		"init": {runInit, "Prepare your working directory for other commands", "[options]", `
-Initialize a new or existing rig working directory: select the state backend (migrating existing state when it changed and -migrate-state is given), and install the providers the configuration requires from the local mirror directories into .terraform/providers, recording their versions and hashes in the dependency lock file .terraform.lock.hcl.
+Initialize a new or existing rig working directory: select the state backend (migrating existing state when it changed and -migrate-state is given), and install the providers the configuration requires (from their registries, network mirrors or local mirror directories, as the CLI configuration says) into .terraform/providers, recording their versions and hashes in the dependency lock file .terraform.lock.hcl.
 
 This is the first command to run for a new configuration, and it is safe to run it again.`},
 		"validate": {runValidate, "Check whether the configuration is valid", "[options]", `
@@ -90,11 +90,11 @@ Print the schemas of the providers the configuration and the state of the curren
 
 The -json flag is required. The providers must be installed ("rig init").`},
 		"providers lock": {runProvidersLock, "Write out dependency locks for the configured providers", "[options] [PROVIDER...]", `
-Select a version of each provider the configuration requires, from its version constraints, the selections already in the dependency lock file and the versions the local mirrors have, and record it in .terraform.lock.hcl with the hashes of its package for each platform given with -platform (by default the platform rig runs on).
+Select a version of each provider the configuration requires, from its version constraints, the selections already in the dependency lock file and the versions its installation methods have, and record it in .terraform.lock.hcl with the hashes of its package for each platform given with -platform (by default the platform rig runs on).
 
 With PROVIDER arguments (source addresses such as hashicorp/random), only those providers' locks are updated. Nothing is installed into the working directory.`},
 		"providers mirror": {runProvidersMirror, "Save local copies of all required provider plugins", "[options] DIR", `
-Copy the packages of the providers the configuration requires, for each platform given with -platform (by default the platform rig runs on), from the local mirrors into DIR in the packed layout, HOST/NAMESPACE/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip, with the index.json and VERSION.json files of the network mirror protocol beside them.
+Copy the packages of the providers the configuration requires, for each platform given with -platform (by default the platform rig runs on), from their installation methods into DIR in the packed layout, HOST/NAMESPACE/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip, with the index.json and VERSION.json files of the network mirror protocol beside them.
 
 The versions are those the dependency lock file selects, if it selects one, else the newest the version constraints allow. Name DIR with -plugin-dir, or in a provider_installation block of the CLI configuration, to install from it.`},
 		"show": {runShow, "Show the current state or a saved plan", "[options] [PLAN]", `

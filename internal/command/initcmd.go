@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net/http"
 	"os"
 
 	"github.com/rig-iac/rig/internal/config"
@@ -67,9 +68,16 @@ func runInit(m *Meta, args []string) int {
 	return 0
 }
 
+// moduleHTTPClient is the client init's module installer uses for
+// registries and HTTP sources; nil means getmodules' default. Tests point
+// it at their loopback servers.
+var moduleHTTPClient *http.Client
+
 // initModules is init's module step: it installs the modules the
-// configuration calls (git sources cloned, local ones recorded in place)
-// and writes .terraform/modules/modules.json as terraform and tofu do.
+// configuration calls (registry modules and HTTP sources downloaded, git
+// sources cloned, local ones recorded in place; tokens from the CLI
+// configuration and TF_TOKEN_… variables) and writes
+// .terraform/modules/modules.json as terraform and tofu do.
 func (m *Meta) initModules(upgrade bool) diag.Diagnostics {
 	root, ds := config.LoadDir(".")
 	m.sources = maps.Clone(root.Sources)
@@ -81,8 +89,18 @@ func (m *Meta) initModules(upgrade bool) diag.Diagnostics {
 		title = "Upgrading modules..."
 	}
 	fmt.Fprint(m.Out, colorText(m.Color, "\x1b[1m"+title+"\x1b[0m\n", title+"\n"))
-	inst := getmodules.Installer{Upgrade: upgrade, Out: m.Out}
-	_, more := inst.Install(context.Background(), root)
+	creds, more := getproviders.LoadCredentials(os.Environ())
+	if len(more) > 0 {
+		m.showDiagnostics(more) // warnings about the credentials, shown once here
+	}
+	inst := getmodules.Installer{
+		Upgrade:             upgrade,
+		Out:                 m.Out,
+		HTTPClient:          moduleHTTPClient,
+		Credentials:         creds,
+		DefaultRegistryHost: m.registryHosts().DefaultHost(),
+	}
+	_, more = inst.Install(context.Background(), root)
 	if !more.HasErrors() {
 		fmt.Fprintln(m.Out)
 	}
@@ -91,7 +109,8 @@ func (m *Meta) initModules(upgrade bool) diag.Diagnostics {
 
 // initProviders is init's provider step: it checks the built-in providers
 // start, installs every plugin provider the configuration requires from the
-// local mirrors (skipping dev_overrides and reattached providers) and
+// sources of the CLI configuration (skipping dev_overrides and reattached
+// providers) and
 // records the selections in the dependency lock file (lockfile.go).
 func (m *Meta) initProviders(cfg *config.Module, f *initFlags) diag.Diagnostics {
 	ctx := context.Background()
@@ -134,13 +153,14 @@ func (m *Meta) initProviders(cfg *config.Module, f *initFlags) diag.Diagnostics 
 	} else {
 		pluginDirs = readPluginPath()
 	}
-	sources, more := cli.Sources(pluginDirs)
+	sources, more := cli.Sources(pluginDirs, cli.Client())
 	ds = ds.Append(more)
 	inst := &getproviders.Installer{
-		Sources:   sources,
-		TargetDir: providersDir,
-		CacheDir:  cli.PluginCacheDir,
-		Log:       func(s string) { fmt.Fprintln(m.Out, s) },
+		Sources:           sources,
+		TargetDir:         providersDir,
+		CacheDir:          cli.PluginCacheDir,
+		CacheMayBreakLock: cli.CacheMayBreakLock,
+		Log:               func(s string) { fmt.Fprintln(m.Out, s) },
 	}
 	old := pp.locks
 	locks, more := inst.Install(ctx, toInstall, old, getproviders.InstallOptions{Upgrade: f.upgrade})

@@ -152,7 +152,7 @@ func installedModules() config.ModuleDirResolver {
 		if !ok {
 			return "", diag.Diagnostics{config.NotInstalledDiag(call, key)}
 		}
-		if src, perr := getmodules.ParseSource(call.Source); perr == nil && src.String() != rec.Source {
+		if src, perr := getmodules.ParseSource(call.Source); perr == nil && !src.Matches(rec.Source) {
 			return "", diag.Diagnostics{diag.At(call.SourceRange, "Module source has changed",
 				"The source address was changed since this module was installed. Run \"rig init\" to install all modules required by this configuration.")}
 		}

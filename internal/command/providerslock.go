@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -55,7 +56,7 @@ func (f *packageFlags) packageSources() ([]getproviders.SourceEntry, diag.Diagno
 		return out, nil
 	}
 	cli, ds := getproviders.LoadCLIConfig()
-	sources, more := cli.Sources(readPluginPath())
+	sources, more := cli.Sources(readPluginPath(), cli.Client())
 	return sources, ds.Append(more)
 }
 
@@ -129,6 +130,7 @@ func runProvidersLock(m *Meta, args []string) int {
 	}
 	ctx := context.Background()
 	locks := getproviders.NewLocks()
+	locks.Header = old.Header
 	for _, lk := range old.Sorted() {
 		copied := *lk
 		locks.Set(&copied)
@@ -136,6 +138,12 @@ func runProvidersLock(m *Meta, args []string) int {
 	// As in Terraform, what was obtained is said once every platform's
 	// packages were found.
 	var problems, obtained []string
+	tmp, err := os.MkdirTemp("", "rig-providers-lock-")
+	if err != nil {
+		m.showDiagnostics(ds.Append(diag.Errorf("Could not retrieve providers for locking", "%s", err)))
+		return 1
+	}
+	defer os.RemoveAll(tmp)
 	for _, platform := range f.targetPlatforms() {
 		inst := &getproviders.Installer{Sources: sources, Platform: platform}
 		for _, req := range reqs {
@@ -151,13 +159,14 @@ func runProvidersLock(m *Meta, args []string) int {
 				lock = &getproviders.Lock{Provider: req.Provider, Version: v}
 			}
 			lock.Constraints = req.Constraints.String()
-			_, hashes, err := inst.PackageHashes(ctx, req.Provider, lock.Version)
+			fmt.Fprintf(m.Out, "- Fetching %s %s for %s...\n", name, lock.Version, platform)
+			fetched, err := inst.Fetch(ctx, req.Provider, lock.Version, tmp)
 			if err != nil {
-				problems = append(problems, fmt.Sprintf("- %s: provider %s %s is not available for %s.", req.Provider, req.Provider, lock.Version, platform))
+				problems = append(problems, fmt.Sprintf("- %s: %s.", req.Provider, err))
 				continue
 			}
-			fmt.Fprintf(m.Out, "- Fetching %s %s for %s...\n", name, lock.Version, platform)
-			fmt.Fprintf(m.Out, "- Retrieved %s %s for %s (unauthenticated)\n", name, lock.Version, platform)
+			hashes := fetched.Hashes
+			fmt.Fprintf(m.Out, "- Retrieved %s %s for %s (%s)\n", name, lock.Version, platform, fetched.Auth.Describe())
 			var why string
 			switch {
 			case prior == nil || prior.Version != lock.Version:

@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/getproviders"
@@ -43,6 +44,12 @@ func runProvidersMirror(m *Meta, args []string) int {
 		return 1
 	}
 	ctx := context.Background()
+	tmp, err := os.MkdirTemp("", "rig-providers-mirror-")
+	if err != nil {
+		m.showDiagnostics(ds.Append(diag.Errorf("Cannot download provider", "%s", err)))
+		return 1
+	}
+	defer os.RemoveAll(tmp)
 	for _, req := range reqs {
 		p := req.Provider
 		fmt.Fprintf(m.Out, "- Mirroring %s...\n", p.ForDisplay())
@@ -63,9 +70,9 @@ func runProvidersMirror(m *Meta, args []string) int {
 		for _, platform := range f.targetPlatforms() {
 			fmt.Fprintf(m.Out, "  - Downloading package for %s...\n", platform)
 			inst.Platform = platform
-			pkg, _, err := inst.PackageHashes(ctx, p, v)
+			fetched, err := inst.Fetch(ctx, p, v, tmp)
 			if err == nil {
-				_, err = getproviders.WriteMirrorArchive(out, pkg)
+				_, err = getproviders.WriteMirrorArchive(out, fetched.Package)
 			}
 			if err != nil {
 				ds = ds.Append(diag.Errorf("Cannot download provider", "Failed to download %s v%s for %s: %s.", p, v, platform, err))

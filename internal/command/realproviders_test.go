@@ -661,3 +661,57 @@ output "bad" {
 		t.Errorf("plan with a bad argument: exit %d, want the provider's argument error at the call\n%s", r.code, r.stderr)
 	}
 }
+
+const realProviderForEachConfig = `
+terraform {
+  required_providers {
+    random = { source = "hashicorp/random" }
+  }
+}
+
+variable "instances" {
+  default = ["a", "b"]
+}
+
+variable "pets" {
+  default = ["a", "b"]
+}
+
+provider "random" {
+  alias    = "k"
+  for_each = toset(var.instances)
+}
+
+resource "random_pet" "p" {
+  for_each = toset(var.pets)
+  provider = random.k[each.key]
+  prefix   = each.key
+}
+`
+
+// TestRealProviderForEach runs one random plugin process per provider
+// instance, records each object's provider instance, deletes an object
+// through its instance, and refuses to lose an instance that still has
+// objects.
+func TestRealProviderForEach(t *testing.T) {
+	mirror := realMirror(t, "random")
+	dir := workdir(t, map[string]string{"main.tf": realProviderForEachConfig})
+	runOK(t, dir, "init", "-plugin-dir="+mirror)
+	runOK(t, dir, "apply", "-input=false", "-auto-approve")
+	raw, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"provider": "provider[\"registry.terraform.io/hashicorp/random\"].k[\"b\"]"`) {
+		t.Fatalf("state does not record the provider instance of random_pet.p[\"b\"]:\n%s", raw)
+	}
+	runOK(t, dir, "apply", "-input=false", "-auto-approve", `-var=pets=["a"]`)
+	r := rig(t, dir, "plan", "-input=false", "-no-color", `-var=pets=["a"]`, `-var=instances=["a"]`, "-detailed-exitcode")
+	if r.code != 0 {
+		t.Errorf("plan after deleting random_pet.p[\"b\"] and its provider instance: exit %d, want 0\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = rig(t, dir, "plan", "-input=false", "-no-color", `-var=instances=["b"]`, `-var=pets=["b"]`)
+	if r.code != 1 || !strings.Contains(r.stderr, "Provider instance not present") {
+		t.Errorf("plan dropping provider instance a: exit %d, want \"Provider instance not present\"\n%s", r.code, r.stderr)
+	}
+}

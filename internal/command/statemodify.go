@@ -273,7 +273,7 @@ func (m *Meta) moveObjects(s *state.State, from, to stateTarget, dry bool) (bool
 	}
 	objs := make([]placed, len(moves))
 	for i, mv := range moves {
-		objs[i] = placed{s.Object(mv.src), s.Resource(mv.src.Instance.ContainingResource()).ProviderConfig}
+		objs[i] = placed{s.Object(mv.src), s.ObjectProvider(mv.src.Instance)}
 	}
 	for _, mv := range moves {
 		s.SetObject(mv.src, nil, addrs.AbsProviderConfig{})
@@ -327,7 +327,7 @@ func setTainted(m *Meta, name string, args []string, tainted bool) int {
 		if tainted {
 			cp.Status = state.Tainted
 		}
-		s.SetObject(oa, &cp, s.Resource(addr.ContainingResource()).ProviderConfig)
+		s.SetObject(oa, &cp, s.ObjectProvider(addr))
 		if tainted {
 			fmt.Fprintf(m.Out, "Resource instance %s has been marked as tainted.\n", addr)
 		} else {

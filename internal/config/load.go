@@ -398,6 +398,9 @@ func (m *Module) addTerraformBlock(tb *terraformBlock) hcl.Diagnostics {
 		}
 		t.Encryption = e
 	}
+	for _, pm := range tb.providerMetas {
+		diags = append(diags, t.addProviderMeta(pm)...)
+	}
 	for _, rp := range tb.requiredProviders {
 		if t.RequiredProvidersDeclRange != nil {
 			diags = append(diags, &hcl.Diagnostic{
@@ -445,4 +448,17 @@ func sortedAttrNames(attrs hcl.Attributes) []string {
 // sortLocals puts the values of one locals block in source order.
 func sortLocals(locals []*Local) {
 	sort.Slice(locals, func(i, j int) bool { return locals[i].DeclRange.Start.Byte < locals[j].DeclRange.Start.Byte })
+}
+
+func (t *Terraform) addProviderMeta(pm *ProviderMeta) hcl.Diagnostics {
+	if existing, ok := t.ProviderMetas[pm.Provider]; ok {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Duplicate provider_meta block",
+			Detail:   fmt.Sprintf("A provider_meta block for provider %q was already declared at %s. Providers may only have one provider_meta block per module.", existing.Provider, existing.DeclRange),
+			Subject:  pm.DeclRange.Ptr(),
+		}}
+	}
+	t.ProviderMetas[pm.Provider] = pm
+	return nil
 }

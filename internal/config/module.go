@@ -80,6 +80,20 @@ type Terraform struct {
 	Encryption *RawBlock
 	// DeclRanges are the headers of every terraform block, in file order.
 	DeclRanges []hcl.Range
+	// ProviderMetas are the provider_meta blocks, by the local provider
+	// name of their label; never nil.
+	ProviderMetas map[string]*ProviderMeta
+}
+
+// ProviderMeta is a provider_meta block of a terraform block: metadata the
+// module sends to a provider with each operation on its resources,
+// decoded against the provider's provider_meta schema.
+type ProviderMeta struct {
+	// Provider is the local provider name of the label.
+	Provider      string
+	ProviderRange hcl.Range
+	Config        hcl.Body
+	DeclRange     hcl.Range
 }
 
 // RequiredProvider is one entry of a required_providers block.
@@ -182,7 +196,10 @@ type Provider struct {
 	// Version is the deprecated in-block version constraint; "" when absent.
 	Version string
 	// ForEach is the provider-level for_each (OpenTofu 1.9+), nil when
-	// absent; rig does not support it yet and the engine reports it.
+	// absent: one instance of the configuration per element, each
+	// configured with its each.key and each.value. Only a configuration
+	// with an alias may have it; it may refer to variables and local
+	// values only, evaluated before anything else.
 	ForEach hcl.Expression
 	// Config is the body minus meta-arguments, decoded against the
 	// provider's schema later.
@@ -285,7 +302,7 @@ func (m *Module) Resources() []*Resource {
 func newModule() *Module {
 	return &Module{
 		Sources:          map[string][]byte{},
-		Terraform:        &Terraform{RequiredProviders: map[string]*RequiredProvider{}},
+		Terraform:        &Terraform{RequiredProviders: map[string]*RequiredProvider{}, ProviderMetas: map[string]*ProviderMeta{}},
 		Variables:        map[string]*Variable{},
 		Locals:           map[string]*Local{},
 		Outputs:          map[string]*Output{},

@@ -242,3 +242,18 @@ func TestEnumStrings(t *testing.T) {
 		t.Error("enum strings do not match configuration keywords")
 	}
 }
+
+func TestProviderMetaBlocks(t *testing.T) {
+	m := loadScenario(t, "provider_meta")
+	pm := m.Terraform.ProviderMetas["test"]
+	if pm == nil || pm.Provider != "test" || pm.DeclRange.Filename != "main.tf" {
+		t.Fatalf("provider_meta \"test\" = %+v, want the block of main.tf", pm)
+	}
+	attrs, _ := pm.Config.JustAttributes()
+	if v, _ := attrs["module_name"].Expr.Value(nil); !v.RawEquals(cty.StringVal("web")) {
+		t.Errorf("module_name = %#v", v)
+	}
+	if _, ok := m.Terraform.ProviderMetas["other"]; ok {
+		t.Error("a provider_meta block with a non-constant argument was kept")
+	}
+}

@@ -155,6 +155,7 @@ type fileTerraform struct {
 	clouds            []*RawBlock
 	encryptions       []*RawBlock
 	requiredProviders []*requiredProvidersBlock
+	providerMetas     []*ProviderMeta
 }
 
 func (f *fileTerraform) add(tb *terraformBlock) {
@@ -165,6 +166,7 @@ func (f *fileTerraform) add(tb *terraformBlock) {
 	f.clouds = append(f.clouds, tb.clouds...)
 	f.encryptions = append(f.encryptions, tb.encryptions...)
 	f.requiredProviders = append(f.requiredProviders, tb.requiredProviders...)
+	f.providerMetas = append(f.providerMetas, tb.providerMetas...)
 }
 
 // merge applies an override file's terraform settings: its required_version
@@ -175,6 +177,10 @@ func (t *Terraform) merge(f *fileTerraform) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	if len(f.requiredVersion) > 0 {
 		t.RequiredVersion = append([]*VersionConstraint(nil), f.requiredVersion...)
+	}
+	for _, pm := range f.providerMetas {
+		// An override file's provider_meta replaces the module's.
+		t.ProviderMetas[pm.Provider] = pm
 	}
 	for _, rp := range f.requiredProviders {
 		if t.RequiredProvidersDeclRange == nil {

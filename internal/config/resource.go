@@ -62,11 +62,19 @@ type ManagedLifecycle struct {
 	PreventDestroyRange      hcl.Range
 }
 
-// ProviderConfigRef is the value of a resource's "provider" argument.
+// ProviderConfigRef is the value of a resource's "provider" argument (or
+// one side of a module call's providers map): NAME, NAME.ALIAS, or
+// NAME.ALIAS[KEY] for one instance of a configuration with for_each.
 type ProviderConfigRef struct {
 	Name      string
 	NameRange hcl.Range
 	Alias     string
+	// AliasRange is where the alias is written; nil without one.
+	AliasRange *hcl.Range
+	// KeyExpr is the instance key expression of NAME.ALIAS[KEY]; nil
+	// without a key. A resource evaluates it per instance (with count.index
+	// and each), a module call per call instance in the calling module.
+	KeyExpr hcl.Expression
 }
 
 // String returns "name" or "name.alias".
@@ -466,20 +474,46 @@ func invalidProviderReferenceDiag(argName string, rng hcl.Range) *hcl.Diagnostic
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid provider configuration reference",
-		Detail:   fmt.Sprintf("The %s argument requires a provider type name with an optional alias specified after a dot ('provider.alias') or in square brackets ('provider[\"alias\"]').", argName),
+		Detail:   fmt.Sprintf("The %s argument requires a provider type name, optionally followed by a period and then a configuration alias and optional instance key.", argName),
 		Subject:  rng.Ptr(),
 	}
 }
 
+// decodeProviderConfigRef decodes a reference to a provider configuration:
+// NAME, NAME.ALIAS, NAME["ALIAS"], or an instance of a configuration with
+// for_each, NAME.ALIAS[KEY] where KEY is any expression (evaluated later,
+// in the scope of the resource instance or module call instance).
 func decodeProviderConfigRef(expr hcl.Expression, argName string) (*ProviderConfigRef, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
+	if hcljson.IsJSONExpression(expr) {
+		// JSON gives the reference as a string in native syntax.
+		if v, vDiags := expr.Value(nil); !vDiags.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+			rng := expr.Range()
+			parsed, pDiags := hclsyntax.ParseExpression([]byte(v.AsString()), rng.Filename, rng.Start)
+			if pDiags.HasErrors() {
+				return nil, append(diags, invalidProviderReferenceDiag(argName, rng))
+			}
+			expr = parsed
+		}
+	}
+	var keyExpr hcl.Expression
+	if ocke, ok := expr.(*hclsyntax.ObjectConsKeyExpr); ok {
+		expr = ocke.Wrapped
+	}
+	if iex, ok := expr.(*hclsyntax.IndexExpr); ok {
+		keyExpr, expr = iex.Key, iex.Collection
+	}
 	quoted := exprIsNativeQuotedString(expr)
 	expr, shimDiags := shimTraversalInString(expr, false)
 	trav, travDiags := hcl.AbsTraversalForExpr(expr)
 	if !travDiags.HasErrors() {
 		diags = append(diags, shimDiags...)
 	}
-	if travDiags.HasErrors() || len(trav) < 1 || len(trav) > 2 {
+	maxLen := 3
+	if keyExpr != nil {
+		maxLen = 2
+	}
+	if travDiags.HasErrors() || len(trav) < 1 || len(trav) > maxLen {
 		if quoted {
 			return nil, append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -494,12 +528,20 @@ func decodeProviderConfigRef(expr hcl.Expression, argName string) (*ProviderConf
 	if nameDiags := checkProviderNameNormalized(name, trav[0].SourceRange()); nameDiags.HasErrors() {
 		return nil, append(diags, nameDiags...)
 	}
-	ref := &ProviderConfigRef{Name: name, NameRange: trav[0].SourceRange()}
+	ref := &ProviderConfigRef{Name: name, NameRange: trav[0].SourceRange(), KeyExpr: keyExpr}
 	if len(trav) > 1 {
 		switch step := trav[1].(type) {
 		case hcl.TraverseAttr:
 			ref.Alias = step.Name
 		case hcl.TraverseIndex:
+			if len(trav) > 2 || keyExpr != nil {
+				return ref, append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid provider configuration reference",
+					Detail:   "Provider name must either stand alone or be followed by a period and then a configuration alias.",
+					Subject:  trav[1].SourceRange().Ptr(),
+				})
+			}
 			if !step.Key.Type().Equals(cty.String) || step.Key.IsNull() {
 				return ref, append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
@@ -517,6 +559,27 @@ func decodeProviderConfigRef(expr hcl.Expression, argName string) (*ProviderConf
 				Subject:  trav[1].SourceRange().Ptr(),
 			})
 		}
+		ref.AliasRange = trav[1].SourceRange().Ptr()
+	}
+	if len(trav) > 2 {
+		step, ok := trav[2].(hcl.TraverseIndex)
+		if !ok {
+			return ref, append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid provider configuration reference",
+				Detail:   "Provider name must either stand alone or be followed by a period and then a configuration alias.",
+				Subject:  trav[2].SourceRange().Ptr(),
+			})
+		}
+		ref.KeyExpr = hcl.StaticExpr(step.Key, trav.SourceRange())
+	}
+	if ref.Alias == "" && ref.KeyExpr != nil {
+		return ref, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid provider configuration reference",
+			Detail:   "Provider assignment requires an alias when specifying an instance key, in the form of provider.name[instance_key]",
+			Subject:  hcl.RangeBetween(trav.SourceRange(), ref.KeyExpr.Range()).Ptr(),
+		})
 	}
 	return ref, diags
 }

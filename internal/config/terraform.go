@@ -32,6 +32,7 @@ type terraformBlock struct {
 	clouds            []*RawBlock
 	encryptions       []*RawBlock
 	requiredProviders []*requiredProvidersBlock
+	providerMetas     []*ProviderMeta
 }
 
 type requiredProvidersBlock struct {
@@ -69,7 +70,11 @@ func decodeTerraformBlock(block *hcl.Block) (*terraformBlock, hcl.Diagnostics) {
 			diags = append(diags, rpDiags...)
 			tb.requiredProviders = append(tb.requiredProviders, rp)
 		case "provider_meta":
-			// Accepted and ignored: rig sends no provider metadata.
+			pm, pmDiags := decodeProviderMetaBlock(b)
+			diags = append(diags, pmDiags...)
+			if pm != nil {
+				tb.providerMetas = append(tb.providerMetas, pm)
+			}
 		}
 	}
 	return tb, diags
@@ -255,6 +260,14 @@ func decodeProviderBlock(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 	}
 	if attr, ok := content.Attributes["for_each"]; ok {
 		p.ForEach = attr.Expr
+		if p.Alias == "" {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  `Alias required when using "for_each"`,
+				Detail:   `The for_each argument is allowed only for provider configurations with an alias.`,
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+		}
 	}
 	for _, reserved := range []string{"count", "depends_on", "source"} {
 		if attr, ok := content.Attributes[reserved]; ok {
@@ -399,4 +412,21 @@ func decodePassedProviders(attr *hcl.Attribute) ([]PassedProvider, hcl.Diagnosti
 		out = append(out, PassedProvider{InChild: *child, InParent: *parent, Range: rng})
 	}
 	return out, diags
+}
+
+// decodeProviderMetaBlock decodes a provider_meta block: arguments whose
+// values must be constants, for the provider the label names.
+func decodeProviderMetaBlock(block *hcl.Block) (*ProviderMeta, hcl.Diagnostics) {
+	attrs, diags := block.Body.JustAttributes()
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	for _, name := range sortedAttrNames(attrs) {
+		_, more := attrs[name].Expr.Value(nil)
+		diags = append(diags, more...)
+	}
+	if diags = append(diags, checkProviderNameNormalized(block.Labels[0], block.DefRange)...); diags.HasErrors() {
+		return nil, diags
+	}
+	return &ProviderMeta{Provider: block.Labels[0], ProviderRange: block.LabelRanges[0], Config: block.Body, DeclRange: block.DefRange}, diags
 }

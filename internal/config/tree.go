@@ -54,6 +54,7 @@ type TreeOptions struct {
 func LoadTree(dir string, opts TreeOptions) (*Module, diag.Diagnostics) {
 	root, ds := LoadDir(dir)
 	ds = ds.Append(loadChildren(osFiles{}, root, root, opts.Resolve))
+	ds = ds.Append(checkProviderInstances(root))
 	if opts.ProviderHost != nil {
 		setProviderHosts(root, opts.ProviderHost)
 	}
@@ -68,6 +69,7 @@ func LoadTreeFS(fsys fs.FS, opts TreeOptions) (*Module, diag.Diagnostics) {
 	r := fsFiles{fsys}
 	root, ds := loadDir(r, ".")
 	ds = ds.Append(loadChildren(r, root, root, opts.Resolve))
+	ds = ds.Append(checkProviderInstances(root))
 	if opts.ProviderHost != nil {
 		setProviderHosts(root, opts.ProviderHost)
 	}

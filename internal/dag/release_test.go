@@ -101,17 +101,20 @@ func TestReleaseKeepsLimitAndOrder(t *testing.T) {
 	}
 }
 
-// With ReleasedLimit, no more than that many released nodes are unfinished
-// at once: while they wait, nothing else starts, and the walk still
-// finishes once they return.
+// With ReleasedLimit, once that many released nodes are unfinished nothing
+// else starts (only the calls already started may still release), and the
+// walk still finishes once they return.
 func TestReleasedLimit(t *testing.T) {
 	for _, tc := range []struct {
 		name          string
 		releasedLimit int
-		wantMax       int32
+		// wantMax released calls wait together before any goes on; at
+		// most atMost ever do: a call already started when the cap is
+		// reached may still release (ReleasedLimit + Limit - 1).
+		wantMax, atMost int32
 	}{
-		{"capped", 3, 3},
-		{"uncapped", 0, 40},
+		{"capped", 3, 3, 4},
+		{"uncapped", 0, 40, 40},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var nodes []string
@@ -129,7 +132,7 @@ func TestReleasedLimit(t *testing.T) {
 				}
 				// The waiting nodes go on once as many as may wait do, or
 				// after a while when fewer can ever start.
-				if n == tc.wantMax {
+				if n >= tc.wantMax {
 					once.Do(func() { close(done) })
 				}
 				select {
@@ -145,8 +148,8 @@ func TestReleasedLimit(t *testing.T) {
 			if n := res.Count(dag.Done); n != 40 {
 				t.Fatalf("%d nodes done, want 40", n)
 			}
-			if m := maxWaiting.Load(); m != tc.wantMax {
-				t.Fatalf("at most %d released nodes waited at once, want %d", m, tc.wantMax)
+			if m := maxWaiting.Load(); m < tc.wantMax || m > tc.atMost {
+				t.Fatalf("at most %d released nodes waited at once, want %d to %d", m, tc.wantMax, tc.atMost)
 			}
 		})
 	}

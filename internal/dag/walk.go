@@ -25,7 +25,8 @@ type WalkOptions[K comparable] struct {
 	// ReleasedLimit caps how many calls that gave up their share with
 	// Release may be unfinished at once: while that many are, no call
 	// starts, so that work waiting on something slow does not pile up
-	// without bound. Zero or negative means no cap.
+	// without bound. Calls already running may still release, so up to
+	// ReleasedLimit+Limit-1 may be. Zero or negative means no cap.
 	ReleasedLimit int
 }
 

@@ -59,6 +59,13 @@ type Evaluator struct {
 	modules map[addrs.ModuleInstance]*moduleEntry
 	calls   map[callKey]*lazyExpansion
 	args    map[*config.ModuleCall]*lazyArgs
+	provs   map[*config.Provider]*lazyExpansion
+	metas   map[metaKey]*lazyValue
+}
+
+type metaKey struct {
+	module   addrs.Module
+	provider addrs.Provider
 }
 
 type callKey struct {
@@ -497,29 +504,216 @@ func (d moduleData) ModuleCall(name string, outputs []string, rng hcl.Range) (ct
 }
 
 // ConfiguredProvider returns the instance of provider configuration pc,
-// configuring it on first use from its provider block, evaluated in its
-// module (or from an empty configuration for a default one without a block).
+// configured (once per run, in provider.Set) from its block evaluated in the
+// block's module; an instance of a block with for_each (pc.Key) with its
+// each.key and each.value. A default configuration without a block is
+// empty.
 func (e *Evaluator) ConfiguredProvider(ctx context.Context, set *provider.Set, pc addrs.AbsProviderConfig) (provider.Interface, diag.Diagnostics) {
 	return set.Configured(ctx, pc, func(s *provider.Schemas) (cty.Value, diag.Diagnostics) {
-		var block *config.Provider
-		if m := e.Config.Descendant(pc.Module.Module()); m != nil {
-			for _, key := range slices.Sorted(maps.Keys(m.ProviderConfigs)) {
-				pb := m.ProviderConfigs[key]
-				if m.ProviderFor(pb.Name) == pc.Provider && pb.Alias == pc.Alias {
-					block = pb
-					break
-				}
-			}
-		}
+		block := e.ProviderBlock(pc)
 		if block == nil {
 			if pc.Alias != "" {
 				return cty.NilVal, diag.Diagnostics{diag.Errorf("Provider configuration not present",
-					"To work with resources of %s, rig needs the provider configuration %s, which is not declared.", pc.Provider.ForDisplay(), pc)}
+					"To work with resources of %s, rig needs the provider configuration %s, which is not declared.", pc.Provider.ForDisplay(), pc.Config())}
 			}
 			return emptyObject(s.Provider.Block.ImpliedType()), nil
 		}
-		return e.Scope(pc.Module, lang.InstanceData{}).EvalBlock(block.Config, s.Provider.Block.DecoderSpec())
+		inst, ok, ds := e.ProviderInstance(pc)
+		if ds.HasErrors() {
+			return cty.NilVal, ds
+		}
+		switch {
+		case !ok && block.ForEach != nil && pc.Key.IsNone():
+			return cty.NilVal, ds.Append(diag.At(block.DeclRange, "Provider instance not present",
+				fmt.Sprintf("The provider configuration %s uses for_each: an instance key must select one of its instances.", pc)))
+		case !ok:
+			return cty.NilVal, ds.Append(diag.At(block.DeclRange, "Provider instance not present",
+				fmt.Sprintf("The provider configuration %s declares no instance %s.", pc.Config(), pc)))
+		}
+		v, more := e.Scope(pc.Module, inst).EvalBlock(block.Config, s.Provider.Block.DecoderSpec())
+		return v, ds.Append(more)
 	})
+}
+
+// ProviderBlock returns the provider block that configures pc (its module's
+// block of the same provider and alias), or nil.
+func (e *Evaluator) ProviderBlock(pc addrs.AbsProviderConfig) *config.Provider {
+	m := e.Config.Descendant(pc.Module.Module())
+	if m == nil {
+		return nil
+	}
+	// Usually the local name is the provider's type.
+	key := pc.Provider.Type
+	if pc.Alias != "" {
+		key += "." + pc.Alias
+	}
+	if pb := m.ProviderConfigs[key]; pb != nil && m.ProviderFor(pb.Name) == pc.Provider {
+		return pb
+	}
+	for _, key := range slices.Sorted(maps.Keys(m.ProviderConfigs)) {
+		pb := m.ProviderConfigs[key]
+		if m.ProviderFor(pb.Name) == pc.Provider && pb.Alias == pc.Alias {
+			return pb
+		}
+	}
+	return nil
+}
+
+// ProviderInstance reports whether the configuration declares provider
+// configuration instance pc, and gives its each.key and each.value: a
+// block without for_each has the instance without a key, a block with
+// for_each one instance per element (see ProviderExpansion). A default
+// configuration without a block has the instance without a key; an alias
+// without a block, none.
+func (e *Evaluator) ProviderInstance(pc addrs.AbsProviderConfig) (lang.InstanceData, bool, diag.Diagnostics) {
+	block := e.ProviderBlock(pc)
+	if block == nil {
+		return lang.InstanceData{}, pc.Alias == "" && pc.Key.IsNone(), nil
+	}
+	if block.ForEach == nil {
+		return lang.InstanceData{}, pc.Key.IsNone(), nil
+	}
+	exp, ds := e.ProviderExpansion(pc.Module, block)
+	if ds.HasErrors() || !exp.Has(pc.Key) {
+		return lang.InstanceData{}, false, ds
+	}
+	return exp.InstanceData(pc.Key), true, ds
+}
+
+// ProviderExpansion evaluates the for_each of provider block pb of module
+// mi, once. Like OpenTofu, it is evaluated statically: it may refer to
+// input variables, local values (which refer to no more than those), path
+// and terraform.workspace, not to resources, data sources or modules.
+func (e *Evaluator) ProviderExpansion(mi addrs.ModuleInstance, pb *config.Provider) (Expansion, diag.Diagnostics) {
+	e.mu.Lock()
+	if e.provs == nil {
+		e.provs = map[*config.Provider]*lazyExpansion{}
+	}
+	l := e.provs[pb]
+	if l == nil {
+		l = &lazyExpansion{}
+		e.provs[pb] = l
+	}
+	e.mu.Unlock()
+	l.once.Do(func() {
+		if ds := CheckProviderForEach(e.module(mi).cfg, pb); ds.HasErrors() {
+			l.exp, l.diags = Expansion{Mode: ForEach}, ds
+			return
+		}
+		l.exp, l.diags = ExpandRepetition(e.Scope(mi, lang.InstanceData{}), nil, pb.ForEach)
+	})
+	return l.exp, l.diags
+}
+
+// CheckProviderForEach reports what the for_each of provider block pb of
+// module m refers to that it may not: anything but input variables, local
+// values that refer to no more, path and terraform.workspace.
+func CheckProviderForEach(m *config.Module, pb *config.Provider) diag.Diagnostics {
+	if pb.ForEach == nil {
+		return nil
+	}
+	ident := fmt.Sprintf("provider.%s.%s.for_each", pb.Name, pb.Alias)
+	if m != nil && !m.Path.IsRoot() {
+		ident = string(m.Path) + "." + ident
+	}
+	return checkStatic(m, pb.ForEach, ident, map[string]bool{})
+}
+
+// checkStatic reports the references of expr (evaluated in module m, for
+// what ident names) that a static evaluation cannot resolve, following
+// local values; seen holds the local values already followed.
+func checkStatic(m *config.Module, expr hcl.Expression, ident string, seen map[string]bool) diag.Diagnostics {
+	refs, ds := lang.ReferencesInExpr(expr)
+	for _, ref := range refs {
+		switch ref.Kind {
+		case lang.InputVariable, lang.PathModule, lang.PathRoot, lang.PathCwd, lang.TerraformWorkspace:
+		case lang.LocalValue:
+			if seen[ref.Name] {
+				continue
+			}
+			seen[ref.Name] = true
+			l := localByName(m, ref.Name)
+			if l == nil {
+				continue // reported by the reference checks
+			}
+			if more := checkStatic(m, l.Expr, "local."+ref.Name, seen); more.HasErrors() {
+				ds = ds.Append(more)
+				ds = ds.Append(diag.At(expr.Range(), "Unable to compute static value",
+					fmt.Sprintf("%s depends on local.%s which is not available", ident, ref.Name)))
+			}
+		case lang.ModuleCallOutput:
+			ds = ds.Append(diag.At(ref.Range, "Module output not supported in static context",
+				fmt.Sprintf("Unable to use %s in static context, which is required by %s", ref, ident)))
+		default:
+			ds = ds.Append(diag.At(ref.Range, "Dynamic value in static context",
+				fmt.Sprintf("Unable to use %s in static context, which is required by %s", ref, ident)))
+		}
+	}
+	return ds
+}
+
+func localByName(m *config.Module, name string) *config.Local {
+	if m == nil {
+		return nil
+	}
+	return m.Locals[name]
+}
+
+// ProviderMeta returns the value of the provider_meta block module mi
+// declares for provider p (decoded against the provider's provider_meta
+// schema), sent with every operation on the module's resources of that
+// provider; cty.NilVal when the module has none. It is computed once per
+// module; its diagnostics (a provider without a provider_meta schema, an
+// invalid block) go to the first caller only, naming resource.
+func (e *Evaluator) ProviderMeta(ctx context.Context, set *provider.Set, mi addrs.ModuleInstance, p addrs.Provider, resource string) (cty.Value, diag.Diagnostics) {
+	m := e.Config.Descendant(mi.Module())
+	if m == nil || m.Terraform == nil || len(m.Terraform.ProviderMetas) == 0 {
+		return cty.NilVal, nil
+	}
+	k := metaKey{mi.Module(), p}
+	e.mu.Lock()
+	if e.metas == nil {
+		e.metas = map[metaKey]*lazyValue{}
+	}
+	l := e.metas[k]
+	first := l == nil
+	if first {
+		l = &lazyValue{}
+		e.metas[k] = l
+	}
+	e.mu.Unlock()
+	l.once.Do(func() {
+		l.val = cty.NilVal
+		var pm *config.ProviderMeta
+		for _, name := range slices.Sorted(maps.Keys(m.Terraform.ProviderMetas)) {
+			if m.ProviderFor(name) == p {
+				pm = m.Terraform.ProviderMetas[name]
+				break
+			}
+		}
+		if pm == nil {
+			return
+		}
+		schemas, ds := set.Schemas(ctx, p)
+		if ds.HasErrors() {
+			return
+		}
+		if schemas.ProviderMeta == nil || schemas.ProviderMeta.Block == nil {
+			l.diags = diag.Diagnostics{diag.At(pm.ProviderRange, fmt.Sprintf("Provider %s doesn't support provider_meta", p),
+				fmt.Sprintf("The resource %s belongs to a provider that doesn't support provider_meta blocks", resource))}
+			return
+		}
+		v, ds := e.Scope(mi, lang.InstanceData{}).EvalBlock(pm.Config, schemas.ProviderMeta.Block.DecoderSpec())
+		if ds.HasErrors() {
+			l.diags = ds
+			return
+		}
+		l.val, l.diags = v, ds
+	})
+	if !first {
+		return l.val, nil
+	}
+	return l.val, l.diags
 }
 
 // emptyObject returns an object of type ty whose attributes are all null.

@@ -2,8 +2,10 @@ package getmodules
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path"
 	"path/filepath"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/getproviders"
 )
 
 // ModulesDir is the directory, relative to the working directory, where
@@ -40,6 +43,19 @@ type Installer struct {
 	// Git is the git executable: a path, or a name looked up on PATH; ""
 	// means "git". It is looked up the first time a git module is fetched.
 	Git string
+	// HTTPClient sends the requests to module registries and HTTP sources;
+	// nil means a client with the system's certificate authorities and
+	// proxy settings, and timeouts for connecting and for each response's
+	// headers.
+	HTTPClient *http.Client
+	// Credentials are the tokens sent to the hosts they belong to.
+	Credentials getproviders.Credentials
+	// DefaultRegistryHost is the registry a registry address without a
+	// host names when the previous manifest does not record the module
+	// under one: DefaultRegistryHost ("" means it) or OpenTofuRegistryHost.
+	DefaultRegistryHost string
+	// Limits bounds the archives HTTP sources download.
+	Limits Limits
 }
 
 // Install installs every module that root calls, directly or through its
@@ -57,15 +73,24 @@ type Installer struct {
 //     if any, is the module's directory). A module the previous manifest
 //     records with the same source and whose directory exists is reused,
 //     unless Upgrade.
-//   - A version argument, a registry address or any other source is an
-//     error diagnostic at the call's source argument.
+//   - An HTTP source is downloaded into .terraform/modules/KEY the same
+//     way: an archive is extracted, another URL names the package's source
+//     (X-Terraform-Get), which is fetched in its place.
+//   - A registry address is looked up in its registry: the newest version
+//     its version argument allows is installed like the source the
+//     registry names for it, and recorded with its version. A module the
+//     previous manifest records with the same address at a version the
+//     argument still allows is reused, unless Upgrade.
+//   - A version argument on any other source, and any other source, is
+//     an error diagnostic at the call's source argument.
 //
 // The manifest holds the root and every module installed without error; a
 // call that fails leaves out its module and its descendants. Only when
 // there are no errors are the directories under .terraform/modules that
 // no module uses any more removed.
 //
-// ctx cancels the git commands (no timeout is added here). Diagnostics
+// ctx cancels the git commands and HTTP requests (no overall timeout is
+// added here). Diagnostics
 // about a module call carry the range of its source argument.
 func (i *Installer) Install(ctx context.Context, root *config.Module) (Manifest, diag.Diagnostics) {
 	workDir := i.WorkDir
@@ -86,7 +111,13 @@ func (i *Installer) Install(ctx context.Context, root *config.Module) (Manifest,
 		modulesDir: modulesDir,
 		old:        old,
 		out:        i.Out,
+		remote:     &remote{limits: i.Limits},
 	}
+	client := i.HTTPClient
+	if client == nil {
+		client = defaultHTTPClient()
+	}
+	inst.remote.client = withCredentials(client, i.Credentials)
 	if inst.out == nil {
 		inst.out = io.Discard
 	}
@@ -119,6 +150,7 @@ type installation struct {
 	git     gitRunner
 	gitErr  error
 	gitSeen bool
+	remote  *remote
 
 	records []Record
 	diags   diag.Diagnostics
@@ -167,15 +199,18 @@ func (inst *installation) installCall(call *config.ModuleCall, parent modulePos)
 	src, err := ParseSource(call.Source)
 	if err != nil {
 		summary := "Invalid module source address"
-		if src.Kind == RegistrySource || src.Kind == OtherSource {
+		if src.Kind == OtherSource {
 			summary = "Unsupported module source"
 		}
 		inst.diags = inst.diags.Append(diag.At(rng, summary, fmt.Sprintf("Module %q: %s", key, err)))
 		return
 	}
-	if call.Version != "" {
+	if call.Version != "" && src.Kind != RegistrySource {
 		inst.diags = inst.diags.Append(versionNotAllowed(rng, src))
 		return
+	}
+	if src.Kind == RegistrySource {
+		src.Host = inst.registryHost(key, src)
 	}
 
 	pos := modulePos{key: key, pkgDir: parent.pkgDir, pkgSource: parent.pkgSource,
@@ -184,7 +219,7 @@ func (inst *installation) installCall(call *config.ModuleCall, parent modulePos)
 	case LocalSource:
 		pos.dir = path.Join(parent.dir, src.Path)
 		pos.identity = pos.dir
-	case GitSource:
+	default:
 		pos.identity = src.String()
 	}
 	for _, a := range pos.ancestors {
@@ -194,6 +229,7 @@ func (inst *installation) installCall(call *config.ModuleCall, parent modulePos)
 			return
 		}
 	}
+	version := ""
 	switch src.Kind {
 	case LocalSource:
 		if pos.pkgDir != "" && !within(pos.pkgDir, pos.dir) {
@@ -208,48 +244,87 @@ func (inst *installation) installCall(call *config.ModuleCall, parent modulePos)
 		if prev, ok := inst.old.Record(key); !ok || prev.Source != src.String() || prev.Dir != pos.dir {
 			fmt.Fprintf(inst.out, "- %s in %s\n", key, pos.dir)
 		}
-	case GitSource:
+	case GitSource, HTTPSource:
 		pkgDir := ModulesDir + "/" + key
 		pos.pkgDir, pos.pkgSource = pkgDir, src.Package()
 		pos.dir = pkgDir
 		if src.Subdir != "" {
 			pos.dir = pkgDir + "/" + src.Subdir
 		}
-		if !inst.fetchGit(call, key, src, pkgDir, pos.dir) {
+		if prevDir, ok := inst.installed(key, src, pkgDir, pos.dir); ok {
+			pos.dir = prevDir
+		} else {
+			// Like terraform, name the package being downloaded, not the subdirectory.
+			dir, ok := inst.download(call, key, src.Package().String(), inst.packageRef(src.Package()), pkgDir, src.Subdir)
+			if !ok {
+				return
+			}
+			pos.dir = dir
+		}
+	case RegistrySource:
+		pkgDir := ModulesDir + "/" + key
+		pos.pkgDir, pos.pkgSource = pkgDir, src.Package()
+		dir, v, ok := inst.installRegistry(call, key, src, pkgDir)
+		if !ok {
 			return
 		}
+		pos.dir, version = dir, v
 	default:
 		panic(fmt.Sprintf("getmodules: ParseSource accepted a %s", src.Kind))
 	}
-	inst.records = append(inst.records, Record{Key: key, Source: src.String(), Dir: pos.dir})
+	inst.records = append(inst.records, Record{Key: key, Source: src.String(), Version: version, Dir: pos.dir})
 
 	child, ds := config.LoadDir(filepath.Join(inst.workDir, filepath.FromSlash(pos.dir)))
 	inst.diags = inst.diags.Append(ds)
 	inst.installCalls(child, pos)
 }
 
-// fetchGit installs the git module key into pkgDir, unless the previous
-// manifest records it with the same source and dir exists (and not
-// Upgrade). It reports whether the module is there.
-func (inst *installation) fetchGit(call *config.ModuleCall, key string, src Source, pkgDir, dir string) bool {
-	if prev, ok := inst.old.Record(key); ok && !inst.Upgrade && prev.Source == src.String() && prev.Dir == dir {
-		if fi, err := os.Stat(filepath.Join(inst.workDir, filepath.FromSlash(dir))); err == nil && fi.IsDir() {
-			return true
+// installed returns the directory of module key (src, installed in
+// pkgDir) when the previous manifest records it with the same source in
+// dir (in pkgDir when src's subdirectory has wildcards) and that
+// directory exists, so that it need not be fetched again (never with
+// Upgrade).
+func (inst *installation) installed(key string, src Source, pkgDir, dir string) (string, bool) {
+	prev, ok := inst.old.Record(key)
+	if !ok || inst.Upgrade || prev.Source != src.String() {
+		return "", false
+	}
+	if prev.Dir != dir && !(hasWildcards(src.Subdir) && within(pkgDir, prev.Dir)) {
+		return "", false
+	}
+	fi, err := os.Stat(filepath.Join(inst.workDir, filepath.FromSlash(prev.Dir)))
+	return prev.Dir, err == nil && fi.IsDir()
+}
+
+// hasWildcards reports whether a subdirectory is a pattern ("*", "x-*").
+func hasWildcards(subdir string) bool { return strings.ContainsAny(subdir, "*?[") }
+
+// download fetches the package pkg of module key into pkgDir (relative to
+// the working directory), replacing whatever was there, and returns the
+// module's directory: pkgDir or its subdirectory subdir, which must exist.
+// A subdir with wildcards is matched against the package as go-getter
+// does ("*" is the only top directory of an archive); it must match
+// exactly one path. label names the download in the progress line.
+// Failures are diagnostics at the call's source.
+func (inst *installation) download(call *config.ModuleCall, key, label string, pkg packageRef, pkgDir, subdir string) (string, bool) {
+	dir, ok := inst.fetchInto(call, key, label, pkg, pkgDir, subdir)
+	if ok {
+		fmt.Fprintf(inst.out, "- %s in %s\n", key, dir)
+	}
+	return dir, ok
+}
+
+// fetchInto is download without its last progress line.
+func (inst *installation) fetchInto(call *config.ModuleCall, key, label string, pkg packageRef, pkgDir, subdir string) (string, bool) {
+	fmt.Fprintf(inst.out, "Downloading %s for %s...\n", label, key)
+	failed := func(err error) (string, bool) {
+		summary := "Failed to download module"
+		if errors.Is(err, errArchive) {
+			summary = "Invalid module archive"
 		}
-	}
-	// Like terraform, name the package being downloaded, not the subdirectory.
-	fmt.Fprintf(inst.out, "Downloading %s for %s...\n", src.Package(), key)
-	failed := func(err error) bool {
-		inst.diags = inst.diags.Append(diag.At(call.SourceRange, "Failed to download module", fmt.Sprintf(
-			"Could not download module %q (%s) source code from %q: %s.", key, inst.declPos(call), src, err)))
-		return false
-	}
-	if !inst.gitSeen {
-		inst.gitSeen = true
-		inst.git, inst.gitErr = findGit(inst.Git)
-	}
-	if inst.gitErr != nil {
-		return failed(fmt.Errorf("rig needs git to install git sources: %w", inst.gitErr))
+		inst.diags = inst.diags.Append(diag.At(call.SourceRange, summary, fmt.Sprintf(
+			"Could not download module %q (%s) source code from %q: %s.", key, inst.declPos(call), pkg.addr, err)))
+		return "", false
 	}
 	target, err := filepath.Abs(filepath.Join(inst.workDir, filepath.FromSlash(pkgDir)))
 	if err != nil {
@@ -261,20 +336,74 @@ func (inst *installation) fetchGit(call *config.ModuleCall, key string, src Sour
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 		return failed(err)
 	}
-	if err := inst.git.clone(inst.ctx, src, target); err != nil {
+	if err := pkg.fetch(inst.ctx, target); err != nil {
 		os.RemoveAll(target)
 		return failed(err)
 	}
-	if !inst.checkDir(call, key, dir, src.Subdir) {
-		return false
+	dir := pkgDir
+	if subdir != "" {
+		dir = pkgDir + "/" + subdir
 	}
-	fmt.Fprintf(inst.out, "- %s in %s\n", key, dir)
-	return true
+	if hasWildcards(subdir) {
+		matches, err := filepath.Glob(filepath.Join(target, filepath.FromSlash(subdir)))
+		if err != nil || len(matches) != 1 {
+			problem := fmt.Sprintf("it matches %d paths, not one", len(matches))
+			if err != nil {
+				problem = err.Error()
+			}
+			inst.diags = inst.diags.Append(diag.At(call.SourceRange, "Unreadable module directory", fmt.Sprintf(
+				"The subdirectory %q of module %q at %s could not be found in its package: %s.", subdir, key, inst.declPos(call), problem)))
+			return "", false
+		}
+		rel, err := filepath.Rel(target, matches[0])
+		if err != nil {
+			return failed(err)
+		}
+		dir = pkgDir + "/" + filepath.ToSlash(rel)
+	}
+	if !inst.checkDir(call, key, dir, subdir) {
+		return "", false
+	}
+	return dir, true
+}
+
+// packageRef is a package to download: its address, for messages, and
+// how to fetch it into a directory that does not exist yet.
+type packageRef struct {
+	addr  string
+	fetch func(ctx context.Context, dest string) error
+}
+
+// packageRef returns the reference to fetch the git or HTTP package pkg.
+func (inst *installation) packageRef(pkg Source) packageRef {
+	return packageRef{addr: pkg.String(), fetch: func(ctx context.Context, dest string) error {
+		return inst.fetchPackage(ctx, pkg, dest, 0)
+	}}
+}
+
+// fetchPackage fetches the package pkg (a git or HTTP source without
+// subdirectory) into dest, which does not exist. depth counts the
+// X-Terraform-Get answers followed so far.
+func (inst *installation) fetchPackage(ctx context.Context, pkg Source, dest string, depth int) error {
+	switch pkg.Kind {
+	case GitSource:
+		if !inst.gitSeen {
+			inst.gitSeen = true
+			inst.git, inst.gitErr = findGit(inst.Git)
+		}
+		if inst.gitErr != nil {
+			return fmt.Errorf("rig needs git to install git sources: %w", inst.gitErr)
+		}
+		return inst.git.clone(ctx, pkg, dest)
+	case HTTPSource:
+		return inst.remote.fetchHTTP(ctx, pkg, dest, depth, inst.fetchPackage)
+	}
+	return fmt.Errorf("rig cannot fetch a %s package", pkg.Kind)
 }
 
 // checkDir reports whether dir (relative to the working directory) is a
 // directory, with an "Unreadable module directory" diagnostic if not.
-// subdir is the subdirectory of a git source, named in the message.
+// subdir is the subdirectory of a remote source, named in the message.
 func (inst *installation) checkDir(call *config.ModuleCall, key, dir, subdir string) bool {
 	fi, err := os.Stat(filepath.Join(inst.workDir, filepath.FromSlash(dir)))
 	if err == nil && fi.IsDir() {
@@ -283,7 +412,7 @@ func (inst *installation) checkDir(call *config.ModuleCall, key, dir, subdir str
 	problem := "it does not exist"
 	switch {
 	case subdir != "":
-		problem = fmt.Sprintf("the repository has no subdirectory %q", subdir)
+		problem = fmt.Sprintf("the package has no subdirectory %q", subdir)
 	case err == nil:
 		problem = "it is not a directory"
 	case !os.IsNotExist(err):
@@ -322,7 +451,7 @@ func within(base, dir string) bool {
 	return dir == base || strings.HasPrefix(dir, base+"/")
 }
 
-// removeUnused removes the directories of modulesDir that no git module of
+// removeUnused removes the directories of modulesDir that no remote module of
 // m is installed in. Only names that can be module keys (identifiers joined
 // by dots) are considered, so nothing else a user keeps there is touched.
 func removeUnused(modulesDir string, m Manifest) error {

@@ -107,10 +107,10 @@ func TestInstallDiagnostics(t *testing.T) {
 		line    int
 	}{
 		{
-			name:    "registry source",
-			files:   map[string]string{"main.tf": "module \"consul\" {\n  source = \"hashicorp/consul/aws\"\n}\n"},
+			name:    "s3 source",
+			files:   map[string]string{"main.tf": "module \"consul\" {\n  source = \"s3::https://s3.amazonaws.com/b/net.zip\"\n}\n"},
 			summary: "Unsupported module source",
-			detail:  `"hashicorp/consul/aws" is a module registry address, which rig does not support: rig installs modules from local paths`,
+			detail:  `"s3::https://s3.amazonaws.com/b/net.zip" is a "s3" source, which rig does not support: rig installs modules from local paths`,
 			file:    "main.tf", line: 2,
 		},
 		{
@@ -405,7 +405,7 @@ module "branch" { source = "git::` + repo.URL() + `?ref=main" }
 		{name: "unknown repository", source: "-missing?ref=v1", summary: "Failed to download module",
 			detail: "does not appear to be a git repository", file: "main.tf", line: 2},
 		{name: "missing subdir", source: "//nosuch?ref=v1", summary: "Unreadable module directory",
-			detail: `the repository has no subdirectory "nosuch"`, file: "main.tf", line: 2},
+			detail: `the package has no subdirectory "nosuch"`, file: "main.tf", line: 2},
 		{name: "local path escaping the repository", source: "//escape?ref=v1", summary: "Local module path escapes module package",
 			detail: `would be outside of its containing package "git::` + repo.URL() + `?ref=v1"`,
 			file:   ".terraform/modules/m/escape/main.tf", line: 1},

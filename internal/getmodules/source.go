@@ -21,11 +21,15 @@ const (
 	// GitSource is a git repository ("git::https://…", "git@host:path").
 	GitSource
 	// RegistrySource is a module registry address
-	// ("NAMESPACE/NAME/SYSTEM" or "HOST/NAMESPACE/NAME/SYSTEM"); not supported.
+	// ("NAMESPACE/NAME/SYSTEM" or "HOST/NAMESPACE/NAME/SYSTEM").
 	RegistrySource
-	// OtherSource is any other remote kind (http, s3, gcs, hg, the
-	// github.com/… shorthand, an absolute path…); not supported.
+	// OtherSource is any other remote kind (s3, gcs, hg, the github.com/…
+	// shorthand, an absolute path…); not supported.
 	OtherSource
+	// HTTPSource is an http or https URL: an archive (by its extension or
+	// its archive query parameter), or a page that names the module's real
+	// source in an X-Terraform-Get header or terraform-get meta tag.
+	HTTPSource
 )
 
 // String returns the kind's name as used in messages ("local path").
@@ -41,6 +45,8 @@ func (k SourceKind) String() string {
 		return "module registry address"
 	case OtherSource:
 		return "remote source"
+	case HTTPSource:
+		return "HTTP URL"
 	}
 	return fmt.Sprintf("SourceKind(%d)", uint8(k))
 }
@@ -67,15 +73,34 @@ type Source struct {
 	// Depth, when above zero, makes a shallow clone of that many commits.
 	Depth int
 
-	// Subdir is the directory of the module inside a git repository or a
-	// registry package ("modules/x"; "" for its root): cleaned, without
-	// leading or trailing slashes.
+	// URL is an HTTP source's URL, with its query (archive included) and
+	// without the subdirectory.
+	URL string
+
+	// Host is a registry source's host, lowercase; "" when the address
+	// names none (the default registry, DefaultRegistryHost unless the
+	// installer chose OpenTofu's). Namespace, Name and System are the
+	// other parts of a registry address as written.
+	Host, Namespace, Name, System string
+
+	// Subdir is the directory of the module inside a git repository, an
+	// HTTP package or a registry package ("modules/x"; "" for its root):
+	// cleaned, without leading or trailing slashes. It may hold the
+	// wildcards of path.Match ("*" for an archive's only top directory).
 	Subdir string
 
-	// Raw is the address as written. For registry and other sources it is
-	// the only field set besides Kind.
+	// Raw is the address as written. For other sources it is the only
+	// field set besides Kind.
 	Raw string
 }
+
+// DefaultRegistryHost is the module registry a registry address without a
+// host names, as Terraform reads it; OpenTofuRegistryHost is the one
+// OpenTofu uses instead. The two serve the same modules.
+const (
+	DefaultRegistryHost  = "registry.terraform.io"
+	OpenTofuRegistryHost = "registry.opentofu.org"
+)
 
 // String returns the normalized address, the form Terraform records in the
 // module manifest: the cleaned path of a local source; for a git source
@@ -97,6 +122,25 @@ func (s Source) String() string {
 			b.WriteString(s.Query)
 		}
 		return b.String()
+	case HTTPSource:
+		base, query, _ := strings.Cut(s.URL, "?")
+		if s.Subdir != "" {
+			base += "//" + s.Subdir
+		}
+		if query != "" {
+			base += "?" + query
+		}
+		return base
+	case RegistrySource:
+		host := s.Host
+		if host == "" {
+			host = DefaultRegistryHost
+		}
+		str := host + "/" + s.Namespace + "/" + s.Name + "/" + s.System
+		if s.Subdir != "" {
+			str += "//" + s.Subdir
+		}
+		return str
 	}
 	return s.Raw
 }
@@ -104,15 +148,39 @@ func (s Source) String() string {
 // Package returns the address of the package a remote source lives in:
 // the source without its subdirectory. For a local source it returns s.
 func (s Source) Package() Source {
-	if s.Kind == GitSource {
+	switch s.Kind {
+	case GitSource, HTTPSource, RegistrySource:
 		s.Subdir = ""
 	}
 	return s
 }
 
+// Matches reports whether recorded, a source address from a module
+// manifest, is s. A registry address that names no host matches its
+// package under either default registry host, so a working directory
+// OpenTofu initialized (registry.opentofu.org) is as good as one
+// Terraform initialized.
+func (s Source) Matches(recorded string) bool {
+	if s.String() == recorded {
+		return true
+	}
+	if s.Kind != RegistrySource || (s.Host != "" && s.Host != DefaultRegistryHost && s.Host != OpenTofuRegistryHost) {
+		return false
+	}
+	for _, h := range []string{DefaultRegistryHost, OpenTofuRegistryHost} {
+		s.Host = h
+		if s.String() == recorded {
+			return true
+		}
+	}
+	return false
+}
+
 // supportedSources ends every error about a source rig cannot install.
-const supportedSources = `rig installs modules from local paths (starting with "./" or "../") ` +
-	`and from git repositories ("git::https://…", "git::ssh://…", "git::file://…" or "git@host:path").`
+const supportedSources = `rig installs modules from local paths (starting with "./" or "../"), ` +
+	`module registries ("NAMESPACE/NAME/SYSTEM" or "HOST/NAMESPACE/NAME/SYSTEM"), ` +
+	`git repositories ("git::https://…", "git::ssh://…", "git::file://…" or "git@host:path") ` +
+	`and HTTP(S) URLs ("https://…/module.zip", ".tar.gz", "?archive=zip").`
 
 // ParseSource parses a module block's source argument.
 //
@@ -121,13 +189,14 @@ const supportedSources = `rig installs modules from local paths (starting with "
 // https, http, ssh, git or file URL, or the "user@host:path" shorthand
 // (recorded as "git::ssh://user@host/path"); either may carry a
 // subdirectory ("//modules/x", before the query) and the query parameters
-// ref and depth.
+// ref and depth. Registry addresses are [HOST/]NAMESPACE/NAME/SYSTEM with
+// an optional "//SUBDIR"; HTTP sources are http:// or https:// URLs, with
+// an optional "//SUBDIR" after the path.
 //
-// Registry addresses and other remote sources are recognised but not
-// supported: ParseSource then returns a Source with Kind RegistrySource or
-// OtherSource and Raw set, together with an error that says which sources
-// rig supports. For a malformed address it returns the zero Source and an
-// error.
+// Other remote sources are recognised but not supported: ParseSource then
+// returns a Source with Kind OtherSource and Raw set, together with an
+// error that says which sources rig supports. For a malformed address it
+// returns the zero Source and an error.
 func ParseSource(s string) (Source, error) {
 	if s == "" {
 		return Source{}, errors.New("the module source address must not be empty")
@@ -139,10 +208,92 @@ func ParseSource(s string) (Source, error) {
 		return parseGit(s)
 	}
 	if isRegistryAddress(s) {
-		return Source{Kind: RegistrySource, Raw: s}, fmt.Errorf(
-			"%q is a module registry address, which rig does not support: %s", s, supportedSources)
+		return parseRegistry(s)
+	}
+	if strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "http://") {
+		return parseHTTP(s)
 	}
 	return Source{Kind: OtherSource, Raw: s}, fmt.Errorf("%s %s", otherSourceProblem(s), supportedSources)
+}
+
+// parseRegistry parses an address isRegistryAddress accepted.
+func parseRegistry(s string) (Source, error) {
+	pkg, subdir := s, ""
+	if i := strings.Index(s, "//"); i >= 0 {
+		pkg, subdir = s[:i], s[i+2:]
+	}
+	parts := strings.Split(pkg, "/")
+	src := Source{Kind: RegistrySource, Raw: s}
+	if len(parts) == 4 {
+		src.Host = strings.ToLower(parts[0])
+		parts = parts[1:]
+	}
+	src.Namespace, src.Name, src.System = parts[0], parts[1], parts[2]
+	clean, err := cleanSubdir(subdir)
+	if err != nil {
+		return Source{}, fmt.Errorf("invalid module registry address %q: %w", s, err)
+	}
+	src.Subdir = clean
+	return src, nil
+}
+
+// parseHTTP parses an http:// or https:// URL source.
+func parseHTTP(s string) (Source, error) {
+	rest, subdir := splitURLSubdir(s)
+	u, err := url.Parse(rest)
+	if err != nil {
+		return Source{}, fmt.Errorf("invalid HTTP source %q: %w", s, err)
+	}
+	if u.Host == "" {
+		return Source{}, fmt.Errorf("invalid HTTP source %q: the URL has no host", s)
+	}
+	if u.User != nil {
+		return Source{}, fmt.Errorf("invalid HTTP source %q: credentials in the URL are not supported (use a credentials block in the CLI configuration or a TF_TOKEN_ variable)", redactURL(u))
+	}
+	if a := u.Query().Get("archive"); a != "" && archiveFormatNamed(a) == noArchive && a != "false" {
+		return Source{}, fmt.Errorf("invalid HTTP source %q: unsupported archive format %q (rig extracts zip, tar, tar.gz, tgz and tar.bz2)", s, a)
+	}
+	clean, err := cleanSubdir(subdir)
+	if err != nil {
+		return Source{}, fmt.Errorf("invalid HTTP source %q: %w", s, err)
+	}
+	return Source{Kind: HTTPSource, URL: rest, Subdir: clean, Raw: s}, nil
+}
+
+// splitURLSubdir splits "URL//SUBDIR" as go-getter does: the first "//"
+// after the scheme's starts the subdirectory, even inside the query, and a
+// query after the subdirectory belongs to the URL
+// ("https://h/p?archive=zip//sub" and "https://h/p//sub?archive=zip" are
+// both "https://h/p?archive=zip" and "sub").
+func splitURLSubdir(s string) (u, subdir string) {
+	offset := strings.Index(s, "://") + len("://")
+	i := strings.Index(s[offset:], "//")
+	if i < 0 {
+		return s, ""
+	}
+	i += offset
+	u, subdir = s[:i], s[i+2:]
+	if q := strings.Index(subdir, "?"); q >= 0 {
+		u += subdir[q:]
+		subdir = subdir[:q]
+	}
+	return u, subdir
+}
+
+// cleanSubdir cleans the subdirectory part of a source address; one that
+// leads outside of its package is an error.
+func cleanSubdir(subdir string) (string, error) {
+	if subdir == "" {
+		return "", nil
+	}
+	clean := strings.TrimPrefix(path.Clean(subdir), "/")
+	if clean == ".." || strings.HasPrefix(clean, "../") {
+		return "", fmt.Errorf("the subdirectory %q leads outside of the package", subdir)
+	}
+	if clean == "." {
+		return "", nil
+	}
+	return clean, nil
 }
 
 var localPrefixes = []string{"./", "../", `.\`, `..\`}

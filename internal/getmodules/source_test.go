@@ -70,15 +70,32 @@ func TestParseSource(t *testing.T) {
 		{name: "git subdir escaping", in: "git::https://h/r.git//../x", err: "leads outside of the repository"},
 
 		{name: "registry", in: "hashicorp/consul/aws",
-			want: Source{Kind: RegistrySource}, err: "is a module registry address, which rig does not support"},
-		{name: "registry with host and subdir", in: "app.terraform.io/org/net/aws//modules/x",
-			want: Source{Kind: RegistrySource}, err: "module registry address"},
+			want: Source{Kind: RegistrySource, Namespace: "hashicorp", Name: "consul", System: "aws"},
+			str:  "registry.terraform.io/hashicorp/consul/aws"},
+		{name: "registry with host and subdir", in: "App.Terraform.io/org/net/aws//modules/x/",
+			want: Source{Kind: RegistrySource, Host: "app.terraform.io", Namespace: "org", Name: "net", System: "aws", Subdir: "modules/x"},
+			str:  "app.terraform.io/org/net/aws//modules/x"},
+		{name: "registry with host and port", in: "127.0.0.1:8443/org/net/aws",
+			want: Source{Kind: RegistrySource, Host: "127.0.0.1:8443", Namespace: "org", Name: "net", System: "aws"}},
+		{name: "registry subdir escaping", in: "org/net/aws//../x", err: "leads outside of the package"},
+		{name: "https archive", in: "https://example.com/net.zip",
+			want: Source{Kind: HTTPSource, URL: "https://example.com/net.zip"}},
+		{name: "https archive with subdir and query", in: "https://example.com/net?archive=tar.gz//modules/x",
+			want: Source{Kind: HTTPSource, URL: "https://example.com/net?archive=tar.gz", Subdir: "modules/x"},
+			str:  "https://example.com/net//modules/x?archive=tar.gz"},
+		{name: "https subdir before query", in: "https://example.com/net//modules/x?archive=tar.gz",
+			want: Source{Kind: HTTPSource, URL: "https://example.com/net?archive=tar.gz", Subdir: "modules/x"}},
+		{name: "http plain", in: "http://example.com/modules/net",
+			want: Source{Kind: HTTPSource, URL: "http://example.com/modules/net"}},
+		{name: "https unknown archive", in: "https://example.com/net?archive=rar", err: `unsupported archive format "rar"`},
+		{name: "https with user", in: "https://user:secret@example.com/net.zip", err: "credentials in the URL"},
+		{name: "https subdir escaping", in: "https://example.com/net.zip//../x", err: "leads outside of the package"},
 		{name: "github shorthand", in: "github.com/org/repo",
 			want: Source{Kind: OtherSource}, err: `write it as a git source ("git::https://github.com/`},
 		{name: "absolute path", in: "/srv/modules/net",
 			want: Source{Kind: OtherSource}, err: `must begin with "./" or "../"`},
-		{name: "http", in: "https://example.com/net.zip",
-			want: Source{Kind: OtherSource}, err: `is a "https" URL`},
+		{name: "ftp", in: "ftp://example.com/net.zip",
+			want: Source{Kind: OtherSource}, err: `is a "ftp" URL`},
 		{name: "s3 forced", in: "s3::https://s3.amazonaws.com/b/net.zip",
 			want: Source{Kind: OtherSource}, err: `is a "s3" source`},
 		{name: "bare dot", in: ".",
@@ -95,7 +112,7 @@ func TestParseSource(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("ParseSource(%q) error = %v, want it to contain %q", tt.in, err, tt.err)
 				}
-				if tt.want.Kind == RegistrySource || tt.want.Kind == OtherSource {
+				if tt.want.Kind == OtherSource {
 					if !strings.Contains(err.Error(), `rig installs modules from local paths`) {
 						t.Errorf("error %q does not say which sources rig supports", err)
 					}
@@ -123,6 +140,9 @@ func TestParseSource(t *testing.T) {
 				t.Fatalf("ParseSource(String()): %v", err)
 			}
 			again.Raw = got.Raw
+			if got.Kind == RegistrySource && got.Host == "" {
+				got.Host = DefaultRegistryHost // the normalized form names the host
+			}
 			if diff := cmp.Diff(got, again); diff != "" {
 				t.Errorf("reparsed (-first +again):\n%s", diff)
 			}
@@ -131,7 +151,8 @@ func TestParseSource(t *testing.T) {
 }
 
 func FuzzParseSource(f *testing.F) {
-	for _, s := range []string{"./a", `..\b`, "git::https://h/r.git//x?ref=v1&depth=2", "git@h:o/r", "a/b/c", "h.io/a/b/c//d", "s3::x"} {
+	for _, s := range []string{"./a", `..\b`, "git::https://h/r.git//x?ref=v1&depth=2", "git@h:o/r", "a/b/c", "h.io/a/b/c//d", "s3::x",
+		"127.0.0.1:8443/a/b/c", "https://h/p?archive=zip//x", "https://h/p//x/?archive=tgz", "http://h/a.zip"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -151,4 +172,32 @@ func FuzzParseSource(f *testing.F) {
 			t.Fatalf("%q normalizes to %q, then to %q", s, str, again.String())
 		}
 	})
+}
+
+func TestSourceMatches(t *testing.T) {
+	tests := []struct {
+		name, source, recorded string
+		want                   bool
+	}{
+		{"registry under Terraform's host", "hashicorp/consul/aws", "registry.terraform.io/hashicorp/consul/aws", true},
+		{"registry under OpenTofu's host", "hashicorp/consul/aws", "registry.opentofu.org/hashicorp/consul/aws", true},
+		{"registry explicit default host, other default recorded", "registry.terraform.io/hashicorp/consul/aws", "registry.opentofu.org/hashicorp/consul/aws", true},
+		{"registry under another host", "hashicorp/consul/aws", "example.com/hashicorp/consul/aws", false},
+		{"registry with another subdir", "hashicorp/consul/aws//a", "registry.terraform.io/hashicorp/consul/aws//b", false},
+		{"private registry is not a default one", "example.com/hashicorp/consul/aws", "registry.terraform.io/hashicorp/consul/aws", false},
+		{"git", "git::https://h/r.git?ref=v1", "git::https://h/r.git?ref=v1", true},
+		{"git other ref", "git::https://h/r.git?ref=v1", "git::https://h/r.git?ref=v2", false},
+		{"http subdir normalized", "https://h/m?archive=zip//x", "https://h/m//x?archive=zip", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src, err := ParseSource(tt.source)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := src.Matches(tt.recorded); got != tt.want {
+				t.Errorf("ParseSource(%q).Matches(%q) = %v, want %v", tt.source, tt.recorded, got, tt.want)
+			}
+		})
+	}
 }

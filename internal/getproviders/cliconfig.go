@@ -2,6 +2,7 @@ package getproviders
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,13 +71,22 @@ type CLIConfig struct {
 	// DevOverrides maps providers to a directory holding their executable,
 	// used as is, without installation or lock.
 	DevOverrides map[addrs.Provider]string
+	// CacheMayBreakLock is plugin_cache_may_break_dependency_lock_file.
+	CacheMayBreakLock bool
+	// Hosts are the services of the host blocks, by lower-case host then
+	// service ID ("providers.v1").
+	Hosts map[string]map[string]string
+	// Credentials are the tokens of the credentials blocks by lower-case
+	// host. They are secrets: never print them.
+	Credentials map[string]string
 }
 
 // InstallMethod is one method of a provider_installation block.
 type InstallMethod struct {
 	// Kind is "filesystem_mirror", "direct" or "network_mirror".
 	Kind string
-	// Path is a filesystem mirror's directory (URL for a network mirror).
+	// Path is a filesystem mirror's directory, or a network mirror's base
+	// URL (https, ending in a slash).
 	Path             string
 	Include, Exclude []Pattern
 }
@@ -107,7 +117,7 @@ func CLIConfigPath() string {
 // is an empty configuration) and applies TF_PLUGIN_CACHE_DIR.
 func LoadCLIConfig() (*CLIConfig, diag.Diagnostics) {
 	path := CLIConfigPath()
-	cfg := &CLIConfig{DevOverrides: map[addrs.Provider]string{}}
+	cfg := newCLIConfig("")
 	var ds diag.Diagnostics
 	if path != "" {
 		src, err := os.ReadFile(path)
@@ -127,15 +137,24 @@ func LoadCLIConfig() (*CLIConfig, diag.Diagnostics) {
 	return cfg, ds
 }
 
+func newCLIConfig(path string) *CLIConfig {
+	return &CLIConfig{Path: path, DevOverrides: map[addrs.Provider]string{}, Hosts: map[string]map[string]string{}, Credentials: map[string]string{}}
+}
+
 // ParseCLIConfig parses the content of a CLI configuration file, which is
 // HCL 1 as Terraform reads it (dev_overrides keys are quoted provider
-// addresses). Settings rig has no use for (credentials, host blocks, …) are
-// ignored.
+// addresses). Settings rig has no use for (disable_checkpoint,
+// credentials_helper, …) are ignored.
 func ParseCLIConfig(src []byte, filename string) (*CLIConfig, diag.Diagnostics) {
-	cfg := &CLIConfig{Path: filename, DevOverrides: map[addrs.Provider]string{}}
+	cfg := newCLIConfig(filename)
 	var ds diag.Diagnostics
 	bad := func(pos token.Pos, summary, format string, args ...any) {
 		ds = ds.Append(diag.Errorf(summary, "%s:%d: %s", filename, pos.Line, fmt.Sprintf(format, args...)))
+	}
+	// A credentials block's problem only leaves its host without a token.
+	warn := func(pos token.Pos, summary, format string, args ...any) {
+		ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: summary,
+			Detail: fmt.Sprintf("%s:%d: %s", filename, pos.Line, fmt.Sprintf(format, args...))})
 	}
 	f, err := hcl1.ParseBytes(src)
 	if err != nil {
@@ -154,6 +173,17 @@ func ParseCLIConfig(src []byte, filename string) (*CLIConfig, diag.Diagnostics) 
 			} else {
 				bad(item.Pos(), "Invalid plugin_cache_dir", "plugin_cache_dir must be a string.")
 			}
+		case "plugin_cache_may_break_dependency_lock_file":
+			lit, ok := item.Val.(*ast.LiteralType)
+			if !ok || lit.Token.Type != token.BOOL {
+				bad(item.Pos(), "Invalid plugin_cache_may_break_dependency_lock_file", "plugin_cache_may_break_dependency_lock_file must be true or false.")
+				continue
+			}
+			cfg.CacheMayBreakLock = lit.Token.Value().(bool)
+		case "host":
+			decodeHost(cfg, item, bad)
+		case "credentials":
+			decodeCredentials(cfg, item, warn)
 		case "provider_installation":
 			if seenInstallation {
 				bad(item.Pos(), "Duplicate provider_installation block", "The CLI configuration may have only one provider_installation block.")
@@ -172,6 +202,65 @@ func ParseCLIConfig(src []byte, filename string) (*CLIConfig, diag.Diagnostics) 
 		}
 	}
 	return cfg, ds
+}
+
+// blockLabel returns the label of a `KIND "LABEL" { … }` block, lower-cased.
+func blockLabel(item *ast.ObjectItem) (string, bool) {
+	if len(item.Keys) != 2 {
+		return "", false
+	}
+	s, ok := item.Keys[1].Token.Value().(string)
+	return strings.ToLower(s), ok && s != ""
+}
+
+// decodeHost reads host "NAME" { services = { "providers.v1" = "URL" } }.
+func decodeHost(cfg *CLIConfig, item *ast.ObjectItem, bad func(token.Pos, string, string, ...any)) {
+	host, ok := blockLabel(item)
+	body, isBlock := item.Val.(*ast.ObjectType)
+	if !ok || !isBlock {
+		bad(item.Pos(), "Invalid host block", "A host block must be written host \"HOSTNAME\" { services = { … } }.")
+		return
+	}
+	services := map[string]string{}
+	for _, a := range body.List.Items {
+		if itemKey(a) != "services" {
+			continue
+		}
+		obj, ok := a.Val.(*ast.ObjectType)
+		if !ok {
+			bad(a.Pos(), "Invalid host block", "services of host %q must be an object of service IDs and URLs.", host)
+			continue
+		}
+		for _, svc := range obj.List.Items {
+			// Services rig does not use may be objects (login.v1).
+			if u, ok := literalString(svc.Val); ok {
+				services[itemKey(svc)] = u
+			}
+		}
+	}
+	cfg.Hosts[host] = services
+}
+
+// decodeCredentials reads credentials "HOST" { token = "…" }. The token is
+// never echoed in a diagnostic.
+func decodeCredentials(cfg *CLIConfig, item *ast.ObjectItem, warn func(token.Pos, string, string, ...any)) {
+	host, ok := blockLabel(item)
+	body, isBlock := item.Val.(*ast.ObjectType)
+	if !ok || !isBlock {
+		warn(item.Pos(), "Invalid credentials block", "A credentials block must be written credentials \"HOSTNAME\" { token = \"…\" }.")
+		return
+	}
+	for _, a := range body.List.Items {
+		if itemKey(a) != "token" {
+			continue
+		}
+		tok, ok := literalString(a.Val)
+		if !ok {
+			warn(a.Pos(), "Invalid credentials block", "The token for host %q must be a string.", host)
+			continue
+		}
+		cfg.Credentials[host] = tok
+	}
 }
 
 func itemKey(item *ast.ObjectItem) string {
@@ -265,6 +354,16 @@ func decodeInstallMethod(cfg *CLIConfig, item *ast.ObjectItem, bad func(token.Po
 		bad(item.Pos(), "Invalid filesystem_mirror block", "A filesystem_mirror block requires a \"path\" argument.")
 		return
 	}
+	if kind == "network_mirror" {
+		u, err := url.Parse(m.Path)
+		if m.Path == "" || err != nil || u.Scheme != "https" || u.Host == "" {
+			bad(item.Pos(), "Invalid network_mirror block", "A network_mirror block requires a \"url\" argument with an https: URL.")
+			return
+		}
+		if !strings.HasSuffix(m.Path, "/") {
+			m.Path += "/"
+		}
+	}
 	cfg.Installation = append(cfg.Installation, m)
 }
 
@@ -307,13 +406,21 @@ func ImpliedMirrorDirs() []string {
 	return dirs
 }
 
-// Sources returns the installer sources cfg describes: the filesystem
-// mirrors of its provider_installation block, or the implied mirror
-// directories when it has none, then the plugin cache directory. pluginDirs
-// (from -plugin-dir) replace all of these when not empty. Methods rig
-// cannot use (direct, network_mirror: rig has no registry client yet) come
-// back as warnings.
-func (cfg *CLIConfig) Sources(pluginDirs []string) ([]SourceEntry, diag.Diagnostics) {
+// Client returns the HTTP client of the network sources: the host blocks'
+// services, and the credentials blocks' tokens with those of TF_TOKEN_…
+// environment variables.
+func (cfg *CLIConfig) Client() *Client {
+	return &Client{Services: cfg.Hosts, Credentials: EnvCredentials(cfg.Credentials)}
+}
+
+// Sources returns the installer sources cfg describes, each with the
+// providers it may serve: the methods of its provider_installation block
+// in order, or when it has none the implied ones (each implied mirror
+// directory, then the registries, for the providers none of those
+// directories holds), then the plugin cache directory. pluginDirs (from
+// -plugin-dir) replace all of these when not empty. client makes the
+// requests of direct and network_mirror methods.
+func (cfg *CLIConfig) Sources(pluginDirs []string, client *Client) ([]SourceEntry, diag.Diagnostics) {
 	if len(pluginDirs) > 0 {
 		var out []SourceEntry
 		for _, d := range pluginDirs {
@@ -324,21 +431,64 @@ func (cfg *CLIConfig) Sources(pluginDirs []string) ([]SourceEntry, diag.Diagnost
 	var out []SourceEntry
 	var ds diag.Diagnostics
 	if cfg.Installation == nil {
+		var local []Pattern
 		for _, d := range ImpliedMirrorDirs() {
-			out = append(out, SourceEntry{Source: FilesystemMirror{Dir: d}})
-		}
-	} else {
-		for _, m := range cfg.Installation {
-			if m.Kind != "filesystem_mirror" {
-				ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Provider installation method not supported",
-					Detail: fmt.Sprintf("The CLI configuration %s has a %q installation method, which rig does not support yet (it installs from local filesystem mirrors only); rig ignores it.", cfg.Path, m.Kind)})
+			held := mirrorProviders(d)
+			if len(held) == 0 {
 				continue
 			}
-			out = append(out, SourceEntry{Source: FilesystemMirror{Dir: m.Path}, Include: m.Include, Exclude: m.Exclude})
+			local = append(local, held...)
+			out = append(out, SourceEntry{Source: FilesystemMirror{Dir: d}, Include: held})
+		}
+		out = append(out, SourceEntry{Source: RegistrySource{Client: client}, Exclude: local})
+	} else {
+		for _, m := range cfg.Installation {
+			var src Source
+			switch m.Kind {
+			case "filesystem_mirror":
+				src = FilesystemMirror{Dir: m.Path}
+			case "network_mirror":
+				u, err := url.Parse(m.Path)
+				if err != nil {
+					ds = ds.Append(diag.Errorf("Invalid network_mirror block", "The CLI configuration %s has an invalid network mirror URL %q: %s.", cfg.Path, m.Path, err))
+					continue
+				}
+				src = NetworkMirror{URL: u, Client: client}
+			case "direct":
+				src = RegistrySource{Client: client}
+			default:
+				continue
+			}
+			out = append(out, SourceEntry{Source: src, Include: m.Include, Exclude: m.Exclude})
 		}
 	}
 	if cfg.PluginCacheDir != "" {
 		out = append(out, SourceEntry{Source: FilesystemMirror{Dir: cfg.PluginCacheDir}})
 	}
 	return out, ds
+}
+
+// mirrorProviders returns a pattern for each provider a mirror directory
+// holds (its HOST/NAMESPACE/TYPE directories); none for a missing one.
+func mirrorProviders(dir string) []Pattern {
+	var out []Pattern
+	hosts, _ := os.ReadDir(dir)
+	for _, h := range hosts {
+		if !h.IsDir() {
+			continue
+		}
+		namespaces, _ := os.ReadDir(filepath.Join(dir, h.Name()))
+		for _, n := range namespaces {
+			if !n.IsDir() {
+				continue
+			}
+			types, _ := os.ReadDir(filepath.Join(dir, h.Name(), n.Name()))
+			for _, t := range types {
+				if t.IsDir() {
+					out = append(out, Pattern{Hostname: strings.ToLower(h.Name()), Namespace: strings.ToLower(n.Name()), Type: strings.ToLower(t.Name())})
+				}
+			}
+		}
+	}
+	return out
 }

@@ -2,8 +2,11 @@
 // providers come from (local filesystem mirrors in the unpacked
 // HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/ and packed
 // HOST/NAMESPACE/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip layouts,
-// the implied mirror directories Terraform and OpenTofu search, a CLI
-// configuration's provider_installation and plugin_cache_dir), selects a
+// provider registries through the provider registry protocol, network
+// mirrors, the implied methods Terraform and OpenTofu use, a CLI
+// configuration's provider_installation, host, credentials and
+// plugin_cache_dir), downloads and authenticates remote packages (SHA-256
+// sums and the OpenPGP signature of a registry's SHA256SUMS), selects a
 // version for each required provider from its version constraints and the
 // dependency lock file, installs the package into .terraform/providers,
 // computes and verifies its h1: (and, for zips, zh:) hashes, and reads and
@@ -15,8 +18,11 @@
 // working directory records a provider whose source names none
 // (RegistryHosts).
 //
-// Sources sit behind the Source interface so that a registry client can be
-// added beside the filesystem mirror without touching the installer.
+// Sources sit behind the Source interface; the installer handles what they
+// return by its PackageKind. Network requests go through Client, which tests give
+// a loopback server's certificate and a backoff that does not sleep
+// (package registrytest is such a server).
 //
-// It imports internal/addrs, internal/diag, hcl and golang.org/x/mod.
+// It imports internal/addrs, internal/diag, hcl, golang.org/x/mod and
+// github.com/ProtonMail/go-crypto/openpgp.
 package getproviders

@@ -255,11 +255,16 @@ provider_installation {
 	if fs.Kind != "filesystem_mirror" || fs.Path != "/srv/mirrors/providers" || !anyMatch(fs.Include, example) || anyMatch(fs.Include, addrs.NewDefaultProvider("null")) {
 		t.Errorf("filesystem_mirror = %+v", fs)
 	}
-	sources, ds := cfg.Sources(nil)
-	if len(sources) != 2 || len(ds) != 1 || ds[0].Summary != "Provider installation method not supported" {
-		t.Errorf("Sources = %+v, %v", sources, ds)
+	if cfg.Credentials["app.terraform.io"] != "secret" {
+		t.Errorf("credentials = %v", cfg.Credentials)
 	}
-	if sources, _ := cfg.Sources([]string{"plugins"}); len(sources) != 1 || sources[0].Source.ForDisplay() != "plugins" {
+	sources, ds := cfg.Sources(nil, cfg.Client())
+	if len(sources) != 3 || len(ds) != 0 {
+		t.Errorf("Sources = %+v, %v", sources, ds)
+	} else if _, ok := sources[1].Source.(RegistrySource); !ok || !anyMatch(sources[1].Exclude, example) {
+		t.Errorf("the direct method = %+v", sources[1])
+	}
+	if sources, _ := cfg.Sources([]string{"plugins"}, nil); len(sources) != 1 || sources[0].Source.ForDisplay(example) != "plugins" {
 		t.Errorf("-plugin-dir sources = %+v", sources)
 	}
 	if _, ds := ParseCLIConfig([]byte(`provider_installation { bogus {} }`), "bad.tfrc"); !ds.HasErrors() {

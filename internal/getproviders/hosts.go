@@ -80,6 +80,17 @@ func (h RegistryHosts) Provider(p addrs.Provider) addrs.Provider {
 	return key
 }
 
+// DefaultHost returns the host the directory records providers without a
+// hostname under when it records nothing about the provider itself:
+// addrs.DefaultProviderRegistryHost or addrs.OpenTofuRegistryHost. The
+// module installer uses it for registry modules too.
+func (h RegistryHosts) DefaultHost() string {
+	if h.fallback != "" {
+		return h.fallback
+	}
+	return addrs.DefaultProviderRegistryHost
+}
+
 // otherDefaultHost returns p under the other default registry host, and
 // false when p is under neither.
 func otherDefaultHost(p addrs.Provider) (addrs.Provider, bool) {

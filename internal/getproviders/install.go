@@ -47,12 +47,21 @@ type Installer struct {
 	// TargetDir is where packages are installed, normally .terraform/providers.
 	TargetDir string
 	// CacheDir, when set, is a shared cache (plugin_cache_dir): archives are
-	// unpacked there once and linked into TargetDir.
+	// unpacked there once and linked into TargetDir. A downloaded package
+	// already in the cache is used when it matches the lock file's hashes.
 	CacheDir string
+	// CacheMayBreakLock (plugin_cache_may_break_dependency_lock_file) also
+	// uses a cached package of a provider the lock file does not record
+	// yet, whose lock then holds only the cached package's hash.
+	CacheMayBreakLock bool
 	// Platform is the platform to install for (CurrentPlatform when zero).
 	Platform Platform
 	// Log receives one progress line per step ("- Installing hashicorp/null v3.2.4...").
 	Log func(string)
+
+	// thirdParty records, during Install, that a package signed by a key
+	// other than HashiCorp's was installed.
+	thirdParty bool
 }
 
 // InstallOptions changes how Install selects versions.
@@ -85,7 +94,11 @@ func (i *Installer) log(format string, args ...any) {
 func (i *Installer) Install(ctx context.Context, reqs []Requirement, locks *Locks, opts InstallOptions) (*Locks, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	out := NewLocks()
+	if locks != nil {
+		out.Header = locks.Header
+	}
 	sort.Slice(reqs, func(a, b int) bool { return reqs[a].Provider.String() < reqs[b].Provider.String() })
+	i.thirdParty = false
 	for _, req := range reqs {
 		lock, more := i.installOne(ctx, req, locks.Get(req.Provider), opts)
 		ds = ds.Append(more)
@@ -95,6 +108,11 @@ func (i *Installer) Install(ctx context.Context, reqs []Requirement, locks *Lock
 		if lock != nil {
 			out.Set(lock)
 		}
+	}
+	if i.thirdParty {
+		i.log("\nPartner and community providers are signed by their developers.\n" +
+			"If you'd like to know more about provider signing, you can read about it here:\n" +
+			"https://developer.hashicorp.com/terraform/cli/plugins/signing")
 	}
 	return out, ds
 }
@@ -122,6 +140,11 @@ func (i *Installer) installOne(ctx context.Context, req Requirement, locked *Loc
 				}
 			}
 		}
+		// In the shared cache and matching the lock: linked from there
+		// without asking any source (which may be out of reach).
+		if h, ok := i.cachedPackage(p, selected, locked.Hashes); ok {
+			return i.useCached(p, selected, cs, locked.Hashes, h)
+		}
 	} else if cs == "" {
 		i.log("- Finding latest version of %s...", p.ForDisplay())
 	} else {
@@ -135,24 +158,145 @@ func (i *Installer) installOne(ctx context.Context, req Requirement, locked *Loc
 
 	pkg, err := i.findPackage(ctx, p, selected, platform)
 	if err != nil {
-		return nil, diag.Diagnostics{diag.Errorf("Failed to install provider", "Error while installing %s v%s: %s.", p.ForDisplay(), selected, err)}
-	}
-	i.log("- Installing %s v%s...", p.ForDisplay(), selected)
-	hashes, err := i.installPackage(pkg)
-	if err != nil {
-		return nil, diag.Diagnostics{diag.Errorf("Failed to install provider", "Error while installing %s v%s: %s.", p.ForDisplay(), selected, err)}
+		return nil, diag.Diagnostics{installError(p, selected, err)}
 	}
 	var prior []string
 	if locked != nil && locked.Version == selected {
 		prior = locked.Hashes
-		if !matchesAny(hashes, prior) {
-			return nil, diag.Diagnostics{diag.Errorf("Failed to install provider",
-				"Error while installing %s v%s: the local package for %s %s doesn't match any of the checksums previously recorded in the dependency lock file (this might be because the available checksums are for packages targeting different platforms, or because the package was changed since it was locked). The package has %s; the lock file trusts:\n%s",
-				p.ForDisplay(), selected, p, selected, strings.Join(hashes, ", "), bulletList(prior))}
+	}
+	if pkg.Kind == PackageHTTP {
+		return i.installRemote(ctx, pkg, cs, prior)
+	}
+	i.log("- Installing %s v%s...", p.ForDisplay(), selected)
+	h1, zh, err := i.installPackage(pkg)
+	if err != nil {
+		return nil, diag.Diagnostics{installError(p, selected, err)}
+	}
+	hashes := []string{h1}
+	if zh != "" {
+		hashes = append(hashes, zh)
+	}
+	if !matchesAny(hashes, prior) {
+		return nil, diag.Diagnostics{lockMismatch(p, selected, hashes, prior)}
+	}
+	i.log("- Installed %s v%s (%s)", p.ForDisplay(), selected, Unauthenticated)
+	return &Lock{Provider: p, Version: selected, Constraints: cs, Hashes: append(append([]string(nil), prior...), hashes...)}, nil
+}
+
+func installError(p addrs.Provider, v Version, err error) diag.Diagnostic {
+	return diag.Errorf("Failed to install provider", "Error while installing %s v%s: %s.", p.ForDisplay(), v, err)
+}
+
+func lockMismatch(p addrs.Provider, v Version, hashes, prior []string) diag.Diagnostic {
+	return diag.Errorf("Failed to install provider",
+		"Error while installing %s v%s: the local package for %s %s doesn't match any of the checksums previously recorded in the dependency lock file (this might be because the available checksums are for packages targeting different platforms, or because the package was changed since it was locked). The package has %s; the lock file trusts:\n%s",
+		p.ForDisplay(), v, p, v, strings.Join(hashes, ", "), bulletList(prior))
+}
+
+// installRemote installs a package a network source serves: from the
+// shared cache when it holds a package the lock trusts (or, with
+// CacheMayBreakLock, any package of a provider not locked yet), else by
+// downloading it, checking it, and unpacking it (into the cache first when
+// there is one). The lock records the installed package's h1: hash, the
+// prior hashes, and the hashes of every platform a registry signed.
+func (i *Installer) installRemote(ctx context.Context, pkg Package, cs string, prior []string) (*Lock, diag.Diagnostics) {
+	p, v := pkg.Provider, pkg.Version
+	if h, ok := i.cachedPackage(p, v, prior); ok {
+		return i.useCached(p, v, cs, prior, h)
+	}
+	i.log("- Installing %s v%s...", p.ForDisplay(), v)
+	tmp, err := os.MkdirTemp("", "rig-provider-")
+	if err != nil {
+		return nil, diag.Diagnostics{installError(p, v, err)}
+	}
+	defer os.RemoveAll(tmp)
+	local, auth, err := download(ctx, pkg, tmp)
+	if err != nil {
+		return nil, diag.Diagnostics{installError(p, v, err)}
+	}
+	if len(prior) > 0 {
+		h1, err := HashZip(local.Location)
+		if err != nil {
+			return nil, diag.Diagnostics{installError(p, v, err)}
+		}
+		zh, err := HashZipLegacy(local.Location)
+		if err != nil {
+			return nil, diag.Diagnostics{installError(p, v, err)}
+		}
+		if !matchesAny([]string{h1, zh}, prior) {
+			return nil, diag.Diagnostics{lockMismatch(p, v, []string{h1, zh}, prior)}
 		}
 	}
-	i.log("- Installed %s v%s (unauthenticated)", p.ForDisplay(), selected)
-	return &Lock{Provider: p, Version: selected, Constraints: cs, Hashes: append(append([]string(nil), prior...), hashes...)}, nil
+	h1, _, err := i.installPackage(local)
+	if err != nil {
+		return nil, diag.Diagnostics{installError(p, v, err)}
+	}
+	if auth.Trust == SigningSkipped {
+		i.log("- Installed %s v%s. Signature validation was skipped due to the registry not containing GPG keys for this provider", p.ForDisplay(), v)
+	} else {
+		i.log("- Installed %s v%s (%s)", p.ForDisplay(), v, auth.Describe())
+	}
+	if auth.ThirdPartySigned() {
+		i.thirdParty = true
+	}
+	hashes := append(append([]string{h1}, prior...), auth.RegistryHashes...)
+	return &Lock{Provider: p, Version: v, Constraints: cs, Hashes: hashes}, nil
+}
+
+// cachedPackage returns the h1: hash of the shared cache's package of p at
+// v when it may be used: it matches a hash of prior (the lock's, for that
+// version), or prior is empty and CacheMayBreakLock allows any.
+func (i *Installer) cachedPackage(p addrs.Provider, v Version, prior []string) (string, bool) {
+	if i.CacheDir == "" {
+		return "", false
+	}
+	cached := PackageDir(i.CacheDir, p, v, i.platform())
+	h, err := HashDir(cached)
+	if err != nil || !(containsString(prior, h) || (len(prior) == 0 && i.CacheMayBreakLock)) {
+		return "", false
+	}
+	_, ok := FindExecutable(cached, p)
+	return h, ok
+}
+
+// useCached links the shared cache's package of p at v (whose hash is h)
+// into the target directory.
+func (i *Installer) useCached(p addrs.Provider, v Version, cs string, prior []string, h string) (*Lock, diag.Diagnostics) {
+	i.log("- Using %s v%s from the shared cache directory", p.ForDisplay(), v)
+	if err := i.linkFromCache(Package{Provider: p, Version: v, Platform: i.platform()}); err != nil {
+		return nil, diag.Diagnostics{installError(p, v, err)}
+	}
+	return &Lock{Provider: p, Version: v, Constraints: cs, Hashes: append(append([]string(nil), prior...), h)}, nil
+}
+
+// download fetches a PackageHTTP package into dir and returns it as a
+// local archive, with what its checks established.
+func download(ctx context.Context, pkg Package, dir string) (Package, Authentication, error) {
+	p := pkg.Provider
+	to := filepath.Join(dir, fmt.Sprintf("terraform-provider-%s_%s_%s.zip", p.Type, pkg.Version, pkg.Platform))
+	auth, err := pkg.Remote.Download(ctx, to)
+	if err != nil {
+		return Package{}, Authentication{}, err
+	}
+	local := pkg
+	local.Kind, local.Location, local.Remote = PackageZip, to, nil
+	return local, auth, nil
+}
+
+// linkFromCache links the cached package of pkg into the target directory.
+func (i *Installer) linkFromCache(pkg Package) error {
+	target := PackageDir(i.TargetDir, pkg.Provider, pkg.Version, pkg.Platform)
+	if err := os.RemoveAll(target); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return err
+	}
+	abs, err := filepath.Abs(PackageDir(i.CacheDir, pkg.Provider, pkg.Version, pkg.Platform))
+	if err != nil {
+		return err
+	}
+	return linkOrCopyDir(abs, target)
 }
 
 // SelectVersion selects the version of req that Install would: the locked
@@ -182,7 +326,7 @@ func (i *Installer) selectVersion(ctx context.Context, req Requirement, locked V
 			"Could not retrieve the list of available versions for provider %s: %s.", p.ForDisplay(), err)}
 	}
 	if len(available) == 0 {
-		return Version{}, diag.Diagnostics{notFound(p, platform, searched)}
+		return Version{}, diag.Diagnostics{notFound(p, platform, searched, i.Sources)}
 	}
 	if useLock {
 		if !containsVersion(available, selected) {
@@ -208,33 +352,54 @@ func (i *Installer) selectVersion(ctx context.Context, req Requirement, locked V
 	return selected, nil
 }
 
-// PackageHashes finds the package of p at v for the installer's platform
-// in the sources and returns it with its hashes: h1: always, zh: too for
-// an archive. It installs nothing.
-func (i *Installer) PackageHashes(ctx context.Context, p addrs.Provider, v Version) (Package, []string, error) {
+// Fetched is a package found, and downloaded when remote, but not installed.
+type Fetched struct {
+	// Package is local: PackageUnpacked or PackageZip.
+	Package Package
+	// Hashes are the package's h1: hash (and zh: for a local archive),
+	// plus the zh: hashes of every platform a registry signed.
+	Hashes []string
+	// Auth is what the checks of a downloaded package established.
+	Auth Authentication
+}
+
+// Fetch finds the package of p at v for the installer's platform in the
+// sources; a remote one is downloaded into dir (which the caller owns and
+// removes) and checked. It installs nothing.
+func (i *Installer) Fetch(ctx context.Context, p addrs.Provider, v Version, dir string) (Fetched, error) {
 	pkg, err := i.findPackage(ctx, p, v, i.platform())
 	if err != nil {
-		return Package{}, nil, err
+		return Fetched{}, err
 	}
 	switch pkg.Kind {
 	case PackageUnpacked:
 		h1, err := HashDir(pkg.Location)
 		if err != nil {
-			return Package{}, nil, err
+			return Fetched{}, err
 		}
-		return pkg, []string{h1}, nil
+		return Fetched{Package: pkg, Hashes: []string{h1}}, nil
 	case PackageZip:
 		h1, err := HashZip(pkg.Location)
 		if err != nil {
-			return Package{}, nil, err
+			return Fetched{}, err
 		}
 		zh, err := HashZipLegacy(pkg.Location)
 		if err != nil {
-			return Package{}, nil, err
+			return Fetched{}, err
 		}
-		return pkg, []string{h1, zh}, nil
+		return Fetched{Package: pkg, Hashes: []string{h1, zh}}, nil
+	case PackageHTTP:
+		local, auth, err := download(ctx, pkg, dir)
+		if err != nil {
+			return Fetched{}, err
+		}
+		h1, err := HashZip(local.Location)
+		if err != nil {
+			return Fetched{}, err
+		}
+		return Fetched{Package: local, Hashes: append([]string{h1}, auth.RegistryHashes...), Auth: auth}, nil
 	}
-	return Package{}, nil, fmt.Errorf("package %s: unknown kind %d", pkg.Location, pkg.Kind)
+	return Fetched{}, fmt.Errorf("package %s: unknown kind %d", pkg.Location, pkg.Kind)
 }
 
 // matchesAny reports whether the package with the given hashes matches a
@@ -281,18 +446,31 @@ func bulletList(items []string) string {
 }
 
 // notFound is the diagnostic for a provider no source has: it names every
-// directory searched and the layouts expected there.
-func notFound(p addrs.Provider, platform Platform, searched []string) diag.Diagnostic {
-	detail := fmt.Sprintf("Could not retrieve the list of available versions for provider %s: provider %s was not found in any of the search locations\n\n%s\n\n"+
-		"rig installs providers from local mirror directories (it has no registry client yet). Put the provider in one of these directories, in either layout:\n"+
-		"  %s/%s/%s/VERSION/%s/terraform-provider-%s_vVERSION   (unpacked)\n"+
-		"  %s/%s/%s/terraform-provider-%s_VERSION_%s.zip   (packed)\n"+
-		"or name another directory with -plugin-dir=DIR or a provider_installation { filesystem_mirror { path = \"DIR\" } } block in the CLI configuration file (TF_CLI_CONFIG_FILE, ~/.terraformrc or ~/.tofurc).",
-		p.ForDisplay(), p, bulletList(searched),
-		p.Hostname, p.Namespace, p.Type, platform, p.Type,
-		p.Hostname, p.Namespace, p.Type, p.Type, platform)
+// location searched, and the layouts expected in a local mirror directory
+// when one was searched.
+func notFound(p addrs.Provider, platform Platform, searched []string, sources []SourceEntry) diag.Diagnostic {
 	if len(searched) == 0 {
-		detail = fmt.Sprintf("Could not retrieve the list of available versions for provider %s: no provider installation method in the CLI configuration includes it.", p.ForDisplay())
+		return diag.Errorf("Failed to query available provider packages", "Could not retrieve the list of available versions for provider %s: no provider installation method in the CLI configuration includes it.", p.ForDisplay())
+	}
+	local := false
+	for _, e := range sources {
+		if _, ok := e.Source.(FilesystemMirror); ok && e.serves(p) {
+			local = true
+		}
+	}
+	if !local && len(searched) == 1 && strings.HasPrefix(searched[0], "provider registry ") {
+		return diag.Errorf("Failed to query available provider packages",
+			"Could not retrieve the list of available versions for provider %s: provider registry %s does not have a provider named %s\n\nIf you have just upgraded directly from Terraform v0.12 to a later version, or the provider is not published, check the provider's source address in required_providers.",
+			p.ForDisplay(), p.Hostname, p)
+	}
+	detail := fmt.Sprintf("Could not retrieve the list of available versions for provider %s: provider %s was not found in any of the search locations\n\n%s", p.ForDisplay(), p, bulletList(searched))
+	if local {
+		detail += fmt.Sprintf("\n\nA local mirror directory holds a provider in either layout:\n"+
+			"  %s/%s/%s/VERSION/%s/terraform-provider-%s_vVERSION   (unpacked)\n"+
+			"  %s/%s/%s/terraform-provider-%s_VERSION_%s.zip   (packed)\n"+
+			"Name another directory with -plugin-dir=DIR, or list installation methods (filesystem_mirror, network_mirror, direct) in a provider_installation block of the CLI configuration file (TF_CLI_CONFIG_FILE, ~/.terraformrc or ~/.tofurc).",
+			p.Hostname, p.Namespace, p.Type, platform, p.Type,
+			p.Hostname, p.Namespace, p.Type, p.Type, platform)
 	}
 	return diag.Errorf("Failed to query available provider packages", "%s", detail)
 }
@@ -306,10 +484,10 @@ func (i *Installer) availableVersions(ctx context.Context, p addrs.Provider, pla
 		if !e.serves(p) {
 			continue
 		}
-		searched = append(searched, e.Source.ForDisplay())
+		searched = append(searched, e.Source.ForDisplay(p))
 		vs, err := e.Source.AvailableVersions(ctx, p, platform)
 		if err != nil {
-			return nil, searched, fmt.Errorf("%s: %w", e.Source.ForDisplay(), err)
+			return nil, searched, err
 		}
 		for _, v := range vs {
 			if !seen[v] {
@@ -328,7 +506,7 @@ func (i *Installer) findPackage(ctx context.Context, p addrs.Provider, v Version
 		}
 		pkg, ok, err := e.Source.Package(ctx, p, v, platform)
 		if err != nil {
-			return Package{}, fmt.Errorf("%s: %w", e.Source.ForDisplay(), err)
+			return Package{}, err
 		}
 		if ok {
 			return pkg, nil
@@ -352,62 +530,57 @@ func (i *Installer) packageDir(base string, p addrs.Provider, v Version) string 
 	return ""
 }
 
-// installPackage puts pkg into the target directory and returns its
-// hashes: h1: always, zh: too for an archive.
-func (i *Installer) installPackage(pkg Package) ([]string, error) {
+// installPackage puts pkg, a local package, into the target directory and
+// returns its h1: hash, and the zh: hash of an archive ("" for a
+// directory).
+func (i *Installer) installPackage(pkg Package) (h1, zh string, err error) {
 	target := PackageDir(i.TargetDir, pkg.Provider, pkg.Version, pkg.Platform)
 	if err := os.RemoveAll(target); err != nil {
-		return nil, err
+		return "", "", err
 	}
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return nil, err
+		return "", "", err
 	}
-	var hashes []string
 	switch pkg.Kind {
 	case PackageUnpacked:
 		src, err := filepath.Abs(pkg.Location)
 		if err != nil {
-			return nil, err
+			return "", "", err
 		}
 		if err := linkOrCopyDir(src, target); err != nil {
-			return nil, err
+			return "", "", err
 		}
 	case PackageZip:
-		zh, err := HashZipLegacy(pkg.Location)
-		if err != nil {
-			return nil, err
+		if zh, err = HashZipLegacy(pkg.Location); err != nil {
+			return "", "", err
 		}
-		hashes = append(hashes, zh)
 		if i.CacheDir != "" {
 			cached := PackageDir(i.CacheDir, pkg.Provider, pkg.Version, pkg.Platform)
 			want, err := HashZip(pkg.Location)
 			if err != nil {
-				return nil, err
+				return "", "", err
 			}
 			if got, err := HashDir(cached); err != nil || got != want {
 				if err := unzipFresh(pkg.Location, cached); err != nil {
-					return nil, err
+					return "", "", err
 				}
 			}
-			abs, err := filepath.Abs(cached)
-			if err != nil {
-				return nil, err
-			}
-			if err := linkOrCopyDir(abs, target); err != nil {
-				return nil, err
+			if err := i.linkFromCache(pkg); err != nil {
+				return "", "", err
 			}
 		} else if err := unzipFresh(pkg.Location, target); err != nil {
-			return nil, err
+			return "", "", err
 		}
+	default:
+		return "", "", fmt.Errorf("package %s: cannot install a package of kind %d", pkg.Location, pkg.Kind)
 	}
 	if _, ok := FindExecutable(target, pkg.Provider); !ok {
-		return nil, fmt.Errorf("the package %s has no executable named terraform-provider-%s*", pkg.Location, pkg.Provider.Type)
+		return "", "", fmt.Errorf("the package %s has no executable named terraform-provider-%s*", pkg.Location, pkg.Provider.Type)
 	}
-	h1, err := HashDir(target)
-	if err != nil {
-		return nil, err
+	if h1, err = HashDir(target); err != nil {
+		return "", "", err
 	}
-	return append([]string{h1}, hashes...), nil
+	return h1, zh, nil
 }
 
 // linkOrCopyDir makes target a symlink to the directory src, or a copy of

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -33,6 +34,11 @@ type Lock struct {
 // and ready to use.
 type Locks struct {
 	Providers map[addrs.Provider]*Lock
+	// Header is the comment the file read began with when it is the one
+	// Terraform, OpenTofu or rig writes ("maintained automatically by
+	// …"): rewriting keeps it, so that tools taking turns in a directory
+	// do not change each other's header. "" writes rig's.
+	Header string
 }
 
 // NewLocks returns an empty set of locks.
@@ -120,6 +126,7 @@ var lockBlockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 // diagnostics. Problems are diagnostics with source ranges.
 func ParseLockFile(src []byte, filename string) (*Locks, diag.Diagnostics) {
 	locks := NewLocks()
+	locks.Header = generatedHeader(src)
 	f, hds := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	ds := diag.FromHCL(hds)
 	if hds.HasErrors() {
@@ -197,12 +204,32 @@ const lockFileHeader = `# This file is maintained automatically by "rig init".
 # Manual edits may be lost in future updates.
 `
 
+// generatedHeader returns the first two lines of src when they are the
+// header a tool writes: `# This file is maintained automatically by
+// "… init".` and `# Manual edits may be lost in future updates.`.
+func generatedHeader(src []byte) string {
+	lines := strings.SplitAfterN(string(src), "\n", 3)
+	if len(lines) < 3 {
+		return ""
+	}
+	first, second := lines[0], lines[1]
+	if !strings.HasPrefix(first, `# This file is maintained automatically by "`) || !strings.HasSuffix(first, " init\".\n") ||
+		second != "# Manual edits may be lost in future updates.\n" {
+		return ""
+	}
+	return first + second
+}
+
 // Marshal returns the lock file content in the form Terraform writes:
 // the header, then one provider block per provider in address order,
 // each with version, constraints (when set) and the sorted hashes.
 func (l *Locks) Marshal() []byte {
 	var b bytes.Buffer
-	b.WriteString(lockFileHeader)
+	if l.Header != "" {
+		b.WriteString(l.Header)
+	} else {
+		b.WriteString(lockFileHeader)
+	}
 	for _, lk := range l.Sorted() {
 		fmt.Fprintf(&b, "\nprovider %s {\n", strconv.Quote(lk.Provider.String()))
 		if lk.Constraints != "" {

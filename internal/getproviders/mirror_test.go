@@ -34,10 +34,11 @@ func TestSelectAndMirror(t *testing.T) {
 
 	out := t.TempDir()
 	for _, version := range []string{"3.2.4", "3.2.0"} { // a zip, then an unpacked directory
-		pkg, hashes, err := inst.PackageHashes(ctx, null, mustVersion(t, version))
+		f, err := inst.Fetch(ctx, null, mustVersion(t, version), t.TempDir())
 		if err != nil {
 			t.Fatal(err)
 		}
+		pkg, hashes := f.Package, f.Hashes
 		want := 1
 		if pkg.Kind == PackageZip {
 			want = 2

@@ -29,6 +29,8 @@ const (
 	PackageUnpacked PackageKind = iota + 1
 	// PackageZip is a zip archive holding the executable.
 	PackageZip
+	// PackageHTTP is a zip archive to download first (Package.Remote).
+	PackageHTTP
 )
 
 // Package is one installable provider package.
@@ -37,21 +39,36 @@ type Package struct {
 	Version  Version
 	Platform Platform
 	Kind     PackageKind
-	// Location is the package directory or archive path.
+	// Location is the package directory or archive path, or the URL of a
+	// PackageHTTP archive.
 	Location string
+	// Remote downloads and authenticates a PackageHTTP archive; nil for
+	// the other kinds.
+	Remote RemotePackage
 }
 
-// Source lists and locates provider packages. A filesystem mirror is one;
-// a registry client would be another.
+// RemotePackage is an archive a network source described.
+type RemotePackage interface {
+	// Download writes the archive to the file to (created or truncated)
+	// and checks it as its source requires, returning what the checks
+	// established. An archive that fails a check is an error naming the
+	// file that did not match.
+	Download(ctx context.Context, to string) (Authentication, error)
+}
+
+// Source lists and locates provider packages: FilesystemMirror,
+// NetworkMirror and RegistrySource are the three kinds.
 type Source interface {
-	// AvailableVersions returns the versions of p the source has for
-	// platform (in any order), or none.
+	// AvailableVersions returns the versions of p the source has (in any
+	// order), or none. A filesystem mirror lists those it has for
+	// platform; a network source lists every version, whatever its
+	// platforms.
 	AvailableVersions(ctx context.Context, p addrs.Provider, platform Platform) (Versions, error)
 	// Package returns the package of p at v for platform; ok is false when
 	// the source does not have it.
 	Package(ctx context.Context, p addrs.Provider, v Version, platform Platform) (pkg Package, ok bool, err error)
-	// ForDisplay names the source in messages.
-	ForDisplay() string
+	// ForDisplay names the source of p in messages.
+	ForDisplay(p addrs.Provider) string
 }
 
 // FilesystemMirror is a local directory of provider packages in either
@@ -73,7 +90,7 @@ type FilesystemMirror struct {
 var _ Source = FilesystemMirror{}
 
 // ForDisplay returns the directory.
-func (m FilesystemMirror) ForDisplay() string { return m.Dir }
+func (m FilesystemMirror) ForDisplay(addrs.Provider) string { return m.Dir }
 
 func (m FilesystemMirror) providerDir(p addrs.Provider) string {
 	return filepath.Join(m.Dir, p.Hostname, p.Namespace, p.Type)

@@ -91,6 +91,9 @@ func checkModule(m *config.Module) diag.Diagnostics {
 		c.expr(mc.Count, refScope{})
 		c.expr(mc.ForEach, refScope{})
 		c.traversals(bodyTraversals(mc.Config), refScope{hasCount: mc.Count != nil, hasForEach: mc.ForEach != nil})
+		for _, pp := range mc.Providers {
+			c.expr(pp.InParent.KeyExpr, refScope{hasCount: mc.Count != nil, hasForEach: mc.ForEach != nil})
+		}
 		c.dependsOn(mc.DependsOn)
 		if child := m.Children[name]; child != nil {
 			c.callArguments(mc, child)
@@ -115,6 +118,9 @@ func (c *checker) resource(r *config.Resource) {
 
 	c.expr(r.Count, refScope{})
 	c.expr(r.ForEach, refScope{})
+	if r.ProviderConfigRef != nil {
+		c.expr(r.ProviderConfigRef.KeyExpr, inst)
+	}
 	c.traversals(bodyTraversals(r.Config), withSelf(inst, "Self-referential block", false))
 	c.dependsOn(r.DependsOn)
 	for _, cr := range r.Preconditions {

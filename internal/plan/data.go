@@ -33,11 +33,15 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 	sch := p.schemas[cr]
 	p.mu.Unlock()
 	ty := sch.Block.ImpliedType()
-	pc := p.providerConfigAddr(m, r)
-	prov, more := p.configuredProvider(pc)
-	ds = ds.Append(more)
-	if ds.HasErrors() {
-		return ds
+	ref := ResolveProvider(m, r)
+	var prov provider.Interface
+	if ref.KeyExpr == nil {
+		var more diag.Diagnostics
+		prov, more = p.configuredProvider(ref.Config)
+		ds = ds.Append(more)
+		if ds.HasErrors() {
+			return ds
+		}
 	}
 	exp, more := eval.Expand(p.eval.Scope(mi, lang.InstanceData{}), r)
 	ds = ds.Append(more)
@@ -50,6 +54,14 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 	for _, k := range exp.Keys {
 		addr := absAddr.Instance(k)
 		scope := p.eval.Scope(mi, exp.InstanceData(k))
+		pc, prov := ref.Config, prov
+		if ref.KeyExpr != nil {
+			var more diag.Diagnostics
+			pc, prov, more = p.instanceProvider(ref, addr, exp.InstanceData(k))
+			if ds = ds.Append(more); prov == nil {
+				continue
+			}
+		}
 		for i, rule := range r.Preconditions {
 			ds = ds.Append(eval.CheckRule(scope, rule, "Resource precondition failed", "", p.ruleAt(checks.ResourceObject(addr), checks.Precondition, i)))
 		}
@@ -79,7 +91,11 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 			readHooks.PreRead(addr)
 		}
 		readStart := time.Now()
-		resp := prov.ReadDataSource(p.ctx, provider.ReadDataRequest{TypeName: r.Addr.Type, Config: cfg})
+		meta, more := p.eval.ProviderMeta(p.ctx, p.providers, mi, pc.Provider, r.Addr.String())
+		if ds = ds.Append(more); more.HasErrors() {
+			continue
+		}
+		resp := prov.ReadDataSource(p.ctx, provider.ReadDataRequest{TypeName: r.Addr.Type, Config: cfg, ProviderMeta: meta})
 		if readHooks != nil {
 			readHooks.PostRead(addr, resp.State, time.Since(readStart), resp.Diagnostics.HasErrors())
 		}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -107,6 +108,24 @@ func (p *planner) generateResource(addr addrs.AbsResourceInstance, t importTarge
 		name, alias = t.decl.Provider.Name, t.decl.Provider.Alias
 	}
 	pc := ResolveProviderConfig(p.cfg, name, alias)
+	var ref *config.ProviderConfigRef
+	if name != ra.ImpliedProviderType() || alias != "" {
+		ref = t.decl.Provider
+	}
+	if ref != nil && ref.KeyExpr != nil {
+		// An instance of a provider configuration with for_each: the key
+		// is evaluated with the import block's each, and written as a
+		// literal into the generated block.
+		pref := ProviderRef{Config: pc, KeyExpr: ref.KeyExpr, KeyFromResource: true}
+		ipc, ds := ProviderInstanceOf(p.eval, pref, addr, t.inst)
+		if ds.HasErrors() {
+			return GeneratedResource{}, ds
+		}
+		pc = ipc
+		lit := *ref
+		lit.KeyExpr = hcl.StaticExpr(cty.StringVal(pc.Key.Str()), ref.KeyExpr.Range())
+		ref = &lit
+	}
 	prov, ds := p.configuredProvider(pc)
 	if ds.HasErrors() {
 		return GeneratedResource{}, ds
@@ -118,10 +137,6 @@ func (p *planner) generateResource(addr addrs.AbsResourceInstance, t importTarge
 	v, priv, more := p.importObject(prov, sch, pc, addr, t)
 	if ds = ds.Append(more); ds.HasErrors() {
 		return GeneratedResource{}, ds
-	}
-	var ref *config.ProviderConfigRef
-	if name != ra.ImpliedProviderType() || alias != "" {
-		ref = t.decl.Provider
 	}
 	return GeneratedResource{Addr: addr, ID: t.id, Config: ResourceConfig(ra, ref, sch.Block, v), Object: v, Private: priv}, ds
 }

@@ -33,6 +33,12 @@ func ResourceConfig(r addrs.Resource, ref *config.ProviderConfigRef, schema *pro
 		if ref.Alias != "" {
 			tr = append(tr, hcl.TraverseAttr{Name: ref.Alias})
 		}
+		if ref.KeyExpr != nil {
+			// A literal key (see generateResource).
+			if k, ds := ref.KeyExpr.Value(nil); !ds.HasErrors() && k.Type() == cty.String && k.IsKnown() && !k.IsNull() {
+				tr = append(tr, hcl.TraverseIndex{Key: k})
+			}
+		}
 		body.SetAttributeTraversal("provider", tr)
 	}
 	writeBlockBody(body, schema, v)

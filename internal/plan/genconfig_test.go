@@ -77,3 +77,58 @@ import {
 		t.Errorf("after a plan without Generated the provider imported %d times, want 2", n)
 	}
 }
+
+// TestGeneratedImportProviderInstance generates the configuration of
+// import blocks that name an instance of a provider configuration with
+// for_each: each object is imported through its instance and its block
+// names that instance with a literal key.
+func TestGeneratedImportProviderInstance(t *testing.T) {
+	live := providertest.New()
+	for _, id := range []string{"x1", "x2"} {
+		obj := cty.ObjectVal(map[string]cty.Value{
+			"id": cty.StringVal(id), "key": cty.NullVal(cty.String), "name": cty.StringVal("n-" + id),
+			"value": cty.NullVal(cty.String), "replace_key": cty.NullVal(cty.String), "output": cty.NullVal(cty.String), "ref": cty.NullVal(cty.List(cty.String)),
+		})
+		if err := live.AddLive(providertest.ThingType, obj); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set := provider.NewSet(live.InstanceFactories())
+	defer set.Close()
+	const src = `
+provider "test" {
+  alias    = "r"
+  for_each = { eu = "eu-west-1", us = "us-east-1" }
+  region   = each.value
+}
+variable "second" {
+  default = "us"
+}
+import {
+  to       = test_thing.one
+  id       = "x1"
+  provider = test.r["eu"]
+}
+import {
+  to       = test_thing.two
+  id       = "x2"
+  provider = test.r[var.second]
+}
+`
+	gen, ds := plan.GenerateConfig(context.Background(), loadConfig(t, src), state.New(), set, plan.Options{})
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	want := map[string]string{`test_thing.one`: `provider    = test.r["eu"]`, `test_thing.two`: `provider    = test.r["us"]`}
+	if len(gen) != len(want) {
+		t.Fatalf("generated %d blocks, want %d", len(gen), len(want))
+	}
+	for _, g := range gen {
+		if w := want[g.Addr.String()]; w == "" || !strings.Contains(string(g.Config), w) {
+			t.Errorf("%s generated as\n%s\nwant a line %q", g.Addr, g.Config, w)
+		}
+	}
+	if got := live.Configured(); len(got) != 2 {
+		t.Errorf("configured provider instances %v, want eu-west-1 and us-east-1", got)
+	}
+}

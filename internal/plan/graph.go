@@ -163,6 +163,10 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode DependencyMo
 			callNode := node{kind: moduleCallNode, module: m.Path, name: name}
 			refs := exprRefs(&ds, mc.Count, mc.ForEach)
 			refs = append(refs, traversalRefs(&ds, mc.DependsOn)...)
+			for _, pp := range mc.Providers {
+				// The key selecting a provider instance for the call's instances.
+				refs = append(refs, exprRefs(&ds, pp.InParent.KeyExpr)...)
+			}
 			addRefs(callNode, m, refs)
 			child := m.Children[name]
 			if child == nil {
@@ -402,6 +406,10 @@ func resourceReferences(m *config.Module, r *config.Resource, schemaOf schemaLoo
 		refs = append(refs, more...)
 	}
 	refs = append(refs, exprRefs(&ds, r.Count, r.ForEach)...)
+	if r.ProviderConfigRef != nil {
+		// The key selecting each instance's provider configuration instance.
+		refs = append(refs, exprRefs(&ds, r.ProviderConfigRef.KeyExpr)...)
+	}
 	refs = append(refs, traversalRefs(&ds, r.DependsOn)...)
 	if r.Managed != nil {
 		refs = append(refs, exprRefs(&ds, r.Managed.ReplaceTriggeredBy...)...)

@@ -136,9 +136,17 @@ func (p *planner) importTarget(t ImportTarget, hooks ImportHooks) diag.Diagnosti
 	if d, managed := p.alreadyManaged(t.Addr); managed {
 		return ds.Append(d)
 	}
-	pc := p.providerConfigAddr(m, r)
-	prov, more := p.configuredProvider(pc)
-	if ds = ds.Append(more); ds.HasErrors() {
+	ref := ResolveProvider(m, r)
+	var inst lang.InstanceData
+	if ref.KeyExpr != nil {
+		exp, more := eval.Expand(p.eval.Scope(t.Addr.Module, lang.InstanceData{}), r)
+		if ds = ds.Append(more); ds.HasErrors() {
+			return ds
+		}
+		inst = exp.InstanceData(t.Addr.Resource.Key)
+	}
+	pc, prov, more := p.instanceProvider(ref, t.Addr, inst)
+	if ds = ds.Append(more); ds.HasErrors() || prov == nil {
 		return ds
 	}
 
@@ -194,8 +202,12 @@ func (p *planner) recordImported(addr addrs.AbsResourceInstance, imp provider.Im
 	if ds.HasErrors() {
 		return withAddr(ds, oaddr)
 	}
+	meta, more := p.eval.ProviderMeta(p.ctx, p.providers, addr.Module, pc.Provider, addr.Resource.Resource.String())
+	if ds = ds.Append(more); ds.HasErrors() {
+		return ds
+	}
 	hooks.PreRefresh(addr, imp.State)
-	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: addr.Resource.Resource.Type, PriorState: imp.State, Private: imp.Private})
+	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: addr.Resource.Resource.Type, PriorState: imp.State, Private: imp.Private, ProviderMeta: meta})
 	if ds = ds.Append(withAddr(read.Diagnostics, oaddr)); ds.HasErrors() {
 		return ds
 	}

@@ -114,3 +114,41 @@ resource "test_thing" "x" {
 		})
 	}
 }
+
+// TestImportThroughProviderInstance imports into an instance of a resource
+// whose provider is chosen per instance: the object is read through, and
+// recorded under, that provider instance.
+func TestImportThroughProviderInstance(t *testing.T) {
+	const src = `
+provider "test" {
+  alias    = "r"
+  for_each = toset(["eu", "us"])
+  region   = each.key
+}
+resource "test_thing" "x" {
+  for_each = { a = "eu", b = "us" }
+  provider = test.r[each.value]
+}
+`
+	live := providertest.New()
+	obj := cty.ObjectVal(map[string]cty.Value{
+		"id": cty.StringVal("x1"), "key": cty.NullVal(cty.String), "name": cty.NullVal(cty.String),
+		"value": cty.NullVal(cty.String), "replace_key": cty.NullVal(cty.String), "output": cty.NullVal(cty.String), "ref": cty.NullVal(cty.List(cty.String)),
+	})
+	if err := live.AddLive(providertest.ThingType, obj); err != nil {
+		t.Fatal(err)
+	}
+	set := provider.NewSet(live.InstanceFactories())
+	defer set.Close()
+	target := plan.ImportTarget{Addr: mustInstance(t, `test_thing.x["b"]`), ID: "x1"}
+	got, ds := plan.Import(context.Background(), loadConfig(t, src), state.New(), set, []plan.ImportTarget{target}, plan.ImportOptions{Hooks: &importLog{}})
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	if pc := got.ObjectProvider(target.Addr).String(); pc != `provider["registry.terraform.io/hashicorp/test"].r["us"]` {
+		t.Errorf("imported object recorded with provider %s", pc)
+	}
+	if c := live.Configured(); len(c) != 1 || c[0] != "us" {
+		t.Errorf("configured provider instances %v, want [us]", c)
+	}
+}

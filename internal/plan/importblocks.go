@@ -29,6 +29,8 @@ type Importing struct {
 type importTarget struct {
 	id   string
 	decl *config.Import
+	// inst is the import block instance's each.key and each.value.
+	inst lang.InstanceData
 }
 
 // expandImports evaluates the root module's import blocks (for_each, the
@@ -73,7 +75,7 @@ func (p *planner) expandImports() diag.Diagnostics {
 			id, _ = id.Unmark()
 			m := p.cfg.Descendant(imp.ToModule.Module())
 			if p.generating != nil && (m == nil || m.ResourceByAddr(imp.To) == nil) {
-				ds = ds.Append(p.addGenerateTarget(addr, importTarget{id: id.AsString(), decl: imp}))
+				ds = ds.Append(p.addGenerateTarget(addr, importTarget{id: id.AsString(), decl: imp, inst: exp.InstanceData(k)}))
 				continue
 			}
 			if m == nil || m.ResourceByAddr(imp.To) == nil {
@@ -97,7 +99,7 @@ func (p *planner) expandImports() diag.Diagnostics {
 					fmt.Sprintf("An import block for the resource %s was already declared at %s. A resource can have only one import block.", addr, prev.decl.DeclRange)))
 				continue
 			}
-			p.imports[addr] = importTarget{id: id.AsString(), decl: imp}
+			p.imports[addr] = importTarget{id: id.AsString(), decl: imp, inst: exp.InstanceData(k)}
 		}
 	}
 	return ds
@@ -134,8 +136,12 @@ func (p *planner) importObject(prov provider.Interface, sch provider.Schema, pc 
 		return cty.NilVal, nil, ds.Append(diag.At(t.decl.DeclRange, "Import returned no resources",
 			fmt.Sprintf("While attempting to import with ID %s, the provider returned no instance states.", t.id)))
 	}
+	meta, more := p.eval.ProviderMeta(p.ctx, p.providers, addr.Module, pc.Provider, addr.Resource.Resource.String())
+	if ds = ds.Append(more); ds.HasErrors() {
+		return cty.NilVal, nil, ds
+	}
 	hooks.PreRefresh(oaddr, imported.State)
-	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: typeName, PriorState: imported.State, Private: imported.Private})
+	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: typeName, PriorState: imported.State, Private: imported.Private, ProviderMeta: meta})
 	if ds = ds.Append(withAddr(read.Diagnostics, oaddr)); ds.HasErrors() {
 		return cty.NilVal, nil, ds
 	}

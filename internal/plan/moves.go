@@ -106,7 +106,7 @@ func applyMoves(cfg *config.Module, prior *state.State) (*state.State, map[addrs
 // moveInstance moves every object of an instance, current and deposed, to
 // another address, keeping its provider configuration.
 func moveInstance(s *state.State, from, to addrs.AbsResourceInstance) {
-	pc := s.Resource(from.ContainingResource()).ProviderConfig
+	pc := s.ObjectProvider(from)
 	inst := s.Instance(from)
 	objs := map[addrs.DeposedKey]*state.Object{addrs.NotDeposed: inst.Current}
 	for dk, o := range inst.Deposed {

@@ -132,6 +132,9 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 }
 
 type planner struct {
+	// reported holds what reportOnce reported (under mu).
+	reported map[reportedKey]bool
+
 	ctx       context.Context
 	cfg       *config.Module
 	providers *provider.Set
@@ -370,6 +373,13 @@ func (p *planner) providerConfigAddr(m *config.Module, r *config.Resource) addrs
 // configuration of the same provider, up to the root, where a default
 // configuration without a block is an empty one.
 func ResolveProviderConfig(m *config.Module, name, alias string) addrs.AbsProviderConfig {
+	return resolveProviderConfig(m, name, alias, nil)
+}
+
+// resolveProviderConfig is ResolveProviderConfig calling passed (when not
+// nil) with each module whose call passes the configuration on and the
+// providers map entry it does so with.
+func resolveProviderConfig(m *config.Module, name, alias string, passed func(*config.Module, config.PassedProvider)) addrs.AbsProviderConfig {
 	fqn := m.ProviderFor(name)
 	cur := m
 	for {
@@ -378,14 +388,17 @@ func ResolveProviderConfig(m *config.Module, name, alias string) addrs.AbsProvid
 		}
 		_, callName := cur.Path.Parent()
 		call := cur.Parent.ModuleCalls[callName]
-		passed := false
+		found := false
 		for _, pp := range call.Providers {
 			if pp.InChild.Name == name && pp.InChild.Alias == alias {
-				name, alias, passed = pp.InParent.Name, pp.InParent.Alias, true
+				name, alias, found = pp.InParent.Name, pp.InParent.Alias, true
+				if passed != nil {
+					passed(cur, pp)
+				}
 				break
 			}
 		}
-		if !passed {
+		if !found {
 			// Implicitly inherited: the caller's name for the same provider.
 			name = localNameFor(cur.Parent, fqn, name)
 		}

@@ -41,16 +41,21 @@ func (p *planner) refreshObjects(addr addrs.AbsResource, sch provider.Schema) di
 		}
 		sch = s
 	}
-	prov, more := p.configuredProvider(rs.ProviderConfig)
-	if ds = ds.Append(more); ds.HasErrors() {
-		return ds
-	}
 	for _, k := range rs.InstanceKeys() {
 		inst := rs.Instances[k]
 		if inst.Current == nil || !p.sel.plansInstance(addr.Instance(k)) {
 			continue
 		}
-		_, _, more := p.priorValue(prov, sch, addrs.ObjectAddr{Instance: addr.Instance(k)}, inst.Current, rs.ProviderConfig)
+		pc := rs.InstanceProvider(k)
+		if more := checkProviderInstance(p.eval, addr.Instance(k), addrs.NotDeposed, pc); more.HasErrors() {
+			ds = ds.Append(more)
+			continue
+		}
+		prov, more := p.configuredProvider(pc)
+		if ds = ds.Append(more); more.HasErrors() {
+			return ds
+		}
+		_, _, more = p.priorValue(prov, sch, addrs.ObjectAddr{Instance: addr.Instance(k)}, inst.Current, pc)
 		ds = ds.Append(more)
 	}
 	return ds

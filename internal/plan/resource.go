@@ -26,11 +26,15 @@ func (p *planner) planResource(m *config.Module, r *config.Resource, mi addrs.Mo
 	p.handled[absAddr] = true
 	sch := p.schemas[cr]
 	p.mu.Unlock()
-	pc := p.providerConfigAddr(m, r)
-	prov, more := p.configuredProvider(pc)
-	ds = ds.Append(more)
-	if ds.HasErrors() {
-		return ds
+	ref := ResolveProvider(m, r)
+	var prov provider.Interface
+	if ref.KeyExpr == nil {
+		var more diag.Diagnostics
+		prov, more = p.configuredProvider(ref.Config)
+		ds = ds.Append(more)
+		if ds.HasErrors() {
+			return ds
+		}
 	}
 	exp, more := eval.Expand(p.eval.Scope(mi, lang.InstanceData{}), r)
 	ds = ds.Append(more)
@@ -46,7 +50,16 @@ func (p *planner) planResource(m *config.Module, r *config.Resource, mi addrs.Mo
 			vals[k] = p.priorInstanceValue(absAddr.Instance(k), sch)
 			continue
 		}
-		v, more := p.planInstance(cr, r, sch, prov, pc, absAddr.Instance(k), exp.InstanceData(k))
+		pc, iprov := ref.Config, prov
+		if ref.KeyExpr != nil {
+			var more diag.Diagnostics
+			pc, iprov, more = p.instanceProvider(ref, absAddr.Instance(k), exp.InstanceData(k))
+			if ds = ds.Append(more); iprov == nil {
+				vals[k] = cty.UnknownVal(sch.Block.ImpliedType())
+				continue
+			}
+		}
+		v, more := p.planInstance(cr, r, sch, iprov, pc, absAddr.Instance(k), exp.InstanceData(k))
 		ds = ds.Append(more)
 		vals[k] = v
 	}
@@ -64,10 +77,10 @@ func (p *planner) planResource(m *config.Module, r *config.Resource, mi addrs.Mo
 				continue
 			}
 			if !inConfig[k] && inst.Current != nil {
-				ds = ds.Append(p.planDelete(addr, addrs.NotDeposed, inst.Current, rs.ProviderConfig, sch, orphanReason(exp, k)))
+				ds = ds.Append(p.planDelete(addr, addrs.NotDeposed, inst.Current, rs.InstanceProvider(k), sch, orphanReason(exp, k)))
 			}
 			for _, dk := range sortedDeposedKeys(inst) {
-				ds = ds.Append(p.planDelete(addr, dk, inst.Deposed[dk], rs.ProviderConfig, sch, ReasonNone))
+				ds = ds.Append(p.planDelete(addr, dk, inst.Deposed[dk], rs.InstanceProvider(k), sch, ReasonNone))
 			}
 		}
 	}
@@ -108,8 +121,12 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	if p.opts.SkipRefresh {
 		return val, private, ds
 	}
+	meta, more := p.eval.ProviderMeta(p.ctx, p.providers, addr.Instance.Module, pc.Provider, addr.Instance.Resource.Resource.String())
+	if ds = ds.Append(more); more.HasErrors() {
+		return val, private, ds
+	}
 	p.refreshHooks().PreRefresh(addr, val)
-	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: addr.Instance.Resource.Resource.Type, PriorState: val, Private: private})
+	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: addr.Instance.Resource.Resource.Type, PriorState: val, Private: private, ProviderMeta: meta})
 	if !read.Diagnostics.HasErrors() {
 		p.refreshHooks().PostRefresh(addr, read.NewState)
 	}
@@ -229,7 +246,11 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		configVal = ApplyIgnoreChanges(r.Managed, priorVal, configVal)
 	}
 	proposed := provider.ProposedNew(sch.Block, priorVal, configVal)
-	resp := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: priorVal, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate})
+	meta, more := p.eval.ProviderMeta(p.ctx, p.providers, addr.Module, pc.Provider, r.Addr.String())
+	if ds = ds.Append(more); ds.HasErrors() {
+		return cty.UnknownVal(ty), ds
+	}
+	resp := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: priorVal, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
 	ds = ds.Append(withAddr(resp.Diagnostics.InBody(r.Config), oaddr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
@@ -293,7 +314,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		// The new object is planned as a create.
 		nullPrior := cty.NullVal(ty)
 		proposed := provider.ProposedNew(sch.Block, nullPrior, origConfig)
-		resp2 := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: origConfig})
+		resp2 := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: origConfig, ProviderMeta: meta})
 		ds = ds.Append(withAddr(resp2.Diagnostics.InBody(r.Config), oaddr))
 		ds = ds.Append(CheckPlanned(sch.Block, nullPrior, origConfig, resp2, pc, addr))
 		if ds.HasErrors() {
@@ -433,6 +454,9 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 		}
 		sch = s
 	}
+	if ds = ds.Append(checkProviderInstance(p.eval, addr, dk, pc)); ds.HasErrors() {
+		return ds
+	}
 	prov, more := p.configuredProvider(pc)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
@@ -481,7 +505,7 @@ func (p *planner) planOrphans() diag.Diagnostics {
 		case !p.eval.ModuleInstanceExists(ra.Module):
 			reason = DeleteBecauseNoModule
 		}
-		ds = ds.Append(p.planDelete(oa.Instance, oa.Deposed, obj, rs.ProviderConfig, provider.Schema{}, reason))
+		ds = ds.Append(p.planDelete(oa.Instance, oa.Deposed, obj, rs.InstanceProvider(oa.Instance.Resource.Key), provider.Schema{}, reason))
 	}
 	// Data sources no longer in configuration are simply forgotten.
 	for ra := range p.prevRun.Resources {
@@ -505,12 +529,12 @@ func (p *planner) planDestroy() diag.Diagnostics {
 		rs := p.prevRun.Resource(ra)
 		if ra.Resource.Mode == addrs.Data {
 			// A destroy leaves no data sources in state, as in OpenTofu.
-			p.refreshed.SetObject(oa, nil, rs.ProviderConfig)
+			p.refreshed.SetObject(oa, nil, rs.InstanceProvider(oa.Instance.Resource.Key))
 			continue
 		}
 		sch := p.schemas[ra.InConfig()]
 		reason := ReasonNone
-		ds = ds.Append(p.planDelete(oa.Instance, oa.Deposed, p.prevRun.Object(oa), rs.ProviderConfig, sch, reason))
+		ds = ds.Append(p.planDelete(oa.Instance, oa.Deposed, p.prevRun.Object(oa), rs.InstanceProvider(oa.Instance.Resource.Key), sch, reason))
 	}
 	p.outputs = map[string]*OutputChange{}
 	if selected != nil {

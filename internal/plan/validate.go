@@ -2,6 +2,8 @@ package plan
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/rig-iac/rig/internal/addrs"
@@ -45,6 +47,11 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set, 
 	ev, more := eval.New(ctx, eval.Options{Config: cfg, Cwd: opts.Cwd, Providers: providers})
 	ds = ds.Append(more)
 	ds = ds.Append(validateBodies(cfg, p.schemas, ev))
+	for _, m := range cfg.AllModules() {
+		for _, key := range slices.Sorted(maps.Keys(m.ProviderConfigs)) {
+			ds = ds.Append(eval.CheckProviderForEach(m, m.ProviderConfigs[key]))
+		}
+	}
 	return uniqueDiagnostics(ds)
 }
 

@@ -75,6 +75,9 @@ type ReadRequest struct {
 	TypeName   string
 	PriorState cty.Value
 	Private    []byte
+	// ProviderMeta is the provider_meta value of the resource's module
+	// (see Schemas.ProviderMeta); cty.NilVal without one.
+	ProviderMeta cty.Value
 }
 
 // ReadResponse carries the refreshed object; a null NewState means it no longer exists.
@@ -92,6 +95,8 @@ type PlanRequest struct {
 	ProposedNewState cty.Value
 	Config           cty.Value
 	PriorPrivate     []byte
+	// ProviderMeta is as in ReadRequest.
+	ProviderMeta cty.Value
 }
 
 // PlanResponse carries the planned object and the paths that force replacement.
@@ -111,6 +116,8 @@ type ApplyRequest struct {
 	PlannedState   cty.Value
 	Config         cty.Value
 	PlannedPrivate []byte
+	// ProviderMeta is as in ReadRequest.
+	ProviderMeta cty.Value
 }
 
 // ApplyResponse carries the new object (null after a delete). A provider may
@@ -145,6 +152,8 @@ type ImportResponse struct {
 type ReadDataRequest struct {
 	TypeName string
 	Config   cty.Value
+	// ProviderMeta is as in ReadRequest.
+	ProviderMeta cty.Value
 }
 
 // ReadDataResponse carries the data source's result.
@@ -158,6 +167,9 @@ type Schemas struct {
 	Provider      Schema
 	ResourceTypes map[string]Schema
 	DataSources   map[string]Schema
+	// ProviderMeta is the schema of the provider_meta blocks modules may
+	// write for the provider; nil when it declares none.
+	ProviderMeta *Schema
 }
 
 // Schema is one versioned schema (a provider config, resource type or data source).

@@ -18,8 +18,10 @@ type Factory func() (Interface, error)
 type Factories map[addrs.Provider]Factory
 
 // Set owns the provider instances of one run: one instance per provider
-// configuration, started and configured on first use, schemas fetched once
-// per provider, all closed by Close. It is safe for concurrent use.
+// configuration instance (an AbsProviderConfig, with the instance key of a
+// provider block with for_each), started and configured on first use,
+// schemas fetched once per provider, all closed by Close. It is safe for
+// concurrent use.
 type Set struct {
 	factories Factories
 

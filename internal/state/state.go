@@ -39,9 +39,35 @@ type OutputValue struct {
 
 // Resource is the recorded part of one resource: its provider configuration and instances.
 type Resource struct {
-	Addr           addrs.AbsResource
+	Addr addrs.AbsResource
+	// ProviderConfig is the provider configuration (block) that manages
+	// the resource's objects, without an instance key: the instances of a
+	// configuration with for_each each record their own (Instance.ProviderKey).
 	ProviderConfig addrs.AbsProviderConfig
 	Instances      map[addrs.InstanceKey]*Instance
+}
+
+// InstanceProvider returns the provider configuration instance that
+// manages the objects of instance k: ProviderConfig with the instance's
+// ProviderKey.
+func (r *Resource) InstanceProvider(k addrs.InstanceKey) addrs.AbsProviderConfig {
+	pc := r.ProviderConfig
+	if inst := r.Instances[k]; inst != nil {
+		pc.Key = inst.ProviderKey
+	}
+	return pc
+}
+
+// HasProviderKeys reports whether an instance of r records a provider
+// configuration instance key (the state file then records the provider per
+// instance).
+func (r *Resource) HasProviderKeys() bool {
+	for _, inst := range r.Instances {
+		if !inst.ProviderKey.IsNone() {
+			return true
+		}
+	}
+	return false
 }
 
 // Instance holds the objects of one resource instance: at most one current
@@ -49,6 +75,10 @@ type Resource struct {
 type Instance struct {
 	Current *Object
 	Deposed map[addrs.DeposedKey]*Object
+	// ProviderKey is the instance key of the provider configuration
+	// instance (provider for_each) that manages the objects; NoKey for a
+	// configuration without for_each.
+	ProviderKey addrs.InstanceKey
 }
 
 // HasObjects reports whether the instance has a current or deposed object.
@@ -182,19 +212,34 @@ func (s *State) ensureInstance(addr addrs.AbsResourceInstance, pc addrs.AbsProvi
 		s.Resources[ra] = r
 	}
 	if !pc.Provider.IsZero() {
-		r.ProviderConfig = pc
+		r.ProviderConfig = pc.Config()
 	}
 	inst := r.Instances[addr.Resource.Key]
 	if inst == nil {
 		inst = &Instance{}
 		r.Instances[addr.Resource.Key] = inst
 	}
+	if !pc.Provider.IsZero() {
+		inst.ProviderKey = pc.Key
+	}
 	return inst
 }
 
+// ObjectProvider returns the provider configuration instance recorded for
+// the objects of addr (see Resource.InstanceProvider); the zero value when
+// the state has no such resource.
+func (s *State) ObjectProvider(addr addrs.AbsResourceInstance) addrs.AbsProviderConfig {
+	r := s.Resources[addr.ContainingResource()]
+	if r == nil {
+		return addrs.AbsProviderConfig{}
+	}
+	return r.InstanceProvider(addr.Resource.Key)
+}
+
 // SetObject records obj at addr (current or deposed) under provider
-// configuration pc; a nil obj removes the object, and a resource left with
-// no objects is removed.
+// configuration instance pc (the resource records pc without its key, the
+// instance the key); a nil obj removes the object, and a resource left with
+// no objects is removed. A zero pc keeps what is recorded.
 func (s *State) SetObject(addr addrs.ObjectAddr, obj *Object, pc addrs.AbsProviderConfig) {
 	if obj == nil {
 		s.removeObject(addr)
@@ -285,7 +330,7 @@ func (s *State) DeepCopy() *State {
 	for ra, r := range s.Resources {
 		nr := &Resource{Addr: r.Addr, ProviderConfig: r.ProviderConfig, Instances: make(map[addrs.InstanceKey]*Instance, len(r.Instances))}
 		for k, inst := range r.Instances {
-			ni := &Instance{Current: inst.Current}
+			ni := &Instance{Current: inst.Current, ProviderKey: inst.ProviderKey}
 			if len(inst.Deposed) > 0 {
 				ni.Deposed = make(map[addrs.DeposedKey]*Object, len(inst.Deposed))
 				for dk, o := range inst.Deposed {

@@ -337,3 +337,31 @@ func TestSensitivePathsRoundTrip(t *testing.T) {
 		t.Error("an unknown step type was accepted")
 	}
 }
+
+// TestProviderInstanceKeys: the resource records the provider
+// configuration, each instance its instance key; copies keep them.
+func TestProviderInstanceKeys(t *testing.T) {
+	pc := addrs.AbsProviderConfig{Provider: addrs.NewDefaultProvider("aws"), Alias: "by_region"}
+	r := addrs.Resource{Mode: addrs.Managed, Type: "aws_x", Name: "a"}
+	eu, us := r.Instance(addrs.StringKey("eu")).Absolute(addrs.RootModule), r.Instance(addrs.StringKey("us")).Absolute(addrs.RootModule)
+	s := New()
+	s.SetObject(addrs.ObjectAddr{Instance: eu}, &Object{AttrsJSON: []byte(`{}`)}, pc.Instance(addrs.StringKey("eu-west-1")))
+	s.SetObject(addrs.ObjectAddr{Instance: us}, &Object{AttrsJSON: []byte(`{}`)}, pc.Instance(addrs.StringKey("us-east-1")))
+	rs := s.Resource(eu.ContainingResource())
+	if rs.ProviderConfig != pc || !rs.HasProviderKeys() {
+		t.Fatalf("resource provider %s (keys %v), want %s with keys", rs.ProviderConfig, rs.HasProviderKeys(), pc)
+	}
+	c := s.DeepCopy()
+	// Deposing keeps the instance's provider.
+	c.Depose(us)
+	for _, st := range []*State{s, c} {
+		if got := st.ObjectProvider(us); got != pc.Instance(addrs.StringKey("us-east-1")) {
+			t.Errorf("provider of %s = %s", us, got)
+		}
+	}
+	// A zero provider keeps what is recorded.
+	s.SetObject(addrs.ObjectAddr{Instance: eu}, &Object{AttrsJSON: []byte(`{"x":1}`)}, addrs.AbsProviderConfig{})
+	if got := s.ObjectProvider(eu); got != pc.Instance(addrs.StringKey("eu-west-1")) {
+		t.Errorf("provider of %s after an update without one = %s", eu, got)
+	}
+}

@@ -23,7 +23,9 @@ import (
 
 // helperEnv makes the test binary a helper process that takes a lock on
 // the state in a directory, prints "locked", and waits to be killed:
-// "flock:DIR" locks as rig does, "fcntl:DIR" as Terraform does.
+// "flock:DIR" locks as rig does, "fcntl:DIR" as Terraform does;
+// "fcntl-try:DIR" tries Terraform's lock once, prints "locked" or "busy"
+// and exits.
 const helperEnv = "RIG_LOCAL_LOCK_HELPER"
 
 func TestMain(m *testing.M) {
@@ -39,6 +41,22 @@ func TestMain(m *testing.M) {
 
 func runHelper(spec string) error {
 	mode, dir, _ := strings.Cut(spec, ":")
+	if mode == "fcntl-try" {
+		f, err := os.OpenFile(filepath.Join(dir, "terraform.tfstate"), os.O_RDWR|os.O_CREATE, 0o666)
+		if err != nil {
+			return err
+		}
+		lk := syscall.Flock_t{Type: syscall.F_WRLCK, Whence: io.SeekStart}
+		switch err := syscall.FcntlFlock(f.Fd(), syscall.F_SETLK, &lk); {
+		case err == nil:
+			fmt.Println("locked")
+		case errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.EACCES):
+			fmt.Println("busy")
+		default:
+			return err
+		}
+		os.Exit(0)
+	}
 	info := backend.NewLockInfo("OperationTypeApply")
 	info.Info = "helper " + mode
 	switch mode {

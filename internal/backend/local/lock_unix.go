@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -56,7 +55,7 @@ func (s *Store) Lock(ctx context.Context, info backend.LockInfo) (string, error)
 		if f == nil {
 			continue // the file was replaced under us: lock the new one
 		}
-		if err := s.checkForeignLock(f); err != nil {
+		if err := s.lockStateFile(f); err != nil {
 			unlockAndClose(f)
 			return "", err
 		}
@@ -68,6 +67,7 @@ func (s *Store) Lock(ctx context.Context, info backend.LockInfo) (string, error)
 			_, err = f.WriteAt(data, 0)
 		}
 		if err != nil {
+			_ = s.unlockStateFile()
 			unlockAndClose(f)
 			return "", fmt.Errorf("locking state %s: writing %s: %w", s.path, s.lockPath, err)
 		}
@@ -116,25 +116,6 @@ func (s *Store) tryLock() (*os.File, error) {
 	return f, nil
 }
 
-// checkForeignLock reports a Terraform or OpenTofu process holding its
-// fcntl lock on the state file, with the LockInfo it wrote to the
-// lock-info file (f).
-func (s *Store) checkForeignLock(f *os.File) error {
-	sf, err := os.Open(s.path)
-	if err != nil {
-		return nil // no state file, so no lock on it
-	}
-	defer sf.Close()
-	lk := syscall.Flock_t{Type: syscall.F_WRLCK, Whence: io.SeekStart}
-	if err := syscall.FcntlFlock(sf.Fd(), syscall.F_GETLK, &lk); err != nil || lk.Type == syscall.F_UNLCK {
-		return nil
-	}
-	return &backend.LockError{
-		Info: readLockInfo(f),
-		Err:  fmt.Errorf("%w by process %d (Terraform or OpenTofu holds a lock on %s)", backend.ErrLocked, lk.Pid, s.path),
-	}
-}
-
 // readLockInfo reads the holder's LockInfo from the lock-info file, or nil.
 // A holder writes it just after taking the lock, so an empty or partial
 // file is read again a few times.
@@ -170,13 +151,14 @@ func (s *Store) Unlock(ctx context.Context, id string) error {
 	}
 	f := s.lock.f
 	s.lock = heldLock{}
+	stErr := s.unlockStateFile()
 	rmErr := os.Remove(s.lockPath)
 	if errors.Is(rmErr, os.ErrNotExist) {
 		rmErr = nil
 	}
 	unErr := syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 	clErr := f.Close()
-	if err := errors.Join(rmErr, unErr, clErr); err != nil {
+	if err := errors.Join(stErr, rmErr, unErr, clErr); err != nil {
 		return fmt.Errorf("unlocking state %s: %w", s.path, err)
 	}
 	return nil

@@ -23,6 +23,7 @@ type Store struct {
 
 	backedUp bool         // the backup has been taken (or there was nothing to back up)
 	lock     heldLock     // the lock this Store holds, if any
+	state    stateLock    // the lock on the state file itself, held with lock
 	journal  *fileJournal // made by the first call of Journal
 }
 
@@ -62,7 +63,7 @@ func (s *Store) Write(ctx context.Context, data []byte) error {
 		}
 		s.backedUp = true
 	}
-	if err := writeFileAtomic(s.path, data); err != nil {
+	if err := s.writeState(data); err != nil {
 		return fmt.Errorf("writing state %s: %w", s.path, err)
 	}
 	return nil
@@ -90,7 +91,18 @@ func (s *Store) backup() error {
 // same directory, written and fsync'd, renamed over path, then the
 // directory fsync'd so that the rename itself is durable. The file's mode
 // is privateMode's.
-func writeFileAtomic(path string, data []byte) (err error) {
+func writeFileAtomic(path string, data []byte) error {
+	f, err := writeFileAtomicKeep(path, data, nil)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// writeFileAtomicKeep is writeFileAtomic returning the new file still
+// open; before the rename, lock (if not nil) is called on it, and its
+// error stops the replacement.
+func writeFileAtomicKeep(path string, data []byte, lock func(*os.File) error) (_ *os.File, err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -98,7 +110,7 @@ func writeFileAtomic(path string, data []byte) (err error) {
 	mode := privateMode(path)
 	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	tmp := f.Name()
 	defer func() {
@@ -108,21 +120,23 @@ func writeFileAtomic(path string, data []byte) (err error) {
 		}
 	}()
 	if _, err := f.Write(data); err != nil {
-		return err
+		return nil, err
 	}
 	if err := f.Chmod(mode); err != nil {
-		return err
+		return nil, err
 	}
 	if err := f.Sync(); err != nil {
-		return err
+		return nil, err
 	}
-	if err := f.Close(); err != nil {
-		return err
+	if lock != nil {
+		if err := lock(f); err != nil {
+			return nil, err
+		}
 	}
 	if err := os.Rename(tmp, path); err != nil {
-		return err
+		return nil, err
 	}
-	return syncDir(dir)
+	return f, syncDir(dir)
 }
 
 // privateMode is the mode for writing the file at path, which holds state

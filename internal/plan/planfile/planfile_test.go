@@ -154,7 +154,7 @@ func richPlan(t *testing.T) *plan.Plan {
 				CreateBeforeDestroy: true,
 			},
 			{
-				Addr: mustInstance(t, `test_thing.b["k"]`), ProviderConfig: testProvider,
+				Addr: mustInstance(t, `test_thing.b["k"]`), ProviderConfig: addrs.AbsProviderConfig{Module: addrs.RootModule, Provider: testProvider.Provider, Alias: "each", Key: addrs.StringKey("by-k")},
 				Action: plan.DeleteThenCreate, Reason: plan.ReplaceBecauseTainted,
 				Before: thing("id-2", "b"), After: cty.UnknownVal(thingType),
 				CreateBeforeDestroy: true, CBDInheritedFrom: mustResource(t, "test_thing.top"), CBDVia: mustResource(t, "test_thing.mid"),

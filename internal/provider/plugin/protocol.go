@@ -51,6 +51,7 @@ type wireSchemas struct {
 	providerType    cty.Type
 	resourceTypes   map[string]cty.Type
 	dataSourceTypes map[string]cty.Type
+	metaType        cty.Type
 	metaValue       *dynamicValue
 }
 

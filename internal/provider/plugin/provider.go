@@ -99,15 +99,27 @@ func (ws *wireSchemas) index() {
 		ws.dataSourceTypes[name] = s.Block.ImpliedType()
 	}
 	if ws.providerMeta != nil {
-		dv := nullValue(ws.providerMeta.Block.ImpliedType())
+		ws.metaType = ws.providerMeta.Block.ImpliedType()
+		dv := nullValue(ws.metaType)
 		ws.metaValue = &dv
+		ws.schemas.ProviderMeta = ws.providerMeta
 	}
 }
 
-// providerMetaValue returns the null provider_meta value sent with
-// resource calls, or nil when the provider declares no provider_meta schema.
+// providerMetaValue returns the provider_meta value sent with resource
+// calls: v (a module's provider_meta block) encoded, a null value when v is
+// cty.NilVal, or nil when the provider declares no provider_meta schema.
 // Providers that declare one expect a value of its type.
-func (ws *wireSchemas) providerMetaValue() *dynamicValue { return ws.metaValue }
+func (ws *wireSchemas) providerMetaValue(v cty.Value) (*dynamicValue, error) {
+	if ws.metaValue == nil || v == cty.NilVal {
+		return ws.metaValue, nil
+	}
+	dv, err := encodeValue(v, ws.metaType)
+	if err != nil {
+		return nil, err
+	}
+	return &dv, nil
+}
 
 // ValidateProviderConfig checks a provider configuration.
 func (p *Provider) ValidateProviderConfig(ctx context.Context, config cty.Value) diag.Diagnostics {
@@ -208,7 +220,11 @@ func (p *Provider) ReadResource(ctx context.Context, req provider.ReadRequest) p
 	if err != nil {
 		return provider.ReadResponse{Diagnostics: diag.Diagnostics{p.encodeFailed(req.TypeName+" prior state", err)}}
 	}
-	resp, err := p.proto.readResource(ctx, wireReadRequest{typeName: req.TypeName, currentState: state, private: req.Private, providerMeta: ws.providerMetaValue()})
+	meta, err := ws.providerMetaValue(req.ProviderMeta)
+	if err != nil {
+		return provider.ReadResponse{Diagnostics: diag.Diagnostics{p.encodeFailed("provider_meta", err)}}
+	}
+	resp, err := p.proto.readResource(ctx, wireReadRequest{typeName: req.TypeName, currentState: state, private: req.Private, providerMeta: meta})
 	if err != nil {
 		return provider.ReadResponse{Diagnostics: diag.Diagnostics{p.callFailed("ReadResource", err)}}
 	}
@@ -234,8 +250,11 @@ func (p *Provider) PlanResourceChange(ctx context.Context, req provider.PlanRequ
 	if req.ProposedNewState.IsNull() && !ws.capabilities.planDestroy {
 		return provider.PlanResponse{PlannedState: cty.NullVal(ty), PlannedPrivate: req.PriorPrivate}
 	}
-	wreq := wirePlanRequest{typeName: req.TypeName, priorPrivate: req.PriorPrivate, providerMeta: ws.providerMetaValue()}
-	var err error
+	meta, err := ws.providerMetaValue(req.ProviderMeta)
+	if err != nil {
+		return provider.PlanResponse{Diagnostics: diag.Diagnostics{p.encodeFailed("provider_meta", err)}}
+	}
+	wreq := wirePlanRequest{typeName: req.TypeName, priorPrivate: req.PriorPrivate, providerMeta: meta}
 	for _, v := range []struct {
 		what string
 		val  cty.Value
@@ -277,8 +296,11 @@ func (p *Provider) ApplyResourceChange(ctx context.Context, req provider.ApplyRe
 	if ds.HasErrors() {
 		return provider.ApplyResponse{Diagnostics: ds}
 	}
-	wreq := wireApplyRequest{typeName: req.TypeName, plannedPrivate: req.PlannedPrivate, providerMeta: ws.providerMetaValue()}
-	var err error
+	meta, err := ws.providerMetaValue(req.ProviderMeta)
+	if err != nil {
+		return provider.ApplyResponse{Diagnostics: diag.Diagnostics{p.encodeFailed("provider_meta", err)}}
+	}
+	wreq := wireApplyRequest{typeName: req.TypeName, plannedPrivate: req.PlannedPrivate, providerMeta: meta}
 	for _, v := range []struct {
 		what string
 		val  cty.Value
@@ -344,7 +366,11 @@ func (p *Provider) ReadDataSource(ctx context.Context, req provider.ReadDataRequ
 		return provider.ReadDataResponse{Diagnostics: diag.Diagnostics{p.encodeFailed(req.TypeName+" configuration", err)}}
 	}
 	var meta dynamicValue
-	if mv := ws.providerMetaValue(); mv != nil {
+	mv, err := ws.providerMetaValue(req.ProviderMeta)
+	if err != nil {
+		return provider.ReadDataResponse{Diagnostics: diag.Diagnostics{p.encodeFailed("provider_meta", err)}}
+	}
+	if mv != nil {
 		meta = *mv
 	}
 	resp, err := p.proto.readDataSource(ctx, req.TypeName, cfg, meta)

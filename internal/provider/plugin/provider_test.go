@@ -494,3 +494,43 @@ func TestStopInterruptsApply(t *testing.T) {
 		}
 	})
 }
+
+// TestProviderMeta sends a module's provider_meta value with a plan: the
+// provider declares the schema (module_name) and sees the value, which it
+// rejects when told to; without a value it gets a null one.
+func TestProviderMeta(t *testing.T) {
+	forEachProtocol(t, func(t *testing.T, p *Provider) {
+		ctx := context.Background()
+		schemas, ds := p.GetProviderSchema(ctx)
+		if ds.HasErrors() {
+			t.Fatal(ds.Err())
+		}
+		if schemas.ProviderMeta == nil || schemas.ProviderMeta.Block.Attributes["module_name"] == nil {
+			t.Fatalf("provider_meta schema = %+v, want one with module_name", schemas.ProviderMeta)
+		}
+		configure(t, p, "eu")
+		block := thingSchema().Block
+		cfg := thingConfig(cty.StringVal("a"), nil)
+		meta := func(name string) cty.Value {
+			return cty.ObjectVal(map[string]cty.Value{"module_name": cty.StringVal(name)})
+		}
+		tests := []struct {
+			meta    cty.Value
+			wantErr bool
+		}{
+			{cty.NilVal, false},
+			{meta("web"), false},
+			{meta("reject-me"), true},
+		}
+		for _, tc := range tests {
+			resp := p.PlanResourceChange(ctx, provider.PlanRequest{
+				TypeName: "test_thing", PriorState: cty.NullVal(block.ImpliedType()),
+				ProposedNewState: provider.ProposedNew(block, cty.NullVal(block.ImpliedType()), cfg), Config: cfg,
+				ProviderMeta: tc.meta,
+			})
+			if got := resp.Diagnostics.HasErrors(); got != tc.wantErr || (got && !strings.Contains(resp.Diagnostics.Err().Error(), "module_name is reject-me")) {
+				t.Errorf("provider_meta %#v: diagnostics %v, want error %v", tc.meta, resp.Diagnostics, tc.wantErr)
+			}
+		}
+	})
+}

@@ -30,6 +30,12 @@ import (
 // A failed create returns a null object; a failed update or delete returns
 // the prior object, except for FailOnPartial.
 func (p *Provider) ApplyResourceChange(_ context.Context, req provider.ApplyRequest) provider.ApplyResponse {
+	return p.apply("", req)
+}
+
+// apply is ApplyResourceChange by the configured instance whose region
+// is region (see InstanceFactory), which the Op records.
+func (p *Provider) apply(region string, req provider.ApplyRequest) provider.ApplyResponse {
 	if !knownType(req.TypeName) {
 		return provider.ApplyResponse{Diagnostics: unsupported("resource", req.TypeName)}
 	}
@@ -66,7 +72,7 @@ func (p *Provider) ApplyResourceChange(_ context.Context, req provider.ApplyRequ
 		key = id
 	}
 	p.seq++
-	op := Op{Start: p.seq, Type: req.TypeName, Key: key, Action: action, ID: id, Name: obj.Name, Value: obj.Value, Refs: refs(subject)}
+	op := Op{Start: p.seq, Type: req.TypeName, Key: key, Action: action, ID: id, Name: obj.Name, Value: obj.Value, Refs: refs(subject), Provider: region, Meta: str(req.ProviderMeta, "module_name")}
 	idx := len(p.ops)
 	p.ops = append(p.ops, op)
 	k := opKey{key, action}

@@ -31,6 +31,8 @@ type Provider struct {
 	order int
 	// calls records every function call in order.
 	calls []FunctionCall
+	// configured holds the region of each Instance configured, in order.
+	configured []string
 
 	fails    map[opKey]int
 	partials map[opKey]int

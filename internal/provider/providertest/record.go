@@ -54,6 +54,12 @@ type Op struct {
 	// Refs is the ref attribute the apply was made with (for a delete, the
 	// prior object's): the ids of the objects this one refers to.
 	Refs []string
+	// Meta is the module_name of the provider_meta value the apply was
+	// sent ("" without one).
+	Meta string
+	// Provider is the region of the configured instance that made the
+	// apply, for an instance from InstanceFactory; "" otherwise.
+	Provider string
 	// Err is the text of the error diagnostics returned, "" when the apply
 	// succeeded. A partial failure (FailOnPartial) has Err set although the
 	// change was made.

@@ -47,16 +47,28 @@ var thingBlock = &provider.Block{Attributes: map[string]*provider.Attribute{
 	"ref":         {Type: cty.List(cty.String), Optional: true},
 }}
 
-// Schemas returns the provider's schemas: an empty provider configuration,
-// test_thing and test_other, no data sources. Each call returns new maps
-// the caller owns; the Blocks are shared.
+// Schemas returns the provider's schemas: a provider configuration with
+// one optional attribute, region (which names a configured instance: see
+// InstanceFactory), a provider_meta schema with one optional attribute,
+// module_name (recorded in Op.Meta), test_thing and test_other, no data
+// sources. Each call
+// returns new maps the caller owns; the Blocks are shared.
 func Schemas() *provider.Schemas {
 	return &provider.Schemas{
-		Provider:      provider.Schema{Block: &provider.Block{}},
+		Provider:      provider.Schema{Block: providerBlock},
+		ProviderMeta:  &provider.Schema{Block: metaBlock},
 		ResourceTypes: map[string]provider.Schema{ThingType: ThingSchema(), OtherType: ThingSchema()},
 		DataSources:   map[string]provider.Schema{},
 	}
 }
+
+var providerBlock = &provider.Block{Attributes: map[string]*provider.Attribute{
+	"region": {Type: cty.String, Optional: true},
+}}
+
+var metaBlock = &provider.Block{Attributes: map[string]*provider.Attribute{
+	"module_name": {Type: cty.String, Optional: true},
+}}
 
 func knownType(typeName string) bool { return typeName == ThingType || typeName == OtherType }
 

@@ -36,7 +36,7 @@ func Record(dst []byte, s *state.State, changed []addrs.ObjectAddr, outputs bool
 			rec.Removed = append(rec.Removed, removedObject{Addr: addr.Instance.String(), Deposed: string(addr.Deposed)})
 			continue
 		}
-		part.SetObject(addr, obj, s.Resource(addr.Instance.ContainingResource()).ProviderConfig)
+		part.SetObject(addr, obj, s.ObjectProvider(addr.Instance))
 	}
 	if outputs {
 		rec.Outputs = true
@@ -102,8 +102,7 @@ func apply(s *state.State, rec record) error {
 			return err
 		}
 		for _, oa := range part.Objects() {
-			pc := part.Resource(oa.Instance.ContainingResource()).ProviderConfig
-			s.SetObject(oa, part.Object(oa), pc)
+			s.SetObject(oa, part.Object(oa), part.ObjectProvider(oa.Instance))
 		}
 		if rec.Outputs {
 			s.Outputs = part.Outputs

@@ -117,3 +117,34 @@ func BenchmarkRecord(b *testing.B) {
 		})
 	}
 }
+
+// TestReplayKeepsProviderInstances: objects recorded under instances of a
+// provider configuration with for_each keep their instance through a
+// record and its replay, next to one without a key.
+func TestReplayKeepsProviderInstances(t *testing.T) {
+	each := addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform"), Alias: "each"}
+	inst := func(k string) addrs.AbsResourceInstance {
+		return addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: "m"}.Instance(addrs.StringKey(k)).Absolute(addrs.RootModule)
+	}
+	base := state.New()
+	base.SetObject(addrs.ObjectAddr{Instance: inst("a")}, obj("a"), each.Instance(addrs.StringKey("eu")))
+	live := base.DeepCopy()
+	b := addrs.ObjectAddr{Instance: inst("b")}
+	c := addrs.ObjectAddr{Instance: inst("c")}
+	live.SetObject(b, obj("b"), each.Instance(addrs.StringKey("us")))
+	live.SetObject(c, obj("c"), each)
+	rec := mustRecord(t, live, []addrs.ObjectAddr{b, c}, false)
+	replayed := base.DeepCopy()
+	if err := Replay(replayed, [][]byte{rec}); err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]string{"a": `.each["eu"]`, "b": `.each["us"]`, "c": `.each`} {
+		want = `provider["terraform.io/builtin/terraform"]` + want
+		if got := replayed.ObjectProvider(inst(k)).String(); got != want {
+			t.Errorf("%s: provider %s after replay, want %s", inst(k), got, want)
+		}
+	}
+	if got, want := marshal(t, replayed), marshal(t, live); !bytes.Equal(got, want) {
+		t.Fatalf("replayed state differs:\n%s\nwant\n%s", got, want)
+	}
+}

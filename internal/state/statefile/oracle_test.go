@@ -25,6 +25,7 @@ func referenceMarshal(t testing.TB, s *state.State) []byte {
 		IndexKey              any               `json:"index_key,omitempty"`
 		Status                string            `json:"status,omitempty"`
 		Deposed               string            `json:"deposed,omitempty"`
+		Provider              string            `json:"provider,omitempty"`
 		SchemaVersion         uint64            `json:"schema_version"`
 		AttributesRaw         json.RawMessage   `json:"attributes,omitempty"`
 		AttributesFlat        map[string]string `json:"attributes_flat,omitempty"`
@@ -71,7 +72,13 @@ func referenceMarshal(t testing.TB, s *state.State) []byte {
 	for _, r := range s.Resources {
 		rr := resourceRef{Module: string(r.Addr.Module), Mode: r.Addr.Resource.Mode.String(), Type: r.Addr.Resource.Type,
 			Name: r.Addr.Resource.Name, Instances: []instanceRef{}}
-		if !r.ProviderConfig.Provider.IsZero() {
+		// As OpenTofu: the provider per instance when an instance has a
+		// provider instance key, else the resource's.
+		perInstance := false
+		for _, inst := range r.Instances {
+			perInstance = perInstance || !inst.ProviderKey.IsNone()
+		}
+		if !r.ProviderConfig.Provider.IsZero() && !perInstance {
 			rr.Provider = r.ProviderConfig.String()
 		}
 		for k, inst := range r.Instances {
@@ -80,6 +87,9 @@ func referenceMarshal(t testing.TB, s *state.State) []byte {
 					AttributesFlat: o.AttrsFlat, SensitivePaths: o.SensitiveAttributes,
 					IdentitySchemaVersion: o.IdentitySchemaVersion, IdentityRaw: o.IdentityJSON,
 					PrivateRaw: o.Private, CreateBeforeDestroy: o.CreateBeforeDestroy}
+				if perInstance {
+					ir.Provider = r.ProviderConfig.Instance(inst.ProviderKey).String()
+				}
 				switch {
 				case k.IsInt():
 					ir.IndexKey = k.Int()

@@ -225,7 +225,7 @@ func (d *decoder) resource(rs *resourceV4) error {
 	case r == nil:
 		r = &state.Resource{Addr: addr, ProviderConfig: pc, Instances: make(map[addrs.InstanceKey]*state.Instance, len(rs.Instances))}
 		d.st.Resources[addr] = r
-	case r.ProviderConfig != pc:
+	case r.ProviderConfig != pc && !pc.Provider.IsZero():
 		return fmt.Errorf("resource %s: recorded twice with different providers %s and %s", addr, r.ProviderConfig, pc)
 	}
 	for i := range rs.Instances {
@@ -250,14 +250,29 @@ func (d *decoder) checkModule(m string) error {
 	return nil
 }
 
+// instance decodes one object of resource r. An object that records its
+// provider configuration instance (provider for_each) sets r's provider
+// configuration, which must be the same for every object (and the one r
+// records itself, if any), and the instance's ProviderKey.
 func (d *decoder) instance(r *state.Resource, is *instanceV4) error {
 	key, err := instanceKey(is.IndexKey)
 	if err != nil {
 		return fmt.Errorf("resource %s: %w", r.Addr, err)
 	}
 	addr := r.Addr.Instance(key)
-	if is.InstanceProvider != "" {
-		return fmt.Errorf("resource instance %s: a provider per instance (instance_provider) is not supported", addr)
+	providerKey := addrs.NoKey
+	if is.Provider != "" {
+		pc, err := d.provider(is.Provider)
+		if err != nil {
+			return fmt.Errorf("resource instance %s: %w", addr, err)
+		}
+		switch cfg := pc.Config(); {
+		case r.ProviderConfig.Provider.IsZero():
+			r.ProviderConfig = cfg
+		case r.ProviderConfig != cfg:
+			return fmt.Errorf("resource %s: instances recorded with different provider configurations %s and %s", r.Addr, r.ProviderConfig, cfg)
+		}
+		providerKey = pc.Key
 	}
 	obj := &state.Object{
 		SchemaVersion:         is.SchemaVersion,
@@ -300,8 +315,10 @@ func (d *decoder) instance(r *state.Resource, is *instanceV4) error {
 
 	inst := r.Instances[key]
 	if inst == nil {
-		inst = &state.Instance{}
+		inst = &state.Instance{ProviderKey: providerKey}
 		r.Instances[key] = inst
+	} else if inst.ProviderKey != providerKey {
+		return fmt.Errorf("resource instance %s: objects recorded with different provider instances", addr)
 	}
 	if is.Deposed == "" {
 		if inst.Current != nil {

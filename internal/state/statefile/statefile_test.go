@@ -276,7 +276,10 @@ func TestParseErrors(t *testing.T) {
 		{name: "bool key", in: res(`{"index_key":true,"schema_version":0}`), want: "resource t.n: invalid instance key true"},
 		{name: "bad dependency", in: res(`{"schema_version":0,"dependencies":["nope"]}`), want: `resource instance t.n: dependencies: invalid resource instance address "nope"`},
 		{name: "instance dependency", in: res(`{"schema_version":0,"dependencies":["a.b[0]"]}`), want: `an instance key is not allowed here`},
-		{name: "instance provider", in: res(`{"schema_version":0,"instance_provider":"provider[\"a/b/c\"]"}`), want: "instance_provider"},
+		{name: "instance provider unlike the resource's", in: res(`{"schema_version":0,"provider":"provider[\"a/b/c\"].x[\"k\"]"}`), want: `resource t.n: instances recorded with different provider configurations provider["registry.terraform.io/hashicorp/t"] and provider["a/b/c"].x`},
+		{name: "instances with different providers", in: head + `{"mode":"managed","type":"t","name":"n","instances":[{"index_key":0,"provider":"provider[\"a/b/c\"].x[\"k\"]","schema_version":0},{"index_key":1,"provider":"provider[\"a/b/c\"].y[\"k\"]","schema_version":0}]}` + tail, want: `resource t.n: instances recorded with different provider configurations provider["a/b/c"].x and provider["a/b/c"].y`},
+		{name: "objects of an instance with different provider instances", in: head + `{"mode":"managed","type":"t","name":"n","instances":[{"provider":"provider[\"a/b/c\"].x[\"k\"]","schema_version":0},{"deposed":"00000001","provider":"provider[\"a/b/c\"].x[\"j\"]","schema_version":0}]}` + tail, want: "resource instance t.n: objects recorded with different provider instances"},
+		{name: "bad instance provider", in: res(`{"schema_version":0,"provider":"provider[\"a/b/c\"].x[k]"}`), want: `resource instance t.n: invalid provider configuration address`},
 		{name: "bad private", in: res(`{"schema_version":0,"private":"!!"}`), want: "illegal base64"},
 		{name: "output without type", in: `{"version":4,"outputs":{"o":{"value":1}}}`, want: `output "o": no type recorded`},
 		{name: "output bad type", in: `{"version":4,"outputs":{"o":{"value":1,"type":"nonsense"}}}`, want: `output "o": invalid type`},
@@ -437,4 +440,59 @@ func TestWriteStreams(t *testing.T) {
 	if err := Write(&chunkWriter{fail: broken}, s); !errors.Is(err, broken) {
 		t.Errorf("Write to a failing writer = %v, want %v", err, broken)
 	}
+}
+
+// TestProviderInstances reads a state recording provider configuration
+// instances per resource instance (OpenTofu's provider for_each) and checks
+// what each object's provider instance is, and that a state without keys
+// records the provider once per resource.
+func TestProviderInstances(t *testing.T) {
+	s := mustParse(t, "opentofu-provider-for-each.tfstate")
+	tests := []struct {
+		addr, want string
+	}{
+		{`random_pet.plain`, `provider["registry.opentofu.org/hashicorp/random"]`},
+		{`random_pet.regional["eu"]`, `provider["registry.opentofu.org/hashicorp/random"].by_region["eu"]`},
+		{`random_pet.regional["us"]`, `provider["registry.opentofu.org/hashicorp/random"].by_region["us"]`},
+		{`module.site["b"].terraform_data.x[0]`, `provider["terraform.io/builtin/terraform"].each["b"]`},
+		{`module.site["b"].terraform_data.x[1]`, `provider["terraform.io/builtin/terraform"].each`},
+	}
+	for _, tc := range tests {
+		addr, err := addrs.ParseAbsResourceInstanceStr(tc.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.ObjectProvider(addr).String(); got != tc.want {
+			t.Errorf("%s: provider %s, want %s", tc.addr, got, tc.want)
+		}
+	}
+	r := s.Resources[mustResource(t, `random_pet.regional`)]
+	if got := r.ProviderConfig.String(); got != `provider["registry.opentofu.org/hashicorp/random"].by_region` {
+		t.Errorf("resource provider configuration %s, want the block's address without a key", got)
+	}
+
+	// Dropping the keys records the provider on the resource again.
+	for _, inst := range r.Instances {
+		inst.ProviderKey = addrs.NoKey
+	}
+	out, err := Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), `"name": "regional",
+      "provider": "provider[\"registry.opentofu.org/hashicorp/random\"].by_region",`) {
+		t.Errorf("resource without provider instance keys not written with its provider:\n%s", out)
+	}
+	if strings.Contains(string(out), `by_region[`) {
+		t.Error("an instance of random_pet.regional still records its provider")
+	}
+}
+
+func mustResource(t *testing.T, s string) addrs.AbsResource {
+	t.Helper()
+	r, err := addrs.ParseAbsResourceStr(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

@@ -52,6 +52,9 @@ type instanceV4 struct {
 	Dependencies        []string `json:"dependencies"`
 	CreateBeforeDestroy bool     `json:"create_before_destroy"`
 
-	// Written by OpenTofu for providers chosen per instance; rejected.
-	InstanceProvider string `json:"instance_provider"`
+	// Provider is the provider configuration instance of the object,
+	// written by OpenTofu 1.9 and later (and rig) instead of the resource's
+	// provider when the configuration uses for_each:
+	// provider["registry.opentofu.org/hashicorp/aws"].by_region["eu"].
+	Provider string `json:"provider"`
 }

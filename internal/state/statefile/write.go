@@ -401,7 +401,8 @@ func (e *encoder) resource(r *state.Resource) error {
 	e.buf = appendString(e.buf, r.Addr.Resource.Type)
 	e.buf = append(e.buf, ","+indent3+`"name": `...)
 	e.buf = appendString(e.buf, r.Addr.Resource.Name)
-	if !r.ProviderConfig.Provider.IsZero() {
+	perInstance := r.HasProviderKeys()
+	if !r.ProviderConfig.Provider.IsZero() && !perInstance {
 		e.buf = append(e.buf, ","+indent3+`"provider": `...)
 		e.buf = appendString(e.buf, r.ProviderConfig.String())
 	}
@@ -423,7 +424,7 @@ func (e *encoder) resource(r *state.Resource) error {
 	for _, k := range e.keys {
 		inst := r.Instances[k]
 		if inst.Current != nil {
-			if err := e.object(r, k, addrs.NotDeposed, inst.Current, first); err != nil {
+			if err := e.object(r, k, addrs.NotDeposed, inst.Current, first, perInstance); err != nil {
 				return err
 			}
 			if err := e.maybeFlush(); err != nil {
@@ -437,7 +438,7 @@ func (e *encoder) resource(r *state.Resource) error {
 		}
 		slices.Sort(e.dks)
 		for _, dk := range e.dks {
-			if err := e.object(r, k, dk, inst.Deposed[dk], first); err != nil {
+			if err := e.object(r, k, dk, inst.Deposed[dk], first, perInstance); err != nil {
 				return err
 			}
 			if err := e.maybeFlush(); err != nil {
@@ -450,7 +451,10 @@ func (e *encoder) resource(r *state.Resource) error {
 	return nil
 }
 
-func (e *encoder) object(r *state.Resource, k addrs.InstanceKey, dk addrs.DeposedKey, o *state.Object, first bool) error {
+// object appends one object of r; perInstance records its provider
+// configuration instance with it, as OpenTofu does when an instance of r
+// has a provider instance key.
+func (e *encoder) object(r *state.Resource, k addrs.InstanceKey, dk addrs.DeposedKey, o *state.Object, first, perInstance bool) error {
 	if o == nil {
 		return nil
 	}
@@ -474,6 +478,11 @@ func (e *encoder) object(r *state.Resource, k addrs.InstanceKey, dk addrs.Depose
 	if dk != addrs.NotDeposed {
 		e.buf = append(e.buf, indent5+`"deposed": `...)
 		e.buf = appendString(e.buf, string(dk))
+		e.buf = append(e.buf, ',')
+	}
+	if perInstance {
+		e.buf = append(e.buf, indent5+`"provider": `...)
+		e.buf = appendString(e.buf, r.InstanceProvider(k).String())
 		e.buf = append(e.buf, ',')
 	}
 	e.buf = append(e.buf, indent5+`"schema_version": `...)

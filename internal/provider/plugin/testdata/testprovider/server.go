@@ -317,8 +317,11 @@ func (s *server) PlanResourceChange(_ context.Context, req *tfplugin6.PlanResour
 	if !ok {
 		return &tfplugin6.PlanResourceChange_Response{Diagnostics: []*tfplugin6.Diagnostic{errDiag("Unknown type", req.TypeName)}}, nil
 	}
-	if _, err := decode(req.ProviderMeta, metaType); err != nil {
+	if meta, err := decode(req.ProviderMeta, metaType); err != nil {
 		return &tfplugin6.PlanResourceChange_Response{Diagnostics: []*tfplugin6.Diagnostic{errDiag("Bad provider_meta", err.Error())}}, nil
+	} else if !meta.IsNull() && meta.GetAttr("module_name").RawEquals(cty.StringVal("reject-me")) {
+		// Lets tests see that a module's provider_meta arrives.
+		return &tfplugin6.PlanResourceChange_Response{Diagnostics: []*tfplugin6.Diagnostic{errDiag("Bad provider_meta", "module_name is reject-me")}}, nil
 	}
 	prior, err := decode(req.PriorState, ty)
 	if err != nil {
