@@ -24,6 +24,8 @@ var allowedImports = map[string][]string{
 	"internal/backend/http":             {"internal/backend"},
 	"internal/backend/http/stateserver": {},
 	"internal/backend/pg/pgtest":        {},
+	"internal/backend/s3":               {"internal/backend"},
+	"internal/backend/s3/s3test":        {},
 	"internal/config":                   {"internal/addrs", "internal/diag", "internal/parallel", "internal/version"},
 	"internal/lang":                     {"internal/addrs", "internal/diag", "internal/config", "internal/parallel"},
 	"internal/state":                    {"internal/addrs", "internal/ctyjson"},

@@ -47,7 +47,11 @@ type Store interface {
 	// other errors are failures to lock at all.
 	Lock(ctx context.Context, info LockInfo) (string, error)
 	// Unlock releases the lock taken with the given ID; it fails if this
-	// Store does not hold a lock with that ID.
+	// Store does not hold a lock with that ID. A store whose locks outlive
+	// the process that took them (http: the server's; s3: an object, a
+	// DynamoDB item) releases the workspace's lock for any Store value
+	// given its ID, so that a lock left by a holder that died can be
+	// broken (rig force-unlock).
 	Unlock(ctx context.Context, id string) error
 	// Journal returns the workspace's journal, or nil when the store keeps
 	// none (its users then write whole snapshots).

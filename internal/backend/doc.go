@@ -4,7 +4,7 @@
 // interfaces, the lock description Terraform and OpenTofu record
 // (LockInfo, LockError), and LockWithTimeout; the implementations live in
 // subpackages: local (files, as Terraform lays them out), pg (PostgreSQL),
-// http (a REST server), inmem (tests).
+// http (a REST server), s3 (S3 objects), inmem (tests).
 // backendtest holds the behaviour every implementation must show.
 //
 // A backend never looks inside a snapshot: reading and writing the state

@@ -17,6 +17,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/rig-iac/rig/internal/backend"
 	httpbackend "github.com/rig-iac/rig/internal/backend/http"
 	"github.com/rig-iac/rig/internal/backend/local"
@@ -66,6 +67,7 @@ var backendSettings = map[string]map[string]bool{
 	"local": {"path": false, "workspace_dir": false},
 	"pg":    pgSettings(),
 	"http":  httpSettings(),
+	"s3":    s3Settings(),
 }
 
 func pgSettings() map[string]bool {
@@ -108,7 +110,7 @@ func readBackendRecord() (spec backendSpec, ok bool, err error) {
 	}
 	spec = backendSpec{Type: rec.Backend.Type, Settings: map[string]string{}, Hash: rec.Backend.Hash}
 	for k, v := range rec.Backend.Config {
-		s, ok, err := recordString(v)
+		s, ok, err := recordString(v, settingType(rec.Backend.Type, k))
 		if err != nil {
 			return spec, false, fmt.Errorf("reading %s: setting %q: %w", backendRecordPath, k, err)
 		}
@@ -140,7 +142,11 @@ func writeBackendRecord(spec backendSpec) error {
 	}
 	for name := range formSettings(form, spec.Type) {
 		if v, ok := spec.Settings[name]; ok {
-			rec.Backend.Config[name] = recordJSON(v, settingType(spec.Type, name))
+			rv, err := recordValue(form, spec.Type, name, v)
+			if err != nil {
+				return err
+			}
+			rec.Backend.Config[name] = rv
 		} else {
 			rec.Backend.Config[name] = nil
 		}
@@ -166,10 +172,10 @@ func blockSpec(b *config.Backend) (backendSpec, diag.Diagnostics) {
 	schema, ok := backendSettings[b.Type]
 	if !ok {
 		return backendSpec{}, diag.Diagnostics{diag.At(b.TypeRange, "Unsupported backend type",
-			fmt.Sprintf("rig does not support the %q backend yet; it supports \"local\", \"pg\" and \"http\".", b.Type))}
+			fmt.Sprintf("rig does not support the %q backend yet; it supports \"local\", \"pg\", \"http\" and \"s3\".", b.Type))}
 	}
 	attrs, hds := b.Config.JustAttributes()
-	ds := diag.FromHCL(hds)
+	ds := diag.FromHCL(objectBlocksHint(b, hds))
 	spec := backendSpec{Type: b.Type, Settings: map[string]string{}}
 	for name, attr := range attrs {
 		if _, known := schema[name]; !known {
@@ -328,6 +334,8 @@ func openBackend(ctx context.Context, spec backendSpec) (backend.Backend, diag.D
 			return nil, diag.Diagnostics{diag.Errorf("Failed to configure the http backend", "%s", err)}
 		}
 		return b, nil
+	case "s3":
+		return openS3(ctx, spec)
 	case "pg":
 		cfg, err := pg.ConfigFromSettings(spec.Settings, os.Getenv)
 		if err != nil {
@@ -341,5 +349,27 @@ func openBackend(ctx context.Context, spec backendSpec) (backend.Backend, diag.D
 		}
 		return b, nil
 	}
-	return nil, diag.Diagnostics{diag.Errorf("Unsupported backend type", "rig does not support the %q backend yet; it supports \"local\", \"pg\" and \"http\".", spec.Type)}
+	return nil, diag.Diagnostics{diag.Errorf("Unsupported backend type", "rig does not support the %q backend yet; it supports \"local\", \"pg\", \"http\" and \"s3\".", spec.Type)}
+}
+
+// objectBlocksHint rewrites the error about a block in a backend block
+// whose name is an object setting (s3's endpoints, assume_role): such a
+// setting is an argument, written with an equals sign, as Terraform says.
+func objectBlocksHint(b *config.Backend, hds hcl.Diagnostics) hcl.Diagnostics {
+	body, ok := b.Config.(*hclsyntax.Body)
+	if !ok {
+		return hds
+	}
+	for _, blk := range body.Blocks {
+		if !settingType(b.Type, blk.Type).IsObjectType() {
+			continue
+		}
+		for _, d := range hds {
+			if d.Subject != nil && d.Subject.Start == blk.TypeRange.Start {
+				d.Summary = "Unsupported block type"
+				d.Detail = fmt.Sprintf("Blocks of type %q are not expected here. Did you mean to define argument %q? If so, use the equals sign to assign it a value: %s = { … }.", blk.Type, blk.Type, blk.Type)
+			}
+		}
+	}
+	return hds
 }

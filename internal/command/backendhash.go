@@ -1,6 +1,7 @@
 package command
 
 import (
+	"fmt"
 	"maps"
 
 	"github.com/zclconf/go-cty/cty"
@@ -28,7 +29,7 @@ const (
 
 // terraformLacks are the settings of a backend type that OpenTofu's schema
 // has and Terraform's does not.
-var terraformLacks = map[string][]string{"pg": {"table_name", "index_name"}, "http": {"headers"}}
+var terraformLacks = map[string][]string{"pg": {"table_name", "index_name"}, "http": {"headers"}, "s3": s3OpenTofuOnlyNames()}
 
 // formSettings returns the settings of backend type typ in form's schema,
 // with whether each is a boolean; the caller must not modify the result.
@@ -44,15 +45,62 @@ func formSettings(form backendHashForm, typ string) map[string]bool {
 	return out
 }
 
-// representable reports whether form's schema has every setting given.
+// representable reports whether form's schema has every setting given,
+// nested attributes included.
 func representable(form backendHashForm, typ string, settings map[string]string) bool {
 	schema := formSettings(form, typ)
-	for name := range settings {
+	for name, v := range settings {
 		if _, ok := schema[name]; !ok {
+			return false
+		}
+		if _, ok := formValue(form, typ, name, v); !ok {
 			return false
 		}
 	}
 	return true
+}
+
+// formType is the type of a setting in form's schema: the type rig gives
+// it but for the s3 backend's nested objects, whose attributes differ
+// between Terraform and OpenTofu.
+func formType(form backendHashForm, typ, name string) cty.Type {
+	if typ == "s3" {
+		if form == hashTerraform {
+			return s3TerraformSchema[name]
+		}
+		return s3OpenTofuSchema[name]
+	}
+	return settingType(typ, name)
+}
+
+// formValue is a setting's value (as a backendSpec holds it) in form's
+// type; ok is false when that type cannot hold it.
+func formValue(form backendHashForm, typ, name, s string) (cty.Value, bool) {
+	v := settingValue(s, settingType(typ, name))
+	return s3FormValue(v, formType(form, typ, name))
+}
+
+// otherForm is the form of the other tool: OpenTofu's for Terraform's.
+func otherForm(form backendHashForm) backendHashForm {
+	if form == hashTerraform {
+		return hashOpenTofu
+	}
+	return hashTerraform
+}
+
+// recordValue is a setting's value in the config of a record in form: as
+// recordJSON gives it, but an s3 nested object in form's type, without the
+// null attributes the other tool's schema lacks (typedSettingJSON).
+func recordValue(form backendHashForm, typ, name, s string) (any, error) {
+	t := formType(form, typ, name)
+	if !t.IsObjectType() && !t.IsSetType() && !t.IsListType() {
+		return recordJSON(s, settingType(typ, name)), nil
+	}
+	raw, err := typedSettingJSON(s, settingType(typ, name), t, formType(otherForm(form), typ, name))
+	if err != nil {
+		return nil, fmt.Errorf("recording setting %q: %w", name, err)
+	}
+	return raw, nil
 }
 
 // blockHash returns the hash form's tool records for a block of type typ
@@ -68,11 +116,10 @@ func blockHash(form backendHashForm, typ string, settings map[string]string) (ha
 	schema := formSettings(form, typ)
 	attrs := make(map[string]cty.Value, len(schema))
 	for name := range schema {
-		t := settingType(typ, name)
 		if v, set := settings[name]; set {
-			attrs[name] = settingValue(v, t)
+			attrs[name], _ = formValue(form, typ, name, v)
 		} else {
-			attrs[name] = cty.NullVal(t)
+			attrs[name] = cty.NullVal(formType(form, typ, name))
 		}
 	}
 	obj := cty.EmptyObjectVal

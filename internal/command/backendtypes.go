@@ -8,21 +8,26 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	httpbackend "github.com/rig-iac/rig/internal/backend/http"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
 // A backend setting is held as a string in a backendSpec, whatever its
 // type: a boolean as "true"/"false", a number as its decimal text, a map of
 // strings as its JSON object text (keys sorted, as encoding/json writes
-// them). Its type says how it is written in the backend record, hashed,
+// them), a set, list or object as its JSON (go-cty's, an object with every
+// attribute of its type, null where not set). Its type says how it is written in the backend record, hashed,
 // and checked.
 
 // settingTypes gives the type of each setting that is neither a string nor
 // a boolean (backendSettings says which are booleans), per backend type.
 var settingTypes = map[string]map[string]cty.Type{
 	"http": httpSettingTypes(),
+	"s3":   s3Schema,
 }
 
 func httpSettingTypes() map[string]cty.Type {
@@ -66,6 +71,8 @@ func settingString(v cty.Value, want cty.Type) (string, error) {
 		what = "must be a number"
 	case want.IsMapType():
 		what = "must be a map of strings"
+	case want.IsSetType() || want.IsListType() || want.IsObjectType():
+		return structuredSettingString(v, want)
 	}
 	if v.IsNull() || !v.IsWhollyKnown() {
 		return "", errors.New(what)
@@ -116,8 +123,50 @@ func parseSetting(s string, want cty.Type) (string, error) {
 		}
 		data, err := json.Marshal(m)
 		return string(data), err
+	case want.IsSetType() || want.IsListType() || want.IsObjectType():
+		// An expression, as in the block: ["a", "b"], { s3 = "…" }.
+		expr, hds := hclsyntax.ParseExpression([]byte(s), "<value>", hcl.InitialPos)
+		if hds.HasErrors() {
+			return "", fmt.Errorf("must be %s, written as in the backend block: %s", want.FriendlyName(), hds.Error())
+		}
+		v, hds := expr.Value(nil)
+		if hds.HasErrors() {
+			return "", fmt.Errorf("must be %s, written as in the backend block: %s", want.FriendlyName(), hds.Error())
+		}
+		return structuredSettingString(v, want)
 	}
 	return s, nil
+}
+
+// structuredSettingString is settingString for a set, list or object: the
+// value's JSON in type want. An object may leave attributes out, but not
+// have one want lacks.
+func structuredSettingString(v cty.Value, want cty.Type) (string, error) {
+	what := "must be " + want.FriendlyName()
+	if v.IsNull() || !v.IsWhollyKnown() {
+		return "", errors.New(what)
+	}
+	target := want
+	if want.IsObjectType() {
+		if vt := v.Type(); vt.IsObjectType() || vt.IsMapType() {
+			for it := v.ElementIterator(); it.Next(); {
+				k, _ := it.Element()
+				if !want.HasAttribute(k.AsString()) {
+					return "", fmt.Errorf("%s: it has no attribute %q", what, k.AsString())
+				}
+			}
+		}
+		target = cty.ObjectWithOptionalAttrs(want.AttributeTypes(), slices.Collect(maps.Keys(want.AttributeTypes())))
+	}
+	v, err := convert.Convert(v, target)
+	if err != nil {
+		return "", fmt.Errorf("%s: %s", what, err)
+	}
+	data, err := ctyjson.Marshal(v, want)
+	if err != nil {
+		return "", fmt.Errorf("%s: %s", what, err)
+	}
+	return string(data), nil
 }
 
 // settingValue is the cty value of a setting's string form, as the tools
@@ -146,6 +195,12 @@ func settingValue(s string, want cty.Type) cty.Value {
 			vals[k] = cty.StringVal(m[k])
 		}
 		return cty.MapVal(vals)
+	case want.IsSetType() || want.IsListType() || want.IsObjectType():
+		v, err := ctyjson.Unmarshal([]byte(s), want)
+		if err != nil {
+			return cty.UnknownVal(want)
+		}
+		return v
 	}
 	return cty.StringVal(s)
 }
@@ -164,9 +219,22 @@ func recordJSON(s string, want cty.Type) any {
 }
 
 // recordString is the string form of a value read from the backend
-// record's config object (decoded with json.Decoder.UseNumber); ok is
-// false for a null.
-func recordString(v any) (s string, ok bool, err error) {
+// record's config object (decoded with json.Decoder.UseNumber) for a
+// setting of type want; ok is false for a null.
+func recordString(v any, want cty.Type) (s string, ok bool, err error) {
+	if v != nil && (want.IsSetType() || want.IsListType() || want.IsObjectType()) {
+		// In want, the attributes a tool left out null.
+		data, err := json.Marshal(v)
+		if err != nil {
+			return "", false, err
+		}
+		val, err := ctyjson.Unmarshal(data, want)
+		if err != nil {
+			return "", false, err
+		}
+		data, err = ctyjson.Marshal(val, want)
+		return string(data), true, err
+	}
 	switch v := v.(type) {
 	case nil:
 		return "", false, nil

@@ -17,11 +17,12 @@ import (
 // reports whether the state is locked, by whom, and that the holder must
 // be stopped, rather than breaking a lock a running operation relies on.
 // The exception is a backend whose locks live on a server and outlive
-// their holder (http): there, as in Terraform, the lock with that ID is
-// released once the user confirms (or with -force).
+// their holder (http; s3's lock object and DynamoDB item): there, as in
+// Terraform, the lock with that ID is released once the user confirms (or
+// with -force).
 func runForceUnlock(m *Meta, args []string) int {
 	fs := m.flagSet("force-unlock")
-	force := fs.Bool("force", false, "Do not ask for confirmation (only a backend whose locks outlive their holder, http, asks).")
+	force := fs.Bool("force", false, "Do not ask for confirmation (only a backend whose locks outlive their holder, http or s3, asks).")
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
@@ -58,7 +59,7 @@ func runForceUnlock(m *Meta, args []string) int {
 		}
 		holder = fmt.Sprintf("%s (%s)", le.Info.Who, le.Info.Operation)
 	}
-	if spec, _, _ := configuredSpec(cfg); spec.Type == "http" {
+	if spec, _, _ := configuredSpec(cfg); spec.Type == "http" || spec.Type == "s3" {
 		return m.breakServerLock(ctx, store, id, le, *force)
 	}
 	m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to unlock state",

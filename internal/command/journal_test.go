@@ -49,6 +49,30 @@ func TestPGKilledApplyLosesNothing(t *testing.T) {
 	})
 }
 
+// TestS3KilledApplyLosesNothing is TestKilledApplyLosesNothing with the
+// state in S3, whose journal is one object per record. The bucket is not
+// locked: a lock object would outlive the killed run (TestS3Lifecycle
+// covers releasing one).
+func TestS3KilledApplyLosesNothing(t *testing.T) {
+	p := newS3Target(t, false, false)
+	killedApply(t, p.block(), func(t *testing.T, dir string, present bool) {
+		c, err := p.store(t, "default").Journal().Load(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c != nil && len(c.Records) > 0; got != present {
+			t.Fatalf("journal with records: %v, want %v", got, present)
+		}
+		if !present {
+			for _, k := range p.srv.Keys(t, "state") {
+				if strings.Contains(k, ".tfjournal") {
+					t.Errorf("journal object %s left after the fold", k)
+				}
+			}
+		}
+	})
+}
+
 // killedApply runs the killed-apply scenario on the configuration's
 // backend (backendBlock, "" for local), checking the journal with
 // journalPresent after the kill (present) and after the fold (not).

@@ -108,3 +108,72 @@ func readFile(t *testing.T, dir, name string) string {
 	}
 	return string(b)
 }
+
+// TestMigrateLocalS3PGRoundTrip moves the states of two workspaces from
+// local files to S3, from S3 to PostgreSQL and back to local files with
+// `rig init -migrate-state`, and checks that every state arrives byte for
+// byte at each step.
+func TestMigrateLocalS3PGRoundTrip(t *testing.T) {
+	p := newPGTarget(t)
+	s := newS3Target(t, true, true)
+	dir := workdir(t, map[string]string{"main.tf": simpleConfig})
+	mustRig(t, dir, "init", "-no-color")
+	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false")
+	mustRig(t, dir, "workspace", "new", "dev")
+	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false", "-var=value=dev")
+	mustRig(t, dir, "workspace", "select", "default")
+	want := map[string]string{
+		"default": readFile(t, dir, "terraform.tfstate"),
+		"dev":     readFile(t, dir, "terraform.tfstate.d/dev/terraform.tfstate"),
+	}
+
+	// Local to S3.
+	writeFile(t, dir, "main.tf", s.block()+simpleConfig)
+	if r := rig(t, dir, "init", "-no-color", "-input=false"); r.code != 1 || !strings.Contains(r.stderr, "-migrate-state") {
+		t.Fatalf("init without -migrate-state: exit %d\n%s", r.code, r.stderr)
+	}
+	r := mustRig(t, dir, "init", "-no-color", "-input=false", "-migrate-state")
+	if !strings.Contains(r.stdout, `Successfully configured the backend "s3"`) {
+		t.Errorf("init -migrate-state output:\n%s", r.stdout)
+	}
+	for ws, state := range want {
+		if got, _ := s.object(t, ws); got != state {
+			t.Errorf("workspace %s in S3 differs from the local state:\n%s\nwant:\n%s", ws, got, state)
+		}
+	}
+	if got := readFile(t, dir, "terraform.tfstate"); got != "" {
+		t.Errorf("the local state was left in place after migrating away: %d bytes", len(got))
+	}
+	if r := rig(t, dir, "plan", "-detailed-exitcode", "-no-color", "-input=false"); r.code != 0 {
+		t.Fatalf("plan on the state in S3: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false", "-var=value=changed-in-s3")
+	for ws := range want {
+		want[ws], _ = s.object(t, ws)
+	}
+
+	// S3 to pg.
+	writeFile(t, dir, "main.tf", p.block()+simpleConfig)
+	mustRig(t, dir, "init", "-no-color", "-input=false", "-migrate-state")
+	for ws, state := range want {
+		if got, _ := p.row(t, ws); got != state {
+			t.Errorf("workspace %s in pg differs from S3's:\n%s\nwant:\n%s", ws, got, state)
+		}
+	}
+	if r := rig(t, dir, "plan", "-detailed-exitcode", "-no-color", "-input=false", "-var=value=changed-in-s3"); r.code != 0 {
+		t.Fatalf("plan on the state in pg: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	// pg back to local.
+	writeFile(t, dir, "main.tf", simpleConfig)
+	mustRig(t, dir, "init", "-no-color", "-input=false", "-migrate-state")
+	if got := readFile(t, dir, "terraform.tfstate"); got != want["default"] {
+		t.Errorf("local state after the round trip differs:\n%s\nwant:\n%s", got, want["default"])
+	}
+	if got := readFile(t, dir, "terraform.tfstate.d/dev/terraform.tfstate"); got != want["dev"] {
+		t.Errorf("local dev state after the round trip differs")
+	}
+	if r := rig(t, dir, "plan", "-detailed-exitcode", "-no-color", "-input=false", "-var=value=changed-in-s3"); r.code != 0 {
+		t.Fatalf("plan on the state migrated back: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

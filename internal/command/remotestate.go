@@ -65,7 +65,7 @@ func remoteStateSpec(req builtin.RemoteStateRequest) (backendSpec, diag.Diagnost
 	schema, ok := backendSettings[req.Backend]
 	if !ok {
 		return backendSpec{}, diag.Diagnostics{diag.Errorf("Invalid backend configuration",
-			"There is no backend type named %q: rig's terraform_remote_state supports \"local\", \"pg\" and \"http\".", req.Backend)}
+			"There is no backend type named %q: rig's terraform_remote_state supports \"local\", \"pg\", \"http\" and \"s3\".", req.Backend)}
 	}
 	spec := backendSpec{Type: req.Backend, Settings: map[string]string{}}
 	if req.Workspace != backend.DefaultWorkspace {

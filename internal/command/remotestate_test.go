@@ -133,8 +133,8 @@ func TestRemoteStateErrors(t *testing.T) {
 	}{
 		{"no state", `backend = "local"
   config = { path = "missing.tfstate" }`, "Unable to find remote state"},
-		{"unknown backend", `backend = "s3"
-  config = { bucket = "b" }`, `There is no backend type named "s3"`},
+		{"unknown backend", `backend = "azurerm"
+  config = { bucket = "b" }`, `There is no backend type named "azurerm"`},
 		{"unknown setting", `backend = "local"
   config = { bucket = "b" }`, `The local backend has no setting named "bucket".`},
 	}
