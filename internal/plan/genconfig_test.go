@@ -8,6 +8,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/providertest"
@@ -130,5 +131,94 @@ import {
 	}
 	if got := live.Configured(); len(got) != 2 {
 		t.Errorf("configured provider instances %v, want eu-west-1 and us-east-1", got)
+	}
+}
+
+// TestResourceConfigForms checks the block -generate-config-out writes
+// for an object of a schema with every kind of argument, as OpenTofu
+// writes it: required and optional attributes in name order, computed-only
+// ones left out, a sensitive one as `null # sensitive`, a JSON string as
+// jsonencode, an empty optional string as null, nested attributes without
+// their computed parts, and nested blocks (single, list, map) one per
+// element.
+func TestResourceConfigForms(t *testing.T) {
+	schema := &provider.Block{
+		Attributes: map[string]*provider.Attribute{
+			"name":     {Type: cty.String, Required: true},
+			"comment":  {Type: cty.String, Optional: true},
+			"policy":   {Type: cty.String, Optional: true},
+			"password": {Type: cty.String, Optional: true, Sensitive: true},
+			"size":     {Type: cty.Number, Optional: true, Computed: true},
+			"id":       {Type: cty.String, Computed: true},
+			"tags":     {Type: cty.Map(cty.String), Optional: true},
+			"endpoint": {NestedType: &provider.NestedObject{Nesting: provider.NestingSingle, Attributes: map[string]*provider.Attribute{
+				"host": {Type: cty.String, Required: true},
+				"ip":   {Type: cty.String, Computed: true},
+			}}, Optional: true},
+		},
+		BlockTypes: map[string]*provider.NestedBlock{
+			"network": {Nesting: provider.NestingSingle, Block: provider.Block{Attributes: map[string]*provider.Attribute{
+				"subnet": {Type: cty.String, Required: true},
+			}}},
+			"rule": {Nesting: provider.NestingList, Block: provider.Block{Attributes: map[string]*provider.Attribute{
+				"port": {Type: cty.Number, Required: true},
+				"hits": {Type: cty.Number, Computed: true},
+			}}},
+			"setting": {Nesting: provider.NestingMap, Block: provider.Block{Attributes: map[string]*provider.Attribute{
+				"value": {Type: cty.String, Optional: true},
+			}}},
+		},
+	}
+	v := cty.ObjectVal(map[string]cty.Value{
+		"name":     cty.StringVal("web"),
+		"comment":  cty.StringVal(""),
+		"policy":   cty.StringVal(`{"Version":"2012-10-17","Statement":[]}`),
+		"password": cty.StringVal("hunter2"),
+		"size":     cty.NumberIntVal(3),
+		"id":       cty.StringVal("i-123"),
+		"tags":     cty.MapVal(map[string]cty.Value{"env": cty.StringVal("prod")}),
+		"endpoint": cty.ObjectVal(map[string]cty.Value{"host": cty.StringVal("db.local"), "ip": cty.StringVal("10.0.0.1")}),
+		"network":  cty.ObjectVal(map[string]cty.Value{"subnet": cty.StringVal("a")}),
+		"rule": cty.ListVal([]cty.Value{
+			cty.ObjectVal(map[string]cty.Value{"port": cty.NumberIntVal(80), "hits": cty.NumberIntVal(7)}),
+			cty.ObjectVal(map[string]cty.Value{"port": cty.NumberIntVal(443), "hits": cty.NumberIntVal(9)}),
+		}),
+		"setting": cty.MapVal(map[string]cty.Value{"x": cty.ObjectVal(map[string]cty.Value{"value": cty.StringVal("1")})}),
+	})
+	got := string(plan.ResourceConfig(addrs.Resource{Mode: addrs.Managed, Type: "test_thing", Name: "web"}, nil, schema, v))
+	want := `resource "test_thing" "web" {
+  comment = null
+  endpoint = {
+    host = "db.local"
+  }
+  name     = "web"
+  password = null # sensitive
+  policy = jsonencode({
+    Statement = []
+    Version   = "2012-10-17"
+  })
+  size = 3
+  tags = {
+    env = "prod"
+  }
+  network {
+    subnet = "a"
+  }
+  rule {
+    port = 80
+  }
+  rule {
+    port = 443
+  }
+  setting "x" {
+    value = "1"
+  }
+}
+`
+	if got != want {
+		t.Errorf("generated:\n%s\nwant:\n%s", got, want)
+	}
+	if strings.Contains(got, "hunter2") || strings.Contains(got, "i-123") || strings.Contains(got, "10.0.0.1") {
+		t.Error("the block holds a sensitive or computed-only value")
 	}
 }
