@@ -32,7 +32,7 @@ var allowedImports = map[string][]string{
 	"internal/state/statefile":          {"internal/addrs", "internal/ctyjson", "internal/parallel", "internal/state"},
 	"internal/state/journal":            {"internal/addrs", "internal/state", "internal/state/statefile"},
 	"internal/provider":                 {"internal/addrs", "internal/diag", "internal/version"},
-	"internal/provider/builtin":         {"internal/ctyjson", "internal/diag", "internal/provider"},
+	"internal/provider/builtin":         {"internal/addrs", "internal/ctyjson", "internal/diag", "internal/provider"},
 	// The provisioners rig runs: their schemas and local-exec.
 	"internal/provisioner":           {},
 	"internal/provisioner/sshtest":   {},

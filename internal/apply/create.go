@@ -66,7 +66,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		return Result{}, ds
 	}
 	if c.Action == plan.Read {
-		resp := prov.ReadDataSource(a.opCtx, provider.ReadDataRequest{TypeName: typeName, Config: configVal, ProviderMeta: meta})
+		resp := prov.ReadDataSource(provider.WithResourceInstance(a.opCtx, op.Addr), provider.ReadDataRequest{TypeName: typeName, Config: configVal, ProviderMeta: meta})
 		if r.Check != "" && resp.Diagnostics.HasErrors() {
 			// A check block's scoped data source never fails the apply:
 			// its check is reported as failed, with warnings.

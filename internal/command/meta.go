@@ -25,6 +25,7 @@ import (
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statefile"
 	"github.com/rig-iac/rig/internal/ui"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // Meta holds what every command shares: the streams, the global settings
@@ -257,7 +258,16 @@ func (m *Meta) providerFactories() provider.Factories {
 	for p, pf := range m.loadPluginProviders().factories {
 		f[p] = pf
 	}
-	f[addrs.NewBuiltInProvider("terraform")] = func() (provider.Interface, error) { return newBuiltinTerraform(), nil }
+	f[addrs.NewBuiltInProvider("terraform")] = func() (provider.Interface, error) {
+		p := newBuiltinTerraform()
+		if t, ok := p.(*builtin.Terraform); ok && t.ReadRemoteState != nil {
+			read := t.ReadRemoteState
+			t.ReadRemoteState = func(ctx context.Context, req builtin.RemoteStateRequest) (map[string]cty.Value, diag.Diagnostics) {
+				return read(withRemoteStateEncryption(ctx, m.encryption), req)
+			}
+		}
+		return p, nil
+	}
 	return f
 }
 

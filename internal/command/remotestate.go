@@ -3,7 +3,9 @@ package command
 import (
 	"context"
 	"errors"
+	"strings"
 
+	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/backend"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/encryption"
@@ -39,12 +41,18 @@ func readRemoteState(ctx context.Context, req builtin.RemoteStateRequest) (map[s
 	if data == nil {
 		return nil, ds
 	}
+	enc := remoteStateEncryptionOf(ctx)
+	if plain, err := enc.DecryptRemoteState(remoteStateKey(req.Addr), data); err != nil {
+		return nil, ds.Append(diag.Errorf("Error loading state", "Reading %s: %s.", store.Path(), err))
+	} else {
+		data = plain
+	}
 	s, err := statefile.Parse(data)
 	switch {
 	case errors.Is(err, statefile.ErrEmpty):
 		return nil, ds
 	case err != nil && encryption.IsEncrypted(data):
-		return nil, ds.Append(diag.Errorf("Error loading state", "%s is encrypted: rig does not decrypt the states terraform_remote_state reads yet (the remote_state_data_sources target of the encryption block).", store.Path()))
+		return nil, ds.Append(diag.Errorf("Error loading state", "%s is encrypted, and the configuration's encryption block has no remote_state_data_sources target to decrypt it with (a default block, or remote_state_data_source %q).", store.Path(), remoteStateKey(req.Addr)))
 	case err != nil:
 		return nil, ds.Append(diag.Errorf("Error loading state", "Reading %s: %s.", store.Path(), err))
 	}
@@ -95,4 +103,28 @@ func remoteStateSpec(req builtin.RemoteStateRequest) (backendSpec, diag.Diagnost
 		spec.Settings[name] = s
 	}
 	return spec, ds
+}
+
+// remoteStateEncryptionKey is the context key of the configuration's
+// encryption, for the states terraform_remote_state reads.
+type remoteStateEncryptionKey struct{}
+
+func withRemoteStateEncryption(ctx context.Context, enc *encryption.Encryption) context.Context {
+	return context.WithValue(ctx, remoteStateEncryptionKey{}, enc)
+}
+
+// remoteStateEncryptionOf returns the encryption withRemoteStateEncryption
+// put in ctx (nil: none, which reads unencrypted states only).
+func remoteStateEncryptionOf(ctx context.Context) *encryption.Encryption {
+	enc, _ := ctx.Value(remoteStateEncryptionKey{}).(*encryption.Encryption)
+	return enc
+}
+
+// remoteStateKey is the name remote_state_data_source blocks give a data
+// source, as OpenTofu forms it: its address without
+// "data.terraform_remote_state." and a leading "module."
+// ("net", "app[0].net").
+func remoteStateKey(addr addrs.AbsResourceInstance) string {
+	key := strings.Replace(addr.String(), "data.terraform_remote_state.", "", 1)
+	return strings.TrimPrefix(key, "module.")
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -170,5 +171,129 @@ output "x" {
 	mustRig(t, a, "apply", "-auto-approve", "-no-color")
 	if got := mustRig(t, bdir, "plan", "-no-color").stdout; !strings.Contains(got, `+ x = "hello"`) {
 		t.Errorf("plan does not read the pg state:\n%s", got)
+	}
+}
+
+// remoteEncryptedConfig reads a state encrypted by OpenTofu (the
+// fixture's, passphrase "correct-horse-battery-staple") through
+// terraform_remote_state, in a module too; %s is the
+// remote_state_data_sources block.
+const remoteEncryptedConfig = `
+terraform {
+  encryption {
+    # A key provider named otherwise than OpenTofu's reads its metadata
+    # through the alias.
+    key_provider "pbkdf2" "theirs" {
+      passphrase               = "correct-horse-battery-staple"
+      encrypted_metadata_alias = "key_provider.pbkdf2.passphrase"
+    }
+    key_provider "pbkdf2" "wrong" {
+      passphrase = "not-the-passphrase-at-all"
+    }
+    method "aes_gcm" "theirs" {
+      keys = key_provider.pbkdf2.theirs
+    }
+    method "aes_gcm" "wrong" {
+      keys = key_provider.pbkdf2.wrong
+    }
+    %s
+  }
+}
+
+data "terraform_remote_state" "other" {
+  backend = "local"
+  config = {
+    path = "other.tfstate"
+  }
+}
+
+module "m" {
+  source = "./m"
+}
+
+output "greeting" {
+  value = data.terraform_remote_state.other.outputs.greeting
+}
+
+output "in_module" {
+  value = module.m.greeting
+}
+`
+
+// TestRemoteStateEncrypted reads a state OpenTofu encrypted with
+// terraform_remote_state: with the remote_state_data_sources default
+// method, with a method for one data source by name (the root's "other",
+// the module's "m.other"), and not without one.
+func TestRemoteStateEncrypted(t *testing.T) {
+	fixture := "../../../shared/fixtures/opentofu-1.10/encryption/terraform.tfstate"
+	encrypted, err := os.ReadFile(fixture)
+	if os.IsNotExist(err) {
+		t.Skip("OpenTofu fixtures absent: " + fixture)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	module := `
+data "terraform_remote_state" "other" {
+  backend = "local"
+  config = {
+    path = "other.tfstate"
+  }
+}
+
+output "greeting" {
+  value = data.terraform_remote_state.other.outputs.greeting
+}
+`
+	tests := []struct {
+		name, remote string
+		wantErr      string
+	}{
+		{"default method", `remote_state_data_sources {
+      default {
+        method = method.aes_gcm.theirs
+      }
+    }`, ""},
+		{"by name", `remote_state_data_sources {
+      default {
+        method = method.aes_gcm.wrong
+      }
+      remote_state_data_source "other" {
+        method = method.aes_gcm.theirs
+      }
+      remote_state_data_source "m.other" {
+        method = method.aes_gcm.theirs
+      }
+    }`, ""},
+		{"wrong key", `remote_state_data_sources {
+      default {
+        method = method.aes_gcm.wrong
+      }
+    }`, "Error loading state"},
+		{"none", ``, `no remote_state_data_sources target to decrypt it with`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := workdir(t, map[string]string{
+				"main.tf":       fmt.Sprintf(remoteEncryptedConfig, tt.remote),
+				"m/main.tf":     module,
+				"other.tfstate": string(encrypted),
+			})
+			r := rig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false")
+			if tt.wantErr != "" {
+				if r.code != 1 || !containsText(r.stderr, tt.wantErr) {
+					t.Fatalf("exit %d, want 1 with %q:\n%s", r.code, tt.wantErr, r.stderr)
+				}
+				return
+			}
+			if r.code != 0 {
+				t.Fatalf("apply: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			for _, out := range []string{"greeting", "in_module"} {
+				if got := mustRig(t, dir, "output", "-raw", out).stdout; got != "hello" {
+					t.Errorf("output %s = %q, want the remote state's \"hello\"", out, got)
+				}
+			}
+		})
 	}
 }

@@ -17,6 +17,11 @@ import (
 type Encryption struct {
 	state *target
 	plan  *target
+	// remoteDefault and remotes are the remote_state_data_sources block's
+	// default and its remote_state_data_source "NAME" targets, for the
+	// states terraform_remote_state reads.
+	remoteDefault *target
+	remotes       map[string]*target
 }
 
 // target is the state or the plan block: the method data is written with,
@@ -80,7 +85,7 @@ func New(block *config.RawBlock) (*Encryption, diag.Diagnostics) {
 	ds := diag.FromHCL(hds)
 	providers := map[string]*keyProvider{}
 	methods := map[string]*method{}
-	var stateBlock, planBlock *hcl.Block
+	var stateBlock, planBlock, remoteBlock *hcl.Block
 	for _, b := range content.Blocks {
 		switch b.Type {
 		case "key_provider":
@@ -114,6 +119,8 @@ func New(block *config.RawBlock) (*Encryption, diag.Diagnostics) {
 			stateBlock = b
 		case "plan":
 			planBlock = b
+		case "remote_state_data_sources":
+			remoteBlock = b
 		}
 	}
 	for _, b := range content.Blocks {
@@ -140,6 +147,9 @@ func New(block *config.RawBlock) (*Encryption, diag.Diagnostics) {
 	if planBlock != nil {
 		e.plan, more = decodeTarget(planBlock, methods)
 		ds = ds.Append(more)
+	}
+	if remoteBlock != nil {
+		ds = ds.Append(e.decodeRemoteTargets(remoteBlock, methods))
 	}
 	if ds.HasErrors() {
 		return nil, ds
@@ -230,6 +240,44 @@ func decodeTarget(b *hcl.Block, methods map[string]*method) (*target, diag.Diagn
 			return nil, ds.Append(diag.At(fb[1].DefRange, "Duplicate fallback block", "A block may have only one fallback; chain them by nesting."))
 		}
 	}
+}
+
+var remoteStateSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{{Type: "default"}, {Type: "remote_state_data_source", LabelNames: []string{"name"}}},
+}
+
+// decodeRemoteTargets reads a remote_state_data_sources block: a default
+// target and one per data source name ("name", "module.name",
+// "module.name[0]", as OpenTofu names them).
+func (e *Encryption) decodeRemoteTargets(b *hcl.Block, methods map[string]*method) diag.Diagnostics {
+	content, hds := b.Body.Content(remoteStateSchema)
+	ds := diag.FromHCL(hds)
+	for _, rb := range content.Blocks {
+		t, more := decodeTarget(rb, methods)
+		ds = ds.Append(more)
+		if t == nil {
+			continue
+		}
+		switch rb.Type {
+		case "default":
+			if e.remoteDefault != nil {
+				ds = ds.Append(diag.At(rb.DefRange, "Duplicate default block", "A remote_state_data_sources block may have only one default block."))
+			}
+			t.name = "remote_state_data_sources default"
+			e.remoteDefault = t
+		default:
+			name := rb.Labels[0]
+			if e.remotes == nil {
+				e.remotes = map[string]*target{}
+			}
+			if _, dup := e.remotes[name]; dup {
+				ds = ds.Append(diag.At(rb.DefRange, "Duplicate remote_state_data_source block", fmt.Sprintf("The remote state %q has two blocks.", name)))
+			}
+			t.name = fmt.Sprintf("remote_state_data_source %q", name)
+			e.remotes[name] = t
+		}
+	}
+	return ds
 }
 
 func methodRef(a *hcl.Attribute, methods map[string]*method) (*method, diag.Diagnostics) {

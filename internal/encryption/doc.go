@@ -2,7 +2,8 @@
 // it: the terraform block's "encryption" block, the pbkdf2 key provider,
 // the aes_gcm and unencrypted methods, and the JSON envelope an encrypted
 // state or plan is stored in, so that either tool reads what the other
-// wrote.
+// wrote. The remote_state_data_sources block gives the targets the states
+// terraform_remote_state reads are decrypted with (DecryptRemoteState).
 //
 // An envelope is a JSON object {"serial", "lineage" (states only), "meta":
 // {"key_provider.pbkdf2.NAME": base64 of the key provider's JSON metadata},

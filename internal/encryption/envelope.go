@@ -69,10 +69,34 @@ func (e *Encryption) EncryptState(data []byte) ([]byte, error) {
 // data (no state) is returned as is. Unencrypted data is accepted only
 // when the state block lists the unencrypted method, or has no state block.
 func (e *Encryption) DecryptState(data []byte) ([]byte, error) {
-	if e == nil || e.state == nil || len(bytes.TrimSpace(data)) == 0 {
+	if e == nil {
 		return data, nil
 	}
-	plain, err := e.state.open(data, func(data []byte) error {
+	return decryptState(e.state, data)
+}
+
+// DecryptRemoteState is DecryptState for a state a terraform_remote_state
+// data source reads, with the remote_state_data_sources target of its key
+// (the data source's address without "data.terraform_remote_state." and
+// a leading "module.": "name", "net.name[0]"), else the default one.
+// Without either, only an unencrypted state is read.
+func (e *Encryption) DecryptRemoteState(key string, data []byte) ([]byte, error) {
+	if e == nil {
+		return data, nil
+	}
+	t, ok := e.remotes[key]
+	if !ok {
+		t = e.remoteDefault
+	}
+	return decryptState(t, data)
+}
+
+// decryptState decrypts stored state data with target t (nil: none).
+func decryptState(t *target, data []byte) ([]byte, error) {
+	if t == nil || len(bytes.TrimSpace(data)) == 0 {
+		return data, nil
+	}
+	plain, err := t.open(data, func(data []byte) error {
 		var probe struct {
 			TerraformVersion string `json:"terraform_version"`
 		}

@@ -95,7 +95,7 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 		if ds = ds.Append(more); more.HasErrors() {
 			continue
 		}
-		resp := prov.ReadDataSource(p.ctx, provider.ReadDataRequest{TypeName: r.Addr.Type, Config: cfg, ProviderMeta: meta})
+		resp := prov.ReadDataSource(provider.WithResourceInstance(p.ctx, addr), provider.ReadDataRequest{TypeName: r.Addr.Type, Config: cfg, ProviderMeta: meta})
 		if readHooks != nil {
 			readHooks.PostRead(addr, resp.State, time.Since(readStart), resp.Diagnostics.HasErrors())
 		}

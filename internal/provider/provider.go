@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 
+	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -176,4 +177,21 @@ type Schemas struct {
 type Schema struct {
 	Version int64
 	Block   *Block
+}
+
+// instanceKey is the context key of WithResourceInstance.
+type instanceKey struct{}
+
+// WithResourceInstance returns ctx naming the resource instance a provider
+// call is made for; the built-in provider reads it (terraform_remote_state
+// picks its state's encryption by it). Plugins never see it.
+func WithResourceInstance(ctx context.Context, addr addrs.AbsResourceInstance) context.Context {
+	return context.WithValue(ctx, instanceKey{}, addr)
+}
+
+// ResourceInstanceOf returns the resource instance WithResourceInstance
+// put in ctx.
+func ResourceInstanceOf(ctx context.Context) (addrs.AbsResourceInstance, bool) {
+	addr, ok := ctx.Value(instanceKey{}).(addrs.AbsResourceInstance)
+	return addr, ok
 }

@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 
+	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
@@ -19,6 +20,9 @@ type RemoteStateRequest struct {
 	Backend   string
 	Config    cty.Value
 	Workspace string
+	// Addr is the data source instance reading it, when the caller said
+	// (provider.WithResourceInstance); it selects the state's encryption.
+	Addr addrs.AbsResourceInstance
 }
 
 // RemoteStateReader reads the root output values of the latest state
@@ -79,10 +83,12 @@ func (p *Terraform) readRemoteState(ctx context.Context, config cty.Value) provi
 	if w := plain.GetAttr("workspace"); !w.IsNull() {
 		workspace = w.AsString()
 	}
+	addr, _ := provider.ResourceInstanceOf(ctx)
 	outputs, more := p.ReadRemoteState(ctx, RemoteStateRequest{
 		Backend:   plain.GetAttr("backend").AsString(),
 		Config:    plain.GetAttr("config"),
 		Workspace: workspace,
+		Addr:      addr,
 	})
 	ds = ds.Append(more)
 	if ds.HasErrors() {
