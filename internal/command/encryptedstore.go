@@ -24,9 +24,8 @@ func encryptionOf(cfg *config.Module) (*encryption.Encryption, diag.Diagnostics)
 }
 
 // encryptedStore is a state store whose snapshots are encrypted as the
-// configuration says: Read decrypts, Write encrypts. While states are
-// encrypted it keeps no journal, so that no record of an apply is written
-// in the clear: the apply then writes whole (encrypted) snapshots.
+// configuration says: Read decrypts, Write encrypts; so is each record of
+// its journal, so that nothing of an apply is written in the clear.
 type encryptedStore struct {
 	backend.Store
 	enc *encryption.Encryption
@@ -53,10 +52,43 @@ func (s encryptedStore) Write(ctx context.Context, data []byte) error {
 }
 
 func (s encryptedStore) Journal() backend.Journal {
-	if s.enc.Encrypts() {
+	j := s.Store.Journal()
+	if j == nil {
 		return nil
 	}
-	return s.Store.Journal()
+	return encryptedJournal{Journal: j, enc: s.enc, path: s.Path()}
+}
+
+// encryptedJournal seals each record as the state it belongs to is sealed
+// (encryption.EncryptRecord) and opens them when loaded. What begins a
+// journal (the snapshot's lineage and serial) stays in the clear, as it
+// does in an encrypted state.
+type encryptedJournal struct {
+	backend.Journal
+	enc  *encryption.Encryption
+	path string
+}
+
+func (j encryptedJournal) Append(ctx context.Context, record []byte) error {
+	sealed, err := j.enc.EncryptRecord(record)
+	if err != nil {
+		return fmt.Errorf("writing the journal of %s: %w", j.path, err)
+	}
+	return j.Journal.Append(ctx, sealed)
+}
+
+func (j encryptedJournal) Load(ctx context.Context) (*backend.JournalContent, error) {
+	c, err := j.Journal.Load(ctx)
+	if err != nil || c == nil {
+		return c, err
+	}
+	out := &backend.JournalContent{Lineage: c.Lineage, Serial: c.Serial, Records: make([][]byte, len(c.Records))}
+	for i, r := range c.Records {
+		if out.Records[i], err = j.enc.DecryptRecord(r); err != nil {
+			return nil, fmt.Errorf("reading the journal of %s: record %d: %w", j.path, i+1, err)
+		}
+	}
+	return out, nil
 }
 
 // writePlan saves a plan to path, encrypted as cfg's plan target says.

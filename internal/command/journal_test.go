@@ -142,3 +142,85 @@ resource "terraform_data" "r" {
 		t.Fatalf("plan did not converge: exit %d\n%s", r.code, r.stdout)
 	}
 }
+
+// TestKilledEncryptedApply: with state encryption, the journal is
+// encrypted too: an apply killed part-way leaves a journal holding none
+// of the values it recorded in the clear, and the next run recovers every
+// operation reported complete from it.
+func TestKilledEncryptedApply(t *testing.T) {
+	bin := buildRig(t)
+	dir := workdir(t, map[string]string{"main.tf": `
+terraform {
+  encryption {
+    key_provider "pbkdf2" "pass" {
+      passphrase = "correct-horse-battery-staple"
+    }
+    method "aes_gcm" "main" {
+      keys = key_provider.pbkdf2.pass
+    }
+    state {
+      method = method.aes_gcm.main
+    }
+  }
+}
+
+resource "terraform_data" "r" {
+  count = 3000
+  input = "s3cr3t-${count.index}"
+}
+`})
+	cmd := exec.Command(bin, "-chdir="+dir, "apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=4")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	complete := regexp.MustCompile(`^(terraform_data\.r\[\d+\]): Creation complete`)
+	var done []string
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		if m := complete.FindStringSubmatch(sc.Text()); m != nil {
+			done = append(done, m[1])
+			if len(done) == 300 {
+				_ = cmd.Process.Signal(syscall.SIGKILL)
+				break
+			}
+		}
+	}
+	_, _ = io.Copy(io.Discard, stdout)
+	_ = cmd.Wait()
+	if len(done) < 300 {
+		t.Fatalf("the apply finished before it could be killed (%d operations seen)", len(done))
+	}
+	journal, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate.journal"))
+	if err != nil || len(journal) == 0 {
+		t.Fatalf("no journal after the kill: %v", err)
+	}
+	for _, name := range []string{"terraform.tfstate.journal", "terraform.tfstate"} {
+		data, _ := os.ReadFile(filepath.Join(dir, name))
+		if strings.Contains(string(data), "s3cr3t-") {
+			t.Errorf("%s holds recorded values in the clear", name)
+		}
+	}
+	r := rig(t, dir, "state", "list")
+	listed := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		listed[l] = true
+	}
+	for _, addr := range done {
+		if !listed[addr] {
+			t.Fatalf("%s was reported complete before the kill but is not in the recovered state", addr)
+		}
+	}
+	if r := rig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false"); r.code != 0 {
+		t.Fatalf("apply after recovery: %s", r.stderr)
+	}
+	if r := rig(t, dir, "plan", "-detailed-exitcode", "-no-color", "-input=false"); r.code != 0 {
+		t.Fatalf("plan did not converge: exit %d\n%s", r.code, r.stdout)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "terraform.tfstate")); strings.Contains(string(data), "s3cr3t-") || !strings.Contains(string(data), "encrypted_data") {
+		t.Error("the final state is not encrypted")
+	}
+}

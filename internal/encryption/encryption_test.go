@@ -316,3 +316,39 @@ func TestConfigDiagnostics(t *testing.T) {
 		})
 	}
 }
+
+// TestRecordRoundTrip: journal records are sealed like the state, one line
+// each, readable by another configuration with the same passphrase; a
+// record in the clear is read only where an unencrypted state would be.
+func TestRecordRoundTrip(t *testing.T) {
+	record := []byte(`{"set":{"input":"hunter2hunter2"}}`)
+	e := mustParse(t, withTargets(`state { method = method.aes_gcm.m }`))
+	stored, err := e.EncryptRecord(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(stored, []byte("hunter2")) || bytes.ContainsRune(stored, '\n') {
+		t.Fatalf("stored record holds the plaintext or a newline: %s", stored)
+	}
+	plain, err := mustParse(t, withTargets(`state { method = method.aes_gcm.m }`)).DecryptRecord(stored)
+	if err != nil || !bytes.Equal(plain, record) {
+		t.Fatalf("round trip: %s, %v", plain, err)
+	}
+	if _, err := e.DecryptRecord(record); err == nil {
+		t.Error("a record in the clear was read without the unencrypted method")
+	}
+	migrating := mustParse(t, withTargets(`method "unencrypted" "u" {}
+    state {
+      method = method.aes_gcm.m
+      fallback {
+        method = method.unencrypted.u
+      }
+    }`))
+	if got, err := migrating.DecryptRecord(record); err != nil || !bytes.Equal(got, record) {
+		t.Errorf("with the unencrypted fallback: %s, %v", got, err)
+	}
+	// Without encryption records are stored as they are.
+	if got, err := (*Encryption)(nil).EncryptRecord(record); err != nil || !bytes.Equal(got, record) {
+		t.Errorf("no encryption: %s, %v", got, err)
+	}
+}

@@ -148,6 +148,30 @@ func (e *Encryption) DecryptPlan(data []byte) ([]byte, error) {
 	return e.plan.open(data, func([]byte) error { return nil })
 }
 
+// EncryptRecord returns the stored form of one record of a state's
+// journal: an envelope sealed like the state (one line of JSON), or the
+// record itself when states are not encrypted.
+func (e *Encryption) EncryptRecord(record []byte) ([]byte, error) {
+	if !e.Encrypts() {
+		return record, nil
+	}
+	env, err := e.state.seal(record)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(env)
+}
+
+// DecryptRecord returns the journal record that stored data holds. An
+// unencrypted record is accepted only as an unencrypted state would be
+// (no state block, or the unencrypted method among its methods).
+func (e *Encryption) DecryptRecord(data []byte) ([]byte, error) {
+	if e == nil || e.state == nil {
+		return data, nil
+	}
+	return e.state.open(data, func([]byte) error { return nil })
+}
+
 // IsEncrypted reports whether data is an encrypted payload.
 func IsEncrypted(data []byte) bool {
 	var env envelope
