@@ -160,7 +160,10 @@ type span struct {
 // NewRecorder returns a Recorder whose clock starts now.
 func NewRecorder(opts Options) *Recorder {
 	if opts.Now == nil {
-		opts.Now = time.Now
+		// Wall clock readings only: the record saved and read back then
+		// gives the same durations, and the same page, as the one in
+		// memory (a monotonic reading would not survive the round trip).
+		opts.Now = func() time.Time { return time.Now().Round(0) }
 	}
 	return &Recorder{opts: opts, started: opts.Now(), spans: map[apply.Op]*span{}}
 }
