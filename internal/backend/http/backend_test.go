@@ -1,7 +1,6 @@
 package http
 
 import (
-	"bufio"
 	"context"
 	"crypto/md5"
 	"encoding/base64"
@@ -9,7 +8,6 @@ import (
 	"fmt"
 	nethttp "net/http"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -25,13 +23,7 @@ import (
 const helperEnv = "RIG_HTTP_LOCK_HELPER"
 
 func TestMain(m *testing.M) {
-	if addr := os.Getenv(helperEnv); addr != "" {
-		if err := runHelper(addr); err != nil {
-			fmt.Fprintln(os.Stderr, "helper:", err)
-			os.Exit(2)
-		}
-		select {} // hold the lock until killed
-	}
+	backendtest.ServeLockHelper(helperEnv, runHelper)
 	os.Exit(m.Run())
 }
 
@@ -49,7 +41,6 @@ func runHelper(addr string) error {
 	if _, err := s.Lock(context.Background(), info); err != nil {
 		return err
 	}
-	fmt.Println("locked")
 	return nil
 }
 
@@ -286,28 +277,11 @@ func TestNoLockAddress(t *testing.T) {
 func TestKilledHolderKeepsLock(t *testing.T) {
 	srv := stateserver.Start(t, stateserver.Options{})
 	addr := srv.URL + "/state/k"
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), helperEnv+"="+addr)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "locked\n" {
-		t.Fatalf("helper did not lock: %q, %v", line, err)
-	}
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
+	backendtest.StartLockHelper(t, helperEnv, addr)() // locks, then dies
 
 	ctx := context.Background()
 	s := openStore(t, newBackend(t, config(srv, "/state/k")))
-	_, err = s.Lock(ctx, backend.NewLockInfo("OperationTypePlan"))
+	_, err := s.Lock(ctx, backend.NewLockInfo("OperationTypePlan"))
 	var le *backend.LockError
 	if !errors.As(err, &le) || le.Info == nil || le.Info.Info != "helper" || le.Info.Operation != "OperationTypeApply" || le.Info.Path != addr {
 		t.Fatalf("Lock after the holder died = %v, want the helper's LockError", err)

@@ -3,14 +3,12 @@
 package local
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -19,6 +17,7 @@ import (
 	"time"
 
 	"github.com/rig-iac/rig/internal/backend"
+	"github.com/rig-iac/rig/internal/backend/backendtest"
 )
 
 // helperEnv makes the test binary a helper process that takes a lock on
@@ -29,13 +28,7 @@ import (
 const helperEnv = "RIG_LOCAL_LOCK_HELPER"
 
 func TestMain(m *testing.M) {
-	if spec := os.Getenv(helperEnv); spec != "" {
-		if err := runHelper(spec); err != nil {
-			fmt.Fprintln(os.Stderr, "helper:", err)
-			os.Exit(2)
-		}
-		select {} // hold the lock until killed
-	}
+	backendtest.ServeLockHelper(helperEnv, runHelper)
 	os.Exit(m.Run())
 }
 
@@ -85,7 +78,6 @@ func runHelper(spec string) error {
 	default:
 		return fmt.Errorf("unknown mode %q", mode)
 	}
-	fmt.Println("locked")
 	return nil
 }
 
@@ -93,29 +85,7 @@ func runHelper(spec string) error {
 // returns a function that kills it and waits for it to exit.
 func startHelper(t *testing.T, mode, dir string) (kill func()) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), helperEnv+"="+mode+":"+dir)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var once sync.Once
-	kill = func() {
-		once.Do(func() {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-		})
-	}
-	t.Cleanup(kill)
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || line != "locked\n" {
-		t.Fatalf("helper did not lock: %q, %v", line, err)
-	}
-	return kill
+	return backendtest.StartLockHelper(t, helperEnv, mode+":"+dir)
 }
 
 func lockErr(t *testing.T, err error) *backend.LockError {

@@ -1,12 +1,10 @@
 package pg
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -24,13 +22,7 @@ import (
 const helperEnv = "RIG_PG_LOCK_HELPER"
 
 func TestMain(m *testing.M) {
-	if spec := os.Getenv(helperEnv); spec != "" {
-		if err := runHelper(spec); err != nil {
-			fmt.Fprintln(os.Stderr, "helper:", err)
-			os.Exit(2)
-		}
-		select {} // hold the lock until killed
-	}
+	backendtest.ServeLockHelper(helperEnv, runHelper)
 	code := m.Run()
 	pgtest.Stop()
 	os.Exit(code)
@@ -51,7 +43,6 @@ func runHelper(spec string) error {
 	if _, err := s.Lock(context.Background(), info); err != nil {
 		return err
 	}
-	fmt.Println("locked")
 	return nil
 }
 
@@ -280,30 +271,14 @@ func TestPlaceholderRow(t *testing.T) {
 // once, because its session ends.
 func TestKilledHolderReleasesLock(t *testing.T) {
 	b := newBackend(t, Config{})
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), helperEnv+"="+pgtest.ConnString(t)+"|"+b.cfg.SchemaName+"|default")
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "locked\n" {
-		t.Fatalf("helper did not lock: %q, %v", line, err)
-	}
+	kill := backendtest.StartLockHelper(t, helperEnv, pgtest.ConnString(t)+"|"+b.cfg.SchemaName+"|default")
 	s := openStore(t, b, "default")
-	_, err = s.Lock(context.Background(), backend.NewLockInfo("OperationTypePlan"))
+	_, err := s.Lock(context.Background(), backend.NewLockInfo("OperationTypePlan"))
 	var le *backend.LockError
 	if !errors.As(err, &le) || le.Info == nil || le.Info.Info != "helper" || le.Info.Operation != "OperationTypeApply" {
 		t.Fatalf("Lock = %v, want the helper's LockError", err)
 	}
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
+	kill()
 	id, err := backend.LockWithTimeout(context.Background(), s, backend.NewLockInfo("OperationTypePlan"), 20*time.Second)
 	if err != nil {
 		t.Fatalf("Lock after the holder died: %v", err)

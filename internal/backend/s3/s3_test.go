@@ -1,7 +1,6 @@
 package s3
 
 import (
-	"bufio"
 	"context"
 	"crypto/md5"
 	"encoding/hex"
@@ -9,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -26,13 +24,7 @@ import (
 const helperEnv = "RIG_S3_LOCK_HELPER"
 
 func TestMain(m *testing.M) {
-	if spec := os.Getenv(helperEnv); spec != "" {
-		if err := runHelper(spec); err != nil {
-			fmt.Fprintln(os.Stderr, "helper:", err)
-			os.Exit(2)
-		}
-		select {} // hold the lock until killed
-	}
+	backendtest.ServeLockHelper(helperEnv, runHelper)
 	os.Exit(m.Run())
 }
 
@@ -51,7 +43,6 @@ func runHelper(spec string) error {
 	if _, err := s.Lock(context.Background(), info); err != nil {
 		return err
 	}
-	fmt.Println("locked")
 	return nil
 }
 
@@ -448,28 +439,10 @@ func TestLockHolderKilled(t *testing.T) {
 			}
 			cfg := testConfig(srv, ddb, k.lockfile)
 			spec, _ := json.Marshal(cfg)
-			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), helperEnv+"="+string(spec))
-			out, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			cmd.Stderr = os.Stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			if line, _ := bufio.NewReader(out).ReadString('\n'); line != "locked\n" {
-				_ = cmd.Process.Kill()
-				_ = cmd.Wait()
-				t.Fatalf("helper said %q", line)
-			}
-			if err := cmd.Process.Kill(); err != nil {
-				t.Fatal(err)
-			}
-			_ = cmd.Wait()
+			backendtest.StartLockHelper(t, helperEnv, string(spec))() // locks, then dies
 			b := newTestBackend(t, cfg)
 			s, _ := b.Store(ctx, backend.DefaultWorkspace)
-			_, err = s.Lock(ctx, backend.NewLockInfo("OperationTypePlan"))
+			_, err := s.Lock(ctx, backend.NewLockInfo("OperationTypePlan"))
 			var le *backend.LockError
 			if !errors.As(err, &le) || le.Info == nil || le.Info.Info != "helper" {
 				t.Fatalf("Lock = %v, want the dead helper's lock", err)
