@@ -22,9 +22,16 @@ func terraformIn(t *testing.T, dir string, env ...string) func(args ...string) r
 	if err != nil {
 		t.Skip("terraform not on PATH")
 	}
+	return toolIn(t, tf, dir, env...)
+}
+
+// toolIn returns a function that runs the program bin (terraform, tofu)
+// in dir with no network (no version check, no CLI configuration) and
+// the extra environment env, and returns what it did.
+func toolIn(t *testing.T, bin, dir string, env ...string) func(args ...string) result {
 	return func(args ...string) result {
 		t.Helper()
-		cmd := exec.Command(tf, args...)
+		cmd := exec.Command(bin, args...)
 		cmd.Dir = dir
 		cmd.Env = append(append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_CLI_CONFIG_FILE=/dev/null", "TF_INPUT=0"), env...)
 		var out, errb bytes.Buffer

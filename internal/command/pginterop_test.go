@@ -1,9 +1,7 @@
 package command
 
 import (
-	"bytes"
 	"context"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -23,23 +21,7 @@ func TestPGTerraformInterop(t *testing.T) {
 	config := p.block() + simpleConfig
 	rigDir := workdir(t, map[string]string{"main.tf": config})
 	tfDir := workdir(t, map[string]string{"main.tf": config})
-	terraform := func(args ...string) result {
-		t.Helper()
-		cmd := exec.Command(tf, args...)
-		cmd.Dir = tfDir
-		// No network: no version check, no CLI configuration.
-		cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_CLI_CONFIG_FILE=/dev/null", "TF_INPUT=0")
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return result{code: code, stdout: out.String(), stderr: errb.String()}
-	}
+	terraform := toolIn(t, tf, tfDir)
 
 	mustRig(t, rigDir, "init", "-no-color")
 	mustRig(t, rigDir, "apply", "-auto-approve", "-no-color", "-input=false")

@@ -37,22 +37,7 @@ func testS3With(t *testing.T, tool, version string, keepsRecord bool) {
 	}
 	p := newS3Target(t, true, true)
 	dir := workdir(t, map[string]string{"main.tf": p.block() + simpleConfig})
-	env := append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null")
-	run := func(args ...string) result {
-		t.Helper()
-		cmd := exec.Command(bin, args...)
-		cmd.Dir, cmd.Env = dir, append(env, "TF_IN_AUTOMATION=1", "TF_INPUT=0")
-		var out, errb strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return result{code: code, stdout: out.String(), stderr: errb.String()}
-	}
+	run := toolIn(t, bin, dir)
 	mustRig(t, dir, "init", "-no-color")
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false")
 	record := readFile(t, dir, ".terraform/terraform.tfstate")
@@ -88,7 +73,7 @@ func testS3With(t *testing.T, tool, version string, keepsRecord bool) {
 
 	// The tool holds the lock while its apply waits for "yes".
 	cmd := exec.Command(bin, "apply", "-no-color", "-var=value=from-"+tool)
-	cmd.Dir, cmd.Env = dir, env
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
