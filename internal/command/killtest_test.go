@@ -24,8 +24,9 @@ import (
 // directory (the "world"), so an object rig lost track of stays visible.
 // Each iteration changes the configuration so that the apply creates,
 // updates in place, replaces (delete-first and create_before_destroy) or
-// destroys objects, SIGKILLs rig at a random moment of it, then runs rig
-// again (plan, then apply, which recovers the journal) and checks:
+// destroys objects, SIGKILLs rig at a random moment of it (one time in
+// three, the apply recovering from that is killed too), then runs rig again
+// (plan, then apply, which recovers the journal) and checks:
 //
 //   - no provider process survives the killed rig;
 //   - a following plan has no changes (-detailed-exitcode exits 0);
@@ -204,13 +205,17 @@ var (
 	createdID   = regexp.MustCompile(`^(test_file\.\S+): Creation complete after \S+ \[id=([0-9a-f]+)\]`)
 )
 
-// iteration applies the configuration as it stands, killing rig at a
-// random moment, recovers and checks the world against the state. It
-// returns whether rig was killed and how many objects the kill orphaned.
-func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) (killed bool, strays int) {
-	t := e.t
-	before := e.worldObjects()
+// killedRun is what one apply that rig may have been killed in did.
+type killedRun struct {
+	killed bool
+	// reported holds the ids of the creates rig reported complete;
+	// underWay counts those it started and did not.
+	reported map[string]bool
+	underWay int
+}
 
+// planOps returns the number of operations the plan in mode would carry out.
+func (e *killEnv) planOps(mode []string) int {
 	r := e.mustRun(append([]string{"plan", "-no-color", "-input=false"}, mode...)...)
 	ops := 0
 	if m := planSummary.FindStringSubmatch(r.stdout); m != nil {
@@ -219,6 +224,13 @@ func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) 
 			ops += n
 		}
 	}
+	return ops
+}
+
+// applyAndKill runs an apply of ops operations in mode and SIGKILLs it at
+// a random moment, then checks that no provider process outlived it.
+func (e *killEnv) applyAndKill(rnd *rand.Rand, what string, ops int, mode []string) killedRun {
+	t := e.t
 	parallelism := 1 + rnd.IntN(10)
 	// Each operation prints a start and an end line: kill after a random
 	// one of them, and a random moment after it.
@@ -236,9 +248,8 @@ func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) 
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// reported holds the ids of the creates rig reported complete;
-	// creating the addresses of those it started and did not.
-	reported, creating := map[string]bool{}, map[string]bool{}
+	res := killedRun{reported: map[string]bool{}}
+	creating := map[string]bool{}
 	var children []int
 	events := 0
 	sc := bufio.NewScanner(stdout)
@@ -250,35 +261,59 @@ func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) 
 		}
 		if m := createdID.FindStringSubmatch(line); m != nil {
 			delete(creating, m[1])
-			reported[m[2]] = true
+			res.reported[m[2]] = true
 		}
-		if !applyEvent.MatchString(line) || killed {
+		if !applyEvent.MatchString(line) || res.killed {
 			continue
 		}
 		if events++; events > killAfter {
 			time.Sleep(pause)
 			children = childrenOf(cmd.Process.Pid)
-			killed = cmd.Process.Signal(syscall.SIGKILL) == nil
+			res.killed = cmd.Process.Signal(syscall.SIGKILL) == nil
 		}
 	}
 	err = cmd.Wait()
 	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
-	killed = killed && ws.Signaled()
-	if !killed && err != nil {
-		t.Fatalf("iteration %d (%s): the apply failed: %v\n%s", i, phase, err, stderr.String())
+	res.killed = res.killed && ws.Signaled()
+	if !res.killed && err != nil {
+		t.Fatalf("%s: the apply failed: %v\n%s", what, err, stderr.String())
 	}
-	t.Logf("iteration %d: %s, %d operations, -parallelism=%d, killed=%v after %d events (+%v), %d creates reported complete, %d under way",
-		i, phase, ops, parallelism, killed, events, pause, len(reported), len(creating))
-	if killed {
+	res.underWay = len(creating)
+	t.Logf("%s: %d operations, -parallelism=%d, killed=%v after %d events (+%v), %d creates reported complete, %d under way",
+		what, ops, parallelism, res.killed, events, pause, len(res.reported), res.underWay)
+	if res.killed {
 		e.checkNoProviderLeft(children)
 	}
-	afterKill := e.worldObjects()
+	return res
+}
+
+// iteration applies the configuration as it stands, killing rig at a
+// random moment (and, one time in three, the apply recovering from that
+// too), recovers and checks the world against the state. It returns
+// whether rig was killed and how many objects the kills orphaned.
+func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) (killed bool, orphaned int) {
+	t := e.t
+	before := e.worldObjects()
+	what := fmt.Sprintf("iteration %d (%s)", i, phase)
+	run := e.applyAndKill(rnd, what, e.planOps(mode), mode)
+	// madeByKilled holds the objects that exist after a kill.
+	madeByKilled := e.worldObjects()
+	if run.killed && rnd.IntN(3) == 0 {
+		again := e.applyAndKill(rnd, what+", recovery", e.planOps(mode), mode)
+		for id := range again.reported {
+			run.reported[id] = true
+		}
+		run.underWay += again.underWay
+		for id, c := range e.worldObjects() {
+			madeByKilled[id] = c
+		}
+	}
 
 	// Recover: plan (which folds the journal in), apply, plan again.
 	e.mustRun(append([]string{"plan", "-no-color", "-input=false"}, mode...)...)
 	e.mustRun(append([]string{"apply", "-auto-approve", "-no-color", "-input=false"}, mode...)...)
 	if r := e.run(append([]string{"plan", "-detailed-exitcode", "-no-color", "-input=false"}, mode...)...); r.code != 0 {
-		t.Fatalf("iteration %d (%s): the plan after recovery did not converge: exit %d\n%s%s", i, phase, r.code, r.stdout, r.stderr)
+		t.Fatalf("%s: the plan after recovery did not converge: exit %d\n%s%s", what, r.code, r.stdout, r.stderr)
 	}
 
 	inState := e.stateObjects(i)
@@ -287,9 +322,9 @@ func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) 
 		got, ok := world[id]
 		switch {
 		case !ok:
-			t.Errorf("iteration %d (%s): phantom: test_file %s is in the state but not in the world", i, phase, id)
+			t.Errorf("%s: phantom: test_file %s is in the state but not in the world", what, id)
 		case got != content:
-			t.Errorf("iteration %d (%s): test_file %s has content %q in the world, %q in the state", i, phase, id, got, content)
+			t.Errorf("%s: test_file %s has content %q in the world, %q in the state", what, id, got, content)
 		}
 	}
 	var orphans []string
@@ -298,16 +333,16 @@ func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) 
 			continue
 		}
 		_, old := before[id]
-		_, madeByKilled := afterKill[id]
-		if old || !madeByKilled || reported[id] {
-			t.Errorf("iteration %d (%s): leaked: test_file %s is in the world but not in the state (existed before: %v, created by the killed run: %v, reported complete: %v)",
-				i, phase, id, old, madeByKilled && !old, reported[id])
+		_, byKilled := madeByKilled[id]
+		if old || !byKilled || run.reported[id] {
+			t.Errorf("%s: leaked: test_file %s is in the world but not in the state (existed before: %v, created by a killed run: %v, reported complete: %v)",
+				what, id, old, byKilled && !old, run.reported[id])
 			continue
 		}
 		orphans = append(orphans, id)
 	}
-	if len(orphans) > len(creating) {
-		t.Errorf("iteration %d (%s): %d objects orphaned by the kill, more than the %d creates it interrupted", i, phase, len(orphans), len(creating))
+	if len(orphans) > run.underWay {
+		t.Errorf("%s: %d objects orphaned by the kill, more than the %d creates it interrupted", what, len(orphans), run.underWay)
 	}
 	if t.Failed() {
 		t.FailNow()
@@ -321,12 +356,12 @@ func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) 
 		}
 	}
 	if len(orphans) > 0 {
-		t.Logf("iteration %d: orphaned by creates under way at the kill: %v", i, orphans)
+		t.Logf("%s: orphaned by creates under way at the kill: %v", what, orphans)
 	}
 	if len(mode) > 0 && len(inState) != 0 {
-		t.Fatalf("iteration %d (%s): %d objects in the state after a destroy", i, phase, len(inState))
+		t.Fatalf("%s: %d objects in the state after a destroy", what, len(inState))
 	}
-	return killed, len(orphans)
+	return run.killed, len(orphans)
 }
 
 // worldObjects returns the test_file objects in the world: id to content.
