@@ -39,7 +39,9 @@ import (
 //     at most -parallelism of those; the test counts and removes them.
 //
 // RIG_TEST_KILL_ITERATIONS sets the number of iterations (10 by default, 4
-// for PostgreSQL); RIG_TEST_KILL_SEED replays the run a failure logged.
+// for PostgreSQL); RIG_TEST_KILL_SEED replays the choices of the run a
+// failure logged (configurations, -parallelism, the output line to kill
+// after and the pause), not the timing of the operations.
 
 // TestKillAtRandomMoments is the kill test with the local backend.
 func TestKillAtRandomMoments(t *testing.T) {
