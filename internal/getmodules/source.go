@@ -124,6 +124,11 @@ func (s Source) String() string {
 		return b.String()
 	case HTTPSource:
 		base, query, _ := strings.Cut(s.URL, "?")
+		if s.Subdir != "" && strings.HasSuffix(base, "/") {
+			// "BASE//SUBDIR" would split at BASE's own last slash: write
+			// the subdirectory after the query, where it was found.
+			return base + "?" + query + "//" + s.Subdir
+		}
 		if s.Subdir != "" {
 			base += "//" + s.Subdir
 		}
@@ -256,6 +261,11 @@ func parseHTTP(s string) (Source, error) {
 	clean, err := cleanSubdir(subdir)
 	if err != nil {
 		return Source{}, fmt.Errorf("invalid HTTP source %q: %w", s, err)
+	}
+	if base, query, _ := strings.Cut(rest, "?"); clean != "" && strings.HasSuffix(base, "/") && strings.Contains(query, "//") {
+		// No way to write this back that parses the same: the subdirectory
+		// would go after the query, whose "//" would start it instead.
+		return Source{}, fmt.Errorf("invalid HTTP source %q: a URL ending in a slash, with a subdirectory, cannot have \"//\" in its query", s)
 	}
 	return Source{Kind: HTTPSource, URL: rest, Subdir: clean, Raw: s}, nil
 }

@@ -1,6 +1,8 @@
 // Command testprovider is a provider plugin for the tests of package
-// plugin: it serves the resource type test_thing (and, over protocol 6 only,
-// test_nested), the data source test_echo and the function upper, written
+// plugin and of the commands: it serves the resource types test_thing,
+// test_file (objects kept as files in a directory, see world.go) and, over
+// protocol 6 only, test_nested, the data source test_echo and the function
+// upper, written
 // against rig's own tfplugin5/tfplugin6 stubs. Protocol 6 is implemented in
 // server.go; protocol 5 relays each call to it, re-encoding the messages
 // (the two protocols share field numbers for everything it uses).

@@ -113,7 +113,7 @@ func schemaResponse() *tfplugin6.GetProviderSchema_Response {
 	return &tfplugin6.GetProviderSchema_Response{
 		Provider:          &tfplugin6.Schema{Block: &tfplugin6.Schema_Block{Attributes: []*tfplugin6.Schema_Attribute{attr("region", cty.String, "o")}}},
 		ProviderMeta:      &tfplugin6.Schema{Block: &tfplugin6.Schema_Block{Attributes: []*tfplugin6.Schema_Attribute{attr("module_name", cty.String, "o")}}},
-		ResourceSchemas:   map[string]*tfplugin6.Schema{"test_thing": thing, "test_nested": nested},
+		ResourceSchemas:   map[string]*tfplugin6.Schema{"test_thing": thing, "test_nested": nested, "test_file": fileSchema()},
 		DataSourceSchemas: map[string]*tfplugin6.Schema{"test_echo": {Block: &tfplugin6.Schema_Block{Attributes: []*tfplugin6.Schema_Attribute{attr("input", cty.String, "r"), attr("output", cty.String, "c")}}}},
 		Functions: map[string]*tfplugin6.Function{"upper": {
 			Parameters: []*tfplugin6.Function_Parameter{{Name: "s", Type: typeJSON(cty.String)}},
@@ -180,6 +180,8 @@ func typeOf(typeName string) (cty.Type, bool) {
 		return thingType, true
 	case "test_nested":
 		return nestedType, true
+	case "test_file":
+		return fileType, true
 	}
 	return cty.NilType, false
 }
@@ -304,7 +306,11 @@ func (s *server) ReadResource(_ context.Context, req *tfplugin6.ReadResource_Req
 	if err != nil {
 		return &tfplugin6.ReadResource_Response{Diagnostics: decodeFailed(err)}, nil
 	}
-	if !cur.IsNull() {
+	if req.TypeName == "test_file" && !cur.IsNull() {
+		if cur, err = readFile(cur.GetAttr("id"), cur.GetAttr("key")); err != nil {
+			return &tfplugin6.ReadResource_Response{Diagnostics: []*tfplugin6.Diagnostic{errDiag("Read failed", err.Error())}}, nil
+		}
+	} else if !cur.IsNull() {
 		if id := cur.GetAttr("id"); id.IsKnown() && !id.IsNull() && id.AsString() == "gone" {
 			cur = cty.NullVal(ty)
 		}
@@ -339,6 +345,10 @@ func (s *server) PlanResourceChange(_ context.Context, req *tfplugin6.PlanResour
 	if prior.IsNull() {
 		m["id"] = cty.UnknownVal(cty.String).RefineNotNull()
 	}
+	if req.TypeName == "test_file" && !prior.IsNull() && !prior.GetAttr("key").RawEquals(proposed.GetAttr("key")) {
+		resp.RequiresReplace = []*tfplugin6.AttributePath{{Steps: []*tfplugin6.AttributePath_Step{attrStep("key")}}}
+		m["id"] = cty.UnknownVal(cty.String).RefineNotNull()
+	}
 	if req.TypeName == "test_thing" {
 		if m["size"].IsNull() {
 			m["size"] = cty.NumberIntVal(1)
@@ -367,6 +377,17 @@ func (s *server) ApplyResourceChange(ctx context.Context, req *tfplugin6.ApplyRe
 	planned, err := decode(req.PlannedState, ty)
 	if err != nil {
 		return &tfplugin6.ApplyResourceChange_Response{Diagnostics: decodeFailed(err)}, nil
+	}
+	if req.TypeName == "test_file" {
+		prior, err := decode(req.PriorState, ty)
+		if err != nil {
+			return &tfplugin6.ApplyResourceChange_Response{Diagnostics: decodeFailed(err)}, nil
+		}
+		v, err := applyFile(prior, planned)
+		if err != nil {
+			return &tfplugin6.ApplyResourceChange_Response{Diagnostics: []*tfplugin6.Diagnostic{errDiag("Apply failed", err.Error())}}, nil
+		}
+		return &tfplugin6.ApplyResourceChange_Response{NewState: encode(v, ty)}, nil
 	}
 	if planned.IsNull() {
 		return &tfplugin6.ApplyResourceChange_Response{NewState: req.PlannedState}, nil
