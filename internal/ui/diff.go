@@ -24,7 +24,15 @@ type node struct {
 	r       renderer
 }
 
-func (n *node) render(indent int, o ropts) string { return n.r.render(n, indent, o) }
+// render writes the node's rendering into b.
+func (n *node) render(b *strings.Builder, indent int, o ropts) { n.r.render(b, n, indent, o) }
+
+// text is the node's rendering as a string, for the top of a value.
+func (n *node) text(indent int, o ropts) string {
+	var b strings.Builder
+	n.render(&b, indent, o)
+	return b.String()
+}
 
 // side is one half of a change.
 type side struct {

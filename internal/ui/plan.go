@@ -176,7 +176,7 @@ func renderChange(c *plan.ResourceInstanceChange, schemas SchemaSource, o ropts)
 	if r.Mode == addrs.Data {
 		mode = "data"
 	}
-	return o.c(changeComment(c)) + fmt.Sprintf("%s %s %q %q %s", o.c(actionSymbol(c.Action)), mode, r.Type, r.Name, n.render(0, o))
+	return o.c(changeComment(c)) + fmt.Sprintf("%s %s %q %q %s", o.c(actionSymbol(c.Action)), mode, r.Type, r.Name, n.text(0, o))
 }
 
 // changeComment is the "  # addr will be …" header of a change, with its
@@ -280,7 +280,7 @@ func renderOutputChanges(p *plan.Plan, o ropts) string {
 		if n.action == plan.NoOp {
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("%s %-*s = %s", o.c(actionSymbol(n.action)), width, attrName(name), n.render(0, o)))
+		lines = append(lines, fmt.Sprintf("%s %-*s = %s", o.c(actionSymbol(n.action)), width, attrName(name), n.text(0, o)))
 	}
 	return strings.Join(lines, "\n")
 }

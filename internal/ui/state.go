@@ -55,7 +55,7 @@ func RenderState(w io.Writer, s *state.State, schemas SchemaSource, opts RenderO
 			}
 			d.after = d.before
 			n := d.attr(side{v: v}, side{v: v}, v.Type())
-			fmt.Fprintf(&b, "%s = %s\n", name, n.render(0, o))
+			fmt.Fprintf(&b, "%s = %s\n", name, n.text(0, o))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -104,7 +104,7 @@ func renderStateObject(s *state.State, addr addrs.ObjectAddr, schemas SchemaSour
 	if r.Addr.Resource.Mode == addrs.Data {
 		mode = "data"
 	}
-	fmt.Fprintf(&b, "%s %q %q %s", mode, r.Addr.Resource.Type, r.Addr.Resource.Name, n.render(0, o))
+	fmt.Fprintf(&b, "%s %q %q %s", mode, r.Addr.Resource.Type, r.Addr.Resource.Name, n.text(0, o))
 	return b.String(), nil
 }
 
