@@ -288,8 +288,15 @@ func (d *differ) sequence(b, a side, shouldDiff func(x, y cty.Value) bool, child
 	case bv == nil && av != nil:
 		cur = plan.Create
 	}
+	// Keys are compared only when both sides have elements; computing
+	// them costs the size of each element, which for a nested list adds
+	// up level by level.
+	bkeys, akeys := make([]string, len(bv)), make([]string, len(av))
+	if len(bv) > 0 && len(av) > 0 {
+		bkeys, akeys = keysOf(bv), keysOf(av)
+	}
 	var elems []*node
-	processSlice(keysOf(bv), keysOf(av), func(i, j int) bool { return shouldDiff(bv[i], av[j]) }, func(i, j int) {
+	processSlice(bkeys, akeys, func(i, j int) bool { return shouldDiff(bv[i], av[j]) }, func(i, j int) {
 		cn := child(d.indexed(b, bk, bv, i), d.indexed(a, ak, av, j))
 		elems = append(elems, cn)
 		cur = compareActions(cur, cn.action)
