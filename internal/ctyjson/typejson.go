@@ -86,3 +86,14 @@ func typeOf(raw any) (cty.Type, bool) {
 	}
 	return cty.NilType, false
 }
+
+// MarshalType encodes ty as go-cty's cty/json.MarshalType does, in time
+// linear in the result: go-cty's encoding of a nested type re-reads each
+// nested level's bytes. Types it does not handle (capsule types) are left
+// to go-cty.
+func MarshalType(ty cty.Type) ([]byte, error) {
+	if b, ok := appendType(nil, ty); ok {
+		return b, nil
+	}
+	return ctyjson.MarshalType(ty)
+}

@@ -72,3 +72,43 @@ func TestUnmarshalTypeDeep(t *testing.T) {
 		t.Errorf("decoded a different type: %.100s…", got.GoString())
 	}
 }
+
+// TestMarshalType checks that types encode as go-cty encodes them, and
+// decode back to themselves.
+func TestMarshalType(t *testing.T) {
+	deep := cty.String
+	for range 50 {
+		deep = cty.List(cty.Tuple([]cty.Type{deep, cty.Bool}))
+	}
+	tests := []struct {
+		name string
+		ty   cty.Type
+	}{
+		{"string", cty.String},
+		{"dynamic", cty.DynamicPseudoType},
+		{"collections", cty.Map(cty.Set(cty.List(cty.Number)))},
+		{"object", cty.Object(map[string]cty.Type{"b": cty.Bool, "a<&>": cty.String, "é": cty.EmptyObject})},
+		{"optional attributes", cty.ObjectWithOptionalAttrs(map[string]cty.Type{"a": cty.String, "b": cty.Number}, []string{"b"})},
+		{"tuple", cty.Tuple([]cty.Type{cty.String, cty.EmptyTuple})},
+		{"nested", deep},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := MarshalType(tt.ty)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := ctyjson.MarshalType(tt.ty)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want) {
+				t.Errorf("MarshalType = %s, go-cty's %s", got, want)
+			}
+			back, err := UnmarshalType(got)
+			if err != nil || !back.Equals(tt.ty) {
+				t.Errorf("decoded back as %#v (error %v)", back, err)
+			}
+		})
+	}
+}
