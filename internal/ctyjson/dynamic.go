@@ -6,7 +6,6 @@ import (
 	"unsafe"
 
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
 // dynamic reads a value of cty.DynamicPseudoType, stored as
@@ -105,15 +104,15 @@ var (
 
 const maxTypes = 10000
 
-// cachedType decodes raw, the JSON text of a type description, as go-cty's
-// ctyjson.UnmarshalType does.
+// cachedType decodes raw, the JSON text of a type description, with
+// UnmarshalType.
 func cachedType(raw []byte) (cty.Type, bool) {
 	// The lookup key aliases raw rather than copying it: Load does not keep
 	// its key, and raw does not change during the call.
 	if t, ok := types.Load(unsafe.String(unsafe.SliceData(raw), len(raw))); ok {
 		return t.(cty.Type), true
 	}
-	t, err := ctyjson.UnmarshalType(raw)
+	t, err := UnmarshalType(raw)
 	if err != nil {
 		return cty.NilType, false
 	}

@@ -11,9 +11,10 @@ import (
 // else makes the fast path give up.
 
 // maxDepth bounds how deeply nested the containers followed by the fast path
-// may be. Deeper input goes to go-cty, whose encoding/json scanner has its own
-// (larger) limit.
-const maxDepth = 1000
+// may be: encoding/json's own limit, so that any value go-cty can decode is
+// decoded here in one pass (go-cty's cost grows with the square of the
+// depth). Deeper input goes to go-cty, which rejects it.
+const maxDepth = 10000
 
 // strSpecial marks the bytes that end the plain run of a JSON string: the
 // closing quote, a backslash, control characters and non-ASCII bytes.

@@ -24,7 +24,15 @@ type node struct {
 	r       renderer
 }
 
-func (n *node) render(indent int, o ropts) string { return n.r.render(n, indent, o) }
+// render writes the node's rendering into b.
+func (n *node) render(b *strings.Builder, indent int, o ropts) { n.r.render(b, n, indent, o) }
+
+// text is the node's rendering as a string, for the top of a value.
+func (n *node) text(indent int, o ropts) string {
+	var b strings.Builder
+	n.render(&b, indent, o)
+	return b.String()
+}
 
 // side is one half of a change.
 type side struct {
@@ -280,8 +288,15 @@ func (d *differ) sequence(b, a side, shouldDiff func(x, y cty.Value) bool, child
 	case bv == nil && av != nil:
 		cur = plan.Create
 	}
+	// Keys are compared only when both sides have elements; computing
+	// them costs the size of each element, which for a nested list adds
+	// up level by level.
+	bkeys, akeys := make([]string, len(bv)), make([]string, len(av))
+	if len(bv) > 0 && len(av) > 0 {
+		bkeys, akeys = keysOf(bv), keysOf(av)
+	}
 	var elems []*node
-	processSlice(keysOf(bv), keysOf(av), func(i, j int) bool { return shouldDiff(bv[i], av[j]) }, func(i, j int) {
+	processSlice(bkeys, akeys, func(i, j int) bool { return shouldDiff(bv[i], av[j]) }, func(i, j int) {
 		cn := child(d.indexed(b, bk, bv, i), d.indexed(a, ak, av, j))
 		elems = append(elems, cn)
 		cur = compareActions(cur, cn.action)

@@ -139,7 +139,7 @@ jsonencode(
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := &differ{}
-			got := d.attr(side{v: tt.before}, side{v: tt.after}, tt.ty).render(0, ropts{})
+			got := d.attr(side{v: tt.before}, side{v: tt.after}, tt.ty).text(0, ropts{})
 			if diff := cmp.Diff(strings.TrimPrefix(tt.want, "\n"), got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
@@ -164,7 +164,7 @@ func TestNestedAttributes(t *testing.T) {
 	after := cty.ObjectVal(map[string]cty.Value{"single": obj("a", 2), "list": cty.ListVal([]cty.Value{obj("x", 1), obj("y", 2)})})
 	d := &differ{replace: pathSet{}}
 	d.replace.add(cty.GetAttrPath("single").GetAttr("size"))
-	got := d.block(side{v: before}, side{v: after}, blk).render(0, ropts{})
+	got := d.block(side{v: before}, side{v: after}, blk).text(0, ropts{})
 	want := `{
       ~ list   = [
           + {

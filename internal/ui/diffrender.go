@@ -105,18 +105,17 @@ func actionSymbol(a plan.Action) string {
 	return "  ?"
 }
 
-// writeAttrLine writes one "name = value" line of an object or block, the
-// name padded to width (counted in runes, as fmt's %-*s pads it).
-func writeAttrLine(b *strings.Builder, indent int, sym, name string, width int, value string) {
-	b.WriteString(pad(indent))
+// writeAttrLine writes the start of one "name = value" line of an object or
+// block, the name padded to width (counted in runes, as fmt's %-*s pads
+// it); the caller writes the value and the newline.
+func writeAttrLine(b *strings.Builder, indent int, sym, name string, width int) {
+	writePad(b, indent)
 	b.WriteString(sym)
 	b.WriteString(name)
 	for range width - utf8.RuneCountInString(name) {
 		b.WriteByte(' ')
 	}
 	b.WriteString(" = ")
-	b.WriteString(value)
-	b.WriteByte('\n')
 }
 
 // pad is the indentation of a nesting depth, four spaces a level.
@@ -125,6 +124,17 @@ func pad(indent int) string {
 		return padding[:n]
 	}
 	return strings.Repeat("    ", indent)
+}
+
+// writePad writes the indentation of a nesting depth without building it
+// as a string first: a deep value writes one per line.
+func writePad(b *strings.Builder, indent int) {
+	n := 4 * indent
+	for n > len(padding) {
+		b.WriteString(padding)
+		n -= len(padding)
+	}
+	b.WriteString(padding[:n])
 }
 
 const padding = "                                                                "
@@ -159,9 +169,14 @@ func plainIdentifier(k string) bool {
 // important attributes are shown even when unchanged.
 func important(k string) bool { return k == "id" || k == "name" || k == "tags" }
 
-// renderer prints one kind of node.
+// renderer prints one kind of node. Every renderer writes into the one
+// builder the whole value is rendered into, so that each byte of a deeply
+// nested value is written once rather than copied by every enclosing level.
 type renderer interface {
-	render(n *node, indent int, o ropts) string
+	// render writes the node's value, from its first character to its
+	// last: a multi-line value ends without a newline, its lines after the
+	// first indented for depth indent.
+	render(b *strings.Builder, n *node, indent int, o ropts)
 	// warnings are comment lines printed above the node's line.
 	warnings(n *node, indent int, o ropts) []string
 }
@@ -172,8 +187,34 @@ func (noWarnings) warnings(*node, int, ropts) []string { return nil }
 
 func writeWarnings(b *strings.Builder, n *node, indent int, o ropts) {
 	for _, w := range n.r.warnings(n, indent, o) {
-		b.WriteString(pad(indent) + w + "\n")
+		writePad(b, indent)
+		b.WriteString(w)
+		b.WriteByte('\n')
 	}
+}
+
+// writeHidden writes the "# (N unchanged KINDs hidden)" line of a level.
+func writeHidden(b *strings.Builder, indent int, o ropts, kind string, n int) {
+	writePad(b, indent)
+	b.WriteString(o.sym(plan.NoOp))
+	b.WriteString(o.unchanged(kind, n))
+	b.WriteByte('\n')
+}
+
+// writeClose writes the closing line of a multi-line value.
+func writeClose(b *strings.Builder, indent int, o ropts, closer string) {
+	writePad(b, indent)
+	b.WriteString(o.sym(plan.NoOp))
+	b.WriteString(closer)
+}
+
+// writeElem writes one element line of a list or set: the symbol, the
+// element and a comma.
+func writeElem(b *strings.Builder, e *node, indent int, o ropts) {
+	writePad(b, indent)
+	b.WriteString(o.sym(e.action))
+	e.render(b, indent, o)
+	b.WriteString(",\n")
 }
 
 // objectR renders an object: a dynamic object, a typed object attribute or
@@ -184,9 +225,12 @@ type objectR struct {
 	overrideNullSuffix bool
 }
 
-func (r objectR) render(n *node, indent int, o ropts) string {
+func (r objectR) render(b *strings.Builder, n *node, indent int, o ropts) {
 	if len(r.attrs) == 0 {
-		return "{}" + o.nullSuffix(n.action) + o.forces(n.replace)
+		b.WriteString("{}")
+		b.WriteString(o.nullSuffix(n.action))
+		b.WriteString(o.forces(n.replace))
+		return
 	}
 	ao := o
 	ao.overrideNullSuffix = r.overrideNullSuffix
@@ -195,8 +239,9 @@ func (r objectR) render(n *node, indent int, o ropts) string {
 	for _, k := range keys {
 		width = max(width, len(attrName(k)))
 	}
-	var b strings.Builder
-	b.WriteString("{" + o.forces(n.replace) + "\n")
+	b.WriteString("{")
+	b.WriteString(o.forces(n.replace))
+	b.WriteByte('\n')
 	hidden := 0
 	for _, k := range keys {
 		child := r.attrs[k]
@@ -207,14 +252,16 @@ func (r objectR) render(n *node, indent int, o ropts) string {
 			hidden++
 			continue
 		}
-		writeWarnings(&b, child, indent+1, co)
-		writeAttrLine(&b, indent+1, co.sym(child.action), attrName(k), width, child.render(indent+1, co))
+		writeWarnings(b, child, indent+1, co)
+		writeAttrLine(b, indent+1, co.sym(child.action), attrName(k), width)
+		child.render(b, indent+1, co)
+		b.WriteByte('\n')
 	}
 	if hidden > 0 {
-		b.WriteString(pad(indent+1) + o.sym(plan.NoOp) + o.unchanged("attribute", hidden) + "\n")
+		writeHidden(b, indent+1, o, "attribute", hidden)
 	}
-	b.WriteString(pad(indent) + o.sym(plan.NoOp) + "}" + o.nullSuffix(n.action))
-	return b.String()
+	writeClose(b, indent, o, "}")
+	b.WriteString(o.nullSuffix(n.action))
 }
 
 // mapR renders a map: keys quoted, aligned unless nested.
@@ -226,11 +273,14 @@ type mapR struct {
 	overrideForces     bool
 }
 
-func (r mapR) render(n *node, indent int, o ropts) string {
+func (r mapR) render(b *strings.Builder, n *node, indent int, o ropts) {
 	selfForces := n.replace && !r.overrideForces
 	childForces := n.replace && r.overrideForces
 	if len(r.elems) == 0 {
-		return "{}" + o.nullSuffix(n.action) + o.forces(selfForces)
+		b.WriteString("{}")
+		b.WriteString(o.nullSuffix(n.action))
+		b.WriteString(o.forces(selfForces))
+		return
 	}
 	keys := slices.Sorted(maps.Keys(r.elems))
 	width := 0
@@ -240,8 +290,9 @@ func (r mapR) render(n *node, indent int, o ropts) string {
 	eo := o
 	eo.overrideNullSuffix = n.action == plan.Delete || r.overrideNullSuffix
 	eo.overrideForces = childForces
-	var b strings.Builder
-	b.WriteString("{" + o.forces(selfForces) + "\n")
+	b.WriteString("{")
+	b.WriteString(o.forces(selfForces))
+	b.WriteByte('\n')
 	hidden := 0
 	for _, k := range keys {
 		child := r.elems[k]
@@ -249,22 +300,25 @@ func (r mapR) render(n *node, indent int, o ropts) string {
 			hidden++
 			continue
 		}
-		writeWarnings(&b, child, indent+1, o)
-		comma := ""
-		if _, ok := child.r.(objectR); ok {
-			comma = ","
-		}
+		writeWarnings(b, child, indent+1, o)
 		w := 0
 		if r.align {
 			w = width
 		}
-		fmt.Fprintf(&b, "%s%s%-*s = %s%s\n", pad(indent+1), eo.sym(child.action), w, fmt.Sprintf("%q", k), child.render(indent+1, eo), comma)
+		writePad(b, indent+1)
+		b.WriteString(eo.sym(child.action))
+		fmt.Fprintf(b, "%-*s = ", w, fmt.Sprintf("%q", k))
+		child.render(b, indent+1, eo)
+		if _, ok := child.r.(objectR); ok {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
 	}
 	if hidden > 0 {
-		b.WriteString(pad(indent+1) + o.sym(plan.NoOp) + o.unchanged("element", hidden) + "\n")
+		writeHidden(b, indent+1, o, "element", hidden)
 	}
-	b.WriteString(pad(indent) + o.sym(plan.NoOp) + "}" + o.nullSuffix(n.action))
-	return b.String()
+	writeClose(b, indent, o, "}")
+	b.WriteString(o.nullSuffix(n.action))
 }
 
 // listR renders a list or tuple; with context, the unchanged elements next
@@ -275,16 +329,20 @@ type listR struct {
 	context bool
 }
 
-func (r listR) render(n *node, indent int, o ropts) string {
+func (r listR) render(b *strings.Builder, n *node, indent int, o ropts) {
 	if len(r.elems) == 0 {
-		return "[]" + o.nullSuffix(n.action) + o.forces(n.replace)
+		b.WriteString("[]")
+		b.WriteString(o.nullSuffix(n.action))
+		b.WriteString(o.forces(n.replace))
+		return
 	}
 	eo := o
 	eo.overrideNullSuffix = true
 	uo := o
 	uo.showUnchanged = true
-	var b strings.Builder
-	b.WriteString("[" + o.forces(n.replace) + "\n")
+	b.WriteString("[")
+	b.WriteString(o.forces(n.replace))
+	b.WriteByte('\n')
 	var skipped []*node
 	renderNext := false
 	for _, e := range r.elems {
@@ -296,11 +354,10 @@ func (r listR) render(n *node, indent int, o ropts) string {
 		co := eo
 		if r.context {
 			if len(skipped) > 1 {
-				b.WriteString(pad(indent+1) + co.sym(plan.NoOp) + co.unchanged("element", len(skipped)-1) + "\n")
+				writeHidden(b, indent+1, co, "element", len(skipped)-1)
 			}
 			if len(skipped) > 0 {
-				last := skipped[len(skipped)-1]
-				b.WriteString(pad(indent+1) + uo.sym(last.action) + last.render(indent+1, uo) + ",\n")
+				writeElem(b, skipped[len(skipped)-1], indent+1, uo)
 			}
 			skipped = nil
 			if e.action == plan.NoOp {
@@ -309,14 +366,14 @@ func (r listR) render(n *node, indent int, o ropts) string {
 				renderNext = true
 			}
 		}
-		writeWarnings(&b, e, indent+1, co)
-		b.WriteString(pad(indent+1) + co.sym(e.action) + e.render(indent+1, co) + ",\n")
+		writeWarnings(b, e, indent+1, co)
+		writeElem(b, e, indent+1, co)
 	}
 	if len(skipped) > 0 {
-		b.WriteString(pad(indent+1) + o.sym(plan.NoOp) + o.unchanged("element", len(skipped)) + "\n")
+		writeHidden(b, indent+1, o, "element", len(skipped))
 	}
-	b.WriteString(pad(indent) + o.sym(plan.NoOp) + "]" + o.nullSuffix(n.action))
-	return b.String()
+	writeClose(b, indent, o, "]")
+	b.WriteString(o.nullSuffix(n.action))
 }
 
 // setR renders a set; nested-attribute sets push "# forces replacement"
@@ -327,30 +384,34 @@ type setR struct {
 	overrideForces bool
 }
 
-func (r setR) render(n *node, indent int, o ropts) string {
+func (r setR) render(b *strings.Builder, n *node, indent int, o ropts) {
 	selfForces := n.replace && !r.overrideForces
 	if len(r.elems) == 0 {
-		return "[]" + o.nullSuffix(n.action) + o.forces(selfForces)
+		b.WriteString("[]")
+		b.WriteString(o.nullSuffix(n.action))
+		b.WriteString(o.forces(selfForces))
+		return
 	}
 	eo := o
 	eo.overrideNullSuffix = true
 	eo.overrideForces = n.replace && r.overrideForces
-	var b strings.Builder
-	b.WriteString("[" + o.forces(selfForces) + "\n")
+	b.WriteString("[")
+	b.WriteString(o.forces(selfForces))
+	b.WriteByte('\n')
 	hidden := 0
 	for _, e := range r.elems {
 		if e.action == plan.NoOp && !o.showUnchanged {
 			hidden++
 			continue
 		}
-		writeWarnings(&b, e, indent+1, o)
-		b.WriteString(pad(indent+1) + eo.sym(e.action) + e.render(indent+1, eo) + ",\n")
+		writeWarnings(b, e, indent+1, o)
+		writeElem(b, e, indent+1, eo)
 	}
 	if hidden > 0 {
-		b.WriteString(pad(indent+1) + o.sym(plan.NoOp) + o.unchanged("element", hidden) + "\n")
+		writeHidden(b, indent+1, o, "element", hidden)
 	}
-	b.WriteString(pad(indent) + o.sym(plan.NoOp) + "]" + o.nullSuffix(n.action))
-	return b.String()
+	writeClose(b, indent, o, "]")
+	b.WriteString(o.nullSuffix(n.action))
 }
 
 // unknownR renders a value known only after apply.
@@ -359,13 +420,15 @@ type unknownR struct {
 	before *node // nil when there was no value before
 }
 
-func (r unknownR) render(n *node, indent int, o ropts) string {
-	if r.before == nil {
-		return "(known after apply)" + o.forces(n.replace)
+func (r unknownR) render(b *strings.Builder, n *node, indent int, o ropts) {
+	if r.before != nil {
+		bo := o
+		bo.overrideNullSuffix = true
+		r.before.render(b, indent, bo)
+		b.WriteString(" -> ")
 	}
-	bo := o
-	bo.overrideNullSuffix = true
-	return r.before.render(indent, bo) + " -> (known after apply)" + o.forces(n.replace)
+	b.WriteString("(known after apply)")
+	b.WriteString(o.forces(n.replace))
 }
 
 // sensR renders a sensitive value.
@@ -374,8 +437,10 @@ type sensR struct {
 	before, after bool
 }
 
-func (r sensR) render(n *node, _ int, o ropts) string {
-	return "(sensitive value)" + o.nullSuffix(n.action) + o.forces(n.replace)
+func (r sensR) render(b *strings.Builder, n *node, _ int, o ropts) {
+	b.WriteString("(sensitive value)")
+	b.WriteString(o.nullSuffix(n.action))
+	b.WriteString(o.forces(n.replace))
 }
 
 func (r sensR) warnings(_ *node, indent int, o ropts) []string {
@@ -400,9 +465,13 @@ type typeChangeR struct {
 	before, after *node
 }
 
-func (r typeChangeR) render(_ *node, indent int, o ropts) string {
+func (r typeChangeR) render(b *strings.Builder, _ *node, indent int, o ropts) {
 	o.overrideNullSuffix = true
-	return r.before.render(indent, o) + " " + o.arrow() + " " + r.after.render(indent, o)
+	r.before.render(b, indent, o)
+	b.WriteString(" ")
+	b.WriteString(o.arrow())
+	b.WriteString(" ")
+	r.after.render(b, indent, o)
 }
 
 // blockGroup is the diff of one nested block type: one element for a
@@ -420,17 +489,20 @@ type blockR struct {
 	groups map[string]blockGroup
 }
 
-func (r blockR) render(n *node, indent int, o ropts) string {
+func (r blockR) render(b *strings.Builder, n *node, indent int, o ropts) {
 	if len(r.attrs) == 0 && len(r.groups) == 0 {
-		return "{}" + o.forces(n.replace)
+		b.WriteString("{}")
+		b.WriteString(o.forces(n.replace))
+		return
 	}
 	keys := slices.Sorted(maps.Keys(r.attrs))
 	width := 0
 	for _, k := range keys {
 		width = max(width, len(attrName(k)))
 	}
-	var b strings.Builder
-	b.WriteString("{" + o.forces(n.replace) + "\n")
+	b.WriteString("{")
+	b.WriteString(o.forces(n.replace))
+	b.WriteByte('\n')
 	hidden := 0
 	for _, k := range keys {
 		child := r.attrs[k]
@@ -441,11 +513,13 @@ func (r blockR) render(n *node, indent int, o ropts) string {
 			hidden++
 			continue
 		}
-		writeWarnings(&b, child, indent+1, co)
-		writeAttrLine(&b, indent+1, co.sym(child.action), attrName(k), width, child.render(indent+1, co))
+		writeWarnings(b, child, indent+1, co)
+		writeAttrLine(b, indent+1, co.sym(child.action), attrName(k), width)
+		child.render(b, indent+1, co)
+		b.WriteByte('\n')
 	}
 	if hidden > 0 {
-		b.WriteString(pad(indent+1) + o.sym(plan.NoOp) + o.unchanged("attribute", hidden) + "\n")
+		writeHidden(b, indent+1, o, "attribute", hidden)
 	}
 	hiddenBlocks := 0
 	for _, name := range slices.Sorted(maps.Keys(r.groups)) {
@@ -457,22 +531,26 @@ func (r blockR) render(n *node, indent int, o ropts) string {
 				continue
 			}
 			if !separated && len(r.attrs) > 0 {
-				b.WriteString("\n")
+				b.WriteByte('\n')
 				separated = true
 			}
 			bo := o
 			bo.overrideForces = g.replace
-			label := ""
+			writeWarnings(b, e, indent+1, bo)
+			writePad(b, indent+1)
+			b.WriteString(bo.sym(e.action))
+			b.WriteString(attrName(name))
 			if g.keys != nil {
-				label = fmt.Sprintf(" %q", g.keys[i])
+				fmt.Fprintf(b, " %q", g.keys[i])
 			}
-			writeWarnings(&b, e, indent+1, bo)
-			fmt.Fprintf(&b, "%s%s%s%s %s\n", pad(indent+1), bo.sym(e.action), attrName(name), label, e.render(indent+1, bo))
+			b.WriteByte(' ')
+			e.render(b, indent+1, bo)
+			b.WriteByte('\n')
 		}
 	}
 	if hiddenBlocks > 0 {
-		b.WriteString("\n" + pad(indent+1) + o.sym(plan.NoOp) + o.unchanged("block", hiddenBlocks) + "\n")
+		b.WriteByte('\n')
+		writeHidden(b, indent+1, o, "block", hiddenBlocks)
 	}
-	b.WriteString(pad(indent) + o.sym(plan.NoOp) + "}")
-	return b.String()
+	writeClose(b, indent, o, "}")
 }

@@ -101,7 +101,9 @@ func RenderPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, opts RenderOpti
 	}
 
 	if outputs != "" {
-		b.WriteString("\nChanges to Outputs:\n" + outputs + "\n")
+		b.WriteString("\nChanges to Outputs:\n")
+		b.WriteString(outputs)
+		b.WriteString("\n")
 		if len(counts) == 0 {
 			b.WriteString(wordWrap("\nYou can apply this plan to save these new output values to the rig state, without changing any real infrastructure.", width) + "\n")
 		}
@@ -176,7 +178,11 @@ func renderChange(c *plan.ResourceInstanceChange, schemas SchemaSource, o ropts)
 	if r.Mode == addrs.Data {
 		mode = "data"
 	}
-	return o.c(changeComment(c)) + fmt.Sprintf("%s %s %q %q %s", o.c(actionSymbol(c.Action)), mode, r.Type, r.Name, n.render(0, o))
+	var b strings.Builder
+	b.WriteString(o.c(changeComment(c)))
+	fmt.Fprintf(&b, "%s %s %q %q ", o.c(actionSymbol(c.Action)), mode, r.Type, r.Name)
+	n.render(&b, 0, o)
+	return b.String()
 }
 
 // changeComment is the "  # addr will be …" header of a change, with its
@@ -274,15 +280,19 @@ func renderOutputChanges(p *plan.Plan, o ropts) string {
 	for _, name := range names {
 		width = max(width, len(attrName(name)))
 	}
-	var lines []string
+	var b strings.Builder
 	for _, name := range names {
 		n := outputDiff(p.Outputs[name])
 		if n.action == plan.NoOp {
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("%s %-*s = %s", o.c(actionSymbol(n.action)), width, attrName(name), n.render(0, o)))
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%s %-*s = ", o.c(actionSymbol(n.action)), width, attrName(name))
+		n.render(&b, 0, o)
 	}
-	return strings.Join(lines, "\n")
+	return b.String()
 }
 
 func outputDiff(oc *plan.OutputChange) *node {

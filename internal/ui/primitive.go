@@ -16,20 +16,28 @@ type primR struct {
 	ty            cty.Type
 }
 
-func (r primR) render(n *node, indent int, o ropts) string {
+func (r primR) render(b *strings.Builder, n *node, indent int, o ropts) {
 	if r.ty == cty.String {
-		return r.renderString(n, indent, o)
+		r.renderString(b, n, indent, o)
+		return
 	}
 	bv, av := primValue(r.before, o), primValue(r.after, o)
 	switch n.action {
 	case plan.Create:
-		return av + o.forces(n.replace)
+		b.WriteString(av)
 	case plan.Delete:
-		return bv + o.nullSuffix(n.action) + o.forces(n.replace)
+		b.WriteString(bv)
+		b.WriteString(o.nullSuffix(n.action))
 	case plan.NoOp:
-		return bv + o.forces(n.replace)
+		b.WriteString(bv)
+	default:
+		b.WriteString(bv)
+		b.WriteString(" ")
+		b.WriteString(o.arrow())
+		b.WriteString(" ")
+		b.WriteString(av)
 	}
-	return bv + " " + o.arrow() + " " + av + o.forces(n.replace)
+	b.WriteString(o.forces(n.replace))
 }
 
 func primValue(v cty.Value, o ropts) string {
@@ -80,7 +88,7 @@ func (s str) simple() string {
 	return strconv.Quote(s.s)
 }
 
-func (r primR) renderString(n *node, indent int, o ropts) string {
+func (r primR) renderString(b *strings.Builder, n *node, indent int, o ropts) {
 	var lines []string
 	heredocLines := func(s string) []string {
 		ls := strings.Split(s, "\n")
@@ -94,39 +102,57 @@ func (r primR) renderString(n *node, indent int, o ropts) string {
 		s := evalString(r.after, o)
 		if s.json != cty.NilVal {
 			if n.action == plan.NoOp {
-				return renderJSONString(n, indent, o, s.json, s.json)
+				renderJSONString(b, n, indent, o, s.json, s.json)
+				return
 			}
-			return renderJSONString(n, indent, o, cty.NilVal, s.json)
+			renderJSONString(b, n, indent, o, cty.NilVal, s.json)
+			return
 		}
 		if !s.multiline {
-			return s.simple() + o.forces(n.replace)
+			b.WriteString(s.simple())
+			b.WriteString(o.forces(n.replace))
+			return
 		}
 		lines = heredocLines(s.s)
 	case plan.Delete:
 		s := evalString(r.before, o)
 		if s.null {
-			return s.simple() + o.forces(n.replace)
+			b.WriteString(s.simple())
+			b.WriteString(o.forces(n.replace))
+			return
 		}
 		if s.json != cty.NilVal {
-			return renderJSONString(n, indent, o, s.json, cty.NilVal)
+			renderJSONString(b, n, indent, o, s.json, cty.NilVal)
+			return
 		}
 		if !s.multiline {
-			return s.simple() + o.nullSuffix(n.action) + o.forces(n.replace)
+			b.WriteString(s.simple())
+			b.WriteString(o.nullSuffix(n.action))
+			b.WriteString(o.forces(n.replace))
+			return
 		}
 		lines = heredocLines(s.s)
 	default:
 		bs, as := evalString(r.before, o), evalString(r.after, o)
 		switch {
 		case bs.json != cty.NilVal && as.json != cty.NilVal:
-			return renderJSONString(n, indent, o, bs.json, as.json)
+			renderJSONString(b, n, indent, o, bs.json, as.json)
+			return
 		case bs.json != cty.NilVal || as.json != cty.NilVal:
 			tc := &node{action: n.action, replace: n.replace, r: typeChangeR{
 				before: &node{action: plan.Delete, r: primR{before: r.before, ty: cty.String}},
 				after:  &node{action: plan.Create, r: primR{after: r.after, ty: cty.String}},
 			}}
-			return tc.render(indent, o)
+			tc.render(b, indent, o)
+			return
 		case !bs.multiline && !as.multiline:
-			return bs.simple() + " " + o.arrow() + " " + as.simple() + o.forces(n.replace)
+			b.WriteString(bs.simple())
+			b.WriteString(" ")
+			b.WriteString(o.arrow())
+			b.WriteString(" ")
+			b.WriteString(as.simple())
+			b.WriteString(o.forces(n.replace))
+			return
 		}
 		bl, al := strings.Split(bs.s, "\n"), strings.Split(as.s, "\n")
 		processSlice(bl, al, func(int, int) bool { return false }, func(i, j int) {
@@ -140,13 +166,23 @@ func (r primR) renderString(n *node, indent int, o ropts) string {
 			}
 		})
 	}
-	return "<<-EOT" + o.forces(n.replace) + "\n" + strings.Join(lines, "\n") + "\n" +
-		pad(indent) + o.sym(plan.NoOp) + "EOT" + o.nullSuffix(n.action)
+	b.WriteString("<<-EOT")
+	b.WriteString(o.forces(n.replace))
+	b.WriteByte('\n')
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l)
+	}
+	b.WriteByte('\n')
+	writeClose(b, indent, o, "EOT")
+	b.WriteString(o.nullSuffix(n.action))
 }
 
 // renderJSONString renders a string holding JSON as a jsonencode(…) of the
 // structural diff of its before and after values.
-func renderJSONString(n *node, indent int, o ropts, before, after cty.Value) string {
+func renderJSONString(b *strings.Builder, n *node, indent int, o ropts, before, after cty.Value) {
 	d := &differ{}
 	jd := d.json(side{v: before, explicit: n.action != plan.Create}, side{v: after, explicit: n.action != plan.Delete})
 	action := n.action
@@ -163,13 +199,29 @@ func renderJSONString(n *node, indent int, o ropts, before, after cty.Value) str
 	} else {
 		replace = o.forces(n.replace)
 	}
-	rendered := jd.render(indent+1, jo)
 	if n.action == plan.Create || n.action == plan.Delete {
 		action = plan.NoOp
 	}
+	// Whether the rendering spans lines decides what comes before it, so
+	// it is rendered on its own first. A JSON string inside a JSON string
+	// is copied once per such level, which stays rare.
+	rendered := jd.text(indent+1, jo)
 	if strings.Contains(rendered, "\n") {
-		return "jsonencode(" + whitespace + "\n" + pad(indent+1) + o.sym(action) + rendered + replace + "\n" +
-			pad(indent) + o.sym(plan.NoOp) + ")" + o.nullSuffix(n.action)
+		b.WriteString("jsonencode(")
+		b.WriteString(whitespace)
+		b.WriteByte('\n')
+		writePad(b, indent+1)
+		b.WriteString(o.sym(action))
+		b.WriteString(rendered)
+		b.WriteString(replace)
+		b.WriteByte('\n')
+		writeClose(b, indent, o, ")")
+		b.WriteString(o.nullSuffix(n.action))
+		return
 	}
-	return "jsonencode(" + rendered + ")" + whitespace + replace
+	b.WriteString("jsonencode(")
+	b.WriteString(rendered)
+	b.WriteString(")")
+	b.WriteString(whitespace)
+	b.WriteString(replace)
 }

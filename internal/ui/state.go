@@ -55,7 +55,10 @@ func RenderState(w io.Writer, s *state.State, schemas SchemaSource, opts RenderO
 			}
 			d.after = d.before
 			n := d.attr(side{v: v}, side{v: v}, v.Type())
-			fmt.Fprintf(&b, "%s = %s\n", name, n.render(0, o))
+			b.WriteString(name)
+			b.WriteString(" = ")
+			n.render(&b, 0, o)
+			b.WriteString("\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -104,7 +107,8 @@ func renderStateObject(s *state.State, addr addrs.ObjectAddr, schemas SchemaSour
 	if r.Addr.Resource.Mode == addrs.Data {
 		mode = "data"
 	}
-	fmt.Fprintf(&b, "%s %q %q %s", mode, r.Addr.Resource.Type, r.Addr.Resource.Name, n.render(0, o))
+	fmt.Fprintf(&b, "%s %q %q ", mode, r.Addr.Resource.Type, r.Addr.Resource.Name)
+	n.render(&b, 0, o)
 	return b.String(), nil
 }
 
@@ -172,63 +176,93 @@ func RenderApplyOutputs(w io.Writer, outputs map[string]state.OutputValue, opts 
 // `tofu output NAME` and `tofu console` print values. indent is the column
 // the value starts at, for nested lines.
 func FormatValue(v cty.Value, indent int) string {
+	var b strings.Builder
+	writeValue(&b, v, indent)
+	return b.String()
+}
+
+// writeValue writes FormatValue's rendering of v into b; nested values
+// are written into the same builder, so a deep value costs its size.
+func writeValue(b *strings.Builder, v cty.Value, indent int) {
 	v, marks := v.Unmark()
 	for m := range marks {
 		if sensitiveMark(m) {
-			return "(sensitive value)"
+			b.WriteString("(sensitive value)")
+			return
 		}
 	}
 	if !v.IsKnown() {
-		return "(known after apply)"
+		b.WriteString("(known after apply)")
+		return
 	}
 	ty := v.Type()
 	if v.IsNull() {
 		switch {
 		case ty == cty.DynamicPseudoType:
-			return "null"
+			b.WriteString("null")
 		case ty == cty.String:
-			return "tostring(null)"
+			b.WriteString("tostring(null)")
 		case ty == cty.Number:
-			return "tonumber(null)"
+			b.WriteString("tonumber(null)")
 		case ty == cty.Bool:
-			return "tobool(null)"
+			b.WriteString("tobool(null)")
 		case ty.IsListType():
-			return fmt.Sprintf("tolist(null) /* of %s */", ty.ElementType().FriendlyName())
+			fmt.Fprintf(b, "tolist(null) /* of %s */", ty.ElementType().FriendlyName())
 		case ty.IsSetType():
-			return fmt.Sprintf("toset(null) /* of %s */", ty.ElementType().FriendlyName())
+			fmt.Fprintf(b, "toset(null) /* of %s */", ty.ElementType().FriendlyName())
 		case ty.IsMapType():
-			return fmt.Sprintf("tomap(null) /* of %s */", ty.ElementType().FriendlyName())
+			fmt.Fprintf(b, "tomap(null) /* of %s */", ty.ElementType().FriendlyName())
+		default:
+			fmt.Fprintf(b, "null /* %s */", ty.FriendlyName())
 		}
-		return fmt.Sprintf("null /* %s */", ty.FriendlyName())
+		return
 	}
 	switch {
 	case ty == cty.String:
-		if s, ok := formatHeredoc(v.AsString(), indent); ok {
-			return s
+		if !writeHeredoc(b, v.AsString(), indent) {
+			b.WriteString(strconv.Quote(v.AsString()))
 		}
-		return strconv.Quote(v.AsString())
 	case ty == cty.Number:
-		return numberString(v)
+		b.WriteString(numberString(v))
 	case ty == cty.Bool:
-		return strconv.FormatBool(v.True())
+		b.WriteString(strconv.FormatBool(v.True()))
 	case ty.IsObjectType():
-		return formatMapping(v, indent)
+		writeMapping(b, v, indent)
 	case ty.IsTupleType():
-		return formatSequence(v, indent)
+		writeSequence(b, v, indent)
 	case ty.IsListType():
-		return "tolist(" + formatSequence(v, indent) + ")"
+		b.WriteString("tolist(")
+		writeSequence(b, v, indent)
+		b.WriteString(")")
 	case ty.IsSetType():
-		return "toset(" + formatSequence(v, indent) + ")"
+		b.WriteString("toset(")
+		writeSequence(b, v, indent)
+		b.WriteString(")")
 	case ty.IsMapType():
-		return "tomap(" + formatMapping(v, indent) + ")"
+		b.WriteString("tomap(")
+		writeMapping(b, v, indent)
+		b.WriteString(")")
+	default:
+		b.WriteString(v.GoString())
 	}
-	return v.GoString()
 }
 
-func formatHeredoc(s string, indent int) (string, bool) {
+// writeNewline writes a newline and the spaces that start the next line.
+func writeNewline(b *strings.Builder, indent int) {
+	b.WriteByte('\n')
+	for indent > len(padding) {
+		b.WriteString(padding)
+		indent -= len(padding)
+	}
+	b.WriteString(padding[:indent])
+}
+
+// writeHeredoc writes a multi-line string as a heredoc; false, having
+// written nothing, for a single line.
+func writeHeredoc(b *strings.Builder, s string, indent int) bool {
 	lines := strings.Split(s, "\n")
 	if len(lines) < 2 {
-		return "", false
+		return false
 	}
 	op := "<<"
 	if indent > 0 {
@@ -238,43 +272,46 @@ func formatHeredoc(s string, indent int) (string, bool) {
 	for slices.ContainsFunc(lines, func(l string) bool { return strings.TrimSpace(l) == delim }) {
 		delim += "_"
 	}
-	var b strings.Builder
-	b.WriteString(op + delim)
+	b.WriteString(op)
+	b.WriteString(delim)
 	for _, l := range lines {
-		b.WriteString("\n" + strings.Repeat(" ", indent) + l)
+		writeNewline(b, indent)
+		b.WriteString(l)
 	}
-	b.WriteString("\n" + strings.Repeat(" ", indent) + delim)
-	return b.String(), true
+	writeNewline(b, indent)
+	b.WriteString(delim)
+	return true
 }
 
-func formatMapping(v cty.Value, indent int) string {
-	var b strings.Builder
+func writeMapping(b *strings.Builder, v cty.Value, indent int) {
 	b.WriteByte('{')
 	n := 0
 	for it := v.ElementIterator(); it.Next(); n++ {
 		k, ev := it.Element()
-		b.WriteString("\n" + strings.Repeat(" ", indent+2) + FormatValue(k, indent+2) + " = " + FormatValue(ev, indent+2))
+		writeNewline(b, indent+2)
+		writeValue(b, k, indent+2)
+		b.WriteString(" = ")
+		writeValue(b, ev, indent+2)
 	}
 	if n > 0 {
-		b.WriteString("\n" + strings.Repeat(" ", indent))
+		writeNewline(b, indent)
 	}
 	b.WriteByte('}')
-	return b.String()
 }
 
-func formatSequence(v cty.Value, indent int) string {
-	var b strings.Builder
+func writeSequence(b *strings.Builder, v cty.Value, indent int) {
 	b.WriteByte('[')
 	n := 0
 	for it := v.ElementIterator(); it.Next(); n++ {
 		_, ev := it.Element()
-		b.WriteString("\n" + strings.Repeat(" ", indent+2) + FormatValue(ev, indent+2) + ",")
+		writeNewline(b, indent+2)
+		writeValue(b, ev, indent+2)
+		b.WriteByte(',')
 	}
 	if n > 0 {
-		b.WriteString("\n" + strings.Repeat(" ", indent))
+		writeNewline(b, indent)
 	}
 	b.WriteByte(']')
-	return b.String()
 }
 
 // decodeWithoutSchema decodes an attributes object by the shape of its

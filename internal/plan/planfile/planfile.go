@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/ctyjson"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statefile"
@@ -163,7 +164,7 @@ func encodeValue(v cty.Value) ([]byte, [][]byte, error) {
 // decodeValue decodes a value encodeValue wrote, marking sensitive the
 // values at the given paths.
 func decodeValue(b []byte, sensitive [][]byte) (cty.Value, error) {
-	v, err := ctymsgpack.Unmarshal(b, cty.DynamicPseudoType)
+	v, err := unmarshalDynamic(b)
 	if err != nil || len(sensitive) == 0 {
 		return v, err
 	}
@@ -561,6 +562,35 @@ func encodeChange(c *plan.ResourceInstanceChange) (changeJSON, error) {
 		cj.Dependencies = append(cj.Dependencies, d.String())
 	}
 	return cj, nil
+}
+
+// unmarshalDynamic decodes a msgpack value of dynamic type: a two-element
+// array of the type's JSON description and the value. go-cty's decoder
+// reads the description in time growing with the square of its nesting,
+// so the description is read here and the value handed to go-cty with its
+// type; anything else, errors included, is go-cty's to decode.
+func unmarshalDynamic(b []byte) (cty.Value, error) {
+	if len(b) > 2 && b[0] == 0x92 { // fixarray of two
+		var n, at int
+		switch c := b[1]; {
+		case c >= 0xa0 && c <= 0xbf: // fixstr
+			n, at = int(c&0x1f), 2
+		case (c == 0xc4 || c == 0xd9) && len(b) > 2: // bin8, str8
+			n, at = int(b[2]), 3
+		case (c == 0xc5 || c == 0xda) && len(b) > 3: // bin16, str16
+			n, at = int(b[2])<<8|int(b[3]), 4
+		case (c == 0xc6 || c == 0xdb) && len(b) > 5: // bin32, str32
+			n, at = int(b[2])<<24|int(b[3])<<16|int(b[4])<<8|int(b[5]), 6
+		}
+		if at > 0 && at+n <= len(b) {
+			if ty, err := ctyjson.UnmarshalType(b[at : at+n]); err == nil {
+				if v, err := ctymsgpack.Unmarshal(b[at+n:], ty); err == nil {
+					return v, nil
+				}
+			}
+		}
+	}
+	return ctymsgpack.Unmarshal(b, cty.DynamicPseudoType)
 }
 
 // encodePath encodes a path as a msgpack list of steps: strings for

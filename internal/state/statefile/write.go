@@ -12,9 +12,9 @@ import (
 	"sync"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/ctyjson"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
 // Marshal returns s as a version-4 state file, byte for byte as OpenTofu
