@@ -414,25 +414,15 @@ func (e *killEnv) stateObjects(i int) map[string]string {
 // that none of the killed rig's children survives it.
 func (e *killEnv) checkNoProviderLeft(children []int) {
 	// The kernel signals the provider as rig dies; give it a moment to go.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	awaitGone(e.t, 10*time.Second, "processes", func() []int {
 		left := processesOf(e.provider)
 		for _, pid := range children {
 			if alive(pid) && !slices.Contains(left, pid) {
 				left = append(left, pid)
 			}
 		}
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			for _, pid := range left {
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-			}
-			e.t.Fatalf("processes %v outlived the killed rig", left)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return left
+	})
 }
 
 // childrenOf returns the processes whose parent is pid.

@@ -74,9 +74,16 @@ resource "test_thing" "slow" {
 	_ = cmd.Wait()
 
 	// The kernel signals the provider as rig dies; give it a moment to go.
-	deadline := time.Now().Add(5 * time.Second)
+	awaitGone(t, 5*time.Second, "provider processes", func() []int { return processesOf(provider) })
+}
+
+// awaitGone waits up to limit for live (the processes still there) to
+// return none; past it, it kills them and fails naming them as what.
+func awaitGone(t *testing.T, limit time.Duration, what string, live func() []int) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
 	for {
-		pids := processesOf(provider)
+		pids := live()
 		if len(pids) == 0 {
 			return
 		}
@@ -84,9 +91,9 @@ resource "test_thing" "slow" {
 			for _, pid := range pids {
 				_ = syscall.Kill(pid, syscall.SIGKILL)
 			}
-			t.Fatalf("provider processes %v outlived the killed rig", pids)
+			t.Fatalf("%s %v outlived the killed rig", what, pids)
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
