@@ -133,6 +133,10 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 		fmt.Fprintln(m.Out)
 	}
 	counter := &ui.CountHooks{}
+	// From here on an interrupt stops rig gracefully only: operations
+	// finish and are recorded.
+	endWriting := m.beginWriting()
+	defer endWriting()
 	writer := newStateWriter(op.store, op.state)
 	if g == nil {
 		// The timeline needs the graph; Apply reports its errors.

@@ -58,6 +58,8 @@ func runImport(m *Meta, args []string) int {
 	}
 	// The same writer as apply's: a new serial, the lineage kept, the
 	// previous state in the backup; a journal left by apply is retired.
+	endWriting := m.beginWriting()
+	defer endWriting()
 	writer := newStateWriter(op.store, op.state)
 	if err := writer.WriteState(context.Background(), imported); err != nil {
 		m.showDiagnostics(ds.Append(m.persistFailed(imported, writer, err)))

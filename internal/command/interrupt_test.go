@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestInterruptedApplySavesState sends SIGINT to a running apply: it starts
@@ -84,5 +85,67 @@ resource "terraform_data" "r" {
 	}
 	if r := rig(t, dir, "plan", "-detailed-exitcode", "-no-color", "-input=false"); r.code != 0 {
 		t.Fatalf("plan did not converge: exit %d", r.code)
+	}
+}
+
+// TestInterruptBeforeChangesStops interrupts an apply while it waits for
+// its confirmation, a phase that does not notice the cancellation and has
+// changed nothing: rig stops at once (within its grace of two seconds),
+// releases the lock and leaves the state as it was.
+func TestInterruptBeforeChangesStops(t *testing.T) {
+	bin := buildRig(t)
+	dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}` + "\n"})
+	cmd := exec.Command(bin, "-chdir="+dir, "apply", "-no-color")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	sc.Split(bufio.ScanWords)
+	asked := false
+	for sc.Scan() {
+		if sc.Text() == "value:" { // "Enter a value:"
+			asked = true
+			break
+		}
+	}
+	if !asked {
+		_ = cmd.Wait()
+		t.Fatalf("the apply never asked for confirmation:\n%s", stderr.String())
+	}
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	go func() { _, _ = io.Copy(io.Discard, stdout) }()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+			t.Errorf("exit: %v, want status 1", err)
+		}
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("rig did not stop after the interrupt")
+	}
+	if !strings.Contains(stderr.String(), "Stopped: the command was interrupted before it changed anything.") {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".terraform.tfstate.lock.info")); !os.IsNotExist(err) {
+		t.Errorf("the lock is still held after the interrupt (%v)", err)
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate")); err == nil && len(data) > 0 {
+		t.Errorf("the interrupted apply wrote a state:\n%s", data)
+	}
+	if r := rig(t, dir, "plan", "-no-color"); r.code != 0 {
+		t.Errorf("plan after the interrupt: exit %d\n%s", r.code, r.stderr)
 	}
 }

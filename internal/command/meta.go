@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -49,6 +50,63 @@ type Meta struct {
 	// encryption is the encryption configuration of the state store last
 	// opened (stateStore), for errored.tfstate; nil when there is none.
 	encryption *encryption.Encryption
+
+	// writing counts the phases under way that change state or remote
+	// objects (an apply's walk and final write, an import's write): while
+	// one is, an interrupt stops rig gracefully; otherwise rig stops within
+	// interruptGrace of the first interrupt, whatever it is computing.
+	writing atomic.Int32
+	// exitMu guards atExit, the cleanups (unlocking, stopping providers)
+	// run before rig exits on an interrupt, and exiting.
+	exitMu  sync.Mutex
+	atExit  []func()
+	exiting bool
+	// exit ends the process; tests replace it.
+	exit func(code int)
+}
+
+// interruptGrace is how long rig, interrupted outside any writing phase,
+// lets the command finish on its own before it stops it.
+var interruptGrace = 2 * time.Second
+
+// beginWriting marks a phase that changes state or remote objects, until
+// the returned function is called: an interrupt then stops rig only
+// gracefully.
+func (m *Meta) beginWriting() (end func()) {
+	m.writing.Add(1)
+	var once sync.Once
+	return func() { once.Do(func() { m.writing.Add(-1) }) }
+}
+
+// onInterruptExit registers cleanup, run (once) if rig exits on an
+// interrupt: releasing the state lock, stopping providers.
+func (m *Meta) onInterruptExit(cleanup func()) {
+	m.exitMu.Lock()
+	defer m.exitMu.Unlock()
+	m.atExit = append(m.atExit, cleanup)
+}
+
+// exitInterrupted runs the cleanups and exits with status 1, unless a
+// writing phase began meanwhile.
+func (m *Meta) exitInterrupted() {
+	m.exitMu.Lock()
+	if m.writing.Load() > 0 || m.exiting {
+		m.exitMu.Unlock()
+		return
+	}
+	m.exiting = true
+	cleanups := m.atExit
+	m.atExit = nil
+	m.exitMu.Unlock()
+	fmt.Fprintf(m.Err, "\nStopped: the command was interrupted before it changed anything.\n")
+	for i := len(cleanups) - 1; i >= 0; i-- {
+		cleanups[i]()
+	}
+	exit := m.exit
+	if exit == nil {
+		exit = os.Exit
+	}
+	exit(1)
 }
 
 // flagSet returns a flag set for a command that reports errors on stderr.
@@ -289,6 +347,16 @@ func (m *Meta) interruptible(onForce func()) (context.Context, func()) {
 				if count == 1 {
 					fmt.Fprintf(m.Err, "\nInterrupt received.\nPlease wait for rig to exit or data loss may occur.\nGracefully shutting down...\n")
 					cancel()
+					// Outside a writing phase nothing is lost by stopping:
+					// a computation that does not notice the cancellation
+					// (parsing, evaluating, rendering) is cut short.
+					go func() {
+						select {
+						case <-done:
+						case <-time.After(interruptGrace):
+							m.exitInterrupted()
+						}
+					}()
 				} else {
 					fmt.Fprintf(m.Err, "\nTwo interrupts received. Stopping running operations now; state is saved.\n")
 					if onForce != nil {

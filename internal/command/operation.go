@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -102,6 +103,7 @@ func addLockFlags(fs *flag.FlagSet, lock *bool, timeout *time.Duration) {
 // operation is a loaded working directory ready to plan: configuration,
 // locked state store, state, variables and providers.
 type operation struct {
+	closeOnce sync.Once
 	cfg       *config.Module
 	store     backend.Store
 	state     *state.State
@@ -121,18 +123,23 @@ type operation struct {
 	generated []plan.GeneratedResource
 }
 
+// close stops the providers and releases the lock; once, whoever calls
+// it first (the command, or an interrupt stopping rig).
 func (o *operation) close() {
-	if o.providers != nil {
-		_ = o.providers.Close()
-	}
-	if o.unlock != nil {
-		o.unlock()
-	}
+	o.closeOnce.Do(func() {
+		if o.providers != nil {
+			_ = o.providers.Close()
+		}
+		if o.unlock != nil {
+			o.unlock()
+		}
+	})
 }
 
 // prepare loads everything an operation needs and takes the state lock.
 func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*operation, diag.Diagnostics) {
 	op := &operation{}
+	m.onInterruptExit(op.close)
 	cfg, ds := m.loadCheckedConfig()
 	if ds.HasErrors() {
 		return op, ds
@@ -175,7 +182,9 @@ func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*
 	}
 	// A run that crashed left its completed operations in the journal:
 	// fold them into the state file before anything else (we hold the lock).
+	endWriting := m.beginWriting()
 	ds = ds.Append(recoverJournal(ctx, store, s))
+	endWriting()
 	if ds.HasErrors() {
 		return op, ds
 	}
