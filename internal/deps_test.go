@@ -31,8 +31,11 @@ var allowedImports = map[string][]string{
 	"internal/state":                    {"internal/addrs", "internal/ctyjson"},
 	"internal/state/statefile":          {"internal/addrs", "internal/ctyjson", "internal/parallel", "internal/state"},
 	"internal/state/journal":            {"internal/addrs", "internal/state", "internal/state/statefile"},
-	"internal/provider":                 {"internal/addrs", "internal/diag", "internal/version"},
-	"internal/provider/builtin":         {"internal/addrs", "internal/ctyjson", "internal/diag", "internal/provider"},
+	// Durability: snapshots at increasing serials, the journal, its fold and replay.
+	"internal/state/statemgr": {"internal/addrs", "internal/backend", "internal/diag", "internal/state",
+		"internal/state/journal", "internal/state/statefile", "internal/version"},
+	"internal/provider":         {"internal/addrs", "internal/diag", "internal/version"},
+	"internal/provider/builtin": {"internal/addrs", "internal/ctyjson", "internal/diag", "internal/provider"},
 	// The provisioners rig runs: their schemas and local-exec.
 	"internal/provisioner":           {},
 	"internal/provisioner/sshtest":   {},

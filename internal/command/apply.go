@@ -12,6 +12,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provisioner"
+	"github.com/rig-iac/rig/internal/state/statemgr"
 	"github.com/rig-iac/rig/internal/timeline"
 	"github.com/rig-iac/rig/internal/ui"
 )
@@ -137,7 +138,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	// finish and are recorded.
 	endWriting := m.beginWriting()
 	defer endWriting()
-	writer := newStateWriter(op.store, op.state)
+	writer := statemgr.NewWriter(op.store, op.state)
 	if g == nil {
 		// The timeline needs the graph; Apply reports its errors.
 		if built, ds := apply.Order(p); !ds.HasErrors() {

@@ -8,6 +8,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statefile"
+	"github.com/rig-iac/rig/internal/state/statemgr"
 	"github.com/rig-iac/rig/internal/version"
 )
 
@@ -20,9 +21,10 @@ const erroredStatePath = "errored.tfstate"
 // errored.tfstate in the working directory (or, if even that fails, to
 // standard output) and returns diagnostics that say how to recover with
 // `rig state push`.
-func (m *Meta) persistFailed(s *state.State, w *stateWriter, cause error) diag.Diagnostics {
+func (m *Meta) persistFailed(s *state.State, w *statemgr.Writer, cause error) diag.Diagnostics {
 	ds := diag.Diagnostics{diag.Errorf("Failed to save state", "Error saving state: %s", cause)}
-	s.Lineage, s.Serial, s.TerraformVersion = w.lineage, w.serial+1, version.Terraform
+	s.Lineage, s.Serial = w.Next()
+	s.TerraformVersion = version.Terraform
 	data, err := statefile.Marshal(s)
 	if err == nil {
 		data, err = m.encryption.EncryptState(data)

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"errors"
 	"io"
 	"io/fs"
@@ -9,7 +10,10 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/rig-iac/rig/internal/backend"
+	"github.com/rig-iac/rig/internal/backend/inmem"
 	"github.com/rig-iac/rig/internal/state"
+	"github.com/rig-iac/rig/internal/state/statemgr"
 )
 
 // withUmask runs the rest of the test with the process's umask set to
@@ -104,7 +108,14 @@ func TestErroredStateFileMode(t *testing.T) {
 				}
 			}
 			m := &Meta{Streams: Streams{Out: io.Discard, Err: io.Discard}}
-			ds := m.persistFailed(state.New(), &stateWriter{lineage: "l", serial: 1}, errors.New("backend gone"))
+			s := state.New()
+			s.Lineage, s.Serial = "l", 1
+			store, err := inmem.New().Store(context.Background(), backend.DefaultWorkspace)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := statemgr.NewWriter(store, s)
+			ds := m.persistFailed(s, w, errors.New("backend gone"))
 			if len(ds) != 2 || ds[1].Summary != "Failed to persist state to backend" {
 				t.Fatalf("diagnostics: %v", ds)
 			}

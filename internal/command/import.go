@@ -7,6 +7,7 @@ import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/state/statemgr"
 	"github.com/rig-iac/rig/internal/ui"
 )
 
@@ -60,7 +61,7 @@ func runImport(m *Meta, args []string) int {
 	// previous state in the backup; a journal left by apply is retired.
 	endWriting := m.beginWriting()
 	defer endWriting()
-	writer := newStateWriter(op.store, op.state)
+	writer := statemgr.NewWriter(op.store, op.state)
 	if err := writer.WriteState(context.Background(), imported); err != nil {
 		m.showDiagnostics(ds.Append(m.persistFailed(imported, writer, err)))
 		return 1

@@ -20,6 +20,7 @@ import (
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
+	"github.com/rig-iac/rig/internal/state/statemgr"
 )
 
 // operationFlags are the flags plan, apply and destroy share.
@@ -183,7 +184,7 @@ func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*
 	// A run that crashed left its completed operations in the journal:
 	// fold them into the state file before anything else (we hold the lock).
 	endWriting := m.beginWriting()
-	ds = ds.Append(recoverJournal(ctx, store, s))
+	ds = ds.Append(statemgr.Recover(ctx, store, s))
 	endWriting()
 	if ds.HasErrors() {
 		return op, ds

@@ -9,6 +9,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/state"
+	"github.com/rig-iac/rig/internal/state/statemgr"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -126,7 +127,7 @@ func (m *Meta) currentState() (*state.State, diag.Diagnostics) {
 		return nil, ds
 	}
 	// Without the lock, a crashed run's journal is applied in memory only.
-	_, more = replayJournal(ctx, store, s)
+	_, more = statemgr.Replay(ctx, store, s)
 	return s, ds.Append(more)
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statefile"
+	"github.com/rig-iac/rig/internal/state/statemgr"
 )
 
 // stateTarget is an address a state command is given: a resource instance,
@@ -82,7 +83,7 @@ func (m *Meta) modifyState(lock bool, lockTimeout time.Duration, fn func(s *stat
 	ds = ds.Append(more)
 	if !ds.HasErrors() {
 		// A run killed part-way left its completed operations in the journal.
-		ds = ds.Append(recoverJournal(ctx, store, s))
+		ds = ds.Append(statemgr.Recover(ctx, store, s))
 	}
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)

@@ -1,4 +1,4 @@
-package command
+package statemgr
 
 import (
 	"context"
@@ -40,7 +40,7 @@ func TestStateWriterSkipsUnchangedSnapshots(t *testing.T) {
 	setID := func(id string) {
 		s.SetObject(addrs.ObjectAddr{Instance: addr}, &state.Object{AttrsJSON: []byte(`{"id":"` + id + `"}`)}, provider)
 	}
-	w := newStateWriter(store, s)
+	w := NewWriter(store, s)
 
 	steps := []struct {
 		name       string
@@ -123,7 +123,7 @@ func TestStateWriterKnowsTheStoredState(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			store, s := stored(t)
-			w := newStateWriter(store, s)
+			w := NewWriter(store, s)
 			tt.change(s)
 			if err := w.WriteState(ctx, s); err != nil {
 				t.Fatal(err)

@@ -1,4 +1,4 @@
-package command
+package statemgr
 
 import (
 	"bytes"
@@ -19,14 +19,14 @@ import (
 // minFoldSize is the journal size below which it is never folded into the state file.
 const minFoldSize = 8 << 20
 
-// stateWriter persists state for an apply. Whole snapshots go to the
+// Writer persists state for an apply (it implements apply.StateWriter). Whole snapshots go to the
 // backend store, increasing the serial each time the content changes and
 // skipping writes that change nothing. When the store keeps a journal (the
 // local and pg backends do), the results of individual operations are
 // appended to it (O(size of the result) per operation), and it is folded
 // into a snapshot once it grows past twice the snapshot's size, and at the
 // end.
-type stateWriter struct {
+type Writer struct {
 	store   backend.Store
 	serial  uint64
 	lineage string
@@ -44,8 +44,10 @@ type stateWriter struct {
 	record      []byte // reused for each record
 }
 
-func newStateWriter(store backend.Store, s *state.State) *stateWriter {
-	w := &stateWriter{store: store, serial: s.Serial, lineage: s.Lineage, journal: store.Journal()}
+// NewWriter returns the writer of an apply that starts from state s as
+// the store holds it (its serial, lineage and digest).
+func NewWriter(store backend.Store, s *state.State) *Writer {
+	w := &Writer{store: store, serial: s.Serial, lineage: s.Lineage, journal: store.Journal()}
 	s.TerraformVersion = version.Terraform
 	// A state never written (serial 0) is written by the first WriteState,
 	// so that a journal always belongs to a state file that exists. The
@@ -63,7 +65,7 @@ func newStateWriter(store backend.Store, s *state.State) *stateWriter {
 
 // remember records that the store holds size bytes whose content digest
 // (when ok) is d and whose content length is contentLen.
-func (w *stateWriter) remember(size int, d [sha256.Size]byte, ok bool, contentLen int) {
+func (w *Writer) remember(size int, d [sha256.Size]byte, ok bool, contentLen int) {
 	w.writtenSize = size
 	if !ok {
 		w.written = nil
@@ -75,7 +77,7 @@ func (w *stateWriter) remember(size int, d [sha256.Size]byte, ok bool, contentLe
 // WriteState implements apply.StateWriter: it writes the whole state, at
 // the next serial, unless its content is what was last written, and retires
 // the journal, whose content the state file now holds.
-func (w *stateWriter) WriteState(ctx context.Context, s *state.State) error {
+func (w *Writer) WriteState(ctx context.Context, s *state.State) error {
 	s.TerraformVersion = version.Terraform
 	s.Lineage = w.lineage
 	s.Serial = w.serial + 1
@@ -194,7 +196,7 @@ func serialField(data []byte) (start, end int, ok bool) {
 
 // WriteChanges implements apply.StateWriter: with a journal, it appends the
 // changed objects; otherwise it writes the whole state.
-func (w *stateWriter) WriteChanges(ctx context.Context, s *state.State, changed []addrs.ObjectAddr, outputs bool) error {
+func (w *Writer) WriteChanges(ctx context.Context, s *state.State, changed []addrs.ObjectAddr, outputs bool) error {
 	if w.journal == nil {
 		return w.WriteState(ctx, s)
 	}
@@ -220,10 +222,10 @@ func (w *stateWriter) WriteChanges(ctx context.Context, s *state.State, changed 
 	return nil
 }
 
-// replayJournal applies the journal a crashed run left beside the state.
+// Replay applies the journal a crashed run left beside the state.
 // It reports whether anything was replayed; a journal that belongs to an
 // older state (the crash came after the fold) is reported and ignored.
-func replayJournal(ctx context.Context, store backend.Store, s *state.State) (bool, diag.Diagnostics) {
+func Replay(ctx context.Context, store backend.Store, s *state.State) (bool, diag.Diagnostics) {
 	j := store.Journal()
 	if j == nil {
 		return false, nil
@@ -245,18 +247,22 @@ func replayJournal(ctx context.Context, store backend.Store, s *state.State) (bo
 	return true, nil
 }
 
-// recoverJournal folds the journal a crashed run left beside the state into
+// Recover folds the journal a crashed run left beside the state into
 // a new snapshot; the caller holds the state lock.
-func recoverJournal(ctx context.Context, store backend.Store, s *state.State) diag.Diagnostics {
-	replayed, ds := replayJournal(ctx, store, s)
+func Recover(ctx context.Context, store backend.Store, s *state.State) diag.Diagnostics {
+	replayed, ds := Replay(ctx, store, s)
 	if !replayed || ds.HasErrors() {
 		return ds
 	}
 	// No digest of what was read: the state is written, and the journal discarded.
-	w := &stateWriter{store: store, serial: s.Serial, lineage: s.Lineage, journal: store.Journal(), begun: true}
+	w := &Writer{store: store, serial: s.Serial, lineage: s.Lineage, journal: store.Journal(), begun: true}
 	if err := w.WriteState(ctx, s); err != nil {
 		return ds.Append(diag.Errorf("Failed to persist state", "Folding the state journal into the state: %s", err))
 	}
 	return ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Recovered operations from an interrupted run",
 		Detail: "The previous run ended before it finished writing the state; the operations it completed were recovered from its journal and are now in the state."})
 }
+
+// Next returns the lineage and serial the next snapshot w writes would
+// have: what a state saved elsewhere instead (errored.tfstate) records.
+func (w *Writer) Next() (lineage string, serial uint64) { return w.lineage, w.serial + 1 }
