@@ -126,6 +126,21 @@ resource "terraform_data" "r" {
 			t.Fatalf("%s was reported complete before the kill but is not in the recovered state", addr)
 		}
 	}
+	// A plan without the lock reads the journal with the state (the
+	// journal may be a running apply's) and neither folds nor removes it.
+	before, _ := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
+	r = rig(t, dir, "plan", "-lock=false", "-no-color", "-input=false")
+	if r.code != 0 || !containsText(r.stderr+r.stdout, "State journal read without the lock") {
+		t.Fatalf("plan -lock=false after the kill: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// It sees the journal's objects: only the others are to create.
+	if n := strings.Count(r.stdout, "will be created"); n > 4000-len(done) {
+		t.Errorf("plan -lock=false creates %d objects, more than the %d not reported complete", n, 4000-len(done))
+	}
+	journalPresent(t, dir, true)
+	if after, _ := os.ReadFile(filepath.Join(dir, "terraform.tfstate")); string(after) != string(before) {
+		t.Error("plan -lock=false changed the state file")
+	}
 	// The next locked run folds the journal into the state file.
 	r = rig(t, dir, "plan", "-no-color", "-input=false")
 	if r.code != 0 || !strings.Contains(r.stderr+r.stdout, "Recovered operations from an interrupted run") {

@@ -182,10 +182,21 @@ func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*
 		return op, ds
 	}
 	// A run that crashed left its completed operations in the journal:
-	// fold them into the state file before anything else (we hold the lock).
-	endWriting := m.beginWriting()
-	ds = ds.Append(statemgr.Recover(ctx, store, s))
-	endWriting()
+	// fold them into the state file before anything else (we hold the
+	// lock). Without the lock the journal may be a running apply's: it is
+	// read, never folded or removed.
+	if f.lock {
+		endWriting := m.beginWriting()
+		ds = ds.Append(statemgr.Recover(ctx, store, s))
+		endWriting()
+	} else {
+		replayed, more := statemgr.Replay(ctx, store, s)
+		ds = ds.Append(more)
+		if replayed && !more.HasErrors() {
+			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "State journal read without the lock",
+				Detail: "The state has a journal of operations from a run that is still going on or was interrupted. Without the lock (-lock=false) rig read it together with the state but left both as they are; the next run that takes the lock records them in the state."})
+		}
+	}
 	if ds.HasErrors() {
 		return op, ds
 	}
