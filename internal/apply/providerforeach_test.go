@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider/providertest"
 	"github.com/rig-iac/rig/internal/state/statefile"
@@ -128,16 +129,7 @@ func TestProviderForEachOrphans(t *testing.T) {
 				}
 				return
 			}
-			if ds.HasErrors() {
-				t.Fatal(ds.Err())
-			}
-			ops, ds := s.apply(tc.config, p)
-			if ds.HasErrors() {
-				t.Fatal(ds.Err())
-			}
-			if got := providerOf(ops); !mapsEqual(got, tc.wantOps) {
-				t.Errorf("operations by provider instance = %v, want %v", got, tc.wantOps)
-			}
+			applyByInstance(t, s, tc.config, p, ds, tc.wantOps)
 		})
 	}
 }
@@ -280,16 +272,7 @@ resource "test_thing" "a" {
 				}
 				return
 			}
-			if ds.HasErrors() {
-				t.Fatal(ds.Err())
-			}
-			ops, ds := s.apply(tc.config, p)
-			if ds.HasErrors() {
-				t.Fatal(ds.Err())
-			}
-			if got := providerOf(ops); !mapsEqual(got, tc.wantOps) {
-				t.Errorf("operations by provider instance = %v, want %v", got, tc.wantOps)
-			}
+			applyByInstance(t, s, tc.config, p, ds, tc.wantOps)
 		})
 	}
 }
@@ -404,5 +387,21 @@ resource "test_thing" "x" {
 	s.mustStep(src, plan.NormalMode)
 	if _, ds := s.plan(gone, plan.NormalMode); !ds.HasErrors() || !strings.Contains(ds.Err().Error(), `To work with module.m["second"].test_thing.x its original provider instance at provider["registry.terraform.io/hashicorp/test"].r["second"] is required`) {
 		t.Errorf("plan without the second provider instance: %v", ds.Err())
+	}
+}
+
+// applyByInstance applies p, planned from config without errors (ds), and
+// checks which provider instance carried out each operation.
+func applyByInstance(t *testing.T, s *scenario, config string, p *plan.Plan, ds diag.Diagnostics, want map[string]string) {
+	t.Helper()
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	ops, ds := s.apply(config, p)
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	if got := providerOf(ops); !mapsEqual(got, want) {
+		t.Errorf("operations by provider instance = %v, want %v", got, want)
 	}
 }
