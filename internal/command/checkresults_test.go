@@ -151,34 +151,98 @@ func TestCheckResults(t *testing.T) {
 	golden(t, "checks_state", stateCheckResults(t, dir))
 	mustRig(t, dir, "plan", "-out=again.plan", "-no-color")
 	golden(t, "checks_plan_known", planChecks(t, dir, "again.plan"))
+
+	// Inside a module called with count: one object per module instance
+	// (and per for_each key of the resource), with its module address.
+	dir = workdir(t, checkResultsModule)
+	mustRig(t, dir, "init", "-no-color")
+	mustRig(t, dir, "plan", "-out=p.plan", "-no-color")
+	golden(t, "checks_module_plan", planChecks(t, dir, "p.plan"))
+	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "p.plan")
+	golden(t, "checks_module_state", stateCheckResults(t, dir))
 }
 
-// TestCheckResultsLikeTerraform runs the same configuration through
-// Terraform and compares the plan's checks and the state's
-// check_results.
-func TestCheckResultsLikeTerraform(t *testing.T) {
-	tfDir := workdir(t, map[string]string{"main.tf": checkResultsConfig})
-	tf := terraformIn(t, tfDir)
-	tf("init", "-no-color")
-	tf("plan", "-out=p.plan", "-no-color")
-	show := tf("show", "-json", "p.plan")
-	var doc struct {
-		Checks json.RawMessage `json:"checks"`
-	}
-	if err := json.Unmarshal([]byte(show.stdout), &doc); err != nil {
-		t.Fatal(err)
-	}
-	tfPlan := indentJSON(t, doc.Checks)
-	tf("apply", "-auto-approve", "-no-color", "p.plan")
-	tfState := stateCheckResults(t, tfDir)
+// checkResultsModule has the checkable objects inside a module called
+// with count, one of them a resource with for_each.
+var checkResultsModule = map[string]string{
+	"main.tf": `
+module "m" {
+  source = "./m"
+  count  = 2
+  n      = count.index + 1
+}
 
-	dir := workdir(t, map[string]string{"main.tf": checkResultsConfig})
-	mustRig(t, dir, "plan", "-out=p.plan", "-no-color")
-	if diff := cmp.Diff(tfPlan, planChecks(t, dir, "p.plan")); diff != "" {
-		t.Errorf("plan checks differ from Terraform's (-terraform +rig):\n%s", diff)
-	}
-	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "p.plan")
-	if diff := cmp.Diff(tfState, stateCheckResults(t, dir)); diff != "" {
-		t.Errorf("state check_results differ from Terraform's (-terraform +rig):\n%s", diff)
+check "c" {
+  assert {
+    condition     = length(module.m) == 2
+    error_message = "two"
+  }
+}
+`,
+	"m/main.tf": `
+variable "n" {
+  type = number
+  validation {
+    condition     = var.n > 0
+    error_message = "positive"
+  }
+}
+
+resource "terraform_data" "a" {
+  for_each = toset(["x", "y"])
+  input    = "${each.key}${var.n}"
+  lifecycle {
+    postcondition {
+      condition     = self.output != ""
+      error_message = "empty"
+    }
+  }
+}
+
+output "o" {
+  value = terraform_data.a["x"].output
+  precondition {
+    condition     = var.n < 5
+    error_message = "small"
+  }
+}
+`,
+}
+
+// TestCheckResultsLikeTerraform runs the same configurations (one in the
+// root module, one in a module called with count) through Terraform and
+// rig, and compares the plans' checks and the states' check_results.
+func TestCheckResultsLikeTerraform(t *testing.T) {
+	for name, files := range map[string]map[string]string{
+		"root module":              {"main.tf": checkResultsConfig},
+		"module called with count": checkResultsModule,
+	} {
+		t.Run(name, func(t *testing.T) {
+			tfDir := workdir(t, files)
+			tf := terraformIn(t, tfDir)
+			tf("init", "-no-color")
+			tf("plan", "-out=p.plan", "-no-color")
+			show := tf("show", "-json", "p.plan")
+			var doc struct {
+				Checks json.RawMessage `json:"checks"`
+			}
+			if err := json.Unmarshal([]byte(show.stdout), &doc); err != nil {
+				t.Fatal(err)
+			}
+			tfPlan := indentJSON(t, doc.Checks)
+			tf("apply", "-auto-approve", "-no-color", "p.plan")
+			tfState := stateCheckResults(t, tfDir)
+
+			dir := workdir(t, files)
+			mustRig(t, dir, "init", "-no-color")
+			mustRig(t, dir, "plan", "-out=p.plan", "-no-color")
+			if diff := cmp.Diff(tfPlan, planChecks(t, dir, "p.plan")); diff != "" {
+				t.Errorf("plan checks differ from Terraform's (-terraform +rig):\n%s", diff)
+			}
+			mustRig(t, dir, "apply", "-auto-approve", "-no-color", "p.plan")
+			if diff := cmp.Diff(tfState, stateCheckResults(t, dir)); diff != "" {
+				t.Errorf("state check_results differ from Terraform's (-terraform +rig):\n%s", diff)
+			}
+		})
 	}
 }
