@@ -375,11 +375,11 @@ func (s *State) Results() []ConfigResult {
 			slices.Sort(msgs)
 			res.Objects = append(res.Objects, ObjectResult{Object: o, Status: summarize(oe, of, ou), Messages: msgs})
 		}
-		slices.SortFunc(res.Objects, func(a, b ObjectResult) int { return cmp.Compare(a.Object.String(), b.Object.String()) })
+		sortByAddress(res.Objects, func(o ObjectResult) string { return o.Object.String() })
 		res.Status = summarize(errs, fails, unknowns)
 		out = append(out, res)
 	}
-	slices.SortFunc(out, func(a, b ConfigResult) int { return cmp.Compare(a.Config.String(), b.Config.String()) })
+	sortByAddress(out, func(r ConfigResult) string { return r.Config.String() })
 	return out
 }
 
@@ -575,4 +575,20 @@ func parseObject(c Config, s string) (Object, bool) {
 		}
 	}
 	return Object{}, false
+}
+
+// sortByAddress sorts items by the address addr gives, computing each
+// address once rather than at every comparison.
+func sortByAddress[T any](items []T, addr func(T) string) {
+	keys := make([]string, len(items))
+	idx := make([]int, len(items))
+	for i, it := range items {
+		keys[i], idx[i] = addr(it), i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(keys[a], keys[b]) })
+	sorted := make([]T, len(items))
+	for i, j := range idx {
+		sorted[i] = items[j]
+	}
+	copy(items, sorted)
 }

@@ -59,10 +59,16 @@ func (g globalRef) key() string {
 // resources they refer to.
 func (p *planner) relevantAttributes(changes []*ResourceInstanceChange, outputs map[string]*OutputChange) []ResourceAttr {
 	var start []globalRef
+	// The instances of one resource in one module instance make the same
+	// references (count and each aside, which lead to the same count or
+	// for_each expression): one of them stands for all.
+	seen := map[addrs.AbsResource]bool{}
 	for _, c := range changes {
-		if c.Action == NoOp {
+		r := c.Addr.ContainingResource()
+		if c.Action == NoOp || seen[r] {
 			continue
 		}
+		seen[r] = true
 		start = append(start, p.resourceMetaRefs(c.Addr, nil)...)
 	}
 	for _, name := range slices.Sorted(maps.Keys(outputs)) {
@@ -267,7 +273,7 @@ func (p *planner) resourceMetaRefs(addr addrs.AbsResourceInstance, remain hcl.Tr
 	}
 	if block != nil {
 		for _, b := range bodies {
-			refs, _ := lang.ReferencesInBody(b, block.DecoderSpec())
+			refs, _ := lang.CachedReferencesInBody(b, block.DecoderSpec())
 			out = append(out, globalRefs(addr.Module, addr, refs)...)
 		}
 	}
