@@ -197,6 +197,10 @@ func order(p *plan.Plan, opts OrderOptions, keys map[addrs.AbsResourceInstance]a
 	}
 	creates := map[addrs.AbsResource][]Op{}
 	deletes := map[addrs.AbsResource][]Op{}
+	// current holds each instance's create or update; earlier holds the
+	// deletes of objects deposed by an earlier run.
+	current := map[addrs.AbsResourceInstance]Op{}
+	var earlier []Op
 	prior := p.PriorState
 	if prior == nil {
 		prior = state.New()
@@ -213,10 +217,14 @@ func order(p *plan.Plan, opts OrderOptions, keys map[addrs.AbsResourceInstance]a
 			op := Op{Addr: c.Addr, Kind: OpCreate}
 			g.add(op, c, c.Action.String())
 			creates[ra] = append(creates[ra], op)
+			current[c.Addr] = op
 		case plan.Delete:
 			op := Op{Addr: c.Addr, Deposed: c.Deposed, Kind: OpDelete}
 			g.add(op, c, "destroy")
 			deletes[ra] = append(deletes[ra], op)
+			if c.Deposed != addrs.NotDeposed {
+				earlier = append(earlier, op)
+			}
 		case plan.DeleteThenCreate, plan.CreateThenDelete:
 			cr := Op{Addr: c.Addr, Kind: OpCreate}
 			del := Op{Addr: c.Addr, Kind: OpDelete}
@@ -230,6 +238,7 @@ func order(p *plan.Plan, opts OrderOptions, keys map[addrs.AbsResourceInstance]a
 			}
 			g.add(cr, c, "create")
 			g.add(del, c, "destroy")
+			current[c.Addr] = cr
 			creates[ra] = append(creates[ra], cr)
 			deletes[ra] = append(deletes[ra], del)
 			if c.Action == plan.CreateThenDelete {
@@ -237,6 +246,15 @@ func order(p *plan.Plan, opts OrderOptions, keys map[addrs.AbsResourceInstance]a
 			} else {
 				g.connect(del, cr, RuleReplaceDeleteFirst)
 			}
+		}
+	}
+	// Rule 5: an object deposed by an earlier run goes once its instance's
+	// new object exists (or its current one is updated), whatever else
+	// happens to the instance, as the deposed object of a create-first
+	// replacement does.
+	for _, del := range earlier {
+		if cr, ok := current[del.Addr]; ok {
+			g.connect(cr, del, RuleDeposedDeleteLast)
 		}
 	}
 

@@ -13,13 +13,15 @@ import (
 
 // change describes one planned change for an Order test: the resource name
 // (terraform_data.NAME), its action, its configured dependencies, the
-// dependencies recorded in state for its prior object, and CBD.
+// dependencies recorded in state for its prior object, CBD, and for the
+// delete of an object deposed by an earlier run, its deposed key.
 type change struct {
 	name     string
 	action   plan.Action
 	deps     []string
 	recorded []string
 	cbd      bool
+	deposed  addrs.DeposedKey
 }
 
 func res(name string) addrs.AbsResource {
@@ -40,7 +42,7 @@ func buildPlan(changes []change) *plan.Plan {
 	pc := addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")}
 	for _, c := range changes {
 		addr := res(c.name).Instance(addrs.NoKey)
-		rc := &plan.ResourceInstanceChange{Addr: addr, ProviderConfig: pc, Action: c.action, CreateBeforeDestroy: c.cbd,
+		rc := &plan.ResourceInstanceChange{Addr: addr, Deposed: c.deposed, ProviderConfig: pc, Action: c.action, CreateBeforeDestroy: c.cbd,
 			Before: cty.EmptyObjectVal, After: cty.EmptyObjectVal}
 		if c.action == plan.Delete {
 			rc.Dependencies = resList(c.recorded)
@@ -48,7 +50,7 @@ func buildPlan(changes []change) *plan.Plan {
 			rc.Dependencies = resList(c.deps)
 		}
 		if c.action != plan.Create {
-			prior.SetObject(addrs.ObjectAddr{Instance: addr}, &state.Object{AttrsJSON: []byte("{}"), Dependencies: resList(c.recorded), CreateBeforeDestroy: c.cbd}, pc)
+			prior.SetObject(addrs.ObjectAddr{Instance: addr, Deposed: c.deposed}, &state.Object{AttrsJSON: []byte("{}"), Dependencies: resList(c.recorded), CreateBeforeDestroy: c.cbd}, pc)
 		}
 		p.Changes = append(p.Changes, rc)
 	}
@@ -140,5 +142,41 @@ func TestOrderCBDWithoutInheritanceIsACycle(t *testing.T) {
 		if !strings.Contains(d.Detail, want) {
 			t.Errorf("detail %q does not mention %q", d.Detail, want)
 		}
+	}
+}
+
+// TestOrderDeposedLast: an object deposed by an earlier run is destroyed
+// after its instance's current object is created or updated, however the
+// instance changes (OpenTofu orders every creator of an instance before the
+// destroy of each of its deposed objects). With nothing created or
+// updated, it goes on its own.
+func TestOrderDeposedLast(t *testing.T) {
+	earlier := change{name: "a", action: plan.Delete, cbd: true, deposed: "0000abcd"}
+	tests := []struct {
+		name    string
+		changes []change
+		want    string
+	}{
+		{"replaced create-first", []change{{name: "a", action: plan.CreateThenDelete, cbd: true}, earlier},
+			"create a | destroy a, destroy a"},
+		{"replaced delete-first", []change{{name: "a", action: plan.DeleteThenCreate}, earlier},
+			"destroy a | create a | destroy a"},
+		{"updated", []change{{name: "a", action: plan.Update, cbd: true}, earlier},
+			"update a | destroy a"},
+		{"dependent updated first", []change{{name: "a", action: plan.CreateThenDelete, cbd: true}, earlier,
+			{name: "b", action: plan.Update, deps: []string{"a"}, recorded: []string{"a"}}},
+			"create a | update b | destroy a, destroy a"},
+		{"nothing else", []change{earlier}, "destroy a"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, ds := Order(buildPlan(tt.changes))
+			if ds.HasErrors() {
+				t.Fatal(ds.Err())
+			}
+			if got := stepsOf(g); got != tt.want {
+				t.Fatalf("order:\n got  %s\n want %s", got, tt.want)
+			}
+		})
 	}
 }

@@ -46,6 +46,10 @@ const (
 	// RuleBarrier: the edge joins a barrier node to one of the operations of
 	// the resource it stands for.
 	RuleBarrier
+	// RuleDeposedDeleteLast: X creates or updates the current object of an
+	// instance that Y deletes an object of, deposed by an earlier run
+	// (rule 5: deposed objects are destroyed after their successor exists).
+	RuleDeposedDeleteLast
 )
 
 // String returns the rule's name, as `rig explain -json` writes it.
@@ -69,6 +73,8 @@ func (r Rule) String() string {
 		return "replace-create-first"
 	case RuleBarrier:
 		return "barrier"
+	case RuleDeposedDeleteLast:
+		return "deposed-delete-last"
 	}
 	return "unknown"
 }
@@ -105,6 +111,8 @@ func (g *Graph) DescribeEdge(from, to Op) string {
 		return "replacement: destroy before create"
 	case RuleReplaceCreateFirst:
 		return "create_before_destroy: create before destroying the deposed object" + g.cbdNote(to)
+	case RuleDeposedDeleteLast:
+		return "create_before_destroy: an object deposed by an earlier run is destroyed after the instance's current object is created or updated"
 	case RuleBarrier:
 		if from.IsBarrier() {
 			return "stands for every operation of " + fr.String()

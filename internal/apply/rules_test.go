@@ -49,6 +49,11 @@ func TestEdgeRules(t *testing.T) {
 				"terraform_data.a (create) before terraform_data.b (update): dependency: terraform_data.b depends on terraform_data.a",
 				"terraform_data.b (update) before terraform_data.a (destroy deposed): create_before_destroy: terraform_data.b depends on terraform_data.a, whose old object is destroyed after its dependents are updated",
 			}},
+		{"object deposed earlier, instance replaced create-first", []change{{name: "a", action: plan.CreateThenDelete, cbd: true}, {name: "a", action: plan.Delete, cbd: true, deposed: "0000abcd"}},
+			[]string{
+				"terraform_data.a (create) before terraform_data.a (deposed object 0000abcd) (destroy): create_before_destroy: an object deposed by an earlier run is destroyed after the instance's current object is created or updated",
+				"terraform_data.a (create) before terraform_data.a (destroy deposed): create_before_destroy: create before destroying the deposed object",
+			}},
 		{"destroyed dependency, dependent updated", []change{{name: "a", action: plan.Delete}, {name: "b", action: plan.Update, recorded: []string{"a"}}},
 			[]string{"terraform_data.a (destroy) before terraform_data.b (update): dependency: terraform_data.b depends on terraform_data.a, whose old object is destroyed first"}},
 	}
