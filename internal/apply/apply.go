@@ -298,7 +298,10 @@ func (a *applier) schema(c *plan.ResourceInstanceChange) (provider.Schema, diag.
 	return a.set.ResourceTypeSchema(a.opCtx, c.ProviderConfig.Provider, c.Addr.Resource.Resource.Type)
 }
 
-// run carries out one operation and records its result.
+// run carries out one operation and records its result. The failure of a
+// postcondition of the object an operation produced does not fail the
+// operation (the hooks see it complete, the object stays recorded): its
+// diagnostics follow, and they stop the operation's dependents.
 func (a *applier) run(walkCtx context.Context, op Op) diag.Diagnostics {
 	c := a.graph.Changes[op]
 	info := Operation{Addr: op.Addr, Deposed: op.Deposed, Action: c.Action, IDValue: idOf(c.Before)}
@@ -310,15 +313,28 @@ func (a *applier) run(walkCtx context.Context, op Op) diag.Diagnostics {
 			info.Action = plan.Delete
 		}
 	}
+	if op.Kind == OpCreate && c.Action != plan.Read && c.Action != plan.NoOp {
+		// As in OpenTofu, before the operation is announced.
+		if ds := a.preconditions(op); ds.HasErrors() {
+			return ds
+		}
+	}
 	a.opts.Hooks.PreApply(info)
 	start := time.Now()
 	stop := a.progress(info, start)
 	var res Result
-	var ds diag.Diagnostics
-	if op.Kind == OpDelete {
+	var ds, conds diag.Diagnostics
+	switch {
+	case op.Kind == OpDelete:
 		res, ds = a.delete(walkCtx, op, c, info)
-	} else {
+	case c.Action == plan.NoOp:
+		conds = a.checkUnchanged(op, c)
+		res.NewState = c.After
+	default:
 		res, ds = a.createOrUpdate(walkCtx, op, c, info)
+		if !ds.HasErrors() && res.NewState != cty.NilVal {
+			conds = a.objectPostconditions(op, res.NewState)
+		}
 	}
 	stop()
 	res.Elapsed = time.Since(start)
@@ -326,7 +342,7 @@ func (a *applier) run(walkCtx context.Context, op Op) diag.Diagnostics {
 		res.Err = ds.Err()
 	}
 	a.opts.Hooks.PostApply(info, res)
-	return ds
+	return ds.Append(conds)
 }
 
 // awaitingDurability is called by an operation whose provider has answered,

@@ -22,7 +22,9 @@ import (
 //
 // A new object's create-time provisioners run once it is recorded (as
 // tainted until they succeed); their failure leaves it tainted, as a
-// failed create does.
+// failed create does. The object's postconditions are left to the caller
+// (see run): it returns the object (with its sensitive marks) as
+// Result.NewState when it succeeded.
 func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.ResourceInstanceChange, info Operation) (Result, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	oaddr := addrs.ObjectAddr{Instance: op.Addr}
@@ -87,12 +89,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		if err := a.rec.record([]addrs.ObjectAddr{oaddr}, func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) }); err != nil {
 			ds = ds.Append(diag.Errorf("Failed to persist state", "After reading %s: %s", op.Addr, err))
 		}
-		selfScope := a.eval.Scope(op.Addr.Module, inst)
-		selfScope.Self = read
-		for i, rule := range r.Postconditions {
-			ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", "", a.ruleAt(checks.ResourceObject(op.Addr), checks.Postcondition, i)))
-		}
-		return Result{NewState: resp.State}, ds
+		return Result{NewState: read}, ds
 	}
 
 	prior, _ := c.Before.UnmarkDeep()
@@ -199,11 +196,6 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 	}
 	if failed {
 		return Result{NewState: newVal}, ds
-	}
-	selfScope := a.eval.Scope(op.Addr.Module, inst)
-	selfScope.Self = newVal
-	for i, rule := range r.Postconditions {
-		ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", "", a.ruleAt(checks.ResourceObject(op.Addr), checks.Postcondition, i)))
 	}
 	return Result{NewState: newVal, NewIDValue: idOf(newVal)}, ds
 }

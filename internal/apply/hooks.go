@@ -9,11 +9,14 @@ import (
 )
 
 // Operation is one step of an apply as observers see it: one object's
-// create, update or delete. A replacement is two operations.
+// create, update, read or delete. A replacement is two operations. The
+// check of an unchanged object's conditions is one too, with Action NoOp:
+// it calls no provider, and views show nothing of it, as OpenTofu's do.
 type Operation struct {
 	Addr    addrs.AbsResourceInstance
 	Deposed addrs.DeposedKey
-	// Action is Create, Update or Delete; the halves of a replacement are reported separately.
+	// Action is Create, Update, Read, Delete or NoOp; the halves of a
+	// replacement are reported separately.
 	Action plan.Action
 	// Replacing is the planned action when this operation is half of a replacement.
 	Replacing plan.Action

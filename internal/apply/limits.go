@@ -5,6 +5,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/plan"
 )
 
 // Limit caps how many operations of one kind run at once, finer than
@@ -49,8 +50,8 @@ func limitClasses(cfg *config.Module, g *Graph, limits []Limit) func(Op) []int {
 	}
 	return func(op Op) []int {
 		c := g.Changes[op]
-		if c == nil {
-			return nil // a barrier
+		if c == nil || c.Action == plan.NoOp {
+			return nil // a barrier, or a check that calls no provider
 		}
 		var out []int
 		for i, m := range matchers {

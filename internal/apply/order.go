@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/checks"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/dag"
 	"github.com/rig-iac/rig/internal/diag"
@@ -16,7 +17,9 @@ type OpKind uint8
 
 const (
 	// OpCreate creates, updates or reads an object: a plan's Create, Update,
-	// Read, or the create half of a replacement.
+	// Read, or the create half of a replacement; or, for a NoOp, checks the
+	// conditions of an unchanged object that the plan could not evaluate
+	// (its verb is "check").
 	OpCreate OpKind = iota + 1
 	// OpDelete deletes an object: a plan's Delete, or the delete half of a replacement.
 	OpDelete
@@ -128,7 +131,8 @@ type Graph struct {
 	G *dag.Graph[Op]
 	// Changes maps each operation to the planned change it carries out.
 	Changes map[Op]*plan.ResourceInstanceChange
-	// Verbs maps each operation to what it does ("create", "update", "destroy", "read").
+	// Verbs maps each operation to what it does ("create", "update",
+	// "destroy", "read", or "check" for the conditions of an unchanged object).
 	Verbs map[Op]string
 	// DeposeKeys holds, for each create_before_destroy replacement, the key
 	// the current object is deposed under before its successor is created.
@@ -210,7 +214,18 @@ func order(p *plan.Plan, opts OrderOptions, keys map[addrs.AbsResourceInstance]a
 		// Dependencies name resources without module instance keys.
 		ra := c.Addr.ContainingResource().Unkeyed()
 		switch c.Action {
-		case plan.NoOp, plan.Forget:
+		case plan.NoOp:
+			// An unchanged object whose conditions the plan could not
+			// evaluate has them checked once what they refer to is
+			// applied, before its dependents run, as OpenTofu does.
+			if checkAtApply(p, c) {
+				op := Op{Addr: c.Addr, Kind: OpCreate}
+				g.add(op, c, "check")
+				creates[ra] = append(creates[ra], op)
+				current[c.Addr] = op
+			}
+			continue
+		case plan.Forget:
 			// A forgotten object only leaves the state (see Apply).
 			continue
 		case plan.Create, plan.Update, plan.Read:
@@ -328,6 +343,14 @@ func order(p *plan.Plan, opts OrderOptions, keys map[addrs.AbsResourceInstance]a
 	}
 
 	return g
+}
+
+// checkAtApply reports whether the no-op change c has conditions the plan
+// could not evaluate (their values were unknown): the apply then evaluates
+// them in an operation of their own, which calls no provider.
+func checkAtApply(p *plan.Plan, c *plan.ResourceInstanceChange) bool {
+	return p.Mode == plan.NormalMode && c.Deposed == addrs.NotDeposed && c.Addr.Resource.Resource.Mode == addrs.Managed &&
+		p.Checks.Pending(checks.ResourceObject(c.Addr))
 }
 
 // connect adds the edge from→to, recording its rule when asked to. An

@@ -293,6 +293,27 @@ func (s *State) Report(obj Object, t RuleType, index int, status Status, message
 	}
 }
 
+// Pending reports whether some condition of obj has no result yet (its
+// value was unknown when the plan evaluated it), so that the apply must
+// evaluate it. It is false for an object the plan did not record.
+func (s *State) Pending(obj Object) bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cr := s.configs[obj.Config]
+	if cr == nil || cr.objects[obj] == nil {
+		return false
+	}
+	for _, statuses := range cr.objects[obj].statuses {
+		if slices.Contains(statuses, Unknown) {
+			return true
+		}
+	}
+	return false
+}
+
 // Copy returns an independent copy of s, for an apply to update while the
 // plan keeps its own.
 func (s *State) Copy() *State {

@@ -205,3 +205,30 @@ check "c" {
 		t.Error("a configuration without conditions has check results, want null")
 	}
 }
+
+// TestPending: an object has conditions pending while any of its
+// conditions has no known result; an object the plan did not record has
+// none.
+func TestPending(t *testing.T) {
+	a0 := checks.ResourceObject(addrs.AbsResourceInstance{Resource: addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: "a"}.Instance(addrs.IntKey(0))})
+	a1 := checks.ResourceObject(addrs.AbsResourceInstance{Resource: addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: "a"}.Instance(addrs.IntKey(1))})
+	plain := checks.ResourceObject(addrs.AbsResourceInstance{Resource: addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: "plain"}.Instance(addrs.NoKey)})
+	s := checks.NewState(load(t, src))
+	if s.Pending(a0) {
+		t.Error("an object not recorded is pending")
+	}
+	s.Report(a0, checks.Precondition, 0, checks.Pass, "")
+	if !s.Pending(a0) {
+		t.Error("an object with its postcondition unknown is not pending")
+	}
+	s.Report(a0, checks.Postcondition, 0, checks.Fail, "post")
+	s.Report(a1, checks.Precondition, 0, checks.Unknown, "")
+	s.Report(a1, checks.Postcondition, 0, checks.Pass, "")
+	if s.Pending(a0) || !s.Pending(a1) || s.Pending(plain) {
+		t.Errorf("pending: a[0] %v (want false), a[1] %v (want true), plain %v (want false)", s.Pending(a0), s.Pending(a1), s.Pending(plain))
+	}
+	var none *checks.State
+	if none.Pending(a0) {
+		t.Error("a nil State has pending conditions")
+	}
+}

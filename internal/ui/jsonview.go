@@ -179,8 +179,12 @@ func (v *JSONView) Outputs(outputs map[string]state.OutputValue) error {
 	return nil
 }
 
-// PreApply writes "apply_start".
+// PreApply writes "apply_start". The check of an unchanged object's
+// conditions (a NoOp) writes nothing, here and below, as in OpenTofu.
 func (v *JSONView) PreApply(op apply.Operation) {
+	if op.Action == plan.NoOp {
+		return
+	}
 	h := hookJSON{Resource: resourceToJSON(op.Addr), Action: uiAction(op.Action)}
 	if id := priorID(op); id != "" {
 		h.IDKey, h.IDValue = "id", id
@@ -190,6 +194,9 @@ func (v *JSONView) PreApply(op apply.Operation) {
 
 // Progress writes "apply_progress".
 func (v *JSONView) Progress(op apply.Operation, elapsed time.Duration) {
+	if op.Action == plan.NoOp {
+		return
+	}
 	elapsed = elapsed.Round(time.Second)
 	secs := elapsed.Seconds()
 	h := hookJSON{Resource: resourceToJSON(op.Addr), Action: uiAction(op.Action), Elapsed: &secs}
@@ -199,6 +206,9 @@ func (v *JSONView) Progress(op apply.Operation, elapsed time.Duration) {
 // PostApply writes "apply_complete", or "apply_errored" for a failure (whose
 // details the diagnostics that follow carry).
 func (v *JSONView) PostApply(op apply.Operation, res apply.Result) {
+	if op.Action == plan.NoOp {
+		return
+	}
 	elapsed := res.Elapsed.Round(time.Second)
 	secs := elapsed.Seconds()
 	h := hookJSON{Resource: resourceToJSON(op.Addr), Action: uiAction(op.Action), Elapsed: &secs}

@@ -15,7 +15,9 @@ import (
 type OrderStep struct {
 	// Address is the resource instance, e.g. "terraform_data.a[0]".
 	Address string `json:"address"`
-	// Action is "create", "update", "read" or "delete".
+	// Action is "create", "update", "read" or "delete", or "check" for
+	// the conditions of an unchanged object that the plan could not
+	// evaluate.
 	Action string `json:"action"`
 	// Deposed is "planned" for the old object of a create_before_destroy
 	// replacement, the deposed key for an object deposed earlier, or empty.
@@ -200,6 +202,8 @@ func orderStep(g *apply.Graph, op apply.Op) OrderStep {
 		s.Action = "read"
 	case c.Action == plan.Update:
 		s.Action = "update"
+	case c.Action == plan.NoOp:
+		s.Action = "check"
 	default:
 		s.Action = "create"
 	}
