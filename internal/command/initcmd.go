@@ -108,7 +108,8 @@ func (m *Meta) initModules(upgrade bool) diag.Diagnostics {
 }
 
 // initProviders is init's provider step: it checks the built-in providers
-// start, installs every plugin provider the configuration requires from the
+// start, installs every plugin provider the modules of the configuration
+// require (their version constraints merged) from the
 // sources of the CLI configuration (skipping dev_overrides and reattached
 // providers) and
 // records the selections in the dependency lock file (lockfile.go).
@@ -117,7 +118,7 @@ func (m *Meta) initProviders(cfg *config.Module, f *initFlags) diag.Diagnostics 
 	var ds diag.Diagnostics
 	builtins := provider.NewSet(m.providerFactories())
 	defer builtins.Close()
-	for _, p := range requiredProviders(cfg) {
+	for _, p := range treeRequiredProviders(cfg) {
 		if !p.IsBuiltIn() {
 			continue
 		}
@@ -127,7 +128,7 @@ func (m *Meta) initProviders(cfg *config.Module, f *initFlags) diag.Diagnostics 
 		}
 		fmt.Fprintf(m.Out, "- %s is built in to rig\n", p)
 	}
-	reqs, more := providerRequirements(cfg)
+	reqs, more := treeRequirements(cfg)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return ds

@@ -33,7 +33,7 @@ func (m *Meta) registryHosts() getproviders.RegistryHosts {
 func (m *Meta) placeProvidersFromState(ctx context.Context, cfg *config.Module) (*config.Module, diag.Diagnostics) {
 	locks := m.loadPluginProviders().locks
 	needed := false
-	for _, p := range requiredProviders(cfg) {
+	for _, p := range treeRequiredProviders(cfg) {
 		if addrs.IsDefaultRegistryHost(p.Hostname) && locks.Get(p) == nil {
 			needed = true
 		}
@@ -85,33 +85,17 @@ func stateProviders(s *state.State) []addrs.Provider {
 // uses, as Terraform and OpenTofu rewrite a resource's provider when they
 // record it. s is the caller's freshly read state.
 func alignStateProviders(cfg *config.Module, s *state.State) {
-	used := configProviders(cfg)
+	used := treeRequiredProviders(cfg)
 	for _, rs := range s.Resources {
 		p := rs.ProviderConfig.Provider
-		if used[p] {
+		if slices.Contains(used, p) {
 			continue
 		}
-		for q := range used {
+		for _, q := range used {
 			if q.SameAs(p) {
 				rs.ProviderConfig.Provider = q
 				break
 			}
 		}
 	}
-}
-
-// configProviders returns every provider the modules of the tree name.
-func configProviders(m *config.Module) map[addrs.Provider]bool {
-	out := map[addrs.Provider]bool{}
-	var walk func(m *config.Module)
-	walk = func(m *config.Module) {
-		for _, p := range requiredProviders(m) {
-			out[p] = true
-		}
-		for _, child := range m.Children {
-			walk(child)
-		}
-	}
-	walk(m)
-	return out
 }

@@ -23,8 +23,10 @@ var providersDir = filepath.Join(".terraform", "providers")
 // pluginPathFile records the -plugin-dir directories of the last init.
 var pluginPathFile = filepath.Join(".terraform", "plugin_path")
 
-// requiredProviders returns every provider the configuration needs: those in
-// required_providers and those its resources imply, sorted.
+// requiredProviders returns every provider module cfg itself needs (its
+// children left out): those in required_providers, those its resources,
+// data sources and import blocks imply or name, and those of its provider
+// blocks, sorted.
 func requiredProviders(cfg *config.Module) []addrs.Provider {
 	seen := map[addrs.Provider]bool{}
 	for _, rp := range cfg.Terraform.RequiredProviders {
@@ -37,6 +39,14 @@ func requiredProviders(cfg *config.Module) []addrs.Provider {
 	for _, pb := range cfg.ProviderConfigs {
 		seen[cfg.ProviderFor(pb.Name)] = true
 	}
+	for _, imp := range cfg.Imports {
+		// The provider an import block generating configuration uses.
+		name := imp.To.ImpliedProviderType()
+		if imp.Provider != nil {
+			name = imp.Provider.Name
+		}
+		seen[cfg.ProviderFor(name)] = true
+	}
 	out := make([]addrs.Provider, 0, len(seen))
 	for p := range seen {
 		out = append(out, p)
@@ -45,9 +55,48 @@ func requiredProviders(cfg *config.Module) []addrs.Provider {
 	return out
 }
 
-// providerRequirements returns the plugin providers the configuration
-// needs (built-in ones excluded) with their version constraints, from
-// required_providers and the deprecated version argument of provider blocks.
+// treeRequiredProviders returns every provider the modules of the tree
+// under cfg need (see requiredProviders), sorted, each once: what init
+// installs and what the other commands expect to be installed. A provider
+// only a child module requires or implies counts as much as the root
+// module's own.
+func treeRequiredProviders(cfg *config.Module) []addrs.Provider {
+	var out []addrs.Provider
+	for _, m := range cfg.AllModules() {
+		out = append(out, requiredProviders(m)...)
+	}
+	slices.SortFunc(out, addrs.Provider.Compare)
+	return slices.Compact(out)
+}
+
+// treeRequirements returns the plugin providers every module of the tree
+// under cfg requires, sorted, each with all the version constraints the
+// modules give it (merged in the order of AllModules, each once), as
+// OpenTofu merges them: init selects a version that satisfies them all.
+func treeRequirements(cfg *config.Module) ([]getproviders.Requirement, diag.Diagnostics) {
+	var ds diag.Diagnostics
+	var reqs []getproviders.Requirement
+	at := map[addrs.Provider]int{}
+	for _, m := range cfg.AllModules() {
+		more, mds := providerRequirements(m)
+		ds = ds.Append(mds)
+		for _, r := range more {
+			if i, ok := at[r.Provider]; ok {
+				reqs[i].Constraints = reqs[i].Constraints.Merge(r.Constraints)
+				continue
+			}
+			at[r.Provider] = len(reqs)
+			reqs = append(reqs, r)
+		}
+	}
+	slices.SortFunc(reqs, func(a, b getproviders.Requirement) int { return a.Provider.Compare(b.Provider) })
+	return reqs, ds
+}
+
+// providerRequirements returns the plugin providers module cfg itself needs
+// (built-in ones excluded, its children left out) with their version
+// constraints, from required_providers and the deprecated version argument
+// of provider blocks.
 func providerRequirements(cfg *config.Module) ([]getproviders.Requirement, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	cons := map[addrs.Provider]getproviders.Constraints{}
@@ -182,7 +231,7 @@ var testFactories provider.Factories
 func (m *Meta) checkProviders(cfg *config.Module) diag.Diagnostics {
 	pp := m.loadPluginProviders()
 	ds := append(diag.Diagnostics(nil), pp.devWarning...)
-	reqs, more := providerRequirements(cfg)
+	reqs, more := treeRequirements(cfg)
 	ds = ds.Append(more)
 	// Only problems with the providers this configuration uses count.
 	needed := map[addrs.Provider]bool{}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
-	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/getproviders"
 )
@@ -58,26 +57,6 @@ func (f *packageFlags) packageSources() ([]getproviders.SourceEntry, diag.Diagno
 	cli, ds := getproviders.LoadCLIConfig()
 	sources, more := cli.Sources(readPluginPath(), cli.Client())
 	return sources, ds.Append(more)
-}
-
-// treeRequirements returns the plugin providers every module of the tree
-// under cfg requires, with all the version constraints given for each.
-func treeRequirements(cfg *config.Module) ([]getproviders.Requirement, diag.Diagnostics) {
-	reqs, ds := providerRequirements(cfg)
-	for _, name := range sortedMapKeys(cfg.Children) {
-		more, mds := treeRequirements(cfg.Children[name])
-		ds = ds.Append(mds)
-		for _, r := range more {
-			i := slices.IndexFunc(reqs, func(q getproviders.Requirement) bool { return q.Provider == r.Provider })
-			if i < 0 {
-				reqs = append(reqs, r)
-			} else {
-				reqs[i].Constraints = reqs[i].Constraints.Merge(r.Constraints)
-			}
-		}
-	}
-	slices.SortFunc(reqs, func(a, b getproviders.Requirement) int { return a.Provider.Compare(b.Provider) })
-	return reqs, ds
 }
 
 // runProvidersLock selects a version of each provider the configuration

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/rig-iac/rig/internal/addrs"
-	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
@@ -42,7 +41,7 @@ func runProvidersSchema(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	used := treeProviders(cfg)
+	used := treeRequiredProviders(cfg)
 	s, more := m.currentState()
 	ds = ds.Append(more)
 	if s != nil {
@@ -79,16 +78,6 @@ func runProvidersSchema(m *Meta, args []string) int {
 	fmt.Fprintln(m.Out, string(b))
 	m.showDiagnostics(ds)
 	return 0
-}
-
-// treeProviders returns the providers every module of the tree under mod
-// requires, in no particular order and possibly repeated.
-func treeProviders(mod *config.Module) []addrs.Provider {
-	out := requiredProviders(mod)
-	for _, child := range mod.Children {
-		out = append(out, treeProviders(child)...)
-	}
-	return out
 }
 
 // The JSON provider schema format, as Terraform's jsonprovider package

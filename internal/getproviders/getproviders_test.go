@@ -25,6 +25,10 @@ func TestConstraints(t *testing.T) {
 		{"= 1.0.0-beta1", "1.0.0-beta1", []string{"1.0.0-beta1"}, []string{"1.0.0"}},
 		{"!= 2.0.0", "!= 2.0.0", []string{"2.0.1"}, []string{"2.0.0"}},
 		{"", "", []string{"0.0.1", "9.9.9"}, []string{"1.0.0-rc1"}},
+		// Sorted as OpenTofu writes them: by boundary, then lower bounds first.
+		{"< 2, >= 1.2", ">= 1.2.0, < 2.0.0", []string{"1.2.0"}, []string{"2.0.0"}},
+		{"< 4.0, ~> 3.1, >= 3.1.2, != 3.5.0", "~> 3.1, >= 3.1.2, != 3.5.0, < 4.0.0", []string{"3.1.2", "3.9.0"}, []string{"3.1.1", "3.5.0"}},
+		{"<= 3.0.0, >= 3.0.0, > 3.0.0, ~> 3.0.0, ~> 3.0, 3.0.0", "> 3.0.0, >= 3.0.0, 3.0.0, ~> 3.0.0, ~> 3.0, <= 3.0.0", nil, []string{"3.0.0"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.constraints, func(t *testing.T) {

@@ -344,9 +344,11 @@ func (i *Installer) selectVersion(ctx context.Context, req Requirement, locked V
 			}
 		}
 		if !found {
-			return Version{}, diag.Diagnostics{diag.Errorf("Failed to query available provider packages",
-				"Could not retrieve the list of available versions for provider %s: no available releases match the given constraints %s (the search locations have %s).",
-				p.ForDisplay(), cs, versionList(available))}
+			// As OpenTofu reports it; the constraints are those of every
+			// module that requires the provider, which rig providers lists.
+			return Version{}, diag.Diagnostics{diag.Errorf("Failed to resolve provider packages",
+				"Could not resolve provider %s: no available releases match the given constraints %s (the search locations have %s).\n\nTo see which modules require %s, and with which version constraints, run:\n  rig providers",
+				p.ForDisplay(), cs, versionList(available), p.ForDisplay())}
 		}
 	}
 	return selected, nil

@@ -207,11 +207,21 @@ func (c Constraint) prefixMatch(v Version) bool {
 	return v == c.Version
 }
 
-// String writes the constraints in the normalized form Terraform records in
-// the lock file: "~> 3.0", ">= 1.2.0, < 2.0.0", "3.2.4".
+// String writes the constraints in the normalized form OpenTofu and
+// Terraform record in the lock file: "~> 3.0", ">= 1.2.0, < 2.0.0", "3.2.4".
+// The constraints are sorted by their boundary, then by operator (lower
+// bounds before upper ones), so that constraints gathered from several
+// modules read the same in whatever order the modules gave them.
 func (cs Constraints) String() string {
+	sorted := append(Constraints(nil), cs...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		if c := sorted[i].Version.Compare(sorted[j].Version); c != 0 {
+			return c < 0
+		}
+		return sorted[i].opRank() < sorted[j].opRank()
+	})
 	var b strings.Builder
-	for i, c := range cs {
+	for i, c := range sorted {
 		if i > 0 {
 			b.WriteString(", ")
 		}
@@ -225,4 +235,27 @@ func (cs Constraints) String() string {
 		}
 	}
 	return b.String()
+}
+
+// opRank orders constraints with the same boundary as OpenTofu writes
+// them: >, >=, =, ~> with three parts, ~> with fewer, <=, <, !=.
+func (c Constraint) opRank() int {
+	switch c.Op {
+	case ">":
+		return 1
+	case ">=":
+		return 2
+	case "=":
+		return 3
+	case "~>":
+		if c.Parts == 3 {
+			return 4
+		}
+		return 5
+	case "<=":
+		return 6
+	case "<":
+		return 7
+	}
+	return 8
 }

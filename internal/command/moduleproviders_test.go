@@ -1,0 +1,337 @@
+package command
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/getproviders"
+	"github.com/rig-iac/rig/internal/getproviders/registrytest"
+)
+
+// gitModuleRepo commits files into a new bare git repository and returns
+// it as a module source, git::file://REPO; it skips the test without git.
+func gitModuleRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not on PATH")
+	}
+	repo := filepath.Join(t.TempDir(), "module.git")
+	work := workdir(t, files)
+	gitRun := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	gitRun(".", "init", "-q", "--bare", repo)
+	gitRun(work, "init", "-q")
+	gitRun(work, "add", ".")
+	gitRun(work, "commit", "-q", "-m", "module")
+	gitRun(work, "push", "-q", repo, "HEAD:refs/heads/main")
+	return "git::file://" + filepath.ToSlash(repo) + "?ref=main"
+}
+
+// childProvidersConfig is a root module that requires no provider itself:
+// a local child module and a module cloned from git during init each
+// require the registry's provider, with constraints only one of the
+// registry's versions (1.2.0; 1.4.0 is newer) satisfies together.
+func childProvidersConfig(t *testing.T, host, remoteConstraint string) map[string]string {
+	source := gitModuleRepo(t, map[string]string{"main.tf": `
+terraform {
+  required_providers {
+    test = { source = "` + host + `/rig/test", version = "` + remoteConstraint + `" }
+  }
+}
+resource "test_thing" "remote" {
+  name = "remote"
+}
+`})
+	return map[string]string{
+		"main.tf": `
+module "local" {
+  source = "./local"
+}
+
+module "remote" {
+  source = "` + source + `"
+}
+`,
+		"local/main.tf": `
+terraform {
+  required_providers {
+    test = { source = "` + host + `/rig/test", version = "~> 1.0" }
+  }
+}
+resource "test_thing" "local" {
+  name = "local"
+}
+`,
+	}
+}
+
+// TestInitInstallsChildModuleProviders: rig init installs the providers
+// that only child modules require — a local one, and one cloned from git
+// during the same init — selecting the newest version every module's
+// constraint allows and locking it with the constraints merged, as
+// OpenTofu and Terraform do; plan then runs the provider. rig providers
+// shows each module's requirement. Constraints no version satisfies
+// together are an error as OpenTofu reports it. With terraform on PATH,
+// terraform init records the same lock file.
+func TestInitInstallsChildModuleProviders(t *testing.T) {
+	exe := testProviderExecutable(t)
+	var rels []registrytest.Release
+	for _, v := range []string{"0.9.0", "1.2.0", "1.4.0", "2.0.0"} {
+		rels = append(rels, registrytest.Release{Namespace: "rig", Type: "test", Version: v, Platforms: registryPlatforms(), Executable: exe, Protocols: []string{"5.0", "6.0"}})
+	}
+	reg := registrytest.New(t, nil, rels...)
+	trustRegistries(t, reg, "")
+	source := reg.Host + "/rig/test"
+
+	files := childProvidersConfig(t, reg.Host, "< 1.3")
+	dir := workdir(t, files)
+	r := mustRig(t, dir, "init", "-no-color")
+	for _, want := range []string{
+		"- Finding " + source + ` versions matching "~> 1.0, < 1.3.0"...`,
+		"- Installed " + source + " v1.2.0 (self-signed",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("init output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if lock := readLock(t, dir); lock.Version.String() != "1.2.0" || lock.Constraints != "~> 1.0, < 1.3.0" {
+		t.Errorf("lock: %s %q, want 1.2.0 \"~> 1.0, < 1.3.0\"", lock.Version, lock.Constraints)
+	}
+	r = rig(t, dir, "plan", "-no-color", "-detailed-exitcode")
+	if r.code != 2 || !strings.Contains(r.stdout, "module.local.test_thing.local will be created") || !strings.Contains(r.stdout, "module.remote.test_thing.remote will be created") {
+		t.Errorf("plan: exit %d, want 2 with both modules' resources\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = mustRig(t, dir, "providers", "-no-color")
+	wantTree := strings.ReplaceAll(`
+Providers required by configuration:
+.
+├── module.local
+│   └── provider[SOURCE] ~> 1.0
+└── module.remote
+    └── provider[SOURCE] < 1.3.0
+`, "SOURCE", source)
+	wantTree = strings.ReplaceAll(wantTree, "│   ", "│\u00a0\u00a0 ")
+	if !strings.HasPrefix(r.stdout, wantTree) {
+		t.Errorf("providers:\n%s\nwant it to begin with:\n%s", r.stdout, wantTree)
+	}
+
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		theirs := workdir(t, files)
+		cmd := exec.Command(tf, "-chdir="+theirs, "init", "-input=false", "-no-color")
+		cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("terraform init: %v\n%s", err, out)
+		}
+		ours, _ := os.ReadFile(filepath.Join(dir, getproviders.LockFileName))
+		their, _ := os.ReadFile(filepath.Join(theirs, getproviders.LockFileName))
+		their = bytes.Replace(their, []byte(`"terraform init"`), []byte(`"rig init"`), 1)
+		if !bytes.Equal(ours, their) {
+			t.Errorf("lock files differ\nrig:\n%s\nterraform:\n%s", ours, their)
+		}
+	}
+
+	conflict := workdir(t, childProvidersConfig(t, reg.Host, "< 1.0"))
+	r = rig(t, conflict, "init", "-no-color")
+	stderr := strings.Join(strings.Fields(r.stderr), " ")
+	if want := "Error: Failed to resolve provider packages Could not resolve provider " + source + ": no available releases match the given constraints ~> 1.0, < 1.0.0"; r.code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("init with constraints no version satisfies: exit %d, want 1 and %q\n%s", r.code, want, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(conflict, getproviders.LockFileName)); err == nil {
+		t.Error("a lock file was written")
+	}
+}
+
+// TestRealProvidersOnlyInChildModules: real provider plugins that only
+// child modules require (random, by required_providers in two modules with
+// constraints to merge) or imply (local by a data source, time by a
+// resource, tls by a provider block, two levels down) are installed from
+// the local mirror, locked as Terraform locks them, and applied.
+func TestRealProvidersOnlyInChildModules(t *testing.T) {
+	mirror := realMirror(t, "random", "local", "time", "tls")
+	files := map[string]string{
+		"main.tf": `
+terraform {
+  required_providers {
+    random = {
+      source  = "hashicorp/random"
+      version = ">= 3.0"
+    }
+  }
+}
+
+module "child" {
+  source = "./child"
+}
+`,
+		"child/main.tf": `
+terraform {
+  required_providers {
+    random = {
+      source  = "hashicorp/random"
+      version = "< 4.0"
+    }
+  }
+}
+
+module "nested" {
+  source = "../nested"
+}
+
+resource "random_id" "c" {
+  byte_length = 4
+}
+
+data "local_file" "f" {
+  filename = "${path.module}/main.tf"
+}
+`,
+		"nested/main.tf": `
+provider "tls" {}
+
+resource "time_static" "t" {}
+`,
+	}
+	dir := workdir(t, files)
+	r := rig(t, dir, "plan", "-no-color", "-input=false")
+	for _, p := range []string{"local", "random", "time", "tls"} {
+		if want := "provider registry.terraform.io/hashicorp/" + p + ": required by this configuration but no version is selected"; !strings.Contains(r.stderr, want) {
+			t.Errorf("plan before init does not say %q:\n%s", want, r.stderr)
+		}
+	}
+	runOK(t, dir, "init", "-plugin-dir="+mirror)
+	lock, err := os.ReadFile(filepath.Join(dir, getproviders.LockFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`provider "registry.terraform.io/hashicorp/local"`,
+		`provider "registry.terraform.io/hashicorp/random"`,
+		`  constraints = ">= 3.0.0, < 4.0.0"`,
+		`provider "registry.terraform.io/hashicorp/time"`,
+		`provider "registry.terraform.io/hashicorp/tls"`,
+	} {
+		if !strings.Contains(string(lock), want) {
+			t.Errorf("lock file lacks %q:\n%s", want, lock)
+		}
+	}
+	r = runOK(t, dir, "apply", "-auto-approve")
+	if !strings.Contains(r.stdout, "Apply complete! Resources: 2 added") {
+		t.Errorf("apply:\n%s", r.stdout)
+	}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		theirs := workdir(t, files)
+		cmd := exec.Command(tf, "-chdir="+theirs, "init", "-input=false", "-no-color", "-plugin-dir="+mirror)
+		cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_CLI_CONFIG_FILE=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("terraform init: %v\n%s", err, out)
+		}
+		their, _ := os.ReadFile(filepath.Join(theirs, getproviders.LockFileName))
+		their = bytes.Replace(their, []byte(`"terraform init"`), []byte(`"rig init"`), 1)
+		if !bytes.Equal(lock, their) {
+			t.Errorf("lock files differ\nrig:\n%s\nterraform:\n%s", lock, their)
+		}
+	}
+}
+
+// TestTreeRequirements: what init installs is every provider any module
+// of the tree requires (required_providers), implies or names (resources,
+// data sources, provider blocks, import blocks), each once, with the
+// version constraints of every module and provider block merged; built-in
+// providers are only in the tree's provider list.
+func TestTreeRequirements(t *testing.T) {
+	files := fstest.MapFS{
+		"main.tf": {Data: []byte(`
+terraform {
+  required_providers {
+    random = { source = "hashicorp/random", version = ">= 3.0" }
+  }
+}
+module "a" {
+  source = "./a"
+}
+resource "terraform_data" "x" {}
+import {
+  to       = aws_instance.web
+  id       = "i-1"
+  provider = aws.west
+}
+`)},
+		"a/main.tf": {Data: []byte(`
+terraform {
+  required_providers {
+    random = { source = "hashicorp/random", version = "< 4.0" }
+    dns    = { source = "acme/dns" }
+  }
+}
+module "b" {
+  source = "../b"
+}
+data "local_file" "f" {
+  filename = "x"
+}
+resource "random_id" "r" {
+  byte_length = 2
+}
+`)},
+		"b/main.tf": {Data: []byte(`
+provider "tls" {
+  version = "~> 4.0"
+}
+resource "time_static" "t" {}
+`)},
+	}
+	cfg, ds := config.LoadTreeFS(files, config.TreeOptions{})
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	reqs, ds := treeRequirements(cfg)
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	var got []string
+	for _, r := range reqs {
+		got = append(got, strings.TrimSpace(r.Provider.String()+" "+r.Constraints.String()))
+	}
+	want := []string{
+		"registry.terraform.io/acme/dns",
+		"registry.terraform.io/hashicorp/aws",
+		"registry.terraform.io/hashicorp/local",
+		"registry.terraform.io/hashicorp/random >= 3.0.0, < 4.0.0",
+		"registry.terraform.io/hashicorp/time",
+		"registry.terraform.io/hashicorp/tls ~> 4.0",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("requirements (-want +got):\n%s", diff)
+	}
+	var all []string
+	for _, p := range treeRequiredProviders(cfg) {
+		all = append(all, p.String())
+	}
+	want = []string{
+		"registry.terraform.io/acme/dns",
+		"registry.terraform.io/hashicorp/aws",
+		"registry.terraform.io/hashicorp/local",
+		"registry.terraform.io/hashicorp/random",
+		"registry.terraform.io/hashicorp/time",
+		"registry.terraform.io/hashicorp/tls",
+		"terraform.io/builtin/terraform",
+	}
+	if diff := cmp.Diff(want, all); diff != "" {
+		t.Errorf("providers (-want +got):\n%s", diff)
+	}
+}
