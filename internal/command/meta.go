@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,6 +21,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/encryption"
+	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/getmodules"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/builtin"
@@ -184,11 +186,18 @@ func workingDir() (string, diag.Diagnostics) {
 // loadCheckedConfig is loadConfig for the commands that work with the
 // configuration (init, validate, graph and the operations): a configuration
 // that loads without errors must also accept the OpenTofu version rig
-// stands in for, in every module's required_version.
+// stands in for, in every module's required_version, and every provider
+// block's for_each must be one a static evaluation can compute (as
+// OpenTofu checks while loading).
 func (m *Meta) loadCheckedConfig() (*config.Module, diag.Diagnostics) {
 	cfg, ds := m.loadConfig()
 	if cfg != nil && !ds.HasErrors() {
 		ds = ds.Append(cfg.CheckCoreVersion())
+		for _, mod := range cfg.AllModules() {
+			for _, key := range slices.Sorted(maps.Keys(mod.ProviderConfigs)) {
+				ds = ds.Append(eval.CheckProviderForEach(mod, mod.ProviderConfigs[key]))
+			}
+		}
 	}
 	return cfg, ds
 }

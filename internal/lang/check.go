@@ -127,11 +127,15 @@ func (c *checker) resource(r *config.Resource) {
 	}
 	c.traversals(bodyTraversals(r.Config), selfRef)
 	c.dependsOn(r.DependsOn)
+	// A condition naming its own resource is reported when the
+	// configuration loads (config.conditionSelfReferences).
 	for _, cr := range r.Preconditions {
-		c.checkRule(cr, withSelf(inst, "Invalid reference in precondition", false))
+		c.checkRule(cr, inst)
 	}
+	post := inst
+	post.selfAllowed = true
 	for _, cr := range r.Postconditions {
-		c.checkRule(cr, withSelf(inst, "Invalid reference in postcondition", true))
+		c.checkRule(cr, post)
 	}
 	if r.Managed != nil {
 		for _, expr := range r.Managed.ReplaceTriggeredBy {

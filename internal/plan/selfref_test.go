@@ -169,28 +169,6 @@ import {
   id       = each.key
 }
 `, "Invalid for_each argument", "main.tf:5"},
-		{"precondition referring to its resource", `
--- main.tf --
-resource "test_thing" "a" {
-  lifecycle {
-    precondition {
-      condition     = test_thing.a.value == null
-      error_message = "x"
-    }
-  }
-}
-`, "Invalid reference in precondition", "main.tf:4"},
-		{"postcondition naming its resource", `
--- main.tf --
-resource "test_thing" "a" {
-  lifecycle {
-    postcondition {
-      condition     = test_thing.a.value == null
-      error_message = "x"
-    }
-  }
-}
-`, "Invalid reference in postcondition", "main.tf:4"},
 		{"output referring to itself", `
 -- main.tf --
 output "o" {
