@@ -102,6 +102,9 @@ const (
 	// ReasonReadDependencyPending: a data source read during apply because
 	// something it depends on has a change pending.
 	ReasonReadDependencyPending
+	// DeleteBecauseNoMoveTarget: a moved block moved the object to an
+	// address the configuration does not declare.
+	DeleteBecauseNoMoveTarget
 )
 
 // JSON returns the reason as the JSON plan's `action_reason` string ("" for none).
@@ -131,6 +134,8 @@ func (r ActionReason) JSON() string {
 		return "read_because_config_unknown"
 	case ReasonReadDependencyPending:
 		return "read_because_dependency_pending"
+	case DeleteBecauseNoMoveTarget:
+		return "delete_because_no_move_target"
 	}
 	return ""
 }

@@ -232,6 +232,8 @@ func changeComment(c *plan.ResourceInstanceChange) string {
 			fmt.Fprintf(&b, "\n  # (because %s.%s is not in configuration)", r.Resource.Type, r.Resource.Name)
 		case plan.DeleteBecauseNoModule:
 			fmt.Fprintf(&b, "\n  # (because %s is not in configuration)", c.Addr.Module)
+		case plan.DeleteBecauseNoMoveTarget:
+			fmt.Fprintf(&b, "\n  # (because %s was moved to %s, which is not in configuration)", c.PrevRunAddr, c.Addr)
 		case plan.DeleteBecauseWrongRepetition:
 			switch {
 			case r.Key.IsInt():
