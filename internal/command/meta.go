@@ -163,11 +163,30 @@ func (m *Meta) loadConfig() (*config.Module, diag.Diagnostics) {
 		// not part of the configuration (a saved plan records its files).
 		m.sources = maps.Clone(mod.Sources)
 	}
-	if mod != nil && len(mod.ManagedResources)+len(mod.DataResources)+len(mod.Outputs)+len(mod.Variables)+len(mod.Locals) == 0 && !ds.HasErrors() && len(mod.Sources) == 0 {
-		ds = ds.Append(diag.Errorf("No configuration files",
-			"The working directory contains no .tf, .tf.json, .tofu or .tofu.json files. rig reads the configuration from the current directory; use -chdir=DIR to run it on another one."))
-	}
 	return mod, ds
+}
+
+// isEmptyConfig reports whether mod was loaded from a directory without a
+// configuration file (.tf, .tf.json, .tofu, .tofu.json). As in OpenTofu,
+// init and validate accept such a directory, and so do destroys (of
+// whatever the state holds); plan, apply, import and providers refuse it
+// (noConfigurationDiag).
+func isEmptyConfig(mod *config.Module) bool { return mod != nil && len(mod.Sources) == 0 }
+
+// noConfigurationDiag is the error of a command that needs a configuration
+// run in a directory without one: what says which command.
+func noConfigurationDiag(what string) diag.Diagnostic {
+	switch what {
+	case "OperationTypePlan":
+		return diag.Errorf("No configuration files", "Plan requires configuration to be present. Planning without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run plan with the -destroy option. Otherwise, create a rig configuration file (.tf file) and try again.")
+	case "OperationTypeApply":
+		return diag.Errorf("No configuration files", "Apply requires configuration to be present. Applying without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run 'rig destroy' instead.")
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		dir = "."
+	}
+	return diag.Errorf("No configuration files", "The directory %s contains no rig configuration files (.tf, .tf.json, .tofu or .tofu.json).", dir)
 }
 
 // workingDir returns path.cwd: the absolute working directory (after any

@@ -145,6 +145,9 @@ func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*
 	if ds.HasErrors() {
 		return op, ds
 	}
+	if isEmptyConfig(cfg) && !f.destroy {
+		return op, ds.Append(noConfigurationDiag(lockOp))
+	}
 	op.cfg = cfg
 	cwd, more := workingDir()
 	if ds = ds.Append(more); ds.HasErrors() {
