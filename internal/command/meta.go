@@ -40,6 +40,10 @@ type Meta struct {
 	// Input allows interactive prompts (-input=false turns it off).
 	Input bool
 
+	// startDir is the directory rig was started in, before any -chdir:
+	// path.cwd, as OpenTofu gives it ("" when it could not be found).
+	startDir string
+
 	// sources are the configuration files loaded, for diagnostic snippets.
 	sources map[string][]byte
 	// plugins are the plugin providers available, loaded on first use
@@ -189,10 +193,14 @@ func noConfigurationDiag(what string) diag.Diagnostic {
 	return diag.Errorf("No configuration files", "The directory %s contains no rig configuration files (.tf, .tf.json, .tofu or .tofu.json).", dir)
 }
 
-// workingDir returns path.cwd: the absolute working directory (after any
-// -chdir), with forward slashes as OpenTofu gives it.
-func workingDir() (string, diag.Diagnostics) {
-	wd, err := os.Getwd()
+// workingDir returns path.cwd: the absolute directory rig was started in,
+// before any -chdir (the configuration is read after it), with forward
+// slashes, as OpenTofu gives it.
+func (m *Meta) workingDir() (string, diag.Diagnostics) {
+	wd, err := m.startDir, error(nil)
+	if wd == "" {
+		wd, err = os.Getwd()
+	}
 	if err == nil {
 		wd, err = filepath.Abs(wd)
 	}

@@ -149,7 +149,7 @@ func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*
 		return op, ds.Append(noConfigurationDiag(lockOp))
 	}
 	op.cfg = cfg
-	cwd, more := workingDir()
+	cwd, more := m.workingDir()
 	if ds = ds.Append(more); ds.HasErrors() {
 		return op, ds
 	}
