@@ -58,7 +58,7 @@ func ParseProviderSource(s string) (Provider, error) {
 		}
 	}
 	if len(parts) == 3 {
-		if p.Hostname, err = registryHostname(parts[0]); err != nil {
+		if p.Hostname, err = ParseRegistryHostname(parts[0]); err != nil {
 			return Provider{}, &ProviderSourceError{"Invalid provider source hostname",
 				fmt.Sprintf("Invalid provider source hostname %q in source %q: %s.", parts[0], s, err)}
 		}
@@ -125,10 +125,12 @@ func providerPart(given string) (string, error) {
 	return label, nil
 }
 
-// registryHostname checks a provider registry's host name, with an
-// optional port, and returns it as compared: in ASCII (punycode for a
-// Unicode name), lower-cased, without the default port 443.
-func registryHostname(given string) (string, error) {
+// ParseRegistryHostname checks the host name of a provider or module
+// registry, with an optional port, and returns it as compared: in ASCII
+// (punycode for a Unicode name), lower-cased, without the default port
+// 443. Its rules are OpenTofu's: a Unicode name (not punycode), no empty
+// label, a numeric port up to 65535.
+func ParseRegistryHostname(given string) (string, error) {
 	host, port, hasPort := strings.Cut(given, ":")
 	if hasPort {
 		n, err := strconv.Atoi(port)
