@@ -430,6 +430,18 @@ func providerNodeOf(m *config.Module, pb *config.Provider) node {
 // configures resource r of module m; ok is false when the configuration
 // it uses has no block (an empty default configuration).
 func resourceProviderNode(m *config.Module, r *config.Resource) (node, bool) {
+	pm, pb := ProviderBlockOf(m, r)
+	if pb == nil {
+		return node{}, false
+	}
+	return providerNodeOf(pm, pb), true
+}
+
+// ProviderBlockOf returns the provider block that configures resource r
+// of module m (see ResolveProviderConfig) and the module that declares
+// it; nil when the configuration r uses has no block (an empty default
+// configuration).
+func ProviderBlockOf(m *config.Module, r *config.Resource) (*config.Module, *config.Provider) {
 	name, alias := m.ProviderLocalName(r)
 	pc := ResolveProviderConfig(m, name, alias)
 	pm := m
@@ -438,10 +450,10 @@ func resourceProviderNode(m *config.Module, r *config.Resource) (node, bool) {
 	}
 	for _, key := range slices.Sorted(maps.Keys(pm.ProviderConfigs)) {
 		if pb := pm.ProviderConfigs[key]; pm.ProviderFor(pb.Name) == pc.Provider && pb.Alias == pc.Alias {
-			return providerNodeOf(pm, pb), true
+			return pm, pb
 		}
 	}
-	return node{}, false
+	return nil, nil
 }
 
 // providerReferences returns the references of provider block pb: its
