@@ -13,12 +13,16 @@ import (
 // a diagnostic's summary and detail (the wording OpenTofu and Terraform
 // use, so that init reports it as they do).
 type ProviderSourceError struct {
+	// Source is the address as given.
+	Source  string
 	Summary string
 	Detail  string
 }
 
-// Error returns "summary: detail".
-func (e *ProviderSourceError) Error() string { return e.Summary + ": " + e.Detail }
+// Error returns `invalid provider source "SOURCE": DETAIL`.
+func (e *ProviderSourceError) Error() string {
+	return fmt.Sprintf("invalid provider source %q: %s", e.Source, e.Detail)
+}
 
 // ParseProviderSource parses a source address as written in
 // required_providers: "TYPE", "NAMESPACE/TYPE" or "HOST/NAMESPACE/TYPE".
@@ -34,12 +38,12 @@ func (e *ProviderSourceError) Error() string { return e.Summary + ": " + e.Detai
 func ParseProviderSource(s string) (Provider, error) {
 	parts := strings.Split(s, "/")
 	if len(parts) > 3 || strings.Contains("/"+s+"/", "//") {
-		return Provider{}, &ProviderSourceError{"Invalid provider source string",
+		return Provider{}, &ProviderSourceError{s, "Invalid provider source string",
 			`The "source" attribute must be in the format "[hostname/][namespace/]name"`}
 	}
 	typ, err := providerPart(parts[len(parts)-1])
 	if err != nil {
-		return Provider{}, &ProviderSourceError{"Invalid provider type",
+		return Provider{}, &ProviderSourceError{s, "Invalid provider type",
 			fmt.Sprintf("Invalid provider type %q in source %q: %s.", parts[len(parts)-1], s, err)}
 	}
 	p := NewDefaultProvider(typ)
@@ -53,21 +57,21 @@ func ParseProviderSource(s string) (Provider, error) {
 		if ns == legacyProviderNamespace {
 			p.Namespace = ns
 		} else if p.Namespace, err = providerPart(ns); err != nil {
-			return Provider{}, &ProviderSourceError{"Invalid provider namespace",
+			return Provider{}, &ProviderSourceError{s, "Invalid provider namespace",
 				fmt.Sprintf("Invalid provider namespace %q in source %q: %s.", ns, s, err)}
 		}
 	}
 	if len(parts) == 3 {
 		if p.Hostname, err = ParseRegistryHostname(parts[0]); err != nil {
-			return Provider{}, &ProviderSourceError{"Invalid provider source hostname",
+			return Provider{}, &ProviderSourceError{s, "Invalid provider source hostname",
 				fmt.Sprintf("Invalid provider source hostname %q in source %q: %s.", parts[0], s, err)}
 		}
 	}
 	if p.Namespace == legacyProviderNamespace && p.Hostname != DefaultProviderRegistryHost {
-		return Provider{}, &ProviderSourceError{"Invalid provider namespace",
+		return Provider{}, &ProviderSourceError{s, "Invalid provider namespace",
 			fmt.Sprintf("The legacy provider namespace %q can be used only with hostname %s.", legacyProviderNamespace, DefaultProviderRegistryHost)}
 	}
-	if err := checkTypePrefix(p); err != nil {
+	if err := checkTypePrefix(s, p); err != nil {
 		return Provider{}, err
 	}
 	return p, nil
@@ -77,10 +81,11 @@ func ParseProviderSource(s string) (Provider, error) {
 // 0.12 and before, kept only for the default registry host.
 const legacyProviderNamespace = "-"
 
-// checkTypePrefix refuses a provider type that starts with "terraform-" or
-// "opentofu-": redundant in a provider's name, and with "-provider-" after
-// it, usually a repository's name written where the type belongs.
-func checkTypePrefix(p Provider) error {
+// checkTypePrefix refuses the type of p (parsed from source s) when it
+// starts with "terraform-" or "opentofu-": redundant in a provider's name,
+// and with "-provider-" after it, usually a repository's name written
+// where the type belongs.
+func checkTypePrefix(s string, p Provider) error {
 	for _, tool := range []struct{ name, display, usage string }{{"terraform", "Terraform", "often"}, {"opentofu", "OpenTofu", "sometimes"}} {
 		redundant, repository := tool.name+"-", tool.name+"-provider-"
 		if !strings.HasPrefix(p.Type, redundant) {
@@ -90,7 +95,7 @@ func checkTypePrefix(p Provider) error {
 			if _, err := providerPart(suggested); err == nil {
 				fixed := p
 				fixed.Type = suggested
-				return &ProviderSourceError{"Invalid provider type",
+				return &ProviderSourceError{s, "Invalid provider type",
 					fmt.Sprintf("Provider source %q has a type with the prefix %q, which isn't valid. Although that prefix is %s used in the names of version control repositories for %s providers, provider source strings should not include it.\n\nDid you mean %q?",
 						p.ForDisplay(), repository, tool.usage, tool.display, fixed.ForDisplay())}
 			}
@@ -99,7 +104,7 @@ func checkTypePrefix(p Provider) error {
 		if tool.display == "OpenTofu" {
 			article = "an"
 		}
-		return &ProviderSourceError{"Invalid provider type",
+		return &ProviderSourceError{s, "Invalid provider type",
 			fmt.Sprintf("Provider source %q has a type with the prefix %q, which isn't allowed because it would be redundant to name %s %s provider with that prefix. If you are the author of this provider, rename it to not include the prefix.",
 				p.String(), redundant, article, tool.display)}
 	}
