@@ -85,28 +85,6 @@ func (p Provider) ForDisplay() string {
 	return p.String()
 }
 
-// ParseProviderSource parses a source address as written in
-// required_providers: "TYPE", "NAMESPACE/TYPE" or "HOST/NAMESPACE/TYPE".
-// Without a hostname the provider is under DefaultProviderRegistryHost
-// (see SourceNamesHost).
-func ParseProviderSource(s string) (Provider, error) {
-	parts := strings.Split(s, "/")
-	for _, p := range parts {
-		if p == "" {
-			return Provider{}, fmt.Errorf("invalid provider source %q: empty part", s)
-		}
-	}
-	switch len(parts) {
-	case 1:
-		return NewDefaultProvider(strings.ToLower(parts[0])), nil
-	case 2:
-		return Provider{Hostname: DefaultProviderRegistryHost, Namespace: strings.ToLower(parts[0]), Type: strings.ToLower(parts[1])}, nil
-	case 3:
-		return Provider{Hostname: strings.ToLower(parts[0]), Namespace: strings.ToLower(parts[1]), Type: strings.ToLower(parts[2])}, nil
-	}
-	return Provider{}, fmt.Errorf("invalid provider source %q: want [HOSTNAME/]NAMESPACE/TYPE", s)
-}
-
 // AbsProviderConfig names one provider configuration: a provider, the module
 // whose provider block configures it, and an optional alias. Its String is
 // the form state files record: provider["registry.terraform.io/hashicorp/null"].west.

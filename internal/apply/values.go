@@ -153,7 +153,9 @@ func (a *applier) recordOutputs() diag.Diagnostics {
 			}
 			v, more := a.eval.Scope(addrs.RootModule, lang.InstanceData{}).EvalExpr(o.Expr, cty.DynamicPseudoType)
 			ds = ds.Append(more)
-			if more.HasErrors() || !v.IsWhollyKnown() {
+			if more.HasErrors() || !v.IsWhollyKnown() || v.IsNull() {
+				// A null output is not recorded (as OpenTofu drops it): it
+				// is absent from the state and from `rig output`.
 				continue
 			}
 			outs[name] = state.OutputValue{Value: v, Sensitive: o.Sensitive}

@@ -32,6 +32,19 @@ resource "terraform_data" "b" {
 			location: "on main.tf line 2",
 		},
 		{
+			name: "self-referencing local",
+			config: `locals {
+  a = local.a
+}
+
+resource "terraform_data" "a" {
+  input = local.a
+}
+`,
+			summary:  "Error: Self-referencing local value",
+			location: "on main.tf line 2",
+		},
+		{
 			name: "undeclared resource",
 			config: `resource "terraform_data" "a" {
   input = "x"

@@ -1,13 +1,16 @@
 package command
 
 import (
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
 
 // TestOverrideFilesPlan plans a configuration whose blocks are changed by
 // override files (in the root and in a child module), with a .tofu file that
-// hides the .tf file of the same name, and outputs of path.cwd (absolute),
+// hides the .tf file of the same name, and outputs of path.cwd (absolute: where rig started, before -chdir),
 // path.module and path.root (relative).
 func TestOverrideFilesPlan(t *testing.T) {
 	dir := workdir(t, map[string]string{
@@ -67,14 +70,20 @@ output "module" {
 	if r.code != 0 {
 		t.Fatalf("plan: exit %d\n%s", r.code, r.stderr)
 	}
-	golden(t, "configfiles/override-plan", r.stdout)
+	// path.cwd is the directory rig starts in (the test's), not the one
+	// -chdir names.
+	start, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "configfiles/override-plan", strings.ReplaceAll(r.stdout, filepath.ToSlash(start), "STARTDIR"))
 	r = rig(t, dir, "apply", "-input=false", "-no-color", "-auto-approve")
 	if r.code != 0 {
 		t.Fatalf("apply: exit %d\n%s", r.code, r.stderr)
 	}
 	r = rig(t, dir, "output", "-json", "cwd")
-	if want := `"` + dir; !strings.HasPrefix(r.stdout, want) {
-		t.Errorf("path.cwd at apply = %s, want %s\"", r.stdout, dir)
+	if want := strconv.Quote(filepath.ToSlash(start)) + "\n"; r.stdout != want {
+		t.Errorf("path.cwd at apply = %s, want %s", r.stdout, want)
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -72,7 +71,7 @@ func runConsole(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	wd, _ := os.Getwd()
+	wd, _ := m.workingDir()
 	ev, more := eval.New(ctx, eval.Options{Config: cfg, Variables: variables, Workspace: m.workspace(), Cwd: wd,
 		Resources: newStateValues(ctx, cfg, s, set), Providers: set})
 	ds = ds.Append(more)

@@ -40,6 +40,13 @@ func runInit(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
+	if isEmptyConfig(cfg) {
+		// As OpenTofu: nothing to install, and nothing is written.
+		m.showDiagnostics(ds)
+		fmt.Fprint(m.Out, colorText(m.Color, "\x1b[32m\x1b[1mrig initialized in an empty directory!\x1b[0m\n", "rig initialized in an empty directory!\n"))
+		fmt.Fprintln(m.Out, "\nThe directory has no rig configuration files. You may begin working\nwith rig immediately by creating rig configuration files.")
+		return 0
+	}
 	if f.backend {
 		fmt.Fprint(m.Out, colorText(m.Color, "\x1b[1mInitializing the backend...\x1b[0m\n", "Initializing the backend...\n"))
 		if more := m.initBackend(context.Background(), cfg, &backendFlags); more.HasErrors() {

@@ -23,6 +23,8 @@ func Main(args []string, streams Streams) int {
 	// Provider plugin processes end with rig, also after a panic.
 	defer plugin.CleanupClients()
 	m := &Meta{Streams: streams, Color: true, Input: true}
+	// path.cwd is where rig was started, whatever -chdir says.
+	m.startDir, _ = os.Getwd()
 	if os.Getenv("NO_COLOR") != "" {
 		m.Color = false
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,6 +21,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/encryption"
+	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/getmodules"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/builtin"
@@ -37,6 +39,10 @@ type Meta struct {
 	Color bool
 	// Input allows interactive prompts (-input=false turns it off).
 	Input bool
+
+	// startDir is the directory rig was started in, before any -chdir:
+	// path.cwd, as OpenTofu gives it ("" when it could not be found).
+	startDir string
 
 	// sources are the configuration files loaded, for diagnostic snippets.
 	sources map[string][]byte
@@ -161,17 +167,40 @@ func (m *Meta) loadConfig() (*config.Module, diag.Diagnostics) {
 		// not part of the configuration (a saved plan records its files).
 		m.sources = maps.Clone(mod.Sources)
 	}
-	if mod != nil && len(mod.ManagedResources)+len(mod.DataResources)+len(mod.Outputs)+len(mod.Variables)+len(mod.Locals) == 0 && !ds.HasErrors() && len(mod.Sources) == 0 {
-		ds = ds.Append(diag.Errorf("No configuration files",
-			"The working directory contains no .tf, .tf.json, .tofu or .tofu.json files. rig reads the configuration from the current directory; use -chdir=DIR to run it on another one."))
-	}
 	return mod, ds
 }
 
-// workingDir returns path.cwd: the absolute working directory (after any
-// -chdir), with forward slashes as OpenTofu gives it.
-func workingDir() (string, diag.Diagnostics) {
-	wd, err := os.Getwd()
+// isEmptyConfig reports whether mod was loaded from a directory without a
+// configuration file (.tf, .tf.json, .tofu, .tofu.json). As in OpenTofu,
+// init and validate accept such a directory, and so do destroys (of
+// whatever the state holds); plan, apply, import and providers refuse it
+// (noConfigurationDiag).
+func isEmptyConfig(mod *config.Module) bool { return mod != nil && len(mod.Sources) == 0 }
+
+// noConfigurationDiag is the error of a command that needs a configuration
+// run in a directory without one: what says which command.
+func noConfigurationDiag(what string) diag.Diagnostic {
+	switch what {
+	case "OperationTypePlan":
+		return diag.Errorf("No configuration files", "Plan requires configuration to be present. Planning without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run plan with the -destroy option. Otherwise, create a rig configuration file (.tf file) and try again.")
+	case "OperationTypeApply":
+		return diag.Errorf("No configuration files", "Apply requires configuration to be present. Applying without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run 'rig destroy' instead.")
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		dir = "."
+	}
+	return diag.Errorf("No configuration files", "The directory %s contains no rig configuration files (.tf, .tf.json, .tofu or .tofu.json).", dir)
+}
+
+// workingDir returns path.cwd: the absolute directory rig was started in,
+// before any -chdir (the configuration is read after it), with forward
+// slashes, as OpenTofu gives it.
+func (m *Meta) workingDir() (string, diag.Diagnostics) {
+	wd, err := m.startDir, error(nil)
+	if wd == "" {
+		wd, err = os.Getwd()
+	}
 	if err == nil {
 		wd, err = filepath.Abs(wd)
 	}
@@ -184,11 +213,18 @@ func workingDir() (string, diag.Diagnostics) {
 // loadCheckedConfig is loadConfig for the commands that work with the
 // configuration (init, validate, graph and the operations): a configuration
 // that loads without errors must also accept the OpenTofu version rig
-// stands in for, in every module's required_version.
+// stands in for, in every module's required_version, and every provider
+// block's for_each must be one a static evaluation can compute (as
+// OpenTofu checks while loading).
 func (m *Meta) loadCheckedConfig() (*config.Module, diag.Diagnostics) {
 	cfg, ds := m.loadConfig()
 	if cfg != nil && !ds.HasErrors() {
 		ds = ds.Append(cfg.CheckCoreVersion())
+		for _, mod := range cfg.AllModules() {
+			for _, key := range slices.Sorted(maps.Keys(mod.ProviderConfigs)) {
+				ds = ds.Append(eval.CheckProviderForEach(mod, mod.ProviderConfigs[key]))
+			}
+		}
 	}
 	return cfg, ds
 }

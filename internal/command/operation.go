@@ -145,8 +145,11 @@ func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*
 	if ds.HasErrors() {
 		return op, ds
 	}
+	if isEmptyConfig(cfg) && !f.destroy {
+		return op, ds.Append(noConfigurationDiag(lockOp))
+	}
 	op.cfg = cfg
-	cwd, more := workingDir()
+	cwd, more := m.workingDir()
 	if ds = ds.Append(more); ds.HasErrors() {
 		return op, ds
 	}

@@ -33,6 +33,12 @@ func runOutput(m *Meta, args []string) int {
 	if fs.NArg() == 1 {
 		name := fs.Arg(0)
 		o, ok := s.Outputs[name]
+		if !ok && len(s.Outputs) == 0 && !*jsonOut {
+			// With no output at all (null ones are not recorded), the
+			// human and raw forms warn and succeed, as OpenTofu's do.
+			m.showDiagnostics(diag.Diagnostics{noOutputsWarning})
+			return 0
+		}
 		if !ok {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Output \""+name+"\" not found",
 				"The output variable requested could not be found in the state file. If you recently added this to your configuration, be sure to run `rig apply`, since the state won't be updated with new output variables until that command is run.")})
@@ -75,8 +81,7 @@ func runOutput(m *Meta, args []string) int {
 		return 0
 	}
 	if len(s.Outputs) == 0 {
-		m.showDiagnostics(diag.Diagnostics{{Severity: diag.Warning, Summary: "No outputs found",
-			Detail: "The state file either has no outputs defined, or all the defined outputs are empty. Please define an output in your configuration with the `output` keyword and run `rig refresh` for it to become available. If you are using interpolation, please verify the interpolated value is not empty. You can use the `rig console` command to assist."}})
+		m.showDiagnostics(diag.Diagnostics{noOutputsWarning})
 		return 0
 	}
 	names := make([]string, 0, len(s.Outputs))
@@ -94,6 +99,10 @@ func runOutput(m *Meta, args []string) int {
 	}
 	return 0
 }
+
+// noOutputsWarning is what output says when the state records no output.
+var noOutputsWarning = diag.Diagnostic{Severity: diag.Warning, Summary: "No outputs found",
+	Detail: "The state file either has no outputs defined, or all the defined outputs are empty. Please define an output in your configuration with the `output` keyword and run `rig refresh` for it to become available. If you are using interpolation, please verify the interpolated value is not empty. You can use the `rig console` command to assist."}
 
 func rawString(v cty.Value) (string, error) {
 	if v.IsNull() || !v.IsKnown() {

@@ -23,6 +23,9 @@ func runProviders(m *Meta, args []string) int {
 		return m.argsError(fs, "Too many command line arguments", "The providers command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
 	}
 	cfg, ds := m.loadConfig()
+	if isEmptyConfig(cfg) {
+		ds = ds.Append(noConfigurationDiag("providers"))
+	}
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1

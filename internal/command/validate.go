@@ -30,7 +30,7 @@ func runValidate(m *Meta, args []string) int {
 	cwd := ""
 	if !ds.HasErrors() {
 		var more diag.Diagnostics
-		cwd, more = workingDir()
+		cwd, more = m.workingDir()
 		ds = ds.Append(more)
 	}
 	if !ds.HasErrors() {

@@ -66,14 +66,20 @@ func decodeMovedBlock(block *hcl.Block) (*Moved, hcl.Diagnostics) {
 		return nil, diags
 	}
 	from, to := mv.From, mv.To
+	if !from.IsModule() && !to.IsModule() && from.KeyGiven != to.KeyGiven {
+		// A whole resource on one side and an instance on the other: the
+		// resource stands for its instance without a key (a → b[0] moves a
+		// single-instance resource into b's count), as in OpenTofu.
+		from.KeyGiven, to.KeyGiven = true, true
+	}
 	switch {
-	case from.IsModule() != to.IsModule() || from.KeyGiven != to.KeyGiven:
+	case from.IsModule() != to.IsModule():
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid \"moved\" addresses",
-			Detail:  fmt.Sprintf("Cannot move %s to %s: the source and the destination must both be module calls, both resources, or both resource instances.", from, to),
+			Detail:  fmt.Sprintf("Cannot move %s to %s: the source and the destination must both be modules, or both resources or resource instances.", from, to),
 			Subject: mv.DeclRange.Ptr()})
-	case !from.IsModule() && from.Resource.Mode != addrs.Managed || !to.IsModule() && to.Resource.Mode != addrs.Managed:
+	case !from.IsModule() && from.Resource.Mode != to.Resource.Mode:
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid \"moved\" addresses",
-			Detail:  "Data resources cannot be moved: a moved block may only name managed resources and modules.",
+			Detail:  fmt.Sprintf("Cannot move %s to %s: a managed resource cannot become a data resource, nor a data resource a managed one.", from, to),
 			Subject: mv.DeclRange.Ptr()})
 	case !from.IsModule() && from.Resource.Type != to.Resource.Type:
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Resource type mismatch",

@@ -117,6 +117,7 @@ func decodeVariableBlock(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 	for _, b := range content.Blocks {
 		cr, crDiags := decodeCheckRuleBlock(b)
 		diags = append(diags, crDiags...)
+		diags = append(diags, validationReferences(cr, v.Name)...)
 		v.Validations = append(v.Validations, cr)
 	}
 	return v, diags

@@ -335,6 +335,7 @@ func (r *Resource) decodeLifecycle(block *hcl.Block, override bool) hcl.Diagnost
 		}
 		cr, crDiags := decodeCheckRuleBlock(b)
 		diags = append(diags, crDiags...)
+		diags = append(diags, conditionSelfReferences(cr, b.Type, r.Addr)...)
 		if b.Type == "precondition" {
 			r.Preconditions = append(r.Preconditions, cr)
 		} else {
@@ -586,6 +587,16 @@ func decodeProviderConfigRef(expr hcl.Expression, argName string) (*ProviderConf
 
 func decodeProvisionerBlock(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 	p := &Provisioner{Type: block.Labels[0], DeclRange: block.DefRange, TypeRange: block.LabelRanges[0]}
+	switch p.Type {
+	case "chef", "habitat", "puppet", "salt-masterless":
+		// Removed from Terraform 0.15 and OpenTofu: refused as they refuse them.
+		return p, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  fmt.Sprintf("The %q provisioner has been removed", p.Type),
+			Detail:   fmt.Sprintf("The %q provisioner is deprecated and has been removed from OpenTofu.", p.Type),
+			Subject:  p.TypeRange.Ptr(),
+		}}
+	}
 	content, remain, diags := block.Body.PartialContent(provisionerBlockSchema)
 	p.Config = remain
 

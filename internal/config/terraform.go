@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
@@ -150,7 +151,12 @@ func decodeRequiredProvidersBlock(block *hcl.Block) (*requiredProvidersBlock, hc
 				}
 				p, err := addrs.ParseProviderSource(v.AsString())
 				if err != nil {
-					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider source string", Detail: err.Error() + ".", Subject: kv.Value.Range().Ptr()})
+					summary, detail := "Invalid provider source string", err.Error()+"."
+					var pe *addrs.ProviderSourceError
+					if errors.As(err, &pe) {
+						summary, detail = pe.Summary, pe.Detail
+					}
+					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: kv.Value.Range().Ptr()})
 					entryOK = false
 					continue
 				}

@@ -77,12 +77,17 @@ type lazyValue struct {
 	once  sync.Once
 	val   cty.Value
 	diags diag.Diagnostics
+	// loop is set when computing the value ran into a loop (see
+	// evalFrame): every reference to the value then reports its
+	// diagnostics.
+	loop bool
 }
 
 type lazyExpansion struct {
 	once  sync.Once
 	exp   Expansion
 	diags diag.Diagnostics
+	loop  bool
 }
 
 type lazyArgs struct {
@@ -110,6 +115,9 @@ const (
 	variableValue lazyKind = iota
 	localValue
 	outputValue
+	// callExpansion is a module call's count or for_each (an evalFrame
+	// kind only: expansions are kept in Evaluator.calls).
+	callExpansion
 )
 
 func (me *moduleEntry) lazy(kind lazyKind, name string) *lazyValue {
@@ -193,9 +201,15 @@ func (e *Evaluator) module(mi addrs.ModuleInstance) *moduleEntry {
 // Scope returns a scope for the expressions of module instance mi, of one
 // resource instance in it when inst is set.
 func (e *Evaluator) Scope(mi addrs.ModuleInstance, inst lang.InstanceData) *lang.Scope {
+	return e.scope(mi, inst, nil)
+}
+
+// scope is Scope for an expression evaluated to compute the value of
+// frame (nil: at the start of an evaluation path).
+func (e *Evaluator) scope(mi addrs.ModuleInstance, inst lang.InstanceData, frame *evalFrame) *lang.Scope {
 	me := e.module(mi)
 	return &lang.Scope{
-		Data:              moduleData{e: e, me: me},
+		Data:              moduleData{e: e, me: me, frame: frame},
 		ModuleDir:         dirOf(me.cfg),
 		RootDir:           dirOf(e.Config),
 		Cwd:               e.Cwd,
@@ -217,6 +231,10 @@ func dirOf(m *config.Module) string {
 // CallExpansion returns the instances of module call name in module
 // instance parent, evaluating its count or for_each on first use.
 func (e *Evaluator) CallExpansion(parent addrs.ModuleInstance, name string) (Expansion, diag.Diagnostics) {
+	return e.callExpansion(parent, name, nil)
+}
+
+func (e *Evaluator) callExpansion(parent addrs.ModuleInstance, name string, frame *evalFrame) (Expansion, diag.Diagnostics) {
 	k := callKey{parent, name}
 	e.mu.Lock()
 	if e.calls == nil {
@@ -231,7 +249,9 @@ func (e *Evaluator) CallExpansion(parent addrs.ModuleInstance, name string) (Exp
 	l.once.Do(func() {
 		m := e.Config.Descendant(parent.Module())
 		call := m.ModuleCalls[name]
-		l.exp, l.diags = ExpandRepetition(e.Scope(parent, lang.InstanceData{}), call.Count, call.ForEach)
+		f := frame.push(parent, lazyKey{callExpansion, name})
+		l.exp, l.diags = ExpandRepetition(e.scope(parent, lang.InstanceData{}, f), call.Count, call.ForEach)
+		l.loop = f.inLoop
 	})
 	return l.exp, l.diags
 }
@@ -311,27 +331,38 @@ func (e *Evaluator) ArgumentRange(mi addrs.ModuleInstance, name string) (rng hcl
 // instance mi, with the diagnostics of computing it (a child module's
 // variables are its call's arguments, evaluated in the calling module).
 func (e *Evaluator) InputVariable(mi addrs.ModuleInstance, name string) (cty.Value, diag.Diagnostics) {
+	v, ds, _ := e.inputVariable(mi, name, nil)
+	return v, ds
+}
+
+// inputVariable is InputVariable asked for on frame's path; loop reports
+// that computing it found a loop through it.
+func (e *Evaluator) inputVariable(mi addrs.ModuleInstance, name string, frame *evalFrame) (_ cty.Value, _ diag.Diagnostics, loop bool) {
 	if mi.IsRoot() {
 		v, ok := e.Variables[name]
 		if !ok {
-			return cty.DynamicVal, nil
+			return cty.DynamicVal, nil, false
 		}
-		return v, nil
+		return v, nil, false
 	}
 	me := e.module(mi)
 	l := me.lazy(variableValue, name)
-	l.once.Do(func() { l.val, l.diags = e.childVariable(me, name) })
-	return l.val, l.diags
+	l.once.Do(func() {
+		f := frame.push(mi, lazyKey{variableValue, name})
+		l.val, l.diags = e.childVariable(me, name, f)
+		l.loop = f.inLoop
+	})
+	return l.val, l.diags, l.loop
 }
 
-func (e *Evaluator) childVariable(me *moduleEntry, name string) (cty.Value, diag.Diagnostics) {
+func (e *Evaluator) childVariable(me *moduleEntry, name string, frame *evalFrame) (cty.Value, diag.Diagnostics) {
 	v := me.cfg.Variables[name]
 	if v == nil {
 		return cty.DynamicVal, nil
 	}
 	parent, step := me.addr.Parent()
 	call := me.cfg.Parent.ModuleCalls[step.Name]
-	exp, ds := e.CallExpansion(parent, step.Name)
+	exp, ds := e.callExpansion(parent, step.Name, frame)
 	if ds.HasErrors() {
 		return cty.UnknownVal(v.ConcreteType), nil
 	}
@@ -340,7 +371,7 @@ func (e *Evaluator) childVariable(me *moduleEntry, name string) (cty.Value, diag
 	if attr, ok := e.callArgs(call)[name]; ok {
 		rng = attr.Expr.Range()
 		var more diag.Diagnostics
-		val, more = e.Scope(parent, exp.InstanceData(step.Key)).EvalExpr(attr.Expr, cty.DynamicPseudoType)
+		val, more = e.scope(parent, exp.InstanceData(step.Key), frame).EvalExpr(attr.Expr, cty.DynamicPseudoType)
 		if more.HasErrors() {
 			return cty.UnknownVal(v.ConcreteType), more
 		}
@@ -387,6 +418,11 @@ func PrepareVariable(v *config.Variable, val cty.Value, rng hcl.Range, where str
 // LocalValue returns local value name of module instance mi, evaluating it
 // on first use, with the diagnostics of evaluating it.
 func (e *Evaluator) LocalValue(mi addrs.ModuleInstance, name string) (cty.Value, diag.Diagnostics) {
+	v, ds, _ := e.localValue(mi, name, nil)
+	return v, ds
+}
+
+func (e *Evaluator) localValue(mi addrs.ModuleInstance, name string, frame *evalFrame) (_ cty.Value, _ diag.Diagnostics, loop bool) {
 	me := e.module(mi)
 	l := me.lazy(localValue, name)
 	l.once.Do(func() {
@@ -395,18 +431,25 @@ func (e *Evaluator) LocalValue(mi addrs.ModuleInstance, name string) (cty.Value,
 			l.val = cty.DynamicVal
 			return
 		}
-		l.val, l.diags = e.Scope(mi, lang.InstanceData{}).EvalExpr(loc.Expr, cty.DynamicPseudoType)
+		f := frame.push(mi, lazyKey{localValue, name})
+		l.val, l.diags = e.scope(mi, lang.InstanceData{}, f).EvalExpr(loc.Expr, cty.DynamicPseudoType)
 		if l.diags.HasErrors() {
 			l.val = cty.DynamicVal
 		}
+		l.loop = f.inLoop
 	})
-	return l.val, l.diags
+	return l.val, l.diags, l.loop
 }
 
 // OutputValue returns output name of module instance mi, evaluating it on
 // first use, with the diagnostics of evaluating it (preconditions are the
 // caller's).
 func (e *Evaluator) OutputValue(mi addrs.ModuleInstance, name string) (cty.Value, diag.Diagnostics) {
+	v, ds, _ := e.outputValue(mi, name, nil)
+	return v, ds
+}
+
+func (e *Evaluator) outputValue(mi addrs.ModuleInstance, name string, frame *evalFrame) (_ cty.Value, _ diag.Diagnostics, loop bool) {
 	me := e.module(mi)
 	l := me.lazy(outputValue, name)
 	l.once.Do(func() {
@@ -415,15 +458,17 @@ func (e *Evaluator) OutputValue(mi addrs.ModuleInstance, name string) (cty.Value
 			l.val = cty.DynamicVal
 			return
 		}
-		l.val, l.diags = e.Scope(mi, lang.InstanceData{}).EvalExpr(o.Expr, cty.DynamicPseudoType)
+		f := frame.push(mi, lazyKey{outputValue, name})
+		l.val, l.diags = e.scope(mi, lang.InstanceData{}, f).EvalExpr(o.Expr, cty.DynamicPseudoType)
 		if l.diags.HasErrors() {
 			l.val = cty.DynamicVal
 		}
 		if o.Sensitive {
 			l.val = l.val.Mark(lang.Sensitive)
 		}
+		l.loop = f.inLoop
 	})
-	return l.val, l.diags
+	return l.val, l.diags, l.loop
 }
 
 // ModuleCallValue returns the value of module call name in module instance
@@ -432,33 +477,67 @@ func (e *Evaluator) OutputValue(mi addrs.ModuleInstance, name string) (cty.Value
 // outputs (nil: all of them): only outputs whose inputs are final may be
 // evaluated, as each is computed once.
 func (e *Evaluator) ModuleCallValue(parent addrs.ModuleInstance, name string, outputs []string) cty.Value {
+	v, _ := e.moduleCallValue(parent, name, outputs, nil, hcl.Range{})
+	return v
+}
+
+// moduleCallValue is ModuleCallValue asked for at rng on frame's path,
+// with the diagnostics of a loop through the call found on the way.
+func (e *Evaluator) moduleCallValue(parent addrs.ModuleInstance, name string, outputs []string, frame *evalFrame, rng hcl.Range) (cty.Value, diag.Diagnostics) {
 	m := e.Config.Descendant(parent.Module())
 	child := m.Children[name]
 	if child == nil {
-		return cty.DynamicVal
+		return cty.DynamicVal, nil
 	}
-	exp, ds := e.CallExpansion(parent, name)
+	if d, ok := frame.loop(parent, lazyKey{callExpansion, name}, rng); ok {
+		return cty.DynamicVal, diag.Diagnostics{d}
+	}
+	exp, ds := e.callExpansion(parent, name, frame)
 	if ds.HasErrors() {
-		return cty.DynamicVal
+		if e.expansionLoop(parent, name) {
+			return cty.DynamicVal, ds
+		}
+		return cty.DynamicVal, nil
 	}
+	var loops diag.Diagnostics
 	vals := make(map[addrs.InstanceKey]cty.Value, len(exp.Keys))
 	for _, k := range exp.Keys {
 		ci := parent.Child(name, k)
 		outs := make(map[string]cty.Value, len(child.Outputs))
 		for oname := range child.Outputs {
-			if outputs == nil || slices.Contains(outputs, oname) {
-				outs[oname], _ = e.OutputValue(ci, oname)
+			if outputs != nil && !slices.Contains(outputs, oname) {
+				continue
+			}
+			if d, ok := frame.loop(ci, lazyKey{outputValue, oname}, rng); ok {
+				outs[oname], loops = cty.DynamicVal, loops.Append(d)
+				continue
+			}
+			v, ds, loop := e.outputValue(ci, oname, frame)
+			outs[oname] = v
+			if loop {
+				loops = loops.Append(ds)
 			}
 		}
 		vals[k] = cty.ObjectVal(outs)
 	}
-	return exp.WholeValue(vals)
+	return exp.WholeValue(vals), loops
 }
 
-// moduleData is the lang.Data of one module instance.
+// expansionLoop reports whether computing the expansion of call name in
+// module instance parent found a loop through it.
+func (e *Evaluator) expansionLoop(parent addrs.ModuleInstance, name string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	l := e.calls[callKey{parent, name}]
+	return l != nil && l.loop
+}
+
+// moduleData is the lang.Data of one module instance; frame is the value
+// whose computation evaluates the expression (nil at the start of a path).
 type moduleData struct {
-	e  *Evaluator
-	me *moduleEntry
+	e     *Evaluator
+	me    *moduleEntry
+	frame *evalFrame
 }
 
 var _ lang.Data = moduleData{}
@@ -472,7 +551,13 @@ func (d moduleData) InputVariable(name string, rng hcl.Range) (cty.Value, diag.D
 		return cty.DynamicVal, diag.Diagnostics{diag.At(rng, "Reference to undeclared input variable",
 			fmt.Sprintf("An input variable with the name %q has not been declared.", name))}
 	}
-	v, _ := d.e.InputVariable(d.me.addr, name)
+	if ld, ok := d.frame.loop(d.me.addr, lazyKey{variableValue, name}, rng); ok {
+		return cty.DynamicVal, diag.Diagnostics{ld}
+	}
+	v, ds, loop := d.e.inputVariable(d.me.addr, name, d.frame)
+	if loop {
+		return v, ds
+	}
 	if d.me.addr.IsRoot() && d.me.cfg != nil && d.me.cfg.Variables[name] != nil && d.me.cfg.Variables[name].Sensitive {
 		// A child's sensitive variables are marked when computed.
 		v = v.Mark(lang.Sensitive)
@@ -486,7 +571,14 @@ func (d moduleData) LocalValue(name string, rng hcl.Range) (cty.Value, diag.Diag
 		return cty.DynamicVal, diag.Diagnostics{diag.At(rng, "Reference to undeclared local value",
 			fmt.Sprintf("A local value with the name %q has not been declared.", name))}
 	}
-	v, _ := d.e.LocalValue(d.me.addr, name)
+	if ld, ok := d.frame.loop(d.me.addr, lazyKey{localValue, name}, rng); ok {
+		return cty.DynamicVal, diag.Diagnostics{ld}
+	}
+	v, ds, loop := d.e.localValue(d.me.addr, name, d.frame)
+	if loop {
+		// A loop is reported wherever it stops an evaluation.
+		return v, ds
+	}
 	// Reported once, where the local is declared, not at every reference.
 	return v, nil
 }
@@ -500,7 +592,7 @@ func (d moduleData) ModuleCall(name string, outputs []string, rng hcl.Range) (ct
 		return cty.DynamicVal, diag.Diagnostics{diag.At(rng, "Reference to undeclared module",
 			fmt.Sprintf("No module call named %q is declared in this module.", name))}
 	}
-	return d.e.ModuleCallValue(d.me.addr, name, outputs), nil
+	return d.e.moduleCallValue(d.me.addr, name, outputs, d.frame, rng)
 }
 
 // ConfiguredProvider returns the instance of provider configuration pc,
@@ -603,60 +695,6 @@ func (e *Evaluator) ProviderExpansion(mi addrs.ModuleInstance, pb *config.Provid
 		l.exp, l.diags = ExpandRepetition(e.Scope(mi, lang.InstanceData{}), nil, pb.ForEach)
 	})
 	return l.exp, l.diags
-}
-
-// CheckProviderForEach reports what the for_each of provider block pb of
-// module m refers to that it may not: anything but input variables, local
-// values that refer to no more, path and terraform.workspace.
-func CheckProviderForEach(m *config.Module, pb *config.Provider) diag.Diagnostics {
-	if pb.ForEach == nil {
-		return nil
-	}
-	ident := fmt.Sprintf("provider.%s.%s.for_each", pb.Name, pb.Alias)
-	if m != nil && !m.Path.IsRoot() {
-		ident = string(m.Path) + "." + ident
-	}
-	return checkStatic(m, pb.ForEach, ident, map[string]bool{})
-}
-
-// checkStatic reports the references of expr (evaluated in module m, for
-// what ident names) that a static evaluation cannot resolve, following
-// local values; seen holds the local values already followed.
-func checkStatic(m *config.Module, expr hcl.Expression, ident string, seen map[string]bool) diag.Diagnostics {
-	refs, ds := lang.ReferencesInExpr(expr)
-	for _, ref := range refs {
-		switch ref.Kind {
-		case lang.InputVariable, lang.PathModule, lang.PathRoot, lang.PathCwd, lang.TerraformWorkspace:
-		case lang.LocalValue:
-			if seen[ref.Name] {
-				continue
-			}
-			seen[ref.Name] = true
-			l := localByName(m, ref.Name)
-			if l == nil {
-				continue // reported by the reference checks
-			}
-			if more := checkStatic(m, l.Expr, "local."+ref.Name, seen); more.HasErrors() {
-				ds = ds.Append(more)
-				ds = ds.Append(diag.At(expr.Range(), "Unable to compute static value",
-					fmt.Sprintf("%s depends on local.%s which is not available", ident, ref.Name)))
-			}
-		case lang.ModuleCallOutput:
-			ds = ds.Append(diag.At(ref.Range, "Module output not supported in static context",
-				fmt.Sprintf("Unable to use %s in static context, which is required by %s", ref, ident)))
-		default:
-			ds = ds.Append(diag.At(ref.Range, "Dynamic value in static context",
-				fmt.Sprintf("Unable to use %s in static context, which is required by %s", ref, ident)))
-		}
-	}
-	return ds
-}
-
-func localByName(m *config.Module, name string) *config.Local {
-	if m == nil {
-		return nil
-	}
-	return m.Locals[name]
 }
 
 // ProviderMeta returns the value of the provider_meta block module mi

@@ -90,7 +90,9 @@ type Edge struct {
 // Source is a place in the configuration that explains something.
 type Source struct {
 	// What says what is written there: "reference", "reference through
-	// local.NAME", "depends_on", "module depends_on".
+	// local.NAME", "depends_on", "module depends_on", "provider
+	// configuration" (of the provider block that configures the
+	// dependent), "provider configuration through local.NAME".
 	What string
 	// Text is the source text ("terraform_data.a.output").
 	Text  string

@@ -7,6 +7,7 @@ import (
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/plan"
 )
 
 // sources finds where things are written in the configuration a plan was
@@ -116,6 +117,21 @@ func (s *sources) references(dependent, dependency addrs.AbsResource) []Source {
 	for _, trav := range r.DependsOn {
 		if rng, ok := names(trav, mod); ok {
 			add("depends_on", rng)
+		}
+	}
+	// What the provider configuration refers to comes before every
+	// resource it configures.
+	if m != nil {
+		if pm, pb := plan.ProviderBlockOf(m, r); pb != nil {
+			refs, _ := lang.ReferencesInAnyBody(pb.Config)
+			for _, ref := range refs {
+				switch {
+				case ref.Kind == lang.ResourceRef && ref.Resource == dependency.Resource && pm.Path == dependency.Module.Module():
+					add("provider configuration", ref.Range)
+				case ref.Kind == lang.LocalValue && throughLocal(pm, ref.Name):
+					add("provider configuration through local."+ref.Name, ref.Range)
+				}
+			}
 		}
 	}
 	// A module call's depends_on holds for everything in the module.

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/rig-iac/rig/internal/addrs"
 )
 
 // SourceKind is the kind of a module source address.
@@ -215,6 +217,13 @@ func ParseSource(s string) (Source, error) {
 	if isRegistryAddress(s) {
 		return parseRegistry(s)
 	}
+	if host, ok := registryShapedHost(s); ok {
+		// HOST/NAMESPACE/NAME/SYSTEM whose HOST is no host name: no
+		// installation method takes it, as in OpenTofu.
+		if _, err := addrs.ParseRegistryHostname(host); err != nil {
+			return Source{}, fmt.Errorf("rig failed to determine your intended installation method for remote module package %q.\n\nIf you intended this as a path relative to the current module, use \"./%s\" instead. The \"./\" prefix indicates that the address is a relative filesystem path", s, s)
+		}
+	}
 	if strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "http://") {
 		return parseHTTP(s)
 	}
@@ -230,6 +239,8 @@ func parseRegistry(s string) (Source, error) {
 	parts := strings.Split(pkg, "/")
 	src := Source{Kind: RegistrySource, Raw: s}
 	if len(parts) == 4 {
+		// isRegistryAddress checked the host name; it is kept as written
+		// (lower-cased), as the address's String gives it back.
 		src.Host = strings.ToLower(parts[0])
 		parts = parts[1:]
 	}
@@ -432,6 +443,26 @@ var (
 // isRegistryAddress reports whether s has the form of a module registry
 // address: [HOST/]NAMESPACE/NAME/SYSTEM[//SUBDIR].
 func isRegistryAddress(s string) bool {
+	if host, ok := registryShapedHost(s); ok {
+		_, err := addrs.ParseRegistryHostname(host)
+		return err == nil
+	}
+	if i := strings.Index(s, "//"); i >= 0 {
+		s = s[:i]
+	}
+	parts := strings.Split(s, "/")
+	if len(parts) != 3 {
+		return false
+	}
+	return registryName.MatchString(parts[0]) && registryName.MatchString(parts[1]) &&
+		registrySystem.MatchString(parts[2])
+}
+
+// registryShapedHost returns the HOST of s when s has the shape of a
+// registry address with a host, HOST/NAMESPACE/NAME/SYSTEM[//SUBDIR]
+// (HOST holding a dot or a colon, or localhost), whether or not HOST is a
+// valid host name.
+func registryShapedHost(s string) (string, bool) {
 	if i := strings.Index(s, "//"); i >= 0 {
 		s = s[:i]
 	}
@@ -440,15 +471,12 @@ func isRegistryAddress(s string) bool {
 	case 4:
 		host := parts[0]
 		if host != "localhost" && !strings.ContainsAny(host, ".:") {
-			return false
+			return "", false
 		}
-		parts = parts[1:]
-	case 3:
-	default:
-		return false
+		return host, registryName.MatchString(parts[1]) && registryName.MatchString(parts[2]) &&
+			registrySystem.MatchString(parts[3])
 	}
-	return registryName.MatchString(parts[0]) && registryName.MatchString(parts[1]) &&
-		registrySystem.MatchString(parts[2])
+	return "", false
 }
 
 // otherSourceProblem says why s is not a source rig installs, with a hint

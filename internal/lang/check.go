@@ -116,22 +116,30 @@ func (c *checker) resource(r *config.Resource) {
 		return sc
 	}
 
-	c.expr(r.Count, refScope{})
-	c.expr(r.ForEach, refScope{})
+	// Nothing of a resource block may refer to the resource itself: its
+	// count, for_each, provider key, arguments and replace_triggered_by
+	// would wait for their own result.
+	selfRef := withSelf(inst, "Self-referential block", false)
+	c.expr(r.Count, withSelf(refScope{}, "Self-referential block", false))
+	c.expr(r.ForEach, withSelf(refScope{}, "Self-referential block", false))
 	if r.ProviderConfigRef != nil {
-		c.expr(r.ProviderConfigRef.KeyExpr, inst)
+		c.expr(r.ProviderConfigRef.KeyExpr, selfRef)
 	}
-	c.traversals(bodyTraversals(r.Config), withSelf(inst, "Self-referential block", false))
+	c.traversals(bodyTraversals(r.Config), selfRef)
 	c.dependsOn(r.DependsOn)
+	// A condition naming its own resource is reported when the
+	// configuration loads (config.conditionSelfReferences).
 	for _, cr := range r.Preconditions {
-		c.checkRule(cr, withSelf(inst, "Invalid reference in precondition", false))
+		c.checkRule(cr, inst)
 	}
+	post := inst
+	post.selfAllowed = true
 	for _, cr := range r.Postconditions {
-		c.checkRule(cr, withSelf(inst, "Invalid reference in postcondition", true))
+		c.checkRule(cr, post)
 	}
 	if r.Managed != nil {
 		for _, expr := range r.Managed.ReplaceTriggeredBy {
-			c.replaceTriggeredBy(expr, inst)
+			c.replaceTriggeredBy(expr, selfRef)
 		}
 	}
 	prov := withSelf(inst, "Self-referential block", true)

@@ -127,16 +127,19 @@ var transposeFunc = function.New(&function.Spec{
 	Params:      []function.Parameter{{Name: "values", Type: cty.Map(cty.List(cty.String))}},
 	Type:        function.StaticReturnType(cty.Map(cty.List(cty.String))),
 	Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+		if !args[0].IsWhollyKnown() {
+			return cty.UnknownVal(retType), nil
+		}
 		out := map[string][]string{}
 		for it := args[0].ElementIterator(); it.Next(); {
 			k, list := it.Element()
 			if list.IsNull() {
-				return cty.NilVal, errors.New("lists must not be null")
+				return cty.NilVal, function.NewArgErrorf(0, "cannot use null list for [%q]", k.AsString())
 			}
 			for lit := list.ElementIterator(); lit.Next(); {
-				_, v := lit.Element()
+				i, v := lit.Element()
 				if v.IsNull() {
-					return cty.NilVal, errors.New("lists must not contain null values")
+					return cty.NilVal, function.NewArgErrorf(0, "cannot use null string for [%q][%s]", k.AsString(), i.AsBigFloat().Text('f', -1))
 				}
 				out[v.AsString()] = append(out[v.AsString()], k.AsString())
 			}
@@ -318,5 +321,36 @@ var coalesceFunc = function.New(&function.Spec{
 			return v, nil
 		}
 		return cty.NilVal, errors.New("no non-null, non-empty-string arguments")
+	},
+})
+
+// containsFunc is go-cty's contains with a value that must not be null, as
+// OpenTofu's: go-cty accepts a null value and, for an untyped null, returns
+// an unknown result that never becomes known.
+var containsFunc = func() function.Function {
+	params := stdlib.ContainsFunc.Params()
+	params[1].AllowNull = false
+	return function.New(&function.Spec{
+		Description: stdlib.ContainsFunc.Description(),
+		Params:      params,
+		Type:        function.StaticReturnType(cty.Bool),
+		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+			return stdlib.ContainsFunc.Call(args)
+		},
+	})
+}()
+
+// ephemeralAsNullFunc is OpenTofu's ephemeralasnull: the value with every
+// ephemeral part replaced by null. rig has no ephemeral values, so it
+// returns its argument.
+var ephemeralAsNullFunc = function.New(&function.Spec{
+	Description: "Returns the given value with every ephemeral part replaced by null.",
+	Params: []function.Parameter{{
+		Name: "value", Type: cty.DynamicPseudoType,
+		AllowNull: true, AllowUnknown: true, AllowMarked: true, AllowDynamicType: true,
+	}},
+	Type: func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
+	Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+		return args[0], nil
 	},
 })

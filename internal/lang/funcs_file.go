@@ -114,13 +114,13 @@ func fileExistsFunc(baseDir string) function.Function {
 }
 
 var (
-	absPathFunc = stringToString(func(s string) (string, error) {
+	absPathFunc = namedStringToString("path", func(s string) (string, error) {
 		abs, err := filepath.Abs(s)
 		return filepath.ToSlash(abs), err
 	})
-	baseNameFunc   = stringToString(func(s string) (string, error) { return filepath.Base(s), nil })
-	dirNameFunc    = stringToString(func(s string) (string, error) { return filepath.Dir(s), nil })
-	pathExpandFunc = stringToString(expandHome)
+	baseNameFunc   = namedStringToString("path", func(s string) (string, error) { return filepath.Base(s), nil })
+	dirNameFunc    = namedStringToString("path", func(s string) (string, error) { return filepath.Dir(s), nil })
+	pathExpandFunc = namedStringToString("path", expandHome)
 )
 
 // templateFileFunc renders a template file with the given variables; the

@@ -93,6 +93,7 @@ func TestFunctions(t *testing.T) {
 		{fn: "length", src: `length({a = 1})`, want: num(1)},
 		{fn: "matchkeys", src: `matchkeys(["a", "b", "c"], [1, 2, 1], [1])`, want: strs("a", "c")},
 		{fn: "lookup", src: `lookup({a = "x"}, "b", "d")`, want: str("d")},
+		{fn: "lookup", src: `lookup({a = "x"}, "a")`, want: str("x")},
 		{fn: "merge", src: `merge({a = 1}, {b = 2})`, want: cty.ObjectVal(map[string]cty.Value{"a": num(1), "b": num(2)})},
 		{fn: "one", src: `one(["x"])`, want: str("x")},
 		{fn: "range", src: `range(3)`, want: cty.ListVal([]cty.Value{num(0), num(1), num(2)})},
@@ -150,6 +151,7 @@ func TestFunctions(t *testing.T) {
 		{fn: "pathexpand", src: `pathexpand("/x")`, want: str("/x")},
 		{fn: "templatefile", src: `templatefile("greet.tmpl", {name = "Ann", x = "y", items = [1, 2]})`, want: str("Hi Ann, Y! [1] [2]")},
 		{fn: "can", src: `can(var.list[5])`, want: cty.False},
+		{fn: "ephemeralasnull", src: `ephemeralasnull(["x"])`, want: tuple(str("x"))},
 		{fn: "nonsensitive", src: `nonsensitive(sensitive("x"))`, want: str("x")},
 		{fn: "sensitive", src: `sensitive("x")`, want: str("x").Mark(Sensitive)},
 		{fn: "issensitive", src: `issensitive(sensitive("x"))`, want: cty.True},
@@ -230,7 +232,7 @@ func TestFunctionsUnknownArguments(t *testing.T) {
 	for _, src := range []string{
 		`upper(var.unknown)`, `length(var.unknown)`, `replace(var.unknown, "a", "b")`, `sum([1, var.n, length(var.unknown)])`,
 		`cidrhost(var.unknown, 1)`, `tostring(var.unknown)`, `one([var.unknown])`, `index([var.unknown], "a")`,
-		`jsonencode({a = var.unknown})`, `try(var.unknown, "x")`, `alltrue([true, var.unknown == "a"])`,
+		`jsonencode({a = var.unknown})`, `try(var.unknown, "x")`, `transpose({a = [var.unknown], b = split(",", var.unknown)})`, `alltrue([true, var.unknown == "a"])`,
 	} {
 		got, diags := s.EvalExpr(parseExpr(t, src), cty.DynamicPseudoType)
 		if diags.HasErrors() {

@@ -162,6 +162,13 @@ func ReferencesInBody(body hcl.Body, spec hcldec.Spec) ([]*Reference, diag.Diagn
 	return References(dynblock.VariablesHCLDec(body, spec))
 }
 
+// ReferencesInAnyBody returns the references body makes, read without its
+// schema (every attribute of every nested block; see bodyTraversals), for
+// bodies whose schema is not at hand, such as a provider block's.
+func ReferencesInAnyBody(body hcl.Body) ([]*Reference, diag.Diagnostics) {
+	return References(bodyTraversals(body))
+}
+
 // References parses each traversal with ParseRef, dropping the invalid ones
 // (reported in the diagnostics).
 func References(travs []hcl.Traversal) ([]*Reference, diag.Diagnostics) {

@@ -94,6 +94,17 @@ const (
 	// ReadBecauseCheckNested: a check block's scoped data source, read
 	// again during apply to verify the check.
 	ReadBecauseCheckNested
+	// ReasonReadConfigUnknown: a data source read during apply because its
+	// configuration has values known only after apply (ReadCause says
+	// more; this reason is the one OpenTofu gives, which prefers it when
+	// a dependency's change is pending too).
+	ReasonReadConfigUnknown
+	// ReasonReadDependencyPending: a data source read during apply because
+	// something it depends on has a change pending.
+	ReasonReadDependencyPending
+	// DeleteBecauseNoMoveTarget: a moved block moved the object to an
+	// address the configuration does not declare.
+	DeleteBecauseNoMoveTarget
 )
 
 // JSON returns the reason as the JSON plan's `action_reason` string ("" for none).
@@ -119,6 +130,12 @@ func (r ActionReason) JSON() string {
 		return "delete_because_no_module"
 	case ReadBecauseCheckNested:
 		return "read_because_check_nested"
+	case ReasonReadConfigUnknown:
+		return "read_because_config_unknown"
+	case ReasonReadDependencyPending:
+		return "read_because_dependency_pending"
+	case DeleteBecauseNoMoveTarget:
+		return "delete_because_no_move_target"
 	}
 	return ""
 }

@@ -58,6 +58,10 @@ func writeCycleStep(b *strings.Builder, root *config.Module, schemaOf schemaLook
 		}
 		return &rng
 	}
+	if from.kind == providerNode && to.kind == resourceNode {
+		fmt.Fprintf(b, "\n  %s uses %s", to, from)
+		return nil
+	}
 	if from.kind == moduleCallNode && to.module == from.module.Child(from.name) {
 		fmt.Fprintf(b, "\n  %s is in %s, which waits for what its count, for_each and depends_on refer to", to, from)
 		return nil
@@ -70,7 +74,8 @@ func writeCycleStep(b *strings.Builder, root *config.Module, schemaOf schemaLook
 // the module they are written in: a resource's (resourceReferences), a
 // local value's expression, an output's expression, depends_on and
 // preconditions, a check's assertions, a module call's count, for_each
-// and depends_on, a child module variable's argument in its call.
+// and depends_on, a child module variable's argument in its call, a
+// provider block's configuration and for_each.
 func nodeReferences(root *config.Module, schemaOf schemaLookup, n node) ([]*lang.Reference, *config.Module) {
 	var ds diag.Diagnostics
 	m := root.Descendant(n.module)
@@ -106,6 +111,12 @@ func nodeReferences(root *config.Module, schemaOf schemaLookup, n node) ([]*lang
 					refs = append(refs, exprRefs(&ds, a.Condition, a.ErrorMessage)...)
 				}
 				return refs, m
+			}
+		}
+	case providerNode:
+		for _, key := range slices.Sorted(maps.Keys(m.ProviderConfigs)) {
+			if pb := m.ProviderConfigs[key]; providerNodeOf(m, pb) == n {
+				return providerReferences(&ds, pb), m
 			}
 		}
 	case moduleCallNode:

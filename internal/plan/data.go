@@ -78,8 +78,12 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 			Before: cty.NullVal(ty), Dependencies: absResources(p.rg.resourceDeps[cr])}
 		if deferred || !cfg.IsWhollyKnown() {
 			read.ReadCause, read.ReadAfter = ReadBecauseConfigUnknown, addrs.AbsResourceInstance{}
+			read.Reason = ReasonReadConfigUnknown
 			if deferred {
 				read.ReadCause, read.ReadAfter = ReadBecauseDependencyPending, pending
+				if cfg.IsWhollyKnown() {
+					read.Reason = ReasonReadDependencyPending
+				}
 			}
 			read.After = plannedDataObject(sch.Block, cfg)
 			vals[k] = read.After

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 
@@ -29,10 +30,15 @@ const (
 	// checkNode is a check block's assertions, evaluated once everything
 	// they refer to is planned.
 	checkNode
+	// providerNode is a provider block: what its configuration refers to
+	// comes before every resource that uses it (and is recorded among
+	// their dependencies, as OpenTofu records it).
+	providerNode
 )
 
 // node names one configuration object in one module (a static path: one
-// node stands for the object in every instance of its module).
+// node stands for the object in every instance of its module). A provider
+// node's name is its address in the module, provider["HOST/NS/TYPE"].ALIAS.
 type node struct {
 	kind     nodeKind
 	module   addrs.Module
@@ -56,6 +62,8 @@ func (n node) String() string {
 		s = "module." + n.name
 	case checkNode:
 		s = "check." + n.name
+	case providerNode:
+		s = n.name
 	default:
 		s = "?"
 	}
@@ -102,7 +110,11 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode DependencyMo
 	addRefs := func(from node, m *config.Module, refs []*lang.Reference) {
 		for _, ref := range refs {
 			for _, to := range refTargets(m, ref) {
-				if !rg.g.Has(to) || to == from {
+				switch {
+				case to == from && from.kind == localNode:
+					ds = ds.Append(selfReferencingLocal(m, from.name, ref))
+					continue
+				case !rg.g.Has(to) || to == from:
 					// Undeclared references are reported by lang.CheckReferences;
 					// self-references by resources too.
 					continue
@@ -149,10 +161,20 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode DependencyMo
 			rg.g.Add(n)
 			rg.ranges[n] = c.DeclRange
 		}
+		for _, key := range slices.Sorted(maps.Keys(m.ProviderConfigs)) {
+			pb := m.ProviderConfigs[key]
+			n := providerNodeOf(m, pb)
+			rg.g.Add(n)
+			rg.ranges[n] = pb.DeclRange
+		}
 	}
 
 	for _, mr := range perModule {
 		m := mr.m
+		for _, key := range slices.Sorted(maps.Keys(m.ProviderConfigs)) {
+			pb := m.ProviderConfigs[key]
+			addRefs(providerNodeOf(m, pb), m, providerReferences(&ds, pb))
+		}
 		for _, name := range slices.Sorted(maps.Keys(m.Locals)) {
 			refs, more := lang.ReferencesInExpr(m.Locals[name].Expr)
 			ds = ds.Append(more)
@@ -197,7 +219,11 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode DependencyMo
 		})
 		for i, r := range mr.resources {
 			ds = ds.Append(refsOf[i].ds)
-			addRefs(node{kind: resourceNode, module: m.Path, resource: r.Addr}, m, refsOf[i].refs)
+			rn := node{kind: resourceNode, module: m.Path, resource: r.Addr}
+			addRefs(rn, m, refsOf[i].refs)
+			if pn, ok := resourceProviderNode(m, r); ok {
+				connect(rn, pn)
+			}
 		}
 		for _, name := range slices.Sorted(maps.Keys(m.Outputs)) {
 			o := m.Outputs[name]
@@ -380,6 +406,63 @@ func childNodes(m *config.Module) []node {
 		out = append(out, node{kind: checkNode, module: m.Path, name: c.Name})
 	}
 	return out
+}
+
+// selfReferencingLocal reports local value name of module m referring to
+// itself (ref), as OpenTofu reports it.
+func selfReferencingLocal(m *config.Module, name string, ref *lang.Reference) diag.Diagnostic {
+	d := diag.At(ref.Range, "Self-referencing local value",
+		fmt.Sprintf("Local value local.%s cannot use its own result as part of its expression.", name))
+	if l := m.Locals[name]; l != nil {
+		rng := l.Expr.Range()
+		d.Context = &rng
+	}
+	return d
+}
+
+// providerNodeOf returns the node of provider block pb of module m.
+func providerNodeOf(m *config.Module, pb *config.Provider) node {
+	pc := addrs.AbsProviderConfig{Provider: m.ProviderFor(pb.Name), Alias: pb.Alias}
+	return node{kind: providerNode, module: m.Path, name: pc.String()}
+}
+
+// resourceProviderNode returns the node of the provider block that
+// configures resource r of module m; ok is false when the configuration
+// it uses has no block (an empty default configuration).
+func resourceProviderNode(m *config.Module, r *config.Resource) (node, bool) {
+	pm, pb := ProviderBlockOf(m, r)
+	if pb == nil {
+		return node{}, false
+	}
+	return providerNodeOf(pm, pb), true
+}
+
+// ProviderBlockOf returns the provider block that configures resource r
+// of module m (see ResolveProviderConfig) and the module that declares
+// it; nil when the configuration r uses has no block (an empty default
+// configuration).
+func ProviderBlockOf(m *config.Module, r *config.Resource) (*config.Module, *config.Provider) {
+	name, alias := m.ProviderLocalName(r)
+	pc := ResolveProviderConfig(m, name, alias)
+	pm := m
+	for pm.Path != pc.Module.Module() && pm.Parent != nil {
+		pm = pm.Parent
+	}
+	for _, key := range slices.Sorted(maps.Keys(pm.ProviderConfigs)) {
+		if pb := pm.ProviderConfigs[key]; pm.ProviderFor(pb.Name) == pc.Provider && pb.Alias == pc.Alias {
+			return pm, pb
+		}
+	}
+	return nil, nil
+}
+
+// providerReferences returns the references of provider block pb: its
+// for_each and its configuration, read without the provider's schema.
+func providerReferences(ds *diag.Diagnostics, pb *config.Provider) []*lang.Reference {
+	refs := exprRefs(ds, pb.ForEach)
+	more, d := lang.ReferencesInAnyBody(pb.Config)
+	*ds = ds.Append(d)
+	return append(refs, more...)
 }
 
 func traversalRefs(ds *diag.Diagnostics, travs []hcl.Traversal) []*lang.Reference {

@@ -153,9 +153,6 @@ func join(base, rel addrs.ModuleInstance) addrs.ModuleInstance {
 // destination reports whether resource ra (in state) is moved by st, and
 // returns the resource it moves to (instance keys aside).
 func (st moveStatement) destination(ra addrs.AbsResource) (addrs.AbsResource, bool) {
-	if ra.Resource.Mode != addrs.Managed {
-		return addrs.AbsResource{}, false
-	}
 	base, ok := moduleInstancePrefix(ra.Module, st.module)
 	if !ok {
 		return addrs.AbsResource{}, false

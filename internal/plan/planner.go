@@ -112,6 +112,10 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	for _, c := range p.changes {
 		if from, ok := moved[c.Addr]; ok {
 			c.PrevRunAddr = from
+			if c.Reason == DeleteBecauseNoResourceConfig {
+				// Moved to where nothing is configured.
+				c.Reason = DeleteBecauseNoMoveTarget
+			}
 		}
 	}
 	result.Changes = p.changes

@@ -342,7 +342,7 @@ func (x *ReasonIndex) Reasons(c *ResourceInstanceChange) []Reason {
 			add(Reason{Kind: BecauseTainted})
 		case ReplaceByRequest:
 			add(Reason{Kind: BecauseReplaceRequested})
-		case DeleteBecauseNoResourceConfig:
+		case DeleteBecauseNoResourceConfig, DeleteBecauseNoMoveTarget:
 			add(Reason{Kind: BecauseNoConfig})
 		case DeleteBecauseWrongRepetition:
 			add(Reason{Kind: BecauseWrongRepetition})

@@ -502,7 +502,11 @@ func (p *planner) planOrphans() diag.Diagnostics {
 		switch {
 		case oa.Deposed != addrs.NotDeposed:
 			reason = ReasonNone
-		case !p.eval.ModuleInstanceExists(ra.Module):
+		case p.cfg.ConfigResource(ra.InConfig()) != nil && !p.eval.ModuleInstanceExists(ra.Module):
+			// Only a resource still configured is deleted for its module
+			// instance; without configuration (a module call removed, or
+			// named by a removed block) the reason is the missing
+			// configuration, as in OpenTofu.
 			reason = DeleteBecauseNoModule
 		}
 		ds = ds.Append(p.planDelete(oa.Instance, oa.Deposed, obj, rs.InstanceProvider(oa.Instance.Resource.Key), provider.Schema{}, reason))

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -34,4 +36,20 @@ func TestJSONView(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGolden(t, "jsonview.golden", buf.Bytes())
+}
+
+// TestChangeReasonsJSON checks the reason a planned_change message gives
+// for a data source read during apply, as OpenTofu's stream gives it.
+func TestChangeReasonsJSON(t *testing.T) {
+	for reason, want := range map[plan.ActionReason]string{
+		plan.ReasonReadConfigUnknown:       "read_because_config_unknown",
+		plan.ReasonReadDependencyPending:   "read_because_dependency_pending",
+		plan.ReadBecauseCheckNested:        "read_because_check_nested",
+		plan.DeleteBecauseNoResourceConfig: "delete_because_no_resource_config",
+	} {
+		c := &plan.ResourceInstanceChange{Addr: managed("terraform_data", "a", addrs.NoKey), Action: plan.Read, Reason: reason}
+		if got := changeToJSON(c).Reason; got != want {
+			t.Errorf("reason %d: got %q, want %q", reason, got, want)
+		}
+	}
 }

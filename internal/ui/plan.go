@@ -203,8 +203,13 @@ func changeComment(c *plan.ResourceInstanceChange) string {
 		fmt.Fprintf(&b, "[bold]  # %s[reset] will be created", addr)
 	case plan.Read:
 		fmt.Fprintf(&b, "[bold]  # %s[reset] will be read during apply", addr)
-		if c.Reason == plan.ReadBecauseCheckNested {
+		switch c.Reason {
+		case plan.ReadBecauseCheckNested:
 			b.WriteString("\n  # (config will be reloaded to verify a check block)")
+		case plan.ReasonReadConfigUnknown:
+			b.WriteString("\n  # (config refers to values not yet known)")
+		case plan.ReasonReadDependencyPending:
+			b.WriteString("\n  # (depends on a resource or a module with changes pending)")
 		}
 	case plan.Update:
 		fmt.Fprintf(&b, "[bold]  # %s[reset] will be updated in-place", addr)
@@ -227,6 +232,8 @@ func changeComment(c *plan.ResourceInstanceChange) string {
 			fmt.Fprintf(&b, "\n  # (because %s.%s is not in configuration)", r.Resource.Type, r.Resource.Name)
 		case plan.DeleteBecauseNoModule:
 			fmt.Fprintf(&b, "\n  # (because %s is not in configuration)", c.Addr.Module)
+		case plan.DeleteBecauseNoMoveTarget:
+			fmt.Fprintf(&b, "\n  # (because %s was moved to %s, which is not in configuration)", c.PrevRunAddr, c.Addr)
 		case plan.DeleteBecauseWrongRepetition:
 			switch {
 			case r.Key.IsInt():

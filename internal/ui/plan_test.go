@@ -157,6 +157,7 @@ func TestRenderPlan(t *testing.T) {
 			"greeting": {Action: plan.Update, Before: cty.StringVal("hi"), After: cty.ObjectVal(map[string]cty.Value{"text": cty.StringVal("hello")})},
 		}}, nil, RenderOptions{}},
 		{"plan_errored.golden", &plan.Plan{Errored: true}, nil, RenderOptions{}},
+		{"plan_data_reads.golden", dataReadsPlan(), nil, RenderOptions{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -170,4 +171,21 @@ func TestRenderPlan(t *testing.T) {
 			checkGolden(t, tt.name, buf.Bytes())
 		})
 	}
+}
+
+// dataReadsPlan reads a data source during apply for each reason OpenTofu
+// gives: configuration unknown, a dependency's change pending, a check
+// block's data source.
+func dataReadsPlan() *plan.Plan {
+	read := func(name string, reason plan.ActionReason) *plan.ResourceInstanceChange {
+		addr := addrs.Resource{Mode: addrs.Data, Type: "terraform_remote_state", Name: name}.Absolute(addrs.RootModule).Instance(addrs.NoKey)
+		ty := cty.Object(map[string]cty.Type{"backend": cty.String, "outputs": cty.DynamicPseudoType})
+		return &plan.ResourceInstanceChange{Addr: addr, ProviderConfig: builtinConfig, Action: plan.Read, Reason: reason,
+			Before: cty.NullVal(ty), After: cty.ObjectVal(map[string]cty.Value{"backend": cty.StringVal("local"), "outputs": cty.DynamicVal})}
+	}
+	return &plan.Plan{Changes: []*plan.ResourceInstanceChange{
+		read("unknown", plan.ReasonReadConfigUnknown),
+		read("pending", plan.ReasonReadDependencyPending),
+		read("checked", plan.ReadBecauseCheckNested),
+	}}
 }

@@ -125,7 +125,7 @@ func init() {
 	for a := plan.NoOp; a <= plan.Forget; a++ {
 		actionNames[a] = a.String()
 	}
-	for r := plan.ReasonNone + 1; r <= plan.ReadBecauseCheckNested; r++ {
+	for r := plan.ReasonNone + 1; r <= plan.DeleteBecauseNoMoveTarget; r++ {
 		reasonNames[r.JSON()] = r
 	}
 }

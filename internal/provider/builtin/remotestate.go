@@ -108,10 +108,9 @@ func (p *Terraform) readRemoteState(ctx context.Context, config cty.Value) provi
 	for name, v := range outputs {
 		merged[name] = v
 	}
+	// The state records the workspace as configured (null when the
+	// default one was read), as OpenTofu and Terraform record it.
 	obj := config.AsValueMap()
-	if obj["workspace"].IsNull() {
-		obj["workspace"] = cty.StringVal(workspace)
-	}
 	obj["outputs"] = cty.ObjectVal(merged)
 	return provider.ReadDataResponse{State: cty.ObjectVal(obj), Diagnostics: ds}
 }

@@ -63,8 +63,9 @@ func TestRemoteStateRead(t *testing.T) {
 			if got.Backend != "local" || got.Workspace != tt.wantWorkspace || !got.Config.RawEquals(tt.config.GetAttr("config")) {
 				t.Errorf("request = %#v, want backend local, workspace %q and the configured config", got, tt.wantWorkspace)
 			}
-			if w := resp.State.GetAttr("workspace"); !w.RawEquals(cty.StringVal(tt.wantWorkspace)) {
-				t.Errorf("workspace = %#v, want %q", w, tt.wantWorkspace)
+			// Recorded as configured: null for the default workspace.
+			if w, want := resp.State.GetAttr("workspace"), tt.config.GetAttr("workspace"); !w.RawEquals(want) {
+				t.Errorf("workspace = %#v, want %#v", w, want)
 			}
 			if out := resp.State.GetAttr("outputs"); !out.RawEquals(tt.wantOutputs) {
 				t.Errorf("outputs = %#v, want %#v", out, tt.wantOutputs)
