@@ -120,8 +120,8 @@ resource "test_thing" "other" {
 		[2]string{"delete subnet-vpc", "delete vpc"},
 	)
 	for _, c := range p.Changes {
-		if c.Action == plan.Delete && !c.Addr.Module.IsRoot() && c.Reason != plan.DeleteBecauseNoModule {
-			t.Errorf("%s: reason %s, want delete_because_no_module", c.Addr, c.Reason.JSON())
+		if c.Action == plan.Delete && !c.Addr.Module.IsRoot() && c.Reason != plan.DeleteBecauseNoResourceConfig {
+			t.Errorf("%s: reason %s, want delete_because_no_resource_config (as OpenTofu gives objects of a removed module call)", c.Addr, c.Reason.JSON())
 		}
 	}
 }
