@@ -45,6 +45,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		fs.BoolVar(&f.autoApprove, "auto-approve", false, "Skip interactive approval of the plan before applying.")
 	}
 	if name != "refresh" {
+		m.addShowSensitiveFlag(fs)
 		fs.StringVar(&f.timeline, "timeline", "", "Write the timeline of the operations that ran to `FILE` as an HTML page: a bar per operation, the critical path, and how many ran at once per limit.")
 	}
 	if code, ok := m.parseArgs(fs, args); !ok {
@@ -60,7 +61,11 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	if fs.NArg() > 1 {
 		return m.argsError(fs, "Too many command line arguments", "Expected at most one positional argument: the path of a saved plan file.")
 	}
-	out := m.newOutput(f.json)
+	out, closeOut, ok := m.operationOutput(&f)
+	if !ok {
+		return 1
+	}
+	defer closeOut()
 	if ds := checkOperationFlags(&f); ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
@@ -130,7 +135,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 // runApplyPhase applies a plan and reports the result.
 // g is the plan's operation graph when already built, or nil.
 func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p *plan.Plan, g *apply.Graph, f *operationFlags) int {
-	if out.json == nil && p.HasChanges() {
+	if out.human && p.HasChanges() {
 		fmt.Fprintln(m.Out)
 	}
 	counter := &ui.CountHooks{}
@@ -163,7 +168,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 		ds = ds.Append(more)
 	}
 	printNote := func() {
-		if note != "" && out.json == nil {
+		if note != "" && out.human {
 			fmt.Fprintln(m.Out, note)
 		}
 	}
@@ -184,6 +189,9 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	// Imported objects are recorded with the state, without an operation.
 	summary.Import = ui.PlanSummary(p).Import
 	out.applied(summary, final)
+	if out.human {
+		m.stateSavedNote(summary.Add, summary.Change)
+	}
 	out.diagnostics(partialApplyWarning(p))
 	printNote()
 	return 0

@@ -35,6 +35,8 @@ func runConsole(m *Meta, args []string) int {
 	var vars []varFlag
 	fs.Var(varFlagValue{items: &vars}, "var", "Set a value for one of the input variables in the root module: `NAME=VALUE`. Use this option more than once to set more than one variable.")
 	fs.Var(varFlagValue{items: &vars, file: true}, "var-file", "Load variable values from the file at `PATH`, in addition to terraform.tfvars and *.auto.tfvars. Use this option more than once to load more than one file.")
+	m.addLegacyStateFlags(fs, legacyStateOnly)
+	m.legacy.anyBackend = true
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}

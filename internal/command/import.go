@@ -18,6 +18,7 @@ func runImport(m *Meta, args []string) int {
 	fs := m.flagSet("import")
 	addVarFlags(fs, &f.vars)
 	addLockFlags(fs, &f.lock, &f.lockTimeout)
+	m.addLegacyStateFlags(fs, legacyAll)
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}

@@ -37,6 +37,11 @@ type Meta struct {
 	Color bool
 	// Input allows interactive prompts (-input=false turns it off).
 	Input bool
+	// view holds the output options every command accepts (viewflags.go).
+	view viewOptions
+	// legacy holds the local backend's -state, -state-out and -backup
+	// (legacystate.go).
+	legacy legacyState
 
 	// sources are the configuration files loaded, for diagnostic snippets.
 	sources map[string][]byte
@@ -115,6 +120,7 @@ func (m *Meta) flagSet(name string) *flag.FlagSet {
 	fs.SetOutput(m.Err)
 	fs.Var(boolFunc(func() { m.Color = false }), "no-color", "If specified, output won't contain any color.")
 	fs.BoolVar(&m.Input, "input", true, "Disable interactive prompts: fail instead when a required variable has no value or an approval is needed.")
+	m.addViewFlags(fs)
 	return fs
 }
 
@@ -135,7 +141,7 @@ func (m *Meta) showDiagnostics(ds diag.Diagnostics) {
 	if len(ds) == 0 {
 		return
 	}
-	renderDiagnostics(m.Err, ds, m.sources, m.Color)
+	m.renderDiags(m.Err, ds)
 }
 
 // renderDiagnostics writes diagnostics in OpenTofu's boxed form, or its
@@ -236,6 +242,9 @@ func (m *Meta) workspace() string {
 // backendFor returns the state backend the configuration selects (see
 // resolveBackend in backendconfig.go: the backend `rig init` recorded).
 func (m *Meta) backendFor(cfg *config.Module) (backend.Backend, diag.Diagnostics) {
+	if m.legacy.active() {
+		return m.legacyStateBackend(cfg)
+	}
 	return m.resolveBackend(cfg)
 }
 

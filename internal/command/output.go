@@ -18,6 +18,9 @@ import (
 func runOutput(m *Meta, args []string) int {
 	fs := m.flagSet("output")
 	jsonOut := fs.Bool("json", false, "Print machine-readable output in JSON format: every output with its type and sensitivity, or the named output's value.")
+	m.addShowSensitiveFlag(fs)
+	m.addLegacyStateFlags(fs, legacyStateOnly)
+	m.legacy.anyBackend = true
 	raw := fs.Bool("raw", false, "Print the named output's value, which must be a string, a number or a bool, as it is: without quotes and without a newline, for shell scripts.")
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
@@ -86,7 +89,7 @@ func runOutput(m *Meta, args []string) int {
 	sort.Strings(names)
 	for _, n := range names {
 		o := s.Outputs[n]
-		if o.Sensitive {
+		if o.Sensitive && !m.view.showSensitive {
 			fmt.Fprintf(m.Out, "%s = <sensitive>\n", n)
 			continue
 		}

@@ -21,6 +21,7 @@ import (
 func runShow(m *Meta, args []string) int {
 	fs := m.flagSet("show")
 	jsonOut := fs.Bool("json", false, "Print the state or the plan in the JSON representation OpenTofu and Terraform document.")
+	m.addShowSensitiveFlag(fs)
 	timelineOut := fs.String("timeline", "", "Write the timeline of the last apply or destroy that ran an operation in this working directory to `FILE`, as an HTML page, and show nothing else.")
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
@@ -37,7 +38,7 @@ func runShow(m *Meta, args []string) int {
 	ctx := context.Background()
 	set := provider.NewSet(m.providerFactories())
 	defer set.Close()
-	opts := ui.RenderOptions{Color: m.Color}
+	opts := m.renderOptions()
 	if fs.NArg() == 1 {
 		cfg, _ := m.loadConfigQuiet() // for the plan's encryption, if any
 		pf, err := readPlan(fs.Arg(0), cfg)

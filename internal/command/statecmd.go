@@ -14,6 +14,8 @@ import (
 // runStateList lists the instances in state, optionally filtered by address prefixes.
 func runStateList(m *Meta, args []string) int {
 	fs := m.flagSet("state list")
+	m.addLegacyStateFlags(fs, legacyStateOnly)
+	m.legacy.anyBackend = true
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
@@ -50,6 +52,9 @@ func matchesAny(instance, resource string, filters []string) bool {
 // runStateShow shows one instance's attributes.
 func runStateShow(m *Meta, args []string) int {
 	fs := m.flagSet("state show")
+	m.addShowSensitiveFlag(fs)
+	m.addLegacyStateFlags(fs, legacyStateOnly)
+	m.legacy.anyBackend = true
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
@@ -74,6 +79,6 @@ func runStateShow(m *Meta, args []string) int {
 	}
 	set := provider.NewSet(m.providerFactories())
 	defer set.Close()
-	_ = ui.RenderStateInstance(m.Out, s, addr, stateSchemas(context.Background(), set, s), ui.RenderOptions{Color: m.Color})
+	_ = ui.RenderStateInstance(m.Out, s, addr, stateSchemas(context.Background(), set, s), m.renderOptions())
 	return 0
 }
