@@ -65,6 +65,10 @@ Explain what a plan does to the objects at ADDR and why: each object's action an
 ADDR is a module (module.net: every object in it), a resource (all its instances), a resource instance, or a deposed object, written ADDR[deposed=KEY] or as plans print it, "ADDR (deposed object KEY)".
 
 Given the path of a plan file saved with "rig plan -out", it explains that plan; otherwise it makes a new plan with the options below, as "rig plan" would.`},
+		"get": {runGet, "Install or upgrade remote modules", "[options]", `
+Install the modules the configuration calls, and the modules they call in turn, into .terraform/modules, and record them in .terraform/modules/modules.json. A module already installed is reused unless -update is given.
+
+"rig init" installs the modules too, so this command is rarely needed on its own.`},
 		"graph": {runGraph, "Generate a Graphviz graph of the steps in an operation", "[options]", `
 Print the configuration's resources and their dependencies as a graph in the DOT format, or with -type=plan or -type=plan-destroy the operations a plan would run and the order between them.
 
@@ -81,6 +85,16 @@ Import existing infrastructure into the rig state, so that it comes under rig's 
 ADDR is the address of the resource instance to import into, which must be declared in the configuration. ID identifies the remote object; its syntax depends on the resource type: see the type's documentation.
 
 This command does not change the infrastructure, but it makes the provider's API calls that read the object being imported.`},
+		"metadata": {nil, "Metadata related commands", "<subcommand> [options] [args]", `
+This command has subcommands for the metadata of rig itself, for editors and other tools.`},
+		"metadata functions": {runMetadataFunctions, "Show signatures and descriptions for the available functions", "-json", `
+Print the signature of every function the language has, in the JSON format OpenTofu and Terraform print it in: for each function (under its name and under core::NAME) its description, return type, parameters and variadic parameter, with each parameter's name, type and whether it may be null.
+
+The -json flag is required.`},
+		"modules": {runModules, "Show all declared modules in a working directory", "[options]", `
+List the module calls of the configuration and of the modules it calls, as a tree with each module's source and the version installed; with -json, in the format Terraform prints them.
+
+The modules must be installed ("rig init").`},
 		"output": {runOutput, "Show output values from your root module", "[options] [NAME]", `
 Read the root module's output values from the state and print them. With a NAME, print only that output's value.`},
 		"providers": {runProviders, "Show the providers required for this configuration", "[options]", `

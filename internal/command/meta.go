@@ -42,6 +42,9 @@ type Meta struct {
 	// legacy holds the local backend's -state, -state-out and -backup
 	// (legacystate.go).
 	legacy legacyState
+	// stream is the JSON stream of a command without a plan, nil without
+	// -json and -json-into (jsonstream.go).
+	stream *commandStream
 
 	// sources are the configuration files loaded, for diagnostic snippets.
 	sources map[string][]byte

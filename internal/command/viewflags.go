@@ -129,6 +129,9 @@ func (m *Meta) condenseOptions() ui.CondenseOptions {
 // view options say: deprecation warnings left out, similar ones
 // consolidated, only warnings shown compact.
 func (m *Meta) renderDiags(w io.Writer, ds diag.Diagnostics) {
+	if !m.streamDiagnostics(ds) {
+		return
+	}
 	ds = filterDeprecations(ds, m.view.deprecation)
 	if len(ds) == 0 {
 		return
