@@ -85,6 +85,12 @@ Import existing infrastructure into the rig state, so that it comes under rig's 
 ADDR is the address of the resource instance to import into, which must be declared in the configuration. ID identifies the remote object; its syntax depends on the resource type: see the type's documentation.
 
 This command does not change the infrastructure, but it makes the provider's API calls that read the object being imported.`},
+		"login": {runLogin, "Obtain and save credentials for a remote host", "[options] [HOST]", `
+Ask for an API token for HOST (by default app.terraform.io), which must offer the login or tokens API of Terraform's service discovery (login.v1 or tfe.v2), and save it in plain text in credentials.tfrc.json in the CLI configuration directory (~/.terraform.d, readable by its owner only), where rig, OpenTofu and Terraform find it.
+
+rig opens no web browser: create the token on the host's web pages and paste it at the prompt, which does not echo it. Where the host offers the tokens API, rig checks the token with it before saving it.`},
+		"logout": {runLogout, "Remove locally-stored credentials for a remote host", "[options] [HOST]", `
+Remove the API token for HOST (by default app.terraform.io) that "rig login" saved in credentials.tfrc.json. The token is not revoked: revoke it on the host's web pages.`},
 		"metadata": {nil, "Metadata related commands", "<subcommand> [options] [args]", `
 This command has subcommands for the metadata of rig itself, for editors and other tools.`},
 		"metadata functions": {runMetadataFunctions, "Show signatures and descriptions for the available functions", "-json", `
