@@ -46,6 +46,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	}
 	if name != "refresh" {
 		m.addShowSensitiveFlag(fs)
+		fs.BoolVar(&f.suppressForget, "suppress-forget-errors", false, "Let a destroy that completes but leaves behind objects it forgot (removed blocks with destroy = false) succeed, rather than fail.")
 		fs.StringVar(&f.timeline, "timeline", "", "Write the timeline of the operations that ran to `FILE` as an HTML page: a bar per operation, the critical path, and how many ran at once per limit.")
 	}
 	if code, ok := m.parseArgs(fs, args); !ok {
@@ -176,6 +177,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	if err := writer.WriteState(context.Background(), final); err != nil {
 		ds = ds.Append(m.persistFailed(final, writer, err)) // errored.go: errored.tfstate
 	}
+	ds = ds.Append(forgottenError(p, f))
 	out.diagnostics(ds)
 	if ds.HasErrors() {
 		printNote()
@@ -195,6 +197,23 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	out.diagnostics(partialApplyWarning(p))
 	printNote()
 	return 0
+}
+
+// forgottenError is the error a destroy ends with when it forgot objects
+// rather than destroy them, as OpenTofu's: automation may take a
+// successful destroy to mean everything is gone. -suppress-forget-errors
+// turns it off.
+func forgottenError(p *plan.Plan, f *operationFlags) diag.Diagnostics {
+	if p.Mode != plan.DestroyMode || f.suppressForget {
+		return nil
+	}
+	for _, c := range p.Changes {
+		if c.Action == plan.Forget {
+			return diag.Diagnostics{diag.Errorf("Destroy was successful but left behind forgotten instances",
+				"As requested, rig has not deleted some remote objects that are no longer managed by this configuration. Those objects continue to exist in their remote system and so may continue to incur charges. Refer to the original plan for more information.\nTo suppress this error for the future 'destroy' runs, you can add the CLI flag \"-suppress-forget-errors\".")}
+		}
+	}
+	return nil
 }
 
 // provisioners returns the provisioners an apply runs. Their commands

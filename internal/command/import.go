@@ -19,6 +19,7 @@ func runImport(m *Meta, args []string) int {
 	addVarFlags(fs, &f.vars)
 	addLockFlags(fs, &f.lock, &f.lockTimeout)
 	m.addLegacyStateFlags(fs, legacyAll)
+	fs.StringVar(&m.configDir, "config", "", "Load the configuration that declares ADDR and its provider from the directory at `PATH` instead of the working directory, whose state and backend are still used.")
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}

@@ -41,8 +41,20 @@ type commandStream struct {
 
 // startStream starts a command's JSON stream as its flags ask: with -json
 // standard output carries only the stream (and input is off); with
-// -json-into both. It reports false after showing why it could not.
+// -json-into both. What the command writes on m.Out becomes messages; a
+// command that writes its own messages (m.stream.view) uses
+// startTypedStream. It reports false after showing why it could not.
 func (m *Meta) startStream(f streamFlags) bool {
+	return m.startStreamWith(f, true)
+}
+
+// startTypedStream is startStream for a command that writes its messages
+// itself: with -json, what it writes on m.Out is discarded.
+func (m *Meta) startTypedStream(f streamFlags) bool {
+	return m.startStreamWith(f, false)
+}
+
+func (m *Meta) startStreamWith(f streamFlags, convertLines bool) bool {
 	file, ds := openJSONInto(f.into, f.json)
 	if ds.HasErrors() {
 		if f.json {
@@ -63,12 +75,18 @@ func (m *Meta) startStream(f streamFlags) bool {
 	}
 	s := &commandStream{view: ui.NewJSONView(w), human: !f.json, file: file}
 	s.view.Version(version.Terraform, version.Rig)
-	s.lines = &logLines{view: s.view}
 	if f.json {
-		m.Out = s.lines
 		m.Color, m.Input = false, false
-	} else {
+	}
+	switch {
+	case convertLines && f.json:
+		s.lines = &logLines{view: s.view}
+		m.Out = s.lines
+	case convertLines:
+		s.lines = &logLines{view: s.view}
 		m.Out = io.MultiWriter(m.Out, s.lines)
+	case f.json:
+		m.Out = io.Discard
 	}
 	m.stream = s
 	return true
@@ -85,6 +103,7 @@ func (m *Meta) endStream() {
 	}
 	if m.stream.file != nil {
 		m.stream.file.Close()
+		m.stream.file = nil
 	}
 }
 
@@ -158,4 +177,23 @@ func (l *logLines) flush() {
 		l.partial = ""
 	}
 	l.endParagraph()
+}
+
+// writeJSONInto writes the JSON document a command prints with -json into
+// the file -json-into names (created or truncated, mode 0600), for the
+// commands whose machine-readable output is one document (output, show,
+// validate, state show).
+func writeJSONInto(path string, doc []byte) diag.Diagnostics {
+	f, ds := openJSONInto(path, false)
+	if ds.HasErrors() {
+		return ds
+	}
+	_, err := f.Write(append(doc, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return diag.Diagnostics{diag.Errorf("Failed to write the -json-into file", "Writing %s: %s.", path, err)}
+	}
+	return nil
 }

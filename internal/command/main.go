@@ -23,6 +23,7 @@ func Main(args []string, streams Streams) int {
 	// Provider plugin processes end with rig, also after a panic.
 	defer plugin.CleanupClients()
 	m := &Meta{Streams: streams, Color: true, Input: true}
+	defer m.endStream() // the end of a -json or -json-into stream
 	if os.Getenv("NO_COLOR") != "" {
 		m.Color = false
 	}
@@ -70,6 +71,9 @@ func (m *Meta) run(args []string) int {
 		}
 		// `rig help plan` is `rig plan -help`.
 		name, args = args[0], append(args[1:], "-help")
+	}
+	if code, handled := m.preCommand(&name, &args); handled {
+		return code
 	}
 	c, ok := commands[name]
 	if !ok {

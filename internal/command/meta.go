@@ -45,6 +45,9 @@ type Meta struct {
 	// stream is the JSON stream of a command without a plan, nil without
 	// -json and -json-into (jsonstream.go).
 	stream *commandStream
+	// configDir is the directory the configuration is loaded from: ""
+	// for the working directory (import -config=DIR names another).
+	configDir string
 
 	// sources are the configuration files loaded, for diagnostic snippets.
 	sources map[string][]byte
@@ -164,7 +167,11 @@ func renderDiagnostics(w io.Writer, ds diag.Diagnostics, sources map[string][]by
 // initialized it; see getproviders.RegistryHosts).
 func (m *Meta) loadConfig() (*config.Module, diag.Diagnostics) {
 	hosts := m.registryHosts()
-	mod, ds := config.LoadTree(".", config.TreeOptions{Resolve: installedModules(), ProviderHost: hosts.Provider})
+	dir := "."
+	if m.configDir != "" {
+		dir = m.configDir
+	}
+	mod, ds := config.LoadTree(dir, config.TreeOptions{Resolve: installedModules(), ProviderHost: hosts.Provider})
 	if mod != nil {
 		// A copy: variable and settings files shown in diagnostics are
 		// not part of the configuration (a saved plan records its files).

@@ -50,6 +50,9 @@ type operationFlags struct {
 	// savedPlan is set when applying a saved plan, which carries its
 	// variables: none are collected (or asked for).
 	savedPlan bool
+	// suppressForget is -suppress-forget-errors: a destroy that leaves
+	// forgotten objects behind succeeds.
+	suppressForget bool
 }
 
 func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {

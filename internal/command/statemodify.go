@@ -352,7 +352,7 @@ func setTainted(m *Meta, name string, args []string, tainted bool) int {
 func runStateReplaceProvider(m *Meta, args []string) int {
 	fs := m.flagSet("state replace-provider")
 	_, lock, lockTimeout := stateFlags(fs, false)
-	m.addLegacyStateFlags(fs, legacyStateBackup)
+	m.addLegacyStateFlags(fs, legacyAll)
 	m.legacy.anyBackend, m.legacy.stampedBackup = true, true
 	autoApprove := fs.Bool("auto-approve", false, "Replace without asking for confirmation.")
 	if code, ok := m.parseArgs(fs, args); !ok {
