@@ -53,8 +53,12 @@ func runImport(m *Meta, args []string) int {
 	}
 	forceStop = func() { op.providers.Stop(context.Background()) }
 	view := ui.NewImportView(m.Out, ui.RenderOptions{Color: m.Color})
+	var hooks plan.ImportHooks = view
+	if m.view.concise {
+		hooks = nil // no progress lines
+	}
 	imported, more := plan.Import(ctx, op.cfg, op.state, op.providers, []plan.ImportTarget{{Addr: addr, ID: fs.Arg(1)}},
-		plan.ImportOptions{Variables: op.variables, Workspace: m.workspace(), Hooks: view, Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances})
+		plan.ImportOptions{Variables: op.variables, Workspace: m.workspace(), Hooks: hooks, Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances})
 	if ds = ds.Append(more); ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1

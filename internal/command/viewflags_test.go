@@ -238,6 +238,11 @@ output "id" {
 	if !strings.Contains(r.stdout, "terraform_data.a: Creation complete") {
 		t.Errorf("apply without -concise shows no progress:\n%s", r.stdout)
 	}
+	imp := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "b" {}` + "\n"})
+	r = rig(t, imp, "import", "-no-color", "-concise", "terraform_data.b", "id-b")
+	if r.code != 0 || strings.Contains(r.stdout, "Importing from ID") || !strings.Contains(r.stdout, "Import successful!") {
+		t.Errorf("import -concise: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 }
 
 // A module call that sets a variable its module declares deprecated is
