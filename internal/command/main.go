@@ -23,7 +23,6 @@ func Main(args []string, streams Streams) int {
 	// Provider plugin processes end with rig, also after a panic.
 	defer plugin.CleanupClients()
 	m := &Meta{Streams: streams, Color: true, Input: true}
-	defer m.endStream() // the end of a -json or -json-into stream
 	if os.Getenv("NO_COLOR") != "" {
 		m.Color = false
 	}
@@ -57,6 +56,7 @@ func Main(args []string, streams Streams) int {
 		writeUsage(streams.Out)
 		return 1
 	}
+	defer m.endStream() // the end of a -json or -json-into stream
 	return m.run(args)
 }
 

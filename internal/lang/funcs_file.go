@@ -114,30 +114,14 @@ func fileExistsFunc(baseDir string) function.Function {
 }
 
 var (
-	absPathFunc = pathToString(func(s string) (string, error) {
+	absPathFunc = namedStringToString("path", func(s string) (string, error) {
 		abs, err := filepath.Abs(s)
 		return filepath.ToSlash(abs), err
 	})
-	baseNameFunc   = pathToString(func(s string) (string, error) { return filepath.Base(s), nil })
-	dirNameFunc    = pathToString(func(s string) (string, error) { return filepath.Dir(s), nil })
-	pathExpandFunc = pathToString(expandHome)
+	baseNameFunc   = namedStringToString("path", func(s string) (string, error) { return filepath.Base(s), nil })
+	dirNameFunc    = namedStringToString("path", func(s string) (string, error) { return filepath.Dir(s), nil })
+	pathExpandFunc = namedStringToString("path", expandHome)
 )
-
-// pathToString is stringToString for a function of a path, whose one
-// parameter is named "path", as OpenTofu and Terraform name it.
-func pathToString(fn func(string) (string, error)) function.Function {
-	return function.New(&function.Spec{
-		Params: stringParams("path"),
-		Type:   function.StaticReturnType(cty.String),
-		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
-			s, err := fn(args[0].AsString())
-			if err != nil {
-				return cty.UnknownVal(cty.String), err
-			}
-			return cty.StringVal(s), nil
-		},
-	})
-}
 
 // templateFileFunc renders a template file with the given variables; the
 // template may call any function but templatefile itself.

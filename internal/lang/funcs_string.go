@@ -63,8 +63,14 @@ var (
 )
 
 func stringToString(fn func(string) (string, error)) function.Function {
+	return namedStringToString("str", fn)
+}
+
+// namedStringToString is stringToString with its parameter named param,
+// the name an argument error shows.
+func namedStringToString(param string, fn func(string) (string, error)) function.Function {
 	return function.New(&function.Spec{
-		Params: stringParams("str"),
+		Params: stringParams(param),
 		Type:   function.StaticReturnType(cty.String),
 		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
 			s, err := fn(args[0].AsString())
