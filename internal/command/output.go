@@ -105,33 +105,6 @@ func runOutput(m *Meta, args []string) int {
 	return 0
 }
 
-// outputsJSON is what `output -json` prints: the named output's value, or
-// with name "" every output with its sensitivity, type and value. ok is
-// false when the named output is missing or cannot be encoded.
-func outputsJSON(s *state.State, name string) ([]byte, bool) {
-	if name != "" {
-		o, ok := s.Outputs[name]
-		if !ok {
-			return nil, false
-		}
-		b, err := ctyjson.Marshal(o.Value, o.Value.Type())
-		return b, err == nil
-	}
-	type outJSON struct {
-		Sensitive bool            `json:"sensitive"`
-		Type      json.RawMessage `json:"type"`
-		Value     json.RawMessage `json:"value"`
-	}
-	all := map[string]outJSON{}
-	for name, o := range s.Outputs {
-		ty, _ := ctyjson.MarshalType(o.Value.Type())
-		val, _ := ctyjson.Marshal(o.Value, o.Value.Type())
-		all[name] = outJSON{Sensitive: o.Sensitive, Type: ty, Value: val}
-	}
-	b, _ := json.MarshalIndent(all, "", "  ")
-	return b, true
-}
-
 func rawString(v cty.Value) (string, error) {
 	if v.IsNull() || !v.IsKnown() {
 		return "", fmt.Errorf("the value is null or unknown")
@@ -176,4 +149,31 @@ func (m *Meta) loadConfigQuiet() (*config.Module, bool) {
 		return nil, false
 	}
 	return cfg, true
+}
+
+// outputsJSON is what `output -json` prints: the named output's value, or
+// with name "" every output with its sensitivity, type and value. ok is
+// false when the named output is missing or cannot be encoded.
+func outputsJSON(s *state.State, name string) ([]byte, bool) {
+	if name != "" {
+		o, ok := s.Outputs[name]
+		if !ok {
+			return nil, false
+		}
+		b, err := ctyjson.Marshal(o.Value, o.Value.Type())
+		return b, err == nil
+	}
+	type outJSON struct {
+		Sensitive bool            `json:"sensitive"`
+		Type      json.RawMessage `json:"type"`
+		Value     json.RawMessage `json:"value"`
+	}
+	all := map[string]outJSON{}
+	for name, o := range s.Outputs {
+		ty, _ := ctyjson.MarshalType(o.Value.Type())
+		val, _ := ctyjson.Marshal(o.Value, o.Value.Type())
+		all[name] = outJSON{Sensitive: o.Sensitive, Type: ty, Value: val}
+	}
+	b, _ := json.MarshalIndent(all, "", "  ")
+	return b, true
 }
