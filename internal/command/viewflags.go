@@ -64,7 +64,7 @@ func (m *Meta) addViewFlags(fs *flag.FlagSet) {
 		level, ok := strings.CutPrefix(s, "module:")
 		switch {
 		case !ok:
-		case level == "all":
+		case level == "all", level == "": // as OpenTofu takes module: alone
 			m.view.deprecation = deprecationAll
 			return nil
 		case level == "local":
