@@ -45,6 +45,8 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		fs.BoolVar(&f.autoApprove, "auto-approve", false, "Skip interactive approval of the plan before applying.")
 	}
 	if name != "refresh" {
+		m.addShowSensitiveFlag(fs)
+		fs.BoolVar(&f.suppressForget, "suppress-forget-errors", false, "Let a destroy that completes but leaves behind objects it forgot (removed blocks with destroy = false) succeed, rather than fail.")
 		fs.StringVar(&f.timeline, "timeline", "", "Write the timeline of the operations that ran to `FILE` as an HTML page: a bar per operation, the critical path, and how many ran at once per limit.")
 	}
 	if code, ok := m.parseArgs(fs, args); !ok {
@@ -60,7 +62,11 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	if fs.NArg() > 1 {
 		return m.argsError(fs, "Too many command line arguments", "Expected at most one positional argument: the path of a saved plan file.")
 	}
-	out := m.newOutput(f.json)
+	out, closeOut, ok := m.operationOutput(&f)
+	if !ok {
+		return 1
+	}
+	defer closeOut()
 	if ds := checkOperationFlags(&f); ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
@@ -130,7 +136,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 // runApplyPhase applies a plan and reports the result.
 // g is the plan's operation graph when already built, or nil.
 func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p *plan.Plan, g *apply.Graph, f *operationFlags) int {
-	if out.json == nil && p.HasChanges() {
+	if out.human && p.HasChanges() {
 		fmt.Fprintln(m.Out)
 	}
 	counter := &ui.CountHooks{}
@@ -163,7 +169,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 		ds = ds.Append(more)
 	}
 	printNote := func() {
-		if note != "" && out.json == nil {
+		if note != "" && out.human {
 			fmt.Fprintln(m.Out, note)
 		}
 	}
@@ -171,6 +177,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	if err := writer.WriteState(context.Background(), final); err != nil {
 		ds = ds.Append(m.persistFailed(final, writer, err)) // errored.go: errored.tfstate
 	}
+	ds = ds.Append(forgottenError(p, f))
 	out.diagnostics(ds)
 	if ds.HasErrors() {
 		printNote()
@@ -184,9 +191,29 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	// Imported objects are recorded with the state, without an operation.
 	summary.Import = ui.PlanSummary(p).Import
 	out.applied(summary, final)
+	if out.human {
+		m.stateSavedNote(summary.Add, summary.Change)
+	}
 	out.diagnostics(partialApplyWarning(p))
 	printNote()
 	return 0
+}
+
+// forgottenError is the error a destroy ends with when it forgot objects
+// rather than destroy them, as OpenTofu's: automation may take a
+// successful destroy to mean everything is gone. -suppress-forget-errors
+// turns it off.
+func forgottenError(p *plan.Plan, f *operationFlags) diag.Diagnostics {
+	if p.Mode != plan.DestroyMode || f.suppressForget {
+		return nil
+	}
+	for _, c := range p.Changes {
+		if c.Action == plan.Forget {
+			return diag.Diagnostics{diag.Errorf("Destroy was successful but left behind forgotten instances",
+				"As requested, rig has not deleted some remote objects that are no longer managed by this configuration. Those objects continue to exist in their remote system and so may continue to incur charges. Refer to the original plan for more information.\nTo suppress this error for the future 'destroy' runs, you can add the CLI flag \"-suppress-forget-errors\".")}
+		}
+	}
+	return nil
 }
 
 // provisioners returns the provisioners an apply runs. Their commands

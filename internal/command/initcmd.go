@@ -29,6 +29,19 @@ func runInit(m *Meta, args []string) int {
 	if f.upgrade && f.lockfileReadonly {
 		return m.argsError(fs, "Invalid options", "The -upgrade flag conflicts with -lockfile=readonly.")
 	}
+	if problem := checkInitAliases(fs); problem != "" {
+		return m.argsError(fs, "Invalid init options", problem)
+	}
+	if !m.startStream(f.stream) {
+		return 1
+	}
+	defer m.endStream()
+	if f.fromModule != "" {
+		if ds := m.initFromModule(context.Background(), f.fromModule); ds.HasErrors() {
+			m.showDiagnostics(ds)
+			return 1
+		}
+	}
 	if f.get {
 		if ds := m.initModules(f.upgrade); ds.HasErrors() {
 			m.showDiagnostics(ds)

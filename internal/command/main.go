@@ -58,6 +58,7 @@ func Main(args []string, streams Streams) int {
 		writeUsage(streams.Out)
 		return 1
 	}
+	defer m.endStream() // the end of a -json or -json-into stream
 	return m.run(args)
 }
 
@@ -72,6 +73,9 @@ func (m *Meta) run(args []string) int {
 		}
 		// `rig help plan` is `rig plan -help`.
 		name, args = args[0], append(args[1:], "-help")
+	}
+	if code, handled := m.preCommand(&name, &args); handled {
+		return code
 	}
 	c, ok := commands[name]
 	if !ok {

@@ -39,6 +39,17 @@ type Meta struct {
 	Color bool
 	// Input allows interactive prompts (-input=false turns it off).
 	Input bool
+	// view holds the output options every command accepts (viewflags.go).
+	view viewOptions
+	// legacy holds the local backend's -state, -state-out and -backup
+	// (legacystate.go).
+	legacy legacyState
+	// stream is the JSON stream of a command without a plan, nil without
+	// -json and -json-into (jsonstream.go).
+	stream *commandStream
+	// configDir is the directory the configuration is loaded from: ""
+	// for the working directory (import -config=DIR names another).
+	configDir string
 
 	// startDir is the directory rig was started in, before any -chdir:
 	// path.cwd, as OpenTofu gives it ("" when it could not be found).
@@ -121,6 +132,7 @@ func (m *Meta) flagSet(name string) *flag.FlagSet {
 	fs.SetOutput(m.Err)
 	fs.Var(boolFunc(func() { m.Color = false }), "no-color", "If specified, output won't contain any color.")
 	fs.BoolVar(&m.Input, "input", true, "Disable interactive prompts: fail instead when a required variable has no value or an approval is needed.")
+	m.addViewFlags(fs)
 	return fs
 }
 
@@ -141,7 +153,7 @@ func (m *Meta) showDiagnostics(ds diag.Diagnostics) {
 	if len(ds) == 0 {
 		return
 	}
-	renderDiagnostics(m.Err, ds, m.sources, m.Color)
+	m.renderDiags(m.Err, ds)
 }
 
 // renderDiagnostics writes diagnostics in OpenTofu's boxed form, or its
@@ -161,7 +173,11 @@ func renderDiagnostics(w io.Writer, ds diag.Diagnostics, sources map[string][]by
 // initialized it; see getproviders.RegistryHosts).
 func (m *Meta) loadConfig() (*config.Module, diag.Diagnostics) {
 	hosts := m.registryHosts()
-	mod, ds := config.LoadTree(".", config.TreeOptions{Resolve: installedModules(), ProviderHost: hosts.Provider})
+	dir := "."
+	if m.configDir != "" {
+		dir = m.configDir
+	}
+	mod, ds := config.LoadTree(dir, config.TreeOptions{Resolve: installedModules(), ProviderHost: hosts.Provider})
 	if mod != nil {
 		// A copy: variable and settings files shown in diagnostics are
 		// not part of the configuration (a saved plan records its files).
@@ -272,6 +288,9 @@ func (m *Meta) workspace() string {
 // backendFor returns the state backend the configuration selects (see
 // resolveBackend in backendconfig.go: the backend `rig init` recorded).
 func (m *Meta) backendFor(cfg *config.Module) (backend.Backend, diag.Diagnostics) {
+	if m.legacy.active() {
+		return m.legacyStateBackend(cfg)
+	}
 	return m.resolveBackend(cfg)
 }
 

@@ -21,6 +21,7 @@ func runPlan(m *Meta, args []string) int {
 	fs.BoolVar(&f.refreshOnly, "refresh-only", false, "Select the \"refresh only\" planning mode: plan only to update the state and root outputs to match changes made to remote objects outside of rig.")
 	fs.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "Return detailed exit codes: 0 when the plan succeeded with no changes, 1 on an error, 2 when it succeeded with changes present.")
 	fs.StringVar(&f.out, "out", "", "Write the plan to the file at `PATH`, for \"rig apply PATH\" to apply.")
+	m.addShowSensitiveFlag(fs)
 	var genOut string
 	fs.StringVar(&genOut, "generate-config-out", "", "Write a resource block for every import block whose target has none into the new file at `PATH`, which must not exist; the plan includes it.")
 	if code, ok := m.parseArgs(fs, args); !ok {
@@ -29,7 +30,11 @@ func runPlan(m *Meta, args []string) int {
 	if fs.NArg() > 0 {
 		return m.argsError(fs, "Too many command line arguments", fmt.Sprintf("Unexpected argument %q: the plan command takes no positional arguments. To plan in another working directory, use the global -chdir option.", fs.Arg(0)))
 	}
-	out := m.newOutput(f.json)
+	out, closeOut, ok := m.operationOutput(&f)
+	if !ok {
+		return 1
+	}
+	defer closeOut()
 	if ds := checkOperationFlags(&f); ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1

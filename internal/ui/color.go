@@ -14,6 +14,9 @@ type RenderOptions struct {
 	// Width is the column count text is wrapped to; 0 means 78, the width
 	// OpenTofu uses when its output is not a terminal.
 	Width int
+	// ShowSensitive shows sensitive values as they are instead of hiding
+	// them (-show-sensitive); the marks that say which are still shown.
+	ShowSensitive bool
 }
 
 func (o RenderOptions) width() int {

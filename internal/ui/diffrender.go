@@ -27,6 +27,8 @@ type ropts struct {
 	overrideNullSuffix bool
 	// overrideForces marks every value "# forces replacement".
 	overrideForces bool
+	// showSensitive renders sensitive values as they are (-show-sensitive).
+	showSensitive bool
 }
 
 func (o ropts) c(s string) string { return colorize(s, o.color) }
@@ -437,7 +439,11 @@ type sensR struct {
 	before, after bool
 }
 
-func (r sensR) render(b *strings.Builder, n *node, _ int, o ropts) {
+func (r sensR) render(b *strings.Builder, n *node, indent int, o ropts) {
+	if o.showSensitive {
+		r.inner.render(b, indent, o)
+		return
+	}
 	b.WriteString("(sensitive value)")
 	b.WriteString(o.nullSuffix(n.action))
 	b.WriteString(o.forces(n.replace))

@@ -82,7 +82,7 @@ func RenderStateInstance(w io.Writer, s *state.State, addr addrs.AbsResourceInst
 }
 
 func stateOpts(opts RenderOptions) ropts {
-	return ropts{color: opts.Color, showUnchanged: true, hideSymbols: true}
+	return ropts{color: opts.Color, showUnchanged: true, hideSymbols: true, showSensitive: opts.ShowSensitive}
 }
 
 func renderStateObject(s *state.State, addr addrs.ObjectAddr, schemas SchemaSource, o ropts) (string, error) {
@@ -144,16 +144,20 @@ func decodeObject(r *state.Resource, obj *state.Object, schemas SchemaSource) (c
 }
 
 // RenderOutputs writes root output values as `tofu output` lists them:
-// "name = value", sorted, sensitive values hidden.
-func RenderOutputs(w io.Writer, outputs map[string]state.OutputValue) error {
+// "name = value", sorted, sensitive values hidden unless opts.ShowSensitive.
+func RenderOutputs(w io.Writer, outputs map[string]state.OutputValue, opts RenderOptions) error {
 	var lines []string
 	for _, name := range slices.Sorted(maps.Keys(outputs)) {
 		ov := outputs[name]
-		if ov.Sensitive {
+		if ov.Sensitive && !opts.ShowSensitive {
 			lines = append(lines, name+" = <sensitive>")
 			continue
 		}
-		lines = append(lines, name+" = "+FormatValue(ov.Value, 0))
+		v := ov.Value
+		if opts.ShowSensitive {
+			v, _ = v.UnmarkDeep()
+		}
+		lines = append(lines, name+" = "+FormatValue(v, 0))
 	}
 	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
 	return err
@@ -168,7 +172,7 @@ func RenderApplyOutputs(w io.Writer, outputs map[string]state.OutputValue, opts 
 	if _, err := io.WriteString(w, colorize("[reset][bold][green]\nOutputs:\n\n", opts.Color)); err != nil {
 		return err
 	}
-	return RenderOutputs(w, outputs)
+	return RenderOutputs(w, outputs, opts)
 }
 
 // FormatValue formats a value in the language's syntax, with type
