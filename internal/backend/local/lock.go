@@ -47,8 +47,14 @@ func (s *Store) Lock(ctx context.Context, info backend.LockInfo) (string, error)
 	if err := os.MkdirAll(filepath.Dir(s.lockPath), 0o755); err != nil {
 		return "", fmt.Errorf("locking state %s: %w", s.path, err)
 	}
+	var going error // the last errLockFileGoing
 	for range maxLockRetries {
 		f, err := s.tryLock()
+		if errors.Is(err, errLockFileGoing) {
+			going = err
+			time.Sleep(time.Millisecond) // until the holder closes it
+			continue
+		}
 		if err != nil {
 			return "", err
 		}
@@ -74,18 +80,21 @@ func (s *Store) Lock(ctx context.Context, info backend.LockInfo) (string, error)
 		s.lock = heldLock{f: f, info: info}
 		return info.ID, nil
 	}
+	if going != nil {
+		return "", fmt.Errorf("locking state %s: %w", s.path, going)
+	}
 	return "", fmt.Errorf("locking state %s: %s kept being replaced while locking it", s.path, s.lockPath)
 }
 
 // tryLock opens the lock-info file and locks it. It returns the locked
 // file; nil, nil when the file was unlinked or replaced by another process
-// between the open and the lock (the caller retries); or a *LockError when
-// another holder has it.
+// between the open and the lock (the caller retries); an errLockFileGoing
+// error when the file cannot be opened until its holder closes it (the
+// caller retries too); or a *LockError when another holder has it.
 func (s *Store) tryLock() (*os.File, error) {
 	f, err := openLockFile(s.lockPath)
 	if errors.Is(err, errLockFileGoing) {
-		time.Sleep(time.Millisecond) // until the holder closes it
-		return nil, nil
+		return nil, err
 	}
 	if err != nil {
 		return nil, fmt.Errorf("locking state %s: %w", s.path, err)

@@ -2,6 +2,7 @@ package local
 
 import (
 	"errors"
+	"fmt"
 	"os"
 
 	"golang.org/x/sys/windows"
@@ -37,11 +38,10 @@ func openLockFile(path string) (*os.File, error) {
 		nil, windows.OPEN_ALWAYS, windows.FILE_ATTRIBUTE_NORMAL, 0)
 	if errors.Is(err, windows.ERROR_ACCESS_DENIED) {
 		// A file whose deletion is pending (its holder removed it and has
-		// not closed it yet) cannot be opened; a missing permission is
-		// reported by the next attempt or by Lock's bound on retries.
-		if _, statErr := os.Stat(path); statErr == nil {
-			return nil, errLockFileGoing
-		}
+		// not closed it yet) cannot be opened until it is gone; a missing
+		// permission looks the same, and Lock reports it once its retries
+		// are over.
+		return nil, fmt.Errorf("%w: %w", errLockFileGoing, &os.PathError{Op: "open", Path: path, Err: err})
 	}
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: path, Err: err}
