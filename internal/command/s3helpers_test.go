@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/rig-iac/rig/internal/backend"
-	"github.com/rig-iac/rig/internal/backend/s3"
 	"github.com/rig-iac/rig/internal/backend/s3/s3test"
 	"github.com/rig-iac/rig/internal/command/commandtest"
 )
@@ -39,9 +38,6 @@ func (p s3Target) settings() string { return p.shared().Settings() }
 
 // block is the terraform block selecting this target.
 func (p s3Target) block() string { return p.shared().Block() }
-
-// backend opens the target as the backend package sees it.
-func (p s3Target) backend(t *testing.T) *s3.Backend { t.Helper(); return p.shared().Backend(t) }
 
 func (p s3Target) store(t *testing.T, ws string) backend.Store {
 	t.Helper()
