@@ -22,7 +22,7 @@ type heldLock struct {
 }
 
 // testHookLockOpened, when set by a test, runs after Lock opens the
-// lock-info file and before it takes the flock, to interleave other lockers.
+// lock-info file and before it locks it, to interleave other lockers.
 var testHookLockOpened func()
 
 // maxLockRetries bounds the retries when the lock-info file is replaced
