@@ -77,6 +77,13 @@ var allowedImports = map[string][]string{
 	"internal/plan/plantest": {"internal/addrs", "internal/plan", "internal/state"},
 	"internal/command":       {"*"},
 	"cmd/rig":                {"internal/command"},
+
+	// The harness of the tests that drive rig as its users do, and the
+	// packages of process-level tests that use it.
+	"internal/command/commandtest": {"internal/backend", "internal/backend/pg", "internal/backend/pg/pgtest",
+		"internal/backend/s3", "internal/backend/s3/s3test", "internal/state/journal", "internal/state/statefile"},
+	"internal/command/killtest": {},
+	"internal/command/proctest": {},
 	// Benchmarks drive the engine packages directly.
 	"bench":            {"*"},
 	"bench/gen":        {},

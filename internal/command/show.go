@@ -362,7 +362,7 @@ func (m *Meta) plannedConfig(pf *planfile.File) *config.Module {
 			if path.Depth() > maxSavedModuleDepth {
 				continue
 			}
-			dir := filepath.Join(mod.SourceDir, filepath.FromSlash(call.Source))
+			dir := filepath.Join(mod.SourceDir, filepath.FromSlash(config.LocalSourcePath(call.Source)))
 			if !config.IsLocalSource(call.Source) {
 				var ds diag.Diagnostics
 				if dir, ds = resolve(strings.Join(path.Calls(), "."), call); ds.HasErrors() {

@@ -93,19 +93,15 @@ type InstallMethod struct {
 
 // CLIConfigPath returns the CLI configuration file to read: the one
 // TF_CLI_CONFIG_FILE (or TOFU_CLI_CONFIG_FILE) names, else ~/.terraformrc,
-// else ~/.tofurc, whichever exists; "" for none.
+// else ~/.tofurc (%APPDATA%\terraform.rc, else %APPDATA%\tofu.rc on
+// Windows), whichever exists; "" for none.
 func CLIConfigPath() string {
 	for _, env := range []string{"TF_CLI_CONFIG_FILE", "TOFU_CLI_CONFIG_FILE"} {
 		if p := os.Getenv(env); p != "" {
 			return p
 		}
 	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return ""
-	}
-	for _, name := range []string{".terraformrc", ".tofurc"} {
-		p := filepath.Join(home, name)
+	for _, p := range userConfigFiles() {
 		if _, err := os.Stat(p); err == nil {
 			return p
 		}
@@ -381,14 +377,14 @@ func expandPath(s string) string {
 // ImpliedMirrorDirs returns the local mirror directories Terraform and
 // OpenTofu search when the CLI configuration has no provider_installation
 // block, in order: terraform.d/plugins in the working directory,
-// ~/.terraform.d/plugins, then each XDG data directory's terraform/plugins
-// and opentofu/plugins.
+// ~/.terraform.d/plugins (%APPDATA%\terraform.d\plugins on Windows), then
+// each XDG data directory's terraform/plugins and opentofu/plugins.
 func ImpliedMirrorDirs() []string {
 	dirs := []string{filepath.Join("terraform.d", "plugins")}
-	home, _ := os.UserHomeDir()
-	if home != "" {
-		dirs = append(dirs, filepath.Join(home, ".terraform.d", "plugins"))
+	if dir := userConfigDir(); dir != "" {
+		dirs = append(dirs, filepath.Join(dir, "plugins"))
 	}
+	home, _ := os.UserHomeDir()
 	dataHome := os.Getenv("XDG_DATA_HOME")
 	if dataHome == "" && home != "" {
 		dataHome = filepath.Join(home, ".local", "share")

@@ -151,7 +151,7 @@ func writeFileAtomicKeep(path string, data []byte, lock func(*os.File) error) (_
 			return nil, err
 		}
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := renameFile(tmp, path); err != nil {
 		return nil, err
 	}
 	return f, syncDir(dir)
@@ -167,17 +167,4 @@ func privateMode(path string) fs.FileMode {
 		return fi.Mode().Perm() & 0o600
 	}
 	return 0o600
-}
-
-// syncDir fsyncs a directory so that renames and removals in it are durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("syncing directory %s: %w", dir, err)
-	}
-	return nil
 }

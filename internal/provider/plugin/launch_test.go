@@ -3,12 +3,10 @@ package plugin
 import (
 	"bufio"
 	"context"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -63,16 +61,6 @@ func TestStartErrors(t *testing.T) {
 			}
 		})
 	}
-}
-
-// processGone reports whether pid has ended (and was reaped), waiting up to 5 s.
-func processGone(pid int) bool {
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-			return true
-		}
-	}
-	return false
 }
 
 func TestCloseEndsProcess(t *testing.T) {
