@@ -47,7 +47,7 @@ func (f *packageFlags) targetPlatforms() []getproviders.Platform {
 // packageSources returns the sources packages come from: the -fs-mirror
 // directories when given, else those init uses (the -plugin-dir
 // directories it recorded, or the CLI configuration's).
-func (f *packageFlags) packageSources() ([]getproviders.SourceEntry, diag.Diagnostics) {
+func (f *packageFlags) packageSources(m *Meta) ([]getproviders.SourceEntry, diag.Diagnostics) {
 	if len(f.fsMirrors) > 0 {
 		var out []getproviders.SourceEntry
 		for _, dir := range f.fsMirrors {
@@ -55,8 +55,8 @@ func (f *packageFlags) packageSources() ([]getproviders.SourceEntry, diag.Diagno
 		}
 		return out, nil
 	}
-	cli, ds := getproviders.LoadCLIConfig()
-	sources, more := cli.Sources(readPluginPath(), cli.Client())
+	cli, ds := m.cliConfig()
+	sources, more := cli.Sources(m.readPluginPath(), cli.Client())
 	return sources, ds.Append(more)
 }
 
@@ -118,7 +118,7 @@ func runProvidersLock(m *Meta, args []string) int {
 		}
 		reqs = only
 	}
-	sources, more := f.packageSources()
+	sources, more := f.packageSources(m)
 	if ds = ds.Append(more); ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
