@@ -114,7 +114,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		case f.refreshOnly:
 			question, explanation = "Would you like to update the rig state to reflect these detected changes?", "rig will write these changes to the state without modifying any real infrastructure.\nThere is no undo. Only 'yes' will be accepted to confirm."
 		}
-		if !m.Input {
+		if !m.inputAllowed() {
 			// As OpenTofu words it for -json: there is no one to ask.
 			out.diagnostics(diag.Diagnostics{diag.Errorf("Plan file or auto-approve required",
 				"rig cannot ask for interactive approval when input is disabled (-input=false, or TF_INPUT=false). You can either apply a saved plan file, or enable the -auto-approve option.")})

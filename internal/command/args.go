@@ -50,11 +50,6 @@ func (m *Meta) parseArgs(fs *flag.FlagSet, args []string) (code int, ok bool) {
 	// Parsing again after "--" leaves the flags as they are and makes the
 	// positional arguments fs.Args().
 	_ = fs.Parse(append([]string{"--"}, positional...))
-	if m.noInput {
-		// TF_INPUT=false is -input=false, whatever the flag says, as in
-		// Terraform and OpenTofu.
-		m.Input = false
-	}
 	return 0, true
 }
 

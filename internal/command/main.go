@@ -24,9 +24,13 @@ type Streams struct {
 func Main(args []string, streams Streams) int {
 	// Provider plugin processes end with rig, also after a panic.
 	defer plugin.CleanupClients()
+	m := &Meta{Streams: streams, Color: true, Input: true}
+	if os.Getenv("NO_COLOR") != "" {
+		m.Color = false
+	}
 	start := time.Now()
-	m := &Meta{Streams: streams, Color: true, Input: true, runEnv: readRunEnv(os.Getenv)}
-	if os.Getenv("NO_COLOR") != "" || hasNoColor(args) {
+	m.runEnv = readRunEnv(os.Getenv)
+	if hasNoColor(args) {
 		// -no-color anywhere applies from the start, to the errors of
 		// the flags before it too, as in Terraform.
 		m.Color = false

@@ -38,9 +38,6 @@ type Meta struct {
 	Color bool
 	// Input allows interactive prompts (-input=false turns it off).
 	Input bool
-	// runEnv is what the environment says about every command (runenv.go):
-	// the core log, the data directory, TF_IN_AUTOMATION, TF_INPUT.
-	runEnv
 
 	// sources are the configuration files loaded, for diagnostic snippets.
 	sources map[string][]byte
@@ -67,6 +64,11 @@ type Meta struct {
 	exiting bool
 	// exit ends the process; tests replace it.
 	exit func(code int)
+
+	// runEnv is what the environment says about every command (runenv.go):
+	// the core log, the data directory, TF_IN_AUTOMATION, TF_INPUT, the
+	// CLI configuration.
+	runEnv
 }
 
 // interruptGrace is how long rig, interrupted outside any writing phase,
@@ -390,7 +392,7 @@ func (m *Meta) interruptible(onForce func()) (context.Context, func()) {
 
 // confirm asks a yes/no question; only "yes" approves.
 func (m *Meta) confirm(question, explanation string) bool {
-	if !m.Input {
+	if !m.inputAllowed() {
 		return false
 	}
 	fmt.Fprintf(m.Out, "\n%s\n", question)

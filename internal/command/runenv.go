@@ -47,6 +47,10 @@ func readRunEnv(getenv func(string) string) runEnv {
 	return e
 }
 
+// inputAllowed reports whether rig may prompt: not with -input=false, nor
+// with TF_INPUT=false, whatever -input says, as in Terraform and OpenTofu.
+func (m *Meta) inputAllowed() bool { return m.Input && !m.noInput }
+
 // dataDir returns the directory of the working directory's data:
 // TF_DATA_DIR, else .terraform.
 func (e *runEnv) dataDir() string {

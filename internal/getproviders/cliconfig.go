@@ -107,11 +107,10 @@ type InstallMethod struct {
 }
 
 // CLIConfigPath returns the CLI configuration file to read: the one
-// TF_CLI_CONFIG_FILE (or TOFU_CLI_CONFIG_FILE, or the older
-// TERRAFORM_CONFIG) names, else ~/.terraformrc, else ~/.tofurc, whichever
-// exists; "" for none.
+// TF_CLI_CONFIG_FILE (or TOFU_CLI_CONFIG_FILE) names, else ~/.terraformrc,
+// else ~/.tofurc, whichever exists; "" for none.
 func CLIConfigPath() string {
-	for _, env := range []string{"TF_CLI_CONFIG_FILE", "TOFU_CLI_CONFIG_FILE", "TERRAFORM_CONFIG"} {
+	for _, env := range []string{"TF_CLI_CONFIG_FILE", "TOFU_CLI_CONFIG_FILE"} {
 		if p := os.Getenv(env); p != "" {
 			return p
 		}
