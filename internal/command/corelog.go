@@ -27,7 +27,7 @@ import (
 func (m *Meta) openLog(getenv func(string) string) {
 	s := corelog.FromEnv(getenv)
 	if s.Invalid != "" {
-		fmt.Fprintf(m.Err, "[WARN] Invalid log level: %q. Defaulting to level: TRACE. Valid levels are: %v\n", s.Invalid, append(corelog.ValidLevels[:len(corelog.ValidLevels):len(corelog.ValidLevels)], "JSON"))
+		fmt.Fprintf(m.Err, "[WARN] Invalid log level: %q. Defaulting to level: TRACE. Valid levels are: %v\n", s.Invalid, append(slices.Clone(corelog.ValidLevels), "JSON"))
 	}
 	log, err := corelog.New(s, m.Err)
 	if err != nil {
@@ -60,7 +60,7 @@ func (m *Meta) logCommand(args []string) {
 	m.log.Info("CLI command args", corelog.Strings("args", loggedArgs(args)))
 	m.log.Debug("working directory", corelog.String("dir", wd), corelog.String("data_dir", m.dataDir()),
 		corelog.Bool("in_automation", m.inAutomation), corelog.Bool("input_disabled_by_env", m.noInput))
-	for _, name := range []string{envArgsPrefix, envArgsPrefix + "_" + strings.NewReplacer("-", "_", " ", "_").Replace(commandName(args))} {
+	for _, name := range []string{envArgsPrefix, envArgsVariable(commandName(args))} {
 		if v := os.Getenv(name); v != "" {
 			words, _, _ := shellWords(v)
 			m.log.Debug("arguments from the environment", corelog.String("variable", name), corelog.Strings("args", loggedArgs(words)))

@@ -50,11 +50,16 @@ func envArgs(args []string, getenv func(string) string) (out []string, notes []s
 	if err := insert(envArgsPrefix); err != nil {
 		return nil, nil, err
 	}
-	suffix := strings.NewReplacer("-", "_", " ", "_").Replace(name)
-	if err := insert(envArgsPrefix + "_" + suffix); err != nil {
+	if err := insert(envArgsVariable(name)); err != nil {
 		return nil, nil, err
 	}
 	return args, notes, nil
+}
+
+// envArgsVariable is the variable of the command name's own arguments:
+// TF_CLI_ARGS_ and the name with "_" for its spaces and dashes.
+func envArgsVariable(name string) string {
+	return envArgsPrefix + "_" + strings.NewReplacer("-", "_", " ", "_").Replace(name)
 }
 
 // commandName returns the name of the command args start with: a

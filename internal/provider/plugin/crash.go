@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -45,16 +46,8 @@ func TakeCrashes() []Crash {
 		out = append(out, Crash{Plugin: name, Lines: lines})
 	}
 	crashes.byName = nil
-	slicesSortCrashes(out)
+	slices.SortFunc(out, func(a, b Crash) int { return strings.Compare(a.Plugin, b.Plugin) })
 	return out
-}
-
-func slicesSortCrashes(cs []Crash) {
-	for i := 1; i < len(cs); i++ {
-		for j := i; j > 0 && cs[j].Plugin < cs[j-1].Plugin; j-- {
-			cs[j], cs[j-1] = cs[j-1], cs[j]
-		}
-	}
 }
 
 // crashOf returns the crash recorded for the plugin meta names, if any.
@@ -63,7 +56,7 @@ func crashOf(meta Meta) (Crash, bool) {
 	crashes.mu.Lock()
 	defer crashes.mu.Unlock()
 	lines, ok := crashes.byName[name]
-	return Crash{Plugin: name, Lines: lines}, ok && len(lines) > 0
+	return Crash{Plugin: name, Lines: slices.Clone(lines)}, ok && len(lines) > 0
 }
 
 // crashName is the name a provider's crash is shown under: its
