@@ -50,6 +50,8 @@ var allowedImports = map[string][]string{
 	"internal/hclfmt": {"internal/diag"},
 	// State and plan encryption: the encryption block, pbkdf2, aes_gcm, the envelope.
 	"internal/encryption": {"internal/config", "internal/diag"},
+	// rig's own log (TF_LOG, TF_LOG_CORE, TF_LOG_PATH).
+	"internal/corelog": {},
 
 	// The provider plugin client and the generated code of the two protocol versions.
 	"internal/provider/plugin": {"internal/addrs", "internal/diag", "internal/provider",

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/corelog"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provisioner"
@@ -101,6 +102,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	order := orderPlan(p, op.cfg)
 	out.plan(p, planSchemas(ctx, op.providers, p), order)
 	g, more := order.wait()
+	m.logGraph(g)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		out.diagnostics(ds)
@@ -117,6 +119,12 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 			question, explanation = "Do you really want to destroy all resources?", "rig will destroy all your managed infrastructure, as shown above.\nThere is no undo. Only 'yes' will be accepted to confirm."
 		case f.refreshOnly:
 			question, explanation = "Would you like to update the rig state to reflect these detected changes?", "rig will write these changes to the state without modifying any real infrastructure.\nThere is no undo. Only 'yes' will be accepted to confirm."
+		}
+		if !m.inputAllowed() {
+			// As OpenTofu words it for -json: there is no one to ask.
+			out.diagnostics(diag.Diagnostics{diag.Errorf("Plan file or auto-approve required",
+				"rig cannot ask for interactive approval when input is disabled (-input=false, or TF_INPUT=false). You can either apply a saved plan file, or enable the -auto-approve option.")})
+			return 1
 		}
 		if !m.confirm(question, explanation) {
 			if f.destroy {
@@ -153,6 +161,9 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	}
 	var rec *timeline.Recorder
 	hooks := multiHooks{out.hooks(), counter}
+	if m.log.Enabled(corelog.Info) {
+		hooks = append(hooks, logHooks{log: m.log})
+	}
 	if g != nil {
 		rec = newTimelineRecorder(op, g, f)
 		hooks = append(hooks, rec)
@@ -165,7 +176,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	var note string
 	if rec != nil {
 		var more diag.Diagnostics
-		note, more = keepTimeline(rec, g, f)
+		note, more = m.keepTimeline(rec, g, f)
 		ds = ds.Append(more)
 	}
 	printNote := func() {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/rig-iac/rig/internal/config"
@@ -41,6 +42,7 @@ func runGet(m *Meta, args []string) int {
 	creds, more := getproviders.LoadCredentials(os.Environ())
 	ds = ds.Append(more)
 	inst := getmodules.Installer{
+		ModulesDir:          filepath.ToSlash(m.dataPath("modules")),
 		Upgrade:             *update,
 		Out:                 m.Out,
 		HTTPClient:          moduleHTTPClient,
@@ -81,7 +83,7 @@ func runModules(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	manifest, err := getmodules.ReadManifest(getmodules.ModulesDir)
+	manifest, err := getmodules.ReadManifest(m.dataPath("modules"))
 	if err != nil {
 		m.showDiagnostics(ds.Append(diag.Errorf("Failed to read module manifest", "%s", err)))
 		return 1

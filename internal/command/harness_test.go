@@ -26,6 +26,17 @@ var cwdMu sync.Mutex
 var idCounter atomic.Int64
 
 func TestMain(m *testing.M) {
+	// The variables that change what every command prints or where it
+	// keeps its files: tests set them themselves.
+	for _, name := range []string{"TF_LOG", "TF_LOG_CORE", "TF_LOG_PROVIDER", "TF_LOG_PATH", "TF_DATA_DIR",
+		"TF_IN_AUTOMATION", "TF_INPUT", "TF_WORKSPACE"} {
+		os.Unsetenv(name)
+	}
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, "TF_CLI_ARGS") {
+			os.Unsetenv(name)
+		}
+	}
 	// An empty CLI configuration: the developer's own (or a
 	// TF_CLI_CONFIG_FILE naming a missing file) must not change the output.
 	if f, err := os.CreateTemp("", "rig-cli-config-*.tfrc"); err == nil {

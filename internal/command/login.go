@@ -43,7 +43,7 @@ func runLogin(m *Meta, args []string) int {
 		return 1
 	}
 	ctx := context.Background()
-	cli, ds := getproviders.LoadCLIConfig()
+	cli, ds := m.cliConfig()
 	ds = onlyErrors(ds)
 	client := cli.Client()
 	services, err := client.HostServices(ctx, host)
@@ -125,7 +125,7 @@ func runLogout(m *Meta, args []string) int {
 	if !ok {
 		return code
 	}
-	cli, ds := getproviders.LoadCLIConfig()
+	cli, ds := m.cliConfig()
 	ds = onlyErrors(ds)
 	if _, manual := cli.Credentials[getproviders.NormalizeHost(host)]; manual {
 		m.showDiagnostics(ds.Append(diag.Errorf("Credentials for "+host+" are manually configured",

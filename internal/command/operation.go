@@ -271,11 +271,13 @@ func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (
 	case f.refreshOnly:
 		mode = plan.RefreshOnlyMode
 	}
+	start := time.Now()
 	p, more := plan.Make(ctx, op.cfg, op.state, op.providers, plan.Options{
 		Mode: mode, Variables: op.variables, Replace: replace, SkipRefresh: !f.refresh,
 		Parallelism: f.parallelism, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances,
 		Targets: targets, Excludes: excludes, Hooks: op.refreshHooks, Generated: op.generated,
 	})
+	m.logPlan(p, time.Since(start))
 	return p, ds.Append(more)
 }
 

@@ -76,14 +76,15 @@ func runPlan(m *Meta, args []string) int {
 	schemas := planSchemas(ctx, op.providers, p)
 	order := orderPlan(p, op.cfg)
 	out.plan(p, schemas, order)
-	_, more = order.wait()
+	g, more := order.wait()
+	m.logGraph(g)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
 	}
 	out.diagnostics(ds)
-	if len(generated) > 0 && !f.json {
+	if len(generated) > 0 && !f.json && !m.inAutomation {
 		fmt.Fprintf(m.Out, "\n─────────────────────────────────────────────────────────────────────────────\n\nrig has generated configuration and written it to %s. Please review the\nconfiguration and edit it as necessary before adding it to version control.\n", genOut)
 	}
 	if f.out != "" {
@@ -92,9 +93,11 @@ func runPlan(m *Meta, args []string) int {
 			out.diagnostics(ds.Append(err))
 			return 1
 		}
-		out.savedPlan(f.out, len(generated) > 0)
+		if !m.inAutomation {
+			out.savedPlan(f.out, len(generated) > 0)
+		}
 	}
-	if f.out == "" && !f.json && p.HasChanges() {
+	if f.out == "" && !f.json && p.HasChanges() && !m.inAutomation {
 		if len(generated) == 0 {
 			fmt.Fprintf(m.Out, "\n─────────────────────────────────────────────────────────────────────────────\n")
 		}

@@ -50,7 +50,7 @@ func (f *packageFlags) targetPlatforms() []getproviders.Platform {
 // packageSources returns the sources packages come from: the -fs-mirror
 // directories when given, else those init uses (the -plugin-dir
 // directories it recorded, or the CLI configuration's).
-func (f *packageFlags) packageSources() ([]getproviders.SourceEntry, diag.Diagnostics) {
+func (f *packageFlags) packageSources(m *Meta) ([]getproviders.SourceEntry, diag.Diagnostics) {
 	if f.netMirror != "" {
 		if len(f.fsMirrors) > 0 {
 			return nil, diag.Diagnostics{diag.Errorf("Invalid provider package sources", "The -fs-mirror and -net-mirror command line options are mutually-exclusive.")}
@@ -62,7 +62,7 @@ func (f *packageFlags) packageSources() ([]getproviders.SourceEntry, diag.Diagno
 		if !strings.HasSuffix(u.Path, "/") {
 			u.Path += "/"
 		}
-		cli, ds := getproviders.LoadCLIConfig()
+		cli, ds := m.cliConfig()
 		return []getproviders.SourceEntry{{Source: getproviders.NetworkMirror{URL: u, Client: cli.Client()}}}, ds
 	}
 	if len(f.fsMirrors) > 0 {
@@ -72,8 +72,8 @@ func (f *packageFlags) packageSources() ([]getproviders.SourceEntry, diag.Diagno
 		}
 		return out, nil
 	}
-	cli, ds := getproviders.LoadCLIConfig()
-	sources, more := cli.Sources(readPluginPath(), cli.Client())
+	cli, ds := m.cliConfig()
+	sources, more := cli.Sources(m.readPluginPath(), cli.Client())
 	return sources, ds.Append(more)
 }
 
@@ -116,7 +116,7 @@ func runProvidersLock(m *Meta, args []string) int {
 		}
 		reqs = only
 	}
-	sources, more := f.packageSources()
+	sources, more := f.packageSources(m)
 	if ds = ds.Append(more); ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1

@@ -353,7 +353,7 @@ func (m *Meta) plannedConfig(pf *planfile.File) *config.Module {
 	}
 	root, _ := config.LoadFiles(byDir["."])
 	root.SourceDir = "."
-	resolve := installedModules()
+	resolve := m.installedModules()
 	var addChildren func(mod *config.Module)
 	addChildren = func(mod *config.Module) {
 		for _, name := range sortedMapKeys(mod.ModuleCalls) {

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -146,7 +145,7 @@ func runWorkspaceNew(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	if err := selectWorkspace(name); err != nil {
+	if err := m.selectWorkspace(name); err != nil {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to select workspace", "%s", err)})
 		return 1
 	}
@@ -192,12 +191,13 @@ func (m *Meta) createWorkspaceWith(ctx context.Context, b backend.Backend, name 
 	return nil
 }
 
-// selectWorkspace records the selected workspace as Terraform does.
-func selectWorkspace(name string) error {
-	if err := os.MkdirAll(".terraform", 0o755); err != nil {
+// selectWorkspace records the selected workspace as Terraform does, in
+// the data directory's file environment.
+func (m *Meta) selectWorkspace(name string) error {
+	if err := os.MkdirAll(m.dataDir(), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(".terraform", "environment"), []byte(name), 0o644)
+	return os.WriteFile(m.dataPath("environment"), []byte(name), 0o644)
 }
 
 func runWorkspaceSelect(m *Meta, args []string) int {
@@ -231,7 +231,7 @@ func runWorkspaceSelect(m *Meta, args []string) int {
 			return 1
 		}
 	}
-	if err := selectWorkspace(name); err != nil {
+	if err := m.selectWorkspace(name); err != nil {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to select workspace", "%s", err)})
 		return 1
 	}

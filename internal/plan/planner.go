@@ -444,14 +444,13 @@ func (p *planner) schemaOf(m *config.Module, r *config.Resource) (provider.Schem
 		return provider.Schema{}, ds
 	}
 	types := schemas.ResourceTypes
-	kind := "resource"
 	if r.Addr.Mode == addrs.Data {
-		types, kind = schemas.DataSources, "data source"
+		types = schemas.DataSources
 	}
 	sch, ok := types[r.Addr.Type]
 	if !ok || sch.Block == nil {
-		return provider.Schema{}, ds.Append(diag.At(r.TypeRange, "Invalid "+kind+" type",
-			fmt.Sprintf("The provider %s does not support %s type %q.", pc.Provider.ForDisplay(), kind, r.Addr.Type)))
+		summary, detail := provider.UnsupportedType(pc.Provider, schemas, r.Addr.Mode, r.Addr.Type)
+		return provider.Schema{}, ds.Append(diag.At(r.TypeRange, summary, detail))
 	}
 	return sch, ds
 }

@@ -136,8 +136,8 @@ func (s *Set) ResourceTypeSchema(ctx context.Context, p addrs.Provider, typeName
 	}
 	sch, ok := schemas.ResourceTypes[typeName]
 	if !ok || sch.Block == nil {
-		return Schema{}, ds.Append(diag.Errorf("Invalid resource type",
-			"The provider %s does not support resource type %q.", p.ForDisplay(), typeName))
+		summary, detail := UnsupportedType(p, schemas, addrs.Managed, typeName)
+		return Schema{}, ds.Append(diag.Errorf(summary, "%s", detail))
 	}
 	return sch, ds
 }
@@ -150,8 +150,8 @@ func (s *Set) DataSourceSchema(ctx context.Context, p addrs.Provider, typeName s
 	}
 	sch, ok := schemas.DataSources[typeName]
 	if !ok || sch.Block == nil {
-		return Schema{}, ds.Append(diag.Errorf("Invalid data source type",
-			"The provider %s does not support data source type %q.", p.ForDisplay(), typeName))
+		summary, detail := UnsupportedType(p, schemas, addrs.Data, typeName)
+		return Schema{}, ds.Append(diag.Errorf(summary, "%s", detail))
 	}
 	return sch, ds
 }

@@ -82,6 +82,7 @@ func Start(meta Meta) (*Provider, error) {
 	}
 	client := goplugin.NewClient(&goplugin.ClientConfig{
 		HandshakeConfig:  handshake,
+		Stderr:           crashOutput(meta),
 		VersionedPlugins: map[int]goplugin.PluginSet{5: pluginSet(5), 6: pluginSet(6)},
 		Cmd:              pluginCommand(meta.Path),
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},

@@ -447,6 +447,9 @@ func (s *server) ReadDataSource(_ context.Context, req *tfplugin6.ReadDataSource
 		switch in.AsString() {
 		case "crash":
 			os.Exit(3)
+		case "panic":
+			// A provider bug: the process ends with a Go panic on stderr.
+			panic("test provider: asked to panic while reading test_echo")
 		case "garbage":
 			return &tfplugin6.ReadDataSource_Response{State: &tfplugin6.DynamicValue{Msgpack: []byte{0x93, 0xff}}}, nil
 		case "region":
