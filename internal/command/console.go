@@ -18,6 +18,8 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/marks"
+	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/ui"
@@ -201,14 +203,14 @@ func newStateValues(ctx context.Context, cfg *config.Module, s *state.State, set
 		}
 	}
 	for addr, rs := range s.Resources {
-		var ty cty.Type
+		var blk *provider.Block
 		if sch, ds := set.Schemas(ctx, rs.ProviderConfig.Provider); !ds.HasErrors() {
 			byType := sch.ResourceTypes
 			if addr.Resource.Mode == addrs.Data {
 				byType = sch.DataSources
 			}
 			if rsch, ok := byType[addr.Resource.Type]; ok && rsch.Block != nil {
-				ty = rsch.Block.ImpliedType()
+				blk = rsch.Block
 			}
 		}
 		exp := eval.Expansion{Mode: modes[addr.InConfig()]}
@@ -217,14 +219,8 @@ func newStateValues(ctx context.Context, cfg *config.Module, s *state.State, set
 			if inst.Current == nil {
 				continue
 			}
-			t := ty
-			if t == cty.NilType {
-				var err error
-				if t, err = ctyjson.ImpliedType(inst.Current.AttrsJSON); err != nil {
-					continue
-				}
-			}
-			v, err := inst.Current.Decode(t)
+			// Sensitive where the state records it and the schema says so.
+			v, err := recordedValue(inst.Current, blk)
 			if err != nil {
 				continue
 			}
@@ -235,6 +231,25 @@ func newStateValues(ctx context.Context, cfg *config.Module, s *state.State, set
 		sv.whole[addr] = exp.WholeValue(vals)
 	}
 	return sv
+}
+
+// recordedValue decodes a recorded object as expressions see it: with its
+// schema's type and marks (plan.ObjectValue), or without a schema by the
+// shape of its JSON, sensitive where the state records it.
+func recordedValue(obj *state.Object, blk *provider.Block) (cty.Value, error) {
+	if blk != nil {
+		return plan.ObjectValue(obj, blk)
+	}
+	ty, err := ctyjson.ImpliedType(obj.AttrsJSON)
+	if err != nil {
+		return cty.NilVal, err
+	}
+	v, err := obj.Decode(ty)
+	if err != nil {
+		return cty.NilVal, err
+	}
+	paths, _ := state.ParseSensitivePaths(obj.SensitiveAttributes)
+	return marks.MarkPaths(v, paths), nil
 }
 
 // ResourceValue implements eval.ResourceValues.

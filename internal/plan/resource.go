@@ -12,6 +12,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
@@ -130,7 +131,7 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	if !read.Diagnostics.HasErrors() {
 		p.refreshHooks().PostRefresh(addr, read.NewState)
 	}
-	ds = ds.Append(withAddr(read.Diagnostics, addr))
+	ds = ds.Append(withAddr(provider.Redacted(read.Diagnostics, MarkRecorded(sch.Block, val, sensitivePaths(obj))), addr))
 	if read.Diagnostics.HasErrors() {
 		return val, private, ds
 	}
@@ -145,7 +146,7 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	defer p.mu.Unlock()
 	if !valuesEqual(newVal, val) {
 		paths := sensitivePaths(obj)
-		p.recordDrift(addr, pc, MarkSensitive(val, paths), MarkSensitive(newVal, paths))
+		p.recordDrift(addr, pc, MarkRecorded(sch.Block, val, paths), MarkRecorded(sch.Block, newVal, paths))
 	}
 	if newVal.IsNull() {
 		p.refreshed.SetObject(addr, nil, pc)
@@ -164,13 +165,7 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	refreshed.SchemaVersion = uint64(sch.Version)
 	refreshed.Private = read.Private
 	// The schema's sensitive attributes, and those the configuration marked.
-	paths := sch.Block.SensitivePaths(newVal)
-	for _, p := range sensitivePaths(obj) {
-		if !slices.ContainsFunc(paths, p.Equals) {
-			paths = append(paths, p)
-		}
-	}
-	if sens, err := state.SensitivePathsJSON(paths); err == nil {
+	if sens, err := state.SensitivePathsJSON(marks.Union(sch.Block.SensitivePaths(newVal), sensitivePaths(obj))); err == nil {
 		refreshed.SensitiveAttributes = sens
 	}
 	p.refreshed.SetObject(addr, &refreshed, pc)
@@ -232,9 +227,10 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
+	markedConfig := configVal
 	configVal, configMarks := configVal.UnmarkDeepWithPaths()
 	configMarks = WithEchoedMarks(pc.Provider, typeName, configMarks)
-	ds = ds.Append(withAddr(prov.ValidateResourceConfig(p.ctx, typeName, configVal).InBody(r.Config), oaddr))
+	ds = ds.Append(withAddr(provider.Redacted(prov.ValidateResourceConfig(p.ctx, typeName, configVal), markedConfig).InBody(r.Config), oaddr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
@@ -251,11 +247,11 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		return cty.UnknownVal(ty), ds
 	}
 	resp := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: priorVal, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
-	ds = ds.Append(withAddr(resp.Diagnostics.InBody(r.Config), oaddr))
+	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, markedConfig, MarkRecorded(sch.Block, priorVal, priorSensitive)).InBody(r.Config), oaddr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
-	ds = ds.Append(CheckPlanned(sch.Block, priorVal, configVal, resp, pc, addr))
+	ds = ds.Append(CheckPlanned(sch.Block, priorVal, configVal.MarkWithPaths(configMarks), resp, pc, addr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
@@ -315,8 +311,8 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		nullPrior := cty.NullVal(ty)
 		proposed := provider.ProposedNew(sch.Block, nullPrior, origConfig)
 		resp2 := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: origConfig, ProviderMeta: meta})
-		ds = ds.Append(withAddr(resp2.Diagnostics.InBody(r.Config), oaddr))
-		ds = ds.Append(CheckPlanned(sch.Block, nullPrior, origConfig, resp2, pc, addr))
+		ds = ds.Append(withAddr(provider.Redacted(resp2.Diagnostics, markedConfig).InBody(r.Config), oaddr))
+		ds = ds.Append(CheckPlanned(sch.Block, nullPrior, origConfig.MarkWithPaths(configMarks), resp2, pc, addr))
 		if ds.HasErrors() {
 			return cty.UnknownVal(ty), ds
 		}
@@ -328,13 +324,16 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		// An unchanged or updated object stays current; it keeps its status otherwise.
 		change.PriorPrivate = priorPrivate
 	}
-	// The configuration's sensitive values, and those the state recorded
-	// as sensitive, stay marked in the change (for every view of it).
-	change.Before = MarkSensitive(change.Before, priorSensitive)
+	// The configuration's sensitive values, those the state recorded as
+	// sensitive and the attributes the schema declares sensitive stay
+	// marked in the change, for every view of it (the plan JSON's planned
+	// values too, as Terraform marks a create or an update) and every
+	// expression that refers to the object.
+	change.Before = MarkRecorded(sch.Block, change.Before, priorSensitive)
 	if change.Action == NoOp {
 		change.After = change.Before
 	} else {
-		change.After = change.After.MarkWithPaths(configMarks)
+		change.After = sch.Block.MarkSensitive(change.After.MarkWithPaths(configMarks))
 	}
 	if !ds.HasErrors() {
 		selfScope := p.eval.Scope(addr.Module, inst)
@@ -464,7 +463,7 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 	}
 	prior, priv, more := p.priorValue(prov, sch, oaddr, obj, pc)
 	ds = ds.Append(more)
-	prior = MarkSensitive(prior, sensitivePaths(obj))
+	prior = MarkRecorded(sch.Block, prior, sensitivePaths(obj))
 	if ds.HasErrors() {
 		return ds
 	}
@@ -616,17 +615,4 @@ func valuesEqual(a, b cty.Value) bool {
 func sensitivePaths(obj *state.Object) []cty.Path {
 	paths, _ := state.ParseSensitivePaths(obj.SensitiveAttributes)
 	return paths
-}
-
-// MarkSensitive marks the values at paths in v as sensitive, as values the
-// configuration marks sensitive are (for saved plans, which keep the paths).
-func MarkSensitive(v cty.Value, paths []cty.Path) cty.Value {
-	if len(paths) == 0 || v.IsNull() {
-		return v
-	}
-	pvms := make([]cty.PathValueMarks, len(paths))
-	for i, p := range paths {
-		pvms[i] = cty.PathValueMarks{Path: p, Marks: cty.NewValueMarks(lang.Sensitive)}
-	}
-	return v.MarkWithPaths(pvms)
 }

@@ -1,11 +1,8 @@
 package plan
 
 import (
-	"slices"
-
 	"github.com/rig-iac/rig/internal/addrs"
-
-	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
@@ -18,23 +15,36 @@ import (
 // declares and those whose values are marked sensitive (from a sensitive
 // expression in the configuration). The caller sets the status, private
 // data, dependencies and create_before_destroy.
+//
+// The paths are recorded sorted (marks.SortPaths), as Terraform records them.
 func NewStateObject(sch provider.Schema, v cty.Value) (*state.Object, error) {
-	v, pvms := v.UnmarkDeepWithPaths()
+	v, marked := marks.Paths(v)
 	obj, err := state.NewObject(v, sch.Block.ImpliedType())
 	if err != nil {
 		return nil, err
 	}
-	paths := sch.Block.SensitivePaths(v)
-	for _, pvm := range pvms {
-		if _, ok := pvm.Marks[lang.Sensitive]; ok && !slices.ContainsFunc(paths, pvm.Path.Equals) {
-			paths = append(paths, pvm.Path)
-		}
-	}
-	if obj.SensitiveAttributes, err = state.SensitivePathsJSON(paths); err != nil {
+	if obj.SensitiveAttributes, err = state.SensitivePathsJSON(marks.Union(sch.Block.SensitivePaths(v), marked)); err != nil {
 		return nil, err
 	}
 	obj.SchemaVersion = uint64(sch.Version)
 	return obj, nil
+}
+
+// ObjectValue decodes a recorded object with its schema's type, marked as
+// expressions and views see it: sensitive where the state records a
+// sensitive value and where the schema declares a sensitive attribute.
+func ObjectValue(obj *state.Object, blk *provider.Block) (cty.Value, error) {
+	v, err := obj.Decode(blk.ImpliedType())
+	if err != nil {
+		return v, err
+	}
+	return MarkRecorded(blk, v, sensitivePaths(obj)), nil
+}
+
+// MarkRecorded returns v, an object of blk's type, marked sensitive at the
+// recorded paths and at the attributes blk declares sensitive.
+func MarkRecorded(blk *provider.Block, v cty.Value, recorded []cty.Path) cty.Value {
+	return blk.MarkSensitive(marks.MarkPaths(v, recorded))
 }
 
 // WithEchoedMarks returns marks (the sensitive paths of a configuration

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -46,11 +47,6 @@ func extend(p cty.Path, step cty.PathStep) cty.Path {
 func attrStep(p cty.Path, name string) cty.Path  { return extend(p, cty.GetAttrStep{Name: name}) }
 func indexStep(p cty.Path, k cty.Value) cty.Path { return extend(p, cty.IndexStep{Key: k}) }
 
-// sensitiveMark reports whether a cty mark means "sensitive": rig's language
-// layer marks sensitive values with a mark whose string form is "sensitive",
-// as OpenTofu does.
-func sensitiveMark(m any) bool { return fmt.Sprint(m) == "sensitive" }
-
 // unmarkInto returns v without marks, adding the paths of sensitive-marked
 // parts to set. Renderers always work on unmarked values.
 func unmarkInto(v cty.Value, set pathSet) cty.Value {
@@ -60,7 +56,7 @@ func unmarkInto(v cty.Value, set pathSet) cty.Value {
 	uv, pvms := v.UnmarkDeepWithPaths()
 	for _, pvm := range pvms {
 		for m := range pvm.Marks {
-			if sensitiveMark(m) {
+			if marks.IsSensitive(m) {
 				set.add(pvm.Path)
 			}
 		}
