@@ -214,6 +214,12 @@ resource "test_thing" "a" {
     command = "echo ${var.secret}"
   }
 }`},
+		{name: "local-exec provisioner that fails", config: `resource "test_thing" "a" {
+  replace_key = "x"
+  provisioner "local-exec" {
+    command = "echo ${var.secret}; echo ${test_secret.src.password}; exit 3"
+  }
+}`, applyErr: "local-exec provisioner error"},
 		{name: "import id", config: `import {
   to = test_thing.a
   id = var.secret
