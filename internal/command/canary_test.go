@@ -161,7 +161,12 @@ var canarySteps = []canaryStep{
 	{name: "show -timeline", args: []string{"show", "-timeline=timeline2.html"}, rigOnly: true},
 	{name: "refresh", args: []string{"refresh"}},
 	{name: "plan with a variable that fails validation", args: []string{"plan", "-var", "secret=CanaryVar-BAD"}, fails: true},
+	{name: "plan -out with a variable that fails validation", args: []string{"plan", "-out=bad.plan", "-var", "secret=CanaryVar-BAD"}, fails: true},
 	{name: "apply with a value the provider rejects", args: []string{"apply", "-auto-approve", "-var", "key=bad-CanaryVar-k"}, fails: true},
+	{name: "apply -json with a value the provider rejects", args: []string{"apply", "-json", "-auto-approve", "-var", "key=bad-CanaryVar-k"}, fails: true},
+	{name: "refresh with a variable that fails validation", args: []string{"refresh", "-var", "secret=CanaryVar-BAD"}, fails: true},
+	{name: "destroy with a variable that fails validation", args: []string{"destroy", "-auto-approve", "-var", "secret=CanaryVar-BAD"}, fails: true},
+	{name: "show of a missing plan file", args: []string{"show", "missing.plan"}, fails: true},
 	{name: "console with a failing conversion", args: []string{"console"}, stdin: "tonumber(var.secret)\n"},
 	{name: "state show of a missing object", args: []string{"state", "show", "test_thing.nope"}, fails: true},
 	{name: "output of a missing output", args: []string{"output", "nope"}, fails: true},
@@ -188,9 +193,12 @@ func newCanaryEnv(t *testing.T, bin string) *canaryEnv {
 		t.Fatal(err)
 	}
 	cliDir := t.TempDir()
+	// rig/test is registry.terraform.io/rig/test to rig and Terraform (and
+	// in the state), registry.opentofu.org/rig/test to OpenTofu.
 	writeFile(t, cliDir, "cli.tfrc", `provider_installation {
   dev_overrides {
-    "rig/test" = "`+pluginDir+`"
+    "registry.terraform.io/rig/test" = "`+pluginDir+`"
+    "registry.opentofu.org/rig/test" = "`+pluginDir+`"
   }
   direct {}
 }
@@ -363,6 +371,9 @@ func TestCanaryMatchesTerraform(t *testing.T) {
 			tfArgs = s.tfArgs
 		}
 		rr, tr := rigEnv.run(s.args, s.stdin), tfEnv.run(tfArgs, s.stdin)
+		if s.name == "show -json PLANFILE" {
+			comparePlanSensitivity(t, rr.stdout, tr.stdout)
+		}
 		rigShows := canaryPattern.MatchString(rr.stdout + rr.stderr)
 		tfShows := canaryPattern.MatchString(tr.stdout + tr.stderr)
 		switch {
@@ -406,19 +417,26 @@ func samePathSet(t *testing.T, a, b string) bool {
 	return slices.Equal(keys(pa), keys(pb))
 }
 
-// compareWithTerraformShow runs Terraform's show and state show on the
-// state rig wrote: they hide the secrets too, and Terraform's JSON marks
-// the same values sensitive as rig's.
+// compareWithTerraformShow runs Terraform's (and, when it is installed,
+// OpenTofu's) show and state show on the state rig wrote: they hide the
+// secrets too, and Terraform's JSON marks the same values sensitive as
+// rig's.
 func compareWithTerraformShow(t *testing.T, rigEnv *canaryEnv, tf string) {
 	t.Helper()
 	tfOnRig := &canaryEnv{t: t, bin: tf, dir: rigEnv.dir, env: rigEnv.env}
-	for _, args := range [][]string{{"show"}, {"state", "show", "test_thing.t"}, {"state", "show", "test_secret.s"}} {
-		r := tfOnRig.run(args, "")
-		if r.code != 0 {
-			t.Errorf("terraform %v on rig's state: exit %d\n%s", args, r.code, r.stderr)
-		}
-		if found := canaryPattern.FindAllString(r.stdout+r.stderr, -1); len(found) > 0 {
-			t.Errorf("terraform %v shows %q from rig's state", args, found)
+	tools := []*canaryEnv{tfOnRig}
+	if tofu := tofuBinary(); tofu != "" {
+		tools = append(tools, &canaryEnv{t: t, bin: tofu, dir: rigEnv.dir, env: rigEnv.env})
+	}
+	for _, tool := range tools {
+		for _, args := range [][]string{{"show"}, {"state", "show", "test_thing.t"}, {"state", "show", "test_secret.s"}} {
+			r := tool.run(args, "")
+			if r.code != 0 {
+				t.Errorf("%s %v on rig's state: exit %d\n%s", filepath.Base(tool.bin), args, r.code, r.stderr)
+			}
+			if found := canaryPattern.FindAllString(r.stdout+r.stderr, -1); len(found) > 0 {
+				t.Errorf("%s %v shows %q from rig's state", filepath.Base(tool.bin), args, found)
+			}
 		}
 	}
 	sensitiveValues := func(out string) map[string]string {
@@ -450,4 +468,101 @@ func compareWithTerraformShow(t *testing.T, rigEnv *canaryEnv, tf string) {
 			t.Errorf("%s: sensitive_values\nterraform %s\nrig       %s", addr, v, rigJSON[addr])
 		}
 	}
+}
+
+// tofuBinary returns the OpenTofu executable RIG_TEST_TOFU names, else
+// tofu on the PATH; "" when there is none.
+func tofuBinary() string {
+	if p := os.Getenv("RIG_TEST_TOFU"); p != "" {
+		return p
+	}
+	p, _ := exec.LookPath("tofu")
+	return p
+}
+
+// comparePlanSensitivity compares the sensitivity maps of two JSON plans
+// (planned_values' sensitive_values, resource_changes' before_sensitive
+// and after_sensitive) by what they mark, ignoring the empty objects and
+// lists that only mirror a value's shape.
+func comparePlanSensitivity(t *testing.T, rigJSON, tfJSON string) {
+	t.Helper()
+	type doc struct {
+		PlannedValues struct {
+			RootModule struct {
+				Resources []struct {
+					Address         string `json:"address"`
+					SensitiveValues any    `json:"sensitive_values"`
+				} `json:"resources"`
+			} `json:"root_module"`
+		} `json:"planned_values"`
+		ResourceChanges []struct {
+			Address string `json:"address"`
+			Change  struct {
+				BeforeSensitive any `json:"before_sensitive"`
+				AfterSensitive  any `json:"after_sensitive"`
+			} `json:"change"`
+		} `json:"resource_changes"`
+	}
+	maps := func(raw string) map[string]string {
+		var d doc
+		if err := json.Unmarshal([]byte(raw), &d); err != nil {
+			t.Fatalf("JSON plan: %v", err)
+		}
+		out := map[string]string{}
+		put := func(key string, v any) {
+			b, _ := json.Marshal(markedOnly(v))
+			out[key] = string(b)
+		}
+		for _, r := range d.PlannedValues.RootModule.Resources {
+			put("planned "+r.Address, r.SensitiveValues)
+		}
+		for _, c := range d.ResourceChanges {
+			put("before "+c.Address, c.Change.BeforeSensitive)
+			put("after "+c.Address, c.Change.AfterSensitive)
+		}
+		return out
+	}
+	rig, tf := maps(rigJSON), maps(tfJSON)
+	for k, v := range tf {
+		if rig[k] != v {
+			t.Errorf("JSON plan %s sensitivity: terraform %s, rig %s", k, v, rig[k])
+		}
+	}
+}
+
+// markedOnly drops what says nothing about sensitivity from a sensitivity
+// map: object entries that hold nothing marked (false, {}, [], lists of
+// such).
+func markedOnly(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range v {
+			if e = markedOnly(e); marksSomething(e) {
+				out[k] = e
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = markedOnly(e)
+		}
+		return out
+	}
+	return v
+}
+
+// marksSomething reports whether a markedOnly sensitivity value marks
+// anything.
+func marksSomething(v any) bool {
+	switch v := v.(type) {
+	case bool:
+		return v
+	case map[string]any:
+		return len(v) > 0
+	case []any:
+		return slices.ContainsFunc(v, marksSomething)
+	}
+	return false
 }
