@@ -56,6 +56,9 @@ func TestSensitiveValueInEveryPosition(t *testing.T) {
 		also []string
 		// applyErr is a diagnostic summary the apply (only) must report.
 		applyErr string
+		// reapply applies again with the secret changed to this value
+		// (CANARY standing for the case's secret), which must succeed.
+		reapply string
 	}{
 		{name: "resource argument", config: `resource "test_thing" "a" { replace_key = var.secret }`},
 		{name: "provider-sensitive attribute as an argument", config: `resource "test_thing" "a" { replace_key = test_secret.src.password }`},
@@ -144,6 +147,26 @@ resource "test_thing" "a" {
     replace_triggered_by = [terraform_data.d]
   }
 }`},
+		{name: "replace_triggered_by a sensitive attribute", config: `resource "test_secret" "t" {
+  key   = "t"
+  token = var.secret
+  credential {
+    pin = var.secret
+  }
+}
+resource "test_thing" "a" {
+  lifecycle {
+    replace_triggered_by = [test_secret.t.password, test_secret.t.credential[0].pin, test_secret.t.token]
+  }
+}`, reapply: "CANARY-2"},
+		{name: "replace_triggered_by into a sensitive map", config: `resource "test_thing" "m" {
+  ref = values(var.secret_map)
+}
+resource "test_thing" "a" {
+  lifecycle {
+    replace_triggered_by = [test_thing.m.ref[0]]
+  }
+}`, reapply: "CANARY-2"},
 		{name: "variable validation that holds", config: `variable "pw" {
   default   = "CANARY-long-enough"
   sensitive = true
@@ -269,12 +292,17 @@ output "pw" {
 			}
 			dir := workdir(t, files)
 			withTestProvider(t, providertest.New())
-			for _, args := range [][]string{
+			steps := [][]string{
 				{"plan", "-input=false", "-no-color"},
 				{"apply", "-auto-approve", "-input=false", "-no-color"},
 				{"plan", "-input=false", "-no-color", "-json"},
 				{"show", "-no-color"},
-			} {
+			}
+			if tt.reapply != "" {
+				steps = append(steps, []string{"apply", "-auto-approve", "-input=false", "-no-color", "-var", "secret_map={k=\"" + strings.ReplaceAll(tt.reapply, "CANARY", canary) + "\"}",
+					"-var", "secret=" + strings.ReplaceAll(tt.reapply, "CANARY", canary)})
+			}
+			for _, args := range steps {
 				r := rigNoPanic(t, dir, args...)
 				out := r.stdout + r.stderr
 				if args[0] == "show" {
