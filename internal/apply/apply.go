@@ -478,7 +478,7 @@ func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanc
 // schema (as plan.NewStateObject does for every recorded object), with the
 // change's private data, dependencies and create_before_destroy.
 func (a *applier) newObject(c *plan.ResourceInstanceChange, sch provider.Schema, v cty.Value, private []byte, status state.ObjectStatus) (*state.Object, error) {
-	obj, err := plan.NewStateObject(sch, v)
+	obj, err := plan.NewStateObject(c.ProviderConfig.Provider, c.Addr.Resource.Resource.Type, sch, v)
 	if err != nil {
 		return nil, fmt.Errorf("recording %s: %w", c.Addr, err)
 	}

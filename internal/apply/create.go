@@ -128,7 +128,14 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		}
 	}
 
-	resp := prov.ApplyResourceChange(a.opCtx, provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate, ProviderMeta: meta})
+	var resp provider.ApplyResponse
+	if eq := prior.Equals(planned); c.Action == plan.Update && eq.IsKnown() && eq.True() {
+		// Only what is sensitive changes: the object is recorded with its
+		// new marks, without asking the provider, as OpenTofu does.
+		resp = provider.ApplyResponse{NewState: planned, Private: planResp.PlannedPrivate}
+	} else {
+		resp = prov.ApplyResourceChange(a.opCtx, provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate, ProviderMeta: meta})
+	}
 	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, markedConfig, c.Before).InBody(r.Config), oaddr))
 	newVal := resp.NewState
 	if newVal == cty.NilVal {

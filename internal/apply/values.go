@@ -116,7 +116,7 @@ func (d valueDecoder) planned(c *plan.ResourceInstanceChange) cty.Value {
 // not give is decoded with the type its JSON implies.
 func (d valueDecoder) prior(rs *state.Resource, obj *state.Object) (cty.Value, error) {
 	if blk := d.schema(rs.Addr, rs.ProviderConfig.Provider); blk != nil {
-		if v, err := plan.ObjectValue(obj, blk); err == nil {
+		if v, err := plan.ObjectValue(rs, obj, blk); err == nil {
 			return v, nil
 		}
 	}
@@ -124,8 +124,7 @@ func (d valueDecoder) prior(rs *state.Resource, obj *state.Object) (cty.Value, e
 	if err != nil {
 		return v, err
 	}
-	paths, _ := state.ParseSensitivePaths(obj.SensitiveAttributes)
-	return marks.MarkPaths(v, paths), nil
+	return marks.MarkPaths(v, plan.RecordedPaths(obj, rs.ProviderConfig.Provider, rs.Addr.Resource.Type)), nil
 }
 
 func decodeImplied(obj *state.Object) (cty.Value, error) {

@@ -220,7 +220,7 @@ func newStateValues(ctx context.Context, cfg *config.Module, s *state.State, set
 				continue
 			}
 			// Sensitive where the state records it and the schema says so.
-			v, err := recordedValue(inst.Current, blk)
+			v, err := recordedValue(rs, inst.Current, blk)
 			if err != nil {
 				continue
 			}
@@ -236,9 +236,9 @@ func newStateValues(ctx context.Context, cfg *config.Module, s *state.State, set
 // recordedValue decodes a recorded object as expressions see it: with its
 // schema's type and marks (plan.ObjectValue), or without a schema by the
 // shape of its JSON, sensitive where the state records it.
-func recordedValue(obj *state.Object, blk *provider.Block) (cty.Value, error) {
+func recordedValue(rs *state.Resource, obj *state.Object, blk *provider.Block) (cty.Value, error) {
 	if blk != nil {
-		return plan.ObjectValue(obj, blk)
+		return plan.ObjectValue(rs, obj, blk)
 	}
 	ty, err := ctyjson.ImpliedType(obj.AttrsJSON)
 	if err != nil {
@@ -248,8 +248,7 @@ func recordedValue(obj *state.Object, blk *provider.Block) (cty.Value, error) {
 	if err != nil {
 		return cty.NilVal, err
 	}
-	paths, _ := state.ParseSensitivePaths(obj.SensitiveAttributes)
-	return marks.MarkPaths(v, paths), nil
+	return marks.MarkPaths(v, plan.RecordedPaths(obj, rs.ProviderConfig.Provider, rs.Addr.Resource.Type)), nil
 }
 
 // ResourceValue implements eval.ResourceValues.

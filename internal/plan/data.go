@@ -139,7 +139,7 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 		for i, rule := range r.Postconditions {
 			ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", "", p.ruleAt(checks.ResourceObject(addr), checks.Postcondition, i)))
 		}
-		obj, err := NewStateObject(sch, resp.State)
+		obj, err := NewStateObject(pc.Provider, r.Addr.Type, sch, resp.State)
 		if err != nil {
 			ds = ds.Append(err)
 			continue

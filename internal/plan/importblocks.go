@@ -172,7 +172,7 @@ func (p *planner) generatedObject(addr addrs.AbsResourceInstance, id string) (Ge
 // recordImportBlockObject records an imported and read object in the refreshed
 // state and returns it with ds.
 func (p *planner) recordImportBlockObject(sch provider.Schema, pc addrs.AbsProviderConfig, addr addrs.AbsResourceInstance, v cty.Value, private []byte, ds diag.Diagnostics) (cty.Value, []byte, diag.Diagnostics) {
-	obj, err := NewStateObject(sch, v)
+	obj, err := NewStateObject(pc.Provider, addr.Resource.Resource.Type, sch, v)
 	if err != nil {
 		return cty.NilVal, nil, ds.Append(fmt.Errorf("recording %s: %w", addr, err))
 	}

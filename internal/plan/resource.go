@@ -131,7 +131,7 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	if !read.Diagnostics.HasErrors() {
 		p.refreshHooks().PostRefresh(addr, read.NewState)
 	}
-	ds = ds.Append(withAddr(provider.Redacted(read.Diagnostics, MarkRecorded(sch.Block, val, sensitivePaths(obj))), addr))
+	ds = ds.Append(withAddr(provider.Redacted(read.Diagnostics, MarkRecorded(sch.Block, val, RecordedPaths(obj, pc.Provider, addr.Instance.Resource.Resource.Type))), addr))
 	if read.Diagnostics.HasErrors() {
 		return val, private, ds
 	}
@@ -145,7 +145,7 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !valuesEqual(newVal, val) {
-		paths := sensitivePaths(obj)
+		paths := RecordedPaths(obj, pc.Provider, addr.Instance.Resource.Resource.Type)
 		p.recordDrift(addr, pc, MarkRecorded(sch.Block, val, paths), MarkRecorded(sch.Block, newVal, paths))
 	}
 	if newVal.IsNull() {
@@ -216,7 +216,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 			return cty.UnknownVal(ty), ds
 		}
 		priorVal, priorPrivate = v, priv
-		priorSensitive = sensitivePaths(obj)
+		priorSensitive = RecordedPaths(obj, pc.Provider, typeName)
 	}
 	scope := p.eval.Scope(addr.Module, inst)
 	for i, rule := range r.Preconditions {
@@ -293,10 +293,14 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		replace, change.Reason = true, ReplaceBecauseTainted
 	case p.replace[addr]:
 		replace, change.Reason = true, ReplaceByRequest
-	case valuesEqual(planned, priorVal):
+	case valuesEqual(planned, priorVal) && sameSensitivity(sch.Block, priorVal, priorSensitive, planned, configMarks):
 		change.Action = NoOp
 		// One value for both sides: an unchanged object is kept once in memory.
 		change.After = priorVal
+	case valuesEqual(planned, priorVal):
+		// Only what is sensitive changes: an update that records it, as
+		// OpenTofu and Terraform plan it (the apply calls no provider).
+		change.Action = Update
 	case len(change.RequiredReplace) > 0:
 		replace, change.Reason = true, ReplaceBecauseCannotUpdate
 	default:
@@ -463,7 +467,7 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 	}
 	prior, priv, more := p.priorValue(prov, sch, oaddr, obj, pc)
 	ds = ds.Append(more)
-	prior = MarkRecorded(sch.Block, prior, sensitivePaths(obj))
+	prior = MarkRecorded(sch.Block, prior, RecordedPaths(obj, pc.Provider, addr.Resource.Resource.Type))
 	if ds.HasErrors() {
 		return ds
 	}
@@ -608,6 +612,24 @@ func valuesEqual(a, b cty.Value) bool {
 	}
 	eq := a.Equals(b)
 	return eq.IsKnown() && eq.True()
+}
+
+// sameSensitivity reports whether the prior object, with the sensitive
+// paths the state records, and the planned one, with the configuration's
+// marks, are sensitive in the same places (the schema's paths count for
+// both).
+func sameSensitivity(blk *provider.Block, prior cty.Value, recorded []cty.Path, planned cty.Value, configMarks []cty.PathValueMarks) bool {
+	_, before := marks.Paths(MarkRecorded(blk, prior, recorded))
+	_, after := marks.Paths(blk.MarkSensitive(planned.MarkWithPaths(configMarks)))
+	if len(before) != len(after) {
+		return false
+	}
+	for _, p := range after {
+		if !slices.ContainsFunc(before, p.Equals) {
+			return false
+		}
+	}
+	return true
 }
 
 // sensitivePaths returns the sensitive attribute paths recorded for obj

@@ -209,7 +209,7 @@ func priorResourceValue(st *state.State, addr addrs.AbsResource, blk *provider.B
 		case k.IsString():
 			exp.Mode = eval.ForEach
 		}
-		v, err := ObjectValue(inst.Current, blk)
+		v, err := ObjectValue(rs, inst.Current, blk)
 		if err != nil {
 			return cty.DynamicVal
 		}
@@ -229,7 +229,7 @@ func (p *planner) priorInstanceValue(addr addrs.AbsResourceInstance, sch provide
 	if inst == nil || inst.Current == nil {
 		return cty.NullVal(ty)
 	}
-	v, err := ObjectValue(inst.Current, sch.Block)
+	v, err := ObjectValue(p.refreshed.Resource(addr.ContainingResource()), inst.Current, sch.Block)
 	if err != nil {
 		return cty.UnknownVal(ty)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/marks"
+	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
@@ -139,8 +140,12 @@ func decodeObject(r *state.Resource, obj *state.Object, schemas SchemaSource) (c
 	if blk == nil {
 		blk = fallbackBlock(v)
 	}
-	if err := addStateSensitive(obj.SensitiveAttributes, set); err != nil {
+	recorded, err := state.ParseSensitivePaths(obj.SensitiveAttributes)
+	if err != nil {
 		return cty.NilVal, nil, nil, err
+	}
+	for _, p := range plan.EchoedPaths(r.ProviderConfig.Provider, r.Addr.Resource.Type, recorded) {
+		set.add(p)
 	}
 	addSchemaSensitive(blk, v, nil, set)
 	return v, blk, set, nil
