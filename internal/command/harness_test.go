@@ -43,6 +43,9 @@ func TestMain(m *testing.M) {
 		}
 	}
 	code := m.Run()
+	if builtRig.dir != "" {
+		os.RemoveAll(builtRig.dir)
+	}
 	plugin.CleanupClients()
 	os.Remove(os.Getenv("TF_CLI_CONFIG_FILE"))
 	os.Exit(code)
@@ -204,17 +207,33 @@ func instanceCount(sf stateFile) int {
 	return n
 }
 
-// buildRig builds the rig binary into a temporary directory.
+// buildRig returns the rig binary, built once per test process.
 func buildRig(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the rig binary; skipped with -short")
 	}
-	bin := filepath.Join(t.TempDir(), "rig")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/rig-iac/rig/cmd/rig").CombinedOutput(); err != nil {
-		t.Fatalf("building rig: %v\n%s", err, out)
+	builtRig.once.Do(func() {
+		if builtRig.dir, builtRig.err = os.MkdirTemp("", "rig-bin-"); builtRig.err != nil {
+			return
+		}
+		builtRig.path = filepath.Join(builtRig.dir, "rig")
+		if out, err := exec.Command("go", "build", "-o", builtRig.path, "github.com/rig-iac/rig/cmd/rig").CombinedOutput(); err != nil {
+			builtRig.err = fmt.Errorf("building rig: %v\n%s", err, out)
+		}
+	})
+	if builtRig.err != nil {
+		t.Fatal(builtRig.err)
 	}
-	return bin
+	return builtRig.path
+}
+
+// builtRig is the rig binary buildRig builds once per test process, in a
+// directory TestMain removes.
+var builtRig struct {
+	once      sync.Once
+	dir, path string
+	err       error
 }
 
 // sortRefreshLines sorts each run of "ADDR: Refreshing state..." lines:

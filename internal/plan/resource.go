@@ -619,6 +619,11 @@ func valuesEqual(a, b cty.Value) bool {
 // marks, are sensitive in the same places (the schema's paths count for
 // both).
 func sameSensitivity(blk *provider.Block, prior cty.Value, recorded []cty.Path, planned cty.Value, configMarks []cty.PathValueMarks) bool {
+	if len(recorded) == 0 && len(configMarks) == 0 {
+		// The common case, without walking the values: the schema's paths
+		// are the same on both sides.
+		return true
+	}
 	_, before := marks.Paths(MarkRecorded(blk, prior, recorded))
 	_, after := marks.Paths(blk.MarkSensitive(planned.MarkWithPaths(configMarks)))
 	if len(before) != len(after) {
