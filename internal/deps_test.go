@@ -15,6 +15,7 @@ var allowedImports = map[string][]string{
 	"internal/addrs":                    {},
 	"internal/parallel":                 {},
 	"internal/ctyjson":                  {},
+	"internal/marks":                    {}, // value marks (sensitive) and how marked values are kept out of text
 	"internal/version":                  {}, // rig's version and the Terraform version it is compatible with
 	"internal/backend":                  {"internal/version"},
 	"internal/backend/local":            {"internal/backend"},
@@ -27,14 +28,14 @@ var allowedImports = map[string][]string{
 	"internal/backend/s3":               {"internal/backend"},
 	"internal/backend/s3/s3test":        {},
 	"internal/config":                   {"internal/addrs", "internal/diag", "internal/parallel", "internal/version"},
-	"internal/lang":                     {"internal/addrs", "internal/diag", "internal/config", "internal/parallel"},
+	"internal/lang":                     {"internal/addrs", "internal/diag", "internal/config", "internal/marks", "internal/parallel"},
 	"internal/state":                    {"internal/addrs", "internal/ctyjson"},
 	"internal/state/statefile":          {"internal/addrs", "internal/ctyjson", "internal/parallel", "internal/state"},
 	"internal/state/journal":            {"internal/addrs", "internal/state", "internal/state/statefile"},
 	// Durability: snapshots at increasing serials, the journal, its fold and replay.
 	"internal/state/statemgr": {"internal/addrs", "internal/backend", "internal/diag", "internal/state",
 		"internal/state/journal", "internal/state/statefile", "internal/version"},
-	"internal/provider":         {"internal/addrs", "internal/diag", "internal/version"},
+	"internal/provider":         {"internal/addrs", "internal/diag", "internal/marks", "internal/version"},
 	"internal/provider/builtin": {"internal/addrs", "internal/ctyjson", "internal/diag", "internal/provider"},
 	// The provisioners rig runs: their schemas and local-exec.
 	"internal/provisioner":           {},
@@ -62,13 +63,13 @@ var allowedImports = map[string][]string{
 	// The results of a configuration's conditions, for plan JSON and state.
 	"internal/checks": {"internal/addrs", "internal/config"},
 	// Evaluation of a configuration tree's expressions, shared by plan and apply.
-	"internal/eval": {"internal/addrs", "internal/checks", "internal/config", "internal/diag", "internal/lang", "internal/provider"},
+	"internal/eval": {"internal/addrs", "internal/checks", "internal/config", "internal/diag", "internal/lang", "internal/marks", "internal/provider"},
 	"internal/plan": {"internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
-		"internal/eval", "internal/lang", "internal/parallel", "internal/provider", "internal/provisioner", "internal/state"},
-	"internal/plan/planfile": {"internal/addrs", "internal/ctyjson", "internal/plan", "internal/state", "internal/state/statefile"},
+		"internal/eval", "internal/lang", "internal/marks", "internal/parallel", "internal/provider", "internal/provisioner", "internal/state"},
+	"internal/plan/planfile": {"internal/addrs", "internal/ctyjson", "internal/marks", "internal/plan", "internal/state", "internal/state/statefile"},
 	"internal/apply": {"internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
-		"internal/eval", "internal/lang", "internal/plan", "internal/provider", "internal/provisioner", "internal/state"},
-	"internal/ui": {"internal/addrs", "internal/apply", "internal/dag", "internal/diag", "internal/plan",
+		"internal/eval", "internal/lang", "internal/marks", "internal/plan", "internal/provider", "internal/provisioner", "internal/state"},
+	"internal/ui": {"internal/addrs", "internal/apply", "internal/dag", "internal/diag", "internal/marks", "internal/plan",
 		"internal/provider", "internal/state"},
 	// Why a plan does what it does to one address (rig explain).
 	"internal/explain": {"internal/addrs", "internal/apply", "internal/config", "internal/diag", "internal/lang",

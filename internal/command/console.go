@@ -18,6 +18,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
@@ -278,14 +279,14 @@ func stateInstanceValues(ctx context.Context, s *state.State, set *provider.Set)
 		return out
 	}
 	for addr, rs := range s.Resources {
-		var ty cty.Type
+		var blk *provider.Block
 		if sch, ds := set.Schemas(ctx, rs.ProviderConfig.Provider); !ds.HasErrors() {
 			byType := sch.ResourceTypes
 			if addr.Resource.Mode == addrs.Data {
 				byType = sch.DataSources
 			}
 			if rsch, ok := byType[addr.Resource.Type]; ok && rsch.Block != nil {
-				ty = rsch.Block.ImpliedType()
+				blk = rsch.Block
 			}
 		}
 		vals := map[addrs.InstanceKey]cty.Value{}
@@ -293,14 +294,8 @@ func stateInstanceValues(ctx context.Context, s *state.State, set *provider.Set)
 			if inst.Current == nil {
 				continue
 			}
-			t := ty
-			if t == cty.NilType {
-				var err error
-				if t, err = ctyjson.ImpliedType(inst.Current.AttrsJSON); err != nil {
-					continue
-				}
-			}
-			v, err := inst.Current.Decode(t)
+			// Sensitive where the state records it and the schema says so.
+			v, err := recordedValue(rs, inst.Current, blk)
 			if err != nil {
 				continue
 			}
@@ -331,6 +326,24 @@ func wholeValues(cfg *config.Module, instances map[addrs.AbsResource]map[addrs.I
 		sv.whole[addr] = exp.WholeValue(vals)
 	}
 	return sv
+}
+
+// recordedValue decodes a recorded object as expressions see it: with its
+// schema's type and marks (plan.ObjectValue), or without a schema by the
+// shape of its JSON, sensitive where the state records it.
+func recordedValue(rs *state.Resource, obj *state.Object, blk *provider.Block) (cty.Value, error) {
+	if blk != nil {
+		return plan.ObjectValue(rs, obj, blk)
+	}
+	ty, err := ctyjson.ImpliedType(obj.AttrsJSON)
+	if err != nil {
+		return cty.NilVal, err
+	}
+	v, err := obj.Decode(ty)
+	if err != nil {
+		return cty.NilVal, err
+	}
+	return marks.MarkPaths(v, plan.RecordedPaths(obj, rs.ProviderConfig.Provider, rs.Addr.Resource.Type)), nil
 }
 
 // ResourceValue implements eval.ResourceValues.

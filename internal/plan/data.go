@@ -73,7 +73,18 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 		if more.HasErrors() {
 			continue
 		}
-		ds = ds.Append(prov.ValidateDataResourceConfig(p.ctx, r.Addr.Type, cfg).InBody(r.Config))
+		// What is read gets the configuration's sensitive marks back, and
+		// the schema's. (Plugins drop marks; the built-in
+		// terraform_remote_state keeps those of its defaults.)
+		marked := cfg
+		cfg, cfgMarks := cfg.UnmarkDeepWithPaths()
+		remark := func(v cty.Value) cty.Value {
+			if v == cty.NilVal || v.IsNull() {
+				return v
+			}
+			return sch.Block.MarkSensitive(v.MarkWithPaths(cfgMarks))
+		}
+		ds = ds.Append(provider.Redacted(prov.ValidateDataResourceConfig(p.ctx, r.Addr.Type, cfg), marked).InBody(r.Config))
 		read := &ResourceInstanceChange{Addr: addr, ProviderConfig: pc, Action: Read,
 			Before: cty.NullVal(ty), Dependencies: absResources(p.rg.resourceDeps[cr])}
 		if deferred || !cfg.IsWhollyKnown() {
@@ -85,7 +96,7 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 					read.Reason = ReasonReadDependencyPending
 				}
 			}
-			read.After = plannedDataObject(sch.Block, cfg)
+			read.After = remark(plannedDataObject(sch.Block, cfg))
 			vals[k] = read.After
 			p.addChange(read)
 			continue
@@ -99,16 +110,17 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 		if ds = ds.Append(more); more.HasErrors() {
 			continue
 		}
-		resp := prov.ReadDataSource(provider.WithResourceInstance(p.ctx, addr), provider.ReadDataRequest{TypeName: r.Addr.Type, Config: cfg, ProviderMeta: meta})
+		resp := prov.ReadDataSource(provider.WithResourceInstance(p.ctx, addr), provider.ReadDataRequest{TypeName: r.Addr.Type, Config: marked, ProviderMeta: meta})
+		resp.State = remark(resp.State)
 		if readHooks != nil {
 			readHooks.PostRead(addr, resp.State, time.Since(readStart), resp.Diagnostics.HasErrors())
 		}
-		readDiags := withAddr(resp.Diagnostics.InBody(r.Config), addrs.ObjectAddr{Instance: addr})
+		readDiags := withAddr(provider.Redacted(resp.Diagnostics, marked).InBody(r.Config), addrs.ObjectAddr{Instance: addr})
 		if r.Check != "" {
 			read.Reason = ReadBecauseCheckNested
 			read.After = resp.State
 			if readDiags.HasErrors() {
-				read.After = plannedDataObject(sch.Block, cfg)
+				read.After = remark(plannedDataObject(sch.Block, cfg))
 				p.mu.Lock()
 				p.checkFailed[checkInstance{module: mi.String(), name: r.Check}] = true
 				p.mu.Unlock()
@@ -131,7 +143,7 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 		for i, rule := range r.Postconditions {
 			ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", "", p.ruleAt(checks.ResourceObject(addr), checks.Postcondition, i)))
 		}
-		obj, err := NewStateObject(sch, resp.State)
+		obj, err := NewStateObject(pc.Provider, r.Addr.Type, sch, resp.State)
 		if err != nil {
 			ds = ds.Append(err)
 			continue

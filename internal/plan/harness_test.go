@@ -209,15 +209,19 @@ func parseAssign(t *testing.T, s string) (string, cty.Value) {
 
 var thingType = providertest.ThingSchema().Block.ImpliedType()
 
-// makeLive makes every test_thing/test_other object of st exist in live.
+// makeLive makes every test_thing/test_other/test_secret object of st exist in live.
 func makeLive(t *testing.T, live *providertest.Provider, st *state.State) {
 	t.Helper()
 	for _, oa := range st.Objects() {
 		typ := oa.Instance.Resource.Resource.Type
-		if typ != providertest.ThingType && typ != providertest.OtherType || oa.Instance.Resource.Resource.Mode != addrs.Managed {
+		if typ != providertest.ThingType && typ != providertest.OtherType && typ != providertest.SecretType || oa.Instance.Resource.Resource.Mode != addrs.Managed {
 			continue
 		}
-		v, err := st.Object(oa).Decode(thingType)
+		ty := thingType
+		if typ == providertest.SecretType {
+			ty = providertest.SecretSchema().Block.ImpliedType()
+		}
+		v, err := st.Object(oa).Decode(ty)
 		if err != nil {
 			t.Fatalf("%s: %v", oa, err)
 		}
@@ -500,6 +504,10 @@ func attr(v cty.Value, name string) cty.Value {
 
 // formatValue renders a value the way a plan shows it.
 func formatValue(v cty.Value) string {
+	if v != cty.NilVal && v.IsMarked() {
+		uv, _ := v.Unmark()
+		return "sensitive(" + formatValue(uv) + ")"
+	}
 	switch {
 	case v == cty.NilVal:
 		return "(none)"

@@ -187,7 +187,7 @@ func (p *planner) ResourceValue(addr addrs.AbsResource) cty.Value {
 	}
 	if sch, ok := p.schemas[addr.InConfig()]; ok && p.sel != nil {
 		// A resource the plan leaves alone: as recorded.
-		return priorResourceValue(p.refreshed, addr, sch.Block.ImpliedType())
+		return priorResourceValue(p.refreshed, addr, sch.Block)
 	}
 	return cty.DynamicVal
 }

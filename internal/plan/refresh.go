@@ -24,7 +24,7 @@ func (p *planner) refreshResource(m *config.Module, r *config.Resource, mi addrs
 		ds = ds.Append(p.refreshObjects(absAddr, sch))
 	}
 	p.mu.Lock()
-	p.planned[absAddr] = priorResourceValue(p.refreshed, absAddr, sch.Block.ImpliedType())
+	p.planned[absAddr] = priorResourceValue(p.refreshed, absAddr, sch.Block)
 	p.mu.Unlock()
 	return ds
 }

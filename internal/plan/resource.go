@@ -12,6 +12,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
@@ -130,7 +131,7 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	if !read.Diagnostics.HasErrors() {
 		p.refreshHooks().PostRefresh(addr, read.NewState)
 	}
-	ds = ds.Append(withAddr(read.Diagnostics, addr))
+	ds = ds.Append(withAddr(provider.Redacted(read.Diagnostics, MarkRecorded(sch.Block, val, RecordedPaths(obj, pc.Provider, addr.Instance.Resource.Resource.Type))), addr))
 	if read.Diagnostics.HasErrors() {
 		return val, private, ds
 	}
@@ -144,8 +145,8 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !valuesEqual(newVal, val) {
-		paths := sensitivePaths(obj)
-		p.recordDrift(addr, pc, MarkSensitive(val, paths), MarkSensitive(newVal, paths))
+		paths := RecordedPaths(obj, pc.Provider, addr.Instance.Resource.Resource.Type)
+		p.recordDrift(addr, pc, MarkRecorded(sch.Block, val, paths), MarkRecorded(sch.Block, newVal, paths))
 	}
 	if newVal.IsNull() {
 		p.refreshed.SetObject(addr, nil, pc)
@@ -164,13 +165,7 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	refreshed.SchemaVersion = uint64(sch.Version)
 	refreshed.Private = read.Private
 	// The schema's sensitive attributes, and those the configuration marked.
-	paths := sch.Block.SensitivePaths(newVal)
-	for _, p := range sensitivePaths(obj) {
-		if !slices.ContainsFunc(paths, p.Equals) {
-			paths = append(paths, p)
-		}
-	}
-	if sens, err := state.SensitivePathsJSON(paths); err == nil {
+	if sens, err := state.SensitivePathsJSON(marks.Union(sch.Block.SensitivePaths(newVal), sensitivePaths(obj))); err == nil {
 		refreshed.SensitiveAttributes = sens
 	}
 	p.refreshed.SetObject(addr, &refreshed, pc)
@@ -221,7 +216,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 			return cty.UnknownVal(ty), ds
 		}
 		priorVal, priorPrivate = v, priv
-		priorSensitive = sensitivePaths(obj)
+		priorSensitive = RecordedPaths(obj, pc.Provider, typeName)
 	}
 	scope := p.eval.Scope(addr.Module, inst)
 	for i, rule := range r.Preconditions {
@@ -232,9 +227,10 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
+	markedConfig := configVal
 	configVal, configMarks := configVal.UnmarkDeepWithPaths()
 	configMarks = WithEchoedMarks(pc.Provider, typeName, configMarks)
-	ds = ds.Append(withAddr(prov.ValidateResourceConfig(p.ctx, typeName, configVal).InBody(r.Config), oaddr))
+	ds = ds.Append(withAddr(provider.Redacted(prov.ValidateResourceConfig(p.ctx, typeName, configVal), markedConfig).InBody(r.Config), oaddr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
@@ -251,11 +247,11 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		return cty.UnknownVal(ty), ds
 	}
 	resp := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: priorVal, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
-	ds = ds.Append(withAddr(resp.Diagnostics.InBody(r.Config), oaddr))
+	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, markedConfig, MarkRecorded(sch.Block, priorVal, priorSensitive)).InBody(r.Config), oaddr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
-	ds = ds.Append(CheckPlanned(sch.Block, priorVal, configVal, resp, pc, addr))
+	ds = ds.Append(CheckPlanned(sch.Block, priorVal, configVal.MarkWithPaths(configMarks), resp, pc, addr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
@@ -297,10 +293,14 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		replace, change.Reason = true, ReplaceBecauseTainted
 	case p.replace[addr]:
 		replace, change.Reason = true, ReplaceByRequest
-	case valuesEqual(planned, priorVal):
+	case valuesEqual(planned, priorVal) && sameSensitivity(sch.Block, priorVal, priorSensitive, planned, configMarks):
 		change.Action = NoOp
 		// One value for both sides: an unchanged object is kept once in memory.
 		change.After = priorVal
+	case valuesEqual(planned, priorVal):
+		// Only what is sensitive changes: an update that records it, as
+		// OpenTofu and Terraform plan it (the apply calls no provider).
+		change.Action = Update
 	case len(change.RequiredReplace) > 0:
 		replace, change.Reason = true, ReplaceBecauseCannotUpdate
 	default:
@@ -315,8 +315,8 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		nullPrior := cty.NullVal(ty)
 		proposed := provider.ProposedNew(sch.Block, nullPrior, origConfig)
 		resp2 := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: origConfig, ProviderMeta: meta})
-		ds = ds.Append(withAddr(resp2.Diagnostics.InBody(r.Config), oaddr))
-		ds = ds.Append(CheckPlanned(sch.Block, nullPrior, origConfig, resp2, pc, addr))
+		ds = ds.Append(withAddr(provider.Redacted(resp2.Diagnostics, markedConfig).InBody(r.Config), oaddr))
+		ds = ds.Append(CheckPlanned(sch.Block, nullPrior, origConfig.MarkWithPaths(configMarks), resp2, pc, addr))
 		if ds.HasErrors() {
 			return cty.UnknownVal(ty), ds
 		}
@@ -328,13 +328,16 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		// An unchanged or updated object stays current; it keeps its status otherwise.
 		change.PriorPrivate = priorPrivate
 	}
-	// The configuration's sensitive values, and those the state recorded
-	// as sensitive, stay marked in the change (for every view of it).
-	change.Before = MarkSensitive(change.Before, priorSensitive)
+	// The configuration's sensitive values, those the state recorded as
+	// sensitive and the attributes the schema declares sensitive stay
+	// marked in the change, for every view of it (the plan JSON's planned
+	// values too, as Terraform marks a create or an update) and every
+	// expression that refers to the object.
+	change.Before = MarkRecorded(sch.Block, change.Before, priorSensitive)
 	if change.Action == NoOp {
 		change.After = change.Before
 	} else {
-		change.After = change.After.MarkWithPaths(configMarks)
+		change.After = sch.Block.MarkSensitive(change.After.MarkWithPaths(configMarks))
 	}
 	if !ds.HasErrors() {
 		selfScope := p.eval.Scope(addr.Module, inst)
@@ -464,7 +467,7 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 	}
 	prior, priv, more := p.priorValue(prov, sch, oaddr, obj, pc)
 	ds = ds.Append(more)
-	prior = MarkSensitive(prior, sensitivePaths(obj))
+	prior = MarkRecorded(sch.Block, prior, RecordedPaths(obj, pc.Provider, addr.Resource.Resource.Type))
 	if ds.HasErrors() {
 		return ds
 	}
@@ -615,22 +618,32 @@ func valuesEqual(a, b cty.Value) bool {
 	return eq.IsKnown() && eq.True()
 }
 
+// sameSensitivity reports whether the prior object, with the sensitive
+// paths the state records, and the planned one, with the configuration's
+// marks, are sensitive in the same places (the schema's paths count for
+// both).
+func sameSensitivity(blk *provider.Block, prior cty.Value, recorded []cty.Path, planned cty.Value, configMarks []cty.PathValueMarks) bool {
+	if len(recorded) == 0 && len(configMarks) == 0 {
+		// The common case, without walking the values: the schema's paths
+		// are the same on both sides.
+		return true
+	}
+	_, before := marks.Paths(MarkRecorded(blk, prior, recorded))
+	_, after := marks.Paths(blk.MarkSensitive(planned.MarkWithPaths(configMarks)))
+	if len(before) != len(after) {
+		return false
+	}
+	for _, p := range after {
+		if !slices.ContainsFunc(before, p.Equals) {
+			return false
+		}
+	}
+	return true
+}
+
 // sensitivePaths returns the sensitive attribute paths recorded for obj
 // (none when they cannot be read: they only decide what is shown).
 func sensitivePaths(obj *state.Object) []cty.Path {
 	paths, _ := state.ParseSensitivePaths(obj.SensitiveAttributes)
 	return paths
-}
-
-// MarkSensitive marks the values at paths in v as sensitive, as values the
-// configuration marks sensitive are (for saved plans, which keep the paths).
-func MarkSensitive(v cty.Value, paths []cty.Path) cty.Value {
-	if len(paths) == 0 || v.IsNull() {
-		return v
-	}
-	pvms := make([]cty.PathValueMarks, len(paths))
-	for i, p := range paths {
-		pvms[i] = cty.PathValueMarks{Path: p, Marks: cty.NewValueMarks(lang.Sensitive)}
-	}
-	return v.MarkWithPaths(pvms)
 }

@@ -196,12 +196,15 @@ func (s *Set) Configured(ctx context.Context, pc addrs.AbsProviderConfig, config
 			e.diags = ds
 			return
 		}
-		ds = ds.Append(inst.ValidateProviderConfig(ctx, cfg))
+		// Providers see values without marks, and never know which are
+		// sensitive: their diagnostics are kept from quoting them.
+		plain, _ := cfg.UnmarkDeep()
+		ds = ds.Append(Redacted(inst.ValidateProviderConfig(ctx, plain), cfg))
 		if ds.HasErrors() {
 			e.diags = ds
 			return
 		}
-		ds = ds.Append(inst.ConfigureProvider(ctx, ConfigureRequest{TerraformVersion: version.Terraform, Config: cfg}))
+		ds = ds.Append(Redacted(inst.ConfigureProvider(ctx, ConfigureRequest{TerraformVersion: version.Terraform, Config: plain}), cfg))
 		e.inst, e.diags = inst, ds
 		if ds.HasErrors() {
 			e.inst = nil

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/plan"
 )
 
@@ -27,7 +28,8 @@ type ropts struct {
 	overrideNullSuffix bool
 	// overrideForces marks every value "# forces replacement".
 	overrideForces bool
-	// showSensitive renders sensitive values as they are (-show-sensitive).
+	// showSensitive renders sensitive values instead of hiding them
+	// (RenderOptions.ShowSensitive).
 	showSensitive bool
 }
 
@@ -444,7 +446,7 @@ func (r sensR) render(b *strings.Builder, n *node, indent int, o ropts) {
 		r.inner.render(b, indent, o)
 		return
 	}
-	b.WriteString("(sensitive value)")
+	b.WriteString(marks.Redacted)
 	b.WriteString(o.nullSuffix(n.action))
 	b.WriteString(o.forces(n.replace))
 }

@@ -134,7 +134,7 @@ func (p *Provider) UpgradeResourceState(_ context.Context, req provider.UpgradeR
 		return provider.UpgradeResponse{Diagnostics: diag.Diagnostics{diag.Errorf("Unsupported schema version",
 			"%s has schema version 0; the stored object has version %d.", req.TypeName, req.Version)}}
 	}
-	v, err := ctyjson.Unmarshal(req.RawStateJSON, objectType)
+	v, err := ctyjson.Unmarshal(req.RawStateJSON, typeOf(req.TypeName))
 	if err != nil {
 		return provider.UpgradeResponse{Diagnostics: diag.Diagnostics{diag.Errorf("Invalid stored object", "Decoding %s state: %s.", req.TypeName, err)}}
 	}
@@ -154,12 +154,13 @@ func (p *Provider) ReadResource(_ context.Context, req provider.ReadRequest) pro
 	defer p.mu.Unlock()
 	o, ok := p.live[str(req.PriorState, "id")]
 	if !ok {
-		return provider.ReadResponse{NewState: cty.NullVal(objectType)}
+		return provider.ReadResponse{NewState: cty.NullVal(typeOf(req.TypeName))}
 	}
 	return provider.ReadResponse{NewState: o.State, Private: req.Private}
 }
 
-// PlanResourceChange plans a change. A create leaves id and output unknown. A
+// PlanResourceChange plans a change. A create leaves id and output (and
+// test_secret's password) unknown. A
 // change of replace_key (prior non-null) returns RequiresReplace
 // [replace_key] and plans as a create. Otherwise output is unknown when
 // value changes and keeps its prior value when it does not. A delete plans
@@ -179,10 +180,16 @@ func (p *Provider) PlanResourceChange(_ context.Context, req provider.PlanReques
 	case prior.IsNull():
 		planned["id"] = cty.UnknownVal(cty.String).RefineNotNull()
 		planned["output"] = cty.UnknownVal(cty.String)
+		if req.TypeName == SecretType {
+			planned["password"] = cty.UnknownVal(cty.String)
+		}
 	case !prior.GetAttr("replace_key").RawEquals(planned["replace_key"]):
 		resp.RequiresReplace = []cty.Path{cty.GetAttrPath("replace_key")}
 		planned["id"] = cty.UnknownVal(cty.String).RefineNotNull()
 		planned["output"] = cty.UnknownVal(cty.String)
+		if req.TypeName == SecretType {
+			planned["password"] = cty.UnknownVal(cty.String)
+		}
 	case !prior.GetAttr("value").RawEquals(planned["value"]):
 		planned["output"] = cty.UnknownVal(cty.String)
 	}
