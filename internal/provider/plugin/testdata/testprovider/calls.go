@@ -25,16 +25,16 @@ func newLogger() hclog.Logger {
 }
 
 // remoteCalls are the calls that would reach a cloud API in a real
-// provider: RIG_TESTPROVIDER_DELAY makes each of them take that long.
+// provider: RIG_TESTPROVIDER_CALL_DELAY makes each of them take that long.
 var remoteCalls = map[string]bool{
 	"ReadResource": true, "PlanResourceChange": true, "ApplyResourceChange": true,
 	"ReadDataSource": true, "ImportResourceState": true,
 }
 
-// callDelay is RIG_TESTPROVIDER_DELAY (a Go duration such as "50ms"); 0
+// callDelay is RIG_TESTPROVIDER_CALL_DELAY (a Go duration such as "50ms"); 0
 // when unset or invalid.
 func callDelay() time.Duration {
-	d, err := time.ParseDuration(os.Getenv("RIG_TESTPROVIDER_DELAY"))
+	d, err := time.ParseDuration(os.Getenv("RIG_TESTPROVIDER_CALL_DELAY"))
 	if err != nil {
 		return 0
 	}

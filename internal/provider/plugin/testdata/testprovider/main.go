@@ -8,7 +8,7 @@
 // (the two protocols share field numbers for everything it uses).
 //
 // RIG_TESTPROVIDER_PROTOCOL=5 or 6 restricts the versions it offers (both
-// by default). RIG_TESTPROVIDER_DELAY (a duration, such as 50ms) makes
+// by default). RIG_TESTPROVIDER_CALL_DELAY (a duration, such as 50ms) makes
 // every call that would reach a cloud API in a real provider (reads,
 // plans, applies, imports) take that long. It logs as the plugin SDKs do
 // (calls.go), at the level TF_LOG_PROVIDER_TEST names. With -debug it runs on its own and prints one line,
