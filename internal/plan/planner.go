@@ -207,6 +207,8 @@ func (p *planner) run() diag.Diagnostics {
 	if ds.HasErrors() {
 		return ds
 	}
+	// Every provider the configuration uses starts now, all at once.
+	p.providers.Load(p.ctx, configProviders(p.cfg))
 	vars, more := prepareVariables(p.cfg, p.opts.Variables)
 	ds = ds.Append(more)
 	p.variables = vars
@@ -375,6 +377,27 @@ func (p *planner) visit(n node) diag.Diagnostics {
 		}
 	}
 	return ds
+}
+
+// configProviders returns the providers the configuration tree cfg uses:
+// those of its resources and those its modules require, in the order found.
+func configProviders(cfg *config.Module) []addrs.Provider {
+	var out []addrs.Provider
+	add := func(p addrs.Provider) {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	for _, m := range cfg.AllModules() {
+		for _, r := range allResources(m) {
+			name, alias := m.ProviderLocalName(r)
+			add(ResolveProviderConfig(m, name, alias).Provider)
+		}
+		for _, name := range slices.Sorted(maps.Keys(m.Terraform.RequiredProviders)) {
+			add(m.Terraform.RequiredProviders[name].Provider)
+		}
+	}
+	return out
 }
 
 // configAddr returns the configuration address of resource r of module m.
