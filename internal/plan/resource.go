@@ -633,6 +633,10 @@ func (p *planner) planOutputs() diag.Diagnostics {
 
 // valuesEqual reports whether two values are known to be equal.
 func valuesEqual(a, b cty.Value) bool {
+	if a.RawEquals(b) {
+		// The same value with the same marks, without unmarking either.
+		return true
+	}
 	// Marks say how a value is shown, not what it is.
 	a, _ = a.UnmarkDeep()
 	b, _ = b.UnmarkDeep()
