@@ -274,7 +274,7 @@ func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (
 	start := time.Now()
 	p, more := plan.Make(ctx, op.cfg, op.state, op.providers, plan.Options{
 		Mode: mode, Variables: op.variables, Replace: replace, SkipRefresh: !f.refresh,
-		Parallelism: f.parallelism, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances,
+		Parallelism: f.parallelism, Limits: f.limits, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances,
 		Targets: targets, Excludes: excludes, Hooks: op.refreshHooks, Generated: op.generated,
 	})
 	m.logPlan(p, time.Since(start))
