@@ -39,7 +39,7 @@ func newLiveValues(cfg *config.Module, p *plan.Plan, decode func(*state.Resource
 	}
 	for _, m := range cfg.AllModules() {
 		for _, r := range m.Resources() {
-			lv.modes[addrs.ConfigResource{Module: m.Path, Resource: r.Addr}] = eval.ModeOf(r.Count, r.ForEach)
+			lv.modes[addrs.ConfigResource{Module: m.Path, Resource: r.Addr}] = eval.ModeOf(r.Count, r.ForEach, r.Enabled)
 		}
 	}
 	changed := map[addrs.AbsResourceInstance]bool{}

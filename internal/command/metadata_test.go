@@ -29,11 +29,7 @@ type parameterFacts struct {
 // knownFunctionDifferences are the functions whose signature in rig
 // differs from OpenTofu 1.12's, each with why. An entry whose difference
 // is gone fails the test, so that the list stays true.
-var knownFunctionDifferences = map[string]string{
-	"ephemeralasnull": "rig has no ephemeral values yet, nor this function",
-	"lookup":          "rig's default is a third parameter, not a variadic one",
-	"contains":        "rig accepts a null value",
-}
+var knownFunctionDifferences = map[string]string{}
 
 // `metadata functions -json` prints every function rig has with the
 // signature OpenTofu 1.12.6 prints for it (its output, descriptions left

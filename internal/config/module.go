@@ -226,9 +226,12 @@ type ModuleCall struct {
 	// VersionRange is where version is set; nil without one.
 	VersionRange *hcl.Range
 	// Config holds the arguments: the child module's input variables.
-	Config    hcl.Body
-	Count     hcl.Expression
-	ForEach   hcl.Expression
+	Config  hcl.Body
+	Count   hcl.Expression
+	ForEach hcl.Expression
+	// Enabled is lifecycle.enabled (OpenTofu 1.11), nil when absent: zero
+	// or one instance of the module, without a key.
+	Enabled   hcl.Expression
 	DependsOn []hcl.Traversal
 	// Providers is the providers argument, in the order written: the
 	// child's provider configuration names mapped to the caller's.

@@ -215,3 +215,13 @@ func FormatPath(path cty.Path) string {
 	}
 	return b.String()
 }
+
+// FormatError words a conversion error as messages show it: with the path
+// to the offending nested value first, if any ("tags: a string is
+// required").
+func FormatError(err error) string {
+	if perr, ok := err.(cty.PathError); ok && len(perr.Path) > 0 {
+		return FormatPath(perr.Path) + ": " + perr.Error()
+	}
+	return err.Error()
+}

@@ -250,7 +250,7 @@ func (e *Evaluator) callExpansion(parent addrs.ModuleInstance, name string, fram
 		m := e.Config.Descendant(parent.Module())
 		call := m.ModuleCalls[name]
 		f := frame.push(parent, lazyKey{callExpansion, name})
-		l.exp, l.diags = ExpandRepetition(e.scope(parent, lang.InstanceData{}, f), call.Count, call.ForEach)
+		l.exp, l.diags = ExpandCall(e.scope(parent, lang.InstanceData{}, f), call)
 		l.loop = f.inLoop
 	})
 	return l.exp, l.diags

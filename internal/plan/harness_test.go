@@ -355,6 +355,9 @@ func renderChange(c *plan.ResourceInstanceChange) string {
 			b.WriteString(" [cbd]")
 		}
 	}
+	if c.SkipDestroy {
+		b.WriteString(" [destroy = false]")
+	}
 	b.WriteString("\n")
 	if c.Moved() {
 		fmt.Fprintf(&b, "  moved from: %s\n", c.PrevRunAddr)
@@ -442,6 +445,9 @@ func renderState(s *state.State) string {
 		}
 		if obj.CreateBeforeDestroy {
 			b.WriteString(" cbd")
+		}
+		if obj.SkipDestroy {
+			b.WriteString(" skip_destroy")
 		}
 		if len(obj.Dependencies) > 0 {
 			fmt.Fprintf(&b, " deps=[%s]", joinStrings(obj.Dependencies))

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 )
 
 // unknownData answers every reference with an unknown value, so that a
@@ -98,11 +100,7 @@ func validateBodies(cfg *config.Module, schemas map[addrs.ConfigResource]provide
 
 func validateModuleBodies(m *config.Module, schemas map[addrs.ConfigResource]provider.Schema, fns *lang.ProviderFunctions, cwd string) diag.Diagnostics {
 	var ds diag.Diagnostics
-	dir := m.SourceDir
-	if dir == "" {
-		dir = "."
-	}
-	scope := &lang.Scope{Data: unknownData{}, ModuleDir: dir, RootDir: ".", Cwd: cwd, ProviderFunctions: fns}
+	scope := validationScope(m, fns, cwd)
 	for _, r := range allResources(m) {
 		sch, ok := schemas[configAddr(m, r)]
 		if !ok {
@@ -117,6 +115,7 @@ func validateModuleBodies(m *config.Module, schemas map[addrs.ConfigResource]pro
 		}
 		s := *scope
 		s.Instance = inst
+		ds = ds.Append(validateLifecycleValues(scope, r, true))
 		val, more := s.EvalBlock(r.Config, sch.Block.DecoderSpec())
 		ds = ds.Append(more)
 		if more.HasErrors() {
@@ -125,6 +124,70 @@ func validateModuleBodies(m *config.Module, schemas map[addrs.ConfigResource]pro
 		ds = ds.Append(validateComputed(r, sch.Block, val))
 	}
 	return ds
+}
+
+// validateLifecycles checks the prevent_destroy of every resource of the
+// tree, as far as it is known without variables or state, before a plan
+// evaluates it (OpenTofu's validation does so; enabled is checked when
+// the plan expands the resource).
+func validateLifecycles(cfg *config.Module, ev *eval.Evaluator) diag.Diagnostics {
+	var ds diag.Diagnostics
+	for _, m := range cfg.AllModules() {
+		scope := validationScope(m, ev.FunctionsOf(m), ev.Cwd)
+		for _, r := range allResources(m) {
+			ds = ds.Append(validateLifecycleValues(scope, r, false))
+		}
+	}
+	return ds
+}
+
+// validateLifecycleValues checks the lifecycle arguments that are
+// expressions, prevent_destroy and (with enabled set) enabled, as far as
+// they are known without variables or state: a known value must be a
+// bool.
+func validateLifecycleValues(scope *lang.Scope, r *config.Resource, enabled bool) diag.Diagnostics {
+	var ds diag.Diagnostics
+	if enabled && r.Enabled != nil {
+		v, more := scope.EvalExpr(r.Enabled, cty.DynamicPseudoType)
+		ds = ds.Append(more)
+		if v, _ = v.UnmarkDeep(); !more.HasErrors() && v.IsKnown() && !v.IsNull() {
+			_, more = lang.EvalEnabled(scope, r.Enabled)
+			ds = ds.Append(more)
+		}
+	}
+	if r.Managed != nil && r.Managed.PreventDestroy != nil && !refersToRepetition(r.Managed.PreventDestroy) {
+		expr := r.Managed.PreventDestroy
+		v, more := scope.EvalExpr(expr, cty.DynamicPseudoType)
+		ds = ds.Append(more)
+		if v, _ = v.UnmarkDeep(); !more.HasErrors() && v.IsKnown() && !v.IsNull() {
+			if _, err := convert.Convert(v, cty.Bool); err != nil {
+				ds = ds.Append(diag.At(expr.Range(), "Invalid value for prevent_destroy",
+					fmt.Sprintf("Resource instance %s has an invalid value for its prevent_destroy argument: %s.", r.Addr, diag.FormatError(err))))
+			}
+		}
+	}
+	return ds
+}
+
+// refersToRepetition reports whether expr refers to count or each, which
+// lang.CheckReferences reports in a prevent_destroy.
+func refersToRepetition(expr hcl.Expression) bool {
+	for _, t := range expr.Variables() {
+		if n := t.RootName(); n == "count" || n == "each" {
+			return true
+		}
+	}
+	return false
+}
+
+// validationScope is the scope module m's expressions are checked in
+// without variables or state: every reference unknown.
+func validationScope(m *config.Module, fns *lang.ProviderFunctions, cwd string) *lang.Scope {
+	dir := m.SourceDir
+	if dir == "" {
+		dir = "."
+	}
+	return &lang.Scope{Data: unknownData{}, ModuleDir: dir, RootDir: ".", Cwd: cwd, ProviderFunctions: fns}
 }
 
 // validateComputed rejects configurations that set computed-only attributes.

@@ -102,7 +102,9 @@ func actionSymbol(a plan.Action) string {
 	case plan.NoOp:
 		return "   "
 	case plan.Forget:
-		return "  ."
+		return "  [red].[reset]"
+	case plan.ForgetThenCreate:
+		return "[red].[reset]/[green]+[reset]"
 	}
 	return "  ?"
 }
