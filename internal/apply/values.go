@@ -151,7 +151,7 @@ func (a *applier) recordOutputs() diag.Diagnostics {
 			if _, ok := a.plan.Outputs[name]; o.Expr == nil || !ok {
 				continue
 			}
-			v, more := a.eval.Scope(addrs.RootModule, lang.InstanceData{}).EvalExpr(o.Expr, cty.DynamicPseudoType)
+			v, more := eval.EvalOutput(a.eval.Scope(addrs.RootModule, lang.InstanceData{}), o)
 			ds = ds.Append(more)
 			if more.HasErrors() || !v.IsWhollyKnown() || v.IsNull() {
 				// A null output is not recorded (as OpenTofu drops it): it

@@ -178,7 +178,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 		ds = ds.Append(m.persistFailed(final, writer, err)) // errored.go: errored.tfstate
 	}
 	ds = ds.Append(forgottenError(p, f))
-	out.diagnostics(ds)
+	out.diagnostics(withoutDeprecations(ds))
 	if ds.HasErrors() {
 		printNote()
 		return 1
@@ -216,6 +216,19 @@ func forgottenError(p *plan.Plan, f *operationFlags) diag.Diagnostics {
 		}
 	}
 	return nil
+}
+
+// withoutDeprecations returns ds without the warnings about deprecated
+// module variables and outputs: evaluating the configuration again while
+// applying finds those the plan reported already.
+func withoutDeprecations(ds diag.Diagnostics) diag.Diagnostics {
+	out := ds[:0:0]
+	for _, d := range ds {
+		if d.Deprecation == diag.NoDeprecation {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // provisioners returns the provisioners an apply runs. Their commands

@@ -30,6 +30,9 @@ func (m *Module) mergeFile(body hcl.Body) hcl.Diagnostics {
 			tf.add(tb)
 		case "required_providers":
 			diags = append(diags, topLevelRequiredProviders(block))
+		case "language":
+			_, lDiags := decodeLanguageBlock(block, true)
+			diags = append(diags, lDiags...)
 		case "provider":
 			p, pDiags := decodeProviderBlock(block)
 			diags = append(diags, pDiags...)
@@ -352,6 +355,9 @@ func (o *Output) merge(oo *Output, set map[string]bool) hcl.Diagnostics {
 	if oo.Deprecated != "" {
 		o.Deprecated = oo.Deprecated
 	}
+	if set["type"] {
+		o.Type, o.TypeDefaults = oo.Type, oo.TypeDefaults
+	}
 	return dependsOnOverride(oo.DependsOn)
 }
 
@@ -368,6 +374,9 @@ func (mc *ModuleCall) merge(omc *ModuleCall, set map[string]bool) hcl.Diagnostic
 	mc.Count, mc.ForEach, mc.Enabled = overrideRepetition(mc.Count, mc.ForEach, mc.Enabled, omc.Count, omc.ForEach, omc.Enabled)
 	if len(omc.Providers) > 0 {
 		mc.Providers = omc.Providers
+	}
+	if set["ignore_nested_deprecations"] {
+		mc.IgnoreNestedDeprecations = omc.IgnoreNestedDeprecations
 	}
 	mc.Config = overrideBodies(mc.Config, omc.Config)
 	return dependsOnOverride(omc.DependsOn)

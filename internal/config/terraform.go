@@ -52,12 +52,8 @@ func decodeTerraformBlock(block *hcl.Block) (*terraformBlock, hcl.Diagnostics) {
 			tb.requiredVersion = &VersionConstraint{Constraint: s, DeclRange: attr.Range}
 		}
 	}
-	if attr, ok := content.Attributes["language"]; ok {
-		diags = append(diags, checkLanguageEdition(attr)...)
-	}
-	if attr, ok := content.Attributes["experiments"]; ok {
-		diags = append(diags, checkExperiments(attr)...)
-	}
+	// language and experiments describe the Terraform language: OpenTofu
+	// 1.12 ignores them (its own are in a language block), and so does rig.
 	for _, b := range content.Blocks {
 		switch b.Type {
 		case "backend":
@@ -316,6 +312,7 @@ var moduleBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "source", Required: true}, {Name: "version"}, {Name: "count"},
 		{Name: "for_each"}, {Name: "depends_on"}, {Name: "providers"},
+		{Name: "ignore_nested_deprecations"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "_"}, {Type: "lifecycle"},
@@ -368,6 +365,9 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 		diags = append(diags, depsDiags...)
 		mc.DependsOn = deps
 	}
+	if attr, ok := content.Attributes["ignore_nested_deprecations"]; ok {
+		diags = append(diags, decodeIgnoreNestedDeprecations(attr, &mc.IgnoreNestedDeprecations)...)
+	}
 	var seenLifecycle *hcl.Block
 	for _, b := range content.Blocks {
 		switch b.Type {
@@ -403,6 +403,31 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 		diags = append(diags, d)
 	}
 	return mc, diags
+}
+
+// decodeIgnoreNestedDeprecations decodes a module call's
+// ignore_nested_deprecations (Terraform 1.15): a static bool, with
+// Terraform's diagnostics.
+func decodeIgnoreNestedDeprecations(attr *hcl.Attribute, into *bool) hcl.Diagnostics {
+	v, diags := attr.Expr.Value(nil)
+	if diags.HasErrors() {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid value for ignore_nested_deprecations",
+			Detail:   "The value for ignore_nested_deprecations must be a static boolean (true or false).",
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	if v.Type() != cty.Bool || v.IsNull() {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid type for ignore_nested_deprecations",
+			Detail:   fmt.Sprintf("The value for ignore_nested_deprecations must be a boolean (true or false), but the given value has type %s.", v.Type().FriendlyName()),
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	*into = v.True()
+	return nil
 }
 
 // callArgumentsBody returns the body of a module call's arguments (the

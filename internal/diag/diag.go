@@ -51,6 +51,10 @@ type Diagnostic struct {
 	// Deprecation marks a warning about a deprecated module variable or
 	// output, which -deprecation may hide; NoDeprecation for any other.
 	Deprecation Deprecation
+	// GroupKey, when set, keeps this diagnostic apart from others of the
+	// same summary when warnings are consolidated: it names what the
+	// diagnostic is about (the deprecated output module.net.id).
+	GroupKey string
 }
 
 // Deprecation says whether a diagnostic warns about a deprecated module

@@ -430,6 +430,9 @@ func (c *checker) callArguments(mc *config.ModuleCall, child *config.Module) {
 			fmt.Sprintf("The argument %q is required, but no definition was found.", name)))
 	}
 	for _, name := range slices.Sorted(maps.Keys(attrs)) {
+		if child.QuietDeprecations() {
+			break
+		}
 		if v := child.Variables[name]; v != nil && v.Deprecated != "" {
 			c.diags = append(c.diags, deprecatedArgument(v, attrs[name], child))
 		}

@@ -111,6 +111,10 @@ func EvalForEach(s *Scope, expr hcl.Expression) (map[string]cty.Value, diag.Diag
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	v, more := ExtractDeprecations(v, expr.Range())
+	if !s.QuietDeprecations {
+		diags = diags.Append(more)
+	}
 	invalid := func(detail string) (map[string]cty.Value, diag.Diagnostics) {
 		return nil, append(diags, diag.At(expr.Range(), "Invalid for_each argument", detail))
 	}

@@ -42,7 +42,12 @@ var fixedNow = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 // resource types: its output is its input; reading input "fail" fails.
 const echoType = "test_echo"
 
-// echoProvider is providertest's provider with one data source, test_echo.
+// legacyType is a data source whose schema declares deprecated attributes:
+// old (with a deprecation message) and older (without one).
+const legacyType = "test_legacy"
+
+// echoProvider is providertest's provider with two data sources, test_echo
+// and test_legacy.
 type echoProvider struct{ *providertest.Provider }
 
 func echoSchema() provider.Schema {
@@ -55,17 +60,26 @@ func echoSchema() provider.Schema {
 func (p echoProvider) GetProviderSchema(ctx context.Context) (*provider.Schemas, diag.Diagnostics) {
 	s, ds := p.Provider.GetProviderSchema(ctx)
 	s.DataSources[echoType] = echoSchema()
+	s.DataSources[legacyType] = provider.Schema{Block: &provider.Block{Attributes: map[string]*provider.Attribute{
+		"current": {Type: cty.String, Computed: true},
+		"old":     {Type: cty.String, Computed: true, Deprecated: true, DeprecationMessage: "Use current instead."},
+		"older":   {Type: cty.String, Computed: true, Deprecated: true},
+	}}}
 	return s, ds
 }
 
 func (p echoProvider) ValidateDataResourceConfig(ctx context.Context, typeName string, cfg cty.Value) diag.Diagnostics {
-	if typeName == echoType {
+	if typeName == echoType || typeName == legacyType {
 		return nil
 	}
 	return p.Provider.ValidateDataResourceConfig(ctx, typeName, cfg)
 }
 
 func (p echoProvider) ReadDataSource(ctx context.Context, req provider.ReadDataRequest) provider.ReadDataResponse {
+	if req.TypeName == legacyType {
+		v := cty.StringVal("v")
+		return provider.ReadDataResponse{State: cty.ObjectVal(map[string]cty.Value{"current": v, "old": v, "older": v})}
+	}
 	if req.TypeName != echoType {
 		return p.Provider.ReadDataSource(ctx, req)
 	}

@@ -567,7 +567,7 @@ func (p *planner) planOutputs() diag.Diagnostics {
 		for i, rule := range o.Preconditions {
 			ds = ds.Append(eval.CheckRule(scope, rule, "Module output value precondition failed", "", p.ruleAt(checks.NamedObject(checks.OutputKind, addrs.RootModule, name), checks.Precondition, i)))
 		}
-		val, more := scope.EvalExpr(o.Expr, cty.DynamicPseudoType)
+		val, more := eval.EvalOutput(scope, o)
 		ds = ds.Append(more)
 		if more.HasErrors() {
 			val = cty.DynamicVal
