@@ -216,7 +216,7 @@ func (p *planner) run() diag.Diagnostics {
 	if ds = ds.Append(p.loadGraph()); ds.HasErrors() {
 		return ds
 	}
-	if ds = ds.Append(validateLifecycles(p.cfg, p.eval)); ds.HasErrors() {
+	if ds = ds.Append(validateLifecycles(p.cfg, p.eval), checkTriggerAttributes(p.cfg, p.schemas)); ds.HasErrors() {
 		return ds
 	}
 	if len(p.opts.Targets) > 0 && len(p.opts.Excludes) > 0 {

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/dag"
@@ -46,6 +47,7 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set, 
 	ds = ds.Append(unsupportedConstructs(cfg))
 	ds = ds.Append(lang.CheckReferences(cfg))
 	ds = ds.Append(p.loadGraph())
+	ds = ds.Append(checkTriggerAttributes(cfg, p.schemas))
 	ev, more := eval.New(ctx, eval.Options{Config: cfg, Cwd: opts.Cwd, Providers: providers})
 	ds = ds.Append(more)
 	ds = ds.Append(validateBodies(cfg, p.schemas, ev))
@@ -232,4 +234,102 @@ func ResourceGraph(ctx context.Context, cfg *config.Module, providers *provider.
 		}
 	}
 	return g, ds
+}
+
+// checkTriggerAttributes checks, as OpenTofu 1.12 does, that the
+// attribute steps after the resource in each replace_triggered_by entry
+// name what the referenced resource's schema has ("Unsupported
+// attribute"), for every resource of the tree whose schema is known.
+func checkTriggerAttributes(cfg *config.Module, schemas map[addrs.ConfigResource]provider.Schema) diag.Diagnostics {
+	var ds diag.Diagnostics
+	for _, m := range cfg.AllModules() {
+		for _, r := range allResources(m) {
+			if r.Managed == nil {
+				continue
+			}
+			for _, expr := range r.Managed.ReplaceTriggeredBy {
+				target, rest, ok := triggerTraversal(expr)
+				if !ok || len(rest) == 0 {
+					continue
+				}
+				sch, known := schemas[addrs.ConfigResource{Module: m.Path, Resource: target}]
+				if !known || sch.Block == nil {
+					continue
+				}
+				if d := checkAttributeSteps(sch.Block, rest); d != nil {
+					ds = ds.Append(*d)
+				}
+			}
+		}
+	}
+	return ds
+}
+
+// triggerTraversal returns the resource a replace_triggered_by entry names
+// and the steps after it (and after its instance key, if any), without
+// evaluating anything; ok is false for an entry of another shape.
+func triggerTraversal(expr hcl.Expression) (addrs.Resource, hcl.Traversal, bool) {
+	var trav, rest hcl.Traversal
+	switch e := expr.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		trav = e.Traversal
+	case *hclsyntax.RelativeTraversalExpr:
+		idx, ok := e.Source.(*hclsyntax.IndexExpr)
+		if !ok {
+			return addrs.Resource{}, nil, false
+		}
+		coll, ok := idx.Collection.(*hclsyntax.ScopeTraversalExpr)
+		if !ok {
+			return addrs.Resource{}, nil, false
+		}
+		trav, rest = coll.Traversal, e.Traversal
+	default:
+		return addrs.Resource{}, nil, false
+	}
+	ref, ds := lang.ParseRef(trav)
+	if ds.HasErrors() || ref == nil || ref.Kind != lang.ResourceRef {
+		return addrs.Resource{}, nil, false
+	}
+	return ref.Resource, append(ref.Remaining, rest...), true
+}
+
+// checkAttributeSteps checks that the first steps of trav name an
+// attribute or nested block of b (descending through nested blocks); an
+// attribute ends the check. It returns OpenTofu's "Unsupported attribute"
+// at the step that names nothing, or nil.
+func checkAttributeSteps(b *provider.Block, trav hcl.Traversal) *diag.Diagnostic {
+	for len(trav) > 0 {
+		step, ok := trav[0].(hcl.TraverseAttr)
+		if !ok {
+			return nil
+		}
+		if _, isAttr := b.Attributes[step.Name]; isAttr {
+			return nil
+		}
+		nb, isBlock := b.BlockTypes[step.Name]
+		if !isBlock {
+			names := slices.Collect(maps.Keys(b.Attributes))
+			names = append(names, slices.Collect(maps.Keys(b.BlockTypes))...)
+			slices.Sort(names)
+			detail := fmt.Sprintf("This object has no argument, nested block, or exported attribute named %q.", step.Name)
+			if s := lang.NameSuggestion(step.Name, names); s != "" {
+				detail += fmt.Sprintf(" Did you mean %q?", s)
+			}
+			d := diag.At(step.SrcRange, "Unsupported attribute", detail)
+			return &d
+		}
+		trav = trav[1:]
+		switch nb.Nesting {
+		case provider.NestingList, provider.NestingSet, provider.NestingMap:
+			if len(trav) == 0 {
+				return nil
+			}
+			if _, isIndex := trav[0].(hcl.TraverseIndex); !isIndex {
+				return nil
+			}
+			trav = trav[1:]
+		}
+		b = &nb.Block
+	}
+	return nil
 }
