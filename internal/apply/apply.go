@@ -113,9 +113,10 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 	}
 	a.taintedPrior = taintedDeletes(p)
 	// Forgotten objects leave the state (and nothing else happens to them)
-	// before anything runs.
+	// before anything runs: a forget-then-create then creates the new object
+	// where there is none.
 	for _, c := range p.Changes {
-		if c.Action == plan.Forget {
+		if c.Action.Forgets() {
 			working.SetObject(c.ObjectAddr(), nil, c.ProviderConfig)
 		}
 	}
@@ -305,13 +306,17 @@ func (a *applier) schema(c *plan.ResourceInstanceChange) (provider.Schema, diag.
 func (a *applier) run(walkCtx context.Context, op Op) diag.Diagnostics {
 	c := a.graph.Changes[op]
 	info := Operation{Addr: op.Addr, Deposed: op.Deposed, Action: c.Action, IDValue: idOf(c.Before)}
-	if c.Action.IsReplace() {
+	switch {
+	case c.Action.IsReplace():
 		info.Replacing = c.Action
 		if op.Kind == OpCreate {
 			info.Action, info.IDValue = plan.Create, ""
 		} else {
 			info.Action = plan.Delete
 		}
+	case c.Action == plan.ForgetThenCreate:
+		// The old object was forgotten before the walk: this is a create.
+		info.Action, info.IDValue = plan.Create, ""
 	}
 	if op.Kind == OpCreate && c.Action != plan.Read && c.Action != plan.NoOp {
 		// As in OpenTofu, before the operation is announced.
@@ -505,6 +510,7 @@ func (a *applier) newObject(c *plan.ResourceInstanceChange, sch provider.Schema,
 		obj.Dependencies = c.Dependencies
 	}
 	obj.CreateBeforeDestroy = c.CreateBeforeDestroy
+	obj.SkipDestroy = c.SkipDestroy
 	return obj, nil
 }
 

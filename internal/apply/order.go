@@ -228,7 +228,9 @@ func order(p *plan.Plan, opts OrderOptions, keys map[addrs.AbsResourceInstance]a
 		case plan.Forget:
 			// A forgotten object only leaves the state (see Apply).
 			continue
-		case plan.Create, plan.Update, plan.Read:
+		case plan.Create, plan.Update, plan.Read, plan.ForgetThenCreate:
+			// A forget-then-create's old object leaves the state before
+			// the walk (see Apply): only its create is an operation.
 			op := Op{Addr: c.Addr, Kind: OpCreate}
 			g.add(op, c, c.Action.String())
 			creates[ra] = append(creates[ra], op)

@@ -39,7 +39,7 @@ func newLiveValues(cfg *config.Module, p *plan.Plan, dec valueDecoder) *liveValu
 	}
 	for _, m := range cfg.AllModules() {
 		for _, r := range m.Resources() {
-			lv.modes[addrs.ConfigResource{Module: m.Path, Resource: r.Addr}] = eval.ModeOf(r.Count, r.ForEach)
+			lv.modes[addrs.ConfigResource{Module: m.Path, Resource: r.Addr}] = eval.ModeOf(r.Count, r.ForEach, r.Enabled)
 		}
 	}
 	changed := map[addrs.AbsResourceInstance]bool{}
@@ -176,7 +176,7 @@ func (a *applier) recordOutputs() diag.Diagnostics {
 			if _, ok := a.plan.Outputs[name]; o.Expr == nil || !ok {
 				continue
 			}
-			v, more := a.eval.Scope(addrs.RootModule, lang.InstanceData{}).EvalExpr(o.Expr, cty.DynamicPseudoType)
+			v, more := eval.EvalOutput(a.eval.Scope(addrs.RootModule, lang.InstanceData{}), o)
 			ds = ds.Append(more)
 			if more.HasErrors() || !v.IsWhollyKnown() || v.IsNull() {
 				// A null output is not recorded (as OpenTofu drops it): it

@@ -172,7 +172,8 @@ func opNode(g *apply.Graph, op apply.Op, reasons *plan.ReasonIndex) Node {
 // to the page's action.
 func action(a plan.Action, kind apply.OpKind) Action {
 	switch a {
-	case plan.Create:
+	case plan.Create, plan.ForgetThenCreate:
+		// A forget-then-create's only operation is its create.
 		return ActionCreate
 	case plan.Update:
 		return ActionUpdate

@@ -80,6 +80,15 @@ func (p *planner) planDataResource(w *objectWork, m *config.Module, r *config.Re
 		}
 		p.mu.Lock()
 		p.planned[absAddr] = exp.WholeValue(byKey)
+		// Instances the configuration no longer has (count lowered, a key
+		// gone from for_each, enabled false) leave the state, as in OpenTofu.
+		if rs := p.refreshed.Resource(absAddr); rs != nil {
+			for _, k := range rs.InstanceKeys() {
+				if !exp.Has(k) {
+					p.refreshed.SetObject(addrs.ObjectAddr{Instance: absAddr.Instance(k)}, nil, rs.InstanceProvider(k))
+				}
+			}
+		}
 		p.mu.Unlock()
 	}
 }

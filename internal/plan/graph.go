@@ -183,7 +183,7 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode DependencyMo
 		for _, name := range slices.Sorted(maps.Keys(m.ModuleCalls)) {
 			mc := m.ModuleCalls[name]
 			callNode := node{kind: moduleCallNode, module: m.Path, name: name}
-			refs := exprRefs(&ds, mc.Count, mc.ForEach)
+			refs := exprRefs(&ds, mc.Count, mc.ForEach, mc.Enabled)
 			refs = append(refs, traversalRefs(&ds, mc.DependsOn)...)
 			for _, pp := range mc.Providers {
 				// The key selecting a provider instance for the call's instances.
@@ -478,8 +478,8 @@ func traversalRefs(ds *diag.Diagnostics, travs []hcl.Traversal) []*lang.Referenc
 }
 
 // resourceReferences returns every reference a resource block makes: its
-// arguments, count/for_each, depends_on, replace_triggered_by, conditions
-// and provisioners.
+// arguments, count/for_each/enabled, depends_on, replace_triggered_by,
+// prevent_destroy, conditions and provisioners.
 func resourceReferences(m *config.Module, r *config.Resource, schemaOf schemaLookup) ([]*lang.Reference, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	var refs []*lang.Reference
@@ -488,7 +488,7 @@ func resourceReferences(m *config.Module, r *config.Resource, schemaOf schemaLoo
 		ds = ds.Append(d)
 		refs = append(refs, more...)
 	}
-	refs = append(refs, exprRefs(&ds, r.Count, r.ForEach)...)
+	refs = append(refs, exprRefs(&ds, r.Count, r.ForEach, r.Enabled)...)
 	if r.ProviderConfigRef != nil {
 		// The key selecting each instance's provider configuration instance.
 		refs = append(refs, exprRefs(&ds, r.ProviderConfigRef.KeyExpr)...)
@@ -496,6 +496,7 @@ func resourceReferences(m *config.Module, r *config.Resource, schemaOf schemaLoo
 	refs = append(refs, traversalRefs(&ds, r.DependsOn)...)
 	if r.Managed != nil {
 		refs = append(refs, exprRefs(&ds, r.Managed.ReplaceTriggeredBy...)...)
+		refs = append(refs, exprRefs(&ds, r.Managed.PreventDestroy)...)
 	}
 	for _, c := range r.Preconditions {
 		refs = append(refs, exprRefs(&ds, c.Condition, c.ErrorMessage)...)

@@ -230,6 +230,9 @@ func (p *planner) run() diag.Diagnostics {
 	if ds = ds.Append(p.loadGraph()); ds.HasErrors() {
 		return ds
 	}
+	if ds = ds.Append(validateLifecycles(p.cfg, p.eval), checkTriggerAttributes(p.cfg, p.schemas)); ds.HasErrors() {
+		return ds
+	}
 	if len(p.opts.Targets) > 0 && len(p.opts.Excludes) > 0 {
 		return ds.Append(errTargetAndExclude)
 	}

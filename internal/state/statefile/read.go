@@ -277,6 +277,7 @@ func (d *decoder) instance(r *state.Resource, is *instanceV4) error {
 	obj := &state.Object{
 		SchemaVersion:         is.SchemaVersion,
 		CreateBeforeDestroy:   is.CreateBeforeDestroy,
+		SkipDestroy:           is.SkipDestroy,
 		IdentitySchemaVersion: is.IdentitySchemaVersion,
 	}
 	switch is.Status {

@@ -51,6 +51,9 @@ type instanceV4 struct {
 	Private             []byte   `json:"private"`
 	Dependencies        []string `json:"dependencies"`
 	CreateBeforeDestroy bool     `json:"create_before_destroy"`
+	// SkipDestroy is lifecycle.destroy = false, written by OpenTofu 1.12
+	// and later (and rig).
+	SkipDestroy bool `json:"skip_destroy"`
 
 	// Provider is the provider configuration instance of the object,
 	// written by OpenTofu 1.9 and later (and rig) instead of the resource's

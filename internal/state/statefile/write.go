@@ -35,8 +35,8 @@ import (
 //     attributes, attributes_flat (omitted when empty), sensitive_attributes
 //     ([] when none), identity_schema_version and identity (only when
 //     recorded), private (base64, omitted when empty), dependencies (in the
-//     order given, omitted when empty), create_before_destroy (omitted when
-//     false).
+//     order given, omitted when empty), create_before_destroy and
+//     skip_destroy (each omitted when false).
 //   - raw JSON (attributes, sensitive paths, identity, check results, output
 //     values and types) is re-indented to its place in the document, and
 //     every string is escaped as encoding/json escapes it (<, > and & as
@@ -545,6 +545,9 @@ func (e *encoder) object(r *state.Resource, k addrs.InstanceKey, dk addrs.Depose
 	}
 	if o.CreateBeforeDestroy {
 		e.buf = append(e.buf, ","+indent5+`"create_before_destroy": true`...)
+	}
+	if o.SkipDestroy {
+		e.buf = append(e.buf, ","+indent5+`"skip_destroy": true`...)
 	}
 	e.buf = append(e.buf, indent4+"}"...)
 	return nil
