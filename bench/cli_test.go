@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -91,9 +90,7 @@ func (t cliTool) run(b *testing.B, dir string, env []string, args ...string) cli
 		b.Fatalf("%s %s in %s: %v\n%s", t.name, strings.Join(args, " "), dir, err, out.String())
 	}
 	r := cliRun{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.maxRSSKiB = ru.Maxrss
-	}
+	r.maxRSSKiB = maxRSSKiB(cmd.ProcessState)
 	return r
 }
 
