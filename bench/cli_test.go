@@ -52,6 +52,16 @@ func otherTools(env string) []cliTool {
 	return out
 }
 
+// beforeTools returns the earlier build of rig RIG_BENCH_RIG_BEFORE names
+// (none when it is unset), called "rig before".
+func beforeTools() []cliTool {
+	tools := otherTools("RIG_BENCH_RIG_BEFORE")
+	for i := range tools {
+		tools[i].name = "rig before"
+	}
+	return tools[:min(len(tools), 1)]
+}
+
 // cliRun is what one command cost: wall time, CPU time (its own and its
 // children's, the provider processes), and its peak resident memory.
 type cliRun struct {
