@@ -14,6 +14,7 @@ var allowedImports = map[string][]string{
 	"internal/dag":                      {},
 	"internal/addrs":                    {},
 	"internal/parallel":                 {},
+	"internal/adaptive":                 {}, // adaptive concurrency limits for calls to remote APIs
 	"internal/ctyjson":                  {},
 	"internal/version":                  {}, // rig's version and the Terraform version it is compatible with
 	"internal/backend":                  {"internal/version"},
