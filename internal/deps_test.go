@@ -81,6 +81,7 @@ var allowedImports = map[string][]string{
 	// Benchmarks drive the engine packages directly.
 	"bench":            {"*"},
 	"bench/gen":        {},
+	"bench/cloudbench": {}, // runs the rig command against slowcloud
 	"bench/cmd/riggen": {"bench/gen"},
 }
 
