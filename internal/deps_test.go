@@ -35,7 +35,7 @@ var allowedImports = map[string][]string{
 	// Durability: snapshots at increasing serials, the journal, its fold and replay.
 	"internal/state/statemgr": {"internal/addrs", "internal/backend", "internal/diag", "internal/state",
 		"internal/state/journal", "internal/state/statefile", "internal/version"},
-	"internal/provider":         {"internal/addrs", "internal/diag", "internal/version"},
+	"internal/provider":         {"internal/adaptive", "internal/addrs", "internal/diag", "internal/version"},
 	"internal/provider/builtin": {"internal/addrs", "internal/ctyjson", "internal/diag", "internal/provider"},
 	// The provisioners rig runs: their schemas and local-exec.
 	"internal/provisioner":           {},
@@ -65,7 +65,7 @@ var allowedImports = map[string][]string{
 	"internal/plan": {"internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
 		"internal/eval", "internal/lang", "internal/parallel", "internal/provider", "internal/provisioner", "internal/state"},
 	"internal/plan/planfile": {"internal/addrs", "internal/ctyjson", "internal/plan", "internal/state", "internal/state/statefile"},
-	"internal/apply": {"internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
+	"internal/apply": {"internal/adaptive", "internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
 		"internal/eval", "internal/lang", "internal/plan", "internal/provider", "internal/provisioner", "internal/state"},
 	"internal/ui": {"internal/addrs", "internal/apply", "internal/dag", "internal/diag", "internal/plan",
 		"internal/provider", "internal/state"},
