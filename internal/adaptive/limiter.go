@@ -22,6 +22,9 @@ type Options struct {
 	Tolerance float64
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// Trace makes the limiter keep every change of its calls in flight
+	// and of its limit (see Trace).
+	Trace bool
 	// OnChange, if set, is called with the new limit each time the
 	// integer limit changes, with no lock held, from the goroutine ending
 	// the call that changed it.
@@ -80,6 +83,7 @@ type Limiter struct {
 	lastCut  time.Time // calls that began before it are not judged
 	inFlight int
 	lastEnd  time.Time // when a call last ended
+	trace    []Point   // with Options.Trace
 	// open holds the calls in flight, by their number.
 	open   map[uint64]Call
 	nextID uint64
@@ -152,6 +156,7 @@ func (l *Limiter) Begin(kind string) Call {
 	l.nextID++
 	c := Call{l: l, id: l.nextID, kind: kind, start: l.opts.Now()}
 	l.open[c.id] = c
+	l.traceLocked(c.start)
 	return c
 }
 
@@ -189,11 +194,47 @@ func (c Call) End(outcome Outcome) {
 			l.judgeLocked(now)
 		}
 	}
+	l.traceLocked(now)
 	notify := l.changedLocked()
 	l.mu.Unlock()
 	if notify != 0 && l.opts.OnChange != nil {
 		l.opts.OnChange(notify)
 	}
+}
+
+// Point is the state of a limiter from At until the next point: the calls
+// in flight and the limit.
+type Point struct {
+	At       time.Time
+	InFlight int
+	Limit    int
+}
+
+// Trace returns the points recorded with Options.Trace, oldest first (a
+// copy, the caller's to keep); nil without Options.Trace.
+func (l *Limiter) Trace() []Point {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.trace)
+}
+
+// traceLocked records the state at t, merging points of one instant.
+func (l *Limiter) traceLocked(t time.Time) {
+	if !l.opts.Trace {
+		return
+	}
+	p := Point{At: t, InFlight: l.inFlight, Limit: int(l.limit)}
+	if n := len(l.trace); n > 0 {
+		last := &l.trace[n-1]
+		switch {
+		case last.InFlight == p.InFlight && last.Limit == p.Limit:
+			return
+		case last.At.Equal(t):
+			*last = p
+			return
+		}
+	}
+	l.trace = append(l.trace, p)
 }
 
 // changedLocked returns the integer limit if it changed since last

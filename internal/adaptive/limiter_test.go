@@ -215,3 +215,28 @@ func TestGroupFairness(t *testing.T) {
 		t.Errorf("a throttled limiter beside a busy one: shares %v, want [60 1 …]", got)
 	}
 }
+
+func TestTrace(t *testing.T) {
+	c := &fakeClock{t: time.Unix(1e9, 0)}
+	l := New(Options{Max: 20, Initial: 2, Now: c.Now, Trace: true})
+	a := l.Begin("ReadResource")
+	b := l.Begin("ReadResource")
+	c.Advance(time.Second)
+	a.End(Succeeded)
+	c.Advance(time.Second)
+	b.End(Throttled)
+	at := func(s int) time.Time { return time.Unix(1e9+int64(s), 0) }
+	want := []Point{{at(0), 2, 2}, {at(1), 1, 2}, {at(2), 0, 1}}
+	got := l.Trace()
+	if len(got) != len(want) {
+		t.Fatalf("trace %v, want %v", got, want)
+	}
+	for i := range got {
+		if !got[i].At.Equal(want[i].At) || got[i].InFlight != want[i].InFlight || got[i].Limit != want[i].Limit {
+			t.Fatalf("trace %v, want %v", got, want)
+		}
+	}
+	if New(Options{Max: 1}).Trace() != nil {
+		t.Error("a limiter without Trace traced")
+	}
+}

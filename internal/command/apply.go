@@ -159,7 +159,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	var note string
 	if rec != nil {
 		var more diag.Diagnostics
-		note, more = keepTimeline(rec, g, f)
+		note, more = keepTimeline(rec, g, f, op.providers)
 		ds = ds.Append(more)
 	}
 	printNote := func() {

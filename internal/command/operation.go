@@ -222,7 +222,7 @@ func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*
 	if f.parallelismSet || st.parallelism > 0 {
 		ceiling = f.parallelism
 	}
-	op.providers.Adapt(provider.Adaptive{Ceiling: ceiling})
+	op.providers.Adapt(provider.Adaptive{Ceiling: ceiling, Trace: true})
 	return op, ds
 }
 

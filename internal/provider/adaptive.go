@@ -2,6 +2,9 @@ package provider
 
 import (
 	"context"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/rig-iac/rig/internal/adaptive"
@@ -24,6 +27,9 @@ type Adaptive struct {
 	Ceiling int
 	// Now is the limiters' clock (time.Now when nil).
 	Now func() time.Time
+	// Trace makes every limiter keep its calls in flight and its limit
+	// over time (adaptive.Limiter.Trace), for the timeline.
+	Trace bool
 }
 
 // Adapt turns adaptive limits on, before the set is first used.
@@ -52,7 +58,7 @@ func (s *Set) limiterLocked(pc addrs.AbsProviderConfig) *adaptive.Limiter {
 	}
 	l := s.limiters[pc]
 	if l == nil {
-		l = adaptive.New(adaptive.Options{Max: s.adaptive.Ceiling, Now: s.adaptive.Now})
+		l = adaptive.New(adaptive.Options{Max: s.adaptive.Ceiling, Now: s.adaptive.Now, Trace: s.adaptive.Trace})
 		s.limiters[pc] = l
 	}
 	return l
@@ -113,4 +119,20 @@ func (m measured) ImportResourceState(ctx context.Context, req ImportRequest) Im
 	resp := m.Interface.ImportResourceState(ctx, req)
 	c.End(outcome(resp.Diagnostics))
 	return resp
+}
+
+// Limiters returns the limiter of every provider configuration that has
+// one, in the order of their addresses (a new slice; the limiters are
+// shared).
+func (s *Set) Limiters() ([]addrs.AbsProviderConfig, []*adaptive.Limiter) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pcs := slices.SortedFunc(maps.Keys(s.limiters), func(a, b addrs.AbsProviderConfig) int {
+		return strings.Compare(a.String(), b.String())
+	})
+	ls := make([]*adaptive.Limiter, len(pcs))
+	for i, pc := range pcs {
+		ls[i] = s.limiters[pc]
+	}
+	return pcs, ls
 }
