@@ -14,8 +14,8 @@ const idleAfter = time.Second
 // of several APIs, max-min fairly: each busy limiter gets its own limit if
 // that fits in an equal share, and what the others leave is shared equally
 // among those that want more. A limiter is busy while it has a call in
-// flight or ended one less than a second ago. A Group is safe for
-// concurrent use.
+// flight or waiting (Limiter.Queue), or ended one less than a second ago.
+// A Group is safe for concurrent use.
 type Group struct {
 	max int
 	now func() time.Time
@@ -54,7 +54,7 @@ func (g *Group) Shares() []int {
 	for i, l := range members {
 		l.mu.Lock()
 		want[i] = int(l.limit)
-		if l.inFlight > 0 || now.Sub(l.lastEnd) < idleAfter {
+		if l.inFlight > 0 || l.waiting > 0 || now.Sub(l.lastEnd) < idleAfter {
 			busy = append(busy, i)
 		}
 		l.mu.Unlock()

@@ -82,6 +82,7 @@ type Limiter struct {
 	cut      bool      // the limit has been cut at least once (slow start is over)
 	lastCut  time.Time // calls that began before it are not judged
 	inFlight int
+	waiting  int       // calls queued by the caller (Queue)
 	lastEnd  time.Time // when a call last ended
 	trace    []Point   // with Options.Trace
 	// open holds the calls in flight, by their number.
@@ -138,6 +139,14 @@ func (l *Limiter) Limit() int {
 
 // Max returns the limiter's ceiling.
 func (l *Limiter) Max() int { return l.opts.Max }
+
+// Queue tells the limiter that n more calls (n < 0: fewer) wait to begin,
+// for a Group to count it busy while they wait.
+func (l *Limiter) Queue(n int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.waiting += n
+}
 
 // Call is a call in progress, from Begin to End.
 type Call struct {

@@ -205,6 +205,11 @@ func TestGroupFairness(t *testing.T) {
 	if got := g.Shares(); got[0] != 60 {
 		t.Errorf("with the other idle: shares %v, want the busy one its own 60", got)
 	}
+	b.Queue(1) // b has work waiting to start: it is busy again
+	if got := g.Shares(); got[0] != 32 || got[1] != 32 {
+		t.Errorf("with calls queued for the other: shares %v, want 32 each", got)
+	}
+	b.Queue(-1)
 	for range 10 { // b is throttled down to its floor
 		call := b.Begin("ReadResource")
 		c.Advance(ms)
