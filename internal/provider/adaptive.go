@@ -136,3 +136,14 @@ func (s *Set) Limiters() ([]addrs.AbsProviderConfig, []*adaptive.Limiter) {
 	}
 	return pcs, ls
 }
+
+// AdaptiveCeiling returns the ceiling Adapt was given, 0 unless the set
+// adapts.
+func (s *Set) AdaptiveCeiling() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.adaptive == nil {
+		return 0
+	}
+	return s.adaptive.Ceiling
+}
