@@ -33,11 +33,12 @@ func NewGroup(max int, now func() time.Time) *Group {
 	return &Group{max: max, now: now}
 }
 
-// Add makes l a member.
-func (g *Group) Add(l *Limiter) {
+// Add makes l a member and returns its index in Shares.
+func (g *Group) Add(l *Limiter) int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.members = append(g.members, l)
+	return len(g.members) - 1
 }
 
 // Shares returns the number of calls each member may have in flight now,
