@@ -99,7 +99,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		cfg: cfg, plan: p, graph: g, set: set, opts: opts,
 		// Provider calls are not interrupted by ctx: a running operation finishes.
 		opCtx:  context.WithoutCancel(ctx),
-		values: newLiveValues(cfg, p, priorDecoder(ctx, set)),
+		values: newLiveValues(cfg, p, valueDecoder{ctx: ctx, set: set}),
 	}
 	ev, more := eval.New(a.opCtx, eval.Options{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace,
 		Timestamp: p.Timestamp, Cwd: opts.Cwd, MaxInstances: opts.MaxInstances, Providers: set})
@@ -389,7 +389,7 @@ func (a *applier) progress(info Operation, start time.Time) (stop func()) {
 }
 
 func idOf(v cty.Value) string {
-	if v == cty.NilVal || v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() || !v.Type().HasAttribute("id") {
+	if v == cty.NilVal || v.IsNull() || !v.IsKnown() || v.IsMarked() || !v.Type().IsObjectType() || !v.Type().HasAttribute("id") {
 		return ""
 	}
 	id := v.GetAttr("id")
@@ -463,7 +463,7 @@ func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanc
 		PlannedState: cty.NullVal(ty), Config: cty.NullVal(ty), PlannedPrivate: c.PriorPrivate,
 		ProviderMeta: meta,
 	})
-	ds = ds.Append(withAddr(resp.Diagnostics, oaddr))
+	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, c.Before), oaddr))
 	newVal := resp.NewState
 	if newVal == cty.NilVal {
 		newVal = cty.NullVal(ty)
@@ -495,7 +495,7 @@ func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanc
 // schema (as plan.NewStateObject does for every recorded object), with the
 // change's private data, dependencies and create_before_destroy.
 func (a *applier) newObject(c *plan.ResourceInstanceChange, sch provider.Schema, v cty.Value, private []byte, status state.ObjectStatus) (*state.Object, error) {
-	obj, err := plan.NewStateObject(sch, v)
+	obj, err := plan.NewStateObject(c.ProviderConfig.Provider, c.Addr.Resource.Resource.Type, sch, v)
 	if err != nil {
 		return nil, fmt.Errorf("recording %s: %w", c.Addr, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
+	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
@@ -59,6 +60,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 	}
 	// Providers see values without marks; the result gets the
 	// configuration's sensitive marks back, for state and for dependents.
+	markedConfig := configVal
 	configVal, configMarks := configVal.UnmarkDeepWithPaths()
 	typeName := op.Addr.Resource.Resource.Type
 	configMarks = plan.WithEchoedMarks(c.ProviderConfig.Provider, typeName, configMarks)
@@ -73,13 +75,13 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 			// A check block's scoped data source never fails the apply:
 			// its check is reported as failed, with warnings.
 			a.markCheckFailed(op.Addr.Module, r.Check)
-			return Result{}, ds.Append(plan.AsWarnings(withAddr(resp.Diagnostics.InBody(r.Config), oaddr)))
+			return Result{}, ds.Append(plan.AsWarnings(withAddr(provider.Redacted(resp.Diagnostics, markedConfig).InBody(r.Config), oaddr)))
 		}
-		ds = ds.Append(withAddr(resp.Diagnostics.InBody(r.Config), oaddr))
+		ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, markedConfig).InBody(r.Config), oaddr))
 		if ds.HasErrors() {
 			return Result{}, ds
 		}
-		read := resp.State.MarkWithPaths(configMarks)
+		read := sch.Block.MarkSensitive(resp.State.MarkWithPaths(configMarks))
 		obj, err := a.newObject(c, sch, read, nil, state.Ready)
 		if err != nil {
 			return Result{}, ds.Append(err)
@@ -103,8 +105,8 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 	}
 	proposed := provider.ProposedNew(sch.Block, prior, configVal)
 	planResp := prov.PlanResourceChange(a.opCtx, provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
-	ds = ds.Append(withAddr(planResp.Diagnostics.InBody(r.Config), oaddr))
-	ds = ds.Append(plan.CheckPlanned(sch.Block, prior, configVal, planResp, c.ProviderConfig, op.Addr))
+	ds = ds.Append(withAddr(provider.Redacted(planResp.Diagnostics, markedConfig, c.Before).InBody(r.Config), oaddr))
+	ds = ds.Append(plan.CheckPlanned(sch.Block, prior, configVal.MarkWithPaths(configMarks), planResp, c.ProviderConfig, op.Addr))
 	if ds.HasErrors() {
 		return Result{}, ds
 	}
@@ -123,8 +125,15 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		}
 	}
 
-	resp := prov.ApplyResourceChange(a.opCtx, provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate, ProviderMeta: meta})
-	ds = ds.Append(withAddr(resp.Diagnostics.InBody(r.Config), oaddr))
+	var resp provider.ApplyResponse
+	if eq := prior.Equals(planned); c.Action == plan.Update && eq.IsKnown() && eq.True() {
+		// Only what is sensitive changes: the object is recorded with its
+		// new marks, without asking the provider, as OpenTofu does.
+		resp = provider.ApplyResponse{NewState: planned, Private: planResp.PlannedPrivate}
+	} else {
+		resp = prov.ApplyResourceChange(a.opCtx, provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate, ProviderMeta: meta})
+	}
+	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, markedConfig, c.Before).InBody(r.Config), oaddr))
 	newVal := resp.NewState
 	if newVal == cty.NilVal {
 		newVal = cty.NullVal(ty)
@@ -138,14 +147,14 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 	}
 	if !failed && !resp.LegacyTypeSystem {
 		// As in OpenTofu, the object is still recorded (tainted, if created).
-		for _, err := range provider.AssertObjectCompatible(sch.Block, planned, newVal) {
+		for _, err := range provider.AssertObjectCompatible(sch.Block, planned.MarkWithPaths(configMarks), newVal) {
 			ds = ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Provider produced inconsistent result after apply", Address: op.Addr.String(),
 				Detail: fmt.Sprintf("When applying changes to %s, provider %q produced an unexpected new value: %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", op.Addr, c.ProviderConfig.Provider.ForDisplay(), err)})
 			failed = true
 		}
 	}
 
-	newVal = newVal.MarkWithPaths(configMarks)
+	newVal = sch.Block.MarkSensitive(newVal.MarkWithPaths(configMarks))
 	var mutate func(*state.State)
 	changed := []addrs.ObjectAddr{oaddr}
 	switch {
@@ -227,10 +236,20 @@ func restoreDeposed(s *state.State, addr addrs.AbsResourceInstance, dk addrs.Dep
 
 // checkFinalPlan checks that every value known in the saved plan is the same
 // in the final plan made at apply time.
+//
+// A value the saved plan has marked sensitive is not shown.
 func checkFinalPlan(saved, final cty.Value) error {
 	// Marks say how values are shown, not what they are.
-	saved, _ = saved.UnmarkDeep()
+	saved, hidden := marks.Paths(saved)
 	final, _ = final.UnmarkDeep()
+	show := func(path cty.Path, v cty.Value) string {
+		for _, h := range hidden {
+			if n := min(len(h), len(path)); cty.Path(h[:n]).Equals(path[:n]) {
+				return marks.Redacted
+			}
+		}
+		return fmt.Sprintf("%#v", v)
+	}
 	var bad error
 	_ = cty.Walk(saved, func(path cty.Path, sv cty.Value) (bool, error) {
 		if bad != nil {
@@ -249,7 +268,7 @@ func checkFinalPlan(saved, final cty.Value) error {
 		}
 		if sv.Type().IsPrimitiveType() || sv.IsNull() {
 			if !sv.RawEquals(fv) && !(sv.IsNull() && fv.IsNull()) {
-				bad = fmt.Errorf("planned value for %s was %#v, but now %#v", describePath(path), sv, fv)
+				bad = fmt.Errorf("planned value for %s was %s, but now %s", describePath(path), show(path, sv), show(path, fv))
 			}
 			return false, nil
 		}

@@ -6,6 +6,6 @@
 // persisting it through a StateWriter after every completed operation.
 //
 // It imports internal/addrs, internal/dag, internal/diag, internal/config,
-// internal/lang, internal/state, internal/provider, internal/plan and the
-// hcl/cty libraries.
+// internal/lang, internal/marks, internal/state, internal/provider,
+// internal/plan and the hcl/cty libraries.
 package apply

@@ -2,6 +2,7 @@ package apply
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
@@ -12,6 +13,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provisioner"
 	"github.com/rig-iac/rig/internal/state"
@@ -73,13 +75,25 @@ func (a *applier) provision(ctx context.Context, op Operation, r *config.Resourc
 		if ds.HasErrors() {
 			return ds
 		}
-		val, marks := val.UnmarkDeepWithPaths()
+		// A provisioner's errors quote its command, paths and hosts: the
+		// texts of sensitive values there are replaced (OpenTofu and
+		// Terraform print them).
+		secrets := append(marks.Secrets(val), marks.Secrets(conn)...)
+		val, valMarks := val.UnmarkDeepWithPaths()
+		conn, _ = conn.UnmarkDeep()
 		output := func(line string) { a.opts.Hooks.ProvisionOutput(op, p.Type, line) }
-		if sensitive(marks) {
-			output = func(string) { a.opts.Hooks.ProvisionOutput(op, p.Type, suppressedOutput) }
+		if sensitive(valMarks) {
+			// Output that is not shown is not quoted by the error either.
+			output = func(line string) {
+				secrets = append(secrets, line)
+				a.opts.Hooks.ProvisionOutput(op, p.Type, suppressedOutput)
+			}
 		}
 		a.opts.Hooks.PreProvision(op, p.Type)
 		err := run.Run(ctx, provisioner.Request{Config: val, Connection: conn}, output)
+		if err != nil && len(secrets) > 0 {
+			err = errors.New(marks.RedactText(err.Error(), secrets))
+		}
 		a.opts.Hooks.PostProvision(op, p.Type, err)
 		if err == nil || p.OnFailure == config.ProvisionerOnFailureContinue {
 			continue
@@ -93,9 +107,9 @@ func (a *applier) provision(ctx context.Context, op Operation, r *config.Resourc
 
 // connection evaluates the connection p runs with, as OpenTofu does for
 // every provisioner: r's connection block with the arguments of p's own in
-// place of those of the same name; null when neither has one. Marks are
-// dropped: as in OpenTofu, a sensitive connection argument does not hide
-// the output.
+// place of those of the same name; null when neither has one. The value
+// keeps its marks; the caller drops them (as in OpenTofu, a sensitive
+// connection argument does not hide the output).
 func (a *applier) connection(scope *lang.Scope, r *config.Resource, p *config.Provisioner) (cty.Value, diag.Diagnostics) {
 	var body hcl.Body
 	switch {
@@ -112,7 +126,6 @@ func (a *applier) connection(scope *lang.Scope, r *config.Resource, p *config.Pr
 	if ds.HasErrors() {
 		return cty.NilVal, ds
 	}
-	val, _ = val.UnmarkDeep()
 	return val, ds
 }
 

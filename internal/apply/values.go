@@ -10,6 +10,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
@@ -28,9 +29,8 @@ type liveValues struct {
 	whole map[addrs.AbsResource]cty.Value
 }
 
-// newLiveValues starts from the plan's values; decode gives the value of
-// an object of the prior state.
-func newLiveValues(cfg *config.Module, p *plan.Plan, decode func(*state.Resource, *state.Object) (cty.Value, error)) *liveValues {
+// newLiveValues starts from the plan's values, as dec gives them.
+func newLiveValues(cfg *config.Module, p *plan.Plan, dec valueDecoder) *liveValues {
 	lv := &liveValues{
 		modes: map[addrs.ConfigResource]eval.ExpansionMode{},
 		keys:  map[addrs.AbsResource][]addrs.InstanceKey{},
@@ -52,7 +52,7 @@ func newLiveValues(cfg *config.Module, p *plan.Plan, decode func(*state.Resource
 		}
 		r := c.Addr.ContainingResource()
 		lv.keys[r] = append(lv.keys[r], c.Addr.Resource.Key)
-		lv.vals[c.Addr] = c.After
+		lv.vals[c.Addr] = dec.planned(c)
 	}
 	// Objects the plan has no change for are as the prior state records
 	// them: data sources read during planning, and the objects a targeted
@@ -64,7 +64,7 @@ func newLiveValues(cfg *config.Module, p *plan.Plan, decode func(*state.Resource
 				if changed[ia] || inst.Current == nil {
 					continue
 				}
-				if v, err := decode(rs, inst.Current); err == nil {
+				if v, err := dec.prior(rs, inst.Current); err == nil {
 					lv.keys[ra] = append(lv.keys[ra], k)
 					lv.vals[ia] = v
 				}
@@ -79,27 +79,52 @@ func newLiveValues(cfg *config.Module, p *plan.Plan, decode func(*state.Resource
 	return lv
 }
 
-// priorDecoder decodes the prior-state objects of data sources with their
-// schemas, so that dynamically typed attributes keep their types, with
-// their sensitive attributes marked. Other objects, and those whose
-// schema the provider does not give, are decoded with the type their JSON
-// implies.
-func priorDecoder(ctx context.Context, set *provider.Set) func(*state.Resource, *state.Object) (cty.Value, error) {
-	return func(rs *state.Resource, obj *state.Object) (cty.Value, error) {
-		if set == nil || rs.Addr.Resource.Mode != addrs.Data {
-			return decodeImplied(obj)
-		}
-		sch, ds := set.DataSourceSchema(ctx, rs.ProviderConfig.Provider, rs.Addr.Resource.Type)
-		if ds.HasErrors() || sch.Block == nil {
-			return decodeImplied(obj)
-		}
-		v, err := obj.Decode(sch.Block.ImpliedType())
-		if err != nil {
-			return decodeImplied(obj)
-		}
-		paths, _ := state.ParseSensitivePaths(obj.SensitiveAttributes)
-		return plan.MarkSensitive(v, paths), nil
+// valueDecoder gives the values expressions see of the objects an apply
+// starts from, marked sensitive where the state records a sensitive value
+// or the plan marks one, and where the schema declares one.
+type valueDecoder struct {
+	ctx context.Context
+	set *provider.Set
+}
+
+// schema returns the block of resource r's schema; nil when the provider
+// does not give it.
+func (d valueDecoder) schema(r addrs.AbsResource, p addrs.Provider) *provider.Block {
+	if d.set == nil {
+		return nil
 	}
+	var sch provider.Schema
+	var ds diag.Diagnostics
+	if r.Resource.Mode == addrs.Data {
+		sch, ds = d.set.DataSourceSchema(d.ctx, p, r.Resource.Type)
+	} else {
+		sch, ds = d.set.ResourceTypeSchema(d.ctx, p, r.Resource.Type)
+	}
+	if ds.HasErrors() {
+		return nil
+	}
+	return sch.Block
+}
+
+// planned returns the planned value of change c.
+func (d valueDecoder) planned(c *plan.ResourceInstanceChange) cty.Value {
+	return d.schema(c.Addr.ContainingResource(), c.ProviderConfig.Provider).MarkSensitive(c.After)
+}
+
+// prior decodes a prior-state object with its schema, so that dynamically
+// typed attributes keep their types; one whose schema the provider does
+// not give is decoded with the type its JSON implies.
+func (d valueDecoder) prior(rs *state.Resource, obj *state.Object) (cty.Value, error) {
+	if blk := d.schema(rs.Addr, rs.ProviderConfig.Provider); blk != nil {
+		if v, err := plan.ObjectValue(rs, obj, blk); err == nil {
+			return v, nil
+		}
+	}
+	v, err := decodeImplied(obj)
+	if err != nil {
+		return v, err
+	}
+	return marks.MarkPaths(v, plan.RecordedPaths(obj, rs.ProviderConfig.Provider, rs.Addr.Resource.Type)), nil
 }
 
 func decodeImplied(obj *state.Object) (cty.Value, error) {

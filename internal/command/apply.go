@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/corelog"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provisioner"
@@ -45,6 +46,8 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		fs.BoolVar(&f.autoApprove, "auto-approve", false, "Skip interactive approval of the plan before applying.")
 	}
 	if name != "refresh" {
+		m.addShowSensitiveFlag(fs)
+		fs.BoolVar(&f.suppressForget, "suppress-forget-errors", false, "Let a destroy that completes but leaves behind objects it forgot (removed blocks with destroy = false) succeed, rather than fail.")
 		fs.StringVar(&f.timeline, "timeline", "", "Write the timeline of the operations that ran to `FILE` as an HTML page: a bar per operation, the critical path, and how many ran at once per limit.")
 	}
 	if code, ok := m.parseArgs(fs, args); !ok {
@@ -60,7 +63,11 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	if fs.NArg() > 1 {
 		return m.argsError(fs, "Too many command line arguments", "Expected at most one positional argument: the path of a saved plan file.")
 	}
-	out := m.newOutput(f.json)
+	out, closeOut, ok := m.operationOutput(&f)
+	if !ok {
+		return 1
+	}
+	defer closeOut()
 	if ds := checkOperationFlags(&f); ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
@@ -95,6 +102,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	order := orderPlan(p, op.cfg)
 	out.plan(p, planSchemas(ctx, op.providers, p), order)
 	g, more := order.wait()
+	m.logGraph(g)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		out.diagnostics(ds)
@@ -111,6 +119,12 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 			question, explanation = "Do you really want to destroy all resources?", "rig will destroy all your managed infrastructure, as shown above.\nThere is no undo. Only 'yes' will be accepted to confirm."
 		case f.refreshOnly:
 			question, explanation = "Would you like to update the rig state to reflect these detected changes?", "rig will write these changes to the state without modifying any real infrastructure.\nThere is no undo. Only 'yes' will be accepted to confirm."
+		}
+		if !m.inputAllowed() {
+			// As OpenTofu words it for -json: there is no one to ask.
+			out.diagnostics(diag.Diagnostics{diag.Errorf("Plan file or auto-approve required",
+				"rig cannot ask for interactive approval when input is disabled (-input=false, or TF_INPUT=false). You can either apply a saved plan file, or enable the -auto-approve option.")})
+			return 1
 		}
 		if !m.confirm(question, explanation) {
 			if f.destroy {
@@ -130,7 +144,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 // runApplyPhase applies a plan and reports the result.
 // g is the plan's operation graph when already built, or nil.
 func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p *plan.Plan, g *apply.Graph, f *operationFlags) int {
-	if out.json == nil && p.HasChanges() {
+	if out.human && p.HasChanges() {
 		fmt.Fprintln(m.Out)
 	}
 	counter := &ui.CountHooks{}
@@ -147,6 +161,9 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	}
 	var rec *timeline.Recorder
 	hooks := multiHooks{out.hooks(), counter}
+	if m.log.Enabled(corelog.Info) {
+		hooks = append(hooks, logHooks{log: m.log})
+	}
 	if g != nil {
 		rec = newTimelineRecorder(op, g, f)
 		hooks = append(hooks, rec)
@@ -159,11 +176,11 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	var note string
 	if rec != nil {
 		var more diag.Diagnostics
-		note, more = keepTimeline(rec, g, f, op.providers)
+		note, more = m.keepTimeline(rec, g, f, op.providers)
 		ds = ds.Append(more)
 	}
 	printNote := func() {
-		if note != "" && out.json == nil {
+		if note != "" && out.human {
 			fmt.Fprintln(m.Out, note)
 		}
 	}
@@ -171,6 +188,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	if err := writer.WriteState(context.Background(), final); err != nil {
 		ds = ds.Append(m.persistFailed(final, writer, err)) // errored.go: errored.tfstate
 	}
+	ds = ds.Append(forgottenError(p, f))
 	out.diagnostics(ds)
 	if ds.HasErrors() {
 		printNote()
@@ -184,9 +202,29 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	// Imported objects are recorded with the state, without an operation.
 	summary.Import = ui.PlanSummary(p).Import
 	out.applied(summary, final)
+	if out.human {
+		m.stateSavedNote(summary.Add, summary.Change)
+	}
 	out.diagnostics(partialApplyWarning(p))
 	printNote()
 	return 0
+}
+
+// forgottenError is the error a destroy ends with when it forgot objects
+// rather than destroy them, as OpenTofu's: automation may take a
+// successful destroy to mean everything is gone. -suppress-forget-errors
+// turns it off.
+func forgottenError(p *plan.Plan, f *operationFlags) diag.Diagnostics {
+	if p.Mode != plan.DestroyMode || f.suppressForget {
+		return nil
+	}
+	for _, c := range p.Changes {
+		if c.Action == plan.Forget {
+			return diag.Diagnostics{diag.Errorf("Destroy was successful but left behind forgotten instances",
+				"As requested, rig has not deleted some remote objects that are no longer managed by this configuration. Those objects continue to exist in their remote system and so may continue to incur charges. Refer to the original plan for more information.\nTo suppress this error for the future 'destroy' runs, you can add the CLI flag \"-suppress-forget-errors\".")}
+		}
+	}
+	return nil
 }
 
 // provisioners returns the provisioners an apply runs. Their commands

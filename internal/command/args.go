@@ -22,6 +22,7 @@ import (
 // with the nearest flag's name and where to find the command's help. Then
 // ok is false and code is the exit status: 0 after help, 1 after an error.
 func (m *Meta) parseArgs(fs *flag.FlagSet, args []string) (code int, ok bool) {
+	compat := m.addCompatFlags(fs) // the options handled for every command (compat.go)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	var positional []string
@@ -50,7 +51,7 @@ func (m *Meta) parseArgs(fs *flag.FlagSet, args []string) (code int, ok bool) {
 	// Parsing again after "--" leaves the flags as they are and makes the
 	// positional arguments fs.Args().
 	_ = fs.Parse(append([]string{"--"}, positional...))
-	return 0, true
+	return compat.finish(m, fs)
 }
 
 // flagError reports a parse error of the flag package as Terraform does,

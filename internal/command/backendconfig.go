@@ -28,8 +28,9 @@ import (
 )
 
 // backendRecordPath is where `rig init` records the backend it configured,
-// in the format Terraform uses for .terraform/terraform.tfstate.
-var backendRecordPath = filepath.Join(".terraform", "terraform.tfstate")
+// in the format Terraform uses for .terraform/terraform.tfstate (in
+// TF_DATA_DIR when it is set).
+func (m *Meta) backendRecordPath() string { return m.dataPath("terraform.tfstate") }
 
 // backendSpec is a backend's effective configuration: its type and the
 // settings given explicitly (in the block, or with -backend-config), as
@@ -91,7 +92,8 @@ type backendRecord struct {
 
 // readBackendRecord returns the recorded backend, or ok false when none is
 // recorded.
-func readBackendRecord() (spec backendSpec, ok bool, err error) {
+func (m *Meta) readBackendRecord() (spec backendSpec, ok bool, err error) {
+	backendRecordPath := m.backendRecordPath()
 	data, err := os.ReadFile(backendRecordPath)
 	if errors.Is(err, fs.ErrNotExist) {
 		return spec, false, nil
@@ -123,7 +125,8 @@ func readBackendRecord() (spec backendSpec, ok bool, err error) {
 
 // writeBackendRecord records spec, or removes the record for the implicit
 // local backend.
-func writeBackendRecord(spec backendSpec) error {
+func (m *Meta) writeBackendRecord(spec backendSpec) error {
+	backendRecordPath := m.backendRecordPath()
 	if spec.Implicit {
 		if err := os.Remove(backendRecordPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
@@ -292,7 +295,7 @@ func (m *Meta) resolveBackend(cfg *config.Module) (backend.Backend, diag.Diagnos
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	rec, recorded, err := readBackendRecord()
+	rec, recorded, err := m.readBackendRecord()
 	if err != nil {
 		return nil, ds.Append(diag.Errorf("Failed to read the backend configuration", "%s", err))
 	}

@@ -73,7 +73,7 @@ func readFixtureRecord(t *testing.T, fixture string) backendSpec {
 	writeFile(t, dir, ".terraform/terraform.tfstate", string(data))
 	var spec backendSpec
 	var ok bool
-	inDir(t, dir, func() { spec, ok, err = readBackendRecord() })
+	inDir(t, dir, func() { spec, ok, err = (&Meta{}).readBackendRecord() })
 	if err != nil || !ok {
 		t.Fatalf("reading the record: %v (found %v)", err, ok)
 	}

@@ -108,10 +108,10 @@ headers   = { X-Team = "infra" }
 	var ok bool
 	var err error
 	inDir(t, dir, func() {
-		if err = writeBackendRecord(withFlags); err != nil {
+		if err = (&Meta{}).writeBackendRecord(withFlags); err != nil {
 			return
 		}
-		got, ok, err = readBackendRecord()
+		got, ok, err = (&Meta{}).readBackendRecord()
 	})
 	if err != nil || !ok {
 		t.Fatalf("record: %v (found %v)", err, ok)

@@ -40,7 +40,9 @@ By default rig makes a new plan, shows it and asks for approval before applying 
 		"console": {runConsole, "Try expressions at an interactive command prompt", "[options]", `
 Evaluate expressions against the configuration and the state of the current workspace: input variables (from -var, -var-file, terraform.tfvars and TF_VAR_ variables), local values, module outputs and the attributes of the resources the state records.
 
-The expressions are read from standard input, one a line, and each value is printed as it would be shown in an output; an expression's errors are shown and the next line is read. The input "exit", or its end, ends the console. In the console, type(EXPR) shows the type of EXPR.`},
+The expressions are read from standard input, one a line, and each value is printed as it would be shown in an output; an expression's errors are shown and the next line is read. The input "exit", or its end, ends the console. In the console, type(EXPR) shows the type of EXPR.
+
+With -plan, rig first makes a plan, as "rig plan" would, and evaluates the expressions against the values it plans: what the next apply would make, unknown where the plan cannot know it.`},
 		"refresh": {runRefresh, "Update the state to match remote systems", "[options]", `
 Update the state file of the current workspace to match the remote objects it records, reading each object and the data sources, without changing any object.
 
@@ -65,6 +67,10 @@ Explain what a plan does to the objects at ADDR and why: each object's action an
 ADDR is a module (module.net: every object in it), a resource (all its instances), a resource instance, or a deposed object, written ADDR[deposed=KEY] or as plans print it, "ADDR (deposed object KEY)".
 
 Given the path of a plan file saved with "rig plan -out", it explains that plan; otherwise it makes a new plan with the options below, as "rig plan" would.`},
+		"get": {runGet, "Install or upgrade remote modules", "[options]", `
+Install the modules the configuration calls, and the modules they call in turn, into .terraform/modules, and record them in .terraform/modules/modules.json. A module already installed is reused unless -update is given.
+
+"rig init" installs the modules too, so this command is rarely needed on its own.`},
 		"graph": {runGraph, "Generate a Graphviz graph of the steps in an operation", "[options]", `
 Print the configuration's resources and their dependencies as a graph in the DOT format, or with -type=plan or -type=plan-destroy the operations a plan would run and the order between them.
 
@@ -72,15 +78,33 @@ Render the graph with Graphviz, for example:
 
     rig graph | dot -Tsvg > graph.svg
 
+With -plan=FILE the graph is of the operations that applying the plan saved in FILE runs. -format=mermaid writes a Mermaid flowchart, which GitHub, GitLab and most Markdown renderers draw.
+
 Or let rig draw it: -format=html writes one self-contained page (nothing fetched) that lays out the graph in layers, one band per module (collapsible), coloured by action, with a search box; clicking an operation highlights what it waits for and what waits for it, directly and transitively, and shows its details. -format=svg writes a static image of the same layout:
 
     rig graph -type=plan -format=html -o plan.html`},
 		"import": {runImport, "Associate existing infrastructure with a rig resource", "[options] ADDR ID", `
 Import existing infrastructure into the rig state, so that it comes under rig's management without having been created by rig.
 
-ADDR is the address of the resource instance to import into, which must be declared in the configuration. ID identifies the remote object; its syntax depends on the resource type: see the type's documentation.
+ADDR is the address of the resource instance to import into, which must be declared in the configuration (in the working directory, or in the directory -config names). ID identifies the remote object; its syntax depends on the resource type: see the type's documentation.
 
 This command does not change the infrastructure, but it makes the provider's API calls that read the object being imported.`},
+		"login": {runLogin, "Obtain and save credentials for a remote host", "[options] [HOST]", `
+Ask for an API token for HOST (by default app.terraform.io), which must offer the login or tokens API of Terraform's service discovery (login.v1 or tfe.v2), and save it in plain text in credentials.tfrc.json in the CLI configuration directory (~/.terraform.d, readable by its owner only), where rig, OpenTofu and Terraform find it.
+
+rig opens no web browser: create the token on the host's web pages and paste it at the prompt, which does not echo it. Where the host offers the tokens API, rig checks the token with it before saving it.`},
+		"logout": {runLogout, "Remove locally-stored credentials for a remote host", "[options] [HOST]", `
+Remove the API token for HOST (by default app.terraform.io) that "rig login" saved in credentials.tfrc.json. The token is not revoked: revoke it on the host's web pages.`},
+		"metadata": {nil, "Metadata related commands", "<subcommand> [options] [args]", `
+This command has subcommands for the metadata of rig itself, for editors and other tools.`},
+		"metadata functions": {runMetadataFunctions, "Show signatures and descriptions for the available functions", "-json", `
+Print the signature of every function the language has, in the JSON format OpenTofu and Terraform print it in: for each function (under its name and under core::NAME) its description, return type, parameters and variadic parameter, with each parameter's name, type and whether it may be null.
+
+The -json flag is required.`},
+		"modules": {runModules, "Show all declared modules in a working directory", "[options]", `
+List the module calls of the configuration and of the modules it calls, as a tree with each module's source and the version installed; with -json, in the format Terraform prints them.
+
+The modules must be installed ("rig init").`},
 		"output": {runOutput, "Show output values from your root module", "[options] [NAME]", `
 Read the root module's output values from the state and print them. With a NAME, print only that output's value.`},
 		"providers": {runProviders, "Show the providers required for this configuration", "[options]", `
@@ -98,9 +122,9 @@ Copy the packages of the providers the configuration requires, for each platform
 
 The versions are those the dependency lock file selects, if it selects one, else the newest the version constraints allow. Name DIR with -plugin-dir, or in a provider_installation block of the CLI configuration, to install from it.`},
 		"show": {runShow, "Show the current state or a saved plan", "[options] [PLAN]", `
-Print the state of the current workspace in a human-readable form, or, given the path of a plan file saved with "rig plan -out", the plan.
+Print the state of the current workspace in a human-readable form, or, given the path of a plan file saved with "rig plan -out" (or -plan=FILE), the plan, or given a state file, that state.
 
-With -json the state or plan is printed in the JSON representation OpenTofu and Terraform document.`},
+With -json the state or plan is printed in the JSON representation OpenTofu and Terraform document, and -json-into writes it into a file beside the human output. With -json, -config prints the configuration, and -module=DIR the module in DIR alone, as OpenTofu's JSON configuration representation describes them.`},
 		"state": {nil, "Advanced state management", "<subcommand> [options] [args]", `
 This command has subcommands for inspecting and replacing the state of the current workspace.
 
@@ -112,7 +136,9 @@ With ADDRESS arguments, list only the instances they match: an instance address 
 		"state show": {runStateShow, "Show a resource in the state", "[options] ADDRESS", `
 Show the attributes of one resource instance in the state.
 
-ADDRESS must name a single instance, such as aws_instance.web[0]. "rig state list" lists the instances there are.`},
+ADDRESS must name a single instance, such as aws_instance.web[0]. "rig state list" lists the instances there are.
+
+With -json, the instance is printed as OpenTofu prints it: its version message, then a JSON state holding the instance alone.`},
 		"state pull": {runStatePull, "Print the state as stored", "[options]", `
 Print the current workspace's state exactly as it is stored, in the state file format, whichever backend stores it. Nothing is printed when there is no state.`},
 		"state push": {runStatePush, "Replace the state with a state file", "[options] PATH", `
@@ -122,11 +148,15 @@ The push is refused when the stored state has another lineage, or a higher seria
 		"state rm": {runStateRm, "Remove instances from the state", "[options] ADDRESS...", `
 Remove the objects ADDRESS names from the state: a resource instance, every instance of a resource, or everything in a module (module.NAME, or one instance of it).
 
-The remote objects are not destroyed: rig only forgets them. With -dry-run, list what would be removed.`},
+The remote objects are not destroyed: rig only forgets them. With -dry-run, list what would be removed.
+
+The state is backed up first, to terraform.tfstate.TIME.backup for the local backend (or the file -backup names).`},
 		"state mv": {runStateMv, "Move an item in the state", "[options] SOURCE DESTINATION", `
 Move the objects SOURCE names in the state to DESTINATION: a resource instance to another address, every instance of a resource to another resource of the same type, or a module (instance) and everything in it to another module path.
 
-Nothing is changed remotely. The destination must not have objects already. With -dry-run, print what would move.`},
+Nothing is changed remotely. The destination must not have objects already. With -dry-run, print what would move. With -state-out=FILE, the objects move into the state file FILE (created if missing) rather than within the state.
+
+The state is backed up first, to terraform.tfstate.TIME.backup for the local backend (or the file -backup names).`},
 		"state replace-provider": {runStateReplaceProvider, "Replace provider in the state", "[options] FROM TO", `
 Replace the provider of every resource in the state recorded with the provider FROM by the provider TO, fully qualified such as registry.terraform.io/hashicorp/aws and registry.example.com/acme/aws. It asks for confirmation unless -auto-approve.`},
 		"taint": {runTaint, "Mark a resource instance as not fully functional", "[options] ADDRESS", `
@@ -138,11 +168,11 @@ Print rig's version, the platform, the version of OpenTofu and Terraform whose l
 		"workspace": {nil, "Workspace management", "<subcommand> [options] [args]", `
 This command has subcommands to create, select, list and delete workspaces: separate states of the same configuration, kept by the same backend.`},
 		"workspace list": {runWorkspaceList, "List workspaces", "[options]", `
-List the workspaces, marking the selected one with an asterisk.`},
+List the workspaces, marking the selected one with an asterisk; with -json, as OpenTofu's workspace_list message.`},
 		"workspace show": {runWorkspaceShow, "Show the name of the current workspace", "[options]", `
 Print the name of the selected workspace.`},
 		"workspace new": {runWorkspaceNew, "Create a new workspace", "[options] NAME", `
-Create a new workspace named NAME, with an empty state, and select it.`},
+Create a new workspace named NAME, with an empty state (or a copy of the state file -state names), and select it.`},
 		"workspace select": {runWorkspaceSelect, "Select a workspace", "[options] NAME", `
 Select the workspace named NAME for the commands that follow. The selection is recorded in .terraform/environment; the TF_WORKSPACE environment variable overrides it.`},
 		"workspace delete": {runWorkspaceDelete, "Delete a workspace", "[options] NAME", `

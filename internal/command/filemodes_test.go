@@ -1,3 +1,5 @@
+//go:build unix
+
 package command
 
 import (
@@ -7,21 +9,18 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 
 	"github.com/rig-iac/rig/internal/backend"
 	"github.com/rig-iac/rig/internal/backend/inmem"
+	"github.com/rig-iac/rig/internal/command/commandtest"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statemgr"
 )
 
 // withUmask runs the rest of the test with the process's umask set to
 // mask, so that a file's mode on disk shows what rig asked for.
-func withUmask(t *testing.T, mask int) {
-	old := syscall.Umask(mask)
-	t.Cleanup(func() { syscall.Umask(old) })
-}
+func withUmask(t *testing.T, mask int) { commandtest.WithUmask(t, mask) }
 
 func wantMode(t *testing.T, path string, want fs.FileMode) {
 	t.Helper()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/dag"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/graphview"
@@ -17,24 +18,31 @@ import (
 
 // runGraph prints a Graphviz DOT graph: by default the resources and their
 // dependencies; with -type=plan or -type=plan-destroy, the operations a plan
-// would run and their order.
+// would run and their order; with -plan=FILE, those of a saved plan.
 func runGraph(m *Meta, args []string) int {
 	fs := m.flagSet("graph")
-	typ := fs.String("type", "", "Draw the graph of `TYPE`: plan or plan-destroy, the operations of such a plan and their order. By default the graph is of the resources and their dependencies.")
-	format := fs.String("format", "dot", "Write the graph as `FORMAT`: dot (Graphviz), html (an interactive page, self-contained) or svg (a static image of the same layout).")
+	typ := fs.String("type", "", "Draw the graph of `TYPE`: plan or plan-destroy, the operations of such a plan and their order (apply, with -plan). By default the graph is of the resources and their dependencies.")
+	format := fs.String("format", "dot", "Write the graph as `FORMAT`: dot (Graphviz), mermaid (a Mermaid flowchart, which Markdown renderers draw), html (an interactive page, self-contained) or svg (a static image of the same layout).")
 	outPath := fs.String("o", "", "Write the graph to `FILE` rather than to standard output.")
+	planPath := fs.String("plan", "", "Draw the operations of the saved plan at `FILE` (made by \"rig plan -out\") and their order, rather than planning.")
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
 	switch *format {
-	case "dot", "html", "svg":
+	case "dot", "mermaid", "html", "svg":
 	default:
-		return m.argsError(fs, "Invalid -format", fmt.Sprintf("Unknown graph format %q: want dot, html or svg.", *format))
+		return m.argsError(fs, "Invalid -format", fmt.Sprintf("Unknown graph format %q: want dot, mermaid, html or svg.", *format))
 	}
 	if fs.NArg() > 0 {
 		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
 	}
+	if *planPath != "" && *typ != "" && *typ != "apply" {
+		return m.argsError(fs, "Invalid combination of options", fmt.Sprintf("A saved plan has one graph, of the operations applying it runs: -type=%s does not go with -plan.", *typ))
+	}
 	ctx := context.Background()
+	if *planPath != "" {
+		return m.graphSavedPlan(*planPath, *outPath, *format)
+	}
 	switch *typ {
 	case "":
 		cfg, ds := m.loadCheckedConfig()
@@ -50,7 +58,10 @@ func runGraph(m *Meta, args []string) int {
 			m.showDiagnostics(ds)
 			return 1
 		}
-		return m.writeGraph(*outPath, *format, func(w io.Writer) error {
+		return m.writeGraph(*outPath, *format, func(w io.Writer, mermaid bool) error {
+			if mermaid {
+				return g.Mermaid(w, dag.MermaidOptions[addrs.ConfigResource]{Name: addrs.ConfigResource.String})
+			}
 			return g.DOT(w, dag.DOTOptions[addrs.ConfigResource]{GraphName: "rig", Name: addrs.ConfigResource.String})
 		}, func() *graphview.Document { return graphview.FromResources(g) })
 	case "plan", "plan-destroy", "apply":
@@ -67,25 +78,45 @@ func runGraph(m *Meta, args []string) int {
 			m.showDiagnostics(ds)
 			return 1
 		}
-		g, more := apply.OrderWith(p, apply.OrderOptions{Rules: *format != "dot", Config: op.cfg})
-		ds = ds.Append(more)
-		if ds.HasErrors() {
-			m.showDiagnostics(ds)
-			return 1
-		}
-		return m.writeGraph(*outPath, *format, func(w io.Writer) error {
-			return g.G.DOT(w, dag.DOTOptions[apply.Op]{GraphName: "rig", Name: g.Label})
-		}, func() *graphview.Document { return graphview.Build(g, p) })
+		return m.graphPlan(p, op.cfg, *outPath, *format)
 	}
 	fmt.Fprintf(m.Err, "Error: invalid -type %q: want \"plan\", \"plan-destroy\" or nothing.\n", *typ)
 	return 1
 }
 
+// graphSavedPlan draws the operations of the plan saved at path, with the
+// configuration it records.
+func (m *Meta) graphSavedPlan(path, outPath, format string) int {
+	cfg, _ := m.loadConfigQuiet() // for the plan's encryption, if any
+	pf, err := readPlan(path, cfg)
+	if err != nil {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a plan", "%s", err)})
+		return 1
+	}
+	return m.graphPlan(pf.Plan, m.plannedConfig(pf), outPath, format)
+}
+
+// graphPlan draws p's operation graph.
+func (m *Meta) graphPlan(p *plan.Plan, cfg *config.Module, outPath, format string) int {
+	g, ds := apply.OrderWith(p, apply.OrderOptions{Rules: format == "html" || format == "svg", Config: cfg})
+	if ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return 1
+	}
+	return m.writeGraph(outPath, format, func(w io.Writer, mermaid bool) error {
+		if mermaid {
+			return g.G.Mermaid(w, dag.MermaidOptions[apply.Op]{Name: g.Label})
+		}
+		return g.G.DOT(w, dag.DOTOptions[apply.Op]{GraphName: "rig", Name: g.Label})
+	}, func() *graphview.Document { return graphview.Build(g, p) })
+}
+
 // writeGraph writes a graph to path (standard output when "") in format:
-// DOT through dot, or the document doc builds as an HTML page or an SVG image.
-func (m *Meta) writeGraph(path, format string, dot func(io.Writer) error, doc func() *graphview.Document) int {
-	write := dot
-	if format != "dot" {
+// DOT or Mermaid through text, or the document doc builds as an HTML page
+// or an SVG image.
+func (m *Meta) writeGraph(path, format string, text func(w io.Writer, mermaid bool) error, doc func() *graphview.Document) int {
+	write := func(w io.Writer) error { return text(w, format == "mermaid") }
+	if format == "html" || format == "svg" {
 		d := doc()
 		l := graphview.LayoutOf(d)
 		write = func(w io.Writer) error {

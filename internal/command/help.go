@@ -14,6 +14,11 @@ const helpWidth = 78
 // mainCommands are listed first in rig's help, in workflow order.
 var mainCommands = []string{"init", "validate", "plan", "apply", "destroy"}
 
+// diagnosticCommands are the commands whose help lists the view options
+// every command accepts (viewFlagNames): those that evaluate the
+// configuration, where warnings and progress messages come from.
+var diagnosticCommands = []string{"init", "get", "validate", "plan", "apply", "destroy", "refresh", "console", "import", "graph", "explain"}
+
 // writeUsage writes rig's help: the global options and the commands.
 func writeUsage(w io.Writer) {
 	fmt.Fprintf(w, "Usage: rig [global options] <subcommand> [args]\n\n")
@@ -73,7 +78,12 @@ func writeCommandHelp(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintf(w, "Usage: rig [global options] %s %s\n\n", fs.Name(), c.args)
 	writeParagraphs(w, c.about, 2)
 	var opts []option
-	fs.VisitAll(func(f *flag.Flag) { opts = append(opts, flagOption(f)) })
+	fs.VisitAll(func(f *flag.Flag) {
+		if slices.Contains(viewFlagNames, f.Name) && !slices.Contains(diagnosticCommands, fs.Name()) {
+			return // accepted, but of no interest there
+		}
+		opts = append(opts, flagOption(f))
+	})
 	if len(opts) > 0 {
 		fmt.Fprintf(w, "\nOptions:\n\n")
 		writeOptions(w, opts)

@@ -18,6 +18,8 @@ func runImport(m *Meta, args []string) int {
 	fs := m.flagSet("import")
 	addVarFlags(fs, &f.vars)
 	addLockFlags(fs, &f.lock, &f.lockTimeout)
+	m.addLegacyStateFlags(fs, legacyAll)
+	fs.StringVar(&m.configDir, "config", "", "Load the configuration that declares ADDR and its provider from the directory at `PATH` instead of the working directory, whose state and backend are still used.")
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
@@ -51,8 +53,12 @@ func runImport(m *Meta, args []string) int {
 	}
 	forceStop = func() { op.providers.Stop(context.Background()) }
 	view := ui.NewImportView(m.Out, ui.RenderOptions{Color: m.Color})
+	var hooks plan.ImportHooks = view
+	if m.view.concise {
+		hooks = nil // no progress lines
+	}
 	imported, more := plan.Import(ctx, op.cfg, op.state, op.providers, []plan.ImportTarget{{Addr: addr, ID: fs.Arg(1)}},
-		plan.ImportOptions{Variables: op.variables, Workspace: m.workspace(), Hooks: view, Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances})
+		plan.ImportOptions{Variables: op.variables, Workspace: m.workspace(), Hooks: hooks, Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances})
 	if ds = ds.Append(more); ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"net/http"
 	"os"
+	"path/filepath"
 
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
@@ -28,6 +29,19 @@ func runInit(m *Meta, args []string) int {
 	}
 	if f.upgrade && f.lockfileReadonly {
 		return m.argsError(fs, "Invalid options", "The -upgrade flag conflicts with -lockfile=readonly.")
+	}
+	if problem := checkInitAliases(fs); problem != "" {
+		return m.argsError(fs, "Invalid init options", problem)
+	}
+	if !m.startStream(f.stream) {
+		return 1
+	}
+	defer m.endStream()
+	if f.fromModule != "" {
+		if ds := m.initFromModule(context.Background(), f.fromModule); ds.HasErrors() {
+			m.showDiagnostics(ds)
+			return 1
+		}
 	}
 	if f.get {
 		if ds := m.initModules(f.upgrade); ds.HasErrors() {
@@ -60,8 +74,8 @@ func runInit(m *Meta, args []string) int {
 		return 1
 	}
 	fmt.Fprint(m.Out, colorText(m.Color, "\n\x1b[1mInitializing provider plugins...\x1b[0m\n", "\nInitializing provider plugins...\n"))
-	if err := os.MkdirAll(".terraform", 0o755); err != nil {
-		m.showDiagnostics(ds.Append(diag.Errorf("Failed to initialize", "Creating .terraform: %s", err)))
+	if err := os.MkdirAll(m.dataDir(), 0o755); err != nil {
+		m.showDiagnostics(ds.Append(diag.Errorf("Failed to initialize", "Creating %s: %s", m.dataDir(), err)))
 		return 1
 	}
 	ds = ds.Append(m.initProviders(cfg, &f))
@@ -71,7 +85,9 @@ func runInit(m *Meta, args []string) int {
 	}
 	m.showDiagnostics(ds)
 	fmt.Fprint(m.Out, colorText(m.Color, "\n\x1b[32m\x1b[1mrig has been successfully initialized!\x1b[0m\n", "\nrig has been successfully initialized!\n"))
-	fmt.Fprintln(m.Out, "\nYou may now begin working with rig. Try running \"rig plan\" to see\nany changes that are required for your infrastructure.")
+	if !m.inAutomation {
+		fmt.Fprintln(m.Out, "\nYou may now begin working with rig. Try running \"rig plan\" to see\nany changes that are required for your infrastructure.")
+	}
 	return 0
 }
 
@@ -100,7 +116,11 @@ func (m *Meta) initModules(upgrade bool) diag.Diagnostics {
 	if len(more) > 0 {
 		m.showDiagnostics(more) // warnings about the credentials, shown once here
 	}
+	cli, _ := m.cliConfig() // its problems are shown before the command runs
 	inst := getmodules.Installer{
+		ModulesDir:          filepath.ToSlash(m.dataPath("modules")),
+		RegistryRetries:     cli.RegistryRetries,
+		RegistryTimeout:     cli.RegistryTimeout,
 		Upgrade:             upgrade,
 		Out:                 m.Out,
 		HTTPClient:          moduleHTTPClient,
@@ -151,21 +171,21 @@ func (m *Meta) initProviders(cfg *config.Module, f *initFlags) diag.Diagnostics 
 		toInstall = append(toInstall, req)
 	}
 
-	cli, more := getproviders.LoadCLIConfig()
+	cli, more := m.cliConfig()
 	ds = ds.Append(more)
 	pluginDirs := f.pluginDirs
 	if len(pluginDirs) > 0 {
-		if err := writePluginPath(pluginDirs); err != nil {
+		if err := m.writePluginPath(pluginDirs); err != nil {
 			return ds.Append(diag.Errorf("Failed to initialize", "Recording -plugin-dir: %s", err))
 		}
 	} else {
-		pluginDirs = readPluginPath()
+		pluginDirs = m.readPluginPath()
 	}
 	sources, more := cli.Sources(pluginDirs, cli.Client())
 	ds = ds.Append(more)
 	inst := &getproviders.Installer{
 		Sources:           sources,
-		TargetDir:         providersDir,
+		TargetDir:         m.providersDir(),
 		CacheDir:          cli.PluginCacheDir,
 		CacheMayBreakLock: cli.CacheMayBreakLock,
 		Log:               func(s string) { fmt.Fprintln(m.Out, s) },

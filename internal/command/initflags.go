@@ -20,10 +20,18 @@ type initFlags struct {
 	// lockfileReadonly is -lockfile=readonly: the dependency lock file is
 	// checked, never written.
 	lockfileReadonly bool
+	// fromModule is -from-module: the module copied into the empty
+	// working directory first (initfrom.go); "" for none.
+	fromModule string
+	// stream is -json and -json-into.
+	stream streamFlags
 }
 
 func addInitFlags(fs *flag.FlagSet, f *initFlags) {
 	fs.BoolVar(&f.backend, "backend", true, "Skip the backend step: keep using the backend the last init configured, without checking or migrating it.")
+	fs.Var(boolValue{set: func(on bool) { f.backend = on }, get: func() bool { return f.backend }}, "cloud", "The same as -backend, which OpenTofu and Terraform accept under this name too.")
+	fs.StringVar(&f.fromModule, "from-module", "", "Copy the module at `SOURCE` (a local path, a registry address, a git or HTTP source) into the working directory, which must be empty, before initializing it.")
+	addStreamFlags(fs, &f.stream)
 	fs.BoolVar(&f.get, "get", true, "Don't install the modules the configuration calls when they are installed already.")
 	fs.Func("plugin-dir", "Search for providers only in `DIR`, a filesystem mirror, instead of the default locations, and remember it for later inits. Use this option more than once for more than one directory.", func(s string) error {
 		f.pluginDirs = append(f.pluginDirs, s)
@@ -37,4 +45,18 @@ func addInitFlags(fs *flag.FlagSet, f *initFlags) {
 		f.lockfileReadonly = true
 		return nil
 	})
+}
+
+// checkInitAliases reports -backend and -cloud given together: they are one
+// option under two names, as in OpenTofu.
+func checkInitAliases(fs *flag.FlagSet) string {
+	var backend, cloud bool
+	fs.Visit(func(f *flag.Flag) {
+		backend = backend || f.Name == "backend"
+		cloud = cloud || f.Name == "cloud"
+	})
+	if backend && cloud {
+		return "The -backend and -cloud options are aliases of one another and mutually-exclusive in their use."
+	}
+	return ""
 }

@@ -5,7 +5,9 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
+	"github.com/rig-iac/rig/internal/corelog"
 	"github.com/rig-iac/rig/internal/provider/plugin"
 )
 
@@ -28,6 +30,20 @@ func Main(args []string, streams Streams) int {
 	if os.Getenv("NO_COLOR") != "" {
 		m.Color = false
 	}
+	start := time.Now()
+	m.runEnv = readRunEnv(os.Getenv)
+	if hasNoColor(args) {
+		// -no-color anywhere applies from the start, to the errors of
+		// the flags before it too, as in Terraform.
+		m.Color = false
+	}
+	m.openLog(os.Getenv)
+	defer m.log.Close()
+	m.logStart(args)
+	// The CLI configuration is read before -chdir, so that a relative
+	// TF_CLI_CONFIG_FILE is the caller's, and its problems are shown for
+	// every command, as Terraform and OpenTofu show them.
+	m.showCLIConfigProblems()
 	// Global options come before the command name.
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
 		arg := args[0]
@@ -58,7 +74,41 @@ func Main(args []string, streams Streams) int {
 		writeUsage(streams.Out)
 		return 1
 	}
-	return m.run(args)
+	args, notes, err := envArgs(args, os.Getenv)
+	if err != nil {
+		// As Terraform words it: "Error parsing extra CLI args from …".
+		fmt.Fprintf(streams.Err, "Error %s\n", err)
+		return 1
+	}
+	for _, n := range notes {
+		fmt.Fprintf(streams.Err, "Warning: %s\n", n)
+	}
+	if hasNoColor(args) {
+		m.Color = false
+	}
+	m.logCommand(args)
+	defer m.endStream() // the end of a -json or -json-into stream
+	code := m.run(args)
+	m.log.Info("rig finished", corelog.Int("exit_code", code), corelog.Duration("elapsed", time.Since(start)))
+	if code != 0 {
+		m.showPluginCrashes()
+	}
+	plugin.TakeCrashes() // forgotten after a success
+	return code
+}
+
+// hasNoColor reports whether -no-color is among the arguments (before any
+// "--" ending the options).
+func hasNoColor(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-no-color", "--no-color", "-no-color=true", "--no-color=true":
+			return true
+		}
+	}
+	return false
 }
 
 // run runs the command named by args[0] (and args[1], for a command with
@@ -72,6 +122,9 @@ func (m *Meta) run(args []string) int {
 		}
 		// `rig help plan` is `rig plan -help`.
 		name, args = args[0], append(args[1:], "-help")
+	}
+	if code, handled := m.preCommand(&name, &args); handled {
+		return code
 	}
 	c, ok := commands[name]
 	if !ok {

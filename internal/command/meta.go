@@ -19,6 +19,7 @@ import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/backend"
 	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/corelog"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/encryption"
 	"github.com/rig-iac/rig/internal/eval"
@@ -39,6 +40,17 @@ type Meta struct {
 	Color bool
 	// Input allows interactive prompts (-input=false turns it off).
 	Input bool
+	// view holds the output options every command accepts (viewflags.go).
+	view viewOptions
+	// legacy holds the local backend's -state, -state-out and -backup
+	// (legacystate.go).
+	legacy legacyState
+	// stream is the JSON stream of a command without a plan, nil without
+	// -json and -json-into (jsonstream.go).
+	stream *commandStream
+	// configDir is the directory the configuration is loaded from: ""
+	// for the working directory (import -config=DIR names another).
+	configDir string
 
 	// startDir is the directory rig was started in, before any -chdir:
 	// path.cwd, as OpenTofu gives it ("" when it could not be found).
@@ -69,6 +81,11 @@ type Meta struct {
 	exiting bool
 	// exit ends the process; tests replace it.
 	exit func(code int)
+
+	// runEnv is what the environment says about every command (runenv.go):
+	// the core log, the data directory, TF_IN_AUTOMATION, TF_INPUT, the
+	// CLI configuration.
+	runEnv
 }
 
 // interruptGrace is how long rig, interrupted outside any writing phase,
@@ -121,6 +138,7 @@ func (m *Meta) flagSet(name string) *flag.FlagSet {
 	fs.SetOutput(m.Err)
 	fs.Var(boolFunc(func() { m.Color = false }), "no-color", "If specified, output won't contain any color.")
 	fs.BoolVar(&m.Input, "input", true, "Disable interactive prompts: fail instead when a required variable has no value or an approval is needed.")
+	m.addViewFlags(fs)
 	return fs
 }
 
@@ -141,7 +159,7 @@ func (m *Meta) showDiagnostics(ds diag.Diagnostics) {
 	if len(ds) == 0 {
 		return
 	}
-	renderDiagnostics(m.Err, ds, m.sources, m.Color)
+	m.renderDiags(m.Err, ds)
 }
 
 // renderDiagnostics writes diagnostics in OpenTofu's boxed form, or its
@@ -161,7 +179,13 @@ func renderDiagnostics(w io.Writer, ds diag.Diagnostics, sources map[string][]by
 // initialized it; see getproviders.RegistryHosts).
 func (m *Meta) loadConfig() (*config.Module, diag.Diagnostics) {
 	hosts := m.registryHosts()
-	mod, ds := config.LoadTree(".", config.TreeOptions{Resolve: installedModules(), ProviderHost: hosts.Provider})
+	dir := "."
+	if m.configDir != "" {
+		dir = m.configDir
+	}
+	start := time.Now()
+	mod, ds := config.LoadTree(dir, config.TreeOptions{Resolve: m.installedModules(), ProviderHost: hosts.Provider})
+	m.logConfig(mod, ds, time.Since(start))
 	if mod != nil {
 		// A copy: variable and settings files shown in diagnostics are
 		// not part of the configuration (a saved plan records its files).
@@ -231,15 +255,16 @@ func (m *Meta) loadCheckedConfig() (*config.Module, diag.Diagnostics) {
 
 // installedModules resolves the sources of module calls that are not local
 // paths through the manifest `rig init` (or terraform/tofu init) wrote in
-// .terraform/modules.
-func installedModules() config.ModuleDirResolver {
+// .terraform/modules (modules in TF_DATA_DIR).
+func (m *Meta) installedModules() config.ModuleDirResolver {
+	modulesDir := m.dataPath("modules")
 	var (
 		once     sync.Once
 		manifest getmodules.Manifest
 		err      error
 	)
 	return func(key string, call *config.ModuleCall) (string, diag.Diagnostics) {
-		once.Do(func() { manifest, err = getmodules.ReadManifest(getmodules.ModulesDir) })
+		once.Do(func() { manifest, err = getmodules.ReadManifest(modulesDir) })
 		if err != nil {
 			return "", diag.Diagnostics{diag.At(call.DeclRange, "Failed to read module manifest", err.Error())}
 		}
@@ -256,12 +281,13 @@ func installedModules() config.ModuleDirResolver {
 }
 
 // workspace returns the selected workspace: TF_WORKSPACE, else the one
-// recorded by `rig workspace select`, else "default".
+// recorded by `rig workspace select` (the data directory's environment
+// file), else "default".
 func (m *Meta) workspace() string {
 	if ws := os.Getenv("TF_WORKSPACE"); ws != "" {
 		return ws
 	}
-	if b, err := os.ReadFile(filepath.Join(".terraform", "environment")); err == nil {
+	if b, err := os.ReadFile(m.dataPath("environment")); err == nil {
 		if ws := strings.TrimSpace(string(b)); ws != "" {
 			return ws
 		}
@@ -272,6 +298,9 @@ func (m *Meta) workspace() string {
 // backendFor returns the state backend the configuration selects (see
 // resolveBackend in backendconfig.go: the backend `rig init` recorded).
 func (m *Meta) backendFor(cfg *config.Module) (backend.Backend, diag.Diagnostics) {
+	if m.legacy.active() {
+		return m.legacyStateBackend(cfg)
+	}
 	return m.resolveBackend(cfg)
 }
 
@@ -289,6 +318,10 @@ func (m *Meta) stateStore(ctx context.Context, cfg *config.Module) (backend.Stor
 	store, err := b.Store(ctx, m.workspace())
 	if err != nil {
 		return nil, ds.Append(diag.Errorf("Failed to open state", "%s", err))
+	}
+	m.log.Debug("state store opened", corelog.String("workspace", m.workspace()), corelog.String("path", store.Path()))
+	if m.log.Enabled(corelog.Info) {
+		store = loggedStore{Store: store, log: m.log}
 	}
 	m.encryption = enc
 	if enc != nil {
@@ -328,10 +361,13 @@ func (m *Meta) lockState(ctx context.Context, store backend.Store, operation str
 		}
 		return nil, diag.Diagnostics{diag.Errorf("Error acquiring the state lock", "%s\n\nrig acquires a state lock to protect the state from being written by multiple users at the same time. Please resolve the issue above and try again. For most commands, you can disable locking with the \"-lock=false\" flag, but this is not recommended.", detail)}
 	}
+	m.log.Debug("state locked", corelog.String("path", store.Path()), corelog.String("operation", operation), corelog.String("lock_id", id))
 	return func() {
 		if err := store.Unlock(context.Background(), id); err != nil {
 			fmt.Fprintf(m.Err, "Error releasing the state lock: %s\n", err)
+			return
 		}
+		m.log.Debug("state unlocked", corelog.String("path", store.Path()), corelog.String("lock_id", id))
 	}, nil
 }
 
@@ -362,7 +398,7 @@ func (m *Meta) providerFactories() provider.Factories {
 		}
 		return p, nil
 	}
-	return f
+	return m.loggedFactories(f)
 }
 
 // interruptible returns a context cancelled on the first SIGINT/SIGTERM; a
@@ -411,7 +447,7 @@ func (m *Meta) interruptible(onForce func()) (context.Context, func()) {
 
 // confirm asks a yes/no question; only "yes" approves.
 func (m *Meta) confirm(question, explanation string) bool {
-	if !m.Input {
+	if !m.inputAllowed() {
 		return false
 	}
 	fmt.Fprintf(m.Out, "\n%s\n", question)

@@ -57,7 +57,7 @@ func (m *Meta) initBackend(ctx context.Context, cfg *config.Module, f *initBacke
 	if f.migrate && f.reconfigure {
 		return ds.Append(diag.Errorf("Invalid init options", "-migrate-state and -reconfigure cannot be used together."))
 	}
-	prev, recorded, err := readBackendRecord()
+	prev, recorded, err := m.readBackendRecord()
 	if err != nil {
 		return ds.Append(diag.Errorf("Failed to read the backend configuration", "%s", err))
 	}
@@ -100,7 +100,7 @@ func (m *Meta) initBackend(ctx context.Context, cfg *config.Module, f *initBacke
 			}
 		}
 	}
-	if err := writeBackendRecord(want); err != nil {
+	if err := m.writeBackendRecord(want); err != nil {
 		return ds.Append(diag.Errorf("Failed to record the backend configuration", "%s", err))
 	}
 	if !prev.same(want) && !want.Implicit {

@@ -40,6 +40,7 @@ type operationFlags struct {
 	lock             bool
 	lockTimeout      time.Duration
 	json             bool
+	jsonInto         string
 	detailedExitcode bool
 	out              string
 	autoApprove      bool
@@ -49,6 +50,9 @@ type operationFlags struct {
 	// savedPlan is set when applying a saved plan, which carries its
 	// variables: none are collected (or asked for).
 	savedPlan bool
+	// suppressForget is -suppress-forget-errors: a destroy that leaves
+	// forgotten objects behind succeeds.
+	suppressForget bool
 }
 
 func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
@@ -86,6 +90,23 @@ func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
 	fs.Var(limitFlags{limits: &f.limits}, "limit", "Run at most N operations at once of a provider, a resource type or a resource: `NAME=N`. Use this option more than once to limit more than one; limits can be set in rig.hcl too.")
 	addLockFlags(fs, &f.lock, &f.lockTimeout)
 	fs.BoolVar(&f.json, "json", false, "Print machine-readable output: one JSON message a line, as OpenTofu documents them. apply and destroy need -auto-approve or a saved plan with it.")
+	addJSONIntoFlag(fs, &f.jsonInto)
+	m.addLegacyStateFlags(fs, legacyAll)
+}
+
+// operationOutput opens the output of an operation: human, JSON or both
+// (-json-into). The returned function closes the -json-into file.
+func (m *Meta) operationOutput(f *operationFlags) (*output, func(), bool) {
+	into, ds := openJSONInto(f.jsonInto, f.json)
+	if ds.HasErrors() {
+		out := m.newOutput(f.json, nil)
+		out.diagnostics(ds)
+		return nil, nil, false
+	}
+	if into == nil {
+		return m.newOutput(f.json, nil), func() {}, true
+	}
+	return m.newOutput(false, into), func() { into.Close() }, true
 }
 
 // addVarFlags defines -var and -var-file, which append to vars in the
@@ -258,11 +279,13 @@ func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (
 	case f.refreshOnly:
 		mode = plan.RefreshOnlyMode
 	}
+	start := time.Now()
 	p, more := plan.Make(ctx, op.cfg, op.state, op.providers, plan.Options{
 		Mode: mode, Variables: op.variables, Replace: replace, SkipRefresh: !f.refresh,
-		Parallelism: f.parallelism, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances,
+		Parallelism: f.parallelism, Limits: f.limits, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances,
 		Targets: targets, Excludes: excludes, Hooks: op.refreshHooks, Generated: op.generated,
 	})
+	m.logPlan(p, time.Since(start))
 	return p, ds.Append(more)
 }
 

@@ -18,9 +18,17 @@ import (
 func runOutput(m *Meta, args []string) int {
 	fs := m.flagSet("output")
 	jsonOut := fs.Bool("json", false, "Print machine-readable output in JSON format: every output with its type and sensitivity, or the named output's value.")
+	m.addShowSensitiveFlag(fs)
+	m.addLegacyStateFlags(fs, legacyStateOnly)
+	m.legacy.anyBackend = true
 	raw := fs.Bool("raw", false, "Print the named output's value, which must be a string, a number or a bool, as it is: without quotes and without a newline, for shell scripts.")
+	var jsonInto string
+	addJSONIntoFlag(fs, &jsonInto)
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
+	}
+	if *jsonOut && jsonInto != "" {
+		return m.argsError(fs, "Invalid output format", "The -json and -json-into arguments are mutually exclusive.")
 	}
 	if fs.NArg() > 1 {
 		return m.argsError(fs, "Unexpected argument", "The output command expects exactly one argument with the name of an output value, or no arguments to show all outputs.")
@@ -29,6 +37,19 @@ func runOutput(m *Meta, args []string) int {
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
+	}
+	if jsonInto != "" {
+		// What -json prints, into the file; the human output follows.
+		var name string
+		if fs.NArg() == 1 {
+			name = fs.Arg(0)
+		}
+		if b, ok := outputsJSON(s, name); ok {
+			if ds := writeJSONInto(jsonInto, b); ds.HasErrors() {
+				m.showDiagnostics(ds)
+				return 1
+			}
+		}
 	}
 	if fs.NArg() == 1 {
 		name := fs.Arg(0)
@@ -53,9 +74,9 @@ func runOutput(m *Meta, args []string) int {
 			}
 			fmt.Fprint(m.Out, v)
 		case *jsonOut:
-			b, err := ctyjson.Marshal(o.Value, o.Value.Type())
-			if err != nil {
-				m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to encode output", "%s", err)})
+			b, ok := outputsJSON(s, name)
+			if !ok {
+				m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to encode output", "The value of %q cannot be written as JSON.", name)})
 				return 1
 			}
 			fmt.Fprintln(m.Out, string(b))
@@ -65,18 +86,7 @@ func runOutput(m *Meta, args []string) int {
 		return 0
 	}
 	if *jsonOut {
-		type outJSON struct {
-			Sensitive bool            `json:"sensitive"`
-			Type      json.RawMessage `json:"type"`
-			Value     json.RawMessage `json:"value"`
-		}
-		all := map[string]outJSON{}
-		for name, o := range s.Outputs {
-			ty, _ := ctyjson.MarshalType(o.Value.Type())
-			val, _ := ctyjson.Marshal(o.Value, o.Value.Type())
-			all[name] = outJSON{Sensitive: o.Sensitive, Type: ty, Value: val}
-		}
-		b, _ := json.MarshalIndent(all, "", "  ")
+		b, _ := outputsJSON(s, "")
 		fmt.Fprintln(m.Out, string(b))
 		return 0
 	}
@@ -91,7 +101,7 @@ func runOutput(m *Meta, args []string) int {
 	sort.Strings(names)
 	for _, n := range names {
 		o := s.Outputs[n]
-		if o.Sensitive {
+		if o.Sensitive && !m.view.showSensitive {
 			fmt.Fprintf(m.Out, "%s = <sensitive>\n", n)
 			continue
 		}
@@ -148,4 +158,31 @@ func (m *Meta) loadConfigQuiet() (*config.Module, bool) {
 		return nil, false
 	}
 	return cfg, true
+}
+
+// outputsJSON is what `output -json` prints: the named output's value, or
+// with name "" every output with its sensitivity, type and value. ok is
+// false when the named output is missing or cannot be encoded.
+func outputsJSON(s *state.State, name string) ([]byte, bool) {
+	if name != "" {
+		o, ok := s.Outputs[name]
+		if !ok {
+			return nil, false
+		}
+		b, err := ctyjson.Marshal(o.Value, o.Value.Type())
+		return b, err == nil
+	}
+	type outJSON struct {
+		Sensitive bool            `json:"sensitive"`
+		Type      json.RawMessage `json:"type"`
+		Value     json.RawMessage `json:"value"`
+	}
+	all := map[string]outJSON{}
+	for name, o := range s.Outputs {
+		ty, _ := ctyjson.MarshalType(o.Value.Type())
+		val, _ := ctyjson.Marshal(o.Value, o.Value.Type())
+		all[name] = outJSON{Sensitive: o.Sensitive, Type: ty, Value: val}
+	}
+	b, _ := json.MarshalIndent(all, "", "  ")
+	return b, true
 }

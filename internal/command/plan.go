@@ -22,6 +22,7 @@ func runPlan(m *Meta, args []string) int {
 	fs.BoolVar(&f.refreshOnly, "refresh-only", false, "Select the \"refresh only\" planning mode: plan only to update the state and root outputs to match changes made to remote objects outside of rig.")
 	fs.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "Return detailed exit codes: 0 when the plan succeeded with no changes, 1 on an error, 2 when it succeeded with changes present.")
 	fs.StringVar(&f.out, "out", "", "Write the plan to the file at `PATH`, for \"rig apply PATH\" to apply.")
+	m.addShowSensitiveFlag(fs)
 	fs.StringVar(&f.timeline, "timeline", "", "Write the timeline of the plan's calls to its providers' APIs to `FILE` as an HTML page: per provider configuration, the calls in flight and their adaptive limit.")
 	var genOut string
 	fs.StringVar(&genOut, "generate-config-out", "", "Write a resource block for every import block whose target has none into the new file at `PATH`, which must not exist; the plan includes it.")
@@ -31,7 +32,11 @@ func runPlan(m *Meta, args []string) int {
 	if fs.NArg() > 0 {
 		return m.argsError(fs, "Too many command line arguments", fmt.Sprintf("Unexpected argument %q: the plan command takes no positional arguments. To plan in another working directory, use the global -chdir option.", fs.Arg(0)))
 	}
-	out := m.newOutput(f.json)
+	out, closeOut, ok := m.operationOutput(&f)
+	if !ok {
+		return 1
+	}
+	defer closeOut()
 	if ds := checkOperationFlags(&f); ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
@@ -76,14 +81,15 @@ func runPlan(m *Meta, args []string) int {
 	schemas := planSchemas(ctx, op.providers, p)
 	order := orderPlan(p, op.cfg)
 	out.plan(p, schemas, order)
-	_, more = order.wait()
+	g, more := order.wait()
+	m.logGraph(g)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
 	}
 	out.diagnostics(ds)
-	if len(generated) > 0 && !f.json {
+	if len(generated) > 0 && !f.json && !m.inAutomation {
 		fmt.Fprintf(m.Out, "\n─────────────────────────────────────────────────────────────────────────────\n\nrig has generated configuration and written it to %s. Please review the\nconfiguration and edit it as necessary before adding it to version control.\n", genOut)
 	}
 	if f.out != "" {
@@ -92,9 +98,11 @@ func runPlan(m *Meta, args []string) int {
 			out.diagnostics(ds.Append(err))
 			return 1
 		}
-		out.savedPlan(f.out, len(generated) > 0)
+		if !m.inAutomation {
+			out.savedPlan(f.out, len(generated) > 0)
+		}
 	}
-	if f.out == "" && !f.json && p.HasChanges() {
+	if f.out == "" && !f.json && p.HasChanges() && !m.inAutomation {
 		if len(generated) == 0 {
 			fmt.Fprintf(m.Out, "\n─────────────────────────────────────────────────────────────────────────────\n")
 		}

@@ -17,11 +17,12 @@ import (
 	"github.com/rig-iac/rig/internal/provider/plugin"
 )
 
-// providersDir is where `rig init` installs provider packages, as Terraform does.
-var providersDir = filepath.Join(".terraform", "providers")
+// providersDir is where `rig init` installs provider packages, as
+// Terraform does: .terraform/providers, or providers in TF_DATA_DIR.
+func (m *Meta) providersDir() string { return m.dataPath("providers") }
 
 // pluginPathFile records the -plugin-dir directories of the last init.
-var pluginPathFile = filepath.Join(".terraform", "plugin_path")
+func (m *Meta) pluginPathFile() string { return m.dataPath("plugin_path") }
 
 // requiredProviders returns every provider module cfg itself needs (its
 // children left out): those in required_providers, those its resources,
@@ -173,13 +174,13 @@ func (m *Meta) loadPluginProviders() *pluginProviders {
 	}
 	pp := &pluginProviders{factories: provider.Factories{}, overridden: map[addrs.Provider]bool{}}
 	m.plugins = pp
-	cli, ds := getproviders.LoadCLIConfig()
+	cli, ds := m.cliConfig()
 	pp.diags = pp.diags.Append(ds)
 	locks, ds := getproviders.ReadLockFile(getproviders.LockFileName)
 	pp.diags = pp.diags.Append(ds)
 	pp.locks = locks
 	pp.hosts = getproviders.NewRegistryHosts(locks, m.stateProviders)
-	installed, ds := getproviders.VerifyInstalled(providersDir, locks, getproviders.CurrentPlatform)
+	installed, ds := getproviders.VerifyInstalled(m.providersDir(), locks, getproviders.CurrentPlatform)
 	pp.diags = pp.diags.Append(ds)
 	for p, inst := range installed {
 		pp.factories[p] = plugin.Factory(plugin.Meta{Path: inst.Executable, Provider: p, Version: inst.Version.String()})
@@ -242,6 +243,11 @@ func (m *Meta) checkProviders(cfg *config.Module) diag.Diagnostics {
 		if d.Summary == "Required plugins are not installed" && !anyNeededNotStarted(needed, pp.factories) {
 			continue
 		}
+		if d.Summary == "Required plugins are not installed" && m.inAutomation {
+			// A wrapper runs init itself: no command to suggest.
+			d.Detail = strings.Replace(d.Detail, "To install the plugins required for this configuration, run:\n  rig init",
+				"You must install the required plugins before running rig operations.", 1)
+		}
 		ds = ds.Append(d)
 	}
 	if ds.HasErrors() {
@@ -261,8 +267,13 @@ func (m *Meta) checkProviders(cfg *config.Module) diag.Diagnostics {
 		}
 	}
 	if len(missing) > 0 {
+		suggestion := "To update the locked dependency selections to match a changed configuration, run:\n  rig init -upgrade"
+		if pp.locks == nil || len(pp.locks.Providers) == 0 {
+			// No lock file yet (or an empty one): init makes the first selections.
+			suggestion = "To make the initial dependency selections that will initialize the dependency lock file, run:\n  rig init"
+		}
 		return ds.Append(diag.Errorf("Inconsistent dependency lock file",
-			"The following dependency selections recorded in the lock file are inconsistent with the current configuration:\n%s\n\nTo update the locked dependency selections to match a changed configuration, run:\n  rig init -upgrade", strings.Join(missing, "\n")))
+			"The following dependency selections recorded in the lock file are inconsistent with the current configuration:\n%s\n\n%s", strings.Join(missing, "\n"), suggestion))
 	}
 	return ds
 }
@@ -277,8 +288,8 @@ func anyNeededNotStarted(needed map[addrs.Provider]bool, f provider.Factories) b
 }
 
 // readPluginPath returns the -plugin-dir directories the last init recorded.
-func readPluginPath() []string {
-	b, err := os.ReadFile(pluginPathFile)
+func (m *Meta) readPluginPath() []string {
+	b, err := os.ReadFile(m.pluginPathFile())
 	if err != nil {
 		return nil
 	}
@@ -291,9 +302,10 @@ func readPluginPath() []string {
 
 // writePluginPath records -plugin-dir directories for later inits; an
 // empty list removes the record.
-func writePluginPath(dirs []string) error {
+func (m *Meta) writePluginPath(dirs []string) error {
+	path := m.pluginPathFile()
 	if len(dirs) == 0 {
-		if err := os.Remove(pluginPathFile); err != nil && !os.IsNotExist(err) {
+		if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
 			return err
 		}
 		return nil
@@ -302,8 +314,8 @@ func writePluginPath(dirs []string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(pluginPathFile), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(pluginPathFile, b, 0o644)
+	return os.WriteFile(path, b, 0o644)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -18,6 +19,9 @@ import (
 type packageFlags struct {
 	platforms []getproviders.Platform
 	fsMirrors []string
+	// netMirror is -net-mirror (providers lock): the network mirror's base
+	// URL; "" for none.
+	netMirror string
 }
 
 func addPackageFlags(fs *flag.FlagSet, f *packageFlags) {
@@ -46,7 +50,21 @@ func (f *packageFlags) targetPlatforms() []getproviders.Platform {
 // packageSources returns the sources packages come from: the -fs-mirror
 // directories when given, else those init uses (the -plugin-dir
 // directories it recorded, or the CLI configuration's).
-func (f *packageFlags) packageSources() ([]getproviders.SourceEntry, diag.Diagnostics) {
+func (f *packageFlags) packageSources(m *Meta) ([]getproviders.SourceEntry, diag.Diagnostics) {
+	if f.netMirror != "" {
+		if len(f.fsMirrors) > 0 {
+			return nil, diag.Diagnostics{diag.Errorf("Invalid provider package sources", "The -fs-mirror and -net-mirror command line options are mutually-exclusive.")}
+		}
+		u, err := url.Parse(f.netMirror)
+		if err != nil || u.Scheme != "https" || u.Host == "" {
+			return nil, diag.Diagnostics{diag.Errorf("Invalid network mirror URL", "The -net-mirror option requires a base URL using the https: scheme, such as https://mirror.example.com/providers/; %q is not one.", f.netMirror)}
+		}
+		if !strings.HasSuffix(u.Path, "/") {
+			u.Path += "/"
+		}
+		cli, ds := m.cliConfig()
+		return []getproviders.SourceEntry{{Source: getproviders.NetworkMirror{URL: u, Client: cli.Client()}}}, ds
+	}
 	if len(f.fsMirrors) > 0 {
 		var out []getproviders.SourceEntry
 		for _, dir := range f.fsMirrors {
@@ -54,8 +72,8 @@ func (f *packageFlags) packageSources() ([]getproviders.SourceEntry, diag.Diagno
 		}
 		return out, nil
 	}
-	cli, ds := getproviders.LoadCLIConfig()
-	sources, more := cli.Sources(readPluginPath(), cli.Client())
+	cli, ds := m.cliConfig()
+	sources, more := cli.Sources(m.readPluginPath(), cli.Client())
 	return sources, ds.Append(more)
 }
 
@@ -66,6 +84,7 @@ func runProvidersLock(m *Meta, args []string) int {
 	fs := m.flagSet("providers lock")
 	var f packageFlags
 	addPackageFlags(fs, &f)
+	fs.StringVar(&f.netMirror, "net-mirror", "", "Consult only the network mirror at the base `URL` (https) when finding provider packages, instead of the registries and mirrors init uses.")
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
@@ -97,7 +116,7 @@ func runProvidersLock(m *Meta, args []string) int {
 		}
 		reqs = only
 	}
-	sources, more := f.packageSources()
+	sources, more := f.packageSources(m)
 	if ds = ds.Append(more); ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1

@@ -32,7 +32,7 @@ func runProvidersMirror(m *Meta, args []string) int {
 	}
 	reqs, more := treeRequirements(cfg)
 	ds = ds.Append(more)
-	sources, more := f.packageSources()
+	sources, more := f.packageSources(m)
 	ds = ds.Append(more)
 	locks := getproviders.NewLocks()
 	if *useLock {

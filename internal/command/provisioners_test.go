@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rig-iac/rig/internal/command/commandtest"
 )
 
 // lines returns the lines of s that start with prefix.
@@ -320,19 +322,7 @@ resource "terraform_data" "slow" {
 }
 
 // alive reports whether process pid exists and is not a zombie.
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return err != nil && !os.IsNotExist(err)
-	}
-	// The state follows the command name in parentheses.
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
-}
+func alive(pid int) bool { return commandtest.Alive(pid) }
 
 // A removed block that destroys a resource runs its destroy-time
 // provisioners before each object is destroyed, with self and count.index;

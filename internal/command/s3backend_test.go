@@ -58,10 +58,10 @@ func TestS3BackendRecord(t *testing.T) {
 	dir := t.TempDir()
 	var got []byte
 	inDir(t, dir, func() {
-		if err := writeBackendRecord(want); err != nil {
+		if err := (&Meta{}).writeBackendRecord(want); err != nil {
 			t.Fatal(err)
 		}
-		got, err = os.ReadFile(backendRecordPath)
+		got, err = os.ReadFile((&Meta{}).backendRecordPath())
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +93,7 @@ func readRecordText(t *testing.T, record string) backendSpec {
 	var rec backendSpec
 	var ok bool
 	var err error
-	inDir(t, dir, func() { rec, ok, err = readBackendRecord() })
+	inDir(t, dir, func() { rec, ok, err = (&Meta{}).readBackendRecord() })
 	if err != nil || !ok {
 		t.Fatalf("reading the record: %v (found %v)", err, ok)
 	}

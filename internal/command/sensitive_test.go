@@ -1,6 +1,9 @@
 package command
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -71,6 +74,62 @@ output "pw" {
 		}
 		if strings.Contains(r.stdout+r.stderr, "hunter2") {
 			t.Errorf("%s printed the secret:\n%s", strings.Join(args, " "), r.stdout)
+		}
+	}
+}
+
+// Marking a value sensitive that was not (or no longer) is an update that
+// only records it, as OpenTofu and Terraform plan it: the apply calls no
+// provider, and then rig — and Terraform and OpenTofu, when installed — have
+// nothing to do on the state rig wrote. What terraform_data echoes into
+// output is hidden by rig's views without being recorded, as the other
+// tools record it.
+func TestSensitivityChangeIsAnUpdate(t *testing.T) {
+	cfg := `variable "pw" {
+  default = "hunter2"
+}
+resource "terraform_data" "a" {
+  input = var.pw
+}
+`
+	dir := workdir(t, map[string]string{"main.tf": cfg})
+	runOK(t, dir, "apply", "-auto-approve")
+	writeFile(t, dir, "main.tf", strings.Replace(cfg, `default = "hunter2"`, "default   = \"hunter2\"\n  sensitive = true", 1))
+	r := rig(t, dir, "plan", "-no-color", "-detailed-exitcode")
+	if r.code != 2 || !strings.Contains(r.stdout, "terraform_data.a will be updated in-place") ||
+		!strings.Contains(r.stdout, "# Warning: this attribute value will be marked as sensitive and will not\n      # display in UI output after applying this change. The value is unchanged.\n      ~ input  = (sensitive value)") {
+		t.Fatalf("plan: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	runOK(t, dir, "apply", "-auto-approve")
+	_, raw := readStateFile(t, dir)
+	if !strings.Contains(string(raw), `"sensitive_attributes": [
+            [
+              {
+                "type": "get_attr",
+                "value": "input"
+              }
+            ]
+          ]`) {
+		t.Errorf("the state does not record input alone as sensitive:\n%s", raw)
+	}
+	if r := rig(t, dir, "plan", "-no-color", "-detailed-exitcode"); r.code != 0 {
+		t.Errorf("plan after the apply: exit %d\n%s", r.code, r.stdout)
+	}
+	if r := runOK(t, dir, "show"); strings.Contains(r.stdout, "hunter2") || !strings.Contains(r.stdout, "output = (sensitive value)") {
+		t.Errorf("show:\n%s", r.stdout)
+	}
+	tools := []string{tofuBinary()}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		tools = append(tools, tf)
+	}
+	for _, bin := range tools {
+		if bin == "" {
+			continue
+		}
+		cmd := exec.Command(bin, "-chdir="+dir, "plan", "-no-color", "-detailed-exitcode", "-input=false")
+		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE=", "CHECKPOINT_DISABLE=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s plan on rig's state: %v\n%s", filepath.Base(bin), err, out)
 		}
 	}
 }

@@ -1,22 +1,35 @@
 package command
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/ui"
+	"github.com/rig-iac/rig/internal/version"
 )
 
 // runStateList lists the instances in state, optionally filtered by address prefixes.
 func runStateList(m *Meta, args []string) int {
 	fs := m.flagSet("state list")
+	m.addLegacyStateFlags(fs, legacyStateOnly)
+	m.legacy.anyBackend = true
+	id := fs.String("id", "", "List only the instances whose object's id attribute is `ID`.")
+	var stream streamFlags
+	addStreamFlags(fs, &stream)
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
+	if !m.startTypedStream(stream) {
+		return 1
+	}
+	defer m.endStream()
 	s, ds := m.currentState()
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
@@ -33,9 +46,32 @@ func runStateList(m *Meta, args []string) int {
 		if len(filters) > 0 && !matchesAny(addr, o.Instance.ContainingResource().String(), filters) {
 			continue
 		}
+		if *id != "" && !hasID(s, o.Instance, *id) {
+			continue
+		}
 		fmt.Fprintln(m.Out, addr)
+		if m.stream != nil {
+			m.stream.view.Message(addr, "resource_address", nil)
+		}
 	}
 	return 0
+}
+
+// hasID reports whether the current object of inst has the id attribute
+// id, as `state list -id` selects instances.
+func hasID(s *state.State, inst addrs.AbsResourceInstance, id string) bool {
+	obj := s.Object(addrs.ObjectAddr{Instance: inst})
+	if obj == nil || len(obj.AttrsJSON) == 0 {
+		return false
+	}
+	var attrs struct {
+		ID any `json:"id"`
+	}
+	if err := json.Unmarshal(obj.AttrsJSON, &attrs); err != nil {
+		return false
+	}
+	got, ok := attrs.ID.(string)
+	return ok && got == id
 }
 
 func matchesAny(instance, resource string, filters []string) bool {
@@ -50,8 +86,17 @@ func matchesAny(instance, resource string, filters []string) bool {
 // runStateShow shows one instance's attributes.
 func runStateShow(m *Meta, args []string) int {
 	fs := m.flagSet("state show")
+	m.addShowSensitiveFlag(fs)
+	m.addLegacyStateFlags(fs, legacyStateOnly)
+	m.legacy.anyBackend = true
+	jsonOut := fs.Bool("json", false, "Print the instance as a JSON state holding it alone, in the JSON state representation OpenTofu and Terraform document; its sensitive values are shown, as that format shows them.")
+	var jsonInto string
+	addJSONIntoFlag(fs, &jsonInto)
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
+	}
+	if *jsonOut && jsonInto != "" {
+		return m.argsError(fs, "Invalid output format", "The -json and -json-into arguments are mutually exclusive.")
 	}
 	if fs.NArg() != 1 {
 		return m.argsError(fs, "Exactly one argument expected", "The state show command expects exactly one argument: the address of a resource instance.")
@@ -74,6 +119,31 @@ func runStateShow(m *Meta, args []string) int {
 	}
 	set := provider.NewSet(m.providerFactories())
 	defer set.Close()
-	_ = ui.RenderStateInstance(m.Out, s, addr, stateSchemas(context.Background(), set, s), ui.RenderOptions{Color: m.Color})
+	schemas := stateSchemas(context.Background(), set, s)
+	if *jsonOut || jsonInto != "" {
+		// A state with this instance alone, its current object in the root
+		// module's place for its module, as OpenTofu prints it.
+		one := state.New()
+		one.Lineage, one.TerraformVersion = "", version.Terraform
+		one.SetObject(addrs.ObjectAddr{Instance: addr}, s.Object(addrs.ObjectAddr{Instance: addr}), s.ObjectProvider(addr))
+		b, err := ui.MarshalStateJSON(one, schemas, ui.JSONOptions{Version: version.Terraform})
+		if err != nil {
+			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to marshal state to json", "Error while marshalling state to json: %s", err)})
+			return 1
+		}
+		// OpenTofu's stream starts with its version message, then the state.
+		var doc bytes.Buffer
+		ui.NewJSONView(&doc).Version(version.Terraform, version.Rig)
+		doc.Write(b)
+		if *jsonOut {
+			fmt.Fprintln(m.Out, doc.String())
+			return 0
+		}
+		if ds := writeJSONInto(jsonInto, doc.Bytes()); ds.HasErrors() {
+			m.showDiagnostics(ds)
+			return 1
+		}
+	}
+	_ = ui.RenderStateInstance(m.Out, s, addr, schemas, m.renderOptions())
 	return 0
 }

@@ -131,6 +131,8 @@ func noMatch(target string) diag.Diagnostic {
 func runStateRm(m *Meta, args []string) int {
 	fs := m.flagSet("state rm")
 	dry, lock, lockTimeout := stateFlags(fs, true)
+	m.addLegacyStateFlags(fs, legacyStateBackup)
+	m.legacy.anyBackend, m.legacy.stampedBackup = true, true
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
@@ -189,6 +191,10 @@ func runStateRm(m *Meta, args []string) int {
 func runStateMv(m *Meta, args []string) int {
 	fs := m.flagSet("state mv")
 	dry, lock, lockTimeout := stateFlags(fs, true)
+	m.addLegacyStateFlags(fs, legacyStateBackup)
+	m.legacy.anyBackend, m.legacy.stampedBackup = true, true
+	stateOut := fs.String("state-out", "", "Legacy option for the local backend only: move the objects into the state file at `PATH` (created if missing) rather than within the state they are in.")
+	backupOut := fs.String("backup-out", "", "Legacy option for the local backend only, with -state-out: back up the -state-out file to `PATH` before writing it (\"-\" for no backup); by default to its path followed by the time and \".backup\".")
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
@@ -199,8 +205,11 @@ func runStateMv(m *Meta, args []string) int {
 	if err == nil {
 		var to stateTarget
 		if to, err = parseStateTarget(fs.Arg(1)); err == nil {
+			if *stateOut != "" {
+				return m.moveToFile(from, to, *dry, stateFileOptions{lock: *lock, lockTimeout: *lockTimeout, path: *stateOut, backup: *backupOut})
+			}
 			return m.modifyState(*lock, *lockTimeout, func(s *state.State) (bool, diag.Diagnostics) {
-				return m.moveObjects(s, from, to, *dry)
+				return m.moveObjects(s, s, from, to, *dry)
 			})
 		}
 	}
@@ -208,10 +217,11 @@ func runStateMv(m *Meta, args []string) int {
 	return 1
 }
 
-// moveObjects moves what from names to to: an instance to an instance, a
-// resource's instances to another resource of its type, or a module's
-// resources into another module path.
-func (m *Meta) moveObjects(s *state.State, from, to stateTarget, dry bool) (bool, diag.Diagnostics) {
+// moveObjects moves what from names in src to to in dst (src itself, or
+// another state): an instance to an instance, a resource's instances to
+// another resource of its type, or a module's resources into another
+// module path.
+func (m *Meta) moveObjects(src, dst *state.State, from, to stateTarget, dry bool) (bool, diag.Diagnostics) {
 	invalid := func(format string, a ...any) (bool, diag.Diagnostics) {
 		return false, diag.Diagnostics{diag.Errorf("Invalid state move request", format, a...)}
 	}
@@ -226,7 +236,7 @@ func (m *Meta) moveObjects(s *state.State, from, to stateTarget, dry bool) (bool
 	}
 	type move struct{ src, dst addrs.ObjectAddr }
 	var moves []move
-	for _, oa := range s.Objects() {
+	for _, oa := range src.Objects() {
 		if !from.matches(oa) {
 			continue
 		}
@@ -256,7 +266,7 @@ func (m *Meta) moveObjects(s *state.State, from, to stateTarget, dry bool) (bool
 		moving[mv.src] = true
 	}
 	for _, mv := range moves {
-		if s.Object(mv.dst) != nil && !moving[mv.dst] {
+		if dst.Object(mv.dst) != nil && (src != dst || !moving[mv.dst]) {
 			return invalid("Cannot move %s to %s: there is already an object at %s in the state.", from.raw, to.raw, mv.dst)
 		}
 	}
@@ -274,13 +284,13 @@ func (m *Meta) moveObjects(s *state.State, from, to stateTarget, dry bool) (bool
 	}
 	objs := make([]placed, len(moves))
 	for i, mv := range moves {
-		objs[i] = placed{s.Object(mv.src), s.ObjectProvider(mv.src.Instance)}
+		objs[i] = placed{src.Object(mv.src), src.ObjectProvider(mv.src.Instance)}
 	}
 	for _, mv := range moves {
-		s.SetObject(mv.src, nil, addrs.AbsProviderConfig{})
+		src.SetObject(mv.src, nil, addrs.AbsProviderConfig{})
 	}
 	for i, mv := range moves {
-		s.SetObject(mv.dst, objs[i].obj, objs[i].pc)
+		dst.SetObject(mv.dst, objs[i].obj, objs[i].pc)
 	}
 	fmt.Fprintf(m.Out, "Successfully moved %d object(s).\n", len(moves))
 	return true, nil
@@ -294,6 +304,7 @@ func runUntaint(m *Meta, args []string) int { return setTainted(m, "untaint", ar
 func setTainted(m *Meta, name string, args []string, tainted bool) int {
 	fs := m.flagSet(name)
 	_, lock, lockTimeout := stateFlags(fs, false)
+	m.addLegacyStateFlags(fs, legacyAll)
 	allowMissing := fs.Bool("allow-missing", false, "Succeed even if the resource instance is missing.")
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
@@ -341,6 +352,8 @@ func setTainted(m *Meta, name string, args []string, tainted bool) int {
 func runStateReplaceProvider(m *Meta, args []string) int {
 	fs := m.flagSet("state replace-provider")
 	_, lock, lockTimeout := stateFlags(fs, false)
+	m.addLegacyStateFlags(fs, legacyAll)
+	m.legacy.anyBackend, m.legacy.stampedBackup = true, true
 	autoApprove := fs.Bool("auto-approve", false, "Replace without asking for confirmation.")
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code

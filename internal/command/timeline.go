@@ -17,8 +17,9 @@ import (
 
 // timelineFile is where apply and destroy keep the record of the
 // operations they ran (timeline.Record as JSON, mode 0600), for
-// "rig show -timeline"; each run that ran an operation replaces it.
-var timelineFile = filepath.Join(".terraform", "rig-timeline.json")
+// "rig show -timeline"; each run that ran an operation replaces it. It is
+// .terraform/rig-timeline.json, or rig-timeline.json in TF_DATA_DIR.
+func (m *Meta) timelineFile() string { return m.dataPath("rig-timeline.json") }
 
 // newTimelineRecorder returns the recorder of the apply of g.
 func newTimelineRecorder(op *operation, g *apply.Graph, f *operationFlags) *timeline.Recorder {
@@ -34,14 +35,14 @@ func newTimelineRecorder(op *operation, g *apply.Graph, f *operationFlags) *time
 // an operation, and writes its page to the file -timeline names, if any;
 // note then tells where. A failure to record is a warning; a failure to
 // write the page asked for is an error.
-func keepTimeline(rec *timeline.Recorder, g *apply.Graph, f *operationFlags, set *provider.Set) (note string, ds diag.Diagnostics) {
+func (m *Meta) keepTimeline(rec *timeline.Recorder, g *apply.Graph, f *operationFlags, set *provider.Set) (note string, ds diag.Diagnostics) {
 	if rec.Operations() == 0 && f.timeline == "" {
 		return "", nil
 	}
 	r := rec.Finish(g)
 	r.APIs = apiSeries(set)
 	if rec.Operations() > 0 {
-		if err := saveTimeline(r); err != nil {
+		if err := saveTimeline(m.timelineFile(), r); err != nil {
 			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Failed to record the timeline",
 				Detail: fmt.Sprintf("rig show -timeline will not show this %s: %s", r.Command, err)})
 		}
@@ -89,8 +90,8 @@ func keepPlanTimeline(set *provider.Set, f *operationFlags, started time.Time) (
 	return fmt.Sprintf("The timeline of this plan's calls to providers is in %s.", f.timeline), nil
 }
 
-// saveTimeline writes r to timelineFile, creating .terraform if needed.
-func saveTimeline(r *timeline.Record) error {
+// saveTimeline writes r to timelineFile, creating its directory if needed.
+func saveTimeline(timelineFile string, r *timeline.Record) error {
 	b, err := r.Marshal()
 	if err != nil {
 		return err
@@ -110,7 +111,7 @@ func saveTimeline(r *timeline.Record) error {
 }
 
 // loadTimeline reads timelineFile; ok is false when there is none.
-func loadTimeline() (r *timeline.Record, ok bool, err error) {
+func loadTimeline(timelineFile string) (r *timeline.Record, ok bool, err error) {
 	b, err := os.ReadFile(timelineFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
@@ -140,14 +141,14 @@ func writeTimelinePage(path string, r *timeline.Record) error {
 // showTimeline is "rig show -timeline=FILE": the page of the last apply
 // or destroy recorded in this working directory.
 func (m *Meta) showTimeline(path string) int {
-	r, ok, err := loadTimeline()
+	r, ok, err := loadTimeline(m.timelineFile())
 	if err != nil {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the timeline", "%s", err)})
 		return 1
 	}
 	if !ok {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("No timeline recorded",
-			"No apply or destroy that ran an operation has finished in this working directory (rig keeps the last one's timeline in %s).", timelineFile)})
+			"No apply or destroy that ran an operation has finished in this working directory (rig keeps the last one's timeline in %s).", m.timelineFile())})
 		return 1
 	}
 	if err := writeTimelinePage(path, r); err != nil {

@@ -13,8 +13,13 @@ import (
 func runValidate(m *Meta, args []string) int {
 	fs := m.flagSet("validate")
 	jsonOut := fs.Bool("json", false, "Print the result in a machine-readable JSON format.")
+	var jsonInto string
+	addJSONIntoFlag(fs, &jsonInto)
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
+	}
+	if *jsonOut && jsonInto != "" {
+		return m.argsError(fs, "Invalid output format", "The -json and -json-into arguments are mutually exclusive.")
 	}
 	if fs.NArg() > 0 {
 		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
@@ -38,14 +43,20 @@ func runValidate(m *Meta, args []string) int {
 		ds = ds.Append(plan.Validate(context.Background(), cfg, set, plan.ValidateOptions{Cwd: cwd}))
 		_ = set.Close()
 	}
-	if *jsonOut {
+	if *jsonOut || jsonInto != "" {
 		b, err := ui.MarshalValidateJSON(ds, m.sources)
 		if err != nil {
 			fmt.Fprintf(m.Err, "Error: encoding validation result: %s\n", err)
 			return 1
 		}
-		fmt.Fprintln(m.Out, string(b))
-	} else {
+		if *jsonOut {
+			fmt.Fprintln(m.Out, string(b))
+		} else if more := writeJSONInto(jsonInto, b); more.HasErrors() {
+			m.showDiagnostics(more)
+			return 1
+		}
+	}
+	if !*jsonOut {
 		m.showDiagnostics(ds)
 		if !ds.HasErrors() {
 			fmt.Fprint(m.Out, colorText(m.Color, "\x1b[32m\x1b[1mSuccess!\x1b[0m The configuration is valid.\n", "Success! The configuration is valid.\n"))

@@ -83,7 +83,7 @@ func (m *Meta) collectVariables(cfg *config.Module, flags []varFlag) (map[string
 			out[name] = plan.InputValue{Value: v, SourceType: "-var"}
 		}
 	}
-	if m.Input {
+	if m.inputAllowed() {
 		ds = ds.Append(m.promptRequired(cfg, out))
 	}
 	return out, ds

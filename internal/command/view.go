@@ -2,8 +2,12 @@ package command
 
 import (
 	"fmt"
+	"io"
 	"time"
 
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
@@ -13,23 +17,35 @@ import (
 	"github.com/rig-iac/rig/internal/version"
 )
 
-// output sends what a plan/apply/destroy reports either to the human
-// renderers or, with -json, to the machine-readable line stream.
+// output sends what a plan/apply/destroy reports to the human renderers
+// (unless -json), to the machine-readable line stream (on standard output
+// with -json, into the file -json-into names beside the human output), or
+// to both.
 type output struct {
-	m    *Meta
+	m *Meta
+	// human says the human renderers write to the standard streams.
+	human bool
+	// json is the line stream; nil without -json or -json-into.
 	json *ui.JSONView
 }
 
-func (m *Meta) newOutput(json bool) *output {
-	o := &output{m: m}
-	if json {
+// newOutput returns the output of an operation: human, JSON on standard
+// output when json is set, and JSON into into as well when it is not nil.
+func (m *Meta) newOutput(json bool, into io.Writer) *output {
+	o := &output{m: m, human: !json}
+	switch {
+	case json:
 		o.json = ui.NewJSONView(m.Out)
+	case into != nil:
+		o.json = ui.NewJSONView(into)
+	}
+	if o.json != nil {
 		o.json.Version(version.Terraform, version.Rig)
 	}
 	return o
 }
 
-func (o *output) opts() ui.RenderOptions { return ui.RenderOptions{Color: o.m.Color} }
+func (o *output) opts() ui.RenderOptions { return o.m.renderOptions() }
 
 func (o *output) diagnostics(ds diag.Diagnostics) {
 	if len(ds) == 0 {
@@ -37,9 +53,10 @@ func (o *output) diagnostics(ds diag.Diagnostics) {
 	}
 	if o.json != nil {
 		o.json.Diagnostics(ds, o.m.sources)
-		return
 	}
-	renderDiagnostics(o.m.Err, ds, o.m.sources, o.m.Color)
+	if o.human {
+		o.m.renderDiags(o.m.Err, ds)
+	}
 }
 
 func (o *output) plan(p *plan.Plan, schemas ui.ProviderSchemas, order *pendingOrder) {
@@ -48,6 +65,8 @@ func (o *output) plan(p *plan.Plan, schemas ui.ProviderSchemas, order *pendingOr
 		if g, _ := order.wait(); g != nil {
 			o.json.Order(order.waves)
 		}
+	}
+	if !o.human {
 		return
 	}
 	_ = ui.RenderPlan(o.m.Out, p, schemas, o.opts())
@@ -97,7 +116,7 @@ func (o *pendingOrder) wait() (*apply.Graph, diag.Diagnostics) {
 // savedPlan tells where the plan was saved and how to apply it; separated
 // says a separator line already stands above (after the generated-config note).
 func (o *output) savedPlan(path string, separated bool) {
-	if o.json != nil {
+	if !o.human {
 		return
 	}
 	if !separated {
@@ -107,30 +126,90 @@ func (o *output) savedPlan(path string, separated bool) {
 }
 
 // refreshHooks returns what shows the refresh of recorded objects while
-// planning: lines before the plan, or refresh_start/refresh_complete.
+// planning: lines before the plan (not with -concise), and
+// refresh_start/refresh_complete messages in the line stream.
 func (o *output) refreshHooks() plan.RefreshHooks {
-	if o.json != nil {
-		return o.json
+	var hs multiRefreshHooks
+	if o.human && !o.m.view.concise {
+		hs = append(hs, ui.NewRefreshView(o.m.Out, o.opts()))
 	}
-	return ui.NewRefreshView(o.m.Out, o.opts())
+	if o.json != nil {
+		hs = append(hs, o.json)
+	}
+	switch len(hs) {
+	case 0:
+		return nil
+	case 1:
+		return hs[0]
+	}
+	return hs
 }
 
+// hooks returns what shows the progress of an apply: lines (not with
+// -concise) and messages in the line stream.
 func (o *output) hooks() apply.Hooks {
-	if o.json != nil {
-		return o.json
+	var hs multiHooks
+	if o.human && !o.m.view.concise {
+		hs = append(hs, ui.NewHumanHooks(o.m.Out, o.opts()))
 	}
-	return ui.NewHumanHooks(o.m.Out, o.opts())
+	if o.json != nil {
+		hs = append(hs, o.json)
+	}
+	return hs
 }
 
 func (o *output) applied(summary ui.ChangeSummary, final *state.State) {
 	if o.json != nil {
 		o.json.ChangeSummary(summary)
 		_ = o.json.Outputs(final.Outputs)
+	}
+	if !o.human {
 		return
 	}
 	_ = ui.RenderApplySummary(o.m.Out, summary, o.opts())
 	if summary.Operation != ui.OperationDestroy && len(final.Outputs) > 0 {
 		_ = ui.RenderApplyOutputs(o.m.Out, final.Outputs, o.opts())
+	}
+}
+
+// multiRefreshHooks forwards every refresh event to each of its hooks in
+// turn, and the data source reads and import-block imports to those that
+// observe them.
+type multiRefreshHooks []plan.RefreshHooks
+
+func (hs multiRefreshHooks) PreRefresh(addr addrs.ObjectAddr, prior cty.Value) {
+	for _, h := range hs {
+		h.PreRefresh(addr, prior)
+	}
+}
+
+func (hs multiRefreshHooks) PostRefresh(addr addrs.ObjectAddr, current cty.Value) {
+	for _, h := range hs {
+		h.PostRefresh(addr, current)
+	}
+}
+
+func (hs multiRefreshHooks) PreRead(addr addrs.AbsResourceInstance) {
+	for _, h := range hs {
+		if r, ok := h.(plan.DataReadHooks); ok {
+			r.PreRead(addr)
+		}
+	}
+}
+
+func (hs multiRefreshHooks) PostRead(addr addrs.AbsResourceInstance, st cty.Value, elapsed time.Duration, failed bool) {
+	for _, h := range hs {
+		if r, ok := h.(plan.DataReadHooks); ok {
+			r.PostRead(addr, st, elapsed, failed)
+		}
+	}
+}
+
+func (hs multiRefreshHooks) PrePlanImport(addr addrs.AbsResourceInstance, id string) {
+	for _, h := range hs {
+		if r, ok := h.(plan.ImportBlockHooks); ok {
+			r.PrePlanImport(addr, id)
+		}
 	}
 }
 

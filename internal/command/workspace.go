@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -30,12 +29,18 @@ func (m *Meta) workspaceBackend() (backend.Backend, bool) {
 
 func runWorkspaceList(m *Meta, args []string) int {
 	fs := m.flagSet("workspace list")
+	var stream streamFlags
+	addStreamFlags(fs, &stream)
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
 		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no arguments.")
 	}
+	if !m.startTypedStream(stream) {
+		return 1
+	}
+	defer m.endStream()
 	b, ok := m.workspaceBackend()
 	if !ok {
 		return 1
@@ -46,6 +51,9 @@ func runWorkspaceList(m *Meta, args []string) int {
 		return 1
 	}
 	current := m.workspace()
+	if m.stream != nil {
+		m.stream.view.Message("list of workspaces", "workspace_list", map[string]any{"workspaces": names, "current_workspace": current})
+	}
 	for _, n := range names {
 		mark := "  "
 		if n == current {
@@ -100,9 +108,21 @@ func runWorkspaceNew(m *Meta, args []string) int {
 	var lock bool
 	var lockTimeout time.Duration
 	addLockFlags(fs, &lock, &lockTimeout)
+	from := fs.String("state", "", "Copy the state file at `PATH` into the new workspace, rather than starting it with an empty state.")
 	name, code, ok := m.oneWorkspaceArg(fs, args)
 	if !ok {
 		return code
+	}
+	var initial *state.State
+	if *from != "" {
+		data, err := os.ReadFile(*from)
+		if err == nil {
+			initial, err = statefile.Parse(data)
+		}
+		if err != nil {
+			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the state to copy", "Reading %s: %s.", *from, err)})
+			return 1
+		}
 	}
 	if m.workspaceOverridden() {
 		return 1
@@ -121,11 +141,11 @@ func runWorkspaceNew(m *Meta, args []string) int {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q already exists", name), "")})
 		return 1
 	}
-	if ds := m.createWorkspace(ctx, b, name, lock, lockTimeout); ds.HasErrors() {
+	if ds := m.createWorkspaceWith(ctx, b, name, lock, lockTimeout, initial); ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	if err := selectWorkspace(name); err != nil {
+	if err := m.selectWorkspace(name); err != nil {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to select workspace", "%s", err)})
 		return 1
 	}
@@ -137,6 +157,13 @@ func runWorkspaceNew(m *Meta, args []string) int {
 // workspace, as Terraform's pg backend does, so that the workspace exists
 // for Terraform and OpenTofu too.
 func (m *Meta) createWorkspace(ctx context.Context, b backend.Backend, name string, lock bool, timeout time.Duration) diag.Diagnostics {
+	return m.createWorkspaceWith(ctx, b, name, lock, timeout, nil)
+}
+
+// createWorkspaceWith is createWorkspace with the state initial (its
+// lineage and serial kept) instead of an empty one when not nil, as
+// `workspace new -state=PATH` creates it.
+func (m *Meta) createWorkspaceWith(ctx context.Context, b backend.Backend, name string, lock bool, timeout time.Duration, initial *state.State) diag.Diagnostics {
 	store, err := b.Store(ctx, name)
 	if err != nil {
 		return diag.Diagnostics{diag.Errorf("Failed to create workspace", "%s", err)}
@@ -148,9 +175,12 @@ func (m *Meta) createWorkspace(ctx context.Context, b backend.Backend, name stri
 		}
 		defer unlock()
 	}
-	s := state.New()
-	s.Serial = 1
-	s.TerraformVersion = version.Terraform
+	s := initial
+	if s == nil {
+		s = state.New()
+		s.Serial = 1
+		s.TerraformVersion = version.Terraform
+	}
 	data, err := statefile.Marshal(s)
 	if err == nil {
 		err = store.Write(ctx, data)
@@ -161,12 +191,13 @@ func (m *Meta) createWorkspace(ctx context.Context, b backend.Backend, name stri
 	return nil
 }
 
-// selectWorkspace records the selected workspace as Terraform does.
-func selectWorkspace(name string) error {
-	if err := os.MkdirAll(".terraform", 0o755); err != nil {
+// selectWorkspace records the selected workspace as Terraform does, in
+// the data directory's file environment.
+func (m *Meta) selectWorkspace(name string) error {
+	if err := os.MkdirAll(m.dataDir(), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(".terraform", "environment"), []byte(name), 0o644)
+	return os.WriteFile(m.dataPath("environment"), []byte(name), 0o644)
 }
 
 func runWorkspaceSelect(m *Meta, args []string) int {
@@ -200,7 +231,7 @@ func runWorkspaceSelect(m *Meta, args []string) int {
 			return 1
 		}
 	}
-	if err := selectWorkspace(name); err != nil {
+	if err := m.selectWorkspace(name); err != nil {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to select workspace", "%s", err)})
 		return 1
 	}

@@ -23,11 +23,21 @@ const maxModuleDepth = 64
 type ModuleDirResolver func(key string, call *ModuleCall) (dir string, ds diag.Diagnostics)
 
 // IsLocalSource reports whether a module source is a local path, "./x" or
-// "../x", which is loaded in place rather than installed.
+// "../x" (or, as Terraform allows, ".\x" or "..\x"), which is loaded in
+// place rather than installed.
 func IsLocalSource(source string) bool {
-	return strings.HasPrefix(source, "./") || strings.HasPrefix(source, "../") ||
-		source == "." || source == ".."
+	for _, prefix := range []string{"./", "../", `.\`, `..\`} {
+		if strings.HasPrefix(source, prefix) {
+			return true
+		}
+	}
+	return source == "." || source == ".."
 }
+
+// LocalSourcePath returns a local module source as a slash-separated path
+// relative to the calling module: backslashes are separators on every
+// system, so a configuration reads the same on Windows and elsewhere.
+func LocalSourcePath(source string) string { return strings.ReplaceAll(source, `\`, "/") }
 
 // TreeOptions says how LoadTree finds what a working directory installed.
 type TreeOptions struct {
@@ -144,7 +154,7 @@ func moduleDir(r files, m *Module, call *ModuleCall, key string, resolve ModuleD
 		if base == "" {
 			base = "."
 		}
-		return r.Join(base, call.Source), nil
+		return r.Join(base, LocalSourcePath(call.Source)), nil
 	}
 	if resolve == nil {
 		return "", diag.Diagnostics{notInstalled(call, key)}

@@ -47,6 +47,24 @@ func TestLoadTree(t *testing.T) {
 	}
 }
 
+// TestLoadTreeBackslashSources: local sources written with backslashes
+// (".\\modules\\net", as Windows users write them) are the same paths on
+// every system, loaded in place.
+func TestLoadTreeBackslashSources(t *testing.T) {
+	root, ds := LoadTreeFS(mapFS(map[string]string{
+		"main.tf":             `module "net" { source = ".\\modules\\net" }`,
+		"modules/net/main.tf": `module "sub" { source = "..\\sub" }`,
+		"modules/sub/main.tf": `resource "terraform_data" "x" {}`,
+	}), TreeOptions{})
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	sub := root.Descendant(addrs.RootModuleStatic.Child("net").Child("sub"))
+	if sub == nil || sub.SourceDir != "modules/sub" {
+		t.Fatalf("module.net.module.sub not loaded from modules/sub: %+v", sub)
+	}
+}
+
 func TestLoadTreeErrors(t *testing.T) {
 	tests := []struct {
 		name  string

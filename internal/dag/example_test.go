@@ -136,3 +136,18 @@ func ExampleGraph_DOT() {
 	// 	"n0" -> "n1";
 	// }
 }
+
+func ExampleGraph_Mermaid() {
+	g := dag.New[string]()
+	g.Connect(`module.web["a"]`, "aws_lb.main")
+	g.Connect(`module.web["a"]`, "<b>#1</b>")
+
+	_ = g.Mermaid(os.Stdout, dag.MermaidOptions[string]{Direction: "LR"})
+	// Output:
+	// flowchart LR
+	// 	n0["module.web[#quot;a#quot;]"]
+	// 	n1["aws_lb.main"]
+	// 	n2["#lt;b#gt;#35;1#lt;/b#gt;"]
+	// 	n0 --> n1
+	// 	n0 --> n2
+}

@@ -48,7 +48,25 @@ type Diagnostic struct {
 	// AttributePath is the attribute a provider's diagnostic is about, if
 	// any; InBody turns it into a Subject.
 	AttributePath cty.Path
+	// Deprecation marks a warning about a deprecated module variable or
+	// output, which -deprecation may hide; NoDeprecation for any other.
+	Deprecation Deprecation
 }
+
+// Deprecation says whether a diagnostic warns about a deprecated module
+// variable or output, and whether that module is one its user may change.
+type Deprecation uint8
+
+const (
+	// NoDeprecation is any diagnostic but such a warning.
+	NoDeprecation Deprecation = iota
+	// LocalModuleDeprecation warns about a module of the configuration's
+	// own source tree.
+	LocalModuleDeprecation
+	// RemoteModuleDeprecation warns about a module installed from a
+	// registry or another remote source, or one inside such a module.
+	RemoteModuleDeprecation
+)
 
 // Error returns the diagnostic as one line, "file:line: summary: detail".
 func (d Diagnostic) Error() string {

@@ -9,5 +9,5 @@
 // validation share.
 //
 // It imports internal/addrs, internal/config, internal/diag, internal/lang,
-// internal/provider and the hcl/cty libraries.
+// internal/marks, internal/provider and the hcl/cty libraries.
 package eval

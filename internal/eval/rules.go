@@ -7,6 +7,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/marks"
 )
 
 // RuleAt says which condition a CheckRule or CheckAssert call evaluates,
@@ -61,6 +62,12 @@ func CheckAssert(scope *lang.Scope, rule *config.CheckRule, at RuleAt) diag.Diag
 // returning the rule's error message when it is known to be false; nil when
 // it holds, is unknown or is invalid (the diagnostics then say why). It
 // records the result as at says.
+//
+// A condition over sensitive values is judged like any other: its result
+// says nothing of them. An error message that is itself sensitive is not
+// shown, as OpenTofu and Terraform word it: for a variable's validation an
+// error and a stand-in message, for any other condition a warning and a
+// message that points to it.
 func failure(scope *lang.Scope, rule *config.CheckRule, val cty.Value, ds diag.Diagnostics, at RuleAt) (diag.Diagnostics, *string) {
 	if ds.HasErrors() {
 		at.report(checks.Error, "")
@@ -70,6 +77,7 @@ func failure(scope *lang.Scope, rule *config.CheckRule, val cty.Value, ds diag.D
 		at.report(checks.Unknown, "")
 		return ds, nil
 	}
+	val, _ = val.UnmarkDeep()
 	if val.IsNull() {
 		at.report(checks.Error, "")
 		return ds.Append(diag.At(rule.Condition.Range(), "Invalid condition result", "Condition expression must return either true or false, not null.")), nil
@@ -82,10 +90,29 @@ func failure(scope *lang.Scope, rule *config.CheckRule, val cty.Value, ds diag.D
 	if rule.ErrorMessage != nil {
 		m, more := scope.EvalExpr(rule.ErrorMessage, cty.String)
 		ds = ds.Append(more)
-		if !more.HasErrors() && m.IsKnown() && !m.IsNull() {
+		switch {
+		case more.HasErrors() || !m.IsKnown() || m.IsNull():
+		case marks.Contains(m) && at.Type == checks.Validation:
+			ds = ds.Append(diag.At(rule.ErrorMessage.Range(), sensitiveMessageSummary,
+				"The error expression used to explain this condition refers to sensitive values. rig will not display the resulting message.\n\n"+sensitiveMessageAdvice))
+			msg = "The error message included a sensitive value, so it will not be displayed."
+		case marks.Contains(m):
+			ds = ds.Append(diag.WarningAt(rule.ErrorMessage.Range(), sensitiveMessageSummary,
+				"The error expression used to explain this condition refers to sensitive values, so rig will not display the resulting message.\n\n"+sensitiveMessageAdvice))
+			// The check's result records no message, as in OpenTofu.
+			at.report(checks.Fail, "")
+			msg = "This check failed, but has an invalid error message as described in the other accompanying messages."
+			return ds, &msg
+		default:
+			m, _ = m.UnmarkDeep()
 			msg = m.AsString()
 		}
 	}
 	at.report(checks.Fail, msg)
 	return ds, &msg
 }
+
+const (
+	sensitiveMessageSummary = "Error message refers to sensitive values"
+	sensitiveMessageAdvice  = "You can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data."
+)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 )
 
@@ -86,6 +87,31 @@ func Candidates(p *plan.Plan) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// Nearest returns at most n addresses the plan can explain that are
+// nearest to a, which names none of its objects: those fewest edits away,
+// when that is a few (a mistyped name or key); else the resources of a's
+// resource type; sorted; nil when there is neither.
+func Nearest(p *plan.Plan, a Address, n int) []string {
+	given := a.String()
+	if near := diag.Nearest(given, Candidates(p), max(3, len(given)/6), n); len(near) > 0 {
+		return near
+	}
+	if a.Target.Kind == addrs.ModuleTarget {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range p.Changes {
+		r := c.Addr.ContainingResource()
+		if r.Resource.Mode == a.Target.Resource.Mode && r.Resource.Type == a.Target.Resource.Type && !seen[r.String()] {
+			seen[r.String()] = true
+			out = append(out, r.String())
+		}
+	}
+	slices.Sort(out)
+	return out[:min(n, len(out))]
 }
 
 func instanceTarget(a addrs.AbsResourceInstance) addrs.Target {

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // maxRedirections bounds how many X-Terraform-Get answers one source may
@@ -26,6 +27,11 @@ type remote struct {
 	limits Limits
 	// services caches each registry host's modules.v1 base URL.
 	services map[string]*url.URL
+	// retries, timeout and backoff are Installer.RegistryRetries,
+	// RegistryTimeout and Backoff.
+	retries int
+	timeout time.Duration
+	backoff func(n int) time.Duration
 }
 
 // get sends a GET request for rawURL (the client adds the token of its

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -21,7 +22,8 @@ import (
 )
 
 // ModulesDir is the directory, relative to the working directory, where
-// remote modules are installed and the manifest is kept.
+// remote modules are installed and the manifest is kept by default
+// (Installer.ModulesDir moves it, as TF_DATA_DIR does).
 const ModulesDir = ".terraform/modules"
 
 // Installer installs the modules a configuration calls, the way terraform
@@ -33,6 +35,11 @@ type Installer struct {
 	// parent of .terraform, and what manifest Dirs are relative to. ""
 	// means the current directory.
 	WorkDir string
+	// ModulesDir is where remote modules are installed and the manifest
+	// is kept: a slash path relative to WorkDir, or an absolute path; ""
+	// means ModulesDir. The manifest records the modules' directories
+	// under it as given (TF_DATA_DIR/modules/KEY, as Terraform does).
+	ModulesDir string
 	// Upgrade re-fetches every git module even when the manifest records it
 	// with the same source (so a branch ref picks up new commits).
 	Upgrade bool
@@ -56,6 +63,18 @@ type Installer struct {
 	DefaultRegistryHost string
 	// Limits bounds the archives HTTP sources download.
 	Limits Limits
+	// RegistryRetries is how many times a registry request (service
+	// discovery, versions, download location) that failed to connect, or
+	// was answered 429 or 5xx, is tried again (TF_REGISTRY_DISCOVERY_RETRY);
+	// 0 means none.
+	RegistryRetries int
+	// RegistryTimeout bounds each try of a registry request, its answer
+	// read whole (TF_REGISTRY_CLIENT_TIMEOUT); 0 means no bound beyond the
+	// HTTP client's.
+	RegistryTimeout time.Duration
+	// Backoff is the pause before registry retry n (from 1); nil means 1s,
+	// 2s, 4s… up to 10s.
+	Backoff func(n int) time.Duration
 }
 
 // Install installs every module that root calls, directly or through its
@@ -97,7 +116,11 @@ func (i *Installer) Install(ctx context.Context, root *config.Module) (Manifest,
 	if workDir == "" {
 		workDir = "."
 	}
-	modulesDir := filepath.Join(workDir, filepath.FromSlash(ModulesDir))
+	modulesRel := i.ModulesDir
+	if modulesRel == "" {
+		modulesRel = ModulesDir
+	}
+	modulesDir := pathIn(workDir, modulesRel)
 	rootRecord := Record{Key: "", Source: "", Dir: "."}
 	old, err := ReadManifest(modulesDir)
 	if err != nil {
@@ -109,9 +132,10 @@ func (i *Installer) Install(ctx context.Context, root *config.Module) (Manifest,
 		ctx:        ctx,
 		workDir:    workDir,
 		modulesDir: modulesDir,
+		modulesRel: strings.TrimSuffix(modulesRel, "/"),
 		old:        old,
 		out:        i.Out,
-		remote:     &remote{limits: i.Limits},
+		remote:     &remote{limits: i.Limits, retries: i.RegistryRetries, timeout: i.RegistryTimeout, backoff: i.Backoff},
 	}
 	client := i.HTTPClient
 	if client == nil {
@@ -130,7 +154,7 @@ func (i *Installer) Install(ctx context.Context, root *config.Module) (Manifest,
 		inst.diags = inst.diags.Append(diag.Errorf("Failed to write module manifest", "%s.", err))
 	}
 	if !inst.diags.HasErrors() {
-		if err := removeUnused(modulesDir, m); err != nil {
+		if err := removeUnused(modulesDir, inst.modulesRel, m); err != nil {
 			inst.diags = inst.diags.Append(diag.Errorf("Failed to remove unused modules", "%s.", err))
 		}
 	}
@@ -144,6 +168,7 @@ type installation struct {
 	ctx        context.Context
 	workDir    string // Installer.WorkDir, "." when empty
 	modulesDir string // workDir/.terraform/modules
+	modulesRel string // Installer.ModulesDir, or ModulesDir
 	old        Manifest
 	out        io.Writer
 
@@ -245,7 +270,7 @@ func (inst *installation) installCall(call *config.ModuleCall, parent modulePos)
 			fmt.Fprintf(inst.out, "- %s in %s\n", key, pos.dir)
 		}
 	case GitSource, HTTPSource:
-		pkgDir := ModulesDir + "/" + key
+		pkgDir := inst.modulesRel + "/" + key
 		pos.pkgDir, pos.pkgSource = pkgDir, src.Package()
 		pos.dir = pkgDir
 		if src.Subdir != "" {
@@ -262,7 +287,7 @@ func (inst *installation) installCall(call *config.ModuleCall, parent modulePos)
 			pos.dir = dir
 		}
 	case RegistrySource:
-		pkgDir := ModulesDir + "/" + key
+		pkgDir := inst.modulesRel + "/" + key
 		pos.pkgDir, pos.pkgSource = pkgDir, src.Package()
 		dir, v, ok := inst.installRegistry(call, key, src, pkgDir)
 		if !ok {
@@ -274,7 +299,7 @@ func (inst *installation) installCall(call *config.ModuleCall, parent modulePos)
 	}
 	inst.records = append(inst.records, Record{Key: key, Source: src.String(), Version: version, Dir: pos.dir})
 
-	child, ds := config.LoadDir(filepath.Join(inst.workDir, filepath.FromSlash(pos.dir)))
+	child, ds := config.LoadDir(pathIn(inst.workDir, pos.dir))
 	inst.diags = inst.diags.Append(ds)
 	inst.installCalls(child, pos)
 }
@@ -292,7 +317,7 @@ func (inst *installation) installed(key string, src Source, pkgDir, dir string) 
 	if prev.Dir != dir && !(hasWildcards(src.Subdir) && within(pkgDir, prev.Dir)) {
 		return "", false
 	}
-	fi, err := os.Stat(filepath.Join(inst.workDir, filepath.FromSlash(prev.Dir)))
+	fi, err := os.Stat(pathIn(inst.workDir, prev.Dir))
 	return prev.Dir, err == nil && fi.IsDir()
 }
 
@@ -326,7 +351,7 @@ func (inst *installation) fetchInto(call *config.ModuleCall, key, label string, 
 			"Could not download module %q (%s) source code from %q: %s.", key, inst.declPos(call), pkg.addr, err)))
 		return "", false
 	}
-	target, err := filepath.Abs(filepath.Join(inst.workDir, filepath.FromSlash(pkgDir)))
+	target, err := filepath.Abs(pathIn(inst.workDir, pkgDir))
 	if err != nil {
 		return failed(err)
 	}
@@ -405,7 +430,7 @@ func (inst *installation) fetchPackage(ctx context.Context, pkg Source, dest str
 // directory, with an "Unreadable module directory" diagnostic if not.
 // subdir is the subdirectory of a remote source, named in the message.
 func (inst *installation) checkDir(call *config.ModuleCall, key, dir, subdir string) bool {
-	fi, err := os.Stat(filepath.Join(inst.workDir, filepath.FromSlash(dir)))
+	fi, err := os.Stat(pathIn(inst.workDir, dir))
 	if err == nil && fi.IsDir() {
 		return true
 	}
@@ -446,18 +471,28 @@ func (inst *installation) declPos(call *config.ModuleCall) string {
 	return fmt.Sprintf("%s:%d", name, call.DeclRange.Start.Line)
 }
 
+// pathIn returns the file path of the slash path dir, which is relative to
+// workDir unless absolute.
+func pathIn(workDir, dir string) string {
+	p := filepath.FromSlash(dir)
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(workDir, p)
+}
+
 // within reports whether the slash path dir is base or inside it.
 func within(base, dir string) bool {
 	return dir == base || strings.HasPrefix(dir, base+"/")
 }
 
-// removeUnused removes the directories of modulesDir that no remote module of
-// m is installed in. Only names that can be module keys (identifiers joined
+// removeUnused removes the directories of modulesDir (modulesRel as the
+// manifest writes it) that no remote module of m is installed in. Only names that can be module keys (identifiers joined
 // by dots) are considered, so nothing else a user keeps there is touched.
-func removeUnused(modulesDir string, m Manifest) error {
+func removeUnused(modulesDir, modulesRel string, m Manifest) error {
 	used := map[string]bool{}
 	for _, r := range m.Records {
-		if within(ModulesDir+"/"+r.Key, r.Dir) && r.Key != "" {
+		if within(modulesRel+"/"+r.Key, r.Dir) && r.Key != "" {
 			used[r.Key] = true
 		}
 	}

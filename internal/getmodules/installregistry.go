@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -83,7 +82,7 @@ func (inst *installation) installRegistry(call *config.ModuleCall, key string, s
 	}
 	if prev, ok := inst.old.Record(key); ok && !inst.Upgrade && prev.Source == src.String() && within(pkgDir, prev.Dir) {
 		if v, err := getproviders.ParseVersion(prev.Version); err == nil && constraints.Allows(v) {
-			if fi, err := os.Stat(filepath.Join(inst.workDir, filepath.FromSlash(prev.Dir))); err == nil && fi.IsDir() {
+			if fi, err := os.Stat(pathIn(inst.workDir, prev.Dir)); err == nil && fi.IsDir() {
 				return prev.Dir, prev.Version, true
 			}
 		}

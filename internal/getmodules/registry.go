@@ -1,6 +1,7 @@
 package getmodules
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/rig-iac/rig/internal/getproviders"
 )
@@ -45,7 +47,7 @@ func (r *remote) modulesBase(ctx context.Context, host string) (*url.URL, error)
 		return base, nil
 	}
 	disco := &url.URL{Scheme: "https", Host: host, Path: "/.well-known/terraform.json"}
-	resp, err := r.get(ctx, disco.String(), http.Header{"Accept": {"application/json"}})
+	resp, err := r.registryGet(ctx, disco.String(), http.Header{"Accept": {"application/json"}})
 	if err != nil {
 		return nil, &registryError{registryUnreachable, fmt.Errorf("service discovery: %w", err)}
 	}
@@ -83,6 +85,62 @@ func (r *remote) modulesBase(ctx context.Context, host string) (*url.URL, error)
 	return base, nil
 }
 
+// registryGet is get for a registry's small JSON documents: each try is
+// bounded by r.timeout, its answer read whole (at most
+// maxRegistryResponse and one byte, enough for decodeJSON to tell it is too
+// large), and a try that fails to connect or is answered 429 or 5xx is
+// made again up to r.retries times, as Terraform's and OpenTofu's registry
+// clients do. The last answer is returned, its body in memory.
+func (r *remote) registryGet(ctx context.Context, rawURL string, header http.Header) (*http.Response, error) {
+	for attempt := 0; ; attempt++ {
+		resp, err := r.registryTry(ctx, rawURL, header)
+		transient := err != nil || resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500
+		if !transient || attempt >= r.retries || ctx.Err() != nil {
+			return resp, err
+		}
+		wait := time.Second << attempt
+		if r.backoff != nil {
+			wait = r.backoff(attempt + 1)
+		} else if wait > 10*time.Second || wait <= 0 {
+			wait = 10 * time.Second
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// registryTry makes one try of registryGet.
+func (r *remote) registryTry(ctx context.Context, rawURL string, header http.Header) (*http.Response, error) {
+	tryCtx := ctx
+	if r.timeout > 0 {
+		var cancel context.CancelFunc
+		tryCtx, cancel = context.WithTimeout(ctx, r.timeout)
+		defer cancel()
+	}
+	timedOut := func(err error) error {
+		if ctx.Err() == nil && errors.Is(tryCtx.Err(), context.DeadlineExceeded) {
+			return fmt.Errorf("GET %s: no complete answer within %s (TF_REGISTRY_CLIENT_TIMEOUT)", rawURL, r.timeout)
+		}
+		return err
+	}
+	resp, err := r.get(tryCtx, rawURL, header)
+	if err != nil {
+		return nil, timedOut(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxRegistryResponse+1))
+	if err != nil {
+		return nil, timedOut(fmt.Errorf("GET %s: reading the answer: %w", rawURL, err))
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	return resp, nil
+}
+
 func decodeJSON(body io.Reader, v any) error {
 	data, err := io.ReadAll(io.LimitReader(body, maxRegistryResponse+1))
 	if err != nil {
@@ -116,7 +174,7 @@ func (r *remote) registryVersions(ctx context.Context, src Source) (getproviders
 		return nil, nil, err
 	}
 	u := endpoint(base, src, "versions")
-	resp, err := r.get(ctx, u.String(), http.Header{"Accept": {"application/json"}})
+	resp, err := r.registryGet(ctx, u.String(), http.Header{"Accept": {"application/json"}})
 	if err != nil {
 		return nil, nil, &registryError{registryUnreachable, err}
 	}
@@ -174,7 +232,7 @@ func (r *remote) registryLocation(ctx context.Context, src Source, v getprovider
 		return packageLocation{}, err
 	}
 	u := endpoint(base, src, v.String(), "download")
-	resp, err := r.get(ctx, u.String(), http.Header{"Accept": {"application/json"}})
+	resp, err := r.registryGet(ctx, u.String(), http.Header{"Accept": {"application/json"}})
 	if err != nil {
 		return packageLocation{}, &registryError{registryUnreachable, err}
 	}

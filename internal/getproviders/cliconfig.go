@@ -5,7 +5,9 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	hcl1 "github.com/hashicorp/hcl"
 	"github.com/hashicorp/hcl/hcl/ast"
@@ -71,8 +73,21 @@ type CLIConfig struct {
 	// DevOverrides maps providers to a directory holding their executable,
 	// used as is, without installation or lock.
 	DevOverrides map[addrs.Provider]string
-	// CacheMayBreakLock is plugin_cache_may_break_dependency_lock_file.
+	// CacheMayBreakLock is plugin_cache_may_break_dependency_lock_file, or
+	// TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE set (but to "0").
 	CacheMayBreakLock bool
+	// RegistryRetries is TF_REGISTRY_DISCOVERY_RETRY: how many times a
+	// failed request to a registry is tried again; 0 when unset (each
+	// client's default then).
+	RegistryRetries int
+	// RegistryTimeout is TF_REGISTRY_CLIENT_TIMEOUT: how long a request
+	// for a registry's metadata (service discovery, versions, download
+	// locations) may take; 0 when unset.
+	RegistryTimeout time.Duration
+	// DownloadRetries is TF_PROVIDER_DOWNLOAD_RETRY (OpenTofu's): how many
+	// times a failed provider package download is tried again; 0 when
+	// unset.
+	DownloadRetries int
 	// Hosts are the services of the host blocks, by lower-case host then
 	// service ID ("providers.v1").
 	Hosts map[string]map[string]string
@@ -93,19 +108,15 @@ type InstallMethod struct {
 
 // CLIConfigPath returns the CLI configuration file to read: the one
 // TF_CLI_CONFIG_FILE (or TOFU_CLI_CONFIG_FILE) names, else ~/.terraformrc,
-// else ~/.tofurc, whichever exists; "" for none.
+// else ~/.tofurc (%APPDATA%\terraform.rc, else %APPDATA%\tofu.rc on
+// Windows), whichever exists; "" for none.
 func CLIConfigPath() string {
 	for _, env := range []string{"TF_CLI_CONFIG_FILE", "TOFU_CLI_CONFIG_FILE"} {
 		if p := os.Getenv(env); p != "" {
 			return p
 		}
 	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return ""
-	}
-	for _, name := range []string{".terraformrc", ".tofurc"} {
-		p := filepath.Join(home, name)
+	for _, p := range userConfigFiles() {
 		if _, err := os.Stat(p); err == nil {
 			return p
 		}
@@ -121,7 +132,10 @@ func LoadCLIConfig() (*CLIConfig, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	if path != "" {
 		src, err := os.ReadFile(path)
-		if os.IsNotExist(err) {
+		if fi, serr := os.Stat(path); serr == nil && fi.IsDir() {
+			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Unable to open CLI configuration file",
+				Detail: fmt.Sprintf("The CLI configuration file at %q is a directory, not a file; rig goes on without a CLI configuration.", path)})
+		} else if os.IsNotExist(err) {
 			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Unable to open CLI configuration file",
 				Detail: fmt.Sprintf("The CLI configuration file at %q does not exist.", path)})
 		} else if err != nil {
@@ -134,7 +148,35 @@ func LoadCLIConfig() (*CLIConfig, diag.Diagnostics) {
 	if d := os.Getenv("TF_PLUGIN_CACHE_DIR"); d != "" {
 		cfg.PluginCacheDir = expandPath(d)
 	}
+	if v := os.Getenv("TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE"); v != "" && v != "0" {
+		// Like the setting, and as in Terraform: either one turns it on.
+		cfg.CacheMayBreakLock = true
+	}
+	var n int
+	n, ds = positiveEnv("TF_REGISTRY_DISCOVERY_RETRY", "a whole number of retries", ds)
+	cfg.RegistryRetries = n
+	n, ds = positiveEnv("TF_REGISTRY_CLIENT_TIMEOUT", "a whole number of seconds", ds)
+	cfg.RegistryTimeout = time.Duration(n) * time.Second
+	n, ds = positiveEnv("TF_PROVIDER_DOWNLOAD_RETRY", "a whole number of retries", ds)
+	cfg.DownloadRetries = n
 	return cfg, ds
+}
+
+// positiveEnv reads the environment variable name as a whole number
+// greater than zero, as Terraform and OpenTofu read the registry client's
+// settings; 0 when it is unset, and with a warning when it is anything
+// else (which they ignore silently).
+func positiveEnv(name, what string, ds diag.Diagnostics) (int, diag.Diagnostics) {
+	v := strings.TrimSpace(os.Getenv(name))
+	if v == "" {
+		return 0, ds
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		return 0, ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Invalid " + name,
+			Detail: fmt.Sprintf("%s must be %s greater than zero, not %q; it is ignored.", name, what, v)})
+	}
+	return n, ds
 }
 
 func newCLIConfig(path string) *CLIConfig {
@@ -381,14 +423,14 @@ func expandPath(s string) string {
 // ImpliedMirrorDirs returns the local mirror directories Terraform and
 // OpenTofu search when the CLI configuration has no provider_installation
 // block, in order: terraform.d/plugins in the working directory,
-// ~/.terraform.d/plugins, then each XDG data directory's terraform/plugins
-// and opentofu/plugins.
+// ~/.terraform.d/plugins (%APPDATA%\terraform.d\plugins on Windows), then
+// each XDG data directory's terraform/plugins and opentofu/plugins.
 func ImpliedMirrorDirs() []string {
 	dirs := []string{filepath.Join("terraform.d", "plugins")}
-	home, _ := os.UserHomeDir()
-	if home != "" {
-		dirs = append(dirs, filepath.Join(home, ".terraform.d", "plugins"))
+	if dir := userConfigDir(); dir != "" {
+		dirs = append(dirs, filepath.Join(dir, "plugins"))
 	}
+	home, _ := os.UserHomeDir()
 	dataHome := os.Getenv("XDG_DATA_HOME")
 	if dataHome == "" && home != "" {
 		dataHome = filepath.Join(home, ".local", "share")
@@ -410,7 +452,14 @@ func ImpliedMirrorDirs() []string {
 // services, and the credentials blocks' tokens with those of TF_TOKEN_…
 // environment variables.
 func (cfg *CLIConfig) Client() *Client {
-	return &Client{Services: cfg.Hosts, Credentials: EnvCredentials(cfg.Credentials)}
+	c := &Client{Services: cfg.Hosts, Credentials: EnvCredentials(cfg.Credentials), RequestTimeout: cfg.RegistryTimeout}
+	if cfg.RegistryRetries > 0 {
+		c.MaxAttempts = cfg.RegistryRetries + 1
+	}
+	if cfg.DownloadRetries > 0 {
+		c.DownloadAttempts = cfg.DownloadRetries + 1
+	}
+	return c
 }
 
 // Sources returns the installer sources cfg describes, each with the

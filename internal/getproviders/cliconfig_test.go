@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/diag"
 )
 
 // TestParseCLIConfigNetwork reads the settings of the network sources:
@@ -123,5 +124,30 @@ func TestImpliedSources(t *testing.T) {
 	}
 	if _, ok := sources[1].Source.(RegistrySource); !ok || sources[1].serves(null) || !sources[1].serves(random) || !sources[1].serves(null.WithHostname("example.com")) {
 		t.Errorf("implied direct = %#v", sources[1])
+	}
+}
+
+// A TF_CLI_CONFIG_FILE that names nothing usable is reported, and the
+// configuration is empty rather than an error.
+func TestLoadCLIConfigUnusableFile(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, path, want string
+	}{
+		{"missing file", filepath.Join(dir, "missing.tfrc"), "does not exist."},
+		{"directory", dir, "is a directory, not a file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("TF_CLI_CONFIG_FILE", tt.path)
+			cfg, ds := LoadCLIConfig()
+			if len(ds) != 1 || ds[0].Severity != diag.Warning || ds[0].Summary != "Unable to open CLI configuration file" ||
+				!strings.Contains(ds[0].Detail, tt.path) || !strings.Contains(ds[0].Detail, tt.want) {
+				t.Fatalf("diagnostics = %v", ds)
+			}
+			if cfg == nil || len(cfg.DevOverrides) != 0 || len(cfg.Installation) != 0 {
+				t.Errorf("configuration = %+v, want an empty one", cfg)
+			}
+		})
 	}
 }

@@ -38,6 +38,14 @@ type Client struct {
 	Services map[string]map[string]string
 	// MaxAttempts bounds the tries of one request (0 means 4).
 	MaxAttempts int
+	// DownloadAttempts bounds the tries of a package download; 0 means
+	// MaxAttempts.
+	DownloadAttempts int
+	// RequestTimeout bounds each try of a request for a JSON document
+	// (service discovery, versions, package metadata, a mirror's index),
+	// not of a package download; 0 means none beyond the HTTP client's
+	// wait for an answer.
+	RequestTimeout time.Duration
 	// Backoff is the pause before retry attempt n (1 for the first retry);
 	// nil means 1s, 2s, 4s… up to 10s. Tests make it short.
 	Backoff func(n int) time.Duration
@@ -85,8 +93,13 @@ func defaultHTTPClient() *http.Client {
 	return &http.Client{Transport: t}
 }
 
-func (c *Client) attempts() int {
-	if c.MaxAttempts <= 0 {
+// attempts is how many times a request is tried: a download's with
+// download set.
+func (c *Client) attempts(download bool) int {
+	switch {
+	case download && c.DownloadAttempts > 0:
+		return c.DownloadAttempts
+	case c.MaxAttempts <= 0:
 		return 4
 	}
 	return c.MaxAttempts
@@ -125,7 +138,7 @@ func IsNotFound(err error) bool {
 // *StatusError. limit bounds the body read.
 func (c *Client) get(ctx context.Context, u, tokenHost string, limit int64) ([]byte, error) {
 	var body []byte
-	err := c.do(ctx, u, tokenHost, func(r io.Reader) error {
+	err := c.do(ctx, u, tokenHost, requestKind{timeout: c.RequestTimeout}, func(r io.Reader) error {
 		b, err := io.ReadAll(io.LimitReader(r, limit+1))
 		if err == nil && int64(len(b)) > limit {
 			return fmt.Errorf("%w of %d bytes", errTooLarge, limit)
@@ -142,7 +155,14 @@ var errTooLarge = errors.New("the response is larger than the limit")
 // do requests u until an attempt succeeds, fails for good, or the
 // attempts run out, handing a successful answer's body to consume (which
 // must start afresh on each call).
-func (c *Client) do(ctx context.Context, u, tokenHost string, consume func(io.Reader) error) error {
+// requestKind says how a request is made: a metadata request each of whose
+// tries takes at most timeout (0: no limit), or a package download.
+type requestKind struct {
+	timeout  time.Duration
+	download bool
+}
+
+func (c *Client) do(ctx context.Context, u, tokenHost string, kind requestKind, consume func(io.Reader) error) error {
 	parsed, err := url.Parse(u)
 	if err != nil {
 		return fmt.Errorf("invalid URL %q: %w", u, err)
@@ -151,11 +171,12 @@ func (c *Client) do(ctx context.Context, u, tokenHost string, consume func(io.Re
 		tokenHost = parsed.Host
 	}
 	var lastErr error
-	for attempt := 1; attempt <= c.attempts(); attempt++ {
+	attempts := c.attempts(kind.download)
+	for attempt := 1; attempt <= attempts; attempt++ {
 		if err := c.pause(ctx, attempt); err != nil {
 			return err
 		}
-		retry, err := c.getOnce(ctx, parsed, tokenHost, consume)
+		retry, err := c.getOnce(ctx, parsed, tokenHost, kind.timeout, consume)
 		if err == nil {
 			return nil
 		}
@@ -164,13 +185,24 @@ func (c *Client) do(ctx context.Context, u, tokenHost string, consume func(io.Re
 			return err
 		}
 	}
-	return fmt.Errorf("%w (gave up after %d attempts)", lastErr, c.attempts())
+	return fmt.Errorf("%w (gave up after %d attempts)", lastErr, attempts)
 }
 
 // getOnce makes one request and hands a 2xx answer's body to consume;
 // retry says whether a failure may be transient.
-func (c *Client) getOnce(ctx context.Context, u *url.URL, tokenHost string, consume func(io.Reader) error) (retry bool, err error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+func (c *Client) getOnce(ctx context.Context, u *url.URL, tokenHost string, timeout time.Duration, consume func(io.Reader) error) (retry bool, err error) {
+	reqCtx := ctx
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		reqCtx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+		defer func() {
+			if err != nil && ctx.Err() == nil && errors.Is(reqCtx.Err(), context.DeadlineExceeded) {
+				err = fmt.Errorf("GET %s: no complete answer within %s (TF_REGISTRY_CLIENT_TIMEOUT)", u.Redacted(), timeout)
+			}
+		}()
+	}
+	req, err := http.NewRequestWithContext(reqCtx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return false, err
 	}
@@ -216,7 +248,7 @@ func transient(err error) bool {
 // to and returns the file's SHA-256.
 func (c *Client) download(ctx context.Context, u, to string) ([sha256.Size]byte, error) {
 	var sum [sha256.Size]byte
-	err := c.do(ctx, u, "", func(r io.Reader) error {
+	err := c.do(ctx, u, "", requestKind{download: true}, func(r io.Reader) error {
 		f, err := os.OpenFile(to, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 		if err != nil {
 			return err

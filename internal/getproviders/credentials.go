@@ -60,13 +60,14 @@ func LoadCredentials(environ []string) (Credentials, diag.Diagnostics) {
 	return c, ds
 }
 
-// credentialsFile reads ~/.terraform.d/credentials.tfrc.json: host to token.
+// credentialsFile reads ~/.terraform.d/credentials.tfrc.json
+// (%APPDATA%\terraform.d\credentials.tfrc.json on Windows): host to token.
 func credentialsFile() (map[string]string, diag.Diagnostics) {
-	home, err := os.UserHomeDir()
-	if err != nil {
+	dir := userConfigDir()
+	if dir == "" {
 		return nil, nil
 	}
-	p := filepath.Join(home, ".terraform.d", "credentials.tfrc.json")
+	p := filepath.Join(dir, "credentials.tfrc.json")
 	src, err := os.ReadFile(p)
 	if err != nil {
 		return nil, nil

@@ -131,3 +131,106 @@ func TestRegistryLockedHashes(t *testing.T) {
 		t.Errorf("the refused package was installed")
 	}
 }
+
+// TestRegistryClientSettingsFromEnvironment: TF_REGISTRY_DISCOVERY_RETRY
+// is the number of retries of a registry request and
+// TF_REGISTRY_CLIENT_TIMEOUT bounds each try of a metadata request, in
+// seconds, as in Terraform and OpenTofu; a package download is not bounded
+// by it.
+func TestRegistryClientSettingsFromEnvironment(t *testing.T) {
+	t.Setenv("TF_REGISTRY_DISCOVERY_RETRY", "1")
+	t.Setenv("TF_REGISTRY_CLIENT_TIMEOUT", "1")
+	cfg, ds := LoadCLIConfig()
+	if len(ds) != 0 || cfg.RegistryRetries != 1 || cfg.RegistryTimeout != time.Second {
+		t.Fatalf("LoadCLIConfig = %d retries, %s timeout, %v", cfg.RegistryRetries, cfg.RegistryTimeout, ds)
+	}
+	client := func(reg *registrytest.Registry, waits *atomic.Int32) *Client {
+		c := cfg.Client()
+		c.HTTP = reg.Server.Client()
+		c.Backoff = newTestClient(reg, waits).Backoff
+		return c
+	}
+
+	// A registry that never answers the versions request: two tries of a second each.
+	reg := registrytest.New(t, nil, randomReleases()...)
+	var tries atomic.Int32
+	reg.Set(t, registrytest.Options{Hook: func(w http.ResponseWriter, r *http.Request) bool {
+		if strings.HasSuffix(r.URL.Path, "/versions") {
+			tries.Add(1)
+			<-r.Context().Done()
+			return true
+		}
+		return false
+	}})
+	var waits atomic.Int32
+	run := runInstall(t, []SourceEntry{{Source: RegistrySource{Client: client(reg, &waits)}}}, []Requirement{{Provider: registryProvider(reg, "random")}}, nil, nil)
+	if !run.ds.HasErrors() {
+		t.Fatal("install from a registry that does not answer succeeded")
+	}
+	msg := run.ds.Err().Error()
+	for _, want := range []string{"no complete answer within 1s (TF_REGISTRY_CLIENT_TIMEOUT)", "gave up after 2 attempts"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error does not contain %q:\n%s", want, msg)
+		}
+	}
+	if tries.Load() != 2 || waits.Load() != 1 {
+		t.Errorf("%d tries and %d backoffs, want 2 and 1", tries.Load(), waits.Load())
+	}
+
+	// A download slower than the timeout is not cut short.
+	reg = registrytest.New(t, nil, randomReleases()...)
+	reg.Set(t, registrytest.Options{Hook: func(w http.ResponseWriter, r *http.Request) bool {
+		if strings.HasSuffix(r.URL.Path, ".zip") {
+			time.Sleep(1500 * time.Millisecond)
+		}
+		return false
+	}})
+	run = runInstall(t, []SourceEntry{{Source: RegistrySource{Client: client(reg, nil)}}}, []Requirement{{Provider: registryProvider(reg, "random")}}, nil, nil)
+	if run.ds.HasErrors() {
+		t.Fatalf("a slow download failed: %v", run.ds.Err())
+	}
+
+	// Values that are not whole numbers above zero are ignored, with a warning.
+	t.Setenv("TF_REGISTRY_DISCOVERY_RETRY", "0")
+	t.Setenv("TF_REGISTRY_CLIENT_TIMEOUT", "10s")
+	cfg, ds = LoadCLIConfig()
+	if cfg.RegistryRetries != 0 || cfg.RegistryTimeout != 0 || len(ds) != 2 ||
+		ds[0].Summary != "Invalid TF_REGISTRY_DISCOVERY_RETRY" || !strings.Contains(ds[1].Detail, `a whole number of seconds greater than zero, not "10s"`) {
+		t.Errorf("LoadCLIConfig = %d retries, %s timeout, %v", cfg.RegistryRetries, cfg.RegistryTimeout, ds)
+	}
+	if c := cfg.Client(); c.MaxAttempts != 0 || c.RequestTimeout != 0 {
+		t.Errorf("client = %d attempts, %s timeout; want the defaults", c.MaxAttempts, c.RequestTimeout)
+	}
+}
+
+// TestDownloadSettingsFromEnvironment: TF_PROVIDER_DOWNLOAD_RETRY sets the
+// retries of package downloads apart from the registry's other requests,
+// and TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE turns on the setting
+// of that name.
+func TestDownloadSettingsFromEnvironment(t *testing.T) {
+	t.Setenv("TF_PROVIDER_DOWNLOAD_RETRY", "5")
+	t.Setenv("TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE", "1")
+	cfg, ds := LoadCLIConfig()
+	if len(ds) != 0 || !cfg.CacheMayBreakLock || cfg.DownloadRetries != 5 {
+		t.Fatalf("LoadCLIConfig = %+v, %v", cfg, ds)
+	}
+	reg := registrytest.New(t, nil, randomReleases()...)
+	var zipTries atomic.Int32
+	reg.Set(t, registrytest.Options{Hook: func(w http.ResponseWriter, r *http.Request) bool {
+		if strings.HasSuffix(r.URL.Path, ".zip") && zipTries.Add(1) <= 5 {
+			http.Error(w, "busy", http.StatusBadGateway)
+			return true
+		}
+		return false
+	}})
+	c := cfg.Client()
+	c.HTTP, c.Backoff = reg.Server.Client(), newTestClient(reg, nil).Backoff
+	run := runInstall(t, []SourceEntry{{Source: RegistrySource{Client: c}}}, []Requirement{{Provider: registryProvider(reg, "random")}}, nil, nil)
+	if run.ds.HasErrors() || zipTries.Load() != 6 {
+		t.Errorf("install after 5 failed downloads: %d tries, %v", zipTries.Load(), run.ds.Err())
+	}
+	t.Setenv("TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE", "0")
+	if cfg, _ := LoadCLIConfig(); cfg.CacheMayBreakLock {
+		t.Errorf("TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE=0 turned the setting on")
+	}
+}

@@ -393,6 +393,11 @@ func (c *checker) callArguments(mc *config.ModuleCall, child *config.Module) {
 		c.diags = append(c.diags, diag.At(mc.DeclRange, "Missing required argument",
 			fmt.Sprintf("The argument %q is required, but no definition was found.", name)))
 	}
+	for _, name := range slices.Sorted(maps.Keys(attrs)) {
+		if v := child.Variables[name]; v != nil && v.Deprecated != "" {
+			c.diags = append(c.diags, deprecatedArgument(v, attrs[name], child))
+		}
+	}
 }
 
 func lessSubject(a, b *hcl.Range) bool {

@@ -10,6 +10,8 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/rig-iac/rig/internal/marks"
 )
 
 // lengthFunc is Terraform's length: characters of a string, elements of a
@@ -263,6 +265,11 @@ func makeToFunc(want cty.Type) function.Function {
 			}
 			v, _ := args[0].UnmarkDeep()
 			got := v.Type()
+			if marks.Contains(args[0]) {
+				// Nothing about a sensitive value is told, not even the
+				// reason it does not convert.
+				return cty.NilVal, function.NewArgErrorf(0, "cannot convert this sensitive %s to %s", got.FriendlyName(), want.FriendlyNameForConstraint())
+			}
 			what := "string"
 			if got == cty.String && !v.IsNull() {
 				what = `"` + v.AsString() + `"`

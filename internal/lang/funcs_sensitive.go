@@ -3,21 +3,19 @@ package lang
 import (
 	"strconv"
 
+	"github.com/rig-iac/rig/internal/marks"
+
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 )
 
-// Mark is a cty value mark the language layer puts on values.
-type Mark string
+// Mark is a cty value mark the language layer puts on values (marks.Mark).
+type Mark = marks.Mark
 
 // Sensitive marks a value whose content must not be shown: the result of
 // sensitive(), and every value derived from a marked one (cty carries marks
 // through operations and function calls). Its string form is "sensitive".
-const Sensitive Mark = "sensitive"
-
-// GoString names the mark as Go code does, so that %#v of a marked value
-// reads lang.Sensitive.
-func (m Mark) GoString() string { return "lang." + string(m) }
+const Sensitive = marks.Sensitive
 
 // markParams is the single parameter of the functions that inspect or change
 // marks: any value, known or not, null or not, marked or not.
@@ -67,10 +65,12 @@ var isSensitiveFunc = function.New(&function.Spec{
 
 // redact quotes s for an error message, or stands in for it when any of
 // marks is Sensitive.
-func redact(s string, marks ...cty.ValueMarks) string {
-	for _, m := range marks {
-		if _, ok := m[Sensitive]; ok {
-			return "(sensitive value)"
+func redact(s string, markses ...cty.ValueMarks) string {
+	for _, ms := range markses {
+		for m := range ms {
+			if marks.IsSensitive(m) {
+				return marks.Redacted
+			}
 		}
 	}
 	return strconv.Quote(s)

@@ -299,6 +299,7 @@ func (s *Scope) EvalExpr(expr hcl.Expression, want cty.Type) (cty.Value, diag.Di
 	}
 	val, hdiags := expr.Value(ctx)
 	s.ProviderFunctions.explainUnknown(hdiags)
+	redactDiagnostics(hdiags)
 	diags = diags.Append(hdiags)
 	if want != cty.DynamicPseudoType {
 		conv, err := convert.Convert(val, want)
@@ -330,6 +331,7 @@ func (s *Scope) EvalBlock(body hcl.Body, spec hcldec.Spec) (cty.Value, diag.Diag
 	}
 	val, hdiags := hcldec.Decode(body, spec, ctx)
 	s.ProviderFunctions.explainUnknown(hdiags)
+	redactDiagnostics(hdiags)
 	return val, diags.Append(hdiags)
 }
 

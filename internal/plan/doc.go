@@ -10,6 +10,6 @@
 // internal/eval's.
 //
 // It imports internal/addrs, internal/config, internal/dag, internal/diag,
-// internal/eval, internal/lang, internal/parallel, internal/provider,
-// internal/state and the hcl/cty libraries.
+// internal/eval, internal/lang, internal/marks, internal/parallel,
+// internal/provider, internal/state and the hcl/cty libraries.
 package plan

@@ -215,7 +215,7 @@ func (p *planner) recordImported(addr addrs.AbsResourceInstance, imp provider.Im
 		return ds.Append(diag.Errorf("Cannot import non-existent remote object",
 			"While attempting to import an existing object to %q, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"rig apply\" to create a new remote object for this resource.", addr))
 	}
-	obj, err := NewStateObject(sch, read.NewState)
+	obj, err := NewStateObject(pc.Provider, addr.Resource.Resource.Type, sch, read.NewState)
 	if err != nil {
 		return ds.Append(fmt.Errorf("recording %s: %w", addr, err))
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 )
@@ -72,7 +73,11 @@ func (p *planner) expandImports() diag.Diagnostics {
 					"The import block's id must be known during planning and not null: it may refer only to variables, locals and values known before apply."))
 				continue
 			}
-			id, _ = id.Unmark()
+			if marks.Contains(id) {
+				ds = ds.Append(diag.At(imp.ID.Range(), "Invalid import id argument", "The import ID cannot be sensitive."))
+				continue
+			}
+			id, _ = id.UnmarkDeep()
 			m := p.cfg.Descendant(imp.ToModule.Module())
 			if p.generating != nil && (m == nil || m.ResourceByAddr(imp.To) == nil) {
 				ds = ds.Append(p.addGenerateTarget(addr, importTarget{id: id.AsString(), decl: imp, inst: exp.InstanceData(k)}))
@@ -167,7 +172,7 @@ func (p *planner) generatedObject(addr addrs.AbsResourceInstance, id string) (Ge
 // recordImportBlockObject records an imported and read object in the refreshed
 // state and returns it with ds.
 func (p *planner) recordImportBlockObject(sch provider.Schema, pc addrs.AbsProviderConfig, addr addrs.AbsResourceInstance, v cty.Value, private []byte, ds diag.Diagnostics) (cty.Value, []byte, diag.Diagnostics) {
-	obj, err := NewStateObject(sch, v)
+	obj, err := NewStateObject(pc.Provider, addr.Resource.Resource.Type, sch, v)
 	if err != nil {
 		return cty.NilVal, nil, ds.Append(fmt.Errorf("recording %s: %w", addr, err))
 	}

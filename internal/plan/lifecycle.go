@@ -198,12 +198,18 @@ func (p *planner) instanceTriggers(addr addrs.AbsResourceInstance, attrPath cty.
 	if len(attrPath) == 0 {
 		return true
 	}
-	before, berr := attrPath.Apply(c.Before)
-	after, aerr := attrPath.Apply(c.After)
+	// Marks say how values are shown, not whether they changed.
+	before, berr := attrPath.Apply(unmarked(c.Before))
+	after, aerr := attrPath.Apply(unmarked(c.After))
 	if berr != nil || aerr != nil {
 		return berr == nil != (aerr == nil)
 	}
 	return !after.IsKnown() || !before.RawEquals(after)
+}
+
+func unmarked(v cty.Value) cty.Value {
+	v, _ = v.UnmarkDeep()
+	return v
 }
 
 // triggerTarget decodes one replace_triggered_by entry: a reference to a

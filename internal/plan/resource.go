@@ -12,13 +12,18 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
 )
 
-// planResource plans the instances of resource r of module m in module instance mi.
-func (p *planner) planResource(m *config.Module, r *config.Resource, mi addrs.ModuleInstance) diag.Diagnostics {
+// planResource adds to w the planning of the instances of resource r of
+// module m in module instance mi, and of the objects recorded for it that
+// the configuration no longer has (orphans, deposed objects). It returns
+// what records the resource's planned value once w is done; nil when the
+// resource cannot be planned (the problem noted in w).
+func (p *planner) planResource(w *objectWork, m *config.Module, r *config.Resource, mi addrs.ModuleInstance) func() {
 	var ds diag.Diagnostics
 	absAddr := r.Addr.Absolute(mi)
 	cr := configAddr(m, r)
@@ -33,38 +38,44 @@ func (p *planner) planResource(m *config.Module, r *config.Resource, mi addrs.Mo
 		prov, more = p.configuredProvider(ref.Config)
 		ds = ds.Append(more)
 		if ds.HasErrors() {
-			return ds
+			w.note(ds)
+			return nil
 		}
 	}
 	exp, more := eval.Expand(p.eval.Scope(mi, lang.InstanceData{}), r)
 	ds = ds.Append(more)
+	w.note(ds)
 	if ds.HasErrors() {
-		return ds
+		return nil
 	}
 	p.expandChecks(absAddr, exp.Keys)
-	vals := make(map[addrs.InstanceKey]cty.Value, len(exp.Keys))
+	// vals[i] is the planned value of instance exp.Keys[i], written by
+	// that instance's work alone.
+	vals := make([]cty.Value, len(exp.Keys))
 	inConfig := make(map[addrs.InstanceKey]bool, len(exp.Keys))
-	for _, k := range exp.Keys {
+	for i, k := range exp.Keys {
 		inConfig[k] = true
-		if !p.sel.plansInstance(absAddr.Instance(k)) {
-			vals[k] = p.priorInstanceValue(absAddr.Instance(k), sch)
+		addr := absAddr.Instance(k)
+		if !p.sel.plansInstance(addr) {
+			vals[i] = p.priorInstanceValue(addr, sch)
 			continue
 		}
 		pc, iprov := ref.Config, prov
 		if ref.KeyExpr != nil {
 			var more diag.Diagnostics
-			pc, iprov, more = p.instanceProvider(ref, absAddr.Instance(k), exp.InstanceData(k))
-			if ds = ds.Append(more); iprov == nil {
-				vals[k] = cty.UnknownVal(sch.Block.ImpliedType())
+			pc, iprov, more = p.instanceProvider(ref, addr, exp.InstanceData(k))
+			if w.note(more); iprov == nil {
+				vals[i] = cty.UnknownVal(sch.Block.ImpliedType())
 				continue
 			}
 		}
-		v, more := p.planInstance(cr, r, sch, iprov, pc, absAddr.Instance(k), exp.InstanceData(k))
-		ds = ds.Append(more)
-		vals[k] = v
+		w.add(addr, pc, func() diag.Diagnostics {
+			v, ds := p.planInstance(cr, r, sch, iprov, pc, addr, exp.InstanceData(k))
+			vals[i] = v
+			return ds
+		})
 	}
 	p.mu.Lock()
-	p.planned[absAddr] = exp.WholeValue(vals)
 	rs := p.prevRun.Resource(absAddr)
 	p.mu.Unlock()
 
@@ -76,15 +87,29 @@ func (p *planner) planResource(m *config.Module, r *config.Resource, mi addrs.Mo
 			if !p.sel.plansInstance(addr) {
 				continue
 			}
+			pc := rs.InstanceProvider(k)
 			if !inConfig[k] && inst.Current != nil {
-				ds = ds.Append(p.planDelete(addr, addrs.NotDeposed, inst.Current, rs.InstanceProvider(k), sch, orphanReason(exp, k)))
+				reason := orphanReason(exp, k)
+				w.add(addr, pc, func() diag.Diagnostics {
+					return p.planDelete(addr, addrs.NotDeposed, inst.Current, pc, sch, reason)
+				})
 			}
 			for _, dk := range sortedDeposedKeys(inst) {
-				ds = ds.Append(p.planDelete(addr, dk, inst.Deposed[dk], rs.InstanceProvider(k), sch, ReasonNone))
+				w.add(addr, pc, func() diag.Diagnostics {
+					return p.planDelete(addr, dk, inst.Deposed[dk], pc, sch, ReasonNone)
+				})
 			}
 		}
 	}
-	return ds
+	return func() {
+		byKey := make(map[addrs.InstanceKey]cty.Value, len(vals))
+		for i, k := range exp.Keys {
+			byKey[k] = vals[i]
+		}
+		p.mu.Lock()
+		p.planned[absAddr] = exp.WholeValue(byKey)
+		p.mu.Unlock()
+	}
 }
 
 func orphanReason(exp eval.Expansion, k addrs.InstanceKey) ActionReason {
@@ -130,7 +155,7 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	if !read.Diagnostics.HasErrors() {
 		p.refreshHooks().PostRefresh(addr, read.NewState)
 	}
-	ds = ds.Append(withAddr(read.Diagnostics, addr))
+	ds = ds.Append(withAddr(provider.Redacted(read.Diagnostics, MarkRecorded(sch.Block, val, RecordedPaths(obj, pc.Provider, addr.Instance.Resource.Resource.Type))), addr))
 	if read.Diagnostics.HasErrors() {
 		return val, private, ds
 	}
@@ -144,8 +169,8 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !valuesEqual(newVal, val) {
-		paths := sensitivePaths(obj)
-		p.recordDrift(addr, pc, MarkSensitive(val, paths), MarkSensitive(newVal, paths))
+		paths := RecordedPaths(obj, pc.Provider, addr.Instance.Resource.Resource.Type)
+		p.recordDrift(addr, pc, MarkRecorded(sch.Block, val, paths), MarkRecorded(sch.Block, newVal, paths))
 	}
 	if newVal.IsNull() {
 		p.refreshed.SetObject(addr, nil, pc)
@@ -164,13 +189,7 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	refreshed.SchemaVersion = uint64(sch.Version)
 	refreshed.Private = read.Private
 	// The schema's sensitive attributes, and those the configuration marked.
-	paths := sch.Block.SensitivePaths(newVal)
-	for _, p := range sensitivePaths(obj) {
-		if !slices.ContainsFunc(paths, p.Equals) {
-			paths = append(paths, p)
-		}
-	}
-	if sens, err := state.SensitivePathsJSON(paths); err == nil {
+	if sens, err := state.SensitivePathsJSON(marks.Union(sch.Block.SensitivePaths(newVal), sensitivePaths(obj))); err == nil {
 		refreshed.SensitiveAttributes = sens
 	}
 	p.refreshed.SetObject(addr, &refreshed, pc)
@@ -221,7 +240,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 			return cty.UnknownVal(ty), ds
 		}
 		priorVal, priorPrivate = v, priv
-		priorSensitive = sensitivePaths(obj)
+		priorSensitive = RecordedPaths(obj, pc.Provider, typeName)
 	}
 	scope := p.eval.Scope(addr.Module, inst)
 	for i, rule := range r.Preconditions {
@@ -232,9 +251,10 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
+	markedConfig := configVal
 	configVal, configMarks := configVal.UnmarkDeepWithPaths()
 	configMarks = WithEchoedMarks(pc.Provider, typeName, configMarks)
-	ds = ds.Append(withAddr(prov.ValidateResourceConfig(p.ctx, typeName, configVal).InBody(r.Config), oaddr))
+	ds = ds.Append(withAddr(provider.Redacted(prov.ValidateResourceConfig(p.ctx, typeName, configVal), markedConfig).InBody(r.Config), oaddr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
@@ -251,11 +271,11 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		return cty.UnknownVal(ty), ds
 	}
 	resp := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: priorVal, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
-	ds = ds.Append(withAddr(resp.Diagnostics.InBody(r.Config), oaddr))
+	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, markedConfig, MarkRecorded(sch.Block, priorVal, priorSensitive)).InBody(r.Config), oaddr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
-	ds = ds.Append(CheckPlanned(sch.Block, priorVal, configVal, resp, pc, addr))
+	ds = ds.Append(CheckPlanned(sch.Block, priorVal, configVal.MarkWithPaths(configMarks), resp, pc, addr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
@@ -297,10 +317,14 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		replace, change.Reason = true, ReplaceBecauseTainted
 	case p.replace[addr]:
 		replace, change.Reason = true, ReplaceByRequest
-	case valuesEqual(planned, priorVal):
+	case valuesEqual(planned, priorVal) && sameSensitivity(sch.Block, priorVal, priorSensitive, planned, configMarks):
 		change.Action = NoOp
 		// One value for both sides: an unchanged object is kept once in memory.
 		change.After = priorVal
+	case valuesEqual(planned, priorVal):
+		// Only what is sensitive changes: an update that records it, as
+		// OpenTofu and Terraform plan it (the apply calls no provider).
+		change.Action = Update
 	case len(change.RequiredReplace) > 0:
 		replace, change.Reason = true, ReplaceBecauseCannotUpdate
 	default:
@@ -315,8 +339,8 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		nullPrior := cty.NullVal(ty)
 		proposed := provider.ProposedNew(sch.Block, nullPrior, origConfig)
 		resp2 := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: origConfig, ProviderMeta: meta})
-		ds = ds.Append(withAddr(resp2.Diagnostics.InBody(r.Config), oaddr))
-		ds = ds.Append(CheckPlanned(sch.Block, nullPrior, origConfig, resp2, pc, addr))
+		ds = ds.Append(withAddr(provider.Redacted(resp2.Diagnostics, markedConfig).InBody(r.Config), oaddr))
+		ds = ds.Append(CheckPlanned(sch.Block, nullPrior, origConfig.MarkWithPaths(configMarks), resp2, pc, addr))
 		if ds.HasErrors() {
 			return cty.UnknownVal(ty), ds
 		}
@@ -328,13 +352,16 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		// An unchanged or updated object stays current; it keeps its status otherwise.
 		change.PriorPrivate = priorPrivate
 	}
-	// The configuration's sensitive values, and those the state recorded
-	// as sensitive, stay marked in the change (for every view of it).
-	change.Before = MarkSensitive(change.Before, priorSensitive)
+	// The configuration's sensitive values, those the state recorded as
+	// sensitive and the attributes the schema declares sensitive stay
+	// marked in the change, for every view of it (the plan JSON's planned
+	// values too, as Terraform marks a create or an update) and every
+	// expression that refers to the object.
+	change.Before = MarkRecorded(sch.Block, change.Before, priorSensitive)
 	if change.Action == NoOp {
 		change.After = change.Before
 	} else {
-		change.After = change.After.MarkWithPaths(configMarks)
+		change.After = sch.Block.MarkSensitive(change.After.MarkWithPaths(configMarks))
 	}
 	if !ds.HasErrors() {
 		selfScope := p.eval.Scope(addr.Module, inst)
@@ -464,7 +491,7 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 	}
 	prior, priv, more := p.priorValue(prov, sch, oaddr, obj, pc)
 	ds = ds.Append(more)
-	prior = MarkSensitive(prior, sensitivePaths(obj))
+	prior = MarkRecorded(sch.Block, prior, RecordedPaths(obj, pc.Provider, addr.Resource.Resource.Type))
 	if ds.HasErrors() {
 		return ds
 	}
@@ -490,7 +517,7 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 
 // planOrphans plans the deletion of resources that are in state but no longer in configuration.
 func (p *planner) planOrphans() diag.Diagnostics {
-	var ds diag.Diagnostics
+	w := p.newWork()
 	for _, oa := range p.prevRun.Objects() {
 		ra := oa.Instance.ContainingResource()
 		if p.handled[ra] || ra.Resource.Mode != addrs.Managed || !p.sel.plansInstance(oa.Instance) {
@@ -509,8 +536,12 @@ func (p *planner) planOrphans() diag.Diagnostics {
 			// configuration, as in OpenTofu.
 			reason = DeleteBecauseNoModule
 		}
-		ds = ds.Append(p.planDelete(oa.Instance, oa.Deposed, obj, rs.InstanceProvider(oa.Instance.Resource.Key), provider.Schema{}, reason))
+		pc := rs.InstanceProvider(oa.Instance.Resource.Key)
+		w.add(oa.Instance, pc, func() diag.Diagnostics {
+			return p.planDelete(oa.Instance, oa.Deposed, obj, pc, provider.Schema{}, reason)
+		})
 	}
+	ds := w.wait()
 	// Data sources no longer in configuration are simply forgotten.
 	for ra := range p.prevRun.Resources {
 		if ra.Resource.Mode == addrs.Data && !p.handled[ra] && (p.sel == nil || p.cfg.ConfigResource(ra.InConfig()) == nil) {
@@ -523,23 +554,28 @@ func (p *planner) planOrphans() diag.Diagnostics {
 // planDestroy plans the deletion of every recorded object (with -target or
 // -exclude, of those destroySelection selects).
 func (p *planner) planDestroy() diag.Diagnostics {
-	var ds diag.Diagnostics
 	selected := destroySelection(p.prevRun, p.opts.Targets, p.opts.Excludes)
+	w := p.newWork()
 	for _, oa := range p.prevRun.Objects() {
 		if selected != nil && !selected[oa] {
 			continue
 		}
 		ra := oa.Instance.ContainingResource()
 		rs := p.prevRun.Resource(ra)
+		pc := rs.InstanceProvider(oa.Instance.Resource.Key)
 		if ra.Resource.Mode == addrs.Data {
 			// A destroy leaves no data sources in state, as in OpenTofu.
-			p.refreshed.SetObject(oa, nil, rs.InstanceProvider(oa.Instance.Resource.Key))
+			// (No work runs before w.wait.)
+			p.refreshed.SetObject(oa, nil, pc)
 			continue
 		}
 		sch := p.schemas[ra.InConfig()]
-		reason := ReasonNone
-		ds = ds.Append(p.planDelete(oa.Instance, oa.Deposed, p.prevRun.Object(oa), rs.InstanceProvider(oa.Instance.Resource.Key), sch, reason))
+		obj := p.prevRun.Object(oa)
+		w.add(oa.Instance, pc, func() diag.Diagnostics {
+			return p.planDelete(oa.Instance, oa.Deposed, obj, pc, sch, ReasonNone)
+		})
 	}
+	ds := w.wait()
 	p.outputs = map[string]*OutputChange{}
 	if selected != nil {
 		// A partial destroy leaves the outputs as they are.
@@ -604,6 +640,10 @@ func (p *planner) planOutputs() diag.Diagnostics {
 
 // valuesEqual reports whether two values are known to be equal.
 func valuesEqual(a, b cty.Value) bool {
+	if a.RawEquals(b) {
+		// The same value with the same marks, without unmarking either.
+		return true
+	}
 	// Marks say how a value is shown, not what it is.
 	a, _ = a.UnmarkDeep()
 	b, _ = b.UnmarkDeep()
@@ -615,22 +655,32 @@ func valuesEqual(a, b cty.Value) bool {
 	return eq.IsKnown() && eq.True()
 }
 
+// sameSensitivity reports whether the prior object, with the sensitive
+// paths the state records, and the planned one, with the configuration's
+// marks, are sensitive in the same places (the schema's paths count for
+// both).
+func sameSensitivity(blk *provider.Block, prior cty.Value, recorded []cty.Path, planned cty.Value, configMarks []cty.PathValueMarks) bool {
+	if len(recorded) == 0 && len(configMarks) == 0 {
+		// The common case, without walking the values: the schema's paths
+		// are the same on both sides.
+		return true
+	}
+	_, before := marks.Paths(MarkRecorded(blk, prior, recorded))
+	_, after := marks.Paths(blk.MarkSensitive(planned.MarkWithPaths(configMarks)))
+	if len(before) != len(after) {
+		return false
+	}
+	for _, p := range after {
+		if !slices.ContainsFunc(before, p.Equals) {
+			return false
+		}
+	}
+	return true
+}
+
 // sensitivePaths returns the sensitive attribute paths recorded for obj
 // (none when they cannot be read: they only decide what is shown).
 func sensitivePaths(obj *state.Object) []cty.Path {
 	paths, _ := state.ParseSensitivePaths(obj.SensitiveAttributes)
 	return paths
-}
-
-// MarkSensitive marks the values at paths in v as sensitive, as values the
-// configuration marks sensitive are (for saved plans, which keep the paths).
-func MarkSensitive(v cty.Value, paths []cty.Path) cty.Value {
-	if len(paths) == 0 || v.IsNull() {
-		return v
-	}
-	pvms := make([]cty.PathValueMarks, len(paths))
-	for i, p := range paths {
-		pvms[i] = cty.PathValueMarks{Path: p, Marks: cty.NewValueMarks(lang.Sensitive)}
-	}
-	return v.MarkWithPaths(pvms)
 }

@@ -191,7 +191,7 @@ func (s *selection) plansInstance(addr addrs.AbsResourceInstance) bool {
 
 // priorResourceValue returns the value of resource addr as recorded in
 // st: what references to a resource the plan leaves alone see.
-func priorResourceValue(st *state.State, addr addrs.AbsResource, ty cty.Type) cty.Value {
+func priorResourceValue(st *state.State, addr addrs.AbsResource, blk *provider.Block) cty.Value {
 	rs := st.Resource(addr)
 	if rs == nil {
 		return cty.DynamicVal
@@ -209,12 +209,12 @@ func priorResourceValue(st *state.State, addr addrs.AbsResource, ty cty.Type) ct
 		case k.IsString():
 			exp.Mode = eval.ForEach
 		}
-		v, err := inst.Current.Decode(ty)
+		v, err := ObjectValue(rs, inst.Current, blk)
 		if err != nil {
 			return cty.DynamicVal
 		}
 		exp.Keys = append(exp.Keys, k)
-		vals[k] = MarkSensitive(v, sensitivePaths(inst.Current))
+		vals[k] = v
 	}
 	return exp.WholeValue(vals)
 }
@@ -229,11 +229,11 @@ func (p *planner) priorInstanceValue(addr addrs.AbsResourceInstance, sch provide
 	if inst == nil || inst.Current == nil {
 		return cty.NullVal(ty)
 	}
-	v, err := inst.Current.Decode(ty)
+	v, err := ObjectValue(p.refreshed.Resource(addr.ContainingResource()), inst.Current, sch.Block)
 	if err != nil {
 		return cty.UnknownVal(ty)
 	}
-	return MarkSensitive(v, sensitivePaths(inst.Current))
+	return v
 }
 
 // errTargetAndExclude is the error for -target and -exclude together.

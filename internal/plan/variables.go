@@ -40,6 +40,13 @@ func prepareVariables(m *config.Module, given map[string]InputValue) (map[string
 		v := m.Variables[name]
 		in, ok := given[name]
 		val := in.Value
+		if ok && val != cty.NilVal && v.Deprecated != "" {
+			// As OpenTofu warns; not a module's deprecation, which -deprecation filters.
+			d := diag.At(v.DeclRange, "Deprecated variable used from the root module",
+				fmt.Sprintf("The root variable %q is deprecated with the following message: %s", name, v.Deprecated))
+			d.Severity = diag.Warning
+			ds = ds.Append(d)
+		}
 		if !ok || val == cty.NilVal {
 			if v.Required() {
 				ds = ds.Append(diag.At(v.DeclRange, "No value for required variable",

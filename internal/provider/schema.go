@@ -81,6 +81,8 @@ type blockMemo struct {
 	ty       cty.Type
 	specOnce sync.Once
 	spec     hcldec.Spec
+	sensOnce sync.Once
+	sens     bool
 }
 
 // memos maps each *Block asked about to its blockMemo.

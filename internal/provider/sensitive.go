@@ -4,7 +4,32 @@ import (
 	"sort"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/rig-iac/rig/internal/marks"
 )
+
+// ContainsSensitive reports whether b declares any attribute sensitive, at
+// any depth. It is computed once per Block.
+func (b *Block) ContainsSensitive() bool {
+	if b == nil {
+		return false
+	}
+	m := memoOf(b)
+	m.sensOnce.Do(func() { m.sens = b.containsSensitive() })
+	return m.sens
+}
+
+// MarkSensitive returns v, an object of b's type, with the values of the
+// attributes b declares sensitive marked marks.Sensitive, as every value
+// read from a provider is marked before expressions see it. A null or
+// unknown v, or one of a schema without sensitive attributes, is returned
+// as it is.
+func (b *Block) MarkSensitive(v cty.Value) cty.Value {
+	if v == cty.NilVal || !b.ContainsSensitive() || v.IsNull() || !v.IsKnown() {
+		return v
+	}
+	return marks.MarkPaths(v, b.SensitivePaths(v))
+}
 
 // SensitivePaths returns the paths of v's attributes that b declares
 // sensitive: every sensitive attribute (even when null), and those of

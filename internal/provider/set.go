@@ -106,6 +106,20 @@ func (s *Set) Schemas(ctx context.Context, p addrs.Provider) (*Schemas, diag.Dia
 	return e.schemas, e.diags
 }
 
+// Load starts the providers ps at once and fetches their schemas, so that
+// a run that needs several providers waits for the slowest to start rather
+// than for all of them one after another. Problems are not returned here:
+// Schemas reports them to whoever asks for the provider.
+func (s *Set) Load(ctx context.Context, ps []addrs.Provider) {
+	var wg sync.WaitGroup
+	for _, p := range ps {
+		if _, ok := s.factories[p]; ok {
+			wg.Go(func() { s.Schemas(ctx, p) })
+		}
+	}
+	wg.Wait()
+}
+
 // Functions returns the provider-defined functions of provider p, fetched
 // once from the instance its schemas came from. The map is shared: callers
 // must not modify it.
@@ -141,8 +155,8 @@ func (s *Set) ResourceTypeSchema(ctx context.Context, p addrs.Provider, typeName
 	}
 	sch, ok := schemas.ResourceTypes[typeName]
 	if !ok || sch.Block == nil {
-		return Schema{}, ds.Append(diag.Errorf("Invalid resource type",
-			"The provider %s does not support resource type %q.", p.ForDisplay(), typeName))
+		summary, detail := UnsupportedType(p, schemas, addrs.Managed, typeName)
+		return Schema{}, ds.Append(diag.Errorf(summary, "%s", detail))
 	}
 	return sch, ds
 }
@@ -155,8 +169,8 @@ func (s *Set) DataSourceSchema(ctx context.Context, p addrs.Provider, typeName s
 	}
 	sch, ok := schemas.DataSources[typeName]
 	if !ok || sch.Block == nil {
-		return Schema{}, ds.Append(diag.Errorf("Invalid data source type",
-			"The provider %s does not support data source type %q.", p.ForDisplay(), typeName))
+		summary, detail := UnsupportedType(p, schemas, addrs.Data, typeName)
+		return Schema{}, ds.Append(diag.Errorf(summary, "%s", detail))
 	}
 	return sch, ds
 }
@@ -201,12 +215,15 @@ func (s *Set) Configured(ctx context.Context, pc addrs.AbsProviderConfig, config
 			e.diags = ds
 			return
 		}
-		ds = ds.Append(inst.ValidateProviderConfig(ctx, cfg))
+		// Providers see values without marks, and never know which are
+		// sensitive: their diagnostics are kept from quoting them.
+		plain, _ := cfg.UnmarkDeep()
+		ds = ds.Append(Redacted(inst.ValidateProviderConfig(ctx, plain), cfg))
 		if ds.HasErrors() {
 			e.diags = ds
 			return
 		}
-		ds = ds.Append(inst.ConfigureProvider(ctx, ConfigureRequest{TerraformVersion: version.Terraform, Config: cfg}))
+		ds = ds.Append(Redacted(inst.ConfigureProvider(ctx, ConfigureRequest{TerraformVersion: version.Terraform, Config: plain}), cfg))
 		e.inst, e.diags = inst, ds
 		if ds.HasErrors() {
 			e.inst = nil

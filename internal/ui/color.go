@@ -14,6 +14,16 @@ type RenderOptions struct {
 	// Width is the column count text is wrapped to; 0 means 78, the width
 	// OpenTofu uses when its output is not a terminal.
 	Width int
+	// ShowSensitive shows sensitive values where every human rendering
+	// (plans, state, outputs, console values) otherwise writes
+	// "(sensitive value)": the one switch behind -show-sensitive. The JSON
+	// renderings carry values and their sensitivity whatever it says.
+	ShowSensitive bool
+}
+
+// ropts returns the rendering options of the diff renderers.
+func (o RenderOptions) ropts() ropts {
+	return ropts{color: o.Color, showSensitive: o.ShowSensitive}
 }
 
 func (o RenderOptions) width() int {

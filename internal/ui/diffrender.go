@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/plan"
 )
 
@@ -27,6 +28,9 @@ type ropts struct {
 	overrideNullSuffix bool
 	// overrideForces marks every value "# forces replacement".
 	overrideForces bool
+	// showSensitive renders sensitive values instead of hiding them
+	// (RenderOptions.ShowSensitive).
+	showSensitive bool
 }
 
 func (o ropts) c(s string) string { return colorize(s, o.color) }
@@ -437,8 +441,12 @@ type sensR struct {
 	before, after bool
 }
 
-func (r sensR) render(b *strings.Builder, n *node, _ int, o ropts) {
-	b.WriteString("(sensitive value)")
+func (r sensR) render(b *strings.Builder, n *node, indent int, o ropts) {
+	if o.showSensitive {
+		r.inner.render(b, indent, o)
+		return
+	}
+	b.WriteString(marks.Redacted)
 	b.WriteString(o.nullSuffix(n.action))
 	b.WriteString(o.forces(n.replace))
 }

@@ -63,7 +63,7 @@ func (v *ImportView) Success() {
 // objectID returns the id attribute of an object, "" when it has no known
 // string id.
 func objectID(v cty.Value) string {
-	if v == cty.NilVal || v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() || !v.Type().HasAttribute("id") {
+	if v == cty.NilVal || v.IsNull() || !v.IsKnown() || v.IsMarked() || !v.Type().IsObjectType() || !v.Type().HasAttribute("id") {
 		return ""
 	}
 	id := v.GetAttr("id")

@@ -62,7 +62,9 @@ func (v *JSONView) emit(level, message, typ string, fields map[string]any) {
 		"@message":   message,
 		"@module":    "terraform.ui",
 		"@timestamp": now().Format(jsonTimeFormat),
-		"type":       typ,
+	}
+	if typ != "" {
+		m["type"] = typ // the messages of commands without a plan may have none
 	}
 	for k, f := range fields {
 		m[k] = f

@@ -20,7 +20,7 @@ import (
 // omitted), the "Plan:" summary and the output changes, or the "No
 // changes." message. schemas may be nil.
 func RenderPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, opts RenderOptions) error {
-	o := ropts{color: opts.Color}
+	o := opts.ropts()
 	width := opts.width()
 	var b strings.Builder
 

@@ -1,14 +1,12 @@
 package ui
 
 import (
-	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
 // pathSet is a set of attribute paths, keyed by pathKey. The nil set is empty
@@ -46,11 +44,6 @@ func extend(p cty.Path, step cty.PathStep) cty.Path {
 func attrStep(p cty.Path, name string) cty.Path  { return extend(p, cty.GetAttrStep{Name: name}) }
 func indexStep(p cty.Path, k cty.Value) cty.Path { return extend(p, cty.IndexStep{Key: k}) }
 
-// sensitiveMark reports whether a cty mark means "sensitive": rig's language
-// layer marks sensitive values with a mark whose string form is "sensitive",
-// as OpenTofu does.
-func sensitiveMark(m any) bool { return fmt.Sprint(m) == "sensitive" }
-
 // unmarkInto returns v without marks, adding the paths of sensitive-marked
 // parts to set. Renderers always work on unmarked values.
 func unmarkInto(v cty.Value, set pathSet) cty.Value {
@@ -60,7 +53,7 @@ func unmarkInto(v cty.Value, set pathSet) cty.Value {
 	uv, pvms := v.UnmarkDeepWithPaths()
 	for _, pvm := range pvms {
 		for m := range pvm.Marks {
-			if sensitiveMark(m) {
+			if marks.IsSensitive(m) {
 				set.add(pvm.Path)
 			}
 		}
@@ -135,54 +128,4 @@ func eachElement(v cty.Value, fn func(k, ev cty.Value)) {
 	for it := v.ElementIterator(); it.Next(); {
 		fn(it.Element())
 	}
-}
-
-// addStateSensitive adds the paths recorded in a state object's
-// sensitive_attributes JSON: [[{"type":"get_attr","value":"a"},
-// {"type":"index","value":{"value":0,"type":"number"}}], …].
-func addStateSensitive(raw json.RawMessage, set pathSet) error {
-	if len(raw) == 0 {
-		return nil
-	}
-	var paths [][]struct {
-		Type  string          `json:"type"`
-		Value json.RawMessage `json:"value"`
-	}
-	if err := json.Unmarshal(raw, &paths); err != nil {
-		return fmt.Errorf("sensitive_attributes: %w", err)
-	}
-	for _, steps := range paths {
-		var p cty.Path
-		for _, st := range steps {
-			switch st.Type {
-			case "get_attr":
-				var name string
-				if err := json.Unmarshal(st.Value, &name); err != nil {
-					return fmt.Errorf("sensitive_attributes: %w", err)
-				}
-				p = attrStep(p, name)
-			case "index":
-				var tv struct {
-					Value json.RawMessage `json:"value"`
-					Type  json.RawMessage `json:"type"`
-				}
-				if err := json.Unmarshal(st.Value, &tv); err != nil {
-					return fmt.Errorf("sensitive_attributes: %w", err)
-				}
-				ty, err := ctyjson.UnmarshalType(tv.Type)
-				if err != nil {
-					return fmt.Errorf("sensitive_attributes: %w", err)
-				}
-				k, err := ctyjson.Unmarshal(tv.Value, ty)
-				if err != nil {
-					return fmt.Errorf("sensitive_attributes: %w", err)
-				}
-				p = indexStep(p, k)
-			default:
-				return fmt.Errorf("sensitive_attributes: unknown step type %q", st.Type)
-			}
-		}
-		set.add(p)
-	}
-	return nil
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/marks"
+	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
@@ -82,7 +84,9 @@ func RenderStateInstance(w io.Writer, s *state.State, addr addrs.AbsResourceInst
 }
 
 func stateOpts(opts RenderOptions) ropts {
-	return ropts{color: opts.Color, showUnchanged: true, hideSymbols: true}
+	o := opts.ropts()
+	o.showUnchanged, o.hideSymbols = true, true
+	return o
 }
 
 func renderStateObject(s *state.State, addr addrs.ObjectAddr, schemas SchemaSource, o ropts) (string, error) {
@@ -136,24 +140,29 @@ func decodeObject(r *state.Resource, obj *state.Object, schemas SchemaSource) (c
 	if blk == nil {
 		blk = fallbackBlock(v)
 	}
-	if err := addStateSensitive(obj.SensitiveAttributes, set); err != nil {
+	recorded, err := state.ParseSensitivePaths(obj.SensitiveAttributes)
+	if err != nil {
 		return cty.NilVal, nil, nil, err
+	}
+	for _, p := range plan.EchoedPaths(r.ProviderConfig.Provider, r.Addr.Resource.Type, recorded) {
+		set.add(p)
 	}
 	addSchemaSensitive(blk, v, nil, set)
 	return v, blk, set, nil
 }
 
 // RenderOutputs writes root output values as `tofu output` lists them:
-// "name = value", sorted, sensitive values hidden.
-func RenderOutputs(w io.Writer, outputs map[string]state.OutputValue) error {
+// "name = value", sorted, sensitive values hidden (unless
+// opts.ShowSensitive).
+func RenderOutputs(w io.Writer, outputs map[string]state.OutputValue, opts RenderOptions) error {
 	var lines []string
 	for _, name := range slices.Sorted(maps.Keys(outputs)) {
 		ov := outputs[name]
-		if ov.Sensitive {
+		if ov.Sensitive && !opts.ShowSensitive {
 			lines = append(lines, name+" = <sensitive>")
 			continue
 		}
-		lines = append(lines, name+" = "+FormatValue(ov.Value, 0))
+		lines = append(lines, name+" = "+opts.FormatValue(ov.Value, 0))
 	}
 	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
 	return err
@@ -168,26 +177,41 @@ func RenderApplyOutputs(w io.Writer, outputs map[string]state.OutputValue, opts 
 	if _, err := io.WriteString(w, colorize("[reset][bold][green]\nOutputs:\n\n", opts.Color)); err != nil {
 		return err
 	}
-	return RenderOutputs(w, outputs)
+	return RenderOutputs(w, outputs, opts)
 }
 
 // FormatValue formats a value in the language's syntax, with type
 // conversion calls where the type would otherwise be ambiguous, as
 // `tofu output NAME` and `tofu console` print values. indent is the column
-// the value starts at, for nested lines.
+// the value starts at, for nested lines. A sensitive value, at any depth,
+// is written "(sensitive value)".
 func FormatValue(v cty.Value, indent int) string {
+	return RenderOptions{}.FormatValue(v, indent)
+}
+
+// FormatValue is the package's FormatValue, which shows sensitive values
+// when o.ShowSensitive is set.
+func (o RenderOptions) FormatValue(v cty.Value, indent int) string {
 	var b strings.Builder
-	writeValue(&b, v, indent)
+	vw := valueWriter{b: &b, show: o.ShowSensitive}
+	vw.write(v, indent)
 	return b.String()
 }
 
-// writeValue writes FormatValue's rendering of v into b; nested values
-// are written into the same builder, so a deep value costs its size.
-func writeValue(b *strings.Builder, v cty.Value, indent int) {
-	v, marks := v.Unmark()
-	for m := range marks {
-		if sensitiveMark(m) {
-			b.WriteString("(sensitive value)")
+// valueWriter writes FormatValue's rendering of a value into b; nested
+// values are written into the same builder, so a deep value costs its
+// size. show says whether sensitive values are shown.
+type valueWriter struct {
+	b    *strings.Builder
+	show bool
+}
+
+func (w valueWriter) write(v cty.Value, indent int) {
+	b := w.b
+	v, ms := v.Unmark()
+	for m := range ms {
+		if marks.IsSensitive(m) && !w.show {
+			b.WriteString(marks.Redacted)
 			return
 		}
 	}
@@ -227,20 +251,20 @@ func writeValue(b *strings.Builder, v cty.Value, indent int) {
 	case ty == cty.Bool:
 		b.WriteString(strconv.FormatBool(v.True()))
 	case ty.IsObjectType():
-		writeMapping(b, v, indent)
+		w.writeMapping(v, indent)
 	case ty.IsTupleType():
-		writeSequence(b, v, indent)
+		w.writeSequence(v, indent)
 	case ty.IsListType():
 		b.WriteString("tolist(")
-		writeSequence(b, v, indent)
+		w.writeSequence(v, indent)
 		b.WriteString(")")
 	case ty.IsSetType():
 		b.WriteString("toset(")
-		writeSequence(b, v, indent)
+		w.writeSequence(v, indent)
 		b.WriteString(")")
 	case ty.IsMapType():
 		b.WriteString("tomap(")
-		writeMapping(b, v, indent)
+		w.writeMapping(v, indent)
 		b.WriteString(")")
 	default:
 		b.WriteString(v.GoString())
@@ -283,15 +307,16 @@ func writeHeredoc(b *strings.Builder, s string, indent int) bool {
 	return true
 }
 
-func writeMapping(b *strings.Builder, v cty.Value, indent int) {
+func (w valueWriter) writeMapping(v cty.Value, indent int) {
+	b := w.b
 	b.WriteByte('{')
 	n := 0
 	for it := v.ElementIterator(); it.Next(); n++ {
 		k, ev := it.Element()
 		writeNewline(b, indent+2)
-		writeValue(b, k, indent+2)
+		w.write(k, indent+2)
 		b.WriteString(" = ")
-		writeValue(b, ev, indent+2)
+		w.write(ev, indent+2)
 	}
 	if n > 0 {
 		writeNewline(b, indent)
@@ -299,13 +324,14 @@ func writeMapping(b *strings.Builder, v cty.Value, indent int) {
 	b.WriteByte('}')
 }
 
-func writeSequence(b *strings.Builder, v cty.Value, indent int) {
+func (w valueWriter) writeSequence(v cty.Value, indent int) {
+	b := w.b
 	b.WriteByte('[')
 	n := 0
 	for it := v.ElementIterator(); it.Next(); n++ {
 		_, ev := it.Element()
 		writeNewline(b, indent+2)
-		writeValue(b, ev, indent+2)
+		w.write(ev, indent+2)
 		b.WriteByte(',')
 	}
 	if n > 0 {

@@ -31,7 +31,7 @@ type journalHeader struct {
 // record, each fsync'd before Append returns.
 func (s *Store) Journal() backend.Journal {
 	if s.journal == nil {
-		s.journal = &fileJournal{path: s.path + ".journal"}
+		s.journal = &fileJournal{path: s.writePath() + ".journal"}
 	}
 	return s.journal
 }

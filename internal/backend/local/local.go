@@ -31,8 +31,12 @@ type Options struct {
 	// StatePath, when set, is the state file of every workspace, overriding
 	// Path and WorkspaceDir, as Terraform's -state flag does.
 	StatePath string
+	// StateOutPath, when set, is where every workspace's state is written
+	// instead of the file it is read from (Terraform's -state-out flag).
+	StateOutPath string
 	// BackupPath is where the backup goes (Terraform's -backup flag): ""
-	// means the state path with ".backup" appended, "-" means no backup.
+	// means the written state file's path with ".backup" appended, "-"
+	// means no backup.
 	BackupPath string
 }
 
@@ -56,6 +60,24 @@ func (b *Backend) path(p, def string) string {
 		return p
 	}
 	return filepath.Join(b.dir, p)
+}
+
+// With returns a copy of b with o's StatePath, StateOutPath and
+// BackupPath (the legacy command-line options); o's other fields are
+// ignored, b's kept.
+func (b *Backend) With(o Options) *Backend {
+	opts := b.opts
+	opts.StatePath, opts.StateOutPath, opts.BackupPath = o.StatePath, o.StateOutPath, o.BackupPath
+	return &Backend{dir: b.dir, opts: opts}
+}
+
+// WrittenPath returns the file a workspace's state is written to: the
+// StateOutPath, or the file it is read from.
+func (b *Backend) WrittenPath(workspace string) string {
+	if b.opts.StateOutPath != "" {
+		return b.path(b.opts.StateOutPath, "")
+	}
+	return b.StatePath(workspace)
 }
 
 func (b *Backend) workspaceDir() string { return b.path(b.opts.WorkspaceDir, DefaultWorkspaceDir) }
@@ -125,9 +147,13 @@ func (b *Backend) Store(ctx context.Context, workspace string) (backend.Store, e
 	}
 	p := b.StatePath(workspace)
 	dir, base := filepath.Split(p)
-	return &Store{
+	st := &Store{
 		path:       p,
 		backupPath: b.backupPath(p),
 		lockPath:   filepath.Join(dir, "."+base+".lock.info"),
-	}, nil
+	}
+	if out := b.path(b.opts.StateOutPath, ""); b.opts.StateOutPath != "" && out != p {
+		st.outPath, st.backupPath = out, b.backupPath(out)
+	}
+	return st, nil
 }

@@ -1,4 +1,4 @@
-//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly || windows
 
 package local
 
@@ -7,12 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -22,9 +20,9 @@ import (
 
 // helperEnv makes the test binary a helper process that takes a lock on
 // the state in a directory, prints "locked", and waits to be killed:
-// "flock:DIR" locks as rig does, "fcntl:DIR" as Terraform does;
-// "fcntl-try:DIR" tries Terraform's lock once, prints "locked" or "busy"
-// and exits.
+// "flock:DIR" locks as rig does, "fcntl:DIR" as Terraform does
+// (terraformLock); "fcntl-try:DIR" tries Terraform's lock once, prints
+// "locked" or "busy" and exits.
 const helperEnv = "RIG_LOCAL_LOCK_HELPER"
 
 func TestMain(m *testing.M) {
@@ -39,11 +37,10 @@ func runHelper(spec string) error {
 		if err != nil {
 			return err
 		}
-		lk := syscall.Flock_t{Type: syscall.F_WRLCK, Whence: io.SeekStart}
-		switch err := syscall.FcntlFlock(f.Fd(), syscall.F_SETLK, &lk); {
+		switch err := terraformLock(f); {
 		case err == nil:
 			fmt.Println("locked")
-		case errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.EACCES):
+		case errors.Is(err, errLockHeld):
 			fmt.Println("busy")
 		default:
 			return err
@@ -66,8 +63,7 @@ func runHelper(spec string) error {
 		if err != nil {
 			return err
 		}
-		lk := syscall.Flock_t{Type: syscall.F_WRLCK, Whence: io.SeekStart}
-		if err := syscall.FcntlFlock(f.Fd(), syscall.F_SETLK, &lk); err != nil {
+		if err := terraformLock(f); err != nil {
 			return err
 		}
 		info.Path = "terraform.tfstate"
@@ -198,7 +194,8 @@ func TestLockWaitsForProcess(t *testing.T) {
 }
 
 // TestLockSeesTerraformLock: a Terraform or OpenTofu process holding its
-// fcntl lock on the state file is reported, with the info it wrote.
+// lock on the state file (fcntl(2); LockFileEx on Windows) is reported,
+// with the info it wrote.
 func TestLockSeesTerraformLock(t *testing.T) {
 	dir := t.TempDir()
 	kill := startHelper(t, "fcntl", dir)

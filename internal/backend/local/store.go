@@ -18,6 +18,7 @@ var _ backend.Store = (*Store)(nil)
 // goroutine at a time.
 type Store struct {
 	path       string // the state file
+	outPath    string // where writes go when not path (-state-out); "" for path
 	backupPath string // "" for no backup
 	lockPath   string // the lock-info file beside the state file
 
@@ -54,8 +55,9 @@ func (s *Store) Write(ctx context.Context, data []byte) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("writing state %s: %w", s.path, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
-		return fmt.Errorf("writing state %s: %w", s.path, err)
+	target := s.writePath()
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return fmt.Errorf("writing state %s: %w", target, err)
 	}
 	if !s.backedUp {
 		if err := s.backup(); err != nil {
@@ -63,17 +65,33 @@ func (s *Store) Write(ctx context.Context, data []byte) error {
 		}
 		s.backedUp = true
 	}
+	if s.outPath != "" {
+		// Another file than the one read, and so than the one locked.
+		if err := writeFileAtomic(s.outPath, data); err != nil {
+			return fmt.Errorf("writing state %s: %w", s.outPath, err)
+		}
+		return nil
+	}
 	if err := s.writeState(data); err != nil {
 		return fmt.Errorf("writing state %s: %w", s.path, err)
 	}
 	return nil
 }
 
+// writePath is the file the state is written to: the one it is read from,
+// unless -state-out names another.
+func (s *Store) writePath() string {
+	if s.outPath != "" {
+		return s.outPath
+	}
+	return s.path
+}
+
 func (s *Store) backup() error {
 	if s.backupPath == "" {
 		return nil
 	}
-	old, err := os.ReadFile(s.path)
+	old, err := os.ReadFile(s.writePath())
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(bytes.TrimSpace(old)) == 0) {
 		return nil
 	}
@@ -133,7 +151,7 @@ func writeFileAtomicKeep(path string, data []byte, lock func(*os.File) error) (_
 			return nil, err
 		}
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := renameFile(tmp, path); err != nil {
 		return nil, err
 	}
 	return f, syncDir(dir)
@@ -149,17 +167,4 @@ func privateMode(path string) fs.FileMode {
 		return fi.Mode().Perm() & 0o600
 	}
 	return 0o600
-}
-
-// syncDir fsyncs a directory so that renames and removals in it are durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("syncing directory %s: %w", dir, err)
-	}
-	return nil
 }

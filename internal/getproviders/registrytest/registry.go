@@ -14,9 +14,11 @@ package registrytest
 import (
 	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -227,6 +229,12 @@ func buildZip(t testing.TB, rel Release, platform string) []byte {
 	}
 	var b bytes.Buffer
 	zw := zip.NewWriter(&b)
+	// Deflated at the fastest level: a real provider executable is tens of
+	// megabytes, and a registry serves it for several platforms and
+	// versions.
+	zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) {
+		return flate.NewWriter(w, flate.BestSpeed)
+	})
 	h := &zip.FileHeader{Name: fmt.Sprintf("terraform-provider-%s_v%s", rel.Type, rel.Version), Method: zip.Deflate, Modified: fixedTime()}
 	h.SetMode(0o755)
 	w, err := zw.CreateHeader(h)

@@ -3,6 +3,6 @@
 // the configuration files, so that `rig apply PLANFILE` applies exactly what
 // was planned, and only while the state is still the one planned against.
 //
-// It imports internal/addrs, internal/plan, internal/state,
+// It imports internal/addrs, internal/marks, internal/plan, internal/state,
 // internal/state/statefile and the cty libraries.
 package planfile

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/ctyjson"
+	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statefile"
@@ -176,7 +177,7 @@ func decodeValue(b []byte, sensitive [][]byte) (cty.Value, error) {
 		}
 		paths = append(paths, path)
 	}
-	return plan.MarkSensitive(v, paths), nil
+	return marks.MarkPaths(v, paths), nil
 }
 
 // Write saves f to path atomically. A saved plan holds the prior state and

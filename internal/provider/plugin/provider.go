@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	goplugin "github.com/hashicorp/go-plugin"
 	"github.com/rig-iac/rig/internal/diag"
@@ -417,6 +418,15 @@ func (p *Provider) callFailed(method string, err error) diag.Diagnostic {
 	st, _ := status.FromError(err)
 	switch st.Code() {
 	case codes.Unavailable:
+		// A process that crashed has written why to its stderr, which
+		// go-plugin has read whole once it marks the process exited.
+		if p.client != nil && p.awaitExit(time.Second) {
+			if c, ok := crashOf(p.meta); ok {
+				return diag.Errorf("Plugin did not respond",
+					"The plugin encountered an error, and failed to respond to the %s call of provider %s. It crashed with:\n\n%s\n\nThe plugin's stack trace follows the other messages.",
+					method, p.meta, crashMessage(c))
+			}
+		}
 		return diag.Errorf("Plugin did not respond",
 			"The provider %s did not respond to the %s call: %s. The provider may have crashed; its log may say more (set TF_LOG=DEBUG).", p.meta, method, st.Message())
 	case codes.Unimplemented:

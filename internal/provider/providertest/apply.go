@@ -100,7 +100,7 @@ func (p *Provider) apply(region string, req provider.ApplyRequest) provider.Appl
 func (p *Provider) actLocked(op Op, k opKey, prior, planned cty.Value, completed bool) provider.ApplyResponse {
 	unchanged := prior
 	if op.Action == Create {
-		unchanged = cty.NullVal(objectType)
+		unchanged = cty.NullVal(typeOf(op.Type))
 	}
 	fail := func(summary, detailFormat string, args ...any) provider.ApplyResponse {
 		return provider.ApplyResponse{NewState: unchanged, Diagnostics: diag.Diagnostics{diag.Errorf(summary, detailFormat, args...)}}
@@ -133,7 +133,7 @@ func (p *Provider) actLocked(op Op, k opKey, prior, planned cty.Value, completed
 			return fail("Object does not exist", "object %s does not exist", op.ID)
 		}
 		p.removeLocked(op.ID)
-		newState = cty.NullVal(objectType)
+		newState = cty.NullVal(typeOf(op.Type))
 	}
 
 	resp := provider.ApplyResponse{NewState: newState}
@@ -145,7 +145,8 @@ func (p *Provider) actLocked(op Op, k opKey, prior, planned cty.Value, completed
 }
 
 // applied returns the planned object with the values apply fills in: the id
-// when unknown or null, and output = value when output is unknown.
+// when unknown or null, output = value when output is unknown, and
+// test_secret's password "s3cr3t-ID" when unknown.
 func applied(planned cty.Value, id string) cty.Value {
 	m := planned.AsValueMap()
 	if v := m["id"]; !v.IsKnown() || v.IsNull() {
@@ -153,6 +154,9 @@ func applied(planned cty.Value, id string) cty.Value {
 	}
 	if !m["output"].IsKnown() {
 		m["output"] = m["value"]
+	}
+	if v, ok := m["password"]; ok && !v.IsKnown() {
+		m["password"] = cty.StringVal("s3cr3t-" + m["id"].AsString())
 	}
 	return cty.ObjectVal(m)
 }

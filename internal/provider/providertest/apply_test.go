@@ -234,7 +234,7 @@ func TestValidateAndFactory(t *testing.T) {
 		t.Errorf("factory returned %v, %v; want the provider itself", inst, err)
 	}
 	s, _ := p.GetProviderSchema(ctx)
-	if diff := cmp.Diff([]string{OtherType, ThingType}, slices.Sorted(maps.Keys(s.ResourceTypes))); diff != "" {
+	if diff := cmp.Diff([]string{OtherType, SecretType, ThingType}, slices.Sorted(maps.Keys(s.ResourceTypes))); diff != "" {
 		t.Errorf("resource types (-want +got):\n%s", diff)
 	}
 }

@@ -58,7 +58,7 @@ func (p *Provider) Live() []Object {
 	return out
 }
 
-// AddLive makes obj (an object of ThingSchema's type with a known, non-empty
+// AddLive makes obj (an object of its type's schema with a known, non-empty
 // id) exist without an apply, as if created outside rig or by an earlier run
 // whose state a test starts from. Later ids are allocated past any "id-N" it
 // adds. It fails if the id is live already or the name is taken.
@@ -66,7 +66,7 @@ func (p *Provider) AddLive(typeName string, obj cty.Value) error {
 	switch {
 	case !knownType(typeName):
 		return fmt.Errorf("add live object: unsupported resource type %q", typeName)
-	case obj.IsNull() || !obj.IsWhollyKnown() || !obj.Type().Equals(objectType):
+	case obj.IsNull() || !obj.IsWhollyKnown() || !obj.Type().Equals(typeOf(typeName)):
 		return fmt.Errorf("add live %s object: not a known, non-null object of the schema's type: %#v", typeName, obj)
 	}
 	o := newObject(typeName, obj)

@@ -16,6 +16,8 @@ const (
 	ThingType = "test_thing"
 	// OtherType has the same schema, for tests of provider and type handling.
 	OtherType = "test_other"
+	// SecretType has SecretSchema: ThingSchema's attributes and sensitive ones.
+	SecretType = "test_secret"
 )
 
 // Address returns the provider's source address, registry.terraform.io/hashicorp/test.
@@ -47,17 +49,46 @@ var thingBlock = &provider.Block{Attributes: map[string]*provider.Attribute{
 	"ref":         {Type: cty.List(cty.String), Optional: true},
 }}
 
+// SecretSchema is the schema (version 0) of test_secret: ThingSchema's
+// attributes, which behave as they do for test_thing, and attributes the
+// schema declares sensitive:
+//
+//   - password (string, computed, sensitive): "s3cr3t-" followed by the id,
+//     filled in on create (unknown in the plan), kept afterwards.
+//   - token (string, optional, sensitive): stored only.
+//   - credential (list of blocks): user (string, optional) and pin
+//     (string, optional, sensitive), stored only.
+//
+// The Block is shared and must not be modified.
+func SecretSchema() provider.Schema { return provider.Schema{Block: secretBlock} }
+
+var secretBlock = func() *provider.Block {
+	attrs := map[string]*provider.Attribute{
+		"password": {Type: cty.String, Computed: true, Sensitive: true},
+		"token":    {Type: cty.String, Optional: true, Sensitive: true},
+	}
+	for name, a := range thingBlock.Attributes {
+		attrs[name] = a
+	}
+	return &provider.Block{Attributes: attrs, BlockTypes: map[string]*provider.NestedBlock{
+		"credential": {Nesting: provider.NestingList, Block: provider.Block{Attributes: map[string]*provider.Attribute{
+			"user": {Type: cty.String, Optional: true},
+			"pin":  {Type: cty.String, Optional: true, Sensitive: true},
+		}}},
+	}}
+}()
+
 // Schemas returns the provider's schemas: a provider configuration with
 // one optional attribute, region (which names a configured instance: see
 // InstanceFactory), a provider_meta schema with one optional attribute,
-// module_name (recorded in Op.Meta), test_thing and test_other, no data
-// sources. Each call
+// module_name (recorded in Op.Meta), test_thing, test_other and
+// test_secret, no data sources. Each call
 // returns new maps the caller owns; the Blocks are shared.
 func Schemas() *provider.Schemas {
 	return &provider.Schemas{
 		Provider:      provider.Schema{Block: providerBlock},
 		ProviderMeta:  &provider.Schema{Block: metaBlock},
-		ResourceTypes: map[string]provider.Schema{ThingType: ThingSchema(), OtherType: ThingSchema()},
+		ResourceTypes: map[string]provider.Schema{ThingType: ThingSchema(), OtherType: ThingSchema(), SecretType: SecretSchema()},
 		DataSources:   map[string]provider.Schema{},
 	}
 }
@@ -70,10 +101,20 @@ var metaBlock = &provider.Block{Attributes: map[string]*provider.Attribute{
 	"module_name": {Type: cty.String, Optional: true},
 }}
 
-func knownType(typeName string) bool { return typeName == ThingType || typeName == OtherType }
+func knownType(typeName string) bool {
+	return typeName == ThingType || typeName == OtherType || typeName == SecretType
+}
 
-// objectType is the cty type of every object of both resource types.
+// objectType is the cty type of the objects of test_thing and test_other.
 var objectType = ThingSchema().Block.ImpliedType()
+
+// typeOf returns the cty type of the objects of a resource type.
+func typeOf(typeName string) cty.Type {
+	if typeName == SecretType {
+		return secretBlock.ImpliedType()
+	}
+	return objectType
+}
 
 // str returns the string attribute attr of obj, "" when obj or the attribute
 // is null or unknown.

@@ -113,8 +113,8 @@ func schemaResponse() *tfplugin6.GetProviderSchema_Response {
 	return &tfplugin6.GetProviderSchema_Response{
 		Provider:          &tfplugin6.Schema{Block: &tfplugin6.Schema_Block{Attributes: []*tfplugin6.Schema_Attribute{attr("region", cty.String, "o")}}},
 		ProviderMeta:      &tfplugin6.Schema{Block: &tfplugin6.Schema_Block{Attributes: []*tfplugin6.Schema_Attribute{attr("module_name", cty.String, "o")}}},
-		ResourceSchemas:   map[string]*tfplugin6.Schema{"test_thing": thing, "test_nested": nested, "test_file": fileSchema()},
-		DataSourceSchemas: map[string]*tfplugin6.Schema{"test_echo": {Block: &tfplugin6.Schema_Block{Attributes: []*tfplugin6.Schema_Attribute{attr("input", cty.String, "r"), attr("output", cty.String, "c")}}}},
+		ResourceSchemas:   map[string]*tfplugin6.Schema{"test_thing": thing, "test_nested": nested, "test_file": fileSchema(), "test_secret": secretSchema()},
+		DataSourceSchemas: map[string]*tfplugin6.Schema{"test_echo": {Block: &tfplugin6.Schema_Block{Attributes: []*tfplugin6.Schema_Attribute{attr("input", cty.String, "r"), attr("output", cty.String, "c")}}}, "test_secret": secretDataSchema()},
 		Functions: map[string]*tfplugin6.Function{"upper": {
 			Parameters: []*tfplugin6.Function_Parameter{{Name: "s", Type: typeJSON(cty.String)}},
 			Return:     &tfplugin6.Function_Return{Type: typeJSON(cty.String)},
@@ -182,6 +182,8 @@ func typeOf(typeName string) (cty.Type, bool) {
 		return nestedType, true
 	case "test_file":
 		return fileType, true
+	case "test_secret":
+		return secretType, true
 	}
 	return cty.NilType, false
 }
@@ -213,6 +215,7 @@ func (s *server) ConfigureProvider(_ context.Context, req *tfplugin6.ConfigurePr
 	s.mu.Lock()
 	s.region = region
 	s.mu.Unlock()
+	logger.Debug("configured region " + region)
 	return &tfplugin6.ConfigureProvider_Response{}, nil
 }
 
@@ -226,6 +229,9 @@ func (s *server) ValidateResourceConfig(_ context.Context, req *tfplugin6.Valida
 		return &tfplugin6.ValidateResourceConfig_Response{Diagnostics: decodeFailed(err)}, nil
 	}
 	var ds []*tfplugin6.Diagnostic
+	if req.TypeName == "test_secret" {
+		return &tfplugin6.ValidateResourceConfig_Response{Diagnostics: validateSecret(cfg)}, nil
+	}
 	if req.TypeName != "test_thing" {
 		return &tfplugin6.ValidateResourceConfig_Response{}, nil
 	}
@@ -254,7 +260,11 @@ func (s *server) ValidateResourceConfig(_ context.Context, req *tfplugin6.Valida
 }
 
 func (s *server) ValidateDataResourceConfig(_ context.Context, req *tfplugin6.ValidateDataResourceConfig_Request) (*tfplugin6.ValidateDataResourceConfig_Response, error) {
-	if _, err := decode(req.Config, echoType); err != nil {
+	ty := echoType
+	if req.TypeName == "test_secret" {
+		ty = secretDataType
+	}
+	if _, err := decode(req.Config, ty); err != nil {
 		return &tfplugin6.ValidateDataResourceConfig_Response{Diagnostics: decodeFailed(err)}, nil
 	}
 	return &tfplugin6.ValidateDataResourceConfig_Response{}, nil
@@ -349,6 +359,9 @@ func (s *server) PlanResourceChange(_ context.Context, req *tfplugin6.PlanResour
 		resp.RequiresReplace = []*tfplugin6.AttributePath{{Steps: []*tfplugin6.AttributePath_Step{attrStep("key")}}}
 		m["id"] = cty.UnknownVal(cty.String).RefineNotNull()
 	}
+	if req.TypeName == "test_secret" {
+		planSecret(prior, m)
+	}
 	if req.TypeName == "test_thing" {
 		if m["size"].IsNull() {
 			m["size"] = cty.NumberIntVal(1)
@@ -393,6 +406,10 @@ func (s *server) ApplyResourceChange(ctx context.Context, req *tfplugin6.ApplyRe
 		return &tfplugin6.ApplyResourceChange_Response{NewState: req.PlannedState}, nil
 	}
 	m := planned.AsValueMap()
+	if req.TypeName == "test_secret" {
+		applySecret(m)
+		return &tfplugin6.ApplyResourceChange_Response{NewState: encode(cty.ObjectVal(m), ty), Private: req.PlannedPrivate}, nil
+	}
 	name := "nested"
 	if req.TypeName == "test_thing" {
 		name = m["name"].AsString()
@@ -435,6 +452,13 @@ func (s *server) ImportResourceState(_ context.Context, req *tfplugin6.ImportRes
 }
 
 func (s *server) ReadDataSource(_ context.Context, req *tfplugin6.ReadDataSource_Request) (*tfplugin6.ReadDataSource_Response, error) {
+	if req.TypeName == "test_secret" {
+		cfg, err := decode(req.Config, secretDataType)
+		if err != nil {
+			return &tfplugin6.ReadDataSource_Response{Diagnostics: decodeFailed(err)}, nil
+		}
+		return &tfplugin6.ReadDataSource_Response{State: encode(readSecretData(cfg), secretDataType)}, nil
+	}
 	if req.TypeName != "test_echo" {
 		return &tfplugin6.ReadDataSource_Response{Diagnostics: []*tfplugin6.Diagnostic{errDiag("Unknown data source", req.TypeName)}}, nil
 	}
@@ -447,6 +471,9 @@ func (s *server) ReadDataSource(_ context.Context, req *tfplugin6.ReadDataSource
 		switch in.AsString() {
 		case "crash":
 			os.Exit(3)
+		case "panic":
+			// A provider bug: the process ends with a Go panic on stderr.
+			panic("test provider: asked to panic while reading test_echo")
 		case "garbage":
 			return &tfplugin6.ReadDataSource_Response{State: &tfplugin6.DynamicValue{Msgpack: []byte{0x93, 0xff}}}, nil
 		case "region":

@@ -1,4 +1,4 @@
-package command
+package proctest
 
 import (
 	"bufio"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/rig-iac/rig/internal/command/commandtest"
 )
 
 const countConfig = `
@@ -56,18 +57,18 @@ type snapshot struct {
 // by exactly one at each write.
 func TestPGConcurrentApplyProcesses(t *testing.T) {
 	bin := buildRig(t)
-	p := newPGTarget(t)
+	p := commandtest.NewPGTarget(t)
 	const procs, instances = 8, 30
-	dir := workdir(t, map[string]string{"main.tf": p.block() + fmt.Sprintf(countConfig, instances)})
+	dir := workdir(t, map[string]string{"main.tf": p.Block() + fmt.Sprintf(countConfig, instances)})
 	mustRig(t, dir, "init", "-no-color")
 
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, p.conn)
+	conn, err := pgx.Connect(ctx, p.Conn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close(ctx)
-	s := pgx.Identifier{p.schema}.Sanitize()
+	s := pgx.Identifier{p.Schema}.Sanitize()
 	if _, err := conn.Exec(ctx, `
 		CREATE TABLE `+s+`.history (seq bigserial PRIMARY KEY, data text);
 		CREATE FUNCTION `+s+`.record() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -152,7 +153,7 @@ func TestPGConcurrentApplyProcesses(t *testing.T) {
 	if runs != procs || cur != "" {
 		t.Fatalf("%d complete consecutive applies in %d writes (unfinished %q), want %d", runs, len(history), cur, procs)
 	}
-	final := p.state(t, "default")
+	final := p.State(t, "default")
 	if final.Serial != history[len(history)-1].serial {
 		t.Errorf("final serial %d, last written %d", final.Serial, history[len(history)-1].serial)
 	}
@@ -164,8 +165,8 @@ func TestPGConcurrentApplyProcesses(t *testing.T) {
 // once that process is killed, another apply proceeds.
 func TestPGKilledProcessReleasesLock(t *testing.T) {
 	bin := buildRig(t)
-	p := newPGTarget(t)
-	dir := workdir(t, map[string]string{"main.tf": p.block() + fmt.Sprintf(countConfig, 3)})
+	p := commandtest.NewPGTarget(t)
+	dir := workdir(t, map[string]string{"main.tf": p.Block() + fmt.Sprintf(countConfig, 3)})
 	mustRig(t, dir, "init", "-no-color")
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false", "-var=v=a")
 
@@ -220,7 +221,7 @@ func TestPGKilledProcessReleasesLock(t *testing.T) {
 	}
 	_ = cmd.Wait()
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false", "-var=v=c", "-lock-timeout=30s")
-	sf := p.state(t, "default")
+	sf := p.State(t, "default")
 	for _, inst := range sf.Resources[0].Instances {
 		if !bytes.Contains(inst.Attributes, []byte(`"value": "c-`)) {
 			t.Errorf("instance not applied by the last apply: %s", inst.Attributes)

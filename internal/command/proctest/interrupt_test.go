@@ -1,4 +1,6 @@
-package command
+//go:build unix
+
+package proctest
 
 import (
 	"bufio"

@@ -1,6 +1,6 @@
 //go:build linux
 
-package command
+package killtest
 
 import (
 	"bufio"
@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rig-iac/rig/internal/command/commandtest"
 )
 
 // The kill test: rig, as a process, applies about 200 test_file objects,
@@ -50,8 +52,8 @@ func TestKillAtRandomMoments(t *testing.T) {
 
 // TestPGKillAtRandomMoments is the kill test with the state in PostgreSQL.
 func TestPGKillAtRandomMoments(t *testing.T) {
-	p := newPGTarget(t)
-	killAtRandomMoments(t, p.block(), 4)
+	p := commandtest.NewPGTarget(t)
+	killAtRandomMoments(t, p.Block(), 4)
 }
 
 // killConfig has three chained groups of var.n objects: plain is updated in
@@ -152,11 +154,8 @@ func killAtRandomMoments(t *testing.T, backendBlock string, defaultIterations in
 
 func newKillEnv(t *testing.T, backendBlock string) *killEnv {
 	e := &killEnv{t: t, bin: buildRig(t), world: t.TempDir()}
-	pluginDir := t.TempDir()
-	e.provider = filepath.Join(pluginDir, "terraform-provider-test")
-	if out, err := exec.Command("go", "build", "-o", e.provider, "../provider/plugin/testdata/testprovider").CombinedOutput(); err != nil {
-		t.Fatalf("building the test provider: %v\n%s", err, out)
-	}
+	e.provider = commandtest.TestProvider(t)
+	pluginDir := filepath.Dir(e.provider)
 	cliConfig := filepath.Join(t.TempDir(), "rig.tfrc")
 	writeFile(t, filepath.Dir(cliConfig), filepath.Base(cliConfig), `
 provider_installation {
@@ -414,10 +413,10 @@ func (e *killEnv) stateObjects(i int) map[string]string {
 // that none of the killed rig's children survives it.
 func (e *killEnv) checkNoProviderLeft(children []int) {
 	// The kernel signals the provider as rig dies; give it a moment to go.
-	awaitGone(e.t, 10*time.Second, "processes", func() []int {
-		left := processesOf(e.provider)
+	commandtest.AwaitGone(e.t, 10*time.Second, "processes", func() []int {
+		left := commandtest.ProcessesOf(e.provider)
 		for _, pid := range children {
-			if alive(pid) && !slices.Contains(left, pid) {
+			if commandtest.Alive(pid) && !slices.Contains(left, pid) {
 				left = append(left, pid)
 			}
 		}

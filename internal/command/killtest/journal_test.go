@@ -1,4 +1,6 @@
-package command
+//go:build unix
+
+package killtest
 
 import (
 	"bufio"
@@ -11,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/rig-iac/rig/internal/command/commandtest"
 )
 
 // TestKilledApplyLosesNothing kills an apply with SIGKILL part-way and
@@ -37,9 +41,9 @@ func TestKilledApplyLosesNothing(t *testing.T) {
 // TestPGKilledApplyLosesNothing is TestKilledApplyLosesNothing with the
 // state in PostgreSQL, whose journal is a table.
 func TestPGKilledApplyLosesNothing(t *testing.T) {
-	p := newPGTarget(t)
-	killedApply(t, p.block(), func(t *testing.T, dir string, present bool) {
-		c, err := p.store(t, "default").Journal().Load(context.Background())
+	p := commandtest.NewPGTarget(t)
+	killedApply(t, p.Block(), func(t *testing.T, dir string, present bool) {
+		c, err := p.Store(t, "default").Journal().Load(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,9 +58,9 @@ func TestPGKilledApplyLosesNothing(t *testing.T) {
 // locked: a lock object would outlive the killed run (TestS3Lifecycle
 // covers releasing one).
 func TestS3KilledApplyLosesNothing(t *testing.T) {
-	p := newS3Target(t, false, false)
-	killedApply(t, p.block(), func(t *testing.T, dir string, present bool) {
-		c, err := p.store(t, "default").Journal().Load(context.Background())
+	p := commandtest.NewS3Target(t, false, false)
+	killedApply(t, p.Block(), func(t *testing.T, dir string, present bool) {
+		c, err := p.Store(t, "default").Journal().Load(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +68,7 @@ func TestS3KilledApplyLosesNothing(t *testing.T) {
 			t.Fatalf("journal with records: %v, want %v", got, present)
 		}
 		if !present {
-			for _, k := range p.srv.Keys(t, "state") {
+			for _, k := range p.Srv.Keys(t, "state") {
 				if strings.Contains(k, ".tfjournal") {
 					t.Errorf("journal object %s left after the fold", k)
 				}

@@ -1,0 +1,568 @@
+package command
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The canary configuration holds secrets of every kind rig must hide: a
+// sensitive variable (CanaryVar-…), the sensitive attributes of the test
+// provider plugin's test_secret resource and data source ("s3cr3t-…"),
+// values derived from both in another resource, through a module, in
+// outputs, conditions and a local-exec provisioner. canaryPattern finds
+// any of them, in any case (the module upper-cases one).
+var canaryPattern = regexp.MustCompile(`(?i)canaryvar|s3cr3t`)
+
+var canaryFiles = map[string]string{
+	"main.tf": `terraform {
+  required_providers {
+    test = { source = "rig/test" }
+  }
+}
+variable "secret" {
+  type      = string
+  sensitive = true
+  default   = "CanaryVar-7f3a9"
+  validation {
+    condition     = !endswith(var.secret, "BAD")
+    error_message = "The secret ${var.secret} is not allowed."
+  }
+}
+variable "key" {
+  type      = string
+  sensitive = true
+  default   = "canary-key"
+}
+resource "test_secret" "s" {
+  key   = var.key
+  token = var.secret
+  credential {
+    user = "u"
+    pin  = var.secret
+  }
+  lifecycle {
+    precondition {
+      condition     = length(var.secret) > 3
+      error_message = "Short: ${var.secret}."
+    }
+    postcondition {
+      condition     = self.password != ""
+      error_message = "No password: ${self.password}."
+    }
+  }
+}
+data "test_secret" "d" {
+  key = "canary-data"
+}
+module "m" {
+  source = "./m"
+  in     = test_secret.s.password
+  sec    = var.secret
+}
+resource "test_thing" "t" {
+  name = "thing"
+  tags = {
+    pw   = module.m.out
+    var  = "${var.secret}-derived"
+    data = data.test_secret.d.password
+  }
+  provisioner "local-exec" {
+    command = "echo ${var.secret} ${self.tags["pw"]}"
+  }
+}
+resource "test_thing" "imp" {
+  name = "imp-1"
+  tags = { s = var.secret }
+}
+check "c" {
+  assert {
+    condition     = test_secret.s.password != var.secret
+    error_message = "Same: ${var.secret}."
+  }
+}
+output "pw" {
+  value     = test_secret.s.password
+  sensitive = true
+}
+output "derived" {
+  value     = module.m.out
+  sensitive = true
+  precondition {
+    condition     = module.m.out != ""
+    error_message = "Empty: ${module.m.out}."
+  }
+}
+output "plain" {
+  value = test_thing.t.id
+}
+`,
+	"m/main.tf": `variable "in" {}
+variable "sec" {
+  sensitive = true
+}
+output "out" {
+  value = "${upper(var.in)}/${var.sec}"
+}
+`,
+}
+
+// canaryStep is one command a user runs on the canary configuration.
+type canaryStep struct {
+	name string
+	args []string
+	// tfArgs are Terraform's arguments where they differ; rigOnly steps
+	// have no Terraform counterpart.
+	tfArgs  []string
+	rigOnly bool
+	stdin   string
+	// fails: rig exits 1.
+	fails bool
+	// shows: the values are printed here, as Terraform 1.11 prints them
+	// (the state itself, JSON for machines, a sensitive output asked for by
+	// name). TestCanaryMatchesTerraform checks the list against Terraform.
+	shows bool
+}
+
+var canarySteps = []canaryStep{
+	{name: "init", args: []string{"init"}, tfArgs: []string{"get"}},
+	{name: "validate", args: []string{"validate"}},
+	{name: "import", args: []string{"import", "test_thing.imp", "imp-1"}},
+	{name: "plan", args: []string{"plan"}},
+	{name: "plan -out", args: []string{"plan", "-out=p.plan"}},
+	{name: "show PLANFILE", args: []string{"show", "p.plan"}},
+	{name: "show -json PLANFILE", args: []string{"show", "-json", "p.plan"}, shows: true},
+	{name: "apply PLANFILE", args: []string{"apply", "p.plan"}},
+	{name: "apply -json", args: []string{"apply", "-json", "-auto-approve"}},
+	{name: "show", args: []string{"show"}},
+	{name: "show -json", args: []string{"show", "-json"}, shows: true},
+	{name: "state list", args: []string{"state", "list"}},
+	{name: "state show resource", args: []string{"state", "show", "test_secret.s"}},
+	{name: "state show dependent", args: []string{"state", "show", "test_thing.t"}},
+	{name: "state show data source", args: []string{"state", "show", "data.test_secret.d"}},
+	{name: "state pull", args: []string{"state", "pull"}, shows: true},
+	{name: "output", args: []string{"output"}},
+	{name: "output NAME", args: []string{"output", "pw"}, shows: true},
+	{name: "output -raw NAME", args: []string{"output", "-raw", "pw"}, shows: true},
+	{name: "output -json", args: []string{"output", "-json"}, shows: true},
+	{name: "console", args: []string{"console"}, stdin: "var.secret\ntest_secret.s.password\ntest_secret.s\nmodule.m.out\ndata.test_secret.d\ntest_thing.t.tags\n"},
+	{name: "explain", args: []string{"explain", "test_thing.t"}, rigOnly: true},
+	{name: "explain -json", args: []string{"explain", "-json", "test_thing.t"}, rigOnly: true},
+	{name: "graph -format=html", args: []string{"graph", "-format=html"}, rigOnly: true},
+	{name: "plan -replace", args: []string{"plan", "-replace=test_secret.s"}},
+	{name: "apply -replace", args: []string{"apply", "-auto-approve", "-replace=test_secret.s"}},
+	{name: "apply -timeline", args: []string{"apply", "-auto-approve", "-replace=test_secret.s", "-timeline=timeline.html"}, rigOnly: true},
+	{name: "show -timeline", args: []string{"show", "-timeline=timeline2.html"}, rigOnly: true},
+	{name: "refresh", args: []string{"refresh"}},
+	{name: "plan with a variable that fails validation", args: []string{"plan", "-var", "secret=CanaryVar-BAD"}, fails: true},
+	{name: "plan -out with a variable that fails validation", args: []string{"plan", "-out=bad.plan", "-var", "secret=CanaryVar-BAD"}, fails: true},
+	{name: "apply with a value the provider rejects", args: []string{"apply", "-auto-approve", "-var", "key=bad-CanaryVar-k"}, fails: true},
+	{name: "apply -json with a value the provider rejects", args: []string{"apply", "-json", "-auto-approve", "-var", "key=bad-CanaryVar-k"}, fails: true},
+	{name: "refresh with a variable that fails validation", args: []string{"refresh", "-var", "secret=CanaryVar-BAD"}, fails: true},
+	{name: "destroy with a variable that fails validation", args: []string{"destroy", "-auto-approve", "-var", "secret=CanaryVar-BAD"}, fails: true},
+	{name: "show of a missing plan file", args: []string{"show", "missing.plan"}, fails: true},
+	{name: "console with a failing conversion", args: []string{"console"}, stdin: "tonumber(var.secret)\n"},
+	{name: "state show of a missing object", args: []string{"state", "show", "test_thing.nope"}, fails: true},
+	{name: "output of a missing output", args: []string{"output", "nope"}, fails: true},
+	{name: "import of an object already managed", args: []string{"import", "test_thing.imp", "imp-1"}, fails: true},
+	{name: "explain of a missing object", args: []string{"explain", "test_thing.nope"}, rigOnly: true, fails: true},
+	{name: "destroy", args: []string{"destroy", "-auto-approve"}},
+}
+
+// canaryEnv runs rig or terraform in a working directory with the canary
+// configuration, the test provider plugin as a development override and
+// TF_LOG=trace, capturing everything the command prints (its own log and
+// the provider's included).
+type canaryEnv struct {
+	t   *testing.T
+	bin string
+	dir string
+	env []string
+}
+
+func newCanaryEnv(t *testing.T, bin string) *canaryEnv {
+	t.Helper()
+	pluginDir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(pluginDir, "terraform-provider-test"), testProviderExecutable(t), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cliDir := t.TempDir()
+	// rig/test is registry.terraform.io/rig/test to rig and Terraform (and
+	// in the state), registry.opentofu.org/rig/test to OpenTofu.
+	writeFile(t, cliDir, "cli.tfrc", `provider_installation {
+  dev_overrides {
+    "registry.terraform.io/rig/test" = "`+pluginDir+`"
+    "registry.opentofu.org/rig/test" = "`+pluginDir+`"
+  }
+  direct {}
+}
+`)
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		return strings.HasPrefix(kv, "TF_LOG") || strings.HasPrefix(kv, "TF_CLI_CONFIG_FILE=")
+	})
+	env = append(env, "TF_CLI_CONFIG_FILE="+filepath.Join(cliDir, "cli.tfrc"), "TF_LOG=trace", "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+	return &canaryEnv{t: t, bin: bin, dir: workdir(t, canaryFiles), env: env}
+}
+
+// run runs one step; args are the step's for this tool.
+func (e *canaryEnv) run(args []string, stdin string) result {
+	e.t.Helper()
+	args = withNoColor(args)
+	cmd := exec.Command(e.bin, append([]string{"-chdir=" + e.dir}, args...)...)
+	cmd.Env = e.env
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	code := 0
+	if err := cmd.Run(); err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			e.t.Fatalf("%s %v: %v", filepath.Base(e.bin), args, err)
+		}
+		code = ee.ExitCode()
+	}
+	return result{code: code, stdout: out.String(), stderr: errb.String()}
+}
+
+// withNoColor adds -no-color to the commands that print in color.
+func withNoColor(args []string) []string {
+	switch {
+	case len(args) == 0 || slices.Contains(args, "-json") || slices.Contains(args, "-raw"):
+		return args
+	case len(args) > 1 && args[0] == "state" && args[1] == "show":
+		return slices.Concat([]string{"state", "show", "-no-color"}, args[2:])
+	case slices.Contains([]string{"init", "get", "validate", "import", "plan", "show", "apply", "refresh", "destroy", "console", "explain", "output"}, args[0]):
+		return slices.Concat([]string{args[0], "-no-color"}, args[1:])
+	}
+	return args
+}
+
+// file returns the content of a file of the working directory, "" when
+// there is none.
+func (e *canaryEnv) file(name string) string {
+	b, _ := os.ReadFile(filepath.Join(e.dir, name))
+	return string(b)
+}
+
+// TestCanarySensitiveValues runs every command a user runs on the canary
+// configuration with TF_LOG=trace and checks that the secrets appear only
+// where Terraform 1.11 shows them too: in the state (and what prints it
+// whole: state pull, show -json), the JSON plan, and a sensitive output
+// asked for by name. Every other output, the graph and timeline pages and
+// the timeline record hide them.
+func TestCanarySensitiveValues(t *testing.T) {
+	e := newCanaryEnv(t, buildRig(t))
+	for _, s := range canarySteps {
+		r := e.run(s.args, s.stdin)
+		out := r.stdout + r.stderr
+		if s.fails != (r.code != 0) {
+			t.Errorf("%s: exit %d\n%s", s.name, r.code, out)
+		}
+		found := canaryPattern.FindAllString(out, -1)
+		switch {
+		case s.shows && len(found) == 0:
+			t.Errorf("%s does not print the values it should: the canary is not in play\n%s", s.name, out)
+		case !s.shows && len(found) > 0:
+			t.Errorf("%s printed sensitive values %q:\n%s", s.name, found, out)
+		}
+		if s.name == "apply -replace" {
+			checkCanaryState(t, e.file("terraform.tfstate"))
+		}
+	}
+	for _, name := range []string{"timeline.html", "timeline2.html", ".terraform/rig-timeline.json"} {
+		content := e.file(name)
+		if content == "" {
+			t.Errorf("%s was not written", name)
+		}
+		if found := canaryPattern.FindAllString(content, -1); len(found) > 0 {
+			t.Errorf("%s holds sensitive values %q", name, found)
+		}
+	}
+}
+
+// checkCanaryState checks that the state records the secrets (it is
+// where they are kept) and each object's sensitive paths as Terraform
+// writes them: those the schema declares, and those of values derived
+// from sensitive ones, each step as Terraform encodes it.
+func checkCanaryState(t *testing.T, raw string) {
+	t.Helper()
+	if !canaryPattern.MatchString(raw) {
+		t.Errorf("the state does not hold the secrets")
+	}
+	want := map[string]string{
+		"test_secret.s":      `[[{"type":"get_attr","value":"credential"},{"type":"index","value":{"value":0,"type":"number"}},{"type":"get_attr","value":"pin"}],[{"type":"get_attr","value":"key"}],[{"type":"get_attr","value":"password"}],[{"type":"get_attr","value":"token"}]]`,
+		"data.test_secret.d": `[[{"type":"get_attr","value":"password"}]]`,
+		"test_thing.t":       `[[{"type":"get_attr","value":"created"}],[{"type":"get_attr","value":"tags"},{"type":"index","value":{"value":"data","type":"string"}}],[{"type":"get_attr","value":"tags"},{"type":"index","value":{"value":"pw","type":"string"}}],[{"type":"get_attr","value":"tags"},{"type":"index","value":{"value":"var","type":"string"}}]]`,
+		"test_thing.imp":     `[[{"type":"get_attr","value":"created"}],[{"type":"get_attr","value":"tags"},{"type":"index","value":{"value":"s","type":"string"}}]]`,
+	}
+	got := sensitiveAttributesByAddress(t, raw)
+	for addr, w := range want {
+		if got[addr] != w {
+			t.Errorf("%s: sensitive_attributes\n got %s\nwant %s", addr, got[addr], w)
+		}
+	}
+}
+
+// sensitiveAttributesByAddress returns each instance's sensitive_attributes
+// as compact JSON, by address.
+func sensitiveAttributesByAddress(t *testing.T, raw string) map[string]string {
+	t.Helper()
+	var st struct {
+		Resources []struct {
+			Mode, Type, Name string
+			Module           string
+			Instances        []struct {
+				IndexKey            json.RawMessage `json:"index_key"`
+				SensitiveAttributes json.RawMessage `json:"sensitive_attributes"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(raw), &st); err != nil {
+		t.Fatalf("state: %v", err)
+	}
+	out := map[string]string{}
+	for _, r := range st.Resources {
+		addr := r.Type + "." + r.Name
+		if r.Mode == "data" {
+			addr = "data." + addr
+		}
+		if r.Module != "" {
+			addr = r.Module + "." + addr
+		}
+		for _, inst := range r.Instances {
+			a := addr
+			if len(inst.IndexKey) > 0 {
+				a += "[" + string(inst.IndexKey) + "]"
+			}
+			var compact bytes.Buffer
+			if err := json.Compact(&compact, inst.SensitiveAttributes); err == nil {
+				out[a] = compact.String()
+			}
+		}
+	}
+	return out
+}
+
+// TestCanaryMatchesTerraform runs the canary steps under Terraform 1.11 and
+// rig side by side, so that the list of places allowed to show the values
+// is Terraform's rather than ours: rig prints them nowhere Terraform does
+// not, and every step that is allowed to print them does under Terraform
+// too. Both record the same sensitive paths in state, and Terraform shows
+// a state rig wrote with the same values hidden. It is skipped when
+// terraform is not installed.
+func TestCanaryMatchesTerraform(t *testing.T) {
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform is not installed")
+	}
+	rigEnv, tfEnv := newCanaryEnv(t, buildRig(t)), newCanaryEnv(t, tf)
+	for _, s := range canarySteps {
+		if s.rigOnly {
+			continue
+		}
+		tfArgs := s.args
+		if s.tfArgs != nil {
+			tfArgs = s.tfArgs
+		}
+		rr, tr := rigEnv.run(s.args, s.stdin), tfEnv.run(tfArgs, s.stdin)
+		if s.name == "show -json PLANFILE" {
+			comparePlanSensitivity(t, rr.stdout, tr.stdout)
+		}
+		rigShows := canaryPattern.MatchString(rr.stdout + rr.stderr)
+		tfShows := canaryPattern.MatchString(tr.stdout + tr.stderr)
+		switch {
+		case rigShows && !tfShows:
+			t.Errorf("%s: rig prints sensitive values Terraform hides:\n%s%s", s.name, rr.stdout, rr.stderr)
+		case s.shows && !tfShows:
+			t.Errorf("%s: Terraform does not print the values, but the step is listed as one that may", s.name)
+		case tfShows && !rigShows:
+			t.Logf("%s: Terraform prints sensitive values rig hides", s.name)
+		}
+		if s.name == "apply -replace" {
+			rigPaths := sensitiveAttributesByAddress(t, rigEnv.file("terraform.tfstate"))
+			tfPaths := sensitiveAttributesByAddress(t, tfEnv.file("terraform.tfstate"))
+			for addr, p := range tfPaths {
+				if !samePathSet(t, p, rigPaths[addr]) {
+					t.Errorf("%s: sensitive_attributes differ\nterraform %s\nrig       %s", addr, p, rigPaths[addr])
+				}
+			}
+			compareWithTerraformShow(t, rigEnv, tf)
+		}
+	}
+}
+
+// samePathSet reports whether two sensitive_attributes lists hold the same
+// paths, each byte for byte: Terraform 1.11 writes them in an order that
+// varies from run to run, rig sorted.
+func samePathSet(t *testing.T, a, b string) bool {
+	t.Helper()
+	var pa, pb []json.RawMessage
+	if json.Unmarshal([]byte(a), &pa) != nil || json.Unmarshal([]byte(b), &pb) != nil || len(pa) != len(pb) {
+		return false
+	}
+	keys := func(ps []json.RawMessage) []string {
+		out := make([]string, len(ps))
+		for i, p := range ps {
+			out[i] = string(p)
+		}
+		slices.Sort(out)
+		return out
+	}
+	return slices.Equal(keys(pa), keys(pb))
+}
+
+// compareWithTerraformShow runs Terraform's (and, when it is installed,
+// OpenTofu's) show and state show on the state rig wrote: they hide the
+// secrets too, and Terraform's JSON marks the same values sensitive as
+// rig's.
+func compareWithTerraformShow(t *testing.T, rigEnv *canaryEnv, tf string) {
+	t.Helper()
+	tfOnRig := &canaryEnv{t: t, bin: tf, dir: rigEnv.dir, env: rigEnv.env}
+	tools := []*canaryEnv{tfOnRig}
+	if tofu := tofuBinary(); tofu != "" {
+		tools = append(tools, &canaryEnv{t: t, bin: tofu, dir: rigEnv.dir, env: rigEnv.env})
+	}
+	for _, tool := range tools {
+		for _, args := range [][]string{{"show"}, {"state", "show", "test_thing.t"}, {"state", "show", "test_secret.s"}} {
+			r := tool.run(args, "")
+			if r.code != 0 {
+				t.Errorf("%s %v on rig's state: exit %d\n%s", filepath.Base(tool.bin), args, r.code, r.stderr)
+			}
+			if found := canaryPattern.FindAllString(r.stdout+r.stderr, -1); len(found) > 0 {
+				t.Errorf("%s %v shows %q from rig's state", filepath.Base(tool.bin), args, found)
+			}
+		}
+	}
+	sensitiveValues := func(out string) map[string]string {
+		var doc struct {
+			Values struct {
+				RootModule struct {
+					Resources []struct {
+						Address         string          `json:"address"`
+						SensitiveValues json.RawMessage `json:"sensitive_values"`
+					} `json:"resources"`
+				} `json:"root_module"`
+			} `json:"values"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("show -json: %v", err)
+		}
+		m := map[string]string{}
+		for _, r := range doc.Values.RootModule.Resources {
+			var b bytes.Buffer
+			_ = json.Compact(&b, r.SensitiveValues)
+			m[r.Address] = b.String()
+		}
+		return m
+	}
+	tfJSON := sensitiveValues(tfOnRig.run([]string{"show", "-json"}, "").stdout)
+	rigJSON := sensitiveValues(rigEnv.run([]string{"show", "-json"}, "").stdout)
+	for addr, v := range tfJSON {
+		if rigJSON[addr] != v {
+			t.Errorf("%s: sensitive_values\nterraform %s\nrig       %s", addr, v, rigJSON[addr])
+		}
+	}
+}
+
+// tofuBinary returns the OpenTofu executable RIG_TEST_TOFU names, else
+// tofu on the PATH; "" when there is none.
+func tofuBinary() string {
+	if p := os.Getenv("RIG_TEST_TOFU"); p != "" {
+		return p
+	}
+	p, _ := exec.LookPath("tofu")
+	return p
+}
+
+// comparePlanSensitivity compares the sensitivity maps of two JSON plans
+// (planned_values' sensitive_values, resource_changes' before_sensitive
+// and after_sensitive) by what they mark, ignoring the empty objects and
+// lists that only mirror a value's shape.
+func comparePlanSensitivity(t *testing.T, rigJSON, tfJSON string) {
+	t.Helper()
+	type doc struct {
+		PlannedValues struct {
+			RootModule struct {
+				Resources []struct {
+					Address         string `json:"address"`
+					SensitiveValues any    `json:"sensitive_values"`
+				} `json:"resources"`
+			} `json:"root_module"`
+		} `json:"planned_values"`
+		ResourceChanges []struct {
+			Address string `json:"address"`
+			Change  struct {
+				BeforeSensitive any `json:"before_sensitive"`
+				AfterSensitive  any `json:"after_sensitive"`
+			} `json:"change"`
+		} `json:"resource_changes"`
+	}
+	maps := func(raw string) map[string]string {
+		var d doc
+		if err := json.Unmarshal([]byte(raw), &d); err != nil {
+			t.Fatalf("JSON plan: %v", err)
+		}
+		out := map[string]string{}
+		put := func(key string, v any) {
+			b, _ := json.Marshal(markedOnly(v))
+			out[key] = string(b)
+		}
+		for _, r := range d.PlannedValues.RootModule.Resources {
+			put("planned "+r.Address, r.SensitiveValues)
+		}
+		for _, c := range d.ResourceChanges {
+			put("before "+c.Address, c.Change.BeforeSensitive)
+			put("after "+c.Address, c.Change.AfterSensitive)
+		}
+		return out
+	}
+	rig, tf := maps(rigJSON), maps(tfJSON)
+	for k, v := range tf {
+		if rig[k] != v {
+			t.Errorf("JSON plan %s sensitivity: terraform %s, rig %s", k, v, rig[k])
+		}
+	}
+}
+
+// markedOnly drops what says nothing about sensitivity from a sensitivity
+// map: object entries that hold nothing marked (false, {}, [], lists of
+// such).
+func markedOnly(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range v {
+			if e = markedOnly(e); marksSomething(e) {
+				out[k] = e
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = markedOnly(e)
+		}
+		return out
+	}
+	return v
+}
+
+// marksSomething reports whether a markedOnly sensitivity value marks
+// anything.
+func marksSomething(v any) bool {
+	switch v := v.(type) {
+	case bool:
+		return v
+	case map[string]any:
+		return len(v) > 0
+	case []any:
+		return slices.ContainsFunc(v, marksSomething)
+	}
+	return false
+}

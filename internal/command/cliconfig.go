@@ -1,0 +1,53 @@
+package command
+
+import (
+	"fmt"
+
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/getproviders"
+)
+
+// cliConfigCache is the CLI configuration of a run, read once.
+type cliConfigCache struct {
+	cfg    *getproviders.CLIConfig
+	ds     diag.Diagnostics
+	loaded bool
+	// shown says Main has shown ds already.
+	shown bool
+}
+
+// cliConfig returns the CLI configuration (TF_CLI_CONFIG_FILE, else
+// ~/.terraformrc or ~/.tofurc), read once per run, and its problems for the
+// caller to show, unless Main showed them already: then only an error
+// that stops what needs a valid configuration, when it has errors.
+func (m *Meta) cliConfig() (*getproviders.CLIConfig, diag.Diagnostics) {
+	c := &m.cli
+	if !c.loaded {
+		c.cfg, c.ds = getproviders.LoadCLIConfig()
+		c.loaded = true
+	}
+	switch {
+	case !c.shown:
+		return c.cfg, c.ds
+	case c.ds.HasErrors():
+		return c.cfg, diag.Diagnostics{diag.Errorf("Invalid CLI configuration",
+			"The CLI configuration %s has the errors shown above; fix them first.", c.cfg.Path)}
+	}
+	return c.cfg, nil
+}
+
+// showCLIConfigProblems reads the CLI configuration and shows its problems
+// (a TF_CLI_CONFIG_FILE that names a missing file or a directory, invalid
+// settings) before any command runs, as Terraform and OpenTofu do.
+func (m *Meta) showCLIConfigProblems() {
+	_, ds := m.cliConfig()
+	m.cli.shown = true
+	if len(ds) == 0 {
+		return
+	}
+	fmt.Fprintln(m.Err, "There are some problems with the CLI configuration:")
+	m.showDiagnostics(ds)
+	if ds.HasErrors() {
+		fmt.Fprint(m.Err, "\nAs a result of the above problems, rig may not behave as intended.\n\n")
+	}
+}

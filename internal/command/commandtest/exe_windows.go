@@ -1,0 +1,4 @@
+package commandtest
+
+// exeSuffix ends the name of an executable.
+const exeSuffix = ".exe"

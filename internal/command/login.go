@@ -1,0 +1,352 @@
+package command
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/term"
+
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/getproviders"
+)
+
+// defaultLoginHost is the host `login` and `logout` use when given none,
+// as in Terraform and OpenTofu.
+const defaultLoginHost = "app.terraform.io"
+
+// runLogin is `rig login [HOST]`: it asks for an API token for HOST, which
+// must offer Terraform's login or tokens API (login.v1 or tfe.v2 in its
+// service discovery document), checks it where the host can tell who it
+// belongs to, and stores it in credentials.tfrc.json. rig opens no web
+// browser: the token is made on the host's web pages and pasted at the
+// prompt, which does not echo it.
+func runLogin(m *Meta, args []string) int {
+	fs := m.flagSet("login")
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return code
+	}
+	host, code, ok := m.loginHost(fs.Name(), fs.Args())
+	if !ok {
+		return code
+	}
+	if !m.Input {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Login is an interactive command",
+			"The \"rig login\" command uses interactive prompts to obtain and record credentials, so it can't be run with input disabled.\n\nTo configure credentials in a non-interactive context, write existing credentials directly to a CLI configuration file, or set a TF_TOKEN_ environment variable.")})
+		return 1
+	}
+	ctx := context.Background()
+	cli, ds := m.cliConfig()
+	ds = onlyErrors(ds)
+	client := cli.Client()
+	services, err := client.HostServices(ctx, host)
+	if err != nil {
+		m.showDiagnostics(ds.Append(diag.Errorf("Service discovery failed for "+host, "%s.", upperFirst(err.Error()))))
+		return 1
+	}
+	_, hasLogin := services["login.v1"]
+	tfeRaw, hasTFE := services["tfe.v2"]
+	if !hasLogin && !hasTFE {
+		m.showDiagnostics(ds.Append(diag.Errorf("Host does not support rig login",
+			"The given hostname %q does not support creating API tokens: its service discovery document offers neither login.v1 nor tfe.v2.", host)))
+		return 1
+	}
+	if _, manual := cli.Credentials[getproviders.NormalizeHost(host)]; manual {
+		m.showDiagnostics(ds.Append(diag.Errorf("Credentials for "+host+" are manually configured",
+			"The \"rig login\" command cannot log in because credentials for this host are already configured in a CLI configuration file.\n\nTo log in, first revoke the existing credentials and remove that block from the CLI configuration.")))
+		return 1
+	}
+	file, err := getproviders.CredentialsFilePath()
+	if err != nil {
+		m.showDiagnostics(ds.Append(diag.Errorf("Failed to find the credentials file", "%s", err)))
+		return 1
+	}
+	fmt.Fprintf(m.Out, "rig will request an API token for %s, which you create on its web pages\nand paste here.\n\n", host)
+	fmt.Fprintf(m.Out, "If login is successful, rig will store the token in plain text in\nthe following file for use by subsequent commands:\n    %s\n", file)
+	if !m.confirm("Do you want to proceed?", "Only 'yes' will be accepted to confirm.") {
+		m.showDiagnostics(ds.Append(diag.Errorf("Login cancelled", "Login process cancelled because it was not confirmed")))
+		return 1
+	}
+	fmt.Fprint(m.Out, "\n---------------------------------------------------------------------------------\n\n")
+	if hasTFE {
+		fmt.Fprintf(m.Out, "Open the following URL to access the tokens page for %s:\n    https://%s/app/settings/tokens?source=terraform-login\n\n", host, host)
+	} else {
+		fmt.Fprintf(m.Out, "%s offers a login through a web browser (OAuth), which rig does not open.\nCreate an API token for %s with its web interface, or ask its administrators\nfor one.\n\n", host, host)
+	}
+	fmt.Fprint(m.Out, "---------------------------------------------------------------------------------\n\n")
+	fmt.Fprint(m.Out, "Generate a token using your browser, and copy-paste it into this prompt.\n\n")
+	fmt.Fprintf(m.Out, "rig will store the token in plain text in the following file\nfor use by subsequent commands:\n    %s\n\n", file)
+	fmt.Fprintf(m.Out, "Token for %s:\n  Enter a value: ", host)
+	token, err := m.readSecret()
+	fmt.Fprintln(m.Out)
+	token = strings.TrimSpace(token)
+	if err != nil && token == "" {
+		m.showDiagnostics(ds.Append(diag.Errorf("Failed to retrieve token", "%s", err)))
+		return 1
+	}
+	if token == "" {
+		m.showDiagnostics(ds.Append(diag.Errorf("Failed to retrieve token", "No token was entered.")))
+		return 1
+	}
+	var user string
+	if hasTFE {
+		if user, ds = checkTFEToken(ctx, client, host, tfeRaw, token, ds); ds.HasErrors() {
+			m.showDiagnostics(ds)
+			return 1
+		}
+		fmt.Fprint(m.Out, colorText(m.Color, "\nRetrieved token for user \x1b[1m"+user+"\x1b[0m\n", "\nRetrieved token for user "+user+"\n"))
+	}
+	if err := storeHostToken(file, host, token); err != nil {
+		m.showDiagnostics(ds.Append(diag.Errorf("Failed to save API token", "The given host returned an API token, but rig failed to save it: %s.", err)))
+		return 1
+	}
+	m.showDiagnostics(ds)
+	fmt.Fprint(m.Out, "\n---------------------------------------------------------------------------------\n\n")
+	fmt.Fprint(m.Out, colorText(m.Color, "\x1b[32m\x1b[1mSuccess!\x1b[0m \x1b[1mrig has obtained and saved an API token.\x1b[0m\n", "Success! rig has obtained and saved an API token.\n"))
+	fmt.Fprintf(m.Out, "\nThe new API token will be used for any future rig command that must make\nauthenticated requests to %s.\n", host)
+	return 0
+}
+
+// runLogout is `rig logout [HOST]`: it removes HOST's token from
+// credentials.tfrc.json.
+func runLogout(m *Meta, args []string) int {
+	fs := m.flagSet("logout")
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return code
+	}
+	host, code, ok := m.loginHost(fs.Name(), fs.Args())
+	if !ok {
+		return code
+	}
+	cli, ds := m.cliConfig()
+	ds = onlyErrors(ds)
+	if _, manual := cli.Credentials[getproviders.NormalizeHost(host)]; manual {
+		m.showDiagnostics(ds.Append(diag.Errorf("Credentials for "+host+" are manually configured",
+			"The \"rig logout\" command cannot log out because credentials for this host are manually configured in a CLI configuration file.\n\nTo log out, revoke the existing credentials and remove that block from the CLI configuration.")))
+		return 1
+	}
+	file, err := getproviders.CredentialsFilePath()
+	if err == nil {
+		var removed bool
+		removed, err = removeHostToken(file, host)
+		if err == nil && !removed {
+			m.showDiagnostics(ds)
+			fmt.Fprintf(m.Out, "No credentials for %s are stored.\n\n", host)
+			return 0
+		}
+	}
+	if err != nil {
+		m.showDiagnostics(ds.Append(diag.Errorf("Failed to remove API token", "Unable to remove stored API token: %s", err)))
+		return 1
+	}
+	m.showDiagnostics(ds)
+	fmt.Fprintf(m.Out, "Removing the stored credentials for %s from the following file:\n    %s\n\n", host, file)
+	fmt.Fprintf(m.Out, "%s\n\n", colorText(m.Color, "\x1b[32m\x1b[1mSuccess!\x1b[0m \x1b[1mrig has removed the stored API token for "+host+".\x1b[0m",
+		"Success! rig has removed the stored API token for "+host+"."))
+	return 0
+}
+
+// loginHost returns the host login and logout are given (the default
+// one when none), checked and lower-cased.
+func (m *Meta) loginHost(command string, args []string) (string, int, bool) {
+	switch len(args) {
+	case 0:
+		return defaultLoginHost, 0, true
+	case 1:
+	default:
+		return "", m.argsErrorNamed(command, "Unexpected argument", "The "+command+" command expects at most one argument: the host to log "+map[bool]string{true: "in to", false: "out of"}[command == "login"]+"."), false
+	}
+	host := strings.ToLower(args[0])
+	if invalid := host == "" || strings.ContainsAny(host, "/@?# \t") || strings.Contains(host, ":") && !validHostPort(host); invalid {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Invalid hostname", "The given hostname %q is not valid: a host name, optionally with a port, is expected.", args[0])})
+		return "", 1, false
+	}
+	return getproviders.NormalizeHost(host), 0, true
+}
+
+// validHostPort reports whether s is HOST:PORT with a numeric port.
+func validHostPort(s string) bool {
+	h, p, ok := strings.Cut(s, ":")
+	if !ok || h == "" || p == "" || strings.ContainsAny(h, "/@?#: \t") {
+		return false
+	}
+	for _, r := range p {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// argsErrorNamed is argsError for a command whose flag set is not at hand.
+func (m *Meta) argsErrorNamed(command, summary, detail string) int {
+	m.showDiagnostics(diag.Diagnostics{diag.Errorf(summary, "%s", detail)})
+	m.helpPointer(command)
+	return 1
+}
+
+// readSecret reads one line from standard input without echoing it when
+// it is a terminal.
+func (m *Meta) readSecret() (string, error) {
+	if f, ok := m.In.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		b, err := term.ReadPassword(int(f.Fd()))
+		return string(b), err
+	}
+	return readLine(m.In)
+}
+
+// checkTFEToken asks the host's tfe.v2 API whose token it is: an
+// unauthorized answer means the token is not valid.
+func checkTFEToken(ctx context.Context, client *getproviders.Client, host string, raw json.RawMessage, token string, ds diag.Diagnostics) (string, diag.Diagnostics) {
+	base, err := getproviders.ServiceBase(host, raw)
+	if err != nil {
+		return "", ds.Append(diag.Errorf("Failed to retrieve user account details", "%s.", upperFirst(err.Error())))
+	}
+	if !strings.HasSuffix(base.Path, "/") {
+		base.Path += "/"
+	}
+	u, _ := base.Parse("account/details")
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return "", ds.Append(diag.Errorf("Failed to retrieve user account details", "%s", err))
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Accept", "application/vnd.api+json")
+	resp, err := client.HTTPClient().Do(req)
+	if err != nil {
+		return "", ds.Append(diag.Errorf("Failed to retrieve user account details", "%s", err))
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	switch {
+	case resp.StatusCode == http.StatusUnauthorized:
+		return "", ds.Append(diag.Errorf("Token is invalid", "%s answered that the token is not valid (401 Unauthorized).", host))
+	case resp.StatusCode != http.StatusOK:
+		return "", ds.Append(diag.Errorf("Failed to retrieve user account details", "%s answered %s.", u.Redacted(), resp.Status))
+	}
+	var details struct {
+		Data struct {
+			Attributes struct {
+				Username string `json:"username"`
+			} `json:"attributes"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(body, &details); err != nil {
+		return "", ds.Append(diag.Errorf("Failed to retrieve user account details", "The answer of %s is not valid JSON: %s.", u.Redacted(), err))
+	}
+	return details.Data.Attributes.Username, ds
+}
+
+// storeHostToken records host's token in the credentials file, keeping
+// what else it holds, written whole (mode 0600, its directory created
+// 0700) and renamed into place.
+func storeHostToken(file, host, token string) error {
+	raw, creds, err := readCredentialsFile(file)
+	if err != nil {
+		return err
+	}
+	for h := range creds {
+		if getproviders.NormalizeHost(h) == host {
+			delete(creds, h)
+		}
+	}
+	creds[host] = map[string]any{"token": token}
+	raw["credentials"] = creds
+	return writeCredentialsFile(file, raw)
+}
+
+// removeHostToken removes host's token from the credentials file; it
+// reports whether there was one.
+func removeHostToken(file, host string) (bool, error) {
+	raw, creds, err := readCredentialsFile(file)
+	if err != nil {
+		return false, err
+	}
+	removed := false
+	for h := range creds {
+		if getproviders.NormalizeHost(h) == host {
+			delete(creds, h)
+			removed = true
+		}
+	}
+	if !removed {
+		return false, nil
+	}
+	raw["credentials"] = creds
+	return true, writeCredentialsFile(file, raw)
+}
+
+// readCredentialsFile reads the credentials file (an empty one when there
+// is none): its whole content, and its credentials object.
+func readCredentialsFile(file string) (map[string]any, map[string]any, error) {
+	raw := map[string]any{}
+	src, err := os.ReadFile(file)
+	if err != nil && !os.IsNotExist(err) {
+		return nil, nil, fmt.Errorf("cannot read %s: %w", file, err)
+	}
+	if len(bytes.TrimSpace(src)) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(src))
+		dec.UseNumber()
+		if err := dec.Decode(&raw); err != nil {
+			return nil, nil, fmt.Errorf("cannot read %s: %w", file, err)
+		}
+	}
+	creds := map[string]any{}
+	if c, ok := raw["credentials"]; ok {
+		if creds, ok = c.(map[string]any); !ok {
+			return nil, nil, fmt.Errorf("credentials file %s has an invalid value for the \"credentials\" property: it must be a JSON object", file)
+		}
+	}
+	return raw, creds, nil
+}
+
+func writeCredentialsFile(file string, raw map[string]any) error {
+	src, err := json.MarshalIndent(raw, "", "  ")
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(file)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".credentials.tfrc.json.tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // once renamed, there is nothing left to remove
+	err = tmp.Chmod(0o600)
+	if err == nil {
+		_, err = tmp.Write(append(src, '\n'))
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), file)
+}
+
+// onlyErrors keeps the errors of ds: login and logout do not repeat the
+// CLI configuration's warnings.
+func onlyErrors(ds diag.Diagnostics) diag.Diagnostics {
+	return slices.DeleteFunc(slices.Clone(ds), func(d diag.Diagnostic) bool { return d.Severity != diag.Error })
+}
+
+// upperFirst capitalises the first letter of a message.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,9 @@
+// Package proctest holds the tests that run rig as a process, or several
+// at once: interrupts, concurrent applies of PostgreSQL state from many
+// processes, locks held by killed processes, the providers a killed rig
+// leaves behind, and the README's quickstart and tour, followed as a
+// newcomer types them. They share internal/command's harness through
+// commandtest and run beside the other packages' tests.
+//
+// It has only tests, which import internal/command and its commandtest.
+package proctest

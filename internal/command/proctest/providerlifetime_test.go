@@ -1,0 +1,76 @@
+//go:build linux
+
+package proctest
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rig-iac/rig/internal/command/commandtest"
+)
+
+// TestKilledRigLeavesNoProvider kills rig with SIGKILL while a provider
+// plugin applies and checks that the provider process dies with it.
+func TestKilledRigLeavesNoProvider(t *testing.T) {
+	bin := buildRig(t)
+	provider := commandtest.TestProvider(t)
+	pluginDir := filepath.Dir(provider)
+	cliConfig := filepath.Join(t.TempDir(), "rig.tfrc")
+	writeFile(t, filepath.Dir(cliConfig), filepath.Base(cliConfig), `
+provider_installation {
+  dev_overrides {
+    "rig/test" = "`+pluginDir+`"
+  }
+}
+`)
+	dir := workdir(t, map[string]string{"main.tf": `
+terraform {
+  required_providers {
+    test = { source = "rig/test" }
+  }
+}
+# The test provider takes ten seconds to create a thing named "slow".
+resource "test_thing" "slow" {
+  name = "slow"
+}
+`})
+	cmd := exec.Command(bin, "-chdir="+dir, "apply", "-auto-approve", "-input=false", "-no-color")
+	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	creating := false
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "test_thing.slow: Creating...") {
+			creating = true
+			break
+		}
+	}
+	if !creating {
+		_ = cmd.Wait()
+		t.Fatalf("the apply never started creating test_thing.slow:\n%s", stderr.String())
+	}
+	if pids := commandtest.ProcessesOf(provider); len(pids) == 0 {
+		t.Fatal("no provider process while the apply runs")
+	}
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_, _ = io.Copy(io.Discard, stdout)
+	_ = cmd.Wait()
+
+	// The kernel signals the provider as rig dies; give it a moment to go.
+	commandtest.AwaitGone(t, 5*time.Second, "provider processes", func() []int { return commandtest.ProcessesOf(provider) })
+}

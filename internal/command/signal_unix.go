@@ -1,7 +1,0 @@
-//go:build unix
-
-package command
-
-import "syscall"
-
-var sigterm = syscall.SIGTERM

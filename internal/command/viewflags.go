@@ -1,0 +1,198 @@
+package command
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/ui"
+)
+
+// viewOptions are the output options every command accepts, as every
+// OpenTofu 1.12 command does: how diagnostics are condensed, whether
+// progress is reported, which deprecation warnings are shown, and whether
+// sensitive values are shown (only the commands that define
+// -show-sensitive set it).
+type viewOptions struct {
+	// compactWarnings shows a list of only warnings as their summaries.
+	compactWarnings bool
+	// splitWarnings shows every warning on its own (-consolidate-warnings=false);
+	// by default warnings with the same summary are shown once.
+	splitWarnings bool
+	// consolidateErrors shows errors with the same summary once.
+	consolidateErrors bool
+	// concise leaves out progress messages (refreshing, creating, still
+	// creating, provisioner output).
+	concise bool
+	// deprecation selects the deprecation warnings shown (-deprecation).
+	deprecation deprecationLevel
+	// showSensitive shows sensitive values instead of hiding them.
+	showSensitive bool
+}
+
+// deprecationLevel is which deprecation warnings about module variables and
+// outputs are shown: OpenTofu's -deprecation=module:all|local|none.
+type deprecationLevel uint8
+
+const (
+	// deprecationAll shows every deprecation warning (the default).
+	deprecationAll deprecationLevel = iota
+	// deprecationLocal leaves out those about modules installed from a
+	// remote source (a registry, git, an archive), which their callers
+	// cannot change.
+	deprecationLocal
+	// deprecationNone leaves out every deprecation warning about module
+	// variables and outputs.
+	deprecationNone
+)
+
+// viewFlagNames are the flags addViewFlags defines, which every command
+// accepts; help lists them only for the commands in diagnosticCommands.
+var viewFlagNames = []string{"compact-warnings", "consolidate-warnings", "consolidate-errors", "concise", "deprecation"}
+
+// addViewFlags defines the output options every command accepts.
+func (m *Meta) addViewFlags(fs *flag.FlagSet) {
+	fs.BoolVar(&m.view.compactWarnings, "compact-warnings", false, "If rig produces warnings and no error, show them in a compact form that includes only their summaries and where they are.")
+	fs.Var(boolValue{set: func(on bool) { m.view.splitWarnings = !on }, get: func() bool { return !m.view.splitWarnings }}, "consolidate-warnings",
+		"Show the warnings that share a summary once, saying how many more there are elsewhere (the default); -consolidate-warnings=false shows each of them.")
+	fs.BoolVar(&m.view.consolidateErrors, "consolidate-errors", false, "Show the errors that share a summary once, saying how many more there are elsewhere.")
+	fs.BoolVar(&m.view.concise, "concise", false, "Leave out progress messages: refreshing, creating, still creating, and provisioner output.")
+	fs.Func("deprecation", "Which deprecation warnings about module variables and outputs to show: `module:LEVEL`, where LEVEL is all (the default), local (not those of modules installed from a registry or another remote source) or none.", func(s string) error {
+		level, ok := strings.CutPrefix(s, "module:")
+		switch {
+		case !ok:
+		case level == "all", level == "": // as OpenTofu takes module: alone
+			m.view.deprecation = deprecationAll
+			return nil
+		case level == "local":
+			m.view.deprecation = deprecationLocal
+			return nil
+		case level == "none":
+			m.view.deprecation = deprecationNone
+			return nil
+		}
+		return fmt.Errorf("want module:all, module:local or module:none")
+	})
+}
+
+// addShowSensitiveFlag defines -show-sensitive, for the commands that
+// render values.
+func (m *Meta) addShowSensitiveFlag(fs *flag.FlagSet) {
+	fs.BoolVar(&m.view.showSensitive, "show-sensitive", false, "Show sensitive values instead of hiding them.")
+}
+
+// boolValue is a boolean flag.Value whose value lives elsewhere.
+type boolValue struct {
+	set func(bool)
+	get func() bool
+}
+
+func (b boolValue) IsBoolFlag() bool { return true }
+
+func (b boolValue) String() string {
+	if b.get != nil && b.get() {
+		return "true"
+	}
+	return "false"
+}
+
+func (b boolValue) Set(s string) error {
+	switch s {
+	case "true", "1", "t", "T", "TRUE", "True":
+		b.set(true)
+	case "false", "0", "f", "F", "FALSE", "False":
+		b.set(false)
+	default:
+		return fmt.Errorf("want true or false")
+	}
+	return nil
+}
+
+// renderOptions are the options of every human renderer.
+func (m *Meta) renderOptions() ui.RenderOptions {
+	return ui.RenderOptions{Color: m.Color, ShowSensitive: m.view.showSensitive}
+}
+
+// condenseOptions are the diagnostics options the view flags select.
+func (m *Meta) condenseOptions() ui.CondenseOptions {
+	return ui.CondenseOptions{
+		ConsolidateWarnings: !m.view.splitWarnings,
+		ConsolidateErrors:   m.view.consolidateErrors,
+		CompactWarnings:     m.view.compactWarnings,
+	}
+}
+
+// renderDiags writes diagnostics for people, filtered and condensed as the
+// view options say: deprecation warnings left out, similar ones
+// consolidated, only warnings shown compact.
+func (m *Meta) renderDiags(w io.Writer, ds diag.Diagnostics) {
+	if !m.streamDiagnostics(ds) {
+		return
+	}
+	ds = filterDeprecations(ds, m.view.deprecation)
+	if len(ds) == 0 {
+		return
+	}
+	opts := m.condenseOptions()
+	if opts.CompactWarnings && ui.OnlyWarnings(ds) {
+		_ = ui.RenderWarningsCompact(w, ds, "rig", ui.RenderOptions{Color: m.Color}, opts)
+		return
+	}
+	renderDiagnostics(w, ui.Condense(ds, opts), m.sources, m.Color)
+}
+
+// filterDeprecations returns ds without the deprecation warnings about
+// module variables and outputs that level hides, and with each of the
+// others once: the same variable set by several calls of its module is one
+// warning, as in OpenTofu.
+func filterDeprecations(ds diag.Diagnostics, level deprecationLevel) diag.Diagnostics {
+	seen := map[string]bool{}
+	out := make(diag.Diagnostics, 0, len(ds))
+	for _, d := range ds {
+		switch d.Deprecation {
+		case diag.NoDeprecation:
+			out = append(out, d)
+			continue
+		case diag.RemoteModuleDeprecation:
+			if level != deprecationAll {
+				continue
+			}
+		case diag.LocalModuleDeprecation:
+			if level == deprecationNone {
+				continue
+			}
+		}
+		key := fmt.Sprintf("%d\x00%s\x00%s", d.Deprecation, d.Summary, d.Detail)
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// addJSONIntoFlag defines -json-into, which sends a command's
+// machine-readable stream into a file while the human output goes on.
+func addJSONIntoFlag(fs *flag.FlagSet, path *string) {
+	fs.StringVar(path, "json-into", "", "Write the machine-readable output -json prints into `FILE` (created or truncated, mode 0600), while the human output goes to the terminal as usual.")
+}
+
+// openJSONInto creates the file -json-into names, for the machine-readable
+// stream; nil without -json-into. -json and -json-into do not go together.
+// The caller closes the file.
+func openJSONInto(path string, json bool) (*os.File, diag.Diagnostics) {
+	if path == "" {
+		return nil, nil
+	}
+	if json {
+		return nil, diag.Diagnostics{diag.Errorf("Invalid output format", "The -json and -json-into arguments are mutually exclusive.")}
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return nil, diag.Diagnostics{diag.Errorf("Invalid argument", "Unable to open the file %q specified by -json-into for writing: %s.", path, err)}
+	}
+	return f, nil
+}

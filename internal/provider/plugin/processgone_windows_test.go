@@ -1,0 +1,21 @@
+package plugin
+
+import (
+	"errors"
+
+	"golang.org/x/sys/windows"
+)
+
+// processGone reports whether pid has ended, waiting up to 5 s.
+func processGone(pid int) bool {
+	h, err := windows.OpenProcess(windows.SYNCHRONIZE, false, uint32(pid))
+	if errors.Is(err, windows.ERROR_INVALID_PARAMETER) {
+		return true // no such process
+	}
+	if err != nil {
+		return false
+	}
+	defer windows.CloseHandle(h)
+	ev, err := windows.WaitForSingleObject(h, 5000)
+	return err == nil && ev == windows.WAIT_OBJECT_0
+}
