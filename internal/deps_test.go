@@ -65,7 +65,7 @@ var allowedImports = map[string][]string{
 	"internal/checks": {"internal/addrs", "internal/config"},
 	// Evaluation of a configuration tree's expressions, shared by plan and apply.
 	"internal/eval": {"internal/addrs", "internal/checks", "internal/config", "internal/diag", "internal/lang", "internal/marks", "internal/provider"},
-	"internal/plan": {"internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
+	"internal/plan": {"internal/adaptive", "internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
 		"internal/eval", "internal/lang", "internal/marks", "internal/parallel", "internal/provider", "internal/provisioner", "internal/state"},
 	"internal/plan/planfile": {"internal/addrs", "internal/ctyjson", "internal/marks", "internal/plan", "internal/state", "internal/state/statefile"},
 	"internal/apply": {"internal/adaptive", "internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",

@@ -48,7 +48,10 @@ const (
 	baseWindows = 32
 	// stuck is how many times its baseline a call still in flight must
 	// have lasted to count.
-	stuck = 2.0
+	stuck = 1.5
+	// maxRatio bounds what one call counts for: a call retried for
+	// seconds must not weigh as much as dozens of slow ones.
+	maxRatio = 3.0
 )
 
 // Limiter decides how many calls to one API may run at once. Calls are
@@ -56,7 +59,8 @@ const (
 // times), each with a baseline latency: the least of its mean latencies in
 // the last 32 windows (with at least 16 calls of the kind). A window ends
 // after max(32, limit) calls; it is judged by the mean of its calls'
-// latencies, each divided by the baseline of its kind:
+// latencies, each divided by the baseline of its kind and counted as at
+// most 3 (a call retried for seconds weighs as a slow call, not as dozens):
 //
 //   - above Tolerance, the API slows down under this load (calls queue, or
 //     are throttled and retried inside the provider, which shows as
@@ -68,8 +72,8 @@ const (
 //     grows by one per window.
 //
 // A call that failed with a throttling error halves the limit at once.
-// Calls still in flight for more than twice their baseline count in the
-// mean with their age (the calls a window sees first are the fast ones;
+// Calls still in flight for more than 1.5 times their baseline count in
+// the mean with their age (the calls a window sees first are the fast ones;
 // the throttled ones end last). Calls that started before a cut are not
 // judged: they ran at the old limit.
 //
@@ -284,7 +288,9 @@ func (l *Limiter) judgeLocked(now time.Time) {
 			sum += d
 		}
 		if base := k.base(); base > 0 {
-			ratios += float64(sum) / float64(base)
+			for _, d := range lat {
+				ratios += min(maxRatio, float64(d)/float64(base))
+			}
 			judged += len(lat)
 		}
 		if len(lat) >= minKindSamples {
@@ -304,7 +310,7 @@ func (l *Limiter) judgeLocked(now time.Time) {
 		}
 		if base := k.base(); base > 0 {
 			if r := float64(now.Sub(c.start)) / float64(base); r > stuck {
-				ratios += r
+				ratios += min(maxRatio, r)
 				judged++
 			}
 		}

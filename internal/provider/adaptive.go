@@ -27,6 +27,8 @@ type Adaptive struct {
 	Ceiling int
 	// Now is the limiters' clock (time.Now when nil).
 	Now func() time.Time
+	// Initial is every limiter's first limit (default 10).
+	Initial int
 	// Trace makes every limiter keep its calls in flight and its limit
 	// over time (adaptive.Limiter.Trace), for the timeline.
 	Trace bool
@@ -58,7 +60,7 @@ func (s *Set) limiterLocked(pc addrs.AbsProviderConfig) *adaptive.Limiter {
 	}
 	l := s.limiters[pc]
 	if l == nil {
-		l = adaptive.New(adaptive.Options{Max: s.adaptive.Ceiling, Now: s.adaptive.Now, Trace: s.adaptive.Trace})
+		l = adaptive.New(adaptive.Options{Max: s.adaptive.Ceiling, Initial: s.adaptive.Initial, Now: s.adaptive.Now, Trace: s.adaptive.Trace})
 		s.limiters[pc] = l
 	}
 	return l
