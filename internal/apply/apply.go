@@ -143,6 +143,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		release = releaser(cfg, g)
 	}
 	var dmu sync.Mutex
+	classes, classLimits, classLimit := walkLimits(cfg, g, opts.Limits, set, opts.Parallelism)
 	res := dag.Walk(ctx, g.G, func(ctx context.Context, op Op) error {
 		if op.IsBarrier() {
 			return nil
@@ -157,7 +158,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 			dmu.Unlock()
 		}
 		return d.Err()
-	}, dag.WalkOptions[Op]{Limit: opts.Parallelism, Classes: limitClasses(cfg, g, opts.Limits), ClassLimits: classLimits(opts.Limits),
+	}, dag.WalkOptions[Op]{Limit: opts.Parallelism, Classes: classes, ClassLimits: classLimits, ClassLimit: classLimit,
 		ReleasedLimit: releasedLimit(opts.Parallelism)})
 	if n := res.Count(dag.NotRunCancelled); n > 0 {
 		ds = ds.Append(diag.Errorf("Operation interrupted", "The apply was interrupted: %d operation(s) did not start. The state records every operation that finished.", n))

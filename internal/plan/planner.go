@@ -98,7 +98,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	if opts.Mode != DestroyMode {
 		p.checks = checks.NewState(cfg)
 	}
-	p.pool = parallel.NewPool(opts.Parallelism, limitNs(opts.Limits))
+	p.pool, p.apis, p.walkLimit = newPool(providers, opts.Parallelism, opts.Limits)
 	p.limitClasses = LimitClasses(cfg, opts.Limits)
 	for _, a := range opts.Replace {
 		p.replace[a] = true
@@ -173,6 +173,11 @@ type planner struct {
 	// an object counts against (nil without limits).
 	pool         *parallel.Pool
 	limitClasses func(addrs.AbsResourceInstance, addrs.AbsProviderConfig) []int
+	// apis adds a class per provider configuration to the pool when the
+	// provider set adapts (nil otherwise); walkLimit bounds the nodes of
+	// the reference graph visited at once.
+	apis      *apiLimits
+	walkLimit int
 
 	mu        sync.Mutex // guards everything below
 	refreshed *state.State
@@ -266,7 +271,7 @@ func (p *planner) run() diag.Diagnostics {
 			return d.Err()
 		}
 		return nil
-	}, dag.WalkOptions[node]{Limit: p.opts.Parallelism})
+	}, dag.WalkOptions[node]{Limit: p.walkLimit})
 	if p.ctx.Err() != nil && res.Count(dag.NotRunCancelled) > 0 && !hasCancelled(ds) {
 		ds = ds.Append(errCancelled)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/rig-iac/rig/internal/adaptive"
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/version"
@@ -29,6 +30,10 @@ type Set struct {
 	schemas   map[addrs.Provider]*schemaEntry
 	instances map[addrs.AbsProviderConfig]*instanceEntry
 	all       []Interface
+	// adaptive, when set by Adapt, makes each configured instance report
+	// its calls to the limiter of its configuration in limiters.
+	adaptive *Adaptive
+	limiters map[addrs.AbsProviderConfig]*adaptive.Limiter
 }
 
 type schemaEntry struct {
@@ -222,6 +227,8 @@ func (s *Set) Configured(ctx context.Context, pc addrs.AbsProviderConfig, config
 		e.inst, e.diags = inst, ds
 		if ds.HasErrors() {
 			e.inst = nil
+		} else if l := s.Limiter(pc); l != nil {
+			e.inst = measured{Interface: inst, lim: l}
 		}
 	})
 	return e.inst, e.diags

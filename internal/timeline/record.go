@@ -19,7 +19,7 @@ const FormatVersion = 1
 // that the critical path can be found from the record alone.
 type Record struct {
 	FormatVersion int `json:"format_version"`
-	// Command is "apply" or "destroy".
+	// Command is "apply", "destroy" or "plan".
 	Command  string    `json:"command"`
 	Started  time.Time `json:"started"`
 	Finished time.Time `json:"finished"`
@@ -31,6 +31,28 @@ type Record struct {
 	Nodes []Node `json:"nodes"`
 	// Edges say that From had to finish before To started.
 	Edges []Edge `json:"edges"`
+	// APIs are the calls each provider configuration made to its API
+	// (reads while planning, writes while applying) and their adaptive
+	// limit, over time; a plan's record has these alone.
+	APIs []API `json:"apis,omitempty"`
+}
+
+// API is the calls one provider configuration had in flight to its API,
+// and its adaptive limit, over time.
+type API struct {
+	// Provider is the provider configuration (provider["…"].alias).
+	Provider string `json:"provider"`
+	// Ceiling is the most calls the limit allows.
+	Ceiling int `json:"ceiling"`
+	// Steps hold from their At until the next step's.
+	Steps []APIStep `json:"steps"`
+}
+
+// APIStep is one step of an API's series.
+type APIStep struct {
+	At       time.Time `json:"at"`
+	InFlight int       `json:"in_flight"`
+	Limit    int       `json:"limit"`
 }
 
 // Limit is one limit class: at most N operations it names at once.
@@ -126,7 +148,7 @@ func Unmarshal(b []byte) (*Record, error) {
 
 // Options configures a Recorder.
 type Options struct {
-	// Command is "apply" or "destroy".
+	// Command is "apply", "destroy" or "plan".
 	Command string
 	// Parallelism and Limits are the apply's (apply.Options).
 	Parallelism int
