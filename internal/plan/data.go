@@ -75,7 +75,7 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 		}
 		ds = ds.Append(prov.ValidateDataResourceConfig(p.ctx, r.Addr.Type, cfg).InBody(r.Config))
 		read := &ResourceInstanceChange{Addr: addr, ProviderConfig: pc, Action: Read,
-			Before: cty.NullVal(ty), Dependencies: absResources(p.rg.resourceDeps[cr])}
+			Before: cty.NullVal(ty), Dependencies: p.rg.resourceDeps[cr]}
 		if deferred || !cfg.IsWhollyKnown() {
 			read.ReadCause, read.ReadAfter = ReadBecauseConfigUnknown, addrs.AbsResourceInstance{}
 			if deferred {

@@ -224,7 +224,7 @@ func (p *planner) recordImported(addr addrs.AbsResourceInstance, imp provider.Im
 	// The object's configuration (for the target's own type) decides its
 	// dependencies and create_before_destroy, as a plan would record them.
 	if cr := addr.ContainingResource().InConfig(); p.cfg.ConfigResource(cr) != nil {
-		obj.Dependencies = absResources(p.rg.resourceDeps[cr])
+		obj.Dependencies = p.rg.resourceDeps[cr]
 		_, obj.CreateBeforeDestroy = p.cbd[cr]
 	}
 	p.refreshed.SetObject(oaddr, obj, pc)

@@ -263,7 +263,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	change := &ResourceInstanceChange{
 		Addr: addr, ProviderConfig: pc, Before: priorVal, After: planned,
 		PriorPrivate: priorPrivate, PlannedPrivate: resp.PlannedPrivate,
-		Dependencies:  absResources(p.rg.resourceDeps[cr]),
+		Dependencies:  p.rg.resourceDeps[cr],
 		SchemaVersion: uint64(sch.Version),
 		Importing:     importing,
 	}
@@ -386,6 +386,10 @@ func sameResources(a, b []addrs.AbsResource) bool {
 	if len(a) != len(b) {
 		return false
 	}
+	if slices.Equal(a, b) {
+		// Lists are normally recorded sorted: no set is needed.
+		return true
+	}
 	in := make(map[addrs.AbsResource]bool, len(a))
 	for _, r := range a {
 		in[r] = true
@@ -420,19 +424,6 @@ func preventDestroy(r *config.Resource, addr addrs.AbsResourceInstance) diag.Dia
 	}
 	return diag.Diagnostics{diag.At(r.DeclRange, "Instance cannot be destroyed",
 		fmt.Sprintf("Resource %s has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag.", addr))}
-}
-
-// absResources returns configuration resources in the form state records
-// dependencies: a resource in a module path without instance keys.
-func absResources(rs []addrs.ConfigResource) []addrs.AbsResource {
-	if len(rs) == 0 {
-		return nil
-	}
-	out := make([]addrs.AbsResource, len(rs))
-	for i, r := range rs {
-		out[i] = recordedAddr(r)
-	}
-	return out
 }
 
 // recordedAddr is r as recorded dependencies and create_before_destroy
