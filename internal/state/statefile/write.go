@@ -57,7 +57,7 @@ func Marshal(s *state.State) ([]byte, error) {
 // produces, without its line breaks and indentation. It is the form of a
 // state, or part of one, inside a line-oriented log.
 func AppendLine(dst []byte, s *state.State) ([]byte, error) {
-	e := &encoder{buf: dst, deps: map[addrs.AbsResource][]byte{}, compact: true}
+	e := &encoder{buf: dst, compact: true}
 	start := len(dst)
 	if err := e.state(s); err != nil {
 		return dst, err
@@ -104,15 +104,14 @@ const (
 type encoder struct {
 	buf  []byte
 	w    io.Writer
-	deps map[addrs.AbsResource][]byte // dependency address → quoted JSON string
-	keys []addrs.InstanceKey          // reused by resource
-	dks  []addrs.DeposedKey           // reused by resource
+	keys []addrs.InstanceKey // reused by resource
+	dks  []addrs.DeposedKey  // reused by resource
 	// compact writes raw JSON without white space (see AppendLine).
 	compact bool
 }
 
 func newEncoder(w io.Writer) *encoder {
-	e := &encoder{w: w, deps: map[addrs.AbsResource][]byte{}}
+	e := &encoder{w: w}
 	if w != nil {
 		e.buf = make([]byte, 0, flushSize+flushSize/4)
 	} else {
@@ -539,7 +538,7 @@ func (e *encoder) object(r *state.Resource, k addrs.InstanceKey, dk addrs.Depose
 				e.buf = append(e.buf, ',')
 			}
 			e.buf = append(e.buf, indent6...)
-			e.buf = append(e.buf, e.depString(dep)...)
+			e.buf = appendDependency(e.buf, dep)
 		}
 		e.buf = append(e.buf, indent5+"]"...)
 	}
@@ -555,14 +554,37 @@ func objectError(r *state.Resource, k addrs.InstanceKey, dk addrs.DeposedKey, fi
 	return fmt.Errorf("encoding %s: %s: %w", addr, field, err)
 }
 
-// depString returns dep as a quoted JSON string, computed once per Marshal.
-func (e *encoder) depString(dep addrs.AbsResource) []byte {
-	if b, ok := e.deps[dep]; ok {
-		return b
+// appendDependency appends dep as appendString(dst, dep.String()) would,
+// without building the string: a large state records millions of
+// dependencies.
+func appendDependency(dst []byte, dep addrs.AbsResource) []byte {
+	mod, typ, name := string(dep.Module), dep.Resource.Type, dep.Resource.Name
+	if !plainJSON(mod) || !plainJSON(typ) || !plainJSON(name) {
+		return appendString(dst, dep.String())
 	}
-	b := appendString(nil, dep.String())
-	e.deps[dep] = b
-	return b
+	dst = append(dst, '"')
+	if !dep.Module.IsRoot() {
+		dst = append(dst, mod...)
+		dst = append(dst, '.')
+	}
+	if dep.Resource.Mode == addrs.Data {
+		dst = append(dst, "data."...)
+	}
+	dst = append(dst, typ...)
+	dst = append(dst, '.')
+	dst = append(dst, name...)
+	return append(dst, '"')
+}
+
+// plainJSON reports whether s is printable ASCII that appendString writes
+// as it is.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
 }
 
 // raw appends the JSON value src indented as json.MarshalIndent would place
