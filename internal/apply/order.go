@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -47,16 +48,15 @@ func (k OpKind) String() string {
 // IsBarrier reports whether op is a barrier node rather than an operation.
 func (o Op) IsBarrier() bool { return o.Kind == OpBarrierBefore || o.Kind == OpBarrierAfter }
 
-// setKey names the operations of one kind of one resource: its creates and
-// updates, its create-before-destroy deletes, or its other deletes.
-type setKey struct {
-	resource addrs.AbsResource
-	kind     OpKind
-	cbd      bool
+// resourceSets are the operations of one resource by kind: its creates and
+// updates, its other deletes, and its create-before-destroy deletes; nil
+// when it has none of a kind.
+type resourceSets struct {
+	create, delete, deleteCBD *opSet
 }
 
-// opSet is the operations of one setKey, with the barriers that stand for
-// them, made when first needed.
+// opSet is the operations of one kind of one resource (see resourceSets),
+// with the barriers that stand for them, made when first needed.
 type opSet struct {
 	g             *Graph
 	resource      addrs.AbsResource
@@ -277,27 +277,41 @@ func order(p *plan.Plan, opts OrderOptions, keys map[addrs.AbsResourceInstance]a
 	// waits for all the creates (or deletes) of a dependency. Where a set
 	// has more than one operation, its edges go through a barrier node, so
 	// two count resources of W instances each are joined by 2W edges, not W².
-	sets := map[setKey]*opSet{}
-	set := func(ra addrs.AbsResource, kind OpKind, cbd bool) *opSet {
-		k := setKey{ra, kind, cbd}
-		s := sets[k]
-		if s == nil {
-			s = &opSet{g: g, resource: ra, kind: kind}
-			sets[k] = s
+	// Each resource's sets are found with one lookup per dependency.
+	sets := map[addrs.AbsResource]*resourceSets{}
+	setsOf := func(ra addrs.AbsResource) *resourceSets {
+		rs := sets[ra]
+		if rs == nil {
+			rs = &resourceSets{}
+			sets[ra] = rs
 		}
-		return s
+		return rs
+	}
+	set := func(ra addrs.AbsResource, s **opSet, kind OpKind) *opSet {
+		if *s == nil {
+			*s = &opSet{g: g, resource: ra, kind: kind}
+		}
+		return *s
 	}
 	for ra, ops := range creates {
-		for _, op := range ops {
-			set(ra, OpCreate, false).ops = append(set(ra, OpCreate, false).ops, op)
-		}
+		rs := setsOf(ra)
+		set(ra, &rs.create, OpCreate).ops = ops
 	}
 	for ra, ops := range deletes {
+		rs := setsOf(ra)
 		for _, op := range ops {
-			s := set(ra, OpDelete, g.isCBD(op))
+			dst := &rs.delete
+			if g.isCBD(op) {
+				dst = &rs.deleteCBD
+			}
+			s := set(ra, dst, OpDelete)
 			s.ops = append(s.ops, op)
 		}
 	}
+	// The edges into an operation are added at once: an object records
+	// hundreds of dependencies in a graph of distinct resource blocks.
+	var preds []Op
+	var rules []Rule
 	for _, op := range g.G.Nodes() {
 		c := g.Changes[op]
 		own := op.Addr.ContainingResource().Unkeyed()
@@ -305,33 +319,37 @@ func order(p *plan.Plan, opts OrderOptions, keys map[addrs.AbsResourceInstance]a
 		case OpCreate:
 			// Rules 1 and 4: after the creates/updates of what it depends on,
 			// and after (or, for a CBD dependency, before) their deletes.
+			preds, rules = preds[:0], rules[:0]
 			for _, dep := range mergeDeps(c.Dependencies, recordedDeps(prior, addrs.ObjectAddr{Instance: c.Addr})) {
-				if dep == own {
+				rs := sets[dep]
+				if rs == nil || dep == own {
 					continue
 				}
-				if s := sets[setKey{dep, OpCreate, false}]; s != nil {
-					g.connect(s.after(), op, RuleDependency)
+				if s := rs.create; s != nil {
+					preds, rules = append(preds, s.after()), append(rules, RuleDependency)
 				}
-				if s := sets[setKey{dep, OpDelete, false}]; s != nil {
-					g.connect(s.after(), op, RuleAfterDependencyDelete)
+				if s := rs.delete; s != nil {
+					preds, rules = append(preds, s.after()), append(rules, RuleAfterDependencyDelete)
 				}
-				if s := sets[setKey{dep, OpDelete, true}]; s != nil {
+				if s := rs.deleteCBD; s != nil {
 					g.connect(op, s.before(), RuleBeforeCBDDelete)
 				}
 			}
+			g.connectFrom(preds, op, rules)
 		case OpDelete:
 			// Rules 2 and 4: before the deletes of what it depended on, and
 			// before (or, when itself CBD, after) their creates/updates.
 			for _, dep := range recordedDeps(prior, addrs.ObjectAddr{Instance: c.Addr, Deposed: c.Deposed}) {
-				if dep == own {
+				rs := sets[dep]
+				if rs == nil || dep == own {
 					continue
 				}
-				for _, cbd := range []bool{false, true} {
-					if s := sets[setKey{dep, OpDelete, cbd}]; s != nil {
+				for _, s := range []*opSet{rs.delete, rs.deleteCBD} {
+					if s != nil {
 						g.connect(op, s.before(), RuleReverseDestroy)
 					}
 				}
-				if s := sets[setKey{dep, OpCreate, false}]; s != nil {
+				if s := rs.create; s != nil {
 					if g.isCBD(op) {
 						g.connect(s.after(), op, RuleCBDDeleteAfterDependencyCreate)
 					} else {
@@ -365,6 +383,19 @@ func (g *Graph) connect(from, to Op, r Rule) {
 	}
 }
 
+// connectFrom adds the edge from each of froms to to, with the rule of the
+// same index, as connect would one by one.
+func (g *Graph) connectFrom(froms []Op, to Op, rules []Rule) {
+	g.G.ConnectFrom(froms, to)
+	if g.rules != nil {
+		for i, from := range froms {
+			if _, ok := g.rules[edge{from, to}]; !ok {
+				g.rules[edge{from, to}] = rules[i]
+			}
+		}
+	}
+}
+
 func (g *Graph) add(op Op, c *plan.ResourceInstanceChange, verb string) {
 	g.G.Add(op)
 	g.Changes[op] = c
@@ -385,8 +416,11 @@ func recordedDeps(s *state.State, addr addrs.ObjectAddr) []addrs.AbsResource {
 	return nil
 }
 
+// mergeDeps returns the union of a and b, in the order of a then b; a
+// itself when b holds nothing else (an object planned with the
+// dependencies it recorded).
 func mergeDeps(a, b []addrs.AbsResource) []addrs.AbsResource {
-	if len(b) == 0 {
+	if len(b) == 0 || slices.Equal(a, b) {
 		return a
 	}
 	if len(a) == 0 {
