@@ -132,9 +132,10 @@ type decoder struct {
 	// lists holds the dependency lists decoded so far by a hash of their
 	// addresses' numbers, so that objects recording the same list (the
 	// instances of one resource) share one slice.
-	lists   map[uint64][][]addrs.AbsResource
-	scratch []addrs.AbsResource // the list being decoded
-	arena   []byte              // compacted raw JSON for all objects
+	lists     map[uint64][][]addrs.AbsResource
+	scratch   []addrs.AbsResource // the list being decoded
+	arena     []byte              // the current block of compacted raw JSON
+	compacted []byte              // raw's buffer
 }
 
 // dependency is a parsed dependency address and its number in the decoder.
@@ -157,14 +158,6 @@ func decodeV4(f *fileV4) (*state.State, error) {
 		deps:      map[string]dependency{},
 		lists:     map[uint64][][]addrs.AbsResource{},
 	}
-	size := 0
-	for i := range f.Resources {
-		for j := range f.Resources[i].Instances {
-			is := &f.Resources[i].Instances[j]
-			size += len(is.Attributes) + len(is.SensitiveAttributes) + len(is.Identity)
-		}
-	}
-	d.arena = make([]byte, 0, size)
 
 	for name, o := range f.Outputs {
 		v, err := decodeOutput(o)
@@ -467,14 +460,25 @@ func instanceKey(raw json.RawMessage) (addrs.InstanceKey, error) {
 }
 
 // raw compacts a raw JSON value, which json.Unmarshal has validated, into
-// the decoder's arena, escaping <, >, &, U+2028 and U+2029 as json.Marshal
+// the decoder's arena (blocks that many objects share), escaping <, >, &, U+2028 and U+2029 as json.Marshal
 // does (and so as Marshal writes them); nil stays nil. The result is capped
 // so that appending to it never writes into the arena.
 func (d *decoder) raw(src json.RawMessage) json.RawMessage {
 	if src == nil {
 		return nil
 	}
+	d.compacted = appendCompactValid(d.compacted[:0], src)
+	n := len(d.compacted)
+	if cap(d.arena)-len(d.arena) < n {
+		d.arena = make([]byte, 0, max(arenaBlock, n))
+	}
 	start := len(d.arena)
-	d.arena = appendCompactValid(d.arena, src)
-	return json.RawMessage(d.arena[start:len(d.arena):len(d.arena)])
+	d.arena = append(d.arena, d.compacted...)
+	return json.RawMessage(d.arena[start : start+n : start+n])
 }
+
+// arenaBlock is the size of the blocks the decoder compacts raw JSON into:
+// many objects share one allocation, and what a block leaves unused is
+// small, whatever the indentation of the file (compact JSON takes a third
+// of indented JSON, or less).
+const arenaBlock = 256 << 10

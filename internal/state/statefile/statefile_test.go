@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -497,6 +498,64 @@ func TestWriteStreams(t *testing.T) {
 	broken := errors.New("disk full")
 	if err := Write(&chunkWriter{fail: broken}, s); !errors.Is(err, broken) {
 		t.Errorf("Write to a failing writer = %v, want %v", err, broken)
+	}
+}
+
+// TestWriteLargeResources: resources of more instances than one piece of
+// a parallel encoding holds are cut into several pieces, and the document
+// is the same: a single resource, and several around one without objects,
+// with deposed objects at the cuts and a resource recording provider
+// instances.
+func TestWriteLargeResources(t *testing.T) {
+	pc := addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")}
+	build := func(sizes []int) *state.State {
+		s := state.New()
+		for r, n := range sizes {
+			ra := addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: fmt.Sprintf("r%d", r)}.Absolute(addrs.RootModule)
+			for i := range n {
+				addr := addrs.ObjectAddr{Instance: ra.Instance(addrs.IntKey(i))}
+				s.SetObject(addr, &state.Object{AttrsJSON: []byte(fmt.Sprintf(`{"id":"%d-%d"}`, r, i))}, pc)
+				if i%runInstances == runInstances-1 || i%runInstances == 0 {
+					s.Depose(addr.Instance)
+					s.SetObject(addr, &state.Object{AttrsJSON: []byte(`{"id":"new"}`)}, pc)
+				}
+			}
+			if n == 0 {
+				s.Resources[ra] = &state.Resource{Addr: ra, ProviderConfig: pc, Instances: map[addrs.InstanceKey]*state.Instance{}}
+			}
+		}
+		return s
+	}
+	for _, sizes := range [][]int{{3 * runInstances}, {600, 0, 300, 5*runInstances + 7, 1}} {
+		s := build(sizes)
+		if len(sizes) > 1 {
+			// Objects of one resource under provider instances.
+			keyed := pc
+			keyed.Alias, keyed.Key = "each", addrs.StringKey("k")
+			ra := addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: "r3"}.Absolute(addrs.RootModule)
+			s.SetObject(addrs.ObjectAddr{Instance: ra.Instance(addrs.IntKey(2))}, &state.Object{AttrsJSON: []byte(`{"id":"keyed"}`)}, keyed)
+		}
+		got, err := Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := referenceMarshal(t, s); !bytes.Equal(got, want) {
+			t.Fatalf("sizes %v: Marshal differs from the reference (-ref +got):\n%s", sizes, cmp.Diff(string(want), string(got)))
+		}
+		var w chunkWriter
+		if err := Write(&w, s); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(bytes.Join(w.chunks, nil), got) {
+			t.Errorf("sizes %v: Write differs from Marshal", sizes)
+		}
+		line, err := AppendLine(nil, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back, err := Parse(line); err != nil || len(back.Objects()) != len(s.Objects()) {
+			t.Errorf("sizes %v: AppendLine reads back with %v", sizes, err)
+		}
 	}
 }
 
