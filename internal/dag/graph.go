@@ -84,16 +84,38 @@ func (g *Graph[K]) Connect(from, to K) {
 	g.connectIDs(g.id(from), g.id(to))
 }
 
-// ConnectFrom adds the edges from each of froms to to, as Connect would one
-// by one, except that to is added first if it is missing. It costs one
-// lookup of to and O(1) per edge whatever to's in-degree: for a node with
-// hundreds of predecessors.
+// Node is a node of one graph, for a caller that connects it many times
+// without looking its key up each time. It stays valid until Remove is
+// called on the graph.
+type Node int32
+
+// Node returns k's node, adding k first if it is missing.
+func (g *Graph[K]) Node(k K) Node { return Node(g.id(k)) }
+
+// ConnectFrom adds the edges from each of froms to to, as Connect would
+// one by one (to is added first if it is missing). Each edge costs O(1)
+// whatever to's in-degree: for a node with hundreds of predecessors.
 func (g *Graph[K]) ConnectFrom(froms []K, to K) {
 	t := g.id(to)
-	if len(froms) < 8 {
-		for _, from := range froms {
-			g.connectIDs(g.id(from), t)
-		}
+	g.stampPreds(t, len(froms))
+	for _, from := range froms {
+		g.connectStamped(g.id(from), t, len(froms))
+	}
+}
+
+// ConnectNodes is ConnectFrom for nodes of g.
+func (g *Graph[K]) ConnectNodes(froms []Node, to Node) {
+	t := int32(to)
+	g.stampPreds(t, len(froms))
+	for _, from := range froms {
+		g.connectStamped(int32(from), t, len(froms))
+	}
+}
+
+// stampPreds marks t's predecessors for connectStamped when n edges are
+// about to be added to t; a few edges are checked by hasEdge instead.
+func (g *Graph[K]) stampPreds(t int32, n int) {
+	if n < 8 {
 		return
 	}
 	if g.stamp++; g.stamp == 0 {
@@ -103,16 +125,22 @@ func (g *Graph[K]) ConnectFrom(froms []K, to K) {
 	for _, p := range g.in[t] {
 		g.mark(p)
 	}
-	for _, from := range froms {
-		f := g.id(from)
-		if int(f) < len(g.marks) && g.marks[f] == g.stamp {
-			continue
-		}
-		g.mark(f)
-		g.out[f] = append(g.out[f], t)
-		g.in[t] = append(g.in[t], f)
-		g.edges++
+}
+
+// connectStamped adds the edge f → t unless it exists, for one of n edges
+// added to t after stampPreds(t, n).
+func (g *Graph[K]) connectStamped(f, t int32, n int) {
+	if n < 8 {
+		g.connectIDs(f, t)
+		return
 	}
+	if int(f) < len(g.marks) && g.marks[f] == g.stamp {
+		return
+	}
+	g.mark(f)
+	g.out[f] = append(g.out[f], t)
+	g.in[t] = append(g.in[t], f)
+	g.edges++
 }
 
 // mark marks id with the current stamp.

@@ -286,8 +286,8 @@ func TestEdgePositions(t *testing.T) {
 	}
 }
 
-// TestConnectFrom: connecting a node's predecessors at once gives the graph
-// that connecting them one by one gives, duplicates, existing edges,
+// TestConnectFrom: connecting a node's predecessors at once, by key or by
+// node, gives the graph that connecting them one by one gives, duplicates, existing edges,
 // self-edges and removed nodes included, for batches small and large.
 func TestConnectFrom(t *testing.T) {
 	batches := []struct {
@@ -299,19 +299,29 @@ func TestConnectFrom(t *testing.T) {
 		{"u", []string{"t", "a", "b", "c", "d", "e", "f", "g", "h", "t", "u", "u"}},
 		{"t", []string{"k", "j", "i", "h", "g", "f", "e", "d", "c", "b", "a", "x"}},
 	}
-	one, all := dag.New[string](), dag.New[string]()
+	one, all, nodes := dag.New[string](), dag.New[string](), dag.New[string]()
 	for i, b := range batches {
 		if i == 2 {
 			one.Remove("b")
 			all.Remove("b")
+			nodes.Remove("b")
 		}
 		one.Add(b.to)
 		for _, from := range b.froms {
 			one.Connect(from, b.to)
 		}
 		all.ConnectFrom(b.froms, b.to)
+		to := nodes.Node(b.to)
+		var froms []dag.Node
+		for _, from := range b.froms {
+			froms = append(froms, nodes.Node(from))
+		}
+		nodes.ConnectNodes(froms, to)
 		if diff := cmp.Diff(snap(one), snap(all)); diff != "" {
 			t.Fatalf("after batch %d (-Connect +ConnectFrom):\n%s", i, diff)
+		}
+		if diff := cmp.Diff(snap(one), snap(nodes)); diff != "" {
+			t.Fatalf("after batch %d (-Connect +ConnectNodes):\n%s", i, diff)
 		}
 	}
 }
