@@ -51,13 +51,16 @@ func startProfiles() (stop func()) {
 
 // watchPeakHeap writes a heap profile to path whenever a collection finds
 // the live heap a tenth larger than when it last wrote one: a finalizer on
-// an unreachable sentinel runs once per cycle and re-arms itself. The
-// returned function stops it and reports a failure to write.
+// an unreachable sentinel runs once per cycle and re-arms itself. A heap
+// profile shows the heap as of two cycles before, so the profile of a peak
+// is written two cycles after it. The returned function stops it and
+// reports a failure to write.
 func watchPeakHeap(path string) (stop func()) {
 	var mu sync.Mutex
 	var peak uint64
 	var werr error
 	stopped := false
+	pending := 0 // cycles until the profile of the last peak is written
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	var rearm func(*gcSentinel)
 	rearm = func(*gcSentinel) {
@@ -68,8 +71,11 @@ func watchPeakHeap(path string) (stop func()) {
 		}
 		metrics.Read(sample)
 		if live := sample[0].Value.Uint64(); sample[0].Value.Kind() == metrics.KindUint64 && live > peak+peak/10 {
-			peak = live
-			werr = writeHeapProfile(path, "heap")
+			peak, pending = live, 2
+		} else if pending > 0 {
+			if pending--; pending == 0 {
+				werr = writeHeapProfile(path, "heap")
+			}
 		}
 		runtime.SetFinalizer(&gcSentinel{}, rearm)
 	}
@@ -78,8 +84,8 @@ func watchPeakHeap(path string) (stop func()) {
 		mu.Lock()
 		defer mu.Unlock()
 		stopped = true
-		if werr == nil && peak == 0 {
-			// No collection found a live heap: profile the heap as it is.
+		if werr == nil && pending > 0 || peak == 0 {
+			// The last peak was not written yet: the heap as it is now.
 			runtime.GC()
 			werr = writeHeapProfile(path, "heap")
 		}
