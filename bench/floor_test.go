@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -190,19 +189,6 @@ func (f *providerFloor) measure(ctx context.Context, phase string) (cliRun, erro
 		provs[i] = nil
 	}
 	return cliRun{wall: time.Since(start), cpu: cpuTime() - cpu0}, nil
-}
-
-// cpuTime returns the CPU time this process and its ended children have
-// used so far.
-func cpuTime() time.Duration {
-	var self, children syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &self)
-	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &children)
-	var d time.Duration
-	for _, tv := range []syscall.Timeval{self.Utime, self.Stime, children.Utime, children.Stime} {
-		d += time.Duration(tv.Nano())
-	}
-	return d
 }
 
 // call makes one call of kind for object i through p.

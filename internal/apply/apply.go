@@ -56,7 +56,9 @@ type Options struct {
 	// are created or updated (at once when none is), and update
 	// p.PriorState in place rather than a copy, so that a large plan's and
 	// configuration's memory is given back as the apply goes; for callers
-	// that use neither p nor cfg afterwards.
+	// that use neither p nor cfg afterwards. The values of the objects
+	// applied (and of prior objects expressions refer to) are then kept as
+	// their state objects' JSON, decoded when referred to.
 	ReleaseApplied bool
 	// MaxInstances bounds the instances one resource block or module call
 	// may expand to; 0 means lang.DefaultMaxInstances.
@@ -99,7 +101,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		cfg: cfg, plan: p, graph: g, set: set, opts: opts,
 		// Provider calls are not interrupted by ctx: a running operation finishes.
 		opCtx:  context.WithoutCancel(ctx),
-		values: newLiveValues(cfg, p, valueDecoder{ctx: ctx, set: set}),
+		values: newLiveValues(cfg, p, valueDecoder{ctx: ctx, set: set}, opts.ReleaseApplied),
 	}
 	ev, more := eval.New(a.opCtx, eval.Options{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace,
 		Timestamp: p.Timestamp, Cwd: opts.Cwd, MaxInstances: opts.MaxInstances, Providers: set})

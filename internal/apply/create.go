@@ -86,7 +86,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		if err != nil {
 			return Result{}, ds.Append(err)
 		}
-		a.values.set(op.Addr, read)
+		a.values.set(op.Addr, read, obj, sch.Block.ImpliedType())
 		a.awaitingDurability(walkCtx)
 		if err := a.rec.record([]addrs.ObjectAddr{oaddr}, func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) }); err != nil {
 			ds = ds.Append(diag.Errorf("Failed to persist state", "After reading %s: %s", op.Addr, err))
@@ -193,7 +193,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 			return Result{}, ds.Append(err)
 		}
 		if status == state.Ready {
-			a.values.set(op.Addr, newVal)
+			a.values.set(op.Addr, newVal, obj, ty)
 		}
 		mutate = func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) }
 	}

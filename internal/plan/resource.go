@@ -285,7 +285,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	change := &ResourceInstanceChange{
 		Addr: addr, ProviderConfig: pc, Before: priorVal, After: planned,
 		PriorPrivate: priorPrivate, PlannedPrivate: resp.PlannedPrivate,
-		Dependencies:  absResources(p.rg.resourceDeps[cr]),
+		Dependencies:  p.rg.resourceDeps[cr],
 		SchemaVersion: uint64(sch.Version),
 		Importing:     importing,
 		SkipDestroy:   r.Managed.SkipsDestroy(),
@@ -416,6 +416,10 @@ func sameResources(a, b []addrs.AbsResource) bool {
 	if len(a) != len(b) {
 		return false
 	}
+	if slices.Equal(a, b) {
+		// Lists are normally recorded sorted: no set is needed.
+		return true
+	}
 	in := make(map[addrs.AbsResource]bool, len(a))
 	for _, r := range a {
 		in[r] = true
@@ -440,19 +444,6 @@ func changedPaths(paths []cty.Path, prior, planned cty.Value) []cty.Path {
 		if perr != nil || nerr != nil || !nv.IsKnown() || !pv.RawEquals(nv) {
 			out = append(out, path)
 		}
-	}
-	return out
-}
-
-// absResources returns configuration resources in the form state records
-// dependencies: a resource in a module path without instance keys.
-func absResources(rs []addrs.ConfigResource) []addrs.AbsResource {
-	if len(rs) == 0 {
-		return nil
-	}
-	out := make([]addrs.AbsResource, len(rs))
-	for i, r := range rs {
-		out[i] = recordedAddr(r)
 	}
 	return out
 }

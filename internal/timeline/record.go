@@ -1,8 +1,11 @@
 package timeline
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -122,11 +125,36 @@ func (r *Record) Ran() []int {
 
 // Marshal returns the record as JSON.
 func (r *Record) Marshal() ([]byte, error) {
-	b, err := json.Marshal(r)
+	// The edges, last and by far the most numerous (an apply of objects
+	// that record hundreds of dependencies has hundreds of thousands), are
+	// written by hand, as encoding/json writes them.
+	rest := *r
+	rest.Edges = nil
+	b, err := json.Marshal(&rest)
 	if err != nil {
 		return nil, fmt.Errorf("encode timeline: %w", err)
 	}
-	return b, nil
+	const tail = `"edges":null}`
+	if !bytes.HasSuffix(b, []byte(tail)) {
+		return nil, fmt.Errorf("encode timeline: edges are not the last field")
+	}
+	b = b[:len(b)-len(tail)+len(`"edges":`)]
+	if r.Edges == nil {
+		return append(b, "null}"...), nil
+	}
+	b = slices.Grow(b, len(r.Edges)*len(`{"from":1000,"to":1000},`)+2)
+	b = append(b, '[')
+	for i, e := range r.Edges {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"from":`...)
+		b = strconv.AppendInt(b, int64(e.From), 10)
+		b = append(b, `,"to":`...)
+		b = strconv.AppendInt(b, int64(e.To), 10)
+		b = append(b, '}')
+	}
+	return append(b, "]}"...), nil
 }
 
 // Unmarshal reads a record Marshal wrote.
