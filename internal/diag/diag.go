@@ -51,6 +51,18 @@ type Diagnostic struct {
 	// Deprecation marks a warning about a deprecated module variable or
 	// output, which -deprecation may hide; NoDeprecation for any other.
 	Deprecation Deprecation
+	// Values are the values of the references of the expression at Subject
+	// (a failed condition's), shown under its source line; nil when none.
+	Values []ExprValue
+}
+
+// ExprValue is the value one reference of an expression had: what a
+// diagnostic shows as "var.name is "x"". Value keeps its marks, so that
+// renderers hide what is sensitive.
+type ExprValue struct {
+	// Traversal is the reference as written: var.name, aws_x.y.id.
+	Traversal string
+	Value     cty.Value
 }
 
 // Deprecation says whether a diagnostic warns about a deprecated module

@@ -35,7 +35,9 @@ func CheckRule(scope *lang.Scope, rule *config.CheckRule, summary, suffix string
 	if failed == nil {
 		return ds
 	}
-	return ds.Append(diag.At(rule.Condition.Range(), summary, *failed+suffix))
+	d := diag.At(rule.Condition.Range(), summary, *failed+suffix)
+	d.Values = scope.ExpressionValues(rule.Condition)
+	return ds.Append(d)
 }
 
 // CheckAssert evaluates an assert block of a check block. A failure is
@@ -47,14 +49,18 @@ func CheckAssert(scope *lang.Scope, rule *config.CheckRule, at RuleAt) diag.Diag
 	val, ds := scope.EvalExpr(rule.Condition, cty.Bool)
 	if !ds.HasErrors() && !val.IsKnown() {
 		at.report(checks.Unknown, "")
-		return ds.Append(diag.WarningAt(rule.Condition.Range(), "Check block assertion known after apply",
-			"The condition could not be evaluated at this time, a result will be known when this plan is applied."))
+		d := diag.WarningAt(rule.Condition.Range(), "Check block assertion known after apply",
+			"The condition could not be evaluated at this time, a result will be known when this plan is applied.")
+		d.Values = scope.ExpressionValues(rule.Condition)
+		return ds.Append(d)
 	}
 	ds, failed := failure(scope, rule, val, ds, at)
 	if failed == nil {
 		return ds
 	}
-	return ds.Append(diag.WarningAt(rule.Condition.Range(), "Check block assertion failed", *failed))
+	d := diag.WarningAt(rule.Condition.Range(), "Check block assertion failed", *failed)
+	d.Values = scope.ExpressionValues(rule.Condition)
+	return ds.Append(d)
 }
 
 // failure judges val, the value of rule's condition (ds its diagnostics),
@@ -82,7 +88,12 @@ func failure(scope *lang.Scope, rule *config.CheckRule, val cty.Value, ds diag.D
 	if rule.ErrorMessage != nil {
 		m, more := scope.EvalExpr(rule.ErrorMessage, cty.String)
 		ds = ds.Append(more)
-		if !more.HasErrors() && m.IsKnown() && !m.IsNull() {
+		switch {
+		case more.HasErrors() || !m.IsKnown() || m.IsNull():
+		case m.HasMark(lang.Sensitive):
+			msg = "The error message included a sensitive value, so it will not be displayed."
+		default:
+			m, _ = m.UnmarkDeep()
 			msg = m.AsString()
 		}
 	}
