@@ -322,7 +322,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		}
 		change.After = resp2.PlannedState
 		change.PlannedPrivate = resp2.PlannedPrivate
-		ds = ds.Append(preventDestroy(r, addr))
+		ds = ds.Append(p.preventDestroy(r, addr))
 	}
 	if change.Action == NoOp || change.Action == Update {
 		// An unchanged or updated object stays current; it keeps its status otherwise.
@@ -414,8 +414,10 @@ func changedPaths(paths []cty.Path, prior, planned cty.Value) []cty.Path {
 	return out
 }
 
-func preventDestroy(r *config.Resource, addr addrs.AbsResourceInstance) diag.Diagnostics {
-	if r == nil || r.Managed == nil || !r.Managed.PreventDestroy {
+// preventDestroy is the error of a plan that destroys an object whose
+// resource has prevent_destroy set, unless Options.IgnorePreventDestroy.
+func (p *planner) preventDestroy(r *config.Resource, addr addrs.AbsResourceInstance) diag.Diagnostics {
+	if p.opts.IgnorePreventDestroy || r == nil || r.Managed == nil || !r.Managed.PreventDestroy {
 		return nil
 	}
 	return diag.Diagnostics{diag.At(r.DeclRange, "Instance cannot be destroyed",
@@ -473,7 +475,7 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 		return ds
 	}
 	if r := p.cfg.ConfigResource(addr.ContainingResource().InConfig()); r != nil && dk == addrs.NotDeposed {
-		ds = ds.Append(preventDestroy(r, addr))
+		ds = ds.Append(p.preventDestroy(r, addr))
 	}
 	action := Delete
 	if forgets(p.removed, addr.ContainingResource()) {
