@@ -102,7 +102,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		configVal = plan.ApplyIgnoreChanges(r.Managed, prior, configVal)
 	}
 	proposed := provider.ProposedNew(sch.Block, prior, configVal)
-	planResp := prov.PlanResourceChange(a.opCtx, provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
+	planResp := prov.PlanResourceChange(provider.WithResourceInstance(a.opCtx, op.Addr), provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
 	ds = ds.Append(withAddr(planResp.Diagnostics.InBody(r.Config), oaddr))
 	ds = ds.Append(plan.CheckPlanned(sch.Block, prior, configVal, planResp, c.ProviderConfig, op.Addr))
 	if ds.HasErrors() {
@@ -123,7 +123,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		}
 	}
 
-	resp := prov.ApplyResourceChange(a.opCtx, provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate, ProviderMeta: meta})
+	resp := prov.ApplyResourceChange(provider.WithResourceInstance(a.opCtx, op.Addr), provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate, ProviderMeta: meta})
 	ds = ds.Append(withAddr(resp.Diagnostics.InBody(r.Config), oaddr))
 	newVal := resp.NewState
 	if newVal == cty.NilVal {

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -37,6 +38,8 @@ func testFileExt(name string) string {
 // subdirectories of either). A .tofutest.hcl (.tofutest.json) file hides
 // the .tftest.hcl (.tftest.json) file of the same name beside it, as in
 // OpenTofu. The files are returned sorted by name, the order they run in.
+// The mock data files a mock_provider's source names (a directory
+// relative to dir) are read into it.
 // A testDir other than DefaultTestDirectory that does not exist is a
 // warning.
 func LoadTestFiles(dir, testDir string) ([]*TestFile, diag.Diagnostics) {
@@ -86,6 +89,11 @@ func LoadTestFiles(dir, testDir string) ([]*TestFile, diag.Diagnostics) {
 		}
 		tf, more := ParseTestFile(rel, p, src)
 		ds = ds.Append(more)
+		for _, key := range slices.Sorted(maps.Keys(tf.Mocks)) {
+			if mp := tf.Mocks[key]; mp.Source != "" {
+				ds = ds.Append(mp.LoadMockSource(filepath.Join(dir, filepath.FromSlash(mp.Source))))
+			}
+		}
 		files = append(files, tf)
 	}
 	return files, ds

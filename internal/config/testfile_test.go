@@ -275,3 +275,56 @@ func TestLoadTestFiles(t *testing.T) {
 		t.Errorf("nested directory: %v", ds)
 	}
 }
+
+// A mock_provider's source names a directory of .tfmock.hcl files whose
+// blocks add to the block's own (which win).
+func TestMockProviderSource(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"main.tftest.hcl": `mock_provider "aws" {
+  source = "./testing/aws"
+  mock_resource "aws_s3_bucket" {
+    defaults = { arn = "own" }
+  }
+}`,
+		"testing/aws/data.tfmock.hcl": `mock_resource "aws_s3_bucket" {
+  defaults = { arn = "file" }
+}
+mock_data "aws_region" {
+  defaults = { name = "eu-west-1" }
+}
+override_resource {
+  target = aws_s3_bucket.logs
+  values = { id = "logs" }
+}`,
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, ds := LoadTestFiles(dir, DefaultTestDirectory)
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	mp := files[0].Mocks["aws"]
+	var got []string
+	for _, r := range mp.Resources {
+		for k, v := range r.Defaults {
+			got = append(got, r.Mode.String()+" "+r.Type+" "+k+"="+v.AsString())
+		}
+	}
+	for _, o := range mp.Overrides {
+		got = append(got, "override "+o.Target.String())
+	}
+	want := []string{"managed aws_s3_bucket arn=own", "data aws_region name=eu-west-1", "override aws_s3_bucket.logs"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if _, ds := LoadTestFiles(filepath.Join(dir, "testing"), "."); ds.HasErrors() {
+		t.Errorf("a directory without test files: %v", ds)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 )
@@ -154,3 +155,67 @@ func (e *testExpr) Value(*hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 func (e *testExpr) Variables() []hcl.Traversal { return nil }
 func (e *testExpr) Range() hcl.Range           { return e.expr.Range() }
 func (e *testExpr) StartRange() hcl.Range      { return e.expr.StartRange() }
+
+// withOverriddenModules replaces, in cfg (a copy made by cloneTree, whose
+// modules it changes), each module an override_module block targets by a
+// module that declares the same variables and outputs and nothing else:
+// its outputs are the values the block gives (null for the others), and
+// nothing in it is planned. The run's blocks win over the file's.
+func withOverriddenModules(cfg *config.Module, run *config.TestRun, file *config.TestFile) diag.Diagnostics {
+	var ds diag.Diagnostics
+	done := map[addrs.Module]bool{}
+	for _, o := range append(append([]*config.Override(nil), run.Overrides...), file.Overrides...) {
+		if o.Kind != config.OverrideModule {
+			continue
+		}
+		path := o.Target.Module.Module()
+		if done[path] {
+			continue
+		}
+		done[path] = true
+		parentPath, name := path.Parent()
+		parent := cfg.Descendant(parentPath)
+		var child *config.Module
+		if parent != nil {
+			child = parent.Children[name]
+		}
+		if child == nil {
+			ds = ds.Append(diag.At(o.TargetRange, fmt.Sprintf("Module not found: %s", path),
+				"Target points to an undefined module. Please, ensure module exists."))
+			continue
+		}
+		for key := range o.Values {
+			if child.Outputs[key] == nil {
+				ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: fmt.Sprintf("Output not found: %s", key), Subject: o.TargetRange.Ptr(),
+					Detail: "Specified output to override is not present in the module and will be ignored."})
+			}
+		}
+		parent.Children[name] = stubModule(child, o.Values)
+	}
+	return ds
+}
+
+// stubModule returns a module with m's variables and outputs alone, each
+// output the value values gives it (null when it gives none).
+func stubModule(m *config.Module, values map[string]cty.Value) *config.Module {
+	stub := *m
+	stub.ManagedResources = map[addrs.Resource]*config.Resource{}
+	stub.DataResources = map[addrs.Resource]*config.Resource{}
+	stub.ModuleCalls = map[string]*config.ModuleCall{}
+	stub.Children = map[string]*config.Module{}
+	stub.Locals = map[string]*config.Local{}
+	stub.ProviderConfigs = map[string]*config.Provider{}
+	stub.Checks, stub.Moved, stub.Removed, stub.Imports = nil, nil, nil, nil
+	stub.Outputs = make(map[string]*config.Output, len(m.Outputs))
+	for name, o := range m.Outputs {
+		no := *o
+		v, ok := values[name]
+		if !ok {
+			v = cty.NullVal(cty.DynamicPseudoType)
+		}
+		no.Expr = hcl.StaticExpr(v, o.DeclRange)
+		no.Preconditions, no.DependsOn = nil, nil
+		stub.Outputs[name] = &no
+	}
+	return &stub
+}

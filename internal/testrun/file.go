@@ -39,6 +39,8 @@ type fileRunner struct {
 	// applying holds, for each run whose apply is in progress, the objects
 	// it creates: what a cancellation may leave behind.
 	applying map[*config.TestRun][]addrs.AbsResourceInstance
+	// fakes holds, by state key, the objects overrides made.
+	fakes map[string]*fakeObjects
 }
 
 // keyState is one state of a file: what the runs with its state key built.
@@ -67,6 +69,7 @@ func (fr *fileRunner) run() {
 	fr.modules = map[string]*loadedModule{}
 	fr.validated = map[*config.Module]*validation{}
 	fr.applying = map[*config.TestRun][]addrs.AbsResourceInstance{}
+	fr.fakes = map[string]*fakeObjects{}
 	fr.res.Start = time.Now()
 	fr.res.Status = Pass
 	g := runGraph(fr.res.File)
@@ -279,4 +282,16 @@ func (fr *fileRunner) reportCancelled() {
 		return
 	}
 	fr.s.report(func(r Reporter) { r.CancelSummary(sum) })
+}
+
+// fakesOf returns the objects overrides made in the state of key.
+func (fr *fileRunner) fakesOf(key string) *fakeObjects {
+	fr.mu.Lock()
+	defer fr.mu.Unlock()
+	f := fr.fakes[key]
+	if f == nil {
+		f = &fakeObjects{objs: map[addrs.AbsResourceInstance]bool{}}
+		fr.fakes[key] = f
+	}
+	return f
 }

@@ -139,11 +139,20 @@ func (fr *fileRunner) prepare(ctx context.Context, run *config.TestRun) (*runSet
 	if ds = ds.Append(more); ds.HasErrors() {
 		return nil, ds
 	}
-	cfg, _, more := withTestProviders(base, file, run, testContext(runs, vars.Test))
-	if ds = ds.Append(more); ds.HasErrors() {
+	cfg, mocks, more := withTestProviders(base, file, run, testContext(runs, vars.Test))
+	ds = ds.Append(more)
+	ds = ds.Append(withOverriddenModules(cfg, run, file))
+	if ds.HasErrors() {
 		return nil, ds
 	}
-	setup := &runSetup{cfg: cfg, vars: vars, set: provider.NewSet(fr.s.pool.Factories()), origins: newRuleOrigins(cfg)}
+	overrides := newOverrideSet(run, file)
+	set := provider.NewSet(wrapFactories(fr.s.pool.Factories(), overrides, fr.fakesOf(run.StateKey)))
+	for key, mp := range mocks {
+		p := cfg.ProviderFor(mp.Name)
+		pc := addrs.AbsProviderConfig{Module: addrs.RootModule, Provider: p, Alias: cfg.ProviderConfigs[key].Alias}
+		set.Serve(pc, &mockProvider{addr: p, pool: fr.s.pool, mock: mp, overrides: overrides})
+	}
+	setup := &runSetup{cfg: cfg, vars: vars, set: set, origins: newRuleOrigins(cfg)}
 	ds = ds.Append(fr.validate(base, setup))
 	if ds.HasErrors() {
 		return nil, ds
