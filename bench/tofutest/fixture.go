@@ -31,6 +31,11 @@ type Result struct {
 	Elapsed time.Duration
 	// Output is the test command's standard output and error.
 	Output []byte
+	// JUnit is the JUnit XML report, with Options.JUnit.
+	JUnit []byte
+	// Dir is the directory the fixture ran in, with Options.Keep (the
+	// caller removes it); "" otherwise.
+	Dir string
 }
 
 // Options are how fixtures are run.
@@ -41,9 +46,18 @@ type Options struct {
 	ProviderDir string
 	// Timeout bounds each command (default two minutes).
 	Timeout time.Duration
+	// Mirror is a filesystem mirror (unpacked layout) to install the
+	// registry.terraform.io providers fixtures require from; "" for none.
+	Mirror string
 	// Init runs "init" before "test" (the fixtures' local modules and
 	// providers).
 	Init bool
+	// JUnit asks for the JUnit XML report too (-junit-xml), returned in
+	// Result.JUnit.
+	JUnit bool
+	// Keep leaves the fixture's copy in place, for looking at what the
+	// test left behind; RunFixture then returns its directory in Dir.
+	Keep bool
 }
 
 // RunFixture copies the fixture directory into a new temporary directory
@@ -54,17 +68,27 @@ func RunFixture(ctx context.Context, tool Tool, fixture string, args []string, o
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(work)
+	if !opts.Keep {
+		defer os.RemoveAll(work)
+	}
 	dir := filepath.Join(work, filepath.Base(fixture))
 	if err := copyDir(fixture, dir); err != nil {
 		return nil, fmt.Errorf("copying %s: %w", fixture, err)
 	}
 	env := append(os.Environ(), tool.Env...)
 	env = append(env, "RIG_FIXTURE_STORE="+filepath.Join(work, "store"), "CHECKPOINT_DISABLE=1")
-	if opts.ProviderDir != "" {
+	if opts.ProviderDir != "" || opts.Mirror != "" {
+		cfg := "provider_installation {\n"
+		if opts.ProviderDir != "" {
+			cfg += fmt.Sprintf("  dev_overrides {\n    \"hashicorp/test\" = %q\n  }\n", opts.ProviderDir)
+		}
+		if opts.Mirror != "" {
+			cfg += fmt.Sprintf("  filesystem_mirror {\n    path = %q\n  }\n", opts.Mirror)
+		} else {
+			cfg += "  direct {}\n"
+		}
 		rc := filepath.Join(work, "cli.tfrc")
-		cfg := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"hashicorp/test\" = %q\n  }\n  direct {}\n}\n", opts.ProviderDir)
-		if err := os.WriteFile(rc, []byte(cfg), 0o644); err != nil {
+		if err := os.WriteFile(rc, []byte(cfg+"}\n"), 0o644); err != nil {
 			return nil, err
 		}
 		env = append(env, "TF_CLI_CONFIG_FILE="+rc)
@@ -82,13 +106,24 @@ func RunFixture(ctx context.Context, tool Tool, fixture string, args []string, o
 	}
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(tctx, tool.Path, append([]string{"test", "-json", "-no-color"}, args...)...)
+	testArgs := []string{"test", "-json", "-no-color"}
+	junit := filepath.Join(work, "junit.xml")
+	if opts.JUnit {
+		testArgs = append(testArgs, "-junit-xml="+junit)
+	}
+	cmd := exec.CommandContext(tctx, tool.Path, append(testArgs, args...)...)
 	cmd.Dir, cmd.Env = dir, env
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
 	err = cmd.Run()
 	res := &Result{Elapsed: time.Since(start), Output: out.Bytes()}
+	if opts.Keep {
+		res.Dir = dir
+	}
+	if opts.JUnit {
+		res.JUnit, _ = os.ReadFile(junit)
+	}
 	var exit *exec.ExitError
 	switch {
 	case err == nil:

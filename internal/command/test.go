@@ -284,7 +284,7 @@ func (m *Meta) testModuleLoader() testrun.ModuleLoader {
 		resolve := func(child string, call *config.ModuleCall) (string, diag.Diagnostics) {
 			return installed(key+"."+child, call)
 		}
-		dir := filepath.FromSlash(config.LocalSourcePath(run.Module.Source))
+		dir := filepath.Clean(filepath.FromSlash(config.LocalSourcePath(run.Module.Source)))
 		if !config.IsLocalSource(run.Module.Source) {
 			manifest, err := getmodules.ReadManifest(getmodules.ModulesDir)
 			rec, ok := manifest.Record(key)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/rig-iac/rig/bench/tofutest"
 	"github.com/rig-iac/rig/internal/command/commandtest"
 	"github.com/rig-iac/rig/internal/getmodules"
@@ -272,5 +274,59 @@ run "main" {
 	}
 	if r := rig(t, dir, "test", "-no-color"); r.code != 0 {
 		t.Errorf("test: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// With the real random and local plugins, and with mocks of them, rig
+// gives each fixture of testdata/testrealfixtures the outcomes, run by run,
+// and the JUnit XML outline Terraform 1.11 gave it (recorded in
+// outcomes.txt and junit.txt by bench/cmd/testcompare -record -junit), and
+// destroys every file the runs wrote.
+func TestTestRealProvidersMatchTerraform(t *testing.T) {
+	mirror := realMirror(t, "random", "local")
+	bin := buildRig(t)
+	dirs, _ := filepath.Glob(filepath.Join("testdata", "testrealfixtures", "*"))
+	if len(dirs) < 3 {
+		t.Fatalf("%d fixtures", len(dirs))
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join(dir, "outcomes.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := tofutest.ParseOutcomesFile(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantShape, err := os.ReadFile(filepath.Join(dir, "junit.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := tofutest.RunFixture(context.Background(), tofutest.Tool{Name: "rig", Path: bin}, dir, nil,
+				tofutest.Options{Mirror: mirror, Init: true, JUnit: true, Keep: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer os.RemoveAll(filepath.Dir(got.Dir))
+			for _, d := range tofutest.Diff(want, got.Outcomes) {
+				t.Error(d)
+			}
+			shape, err := tofutest.JUnitShape(got.JUnit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(wantShape), shape); diff != "" {
+				t.Errorf("JUnit XML outline (-terraform +rig):\n%s", diff)
+			}
+			left, _ := filepath.Glob(filepath.Join(got.Dir, "out", "*"))
+			left2, _ := filepath.Glob(filepath.Join(got.Dir, "*", "out", "*"))
+			if len(left)+len(left2) > 0 {
+				t.Errorf("the cleanup left files: %v %v", left, left2)
+			}
+			if t.Failed() {
+				t.Logf("output:\n%s", got.Output)
+			}
+		})
 	}
 }

@@ -34,9 +34,11 @@ func main() {
 	rig := flag.String("rig", "", "the rig executable")
 	ref := flag.String("tofu", "", "the reference executable: tofu, or terraform")
 	providerDir := flag.String("provider", "", "the directory of terraform-provider-test (internal/provider/plugin/testdata/fixtureprovider)")
+	mirror := flag.String("mirror", "", "a filesystem mirror to install the real providers the fixtures require from (RIG_TEST_PROVIDER_MIRROR)")
 	only := flag.String("only", "", "comma-separated fixture names to run (default all)")
 	record := flag.Bool("record", false, "write each fixture's outcomes under -tofu into its outcomes.txt instead of comparing")
 	verbose := flag.Bool("v", false, "print the outputs of fixtures that differ")
+	junit := flag.Bool("junit", false, "compare the JUnit XML reports' outlines too (Terraform writes them; OpenTofu does not), or record the reference's in junit.txt")
 	flag.Parse()
 	if flag.NArg() != 1 || *ref == "" || (*rig == "" && !*record) {
 		fmt.Fprintln(os.Stderr, "usage: testcompare -rig RIG -tofu TOFU [-provider DIR] [-only NAMES] [-record] [-v] DIR")
@@ -47,7 +49,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	opts := tofutest.Options{ProviderDir: *providerDir, Init: true}
+	opts := tofutest.Options{ProviderDir: *providerDir, Mirror: *mirror, Init: true, JUnit: *junit}
 	refTool := tofutest.Tool{Name: filepath.Base(*ref), Path: *ref}
 	rigTool := tofutest.Tool{Name: "rig", Path: *rig}
 	ctx := context.Background()
@@ -65,6 +67,16 @@ func main() {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
 			}
+			if *junit {
+				shape, err := tofutest.JUnitShape(want.JUnit)
+				if err == nil {
+					err = os.WriteFile(filepath.Join(fx.dir, "junit.txt"), []byte(shape), 0o644)
+				}
+				if err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					os.Exit(1)
+				}
+			}
 			fmt.Printf("%-50s recorded (%d files)\n", fx.name, len(want.Outcomes))
 			continue
 		}
@@ -74,6 +86,16 @@ func main() {
 			continue
 		}
 		diffs := tofutest.Diff(want.Outcomes, got.Outcomes)
+		if *junit {
+			ws, werr := tofutest.JUnitShape(want.JUnit)
+			gs, gerr := tofutest.JUnitShape(got.JUnit)
+			switch {
+			case werr != nil || gerr != nil:
+				diffs = append(diffs, fmt.Sprintf("JUnit XML: %v %v", werr, gerr))
+			case ws != gs:
+				diffs = append(diffs, fmt.Sprintf("JUnit XML outline:\n--- %s\n%s--- rig\n%s", refTool.Name, ws, gs))
+			}
+		}
 		if (want.ExitCode == 0) != (got.ExitCode == 0) {
 			diffs = append(diffs, fmt.Sprintf("exit status: %s %d, rig %d", refTool.Name, want.ExitCode, got.ExitCode))
 		}
