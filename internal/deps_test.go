@@ -96,6 +96,7 @@ var allowedImports = map[string][]string{
 	// rig test beside tofu test: outcomes run by run, and times.
 	"bench/tofutest":        {},
 	"bench/cmd/testcompare": {"bench/tofutest"},
+	"bench/cmd/testbench":   {"bench/tofutest"},
 }
 
 const modulePath = "github.com/rig-iac/rig/"

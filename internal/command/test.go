@@ -28,6 +28,13 @@ import (
 	"github.com/rig-iac/rig/internal/version"
 )
 
+// rig test's command: its options and help, the reports it chooses, and
+// the interrupts; the suite itself runs in internal/testrun. What it takes
+// from the working directory comes through these Meta calls alone:
+// loadCheckedConfig, collectVariables and loadVarFile, checkProviders,
+// providerFactories, registryHosts (with installedModules, for the
+// modules run blocks name), workingDir and workspace.
+
 // testFlags are the options of rig test.
 type testFlags struct {
 	vars           []varFlag

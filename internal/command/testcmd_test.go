@@ -330,3 +330,43 @@ func TestTestRealProvidersMatchTerraform(t *testing.T) {
 		})
 	}
 }
+
+// A run block may run a registry module: init installs it (and the
+// modules it calls) under the run's manifest key, and test runs it.
+func TestTestRegistryModule(t *testing.T) {
+	reg := newModuleRegistry(t, "1.0.0", "1.1.0")
+	dir := workdir(t, map[string]string{
+		"main.tf": "resource \"terraform_data\" \"main\" {}\n",
+		"main.tftest.hcl": `run "net" {
+  module {
+    source  = "` + reg.host() + `/acme/net/aws"
+    version = "~> 1.0"
+  }
+  variables {
+    name = "edge"
+  }
+  assert {
+    condition     = output.id == "edge-tagged"
+    error_message = "got ${output.id}"
+  }
+}
+run "main" {}
+`})
+	if r := rig(t, dir, "init", "-no-color"); r.code != 0 {
+		t.Fatalf("init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	m, err := getmodules.ReadManifest(filepath.Join(dir, getmodules.ModulesDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, ok := m.Record("test.main.net")
+	if !ok || rec.Version != "1.1.0" || rec.Source != reg.host()+"/acme/net/aws" {
+		t.Errorf("manifest: %+v", m.Records)
+	}
+	if _, ok := m.Record("test.main.net.tag"); !ok {
+		t.Errorf("the registry module's own module is not installed: %+v", m.Records)
+	}
+	if r := rig(t, dir, "test", "-no-color"); r.code != 0 || !strings.Contains(r.stdout, `run "net"... pass`) {
+		t.Errorf("test: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
