@@ -75,6 +75,11 @@ var allowedImports = map[string][]string{
 	// Why a plan does what it does to one address (rig explain).
 	"internal/explain": {"internal/addrs", "internal/apply", "internal/config", "internal/diag", "internal/lang",
 		"internal/plan", "internal/ui"},
+	// rig test: test files run against injected plan, apply and providers.
+	"internal/testrun": {"internal/addrs", "internal/apply", "internal/config", "internal/dag", "internal/diag",
+		"internal/eval", "internal/lang", "internal/plan", "internal/provider", "internal/state"},
+	// The reports of rig test: human, JSON messages, JUnit XML.
+	"internal/testreport":    {"internal/config", "internal/diag", "internal/testrun", "internal/ui"},
 	"internal/graphview":     {"internal/addrs", "internal/apply", "internal/dag", "internal/plan"},
 	"internal/browsertest":   {},
 	"internal/timeline":      {"internal/addrs", "internal/apply", "internal/graphview", "internal/plan"},
@@ -93,6 +98,10 @@ var allowedImports = map[string][]string{
 	"bench/gen":        {},
 	"bench/cloudbench": {}, // runs the rig command against slowcloud
 	"bench/cmd/riggen": {"bench/gen"},
+	// rig test beside tofu test: outcomes run by run, and times.
+	"bench/tofutest":        {},
+	"bench/cmd/testcompare": {"bench/tofutest"},
+	"bench/cmd/testbench":   {"bench/tofutest"},
 }
 
 const modulePath = "github.com/rig-iac/rig/"

@@ -465,7 +465,7 @@ func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanc
 	if ds = ds.Append(more); ds.HasErrors() {
 		return Result{}, ds
 	}
-	resp := prov.ApplyResourceChange(a.opCtx, provider.ApplyRequest{
+	resp := prov.ApplyResourceChange(provider.WithResourceInstance(a.opCtx, op.Addr), provider.ApplyRequest{
 		TypeName: op.Addr.Resource.Resource.Type, PriorState: unmarked(c.Before),
 		PlannedState: cty.NullVal(ty), Config: cty.NullVal(ty), PlannedPrivate: c.PriorPrivate,
 		ProviderMeta: meta,

@@ -104,7 +104,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		configVal = plan.ApplyIgnoreChanges(r.Managed, prior, configVal)
 	}
 	proposed := provider.ProposedNew(sch.Block, prior, configVal)
-	planResp := prov.PlanResourceChange(a.opCtx, provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
+	planResp := prov.PlanResourceChange(provider.WithResourceInstance(a.opCtx, op.Addr), provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
 	ds = ds.Append(withAddr(provider.Redacted(planResp.Diagnostics, markedConfig, c.Before).InBody(r.Config), oaddr))
 	ds = ds.Append(plan.CheckPlanned(sch.Block, prior, configVal.MarkWithPaths(configMarks), planResp, c.ProviderConfig, op.Addr))
 	if ds.HasErrors() {
@@ -131,7 +131,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		// new marks, without asking the provider, as OpenTofu does.
 		resp = provider.ApplyResponse{NewState: planned, Private: planResp.PlannedPrivate}
 	} else {
-		resp = prov.ApplyResourceChange(a.opCtx, provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate, ProviderMeta: meta})
+		resp = prov.ApplyResourceChange(provider.WithResourceInstance(a.opCtx, op.Addr), provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate, ProviderMeta: meta})
 	}
 	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, markedConfig, c.Before).InBody(r.Config), oaddr))
 	newVal := resp.NewState

@@ -61,6 +61,10 @@ type Options struct {
 	// configuration: an import block with the same target and ID takes
 	// its object from here rather than importing it a second time.
 	Generated []GeneratedResource
+	// IgnorePreventDestroy plans to destroy objects whose resource has
+	// lifecycle.prevent_destroy set: the cleanup of a test destroys what
+	// the test created, as Terraform 1.14 does.
+	IgnorePreventDestroy bool
 }
 
 // Make plans the changes that bring prior in line with cfg (or destroy

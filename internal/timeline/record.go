@@ -32,12 +32,13 @@ type Record struct {
 	Limits []Limit `json:"limits"`
 	// Nodes are the operation graph's nodes, in graphview.Build's order.
 	Nodes []Node `json:"nodes"`
-	// Edges say that From had to finish before To started.
-	Edges []Edge `json:"edges"`
 	// APIs are the calls each provider configuration made to its API
 	// (reads while planning, writes while applying) and their adaptive
 	// limit, over time; a plan's record has these alone.
 	APIs []API `json:"apis,omitempty"`
+	// Edges say that From had to finish before To started; written last,
+	// by hand (see Marshal).
+	Edges []Edge `json:"edges"`
 }
 
 // API is the calls one provider configuration had in flight to its API,
