@@ -18,8 +18,9 @@ import (
 
 // createOrUpdate carries out a Create, Update or Read change, or the create
 // half of a replacement: it re-evaluates the configuration now that the
-// values it references are known, plans the final change, checks it against
-// the saved plan, applies it and records the result.
+// values it references are known, plans the final change (unless the saved
+// plan is final, see savedFinalPlan), checks it against the saved plan,
+// applies it and records the result.
 //
 // A new object's create-time provisioners run once it is recorded (as
 // tainted until they succeed); their failure leaves it tainted, as a
@@ -103,12 +104,15 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 	if !prior.IsNull() && r.Managed != nil {
 		configVal = plan.ApplyIgnoreChanges(r.Managed, prior, configVal)
 	}
-	proposed := provider.ProposedNew(sch.Block, prior, configVal)
-	planResp := prov.PlanResourceChange(provider.WithResourceInstance(a.opCtx, op.Addr), provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
-	ds = ds.Append(withAddr(provider.Redacted(planResp.Diagnostics, markedConfig, c.Before).InBody(r.Config), oaddr))
-	ds = ds.Append(plan.CheckPlanned(sch.Block, prior, configVal.MarkWithPaths(configMarks), planResp, c.ProviderConfig, op.Addr))
-	if ds.HasErrors() {
-		return Result{}, ds
+	planResp, final := savedFinalPlan(c, configVal)
+	if !final {
+		proposed := provider.ProposedNew(sch.Block, prior, configVal)
+		planResp = prov.PlanResourceChange(provider.WithResourceInstance(a.opCtx, op.Addr), provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
+		ds = ds.Append(withAddr(provider.Redacted(planResp.Diagnostics, markedConfig, c.Before).InBody(r.Config), oaddr))
+		ds = ds.Append(plan.CheckPlanned(sch.Block, prior, configVal.MarkWithPaths(configMarks), planResp, c.ProviderConfig, op.Addr))
+		if ds.HasErrors() {
+			return Result{}, ds
+		}
 	}
 	planned := planResp.PlannedState
 	if err := checkFinalPlan(c.After, planned); err != nil {

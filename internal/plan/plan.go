@@ -77,6 +77,12 @@ type ResourceInstanceChange struct {
 	RequiredReplace []cty.Path
 	// PriorPrivate and PlannedPrivate are the provider's opaque data.
 	PriorPrivate, PlannedPrivate []byte
+	// ConfigDigest is the digest (ConfigDigest) of the configuration
+	// After was planned from, recorded only when After has no unknown
+	// values and the provider's configuration had none: apply then uses
+	// After and PlannedPrivate as its final plan when the configuration
+	// evaluates to the same value. Nil otherwise.
+	ConfigDigest []byte
 	// CreateBeforeDestroy is the effective setting, own or inherited; it
 	// decides the replacement order and is recorded in state.
 	CreateBeforeDestroy bool

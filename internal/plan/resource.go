@@ -354,6 +354,11 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		// An unchanged or updated object stays current; it keeps its status otherwise.
 		change.PriorPrivate = priorPrivate
 	}
+	if replace {
+		p.recordFinal(change, origConfig, pc)
+	} else {
+		p.recordFinal(change, configVal, pc)
+	}
 	// The configuration's sensitive values, those the state recorded as
 	// sensitive and the attributes the schema declares sensitive stay
 	// marked in the change, for every view of it (the plan JSON's planned
