@@ -187,6 +187,8 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	// A final write covers anything not yet persisted (it is skipped when nothing changed).
 	if err := writer.WriteState(context.Background(), final); err != nil {
 		ds = ds.Append(m.persistFailed(final, writer, err)) // errored.go: errored.tfstate
+	} else if err := m.recordRefreshTimes(op.refreshTimes, p, final, true); err != nil {
+		ds = ds.Append(warningf("Failed to record refresh times", "%s", err))
 	}
 	ds = ds.Append(forgottenError(p, f))
 	out.diagnostics(withoutDeprecations(ds))

@@ -53,6 +53,8 @@ type operationFlags struct {
 	// suppressForget is -suppress-forget-errors: a destroy that leaves
 	// forgotten objects behind succeeds.
 	suppressForget bool
+	// refreshChanged is -refresh=changed; refreshSet says -refresh was given.
+	refreshChanged, refreshSet bool
 }
 
 func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
@@ -77,7 +79,8 @@ func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
 		f.excludeFiles = append(f.excludeFiles, s)
 		return nil
 	})
-	fs.BoolVar(&f.refresh, "refresh", true, "Skip checking remote objects for changes made outside rig while planning: faster, at the risk of planning against a stale record of them.")
+	f.refresh = true
+	fs.Var(refreshFlag{refresh: &f.refresh, changed: &f.refreshChanged, set: &f.refreshSet}, "refresh", "With false, skip checking remote objects for changes made outside rig while planning: faster, at the risk of planning against a stale record of them. With changed, check only those whose configuration, inputs or dependencies changed, those the plan changes, and those not checked for longer than refresh_max_age in rig.hcl (default 24h).")
 	f.parallelism = 10
 	fs.Func("parallelism", "Run at most `N` operations at once (default 10, or parallelism in rig.hcl).", func(v string) error {
 		n, err := strconv.Atoi(v)
@@ -143,6 +146,12 @@ type operation struct {
 	// generated are the objects -generate-config-out imported, which the
 	// plan uses rather than importing them again.
 	generated []plan.GeneratedResource
+	// refreshTimes are the objects' last refresh times; refreshChanged
+	// says -refresh=changed (or rig.hcl's refresh) is in effect, with
+	// refreshMaxAge (0: the default).
+	refreshTimes   refreshTracking
+	refreshChanged bool
+	refreshMaxAge  time.Duration
 }
 
 // close stops the providers and releases the lock; once, whoever calls
@@ -226,6 +235,9 @@ func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*
 	}
 	alignStateProviders(cfg, s)
 	op.state = s
+	op.refreshChanged = f.refreshChanged || !f.refreshSet && st.refreshChanged
+	op.refreshMaxAge = st.refreshMaxAge
+	op.refreshTimes = m.loadRefreshTimes(s, op.refreshChanged)
 	if !f.savedPlan {
 		vars, more := m.collectVariables(cfg, f.vars)
 		ds = ds.Append(more)
@@ -284,6 +296,7 @@ func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (
 		Mode: mode, Variables: op.variables, Replace: replace, SkipRefresh: !f.refresh,
 		Parallelism: f.parallelism, Limits: f.limits, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances,
 		Targets: targets, Excludes: excludes, Hooks: op.refreshHooks, Generated: op.generated,
+		RefreshScope: op.refreshScope(f, mode),
 	})
 	m.logPlan(p, time.Since(start))
 	return p, ds.Append(more)

@@ -76,6 +76,9 @@ func runPlan(m *Meta, args []string) int {
 	}
 	note, more := keepPlanTimeline(op.providers, &f, started)
 	ds = ds.Append(more)
+	if err := m.recordRefreshTimes(op.refreshTimes, p, op.state, false); err != nil {
+		ds = ds.Append(warningf("Failed to record refresh times", "%s", err))
+	}
 	markGenerated(p, generated)
 	out.diagnostics(targetingWarning(p))
 	schemas := planSchemas(ctx, op.providers, p)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -30,6 +31,8 @@ const settingsFile = "rig.hcl"
 //	}
 //	recorded_dependencies = "reduced"  # or "transitive", the default
 //	max_instances = 500000  # per resource block or module call; default 100000
+//	refresh = "changed"  # plan -refresh=changed by default; or "all"
+//	refresh_max_age = "12h"  # refresh objects not read back for this long; default 24h
 type settings struct {
 	parallelism int // 0 when not set
 	limits      []apply.Limit
@@ -38,6 +41,10 @@ type settings struct {
 	// maxInstances bounds the instances of one resource block or module
 	// call; 0 when not set (lang.DefaultMaxInstances).
 	maxInstances int
+	// refreshChanged is refresh = "changed"; refreshMaxAge is
+	// refresh_max_age (0 when not set).
+	refreshChanged bool
+	refreshMaxAge  time.Duration
 }
 
 // loadSettings reads rig.hcl in the working directory, if there is one.
@@ -105,11 +112,34 @@ func (m *Meta) loadSettings() (settings, diag.Diagnostics) {
 				ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid recorded_dependencies",
 					`recorded_dependencies must be "transitive" (every resource an object depends on, as OpenTofu records them; the default) or "reduced" (only the direct ones, with a deleted resource's dependencies passed on to its dependents).`))
 			}
+		case "refresh":
+			switch {
+			case v.Type() == cty.String && !v.IsNull() && v.AsString() == "changed":
+				s.refreshChanged = true
+			case v.Type() == cty.String && !v.IsNull() && v.AsString() == "all":
+			default:
+				ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid refresh", `refresh must be "all" (plans read back every object, the default) or "changed" (as plan -refresh=changed: only objects whose configuration, inputs or dependencies changed, those the plan changes, and those not read back for longer than refresh_max_age).`))
+			}
+		case "refresh_max_age":
+			d, err := time.ParseDuration(stringOr(v))
+			if err != nil || d <= 0 {
+				ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid refresh_max_age", `refresh_max_age must be a duration greater than zero, such as "12h" or "30m": how long -refresh=changed may go without reading an object back.`))
+				continue
+			}
+			s.refreshMaxAge = d
 		default:
-			ds = ds.Append(diag.At(attr.NameRange, "Unsupported setting", fmt.Sprintf("%s has no setting named %q; it knows parallelism, limits, recorded_dependencies and max_instances.", settingsFile, name)))
+			ds = ds.Append(diag.At(attr.NameRange, "Unsupported setting", fmt.Sprintf("%s has no setting named %q; it knows parallelism, limits, recorded_dependencies, max_instances, refresh and refresh_max_age.", settingsFile, name)))
 		}
 	}
 	return s, ds
+}
+
+// stringOr returns v's string, or "" when v is not a known string.
+func stringOr(v cty.Value) string {
+	if v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
+		return ""
+	}
+	return v.AsString()
 }
 
 func positiveInt(v cty.Value) (int, bool) {

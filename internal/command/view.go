@@ -61,6 +61,7 @@ func (o *output) diagnostics(ds diag.Diagnostics) {
 
 func (o *output) plan(p *plan.Plan, schemas ui.ProviderSchemas, order *pendingOrder) {
 	if o.json != nil {
+		o.json.NotRefreshed(p, time.Now())
 		o.json.Plan(p)
 		if g, _ := order.wait(); g != nil {
 			o.json.Order(order.waves)
@@ -69,6 +70,7 @@ func (o *output) plan(p *plan.Plan, schemas ui.ProviderSchemas, order *pendingOr
 	if !o.human {
 		return
 	}
+	ui.RenderNotRefreshed(o.m.Out, p, time.Now())
 	_ = ui.RenderPlan(o.m.Out, p, schemas, o.opts())
 	if g, _ := order.wait(); g != nil && p.HasChanges() {
 		ui.RenderWaves(o.m.Out, order.waves, o.opts())

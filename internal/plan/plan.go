@@ -32,6 +32,11 @@ type Plan struct {
 	// the difference from the previous run's state to the refreshed one
 	// (Update, or Delete when the object is gone), sorted like Changes.
 	Drift []*ResourceInstanceChange
+	// Refreshed lists the recorded objects read back from their APIs, and
+	// NotRefreshed those a -refresh=changed plan planned as recorded, both
+	// sorted; filled only when Options.RefreshScope was set.
+	Refreshed    []addrs.ObjectAddr
+	NotRefreshed []NotRefreshed
 	// Outputs holds the planned change of each root output, by name.
 	Outputs map[string]*OutputChange
 	// PrevRunState is the state as read before refreshing.

@@ -61,6 +61,9 @@ type Options struct {
 	// configuration: an import block with the same target and ID takes
 	// its object from here rather than importing it a second time.
 	Generated []GeneratedResource
+	// RefreshScope, when set, limits refreshing (-refresh=changed) and has
+	// the plan list what it refreshed; nil refreshes every object.
+	RefreshScope *RefreshScope
 	// IgnorePreventDestroy plans to destroy objects whose resource has
 	// lifecycle.prevent_destroy set: the cleanup of a test destroys what
 	// the test created, as Terraform 1.14 does.
@@ -98,6 +101,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 		checkFailed: map[checkInstance]bool{},
 		timestamp:   now().UTC(),
 		removed:     removed,
+		refresh:     newRefreshTracker(opts.RefreshScope),
 	}
 	if opts.Mode != DestroyMode {
 		p.checks = checks.NewState(cfg)
@@ -132,6 +136,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	result.Changes = p.changes
 	slices.SortFunc(p.drift, func(a, b *ResourceInstanceChange) int { return a.ObjectAddr().Compare(b.ObjectAddr()) })
 	result.Drift = p.drift
+	p.refresh.results(result)
 	result.PriorState = p.refreshed
 	result.Variables = p.variables
 	result.Outputs = p.outputs
@@ -149,6 +154,8 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 type planner struct {
 	// reported holds what reportOnce reported (under mu).
 	reported map[reportedKey]bool
+	// refresh tracks what is refreshed, with a RefreshScope; nil otherwise.
+	refresh *refreshTracker
 
 	ctx       context.Context
 	cfg       *config.Module
@@ -522,6 +529,9 @@ func (p *planner) addChange(c *ResourceInstanceChange) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.changes = append(p.changes, c)
+	if c.Action != NoOp {
+		p.refresh.noteTouched(c.Addr)
+	}
 	if c.Deposed == addrs.NotDeposed {
 		p.byAddr[c.Addr] = c
 	}

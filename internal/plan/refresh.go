@@ -83,4 +83,5 @@ func (p *planner) recordDrift(addr addrs.ObjectAddr, pc addrs.AbsProviderConfig,
 		c.Action = Delete
 	}
 	p.drift = append(p.drift, c)
+	p.refresh.noteTouched(addr.Instance)
 }

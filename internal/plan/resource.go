@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/checks"
@@ -137,6 +138,11 @@ func sortedDeposedKeys(inst *state.Instance) []addrs.DeposedKey {
 // skipped, refreshes a recorded object. It returns a null value if the
 // object no longer exists, and records the refreshed object in p.refreshed.
 func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr addrs.ObjectAddr, obj *state.Object, pc addrs.AbsProviderConfig) (cty.Value, []byte, diag.Diagnostics) {
+	return p.priorValueRefreshing(prov, sch, addr, obj, pc, !p.opts.SkipRefresh)
+}
+
+// priorValueRefreshing is priorValue, refreshing the object only if refresh is set.
+func (p *planner) priorValueRefreshing(prov provider.Interface, sch provider.Schema, addr addrs.ObjectAddr, obj *state.Object, pc addrs.AbsProviderConfig, refresh bool) (cty.Value, []byte, diag.Diagnostics) {
 	ty := sch.Block.ImpliedType()
 	up := prov.UpgradeResourceState(p.ctx, provider.UpgradeRequest{TypeName: addr.Instance.Resource.Resource.Type, Version: int64(obj.SchemaVersion), RawStateJSON: obj.AttrsJSON})
 	ds := withAddr(up.Diagnostics, addr)
@@ -145,7 +151,7 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	}
 	val := up.UpgradedState
 	private := obj.Private
-	if p.opts.SkipRefresh {
+	if !refresh {
 		return val, private, ds
 	}
 	meta, more := p.eval.ProviderMeta(p.ctx, p.providers, addr.Instance.Module, pc.Provider, addr.Instance.Resource.Resource.String())
@@ -156,6 +162,7 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	read := prov.ReadResource(provider.WithResourceInstance(p.ctx, addr.Instance), provider.ReadRequest{TypeName: addr.Instance.Resource.Resource.Type, PriorState: val, Private: private, ProviderMeta: meta})
 	if !read.Diagnostics.HasErrors() {
 		p.refreshHooks().PostRefresh(addr, read.NewState)
+		p.refresh.noteRefreshed(addr)
 	}
 	ds = ds.Append(withAddr(provider.Redacted(read.Diagnostics, MarkRecorded(sch.Block, val, RecordedPaths(obj, pc.Provider, addr.Instance.Resource.Resource.Type))), addr))
 	if read.Diagnostics.HasErrors() {
@@ -209,6 +216,12 @@ func withAddr(ds diag.Diagnostics, addr addrs.ObjectAddr) diag.Diagnostics {
 
 // planInstance plans one configured instance and returns its planned value.
 func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch provider.Schema, prov provider.Interface, pc addrs.AbsProviderConfig, addr addrs.AbsResourceInstance, inst lang.InstanceData) (cty.Value, diag.Diagnostics) {
+	return p.planInstanceScoped(cr, r, sch, prov, pc, addr, inst, true)
+}
+
+// planInstanceScoped is planInstance; with mayKeep set, a -refresh=changed
+// plan may plan the object as recorded (see RefreshScope).
+func (p *planner) planInstanceScoped(cr addrs.ConfigResource, r *config.Resource, sch provider.Schema, prov provider.Interface, pc addrs.AbsProviderConfig, addr addrs.AbsResourceInstance, inst lang.InstanceData, mayKeep bool) (cty.Value, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	ty := sch.Block.ImpliedType()
 	typeName := r.Addr.Type
@@ -235,8 +248,13 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		}
 		priorVal, priorPrivate, importing = v, priv, &Importing{ID: t.id}
 	}
+	var keptAt time.Time
+	kept := false
+	if obj != nil && mayKeep && !p.opts.SkipRefresh {
+		keptAt, kept = p.refresh.skippable(oaddr, obj, p.rg.resourceDeps[cr])
+	}
 	if obj != nil {
-		v, priv, more := p.priorValue(prov, sch, oaddr, obj, pc)
+		v, priv, more := p.priorValueRefreshing(prov, sch, oaddr, obj, pc, !p.opts.SkipRefresh && !kept)
 		ds = ds.Append(more)
 		if ds.HasErrors() {
 			return cty.UnknownVal(ty), ds
@@ -332,6 +350,14 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		replace, change.Reason = true, ReplaceBecauseCannotUpdate
 	default:
 		change.Action = Update
+	}
+	if kept {
+		if replace || change.Action != NoOp {
+			// The plan would change the object: plan it again against
+			// what its API says it is now.
+			return p.planInstanceScoped(cr, r, sch, prov, pc, addr, inst, false)
+		}
+		p.refresh.noteNotRefreshed(oaddr, keptAt)
 	}
 	if replace {
 		change.Action = replaceAction(r.Managed, change.CreateBeforeDestroy)
