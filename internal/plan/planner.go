@@ -398,6 +398,11 @@ func (p *planner) visit(n node) diag.Diagnostics {
 				f()
 			}
 		}
+		if p.opts.Mode == RefreshOnlyMode && r.Addr.Mode == addrs.Managed && !ds.HasErrors() {
+			for _, mi := range p.eval.ModuleInstances(n.module) {
+				ds = ds.Append(p.refreshConditions(m, r, mi))
+			}
+		}
 	}
 	return ds
 }
