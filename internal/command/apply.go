@@ -92,6 +92,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	}
 	forceStop = func() { op.providers.Stop(context.Background()) }
 	op.refreshHooks = out.refreshHooks()
+	op.useProgress(out.progress)
 	p, more := m.makePlan(ctx, op, &f)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
@@ -168,11 +169,18 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 		rec = newTimelineRecorder(op, g, f)
 		hooks = append(hooks, rec)
 	}
+	op.useProgress(out.progress)
+	phase := ui.PhaseApply
+	if f.destroy {
+		phase = ui.PhaseDestroy
+	}
+	endProgress := out.progress.Begin(phase, ui.OperationCount(p), false)
 	final, ds := apply.Apply(ctx, op.cfg, p, op.providers, apply.Options{
 		Parallelism: f.parallelism, Limits: f.limits, Hooks: hooks, StateWriter: writer, Workspace: m.workspace(),
 		Graph: g, ReleaseApplied: true, SpliceDependencies: op.dependencies == plan.ReducedDependencies, Cwd: op.cwd,
 		Provisioners: provisioners(), MaxInstances: op.maxInstances,
 	})
+	endProgress()
 	var note string
 	if rec != nil {
 		var more diag.Diagnostics

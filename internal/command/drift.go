@@ -54,6 +54,7 @@ func runDrift(m *Meta, args []string) int {
 	}
 	forceStop = func() { op.providers.Stop(context.Background()) }
 	op.refreshHooks = out.refreshHooks()
+	op.useProgress(out.progress)
 	// The plan lists what it read back (nothing is recorded).
 	op.refreshTimes.enabled, op.refreshChanged = true, false
 	p, more := m.makePlan(ctx, op, &f)

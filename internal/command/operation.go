@@ -21,6 +21,7 @@ import (
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statemgr"
+	"github.com/rig-iac/rig/internal/ui"
 )
 
 // operationFlags are the flags plan, apply and destroy share.
@@ -152,6 +153,10 @@ type operation struct {
 	refreshTimes   refreshTracking
 	refreshChanged bool
 	refreshMaxAge  time.Duration
+	// progress reports on the plan's phases (nil: nobody); progressInterval
+	// is rig.hcl's progress_interval (0: the default).
+	progress         *ui.PhaseProgress
+	progressInterval time.Duration
 }
 
 // close stops the providers and releases the lock; once, whoever calls
@@ -238,6 +243,7 @@ func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*
 	op.refreshChanged = f.refreshChanged || !f.refreshSet && st.refreshChanged
 	op.refreshMaxAge = st.refreshMaxAge
 	op.refreshTimes = m.loadRefreshTimes(s, op.refreshChanged)
+	op.progressInterval = st.progressInterval
 	if !f.savedPlan {
 		vars, more := m.collectVariables(cfg, f.vars)
 		ds = ds.Append(more)
@@ -292,12 +298,14 @@ func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (
 		mode = plan.RefreshOnlyMode
 	}
 	start := time.Now()
+	endProgress := op.beginPlanProgress(f, mode)
 	p, more := plan.Make(ctx, op.cfg, op.state, op.providers, plan.Options{
 		Mode: mode, Variables: op.variables, Replace: replace, SkipRefresh: !f.refresh,
 		Parallelism: f.parallelism, Limits: f.limits, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances,
 		Targets: targets, Excludes: excludes, Hooks: op.refreshHooks, Generated: op.generated,
 		RefreshScope: op.refreshScope(f, mode),
 	})
+	endProgress()
 	m.logPlan(p, time.Since(start))
 	return p, ds.Append(more)
 }

@@ -58,6 +58,7 @@ func runPlan(m *Meta, args []string) int {
 	// A second interrupt asks the providers to stop (StopProvider).
 	forceStop = func() { op.providers.Stop(context.Background()) }
 	op.refreshHooks = out.refreshHooks()
+	op.useProgress(out.progress)
 	var generated []plan.GeneratedResource
 	if genOut != "" {
 		var more diag.Diagnostics

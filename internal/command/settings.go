@@ -33,6 +33,7 @@ const settingsFile = "rig.hcl"
 //	max_instances = 500000  # per resource block or module call; default 100000
 //	refresh = "changed"  # plan -refresh=changed by default; or "all"
 //	refresh_max_age = "12h"  # refresh objects not read back for this long; default 24h
+//	progress_interval = "30s"  # how often long phases report progress; default 10s
 type settings struct {
 	parallelism int // 0 when not set
 	limits      []apply.Limit
@@ -45,6 +46,8 @@ type settings struct {
 	// refresh_max_age (0 when not set).
 	refreshChanged bool
 	refreshMaxAge  time.Duration
+	// progressInterval is progress_interval (0 when not set).
+	progressInterval time.Duration
 }
 
 // loadSettings reads rig.hcl in the working directory, if there is one.
@@ -127,8 +130,15 @@ func (m *Meta) loadSettings() (settings, diag.Diagnostics) {
 				continue
 			}
 			s.refreshMaxAge = d
+		case "progress_interval":
+			d, err := time.ParseDuration(stringOr(v))
+			if err != nil || d <= 0 {
+				ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid progress_interval", `progress_interval must be a duration greater than zero, such as "30s": how often a long refresh, plan, apply or destroy reports how far it has come.`))
+				continue
+			}
+			s.progressInterval = d
 		default:
-			ds = ds.Append(diag.At(attr.NameRange, "Unsupported setting", fmt.Sprintf("%s has no setting named %q; it knows parallelism, limits, recorded_dependencies, max_instances, refresh and refresh_max_age.", settingsFile, name)))
+			ds = ds.Append(diag.At(attr.NameRange, "Unsupported setting", fmt.Sprintf("%s has no setting named %q; it knows parallelism, limits, recorded_dependencies, max_instances, refresh, refresh_max_age and progress_interval.", settingsFile, name)))
 		}
 	}
 	return s, ds

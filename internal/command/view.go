@@ -27,6 +27,8 @@ type output struct {
 	human bool
 	// json is the line stream; nil without -json or -json-into.
 	json *ui.JSONView
+	// progress reports on long phases to both; nil with neither.
+	progress *ui.PhaseProgress
 }
 
 // newOutput returns the output of an operation: human, JSON on standard
@@ -42,6 +44,11 @@ func (m *Meta) newOutput(json bool, into io.Writer) *output {
 	if o.json != nil {
 		o.json.Version(version.Terraform, version.Rig)
 	}
+	var human io.Writer
+	if o.human && !m.view.concise {
+		human = m.Out
+	}
+	o.progress = ui.NewPhaseProgress(human, m.renderOptions(), o.json)
 	return o
 }
 
@@ -138,6 +145,9 @@ func (o *output) refreshHooks() plan.RefreshHooks {
 	if o.json != nil {
 		hs = append(hs, o.json)
 	}
+	if o.progress != nil {
+		hs = append(hs, o.progress)
+	}
 	switch len(hs) {
 	case 0:
 		return nil
@@ -156,6 +166,9 @@ func (o *output) hooks() apply.Hooks {
 	}
 	if o.json != nil {
 		hs = append(hs, o.json)
+	}
+	if o.progress != nil {
+		hs = append(hs, o.progress)
 	}
 	return hs
 }
