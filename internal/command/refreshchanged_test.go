@@ -101,6 +101,11 @@ func TestPlanRefreshChanged(t *testing.T) {
 		t.Errorf("no refresh_skipped message:\n%s", r.stdout)
 	}
 
+	r = mustRig(t, dir, "explain", "-no-color", "test_thing.x[0]")
+	if !strings.Contains(r.stdout, "not refreshed: planned as recorded, last refreshed ") {
+		t.Errorf("explain does not say the object was not refreshed:\n%s", r.stdout)
+	}
+
 	writeFile(t, dir, "rig.hcl", `refresh = "sometimes"`)
 	if r := rig(t, dir, "plan", "-no-color"); r.code != 1 || !strings.Contains(r.stderr, "Invalid refresh") {
 		t.Errorf("an invalid refresh setting: exit %d\n%s", r.code, r.stderr)
