@@ -113,6 +113,15 @@ func TestPlanRefreshChanged(t *testing.T) {
 	if r := rig(t, dir, "plan", "-refresh=often", "-no-color"); r.code != 1 || !strings.Contains(r.stderr, "want true, false or changed") {
 		t.Errorf("-refresh=often: exit %d\n%s", r.code, r.stderr)
 	}
+
+	// The objects an apply writes are fresh: the next plan reads none.
+	writeFile(t, dir, "rig.hcl", `refresh = "changed"`)
+	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-var", "v=w")
+	reads := live.Reads.Total()
+	r = mustRig(t, dir, "plan", "-no-color", "-var", "v=w")
+	if got := live.Reads.Total() - reads; got != 0 || !strings.Contains(r.stdout, "3 objects not refreshed") {
+		t.Errorf("plan after an apply: %d objects read back, want 0\n%s", got, r.stdout)
+	}
 }
 
 // bumpSerial rewrites the state file with the next serial, as another tool
