@@ -106,9 +106,17 @@ func TestPlanRefreshChanged(t *testing.T) {
 		t.Errorf("explain does not say the object was not refreshed:\n%s", r.stdout)
 	}
 
-	writeFile(t, dir, "rig.hcl", `refresh = "sometimes"`)
-	if r := rig(t, dir, "plan", "-no-color"); r.code != 1 || !strings.Contains(r.stderr, "Invalid refresh") {
-		t.Errorf("an invalid refresh setting: exit %d\n%s", r.code, r.stderr)
+	for setting, want := range map[string]string{
+		`refresh = "sometimes"`:    "Invalid refresh",
+		`refresh_max_age = "soon"`: "Invalid refresh_max_age",
+		`refresh_max_age = "-1h"`:  "Invalid refresh_max_age",
+		`progress_interval = "0s"`: "Invalid progress_interval",
+		`progress_interval = 10`:   "Invalid progress_interval",
+	} {
+		writeFile(t, dir, "rig.hcl", setting)
+		if r := rig(t, dir, "plan", "-no-color"); r.code != 1 || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "rig.hcl line 1") {
+			t.Errorf("rig.hcl %s: exit %d, want 1 and %q at its line\n%s", setting, r.code, want, r.stderr)
+		}
 	}
 	if r := rig(t, dir, "plan", "-refresh=often", "-no-color"); r.code != 1 || !strings.Contains(r.stderr, "want true, false or changed") {
 		t.Errorf("-refresh=often: exit %d\n%s", r.code, r.stderr)
