@@ -64,16 +64,19 @@ var allowedImports = map[string][]string{
 	"internal/checks": {"internal/addrs", "internal/config"},
 	// Evaluation of a configuration tree's expressions, shared by plan and apply.
 	"internal/eval": {"internal/addrs", "internal/checks", "internal/config", "internal/diag", "internal/lang", "internal/marks", "internal/provider"},
-	"internal/plan": {"internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
-		"internal/eval", "internal/lang", "internal/marks", "internal/parallel", "internal/provider", "internal/provisioner", "internal/state"},
+	// The plan as a value and its vocabulary: what views, saved plans and apply read.
+	"internal/plan": {"internal/addrs", "internal/checks", "internal/config", "internal/diag", "internal/marks", "internal/provider", "internal/state"},
+	// The planning engine: graph, walk, targeting, moves, import, validate, generated configuration.
+	"internal/planner": {"internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
+		"internal/eval", "internal/lang", "internal/marks", "internal/parallel", "internal/plan", "internal/provider", "internal/provisioner", "internal/state"},
 	"internal/plan/planfile": {"internal/addrs", "internal/ctyjson", "internal/marks", "internal/plan", "internal/state", "internal/state/statefile"},
 	"internal/apply": {"internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
-		"internal/eval", "internal/lang", "internal/marks", "internal/plan", "internal/provider", "internal/provisioner", "internal/state"},
+		"internal/eval", "internal/lang", "internal/marks", "internal/plan", "internal/planner", "internal/provider", "internal/provisioner", "internal/state"},
 	"internal/ui": {"internal/addrs", "internal/apply", "internal/dag", "internal/diag", "internal/marks", "internal/plan",
 		"internal/provider", "internal/state"},
 	// Why a plan does what it does to one address (rig explain).
 	"internal/explain": {"internal/addrs", "internal/apply", "internal/config", "internal/diag", "internal/lang",
-		"internal/plan", "internal/ui"},
+		"internal/plan", "internal/planner", "internal/ui"},
 	"internal/graphview":     {"internal/addrs", "internal/apply", "internal/dag", "internal/plan"},
 	"internal/browsertest":   {},
 	"internal/timeline":      {"internal/addrs", "internal/apply", "internal/graphview", "internal/plan"},

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/rig-iac/rig/internal/planner"
+
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/checks"
 	"github.com/rig-iac/rig/internal/config"
@@ -75,7 +77,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 			// A check block's scoped data source never fails the apply:
 			// its check is reported as failed, with warnings.
 			a.markCheckFailed(op.Addr.Module, r.Check)
-			return Result{}, ds.Append(plan.AsWarnings(withAddr(provider.Redacted(resp.Diagnostics, markedConfig).InBody(r.Config), oaddr)))
+			return Result{}, ds.Append(planner.AsWarnings(withAddr(provider.Redacted(resp.Diagnostics, markedConfig).InBody(r.Config), oaddr)))
 		}
 		ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, markedConfig).InBody(r.Config), oaddr))
 		if ds.HasErrors() {
@@ -101,12 +103,12 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		priorPrivate = nil
 	}
 	if !prior.IsNull() && r.Managed != nil {
-		configVal = plan.ApplyIgnoreChanges(r.Managed, prior, configVal)
+		configVal = planner.ApplyIgnoreChanges(r.Managed, prior, configVal)
 	}
 	proposed := provider.ProposedNew(sch.Block, prior, configVal)
 	planResp := prov.PlanResourceChange(a.opCtx, provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
 	ds = ds.Append(withAddr(provider.Redacted(planResp.Diagnostics, markedConfig, c.Before).InBody(r.Config), oaddr))
-	ds = ds.Append(plan.CheckPlanned(sch.Block, prior, configVal.MarkWithPaths(configMarks), planResp, c.ProviderConfig, op.Addr))
+	ds = ds.Append(planner.CheckPlanned(sch.Block, prior, configVal.MarkWithPaths(configMarks), planResp, c.ProviderConfig, op.Addr))
 	if ds.HasErrors() {
 		return Result{}, ds
 	}

@@ -4,8 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/rig-iac/rig/internal/planner"
+
 	"github.com/rig-iac/rig/internal/diag"
-	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/ui"
 )
@@ -40,7 +41,7 @@ func runValidate(m *Meta, args []string) int {
 	}
 	if !ds.HasErrors() {
 		set := provider.NewSet(m.providerFactories())
-		ds = ds.Append(plan.Validate(context.Background(), cfg, set, plan.ValidateOptions{Cwd: cwd}))
+		ds = ds.Append(planner.Validate(context.Background(), cfg, set, planner.ValidateOptions{Cwd: cwd}))
 		_ = set.Close()
 	}
 	if *jsonOut || jsonInto != "" {

@@ -1,4 +1,4 @@
-package plan_test
+package planner_test
 
 import (
 	"context"
@@ -6,11 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rig-iac/rig/internal/planner"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/rig-iac/rig/internal/addrs"
-	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/providertest"
 	"github.com/rig-iac/rig/internal/state"
@@ -83,8 +84,8 @@ resource "test_thing" "x" {
 			defer set.Close()
 			prior := state.New()
 			var log importLog
-			target := plan.ImportTarget{Addr: mustInstance(t, "test_thing.x"), ID: "r"}
-			got, ds := plan.Import(context.Background(), loadConfig(t, src), prior, set, []plan.ImportTarget{target}, plan.ImportOptions{Hooks: &log})
+			target := planner.ImportTarget{Addr: mustInstance(t, "test_thing.x"), ID: "r"}
+			got, ds := planner.Import(context.Background(), loadConfig(t, src), prior, set, []planner.ImportTarget{target}, planner.ImportOptions{Hooks: &log})
 			if tt.wantErr != "" {
 				if !ds.HasErrors() || !strings.Contains(ds.Err().Error(), tt.wantErr) || got != nil {
 					t.Fatalf("diagnostics %v, want %q and no state", ds, tt.wantErr)
@@ -140,8 +141,8 @@ resource "test_thing" "x" {
 	}
 	set := provider.NewSet(live.InstanceFactories())
 	defer set.Close()
-	target := plan.ImportTarget{Addr: mustInstance(t, `test_thing.x["b"]`), ID: "x1"}
-	got, ds := plan.Import(context.Background(), loadConfig(t, src), state.New(), set, []plan.ImportTarget{target}, plan.ImportOptions{Hooks: &importLog{}})
+	target := planner.ImportTarget{Addr: mustInstance(t, `test_thing.x["b"]`), ID: "x1"}
+	got, ds := planner.Import(context.Background(), loadConfig(t, src), state.New(), set, []planner.ImportTarget{target}, planner.ImportOptions{Hooks: &importLog{}})
 	if ds.HasErrors() {
 		t.Fatal(ds.Err())
 	}

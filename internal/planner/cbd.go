@@ -1,7 +1,8 @@
-package plan
+package planner
 
 import (
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/state"
 )
 
@@ -13,16 +14,16 @@ import (
 // change depends on (by configuration or by recorded dependencies), directly
 // or transitively, must be replaced create-first too, or the operation graph
 // has a cycle. One breadth-first pass over the changes: O(changes + deps).
-func forceCBD(changes []*ResourceInstanceChange, prior *state.State) {
-	byResource := map[addrs.AbsResource][]*ResourceInstanceChange{}
+func forceCBD(changes []*plan.ResourceInstanceChange, prior *state.State) {
+	byResource := map[addrs.AbsResource][]*plan.ResourceInstanceChange{}
 	for _, c := range changes {
 		// Dependencies name resources without module instance keys.
 		ra := c.Addr.ContainingResource().Unkeyed()
 		byResource[ra] = append(byResource[ra], c)
 	}
-	deps := func(c *ResourceInstanceChange) []addrs.AbsResource {
+	deps := func(c *plan.ResourceInstanceChange) []addrs.AbsResource {
 		out := c.Dependencies
-		if obj := prior.Object(c.ObjectAddr()); obj != nil && c.Action != Delete {
+		if obj := prior.Object(c.ObjectAddr()); obj != nil && c.Action != plan.Delete {
 			out = append(append([]addrs.AbsResource(nil), out...), obj.Dependencies...)
 		}
 		return out
@@ -32,7 +33,7 @@ func forceCBD(changes []*ResourceInstanceChange, prior *state.State) {
 	source := map[addrs.AbsResource]addrs.AbsResource{}
 	via := map[addrs.AbsResource]addrs.AbsResource{}
 	var queue []addrs.AbsResource
-	visit := func(from *ResourceInstanceChange) {
+	visit := func(from *plan.ResourceInstanceChange) {
 		self := from.Addr.ContainingResource().Unkeyed()
 		origin := self
 		if from.CBDInheritedFrom != (addrs.AbsResource{}) {
@@ -60,8 +61,8 @@ func forceCBD(changes []*ResourceInstanceChange, prior *state.State) {
 				c.CreateBeforeDestroy = true
 				c.CBDInheritedFrom = source[r]
 				c.CBDVia = via[r]
-				if c.Action == DeleteThenCreate {
-					c.Action = CreateThenDelete
+				if c.Action == plan.DeleteThenCreate {
+					c.Action = plan.CreateThenDelete
 				}
 			}
 			visit(c)

@@ -1,7 +1,9 @@
-package plan
+package planner
 
 import (
 	"fmt"
+
+	"github.com/rig-iac/rig/internal/plan"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -14,17 +16,6 @@ import (
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 )
-
-// Importing says that a change brings an existing remote object under
-// management: the object is imported during planning and recorded by
-// the apply.
-type Importing struct {
-	// ID is the import ID the provider was given.
-	ID string
-	// GeneratedConfig is the resource block -generate-config-out wrote for
-	// the object, without its trailing newline; "" when none was generated.
-	GeneratedConfig string
-}
 
 // importTarget is one expanded import block.
 type importTarget struct {
@@ -117,7 +108,7 @@ func (p *planner) importObject(prov provider.Interface, sch provider.Schema, pc 
 	oaddr := addrs.ObjectAddr{Instance: addr}
 	typeName := addr.Resource.Resource.Type
 	hooks := p.refreshHooks()
-	if ih, ok := hooks.(ImportBlockHooks); ok {
+	if ih, ok := hooks.(plan.ImportBlockHooks); ok {
 		ih.PrePlanImport(addr, t.id)
 	}
 	if g, ok := p.generatedObject(addr, t.id); ok {
@@ -172,7 +163,7 @@ func (p *planner) generatedObject(addr addrs.AbsResourceInstance, id string) (Ge
 // recordImportBlockObject records an imported and read object in the refreshed
 // state and returns it with ds.
 func (p *planner) recordImportBlockObject(sch provider.Schema, pc addrs.AbsProviderConfig, addr addrs.AbsResourceInstance, v cty.Value, private []byte, ds diag.Diagnostics) (cty.Value, []byte, diag.Diagnostics) {
-	obj, err := NewStateObject(pc.Provider, addr.Resource.Resource.Type, sch, v)
+	obj, err := plan.NewStateObject(pc.Provider, addr.Resource.Resource.Type, sch, v)
 	if err != nil {
 		return cty.NilVal, nil, ds.Append(fmt.Errorf("recording %s: %w", addr, err))
 	}

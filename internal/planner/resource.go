@@ -1,10 +1,12 @@
-package plan
+package planner
 
 import (
 	"fmt"
 	"maps"
 	"slices"
 	"sort"
+
+	"github.com/rig-iac/rig/internal/plan"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/checks"
@@ -96,7 +98,7 @@ func (p *planner) planResource(w *objectWork, m *config.Module, r *config.Resour
 			}
 			for _, dk := range sortedDeposedKeys(inst) {
 				w.add(addr, pc, func() diag.Diagnostics {
-					return p.planDelete(addr, dk, inst.Deposed[dk], pc, sch, ReasonNone)
+					return p.planDelete(addr, dk, inst.Deposed[dk], pc, sch, plan.ReasonNone)
 				})
 			}
 		}
@@ -112,14 +114,14 @@ func (p *planner) planResource(w *objectWork, m *config.Module, r *config.Resour
 	}
 }
 
-func orphanReason(exp eval.Expansion, k addrs.InstanceKey) ActionReason {
+func orphanReason(exp eval.Expansion, k addrs.InstanceKey) plan.ActionReason {
 	switch {
 	case exp.Mode == eval.Counted && k.IsInt():
-		return DeleteBecauseCountIndex
+		return plan.DeleteBecauseCountIndex
 	case exp.Mode == eval.ForEach && k.IsString():
-		return DeleteBecauseEachKey
+		return plan.DeleteBecauseEachKey
 	}
-	return DeleteBecauseWrongRepetition
+	return plan.DeleteBecauseWrongRepetition
 }
 
 func sortedDeposedKeys(inst *state.Instance) []addrs.DeposedKey {
@@ -155,7 +157,7 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	if !read.Diagnostics.HasErrors() {
 		p.refreshHooks().PostRefresh(addr, read.NewState)
 	}
-	ds = ds.Append(withAddr(provider.Redacted(read.Diagnostics, MarkRecorded(sch.Block, val, RecordedPaths(obj, pc.Provider, addr.Instance.Resource.Resource.Type))), addr))
+	ds = ds.Append(withAddr(provider.Redacted(read.Diagnostics, plan.MarkRecorded(sch.Block, val, plan.RecordedPaths(obj, pc.Provider, addr.Instance.Resource.Resource.Type))), addr))
 	if read.Diagnostics.HasErrors() {
 		return val, private, ds
 	}
@@ -169,12 +171,12 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !valuesEqual(newVal, val) {
-		paths := RecordedPaths(obj, pc.Provider, addr.Instance.Resource.Resource.Type)
-		p.recordDrift(addr, pc, MarkRecorded(sch.Block, val, paths), MarkRecorded(sch.Block, newVal, paths))
+		paths := plan.RecordedPaths(obj, pc.Provider, addr.Instance.Resource.Resource.Type)
+		p.recordDrift(addr, pc, plan.MarkRecorded(sch.Block, val, paths), plan.MarkRecorded(sch.Block, newVal, paths))
 	}
 	if newVal.IsNull() {
 		p.refreshed.SetObject(addr, nil, pc)
-		if r := addr.Instance.ContainingResource().Unkeyed(); p.opts.Dependencies == ReducedDependencies && !p.refreshed.HasObjectsOf(r) {
+		if r := addr.Instance.ContainingResource().Unkeyed(); p.opts.Dependencies == plan.ReducedDependencies && !p.refreshed.HasObjectsOf(r) {
 			// Gone outside rig: what recorded it depends on what it did.
 			p.refreshed.SpliceRemoved(r, obj.Dependencies)
 		}
@@ -189,7 +191,7 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	refreshed.SchemaVersion = uint64(sch.Version)
 	refreshed.Private = read.Private
 	// The schema's sensitive attributes, and those the configuration marked.
-	if sens, err := state.SensitivePathsJSON(marks.Union(sch.Block.SensitivePaths(newVal), sensitivePaths(obj))); err == nil {
+	if sens, err := state.SensitivePathsJSON(marks.Union(sch.Block.SensitivePaths(newVal), plan.RecordedSensitivePaths(obj))); err == nil {
 		refreshed.SensitiveAttributes = sens
 	}
 	p.refreshed.SetObject(addr, &refreshed, pc)
@@ -224,14 +226,14 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	priorVal := cty.NullVal(ty)
 	var priorPrivate []byte
 	var priorSensitive []cty.Path
-	var importing *Importing
+	var importing *plan.Importing
 	if t, ok := p.imports[addr]; ok && obj == nil {
 		v, priv, more := p.importObject(prov, sch, pc, addr, t)
 		ds = ds.Append(more)
 		if ds.HasErrors() {
 			return cty.UnknownVal(ty), ds
 		}
-		priorVal, priorPrivate, importing = v, priv, &Importing{ID: t.id}
+		priorVal, priorPrivate, importing = v, priv, &plan.Importing{ID: t.id}
 	}
 	if obj != nil {
 		v, priv, more := p.priorValue(prov, sch, oaddr, obj, pc)
@@ -240,7 +242,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 			return cty.UnknownVal(ty), ds
 		}
 		priorVal, priorPrivate = v, priv
-		priorSensitive = RecordedPaths(obj, pc.Provider, typeName)
+		priorSensitive = plan.RecordedPaths(obj, pc.Provider, typeName)
 	}
 	scope := p.eval.Scope(addr.Module, inst)
 	for i, rule := range r.Preconditions {
@@ -253,7 +255,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	}
 	markedConfig := configVal
 	configVal, configMarks := configVal.UnmarkDeepWithPaths()
-	configMarks = WithEchoedMarks(pc.Provider, typeName, configMarks)
+	configMarks = plan.WithEchoedMarks(pc.Provider, typeName, configMarks)
 	ds = ds.Append(withAddr(provider.Redacted(prov.ValidateResourceConfig(p.ctx, typeName, configVal), markedConfig).InBody(r.Config), oaddr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
@@ -271,7 +273,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		return cty.UnknownVal(ty), ds
 	}
 	resp := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: priorVal, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
-	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, markedConfig, MarkRecorded(sch.Block, priorVal, priorSensitive)).InBody(r.Config), oaddr))
+	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, markedConfig, plan.MarkRecorded(sch.Block, priorVal, priorSensitive)).InBody(r.Config), oaddr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
@@ -280,7 +282,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		return cty.UnknownVal(ty), ds
 	}
 	planned := resp.PlannedState
-	change := &ResourceInstanceChange{
+	change := &plan.ResourceInstanceChange{
 		Addr: addr, ProviderConfig: pc, Before: priorVal, After: planned,
 		PriorPrivate: priorPrivate, PlannedPrivate: resp.PlannedPrivate,
 		Dependencies:  absResources(p.rg.resourceDeps[cr]),
@@ -298,7 +300,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	// The action and its reason, in OpenTofu's order: replace_triggered_by
 	// names the reason whatever else forces the replacement; the paths the
 	// provider says force replacement are recorded whatever the reason.
-	var trigger *Trigger
+	var trigger *plan.Trigger
 	if !priorVal.IsNull() {
 		t, more := p.replaceTriggered(r, scope, addr)
 		ds = ds.Append(more)
@@ -310,30 +312,30 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	replace := false
 	switch {
 	case priorVal.IsNull():
-		change.Action = Create
+		change.Action = plan.Create
 	case trigger != nil:
-		replace, change.Reason, change.Trigger = true, ReplaceByTriggers, trigger
+		replace, change.Reason, change.Trigger = true, plan.ReplaceByTriggers, trigger
 	case tainted:
-		replace, change.Reason = true, ReplaceBecauseTainted
+		replace, change.Reason = true, plan.ReplaceBecauseTainted
 	case p.replace[addr]:
-		replace, change.Reason = true, ReplaceByRequest
+		replace, change.Reason = true, plan.ReplaceByRequest
 	case valuesEqual(planned, priorVal) && sameSensitivity(sch.Block, priorVal, priorSensitive, planned, configMarks):
-		change.Action = NoOp
+		change.Action = plan.NoOp
 		// One value for both sides: an unchanged object is kept once in memory.
 		change.After = priorVal
 	case valuesEqual(planned, priorVal):
 		// Only what is sensitive changes: an update that records it, as
 		// OpenTofu and Terraform plan it (the apply calls no provider).
-		change.Action = Update
+		change.Action = plan.Update
 	case len(change.RequiredReplace) > 0:
-		replace, change.Reason = true, ReplaceBecauseCannotUpdate
+		replace, change.Reason = true, plan.ReplaceBecauseCannotUpdate
 	default:
-		change.Action = Update
+		change.Action = plan.Update
 	}
 	if replace {
-		change.Action = DeleteThenCreate
+		change.Action = plan.DeleteThenCreate
 		if change.CreateBeforeDestroy {
-			change.Action = CreateThenDelete
+			change.Action = plan.CreateThenDelete
 		}
 		// The new object is planned as a create.
 		nullPrior := cty.NullVal(ty)
@@ -348,7 +350,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		change.PlannedPrivate = resp2.PlannedPrivate
 		ds = ds.Append(preventDestroy(r, addr))
 	}
-	if change.Action == NoOp || change.Action == Update {
+	if change.Action == plan.NoOp || change.Action == plan.Update {
 		// An unchanged or updated object stays current; it keeps its status otherwise.
 		change.PriorPrivate = priorPrivate
 	}
@@ -357,8 +359,8 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	// marked in the change, for every view of it (the plan JSON's planned
 	// values too, as Terraform marks a create or an update) and every
 	// expression that refers to the object.
-	change.Before = MarkRecorded(sch.Block, change.Before, priorSensitive)
-	if change.Action == NoOp {
+	change.Before = plan.MarkRecorded(sch.Block, change.Before, priorSensitive)
+	if change.Action == plan.NoOp {
 		change.After = change.Before
 	} else {
 		change.After = sch.Block.MarkSensitive(change.After.MarkWithPaths(configMarks))
@@ -398,7 +400,7 @@ func (p *planner) recordUnchanged() {
 	for _, c := range p.changes {
 		addr := c.ObjectAddr()
 		cur := p.refreshed.Object(addr)
-		if c.Action != NoOp || cur == nil || cur.CreateBeforeDestroy == c.CreateBeforeDestroy && sameResources(cur.Dependencies, c.Dependencies) {
+		if c.Action != plan.NoOp || cur == nil || cur.CreateBeforeDestroy == c.CreateBeforeDestroy && sameResources(cur.Dependencies, c.Dependencies) {
 			continue
 		}
 		obj := *cur
@@ -470,7 +472,7 @@ func recordedAddr(r addrs.ConfigResource) addrs.AbsResource {
 
 // planDelete plans the deletion of a recorded object whose configuration is gone
 // (or of a deposed object), ordered by the dependencies recorded in state.
-func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, obj *state.Object, pc addrs.AbsProviderConfig, sch provider.Schema, reason ActionReason) diag.Diagnostics {
+func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, obj *state.Object, pc addrs.AbsProviderConfig, sch provider.Schema, reason plan.ActionReason) diag.Diagnostics {
 	var ds diag.Diagnostics
 	oaddr := addrs.ObjectAddr{Instance: addr, Deposed: dk}
 	if sch.Block == nil {
@@ -491,7 +493,7 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 	}
 	prior, priv, more := p.priorValue(prov, sch, oaddr, obj, pc)
 	ds = ds.Append(more)
-	prior = MarkRecorded(sch.Block, prior, RecordedPaths(obj, pc.Provider, addr.Resource.Resource.Type))
+	prior = plan.MarkRecorded(sch.Block, prior, plan.RecordedPaths(obj, pc.Provider, addr.Resource.Resource.Type))
 	if ds.HasErrors() {
 		return ds
 	}
@@ -502,14 +504,14 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 	if r := p.cfg.ConfigResource(addr.ContainingResource().InConfig()); r != nil && dk == addrs.NotDeposed {
 		ds = ds.Append(preventDestroy(r, addr))
 	}
-	action := Delete
+	action := plan.Delete
 	if forgets(p.removed, addr.ContainingResource()) {
-		action = Forget
+		action = plan.Forget
 	}
-	p.addChange(&ResourceInstanceChange{
+	p.addChange(&plan.ResourceInstanceChange{
 		Addr: addr, Deposed: dk, ProviderConfig: pc, Action: action, Reason: reason,
 		Before: prior, After: cty.NullVal(prior.Type()), PriorPrivate: priv,
-		CreateBeforeDestroy: action == Delete && (obj.CreateBeforeDestroy || dk != addrs.NotDeposed),
+		CreateBeforeDestroy: action == plan.Delete && (obj.CreateBeforeDestroy || dk != addrs.NotDeposed),
 		Dependencies:        obj.Dependencies, SchemaVersion: obj.SchemaVersion,
 	})
 	return ds
@@ -525,16 +527,16 @@ func (p *planner) planOrphans() diag.Diagnostics {
 		}
 		rs := p.prevRun.Resource(ra)
 		obj := p.prevRun.Object(oa)
-		reason := DeleteBecauseNoResourceConfig
+		reason := plan.DeleteBecauseNoResourceConfig
 		switch {
 		case oa.Deposed != addrs.NotDeposed:
-			reason = ReasonNone
+			reason = plan.ReasonNone
 		case p.cfg.ConfigResource(ra.InConfig()) != nil && !p.eval.ModuleInstanceExists(ra.Module):
 			// Only a resource still configured is deleted for its module
 			// instance; without configuration (a module call removed, or
 			// named by a removed block) the reason is the missing
 			// configuration, as in OpenTofu.
-			reason = DeleteBecauseNoModule
+			reason = plan.DeleteBecauseNoModule
 		}
 		pc := rs.InstanceProvider(oa.Instance.Resource.Key)
 		w.add(oa.Instance, pc, func() diag.Diagnostics {
@@ -572,17 +574,17 @@ func (p *planner) planDestroy() diag.Diagnostics {
 		sch := p.schemas[ra.InConfig()]
 		obj := p.prevRun.Object(oa)
 		w.add(oa.Instance, pc, func() diag.Diagnostics {
-			return p.planDelete(oa.Instance, oa.Deposed, obj, pc, sch, ReasonNone)
+			return p.planDelete(oa.Instance, oa.Deposed, obj, pc, sch, plan.ReasonNone)
 		})
 	}
 	ds := w.wait()
-	p.outputs = map[string]*OutputChange{}
+	p.outputs = map[string]*plan.OutputChange{}
 	if selected != nil {
 		// A partial destroy leaves the outputs as they are.
 		return ds
 	}
 	for name, o := range p.prevRun.Outputs {
-		p.outputs[name] = &OutputChange{Action: Delete, Before: o.Value, After: cty.NullVal(o.Value.Type()), Sensitive: o.Sensitive}
+		p.outputs[name] = &plan.OutputChange{Action: plan.Delete, Before: o.Value, After: cty.NullVal(o.Value.Type()), Sensitive: o.Sensitive}
 	}
 	return ds
 }
@@ -590,7 +592,7 @@ func (p *planner) planDestroy() diag.Diagnostics {
 // planOutputs evaluates every root output against the planned values.
 func (p *planner) planOutputs() diag.Diagnostics {
 	var ds diag.Diagnostics
-	p.outputs = map[string]*OutputChange{}
+	p.outputs = map[string]*plan.OutputChange{}
 	for _, name := range slices.Sorted(maps.Keys(p.cfg.Outputs)) {
 		o := p.cfg.Outputs[name]
 		if o.Expr == nil || !p.sel.visits(node{kind: outputNode, name: name}) {
@@ -615,24 +617,24 @@ func (p *planner) planOutputs() diag.Diagnostics {
 		if had {
 			before = prior.Value
 		}
-		oc := &OutputChange{Before: before, After: val, Sensitive: o.Sensitive}
+		oc := &plan.OutputChange{Before: before, After: val, Sensitive: o.Sensitive}
 		switch {
 		case val.IsNull() && before.IsNull():
 			// Null outputs are not recorded, so nothing changes (OpenTofu ignores
 			// sensitivity here too).
-			oc.Action = NoOp
+			oc.Action = plan.NoOp
 		case !had:
-			oc.Action = Create
+			oc.Action = plan.Create
 		case valuesEqual(val, before) && prior.Sensitive == o.Sensitive:
-			oc.Action = NoOp
+			oc.Action = plan.NoOp
 		default:
-			oc.Action = Update
+			oc.Action = plan.Update
 		}
 		p.outputs[name] = oc
 	}
 	for name, o := range p.prevRun.Outputs {
 		if _, ok := p.cfg.Outputs[name]; !ok && len(p.opts.Targets) == 0 {
-			p.outputs[name] = &OutputChange{Action: Delete, Before: o.Value, After: cty.NullVal(o.Value.Type()), Sensitive: o.Sensitive}
+			p.outputs[name] = &plan.OutputChange{Action: plan.Delete, Before: o.Value, After: cty.NullVal(o.Value.Type()), Sensitive: o.Sensitive}
 		}
 	}
 	return ds
@@ -665,7 +667,7 @@ func sameSensitivity(blk *provider.Block, prior cty.Value, recorded []cty.Path, 
 		// are the same on both sides.
 		return true
 	}
-	_, before := marks.Paths(MarkRecorded(blk, prior, recorded))
+	_, before := marks.Paths(plan.MarkRecorded(blk, prior, recorded))
 	_, after := marks.Paths(blk.MarkSensitive(planned.MarkWithPaths(configMarks)))
 	if len(before) != len(after) {
 		return false
@@ -676,11 +678,4 @@ func sameSensitivity(blk *provider.Block, prior cty.Value, recorded []cty.Path, 
 		}
 	}
 	return true
-}
-
-// sensitivePaths returns the sensitive attribute paths recorded for obj
-// (none when they cannot be read: they only decide what is shown).
-func sensitivePaths(obj *state.Object) []cty.Path {
-	paths, _ := state.ParseSensitivePaths(obj.SensitiveAttributes)
-	return paths
 }

@@ -1,9 +1,11 @@
-package plan
+package planner
 
 import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/rig-iac/rig/internal/plan"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -23,18 +25,6 @@ type ImportTarget struct {
 	ID   string
 }
 
-// ImportHooks observes an import, as OpenTofu's UI reports it. Calls come
-// from the goroutine that called Import.
-type ImportHooks interface {
-	// PreImport is called before the provider imports id into addr.
-	PreImport(addr addrs.AbsResourceInstance, id string)
-	// PostImport is called with the objects the provider returned for addr.
-	PostImport(addr addrs.AbsResourceInstance, imported []provider.ImportedObject)
-	// PreRefresh is called before an imported object is read back; prior
-	// is the object the import returned.
-	PreRefresh(addr addrs.AbsResourceInstance, prior cty.Value)
-}
-
 // ImportOptions configures an import.
 type ImportOptions struct {
 	// Variables are the root variable values given by the user.
@@ -42,9 +32,9 @@ type ImportOptions struct {
 	// Workspace is terraform.workspace.
 	Workspace string
 	// Hooks observes the import; nil means nobody does.
-	Hooks ImportHooks
+	Hooks plan.ImportHooks
 	// Dependencies says which dependencies imported objects record.
-	Dependencies DependencyMode
+	Dependencies plan.DependencyMode
 	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
 	Cwd string
 	// MaxInstances bounds the instances one resource block or module call
@@ -121,7 +111,7 @@ func (p *planner) prepareImport() diag.Diagnostics {
 }
 
 // importTarget imports one target into p.refreshed.
-func (p *planner) importTarget(t ImportTarget, hooks ImportHooks) diag.Diagnostics {
+func (p *planner) importTarget(t ImportTarget, hooks plan.ImportHooks) diag.Diagnostics {
 	var ds diag.Diagnostics
 	var r *config.Resource
 	m := p.cfg.Descendant(t.Addr.Module.Module())
@@ -196,7 +186,7 @@ func (p *planner) alreadyManaged(addr addrs.AbsResourceInstance) (diag.Diagnosti
 }
 
 // recordImported reads an imported object back and records it at addr.
-func (p *planner) recordImported(addr addrs.AbsResourceInstance, imp provider.ImportedObject, prov provider.Interface, pc addrs.AbsProviderConfig, hooks ImportHooks) diag.Diagnostics {
+func (p *planner) recordImported(addr addrs.AbsResourceInstance, imp provider.ImportedObject, prov provider.Interface, pc addrs.AbsProviderConfig, hooks plan.ImportHooks) diag.Diagnostics {
 	oaddr := addrs.ObjectAddr{Instance: addr}
 	sch, ds := p.providers.ResourceTypeSchema(p.ctx, pc.Provider, addr.Resource.Resource.Type)
 	if ds.HasErrors() {
@@ -215,7 +205,7 @@ func (p *planner) recordImported(addr addrs.AbsResourceInstance, imp provider.Im
 		return ds.Append(diag.Errorf("Cannot import non-existent remote object",
 			"While attempting to import an existing object to %q, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"rig apply\" to create a new remote object for this resource.", addr))
 	}
-	obj, err := NewStateObject(pc.Provider, addr.Resource.Resource.Type, sch, read.NewState)
+	obj, err := plan.NewStateObject(pc.Provider, addr.Resource.Resource.Type, sch, read.NewState)
 	if err != nil {
 		return ds.Append(fmt.Errorf("recording %s: %w", addr, err))
 	}

@@ -1,10 +1,12 @@
-package plan_test
+package planner_test
 
 import (
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rig-iac/rig/internal/planner"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/zclconf/go-cty/cty"
@@ -15,7 +17,7 @@ import (
 )
 
 // planSource plans a one-file configuration (main.tf) against an empty state.
-func planSource(t *testing.T, src string, vars map[string]plan.InputValue) (*plan.Plan, diag.Diagnostics) {
+func planSource(t *testing.T, src string, vars map[string]planner.InputValue) (*plan.Plan, diag.Diagnostics) {
 	t.Helper()
 	fx := loadFixture(t, &txtar.Archive{Files: []txtar.File{{Name: "main.tf", Data: []byte(src)}}})
 	fx.opts.Variables = vars
@@ -85,16 +87,18 @@ resource "terraform_data" "x" {
   input = [var.name, var.size, var.tags, var.opts]
 }
 `
-	str := func(s string) plan.InputValue { return plan.InputValue{Value: cty.StringVal(s), SourceType: "-var"} }
+	str := func(s string) planner.InputValue {
+		return planner.InputValue{Value: cty.StringVal(s), SourceType: "-var"}
+	}
 	tests := []struct {
 		name  string
-		vars  map[string]plan.InputValue
+		vars  map[string]planner.InputValue
 		want  []wantDiag
 		check func(t *testing.T, p *plan.Plan)
 	}{
 		{
 			name: "defaults and conversions",
-			vars: map[string]plan.InputValue{
+			vars: map[string]planner.InputValue{
 				"name": str("n"),
 				// A -var value arrives as a string and is converted to the declared type.
 				"size": str("7"),
@@ -116,13 +120,13 @@ resource "terraform_data" "x" {
 		},
 		{
 			name: "required variable missing",
-			vars: map[string]plan.InputValue{},
+			vars: map[string]planner.InputValue{},
 			want: []wantDiag{{diag.Error, "No value for required variable", "main.tf:2",
 				`The root module input variable "name" is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.`}},
 		},
 		{
 			name: "validation fails",
-			vars: map[string]plan.InputValue{"name": str("n"), "size": str("12")},
+			vars: map[string]planner.InputValue{"name": str("n"), "size": str("12")},
 			// OpenTofu reports a root variable's failed validation at the variable
 			// declaration, with the rule's position in the detail.
 			want: []wantDiag{{diag.Error, "Invalid value for variable", "main.tf:6",
@@ -130,24 +134,24 @@ resource "terraform_data" "x" {
 		},
 		{
 			name: "value of the wrong type",
-			vars: map[string]plan.InputValue{"name": str("n"), "size": str("big")},
+			vars: map[string]planner.InputValue{"name": str("n"), "size": str("big")},
 			want: []wantDiag{{diag.Error, "Invalid value for input variable", "main.tf:6",
 				"The given value is not suitable for var.size declared at main.tf:6,1-16: a number is required."}},
 		},
 		{
 			name: "object missing a required attribute",
-			vars: map[string]plan.InputValue{"name": str("n"), "opts": {Value: cty.EmptyObjectVal, SourceType: "-var"}},
+			vars: map[string]planner.InputValue{"name": str("n"), "opts": {Value: cty.EmptyObjectVal, SourceType: "-var"}},
 			want: []wantDiag{{diag.Error, "Invalid value for input variable", "main.tf:21", `attribute "enabled" is required`}},
 		},
 		{
 			name: "undeclared variable on the command line",
-			vars: map[string]plan.InputValue{"name": str("n"), "nope": str("x")},
+			vars: map[string]planner.InputValue{"name": str("n"), "nope": str("x")},
 			want: []wantDiag{{diag.Error, "Value for undeclared variable", "",
 				`A variable named "nope" was assigned on the command line, but the root module does not declare a variable of that name. To use this value, add a "variable" block to the configuration.`}},
 		},
 		{
 			name: "undeclared variable in a file is a warning",
-			vars: map[string]plan.InputValue{"name": str("n"), "nope": {Value: cty.StringVal("x"), SourceType: "a .tfvars file"}},
+			vars: map[string]planner.InputValue{"name": str("n"), "nope": {Value: cty.StringVal("x"), SourceType: "a .tfvars file"}},
 			want: []wantDiag{{diag.Warning, "Value for undeclared variable", "",
 				`The root module does not declare a variable named "nope" but a value was found in a .tfvars file.`}},
 			check: func(t *testing.T, p *plan.Plan) {
@@ -159,12 +163,12 @@ resource "terraform_data" "x" {
 	}
 	tests = append(tests, struct {
 		name  string
-		vars  map[string]plan.InputValue
+		vars  map[string]planner.InputValue
 		want  []wantDiag
 		check func(t *testing.T, p *plan.Plan)
 	}{
 		name: "null for a required variable",
-		vars: map[string]plan.InputValue{"name": {Value: cty.NullVal(cty.String), SourceType: "-var"}},
+		vars: map[string]planner.InputValue{"name": {Value: cty.NullVal(cty.String), SourceType: "-var"}},
 		// Declared variables are nullable by default, but a variable
 		// without a default still needs a value other than null.
 		check: func(t *testing.T, p *plan.Plan) {
@@ -236,8 +240,8 @@ resource "terraform_data" "x" {
   input = [var.with_default, var.without_default]
 }
 `
-	null := plan.InputValue{Value: cty.NullVal(cty.String), SourceType: "-var"}
-	p, ds := planSource(t, src, map[string]plan.InputValue{"with_default": null, "without_default": null})
+	null := planner.InputValue{Value: cty.NullVal(cty.String), SourceType: "-var"}
+	p, ds := planSource(t, src, map[string]planner.InputValue{"with_default": null, "without_default": null})
 	checkDiags(t, ds, []wantDiag{{diag.Error, "Required variable not set", "main.tf:8", "null"}})
 	if got := p.Variables["with_default"]; !got.RawEquals(cty.StringVal("d")) {
 		t.Errorf("var.with_default = %s, want the default", formatValue(got))

@@ -1,9 +1,11 @@
-package plan_test
+package planner_test
 
 import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/rig-iac/rig/internal/planner"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/zclconf/go-cty/cty"
@@ -39,12 +41,12 @@ func loadConfig(t *testing.T, src string) *config.Module {
 }
 
 // plan plans src against the current state.
-func (w *world) plan(src string, opts plan.Options) *plan.Plan {
+func (w *world) plan(src string, opts planner.Options) *plan.Plan {
 	w.t.Helper()
 	opts.Now = func() time.Time { return fixedNow }
 	set := providerSet(w.live)
 	defer set.Close()
-	p, ds := plan.Make(context.Background(), loadConfig(w.t, src), w.state, set, opts)
+	p, ds := planner.Make(context.Background(), loadConfig(w.t, src), w.state, set, opts)
 	if ds.HasErrors() {
 		w.t.Fatalf("plan: %v", ds.Err())
 	}
@@ -52,13 +54,13 @@ func (w *world) plan(src string, opts plan.Options) *plan.Plan {
 }
 
 // run plans src and applies the plan, keeping the resulting state.
-func (w *world) run(src string, opts plan.Options) *plan.Plan {
+func (w *world) run(src string, opts planner.Options) *plan.Plan {
 	w.t.Helper()
 	cfg := loadConfig(w.t, src)
 	opts.Now = func() time.Time { return fixedNow }
 	set := providerSet(w.live)
 	defer set.Close()
-	p, ds := plan.Make(context.Background(), cfg, w.state, set, opts)
+	p, ds := planner.Make(context.Background(), cfg, w.state, set, opts)
 	if ds.HasErrors() {
 		w.t.Fatalf("plan: %v", ds.Err())
 	}
@@ -108,13 +110,13 @@ func TestApplyReplacementWithIgnoreChanges(t *testing.T) {
   value       = "one"
   replace_key = "1"
   lifecycle { ignore_changes = [value] }
-}`, plan.Options{})
+}`, planner.Options{})
 	p := w.run(`resource "test_thing" "a" {
   key         = "a"
   value       = "two"
   replace_key = "2"
   lifecycle { ignore_changes = [value] }
-}`, plan.Options{})
+}`, planner.Options{})
 	if got := actions(p)["test_thing.a"]; got != "delete-then-create" {
 		t.Fatalf("action = %s, want delete-then-create", got)
 	}
@@ -128,13 +130,13 @@ func TestApplyReplacementWithIgnoreChanges(t *testing.T) {
 // as the no-key instance.
 func TestApplyImpliedMoveKeepsObject(t *testing.T) {
 	w := newWorld(t)
-	w.run(`resource "test_thing" "a" { key = "a0" }`, plan.Options{})
+	w.run(`resource "test_thing" "a" { key = "a0" }`, planner.Options{})
 	before := w.liveIDs()["a0"]
 
 	p := w.run(`resource "test_thing" "a" {
   count = 2
   key   = "a${count.index}"
-}`, plan.Options{})
+}`, planner.Options{})
 	want := map[string]string{"test_thing.a[0]": "no-op", "test_thing.a[1]": "create"}
 	if diff := cmp.Diff(want, actions(p)); diff != "" {
 		t.Errorf("adding count (-want +got):\n%s", diff)
@@ -149,7 +151,7 @@ func TestApplyImpliedMoveKeepsObject(t *testing.T) {
 		t.Errorf("the plan's previous-run state does not have the moved object")
 	}
 
-	p = w.run(`resource "test_thing" "a" { key = "a0" }`, plan.Options{})
+	p = w.run(`resource "test_thing" "a" { key = "a0" }`, planner.Options{})
 	want = map[string]string{"test_thing.a": "no-op", "test_thing.a[1]": "delete"}
 	if diff := cmp.Diff(want, actions(p)); diff != "" {
 		t.Errorf("removing count (-want +got):\n%s", diff)
@@ -167,7 +169,7 @@ func TestApplyRecordsUnchangedObjects(t *testing.T) {
 	w.run(`
 resource "test_thing" "a" { key = "a" }
 resource "test_thing" "b" { key = "b" }
-`, plan.Options{})
+`, planner.Options{})
 	// b now depends on a, and a is create_before_destroy: neither changes.
 	p := w.run(`
 resource "test_thing" "a" {
@@ -178,7 +180,7 @@ resource "test_thing" "b" {
   key        = "b"
   depends_on = [test_thing.a]
 }
-`, plan.Options{})
+`, planner.Options{})
 	if p.HasChanges() {
 		t.Fatalf("plan has changes: %v", actions(p))
 	}
@@ -192,7 +194,7 @@ resource "test_thing" "b" {
 	}
 
 	// Both blocks removed: b (which depends on a) is deleted first.
-	w.run(`resource "test_thing" "other" { key = "other" }`, plan.Options{})
+	w.run(`resource "test_thing" "other" { key = "other" }`, planner.Options{})
 	del := func(key string) providertest.Op {
 		op, ok := w.live.Find(key, providertest.Delete)
 		if !ok {
@@ -220,13 +222,13 @@ resource "test_thing" "top" {
 `
 	// base first: a data source referring to a resource with a planned
 	// change is read during apply (see data_sources_deferred.txtar).
-	w.run(`resource "test_thing" "base" { key = "base" }`, plan.Options{})
-	w.run(src, plan.Options{})
+	w.run(`resource "test_thing" "base" { key = "base" }`, planner.Options{})
+	w.run(src, planner.Options{})
 	top := w.state.Object(addrs.ObjectAddr{Instance: mustInstance(t, "test_thing.top")})
 	if got := joinStrings(top.Dependencies); got != "data.test_echo.d, test_thing.base" {
 		t.Errorf("test_thing.top: dependencies = [%s]", got)
 	}
-	w.run(src, plan.Options{Mode: plan.DestroyMode})
+	w.run(src, planner.Options{Mode: plan.DestroyMode})
 	topDel, _ := w.live.Find("top", providertest.Delete)
 	baseDel, _ := w.live.Find("base", providertest.Delete)
 	if !providertest.Before(topDel, baseDel) {
@@ -250,17 +252,17 @@ resource "test_thing" "top" {
 func TestApplyRefreshRecreates(t *testing.T) {
 	w := newWorld(t)
 	const src = `resource "test_thing" "a" { key = "a" }`
-	w.run(src, plan.Options{})
+	w.run(src, planner.Options{})
 	w.live.RemoveLive(w.liveIDs()["a"])
 
-	if p := w.plan(src, plan.Options{SkipRefresh: true}); p.HasChanges() {
+	if p := w.plan(src, planner.Options{SkipRefresh: true}); p.HasChanges() {
 		t.Errorf("-refresh=false: plan has changes %v", actions(p))
 	}
-	p := w.run(src, plan.Options{})
+	p := w.run(src, planner.Options{})
 	if got := actions(p)["test_thing.a"]; got != "create" {
 		t.Errorf("action = %s, want create", got)
 	}
-	if p := w.plan(src, plan.Options{}); p.HasChanges() {
+	if p := w.plan(src, planner.Options{}); p.HasChanges() {
 		t.Errorf("plan after re-creating has changes %v", actions(p))
 	}
 }
@@ -284,9 +286,9 @@ resource "test_thing" "b" {
 }
 `
 	}
-	w.run(cfg("1"), plan.Options{})
+	w.run(cfg("1"), planner.Options{})
 	oldA := w.liveIDs()["a"]
-	p := w.run(cfg("2"), plan.Options{})
+	p := w.run(cfg("2"), planner.Options{})
 	want := map[string]string{"test_thing.a": "create-then-delete", "test_thing.b": "update"}
 	if diff := cmp.Diff(want, actions(p)); diff != "" {
 		t.Errorf("plan (-want +got):\n%s", diff)

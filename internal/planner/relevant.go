@@ -1,10 +1,12 @@
-package plan
+package planner
 
 import (
 	"cmp"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/rig-iac/rig/internal/plan"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -13,14 +15,6 @@ import (
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/provider"
 )
-
-// ResourceAttr is an attribute of a resource instance that contributes to
-// a planned change: a change made outside rig to it may be why the plan
-// does what it does. Path is empty when the whole object is referred to.
-type ResourceAttr struct {
-	Resource addrs.AbsResourceInstance
-	Path     cty.Path
-}
 
 // globalRef is a reference made in module instance module (count.index
 // and each references also name the resource instance they are in).
@@ -57,7 +51,7 @@ func (g globalRef) key() string {
 // (of resources and root outputs that are not no-ops) refer to directly or
 // through locals, variables, module outputs and the arguments of the
 // resources they refer to.
-func (p *planner) relevantAttributes(changes []*ResourceInstanceChange, outputs map[string]*OutputChange) []ResourceAttr {
+func (p *planner) relevantAttributes(changes []*plan.ResourceInstanceChange, outputs map[string]*plan.OutputChange) []plan.ResourceAttr {
 	var start []globalRef
 	// The instances of one resource in one module instance make the same
 	// references (count and each aside, which lead to the same count or
@@ -65,14 +59,14 @@ func (p *planner) relevantAttributes(changes []*ResourceInstanceChange, outputs 
 	seen := map[addrs.AbsResource]bool{}
 	for _, c := range changes {
 		r := c.Addr.ContainingResource()
-		if c.Action == NoOp || seen[r] {
+		if c.Action == plan.NoOp || seen[r] {
 			continue
 		}
 		seen[r] = true
 		start = append(start, p.resourceMetaRefs(c.Addr, nil)...)
 	}
 	for _, name := range slices.Sorted(maps.Keys(outputs)) {
-		if outputs[name].Action == NoOp {
+		if outputs[name].Action == plan.NoOp {
 			continue
 		}
 		if o := p.cfg.Outputs[name]; o != nil && o.Expr != nil {
@@ -116,15 +110,15 @@ func (p *planner) relevantAttributes(changes []*ResourceInstanceChange, outputs 
 		queue = append(queue, p.metaRefs(g)...)
 	}
 
-	out := make([]ResourceAttr, 0, len(found))
+	out := make([]plan.ResourceAttr, 0, len(found))
 	for _, g := range found {
 		addr := addrs.AbsResourceInstance{Module: g.module, Resource: g.ref.Resource.Instance(addrs.NoKey)}
 		if g.ref.KeyGiven {
 			addr.Resource.Key = g.ref.Key
 		}
-		out = append(out, ResourceAttr{Resource: addr, Path: traversalPath(g.ref.Remaining)})
+		out = append(out, plan.ResourceAttr{Resource: addr, Path: traversalPath(g.ref.Remaining)})
 	}
-	slices.SortFunc(out, func(a, b ResourceAttr) int {
+	slices.SortFunc(out, func(a, b plan.ResourceAttr) int {
 		if c := cmp.Compare(a.Resource.String(), b.Resource.String()); c != 0 {
 			return c
 		}

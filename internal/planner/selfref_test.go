@@ -1,4 +1,4 @@
-package plan_test
+package planner_test
 
 import (
 	"fmt"

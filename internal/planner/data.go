@@ -1,7 +1,9 @@
-package plan
+package planner
 
 import (
 	"time"
+
+	"github.com/rig-iac/rig/internal/plan"
 
 	"strings"
 
@@ -128,22 +130,22 @@ func (p *planner) planDataInstance(d dataInstance) (cty.Value, diag.Diagnostics)
 		return sch.Block.MarkSensitive(v.MarkWithPaths(cfgMarks))
 	}
 	ds = ds.Append(provider.Redacted(prov.ValidateDataResourceConfig(p.ctx, r.Addr.Type, cfg), marked).InBody(r.Config))
-	read := &ResourceInstanceChange{Addr: addr, ProviderConfig: pc, Action: Read,
+	read := &plan.ResourceInstanceChange{Addr: addr, ProviderConfig: pc, Action: plan.Read,
 		Before: cty.NullVal(ty), Dependencies: absResources(p.rg.resourceDeps[d.cr])}
 	if d.deferred || !cfg.IsWhollyKnown() {
-		read.ReadCause, read.ReadAfter = ReadBecauseConfigUnknown, addrs.AbsResourceInstance{}
-		read.Reason = ReasonReadConfigUnknown
+		read.ReadCause, read.ReadAfter = plan.ReadBecauseConfigUnknown, addrs.AbsResourceInstance{}
+		read.Reason = plan.ReasonReadConfigUnknown
 		if d.deferred {
-			read.ReadCause, read.ReadAfter = ReadBecauseDependencyPending, d.pending
+			read.ReadCause, read.ReadAfter = plan.ReadBecauseDependencyPending, d.pending
 			if cfg.IsWhollyKnown() {
-				read.Reason = ReasonReadDependencyPending
+				read.Reason = plan.ReasonReadDependencyPending
 			}
 		}
 		read.After = remark(plannedDataObject(sch.Block, cfg))
 		p.addChange(read)
 		return read.After, ds
 	}
-	readHooks, _ := p.opts.Hooks.(DataReadHooks)
+	readHooks, _ := p.opts.Hooks.(plan.DataReadHooks)
 	if readHooks != nil {
 		readHooks.PreRead(addr)
 	}
@@ -159,7 +161,7 @@ func (p *planner) planDataInstance(d dataInstance) (cty.Value, diag.Diagnostics)
 	}
 	readDiags := withAddr(provider.Redacted(resp.Diagnostics, marked).InBody(r.Config), addrs.ObjectAddr{Instance: addr})
 	if r.Check != "" {
-		read.Reason = ReadBecauseCheckNested
+		read.Reason = plan.ReadBecauseCheckNested
 		read.After = resp.State
 		if readDiags.HasErrors() {
 			read.After = remark(plannedDataObject(sch.Block, cfg))
@@ -183,7 +185,7 @@ func (p *planner) planDataInstance(d dataInstance) (cty.Value, diag.Diagnostics)
 	for i, rule := range r.Postconditions {
 		ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", "", p.ruleAt(checks.ResourceObject(addr), checks.Postcondition, i)))
 	}
-	obj, err := NewStateObject(pc.Provider, r.Addr.Type, sch, resp.State)
+	obj, err := plan.NewStateObject(pc.Provider, r.Addr.Type, sch, resp.State)
 	if err != nil {
 		return resp.State, ds.Append(err)
 	}
@@ -228,9 +230,9 @@ func (p *planner) dependsOnChanges(m *config.Module, r *config.Resource) (addrs.
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	// The first pending change in address order names the reason.
-	var first *ResourceInstanceChange
+	var first *plan.ResourceInstanceChange
 	for _, c := range p.changes {
-		if c.Action == NoOp || c.Addr.Resource.Resource.Mode != addrs.Managed {
+		if c.Action == plan.NoOp || c.Addr.Resource.Resource.Mode != addrs.Managed {
 			continue
 		}
 		cr := c.Addr.ContainingResource().InConfig()

@@ -1,9 +1,11 @@
-package plan
+package planner
 
 import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/rig-iac/rig/internal/plan"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/rig-iac/rig/internal/addrs"
@@ -92,7 +94,7 @@ type schemaLookup func(m *config.Module, r *config.Resource) (*provider.Block, b
 
 // buildRefGraph builds the reference graph of the configuration tree below
 // root and checks it for cycles.
-func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode DependencyMode) (*refGraph, diag.Diagnostics) {
+func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode plan.DependencyMode) (*refGraph, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	mods := root.AllModules()
 	n := 0
@@ -263,28 +265,11 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode DependencyMo
 	return rg, ds
 }
 
-// DependencyMode says which resources an object records as its dependencies.
-type DependencyMode uint8
-
-const (
-	// TransitiveDependencies records every resource an object depends on,
-	// directly or transitively, at resource level: what OpenTofu records,
-	// so that destroys stay ordered after intermediate resources are gone.
-	TransitiveDependencies DependencyMode = iota
-	// ReducedDependencies records only the resources an object depends on
-	// directly (through local values, variables, module inputs and outputs
-	// and data sources too, but not through other managed resources); apply
-	// then splices a deleted resource's dependencies into its dependents'
-	// lists so that the order stays right (rig.hcl's
-	// recorded_dependencies = "reduced").
-	ReducedDependencies
-)
-
 // recordedDependencies computes, in one pass in topological order, the
 // resources each resource depends on. Each node's set is computed once,
 // from its predecessors' sets; a node that adds nothing to a single
 // predecessor's set shares that set.
-func recordedDependencies(order []node, direct map[node][]node, mode DependencyMode) map[addrs.ConfigResource][]addrs.ConfigResource {
+func recordedDependencies(order []node, direct map[node][]node, mode plan.DependencyMode) map[addrs.ConfigResource][]addrs.ConfigResource {
 	out := map[addrs.ConfigResource][]addrs.ConfigResource{}
 	// closure holds, for every node, what a node referring to it inherits.
 	closure := make(map[node][]addrs.ConfigResource, len(order))
@@ -298,7 +283,7 @@ func recordedDependencies(order []node, direct map[node][]node, mode DependencyM
 				// dependencies, so what it depends on is recorded on its
 				// dependents, to order their destroys (and to pass on
 				// create_before_destroy, as OpenTofu does through any node).
-				if mode == ReducedDependencies && d.resource.Mode == addrs.Managed {
+				if mode == plan.ReducedDependencies && d.resource.Mode == addrs.Managed {
 					continue
 				}
 			}
@@ -309,7 +294,7 @@ func recordedDependencies(order []node, direct map[node][]node, mode DependencyM
 		deps := unionSorted(own, inherited)
 		if n.kind == resourceNode {
 			out[n.configResource()] = deps
-			if mode == TransitiveDependencies || n.resource.Mode == addrs.Data {
+			if mode == plan.TransitiveDependencies || n.resource.Mode == addrs.Data {
 				closure[n] = deps
 			}
 			continue

@@ -1,9 +1,10 @@
-package plan
+package planner
 
 import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -78,9 +79,22 @@ func (p *planner) refreshOrphans() diag.Diagnostics {
 // recordDrift records that the object at addr changed outside rig, from
 // before to after (null when it is gone). The caller holds p.mu.
 func (p *planner) recordDrift(addr addrs.ObjectAddr, pc addrs.AbsProviderConfig, before, after cty.Value) {
-	c := &ResourceInstanceChange{Addr: addr.Instance, Deposed: addr.Deposed, ProviderConfig: pc, Action: Update, Before: before, After: after}
+	c := &plan.ResourceInstanceChange{Addr: addr.Instance, Deposed: addr.Deposed, ProviderConfig: pc, Action: plan.Update, Before: before, After: after}
 	if after.IsNull() {
-		c.Action = Delete
+		c.Action = plan.Delete
 	}
 	p.drift = append(p.drift, c)
+}
+
+type noRefreshHooks struct{}
+
+func (noRefreshHooks) PreRefresh(addrs.ObjectAddr, cty.Value)  {}
+func (noRefreshHooks) PostRefresh(addrs.ObjectAddr, cty.Value) {}
+
+// refreshHooks returns the hooks of the plan, or hooks that do nothing.
+func (p *planner) refreshHooks() plan.RefreshHooks {
+	if p.opts.Hooks == nil {
+		return noRefreshHooks{}
+	}
+	return p.opts.Hooks
 }

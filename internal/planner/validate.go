@@ -1,9 +1,11 @@
-package plan
+package planner
 
 import (
 	"context"
 	"maps"
 	"slices"
+
+	"github.com/rig-iac/rig/internal/plan"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/rig-iac/rig/internal/addrs"
@@ -153,7 +155,7 @@ func validateComputed(r *config.Resource, b *provider.Block, val cty.Value) diag
 func ResourceGraph(ctx context.Context, cfg *config.Module, providers *provider.Set) (*dag.Graph[addrs.ConfigResource], diag.Diagnostics) {
 	// The graph shows direct dependencies.
 	p := &planner{ctx: ctx, cfg: cfg, providers: providers, schemas: map[addrs.ConfigResource]provider.Schema{},
-		opts: Options{Dependencies: ReducedDependencies}}
+		opts: Options{Dependencies: plan.ReducedDependencies}}
 	ds := p.loadGraph()
 	g := dag.New[addrs.ConfigResource]()
 	for _, m := range cfg.AllModules() {

@@ -1,7 +1,9 @@
-package plan_test
+package planner_test
 
 import (
 	"testing"
+
+	"github.com/rig-iac/rig/internal/planner"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
@@ -173,7 +175,7 @@ func TestApplyIgnoreChanges(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			lc := &config.ManagedLifecycle{IgnoreChanges: traversals(t, tt.ignore...), IgnoreAllChanges: tt.all}
-			got := plan.ApplyIgnoreChanges(lc, tt.prior, tt.cfg)
+			got := planner.ApplyIgnoreChanges(lc, tt.prior, tt.cfg)
 			if !got.RawEquals(tt.want) {
 				t.Errorf("got  %s\nwant %s", formatValue(got), formatValue(tt.want))
 			}

@@ -1,4 +1,4 @@
-package plan
+package planner
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/rig-iac/rig/internal/plan"
 
 	"github.com/hashicorp/hcl/v2/hcldec"
 
@@ -26,7 +28,7 @@ import (
 
 // Options configures one plan.
 type Options struct {
-	Mode Mode
+	Mode plan.Mode
 	// Variables are the root variable values given by the user.
 	Variables map[string]InputValue
 	// Replace forces replacement of these instances (-replace).
@@ -38,16 +40,16 @@ type Options struct {
 	Parallelism int
 	// Limits cap, finer than Parallelism, the objects of some kinds whose
 	// provider calls run at once.
-	Limits []Limit
+	Limits []plan.Limit
 	// Workspace is terraform.workspace.
 	Workspace string
 	// Now returns the plan timestamp; nil means time.Now.
 	Now func() time.Time
 	// Dependencies says which dependencies objects record (default: all,
 	// transitively, as OpenTofu records them).
-	Dependencies DependencyMode
+	Dependencies plan.DependencyMode
 	// Hooks observes the refresh of recorded objects; nil means nobody does.
-	Hooks RefreshHooks
+	Hooks plan.RefreshHooks
 	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
 	Cwd string
 	// MaxInstances bounds the instances one resource block or module call
@@ -66,7 +68,7 @@ type Options struct {
 // Make plans the changes that bring prior in line with cfg (or destroy
 // everything, in DestroyMode). providers is shared with a following apply;
 // the caller closes it. A plan returned with errors has Errored set.
-func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers *provider.Set, opts Options) (*Plan, diag.Diagnostics) {
+func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers *provider.Set, opts Options) (*plan.Plan, diag.Diagnostics) {
 	if prior == nil {
 		prior = state.New()
 	}
@@ -88,22 +90,22 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 		prevRun: prior, refreshed: prior.DeepCopy(),
 		replace:     map[addrs.AbsResourceInstance]bool{},
 		planned:     map[addrs.AbsResource]cty.Value{},
-		byAddr:      map[addrs.AbsResourceInstance]*ResourceInstanceChange{},
+		byAddr:      map[addrs.AbsResourceInstance]*plan.ResourceInstanceChange{},
 		schemas:     map[addrs.ConfigResource]provider.Schema{},
 		handled:     map[addrs.AbsResource]bool{},
 		checkFailed: map[checkInstance]bool{},
 		timestamp:   now().UTC(),
 		removed:     removed,
 	}
-	if opts.Mode != DestroyMode {
+	if opts.Mode != plan.DestroyMode {
 		p.checks = checks.NewState(cfg)
 	}
 	p.pool = parallel.NewPool(opts.Parallelism, limitNs(opts.Limits))
-	p.limitClasses = LimitClasses(cfg, opts.Limits)
+	p.limitClasses = plan.LimitClasses(cfg, opts.Limits)
 	for _, a := range opts.Replace {
 		p.replace[a] = true
 	}
-	result := &Plan{Mode: opts.Mode, PrevRunState: prior, Outputs: map[string]*OutputChange{}, Timestamp: p.timestamp,
+	result := &plan.Plan{Mode: opts.Mode, PrevRunState: prior, Outputs: map[string]*plan.OutputChange{}, Timestamp: p.timestamp,
 		Targets: slices.Clone(opts.Targets), Excludes: slices.Clone(opts.Excludes)}
 	ds := moveDiags
 	if !ds.HasErrors() {
@@ -115,27 +117,27 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	if !ds.HasErrors() {
 		forceCBD(p.changes, p.prevRun)
 	}
-	slices.SortFunc(p.changes, func(a, b *ResourceInstanceChange) int { return a.ObjectAddr().Compare(b.ObjectAddr()) })
+	slices.SortFunc(p.changes, func(a, b *plan.ResourceInstanceChange) int { return a.ObjectAddr().Compare(b.ObjectAddr()) })
 	for _, c := range p.changes {
 		if from, ok := moved[c.Addr]; ok {
 			c.PrevRunAddr = from
-			if c.Reason == DeleteBecauseNoResourceConfig {
+			if c.Reason == plan.DeleteBecauseNoResourceConfig {
 				// Moved to where nothing is configured.
-				c.Reason = DeleteBecauseNoMoveTarget
+				c.Reason = plan.DeleteBecauseNoMoveTarget
 			}
 		}
 	}
 	result.Changes = p.changes
-	slices.SortFunc(p.drift, func(a, b *ResourceInstanceChange) int { return a.ObjectAddr().Compare(b.ObjectAddr()) })
+	slices.SortFunc(p.drift, func(a, b *plan.ResourceInstanceChange) int { return a.ObjectAddr().Compare(b.ObjectAddr()) })
 	result.Drift = p.drift
 	result.PriorState = p.refreshed
 	result.Variables = p.variables
 	result.Outputs = p.outputs
 	if result.Outputs == nil {
-		result.Outputs = map[string]*OutputChange{}
+		result.Outputs = map[string]*plan.OutputChange{}
 	}
 	result.Checks = p.checks
-	if !ds.HasErrors() && opts.Mode != DestroyMode {
+	if !ds.HasErrors() && opts.Mode != plan.DestroyMode {
 		result.RelevantAttributes = p.relevantAttributes(p.changes, result.Outputs)
 	}
 	result.Errored = ds.HasErrors()
@@ -165,7 +167,7 @@ type planner struct {
 	// the import targets that have no resource block.
 	generating map[addrs.AbsResourceInstance]importTarget
 	replace    map[addrs.AbsResourceInstance]bool
-	outputs    map[string]*OutputChange
+	outputs    map[string]*plan.OutputChange
 	// sel is what -target or -exclude select; nil plans everything.
 	sel *selection
 	// pool runs the provider-calling work of every object (objectWork),
@@ -176,9 +178,9 @@ type planner struct {
 
 	mu        sync.Mutex // guards everything below
 	refreshed *state.State
-	changes   []*ResourceInstanceChange
-	drift     []*ResourceInstanceChange
-	byAddr    map[addrs.AbsResourceInstance]*ResourceInstanceChange
+	changes   []*plan.ResourceInstanceChange
+	drift     []*plan.ResourceInstanceChange
+	byAddr    map[addrs.AbsResourceInstance]*plan.ResourceInstanceChange
 	planned   map[addrs.AbsResource]cty.Value
 	schemas   map[addrs.ConfigResource]provider.Schema
 	handled   map[addrs.AbsResource]bool
@@ -234,12 +236,12 @@ func (p *planner) run() diag.Diagnostics {
 		return ds.Append(errTargetAndExclude)
 	}
 	p.sel = newSelection(p.rg, p.opts.Targets, p.opts.Excludes)
-	if p.opts.Mode != DestroyMode {
+	if p.opts.Mode != plan.DestroyMode {
 		if ds = ds.Append(p.expandImports()); ds.HasErrors() {
 			return ds
 		}
 	}
-	if p.opts.Mode == DestroyMode {
+	if p.opts.Mode == plan.DestroyMode {
 		// A destroy evaluates no resource body: check them all first, as
 		// OpenTofu validates the configuration before any operation. A
 		// normal plan evaluates every body anyway and reports the same errors.
@@ -270,7 +272,7 @@ func (p *planner) run() diag.Diagnostics {
 	if ds.HasErrors() {
 		return ds
 	}
-	if p.opts.Mode == RefreshOnlyMode {
+	if p.opts.Mode == plan.RefreshOnlyMode {
 		ds = ds.Append(p.refreshOrphans())
 	} else {
 		ds = ds.Append(p.planOrphans())
@@ -367,7 +369,7 @@ func (p *planner) visit(n node) diag.Diagnostics {
 			switch {
 			case r.Addr.Mode == addrs.Data:
 				record = append(record, p.planDataResource(w, m, r, mi))
-			case p.opts.Mode == RefreshOnlyMode:
+			case p.opts.Mode == plan.RefreshOnlyMode:
 				record = append(record, p.refreshResource(w, m, r, mi))
 			default:
 				record = append(record, p.planResource(w, m, r, mi))
@@ -506,7 +508,7 @@ func (p *planner) configuredProvider(pc addrs.AbsProviderConfig) (provider.Inter
 	return p.eval.ConfiguredProvider(p.ctx, p.providers, pc)
 }
 
-func (p *planner) addChange(c *ResourceInstanceChange) {
+func (p *planner) addChange(c *plan.ResourceInstanceChange) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.changes = append(p.changes, c)
@@ -515,7 +517,7 @@ func (p *planner) addChange(c *ResourceInstanceChange) {
 	}
 }
 
-func (p *planner) changeOf(addr addrs.AbsResourceInstance) *ResourceInstanceChange {
+func (p *planner) changeOf(addr addrs.AbsResourceInstance) *plan.ResourceInstanceChange {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.byAddr[addr]
@@ -606,4 +608,13 @@ func checkProvisioners(r *config.Resource) diag.Diagnostics {
 		}
 	}
 	return ds
+}
+
+// limitNs returns the N of each limit, in order.
+func limitNs(limits []plan.Limit) []int {
+	out := make([]int, len(limits))
+	for i, l := range limits {
+		out[i] = l.N
+	}
+	return out
 }

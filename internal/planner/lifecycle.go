@@ -1,6 +1,10 @@
-package plan
+package planner
 
 import (
+	"slices"
+
+	"github.com/rig-iac/rig/internal/plan"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/rig-iac/rig/internal/addrs"
@@ -8,7 +12,6 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/zclconf/go-cty/cty"
-	"slices"
 )
 
 // ApplyIgnoreChanges returns config with the ignored attribute paths (or all
@@ -147,7 +150,7 @@ func traversalPath(trav hcl.Traversal) cty.Path {
 // something planned to change: a resource or instance planned to update or
 // be replaced, or an attribute whose value changes. It returns the first
 // entry that does, with the instance whose change fired it.
-func (p *planner) replaceTriggered(r *config.Resource, scope *lang.Scope, addr addrs.AbsResourceInstance) (*Trigger, diag.Diagnostics) {
+func (p *planner) replaceTriggered(r *config.Resource, scope *lang.Scope, addr addrs.AbsResourceInstance) (*plan.Trigger, diag.Diagnostics) {
 	if r.Managed == nil {
 		return nil, nil
 	}
@@ -158,8 +161,8 @@ func (p *planner) replaceTriggered(r *config.Resource, scope *lang.Scope, addr a
 		if more.HasErrors() {
 			continue
 		}
-		fired := func(changed addrs.AbsResourceInstance) *Trigger {
-			return &Trigger{Changed: changed, Path: attrPath, Range: expr.Range()}
+		fired := func(changed addrs.AbsResourceInstance) *plan.Trigger {
+			return &plan.Trigger{Changed: changed, Path: attrPath, Range: expr.Range()}
 		}
 		if keyGiven {
 			inst := target.Instance(key).Absolute(addr.Module)
@@ -170,14 +173,14 @@ func (p *planner) replaceTriggered(r *config.Resource, scope *lang.Scope, addr a
 		}
 		// The whole resource: any of its instances.
 		p.mu.Lock()
-		var candidates []*ResourceInstanceChange
+		var candidates []*plan.ResourceInstanceChange
 		for a, c := range p.byAddr {
 			if a.Resource.Resource == target && a.Module == addr.Module {
 				candidates = append(candidates, c)
 			}
 		}
 		p.mu.Unlock()
-		slices.SortFunc(candidates, func(a, b *ResourceInstanceChange) int { return a.Addr.Compare(b.Addr) })
+		slices.SortFunc(candidates, func(a, b *plan.ResourceInstanceChange) int { return a.Addr.Compare(b.Addr) })
 		for _, c := range candidates {
 			if p.instanceTriggers(c.Addr, attrPath) {
 				return fired(c.Addr), ds
@@ -192,7 +195,7 @@ func (p *planner) instanceTriggers(addr addrs.AbsResourceInstance, attrPath cty.
 	// Only an update or a replacement triggers: a create or a delete changes
 	// every value but is not a change of the referenced object (OpenTofu's
 	// EvaluateReplaceTriggeredBy).
-	if c == nil || c.Action != Update && !c.Action.IsReplace() {
+	if c == nil || c.Action != plan.Update && !c.Action.IsReplace() {
 		return false
 	}
 	if len(attrPath) == 0 {

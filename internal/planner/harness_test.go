@@ -1,4 +1,4 @@
-package plan_test
+package planner_test
 
 import (
 	"bufio"
@@ -15,6 +15,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/rig-iac/rig/internal/planner"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
@@ -109,7 +111,7 @@ func providerSetRecording(live *providertest.Provider, echoReads *providertest.I
 type fixture struct {
 	cfg   *config.Module
 	state *state.State
-	opts  plan.Options
+	opts  planner.Options
 	live  *providertest.Provider
 	// showPrior renders the refreshed state after the changes.
 	showPrior bool
@@ -126,7 +128,7 @@ type fixture struct {
 func loadFixture(t *testing.T, ar *txtar.Archive) *fixture {
 	t.Helper()
 	fx := &fixture{live: providertest.New(), state: state.New(),
-		opts: plan.Options{Now: func() time.Time { return fixedNow }, Variables: map[string]plan.InputValue{}}}
+		opts: planner.Options{Now: func() time.Time { return fixedNow }, Variables: map[string]planner.InputValue{}}}
 	files := fstest.MapFS{}
 	var options []byte
 	for _, f := range ar.Files {
@@ -190,7 +192,7 @@ func loadFixture(t *testing.T, ar *txtar.Archive) *fixture {
 			if verb == "tfvar" {
 				src = "a .tfvars file"
 			}
-			fx.opts.Variables[name] = plan.InputValue{Value: val, SourceType: src}
+			fx.opts.Variables[name] = planner.InputValue{Value: val, SourceType: src}
 		case "remove-live":
 			if !fx.live.RemoveLive(arg) {
 				t.Fatalf("remove-live %s: no such live object", arg)
@@ -270,7 +272,7 @@ func makePlan(t *testing.T, fx *fixture) (*plan.Plan, diag.Diagnostics) {
 	t.Helper()
 	set := providerSet(fx.live)
 	defer set.Close()
-	return plan.Make(context.Background(), fx.cfg, fx.state, set, fx.opts)
+	return planner.Make(context.Background(), fx.cfg, fx.state, set, fx.opts)
 }
 
 // TestPlanScenarios plans each testdata/plan/*.txtar and compares the

@@ -1,4 +1,4 @@
-package plan_test
+package planner_test
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/rig-iac/rig/internal/planner"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -58,7 +60,7 @@ resource "test_thing" "a" {
 		name string
 		// setup is applied first (nil: nothing); planned is then planned.
 		setup, planned map[string]string
-		opts           plan.Options
+		opts           planner.Options
 		// calls picks the calls to hold and count.
 		calls func(live *providertest.Provider, echo *providertest.InFlight) *providertest.InFlight
 		// limit, when set, is the most calls opts.Limits allow at once.
@@ -66,7 +68,7 @@ resource "test_thing" "a" {
 	}{
 		{name: "count reads", setup: counted, planned: counted,
 			calls: func(l *providertest.Provider, _ *providertest.InFlight) *providertest.InFlight { return &l.Reads }},
-		{name: "count plans without refresh", setup: counted, planned: counted, opts: plan.Options{SkipRefresh: true},
+		{name: "count plans without refresh", setup: counted, planned: counted, opts: planner.Options{SkipRefresh: true},
 			calls: func(l *providertest.Provider, _ *providertest.InFlight) *providertest.InFlight { return &l.Plans }},
 		{name: "count creates", planned: counted,
 			calls: func(l *providertest.Provider, _ *providertest.InFlight) *providertest.InFlight { return &l.Plans }},
@@ -89,7 +91,7 @@ data "test_echo" "d" {
   input = "d${count.index}"
 }`},
 			calls: func(_ *providertest.Provider, echo *providertest.InFlight) *providertest.InFlight { return echo }},
-		{name: "refresh-only reads", setup: counted, planned: counted, opts: plan.Options{Mode: plan.RefreshOnlyMode},
+		{name: "refresh-only reads", setup: counted, planned: counted, opts: planner.Options{Mode: plan.RefreshOnlyMode},
 			calls: func(l *providertest.Provider, _ *providertest.InFlight) *providertest.InFlight { return &l.Reads }},
 		{name: "reads in the instances of a module called with count",
 			setup: map[string]string{
@@ -106,9 +108,9 @@ resource "test_thing" "a" { key = var.key }`},
 			calls:   func(l *providertest.Provider, _ *providertest.InFlight) *providertest.InFlight { return &l.Reads }},
 		{name: "orphan reads", setup: counted, planned: map[string]string{"main.tf": `resource "test_thing" "b" { key = "b" }`},
 			calls: func(l *providertest.Provider, _ *providertest.InFlight) *providertest.InFlight { return &l.Reads }},
-		{name: "reads within a limit", setup: counted, planned: counted, opts: plan.Options{Limits: []plan.Limit{{Name: "test_thing", N: 4}}}, limit: 4,
+		{name: "reads within a limit", setup: counted, planned: counted, opts: planner.Options{Limits: []plan.Limit{{Name: "test_thing", N: 4}}}, limit: 4,
 			calls: func(l *providertest.Provider, _ *providertest.InFlight) *providertest.InFlight { return &l.Reads }},
-		{name: "destroy reads", setup: counted, planned: counted, opts: plan.Options{Mode: plan.DestroyMode},
+		{name: "destroy reads", setup: counted, planned: counted, opts: planner.Options{Mode: plan.DestroyMode},
 			calls: func(l *providertest.Provider, _ *providertest.InFlight) *providertest.InFlight { return &l.Reads }},
 	}
 	for _, tt := range tests {
@@ -138,7 +140,7 @@ resource "test_thing" "a" { key = var.key }`},
 				defer set.Close()
 				opts := tt.opts
 				opts.Parallelism, opts.Now = parallelism, func() time.Time { return fixedNow }
-				_, ds := plan.Make(ctx, cfg, prior, set, opts)
+				_, ds := planner.Make(ctx, cfg, prior, set, opts)
 				if ds.HasErrors() {
 					t.Fatalf("plan: %v (the calls never had %d in flight at once)", ds.Err(), want)
 				}
@@ -158,7 +160,7 @@ func applyAll(t *testing.T, live *providertest.Provider, cfg *config.Module) *st
 	t.Helper()
 	set := providerSet(live)
 	defer set.Close()
-	p, ds := plan.Make(context.Background(), cfg, state.New(), set, plan.Options{Now: func() time.Time { return fixedNow }})
+	p, ds := planner.Make(context.Background(), cfg, state.New(), set, planner.Options{Now: func() time.Time { return fixedNow }})
 	if ds.HasErrors() {
 		t.Fatalf("plan: %v", ds.Err())
 	}
@@ -194,7 +196,7 @@ resource "test_thing" "a" {
 		live.Plans.HoldUntil(10)
 		set := providerSet(live)
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		_, ds := plan.Make(ctx, cfg, state.New(), set, plan.Options{Parallelism: 10, Now: func() time.Time { return fixedNow }})
+		_, ds := planner.Make(ctx, cfg, state.New(), set, planner.Options{Parallelism: 10, Now: func() time.Time { return fixedNow }})
 		cancel()
 		set.Close()
 		var got []string

@@ -1,9 +1,10 @@
-package plan
+package planner
 
 import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
+	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
@@ -209,7 +210,7 @@ func priorResourceValue(st *state.State, addr addrs.AbsResource, blk *provider.B
 		case k.IsString():
 			exp.Mode = eval.ForEach
 		}
-		v, err := ObjectValue(rs, inst.Current, blk)
+		v, err := plan.ObjectValue(rs, inst.Current, blk)
 		if err != nil {
 			return cty.DynamicVal
 		}
@@ -229,7 +230,7 @@ func (p *planner) priorInstanceValue(addr addrs.AbsResourceInstance, sch provide
 	if inst == nil || inst.Current == nil {
 		return cty.NullVal(ty)
 	}
-	v, err := ObjectValue(p.refreshed.Resource(addr.ContainingResource()), inst.Current, sch.Block)
+	v, err := plan.ObjectValue(p.refreshed.Resource(addr.ContainingResource()), inst.Current, sch.Block)
 	if err != nil {
 		return cty.UnknownVal(ty)
 	}

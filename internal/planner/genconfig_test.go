@@ -1,10 +1,12 @@
-package plan_test
+package planner_test
 
 import (
 	"context"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/rig-iac/rig/internal/planner"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -51,7 +53,7 @@ import {
   id = "x1"
 }
 `
-	gen, ds := plan.GenerateConfig(context.Background(), loadConfig(t, src), state.New(), set, plan.Options{})
+	gen, ds := planner.GenerateConfig(context.Background(), loadConfig(t, src), state.New(), set, planner.Options{})
 	if ds.HasErrors() {
 		t.Fatal(ds.Err())
 	}
@@ -59,7 +61,7 @@ import {
 		t.Fatalf("generated %+v, want one block with name \"web\"", gen)
 	}
 	cfg := loadConfig(t, src+string(gen[0].Config))
-	p, ds := plan.Make(context.Background(), cfg, state.New(), set, plan.Options{Generated: gen})
+	p, ds := planner.Make(context.Background(), cfg, state.New(), set, planner.Options{Generated: gen})
 	if ds.HasErrors() {
 		t.Fatal(ds.Err())
 	}
@@ -71,7 +73,7 @@ import {
 	}
 
 	// Without the generated objects the plan imports again.
-	if _, ds := plan.Make(context.Background(), cfg, state.New(), set, plan.Options{}); ds.HasErrors() {
+	if _, ds := planner.Make(context.Background(), cfg, state.New(), set, planner.Options{}); ds.HasErrors() {
 		t.Fatal(ds.Err())
 	}
 	if n := imports.Load(); n != 2 {
@@ -116,7 +118,7 @@ import {
   provider = test.r[var.second]
 }
 `
-	gen, ds := plan.GenerateConfig(context.Background(), loadConfig(t, src), state.New(), set, plan.Options{})
+	gen, ds := planner.GenerateConfig(context.Background(), loadConfig(t, src), state.New(), set, planner.Options{})
 	if ds.HasErrors() {
 		t.Fatal(ds.Err())
 	}
@@ -185,7 +187,7 @@ func TestResourceConfigForms(t *testing.T) {
 		}),
 		"setting": cty.MapVal(map[string]cty.Value{"x": cty.ObjectVal(map[string]cty.Value{"value": cty.StringVal("1")})}),
 	})
-	got := string(plan.ResourceConfig(addrs.Resource{Mode: addrs.Managed, Type: "test_thing", Name: "web"}, nil, schema, v))
+	got := string(planner.ResourceConfig(addrs.Resource{Mode: addrs.Managed, Type: "test_thing", Name: "web"}, nil, schema, v))
 	want := `resource "test_thing" "web" {
   comment = null
   endpoint = {
