@@ -88,7 +88,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		if err != nil {
 			return Result{}, ds.Append(err)
 		}
-		a.values.set(op.Addr, read)
+		a.values.set(op.Addr, read, obj, sch.Block.ImpliedType())
 		a.awaitingDurability(walkCtx)
 		if err := a.rec.record([]addrs.ObjectAddr{oaddr}, func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) }); err != nil {
 			ds = ds.Append(diag.Errorf("Failed to persist state", "After reading %s: %s", op.Addr, err))
@@ -106,7 +106,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		configVal = planner.ApplyIgnoreChanges(r.Managed, prior, configVal)
 	}
 	proposed := provider.ProposedNew(sch.Block, prior, configVal)
-	planResp := prov.PlanResourceChange(a.opCtx, provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
+	planResp := prov.PlanResourceChange(provider.WithResourceInstance(a.opCtx, op.Addr), provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
 	ds = ds.Append(withAddr(provider.Redacted(planResp.Diagnostics, markedConfig, c.Before).InBody(r.Config), oaddr))
 	ds = ds.Append(planner.CheckPlanned(sch.Block, prior, configVal.MarkWithPaths(configMarks), planResp, c.ProviderConfig, op.Addr))
 	if ds.HasErrors() {
@@ -133,7 +133,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		// new marks, without asking the provider, as OpenTofu does.
 		resp = provider.ApplyResponse{NewState: planned, Private: planResp.PlannedPrivate}
 	} else {
-		resp = prov.ApplyResourceChange(a.opCtx, provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate, ProviderMeta: meta})
+		resp = prov.ApplyResourceChange(provider.WithResourceInstance(a.opCtx, op.Addr), provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate, ProviderMeta: meta})
 	}
 	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, markedConfig, c.Before).InBody(r.Config), oaddr))
 	newVal := resp.NewState
@@ -195,7 +195,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 			return Result{}, ds.Append(err)
 		}
 		if status == state.Ready {
-			a.values.set(op.Addr, newVal)
+			a.values.set(op.Addr, newVal, obj, ty)
 		}
 		mutate = func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) }
 	}

@@ -89,7 +89,9 @@ func marshalFunctions(fns map[string]function.Function) ([]byte, diag.Diagnostic
 }
 
 // signatureOf describes f. can and try take expressions, not values: their
-// parameters are of any type, and their results a bool and any type.
+// parameters are of any type, and their results a bool and any type;
+// convert's second parameter is a type constraint, shown as any type, as
+// Terraform shows it.
 func signatureOf(name string, f function.Function) (*functionSignature, error) {
 	sig := &functionSignature{Description: f.Description()}
 	for _, p := range f.Params() {
@@ -106,6 +108,10 @@ func signatureOf(name string, f function.Function) (*functionSignature, error) {
 	case "try":
 		sig.ReturnType = cty.DynamicPseudoType
 		sig.VariadicParameter.Type = cty.DynamicPseudoType
+		return sig, nil
+	case "convert":
+		sig.ReturnType = cty.DynamicPseudoType
+		sig.Parameters[1].Type = cty.DynamicPseudoType
 		return sig, nil
 	}
 	var types []cty.Type

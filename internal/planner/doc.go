@@ -6,10 +6,12 @@
 // object records, and returns a plan.Plan. It persists nothing. It also
 // serves the other operations that need the configuration's graph:
 // Validate, Import (`rig import`, which returns the new state),
-// GenerateConfig (-generate-config-out) and ResourceGraph (`rig graph`);
-// evaluation itself is internal/eval's.
+// GenerateConfig (-generate-config-out), ResourceGraph (`rig graph`) and
+// StateValues and PlannedValues (the values of recorded or planned objects,
+// for expressions evaluated outside a plan); evaluation itself is
+// internal/eval's.
 //
-// It imports internal/addrs, internal/checks, internal/config,
+// It imports internal/adaptive, internal/addrs, internal/checks, internal/config,
 // internal/dag, internal/diag, internal/eval, internal/lang,
 // internal/marks, internal/parallel, internal/plan, internal/provider,
 // internal/provisioner, internal/state and the hcl/cty libraries.

@@ -153,7 +153,7 @@ func (v *JSONView) ResourceDrift(c *plan.ResourceInstanceChange) {
 // ChangeSummary writes a "change_summary" message.
 func (v *JSONView) ChangeSummary(s ChangeSummary) {
 	v.emit("info", s.String(), "change_summary", map[string]any{"changes": changeSummaryJSON{
-		Add: s.Add, Change: s.Change, Import: s.Import, Remove: s.Remove, Operation: s.Operation.String(),
+		Add: s.Add, Change: s.Change, Import: s.Import, Remove: s.Remove, Forget: s.Forget, Operation: s.Operation.String(),
 	}})
 }
 
@@ -310,12 +310,13 @@ func uiAction(a plan.Action) string {
 		return "read"
 	case plan.Update:
 		return "update"
-	case plan.DeleteThenCreate, plan.CreateThenDelete:
+	case plan.DeleteThenCreate, plan.CreateThenDelete, plan.ForgetThenCreate:
 		return "replace"
 	case plan.Delete:
 		return "delete"
 	case plan.Forget:
-		return "forget"
+		// As OpenTofu and Terraform name it.
+		return "remove"
 	}
 	return "noop"
 }
@@ -373,6 +374,7 @@ type changeSummaryJSON struct {
 	Change    int    `json:"change"`
 	Import    int    `json:"import"`
 	Remove    int    `json:"remove"`
+	Forget    int    `json:"forget"`
 	Operation string `json:"operation"`
 }
 
