@@ -67,12 +67,15 @@ var allowedImports = map[string][]string{
 	"internal/eval": {"internal/addrs", "internal/checks", "internal/config", "internal/diag", "internal/lang", "internal/marks", "internal/provider"},
 	// The plan as a value and its vocabulary: what views, saved plans and apply read.
 	"internal/plan": {"internal/addrs", "internal/checks", "internal/config", "internal/diag", "internal/marks", "internal/provider", "internal/state"},
+	// The protocol of one resource instance with its provider, at plan and at apply.
+	"internal/instance": {"internal/addrs", "internal/checks", "internal/config", "internal/diag", "internal/eval",
+		"internal/lang", "internal/marks", "internal/plan", "internal/provider", "internal/state"},
 	// The planning engine: graph, walk, targeting, moves, import, validate, generated configuration.
 	"internal/planner": {"internal/adaptive", "internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
-		"internal/eval", "internal/lang", "internal/marks", "internal/parallel", "internal/plan", "internal/provider", "internal/provisioner", "internal/state"},
+		"internal/eval", "internal/instance", "internal/lang", "internal/marks", "internal/parallel", "internal/plan", "internal/provider", "internal/provisioner", "internal/state"},
 	"internal/plan/planfile": {"internal/addrs", "internal/ctyjson", "internal/marks", "internal/plan", "internal/state", "internal/state/statefile"},
 	"internal/apply": {"internal/adaptive", "internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
-		"internal/eval", "internal/lang", "internal/marks", "internal/plan", "internal/planner", "internal/provider", "internal/provisioner", "internal/state"},
+		"internal/eval", "internal/instance", "internal/lang", "internal/marks", "internal/plan", "internal/planner", "internal/provider", "internal/provisioner", "internal/state"},
 	"internal/ui": {"internal/addrs", "internal/apply", "internal/dag", "internal/diag", "internal/marks", "internal/plan",
 		"internal/provider", "internal/state"},
 	// Why a plan does what it does to one address (rig explain).

@@ -17,138 +17,6 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 )
 
-// ApplyIgnoreChanges returns config with the ignored attribute paths (or all
-// attributes, for ignore_changes = all) replaced by their prior values. It
-// applies to updates only: the caller skips it when there is no prior object
-// and plans a replacement's new object from the configuration as written.
-//
-// As in OpenTofu, a path ending in a string index (tags["k"]) ignores that
-// element of a map (keeping its prior value, or its absence), and the whole
-// value when it is not a map (an object); any other path ignores the value
-// there as a whole, whatever its type.
-func ApplyIgnoreChanges(lc *config.ManagedLifecycle, prior, cfg cty.Value) cty.Value {
-	if lc.IgnoreAllChanges {
-		// Keep configured-only attributes from prior; computed ones stay as configured (null).
-		return keepPriorWhereSet(prior, cfg)
-	}
-	if len(lc.IgnoreChanges) == 0 || prior.IsNull() || cfg.IsNull() || !cfg.IsKnown() {
-		return cfg
-	}
-	type ignored struct {
-		path  cty.Path  // the ignored value, or the map holding the ignored key
-		prior cty.Value // the prior value at path
-		key   *string   // the ignored map key, if any
-	}
-	var ignores []ignored
-	for _, trav := range lc.IgnoreChanges {
-		path := traversalPath(trav)
-		if len(path) == 0 {
-			continue
-		}
-		var key *string
-		if last, ok := path[len(path)-1].(cty.IndexStep); ok && last.Key.Type() == cty.String && last.Key.IsKnown() && !last.Key.IsNull() {
-			k := last.Key.AsString()
-			path, key = path[:len(path)-1], &k
-		}
-		pv, perr := path.Apply(prior)
-		cv, cerr := path.Apply(cfg)
-		if perr != nil || cerr != nil || pv.RawEquals(cv) {
-			continue
-		}
-		ignores = append(ignores, ignored{path: path, prior: pv, key: key})
-	}
-	if len(ignores) == 0 {
-		return cfg
-	}
-	out, _ := cty.Transform(cfg, func(path cty.Path, v cty.Value) (cty.Value, error) {
-		if !v.Type().IsMapType() {
-			for _, ig := range ignores {
-				if path.Equals(ig.path) {
-					return ig.prior, nil
-				}
-			}
-			return v, nil
-		}
-		if !v.IsKnown() {
-			return v, nil
-		}
-		elems := map[string]cty.Value{}
-		if !v.IsNull() {
-			for it := v.ElementIterator(); it.Next(); {
-				k, e := it.Element()
-				elems[k.AsString()] = e
-			}
-		}
-		matched := false
-		for _, ig := range ignores {
-			if !path.Equals(ig.path) {
-				continue
-			}
-			if ig.key == nil {
-				return ig.prior, nil
-			}
-			matched = true
-			var pe cty.Value
-			if !ig.prior.IsNull() && ig.prior.IsKnown() && ig.prior.Type().IsMapType() {
-				if pv := ig.prior.Index(cty.StringVal(*ig.key)); ig.prior.HasIndex(cty.StringVal(*ig.key)).True() {
-					pe = pv
-				}
-			}
-			if pe == cty.NilVal {
-				// The prior map did not have the key: keep it absent.
-				delete(elems, *ig.key)
-			} else {
-				elems[*ig.key] = pe
-			}
-		}
-		switch {
-		case !matched:
-			return v, nil
-		case len(elems) > 0:
-			return cty.MapVal(elems), nil
-		case v.IsNull():
-			return v, nil
-		}
-		return cty.MapValEmpty(v.Type().ElementType()), nil
-	})
-	return out
-}
-
-// keepPriorWhereSet returns an object with the prior value of every
-// attribute that config has, for ignore_changes = all.
-func keepPriorWhereSet(prior, cfg cty.Value) cty.Value {
-	if !cfg.Type().IsObjectType() || prior.IsNull() {
-		return cfg
-	}
-	vals := map[string]cty.Value{}
-	for name := range cfg.Type().AttributeTypes() {
-		if prior.Type().HasAttribute(name) {
-			vals[name] = prior.GetAttr(name)
-		} else {
-			vals[name] = cfg.GetAttr(name)
-		}
-	}
-	return cty.ObjectVal(vals)
-}
-
-// traversalPath converts a relative traversal (attr, attr["k"], attr[0]) to a cty.Path.
-func traversalPath(trav hcl.Traversal) cty.Path {
-	var path cty.Path
-	for _, t := range trav {
-		switch t := t.(type) {
-		case hcl.TraverseRoot:
-			path = path.GetAttr(t.Name)
-		case hcl.TraverseAttr:
-			path = path.GetAttr(t.Name)
-		case hcl.TraverseIndex:
-			path = path.Index(t.Key)
-		default:
-			return nil
-		}
-	}
-	return path
-}
-
 // replaceTriggered reports whether any replace_triggered_by entry of r names
 // something planned to change: a resource or instance planned to be
 // created, updated or replaced, or an attribute whose value changes. It returns the first
@@ -277,7 +145,7 @@ func triggerTarget(expr hcl.Expression, scope *lang.Scope) (addrs.Resource, addr
 		key, keyGiven = k, true
 		remaining = append(remaining, rest...)
 	}
-	return ref.Resource, key, keyGiven, traversalPath(remaining), ds
+	return ref.Resource, key, keyGiven, lang.TraversalPath(remaining), ds
 }
 
 // preventDestroy returns the error of a plan that destroys an object of
@@ -311,20 +179,6 @@ func (p *planner) preventDestroy(r *config.Resource, addr addrs.AbsResourceInsta
 		return ds.Append(diag.At(r.DeclRange, "Resource instance cannot be destroyed", fmt.Sprintf("Resource instance %s has prevent_destroy set, but the plan calls for it to be destroyed.\n\nTo proceed, either disable prevent_destroy for this resource or exclude instances of this resource from this round using:\n    -exclude=%q", addr, addr.ContainingResource())))
 	}
 	return ds
-}
-
-// replaceAction is how a replacement of an object of a resource with
-// lifecycle lc is carried out: forget-then-create with destroy = false (the
-// old object is left in place), else destroy-then-create, or create-first
-// with create_before_destroy. lc is nil for data sources.
-func replaceAction(lc *config.ManagedLifecycle, cbd bool) plan.Action {
-	switch {
-	case lc.SkipsDestroy():
-		return plan.ForgetThenCreate
-	case cbd:
-		return plan.CreateThenDelete
-	}
-	return plan.DeleteThenCreate
 }
 
 // forgetInstead reports whether an object the plan would destroy (of

@@ -116,7 +116,7 @@ func (p *planner) relevantAttributes(changes []*plan.ResourceInstanceChange, out
 		if g.ref.KeyGiven {
 			addr.Resource.Key = g.ref.Key
 		}
-		out = append(out, plan.ResourceAttr{Resource: addr, Path: traversalPath(g.ref.Remaining)})
+		out = append(out, plan.ResourceAttr{Resource: addr, Path: lang.TraversalPath(g.ref.Remaining)})
 	}
 	slices.SortFunc(out, func(a, b plan.ResourceAttr) int {
 		if c := cmp.Compare(a.Resource.String(), b.Resource.String()); c != 0 {

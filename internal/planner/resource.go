@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/rig-iac/rig/internal/instance"
 	"github.com/rig-iac/rig/internal/plan"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -172,7 +173,7 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if !valuesEqual(newVal, val) {
+	if !instance.ValuesEqual(newVal, val) {
 		paths := plan.RecordedPaths(obj, pc.Provider, addr.Instance.Resource.Resource.Type)
 		p.recordDrift(addr, pc, plan.MarkRecorded(sch.Block, val, paths), plan.MarkRecorded(sch.Block, newVal, paths))
 	}
@@ -209,11 +210,12 @@ func withAddr(ds diag.Diagnostics, addr addrs.ObjectAddr) diag.Diagnostics {
 	return ds
 }
 
-// planInstance plans one configured instance and returns its planned value.
+// planInstance plans one configured instance (instance.Plan, from its
+// current object upgraded and refreshed, or imported), records its change
+// and returns its planned value.
 func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch provider.Schema, prov provider.Interface, pc addrs.AbsProviderConfig, addr addrs.AbsResourceInstance, inst lang.InstanceData) (cty.Value, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	ty := sch.Block.ImpliedType()
-	typeName := r.Addr.Type
 	oaddr := addrs.ObjectAddr{Instance: addr}
 
 	p.mu.Lock()
@@ -225,9 +227,17 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	// Providers see values without marks; the change shows them with the
 	// marks of the sensitive values the state records and the
 	// configuration has.
-	priorVal := cty.NullVal(ty)
-	var priorPrivate []byte
-	var priorSensitive []cty.Path
+	req := instance.PlanRequest{
+		Addr: addr, Resource: r, Schema: sch, Provider: prov, ProviderConfig: pc,
+		Eval: p.eval, Providers: p.providers, Instance: inst, Checks: p.checks,
+		Prior:   cty.NullVal(ty),
+		Tainted: obj != nil && obj.Status == state.Tainted,
+		Replace: p.replace[addr],
+		ReplaceTriggered: func(scope *lang.Scope) (*plan.Trigger, diag.Diagnostics) {
+			return p.replaceTriggered(r, scope, addr)
+		},
+		PreventDestroy: func() diag.Diagnostics { return p.preventDestroy(r, addr) },
+	}
 	var importing *plan.Importing
 	if t, ok := p.imports[addr]; ok && obj == nil {
 		v, priv, more := p.importObject(prov, sch, pc, addr, t)
@@ -235,7 +245,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		if ds.HasErrors() {
 			return cty.UnknownVal(ty), ds
 		}
-		priorVal, priorPrivate, importing = v, priv, &plan.Importing{ID: t.id}
+		req.Prior, req.PriorPrivate, importing = v, priv, &plan.Importing{ID: t.id}
 	}
 	if obj != nil {
 		v, priv, more := p.priorValue(prov, sch, oaddr, obj, pc)
@@ -243,155 +253,24 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		if ds.HasErrors() {
 			return cty.UnknownVal(ty), ds
 		}
-		priorVal, priorPrivate = v, priv
-		priorSensitive = plan.RecordedPaths(obj, pc.Provider, typeName)
+		req.Prior, req.PriorPrivate = v, priv
+		req.PriorSensitive = plan.RecordedPaths(obj, pc.Provider, r.Addr.Type)
 	}
-	scope := p.eval.Scope(addr.Module, inst)
-	for i, rule := range r.Preconditions {
-		ds = ds.Append(eval.CheckRule(scope, rule, "Resource precondition failed", "", p.ruleAt(checks.ResourceObject(addr), checks.Precondition, i)))
-	}
-	configVal, more := scope.EvalBlock(r.Config, sch.Block.DecoderSpec())
+	inh, cbd := p.cbd[cr]
+	req.CreateBeforeDestroy = cbd
+	change, more := instance.Plan(p.ctx, req)
 	ds = ds.Append(more)
-	if ds.HasErrors() {
+	if change == nil {
 		return cty.UnknownVal(ty), ds
 	}
-	markedConfig := configVal
-	configVal, configMarks := configVal.UnmarkDeepWithPaths()
-	configMarks = plan.WithEchoedMarks(pc.Provider, typeName, configMarks)
-	ds = ds.Append(withAddr(provider.Redacted(prov.ValidateResourceConfig(p.ctx, typeName, configVal), markedConfig).InBody(r.Config), oaddr))
-	if ds.HasErrors() {
-		return cty.UnknownVal(ty), ds
-	}
-	// ignore_changes applies to updates: a tainted object is replaced, and a
-	// replacement's new object is planned from the configuration as written.
-	origConfig := configVal
-	tainted := obj != nil && obj.Status == state.Tainted
-	if !priorVal.IsNull() && !tainted && r.Managed != nil {
-		configVal = ApplyIgnoreChanges(r.Managed, priorVal, configVal)
-	}
-	proposed := provider.ProposedNew(sch.Block, priorVal, configVal)
-	meta, more := p.eval.ProviderMeta(p.ctx, p.providers, addr.Module, pc.Provider, r.Addr.String())
-	if ds = ds.Append(more); ds.HasErrors() {
-		return cty.UnknownVal(ty), ds
-	}
-	resp := prov.PlanResourceChange(provider.WithResourceInstance(p.ctx, addr), provider.PlanRequest{TypeName: typeName, PriorState: priorVal, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
-	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, markedConfig, plan.MarkRecorded(sch.Block, priorVal, priorSensitive)).InBody(r.Config), oaddr))
-	if ds.HasErrors() {
-		return cty.UnknownVal(ty), ds
-	}
-	ds = ds.Append(CheckPlanned(sch.Block, priorVal, configVal.MarkWithPaths(configMarks), resp, pc, addr))
-	if ds.HasErrors() {
-		return cty.UnknownVal(ty), ds
-	}
-	planned := resp.PlannedState
-	change := &plan.ResourceInstanceChange{
-		Addr: addr, ProviderConfig: pc, Before: priorVal, After: planned,
-		PriorPrivate: priorPrivate, PlannedPrivate: resp.PlannedPrivate,
-		Dependencies:  p.rg.resourceDeps[cr],
-		SchemaVersion: uint64(sch.Version),
-		Importing:     importing,
-		SkipDestroy:   r.Managed.SkipsDestroy(),
-	}
-	if inh, ok := p.cbd[cr]; ok {
-		change.CreateBeforeDestroy = true
-		if inh.from != cr {
-			change.CBDInheritedFrom = recordedAddr(inh.from)
-			change.CBDVia = recordedAddr(inh.via)
-		}
-	}
-
-	// The action and its reason, in OpenTofu's order: replace_triggered_by
-	// names the reason whatever else forces the replacement; the paths the
-	// provider says force replacement are recorded whatever the reason.
-	var trigger *plan.Trigger
-	if !priorVal.IsNull() {
-		t, more := p.replaceTriggered(r, scope, addr)
-		ds = ds.Append(more)
-		trigger = t
-		if !tainted {
-			change.RequiredReplace = changedPaths(resp.RequiresReplace, priorVal, planned)
-		}
-	}
-	replace := false
-	switch {
-	case priorVal.IsNull():
-		change.Action = plan.Create
-	case trigger != nil:
-		replace, change.Reason, change.Trigger = true, plan.ReplaceByTriggers, trigger
-	case tainted:
-		replace, change.Reason = true, plan.ReplaceBecauseTainted
-	case p.replace[addr]:
-		replace, change.Reason = true, plan.ReplaceByRequest
-	case valuesEqual(planned, priorVal) && sameSensitivity(sch.Block, priorVal, priorSensitive, planned, configMarks):
-		change.Action = plan.NoOp
-		// One value for both sides: an unchanged object is kept once in memory.
-		change.After = priorVal
-	case valuesEqual(planned, priorVal):
-		// Only what is sensitive changes: an update that records it, as
-		// OpenTofu and Terraform plan it (the apply calls no provider).
-		change.Action = plan.Update
-	case len(change.RequiredReplace) > 0:
-		replace, change.Reason = true, plan.ReplaceBecauseCannotUpdate
-	default:
-		change.Action = plan.Update
-	}
-	if replace {
-		change.Action = replaceAction(r.Managed, change.CreateBeforeDestroy)
-		// The new object is planned as a create.
-		nullPrior := cty.NullVal(ty)
-		proposed := provider.ProposedNew(sch.Block, nullPrior, origConfig)
-		resp2 := prov.PlanResourceChange(provider.WithResourceInstance(p.ctx, addr), provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: origConfig, ProviderMeta: meta})
-		ds = ds.Append(withAddr(provider.Redacted(resp2.Diagnostics, markedConfig).InBody(r.Config), oaddr))
-		ds = ds.Append(CheckPlanned(sch.Block, nullPrior, origConfig.MarkWithPaths(configMarks), resp2, pc, addr))
-		if ds.HasErrors() {
-			return cty.UnknownVal(ty), ds
-		}
-		change.After = resp2.PlannedState
-		change.PlannedPrivate = resp2.PlannedPrivate
-		if change.Action.Deletes() {
-			ds = ds.Append(p.preventDestroy(r, addr))
-		}
-	}
-	if change.Action == plan.NoOp || change.Action == plan.Update {
-		// An unchanged or updated object stays current; it keeps its status otherwise.
-		change.PriorPrivate = priorPrivate
-	}
-	// The configuration's sensitive values, those the state recorded as
-	// sensitive and the attributes the schema declares sensitive stay
-	// marked in the change, for every view of it (the plan JSON's planned
-	// values too, as Terraform marks a create or an update) and every
-	// expression that refers to the object.
-	change.Before = plan.MarkRecorded(sch.Block, change.Before, priorSensitive)
-	if change.Action == plan.NoOp {
-		change.After = change.Before
-	} else {
-		change.After = sch.Block.MarkSensitive(change.After.MarkWithPaths(configMarks))
-	}
-	if !ds.HasErrors() {
-		selfScope := p.eval.Scope(addr.Module, inst)
-		selfScope.Self = change.After
-		for i, rule := range r.Postconditions {
-			ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", "", p.ruleAt(checks.ResourceObject(addr), checks.Postcondition, i)))
-		}
+	change.Dependencies = p.rg.resourceDeps[cr]
+	change.Importing = importing
+	if cbd && inh.from != cr {
+		change.CBDInheritedFrom = recordedAddr(inh.from)
+		change.CBDVia = recordedAddr(inh.via)
 	}
 	p.addChange(change)
 	return change.After, ds
-}
-
-// CheckPlanned returns an error diagnostic for each way resp's planned object
-// is not a valid plan from prior to config (see provider.AssertPlanValid).
-// A provider using the legacy SDK type system is exempt: OpenTofu only logs
-// its invalid plans, and rig drops them.
-func CheckPlanned(sch *provider.Block, prior, config cty.Value, resp provider.PlanResponse, pc addrs.AbsProviderConfig, addr addrs.AbsResourceInstance) diag.Diagnostics {
-	if resp.LegacyTypeSystem {
-		return nil
-	}
-	var ds diag.Diagnostics
-	for _, err := range provider.AssertPlanValid(sch, prior, config, resp.PlannedState) {
-		ds = ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Provider produced invalid plan", Address: addr.String(),
-			Detail: fmt.Sprintf("Provider %q planned an invalid value for %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", pc.Provider.ForDisplay(), provider.ErrorAt(addr.String(), err))})
-	}
-	return ds
 }
 
 // recordUnchanged records, in the refreshed state, the dependencies,
@@ -432,22 +311,6 @@ func sameResources(a, b []addrs.AbsResource) bool {
 		}
 	}
 	return true
-}
-
-// changedPaths returns the paths among paths whose values differ between prior and planned.
-func changedPaths(paths []cty.Path, prior, planned cty.Value) []cty.Path {
-	var out []cty.Path
-	for _, path := range paths {
-		pv, perr := path.Apply(prior)
-		nv, nerr := path.Apply(planned)
-		if perr != nil && nerr != nil {
-			continue
-		}
-		if perr != nil || nerr != nil || !nv.IsKnown() || !pv.RawEquals(nv) {
-			out = append(out, path)
-		}
-	}
-	return out
 }
 
 // recordedAddr is r as recorded dependencies and create_before_destroy
@@ -618,7 +481,7 @@ func (p *planner) planOutputs() diag.Diagnostics {
 			oc.Action = plan.NoOp
 		case !had:
 			oc.Action = plan.Create
-		case valuesEqual(val, before) && prior.Sensitive == o.Sensitive:
+		case instance.ValuesEqual(val, before) && prior.Sensitive == o.Sensitive:
 			oc.Action = plan.NoOp
 		default:
 			oc.Action = plan.Update
@@ -631,44 +494,4 @@ func (p *planner) planOutputs() diag.Diagnostics {
 		}
 	}
 	return ds
-}
-
-// valuesEqual reports whether two values are known to be equal.
-func valuesEqual(a, b cty.Value) bool {
-	if a.RawEquals(b) {
-		// The same value with the same marks, without unmarking either.
-		return true
-	}
-	// Marks say how a value is shown, not what it is.
-	a, _ = a.UnmarkDeep()
-	b, _ = b.UnmarkDeep()
-	if a.RawEquals(b) {
-		// The common case of an unchanged object, without Equals' allocations.
-		return true
-	}
-	eq := a.Equals(b)
-	return eq.IsKnown() && eq.True()
-}
-
-// sameSensitivity reports whether the prior object, with the sensitive
-// paths the state records, and the planned one, with the configuration's
-// marks, are sensitive in the same places (the schema's paths count for
-// both).
-func sameSensitivity(blk *provider.Block, prior cty.Value, recorded []cty.Path, planned cty.Value, configMarks []cty.PathValueMarks) bool {
-	if len(recorded) == 0 && len(configMarks) == 0 {
-		// The common case, without walking the values: the schema's paths
-		// are the same on both sides.
-		return true
-	}
-	_, before := marks.Paths(plan.MarkRecorded(blk, prior, recorded))
-	_, after := marks.Paths(blk.MarkSensitive(planned.MarkWithPaths(configMarks)))
-	if len(before) != len(after) {
-		return false
-	}
-	for _, p := range after {
-		if !slices.ContainsFunc(before, p.Equals) {
-			return false
-		}
-	}
-	return true
 }
