@@ -15,7 +15,6 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
-	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
@@ -137,40 +136,18 @@ func sortedDeposedKeys(inst *state.Instance) []addrs.DeposedKey {
 }
 
 // priorValue decodes (upgrading through the provider) and, unless refresh is
-// skipped, refreshes a recorded object. It returns a null value if the
-// object no longer exists, and records the refreshed object in p.refreshed.
+// skipped, refreshes a recorded object (instance.Refresh). It returns a null
+// value if the object no longer exists, and records the refreshed object in
+// p.refreshed.
 func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr addrs.ObjectAddr, obj *state.Object, pc addrs.AbsProviderConfig) (cty.Value, []byte, diag.Diagnostics) {
-	ty := sch.Block.ImpliedType()
-	up := prov.UpgradeResourceState(p.ctx, provider.UpgradeRequest{TypeName: addr.Instance.Resource.Resource.Type, Version: int64(obj.SchemaVersion), RawStateJSON: obj.AttrsJSON})
-	ds := withAddr(up.Diagnostics, addr)
-	if ds.HasErrors() {
-		return cty.NullVal(ty), nil, ds
+	rf, ds := instance.Refresh(p.ctx, instance.RefreshRequest{
+		Addr: addr, Object: obj, Schema: sch, Provider: prov, ProviderConfig: pc,
+		Eval: p.eval, Providers: p.providers, SkipRefresh: p.opts.SkipRefresh, Hooks: p.refreshHooks(),
+	})
+	if !rf.Changed {
+		return rf.Value, rf.Private, ds
 	}
-	val := up.UpgradedState
-	private := obj.Private
-	if p.opts.SkipRefresh {
-		return val, private, ds
-	}
-	meta, more := p.eval.ProviderMeta(p.ctx, p.providers, addr.Instance.Module, pc.Provider, addr.Instance.Resource.Resource.String())
-	if ds = ds.Append(more); more.HasErrors() {
-		return val, private, ds
-	}
-	p.refreshHooks().PreRefresh(addr, val)
-	read := prov.ReadResource(provider.WithResourceInstance(p.ctx, addr.Instance), provider.ReadRequest{TypeName: addr.Instance.Resource.Resource.Type, PriorState: val, Private: private, ProviderMeta: meta})
-	if !read.Diagnostics.HasErrors() {
-		p.refreshHooks().PostRefresh(addr, read.NewState)
-	}
-	ds = ds.Append(withAddr(provider.Redacted(read.Diagnostics, plan.MarkRecorded(sch.Block, val, plan.RecordedPaths(obj, pc.Provider, addr.Instance.Resource.Resource.Type))), addr))
-	if read.Diagnostics.HasErrors() {
-		return val, private, ds
-	}
-	newVal := read.NewState
-	if newVal == cty.NilVal {
-		newVal = cty.NullVal(ty)
-	}
-	if newVal.RawEquals(val) && obj.SchemaVersion == uint64(sch.Version) {
-		return val, read.Private, ds
-	}
+	val, newVal := rf.Prior, rf.Value
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !instance.ValuesEqual(newVal, val) {
@@ -185,20 +162,12 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 		}
 		return newVal, nil, ds
 	}
-	nobj, err := state.NewObject(newVal, ty)
+	refreshed, err := instance.RefreshedObject(obj, sch, newVal, rf.Private)
 	if err != nil {
-		return val, private, ds.Append(fmt.Errorf("%s: %w", addr, err))
+		return val, obj.Private, ds.Append(fmt.Errorf("%s: %w", addr, err))
 	}
-	refreshed := *obj
-	refreshed.AttrsJSON = nobj.AttrsJSON
-	refreshed.SchemaVersion = uint64(sch.Version)
-	refreshed.Private = read.Private
-	// The schema's sensitive attributes, and those the configuration marked.
-	if sens, err := state.SensitivePathsJSON(marks.Union(sch.Block.SensitivePaths(newVal), plan.RecordedSensitivePaths(obj))); err == nil {
-		refreshed.SensitiveAttributes = sens
-	}
-	p.refreshed.SetObject(addr, &refreshed, pc)
-	return newVal, read.Private, ds
+	p.refreshed.SetObject(addr, refreshed, pc)
+	return newVal, rf.Private, ds
 }
 
 func withAddr(ds diag.Diagnostics, addr addrs.ObjectAddr) diag.Diagnostics {
