@@ -102,13 +102,7 @@ resource "test_thing" "a" {
 			req := instance.PlanRequest{
 				Addr: thingA, Resource: fx.res, Schema: providertest.ThingSchema(), Provider: prov, ProviderConfig: testPC,
 				Eval: fx.eval, Prior: tt.prior, Tainted: tt.tainted, Replace: tt.replace, CreateBeforeDestroy: tt.cbd,
-				ReplaceTriggered: func(*lang.Scope) (*plan.Trigger, diag.Diagnostics) {
-					if tt.trigger {
-						return &plan.Trigger{}, nil
-					}
-					return nil, nil
-				},
-				PreventDestroy: func() diag.Diagnostics { asked = true; return nil },
+				Lifecycle: &fakeLifecycle{trigger: tt.trigger, asked: &asked},
 			}
 			change, ds := instance.Plan(context.Background(), req)
 			if ds.HasErrors() || change == nil {
@@ -125,6 +119,25 @@ resource "test_thing" "a" {
 			}
 		})
 	}
+}
+
+// fakeLifecycle fires a trigger when told to and records whether
+// prevent_destroy was asked about.
+type fakeLifecycle struct {
+	trigger bool
+	asked   *bool
+}
+
+func (f *fakeLifecycle) ReplaceTriggered(*config.Resource, *lang.Scope, addrs.AbsResourceInstance) (*plan.Trigger, diag.Diagnostics) {
+	if f.trigger {
+		return &plan.Trigger{}, nil
+	}
+	return nil, nil
+}
+
+func (f *fakeLifecycle) PreventDestroy(*config.Resource, addrs.AbsResourceInstance) diag.Diagnostics {
+	*f.asked = true
+	return nil
 }
 
 func TestPlanStopsAtFailedPrecondition(t *testing.T) {

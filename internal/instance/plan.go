@@ -45,12 +45,21 @@ type PlanRequest struct {
 	// CreateBeforeDestroy says a replacement creates first.
 	CreateBeforeDestroy bool
 
-	// ReplaceTriggered reports the replace_triggered_by entry that fires,
-	// if any; called only when there is a prior object.
-	ReplaceTriggered func(scope *lang.Scope) (*plan.Trigger, diag.Diagnostics)
-	// PreventDestroy checks prevent_destroy; called only when the
-	// planned action deletes the prior object.
-	PreventDestroy func() diag.Diagnostics
+	// Lifecycle decides what depends on the rest of the plan (nil: no
+	// trigger fires, nothing prevents a destroy).
+	Lifecycle Lifecycle
+}
+
+// Lifecycle is what Plan asks its caller about the lifecycle rules that
+// depend on other objects' plans.
+type Lifecycle interface {
+	// ReplaceTriggered reports the replace_triggered_by entry of r that
+	// fires for addr, if any, evaluated in scope; asked only when there is
+	// a prior object.
+	ReplaceTriggered(r *config.Resource, scope *lang.Scope, addr addrs.AbsResourceInstance) (*plan.Trigger, diag.Diagnostics)
+	// PreventDestroy checks r's prevent_destroy for addr; asked only when
+	// the planned action deletes the prior object.
+	PreventDestroy(r *config.Resource, addr addrs.AbsResourceInstance) diag.Diagnostics
 }
 
 // Plan plans one configured managed resource instance: its preconditions,
@@ -124,8 +133,8 @@ func Plan(ctx context.Context, req PlanRequest) (*plan.ResourceInstanceChange, d
 	// provider says force replacement are recorded whatever the reason.
 	var trigger *plan.Trigger
 	if !priorVal.IsNull() {
-		if req.ReplaceTriggered != nil {
-			t, more := req.ReplaceTriggered(scope)
+		if req.Lifecycle != nil {
+			t, more := req.Lifecycle.ReplaceTriggered(r, scope, addr)
 			ds = ds.Append(more)
 			trigger = t
 		}
@@ -169,8 +178,8 @@ func Plan(ctx context.Context, req PlanRequest) (*plan.ResourceInstanceChange, d
 		}
 		change.After = resp2.PlannedState
 		change.PlannedPrivate = resp2.PlannedPrivate
-		if change.Action.Deletes() && req.PreventDestroy != nil {
-			ds = ds.Append(req.PreventDestroy())
+		if change.Action.Deletes() && req.Lifecycle != nil {
+			ds = ds.Append(req.Lifecycle.PreventDestroy(r, addr))
 		}
 	}
 	if change.Action == plan.NoOp || change.Action == plan.Update {

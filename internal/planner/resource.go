@@ -179,6 +179,20 @@ func withAddr(ds diag.Diagnostics, addr addrs.ObjectAddr) diag.Diagnostics {
 	return ds
 }
 
+// lifecycleRules answers instance.Plan's questions about the rules that
+// depend on the rest of the plan.
+type lifecycleRules struct{ p *planner }
+
+// ReplaceTriggered implements instance.Lifecycle.
+func (l lifecycleRules) ReplaceTriggered(r *config.Resource, scope *lang.Scope, addr addrs.AbsResourceInstance) (*plan.Trigger, diag.Diagnostics) {
+	return l.p.replaceTriggered(r, scope, addr)
+}
+
+// PreventDestroy implements instance.Lifecycle.
+func (l lifecycleRules) PreventDestroy(r *config.Resource, addr addrs.AbsResourceInstance) diag.Diagnostics {
+	return l.p.preventDestroy(r, addr)
+}
+
 // planInstance plans one configured instance (instance.Plan, from its
 // current object upgraded and refreshed, or imported), records its change
 // and returns its planned value.
@@ -199,13 +213,10 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	req := instance.PlanRequest{
 		Addr: addr, Resource: r, Schema: sch, Provider: prov, ProviderConfig: pc,
 		Eval: p.eval, Providers: p.providers, Instance: inst, Checks: p.checks,
-		Prior:   cty.NullVal(ty),
-		Tainted: obj != nil && obj.Status == state.Tainted,
-		Replace: p.replace[addr],
-		ReplaceTriggered: func(scope *lang.Scope) (*plan.Trigger, diag.Diagnostics) {
-			return p.replaceTriggered(r, scope, addr)
-		},
-		PreventDestroy: func() diag.Diagnostics { return p.preventDestroy(r, addr) },
+		Prior:     cty.NullVal(ty),
+		Tainted:   obj != nil && obj.Status == state.Tainted,
+		Replace:   p.replace[addr],
+		Lifecycle: lifecycleRules{p},
 	}
 	var importing *plan.Importing
 	if t, ok := p.imports[addr]; ok && obj == nil {
