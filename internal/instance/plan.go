@@ -142,29 +142,7 @@ func Plan(ctx context.Context, req PlanRequest) (*plan.ResourceInstanceChange, d
 			change.RequiredReplace = changedPaths(resp.RequiresReplace, priorVal, planned)
 		}
 	}
-	replace := false
-	switch {
-	case priorVal.IsNull():
-		change.Action = plan.Create
-	case trigger != nil:
-		replace, change.Reason, change.Trigger = true, plan.ReplaceByTriggers, trigger
-	case req.Tainted:
-		replace, change.Reason = true, plan.ReplaceBecauseTainted
-	case req.Replace:
-		replace, change.Reason = true, plan.ReplaceByRequest
-	case ValuesEqual(planned, priorVal) && sameSensitivity(sch.Block, priorVal, req.PriorSensitive, planned, configMarks):
-		change.Action = plan.NoOp
-		// One value for both sides: an unchanged object is kept once in memory.
-		change.After = priorVal
-	case ValuesEqual(planned, priorVal):
-		// Only what is sensitive changes: an update that records it, as
-		// OpenTofu and Terraform plan it (the apply calls no provider).
-		change.Action = plan.Update
-	case len(change.RequiredReplace) > 0:
-		replace, change.Reason = true, plan.ReplaceBecauseCannotUpdate
-	default:
-		change.Action = plan.Update
-	}
+	replace := chooseAction(req, change, trigger, configMarks)
 	if replace {
 		change.Action = replaceAction(r.Managed, change.CreateBeforeDestroy)
 		// The new object is planned as a create.
@@ -224,4 +202,37 @@ func replaceAction(lc *config.ManagedLifecycle, cbd bool) plan.Action {
 		return plan.CreateThenDelete
 	}
 	return plan.DeleteThenCreate
+}
+
+// chooseAction sets change's action and reason, in OpenTofu's order:
+// replace_triggered_by names the reason whatever else forces the
+// replacement, then a tainted object, -replace, an unchanged object (a no-op,
+// or an update when only what is sensitive changes) and the paths the
+// provider says force replacement. change's Before and After are still the
+// prior and planned values without marks. It reports whether the object is
+// replaced; the caller then sets the replacement's action.
+func chooseAction(req PlanRequest, change *plan.ResourceInstanceChange, trigger *plan.Trigger, configMarks []cty.PathValueMarks) (replace bool) {
+	switch {
+	case change.Before.IsNull():
+		change.Action = plan.Create
+	case trigger != nil:
+		replace, change.Reason, change.Trigger = true, plan.ReplaceByTriggers, trigger
+	case req.Tainted:
+		replace, change.Reason = true, plan.ReplaceBecauseTainted
+	case req.Replace:
+		replace, change.Reason = true, plan.ReplaceByRequest
+	case ValuesEqual(change.After, change.Before) && sameSensitivity(req.Schema.Block, change.Before, req.PriorSensitive, change.After, configMarks):
+		change.Action = plan.NoOp
+		// One value for both sides: an unchanged object is kept once in memory.
+		change.After = change.Before
+	case ValuesEqual(change.After, change.Before):
+		// Only what is sensitive changes: an update that records it, as
+		// OpenTofu and Terraform plan it (the apply calls no provider).
+		change.Action = plan.Update
+	case len(change.RequiredReplace) > 0:
+		replace, change.Reason = true, plan.ReplaceBecauseCannotUpdate
+	default:
+		change.Action = plan.Update
+	}
+	return replace
 }
