@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rig-iac/rig/internal/planner"
+
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
@@ -59,7 +61,7 @@ func runPlan(m *Meta, args []string) int {
 	forceStop = func() { op.providers.Stop(context.Background()) }
 	op.refreshHooks = out.refreshHooks()
 	op.useProgress(out.progress)
-	var generated []plan.GeneratedResource
+	var generated []planner.GeneratedResource
 	if genOut != "" {
 		var more diag.Diagnostics
 		generated, more = m.generateConfig(ctx, op, &f, genOut)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/state"
 )
 
@@ -81,11 +82,11 @@ func readRefreshTimes(path string) (refreshTimesDoc, bool) {
 }
 
 // scope returns the plan's refresh scope: nil when times are not kept.
-func (t refreshTracking) scope(changed bool, maxAge time.Duration) *plan.RefreshScope {
+func (t refreshTracking) scope(changed bool, maxAge time.Duration) *planner.RefreshScope {
 	if !t.enabled {
 		return nil
 	}
-	return &plan.RefreshScope{Changed: changed, MaxAge: maxAge, LastRefreshed: func(a addrs.ObjectAddr) (time.Time, bool) {
+	return &planner.RefreshScope{Changed: changed, MaxAge: maxAge, LastRefreshed: func(a addrs.ObjectAddr) (time.Time, bool) {
 		at, ok := t.valid[a]
 		return at, ok
 	}}
@@ -199,7 +200,7 @@ func (f refreshFlag) Set(v string) error {
 // refreshScope is the plan's refresh scope for flags f in mode: nil when
 // nothing is refreshed or no times are kept; -refresh=changed limits only
 // normal plans.
-func (op *operation) refreshScope(f *operationFlags, mode plan.Mode) *plan.RefreshScope {
+func (op *operation) refreshScope(f *operationFlags, mode plan.Mode) *planner.RefreshScope {
 	if !f.refresh {
 		return nil
 	}

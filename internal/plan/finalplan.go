@@ -3,7 +3,6 @@ package plan
 import (
 	"crypto/sha256"
 
-	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
@@ -31,18 +30,4 @@ func ConfigDigest(config cty.Value) []byte {
 // ApplyResourceChange without planning again (docs/design.md §10).
 func (c *ResourceInstanceChange) IsFinal() bool {
 	return c.ConfigDigest != nil
-}
-
-// recordFinal records config's digest in change when change creates or
-// updates an object whose planned value is wholly known and its provider
-// was configured without unknowns; sent is the configuration sent with the
-// PlanResourceChange that produced change.After.
-func (p *planner) recordFinal(change *ResourceInstanceChange, sent cty.Value, pc addrs.AbsProviderConfig) {
-	if !change.Action.Creates() && change.Action != Update {
-		return
-	}
-	if !change.After.IsWhollyKnown() || !p.providers.ConfiguredKnown(pc) {
-		return
-	}
-	change.ConfigDigest = ConfigDigest(sent)
 }
