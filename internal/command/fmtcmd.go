@@ -85,7 +85,7 @@ func (f *formatter) stdin() {
 		return
 	}
 	if f.opts.diff {
-		writeUnifiedDiff(f.m.Out, name, src, out)
+		hclfmt.WriteUnifiedDiff(f.m.Out, name, src, out)
 	}
 	if !f.opts.check && !f.opts.diff {
 		f.m.Out.Write(out)
@@ -158,7 +158,7 @@ func (f *formatter) file(path string) {
 		}
 	}
 	if f.opts.diff {
-		writeUnifiedDiff(f.m.Out, filepath.ToSlash(path), src, out)
+		hclfmt.WriteUnifiedDiff(f.m.Out, filepath.ToSlash(path), src, out)
 	}
 }
 

@@ -1,4 +1,4 @@
-package command
+package hclfmt
 
 import (
 	"bytes"
@@ -11,10 +11,10 @@ import (
 // unified diff, as `diff -u` shows.
 const diffContext = 3
 
-// writeUnifiedDiff writes the differences between old and new as `diff -u
+// WriteUnifiedDiff writes the differences between old and new as `diff -u
 // --label=old/NAME --label=new/NAME` does, or nothing when they are equal.
 // Lines keep their line endings (a CRLF file's diff shows its CRs).
-func writeUnifiedDiff(w io.Writer, name string, old, new []byte) {
+func WriteUnifiedDiff(w io.Writer, name string, old, new []byte) {
 	a, b := splitLines(old), splitLines(new)
 	edits := diffLines(a, b)
 	if len(edits) == 0 {
