@@ -69,7 +69,10 @@ var allowedImports = map[string][]string{
 	"internal/plan/planfile": {"internal/addrs", "internal/ctyjson", "internal/marks", "internal/plan", "internal/state", "internal/state/statefile"},
 	"internal/apply": {"internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
 		"internal/eval", "internal/lang", "internal/marks", "internal/plan", "internal/provider", "internal/provisioner", "internal/state"},
-	"internal/ui": {"internal/addrs", "internal/apply", "internal/dag", "internal/diag", "internal/marks", "internal/plan",
+	// The machine-readable JSON shapes: below the renderers that fill them
+	// in (ui), above the configuration and schemas it describes.
+	"internal/jsonformat": {"internal/addrs", "internal/config", "internal/getproviders", "internal/lang", "internal/provider"},
+	"internal/ui": {"internal/addrs", "internal/apply", "internal/dag", "internal/diag", "internal/jsonformat", "internal/marks", "internal/plan",
 		"internal/provider", "internal/state"},
 	// Why a plan does what it does to one address (rig explain).
 	"internal/explain": {"internal/addrs", "internal/apply", "internal/config", "internal/diag", "internal/lang",

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -134,7 +135,7 @@ func (m *Meta) consoleFromState(ctx context.Context, vars []varFlag) (*config.Mo
 	ds = ds.Append(more)
 	set := provider.NewSet(m.providerFactories())
 	variables := map[string]cty.Value{}
-	for _, name := range sortedMapKeys(cfg.Variables) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Variables)) {
 		v := cfg.Variables[name]
 		val, more := eval.PrepareVariable(v, given[name].Value, v.DeclRange, "the root module")
 		if v.Required() && given[name].Value == cty.NilVal {
@@ -213,7 +214,7 @@ func formatType(ty cty.Type, indent int) string {
 		}
 		var b strings.Builder
 		b.WriteString("object({\n")
-		for _, name := range sortedMapKeys(attrs) {
+		for _, name := range slices.Sorted(maps.Keys(attrs)) {
 			fmt.Fprintf(&b, "%s%s: %s,\n", pad, name, formatType(attrs[name], indent+4))
 		}
 		return b.String() + end + "})"

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/rig-iac/rig/internal/config"
@@ -148,7 +149,7 @@ func moduleEntries(cfg *config.Module, manifest getmodules.Manifest) []treeEntry
 	var out []treeEntry
 	var walk func(mod *config.Module, key string, depth int, ancestorsLast []bool)
 	walk = func(mod *config.Module, key string, depth int, ancestorsLast []bool) {
-		names := sortedMapKeys(mod.ModuleCalls)
+		names := slices.Sorted(maps.Keys(mod.ModuleCalls))
 		for i, name := range names {
 			call := mod.ModuleCalls[name]
 			full := name

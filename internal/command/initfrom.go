@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/rig-iac/rig/internal/config"
@@ -47,7 +49,7 @@ func (m *Meta) initFromModule(ctx context.Context, source string) diag.Diagnosti
 	// A call of a module beside the copied one (../x) has nothing beside it
 	// here: its source must name where it came from.
 	if mod, _ := config.LoadDir("."); mod != nil {
-		for _, name := range sortedMapKeys(mod.ModuleCalls) {
+		for _, name := range slices.Sorted(maps.Keys(mod.ModuleCalls)) {
 			if call := mod.ModuleCalls[name]; strings.HasPrefix(call.Source, "../") || call.Source == ".." {
 				ds = ds.Append(diag.Errorf("Root module references parent directory",
 					"The requested module %q refers to a module via its parent directory (%q). To use this as a new root module this source string must be rewritten as a remote source address.", source, call.Source))

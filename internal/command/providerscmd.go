@@ -3,6 +3,8 @@ package command
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -73,7 +75,7 @@ func writeProviderTree(w io.Writer, mod *config.Module, prefix string) diag.Diag
 		}
 		lines = append(lines, line)
 	}
-	children := sortedMapKeys(mod.Children)
+	children := slices.Sorted(maps.Keys(mod.Children))
 	n := len(lines) + len(children)
 	branch := func(i int) (string, string) {
 		if i == n-1 {

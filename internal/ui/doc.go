@@ -8,7 +8,7 @@
 // writing to an io.Writer; the apply observers (HumanHooks, JSONView,
 // CountHooks) implement apply.Hooks and are safe for concurrent use.
 //
-// It imports internal/addrs, internal/diag, internal/marks, internal/state, internal/plan,
+// It imports internal/addrs, internal/diag, internal/jsonformat, internal/marks, internal/state, internal/plan,
 // internal/provider, internal/apply and the hcl/cty libraries (including
 // go-wordwrap, which hcl uses, for OpenTofu's exact line wrapping).
 package ui

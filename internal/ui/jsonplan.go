@@ -8,79 +8,11 @@ import (
 	"time"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
-
-// ConfigSummary is what the JSON plan's "configuration" says about the
-// configuration, in that format's shape. The caller, which has the loaded
-// configuration, fills in what it knows; expressions are pre-encoded JSON
-// ({"constant_value": …} or {"references": […]}).
-type ConfigSummary struct {
-	ProviderConfigs map[string]ProviderConfigSummary `json:"provider_config,omitempty"`
-	RootModule      ModuleConfigSummary              `json:"root_module"`
-}
-
-// ProviderConfigSummary describes one provider configuration, keyed in
-// ConfigSummary.ProviderConfigs by "NAME" or "NAME.ALIAS" (prefixed with
-// "MODULE:" outside the root module).
-type ProviderConfigSummary struct {
-	Name              string                     `json:"name,omitempty"`
-	FullName          string                     `json:"full_name,omitempty"`
-	Alias             string                     `json:"alias,omitempty"`
-	VersionConstraint string                     `json:"version_constraint,omitempty"`
-	ModuleAddress     string                     `json:"module_address,omitempty"`
-	Expressions       map[string]json.RawMessage `json:"expressions,omitempty"`
-}
-
-// ModuleConfigSummary describes one module of the configuration.
-type ModuleConfigSummary struct {
-	Outputs     map[string]OutputConfigSummary   `json:"outputs,omitempty"`
-	Resources   []ResourceConfigSummary          `json:"resources,omitempty"`
-	ModuleCalls map[string]ModuleCallSummary     `json:"module_calls,omitempty"`
-	Variables   map[string]VariableConfigSummary `json:"variables,omitempty"`
-}
-
-// ResourceConfigSummary describes one resource block.
-type ResourceConfigSummary struct {
-	Address           string                     `json:"address,omitempty"`
-	Mode              string                     `json:"mode,omitempty"`
-	Type              string                     `json:"type,omitempty"`
-	Name              string                     `json:"name,omitempty"`
-	ProviderConfigKey string                     `json:"provider_config_key,omitempty"`
-	Expressions       map[string]json.RawMessage `json:"expressions,omitempty"`
-	SchemaVersion     uint64                     `json:"schema_version"`
-	CountExpression   json.RawMessage            `json:"count_expression,omitempty"`
-	ForEachExpression json.RawMessage            `json:"for_each_expression,omitempty"`
-	DependsOn         []string                   `json:"depends_on,omitempty"`
-}
-
-// OutputConfigSummary describes one output block.
-type OutputConfigSummary struct {
-	Sensitive   bool            `json:"sensitive,omitempty"`
-	Expression  json.RawMessage `json:"expression,omitempty"`
-	DependsOn   []string        `json:"depends_on,omitempty"`
-	Description string          `json:"description,omitempty"`
-}
-
-// VariableConfigSummary describes one variable block.
-type VariableConfigSummary struct {
-	Default     json.RawMessage `json:"default,omitempty"`
-	Description string          `json:"description,omitempty"`
-	Sensitive   bool            `json:"sensitive,omitempty"`
-}
-
-// ModuleCallSummary describes one module block and the module it calls.
-type ModuleCallSummary struct {
-	Source            string                     `json:"source,omitempty"`
-	Expressions       map[string]json.RawMessage `json:"expressions,omitempty"`
-	CountExpression   json.RawMessage            `json:"count_expression,omitempty"`
-	ForEachExpression json.RawMessage            `json:"for_each_expression,omitempty"`
-	Module            ModuleConfigSummary        `json:"module"`
-	VersionConstraint string                     `json:"version_constraint,omitempty"`
-	DependsOn         []string                   `json:"depends_on,omitempty"`
-}
 
 type planJSON struct {
 	FormatVersion    string                      `json:"format_version,omitempty"`
@@ -91,7 +23,7 @@ type planJSON struct {
 	ResourceChanges  []resourceChangeJSON        `json:"resource_changes,omitempty"`
 	OutputChanges    map[string]changeBodyJSON   `json:"output_changes,omitempty"`
 	PriorState       *stateJSON                  `json:"prior_state,omitempty"`
-	Configuration    *ConfigSummary              `json:"configuration,omitempty"`
+	Configuration    *jsonformat.Config          `json:"configuration,omitempty"`
 	Relevant         []relevantAttrJSON          `json:"relevant_attributes,omitempty"`
 	Checks           []any                       `json:"checks,omitempty"`
 	Timestamp        string                      `json:"timestamp,omitempty"`
@@ -160,7 +92,7 @@ type importingJSON struct {
 func MarshalPlanJSON(p *plan.Plan, schemas SchemaSource, opts JSONOptions) ([]byte, error) {
 	out := planJSON{FormatVersion: "1.2", TerraformVersion: opts.Version, Errored: p.Errored, Configuration: opts.Config}
 	if out.Configuration == nil {
-		out.Configuration = &ConfigSummary{}
+		out.Configuration = &jsonformat.Config{}
 	}
 	if !p.Timestamp.IsZero() {
 		out.Timestamp = p.Timestamp.UTC().Format(time.RFC3339)

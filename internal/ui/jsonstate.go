@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -19,7 +20,7 @@ type JSONOptions struct {
 	Version string
 	// Config summarizes the configuration for a plan's "configuration";
 	// nil writes an empty root module.
-	Config *ConfigSummary
+	Config *jsonformat.Config
 }
 
 // MarshalStateJSON returns the JSON state representation `tofu show -json`

@@ -21,21 +21,7 @@ type ProviderSchemas map[addrs.Provider]*provider.Schemas
 
 // ResourceTypeSchema implements SchemaSource.
 func (m ProviderSchemas) ResourceTypeSchema(p addrs.Provider, mode addrs.ResourceMode, typeName string) (provider.Schema, bool) {
-	ps := m[p]
-	if ps == nil {
-		return provider.Schema{}, false
-	}
-	var s provider.Schema
-	var ok bool
-	if mode == addrs.Data {
-		s, ok = ps.DataSources[typeName]
-	} else {
-		s, ok = ps.ResourceTypes[typeName]
-	}
-	if !ok || s.Block == nil {
-		return provider.Schema{}, false
-	}
-	return s, true
+	return m[p].ResourceTypeSchema(mode, typeName)
 }
 
 // lookupBlock returns the schema block for a resource, or nil.
