@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/rig-iac/rig/internal/jsonformat"
 )
 
 // TestProvidersSchemaBuiltIn prints the built-in provider's schemas in the
@@ -51,8 +53,8 @@ func TestProvidersSchemaRandom(t *testing.T) {
 	var got struct {
 		FormatVersion string `json:"format_version"`
 		Schemas       map[string]struct {
-			Provider        jsonSchema             `json:"provider"`
-			ResourceSchemas map[string]*jsonSchema `json:"resource_schemas"`
+			Provider        jsonformat.Schema             `json:"provider"`
+			ResourceSchemas map[string]*jsonformat.Schema `json:"resource_schemas"`
 		} `json:"provider_schemas"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
