@@ -75,7 +75,7 @@ var allowedImports = map[string][]string{
 	"internal/ui": {"internal/addrs", "internal/apply", "internal/dag", "internal/diag", "internal/jsonformat", "internal/marks", "internal/plan",
 		"internal/provider", "internal/state"},
 	// Why a plan does what it does to one address (rig explain).
-	"internal/explain": {"internal/addrs", "internal/apply", "internal/config", "internal/diag", "internal/lang",
+	"internal/explain": {"internal/addrs", "internal/apply", "internal/config", "internal/diag", "internal/jsonformat", "internal/lang",
 		"internal/plan", "internal/ui"},
 	"internal/graphview":     {"internal/addrs", "internal/apply", "internal/dag", "internal/plan"},
 	"internal/browsertest":   {},

@@ -3,10 +3,11 @@
 // read theirs read rig's: the configuration (a JSON plan's
 // "configuration", show -json -config, show -module), the provider schemas
 // (providers schema -json), the function signatures (metadata functions
-// -json), the JSON plan and state (show -json), and the messages of the
-// -json stream. It builds those shapes from configuration and schemas;
-// internal/ui, which renders plans, states and diagnostics, fills in the
-// shapes of what it renders.
+// -json), the JSON plan and state (show -json), the validate document, the
+// reasons of rig_reasons, and the messages of the -json stream. It builds
+// the shapes of configuration and schemas itself; internal/ui, which
+// renders plans, states and diagnostics, fills in the shapes of what it
+// renders.
 //
 // It imports internal/addrs, internal/config, internal/getproviders,
 // internal/lang and internal/provider.
