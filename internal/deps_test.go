@@ -71,7 +71,7 @@ var allowedImports = map[string][]string{
 		"internal/eval", "internal/lang", "internal/marks", "internal/plan", "internal/provider", "internal/provisioner", "internal/state"},
 	// The machine-readable JSON shapes: below the renderers that fill them
 	// in (ui), above the configuration and schemas it describes.
-	"internal/jsonformat": {"internal/addrs", "internal/config", "internal/getproviders", "internal/lang", "internal/provider"},
+	"internal/jsonformat": {"internal/addrs", "internal/config", "internal/getproviders", "internal/lang", "internal/provider", "internal/state"},
 	"internal/ui": {"internal/addrs", "internal/apply", "internal/dag", "internal/diag", "internal/jsonformat", "internal/marks", "internal/plan",
 		"internal/provider", "internal/state"},
 	// Why a plan does what it does to one address (rig explain).

@@ -14,6 +14,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/getmodules"
 	"github.com/rig-iac/rig/internal/getproviders"
+	"github.com/rig-iac/rig/internal/jsonformat"
 )
 
 // runGet is `rig get`: init's module step alone. It installs the modules
@@ -59,15 +60,6 @@ func runGet(m *Meta, args []string) int {
 	return 0
 }
 
-// moduleEntry is one module call of `modules -json`, as Terraform 1.10+
-// prints it: the call's name, its source address and the version
-// installed ("" for a source without versions).
-type moduleEntry struct {
-	Key     string `json:"key"`
-	Source  string `json:"source"`
-	Version string `json:"version"`
-}
-
 // runModules is `rig modules`: every module call of the configuration,
 // as a tree or, with -json, as Terraform's list.
 func runModules(m *Meta, args []string) int {
@@ -91,14 +83,11 @@ func runModules(m *Meta, args []string) int {
 	}
 	entries := moduleEntries(cfg, manifest)
 	if *jsonOut {
-		list := make([]moduleEntry, 0, len(entries))
+		list := make([]jsonformat.InstalledModule, 0, len(entries))
 		for _, e := range entries {
-			list = append(list, e.moduleEntry)
+			list = append(list, e.InstalledModule)
 		}
-		b, _ := json.Marshal(struct {
-			FormatVersion string        `json:"format_version"`
-			Modules       []moduleEntry `json:"modules"`
-		}{"1.0", list})
+		b, _ := json.Marshal(jsonformat.InstalledModules{FormatVersion: "1.0", Modules: list})
 		fmt.Fprintln(m.Out, string(b))
 		return 0
 	}
@@ -135,7 +124,7 @@ func runModules(m *Meta, args []string) int {
 
 // treeEntry is a module call where the tree shows it.
 type treeEntry struct {
-	moduleEntry
+	jsonformat.InstalledModule
 	constraint    string
 	depth         int
 	last          bool   // the last call of its module
@@ -156,7 +145,7 @@ func moduleEntries(cfg *config.Module, manifest getmodules.Manifest) []treeEntry
 			if key != "" {
 				full = key + "." + name
 			}
-			e := treeEntry{moduleEntry: moduleEntry{Key: name, Source: call.Source}, constraint: call.Version,
+			e := treeEntry{InstalledModule: jsonformat.InstalledModule{Key: name, Source: call.Source}, constraint: call.Version,
 				depth: depth, last: i == len(names)-1, ancestorsLast: ancestorsLast}
 			if rec, ok := manifest.Record(full); ok {
 				e.Source, e.Version = rec.Source, rec.Version

@@ -2,17 +2,16 @@ package command
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
 
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statemgr"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
 func runOutput(m *Meta, args []string) int {
@@ -44,7 +43,7 @@ func runOutput(m *Meta, args []string) int {
 		if fs.NArg() == 1 {
 			name = fs.Arg(0)
 		}
-		if b, ok := outputsJSON(s, name); ok {
+		if b, ok := jsonformat.MarshalOutputs(s.Outputs, name); ok {
 			if ds := writeJSONInto(jsonInto, b); ds.HasErrors() {
 				m.showDiagnostics(ds)
 				return 1
@@ -74,7 +73,7 @@ func runOutput(m *Meta, args []string) int {
 			}
 			fmt.Fprint(m.Out, v)
 		case *jsonOut:
-			b, ok := outputsJSON(s, name)
+			b, ok := jsonformat.MarshalOutputs(s.Outputs, name)
 			if !ok {
 				m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to encode output", "The value of %q cannot be written as JSON.", name)})
 				return 1
@@ -86,7 +85,7 @@ func runOutput(m *Meta, args []string) int {
 		return 0
 	}
 	if *jsonOut {
-		b, _ := outputsJSON(s, "")
+		b, _ := jsonformat.MarshalOutputs(s.Outputs, "")
 		fmt.Fprintln(m.Out, string(b))
 		return 0
 	}
@@ -158,31 +157,4 @@ func (m *Meta) loadConfigQuiet() (*config.Module, bool) {
 		return nil, false
 	}
 	return cfg, true
-}
-
-// outputsJSON is what `output -json` prints: the named output's value, or
-// with name "" every output with its sensitivity, type and value. ok is
-// false when the named output is missing or cannot be encoded.
-func outputsJSON(s *state.State, name string) ([]byte, bool) {
-	if name != "" {
-		o, ok := s.Outputs[name]
-		if !ok {
-			return nil, false
-		}
-		b, err := ctyjson.Marshal(o.Value, o.Value.Type())
-		return b, err == nil
-	}
-	type outJSON struct {
-		Sensitive bool            `json:"sensitive"`
-		Type      json.RawMessage `json:"type"`
-		Value     json.RawMessage `json:"value"`
-	}
-	all := map[string]outJSON{}
-	for name, o := range s.Outputs {
-		ty, _ := ctyjson.MarshalType(o.Value.Type())
-		val, _ := ctyjson.Marshal(o.Value, o.Value.Type())
-		all[name] = outJSON{Sensitive: o.Sensitive, Type: ty, Value: val}
-	}
-	b, _ := json.MarshalIndent(all, "", "  ")
-	return b, true
 }
