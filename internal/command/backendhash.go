@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"maps"
 
+	httpbackend "github.com/rig-iac/rig/internal/backend/http"
+	"github.com/rig-iac/rig/internal/backend/pg"
+	"github.com/rig-iac/rig/internal/backend/s3"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -29,7 +32,7 @@ const (
 
 // terraformLacks are the settings of a backend type that OpenTofu's schema
 // has and Terraform's does not.
-var terraformLacks = map[string][]string{"pg": {"table_name", "index_name"}, "http": {"headers"}, "s3": s3OpenTofuOnlyNames()}
+var terraformLacks = map[string][]string{"pg": pg.OpenTofuOnly, "http": httpbackend.OpenTofuOnly, "s3": s3.OpenTofuOnly}
 
 // formSettings returns the settings of backend type typ in form's schema,
 // with whether each is a boolean; the caller must not modify the result.
@@ -66,9 +69,9 @@ func representable(form backendHashForm, typ string, settings map[string]string)
 func formType(form backendHashForm, typ, name string) cty.Type {
 	if typ == "s3" {
 		if form == hashTerraform {
-			return s3TerraformSchema[name]
+			return s3.TerraformSchema[name]
 		}
-		return s3OpenTofuSchema[name]
+		return s3.OpenTofuSchema[name]
 	}
 	return settingType(typ, name)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	httpbackend "github.com/rig-iac/rig/internal/backend/http"
+	"github.com/rig-iac/rig/internal/backend/s3"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -27,7 +28,7 @@ import (
 // a boolean (backendSettings says which are booleans), per backend type.
 var settingTypes = map[string]map[string]cty.Type{
 	"http": httpSettingTypes(),
-	"s3":   s3Schema,
+	"s3":   s3.Schema,
 }
 
 func httpSettingTypes() map[string]cty.Type {

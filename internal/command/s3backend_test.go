@@ -234,33 +234,3 @@ assume_role_duration_seconds = 1800
 		})
 	}
 }
-
-// TestS3SettingProblems: problems with the values are diagnostics naming
-// the setting, without the secrets.
-func TestS3SettingProblems(t *testing.T) {
-	secret := strings.Repeat("Zm9v", 11) // 44 base64 characters
-	tests := []struct {
-		name     string
-		settings map[string]string
-		want     string
-	}{
-		{"missing bucket", map[string]string{"key": "k", "region": "us-east-1"}, `The "bucket" attribute value must not be empty`},
-		{"missing region", map[string]string{"bucket": "b", "key": "k"}, `Missing region value`},
-		{"kms and customer key", map[string]string{"bucket": "b", "key": "k", "region": "us-east-1", "kms_key_id": "alias/x", "sse_customer_key": secret}, `Only one of "kms_key_id" and "sse_customer_key"`},
-		{"endpoint twice", map[string]string{"bucket": "b", "key": "k", "region": "us-east-1", "endpoint": "a", "endpoints": `{"s3":"b"}`}, `Only one of "endpoint" and "endpoints.s3"`},
-		{"sso endpoint", map[string]string{"bucket": "b", "key": "k", "region": "us-east-1", "endpoints": `{"sso":"https://sso.local"}`}, `rig does not support the s3 backend's "endpoints.sso" setting yet`},
-		{"web identity without a token", map[string]string{"bucket": "b", "key": "k", "region": "us-east-1", "assume_role_with_web_identity": `{"role_arn":"r"}`}, `Exactly one of "web_identity_token" and "web_identity_token_file"`},
-		{"assume_role both ways", map[string]string{"bucket": "b", "key": "k", "region": "us-east-1", "role_arn": "r", "assume_role": `{"role_arn":"r"}`}, `conflict with the "assume_role" setting`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, ds := s3ConfigFromSettings(tt.settings, func(string) string { return "" })
-			if !ds.HasErrors() || !strings.Contains(ds.Err().Error(), tt.want) {
-				t.Fatalf("diagnostics %v, want %q", ds, tt.want)
-			}
-			if strings.Contains(ds.Err().Error(), secret) {
-				t.Errorf("a diagnostic shows the customer key")
-			}
-		})
-	}
-}
