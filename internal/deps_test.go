@@ -81,8 +81,14 @@ var allowedImports = map[string][]string{
 	"internal/browsertest":   {},
 	"internal/timeline":      {"internal/addrs", "internal/apply", "internal/graphview", "internal/plan"},
 	"internal/plan/plantest": {"internal/addrs", "internal/plan", "internal/state"},
-	"internal/command":       {"*"},
-	"cmd/rig":                {"internal/command"},
+	// The working directory: its data, backend record and configuration,
+	// state stores, saved plans.
+	"internal/workdir": {"internal/addrs", "internal/backend", "internal/backend/http", "internal/backend/local",
+		"internal/backend/pg", "internal/backend/s3", "internal/checks", "internal/config", "internal/corelog", "internal/diag",
+		"internal/encryption", "internal/lang", "internal/plan", "internal/plan/planfile", "internal/provider/builtin",
+		"internal/state", "internal/state/statefile", "internal/state/statemgr", "internal/timeline", "internal/version"},
+	"internal/command": {"*"},
+	"cmd/rig":          {"internal/command"},
 
 	// The harness of the tests that drive rig as its users do, and the
 	// packages of process-level tests that use it.

@@ -17,6 +17,7 @@ import (
 	"github.com/rig-iac/rig/internal/state/statemgr"
 	"github.com/rig-iac/rig/internal/timeline"
 	"github.com/rig-iac/rig/internal/ui"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 func runApply(m *Meta, args []string) int {
@@ -170,7 +171,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 		hooks = append(hooks, rec)
 	}
 	final, ds := apply.Apply(ctx, op.cfg, p, op.providers, apply.Options{
-		Parallelism: f.parallelism, Limits: f.limits, Hooks: hooks, StateWriter: writer, Workspace: m.workspace(),
+		Parallelism: f.parallelism, Limits: f.limits, Hooks: hooks, StateWriter: writer, Workspace: m.dir().Workspace(),
 		Graph: g, ReleaseApplied: true, SpliceDependencies: op.dependencies == plan.ReducedDependencies, Cwd: op.cwd,
 		Provisioners: provisioners(), MaxInstances: op.maxInstances,
 	})
@@ -187,7 +188,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	}
 	// A final write covers anything not yet persisted (it is skipped when nothing changed).
 	if err := writer.WriteState(context.Background(), final); err != nil {
-		ds = ds.Append(m.persistFailed(final, writer, err)) // errored.go: errored.tfstate
+		ds = ds.Append(m.dir().PersistFailed(final, writer, err, m.Out)) // errored.tfstate
 	}
 	ds = ds.Append(forgottenError(p, f))
 	out.diagnostics(ds)
@@ -243,7 +244,7 @@ func provisioners() map[string]apply.Provisioner {
 func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *operationFlags) int {
 	// The configuration says how the plan is encrypted; its errors are reported below.
 	cfg, _ := m.loadConfigQuiet()
-	pf, err := readPlan(path, cfg)
+	pf, err := workdir.ReadPlan(path, cfg)
 	if err != nil {
 		out.diagnostics(diag.Diagnostics{diag.Errorf("Failed to load plan file", "%s", err)})
 		return 1

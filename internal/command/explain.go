@@ -10,6 +10,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/explain"
 	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // runExplain explains what a plan does to the objects an address names,
@@ -86,7 +87,7 @@ func runExplain(m *Meta, args []string) int {
 func (m *Meta) explainedPlan(path string, f *operationFlags) (p *plan.Plan, cfg *config.Module, code int) {
 	if path != "" {
 		own, _ := m.loadConfigQuiet() // for the plan's encryption, if any
-		pf, err := readPlan(path, own)
+		pf, err := workdir.ReadPlan(path, own)
 		if err != nil {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a plan", "%s", err)})
 			return nil, nil, 1

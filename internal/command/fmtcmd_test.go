@@ -123,7 +123,7 @@ func TestFmtTargets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := workdir(t, tt.files)
+			dir := workDir(t, tt.files)
 			r := rigInput(t, dir, tt.stdin, tt.args...)
 			if r.code != tt.code || r.stdout != tt.stdout || !strings.Contains(r.stderr, tt.stderr) || (tt.stderr == "" && r.stderr != "") {
 				t.Errorf("rig %s: exit %d, want %d\nstdout: %q, want %q\nstderr: %s", tt.args, r.code, tt.code, r.stdout, tt.stdout, r.stderr)

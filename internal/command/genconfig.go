@@ -28,7 +28,7 @@ func (m *Meta) generateConfig(ctx context.Context, op *operation, f *operationFl
 			"rig can only write generated config into a new file. Either choose a different target location or move all existing configuration out of the target file, delete it and try again.")}
 	}
 	gen, ds := plan.GenerateConfig(ctx, op.cfg, op.state, op.providers, plan.Options{
-		Variables: op.variables, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances,
+		Variables: op.variables, Workspace: m.dir().Workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances,
 	})
 	if ds.HasErrors() || len(gen) == 0 {
 		return nil, ds

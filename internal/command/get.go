@@ -44,7 +44,7 @@ func runGet(m *Meta, args []string) int {
 	creds, more := getproviders.LoadCredentials(os.Environ())
 	ds = ds.Append(more)
 	inst := getmodules.Installer{
-		ModulesDir:          filepath.ToSlash(m.dataPath("modules")),
+		ModulesDir:          filepath.ToSlash(m.dir().DataPath("modules")),
 		Upgrade:             *update,
 		Out:                 m.Out,
 		HTTPClient:          moduleHTTPClient,
@@ -76,7 +76,7 @@ func runModules(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	manifest, err := getmodules.ReadManifest(m.dataPath("modules"))
+	manifest, err := getmodules.ReadManifest(m.dir().DataPath("modules"))
 	if err != nil {
 		m.showDiagnostics(ds.Append(diag.Errorf("Failed to read module manifest", "%s", err)))
 		return 1

@@ -14,6 +14,7 @@ import (
 	"github.com/rig-iac/rig/internal/graphview"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // runGraph prints a Graphviz DOT graph: by default the resources and their
@@ -88,7 +89,7 @@ func runGraph(m *Meta, args []string) int {
 // configuration it records.
 func (m *Meta) graphSavedPlan(path, outPath, format string) int {
 	cfg, _ := m.loadConfigQuiet() // for the plan's encryption, if any
-	pf, err := readPlan(path, cfg)
+	pf, err := workdir.ReadPlan(path, cfg)
 	if err != nil {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a plan", "%s", err)})
 		return 1

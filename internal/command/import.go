@@ -58,7 +58,7 @@ func runImport(m *Meta, args []string) int {
 		hooks = nil // no progress lines
 	}
 	imported, more := plan.Import(ctx, op.cfg, op.state, op.providers, []plan.ImportTarget{{Addr: addr, ID: fs.Arg(1)}},
-		plan.ImportOptions{Variables: op.variables, Workspace: m.workspace(), Hooks: hooks, Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances})
+		plan.ImportOptions{Variables: op.variables, Workspace: m.dir().Workspace(), Hooks: hooks, Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances})
 	if ds = ds.Append(more); ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
@@ -69,7 +69,7 @@ func runImport(m *Meta, args []string) int {
 	defer endWriting()
 	writer := statemgr.NewWriter(op.store, op.state)
 	if err := writer.WriteState(context.Background(), imported); err != nil {
-		m.showDiagnostics(ds.Append(m.persistFailed(imported, writer, err)))
+		m.showDiagnostics(ds.Append(m.dir().PersistFailed(imported, writer, err, m.Out)))
 		return 1
 	}
 	view.Success()

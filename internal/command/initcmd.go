@@ -13,12 +13,13 @@ import (
 	"github.com/rig-iac/rig/internal/getmodules"
 	"github.com/rig-iac/rig/internal/getproviders"
 	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 func runInit(m *Meta, args []string) int {
 	fs := m.flagSet("init")
-	var backendFlags initBackendFlags // -backend-config, -migrate-state, … (migrate.go)
-	m.addInitBackendFlags(fs, &backendFlags)
+	var backendFlags workdir.InitBackendOptions // -backend-config, -migrate-state, … (initflags.go)
+	addInitBackendFlags(fs, &backendFlags)
 	var f initFlags // -backend, -get, -plugin-dir, -upgrade, -lockfile (initflags.go)
 	addInitFlags(fs, &f)
 	if code, ok := m.parseArgs(fs, args); !ok {
@@ -63,7 +64,8 @@ func runInit(m *Meta, args []string) int {
 	}
 	if f.backend {
 		fmt.Fprint(m.Out, colorText(m.Color, "\x1b[1mInitializing the backend...\x1b[0m\n", "Initializing the backend...\n"))
-		if more := m.initBackend(context.Background(), cfg, &backendFlags); more.HasErrors() {
+		backendFlags.Out, backendFlags.Confirm = m.Out, m.confirm
+		if more := m.dir().InitBackend(context.Background(), cfg, &backendFlags); more.HasErrors() {
 			m.showDiagnostics(ds.Append(more))
 			return 1
 		}
@@ -74,8 +76,8 @@ func runInit(m *Meta, args []string) int {
 		return 1
 	}
 	fmt.Fprint(m.Out, colorText(m.Color, "\n\x1b[1mInitializing provider plugins...\x1b[0m\n", "\nInitializing provider plugins...\n"))
-	if err := os.MkdirAll(m.dataDir(), 0o755); err != nil {
-		m.showDiagnostics(ds.Append(diag.Errorf("Failed to initialize", "Creating %s: %s", m.dataDir(), err)))
+	if err := os.MkdirAll(m.dir().DataDir(), 0o755); err != nil {
+		m.showDiagnostics(ds.Append(diag.Errorf("Failed to initialize", "Creating %s: %s", m.dir().DataDir(), err)))
 		return 1
 	}
 	ds = ds.Append(m.initProviders(cfg, &f))
@@ -118,7 +120,7 @@ func (m *Meta) initModules(upgrade bool) diag.Diagnostics {
 	}
 	cli, _ := m.cliConfig() // its problems are shown before the command runs
 	inst := getmodules.Installer{
-		ModulesDir:          filepath.ToSlash(m.dataPath("modules")),
+		ModulesDir:          filepath.ToSlash(m.dir().DataPath("modules")),
 		RegistryRetries:     cli.RegistryRetries,
 		RegistryTimeout:     cli.RegistryTimeout,
 		Upgrade:             upgrade,

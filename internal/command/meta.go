@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -17,19 +16,14 @@ import (
 	"time"
 
 	"github.com/rig-iac/rig/internal/addrs"
-	"github.com/rig-iac/rig/internal/backend"
 	"github.com/rig-iac/rig/internal/config"
-	"github.com/rig-iac/rig/internal/corelog"
 	"github.com/rig-iac/rig/internal/diag"
-	"github.com/rig-iac/rig/internal/encryption"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/getmodules"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/builtin"
-	"github.com/rig-iac/rig/internal/state"
-	"github.com/rig-iac/rig/internal/state/statefile"
 	"github.com/rig-iac/rig/internal/ui"
-	"github.com/zclconf/go-cty/cty"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // Meta holds what every command shares: the streams, the global settings
@@ -44,7 +38,7 @@ type Meta struct {
 	view viewOptions
 	// legacy holds the local backend's -state, -state-out and -backup
 	// (legacystate.go).
-	legacy legacyState
+	legacy workdir.LegacyState
 	// stream is the JSON stream of a command without a plan, nil without
 	// -json and -json-into (jsonstream.go).
 	stream *commandStream
@@ -65,9 +59,9 @@ type Meta struct {
 	// it to place providers the lock file does not record
 	// (getproviders.RegistryHosts); nil otherwise.
 	stateProviders []addrs.Provider
-	// encryption is the encryption configuration of the state store last
-	// opened (stateStore), for errored.tfstate; nil when there is none.
-	encryption *encryption.Encryption
+	// wd is the working directory, made once the command's options are
+	// parsed (dir).
+	wd *workdir.Dir
 
 	// writing counts the phases under way that change state or remote
 	// objects (an apply's walk and final write, an import's write): while
@@ -86,6 +80,16 @@ type Meta struct {
 	// the core log, the data directory, TF_IN_AUTOMATION, TF_INPUT, the
 	// CLI configuration.
 	runEnv
+}
+
+// dir returns the working directory, used as the environment and the
+// command's options say. It is made on first use, which must come after
+// the command's flags are parsed.
+func (m *Meta) dir() *workdir.Dir {
+	if m.wd == nil {
+		m.wd = workdir.New(".", workdir.Options{DataDir: m.dataDirEnv, ConfigDir: m.configDir, Legacy: m.legacy, Log: m.log, Warnings: m.Err})
+	}
+	return m.wd
 }
 
 // interruptGrace is how long rig, interrupted outside any writing phase,
@@ -257,7 +261,7 @@ func (m *Meta) loadCheckedConfig() (*config.Module, diag.Diagnostics) {
 // paths through the manifest `rig init` (or terraform/tofu init) wrote in
 // .terraform/modules (modules in TF_DATA_DIR).
 func (m *Meta) installedModules() config.ModuleDirResolver {
-	modulesDir := m.dataPath("modules")
+	modulesDir := m.dir().DataPath("modules")
 	var (
 		once     sync.Once
 		manifest getmodules.Manifest
@@ -280,102 +284,10 @@ func (m *Meta) installedModules() config.ModuleDirResolver {
 	}
 }
 
-// workspace returns the selected workspace: TF_WORKSPACE, else the one
-// recorded by `rig workspace select` (the data directory's environment
-// file), else "default".
-func (m *Meta) workspace() string {
-	if ws := os.Getenv("TF_WORKSPACE"); ws != "" {
-		return ws
-	}
-	if b, err := os.ReadFile(m.dataPath("environment")); err == nil {
-		if ws := strings.TrimSpace(string(b)); ws != "" {
-			return ws
-		}
-	}
-	return "default"
-}
-
-// backendFor returns the state backend the configuration selects (see
-// resolveBackend in backendconfig.go: the backend `rig init` recorded).
-func (m *Meta) backendFor(cfg *config.Module) (backend.Backend, diag.Diagnostics) {
-	if m.legacy.active() {
-		return m.legacyStateBackend(cfg)
-	}
-	return m.resolveBackend(cfg)
-}
-
-// stateStore opens the state store of the selected workspace.
-func (m *Meta) stateStore(ctx context.Context, cfg *config.Module) (backend.Store, diag.Diagnostics) {
-	b, ds := m.backendFor(cfg)
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	enc, more := encryptionOf(cfg)
-	ds = ds.Append(more)
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	store, err := b.Store(ctx, m.workspace())
-	if err != nil {
-		return nil, ds.Append(diag.Errorf("Failed to open state", "%s", err))
-	}
-	m.log.Debug("state store opened", corelog.String("workspace", m.workspace()), corelog.String("path", store.Path()))
-	if m.log.Enabled(corelog.Info) {
-		store = loggedStore{Store: store, log: m.log}
-	}
-	m.encryption = enc
-	if enc != nil {
-		store = encryptedStore{Store: store, enc: enc}
-	}
-	return store, ds
-}
-
-// readState reads the workspace's state. No state, or one that is empty
-// or only white space, is an empty state, as in OpenTofu.
-func readState(ctx context.Context, store backend.Store) (*state.State, diag.Diagnostics) {
-	data, err := store.Read(ctx)
-	if err != nil {
-		return nil, diag.Diagnostics{diag.Errorf("Failed to load state", "%s", err)}
-	}
-	s, err := statefile.Parse(data)
-	switch {
-	case errors.Is(err, statefile.ErrEmpty):
-		return state.New(), nil
-	case err != nil && encryption.IsEncrypted(data):
-		return nil, diag.Diagnostics{diag.Errorf("Failed to load state", "%s is encrypted, and the configuration has no encryption block with a state target to decrypt it. The state was left untouched.", store.Path())}
-	case err != nil:
-		return nil, diag.Diagnostics{diag.Errorf("Failed to load state", "Reading %s: %s. The state was left untouched.", store.Path(), err)}
-	}
-	return s, nil
-}
-
-// lockState takes the state lock for an operation, waiting up to timeout.
-func (m *Meta) lockState(ctx context.Context, store backend.Store, operation string, timeout time.Duration) (unlock func(), ds diag.Diagnostics) {
-	info := backend.NewLockInfo(operation)
-	id, err := backend.LockWithTimeout(ctx, store, info, timeout)
-	if err != nil {
-		var le *backend.LockError
-		detail := err.Error()
-		if errors.As(err, &le) {
-			detail = le.Error()
-		}
-		return nil, diag.Diagnostics{diag.Errorf("Error acquiring the state lock", "%s\n\nrig acquires a state lock to protect the state from being written by multiple users at the same time. Please resolve the issue above and try again. For most commands, you can disable locking with the \"-lock=false\" flag, but this is not recommended.", detail)}
-	}
-	m.log.Debug("state locked", corelog.String("path", store.Path()), corelog.String("operation", operation), corelog.String("lock_id", id))
-	return func() {
-		if err := store.Unlock(context.Background(), id); err != nil {
-			fmt.Fprintf(m.Err, "Error releasing the state lock: %s\n", err)
-			return
-		}
-		m.log.Debug("state unlocked", corelog.String("path", store.Path()), corelog.String("lock_id", id))
-	}, nil
-}
-
 // newBuiltinTerraform starts the built-in terraform provider, which reads
-// remote states with readRemoteState; tests replace it to get predictable
-// ids.
-var newBuiltinTerraform = func() provider.Interface {
-	return &builtin.Terraform{ReadRemoteState: readRemoteState}
+// remote states with read; tests replace it to get predictable ids.
+var newBuiltinTerraform = func(read builtin.RemoteStateReader) provider.Interface {
+	return &builtin.Terraform{ReadRemoteState: read}
 }
 
 // providerFactories returns every provider rig can start: the built-in
@@ -389,14 +301,7 @@ func (m *Meta) providerFactories() provider.Factories {
 		f[p] = pf
 	}
 	f[addrs.NewBuiltInProvider("terraform")] = func() (provider.Interface, error) {
-		p := newBuiltinTerraform()
-		if t, ok := p.(*builtin.Terraform); ok && t.ReadRemoteState != nil {
-			read := t.ReadRemoteState
-			t.ReadRemoteState = func(ctx context.Context, req builtin.RemoteStateRequest) (map[string]cty.Value, diag.Diagnostics) {
-				return read(withRemoteStateEncryption(ctx, m.encryption), req)
-			}
-		}
-		return p, nil
+		return newBuiltinTerraform(m.dir().ReadRemoteState), nil
 	}
 	return m.loggedFactories(f)
 }

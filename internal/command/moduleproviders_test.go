@@ -24,7 +24,7 @@ func gitModuleRepo(t *testing.T, files map[string]string) string {
 		t.Skip("git is not on PATH")
 	}
 	repo := filepath.Join(t.TempDir(), "module.git")
-	work := workdir(t, files)
+	work := workDir(t, files)
 	gitRun := func(dir string, args ...string) {
 		t.Helper()
 		cmd := exec.Command("git", args...)
@@ -101,7 +101,7 @@ func TestInitInstallsChildModuleProviders(t *testing.T) {
 	source := reg.Host + "/rig/test"
 
 	files := childProvidersConfig(t, reg.Host, "< 1.3")
-	dir := workdir(t, files)
+	dir := workDir(t, files)
 	r := mustRig(t, dir, "init", "-no-color")
 	for _, want := range []string{
 		"- Finding " + source + ` versions matching "~> 1.0, < 1.3.0"...`,
@@ -133,7 +133,7 @@ Providers required by configuration:
 	}
 
 	if tf, err := exec.LookPath("terraform"); err == nil {
-		theirs := workdir(t, files)
+		theirs := workDir(t, files)
 		cmd := exec.Command(tf, "-chdir="+theirs, "init", "-input=false", "-no-color")
 		cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -147,7 +147,7 @@ Providers required by configuration:
 		}
 	}
 
-	conflict := workdir(t, childProvidersConfig(t, reg.Host, "< 1.0"))
+	conflict := workDir(t, childProvidersConfig(t, reg.Host, "< 1.0"))
 	r = rig(t, conflict, "init", "-no-color")
 	stderr := strings.Join(strings.Fields(r.stderr), " ")
 	if want := "Error: Failed to resolve provider packages Could not resolve provider " + source + ": no available releases match the given constraints ~> 1.0, < 1.0.0"; r.code != 1 || !strings.Contains(stderr, want) {
@@ -208,7 +208,7 @@ provider "tls" {}
 resource "time_static" "t" {}
 `,
 	}
-	dir := workdir(t, files)
+	dir := workDir(t, files)
 	r := rig(t, dir, "plan", "-no-color", "-input=false")
 	for _, p := range []string{"local", "random", "time", "tls"} {
 		if want := "provider registry.terraform.io/hashicorp/" + p + ": required by this configuration but no version is selected"; !strings.Contains(r.stderr, want) {
@@ -236,7 +236,7 @@ resource "time_static" "t" {}
 		t.Errorf("apply:\n%s", r.stdout)
 	}
 	if tf, err := exec.LookPath("terraform"); err == nil {
-		theirs := workdir(t, files)
+		theirs := workDir(t, files)
 		cmd := exec.Command(tf, "-chdir="+theirs, "init", "-input=false", "-no-color", "-plugin-dir="+mirror)
 		cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_CLI_CONFIG_FILE=/dev/null")
 		if out, err := cmd.CombinedOutput(); err != nil {

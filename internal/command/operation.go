@@ -21,6 +21,7 @@ import (
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statemgr"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // operationFlags are the flags plan, apply and destroy share.
@@ -186,21 +187,21 @@ func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*
 	f.limits = mergeLimits(st.limits, f.limits)
 	op.dependencies = st.dependencies
 	op.maxInstances = st.maxInstances
-	store, more := m.stateStore(ctx, cfg)
+	store, more := m.dir().StateStore(ctx, cfg)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return op, ds
 	}
 	op.store = store
 	if f.lock {
-		unlock, more := m.lockState(ctx, store, lockOp, f.lockTimeout)
+		unlock, more := m.dir().LockState(ctx, store, lockOp, f.lockTimeout)
 		ds = ds.Append(more)
 		if ds.HasErrors() {
 			return op, ds
 		}
 		op.unlock = unlock
 	}
-	s, more := readState(ctx, store)
+	s, more := workdir.ReadState(ctx, store)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return op, ds
@@ -274,7 +275,7 @@ func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (
 	start := time.Now()
 	p, more := plan.Make(ctx, op.cfg, op.state, op.providers, plan.Options{
 		Mode: mode, Variables: op.variables, Replace: replace, SkipRefresh: !f.refresh,
-		Parallelism: f.parallelism, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances,
+		Parallelism: f.parallelism, Workspace: m.dir().Workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances,
 		Targets: targets, Excludes: excludes, Hooks: op.refreshHooks, Generated: op.generated,
 	})
 	m.logPlan(p, time.Since(start))

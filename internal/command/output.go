@@ -11,6 +11,7 @@ import (
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statemgr"
 	"github.com/rig-iac/rig/internal/ui"
+	"github.com/rig-iac/rig/internal/workdir"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -19,7 +20,7 @@ func runOutput(m *Meta, args []string) int {
 	jsonOut := fs.Bool("json", false, "Print machine-readable output in JSON format: every output with its type and sensitivity, or the named output's value.")
 	m.addShowSensitiveFlag(fs)
 	m.addLegacyStateFlags(fs, legacyStateOnly)
-	m.legacy.anyBackend = true
+	m.legacy.AnyBackend = true
 	raw := fs.Bool("raw", false, "Print the named output's value, which must be a string, a number or a bool, as it is: without quotes and without a newline, for shell scripts.")
 	var jsonInto string
 	addJSONIntoFlag(fs, &jsonInto)
@@ -135,11 +136,11 @@ func rawString(v cty.Value) (string, error) {
 func (m *Meta) currentState() (*state.State, diag.Diagnostics) {
 	cfg, _ := m.loadConfigQuiet()
 	ctx := context.Background()
-	store, ds := m.stateStore(ctx, cfg)
+	store, ds := m.dir().StateStore(ctx, cfg)
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	s, more := readState(ctx, store)
+	s, more := workdir.ReadState(ctx, store)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return nil, ds

@@ -11,6 +11,7 @@ import (
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/ui"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 func runPlan(m *Meta, args []string) int {
@@ -88,8 +89,8 @@ func runPlan(m *Meta, args []string) int {
 		fmt.Fprintf(m.Out, "\n─────────────────────────────────────────────────────────────────────────────\n\nrig has generated configuration and written it to %s. Please review the\nconfiguration and edit it as necessary before adding it to version control.\n", genOut)
 	}
 	if f.out != "" {
-		pf := &planfile.File{Plan: p, Config: op.cfg.Sources, StateLineage: op.state.Lineage, StateSerial: op.state.Serial, Workspace: m.workspace()}
-		if err := writePlan(f.out, pf, op.cfg); err != nil {
+		pf := &planfile.File{Plan: p, Config: op.cfg.Sources, StateLineage: op.state.Lineage, StateSerial: op.state.Serial, Workspace: m.dir().Workspace()}
+		if err := workdir.WritePlan(f.out, pf, op.cfg); err != nil {
 			out.diagnostics(ds.Append(err))
 			return 1
 		}

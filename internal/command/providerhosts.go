@@ -9,6 +9,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/getproviders"
 	"github.com/rig-iac/rig/internal/state"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // registryHosts says under which registry host the working directory
@@ -41,11 +42,11 @@ func (m *Meta) placeProvidersFromState(ctx context.Context, cfg *config.Module) 
 	if !needed {
 		return cfg, nil
 	}
-	store, ds := m.stateStore(ctx, cfg)
+	store, ds := m.dir().StateStore(ctx, cfg)
 	if ds.HasErrors() {
 		return cfg, ds
 	}
-	s, more := readState(ctx, store)
+	s, more := workdir.ReadState(ctx, store)
 	if ds = ds.Append(more); ds.HasErrors() {
 		return cfg, ds
 	}

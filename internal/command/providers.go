@@ -19,10 +19,10 @@ import (
 
 // providersDir is where `rig init` installs provider packages, as
 // Terraform does: .terraform/providers, or providers in TF_DATA_DIR.
-func (m *Meta) providersDir() string { return m.dataPath("providers") }
+func (m *Meta) providersDir() string { return m.dir().DataPath("providers") }
 
 // pluginPathFile records the -plugin-dir directories of the last init.
-func (m *Meta) pluginPathFile() string { return m.dataPath("plugin_path") }
+func (m *Meta) pluginPathFile() string { return m.dir().DataPath("plugin_path") }
 
 // requiredProviders returns every provider module cfg itself needs (its
 // children left out): those in required_providers, those its resources,

@@ -11,7 +11,7 @@ import (
 // TestProvidersSchemaBuiltIn prints the built-in provider's schemas in the
 // JSON format terraform providers schema -json prints.
 func TestProvidersSchemaBuiltIn(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {}\n"})
+	dir := workDir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {}\n"})
 	r := rig(t, dir, "providers", "schema", "-json")
 	if r.code != 0 || r.stderr != "" {
 		t.Fatalf("providers schema -json: exit %d\n%s", r.code, r.stderr)
@@ -22,7 +22,7 @@ func TestProvidersSchemaBuiltIn(t *testing.T) {
 // TestProvidersSchemaWithoutJSON fails as Terraform does: the -json flag
 // is required.
 func TestProvidersSchemaWithoutJSON(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {}\n"})
+	dir := workDir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {}\n"})
 	r := rig(t, dir, "providers", "schema")
 	if r.code != 1 || r.stdout != "" || !strings.HasPrefix(r.stderr, "The `rig providers schema` command requires the `-json` flag.\n") {
 		t.Errorf("providers schema: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -32,7 +32,7 @@ func TestProvidersSchemaWithoutJSON(t *testing.T) {
 // TestProvidersWithSubcommands checks that providers still prints the tree
 // when it has no subcommand.
 func TestProvidersWithSubcommands(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {}\n"})
+	dir := workDir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {}\n"})
 	r := rig(t, dir, "providers", "-no-color")
 	if r.code != 0 || !strings.Contains(r.stdout, "└── provider[terraform.io/builtin/terraform]") {
 		t.Errorf("providers: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -44,7 +44,7 @@ func TestProvidersWithSubcommands(t *testing.T) {
 // types, flags and descriptions, as terraform prints them for it.
 func TestProvidersSchemaRandom(t *testing.T) {
 	mirror := realMirror(t, "random")
-	dir := workdir(t, map[string]string{"main.tf": "resource \"random_id\" \"a\" {\n  byte_length = 4\n}\n"})
+	dir := workDir(t, map[string]string{"main.tf": "resource \"random_id\" \"a\" {\n  byte_length = 4\n}\n"})
 	runOK(t, dir, "init", "-plugin-dir="+mirror)
 	r := rig(t, dir, "providers", "schema", "-json")
 	if r.code != 0 {

@@ -21,6 +21,7 @@ import (
 	"github.com/rig-iac/rig/internal/state/statefile"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/version"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // runShow shows the state, a saved plan or a state file given as
@@ -115,7 +116,7 @@ func (o showOutput) wantsJSON() bool { return o.json || o.into != "" }
 func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 	ctx := context.Background()
 	cfg, _ := m.loadConfigQuiet() // for the plan's encryption, if any
-	pf, err := readPlan(path, cfg)
+	pf, err := workdir.ReadPlan(path, cfg)
 	if err != nil {
 		if orState {
 			if data, rerr := os.ReadFile(path); rerr == nil {
@@ -135,7 +136,7 @@ func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 	human := true
 	if out.wantsJSON() {
 		cfg := m.plannedConfig(pf)
-		if err := restoreChecks(pf, cfg); err != nil {
+		if err := workdir.RestoreChecks(pf, cfg); err != nil {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a plan", "%s", err)})
 			return 1
 		}

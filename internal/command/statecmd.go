@@ -19,7 +19,7 @@ import (
 func runStateList(m *Meta, args []string) int {
 	fs := m.flagSet("state list")
 	m.addLegacyStateFlags(fs, legacyStateOnly)
-	m.legacy.anyBackend = true
+	m.legacy.AnyBackend = true
 	id := fs.String("id", "", "List only the instances whose object's id attribute is `ID`.")
 	var stream streamFlags
 	addStreamFlags(fs, &stream)
@@ -88,7 +88,7 @@ func runStateShow(m *Meta, args []string) int {
 	fs := m.flagSet("state show")
 	m.addShowSensitiveFlag(fs)
 	m.addLegacyStateFlags(fs, legacyStateOnly)
-	m.legacy.anyBackend = true
+	m.legacy.AnyBackend = true
 	jsonOut := fs.Bool("json", false, "Print the instance as a JSON state holding it alone, in the JSON state representation OpenTofu and Terraform document; its sensitive values are shown, as that format shows them.")
 	var jsonInto string
 	addJSONIntoFlag(fs, &jsonInto)

@@ -12,6 +12,7 @@ import (
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statefile"
 	"github.com/rig-iac/rig/internal/state/statemgr"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // stateTarget is an address a state command is given: a resource instance,
@@ -66,20 +67,20 @@ func (t stateTarget) matches(oa addrs.ObjectAddr) bool {
 func (m *Meta) modifyState(lock bool, lockTimeout time.Duration, fn func(s *state.State) (changed bool, ds diag.Diagnostics)) int {
 	ctx := context.Background()
 	cfg, _ := m.loadConfigQuiet()
-	store, ds := m.stateStore(ctx, cfg)
+	store, ds := m.dir().StateStore(ctx, cfg)
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
 	}
 	if lock {
-		unlock, more := m.lockState(ctx, store, "OperationTypeInvalid", lockTimeout)
+		unlock, more := m.dir().LockState(ctx, store, "OperationTypeInvalid", lockTimeout)
 		if more.HasErrors() {
 			m.showDiagnostics(ds.Append(more))
 			return 1
 		}
 		defer unlock()
 	}
-	s, more := readState(ctx, store)
+	s, more := workdir.ReadState(ctx, store)
 	ds = ds.Append(more)
 	if !ds.HasErrors() {
 		// A run killed part-way left its completed operations in the journal.
@@ -132,7 +133,7 @@ func runStateRm(m *Meta, args []string) int {
 	fs := m.flagSet("state rm")
 	dry, lock, lockTimeout := stateFlags(fs, true)
 	m.addLegacyStateFlags(fs, legacyStateBackup)
-	m.legacy.anyBackend, m.legacy.stampedBackup = true, true
+	m.legacy.AnyBackend, m.legacy.StampedBackup = true, true
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
@@ -192,7 +193,7 @@ func runStateMv(m *Meta, args []string) int {
 	fs := m.flagSet("state mv")
 	dry, lock, lockTimeout := stateFlags(fs, true)
 	m.addLegacyStateFlags(fs, legacyStateBackup)
-	m.legacy.anyBackend, m.legacy.stampedBackup = true, true
+	m.legacy.AnyBackend, m.legacy.StampedBackup = true, true
 	stateOut := fs.String("state-out", "", "Legacy option for the local backend only: move the objects into the state file at `PATH` (created if missing) rather than within the state they are in.")
 	backupOut := fs.String("backup-out", "", "Legacy option for the local backend only, with -state-out: back up the -state-out file to `PATH` before writing it (\"-\" for no backup); by default to its path followed by the time and \".backup\".")
 	if code, ok := m.parseArgs(fs, args); !ok {
@@ -353,7 +354,7 @@ func runStateReplaceProvider(m *Meta, args []string) int {
 	fs := m.flagSet("state replace-provider")
 	_, lock, lockTimeout := stateFlags(fs, false)
 	m.addLegacyStateFlags(fs, legacyAll)
-	m.legacy.anyBackend, m.legacy.stampedBackup = true, true
+	m.legacy.AnyBackend, m.legacy.StampedBackup = true, true
 	autoApprove := fs.Bool("auto-approve", false, "Replace without asking for confirmation.")
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code

@@ -11,6 +11,7 @@ import (
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statefile"
 	"github.com/rig-iac/rig/internal/state/statemgr"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // stateFileOptions say how `state mv -state-out` uses its destination file.
@@ -30,7 +31,7 @@ type stateFileOptions struct {
 func (m *Meta) moveToFile(from, to stateTarget, dry bool, dst stateFileOptions) int {
 	ctx := context.Background()
 	cfg, _ := m.loadConfigQuiet()
-	srcStore, ds := m.stateStore(ctx, cfg)
+	srcStore, ds := m.dir().StateStore(ctx, cfg)
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
@@ -39,7 +40,7 @@ func (m *Meta) moveToFile(from, to stateTarget, dry bool, dst stateFileOptions) 
 	if backup == "" {
 		backup = fmt.Sprintf("%s.%d%s", dst.path, time.Now().Unix(), local.BackupExtension)
 	}
-	dstStore, err := legacyStateStore(ctx, dst.path, backup)
+	dstStore, err := m.dir().LegacyStateStore(ctx, dst.path, backup)
 	if err != nil {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to open state", "%s", err)})
 		return 1
@@ -52,14 +53,14 @@ func (m *Meta) moveToFile(from, to stateTarget, dry bool, dst stateFileOptions) 
 	var states [2]*state.State
 	for i, store := range []backend.Store{srcStore, dstStore} {
 		if dst.lock {
-			unlock, more := m.lockState(ctx, store, "OperationTypeInvalid", dst.lockTimeout)
+			unlock, more := m.dir().LockState(ctx, store, "OperationTypeInvalid", dst.lockTimeout)
 			if more.HasErrors() {
 				m.showDiagnostics(ds.Append(more))
 				return 1
 			}
 			defer unlock()
 		}
-		s, more := readState(ctx, store)
+		s, more := workdir.ReadState(ctx, store)
 		if ds = ds.Append(more); !more.HasErrors() {
 			ds = ds.Append(statemgr.Recover(ctx, store, s))
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/encryption"
 	"github.com/rig-iac/rig/internal/state/statefile"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // runStatePull prints the selected workspace's state as stored (nothing
@@ -25,7 +26,7 @@ func runStatePull(m *Meta, args []string) int {
 	}
 	cfg, _ := m.loadConfigQuiet()
 	ctx := context.Background()
-	store, ds := m.stateStore(ctx, cfg)
+	store, ds := m.dir().StateStore(ctx, cfg)
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
@@ -74,7 +75,7 @@ func runStatePush(m *Meta, args []string) int {
 	}
 	cfg, _ := m.loadConfigQuiet()
 	// A file encrypted as the configuration says (errored.tfstate is) is decrypted first.
-	if enc, ds := encryptionOf(cfg); !ds.HasErrors() && encryption.IsEncrypted(data) {
+	if enc, ds := workdir.EncryptionOf(cfg); !ds.HasErrors() && encryption.IsEncrypted(data) {
 		if data, err = enc.DecryptState(data); err != nil {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the state file", "%s", err)})
 			return 1
@@ -86,13 +87,13 @@ func runStatePush(m *Meta, args []string) int {
 		return 1
 	}
 	ctx := context.Background()
-	store, ds := m.stateStore(ctx, cfg)
+	store, ds := m.dir().StateStore(ctx, cfg)
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
 	}
 	if lock {
-		unlock, ds := m.lockState(ctx, store, "OperationTypeInvalid", lockTimeout)
+		unlock, ds := m.dir().LockState(ctx, store, "OperationTypeInvalid", lockTimeout)
 		if ds.HasErrors() {
 			m.showDiagnostics(ds)
 			return 1
@@ -108,7 +109,7 @@ func runStatePush(m *Meta, args []string) int {
 		return 0
 	}
 	if len(existing) > 0 {
-		if reason := importConflict(data, existing); reason != "" && !*force {
+		if reason := workdir.ImportConflict(data, existing); reason != "" && !*force {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to write state", "%s. Use -force to write it anyway.", reason)})
 			return 1
 		}

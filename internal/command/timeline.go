@@ -2,22 +2,13 @@ package command
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/timeline"
 )
-
-// timelineFile is where apply and destroy keep the record of the
-// operations they ran (timeline.Record as JSON, mode 0600), for
-// "rig show -timeline"; each run that ran an operation replaces it. It is
-// .terraform/rig-timeline.json, or rig-timeline.json in TF_DATA_DIR.
-func (m *Meta) timelineFile() string { return m.dataPath("rig-timeline.json") }
 
 // newTimelineRecorder returns the recorder of the apply of g.
 func newTimelineRecorder(op *operation, g *apply.Graph, f *operationFlags) *timeline.Recorder {
@@ -39,7 +30,7 @@ func (m *Meta) keepTimeline(rec *timeline.Recorder, g *apply.Graph, f *operation
 	}
 	r := rec.Finish(g)
 	if rec.Operations() > 0 {
-		if err := saveTimeline(m.timelineFile(), r); err != nil {
+		if err := m.dir().SaveTimeline(r); err != nil {
 			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Failed to record the timeline",
 				Detail: fmt.Sprintf("rig show -timeline will not show this %s: %s", r.Command, err)})
 		}
@@ -51,42 +42,6 @@ func (m *Meta) keepTimeline(rec *timeline.Recorder, g *apply.Graph, f *operation
 		note = fmt.Sprintf("The timeline of this %s is in %s.", r.Command, f.timeline)
 	}
 	return note, ds
-}
-
-// saveTimeline writes r to timelineFile, creating its directory if needed.
-func saveTimeline(timelineFile string, r *timeline.Record) error {
-	b, err := r.Marshal()
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(timelineFile), 0o755); err != nil {
-		return err
-	}
-	tmp := timelineFile + ".tmp"
-	if err := writePrivateFile(tmp, b); err != nil {
-		return fmt.Errorf("write %s: %w", tmp, err)
-	}
-	if err := os.Rename(tmp, timelineFile); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("replace %s: %w", timelineFile, err)
-	}
-	return nil
-}
-
-// loadTimeline reads timelineFile; ok is false when there is none.
-func loadTimeline(timelineFile string) (r *timeline.Record, ok bool, err error) {
-	b, err := os.ReadFile(timelineFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, err
-	}
-	r, err = timeline.Unmarshal(b)
-	if err != nil {
-		return nil, false, fmt.Errorf("%s: %w", timelineFile, err)
-	}
-	return r, true, nil
 }
 
 // writeTimelinePage writes the page of r to path.
@@ -104,14 +59,14 @@ func writeTimelinePage(path string, r *timeline.Record) error {
 // showTimeline is "rig show -timeline=FILE": the page of the last apply
 // or destroy recorded in this working directory.
 func (m *Meta) showTimeline(path string) int {
-	r, ok, err := loadTimeline(m.timelineFile())
+	r, ok, err := m.dir().LoadTimeline()
 	if err != nil {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the timeline", "%s", err)})
 		return 1
 	}
 	if !ok {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("No timeline recorded",
-			"No apply or destroy that ran an operation has finished in this working directory (rig keeps the last one's timeline in %s).", m.timelineFile())})
+			"No apply or destroy that ran an operation has finished in this working directory (rig keeps the last one's timeline in %s).", m.dir().TimelinePath())})
 		return 1
 	}
 	if err := writeTimelinePage(path, r); err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/ui"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 func runValidate(m *Meta, args []string) int {
@@ -26,7 +27,7 @@ func runValidate(m *Meta, args []string) int {
 	}
 	cfg, ds := m.loadCheckedConfig()
 	if !ds.HasErrors() {
-		_, more := encryptionOf(cfg)
+		_, more := workdir.EncryptionOf(cfg)
 		ds = ds.Append(more)
 	}
 	if !ds.HasErrors() {

@@ -14,12 +14,13 @@ import (
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statefile"
 	"github.com/rig-iac/rig/internal/version"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // workspaceBackend opens the configured backend.
 func (m *Meta) workspaceBackend() (backend.Backend, bool) {
 	cfg, _ := m.loadConfigQuiet()
-	b, ds := m.backendFor(cfg)
+	b, ds := m.dir().Backend(cfg)
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return nil, false
@@ -50,7 +51,7 @@ func runWorkspaceList(m *Meta, args []string) int {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to list workspaces", "%s", err)})
 		return 1
 	}
-	current := m.workspace()
+	current := m.dir().Workspace()
 	if m.stream != nil {
 		m.stream.view.Message("list of workspaces", "workspace_list", map[string]any{"workspaces": names, "current_workspace": current})
 	}
@@ -73,7 +74,7 @@ func runWorkspaceShow(m *Meta, args []string) int {
 	if fs.NArg() > 0 {
 		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no arguments.")
 	}
-	fmt.Fprintln(m.Out, m.workspace())
+	fmt.Fprintln(m.Out, m.dir().Workspace())
 	return 0
 }
 
@@ -145,7 +146,7 @@ func runWorkspaceNew(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	if err := m.selectWorkspace(name); err != nil {
+	if err := m.dir().SelectWorkspace(name); err != nil {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to select workspace", "%s", err)})
 		return 1
 	}
@@ -169,7 +170,7 @@ func (m *Meta) createWorkspaceWith(ctx context.Context, b backend.Backend, name 
 		return diag.Diagnostics{diag.Errorf("Failed to create workspace", "%s", err)}
 	}
 	if lock {
-		unlock, ds := m.lockState(ctx, store, "OperationTypeInvalid", timeout)
+		unlock, ds := m.dir().LockState(ctx, store, "OperationTypeInvalid", timeout)
 		if ds.HasErrors() {
 			return ds
 		}
@@ -189,15 +190,6 @@ func (m *Meta) createWorkspaceWith(ctx context.Context, b backend.Backend, name 
 		return diag.Diagnostics{diag.Errorf("Failed to create workspace", "%s", err)}
 	}
 	return nil
-}
-
-// selectWorkspace records the selected workspace as Terraform does, in
-// the data directory's file environment.
-func (m *Meta) selectWorkspace(name string) error {
-	if err := os.MkdirAll(m.dataDir(), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(m.dataPath("environment"), []byte(name), 0o644)
 }
 
 func runWorkspaceSelect(m *Meta, args []string) int {
@@ -231,7 +223,7 @@ func runWorkspaceSelect(m *Meta, args []string) int {
 			return 1
 		}
 	}
-	if err := m.selectWorkspace(name); err != nil {
+	if err := m.dir().SelectWorkspace(name); err != nil {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to select workspace", "%s", err)})
 		return 1
 	}
@@ -249,7 +241,7 @@ func runWorkspaceDelete(m *Meta, args []string) int {
 	if !ok {
 		return code
 	}
-	if name == m.workspace() {
+	if name == m.dir().Workspace() {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q is your active workspace.", name),
 			"You cannot delete the currently active workspace. Please switch to another workspace and try again.")})
 		return 1
@@ -279,14 +271,14 @@ func runWorkspaceDelete(m *Meta, args []string) int {
 	}
 	unlock := func() {}
 	if lock {
-		u, ds := m.lockState(ctx, store, "OperationTypeInvalid", lockTimeout)
+		u, ds := m.dir().LockState(ctx, store, "OperationTypeInvalid", lockTimeout)
 		if ds.HasErrors() {
 			m.showDiagnostics(ds)
 			return 1
 		}
 		unlock = u
 	}
-	s, ds := readState(ctx, store)
+	s, ds := workdir.ReadState(ctx, store)
 	if ds.HasErrors() && !*force {
 		unlock()
 		m.showDiagnostics(ds)

@@ -1,9 +1,11 @@
-package command
+package workdir
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
+	"github.com/rig-iac/rig/internal/command/commandtest"
 	"github.com/rig-iac/rig/internal/config"
 )
 
@@ -70,33 +72,27 @@ func readFixtureRecord(t *testing.T, fixture string) backendSpec {
 	if err := os.MkdirAll(dir+"/.terraform", 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, dir, ".terraform/terraform.tfstate", string(data))
+	commandtest.WriteFile(t, dir, ".terraform/terraform.tfstate", string(data))
 	var spec backendSpec
 	var ok bool
-	inDir(t, dir, func() { spec, ok, err = (&Meta{}).readBackendRecord() })
+	spec, ok, err = New(dir, Options{}).readBackendRecord()
 	if err != nil || !ok {
 		t.Fatalf("reading the record: %v (found %v)", err, ok)
 	}
 	return spec
 }
 
-// inDir runs f with dir as the working directory, serialized with the
-// commands tests run.
-func inDir(t *testing.T, dir string, f func()) {
+// openTofuFixtures holds the working directories OpenTofu 1.10 left, in
+// the repository's shared fixtures beside it.
+var openTofuFixtures = filepath.Join("..", "..", "..", "shared", "fixtures", "opentofu-1.10")
+
+// tofuFixture is the path of a file or directory of the OpenTofu
+// fixtures; the test is skipped without them.
+func tofuFixture(t *testing.T, parts ...string) string {
 	t.Helper()
-	cwdMu.Lock()
-	defer cwdMu.Unlock()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
+	path := filepath.Join(append([]string{openTofuFixtures}, parts...)...)
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("no OpenTofu fixture %s: %v", path, err)
 	}
-	if err := os.Chdir(dir); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := os.Chdir(wd); err != nil {
-			t.Fatal(err)
-		}
-	}()
-	f()
+	return path
 }

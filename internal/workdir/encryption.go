@@ -1,4 +1,4 @@
-package command
+package workdir
 
 import (
 	"context"
@@ -14,9 +14,9 @@ import (
 	"github.com/rig-iac/rig/internal/plan/planfile"
 )
 
-// encryptionOf reads the configuration's encryption block; nil (no
+// EncryptionOf reads the configuration's encryption block; nil (no
 // encryption) when it has none.
-func encryptionOf(cfg *config.Module) (*encryption.Encryption, diag.Diagnostics) {
+func EncryptionOf(cfg *config.Module) (*encryption.Encryption, diag.Diagnostics) {
 	if cfg == nil || cfg.Terraform == nil {
 		return nil, nil
 	}
@@ -91,9 +91,9 @@ func (j encryptedJournal) Load(ctx context.Context) (*backend.JournalContent, er
 	return out, nil
 }
 
-// writePlan saves a plan to path, encrypted as cfg's plan target says.
-func writePlan(path string, pf *planfile.File, cfg *config.Module) error {
-	enc, ds := encryptionOf(cfg)
+// WritePlan saves a plan to path, encrypted as cfg's plan target says.
+func WritePlan(path string, pf *planfile.File, cfg *config.Module) error {
+	enc, ds := EncryptionOf(cfg)
 	if ds.HasErrors() {
 		return ds.Err()
 	}
@@ -107,9 +107,10 @@ func writePlan(path string, pf *planfile.File, cfg *config.Module) error {
 	return planfile.WriteBytes(path, data)
 }
 
-// readPlan loads a saved plan from path, decrypting it as cfg's plan target says.
-func readPlan(path string, cfg *config.Module) (*planfile.File, error) {
-	enc, ds := encryptionOf(cfg)
+// ReadPlan loads a saved plan from path, decrypting it as cfg's plan
+// target says, with the results of cfg's checks it recorded.
+func ReadPlan(path string, cfg *config.Module) (*planfile.File, error) {
+	enc, ds := EncryptionOf(cfg)
 	if ds.HasErrors() {
 		return nil, ds.Err()
 	}
@@ -124,15 +125,15 @@ func readPlan(path string, cfg *config.Module) (*planfile.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading plan %s: %w", path, err)
 	}
-	if err := restoreChecks(pf, cfg); err != nil {
+	if err := RestoreChecks(pf, cfg); err != nil {
 		return nil, fmt.Errorf("reading plan %s: %w", path, err)
 	}
 	return pf, nil
 }
 
-// restoreChecks sets the check results of pf's plan from what the file
+// RestoreChecks sets the check results of pf's plan from what the file
 // recorded, for the checkable objects of cfg, the configuration planned.
-func restoreChecks(pf *planfile.File, cfg *config.Module) error {
+func RestoreChecks(pf *planfile.File, cfg *config.Module) error {
 	if pf.Plan.Mode == plan.DestroyMode || cfg == nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package command
+package workdir
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rig-iac/rig/internal/command/commandtest"
 	"github.com/rig-iac/rig/internal/config"
 )
 
@@ -55,14 +56,11 @@ func TestS3BackendRecord(t *testing.T) {
 	if rec := readRecordText(t, string(tfRecord)); !rec.same(want) {
 		t.Errorf("settings from Terraform's record differ from the block's:\n%s", cmp.Diff(want.Settings, rec.Settings))
 	}
-	dir := t.TempDir()
-	var got []byte
-	inDir(t, dir, func() {
-		if err := (&Meta{}).writeBackendRecord(want); err != nil {
-			t.Fatal(err)
-		}
-		got, err = os.ReadFile((&Meta{}).backendRecordPath())
-	})
+	d := New(t.TempDir(), Options{})
+	if err := d.writeBackendRecord(want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(d.backendRecordPath())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,11 +87,11 @@ func readRecordText(t *testing.T, record string) backendSpec {
 	if err := os.MkdirAll(filepath.Join(dir, ".terraform"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, dir, ".terraform/terraform.tfstate", record)
+	commandtest.WriteFile(t, dir, ".terraform/terraform.tfstate", record)
 	var rec backendSpec
 	var ok bool
 	var err error
-	inDir(t, dir, func() { rec, ok, err = (&Meta{}).readBackendRecord() })
+	rec, ok, err = New(dir, Options{}).readBackendRecord()
 	if err != nil || !ok {
 		t.Fatalf("reading the record: %v (found %v)", err, ok)
 	}
@@ -215,7 +213,7 @@ assume_role_duration_seconds = 1800
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFile(t, dir, "main.tf", "terraform {\n  backend \"s3\" {\n"+tt.block+"\n  }\n}\n")
+			commandtest.WriteFile(t, dir, "main.tf", "terraform {\n  backend \"s3\" {\n"+tt.block+"\n  }\n}\n")
 			mod, ds := config.LoadDir(dir)
 			if ds.HasErrors() {
 				t.Fatal(ds.Err())

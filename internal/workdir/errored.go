@@ -1,7 +1,8 @@
-package command
+package workdir
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 
@@ -16,25 +17,25 @@ import (
 // to the backend leaves it, as Terraform does.
 const erroredStatePath = "errored.tfstate"
 
-// persistFailed handles the failure of an operation's final state write:
+// PersistFailed handles the failure of an operation's final state write:
 // it writes the state, at the serial the write would have given it, to
-// errored.tfstate in the working directory (or, if even that fails, to
-// standard output) and returns diagnostics that say how to recover with
-// `rig state push`.
-func (m *Meta) persistFailed(s *state.State, w *statemgr.Writer, cause error) diag.Diagnostics {
+// errored.tfstate in the working directory (or, if even that fails, to out,
+// the command's standard output) and returns diagnostics that say how to
+// recover with `rig state push`.
+func (d *Dir) PersistFailed(s *state.State, w *statemgr.Writer, cause error, out io.Writer) diag.Diagnostics {
 	ds := diag.Diagnostics{diag.Errorf("Failed to save state", "Error saving state: %s", cause)}
 	s.Lineage, s.Serial = w.Next()
 	s.TerraformVersion = version.Terraform
 	data, err := statefile.Marshal(s)
 	if err == nil {
-		data, err = m.encryption.EncryptState(data)
+		data, err = d.encryption.EncryptState(data)
 	}
 	if err == nil {
-		err = writePrivateFile(erroredStatePath, data)
+		err = writePrivateFile(d.path(erroredStatePath), data)
 	}
 	if err != nil {
 		if data != nil {
-			fmt.Fprintf(m.Out, "%s\n", data)
+			fmt.Fprintf(out, "%s\n", data)
 		}
 		return ds.Append(diag.Errorf("Failed to persist state to backend",
 			"The error shown above has prevented rig from writing the updated state to the configured backend, and rig could not write it to %s either (%s). The state is printed above: save it to a file and, once the backend is reachable again, upload it with:\n    rig state push FILE", erroredStatePath, err))

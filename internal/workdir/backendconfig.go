@@ -1,4 +1,4 @@
-package command
+package workdir
 
 import (
 	"bytes"
@@ -30,7 +30,7 @@ import (
 // backendRecordPath is where `rig init` records the backend it configured,
 // in the format Terraform uses for .terraform/terraform.tfstate (in
 // TF_DATA_DIR when it is set).
-func (m *Meta) backendRecordPath() string { return m.dataPath("terraform.tfstate") }
+func (d *Dir) backendRecordPath() string { return d.DataPath("terraform.tfstate") }
 
 // backendSpec is a backend's effective configuration: its type and the
 // settings given explicitly (in the block, or with -backend-config), as
@@ -92,8 +92,8 @@ type backendRecord struct {
 
 // readBackendRecord returns the recorded backend, or ok false when none is
 // recorded.
-func (m *Meta) readBackendRecord() (spec backendSpec, ok bool, err error) {
-	backendRecordPath := m.backendRecordPath()
+func (d *Dir) readBackendRecord() (spec backendSpec, ok bool, err error) {
+	backendRecordPath := d.backendRecordPath()
 	data, err := os.ReadFile(backendRecordPath)
 	if errors.Is(err, fs.ErrNotExist) {
 		return spec, false, nil
@@ -125,8 +125,8 @@ func (m *Meta) readBackendRecord() (spec backendSpec, ok bool, err error) {
 
 // writeBackendRecord records spec, or removes the record for the implicit
 // local backend.
-func (m *Meta) writeBackendRecord(spec backendSpec) error {
-	backendRecordPath := m.backendRecordPath()
+func (d *Dir) writeBackendRecord(spec backendSpec) error {
+	backendRecordPath := d.backendRecordPath()
 	if spec.Implicit {
 		if err := os.Remove(backendRecordPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
@@ -286,16 +286,25 @@ func configuredSpec(cfg *config.Module) (backendSpec, *config.Backend, diag.Diag
 	return spec, cfg.Terraform.Backend, ds
 }
 
+// BackendType is the type of backend the configuration selects: its
+// backend block's, else "local".
+func BackendType(cfg *config.Module) string {
+	if cfg == nil || cfg.Terraform == nil || cfg.Terraform.Backend == nil {
+		return "local"
+	}
+	return cfg.Terraform.Backend.Type
+}
+
 // resolveBackend returns the backend for every command but init: the one
 // rig init recorded, while the configuration's backend block is the one
 // it was recorded for; a configuration without a backend block, or with a
 // local one, that init never saw, works without init.
-func (m *Meta) resolveBackend(cfg *config.Module) (backend.Backend, diag.Diagnostics) {
+func (d *Dir) resolveBackend(cfg *config.Module) (backend.Backend, diag.Diagnostics) {
 	want, block, ds := configuredSpec(cfg)
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	rec, recorded, err := m.readBackendRecord()
+	rec, recorded, err := d.readBackendRecord()
 	if err != nil {
 		return nil, ds.Append(diag.Errorf("Failed to read the backend configuration", "%s", err))
 	}
@@ -312,7 +321,7 @@ func (m *Meta) resolveBackend(cfg *config.Module) (backend.Backend, diag.Diagnos
 		return nil, ds.Append(diag.At(block.DeclRange, "Backend initialization required, please run \"rig init\"",
 			fmt.Sprintf("The %q backend is configured but this working directory was not initialized for it: run \"rig init\".", want.Type)))
 	}
-	b, more := openBackend(context.Background(), want)
+	b, more := d.openBackend(context.Background(), want)
 	return b, ds.Append(more)
 }
 
@@ -323,10 +332,10 @@ func isRecordedFor(rec, want backendSpec) bool {
 
 // openBackend builds the backend a spec describes; pg connects and prepares
 // its tables.
-func openBackend(ctx context.Context, spec backendSpec) (backend.Backend, diag.Diagnostics) {
+func (d *Dir) openBackend(ctx context.Context, spec backendSpec) (backend.Backend, diag.Diagnostics) {
 	switch spec.Type {
 	case "local":
-		return local.New(".", local.Options{Path: spec.Settings["path"], WorkspaceDir: spec.Settings["workspace_dir"]}), nil
+		return local.New(d.root, local.Options{Path: spec.Settings["path"], WorkspaceDir: spec.Settings["workspace_dir"]}), nil
 	case "http":
 		cfg, err := httpbackend.ConfigFromSettings(spec.Settings, os.Getenv)
 		if err != nil {

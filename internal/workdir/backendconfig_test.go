@@ -1,4 +1,4 @@
-package command
+package workdir
 
 import (
 	"path/filepath"
@@ -6,14 +6,15 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rig-iac/rig/internal/command/commandtest"
 )
 
 // TestBackendConfigFlags: -backend-config values and files merge over the
 // block in order, later ones winning, with the backend's setting types.
 func TestBackendConfigFlags(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir, "pg.hcl", "conn_str = \"from-file\"\nskip_table_creation = true\n")
-	writeFile(t, dir, "bad.hcl", "bogus = 1\n")
+	commandtest.WriteFile(t, dir, "pg.hcl", "conn_str = \"from-file\"\nskip_table_creation = true\n")
+	commandtest.WriteFile(t, dir, "bad.hcl", "bogus = 1\n")
 	block := backendSpec{Type: "pg", Settings: map[string]string{"schema_name": "block", "conn_str": "block"}, Hash: 7}
 	tests := []struct {
 		name    string

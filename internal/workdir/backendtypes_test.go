@@ -1,4 +1,4 @@
-package command
+package workdir
 
 import (
 	"maps"
@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/rig-iac/rig/internal/command/commandtest"
 	"github.com/rig-iac/rig/internal/config"
 )
 
@@ -103,16 +104,11 @@ headers   = { X-Team = "infra" }
 		t.Fatal(ds.Err())
 	}
 	withFlags = withFlags.withForm(withFlags.Form)
-	dir := t.TempDir()
-	var got backendSpec
-	var ok bool
-	var err error
-	inDir(t, dir, func() {
-		if err = (&Meta{}).writeBackendRecord(withFlags); err != nil {
-			return
-		}
-		got, ok, err = (&Meta{}).readBackendRecord()
-	})
+	d := New(t.TempDir(), Options{})
+	if err := d.writeBackendRecord(withFlags); err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := d.readBackendRecord()
 	if err != nil || !ok {
 		t.Fatalf("record: %v (found %v)", err, ok)
 	}
@@ -129,7 +125,7 @@ headers   = { X-Team = "infra" }
 func TestHTTPBackendConfigFlags(t *testing.T) {
 	spec, _ := httpBlockSpec(t, `address = "http://s/x"`)
 	dir := t.TempDir()
-	writeFile(t, dir, "extra.hcl", "headers = { X-A = \"1\" }\nretry_max = 0\n")
+	commandtest.WriteFile(t, dir, "extra.hcl", "headers = { X-A = \"1\" }\nretry_max = 0\n")
 	got, ds := applyBackendConfigFlags(spec, []string{dir + "/extra.hcl", "skip_cert_verification=true"})
 	if ds.HasErrors() {
 		t.Fatal(ds.Err())

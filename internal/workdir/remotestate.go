@@ -1,4 +1,4 @@
-package command
+package workdir
 
 import (
 	"context"
@@ -15,18 +15,20 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// readRemoteState is the built-in provider's reader for
-// terraform_remote_state: it opens the backend the data source describes
-// (as a backend block with the same settings would, a local path being
-// relative to the working directory) and returns the root outputs of the
-// workspace's latest snapshot, sensitive ones marked lang.Sensitive. No
-// state, or an empty file, gives nil outputs.
-func readRemoteState(ctx context.Context, req builtin.RemoteStateRequest) (map[string]cty.Value, diag.Diagnostics) {
+// ReadRemoteState is the built-in provider's reader for
+// terraform_remote_state (a builtin.RemoteStateReader): it opens the
+// backend the data source describes (as a backend block with the same
+// settings would, a local path being relative to the working directory)
+// and returns the root outputs of the workspace's latest snapshot,
+// sensitive ones marked lang.Sensitive, decrypted as the configuration's
+// encryption block says for remote states (read when the state store was
+// opened). No state, or an empty file, gives nil outputs.
+func (d *Dir) ReadRemoteState(ctx context.Context, req builtin.RemoteStateRequest) (map[string]cty.Value, diag.Diagnostics) {
 	spec, ds := remoteStateSpec(req)
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	b, more := openBackend(ctx, spec)
+	b, more := d.openBackend(ctx, spec)
 	if ds = ds.Append(more); ds.HasErrors() {
 		return nil, ds
 	}
@@ -41,7 +43,7 @@ func readRemoteState(ctx context.Context, req builtin.RemoteStateRequest) (map[s
 	if data == nil {
 		return nil, ds
 	}
-	enc := remoteStateEncryptionOf(ctx)
+	enc := d.encryption
 	if plain, err := enc.DecryptRemoteState(remoteStateKey(req.Addr), data); err != nil {
 		return nil, ds.Append(diag.Errorf("Error loading state", "Reading %s: %s.", store.Path(), err))
 	} else {
@@ -103,21 +105,6 @@ func remoteStateSpec(req builtin.RemoteStateRequest) (backendSpec, diag.Diagnost
 		spec.Settings[name] = s
 	}
 	return spec, ds
-}
-
-// remoteStateEncryptionKey is the context key of the configuration's
-// encryption, for the states terraform_remote_state reads.
-type remoteStateEncryptionKey struct{}
-
-func withRemoteStateEncryption(ctx context.Context, enc *encryption.Encryption) context.Context {
-	return context.WithValue(ctx, remoteStateEncryptionKey{}, enc)
-}
-
-// remoteStateEncryptionOf returns the encryption withRemoteStateEncryption
-// put in ctx (nil: none, which reads unencrypted states only).
-func remoteStateEncryptionOf(ctx context.Context) *encryption.Encryption {
-	enc, _ := ctx.Value(remoteStateEncryptionKey{}).(*encryption.Encryption)
-	return enc
 }
 
 // remoteStateKey is the name remote_state_data_source blocks give a data
