@@ -83,10 +83,12 @@ var allowedImports = map[string][]string{
 	"internal/plan/plantest": {"internal/addrs", "internal/plan", "internal/state"},
 	// The working directory: its data, backend record and configuration,
 	// state stores, saved plans.
-	"internal/workdir": {"internal/addrs", "internal/backend", "internal/backend/http", "internal/backend/local",
+	"internal/workdir": {"internal/addrs", "internal/apply", "internal/backend", "internal/backend/http", "internal/backend/local",
 		"internal/backend/pg", "internal/backend/s3", "internal/checks", "internal/config", "internal/corelog", "internal/diag",
-		"internal/encryption", "internal/lang", "internal/plan", "internal/plan/planfile", "internal/provider/builtin",
-		"internal/state", "internal/state/statefile", "internal/state/statemgr", "internal/timeline", "internal/version"},
+		"internal/encryption", "internal/eval", "internal/getmodules", "internal/getproviders", "internal/lang", "internal/marks",
+		"internal/plan", "internal/plan/planfile", "internal/provider", "internal/provider/builtin", "internal/provider/plugin",
+		"internal/provisioner", "internal/state", "internal/state/statefile", "internal/state/statemgr", "internal/timeline",
+		"internal/version"},
 	"internal/command": {"*"},
 	"cmd/rig":          {"internal/command"},
 

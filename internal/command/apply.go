@@ -1,20 +1,13 @@
 package command
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"strings"
-
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/corelog"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
-	"github.com/rig-iac/rig/internal/provisioner"
-	"github.com/rig-iac/rig/internal/state/statemgr"
 	"github.com/rig-iac/rig/internal/timeline"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/workdir"
@@ -86,23 +79,22 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		return m.applySavedPlan(ctx, out, fs.Arg(0), &f)
 	}
 
-	op, ds := m.prepare(ctx, &f, "OperationTypeApply")
-	defer op.close()
+	sess, ds := m.open(ctx, &f, "OperationTypeApply")
+	defer sess.Close()
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
 	}
-	forceStop = func() { op.providers.Stop(context.Background()) }
-	op.refreshHooks = out.refreshHooks()
-	p, more := m.makePlan(ctx, op, &f)
+	forceStop = func() { sess.Providers.Stop(context.Background()) }
+	p, more := m.makePlan(ctx, sess, &f, out.refreshHooks())
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
 	}
 	out.diagnostics(targetingWarning(p))
-	order := orderPlan(p, op.cfg)
-	out.plan(p, planSchemas(ctx, op.providers, p), order)
+	order := orderPlan(p, sess.Config)
+	out.plan(p, planSchemas(ctx, sess.Providers, p), order)
 	g, more := order.wait()
 	m.logGraph(g)
 	ds = ds.Append(more)
@@ -140,12 +132,12 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		out.diagnostics(diag.Diagnostics{diag.Errorf("Plan approval required", "-json on apply requires -auto-approve or a saved plan file.")})
 		return 1
 	}
-	return m.runApplyPhase(ctx, out, op, p, g, &f)
+	return m.runApplyPhase(ctx, out, sess, p, g, &f)
 }
 
 // runApplyPhase applies a plan and reports the result.
 // g is the plan's operation graph when already built, or nil.
-func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p *plan.Plan, g *apply.Graph, f *operationFlags) int {
+func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Session, p *plan.Plan, g *apply.Graph, f *operationFlags) int {
 	if out.human && p.HasChanges() {
 		fmt.Fprintln(m.Out)
 	}
@@ -154,7 +146,6 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	// finish and are recorded.
 	endWriting := m.beginWriting()
 	defer endWriting()
-	writer := statemgr.NewWriter(op.store, op.state)
 	if g == nil {
 		// The timeline needs the graph; Apply reports its errors.
 		if built, ds := apply.Order(p); !ds.HasErrors() {
@@ -167,14 +158,10 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 		hooks = append(hooks, logHooks{log: m.log})
 	}
 	if g != nil {
-		rec = newTimelineRecorder(op, g, f)
+		rec = newTimelineRecorder(sess, g, f)
 		hooks = append(hooks, rec)
 	}
-	final, ds := apply.Apply(ctx, op.cfg, p, op.providers, apply.Options{
-		Parallelism: f.parallelism, Limits: f.limits, Hooks: hooks, StateWriter: writer, Workspace: m.dir().Workspace(),
-		Graph: g, ReleaseApplied: true, SpliceDependencies: op.dependencies == plan.ReducedDependencies, Cwd: op.cwd,
-		Provisioners: provisioners(), MaxInstances: op.maxInstances,
-	})
+	final, ds := sess.Apply(ctx, p, workdir.ApplyOptions{Graph: g, Hooks: hooks})
 	var note string
 	if rec != nil {
 		var more diag.Diagnostics
@@ -186,10 +173,9 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 			fmt.Fprintln(m.Out, note)
 		}
 	}
-	// A final write covers anything not yet persisted (it is skipped when nothing changed).
-	if err := writer.WriteState(context.Background(), final); err != nil {
-		ds = ds.Append(m.dir().PersistFailed(final, writer, err, m.Out)) // errored.tfstate
-	}
+	// A final write covers anything not yet persisted (it is skipped when
+	// nothing changed); errored.tfstate keeps what the backend refuses.
+	ds = ds.Append(sess.Persist(final, m.Out))
 	ds = ds.Append(forgottenError(p, f))
 	out.diagnostics(ds)
 	if ds.HasErrors() {
@@ -229,16 +215,6 @@ func forgottenError(p *plan.Plan, f *operationFlags) diag.Diagnostics {
 	return nil
 }
 
-// provisioners returns the provisioners an apply runs. Their commands
-// stop at the first interrupt: the apply's context is cancelled then.
-func provisioners() map[string]apply.Provisioner {
-	return map[string]apply.Provisioner{
-		provisioner.LocalExec:  provisioner.Runner{},
-		provisioner.RemoteExec: provisioner.RemoteExecRunner{},
-		provisioner.File:       provisioner.FileRunner{},
-	}
-}
-
 // applySavedPlan applies a plan file made by `rig plan -out`, only if the
 // state is still the one it was planned against and the configuration is unchanged.
 func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *operationFlags) int {
@@ -255,88 +231,16 @@ func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *
 		return 1
 	}
 	f.vars, f.savedPlan = nil, true
-	op, ds := m.prepare(ctx, f, "OperationTypeApply")
-	defer op.close()
+	sess, ds := m.open(ctx, f, "OperationTypeApply")
+	defer sess.Close()
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
 	}
-	if !sameSources(op.cfg.Sources, pf.Config) {
-		out.diagnostics(diag.Diagnostics{diag.Errorf("Saved plan does not match the configuration",
-			"The configuration files changed since the plan %s was created. Create a new plan with \"rig plan -out\" and apply that.", path)})
+	if ds := sess.UseSavedPlan(pf, path); ds.HasErrors() {
+		out.diagnostics(ds)
 		return 1
-	}
-	// With no state then and none now, the lineages are both fresh and may differ.
-	fresh := op.state.Serial == 0 && pf.StateSerial == 0 && op.state.Empty()
-	if !fresh && (op.state.Lineage != pf.StateLineage || op.state.Serial != pf.StateSerial) {
-		out.diagnostics(diag.Diagnostics{diag.Errorf("Saved plan is stale",
-			"The given plan file can no longer be applied because the state was changed by another operation after the plan was created.")})
-		return 1
-	}
-	if fresh {
-		op.state.Lineage = pf.Plan.PriorState.Lineage
 	}
 	f.destroy = pf.Plan.Mode == plan.DestroyMode
-	return m.runApplyPhase(ctx, out, op, pf.Plan, nil, f)
-}
-
-// sameSources reports whether two configurations' files say the same
-// thing: the same files, each with the same tokens, comments and blank
-// lines aside (a .json file byte for byte).
-func sameSources(a, b map[string][]byte) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for name, src := range a {
-		other, ok := b[name]
-		if !ok {
-			return false
-		}
-		if bytes.Equal(src, other) {
-			continue
-		}
-		if strings.HasSuffix(name, ".json") || !sameTokens(src, other) {
-			return false
-		}
-	}
-	return true
-}
-
-// sameTokens compares two native-syntax files token by token, without
-// comments and with runs of line ends taken as one.
-func sameTokens(a, b []byte) bool {
-	ta, tb := significantTokens(a), significantTokens(b)
-	if len(ta) != len(tb) {
-		return false
-	}
-	for i := range ta {
-		if ta[i].Type != tb[i].Type || !bytes.Equal(ta[i].Bytes, tb[i].Bytes) {
-			return false
-		}
-	}
-	return true
-}
-
-func significantTokens(src []byte) hclsyntax.Tokens {
-	toks, _ := hclsyntax.LexConfig(src, "", hcl.InitialPos)
-	out := make(hclsyntax.Tokens, 0, len(toks))
-	newline := func() {
-		if len(out) > 0 && out[len(out)-1].Type != hclsyntax.TokenNewline {
-			out = append(out, hclsyntax.Token{Type: hclsyntax.TokenNewline, Bytes: []byte("\n")})
-		}
-	}
-	for _, t := range toks {
-		switch t.Type {
-		case hclsyntax.TokenComment:
-			// A line comment ends its line.
-			if bytes.HasSuffix(t.Bytes, []byte("\n")) {
-				newline()
-			}
-		case hclsyntax.TokenNewline:
-			newline()
-		default:
-			out = append(out, hclsyntax.Token{Type: t.Type, Bytes: t.Bytes})
-		}
-	}
-	return out
+	return m.runApplyPhase(ctx, out, sess, pf.Plan, nil, f)
 }

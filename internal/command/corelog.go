@@ -2,20 +2,14 @@ package command
 
 import (
 	"fmt"
-	"maps"
 	"os"
 	"runtime"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
-	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/corelog"
-	"github.com/rig-iac/rig/internal/diag"
-	"github.com/rig-iac/rig/internal/plan"
-	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/version"
 )
 
@@ -135,78 +129,10 @@ func operationAttrs(op apply.Operation) []corelog.Attr {
 	return []corelog.Attr{corelog.String("address", obj.String()), corelog.String("action", op.Action.String())}
 }
 
-// logPlan records what a plan holds: its mode and how many changes of
-// each action, and how long it took.
-func (m *Meta) logPlan(p *plan.Plan, elapsed time.Duration) {
-	if !m.log.Enabled(corelog.Info) || p == nil {
-		return
-	}
-	counts := map[string]int{}
-	for _, c := range p.Changes {
-		counts[c.Action.String()]++
-	}
-	mode := "normal"
-	switch p.Mode {
-	case plan.DestroyMode:
-		mode = "destroy"
-	case plan.RefreshOnlyMode:
-		mode = "refresh-only"
-	}
-	attrs := []corelog.Attr{corelog.String("mode", mode), corelog.Int("changes", len(p.Changes)), corelog.Duration("elapsed", elapsed)}
-	for _, a := range slices.Sorted(maps.Keys(counts)) {
-		attrs = append(attrs, corelog.Int(a, counts[a]))
-	}
-	m.log.Info("plan made", attrs...)
-}
-
 // logGraph records the size of an operation graph.
 func (m *Meta) logGraph(g *apply.Graph) {
 	if g == nil {
 		return
 	}
 	m.log.Info("operation graph built", corelog.Int("operations", g.G.Len()), corelog.Int("edges", g.G.EdgeCount()))
-}
-
-// loggedFactories wraps each factory so that the log records each provider
-// process started: which provider, how long it took, or why it failed.
-func (m *Meta) loggedFactories(f provider.Factories) provider.Factories {
-	if !m.log.Enabled(corelog.Info) {
-		return f
-	}
-	out := make(provider.Factories, len(f))
-	for addr, factory := range f {
-		out[addr] = func() (provider.Interface, error) {
-			start := time.Now()
-			m.log.Debug("starting provider", corelog.String("provider", addr.String()))
-			p, err := factory()
-			if err != nil {
-				m.log.Error("provider failed to start", corelog.String("provider", addr.String()), corelog.Err(err))
-				return p, err
-			}
-			m.log.Info("provider started", corelog.String("provider", addr.String()), corelog.Duration("elapsed", time.Since(start)))
-			return p, nil
-		}
-	}
-	return out
-}
-
-// logConfig records the configuration loaded: how many modules and files,
-// resources and module calls, in how long, and whether it had errors.
-func (m *Meta) logConfig(mod *config.Module, ds diag.Diagnostics, elapsed time.Duration) {
-	if !m.log.Enabled(corelog.Info) || mod == nil {
-		return
-	}
-	modules, files, resources := 0, 0, 0
-	var walk func(*config.Module)
-	walk = func(c *config.Module) {
-		modules++
-		resources += len(c.ManagedResources) + len(c.DataResources)
-		for _, child := range c.Children {
-			walk(child)
-		}
-	}
-	walk(mod)
-	files = len(mod.Sources)
-	m.log.Info("configuration loaded", corelog.Int("modules", modules), corelog.Int("files", files), corelog.Int("resources", resources),
-		corelog.Int("diagnostics", len(ds)), corelog.Bool("errors", ds.HasErrors()), corelog.Duration("elapsed", elapsed))
 }

@@ -92,16 +92,16 @@ func (m *Meta) explainedPlan(path string, f *operationFlags) (p *plan.Plan, cfg 
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a plan", "%s", err)})
 			return nil, nil, 1
 		}
-		return pf.Plan, m.plannedConfig(pf), 0
+		return pf.Plan, m.dir().PlannedConfig(pf), 0
 	}
 	ctx := context.Background()
-	op, ds := m.prepare(ctx, f, "OperationTypePlan")
-	defer op.close()
+	sess, ds := m.open(ctx, f, "OperationTypePlan")
+	defer sess.Close()
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return nil, nil, 1
 	}
-	p, more := m.makePlan(ctx, op, f)
+	p, more := m.makePlan(ctx, sess, f, nil)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
@@ -113,7 +113,7 @@ func (m *Meta) explainedPlan(path string, f *operationFlags) (p *plan.Plan, cfg 
 	if p.Errored {
 		fmt.Fprintln(m.Err, "The plan is incomplete.")
 	}
-	return p, op.cfg, 0
+	return p, sess.Config, 0
 }
 
 // nearestInPlan names the addresses of p nearest to addr, which names none

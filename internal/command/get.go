@@ -5,15 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/getmodules"
-	"github.com/rig-iac/rig/internal/getproviders"
 	"github.com/rig-iac/rig/internal/jsonformat"
 )
 
@@ -35,22 +32,14 @@ func runGet(m *Meta, args []string) int {
 		return 1
 	}
 	defer m.endStream()
-	root, ds := config.LoadDir(".")
+	root, ds := m.dir().LoadRootModule()
 	m.sources = maps.Clone(root.Sources)
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	creds, more := getproviders.LoadCredentials(os.Environ())
+	inst, more := m.dir().ModuleInstaller(*update, m.Out)
 	ds = ds.Append(more)
-	inst := getmodules.Installer{
-		ModulesDir:          filepath.ToSlash(m.dir().DataPath("modules")),
-		Upgrade:             *update,
-		Out:                 m.Out,
-		HTTPClient:          moduleHTTPClient,
-		Credentials:         creds,
-		DefaultRegistryHost: m.registryHosts().DefaultHost(),
-	}
 	_, more = inst.Install(context.Background(), root)
 	ds = ds.Append(more)
 	m.showDiagnostics(ds)

@@ -51,7 +51,7 @@ func runGraph(m *Meta, args []string) int {
 			m.showDiagnostics(ds)
 			return 1
 		}
-		set := provider.NewSet(m.providerFactories())
+		set := provider.NewSet(m.dir().ProviderFactories())
 		defer set.Close()
 		g, more := plan.ResourceGraph(ctx, cfg, set)
 		ds = ds.Append(more)
@@ -67,19 +67,19 @@ func runGraph(m *Meta, args []string) int {
 		}, func() *graphview.Document { return graphview.FromResources(g) })
 	case "plan", "plan-destroy", "apply":
 		f := operationFlags{refresh: true, parallelism: 10, lock: true, destroy: *typ == "plan-destroy"}
-		op, ds := m.prepare(ctx, &f, "OperationTypePlan")
-		defer op.close()
+		sess, ds := m.open(ctx, &f, "OperationTypePlan")
+		defer sess.Close()
 		if ds.HasErrors() {
 			m.showDiagnostics(ds)
 			return 1
 		}
-		p, more := m.makePlan(ctx, op, &f)
+		p, more := m.makePlan(ctx, sess, &f, nil)
 		ds = ds.Append(more)
 		if ds.HasErrors() {
 			m.showDiagnostics(ds)
 			return 1
 		}
-		return m.graphPlan(p, op.cfg, *outPath, *format)
+		return m.graphPlan(p, sess.Config, *outPath, *format)
 	}
 	fmt.Fprintf(m.Err, "Error: invalid -type %q: want \"plan\", \"plan-destroy\" or nothing.\n", *typ)
 	return 1
@@ -94,7 +94,7 @@ func (m *Meta) graphSavedPlan(path, outPath, format string) int {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a plan", "%s", err)})
 		return 1
 	}
-	return m.graphPlan(pf.Plan, m.plannedConfig(pf), outPath, format)
+	return m.graphPlan(pf.Plan, m.dir().PlannedConfig(pf), outPath, format)
 }
 
 // graphPlan draws p's operation graph.

@@ -7,7 +7,6 @@ import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
-	"github.com/rig-iac/rig/internal/state/statemgr"
 	"github.com/rig-iac/rig/internal/ui"
 )
 
@@ -45,20 +44,19 @@ func runImport(m *Meta, args []string) int {
 		}
 	})
 	defer stop()
-	op, ds := m.prepare(ctx, &f, "OperationTypeImport")
-	defer op.close()
+	sess, ds := m.open(ctx, &f, "OperationTypeImport")
+	defer sess.Close()
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	forceStop = func() { op.providers.Stop(context.Background()) }
+	forceStop = func() { sess.Providers.Stop(context.Background()) }
 	view := ui.NewImportView(m.Out, ui.RenderOptions{Color: m.Color})
 	var hooks plan.ImportHooks = view
 	if m.view.concise {
 		hooks = nil // no progress lines
 	}
-	imported, more := plan.Import(ctx, op.cfg, op.state, op.providers, []plan.ImportTarget{{Addr: addr, ID: fs.Arg(1)}},
-		plan.ImportOptions{Variables: op.variables, Workspace: m.dir().Workspace(), Hooks: hooks, Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances})
+	imported, more := sess.Import(ctx, []plan.ImportTarget{{Addr: addr, ID: fs.Arg(1)}}, hooks)
 	if ds = ds.Append(more); ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
@@ -67,9 +65,8 @@ func runImport(m *Meta, args []string) int {
 	// previous state in the backup; a journal left by apply is retired.
 	endWriting := m.beginWriting()
 	defer endWriting()
-	writer := statemgr.NewWriter(op.store, op.state)
-	if err := writer.WriteState(context.Background(), imported); err != nil {
-		m.showDiagnostics(ds.Append(m.dir().PersistFailed(imported, writer, err, m.Out)))
+	if more := sess.Persist(imported, m.Out); more.HasErrors() {
+		m.showDiagnostics(ds.Append(more))
 		return 1
 	}
 	view.Success()

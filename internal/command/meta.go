@@ -6,20 +6,16 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
-	"github.com/rig-iac/rig/internal/eval"
-	"github.com/rig-iac/rig/internal/getmodules"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/builtin"
 	"github.com/rig-iac/rig/internal/ui"
@@ -49,16 +45,8 @@ type Meta struct {
 	// startDir is the directory rig was started in, before any -chdir:
 	// path.cwd, as OpenTofu gives it ("" when it could not be found).
 	startDir string
-
 	// sources are the configuration files loaded, for diagnostic snippets.
 	sources map[string][]byte
-	// plugins are the plugin providers available, loaded on first use
-	// (providers.go).
-	plugins *pluginProviders
-	// stateProviders are the providers the state names, when init has read
-	// it to place providers the lock file does not record
-	// (getproviders.RegistryHosts); nil otherwise.
-	stateProviders []addrs.Provider
 	// wd is the working directory, made once the command's options are
 	// parsed (dir).
 	wd *workdir.Dir
@@ -87,10 +75,24 @@ type Meta struct {
 // the command's flags are parsed.
 func (m *Meta) dir() *workdir.Dir {
 	if m.wd == nil {
-		m.wd = workdir.New(".", workdir.Options{DataDir: m.dataDirEnv, ConfigDir: m.configDir, Legacy: m.legacy, Log: m.log, Warnings: m.Err})
+		cli, problems := m.cliConfig()
+		m.wd = workdir.New(".", workdir.Options{
+			DataDir: m.dataDirEnv, ConfigDir: m.configDir, Legacy: m.legacy, StartDir: m.startDir,
+			InAutomation: m.inAutomation, CLIConfig: cli, CLIConfigProblems: problems, Log: m.log, Warnings: m.Err,
+			NewBuiltinTerraform: newBuiltinTerraform, TestProviders: testFactories, ModuleHTTPClient: moduleHTTPClient,
+		})
 	}
 	return m.wd
 }
+
+// testFactories are in-process providers tests make available to every
+// command, used as if dev_overrides named them; nil outside tests.
+var testFactories provider.Factories
+
+// moduleHTTPClient is the client module installation uses for registries
+// and HTTP sources; nil means getmodules' default. Tests point it at their
+// loopback servers.
+var moduleHTTPClient *http.Client
 
 // interruptGrace is how long rig, interrupted outside any writing phase,
 // lets the command finish on its own before it stops it.
@@ -112,6 +114,12 @@ func (m *Meta) onInterruptExit(cleanup func()) {
 	defer m.exitMu.Unlock()
 	m.atExit = append(m.atExit, cleanup)
 }
+
+// interruptGuard is a workdir.Guard over Meta's interrupt handling.
+type interruptGuard struct{ m *Meta }
+
+func (g interruptGuard) OnExit(cleanup func())      { g.m.onInterruptExit(cleanup) }
+func (g interruptGuard) BeginWriting() (end func()) { return g.m.beginWriting() }
 
 // exitInterrupted runs the cleanups and exits with status 1, unless a
 // writing phase began meanwhile.
@@ -177,134 +185,33 @@ func renderDiagnostics(w io.Writer, ds diag.Diagnostics, sources map[string][]by
 	}
 }
 
-// loadConfig loads the configuration in the working directory, its
-// providers whose source address names no registry host under the host the
-// working directory records them with (registry.opentofu.org where OpenTofu
-// initialized it; see getproviders.RegistryHosts).
+// loadConfig loads the working directory's configuration
+// (workdir.Dir.LoadConfig); its files are the sources of the diagnostics
+// shown after.
 func (m *Meta) loadConfig() (*config.Module, diag.Diagnostics) {
-	hosts := m.registryHosts()
-	dir := "."
-	if m.configDir != "" {
-		dir = m.configDir
-	}
-	start := time.Now()
-	mod, ds := config.LoadTree(dir, config.TreeOptions{Resolve: m.installedModules(), ProviderHost: hosts.Provider})
-	m.logConfig(mod, ds, time.Since(start))
+	return m.withSources(m.dir().LoadConfig())
+}
+
+// loadCheckedConfig is loadConfig for the commands that work with the
+// configuration (workdir.Dir.LoadCheckedConfig).
+func (m *Meta) loadCheckedConfig() (*config.Module, diag.Diagnostics) {
+	return m.withSources(m.dir().LoadCheckedConfig())
+}
+
+// withSources makes the files of mod the sources of the diagnostics shown
+// after: a copy, for variable and settings files shown in diagnostics are
+// not part of the configuration (a saved plan records its files).
+func (m *Meta) withSources(mod *config.Module, ds diag.Diagnostics) (*config.Module, diag.Diagnostics) {
 	if mod != nil {
-		// A copy: variable and settings files shown in diagnostics are
-		// not part of the configuration (a saved plan records its files).
 		m.sources = maps.Clone(mod.Sources)
 	}
 	return mod, ds
 }
 
-// isEmptyConfig reports whether mod was loaded from a directory without a
-// configuration file (.tf, .tf.json, .tofu, .tofu.json). As in OpenTofu,
-// init and validate accept such a directory, and so do destroys (of
-// whatever the state holds); plan, apply, import and providers refuse it
-// (noConfigurationDiag).
-func isEmptyConfig(mod *config.Module) bool { return mod != nil && len(mod.Sources) == 0 }
-
-// noConfigurationDiag is the error of a command that needs a configuration
-// run in a directory without one: what says which command.
-func noConfigurationDiag(what string) diag.Diagnostic {
-	switch what {
-	case "OperationTypePlan":
-		return diag.Errorf("No configuration files", "Plan requires configuration to be present. Planning without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run plan with the -destroy option. Otherwise, create a rig configuration file (.tf file) and try again.")
-	case "OperationTypeApply":
-		return diag.Errorf("No configuration files", "Apply requires configuration to be present. Applying without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run 'rig destroy' instead.")
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		dir = "."
-	}
-	return diag.Errorf("No configuration files", "The directory %s contains no rig configuration files (.tf, .tf.json, .tofu or .tofu.json).", dir)
-}
-
-// workingDir returns path.cwd: the absolute directory rig was started in,
-// before any -chdir (the configuration is read after it), with forward
-// slashes, as OpenTofu gives it.
-func (m *Meta) workingDir() (string, diag.Diagnostics) {
-	wd, err := m.startDir, error(nil)
-	if wd == "" {
-		wd, err = os.Getwd()
-	}
-	if err == nil {
-		wd, err = filepath.Abs(wd)
-	}
-	if err != nil {
-		return "", diag.Diagnostics{diag.Errorf("Failed to get the working directory", "rig could not find the absolute path of its working directory, which path.cwd stands for: %s.", err)}
-	}
-	return filepath.ToSlash(wd), nil
-}
-
-// loadCheckedConfig is loadConfig for the commands that work with the
-// configuration (init, validate, graph and the operations): a configuration
-// that loads without errors must also accept the OpenTofu version rig
-// stands in for, in every module's required_version, and every provider
-// block's for_each must be one a static evaluation can compute (as
-// OpenTofu checks while loading).
-func (m *Meta) loadCheckedConfig() (*config.Module, diag.Diagnostics) {
-	cfg, ds := m.loadConfig()
-	if cfg != nil && !ds.HasErrors() {
-		ds = ds.Append(cfg.CheckCoreVersion())
-		for _, mod := range cfg.AllModules() {
-			for _, key := range slices.Sorted(maps.Keys(mod.ProviderConfigs)) {
-				ds = ds.Append(eval.CheckProviderForEach(mod, mod.ProviderConfigs[key]))
-			}
-		}
-	}
-	return cfg, ds
-}
-
-// installedModules resolves the sources of module calls that are not local
-// paths through the manifest `rig init` (or terraform/tofu init) wrote in
-// .terraform/modules (modules in TF_DATA_DIR).
-func (m *Meta) installedModules() config.ModuleDirResolver {
-	modulesDir := m.dir().DataPath("modules")
-	var (
-		once     sync.Once
-		manifest getmodules.Manifest
-		err      error
-	)
-	return func(key string, call *config.ModuleCall) (string, diag.Diagnostics) {
-		once.Do(func() { manifest, err = getmodules.ReadManifest(modulesDir) })
-		if err != nil {
-			return "", diag.Diagnostics{diag.At(call.DeclRange, "Failed to read module manifest", err.Error())}
-		}
-		rec, ok := manifest.Record(key)
-		if !ok {
-			return "", diag.Diagnostics{config.NotInstalledDiag(call, key)}
-		}
-		if src, perr := getmodules.ParseSource(call.Source); perr == nil && !src.Matches(rec.Source) {
-			return "", diag.Diagnostics{diag.At(call.SourceRange, "Module source has changed",
-				"The source address was changed since this module was installed. Run \"rig init\" to install all modules required by this configuration.")}
-		}
-		return filepath.FromSlash(rec.Dir), nil
-	}
-}
-
 // newBuiltinTerraform starts the built-in terraform provider, which reads
-// remote states with read; tests replace it to get predictable ids.
-var newBuiltinTerraform = func(read builtin.RemoteStateReader) provider.Interface {
-	return &builtin.Terraform{ReadRemoteState: read}
-}
-
-// providerFactories returns every provider rig can start: the built-in
-// terraform provider, the plugins `rig init` installed and locked (each
-// checked against the lock's hashes), dev_overrides and
-// TF_REATTACH_PROVIDERS (see providers.go; checkProviders reports what is
-// missing).
-func (m *Meta) providerFactories() provider.Factories {
-	f := provider.Factories{}
-	for p, pf := range m.loadPluginProviders().factories {
-		f[p] = pf
-	}
-	f[addrs.NewBuiltInProvider("terraform")] = func() (provider.Interface, error) {
-		return newBuiltinTerraform(m.dir().ReadRemoteState), nil
-	}
-	return m.loggedFactories(f)
-}
+// remote states with read; nil means workdir's default. Tests replace it
+// to get predictable ids.
+var newBuiltinTerraform func(read builtin.RemoteStateReader) provider.Interface
 
 // interruptible returns a context cancelled on the first SIGINT/SIGTERM; a
 // second signal calls onForce (which should stop providers).

@@ -7,26 +7,20 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
-	"github.com/rig-iac/rig/internal/backend"
-	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
-	"github.com/rig-iac/rig/internal/provider"
-	"github.com/rig-iac/rig/internal/state"
-	"github.com/rig-iac/rig/internal/state/statemgr"
 	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // operationFlags are the flags plan, apply and destroy share.
 type operationFlags struct {
-	vars             []varFlag
+	vars             []workdir.VarArg
 	destroy          bool
 	replace          []string
 	targets          []string
@@ -112,7 +106,7 @@ func (m *Meta) operationOutput(f *operationFlags) (*output, func(), bool) {
 
 // addVarFlags defines -var and -var-file, which append to vars in the
 // order given.
-func addVarFlags(fs *flag.FlagSet, vars *[]varFlag) {
+func addVarFlags(fs *flag.FlagSet, vars *[]workdir.VarArg) {
 	fs.Var(varFlagValue{items: vars}, "var", "Set a value for one of the input variables in the root module: `NAME=VALUE`. Use this option more than once to set more than one variable.")
 	fs.Var(varFlagValue{items: vars, file: true}, "var-file", "Load variable values from the file at `PATH`, in addition to terraform.tfvars and *.auto.tfvars. Use this option more than once to load more than one file.")
 }
@@ -123,125 +117,30 @@ func addLockFlags(fs *flag.FlagSet, lock *bool, timeout *time.Duration) {
 	fs.DurationVar(timeout, "lock-timeout", 0, "Retry a state lock held by someone else for up to `DURATION` (such as 30s); 0s, the default, tries once.")
 }
 
-// operation is a loaded working directory ready to plan: configuration,
-// locked state store, state, variables and providers.
-type operation struct {
-	closeOnce sync.Once
-	cfg       *config.Module
-	store     backend.Store
-	state     *state.State
-	variables map[string]plan.InputValue
-	providers *provider.Set
-	unlock    func()
-	// dependencies is rig.hcl's recorded_dependencies.
-	dependencies plan.DependencyMode
-	// cwd is path.cwd.
-	cwd string
-	// maxInstances is rig.hcl's max_instances (0: the default).
-	maxInstances int
-	// refreshHooks observes the refresh while planning; nil means none.
-	refreshHooks plan.RefreshHooks
-	// generated are the objects -generate-config-out imported, which the
-	// plan uses rather than importing them again.
-	generated []plan.GeneratedResource
+// open opens the working directory for an operation (workdir.Open): its
+// configuration, locked state store, state, variables and providers.
+// Diagnostics are rendered with the files it read. The session is never
+// nil; the caller closes it.
+func (m *Meta) open(ctx context.Context, f *operationFlags, lockOp string) (*workdir.Session, diag.Diagnostics) {
+	parallelism := 0
+	if f.parallelismSet {
+		parallelism = f.parallelism
+	}
+	opts := workdir.OpenOptions{
+		Operation: lockOp, Lock: workdir.LockOptions{Lock: f.lock, Timeout: f.lockTimeout}, AllowEmpty: f.destroy,
+		Vars: f.vars, SkipVariables: f.savedPlan, Parallelism: parallelism, Limits: f.limits, Guard: interruptGuard{m},
+	}
+	if m.inputAllowed() {
+		opts.Ask = m.askVariable
+	}
+	sess, ds := m.dir().Open(ctx, opts)
+	m.sources = sess.Sources
+	return sess, ds
 }
 
-// close stops the providers and releases the lock; once, whoever calls
-// it first (the command, or an interrupt stopping rig).
-func (o *operation) close() {
-	o.closeOnce.Do(func() {
-		if o.providers != nil {
-			_ = o.providers.Close()
-		}
-		if o.unlock != nil {
-			o.unlock()
-		}
-	})
-}
-
-// prepare loads everything an operation needs and takes the state lock.
-func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*operation, diag.Diagnostics) {
-	op := &operation{}
-	m.onInterruptExit(op.close)
-	cfg, ds := m.loadCheckedConfig()
-	if ds.HasErrors() {
-		return op, ds
-	}
-	if isEmptyConfig(cfg) && !f.destroy {
-		return op, ds.Append(noConfigurationDiag(lockOp))
-	}
-	op.cfg = cfg
-	cwd, more := m.workingDir()
-	if ds = ds.Append(more); ds.HasErrors() {
-		return op, ds
-	}
-	op.cwd = cwd
-	st, more := m.loadSettings()
-	ds = ds.Append(more)
-	if ds.HasErrors() {
-		return op, ds
-	}
-	if st.parallelism > 0 && !f.parallelismSet {
-		f.parallelism = st.parallelism
-	}
-	f.limits = mergeLimits(st.limits, f.limits)
-	op.dependencies = st.dependencies
-	op.maxInstances = st.maxInstances
-	store, more := m.dir().StateStore(ctx, cfg)
-	ds = ds.Append(more)
-	if ds.HasErrors() {
-		return op, ds
-	}
-	op.store = store
-	if f.lock {
-		unlock, more := m.dir().LockState(ctx, store, lockOp, f.lockTimeout)
-		ds = ds.Append(more)
-		if ds.HasErrors() {
-			return op, ds
-		}
-		op.unlock = unlock
-	}
-	s, more := workdir.ReadState(ctx, store)
-	ds = ds.Append(more)
-	if ds.HasErrors() {
-		return op, ds
-	}
-	// A run that crashed left its completed operations in the journal:
-	// fold them into the state file before anything else (we hold the
-	// lock). Without the lock the journal may be a running apply's: it is
-	// read, never folded or removed.
-	if f.lock {
-		endWriting := m.beginWriting()
-		ds = ds.Append(statemgr.Recover(ctx, store, s))
-		endWriting()
-	} else {
-		replayed, more := statemgr.Replay(ctx, store, s)
-		ds = ds.Append(more)
-		if replayed && !more.HasErrors() {
-			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "State journal read without the lock",
-				Detail: "The state has a journal of operations from a run that is still going on or was interrupted. Without the lock (-lock=false) rig read it together with the state but left both as they are; the next run that takes the lock records them in the state."})
-		}
-	}
-	if ds.HasErrors() {
-		return op, ds
-	}
-	alignStateProviders(cfg, s)
-	op.state = s
-	if !f.savedPlan {
-		vars, more := m.collectVariables(cfg, f.vars)
-		ds = ds.Append(more)
-		op.variables = vars
-	}
-	ds = ds.Append(m.checkProviders(cfg))
-	if ds.HasErrors() {
-		return op, ds
-	}
-	op.providers = provider.NewSet(m.providerFactories())
-	return op, ds
-}
-
-// makePlan plans with the operation's inputs.
-func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (*plan.Plan, diag.Diagnostics) {
+// makePlan plans with the session's inputs and the planning flags;
+// hooks observe the refresh (nil for none).
+func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operationFlags, hooks plan.RefreshHooks) (*plan.Plan, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	var replace []addrs.AbsResourceInstance
 	for _, r := range f.replace {
@@ -272,13 +171,8 @@ func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (
 	case f.refreshOnly:
 		mode = plan.RefreshOnlyMode
 	}
-	start := time.Now()
-	p, more := plan.Make(ctx, op.cfg, op.state, op.providers, plan.Options{
-		Mode: mode, Variables: op.variables, Replace: replace, SkipRefresh: !f.refresh,
-		Parallelism: f.parallelism, Workspace: m.dir().Workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances,
-		Targets: targets, Excludes: excludes, Hooks: op.refreshHooks, Generated: op.generated,
-	})
-	m.logPlan(p, time.Since(start))
+	p, more := sess.Plan(ctx, workdir.PlanOptions{Mode: mode, Replace: replace, Targets: targets, Excludes: excludes,
+		SkipRefresh: !f.refresh, Hooks: hooks})
 	return p, ds.Append(more)
 }
 

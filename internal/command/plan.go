@@ -48,34 +48,38 @@ func runPlan(m *Meta, args []string) int {
 	})
 	defer stop()
 
-	op, ds := m.prepare(ctx, &f, "OperationTypePlan")
-	defer op.close()
+	sess, ds := m.open(ctx, &f, "OperationTypePlan")
+	defer sess.Close()
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
 	}
 	// A second interrupt asks the providers to stop (StopProvider).
-	forceStop = func() { op.providers.Stop(context.Background()) }
-	op.refreshHooks = out.refreshHooks()
+	forceStop = func() { sess.Providers.Stop(context.Background()) }
 	var generated []plan.GeneratedResource
 	if genOut != "" {
+		if f.destroy || f.refreshOnly {
+			out.diagnostics(ds.Append(diag.Errorf("Invalid generate-config-out flag",
+				"Config can only be generated during a normal plan operation, and not during a refresh-only or destroy plan.")))
+			return 1
+		}
 		var more diag.Diagnostics
-		generated, more = m.generateConfig(ctx, op, &f, genOut)
+		generated, more = sess.GenerateConfig(ctx, genOut)
+		m.sources = sess.Sources
 		if ds = ds.Append(more); ds.HasErrors() {
 			out.diagnostics(ds)
 			return 1
 		}
 	}
-	p, more := m.makePlan(ctx, op, &f)
+	p, more := m.makePlan(ctx, sess, &f, out.refreshHooks())
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
 	}
-	markGenerated(p, generated)
 	out.diagnostics(targetingWarning(p))
-	schemas := planSchemas(ctx, op.providers, p)
-	order := orderPlan(p, op.cfg)
+	schemas := planSchemas(ctx, sess.Providers, p)
+	order := orderPlan(p, sess.Config)
 	out.plan(p, schemas, order)
 	g, more := order.wait()
 	m.logGraph(g)
@@ -89,8 +93,8 @@ func runPlan(m *Meta, args []string) int {
 		fmt.Fprintf(m.Out, "\n─────────────────────────────────────────────────────────────────────────────\n\nrig has generated configuration and written it to %s. Please review the\nconfiguration and edit it as necessary before adding it to version control.\n", genOut)
 	}
 	if f.out != "" {
-		pf := &planfile.File{Plan: p, Config: op.cfg.Sources, StateLineage: op.state.Lineage, StateSerial: op.state.Serial, Workspace: m.dir().Workspace()}
-		if err := workdir.WritePlan(f.out, pf, op.cfg); err != nil {
+		pf := &planfile.File{Plan: p, Config: sess.Config.Sources, StateLineage: sess.State.Lineage, StateSerial: sess.State.Serial, Workspace: sess.Workspace}
+		if err := workdir.WritePlan(f.out, pf, sess.Config); err != nil {
 			out.diagnostics(ds.Append(err))
 			return 1
 		}

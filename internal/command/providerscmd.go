@@ -11,6 +11,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/getproviders"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // runProviders prints the providers the configuration requires, as a tree
@@ -25,8 +26,8 @@ func runProviders(m *Meta, args []string) int {
 		return m.argsError(fs, "Too many command line arguments", "The providers command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
 	}
 	cfg, ds := m.loadConfig()
-	if isEmptyConfig(cfg) {
-		ds = ds.Append(noConfigurationDiag("providers"))
+	if workdir.IsEmptyConfig(cfg) {
+		ds = ds.Append(m.dir().NoConfigurationDiag("providers"))
 	}
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
@@ -62,13 +63,13 @@ func runProviders(m *Meta, args []string) int {
 // writeProviderTree writes the providers mod requires, with their version
 // constraints, then its child modules' subtrees, each line after prefix.
 func writeProviderTree(w io.Writer, mod *config.Module, prefix string) diag.Diagnostics {
-	reqs, ds := providerRequirements(mod)
+	reqs, ds := workdir.ProviderRequirements(mod)
 	cons := map[addrs.Provider]getproviders.Constraints{}
 	for _, r := range reqs {
 		cons[r.Provider] = r.Constraints
 	}
 	var lines []string
-	for _, p := range requiredProviders(mod) {
+	for _, p := range workdir.RequiredProviders(mod) {
 		line := "provider[" + p.String() + "]"
 		if c := cons[p]; len(c) > 0 {
 			line += " " + c.String()

@@ -12,6 +12,7 @@ import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/getproviders"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // packageFlags are the flags providers lock and providers mirror share:
@@ -73,7 +74,7 @@ func (f *packageFlags) packageSources(m *Meta) ([]getproviders.SourceEntry, diag
 		return out, nil
 	}
 	cli, ds := m.cliConfig()
-	sources, more := cli.Sources(m.readPluginPath(), cli.Client())
+	sources, more := cli.Sources(m.dir().ReadPluginPath(), cli.Client())
 	return sources, ds.Append(more)
 }
 
@@ -93,7 +94,7 @@ func runProvidersLock(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	reqs, more := treeRequirements(cfg)
+	reqs, more := workdir.TreeRequirements(cfg)
 	if ds = ds.Append(more); ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
@@ -106,7 +107,7 @@ func runProvidersLock(m *Meta, args []string) int {
 				ds = ds.Append(diag.Errorf("Invalid provider argument", "The argument %q is not a valid provider source address: %s.", arg, err))
 				continue
 			}
-			p = m.registryHosts().Provider(p)
+			p = m.dir().RegistryHosts().Provider(p)
 			i := slices.IndexFunc(reqs, func(r getproviders.Requirement) bool { return r.Provider == p })
 			if i < 0 {
 				ds = ds.Append(diag.Errorf("Invalid provider argument", "The provider %s is not required by the current configuration.", p))

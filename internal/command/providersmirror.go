@@ -7,6 +7,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/getproviders"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // runProvidersMirror copies the packages of the providers the
@@ -30,7 +31,7 @@ func runProvidersMirror(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	reqs, more := treeRequirements(cfg)
+	reqs, more := workdir.TreeRequirements(cfg)
 	ds = ds.Append(more)
 	sources, more := f.packageSources(m)
 	ds = ds.Append(more)

@@ -10,6 +10,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // runProvidersSchema prints the schemas of the providers the configuration
@@ -36,12 +37,12 @@ func runProvidersSchema(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	ds = ds.Append(m.checkProviders(cfg))
+	ds = ds.Append(m.dir().CheckProviders(cfg))
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	used := treeRequiredProviders(cfg)
+	used := workdir.TreeRequiredProviders(cfg)
 	s, more := m.currentState()
 	ds = ds.Append(more)
 	if s != nil {
@@ -53,7 +54,7 @@ func runProvidersSchema(m *Meta, args []string) int {
 	used = slices.Compact(used)
 
 	ctx := context.Background()
-	set := provider.NewSet(m.providerFactories())
+	set := provider.NewSet(m.dir().ProviderFactories())
 	defer set.Close()
 	out := jsonformat.ProviderSchemas{FormatVersion: "1.0", Schemas: map[string]*jsonformat.ProviderSchema{}}
 	for _, p := range used {

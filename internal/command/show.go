@@ -4,18 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/jsonformat"
-	"github.com/rig-iac/rig/internal/plan/planfile"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statefile"
@@ -130,12 +125,12 @@ func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a plan", "%s", err)})
 		return 1
 	}
-	set := provider.NewSet(m.providerFactories())
+	set := provider.NewSet(m.dir().ProviderFactories())
 	defer set.Close()
 	schemas := planSchemas(ctx, set, pf.Plan)
 	human := true
 	if out.wantsJSON() {
-		cfg := m.plannedConfig(pf)
+		cfg := m.dir().PlannedConfig(pf)
 		if err := workdir.RestoreChecks(pf, cfg); err != nil {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a plan", "%s", err)})
 			return 1
@@ -161,14 +156,14 @@ func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 	opts := m.renderOptions()
 	_ = ui.RenderPlan(m.Out, pf.Plan, schemas, opts)
 	if g, ds := apply.Order(pf.Plan); !ds.HasErrors() && pf.Plan.HasChanges() {
-		ui.RenderOrder(m.Out, g, provisionersOf(pf.Plan, m.plannedConfig(pf), g), opts)
+		ui.RenderOrder(m.Out, g, provisionersOf(pf.Plan, m.dir().PlannedConfig(pf), g), opts)
 	}
 	return 0
 }
 
 // showState shows a state.
 func (m *Meta) showState(out showOutput, s *state.State) int {
-	set := provider.NewSet(m.providerFactories())
+	set := provider.NewSet(m.dir().ProviderFactories())
 	defer set.Close()
 	schemas := stateSchemas(context.Background(), set, s)
 	if out.wantsJSON() {
@@ -203,7 +198,7 @@ func (m *Meta) showConfig(out showOutput) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	set := provider.NewSet(m.providerFactories())
+	set := provider.NewSet(m.dir().ProviderFactories())
 	defer set.Close()
 	schemas := ui.ProviderSchemas{}
 	jsonformat.AddConfigSchemas(schemas, cfg, func(p addrs.Provider) (*provider.Schemas, bool) {
@@ -252,54 +247,3 @@ func (m *Meta) showConfigSummary(out showOutput, summary *jsonformat.Config, ds 
 	}
 	return 0
 }
-
-// plannedConfig returns the configuration a saved plan was made from,
-// loaded from the files the plan recorded: the root module's, and below it
-// each called module's, found in the directory a local source names
-// relative to its caller, or, for an installed module, in the directory
-// the working directory's module manifest records. A call whose module's
-// files are not among the recorded ones has no module below it.
-func (m *Meta) plannedConfig(pf *planfile.File) *config.Module {
-	byDir := map[string]map[string][]byte{}
-	for name, src := range pf.Config {
-		dir := filepath.Dir(name)
-		if byDir[dir] == nil {
-			byDir[dir] = map[string][]byte{}
-		}
-		byDir[dir][name] = src
-	}
-	root, _ := config.LoadFiles(byDir["."])
-	root.SourceDir = "."
-	resolve := m.installedModules()
-	var addChildren func(mod *config.Module)
-	addChildren = func(mod *config.Module) {
-		for _, name := range slices.Sorted(maps.Keys(mod.ModuleCalls)) {
-			call := mod.ModuleCalls[name]
-			path := mod.Path.Child(name)
-			if path.Depth() > maxSavedModuleDepth {
-				continue
-			}
-			dir := filepath.Join(mod.SourceDir, filepath.FromSlash(config.LocalSourcePath(call.Source)))
-			if !config.IsLocalSource(call.Source) {
-				var ds diag.Diagnostics
-				if dir, ds = resolve(strings.Join(path.Calls(), "."), call); ds.HasErrors() {
-					continue
-				}
-			}
-			files := byDir[filepath.Clean(dir)]
-			if len(files) == 0 {
-				continue
-			}
-			child, _ := config.LoadFiles(files)
-			child.SourceDir, child.Path, child.Parent = filepath.Clean(dir), path, mod
-			mod.Children[name] = child
-			addChildren(child)
-		}
-	}
-	addChildren(root)
-	return root
-}
-
-// maxSavedModuleDepth bounds the nesting of modules loaded from a saved
-// plan, so that a module calling itself ends.
-const maxSavedModuleDepth = 64

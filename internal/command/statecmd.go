@@ -117,7 +117,7 @@ func runStateShow(m *Meta, args []string) int {
 			"This command requires that the address references one specific instance. To view the available instances, use \"rig state list\". Please modify the address to reference a specific instance.")})
 		return 1
 	}
-	set := provider.NewSet(m.providerFactories())
+	set := provider.NewSet(m.dir().ProviderFactories())
 	defer set.Close()
 	schemas := stateSchemas(context.Background(), set, s)
 	if *jsonOut || jsonInto != "" {

@@ -8,16 +8,17 @@ import (
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/timeline"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // newTimelineRecorder returns the recorder of the apply of g.
-func newTimelineRecorder(op *operation, g *apply.Graph, f *operationFlags) *timeline.Recorder {
+func newTimelineRecorder(sess *workdir.Session, g *apply.Graph, f *operationFlags) *timeline.Recorder {
 	cmd := "apply"
 	if f.destroy {
 		cmd = "destroy"
 	}
-	return timeline.NewRecorder(timeline.Options{Command: cmd, Parallelism: f.parallelism, Limits: f.limits,
-		LimitNames: apply.LimitNames(op.cfg, g, f.limits)})
+	return timeline.NewRecorder(timeline.Options{Command: cmd, Parallelism: sess.Parallelism, Limits: sess.Limits,
+		LimitNames: apply.LimitNames(sess.Config, g, sess.Limits)})
 }
 
 // keepTimeline records the apply rec observed in timelineFile when it ran

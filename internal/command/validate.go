@@ -31,16 +31,16 @@ func runValidate(m *Meta, args []string) int {
 		ds = ds.Append(more)
 	}
 	if !ds.HasErrors() {
-		ds = ds.Append(m.checkProviders(cfg))
+		ds = ds.Append(m.dir().CheckProviders(cfg))
 	}
 	cwd := ""
 	if !ds.HasErrors() {
 		var more diag.Diagnostics
-		cwd, more = m.workingDir()
+		cwd, more = m.dir().Cwd()
 		ds = ds.Append(more)
 	}
 	if !ds.HasErrors() {
-		set := provider.NewSet(m.providerFactories())
+		set := provider.NewSet(m.dir().ProviderFactories())
 		ds = ds.Append(plan.Validate(context.Background(), cfg, set, plan.ValidateOptions{Cwd: cwd}))
 		_ = set.Close()
 	}

@@ -2,12 +2,18 @@ package workdir
 
 import (
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/corelog"
+	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/encryption"
+	"github.com/rig-iac/rig/internal/getproviders"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/provider/builtin"
 )
 
 // DefaultDataDir is where rig keeps a working directory's own data, as
@@ -28,12 +34,39 @@ type Options struct {
 	ConfigDir string
 	// Legacy are the local backend's -state, -state-out and -backup.
 	Legacy LegacyState
+	// StartDir is the directory rig was started in, before any -chdir:
+	// path.cwd, as OpenTofu gives it; "" for the process's working
+	// directory.
+	StartDir string
+	// InAutomation is TF_IN_AUTOMATION set: rig runs under a wrapper that
+	// shows its own next steps, so diagnostics leave out which command to
+	// run next.
+	InAutomation bool
+	// CLIConfig is the CLI configuration (provider installation, registry
+	// hosts, credentials, dev_overrides); nil for none. CLIConfigProblems
+	// are what to report about it where it is used: all its diagnostics
+	// if they were not shown already, else only an error saying it is
+	// invalid, when it has errors.
+	CLIConfig         *getproviders.CLIConfig
+	CLIConfigProblems diag.Diagnostics
 	// Log is rig's core log; nil when off. The working directory logs what
 	// it loads, starts and writes, never a value.
 	Log *corelog.Logger
 	// Warnings receives what can only be reported as it happens, such as a
 	// state lock that could not be released; nil discards it.
 	Warnings io.Writer
+
+	// NewBuiltinTerraform makes the built-in terraform provider, which
+	// reads remote states with read; nil makes a builtin.Terraform. Tests
+	// give their own (predictable ids, a provider that waits).
+	NewBuiltinTerraform func(read builtin.RemoteStateReader) provider.Interface
+	// TestProviders are in-process providers tests make available, used as
+	// if dev_overrides named them; nil outside tests.
+	TestProviders provider.Factories
+	// ModuleHTTPClient sends the requests of module installation to
+	// registries and HTTP sources; nil means getmodules' default. Tests
+	// point it at their loopback servers.
+	ModuleHTTPClient *http.Client
 }
 
 // Dir is a working directory as a command uses it: the configuration and
@@ -50,6 +83,13 @@ type Dir struct {
 	// opened (StateStore), for errored.tfstate and the states
 	// terraform_remote_state reads; nil when there is none.
 	encryption *encryption.Encryption
+	// plugins are the plugin providers available, loaded on first use
+	// (providers.go); nil again once init changed what is installed.
+	plugins *pluginProviders
+	// stateProviders are the providers the state names, when init has read
+	// it to place providers the lock file does not record
+	// (getproviders.RegistryHosts); nil otherwise.
+	stateProviders []addrs.Provider
 }
 
 // New returns the working directory root ("." for the process's) used as
@@ -57,6 +97,9 @@ type Dir struct {
 func New(root string, opts Options) *Dir {
 	if opts.Warnings == nil {
 		opts.Warnings = io.Discard
+	}
+	if opts.CLIConfig == nil {
+		opts.CLIConfig = &getproviders.CLIConfig{}
 	}
 	return &Dir{root: root, opts: opts}
 }

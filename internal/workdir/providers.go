@@ -1,34 +1,38 @@
-package command
+package workdir
 
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/corelog"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/getproviders"
 	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/provider/builtin"
 	"github.com/rig-iac/rig/internal/provider/plugin"
 )
 
 // providersDir is where `rig init` installs provider packages, as
 // Terraform does: .terraform/providers, or providers in TF_DATA_DIR.
-func (m *Meta) providersDir() string { return m.dir().DataPath("providers") }
+func (d *Dir) providersDir() string { return d.DataPath("providers") }
 
 // pluginPathFile records the -plugin-dir directories of the last init.
-func (m *Meta) pluginPathFile() string { return m.dir().DataPath("plugin_path") }
+func (d *Dir) pluginPathFile() string { return d.DataPath("plugin_path") }
 
-// requiredProviders returns every provider module cfg itself needs (its
+// RequiredProviders returns every provider module cfg itself needs (its
 // children left out): those in required_providers, those its resources,
 // data sources and import blocks imply or name, and those of its provider
 // blocks, sorted.
-func requiredProviders(cfg *config.Module) []addrs.Provider {
+func RequiredProviders(cfg *config.Module) []addrs.Provider {
 	seen := map[addrs.Provider]bool{}
 	for _, rp := range cfg.Terraform.RequiredProviders {
 		seen[rp.Provider] = true
@@ -56,30 +60,30 @@ func requiredProviders(cfg *config.Module) []addrs.Provider {
 	return out
 }
 
-// treeRequiredProviders returns every provider the modules of the tree
-// under cfg need (see requiredProviders), sorted, each once: what init
+// TreeRequiredProviders returns every provider the modules of the tree
+// under cfg need (see RequiredProviders), sorted, each once: what init
 // installs and what the other commands expect to be installed. A provider
 // only a child module requires or implies counts as much as the root
 // module's own.
-func treeRequiredProviders(cfg *config.Module) []addrs.Provider {
+func TreeRequiredProviders(cfg *config.Module) []addrs.Provider {
 	var out []addrs.Provider
 	for _, m := range cfg.AllModules() {
-		out = append(out, requiredProviders(m)...)
+		out = append(out, RequiredProviders(m)...)
 	}
 	slices.SortFunc(out, addrs.Provider.Compare)
 	return slices.Compact(out)
 }
 
-// treeRequirements returns the plugin providers every module of the tree
+// TreeRequirements returns the plugin providers every module of the tree
 // under cfg requires, sorted, each with all the version constraints the
 // modules give it (merged in the order of AllModules, each once), as
 // OpenTofu merges them: init selects a version that satisfies them all.
-func treeRequirements(cfg *config.Module) ([]getproviders.Requirement, diag.Diagnostics) {
+func TreeRequirements(cfg *config.Module) ([]getproviders.Requirement, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	var reqs []getproviders.Requirement
 	at := map[addrs.Provider]int{}
 	for _, m := range cfg.AllModules() {
-		more, mds := providerRequirements(m)
+		more, mds := ProviderRequirements(m)
 		ds = ds.Append(mds)
 		for _, r := range more {
 			if i, ok := at[r.Provider]; ok {
@@ -94,11 +98,11 @@ func treeRequirements(cfg *config.Module) ([]getproviders.Requirement, diag.Diag
 	return reqs, ds
 }
 
-// providerRequirements returns the plugin providers module cfg itself needs
+// ProviderRequirements returns the plugin providers module cfg itself needs
 // (built-in ones excluded, its children left out) with their version
 // constraints, from required_providers and the deprecated version argument
 // of provider blocks.
-func providerRequirements(cfg *config.Module) ([]getproviders.Requirement, diag.Diagnostics) {
+func ProviderRequirements(cfg *config.Module) ([]getproviders.Requirement, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	cons := map[addrs.Provider]getproviders.Constraints{}
 	add := func(p addrs.Provider, s string, rng *config.RequiredProvider) {
@@ -113,40 +117,22 @@ func providerRequirements(cfg *config.Module) ([]getproviders.Requirement, diag.
 		}
 		cons[p] = cons[p].Merge(cs)
 	}
-	for _, name := range sortedRequiredNames(cfg) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Terraform.RequiredProviders)) {
 		rp := cfg.Terraform.RequiredProviders[name]
 		add(rp.Provider, rp.Version, rp)
 	}
-	for _, key := range sortedProviderKeys(cfg) {
+	for _, key := range slices.Sorted(maps.Keys(cfg.ProviderConfigs)) {
 		pb := cfg.ProviderConfigs[key]
 		add(cfg.ProviderFor(pb.Name), pb.Version, nil)
 	}
 	var out []getproviders.Requirement
-	for _, p := range requiredProviders(cfg) {
+	for _, p := range RequiredProviders(cfg) {
 		if p.IsBuiltIn() {
 			continue
 		}
 		out = append(out, getproviders.Requirement{Provider: p, Constraints: cons[p]})
 	}
 	return out, ds
-}
-
-func sortedRequiredNames(cfg *config.Module) []string {
-	names := make([]string, 0, len(cfg.Terraform.RequiredProviders))
-	for n := range cfg.Terraform.RequiredProviders {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
-func sortedProviderKeys(cfg *config.Module) []string {
-	keys := make([]string, 0, len(cfg.ProviderConfigs))
-	for k := range cfg.ProviderConfigs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // pluginProviders is what the working directory offers besides the
@@ -168,19 +154,19 @@ type pluginProviders struct {
 
 // loadPluginProviders reads the CLI configuration, the lock file and the
 // installed packages (verifying each against the lock's hashes).
-func (m *Meta) loadPluginProviders() *pluginProviders {
-	if m.plugins != nil {
-		return m.plugins
+func (d *Dir) loadPluginProviders() *pluginProviders {
+	if d.plugins != nil {
+		return d.plugins
 	}
 	pp := &pluginProviders{factories: provider.Factories{}, overridden: map[addrs.Provider]bool{}}
-	m.plugins = pp
-	cli, ds := m.cliConfig()
-	pp.diags = pp.diags.Append(ds)
-	locks, ds := getproviders.ReadLockFile(getproviders.LockFileName)
+	d.plugins = pp
+	cli := d.opts.CLIConfig
+	pp.diags = pp.diags.Append(d.opts.CLIConfigProblems)
+	locks, ds := getproviders.ReadLockFile(d.path(getproviders.LockFileName))
 	pp.diags = pp.diags.Append(ds)
 	pp.locks = locks
-	pp.hosts = getproviders.NewRegistryHosts(locks, m.stateProviders)
-	installed, ds := getproviders.VerifyInstalled(m.providersDir(), locks, getproviders.CurrentPlatform)
+	pp.hosts = getproviders.NewRegistryHosts(locks, d.stateProviders)
+	installed, ds := getproviders.VerifyInstalled(d.providersDir(), locks, getproviders.CurrentPlatform)
 	pp.diags = pp.diags.Append(ds)
 	for p, inst := range installed {
 		pp.factories[p] = plugin.Factory(plugin.Meta{Path: inst.Executable, Provider: p, Version: inst.Version.String()})
@@ -213,7 +199,7 @@ func (m *Meta) loadPluginProviders() *pluginProviders {
 		pp.factories[p] = plugin.Factory(plugin.Meta{Provider: named})
 		pp.overridden[p] = true
 	}
-	for named, f := range testFactories {
+	for named, f := range d.opts.TestProviders {
 		p := pp.hosts.Provider(named)
 		pp.factories[p] = f
 		pp.overridden[p] = true
@@ -221,34 +207,30 @@ func (m *Meta) loadPluginProviders() *pluginProviders {
 	return pp
 }
 
-// testFactories are in-process providers tests make available to every
-// command, used as if dev_overrides named them; nil outside tests.
-var testFactories provider.Factories
-
-// checkProviders reports what keeps the configuration's providers from
+// CheckProviders reports what keeps the configuration's providers from
 // starting, before any of them is needed: a provider required but not
 // selected in the lock file, a locked package not installed or changed
 // since. It also carries the dev_overrides warning.
-func (m *Meta) checkProviders(cfg *config.Module) diag.Diagnostics {
-	pp := m.loadPluginProviders()
+func (d *Dir) CheckProviders(cfg *config.Module) diag.Diagnostics {
+	pp := d.loadPluginProviders()
 	ds := append(diag.Diagnostics(nil), pp.devWarning...)
-	reqs, more := treeRequirements(cfg)
+	reqs, more := TreeRequirements(cfg)
 	ds = ds.Append(more)
 	// Only problems with the providers this configuration uses count.
 	needed := map[addrs.Provider]bool{}
 	for _, req := range reqs {
 		needed[req.Provider] = !pp.overridden[req.Provider]
 	}
-	for _, d := range pp.diags {
-		if d.Summary == "Required plugins are not installed" && !anyNeededNotStarted(needed, pp.factories) {
+	for _, dg := range pp.diags {
+		if dg.Summary == "Required plugins are not installed" && !anyNeededNotStarted(needed, pp.factories) {
 			continue
 		}
-		if d.Summary == "Required plugins are not installed" && m.inAutomation {
+		if dg.Summary == "Required plugins are not installed" && d.opts.InAutomation {
 			// A wrapper runs init itself: no command to suggest.
-			d.Detail = strings.Replace(d.Detail, "To install the plugins required for this configuration, run:\n  rig init",
+			dg.Detail = strings.Replace(dg.Detail, "To install the plugins required for this configuration, run:\n  rig init",
 				"You must install the required plugins before running rig operations.", 1)
 		}
-		ds = ds.Append(d)
+		ds = ds.Append(dg)
 	}
 	if ds.HasErrors() {
 		return ds
@@ -287,9 +269,9 @@ func anyNeededNotStarted(needed map[addrs.Provider]bool, f provider.Factories) b
 	return false
 }
 
-// readPluginPath returns the -plugin-dir directories the last init recorded.
-func (m *Meta) readPluginPath() []string {
-	b, err := os.ReadFile(m.pluginPathFile())
+// ReadPluginPath returns the -plugin-dir directories the last init recorded.
+func (d *Dir) ReadPluginPath() []string {
+	b, err := os.ReadFile(d.pluginPathFile())
 	if err != nil {
 		return nil
 	}
@@ -302,8 +284,8 @@ func (m *Meta) readPluginPath() []string {
 
 // writePluginPath records -plugin-dir directories for later inits; an
 // empty list removes the record.
-func (m *Meta) writePluginPath(dirs []string) error {
-	path := m.pluginPathFile()
+func (d *Dir) writePluginPath(dirs []string) error {
+	path := d.pluginPathFile()
 	if len(dirs) == 0 {
 		if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
 			return err
@@ -318,4 +300,47 @@ func (m *Meta) writePluginPath(dirs []string) error {
 		return err
 	}
 	return os.WriteFile(path, b, 0o644)
+}
+
+// ProviderFactories returns every provider rig can start: the built-in
+// terraform provider, the plugins `rig init` installed and locked (each
+// checked against the lock's hashes), dev_overrides and
+// TF_REATTACH_PROVIDERS (CheckProviders reports what is missing). With the
+// log on, each start is logged.
+func (d *Dir) ProviderFactories() provider.Factories {
+	f := provider.Factories{}
+	for p, pf := range d.loadPluginProviders().factories {
+		f[p] = pf
+	}
+	f[addrs.NewBuiltInProvider("terraform")] = func() (provider.Interface, error) {
+		if d.opts.NewBuiltinTerraform != nil {
+			return d.opts.NewBuiltinTerraform(d.ReadRemoteState), nil
+		}
+		return &builtin.Terraform{ReadRemoteState: d.ReadRemoteState}, nil
+	}
+	return d.loggedFactories(f)
+}
+
+// loggedFactories wraps each factory so that the log records each provider
+// process started: which provider, how long it took, or why it failed.
+func (d *Dir) loggedFactories(f provider.Factories) provider.Factories {
+	log := d.opts.Log
+	if !log.Enabled(corelog.Info) {
+		return f
+	}
+	out := make(provider.Factories, len(f))
+	for addr, factory := range f {
+		out[addr] = func() (provider.Interface, error) {
+			start := time.Now()
+			log.Debug("starting provider", corelog.String("provider", addr.String()))
+			p, err := factory()
+			if err != nil {
+				log.Error("provider failed to start", corelog.String("provider", addr.String()), corelog.Err(err))
+				return p, err
+			}
+			log.Info("provider started", corelog.String("provider", addr.String()), corelog.Duration("elapsed", time.Since(start)))
+			return p, nil
+		}
+	}
+	return out
 }

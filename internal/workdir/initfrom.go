@@ -1,4 +1,4 @@
-package command
+package workdir
 
 import (
 	"context"
@@ -13,21 +13,20 @@ import (
 
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
-	"github.com/rig-iac/rig/internal/getmodules"
-	"github.com/rig-iac/rig/internal/getproviders"
 )
 
 // initFromModuleDir is where `init -from-module` fetches the module before
 // copying it into the working directory.
 var initFromModuleDir = filepath.Join(".terraform", "init-from-module")
 
-// initFromModule is `init -from-module=SOURCE`: it copies the module at
+// InitFromModule is `init -from-module=SOURCE`: it copies the module at
 // SOURCE (any module source: a local path, relative to the working
 // directory, a registry address, git, HTTP) into the working directory,
-// which must be empty but for .terraform, as OpenTofu and Terraform do.
-// The module's own module calls are installed by init's module step.
-func (m *Meta) initFromModule(ctx context.Context, source string) diag.Diagnostics {
-	entries, err := os.ReadDir(".")
+// which must be empty but for .terraform, as OpenTofu and Terraform do,
+// saying so on out. The module's own module calls are installed by init's
+// module step.
+func (d *Dir) InitFromModule(ctx context.Context, source string, out io.Writer) diag.Diagnostics {
+	entries, err := os.ReadDir(d.root)
 	if err != nil {
 		return diag.Diagnostics{diag.Errorf("Failed to read target directory", "Error reading the working directory to ensure it is empty: %s.", err)}
 	}
@@ -37,18 +36,18 @@ func (m *Meta) initFromModule(ctx context.Context, source string) diag.Diagnosti
 				"The target directory . is not empty, so it cannot be initialized with the -from-module=... option.")}
 		}
 	}
-	fmt.Fprintf(m.Out, "Copying configuration from %q...\n", source)
-	dir, cleanup, ds := fetchModule(ctx, source, m)
+	fmt.Fprintf(out, "Copying configuration from %q...\n", source)
+	dir, cleanup, ds := d.fetchModule(ctx, source)
 	defer cleanup()
 	if ds.HasErrors() {
 		return ds
 	}
-	if err := copyModuleDir(dir, "."); err != nil {
+	if err := copyModuleDir(dir, d.root); err != nil {
 		return ds.Append(diag.Errorf("Failed to copy root module", "Error copying root module %q from %s: %s.", source, dir, err))
 	}
 	// A call of a module beside the copied one (../x) has nothing beside it
 	// here: its source must name where it came from.
-	if mod, _ := config.LoadDir("."); mod != nil {
+	if mod, _ := config.LoadDir(d.root); mod != nil {
 		for _, name := range slices.Sorted(maps.Keys(mod.ModuleCalls)) {
 			if call := mod.ModuleCalls[name]; strings.HasPrefix(call.Source, "../") || call.Source == ".." {
 				ds = ds.Append(diag.Errorf("Root module references parent directory",
@@ -56,7 +55,7 @@ func (m *Meta) initFromModule(ctx context.Context, source string) diag.Diagnosti
 			}
 		}
 	}
-	fmt.Fprintln(m.Out)
+	fmt.Fprintln(out)
 	return ds
 }
 
@@ -64,16 +63,16 @@ func (m *Meta) initFromModule(ctx context.Context, source string) diag.Diagnosti
 // local path is used where it is; any other source is installed, as a
 // module call naming it would be, under initFromModuleDir, which cleanup
 // removes.
-func fetchModule(ctx context.Context, source string, m *Meta) (dir string, cleanup func(), ds diag.Diagnostics) {
+func (d *Dir) fetchModule(ctx context.Context, source string) (dir string, cleanup func(), ds diag.Diagnostics) {
 	cleanup = func() {}
 	if config.IsLocalSource(filepath.ToSlash(source)) || filepath.IsAbs(source) {
-		fi, err := os.Stat(source)
+		fi, err := os.Stat(d.path(source))
 		if err != nil || !fi.IsDir() {
 			return "", cleanup, diag.Diagnostics{diag.Errorf("Invalid module source address", "The module directory %s does not exist or cannot be read.", source)}
 		}
-		return source, cleanup, nil
+		return d.path(source), cleanup, nil
 	}
-	abs, err := filepath.Abs(initFromModuleDir)
+	abs, err := filepath.Abs(d.path(initFromModuleDir))
 	if err == nil {
 		_ = os.RemoveAll(abs)
 		err = os.MkdirAll(abs, 0o755)
@@ -91,14 +90,9 @@ func fetchModule(ctx context.Context, source string, m *Meta) (dir string, clean
 	if ds.HasErrors() {
 		return "", cleanup, diag.Diagnostics{diag.Errorf("Invalid module source address", "Failed to parse module source address %q.", source)}
 	}
-	creds, more := getproviders.LoadCredentials(os.Environ())
+	inst, more := d.ModuleInstaller(false, nil)
 	ds = ds.Append(more)
-	inst := getmodules.Installer{
-		WorkDir:             abs,
-		HTTPClient:          moduleHTTPClient,
-		Credentials:         creds,
-		DefaultRegistryHost: m.registryHosts().DefaultHost(),
-	}
+	inst.ModulesDir, inst.WorkDir = "", abs
 	manifest, more := inst.Install(ctx, root)
 	if ds = ds.Append(more); ds.HasErrors() {
 		return "", cleanup, ds

@@ -1,7 +1,8 @@
-package command
+package workdir
 
 import (
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/rig-iac/rig/internal/diag"
@@ -13,8 +14,9 @@ import (
 // recorded (old), and says so. With readonly (-lockfile=readonly) it never
 // writes: a change in the providers locked is an error, other changes (a
 // version or hash) a warning, as in Terraform.
-func (m *Meta) recordLocks(old, locks *getproviders.Locks, readonly bool) diag.Diagnostics {
-	_, statErr := os.Stat(getproviders.LockFileName)
+func (d *Dir) recordLocks(old, locks *getproviders.Locks, readonly bool, out io.Writer) diag.Diagnostics {
+	lockFile := d.path(getproviders.LockFileName)
+	_, statErr := os.Stat(lockFile)
 	existed := statErr == nil
 	if existed && locks.Equal(old) || !existed && len(locks.Providers) == 0 {
 		return nil
@@ -27,14 +29,14 @@ func (m *Meta) recordLocks(old, locks *getproviders.Locks, readonly bool) diag.D
 		return diag.Diagnostics{{Severity: diag.Warning, Summary: "Provider lock file not updated",
 			Detail: `Changes to the provider selections were detected, but not saved in the ` + getproviders.LockFileName + ` file. To record these selections, run "rig init" without the "-lockfile=readonly" flag.`}}
 	}
-	if err := getproviders.WriteLockFile(getproviders.LockFileName, locks); err != nil {
+	if err := getproviders.WriteLockFile(lockFile, locks); err != nil {
 		return diag.Diagnostics{diag.Errorf("Failed to write dependency lock file", "%s", err)}
 	}
-	m.plugins = nil // reload what was installed for any later step
+	d.plugins = nil // reload what was installed for any later step
 	if existed {
-		fmt.Fprintf(m.Out, "\nrig has made some changes to the provider dependency selections recorded\nin the %s file. Review those changes and commit them to your\nversion control system if they represent changes you intended to make.\n", getproviders.LockFileName)
+		fmt.Fprintf(out, "\nrig has made some changes to the provider dependency selections recorded\nin the %s file. Review those changes and commit them to your\nversion control system if they represent changes you intended to make.\n", getproviders.LockFileName)
 	} else {
-		fmt.Fprintf(m.Out, "\nrig has created a lock file %s to record the provider\nselections it made above. Include this file in your version control repository\nso that rig can guarantee to make the same selections by default when\nyou run \"rig init\" in the future.\n", getproviders.LockFileName)
+		fmt.Fprintf(out, "\nrig has created a lock file %s to record the provider\nselections it made above. Include this file in your version control repository\nso that rig can guarantee to make the same selections by default when\nyou run \"rig init\" in the future.\n", getproviders.LockFileName)
 	}
 	return nil
 }

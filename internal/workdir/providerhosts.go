@@ -1,4 +1,4 @@
-package command
+package workdir
 
 import (
 	"context"
@@ -9,32 +9,31 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/getproviders"
 	"github.com/rig-iac/rig/internal/state"
-	"github.com/rig-iac/rig/internal/workdir"
 )
 
-// registryHosts says under which registry host the working directory
+// RegistryHosts says under which registry host the working directory
 // records each provider whose source address names none: from the lock
 // file and, when init has read it, the state. Problems reading the lock
 // file are left to checkProviders to report.
-func (m *Meta) registryHosts() getproviders.RegistryHosts {
-	if m.plugins != nil {
-		return m.plugins.hosts
+func (d *Dir) RegistryHosts() getproviders.RegistryHosts {
+	if d.plugins != nil {
+		return d.plugins.hosts
 	}
-	locks, _ := getproviders.ReadLockFile(getproviders.LockFileName)
-	return getproviders.NewRegistryHosts(locks, m.stateProviders)
+	locks, _ := getproviders.ReadLockFile(d.path(getproviders.LockFileName))
+	return getproviders.NewRegistryHosts(locks, d.stateProviders)
 }
 
-// placeProvidersFromState is init's step between the backend and the
+// PlaceProvidersFromState is init's step between the backend and the
 // providers: when the lock file does not record some provider of cfg that
 // may live under either default registry host, it reads the state and, if
 // the state names providers under such a host, reloads the configuration
 // with those hosts (so rig init in a directory OpenTofu applied without
 // keeping its lock file keeps registry.opentofu.org). It returns cfg
 // unchanged otherwise.
-func (m *Meta) placeProvidersFromState(ctx context.Context, cfg *config.Module) (*config.Module, diag.Diagnostics) {
-	locks := m.loadPluginProviders().locks
+func (d *Dir) PlaceProvidersFromState(ctx context.Context, cfg *config.Module) (*config.Module, diag.Diagnostics) {
+	locks := d.loadPluginProviders().locks
 	needed := false
-	for _, p := range treeRequiredProviders(cfg) {
+	for _, p := range TreeRequiredProviders(cfg) {
 		if addrs.IsDefaultRegistryHost(p.Hostname) && locks.Get(p) == nil {
 			needed = true
 		}
@@ -42,11 +41,11 @@ func (m *Meta) placeProvidersFromState(ctx context.Context, cfg *config.Module) 
 	if !needed {
 		return cfg, nil
 	}
-	store, ds := m.dir().StateStore(ctx, cfg)
+	store, ds := d.StateStore(ctx, cfg)
 	if ds.HasErrors() {
 		return cfg, ds
 	}
-	s, more := workdir.ReadState(ctx, store)
+	s, more := ReadState(ctx, store)
 	if ds = ds.Append(more); ds.HasErrors() {
 		return cfg, ds
 	}
@@ -54,9 +53,9 @@ func (m *Meta) placeProvidersFromState(ctx context.Context, cfg *config.Module) 
 	if len(ps) == 0 {
 		return cfg, ds
 	}
-	m.stateProviders = ps
-	m.plugins = nil
-	cfg, more = m.loadConfig()
+	d.stateProviders = ps
+	d.plugins = nil
+	cfg, more = d.LoadConfig()
 	return cfg, ds.Append(more)
 }
 
@@ -86,7 +85,7 @@ func stateProviders(s *state.State) []addrs.Provider {
 // uses, as Terraform and OpenTofu rewrite a resource's provider when they
 // record it. s is the caller's freshly read state.
 func alignStateProviders(cfg *config.Module, s *state.State) {
-	used := treeRequiredProviders(cfg)
+	used := TreeRequiredProviders(cfg)
 	for _, rs := range s.Resources {
 		p := rs.ProviderConfig.Provider
 		if slices.Contains(used, p) {
