@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// allowedImports is the layering of DESIGN.md §2: each package may import
+// allowedImports is the layering of docs/design.md §3: each package may import
 // only the rig packages listed for it (external libraries are not listed).
 // Never loosen it to make a build pass: move the code instead.
 var allowedImports = map[string][]string{
@@ -131,7 +131,7 @@ func TestImportLayering(t *testing.T) {
 			}
 			dep := strings.TrimPrefix(imp, modulePath)
 			if !contains(allowed, dep) {
-				t.Errorf("%s imports %s, which its layer does not allow (DESIGN.md §2)", pkg, dep)
+				t.Errorf("%s imports %s, which its layer does not allow (docs/design.md §3)", pkg, dep)
 			}
 		}
 	}

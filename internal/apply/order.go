@@ -160,7 +160,7 @@ type OrderOptions struct {
 }
 
 // Order builds the operation graph of p following every ordering rule of
-// DESIGN.md §3: create/update in dependency order, destroy in reverse,
+// docs/design.md §4: create/update in dependency order, destroy in reverse,
 // delete-first replacement, the edges between updates and deletes of
 // dependencies, and create_before_destroy's inversion of the edges into a
 // delete. It fails with a diagnostic naming the cycle when the rules

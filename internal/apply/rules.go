@@ -10,7 +10,7 @@ import (
 )
 
 // Rule names the ordering rule an edge X→Y of the operation graph
-// implements (DESIGN.md §3; docs/order-of-operations.md lists them by
+// implements (docs/design.md §4; docs/order-of-operations.md lists them by
 // these names). Order adds every edge with its rule.
 type Rule uint8
 

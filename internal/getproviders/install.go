@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
@@ -694,31 +695,45 @@ type Installed struct {
 }
 
 // VerifyInstalled finds the installed package of every lock under
-// targetDir and checks it against the lock's hashes. Providers that are
+// targetDir and checks it against the lock's hashes (hashing the packages
+// at once: each is tens of megabytes). Providers that are
 // missing or do not match are reported in one "Required plugins are not
 // installed" diagnostic, as Terraform does; the others are returned.
 func VerifyInstalled(targetDir string, locks *Locks, platform Platform) (map[addrs.Provider]Installed, diag.Diagnostics) {
-	out := map[addrs.Provider]Installed{}
-	var problems []string
-	for _, lk := range locks.Sorted() {
+	sorted := locks.Sorted()
+	// problem[i] is what is wrong with the package of sorted[i], if anything.
+	problem := make([]string, len(sorted))
+	exes := make([]string, len(sorted))
+	var wg sync.WaitGroup
+	for i, lk := range sorted {
 		dir := PackageDir(targetDir, lk.Provider, lk.Version, platform)
 		if _, err := os.Stat(dir); err != nil {
-			problems = append(problems, fmt.Sprintf("%s: there is no package for %s %s cached in %s", lk.Provider, lk.Provider, lk.Version, targetDir))
+			problem[i] = fmt.Sprintf("%s: there is no package for %s %s cached in %s", lk.Provider, lk.Provider, lk.Version, targetDir)
 			continue
 		}
 		exe, ok := FindExecutable(dir, lk.Provider)
 		if !ok {
-			problems = append(problems, fmt.Sprintf("%s: the cached package for %s %s has no executable terraform-provider-%s*", lk.Provider, lk.Provider, lk.Version, lk.Provider.Type))
+			problem[i] = fmt.Sprintf("%s: the cached package for %s %s has no executable terraform-provider-%s*", lk.Provider, lk.Provider, lk.Version, lk.Provider.Type)
 			continue
 		}
+		exes[i] = exe
 		if hasScheme(lk.Hashes, hashSchemeH1) {
-			h, err := HashDir(dir)
-			if err != nil || !containsString(lk.Hashes, h) {
-				problems = append(problems, fmt.Sprintf("%s: the cached package for %s %s (in %s) does not match any of the checksums recorded in the dependency lock file", lk.Provider, lk.Provider, lk.Version, targetDir))
-				continue
-			}
+			wg.Go(func() {
+				if h, err := HashDir(dir); err != nil || !containsString(lk.Hashes, h) {
+					problem[i] = fmt.Sprintf("%s: the cached package for %s %s (in %s) does not match any of the checksums recorded in the dependency lock file", lk.Provider, lk.Provider, lk.Version, targetDir)
+				}
+			})
 		}
-		out[lk.Provider] = Installed{Provider: lk.Provider, Version: lk.Version, Executable: exe}
+	}
+	wg.Wait()
+	out := map[addrs.Provider]Installed{}
+	var problems []string
+	for i, lk := range sorted {
+		if problem[i] != "" {
+			problems = append(problems, problem[i])
+			continue
+		}
+		out[lk.Provider] = Installed{Provider: lk.Provider, Version: lk.Version, Executable: exes[i]}
 	}
 	if len(problems) > 0 {
 		return out, diag.Diagnostics{diag.Errorf("Required plugins are not installed",

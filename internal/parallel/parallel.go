@@ -1,4 +1,6 @@
-// Package parallel runs independent pieces of CPU-bound work on every core.
+// Package parallel runs independent pieces of work at once: CPU-bound work
+// on every core (For), and work that waits on something outside the process
+// within a limit and concurrency classes (Pool).
 package parallel
 
 import (

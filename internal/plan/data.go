@@ -24,7 +24,7 @@ import (
 // A check block's scoped data source is read again during apply (a Read
 // change either way), and its problems are warnings: a failed read leaves
 // its value unknown and the check's assertions unevaluated.
-func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addrs.ModuleInstance) diag.Diagnostics {
+func (p *planner) planDataResource(w *objectWork, m *config.Module, r *config.Resource, mi addrs.ModuleInstance) func() {
 	var ds diag.Diagnostics
 	absAddr := r.Addr.Absolute(mi)
 	cr := configAddr(m, r)
@@ -32,7 +32,6 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 	p.handled[absAddr] = true
 	sch := p.schemas[cr]
 	p.mu.Unlock()
-	ty := sch.Block.ImpliedType()
 	ref := ResolveProvider(m, r)
 	var prov provider.Interface
 	if ref.KeyExpr == nil {
@@ -40,122 +39,158 @@ func (p *planner) planDataResource(m *config.Module, r *config.Resource, mi addr
 		prov, more = p.configuredProvider(ref.Config)
 		ds = ds.Append(more)
 		if ds.HasErrors() {
-			return ds
+			w.note(ds)
+			return nil
 		}
 	}
 	exp, more := eval.Expand(p.eval.Scope(mi, lang.InstanceData{}), r)
 	ds = ds.Append(more)
+	w.note(ds)
 	if ds.HasErrors() {
-		return ds
+		return nil
 	}
-	vals := map[addrs.InstanceKey]cty.Value{}
+	// vals[i] is the value of instance exp.Keys[i], written by that
+	// instance's work alone; NilVal leaves the instance out.
+	vals := make([]cty.Value, len(exp.Keys))
 	pending, deferred := p.dependsOnChanges(m, r)
 	p.expandChecks(absAddr, exp.Keys)
-	for _, k := range exp.Keys {
+	for i, k := range exp.Keys {
 		addr := absAddr.Instance(k)
-		scope := p.eval.Scope(mi, exp.InstanceData(k))
 		pc, prov := ref.Config, prov
 		if ref.KeyExpr != nil {
 			var more diag.Diagnostics
 			pc, prov, more = p.instanceProvider(ref, addr, exp.InstanceData(k))
-			if ds = ds.Append(more); prov == nil {
+			if w.note(more); prov == nil {
 				continue
 			}
 		}
-		for i, rule := range r.Preconditions {
-			ds = ds.Append(eval.CheckRule(scope, rule, "Resource precondition failed", "", p.ruleAt(checks.ResourceObject(addr), checks.Precondition, i)))
-		}
-		if ds.HasErrors() {
-			continue
-		}
-		cfg, more := scope.EvalBlock(r.Config, sch.Block.DecoderSpec())
-		ds = ds.Append(more)
-		if more.HasErrors() {
-			continue
-		}
-		// What is read gets the configuration's sensitive marks back, and
-		// the schema's. (Plugins drop marks; the built-in
-		// terraform_remote_state keeps those of its defaults.)
-		marked := cfg
-		cfg, cfgMarks := cfg.UnmarkDeepWithPaths()
-		remark := func(v cty.Value) cty.Value {
-			if v == cty.NilVal || v.IsNull() {
-				return v
+		d := dataInstance{r: r, cr: cr, sch: sch, prov: prov, pc: pc, addr: addr, inst: exp.InstanceData(k), pending: pending, deferred: deferred}
+		w.add(addr, pc, func() diag.Diagnostics {
+			v, ds := p.planDataInstance(d)
+			vals[i] = v
+			return ds
+		})
+	}
+	return func() {
+		byKey := map[addrs.InstanceKey]cty.Value{}
+		for i, k := range exp.Keys {
+			if vals[i] != cty.NilVal {
+				byKey[k] = vals[i]
 			}
-			return sch.Block.MarkSensitive(v.MarkWithPaths(cfgMarks))
-		}
-		ds = ds.Append(provider.Redacted(prov.ValidateDataResourceConfig(p.ctx, r.Addr.Type, cfg), marked).InBody(r.Config))
-		read := &ResourceInstanceChange{Addr: addr, ProviderConfig: pc, Action: Read,
-			Before: cty.NullVal(ty), Dependencies: absResources(p.rg.resourceDeps[cr])}
-		if deferred || !cfg.IsWhollyKnown() {
-			read.ReadCause, read.ReadAfter = ReadBecauseConfigUnknown, addrs.AbsResourceInstance{}
-			read.Reason = ReasonReadConfigUnknown
-			if deferred {
-				read.ReadCause, read.ReadAfter = ReadBecauseDependencyPending, pending
-				if cfg.IsWhollyKnown() {
-					read.Reason = ReasonReadDependencyPending
-				}
-			}
-			read.After = remark(plannedDataObject(sch.Block, cfg))
-			vals[k] = read.After
-			p.addChange(read)
-			continue
-		}
-		readHooks, _ := p.opts.Hooks.(DataReadHooks)
-		if readHooks != nil {
-			readHooks.PreRead(addr)
-		}
-		readStart := time.Now()
-		meta, more := p.eval.ProviderMeta(p.ctx, p.providers, mi, pc.Provider, r.Addr.String())
-		if ds = ds.Append(more); more.HasErrors() {
-			continue
-		}
-		resp := prov.ReadDataSource(provider.WithResourceInstance(p.ctx, addr), provider.ReadDataRequest{TypeName: r.Addr.Type, Config: marked, ProviderMeta: meta})
-		resp.State = remark(resp.State)
-		if readHooks != nil {
-			readHooks.PostRead(addr, resp.State, time.Since(readStart), resp.Diagnostics.HasErrors())
-		}
-		readDiags := withAddr(provider.Redacted(resp.Diagnostics, marked).InBody(r.Config), addrs.ObjectAddr{Instance: addr})
-		if r.Check != "" {
-			read.Reason = ReadBecauseCheckNested
-			read.After = resp.State
-			if readDiags.HasErrors() {
-				read.After = remark(plannedDataObject(sch.Block, cfg))
-				p.mu.Lock()
-				p.checkFailed[checkInstance{module: mi.String(), name: r.Check}] = true
-				p.mu.Unlock()
-			}
-			ds = ds.Append(AsWarnings(readDiags))
-			vals[k] = read.After
-			p.addChange(read)
-			if readDiags.HasErrors() {
-				continue
-			}
-		} else {
-			ds = ds.Append(readDiags)
-			if readDiags.HasErrors() {
-				continue
-			}
-		}
-		vals[k] = resp.State
-		selfScope := p.eval.Scope(mi, exp.InstanceData(k))
-		selfScope.Self = resp.State
-		for i, rule := range r.Postconditions {
-			ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", "", p.ruleAt(checks.ResourceObject(addr), checks.Postcondition, i)))
-		}
-		obj, err := NewStateObject(pc.Provider, r.Addr.Type, sch, resp.State)
-		if err != nil {
-			ds = ds.Append(err)
-			continue
 		}
 		p.mu.Lock()
-		p.refreshed.SetObject(addrs.ObjectAddr{Instance: addr}, obj, pc)
+		p.planned[absAddr] = exp.WholeValue(byKey)
 		p.mu.Unlock()
 	}
+}
+
+// dataInstance is one instance of a data source to plan.
+type dataInstance struct {
+	r        *config.Resource
+	cr       addrs.ConfigResource
+	sch      provider.Schema
+	prov     provider.Interface
+	pc       addrs.AbsProviderConfig
+	addr     addrs.AbsResourceInstance
+	inst     lang.InstanceData
+	pending  addrs.AbsResourceInstance
+	deferred bool
+}
+
+// planDataInstance reads one instance of a data source, or plans its read
+// during apply, and returns its value (NilVal when it has none).
+func (p *planner) planDataInstance(d dataInstance) (cty.Value, diag.Diagnostics) {
+	var ds diag.Diagnostics
+	r, sch, prov, pc, addr := d.r, d.sch, d.prov, d.pc, d.addr
+	ty := sch.Block.ImpliedType()
+	mi := addr.Module
+	scope := p.eval.Scope(mi, d.inst)
+	for i, rule := range r.Preconditions {
+		ds = ds.Append(eval.CheckRule(scope, rule, "Resource precondition failed", "", p.ruleAt(checks.ResourceObject(addr), checks.Precondition, i)))
+	}
+	if ds.HasErrors() {
+		return cty.NilVal, ds
+	}
+	cfg, more := scope.EvalBlock(r.Config, sch.Block.DecoderSpec())
+	ds = ds.Append(more)
+	if more.HasErrors() {
+		return cty.NilVal, ds
+	}
+	// What is read gets the configuration's sensitive marks back, and
+	// the schema's. (Plugins drop marks; the built-in
+	// terraform_remote_state keeps those of its defaults.)
+	marked := cfg
+	cfg, cfgMarks := cfg.UnmarkDeepWithPaths()
+	remark := func(v cty.Value) cty.Value {
+		if v == cty.NilVal || v.IsNull() {
+			return v
+		}
+		return sch.Block.MarkSensitive(v.MarkWithPaths(cfgMarks))
+	}
+	ds = ds.Append(provider.Redacted(prov.ValidateDataResourceConfig(p.ctx, r.Addr.Type, cfg), marked).InBody(r.Config))
+	read := &ResourceInstanceChange{Addr: addr, ProviderConfig: pc, Action: Read,
+		Before: cty.NullVal(ty), Dependencies: absResources(p.rg.resourceDeps[d.cr])}
+	if d.deferred || !cfg.IsWhollyKnown() {
+		read.ReadCause, read.ReadAfter = ReadBecauseConfigUnknown, addrs.AbsResourceInstance{}
+		read.Reason = ReasonReadConfigUnknown
+		if d.deferred {
+			read.ReadCause, read.ReadAfter = ReadBecauseDependencyPending, d.pending
+			if cfg.IsWhollyKnown() {
+				read.Reason = ReasonReadDependencyPending
+			}
+		}
+		read.After = remark(plannedDataObject(sch.Block, cfg))
+		p.addChange(read)
+		return read.After, ds
+	}
+	readHooks, _ := p.opts.Hooks.(DataReadHooks)
+	if readHooks != nil {
+		readHooks.PreRead(addr)
+	}
+	readStart := time.Now()
+	meta, more := p.eval.ProviderMeta(p.ctx, p.providers, mi, pc.Provider, r.Addr.String())
+	if ds = ds.Append(more); more.HasErrors() {
+		return cty.NilVal, ds
+	}
+	resp := prov.ReadDataSource(provider.WithResourceInstance(p.ctx, addr), provider.ReadDataRequest{TypeName: r.Addr.Type, Config: marked, ProviderMeta: meta})
+	resp.State = remark(resp.State)
+	if readHooks != nil {
+		readHooks.PostRead(addr, resp.State, time.Since(readStart), resp.Diagnostics.HasErrors())
+	}
+	readDiags := withAddr(provider.Redacted(resp.Diagnostics, marked).InBody(r.Config), addrs.ObjectAddr{Instance: addr})
+	if r.Check != "" {
+		read.Reason = ReadBecauseCheckNested
+		read.After = resp.State
+		if readDiags.HasErrors() {
+			read.After = remark(plannedDataObject(sch.Block, cfg))
+			p.mu.Lock()
+			p.checkFailed[checkInstance{module: mi.String(), name: r.Check}] = true
+			p.mu.Unlock()
+		}
+		ds = ds.Append(AsWarnings(readDiags))
+		p.addChange(read)
+		if readDiags.HasErrors() {
+			return read.After, ds
+		}
+	} else {
+		ds = ds.Append(readDiags)
+		if readDiags.HasErrors() {
+			return cty.NilVal, ds
+		}
+	}
+	selfScope := p.eval.Scope(mi, d.inst)
+	selfScope.Self = resp.State
+	for i, rule := range r.Postconditions {
+		ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", "", p.ruleAt(checks.ResourceObject(addr), checks.Postcondition, i)))
+	}
+	obj, err := NewStateObject(pc.Provider, r.Addr.Type, sch, resp.State)
+	if err != nil {
+		return resp.State, ds.Append(err)
+	}
 	p.mu.Lock()
-	p.planned[absAddr] = exp.WholeValue(vals)
+	p.refreshed.SetObject(addrs.ObjectAddr{Instance: addr}, obj, pc)
 	p.mu.Unlock()
-	return ds
+	return resp.State, ds
 }
 
 // dependsOnChanges reports whether a data source of module m refers to (or

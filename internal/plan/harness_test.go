@@ -42,8 +42,12 @@ var fixedNow = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 // resource types: its output is its input; reading input "fail" fails.
 const echoType = "test_echo"
 
-// echoProvider is providertest's provider with one data source, test_echo.
-type echoProvider struct{ *providertest.Provider }
+// echoProvider is providertest's provider with one data source, test_echo,
+// whose reads are recorded in reads when it is not nil.
+type echoProvider struct {
+	*providertest.Provider
+	reads *providertest.InFlight
+}
 
 func echoSchema() provider.Schema {
 	return provider.Schema{Block: &provider.Block{Attributes: map[string]*provider.Attribute{
@@ -69,6 +73,12 @@ func (p echoProvider) ReadDataSource(ctx context.Context, req provider.ReadDataR
 	if req.TypeName != echoType {
 		return p.Provider.ReadDataSource(ctx, req)
 	}
+	if p.reads != nil {
+		if err := p.reads.Enter(ctx); err != nil {
+			return provider.ReadDataResponse{Diagnostics: diag.Diagnostics{diag.Errorf("Echo interrupted", "%s", err)}}
+		}
+		defer p.reads.Leave()
+	}
 	in := req.Config.GetAttr("input")
 	if in.RawEquals(cty.StringVal("fail")) {
 		return provider.ReadDataResponse{Diagnostics: diag.Diagnostics{diag.Errorf("Echo failed", "The input was %q.", "fail")}}
@@ -79,9 +89,15 @@ func (p echoProvider) ReadDataSource(ctx context.Context, req provider.ReadDataR
 // providerSet returns a provider set with the test provider (backed by
 // live) and the built-in terraform provider.
 func providerSet(live *providertest.Provider) *provider.Set {
+	return providerSetRecording(live, nil)
+}
+
+// providerSetRecording is providerSet with the reads of test_echo recorded
+// in echoReads (when not nil).
+func providerSetRecording(live *providertest.Provider, echoReads *providertest.InFlight) *provider.Set {
 	var n atomic.Int64
 	return provider.NewSet(provider.Factories{
-		providertest.Address(): func() (provider.Interface, error) { return echoProvider{live}, nil },
+		providertest.Address(): func() (provider.Interface, error) { return echoProvider{live, echoReads}, nil },
 		addrs.NewBuiltInProvider("terraform"): func() (provider.Interface, error) {
 			return &builtin.Terraform{NewID: func() string { return fmt.Sprintf("tf-%d", n.Add(1)) }}, nil
 		},

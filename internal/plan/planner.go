@@ -17,6 +17,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/parallel"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provisioner"
 	"github.com/rig-iac/rig/internal/state"
@@ -32,8 +33,12 @@ type Options struct {
 	Replace []addrs.AbsResourceInstance
 	// SkipRefresh plans against the state as recorded, without reading remote objects (-refresh=false).
 	SkipRefresh bool
-	// Parallelism bounds concurrent provider calls (default 10).
+	// Parallelism bounds the objects whose provider calls run at once, and
+	// the graph nodes visited at once (default 10).
 	Parallelism int
+	// Limits cap, finer than Parallelism, the objects of some kinds whose
+	// provider calls run at once.
+	Limits []Limit
 	// Workspace is terraform.workspace.
 	Workspace string
 	// Now returns the plan timestamp; nil means time.Now.
@@ -93,6 +98,8 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	if opts.Mode != DestroyMode {
 		p.checks = checks.NewState(cfg)
 	}
+	p.pool = parallel.NewPool(opts.Parallelism, limitNs(opts.Limits))
+	p.limitClasses = LimitClasses(cfg, opts.Limits)
 	for _, a := range opts.Replace {
 		p.replace[a] = true
 	}
@@ -161,6 +168,11 @@ type planner struct {
 	outputs    map[string]*OutputChange
 	// sel is what -target or -exclude select; nil plans everything.
 	sel *selection
+	// pool runs the provider-calling work of every object (objectWork),
+	// within -parallelism and the limits; limitClasses gives the limits
+	// an object counts against (nil without limits).
+	pool         *parallel.Pool
+	limitClasses func(addrs.AbsResourceInstance, addrs.AbsProviderConfig) []int
 
 	mu        sync.Mutex // guards everything below
 	refreshed *state.State
@@ -199,6 +211,8 @@ func (p *planner) run() diag.Diagnostics {
 	if ds.HasErrors() {
 		return ds
 	}
+	// Every provider the configuration uses starts now, all at once.
+	p.providers.Load(p.ctx, configProviders(p.cfg))
 	vars, more := prepareVariables(p.cfg, p.opts.Variables)
 	ds = ds.Append(more)
 	p.variables = vars
@@ -250,8 +264,8 @@ func (p *planner) run() diag.Diagnostics {
 		}
 		return nil
 	}, dag.WalkOptions[node]{Limit: p.opts.Parallelism})
-	if p.ctx.Err() != nil && res.Count(dag.NotRunCancelled) > 0 {
-		ds = ds.Append(diag.Errorf("Operation cancelled", "Planning was interrupted before it finished."))
+	if p.ctx.Err() != nil && res.Count(dag.NotRunCancelled) > 0 && !hasCancelled(ds) {
+		ds = ds.Append(errCancelled)
 	}
 	if ds.HasErrors() {
 		return ds
@@ -343,19 +357,51 @@ func (p *planner) visit(n node) diag.Diagnostics {
 			ds = ds.Append(p.planCheck(c, mi))
 		}
 	case resourceNode:
+		// The instances of the resource in every instance of its module
+		// are planned at once; each function returned records a
+		// resource's value once its instances are planned.
 		r := m.ResourceByAddr(n.resource)
+		w := p.newWork()
+		var record []func()
 		for _, mi := range p.eval.ModuleInstances(n.module) {
 			switch {
 			case r.Addr.Mode == addrs.Data:
-				ds = ds.Append(p.planDataResource(m, r, mi))
+				record = append(record, p.planDataResource(w, m, r, mi))
 			case p.opts.Mode == RefreshOnlyMode:
-				ds = ds.Append(p.refreshResource(m, r, mi))
+				record = append(record, p.refreshResource(w, m, r, mi))
 			default:
-				ds = ds.Append(p.planResource(m, r, mi))
+				record = append(record, p.planResource(w, m, r, mi))
+			}
+		}
+		ds = ds.Append(w.wait())
+		for _, f := range record {
+			if f != nil {
+				f()
 			}
 		}
 	}
 	return ds
+}
+
+// configProviders returns the providers the configuration tree cfg uses:
+// those of its resources and those its modules require, in the order found.
+func configProviders(cfg *config.Module) []addrs.Provider {
+	var out []addrs.Provider
+	add := func(p addrs.Provider) {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	for _, m := range cfg.AllModules() {
+		for _, r := range allResources(m) {
+			name, alias := m.ProviderLocalName(r)
+			add(ResolveProviderConfig(m, name, alias).Provider)
+		}
+		for _, name := range slices.Sorted(maps.Keys(m.Terraform.RequiredProviders)) {
+			add(m.Terraform.RequiredProviders[name].Provider)
+		}
+	}
+	return out
 }
 
 // configAddr returns the configuration address of resource r of module m.

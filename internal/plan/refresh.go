@@ -8,12 +8,12 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// refreshResource reads the recorded objects of managed resource r of
-// module m in module instance mi, for a refresh-only plan: the refreshed
-// state records what it reads, and references see the refreshed values.
+// refreshResource adds to w the reads of the recorded objects of managed
+// resource r of module m in module instance mi, for a refresh-only plan:
+// the refreshed state records what they read, and references see the
+// refreshed values (recorded by the function returned, once w is done).
 // It plans no change.
-func (p *planner) refreshResource(m *config.Module, r *config.Resource, mi addrs.ModuleInstance) diag.Diagnostics {
-	var ds diag.Diagnostics
+func (p *planner) refreshResource(w *objectWork, m *config.Module, r *config.Resource, mi addrs.ModuleInstance) func() {
 	absAddr := r.Addr.Absolute(mi)
 	p.mu.Lock()
 	p.handled[absAddr] = true
@@ -21,23 +21,23 @@ func (p *planner) refreshResource(m *config.Module, r *config.Resource, mi addrs
 	rs := p.prevRun.Resource(absAddr)
 	p.mu.Unlock()
 	if rs != nil {
-		ds = ds.Append(p.refreshObjects(absAddr, sch))
+		p.refreshObjects(w, absAddr, sch)
 	}
-	p.mu.Lock()
-	p.planned[absAddr] = priorResourceValue(p.refreshed, absAddr, sch.Block)
-	p.mu.Unlock()
-	return ds
+	return func() {
+		p.mu.Lock()
+		p.planned[absAddr] = priorResourceValue(p.refreshed, absAddr, sch.Block)
+		p.mu.Unlock()
+	}
 }
 
-// refreshObjects refreshes the current objects of resource addr that the
-// plan covers; a nil schema block is looked up.
-func (p *planner) refreshObjects(addr addrs.AbsResource, sch provider.Schema) diag.Diagnostics {
-	var ds diag.Diagnostics
+// refreshObjects adds to w the reads of the current objects of resource
+// addr that the plan covers; a nil schema block is looked up.
+func (p *planner) refreshObjects(w *objectWork, addr addrs.AbsResource, sch provider.Schema) {
 	rs := p.prevRun.Resource(addr)
 	if sch.Block == nil {
 		s, more := p.providers.ResourceTypeSchema(p.ctx, rs.ProviderConfig.Provider, addr.Resource.Type)
-		if ds = ds.Append(more); ds.HasErrors() {
-			return ds
+		if w.note(more); more.HasErrors() {
+			return
 		}
 		sch = s
 	}
@@ -48,30 +48,31 @@ func (p *planner) refreshObjects(addr addrs.AbsResource, sch provider.Schema) di
 		}
 		pc := rs.InstanceProvider(k)
 		if more := checkProviderInstance(p.eval, addr.Instance(k), addrs.NotDeposed, pc); more.HasErrors() {
-			ds = ds.Append(more)
+			w.note(more)
 			continue
 		}
 		prov, more := p.configuredProvider(pc)
-		if ds = ds.Append(more); more.HasErrors() {
-			return ds
+		if w.note(more); more.HasErrors() {
+			return
 		}
-		_, _, more = p.priorValue(prov, sch, addrs.ObjectAddr{Instance: addr.Instance(k)}, inst.Current, pc)
-		ds = ds.Append(more)
+		w.add(addr.Instance(k), pc, func() diag.Diagnostics {
+			_, _, ds := p.priorValue(prov, sch, addrs.ObjectAddr{Instance: addr.Instance(k)}, inst.Current, pc)
+			return ds
+		})
 	}
-	return ds
 }
 
 // refreshOrphans refreshes, for a refresh-only plan, the managed
 // resources in state that the configuration no longer has.
 func (p *planner) refreshOrphans() diag.Diagnostics {
-	var ds diag.Diagnostics
+	w := p.newWork()
 	for _, ra := range p.prevRun.ResourceAddrs() {
 		if p.handled[ra] || ra.Resource.Mode != addrs.Managed {
 			continue
 		}
-		ds = ds.Append(p.refreshObjects(ra, provider.Schema{}))
+		p.refreshObjects(w, ra, provider.Schema{})
 	}
-	return ds
+	return w.wait()
 }
 
 // recordDrift records that the object at addr changed outside rig, from

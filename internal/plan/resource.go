@@ -18,8 +18,12 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// planResource plans the instances of resource r of module m in module instance mi.
-func (p *planner) planResource(m *config.Module, r *config.Resource, mi addrs.ModuleInstance) diag.Diagnostics {
+// planResource adds to w the planning of the instances of resource r of
+// module m in module instance mi, and of the objects recorded for it that
+// the configuration no longer has (orphans, deposed objects). It returns
+// what records the resource's planned value once w is done; nil when the
+// resource cannot be planned (the problem noted in w).
+func (p *planner) planResource(w *objectWork, m *config.Module, r *config.Resource, mi addrs.ModuleInstance) func() {
 	var ds diag.Diagnostics
 	absAddr := r.Addr.Absolute(mi)
 	cr := configAddr(m, r)
@@ -34,38 +38,44 @@ func (p *planner) planResource(m *config.Module, r *config.Resource, mi addrs.Mo
 		prov, more = p.configuredProvider(ref.Config)
 		ds = ds.Append(more)
 		if ds.HasErrors() {
-			return ds
+			w.note(ds)
+			return nil
 		}
 	}
 	exp, more := eval.Expand(p.eval.Scope(mi, lang.InstanceData{}), r)
 	ds = ds.Append(more)
+	w.note(ds)
 	if ds.HasErrors() {
-		return ds
+		return nil
 	}
 	p.expandChecks(absAddr, exp.Keys)
-	vals := make(map[addrs.InstanceKey]cty.Value, len(exp.Keys))
+	// vals[i] is the planned value of instance exp.Keys[i], written by
+	// that instance's work alone.
+	vals := make([]cty.Value, len(exp.Keys))
 	inConfig := make(map[addrs.InstanceKey]bool, len(exp.Keys))
-	for _, k := range exp.Keys {
+	for i, k := range exp.Keys {
 		inConfig[k] = true
-		if !p.sel.plansInstance(absAddr.Instance(k)) {
-			vals[k] = p.priorInstanceValue(absAddr.Instance(k), sch)
+		addr := absAddr.Instance(k)
+		if !p.sel.plansInstance(addr) {
+			vals[i] = p.priorInstanceValue(addr, sch)
 			continue
 		}
 		pc, iprov := ref.Config, prov
 		if ref.KeyExpr != nil {
 			var more diag.Diagnostics
-			pc, iprov, more = p.instanceProvider(ref, absAddr.Instance(k), exp.InstanceData(k))
-			if ds = ds.Append(more); iprov == nil {
-				vals[k] = cty.UnknownVal(sch.Block.ImpliedType())
+			pc, iprov, more = p.instanceProvider(ref, addr, exp.InstanceData(k))
+			if w.note(more); iprov == nil {
+				vals[i] = cty.UnknownVal(sch.Block.ImpliedType())
 				continue
 			}
 		}
-		v, more := p.planInstance(cr, r, sch, iprov, pc, absAddr.Instance(k), exp.InstanceData(k))
-		ds = ds.Append(more)
-		vals[k] = v
+		w.add(addr, pc, func() diag.Diagnostics {
+			v, ds := p.planInstance(cr, r, sch, iprov, pc, addr, exp.InstanceData(k))
+			vals[i] = v
+			return ds
+		})
 	}
 	p.mu.Lock()
-	p.planned[absAddr] = exp.WholeValue(vals)
 	rs := p.prevRun.Resource(absAddr)
 	p.mu.Unlock()
 
@@ -77,15 +87,29 @@ func (p *planner) planResource(m *config.Module, r *config.Resource, mi addrs.Mo
 			if !p.sel.plansInstance(addr) {
 				continue
 			}
+			pc := rs.InstanceProvider(k)
 			if !inConfig[k] && inst.Current != nil {
-				ds = ds.Append(p.planDelete(addr, addrs.NotDeposed, inst.Current, rs.InstanceProvider(k), sch, orphanReason(exp, k)))
+				reason := orphanReason(exp, k)
+				w.add(addr, pc, func() diag.Diagnostics {
+					return p.planDelete(addr, addrs.NotDeposed, inst.Current, pc, sch, reason)
+				})
 			}
 			for _, dk := range sortedDeposedKeys(inst) {
-				ds = ds.Append(p.planDelete(addr, dk, inst.Deposed[dk], rs.InstanceProvider(k), sch, ReasonNone))
+				w.add(addr, pc, func() diag.Diagnostics {
+					return p.planDelete(addr, dk, inst.Deposed[dk], pc, sch, ReasonNone)
+				})
 			}
 		}
 	}
-	return ds
+	return func() {
+		byKey := make(map[addrs.InstanceKey]cty.Value, len(vals))
+		for i, k := range exp.Keys {
+			byKey[k] = vals[i]
+		}
+		p.mu.Lock()
+		p.planned[absAddr] = exp.WholeValue(byKey)
+		p.mu.Unlock()
+	}
 }
 
 func orphanReason(exp eval.Expansion, k addrs.InstanceKey) ActionReason {
@@ -493,7 +517,7 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 
 // planOrphans plans the deletion of resources that are in state but no longer in configuration.
 func (p *planner) planOrphans() diag.Diagnostics {
-	var ds diag.Diagnostics
+	w := p.newWork()
 	for _, oa := range p.prevRun.Objects() {
 		ra := oa.Instance.ContainingResource()
 		if p.handled[ra] || ra.Resource.Mode != addrs.Managed || !p.sel.plansInstance(oa.Instance) {
@@ -512,8 +536,12 @@ func (p *planner) planOrphans() diag.Diagnostics {
 			// configuration, as in OpenTofu.
 			reason = DeleteBecauseNoModule
 		}
-		ds = ds.Append(p.planDelete(oa.Instance, oa.Deposed, obj, rs.InstanceProvider(oa.Instance.Resource.Key), provider.Schema{}, reason))
+		pc := rs.InstanceProvider(oa.Instance.Resource.Key)
+		w.add(oa.Instance, pc, func() diag.Diagnostics {
+			return p.planDelete(oa.Instance, oa.Deposed, obj, pc, provider.Schema{}, reason)
+		})
 	}
+	ds := w.wait()
 	// Data sources no longer in configuration are simply forgotten.
 	for ra := range p.prevRun.Resources {
 		if ra.Resource.Mode == addrs.Data && !p.handled[ra] && (p.sel == nil || p.cfg.ConfigResource(ra.InConfig()) == nil) {
@@ -526,23 +554,28 @@ func (p *planner) planOrphans() diag.Diagnostics {
 // planDestroy plans the deletion of every recorded object (with -target or
 // -exclude, of those destroySelection selects).
 func (p *planner) planDestroy() diag.Diagnostics {
-	var ds diag.Diagnostics
 	selected := destroySelection(p.prevRun, p.opts.Targets, p.opts.Excludes)
+	w := p.newWork()
 	for _, oa := range p.prevRun.Objects() {
 		if selected != nil && !selected[oa] {
 			continue
 		}
 		ra := oa.Instance.ContainingResource()
 		rs := p.prevRun.Resource(ra)
+		pc := rs.InstanceProvider(oa.Instance.Resource.Key)
 		if ra.Resource.Mode == addrs.Data {
 			// A destroy leaves no data sources in state, as in OpenTofu.
-			p.refreshed.SetObject(oa, nil, rs.InstanceProvider(oa.Instance.Resource.Key))
+			// (No work runs before w.wait.)
+			p.refreshed.SetObject(oa, nil, pc)
 			continue
 		}
 		sch := p.schemas[ra.InConfig()]
-		reason := ReasonNone
-		ds = ds.Append(p.planDelete(oa.Instance, oa.Deposed, p.prevRun.Object(oa), rs.InstanceProvider(oa.Instance.Resource.Key), sch, reason))
+		obj := p.prevRun.Object(oa)
+		w.add(oa.Instance, pc, func() diag.Diagnostics {
+			return p.planDelete(oa.Instance, oa.Deposed, obj, pc, sch, ReasonNone)
+		})
 	}
+	ds := w.wait()
 	p.outputs = map[string]*OutputChange{}
 	if selected != nil {
 		// A partial destroy leaves the outputs as they are.
@@ -607,6 +640,10 @@ func (p *planner) planOutputs() diag.Diagnostics {
 
 // valuesEqual reports whether two values are known to be equal.
 func valuesEqual(a, b cty.Value) bool {
+	if a.RawEquals(b) {
+		// The same value with the same marks, without unmarking either.
+		return true
+	}
 	// Marks say how a value is shown, not what it is.
 	a, _ = a.UnmarkDeep()
 	b, _ = b.UnmarkDeep()

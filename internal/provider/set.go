@@ -101,6 +101,20 @@ func (s *Set) Schemas(ctx context.Context, p addrs.Provider) (*Schemas, diag.Dia
 	return e.schemas, e.diags
 }
 
+// Load starts the providers ps at once and fetches their schemas, so that
+// a run that needs several providers waits for the slowest to start rather
+// than for all of them one after another. Problems are not returned here:
+// Schemas reports them to whoever asks for the provider.
+func (s *Set) Load(ctx context.Context, ps []addrs.Provider) {
+	var wg sync.WaitGroup
+	for _, p := range ps {
+		if _, ok := s.factories[p]; ok {
+			wg.Go(func() { s.Schemas(ctx, p) })
+		}
+	}
+	wg.Wait()
+}
+
 // Functions returns the provider-defined functions of provider p, fetched
 // once from the instance its schemas came from. The map is shared: callers
 // must not modify it.

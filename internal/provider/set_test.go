@@ -3,7 +3,9 @@ package provider_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -70,5 +72,39 @@ func TestSetFunctions(t *testing.T) {
 	}
 	if _, err := set.CallFunction(ctx, addrs.NewDefaultProvider("nope"), "f", nil); err == nil {
 		t.Error("CallFunction of a provider that is not available succeeded")
+	}
+}
+
+// TestSetLoadStartsProvidersAtOnce: Load starts its providers at once —
+// each factory here waits until all three have been called, which would
+// never happen one after another — and skips providers it has no factory for.
+func TestSetLoadStartsProvidersAtOnce(t *testing.T) {
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	wg.Add(3)
+	all := make(chan struct{})
+	go func() { wg.Wait(); close(all) }()
+	factories := provider.Factories{}
+	var ps []addrs.Provider
+	for _, name := range []string{"a", "b", "c"} {
+		p := addrs.NewDefaultProvider(name)
+		ps = append(ps, p)
+		factories[p] = func() (provider.Interface, error) {
+			wg.Done()
+			select {
+			case <-all:
+			case <-time.After(time.Minute):
+				return nil, errors.New("the other providers were not started meanwhile")
+			}
+			return providertest.New(), nil
+		}
+	}
+	set := provider.NewSet(factories)
+	defer set.Close()
+	set.Load(ctx, append(ps, addrs.NewDefaultProvider("unavailable")))
+	for _, p := range ps {
+		if _, ds := set.Schemas(ctx, p); ds.HasErrors() {
+			t.Errorf("%s: %v", p, ds.Err())
+		}
 	}
 }

@@ -61,7 +61,7 @@ func SensitivePathsJSON(paths []cty.Path) (json.RawMessage, error) {
 // ParseSensitivePaths decodes the sensitive_attributes of a v4 state
 // instance (as SensitivePathsJSON writes them) into attribute paths.
 func ParseSensitivePaths(raw json.RawMessage) ([]cty.Path, error) {
-	if len(bytes.TrimSpace(raw)) == 0 {
+	if trimmed := bytes.TrimSpace(raw); len(trimmed) == 0 || string(trimmed) == "[]" {
 		return nil, nil
 	}
 	var steps [][]struct {

@@ -46,7 +46,7 @@ func (s *Session) Plan(ctx context.Context, opts PlanOptions) (*plan.Plan, diag.
 	start := time.Now()
 	p, ds := plan.Make(ctx, s.Config, s.State, s.Providers, plan.Options{
 		Mode: opts.Mode, Variables: s.Variables, Replace: opts.Replace, SkipRefresh: opts.SkipRefresh,
-		Parallelism: s.Parallelism, Workspace: s.Workspace, Dependencies: s.Dependencies, Cwd: s.Cwd, MaxInstances: s.MaxInstances,
+		Parallelism: s.Parallelism, Limits: s.Limits, Workspace: s.Workspace, Dependencies: s.Dependencies, Cwd: s.Cwd, MaxInstances: s.MaxInstances,
 		Targets: opts.Targets, Excludes: opts.Excludes, Hooks: opts.Hooks, Generated: s.generated,
 	})
 	s.Dir.logPlan(p, time.Since(start))

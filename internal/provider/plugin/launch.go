@@ -80,15 +80,19 @@ func Start(meta Meta) (*Provider, error) {
 	if meta.Path == "" {
 		return nil, fmt.Errorf("start provider %s: no executable", meta)
 	}
+	logs := loggingFor(meta)
+	cmd := pluginCommand(meta.Path)
+	// go-plugin appends rig's environment, then its own variables.
+	cmd.Env = logs.env
 	client := goplugin.NewClient(&goplugin.ClientConfig{
 		HandshakeConfig:  handshake,
 		Stderr:           crashOutput(meta),
 		VersionedPlugins: map[int]goplugin.PluginSet{5: pluginSet(5), 6: pluginSet(6)},
-		Cmd:              pluginCommand(meta.Path),
+		Cmd:              cmd,
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		Managed:          true,
 		AutoMTLS:         true,
-		Logger:           pluginLogger(meta),
+		Logger:           logs.logger,
 		GRPCDialOptions:  dialOptions(),
 	})
 	p, err := connect(meta, client)
@@ -120,7 +124,7 @@ func attach(meta Meta, rc ReattachConfig) (*Provider, error) {
 		Reattach:         cfg,
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		Managed:          false,
-		Logger:           pluginLogger(meta),
+		Logger:           loggingFor(meta).logger,
 		GRPCDialOptions:  dialOptions(),
 	})
 	p, err := connect(meta, client)
@@ -203,30 +207,102 @@ func (grpcPlugin6) GRPCClient(_ context.Context, _ *goplugin.GRPCBroker, conn *g
 	return &client6{rpc: tfplugin6.NewProviderClient(conn)}, nil
 }
 
-var (
-	logOnce sync.Once
-	logBase hclog.Logger
-)
-
-// pluginLogger returns the logger for one provider's plugin machinery and
-// its stderr. Logs are discarded unless TF_LOG (or TF_LOG_PROVIDER) sets a
-// level: TRACE, DEBUG, INFO, WARN, ERROR, or JSON (trace, as JSON lines).
-// They go to the file TF_LOG_PATH names (appended), else to stderr.
-func pluginLogger(meta Meta) hclog.Logger {
-	logOnce.Do(func() { logBase = newLogBase() })
-	return logBase.Named(meta.Provider.ForDisplay())
+// sdkLogVariables are the variables with which the provider SDKs set their
+// own log levels (terraform-plugin-go, the plugin framework, the legacy
+// SDK's helper packages, terraform-plugin-mux). Each defaults to TRACE
+// when unset, and so does TF_LOG_PROVIDER_<TYPE>, the provider's own logger.
+var sdkLogVariables = []string{
+	"TF_LOG_SDK",
+	"TF_LOG_SDK_PROTO",
+	"TF_LOG_SDK_FRAMEWORK",
+	"TF_LOG_SDK_HELPER_SCHEMA",
+	"TF_LOG_SDK_HELPER_RESOURCE",
+	"TF_LOG_SDK_MUX",
 }
 
-func newLogBase() hclog.Logger {
+// pluginLogging is how one provider process logs: the logger go-plugin
+// writes its own messages and the process's stderr lines to, and the
+// variables put before rig's own environment in the process's (a variable
+// the user set wins over one of these).
+type pluginLogging struct {
+	logger hclog.Logger
+	env    []string
+}
+
+// providerLogLevel returns the provider log level the user asked for:
+// TF_LOG_PROVIDER, else TF_LOG, upper-cased; "" when neither is set or the
+// level is OFF.
+func providerLogLevel() string {
 	level := strings.TrimSpace(os.Getenv("TF_LOG_PROVIDER"))
 	if level == "" {
 		level = strings.TrimSpace(os.Getenv("TF_LOG"))
 	}
-	if level == "" || strings.EqualFold(level, "off") {
-		return hclog.NewNullLogger()
+	level = strings.ToUpper(level)
+	if level == "OFF" {
+		return ""
+	}
+	return level
+}
+
+// loggingFor returns how the process of the provider meta describes logs.
+//
+// With no provider log level set, the plugin SDKs are told to log nothing
+// (left to themselves they log everything at TRACE, megabytes per thousand
+// calls), and go-plugin gets a logger whose level is Off, so that it does
+// not even decode what the process writes to stderr.
+//
+// With a level, logs go to the file TF_LOG_PATH names (appended), else to
+// stderr, at that level: TRACE, DEBUG, INFO, WARN, ERROR, or JSON (TRACE,
+// as JSON lines). The SDKs are then told the same level, unless it is
+// TRACE or JSON, so that they do not write the lines that would be
+// dropped here.
+func loggingFor(meta Meta) pluginLogging {
+	level := providerLogLevel()
+	var sdkLevel string
+	switch level {
+	case "":
+		sdkLevel = "off"
+	case "DEBUG", "INFO", "WARN", "ERROR":
+		sdkLevel = level
+	}
+	var env []string
+	if sdkLevel != "" {
+		for _, v := range sdkLogVariables {
+			env = append(env, v+"="+sdkLevel)
+		}
+		if meta.Provider.Type != "" {
+			env = append(env, "TF_LOG_PROVIDER_"+strings.ToUpper(strings.ReplaceAll(meta.Provider.Type, "-", "_"))+"="+sdkLevel)
+		}
+	}
+	return pluginLogging{logger: logBase(level).Named(meta.Provider.ForDisplay()), env: env}
+}
+
+var logBases struct {
+	mu   sync.Mutex
+	key  string
+	base hclog.Logger
+}
+
+// logBase returns the logger all providers log under at level (see
+// loggingFor), made once for each level and TF_LOG_PATH (the variables
+// do not change during a run, but they do between tests).
+func logBase(level string) hclog.Logger {
+	path := os.Getenv("TF_LOG_PATH")
+	key := level + "\x00" + path
+	logBases.mu.Lock()
+	defer logBases.mu.Unlock()
+	if logBases.base == nil || logBases.key != key {
+		logBases.key, logBases.base = key, newLogBase(level, path)
+	}
+	return logBases.base
+}
+
+func newLogBase(level, path string) hclog.Logger {
+	if level == "" {
+		return hclog.New(&hclog.LoggerOptions{Name: "provider", Output: io.Discard, Level: hclog.Off})
 	}
 	var out io.Writer = os.Stderr
-	if path := os.Getenv("TF_LOG_PATH"); path != "" {
+	if path != "" {
 		// A log file that cannot be opened leaves logs on stderr: logging
 		// must not stop a run.
 		if f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o666); err == nil {
@@ -234,7 +310,7 @@ func newLogBase() hclog.Logger {
 		}
 	}
 	opts := &hclog.LoggerOptions{Name: "provider", Output: out, Level: hclog.LevelFromString(level)}
-	if strings.EqualFold(level, "json") {
+	if level == "JSON" {
 		opts.Level, opts.JSONFormat = hclog.Trace, true
 	}
 	if opts.Level == hclog.NoLevel {

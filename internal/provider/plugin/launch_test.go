@@ -3,14 +3,17 @@ package plugin
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/go-hclog"
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
@@ -231,14 +234,116 @@ func TestLogging(t *testing.T) {
 	t.Setenv("TF_LOG", "debug")
 	t.Setenv("TF_LOG_PROVIDER", "")
 	t.Setenv("TF_LOG_PATH", path)
-	newLogBase().Named("p").Debug("hello from a plugin")
+	loggingFor(Meta{Provider: testAddr}).logger.Debug("hello from a plugin")
 	b, err := os.ReadFile(path)
 	if err != nil || !strings.Contains(string(b), "hello from a plugin") {
 		t.Errorf("log file = %q, %v", b, err)
 	}
 
 	t.Setenv("TF_LOG", "")
-	if l := newLogBase(); l.IsError() {
-		t.Errorf("without TF_LOG the logger logs")
+	if l := loggingFor(Meta{Provider: testAddr}).logger; l.IsError() || l.GetLevel() != hclog.Off {
+		t.Errorf("without TF_LOG the logger logs (level %s): go-plugin would decode every line the provider writes", l.GetLevel())
+	}
+}
+
+// unsetenv unsets name for the rest of the test.
+func unsetenv(t *testing.T, name string) {
+	t.Setenv(name, "")
+	os.Unsetenv(name)
+}
+
+// processEnv returns the environment of process pid, read from /proc.
+func processEnv(t *testing.T, pid int) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	if err != nil {
+		t.Skipf("cannot read a process's environment here: %v", err)
+	}
+	env := map[string]string{}
+	for _, kv := range strings.Split(string(b), "\x00") {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	return env
+}
+
+func TestProviderLogLevels(t *testing.T) {
+	quiet := map[string]string{}
+	for _, v := range append(slices.Clone(sdkLogVariables), "TF_LOG_PROVIDER_TEST") {
+		quiet[v] = "off"
+	}
+	tests := []struct {
+		name string
+		env  map[string]string // "" unsets
+		want map[string]string // the SDK variables of the provider's process ("" absent)
+	}{
+		{"no level", map[string]string{"TF_LOG": "", "TF_LOG_PROVIDER": ""}, quiet},
+		{"TF_LOG=off", map[string]string{"TF_LOG": "off", "TF_LOG_PROVIDER": ""}, quiet},
+		{"TF_LOG=trace", map[string]string{"TF_LOG": "trace", "TF_LOG_PROVIDER": ""}, map[string]string{"TF_LOG_SDK": "", "TF_LOG_PROVIDER_TEST": ""}},
+		{"TF_LOG=json", map[string]string{"TF_LOG": "json", "TF_LOG_PROVIDER": ""}, map[string]string{"TF_LOG_SDK": "", "TF_LOG_PROVIDER_TEST": ""}},
+		{"TF_LOG_PROVIDER=info", map[string]string{"TF_LOG": "", "TF_LOG_PROVIDER": "info"}, map[string]string{"TF_LOG_SDK": "INFO", "TF_LOG_SDK_PROTO": "INFO", "TF_LOG_PROVIDER_TEST": "INFO"}},
+		{"the user's own SDK level wins", map[string]string{"TF_LOG": "", "TF_LOG_PROVIDER": "", "TF_LOG_SDK_PROTO": "trace"},
+			map[string]string{"TF_LOG_SDK": "off", "TF_LOG_SDK_PROTO": "trace", "TF_LOG_PROVIDER_TEST": "off"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, v := range append(slices.Clone(sdkLogVariables), "TF_LOG_PROVIDER_TEST", "TF_LOG_PATH") {
+				unsetenv(t, v)
+			}
+			for k, v := range tt.env {
+				if v == "" {
+					unsetenv(t, k)
+				} else {
+					t.Setenv(k, v)
+				}
+			}
+			p := startTest(t, "")
+			env := processEnv(t, p.client.ReattachConfig().Pid)
+			for k, want := range tt.want {
+				if got := env[k]; got != want {
+					t.Errorf("%s = %q in the provider's environment, want %q", k, got, want)
+				}
+			}
+		})
+	}
+}
+
+func TestProviderLogsReachLogPath(t *testing.T) {
+	for _, tt := range []struct {
+		name, level string
+		want        []string // messages in the log file
+		notWant     []string
+	}{
+		{"debug", "debug", []string{"configured region eu"}, []string{"call ConfigureProvider"}},
+		{"trace", "trace", []string{"configured region eu", "call ConfigureProvider"}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "rig.log")
+			unsetenv(t, "TF_LOG")
+			t.Setenv("TF_LOG_PROVIDER", tt.level)
+			t.Setenv("TF_LOG_PATH", path)
+			p := startTest(t, "6")
+			if ds := p.ConfigureProvider(context.Background(), provider.ConfigureRequest{Config: cty.ObjectVal(map[string]cty.Value{"region": cty.StringVal("eu")})}); ds.HasErrors() {
+				t.Fatal(ds.Err())
+			}
+			if err := p.Close(); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(string(b), w) {
+					t.Errorf("the log file has no %q:\n%s", w, b)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(string(b), w) {
+					t.Errorf("the log file has %q:\n%s", w, b)
+				}
+			}
+		})
 	}
 }

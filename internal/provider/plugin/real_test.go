@@ -15,7 +15,7 @@ import (
 )
 
 // realProviders are provider modules known to build from the Go module
-// proxy (DESIGN.md §5); each test case plans and applies through one.
+// proxy (docs/design.md §9); each test case plans and applies through one.
 var realProviders = []struct {
 	name, module, version string
 	run                   func(t *testing.T, p *Provider)

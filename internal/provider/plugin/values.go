@@ -19,8 +19,13 @@ func encodeValue(v cty.Value, ty cty.Type) (dynamicValue, error) {
 		// IsNull also holds for cty.NilVal, which has no type.
 		v = cty.NullVal(ty)
 	}
-	v, _ = v.UnmarkDeep()
+	// Values reach providers unmarked; a marked one (which msgpack
+	// refuses) is unmarked then, rather than every value walked first.
 	b, err := ctymsgpack.Marshal(v, ty)
+	if err != nil && v.ContainsMarked() {
+		v, _ = v.UnmarkDeep()
+		b, err = ctymsgpack.Marshal(v, ty)
+	}
 	if err != nil {
 		return dynamicValue{}, fmt.Errorf("encoding value as %s: %w", ty.FriendlyName(), err)
 	}

@@ -15,6 +15,10 @@ import (
 // concurrent use, including the fault-injection and inspection methods while
 // operations run.
 type Provider struct {
+	// Reads and Plans record the ReadResource and PlanResourceChange
+	// calls in flight, and can hold them at a barrier.
+	Reads, Plans InFlight
+
 	// mu guards every field below. It is never held while an apply sleeps or blocks.
 	mu sync.Mutex
 	// seq is the last sequence number handed out (see Op).
@@ -143,10 +147,14 @@ func (p *Provider) UpgradeResourceState(_ context.Context, req provider.UpgradeR
 
 // ReadResource returns the live object with the prior object's id, or a null
 // object when no such object is live (it was deleted outside rig).
-func (p *Provider) ReadResource(_ context.Context, req provider.ReadRequest) provider.ReadResponse {
+func (p *Provider) ReadResource(ctx context.Context, req provider.ReadRequest) provider.ReadResponse {
 	if !knownType(req.TypeName) {
 		return provider.ReadResponse{Diagnostics: unsupported("resource", req.TypeName)}
 	}
+	if err := p.Reads.Enter(ctx); err != nil {
+		return provider.ReadResponse{Diagnostics: interrupted(err)}
+	}
+	defer p.Reads.Leave()
 	if req.PriorState.IsNull() || !req.PriorState.IsKnown() {
 		return provider.ReadResponse{NewState: req.PriorState, Private: req.Private}
 	}
@@ -165,10 +173,14 @@ func (p *Provider) ReadResource(_ context.Context, req provider.ReadRequest) pro
 // [replace_key] and plans as a create. Otherwise output is unknown when
 // value changes and keeps its prior value when it does not. A delete plans
 // the null object.
-func (p *Provider) PlanResourceChange(_ context.Context, req provider.PlanRequest) provider.PlanResponse {
+func (p *Provider) PlanResourceChange(ctx context.Context, req provider.PlanRequest) provider.PlanResponse {
 	if !knownType(req.TypeName) {
 		return provider.PlanResponse{Diagnostics: unsupported("resource", req.TypeName)}
 	}
+	if err := p.Plans.Enter(ctx); err != nil {
+		return provider.PlanResponse{Diagnostics: interrupted(err)}
+	}
+	defer p.Plans.Leave()
 	proposed := req.ProposedNewState
 	if proposed.IsNull() || !proposed.IsKnown() {
 		return provider.PlanResponse{PlannedState: proposed}
@@ -243,6 +255,10 @@ func (p *Provider) Close() error {
 	p.seq++
 	p.closes = append(p.closes, p.seq)
 	return nil
+}
+
+func interrupted(err error) diag.Diagnostics {
+	return diag.Diagnostics{diag.Errorf("Call interrupted", "The call was held at a barrier until its context ended: %s.", err)}
 }
 
 func unsupported(kind, typeName string) diag.Diagnostics {

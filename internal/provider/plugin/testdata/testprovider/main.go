@@ -10,7 +10,10 @@
 // (the two protocols share field numbers for everything it uses).
 //
 // RIG_TESTPROVIDER_PROTOCOL=5 or 6 restricts the versions it offers (both
-// by default). With -debug it runs on its own and prints one line,
+// by default). RIG_TESTPROVIDER_CALL_DELAY (a duration, such as 50ms) makes
+// every call that would reach a cloud API in a real provider (reads,
+// plans, applies, imports) take that long. It logs as the plugin SDKs do
+// (calls.go), at the level TF_LOG_PROVIDER_TEST names. With -debug it runs on its own and prints one line,
 // TF_REATTACH_PROVIDERS=JSON, for a client to attach with; -debug-test=false
 // marks that configuration as not in test mode, so closing the client ends
 // the process.
@@ -59,7 +62,9 @@ func main() {
 			MagicCookieValue: "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2",
 		},
 		VersionedPlugins: plugins,
-		GRPCServer:       goplugin.DefaultGRPCServer,
+		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
+			return goplugin.DefaultGRPCServer(append(opts, serverOptions()...))
+		},
 	}
 	if *debug {
 		ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

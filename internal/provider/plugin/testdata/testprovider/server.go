@@ -215,6 +215,7 @@ func (s *server) ConfigureProvider(_ context.Context, req *tfplugin6.ConfigurePr
 	s.mu.Lock()
 	s.region = region
 	s.mu.Unlock()
+	logger.Debug("configured region " + region)
 	return &tfplugin6.ConfigureProvider_Response{}, nil
 }
 
