@@ -186,7 +186,7 @@ func (d *Dir) migrateWorkspace(ctx context.Context, name string, from, to backen
 		return diag.Diagnostics{diag.Errorf("Failed to read state", "workspace %q in the new backend: %s", name, err)}
 	}
 	if len(existing) > 0 && !bytes.Equal(existing, data) && !f.ForceCopy {
-		if reason := ImportConflict(data, existing); reason != "" &&
+		if reason := importConflict(data, existing); reason != "" &&
 			!f.confirm(fmt.Sprintf("Do you want to overwrite the state of workspace %q in the new backend?", name),
 				"The new backend already holds a state for this workspace that the previous\nbackend's state would replace: "+reason+".\nOnly 'yes' will be accepted to overwrite it.") {
 			return diag.Diagnostics{diag.Errorf("Migration stopped",
@@ -207,10 +207,10 @@ func (d *Dir) migrateWorkspace(ctx context.Context, name string, from, to backen
 	return nil
 }
 
-// ImportConflict says why a state may not simply replace an existing one,
+// importConflict says why a state may not simply replace an existing one,
 // as Terraform checks a state push: "" when the existing one is empty or an
 // older snapshot of the same lineage.
-func ImportConflict(data, existing []byte) string {
+func importConflict(data, existing []byte) string {
 	newS, err := statefile.Parse(data)
 	if err != nil {
 		return fmt.Sprintf("the state to write is not valid: %s", err)
