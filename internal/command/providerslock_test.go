@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,4 +161,14 @@ func TestProvidersLockRandom(t *testing.T) {
 	if err != nil || string(inited) != string(locked) {
 		t.Errorf("providers lock wrote:\n%s\ninit writes:\n%s", locked, inited)
 	}
+}
+
+// containsAll reports whether have holds every hash of want.
+func containsAll(have, want []string) bool {
+	for _, h := range want {
+		if !slices.Contains(have, h) {
+			return false
+		}
+	}
+	return true
 }

@@ -21,7 +21,7 @@ func runVersion(m *Meta, args []string) int {
 		return m.argsError(fs, "Unexpected argument", "The version command takes no arguments.")
 	}
 	// As in Terraform, a missing or unreadable lock file is no selections.
-	locks, _ := getproviders.ReadLockFile(getproviders.LockFileName)
+	locks, _ := m.dir().ReadLockFile()
 	selections := map[string]string{}
 	var sorted []*getproviders.Lock
 	if locks != nil {

@@ -19,7 +19,7 @@ func (d *Dir) RegistryHosts() getproviders.RegistryHosts {
 	if d.plugins != nil {
 		return d.plugins.hosts
 	}
-	locks, _ := getproviders.ReadLockFile(d.path(getproviders.LockFileName))
+	locks, _ := d.ReadLockFile()
 	return getproviders.NewRegistryHosts(locks, d.stateProviders)
 }
 

@@ -162,7 +162,7 @@ func (d *Dir) loadPluginProviders() *pluginProviders {
 	d.plugins = pp
 	cli := d.opts.CLIConfig
 	pp.diags = pp.diags.Append(d.opts.CLIConfigProblems)
-	locks, ds := getproviders.ReadLockFile(d.path(getproviders.LockFileName))
+	locks, ds := d.ReadLockFile()
 	pp.diags = pp.diags.Append(ds)
 	pp.locks = locks
 	pp.hosts = getproviders.NewRegistryHosts(locks, d.stateProviders)
