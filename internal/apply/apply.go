@@ -56,7 +56,9 @@ type Options struct {
 	// are created or updated (at once when none is), and update
 	// p.PriorState in place rather than a copy, so that a large plan's and
 	// configuration's memory is given back as the apply goes; for callers
-	// that use neither p nor cfg afterwards.
+	// that use neither p nor cfg afterwards. The values of the objects
+	// applied (and of prior objects expressions refer to) are then kept as
+	// their state objects' JSON, decoded when referred to.
 	ReleaseApplied bool
 	// MaxInstances bounds the instances one resource block or module call
 	// may expand to; 0 means lang.DefaultMaxInstances.
@@ -99,7 +101,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		cfg: cfg, plan: p, graph: g, set: set, opts: opts,
 		// Provider calls are not interrupted by ctx: a running operation finishes.
 		opCtx:  context.WithoutCancel(ctx),
-		values: newLiveValues(cfg, p, valueDecoder{ctx: ctx, set: set}),
+		values: newLiveValues(cfg, p, valueDecoder{ctx: ctx, set: set}, opts.ReleaseApplied),
 	}
 	ev, more := eval.New(a.opCtx, eval.Options{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace,
 		Timestamp: p.Timestamp, Cwd: opts.Cwd, MaxInstances: opts.MaxInstances, Providers: set})
@@ -113,9 +115,10 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 	}
 	a.taintedPrior = taintedDeletes(p)
 	// Forgotten objects leave the state (and nothing else happens to them)
-	// before anything runs.
+	// before anything runs: a forget-then-create then creates the new object
+	// where there is none.
 	for _, c := range p.Changes {
-		if c.Action == plan.Forget {
+		if c.Action.Forgets() {
 			working.SetObject(c.ObjectAddr(), nil, c.ProviderConfig)
 		}
 	}
@@ -142,6 +145,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		release = releaser(cfg, g)
 	}
 	var dmu sync.Mutex
+	classes, classLimits, classLimit := walkLimits(cfg, g, opts.Limits, set, opts.Parallelism)
 	res := dag.Walk(ctx, g.G, func(ctx context.Context, op Op) error {
 		if op.IsBarrier() {
 			return nil
@@ -156,7 +160,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 			dmu.Unlock()
 		}
 		return d.Err()
-	}, dag.WalkOptions[Op]{Limit: opts.Parallelism, Classes: limitClasses(cfg, g, opts.Limits), ClassLimits: classLimits(opts.Limits),
+	}, dag.WalkOptions[Op]{Limit: opts.Parallelism, Classes: classes, ClassLimits: classLimits, ClassLimit: classLimit,
 		ReleasedLimit: releasedLimit(opts.Parallelism)})
 	if n := res.Count(dag.NotRunCancelled); n > 0 {
 		ds = ds.Append(diag.Errorf("Operation interrupted", "The apply was interrupted: %d operation(s) did not start. The state records every operation that finished.", n))
@@ -305,13 +309,17 @@ func (a *applier) schema(c *plan.ResourceInstanceChange) (provider.Schema, diag.
 func (a *applier) run(walkCtx context.Context, op Op) diag.Diagnostics {
 	c := a.graph.Changes[op]
 	info := Operation{Addr: op.Addr, Deposed: op.Deposed, Action: c.Action, IDValue: idOf(c.Before)}
-	if c.Action.IsReplace() {
+	switch {
+	case c.Action.IsReplace():
 		info.Replacing = c.Action
 		if op.Kind == OpCreate {
 			info.Action, info.IDValue = plan.Create, ""
 		} else {
 			info.Action = plan.Delete
 		}
+	case c.Action == plan.ForgetThenCreate:
+		// The old object was forgotten before the walk: this is a create.
+		info.Action, info.IDValue = plan.Create, ""
 	}
 	if op.Kind == OpCreate && c.Action != plan.Read && c.Action != plan.NoOp {
 		// As in OpenTofu, before the operation is announced.
@@ -457,7 +465,7 @@ func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanc
 	if ds = ds.Append(more); ds.HasErrors() {
 		return Result{}, ds
 	}
-	resp := prov.ApplyResourceChange(a.opCtx, provider.ApplyRequest{
+	resp := prov.ApplyResourceChange(provider.WithResourceInstance(a.opCtx, op.Addr), provider.ApplyRequest{
 		TypeName: op.Addr.Resource.Resource.Type, PriorState: unmarked(c.Before),
 		PlannedState: cty.NullVal(ty), Config: cty.NullVal(ty), PlannedPrivate: c.PriorPrivate,
 		ProviderMeta: meta,
@@ -505,6 +513,7 @@ func (a *applier) newObject(c *plan.ResourceInstanceChange, sch provider.Schema,
 		obj.Dependencies = c.Dependencies
 	}
 	obj.CreateBeforeDestroy = c.CreateBeforeDestroy
+	obj.SkipDestroy = c.SkipDestroy
 	return obj, nil
 }
 

@@ -42,7 +42,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	}
 	if name != "refresh" {
 		m.addShowSensitiveFlag(fs)
-		fs.BoolVar(&f.suppressForget, "suppress-forget-errors", false, "Let a destroy that completes but leaves behind objects it forgot (removed blocks with destroy = false) succeed, rather than fail.")
+		fs.BoolVar(&f.suppressForget, "suppress-forget-errors", false, "Let a destroy that completes but leaves behind objects it forgot (lifecycle.destroy = false, or removed blocks) succeed, rather than fail.")
 		fs.StringVar(&f.timeline, "timeline", "", "Write the timeline of the operations that ran to `FILE` as an HTML page: a bar per operation, the critical path, and how many ran at once per limit.")
 	}
 	if code, ok := m.parseArgs(fs, args); !ok {
@@ -165,7 +165,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 	var note string
 	if rec != nil {
 		var more diag.Diagnostics
-		note, more = m.keepTimeline(rec, g, f)
+		note, more = m.keepTimeline(rec, g, f, sess.Providers)
 		ds = ds.Append(more)
 	}
 	printNote := func() {
@@ -177,7 +177,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 	// nothing changed); errored.tfstate keeps what the backend refuses.
 	ds = ds.Append(sess.Persist(final, m.Out))
 	ds = ds.Append(forgottenError(p, f))
-	out.diagnostics(ds)
+	out.diagnostics(withoutDeprecations(ds))
 	if ds.HasErrors() {
 		printNote()
 		return 1
@@ -187,8 +187,10 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 		kind = ui.OperationDestroy
 	}
 	summary := counter.Summary(kind)
-	// Imported objects are recorded with the state, without an operation.
-	summary.Import = ui.PlanSummary(p).Import
+	// Imported and forgotten objects are recorded with the state, without
+	// an operation.
+	planned := ui.PlanSummary(p)
+	summary.Import, summary.Forget = planned.Import, planned.Forget
 	out.applied(summary, final)
 	if out.human {
 		m.stateSavedNote(summary.Add, summary.Change)
@@ -207,12 +209,25 @@ func forgottenError(p *plan.Plan, f *operationFlags) diag.Diagnostics {
 		return nil
 	}
 	for _, c := range p.Changes {
-		if c.Action == plan.Forget {
+		if c.Action.Forgets() {
 			return diag.Diagnostics{diag.Errorf("Destroy was successful but left behind forgotten instances",
 				"As requested, rig has not deleted some remote objects that are no longer managed by this configuration. Those objects continue to exist in their remote system and so may continue to incur charges. Refer to the original plan for more information.\nTo suppress this error for the future 'destroy' runs, you can add the CLI flag \"-suppress-forget-errors\".")}
 		}
 	}
 	return nil
+}
+
+// withoutDeprecations returns ds without the warnings about deprecated
+// module variables and outputs: evaluating the configuration again while
+// applying finds those the plan reported already.
+func withoutDeprecations(ds diag.Diagnostics) diag.Diagnostics {
+	out := ds[:0:0]
+	for _, d := range ds {
+		if d.Deprecation == diag.NoDeprecation {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // applySavedPlan applies a plan file made by `rig plan -out`, only if the

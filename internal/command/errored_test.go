@@ -79,6 +79,17 @@ func TestPGConnectionLossMidApply(t *testing.T) {
 
 			done := make(chan result, 1)
 			go func() { done <- rig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false") }()
+			// However the test ends, the apply is let go and waited for, so
+			// that a failure here never leaves it blocked at the gate.
+			var releaseOnce sync.Once
+			letGo := func() { releaseOnce.Do(func() { close(release) }) }
+			t.Cleanup(func() {
+				letGo()
+				select {
+				case <-done:
+				case <-time.After(2 * time.Minute):
+				}
+			})
 			select {
 			case <-reached:
 			case r := <-done:
@@ -87,8 +98,6 @@ func TestPGConnectionLossMidApply(t *testing.T) {
 				t.Fatal("apply never reached its second operation")
 			}
 			if n := p.durableInstances(t, "default"); n != 1 {
-				close(release)
-				<-done
 				t.Fatalf("before the connection loss the state and its journal hold %d instances, want 1", n)
 			}
 			if !tc.reconnect {
@@ -97,8 +106,9 @@ func TestPGConnectionLossMidApply(t *testing.T) {
 			if n := terminateSessions(t, server, app); n != 1 {
 				t.Fatalf("terminated %d sessions of rig, want the one holding the lock", n)
 			}
-			close(release)
+			letGo()
 			r := <-done
+			done <- r // for the cleanup
 			newBuiltinTerraform = orig
 
 			errored := filepath.Join(dir, "errored.tfstate")

@@ -31,6 +31,12 @@ type parameterFacts struct {
 // is gone fails the test, so that the list stays true.
 var knownFunctionDifferences = map[string]string{}
 
+// functionAdditions are the functions rig has that OpenTofu 1.12 does not,
+// each with where it comes from.
+var functionAdditions = map[string]string{
+	"convert": "Terraform 1.15 and OpenTofu 1.13",
+}
+
 // `metadata functions -json` prints every function rig has with the
 // signature OpenTofu 1.12.6 prints for it (its output, descriptions left
 // out, is testdata/metadata/opentofu-1.12.6-functions.json), under its
@@ -92,7 +98,7 @@ func TestMetadataFunctions(t *testing.T) {
 		}
 	}
 	for name := range got.Signatures {
-		if _, ok := want.Signatures[name]; !ok {
+		if _, ok := want.Signatures[name]; !ok && functionAdditions[strings.TrimPrefix(name, "core::")] == "" {
 			t.Errorf("%s is not a function OpenTofu 1.12 has", name)
 		}
 	}

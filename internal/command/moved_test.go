@@ -104,11 +104,12 @@ func TestRemovedBlockForgets(t *testing.T) {
 	writeFile(t, dir, "main.tf", "resource \"terraform_data\" \"b\" {}\nremoved {\n  from = terraform_data.a\n  lifecycle {\n    destroy = false\n  }\n}\n")
 	r := rig(t, dir, "plan", "-no-color")
 	if r.code != 0 || !strings.Contains(r.stdout, "# terraform_data.a will no longer be managed by rig, but will not be destroyed") ||
-		!strings.Contains(r.stdout, "Plan: 0 to add, 0 to change, 0 to destroy.") {
+		!strings.Contains(r.stdout, "Plan: 0 to add, 0 to change, 0 to destroy, 1 to forget.") ||
+		!strings.Contains(r.stderr, "Warning: Resource will be removed from the state") {
 		t.Fatalf("plan: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = rig(t, dir, "apply", "-auto-approve", "-no-color")
-	if r.code != 0 || strings.Contains(r.stdout, "Destroying") {
+	if r.code != 0 || strings.Contains(r.stdout, "Destroying") || !strings.Contains(r.stdout, "0 destroyed, 1 forgotten.") {
 		t.Fatalf("apply: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	if got := stateAddresses(t, dir); !slices.Equal(got, []string{"terraform_data.b"}) {

@@ -89,7 +89,7 @@ resource "terraform_data" "bad" {
 		"terraform_data.x[0] (remote-exec): index 0",
 		"terraform_data.x[0] (remote-exec): to-stderr",
 		"terraform_data.x[0] (remote-exec): 42",
-		"terraform_data.x[0]: Creation complete after 0s [id=" + idIn(t, r.stdout) + "]",
+		"terraform_data.x[0]: Creation complete after Ns [id=" + idIn(t, r.stdout) + "]",
 	})
 	if _, err := os.Stat(filepath.Join(s.Dir, "run_0.sh")); err != nil {
 		t.Errorf("script_path from the resource's connection block was not used: %v", err)

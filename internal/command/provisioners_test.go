@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,15 +20,20 @@ import (
 )
 
 // lines returns the lines of s that start with prefix.
+// The time an operation took depends on the machine's load: linesWith
+// writes it as Ns.
 func linesWith(s, prefix string) []string {
 	var out []string
 	for _, l := range strings.Split(s, "\n") {
 		if strings.HasPrefix(l, prefix) {
-			out = append(out, l)
+			out = append(out, elapsed.ReplaceAllString(l, "${1}Ns"))
 		}
 	}
 	return out
 }
+
+// elapsed matches the time in "Creation complete after 1m2s".
+var elapsed = regexp.MustCompile(`( complete after )[0-9hms]+`)
 
 func checkLines(t *testing.T, what string, got, want []string) {
 	t.Helper()
@@ -77,20 +83,22 @@ resource "terraform_data" "x" {
 		"terraform_data.x: Provisioning with 'local-exec'...",
 		`terraform_data.x (local-exec): Executing: ["sh" "-c" "echo \"$0\""]`,
 		"terraform_data.x (local-exec): sh",
-		"terraform_data.x: Creation complete after 0s [id=" + idIn(t, r.stdout) + "]",
+		"terraform_data.x: Creation complete after Ns [id=" + idIn(t, r.stdout) + "]",
 	})
 }
 
 // idIn returns the id in the "Creation complete" line of out.
 func idIn(t *testing.T, out string) string {
 	t.Helper()
-	i := strings.Index(out, "Creation complete after 0s [id=")
-	if i < 0 {
+	m := creationID.FindStringSubmatch(out)
+	if m == nil {
 		t.Fatalf("no creation complete in\n%s", out)
 	}
-	rest := out[i+len("Creation complete after 0s [id="):]
-	return rest[:strings.IndexByte(rest, ']')]
+	return m[1]
 }
+
+// creationID matches the id of a "Creation complete" line.
+var creationID = regexp.MustCompile(`Creation complete after [0-9hms]+ \[id=([^\]]*)\]`)
 
 const failingLocalExec = `
 resource "terraform_data" "bad" {

@@ -19,31 +19,51 @@ type VersionConstraint struct {
 	DeclRange hcl.Range
 }
 
-// CheckCoreVersion checks the required_version constraints of m and of
-// every module below it against version.Terraform, the OpenTofu version rig
-// stands in for, with OpenTofu's diagnostics: one for each constraint not
-// met, and one for each constraint naming a prerelease (which OpenTofu does
-// not support).
+// CheckCoreVersion checks the version constraints of m and of every module
+// below it, with OpenTofu's diagnostics, and one for each constraint naming
+// a prerelease (which OpenTofu does not support):
+//
+//   - required_version in a .tf file against version.Terraform, the
+//     version rig stands in for ("Unsupported OpenTofu Core version", as
+//     OpenTofu 1.10 and Terraform check it; OpenTofu 1.12 leaves these to
+//     other software);
+//   - required_version in a .tofu file and the opentofu constraint of a
+//     language block's compatible_with against version.OpenTofu, the
+//     OpenTofu language rig implements ("Incompatible module", as OpenTofu
+//     1.12 checks them).
 func (m *Module) CheckCoreVersion() diag.Diagnostics {
 	var hdiags hcl.Diagnostics
-	current, _, _ := parseVersionSegments(version.Terraform)
+	terraform, _, _ := parseVersionSegments(version.Terraform)
+	opentofu, _, _ := parseVersionSegments(version.OpenTofu)
 	for _, mod := range m.AllModules() {
-		for _, vc := range mod.Terraform.RequiredVersion {
+		check := func(vc *VersionConstraint, forOpenTofu bool) {
 			parts := parseConstraintParts(vc.Constraint)
-			prerelease := false
-			for _, p := range parts {
-				if p.prerelease != "" {
-					prerelease = true
+			if hasPrerelease(parts) {
+				for _, p := range parts {
+					if p.prerelease != "" {
+						hdiags = append(hdiags, &hcl.Diagnostic{
+							Severity: hcl.DiagError,
+							Summary:  "Invalid required_version constraint",
+							Detail:   fmt.Sprintf("Prerelease version constraints are not supported: %s. Remove the prerelease information from the constraint. Prerelease versions of OpenTofu will match constraints using their version core only.", p),
+							Subject:  vc.DeclRange.Ptr(),
+						})
+					}
+				}
+				return
+			}
+			if forOpenTofu {
+				if !allowsVersion(parts, opentofu) {
 					hdiags = append(hdiags, &hcl.Diagnostic{
 						Severity: hcl.DiagError,
-						Summary:  "Invalid required_version constraint",
-						Detail:   fmt.Sprintf("Prerelease version constraints are not supported: %s. Remove the prerelease information from the constraint. Prerelease versions of OpenTofu will match constraints using their version core only.", p),
+						Summary:  "Incompatible module",
+						Detail:   fmt.Sprintf("This module is not compatible with OpenTofu v%s, the OpenTofu language rig implements.\n\nTo proceed, either choose another supported version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.", version.OpenTofu),
 						Subject:  vc.DeclRange.Ptr(),
 					})
 				}
+				return
 			}
-			if prerelease || allowsVersion(parts, current) {
-				continue
+			if allowsVersion(parts, terraform) {
+				return
 			}
 			detail := fmt.Sprintf("This configuration does not support OpenTofu version %s, the version rig is compatible with.", version.Terraform)
 			if call := mod.call(); call != nil {
@@ -56,8 +76,20 @@ func (m *Module) CheckCoreVersion() diag.Diagnostics {
 				Subject:  vc.DeclRange.Ptr(),
 			})
 		}
+		for _, vc := range mod.Terraform.RequiredVersion {
+			check(vc, isTofuFile(vc.DeclRange.Filename))
+		}
+		for _, vc := range mod.Terraform.CompatibleWith {
+			check(vc, true)
+		}
 	}
 	return diag.FromHCL(hdiags)
+}
+
+// isTofuFile reports whether filename is an OpenTofu-specific file
+// (.tofu, .tofu.json), whose required_version constrains OpenTofu.
+func isTofuFile(filename string) bool {
+	return strings.HasSuffix(filename, ".tofu") || strings.HasSuffix(filename, ".tofu.json")
 }
 
 // call returns the module block that calls m, nil for the root.
@@ -171,92 +203,4 @@ func compareSegments(a, b [3]uint64) int {
 		}
 	}
 	return 0
-}
-
-// firstLanguageEdition is the only language edition OpenTofu supports.
-const firstEdition = "TF2021"
-
-// checkLanguageEdition checks a terraform block's language argument.
-func checkLanguageEdition(attr *hcl.Attribute) hcl.Diagnostics {
-	kw := hcl.ExprAsKeyword(attr.Expr)
-	switch {
-	case kw == "":
-		return hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid language edition",
-			Detail:   fmt.Sprintf("The language argument expects a bare language edition keyword. OpenTofu %s supports only language edition %s, which is the default.", version.Terraform, firstEdition),
-			Subject:  attr.Expr.Range().Ptr(),
-		}}
-	case kw != firstEdition:
-		rel := "different"
-		if kw > firstEdition {
-			rel = "newer"
-		}
-		return hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Unsupported language edition",
-			Detail:   fmt.Sprintf("OpenTofu v%s only supports language edition %s. This module requires a %s version of OpenTofu CLI.", version.Terraform, firstEdition, rel),
-			Subject:  attr.Expr.Range().Ptr(),
-		}}
-	}
-	return nil
-}
-
-// concludedExperiments are the experiments OpenTofu knows to have ended, with
-// what replaced them. It has no current experiments, and outside its alpha
-// releases any experiments argument is an error.
-var concludedExperiments = map[string]string{
-	"variable_validation":            "Custom variable validation can now be used by default, without enabling an experiment.",
-	"provider_sensitive_attrs":       "Provider-defined sensitive attributes are now redacted by default, without enabling an experiment.",
-	"config_driven_move":             "Declarations of moved resource instances using \"moved\" blocks can now be used by default, without enabling an experiment.",
-	"preconditions_postconditions":   "Condition blocks can now be used by default, without enabling an experiment.",
-	"module_variable_optional_attrs": "The final feature corresponding to this experiment differs from the experimental form and is available in the OpenTofu language from OpenTofu v1.3.0 onwards.",
-}
-
-// checkExperiments checks a terraform block's experiments argument as an
-// OpenTofu release does: it is an error, except that a list naming the
-// concluded module_variable_optional_attrs experiment gets the diagnostics
-// of each of its keywords instead.
-func checkExperiments(attr *hcl.Attribute) hcl.Diagnostics {
-	exprs, listDiags := hcl.ExprList(attr.Expr)
-	optionalAttrs := false
-	var diags hcl.Diagnostics
-	if !listDiags.HasErrors() {
-		for _, expr := range exprs {
-			kw := hcl.ExprAsKeyword(expr)
-			optionalAttrs = optionalAttrs || kw == "module_variable_optional_attrs"
-			switch msg, concluded := concludedExperiments[kw]; {
-			case kw == "":
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Invalid experiment keyword",
-					Detail:   "Elements of \"experiments\" must all be keywords representing active experiments.",
-					Subject:  expr.Range().Ptr(),
-				})
-			case concluded:
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Experiment has concluded",
-					Detail:   fmt.Sprintf("Experiment %q is no longer available. %s", kw, msg),
-					Subject:  expr.Range().Ptr(),
-				})
-			default:
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Unknown experiment keyword",
-					Detail:   fmt.Sprintf("There is no current experiment with the keyword %q.", kw),
-					Subject:  expr.Range().Ptr(),
-				})
-			}
-		}
-	}
-	if optionalAttrs {
-		return diags
-	}
-	return hcl.Diagnostics{{
-		Severity: hcl.DiagError,
-		Summary:  "Module uses experimental features",
-		Detail:   "Experimental features are intended only for gathering early feedback on new language designs, and so are available only in alpha releases of OpenTofu.",
-		Subject:  attr.NameRange.Ptr(),
-	}}
 }

@@ -92,3 +92,26 @@ func TestOverrideInChildModule(t *testing.T) {
 		t.Errorf("child input = %s, want over", got)
 	}
 }
+
+// OpenTofu's own compatibility declarations, a language block's
+// compatible_with (OpenTofu 1.12) and required_version in a .tofu file,
+// are checked against the OpenTofu language rig implements, with
+// OpenTofu 1.12's "Incompatible module"; a .tf file's required_version
+// still against the version rig stands in for.
+func TestCheckOpenTofuCompatibility(t *testing.T) {
+	m, ds := LoadFiles(map[string][]byte{
+		"lang.tf":       []byte("language {\n  compatible_with {\n    opentofu = \">= 1.12.0, < 2.0.0\"\n  }\n}\n"),
+		"old.tf":        []byte("language {\n  compatible_with {\n    opentofu = \"< 1.12.0\"\n  }\n}\n"),
+		"versions.tofu": []byte("terraform {\n  required_version = \">= 1.11\"\n}\n"),
+		"pinned.tofu":   []byte("terraform {\n  required_version = \"< 1.11\"\n}\n"),
+		"main.tf":       []byte("terraform {\n  required_version = \"~> 1.10.0\"\n}\n"),
+	})
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	got := formatDiags(m.CheckCoreVersion())
+	want := "error pinned.tofu:2: Incompatible module\nerror old.tf:3: Incompatible module\n"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

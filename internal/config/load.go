@@ -35,6 +35,7 @@ var configFileSchema = &hcl.BodySchema{
 		{Type: "import"},
 		{Type: "check", LabelNames: []string{"name"}},
 		{Type: "removed"},
+		{Type: "language"},
 	},
 }
 
@@ -346,6 +347,12 @@ func (m *Module) addFile(body hcl.Body) hcl.Diagnostics {
 			c, cDiags := decodeCheckBlock(block)
 			diags = append(diags, cDiags...)
 			diags = append(diags, m.addCheck(c)...)
+		case "language":
+			vc, lDiags := decodeLanguageBlock(block, false)
+			diags = append(diags, lDiags...)
+			if vc != nil {
+				m.Terraform.CompatibleWith = append(m.Terraform.CompatibleWith, vc)
+			}
 		}
 	}
 	return diags

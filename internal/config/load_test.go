@@ -116,7 +116,7 @@ func TestLoadDir(t *testing.T) {
 
 func TestLoadFilesRelativeNames(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte("resource \"terraform_data\" \"a\" {\n  lifecycle {\n    prevent_destroy = var.x\n  }\n}\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte("resource \"terraform_data\" \"a\" {\n  lifecycle {\n    create_before_destroy = var.x\n  }\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)

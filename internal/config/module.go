@@ -67,6 +67,10 @@ type Terraform struct {
 	// string with valid constraint syntax (see CheckCoreVersion). An
 	// override file that sets any replaces them all.
 	RequiredVersion []*VersionConstraint
+	// CompatibleWith holds the opentofu constraint of each language
+	// block's compatible_with block (OpenTofu 1.12), checked against the
+	// OpenTofu language version rig implements (see CheckCoreVersion).
+	CompatibleWith []*VersionConstraint
 	// RequiredProviders is keyed by local name; never nil.
 	RequiredProviders map[string]*RequiredProvider
 	// RequiredProvidersDeclRange is the required_providers block's header;
@@ -169,11 +173,17 @@ type Local struct {
 
 // Output is an "output" block.
 type Output struct {
-	Name          string
-	Description   string
-	Expr          hcl.Expression // nil only when "value" is missing (an error)
-	Sensitive     bool
-	Deprecated    string
+	Name        string
+	Description string
+	Expr        hcl.Expression // nil only when "value" is missing (an error)
+	Sensitive   bool
+	Deprecated  string
+	// Type is the output's type constraint (Terraform 1.15's type
+	// argument), cty.DynamicPseudoType when none is given; the value is
+	// converted to it, with TypeDefaults (optional attributes' defaults,
+	// nil when none) applied first.
+	Type          cty.Type
+	TypeDefaults  *typeexpr.Defaults
 	DependsOn     []hcl.Traversal
 	Preconditions []*CheckRule
 	DeclRange     hcl.Range
@@ -226,10 +236,16 @@ type ModuleCall struct {
 	// VersionRange is where version is set; nil without one.
 	VersionRange *hcl.Range
 	// Config holds the arguments: the child module's input variables.
-	Config    hcl.Body
-	Count     hcl.Expression
-	ForEach   hcl.Expression
+	Config  hcl.Body
+	Count   hcl.Expression
+	ForEach hcl.Expression
+	// Enabled is lifecycle.enabled (OpenTofu 1.11), nil when absent: zero
+	// or one instance of the module, without a key.
+	Enabled   hcl.Expression
 	DependsOn []hcl.Traversal
+	// IgnoreNestedDeprecations is Terraform 1.15's ignore_nested_deprecations:
+	// no deprecation warnings from within the called module's tree.
+	IgnoreNestedDeprecations bool
 	// Providers is the providers argument, in the order written: the
 	// child's provider configuration names mapped to the caller's.
 	Providers []PassedProvider
@@ -242,6 +258,18 @@ type PassedProvider struct {
 	InChild  ProviderConfigRef
 	InParent ProviderConfigRef
 	Range    hcl.Range
+}
+
+// QuietDeprecations reports whether m, or a module it is inside, is called
+// with ignore_nested_deprecations = true: deprecations used within it are
+// not warned about.
+func (m *Module) QuietDeprecations() bool {
+	for mod := m; mod != nil && mod.Parent != nil; mod = mod.Parent {
+		if call := mod.call(); call != nil && call.IgnoreNestedDeprecations {
+			return true
+		}
+	}
+	return false
 }
 
 // ProviderLocalName returns the local provider name and alias that r uses:

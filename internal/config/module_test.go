@@ -130,7 +130,7 @@ func TestValidModuleContents(t *testing.T) {
 	t.Run("lifecycle", func(t *testing.T) {
 		r := m.ManagedResources[managed("terraform_data", "each")]
 		lc := r.Managed
-		if !lc.CreateBeforeDestroy || !lc.CreateBeforeDestroySet || lc.PreventDestroy || !lc.PreventDestroySet {
+		if !lc.CreateBeforeDestroy || !lc.CreateBeforeDestroySet || lc.PreventDestroy == nil || lc.DestroySet {
 			t.Errorf("lifecycle flags = %+v", lc)
 		}
 		if lc.CreateBeforeDestroyRange.Start.Line != 48 {

@@ -24,7 +24,7 @@ var variableBlockSchema = &hcl.BodySchema{
 var outputBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "description"}, {Name: "value", Required: true}, {Name: "depends_on"},
-		{Name: "sensitive"}, {Name: "deprecated"},
+		{Name: "sensitive"}, {Name: "deprecated"}, {Name: "type"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}, {Type: "postcondition"}},
 }
@@ -176,7 +176,7 @@ func decodeVariableType(expr hcl.Expression) (cty.Type, *typeexpr.Defaults, hcl.
 // decodeOutputBlock decodes an output block; override is set for a block of
 // an override file, which need not set value and cannot have preconditions.
 func decodeOutputBlock(block *hcl.Block, override bool) (*Output, hcl.Diagnostics) {
-	o := &Output{Name: block.Labels[0], DeclRange: block.DefRange}
+	o := &Output{Name: block.Labels[0], DeclRange: block.DefRange, Type: cty.DynamicPseudoType}
 	schema := outputBlockSchema
 	if override {
 		schema = relaxedSchema(schema)
@@ -191,6 +191,13 @@ func decodeOutputBlock(block *hcl.Block, override bool) (*Output, hcl.Diagnostic
 	}
 	if attr, ok := content.Attributes["value"]; ok {
 		o.Expr = attr.Expr
+	}
+	if attr, ok := content.Attributes["type"]; ok {
+		ty, defaults, tyDiags := typeexpr.TypeConstraintWithDefaults(attr.Expr)
+		diags = append(diags, tyDiags...)
+		if !tyDiags.HasErrors() {
+			o.Type, o.TypeDefaults = ty, defaults
+		}
 	}
 	if attr, ok := content.Attributes["sensitive"]; ok {
 		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &o.Sensitive)...)

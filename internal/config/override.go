@@ -30,6 +30,9 @@ func (m *Module) mergeFile(body hcl.Body) hcl.Diagnostics {
 			tf.add(tb)
 		case "required_providers":
 			diags = append(diags, topLevelRequiredProviders(block))
+		case "language":
+			_, lDiags := decodeLanguageBlock(block, true)
+			diags = append(diags, lDiags...)
 		case "provider":
 			p, pDiags := decodeProviderBlock(block)
 			diags = append(diags, pDiags...)
@@ -352,6 +355,9 @@ func (o *Output) merge(oo *Output, set map[string]bool) hcl.Diagnostics {
 	if oo.Deprecated != "" {
 		o.Deprecated = oo.Deprecated
 	}
+	if set["type"] {
+		o.Type, o.TypeDefaults = oo.Type, oo.TypeDefaults
+	}
 	return dependsOnOverride(oo.DependsOn)
 }
 
@@ -365,9 +371,12 @@ func (mc *ModuleCall) merge(omc *ModuleCall, set map[string]bool) hcl.Diagnostic
 	if set["version"] {
 		mc.Version, mc.VersionRange = omc.Version, omc.VersionRange
 	}
-	mc.Count, mc.ForEach = overrideRepetition(mc.Count, mc.ForEach, omc.Count, omc.ForEach)
+	mc.Count, mc.ForEach, mc.Enabled = overrideRepetition(mc.Count, mc.ForEach, mc.Enabled, omc.Count, omc.ForEach, omc.Enabled)
 	if len(omc.Providers) > 0 {
 		mc.Providers = omc.Providers
+	}
+	if set["ignore_nested_deprecations"] {
+		mc.IgnoreNestedDeprecations = omc.IgnoreNestedDeprecations
 	}
 	mc.Config = overrideBodies(mc.Config, omc.Config)
 	return dependsOnOverride(omc.DependsOn)
@@ -378,7 +387,7 @@ func (mc *ModuleCall) merge(omc *ModuleCall, set map[string]bool) hcl.Diagnostic
 // a connection block replaces r's. As in OpenTofu, a count wins over a
 // for_each whichever of the two blocks sets it.
 func (r *Resource) merge(or *Resource) hcl.Diagnostics {
-	r.Count, r.ForEach = overrideRepetition(r.Count, r.ForEach, or.Count, or.ForEach)
+	r.Count, r.ForEach, r.Enabled = overrideRepetition(r.Count, r.ForEach, r.Enabled, or.Count, or.ForEach, or.Enabled)
 	if or.ProviderConfigRef != nil {
 		r.ProviderConfigRef = or.ProviderConfigRef
 	}
@@ -386,8 +395,11 @@ func (r *Resource) merge(or *Resource) hcl.Diagnostics {
 		if olc.CreateBeforeDestroySet {
 			lc.CreateBeforeDestroy, lc.CreateBeforeDestroySet, lc.CreateBeforeDestroyRange = olc.CreateBeforeDestroy, true, olc.CreateBeforeDestroyRange
 		}
-		if olc.PreventDestroySet {
-			lc.PreventDestroy, lc.PreventDestroySet, lc.PreventDestroyRange = olc.PreventDestroy, true, olc.PreventDestroyRange
+		if olc.PreventDestroy != nil {
+			lc.PreventDestroy, lc.PreventDestroyRange = olc.PreventDestroy, olc.PreventDestroyRange
+		}
+		if olc.DestroySet {
+			lc.Destroy, lc.DestroySet, lc.DestroyRange = olc.Destroy, true, olc.DestroyRange
 		}
 		if olc.IgnoreAllChanges || len(olc.IgnoreChanges) > 0 {
 			lc.IgnoreAllChanges, lc.IgnoreChanges = olc.IgnoreAllChanges, olc.IgnoreChanges
@@ -406,19 +418,27 @@ func (r *Resource) merge(or *Resource) hcl.Diagnostics {
 	return dependsOnOverride(or.DependsOn)
 }
 
-// overrideRepetition returns the count and for_each of a block after an
-// override: each replaces its own kind, and a count then leaves no for_each.
-func overrideRepetition(count, forEach, oCount, oForEach hcl.Expression) (hcl.Expression, hcl.Expression) {
+// overrideRepetition returns the count, for_each and lifecycle.enabled of
+// a block after an override: each replaces its own kind; then a count
+// leaves no for_each or enabled, and a for_each no enabled (OpenTofu
+// merges count and for_each so, and ignores an override's enabled).
+func overrideRepetition(count, forEach, enabled, oCount, oForEach, oEnabled hcl.Expression) (hcl.Expression, hcl.Expression, hcl.Expression) {
 	if oCount != nil {
 		count = oCount
 	}
 	if oForEach != nil {
 		forEach = oForEach
 	}
+	if oEnabled != nil {
+		enabled = oEnabled
+	}
 	if count != nil {
 		forEach = nil
 	}
-	return count, forEach
+	if count != nil || forEach != nil {
+		enabled = nil
+	}
+	return count, forEach, enabled
 }
 
 func dependsOnOverride(deps []hcl.Traversal) hcl.Diagnostics {

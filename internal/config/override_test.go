@@ -145,9 +145,9 @@ func TestOverrideMerge(t *testing.T) {
 				r := m.ManagedResources[resA]
 				lc := r.Managed
 				return fmt.Sprintf("cbd=%v pd=%v ignore=%d provisioners=%d conn=%v",
-					lc.CreateBeforeDestroy, lc.PreventDestroy, len(lc.IgnoreChanges), len(r.Provisioners), r.Connection != nil)
+					lc.CreateBeforeDestroy, exprText(lc.PreventDestroy), len(lc.IgnoreChanges), len(r.Provisioners), r.Connection != nil)
 			},
-			want: "cbd=true pd=true ignore=1 provisioners=1 conn=true",
+			want: "cbd=true pd=cty.True ignore=1 provisioners=1 conn=true",
 		},
 		{
 			name: "count replaces for_each",
@@ -328,4 +328,13 @@ terraform {
 			}
 		})
 	}
+}
+
+// exprText returns the source text of a literal expression ("" for nil).
+func exprText(e hcl.Expression) string {
+	if e == nil {
+		return ""
+	}
+	v, _ := e.Value(nil)
+	return v.GoString()
 }

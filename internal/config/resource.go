@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
@@ -20,9 +19,10 @@ type Resource struct {
 	// connection blocks, to be decoded against the provider's schema. It may
 	// contain "dynamic" blocks (see lang.Scope.EvalBlock).
 	Config hcl.Body
-	// Count and ForEach are nil when absent; at most one is set in a valid
-	// module.
-	Count, ForEach hcl.Expression
+	// Count and ForEach are nil when absent; Enabled is lifecycle.enabled
+	// (OpenTofu 1.11), nil when absent: zero or one instance, without a key.
+	// At most one of the three is set in a valid module.
+	Count, ForEach, Enabled hcl.Expression
 	// DependsOn holds the depends_on entries as absolute traversals;
 	// lang.CheckReferences checks what they refer to.
 	DependsOn []hcl.Traversal
@@ -42,24 +42,6 @@ type Resource struct {
 	Check     string
 	DeclRange hcl.Range
 	TypeRange hcl.Range
-}
-
-// ManagedLifecycle is the lifecycle block of a managed resource (the zero
-// value when there is no lifecycle block).
-type ManagedLifecycle struct {
-	CreateBeforeDestroy, CreateBeforeDestroySet bool
-	PreventDestroy, PreventDestroySet           bool
-	// IgnoreChanges are relative traversals: attr, attr["k"], attr[0], nested.attr.
-	IgnoreChanges []hcl.Traversal
-	// IgnoreAllChanges is ignore_changes = all.
-	IgnoreAllChanges bool
-	// ReplaceTriggeredBy are the list's expressions, each a reference to a
-	// managed resource, instance or attribute (checked by lang.CheckReferences).
-	ReplaceTriggeredBy []hcl.Expression
-	// CreateBeforeDestroyRange and PreventDestroyRange are where the settings
-	// are written; zero when not set.
-	CreateBeforeDestroyRange hcl.Range
-	PreventDestroyRange      hcl.Range
 }
 
 // ProviderConfigRef is the value of a resource's "provider" argument (or
@@ -157,19 +139,6 @@ var dataBlockSchema = &hcl.BodySchema{
 	},
 }
 
-var lifecycleBlockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{
-		{Name: "create_before_destroy"},
-		{Name: "prevent_destroy"},
-		{Name: "ignore_changes"},
-		{Name: "replace_triggered_by"},
-	},
-	Blocks: []hcl.BlockHeaderSchema{
-		{Type: "precondition"},
-		{Type: "postcondition"},
-	},
-}
-
 var provisionerBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "when"}, {Name: "on_failure"}},
 	Blocks: []hcl.BlockHeaderSchema{
@@ -208,19 +177,12 @@ func decodeResourceBlock(block *hcl.Block, mode addrs.ResourceMode, override boo
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: nameSummary, Detail: badIdentifierDetail, Subject: block.LabelRanges[1].Ptr()})
 	}
 
+	var countName, forEachName, enabledName hcl.Range
 	if attr, ok := content.Attributes["count"]; ok {
-		r.Count = attr.Expr
+		r.Count, countName = attr.Expr, attr.NameRange
 	}
 	if attr, ok := content.Attributes["for_each"]; ok {
-		r.ForEach = attr.Expr
-		if r.Count != nil {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  `Invalid combination of "count" and "for_each"`,
-				Detail:   `The "count" and "for_each" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.`,
-				Subject:  attr.NameRange.Ptr(),
-			})
-		}
+		r.ForEach, forEachName = attr.Expr, attr.NameRange
 	}
 	if attr, ok := content.Attributes["provider"]; ok {
 		ref, refDiags := decodeProviderConfigRef(attr.Expr, "provider")
@@ -247,7 +209,7 @@ func decodeResourceBlock(block *hcl.Block, mode addrs.ResourceMode, override boo
 				continue
 			}
 			seenLifecycle = b
-			diags = append(diags, r.decodeLifecycle(b, override)...)
+			diags = append(diags, r.decodeLifecycle(b, override, &enabledName)...)
 		case "connection":
 			if seenConnection != nil {
 				diags = append(diags, &hcl.Diagnostic{
@@ -288,172 +250,14 @@ func decodeResourceBlock(block *hcl.Block, mode addrs.ResourceMode, override boo
 			})
 		}
 	}
+	objects := "resources"
+	if mode == addrs.Data {
+		objects = "data sources"
+	}
+	if d := repetitionConflict(countName, forEachName, enabledName, objects); d != nil {
+		diags = append(diags, d)
+	}
 	return r, diags
-}
-
-func (r *Resource) decodeLifecycle(block *hcl.Block, override bool) hcl.Diagnostics {
-	content, diags := block.Body.Content(lifecycleBlockSchema)
-
-	if r.Managed == nil {
-		// Every lifecycle argument is for managed resources only.
-		for _, name := range []string{"create_before_destroy", "prevent_destroy", "ignore_changes", "replace_triggered_by"} {
-			if attr, ok := content.Attributes[name]; ok {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Invalid data resource lifecycle argument",
-					Detail:   fmt.Sprintf("The lifecycle argument %q is defined only for managed resources (\"resource\" blocks), and is not valid for data resources.", name),
-					Subject:  attr.NameRange.Ptr(),
-				})
-			}
-		}
-	} else {
-		lc := r.Managed
-		if attr, ok := content.Attributes["create_before_destroy"]; ok {
-			diags = append(diags, decodeLiteralBool(attr.Expr, &lc.CreateBeforeDestroy)...)
-			lc.CreateBeforeDestroySet = true
-			lc.CreateBeforeDestroyRange = attr.Range
-		}
-		if attr, ok := content.Attributes["prevent_destroy"]; ok {
-			diags = append(diags, decodeLiteralBool(attr.Expr, &lc.PreventDestroy)...)
-			lc.PreventDestroySet = true
-			lc.PreventDestroyRange = attr.Range
-		}
-		if attr, ok := content.Attributes["ignore_changes"]; ok {
-			diags = append(diags, lc.decodeIgnoreChanges(attr)...)
-		}
-		if attr, ok := content.Attributes["replace_triggered_by"]; ok {
-			exprs, rtbDiags := decodeReplaceTriggeredBy(attr.Expr)
-			diags = append(diags, rtbDiags...)
-			lc.ReplaceTriggeredBy = append(lc.ReplaceTriggeredBy, exprs...)
-		}
-	}
-
-	for _, b := range content.Blocks {
-		if override {
-			diags = append(diags, overrideCheckRuleDiag(b))
-			continue
-		}
-		cr, crDiags := decodeCheckRuleBlock(b)
-		diags = append(diags, crDiags...)
-		diags = append(diags, conditionSelfReferences(cr, b.Type, r.Addr)...)
-		if b.Type == "precondition" {
-			r.Preconditions = append(r.Preconditions, cr)
-		} else {
-			r.Postconditions = append(r.Postconditions, cr)
-		}
-	}
-	return diags
-}
-
-// decodeLiteralBool decodes expr with no evaluation context, so references
-// and function calls produce hcl's own diagnostics ("Variables not allowed",
-// "Function calls not allowed") at expr's range. Unlike gohcl, it does not
-// add a second "Unsuitable value type" error about the resulting unknown.
-func decodeLiteralBool(expr hcl.Expression, into *bool) hcl.Diagnostics {
-	if _, diags := expr.Value(nil); diags.HasErrors() {
-		return diags
-	}
-	var v bool
-	diags := gohcl.DecodeExpression(expr, nil, &v)
-	if !diags.HasErrors() {
-		*into = v
-	}
-	return diags
-}
-
-func (lc *ManagedLifecycle) decodeIgnoreChanges(attr *hcl.Attribute) hcl.Diagnostics {
-	// Either the keyword "all" or a list of relative traversals. The legacy
-	// quoted forms ("attr" and "*") are recognised for compatibility.
-	if hcl.ExprAsKeyword(attr.Expr) == "all" {
-		lc.IgnoreAllChanges = true
-		return nil
-	}
-	exprs, diags := hcl.ExprList(attr.Expr)
-	var starRange hcl.Range
-	for _, expr := range exprs {
-		if isIgnoreChangesStar(expr) {
-			lc.IgnoreAllChanges = true
-			starRange = expr.Range()
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid ignore_changes wildcard",
-				Detail:   "The [\"*\"] form of ignore_changes wildcard is was deprecated and is now invalid. Use \"ignore_changes = all\" to ignore changes to all attributes.",
-				Subject:  attr.Expr.Range().Ptr(),
-			})
-			continue
-		}
-		expr, shimDiags := shimTraversalInString(expr, false)
-		diags = append(diags, shimDiags...)
-		trav, travDiags := hcl.RelTraversalForExpr(expr)
-		diags = append(diags, travDiags...)
-		if len(trav) != 0 {
-			lc.IgnoreChanges = append(lc.IgnoreChanges, trav)
-		}
-	}
-	if lc.IgnoreAllChanges && len(lc.IgnoreChanges) != 0 {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid ignore_changes ruleset",
-			Detail:   "Cannot mix wildcard string \"*\" with non-wildcard references.",
-			Subject:  starRange.Ptr(),
-			Context:  attr.Expr.Range().Ptr(),
-		})
-	}
-	return diags
-}
-
-func isIgnoreChangesStar(expr hcl.Expression) bool {
-	v, diags := expr.Value(nil)
-	if diags.HasErrors() || v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
-		return false
-	}
-	return v.AsString() == "*"
-}
-
-// decodeReplaceTriggeredBy returns the list's expressions; JSON strings are
-// re-parsed as native expressions so that later analysis sees references.
-func decodeReplaceTriggeredBy(expr hcl.Expression) ([]hcl.Expression, hcl.Diagnostics) {
-	isJSON := hcljson.IsJSONExpression(expr)
-	exprs, diags := hcl.ExprList(expr)
-	if !isJSON {
-		return exprs, diags
-	}
-	for i, e := range exprs {
-		native, nDiags := jsonExprAsNative(e)
-		diags = append(diags, nDiags...)
-		exprs[i] = native
-	}
-	return exprs, diags
-}
-
-// jsonExprAsNative re-parses a JSON string expression as a native
-// expression: "aws_x.y" and "${aws_x.y[0]}" both become aws_x.y references.
-func jsonExprAsNative(expr hcl.Expression) (hcl.Expression, hcl.Diagnostics) {
-	v, diags := expr.Value(nil)
-	if diags.HasErrors() {
-		return expr, diags
-	}
-	if v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
-		return expr, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid expression",
-			Detail:   "A string containing a reference is required here.",
-			Subject:  expr.Range().Ptr(),
-		}}
-	}
-	rng := expr.Range()
-	start := rng.Start
-	start.Column++ // skip the opening quote
-	start.Byte++
-	tmpl, tDiags := hclsyntax.ParseTemplate([]byte(v.AsString()), rng.Filename, start)
-	if tDiags.HasErrors() {
-		return expr, tDiags
-	}
-	if wrap, ok := tmpl.(*hclsyntax.TemplateWrapExpr); ok {
-		return wrap.Wrapped, nil
-	}
-	native, nDiags := hclsyntax.ParseExpression([]byte(v.AsString()), rng.Filename, start)
-	return native, nDiags
 }
 
 func decodeDependsOn(attr *hcl.Attribute) ([]hcl.Traversal, hcl.Diagnostics) {

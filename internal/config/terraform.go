@@ -52,12 +52,8 @@ func decodeTerraformBlock(block *hcl.Block) (*terraformBlock, hcl.Diagnostics) {
 			tb.requiredVersion = &VersionConstraint{Constraint: s, DeclRange: attr.Range}
 		}
 	}
-	if attr, ok := content.Attributes["language"]; ok {
-		diags = append(diags, checkLanguageEdition(attr)...)
-	}
-	if attr, ok := content.Attributes["experiments"]; ok {
-		diags = append(diags, checkExperiments(attr)...)
-	}
+	// language and experiments describe the Terraform language: OpenTofu
+	// 1.12 ignores them (its own are in a language block), and so does rig.
 	for _, b := range content.Blocks {
 		switch b.Type {
 		case "backend":
@@ -316,13 +312,17 @@ var moduleBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "source", Required: true}, {Name: "version"}, {Name: "count"},
 		{Name: "for_each"}, {Name: "depends_on"}, {Name: "providers"},
+		{Name: "ignore_nested_deprecations"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
-		{Type: "_"},
+		{Type: "_"}, {Type: "lifecycle"},
 		// Reserved for future use.
-		{Type: "lifecycle"}, {Type: "locals"}, {Type: "provider", LabelNames: []string{"type"}},
+		{Type: "locals"}, {Type: "provider", LabelNames: []string{"type"}},
 	},
 }
+
+// moduleLifecycleSchema is a module block's lifecycle block: enabled only.
+var moduleLifecycleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "enabled"}}}
 
 // decodeModuleBlock decodes a module block; override is set for a block of
 // an override file, which need not set source.
@@ -333,7 +333,7 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 		schema = relaxedSchema(schema)
 	}
 	content, remain, diags := block.Body.PartialContent(schema)
-	mc.Config = remain
+	mc.Config = callArgumentsBody(remain, schema)
 
 	if !hclsyntax.ValidIdentifier(mc.Name) {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid module instance name", Detail: badIdentifierDetail, Subject: block.LabelRanges[0].Ptr()})
@@ -348,8 +348,9 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 		mc.Version = v
 		mc.VersionRange = attr.Expr.Range().Ptr()
 	}
+	var countName, forEachName, enabledName hcl.Range
 	if attr, ok := content.Attributes["count"]; ok {
-		mc.Count = attr.Expr
+		mc.Count, countName = attr.Expr, attr.NameRange
 	}
 	if attr, ok := content.Attributes["providers"]; ok {
 		passed, pDiags := decodePassedProviders(attr)
@@ -357,24 +358,38 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 		mc.Providers = passed
 	}
 	if attr, ok := content.Attributes["for_each"]; ok {
-		mc.ForEach = attr.Expr
-		if mc.Count != nil {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  `Invalid combination of "count" and "for_each"`,
-				Detail:   `The "count" and "for_each" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.`,
-				Subject:  attr.NameRange.Ptr(),
-			})
-		}
+		mc.ForEach, forEachName = attr.Expr, attr.NameRange
 	}
 	if attr, ok := content.Attributes["depends_on"]; ok {
 		deps, depsDiags := decodeDependsOn(attr)
 		diags = append(diags, depsDiags...)
 		mc.DependsOn = deps
 	}
+	if attr, ok := content.Attributes["ignore_nested_deprecations"]; ok {
+		diags = append(diags, decodeIgnoreNestedDeprecations(attr, &mc.IgnoreNestedDeprecations)...)
+	}
+	var seenLifecycle *hcl.Block
 	for _, b := range content.Blocks {
-		if b.Type == "_" {
+		switch b.Type {
+		case "_":
 			mc.Config = hcl.MergeBodies([]hcl.Body{mc.Config, b.Body})
+			continue
+		case "lifecycle":
+			if seenLifecycle != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Duplicate lifecycle block",
+					Detail:   fmt.Sprintf("This module call already has a lifecycle block at %s.", seenLifecycle.DefRange),
+					Subject:  b.DefRange.Ptr(),
+				})
+				continue
+			}
+			seenLifecycle = b
+			lc, more := b.Body.Content(moduleLifecycleSchema)
+			diags = append(diags, more...)
+			if attr, ok := lc.Attributes["enabled"]; ok {
+				mc.Enabled, enabledName = attr.Expr, attr.NameRange
+			}
 			continue
 		}
 		diags = append(diags, &hcl.Diagnostic{
@@ -384,7 +399,70 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 			Subject:  b.TypeRange.Ptr(),
 		})
 	}
+	if d := repetitionConflict(countName, forEachName, enabledName, "module instances"); d != nil {
+		diags = append(diags, d)
+	}
 	return mc, diags
+}
+
+// decodeIgnoreNestedDeprecations decodes a module call's
+// ignore_nested_deprecations (Terraform 1.15): a static bool, with
+// Terraform's diagnostics.
+func decodeIgnoreNestedDeprecations(attr *hcl.Attribute, into *bool) hcl.Diagnostics {
+	v, diags := attr.Expr.Value(nil)
+	if diags.HasErrors() {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid value for ignore_nested_deprecations",
+			Detail:   "The value for ignore_nested_deprecations must be a static boolean (true or false).",
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	if v.Type() != cty.Bool || v.IsNull() {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid type for ignore_nested_deprecations",
+			Detail:   fmt.Sprintf("The value for ignore_nested_deprecations must be a boolean (true or false), but the given value has type %s.", v.Type().FriendlyName()),
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	*into = v.True()
+	return nil
+}
+
+// callArgumentsBody returns the body of a module call's arguments (the
+// called module's variables) without its meta-arguments and their blocks
+// (lifecycle, _): hclsyntax's JustAttributes reports every block of a body,
+// even those PartialContent took, and the arguments are read with it.
+func callArgumentsBody(remain hcl.Body, meta *hcl.BodySchema) hcl.Body {
+	sb, ok := remain.(*hclsyntax.Body)
+	if !ok {
+		return remain
+	}
+	hidden := map[string]bool{}
+	for _, b := range meta.Blocks {
+		hidden[b.Type] = true
+	}
+	var blocks hclsyntax.Blocks
+	for _, b := range sb.Blocks {
+		if !hidden[b.Type] {
+			blocks = append(blocks, b)
+		}
+	}
+	if len(blocks) == len(sb.Blocks) {
+		return remain
+	}
+	metaArgs := map[string]bool{}
+	for _, a := range meta.Attributes {
+		metaArgs[a.Name] = true
+	}
+	attrs := make(hclsyntax.Attributes, len(sb.Attributes))
+	for name, a := range sb.Attributes {
+		if !metaArgs[name] {
+			attrs[name] = a
+		}
+	}
+	return &hclsyntax.Body{Attributes: attrs, Blocks: blocks, SrcRange: sb.SrcRange, EndRange: sb.EndRange}
 }
 
 // decodePassedProviders decodes a module call's providers argument, a map

@@ -88,7 +88,7 @@ func TestLoadTreeErrors(t *testing.T) {
 		{"count on a module with its own provider block", map[string]string{
 			"main.tf":   "module \"m\" {\n  source = \"./m\"\n  count  = 2\n}",
 			"m/main.tf": "provider \"aws\" {}"},
-			"Module is incompatible with count, for_each, and depends_on main.tf:1"},
+			"Module is incompatible with count, for_each, enabled and depends_on main.tf:1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -51,6 +51,22 @@ type Diagnostic struct {
 	// Deprecation marks a warning about a deprecated module variable or
 	// output, which -deprecation may hide; NoDeprecation for any other.
 	Deprecation Deprecation
+	// GroupKey, when set, keeps this diagnostic apart from others of the
+	// same summary when warnings are consolidated: it names what the
+	// diagnostic is about (the deprecated output module.net.id).
+	GroupKey string
+	// Values are the values of the references of the expression at Subject
+	// (a failed condition's), shown under its source line; nil when none.
+	Values []ExprValue
+}
+
+// ExprValue is the value one reference of an expression had: what a
+// diagnostic shows as "var.name is "x"". Value keeps its marks, so that
+// renderers hide what is sensitive.
+type ExprValue struct {
+	// Traversal is the reference as written: var.name, aws_x.y.id.
+	Traversal string
+	Value     cty.Value
 }
 
 // Deprecation says whether a diagnostic warns about a deprecated module
@@ -214,4 +230,14 @@ func FormatPath(path cty.Path) string {
 		}
 	}
 	return b.String()
+}
+
+// FormatError words a conversion error as messages show it: with the path
+// to the offending nested value first, if any ("tags: a string is
+// required").
+func FormatError(err error) string {
+	if perr, ok := err.(cty.PathError); ok && len(perr.Path) > 0 {
+		return FormatPath(perr.Path) + ": " + perr.Error()
+	}
+	return err.Error()
 }

@@ -61,6 +61,15 @@ type Evaluator struct {
 	args    map[*config.ModuleCall]*lazyArgs
 	provs   map[*config.Provider]*lazyExpansion
 	metas   map[metaKey]*lazyValue
+	// deprecations holds, per resource (addrs.ConfigResource), its schema
+	// when that declares deprecated attributes or blocks (a nil
+	// *provider.Block when not), see deprecatedSchema.
+	deprecations sync.Map
+
+	// ctx and providers, set by New when given providers, are what
+	// deprecatedSchema asks for resource schemas.
+	ctx       context.Context
+	providers *provider.Set
 }
 
 type metaKey struct {
@@ -164,6 +173,7 @@ func New(ctx context.Context, opts Options) (*Evaluator, diag.Diagnostics) {
 	if opts.Providers == nil {
 		return e, nil
 	}
+	e.ctx, e.providers = ctx, opts.Providers
 	var ds diag.Diagnostics
 	e.functions = map[*config.Module]*lang.ProviderFunctions{}
 	for _, m := range opts.Config.AllModules() {
@@ -218,6 +228,7 @@ func (e *Evaluator) scope(mi addrs.ModuleInstance, inst lang.InstanceData, frame
 		PlanTimestamp:     e.Timestamp,
 		ProviderFunctions: e.FunctionsOf(me.cfg),
 		MaxInstances:      e.MaxInstances,
+		QuietDeprecations: me.cfg != nil && me.cfg.QuietDeprecations(),
 	}
 }
 
@@ -250,7 +261,7 @@ func (e *Evaluator) callExpansion(parent addrs.ModuleInstance, name string, fram
 		m := e.Config.Descendant(parent.Module())
 		call := m.ModuleCalls[name]
 		f := frame.push(parent, lazyKey{callExpansion, name})
-		l.exp, l.diags = ExpandRepetition(e.scope(parent, lang.InstanceData{}, f), call.Count, call.ForEach)
+		l.exp, l.diags = ExpandCall(e.scope(parent, lang.InstanceData{}, f), call)
 		l.loop = f.inLoop
 	})
 	return l.exp, l.diags
@@ -459,7 +470,7 @@ func (e *Evaluator) outputValue(mi addrs.ModuleInstance, name string, frame *eva
 			return
 		}
 		f := frame.push(mi, lazyKey{outputValue, name})
-		l.val, l.diags = e.scope(mi, lang.InstanceData{}, f).EvalExpr(o.Expr, cty.DynamicPseudoType)
+		l.val, l.diags = EvalOutput(e.scope(mi, lang.InstanceData{}, f), o)
 		if l.diags.HasErrors() {
 			l.val = cty.DynamicVal
 		}
@@ -513,7 +524,8 @@ func (e *Evaluator) moduleCallValue(parent addrs.ModuleInstance, name string, ou
 				continue
 			}
 			v, ds, loop := e.outputValue(ci, oname, frame)
-			outs[oname] = v
+			// A deprecated output warns where the caller uses it.
+			outs[oname] = lang.OutputDeprecated(v, name, child.Outputs[oname], child)
 			if loop {
 				loops = loops.Append(ds)
 			}
@@ -584,7 +596,12 @@ func (d moduleData) LocalValue(name string, rng hcl.Range) (cty.Value, diag.Diag
 }
 
 func (d moduleData) Resource(addr addrs.Resource, rng hcl.Range) (cty.Value, diag.Diagnostics) {
-	return d.e.Resources.ResourceValue(addr.Absolute(d.me.addr)), nil
+	v := d.e.Resources.ResourceValue(addr.Absolute(d.me.addr))
+	if d.me.cfg == nil {
+		return v, nil
+	}
+	// Its deprecated attributes warn where the expression uses them.
+	return d.e.markDeprecatedAttributes(d.me.cfg, d.me.cfg.ResourceByAddr(addr), v), nil
 }
 
 func (d moduleData) ModuleCall(name string, outputs []string, rng hcl.Range) (cty.Value, diag.Diagnostics) {

@@ -32,15 +32,21 @@ const (
 	Counted
 	// ForEach is a block with for_each.
 	ForEach
+	// Enabled is a block with lifecycle.enabled: one instance without a
+	// key, or none; the whole value is null when there is none.
+	Enabled
 )
 
-// ModeOf returns how a block with these count and for_each arguments repeats.
-func ModeOf(count, forEach hcl.Expression) ExpansionMode {
+// ModeOf returns how a block with these count, for_each and
+// lifecycle.enabled arguments repeats.
+func ModeOf(count, forEach, enabled hcl.Expression) ExpansionMode {
 	switch {
 	case count != nil:
 		return Counted
 	case forEach != nil:
 		return ForEach
+	case enabled != nil:
+		return Enabled
 	}
 	return Single
 }
@@ -67,19 +73,39 @@ func (e Expansion) Has(k addrs.InstanceKey) bool {
 		}
 		_, ok := e.Each[k.Str()]
 		return ok
+	case Enabled:
+		return k.IsNone() && len(e.Keys) > 0
 	}
 	return k.IsNone()
 }
 
-// Expand evaluates a resource's count or for_each.
+// Expand evaluates a resource's count, for_each or lifecycle.enabled.
 func Expand(scope *lang.Scope, r *config.Resource) (Expansion, diag.Diagnostics) {
-	return ExpandRepetition(scope, r.Count, r.ForEach)
+	return ExpandRepeated(scope, r.Count, r.ForEach, r.Enabled)
+}
+
+// ExpandCall evaluates a module call's count, for_each or lifecycle.enabled.
+func ExpandCall(scope *lang.Scope, call *config.ModuleCall) (Expansion, diag.Diagnostics) {
+	return ExpandRepeated(scope, call.Count, call.ForEach, call.Enabled)
 }
 
 // ExpandRepetition evaluates a count or for_each argument (at most one of
 // them non-nil) into the keys of the instances they make.
 func ExpandRepetition(scope *lang.Scope, count, forEach hcl.Expression) (Expansion, diag.Diagnostics) {
+	return ExpandRepeated(scope, count, forEach, nil)
+}
+
+// ExpandRepeated evaluates a count, for_each or lifecycle.enabled argument
+// (at most one of them non-nil) into the keys of the instances they make.
+func ExpandRepeated(scope *lang.Scope, count, forEach, enabled hcl.Expression) (Expansion, diag.Diagnostics) {
 	switch {
+	case count == nil && forEach == nil && enabled != nil:
+		on, ds := lang.EvalEnabled(scope, enabled)
+		e := Expansion{Mode: Enabled}
+		if on && !ds.HasErrors() {
+			e.Keys = []addrs.InstanceKey{addrs.NoKey}
+		}
+		return e, ds
 	case count != nil:
 		n, ds := lang.EvalCount(scope, count)
 		if ds.HasErrors() {
@@ -111,7 +137,8 @@ func ExpandRepetition(scope *lang.Scope, count, forEach hcl.Expression) (Expansi
 
 // WholeValue assembles the value of a whole resource or module call from
 // its instances' values: the value itself, a tuple (count) or an object
-// keyed by for_each key. A missing instance value is unknown.
+// keyed by for_each key. A missing instance value is unknown, but that of
+// a block whose lifecycle.enabled is false is null, as in OpenTofu.
 func (e Expansion) WholeValue(vals map[addrs.InstanceKey]cty.Value) cty.Value {
 	switch e.Mode {
 	case Counted:
@@ -134,6 +161,10 @@ func (e Expansion) WholeValue(vals map[addrs.InstanceKey]cty.Value) cty.Value {
 			attrs[k.Str()] = v
 		}
 		return cty.ObjectVal(attrs)
+	case Enabled:
+		if len(e.Keys) == 0 {
+			return cty.NullVal(cty.DynamicPseudoType)
+		}
 	}
 	if v, ok := vals[addrs.NoKey]; ok {
 		return v

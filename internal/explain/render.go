@@ -32,6 +32,8 @@ func actionText(c *plan.ResourceInstanceChange) string {
 		return "destroy"
 	case plan.Forget:
 		return "forget (remove from state, keep the object)"
+	case plan.ForgetThenCreate:
+		return "replace (forget the old object, keeping it, then create)"
 	}
 	return c.Action.String()
 }

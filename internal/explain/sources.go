@@ -151,13 +151,14 @@ func (s *sources) references(dependent, dependency addrs.AbsResource) []Source {
 }
 
 // bodyTraversals returns every traversal a resource block's expressions
-// make: its arguments and nested blocks, count/for_each, conditions and
-// replace_triggered_by. A JSON body's nested blocks are not searched.
+// make: its arguments and nested blocks, count/for_each/enabled,
+// conditions, replace_triggered_by and prevent_destroy. A JSON body's nested blocks are not searched.
 func bodyTraversals(r *config.Resource) []hcl.Traversal {
 	var out []hcl.Traversal
-	exprs := []hcl.Expression{r.Count, r.ForEach}
+	exprs := []hcl.Expression{r.Count, r.ForEach, r.Enabled}
 	if r.Managed != nil {
 		exprs = append(exprs, r.Managed.ReplaceTriggeredBy...)
+		exprs = append(exprs, r.Managed.PreventDestroy)
 	}
 	for _, c := range append(append([]*config.CheckRule(nil), r.Preconditions...), r.Postconditions...) {
 		exprs = append(exprs, c.Condition, c.ErrorMessage)

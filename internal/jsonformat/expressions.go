@@ -45,7 +45,7 @@ func dependsOn(travs []hcl.Traversal) []string {
 	}
 	out := make([]string, len(travs))
 	for i, t := range travs {
-		if ref, ds := lang.ParseRef(t); !ds.HasErrors() {
+		if ref, ds := lang.ParseRef(t); !ds.HasErrors() && ref != nil {
 			out[i] = ref.String()
 		}
 	}

@@ -39,7 +39,8 @@ type FunctionParameter struct {
 
 // NewFunction describes the built-in function name. can and try take
 // expressions, not values: their parameters are of any type, and their
-// results a bool and any type.
+// results a bool and any type; convert's second parameter is a type
+// constraint, shown as any type, as Terraform shows it.
 func NewFunction(name string, f function.Function) (*Function, error) {
 	sig := &Function{Description: f.Description()}
 	for _, p := range f.Params() {
@@ -56,6 +57,10 @@ func NewFunction(name string, f function.Function) (*Function, error) {
 	case "try":
 		sig.ReturnType = marshalType(cty.DynamicPseudoType)
 		sig.VariadicParameter.Type = marshalType(cty.DynamicPseudoType)
+		return sig, nil
+	case "convert":
+		sig.ReturnType = marshalType(cty.DynamicPseudoType)
+		sig.Parameters[1].Type = marshalType(cty.DynamicPseudoType)
 		return sig, nil
 	}
 	var types []cty.Type

@@ -29,6 +29,7 @@ type ChangeSummary struct {
 	Change    int    `json:"change"`
 	Import    int    `json:"import"`
 	Remove    int    `json:"remove"`
+	Forget    int    `json:"forget"`
 	Operation string `json:"operation"`
 }
 
@@ -93,8 +94,8 @@ type Snippet struct {
 	Values               []ExpressionValue `json:"values"`
 }
 
-// ExpressionValue is an expression value shown with a snippet; rig records
-// none yet, so "values" is always an empty array.
+// ExpressionValue is an expression value shown with a snippet: a reference
+// and what its value is ("is \"x\"", "has a sensitive value").
 type ExpressionValue struct {
 	Traversal string `json:"traversal"`
 	Statement string `json:"statement"`

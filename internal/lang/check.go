@@ -90,6 +90,7 @@ func checkModule(m *config.Module) diag.Diagnostics {
 		mc := m.ModuleCalls[name]
 		c.expr(mc.Count, refScope{})
 		c.expr(mc.ForEach, refScope{})
+		c.expr(mc.Enabled, refScope{})
 		c.traversals(bodyTraversals(mc.Config), refScope{hasCount: mc.Count != nil, hasForEach: mc.ForEach != nil})
 		for _, pp := range mc.Providers {
 			c.expr(pp.InParent.KeyExpr, refScope{hasCount: mc.Count != nil, hasForEach: mc.ForEach != nil})
@@ -122,6 +123,7 @@ func (c *checker) resource(r *config.Resource) {
 	selfRef := withSelf(inst, "Self-referential block", false)
 	c.expr(r.Count, withSelf(refScope{}, "Self-referential block", false))
 	c.expr(r.ForEach, withSelf(refScope{}, "Self-referential block", false))
+	c.expr(r.Enabled, withSelf(refScope{}, "Self-referential block", false))
 	if r.ProviderConfigRef != nil {
 		c.expr(r.ProviderConfigRef.KeyExpr, selfRef)
 	}
@@ -141,6 +143,7 @@ func (c *checker) resource(r *config.Resource) {
 		for _, expr := range r.Managed.ReplaceTriggeredBy {
 			c.replaceTriggeredBy(expr, selfRef)
 		}
+		c.preventDestroy(r.Managed.PreventDestroy, withSelf(refScope{}, "Self-referential block", false))
 	}
 	prov := withSelf(inst, "Self-referential block", true)
 	if r.Connection != nil {
@@ -233,6 +236,39 @@ func (c *checker) replaceTriggeredBy(expr hcl.Expression, sc refScope) {
 		c.diags = append(c.diags, diag.At(rng, "Invalid replace_triggered_by expression",
 			"Multiple resource references in replace_triggered_by expression."))
 	}
+}
+
+// preventDestroy checks the references of a prevent_destroy expression
+// (OpenTofu 1.12): anything of the module but the instance's own count and
+// each, which objects already gone from the configuration no longer have.
+func (c *checker) preventDestroy(expr hcl.Expression, sc refScope) {
+	if expr == nil {
+		return
+	}
+	for _, t := range expr.Variables() {
+		ref, diags := ParseRef(t)
+		c.diags = append(c.diags, diags...)
+		if ref == nil {
+			continue
+		}
+		switch ref.Kind {
+		case CountIndex, EachKey, EachValue:
+			c.diags = append(c.diags, diag.At(ref.Range, "Invalid reference in prevent_destroy",
+				fmt.Sprintf("A prevent_destroy argument cannot refer to %s, because rig needs to evaluate this argument for instances that have already been removed from the configuration and so whose per-instance data is no longer available.", t.RootName()+"."+traversalAttr(t))))
+			continue
+		}
+		c.ref(ref, sc)
+	}
+}
+
+// traversalAttr returns the name of t's first attribute step ("" if none).
+func traversalAttr(t hcl.Traversal) string {
+	if len(t) > 1 {
+		if a, ok := t[1].(hcl.TraverseAttr); ok {
+			return a.Name
+		}
+	}
+	return ""
 }
 
 // isReferenceShape reports whether expr is a reference with optional index
@@ -394,6 +430,9 @@ func (c *checker) callArguments(mc *config.ModuleCall, child *config.Module) {
 			fmt.Sprintf("The argument %q is required, but no definition was found.", name)))
 	}
 	for _, name := range slices.Sorted(maps.Keys(attrs)) {
+		if child.QuietDeprecations() {
+			break
+		}
 		if v := child.Variables[name]; v != nil && v.Deprecated != "" {
 			c.diags = append(c.diags, deprecatedArgument(v, attrs[name], child))
 		}

@@ -36,3 +36,9 @@ func levenshtein(a, b string) int {
 	}
 	return prev[len(rb)]
 }
+
+// NameSuggestion returns the candidate closest to given when it is close
+// enough to be a likely misspelling (for "Did you mean …?"), else "".
+func NameSuggestion(given string, candidates []string) string {
+	return nameSuggestion(given, candidates)
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/gocty"
 
 	"github.com/rig-iac/rig/internal/diag"
@@ -111,6 +112,10 @@ func EvalForEach(s *Scope, expr hcl.Expression) (map[string]cty.Value, diag.Diag
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	v, more := ExtractDeprecations(v, expr.Range())
+	if !s.QuietDeprecations {
+		diags = diags.Append(more)
+	}
 	invalid := func(detail string) (map[string]cty.Value, diag.Diagnostics) {
 		return nil, append(diags, diag.At(expr.Range(), "Invalid for_each argument", detail))
 	}
@@ -164,4 +169,33 @@ func EvalForEach(s *Scope, expr hcl.Expression) (map[string]cty.Value, diag.Diag
 		out[e.AsString()] = e
 	}
 	return out, diags
+}
+
+// EvalEnabled evaluates a lifecycle.enabled argument (OpenTofu 1.11):
+// whether the resource or module call has its one instance. It returns
+// false with error diagnostics ("Invalid enabled argument") for a value
+// that is sensitive, null, unknown or not a bool, as OpenTofu does.
+func EvalEnabled(s *Scope, expr hcl.Expression) (bool, diag.Diagnostics) {
+	v, diags := s.EvalExpr(expr, cty.DynamicPseudoType)
+	if diags.HasErrors() {
+		return false, diags
+	}
+	invalid := func(detail string) (bool, diag.Diagnostics) {
+		return false, append(diags, diag.At(expr.Range(), "Invalid enabled argument", detail))
+	}
+	if v.HasMark(Sensitive) {
+		return invalid(`Sensitive values, or values derived from sensitive values, cannot be used in "enabled" arguments. If used, the sensitive value would be exposed by whether an instance is present.`)
+	}
+	v, _ = v.UnmarkDeep()
+	switch {
+	case v.IsNull():
+		return invalid(`The given "enabled" argument value is unsuitable: the given value is null.`)
+	case !v.IsKnown():
+		return invalid(`The given "enabled" argument value is derived from a value that won't be known until the apply phase, so rig cannot determine whether an instance of this object is declared or not.`)
+	}
+	b, err := convert.Convert(v, cty.Bool)
+	if err != nil {
+		return invalid(fmt.Sprintf(`The given "enabled" argument value is unsuitable: %s.`, formatError(err)))
+	}
+	return b.True(), diags
 }

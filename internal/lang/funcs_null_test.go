@@ -114,10 +114,11 @@ func TestFunctionsRefuseNull(t *testing.T) {
 
 // TestFunctionsNullableParameters is the list of parameters that accept
 // null, parameter by parameter ("*" for the variadic one): OpenTofu 1.12's
-// list, plus type(), which OpenTofu offers only in its console.
+// list, plus type(), which OpenTofu offers only in its console, and
+// convert's value (Terraform 1.15).
 func TestFunctionsNullableParameters(t *testing.T) {
 	want := []string{
-		"coalesce *", "coalescelist *", "ephemeralasnull 0", "format *", "formatlist *",
+		"coalesce *", "coalescelist *", "convert 0", "ephemeralasnull 0", "format *", "formatlist *",
 		"issensitive 0", "jsonencode 0", "list *", "lookup *", "map *", "merge *",
 		"nonsensitive 0", "sensitive 0", "tobool 0", "tolist 0", "tomap 0", "tonumber 0",
 		"toset 0", "tostring 0", "type 0", "yamlencode 0",

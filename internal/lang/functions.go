@@ -174,6 +174,7 @@ func buildFunctions(k funcKey) map[string]function.Function {
 
 		// Types and conversion.
 		"can":             tryfunc.CanFunc,
+		"convert":         convertFunc,
 		"ephemeralasnull": ephemeralAsNullFunc,
 		"issensitive":     isSensitiveFunc,
 		"nonsensitive":    nonsensitiveFunc,

@@ -151,6 +151,7 @@ func TestFunctions(t *testing.T) {
 		{fn: "pathexpand", src: `pathexpand("/x")`, want: str("/x")},
 		{fn: "templatefile", src: `templatefile("greet.tmpl", {name = "Ann", x = "y", items = [1, 2]})`, want: str("Hi Ann, Y! [1] [2]")},
 		{fn: "can", src: `can(var.list[5])`, want: cty.False},
+		{fn: "convert", src: `convert(["b", "a", "b"], set(string))`, want: cty.SetVal([]cty.Value{str("a"), str("b")})},
 		{fn: "ephemeralasnull", src: `ephemeralasnull(["x"])`, want: tuple(str("x"))},
 		{fn: "nonsensitive", src: `nonsensitive(sensitive("x"))`, want: str("x")},
 		{fn: "sensitive", src: `sensitive("x")`, want: str("x").Mark(Sensitive)},

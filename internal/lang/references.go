@@ -189,10 +189,19 @@ func References(travs []hcl.Traversal) ([]*Reference, diag.Diagnostics) {
 
 // ParseRef interprets an absolute traversal as a reference. With error
 // diagnostics ("Invalid reference" and friends, worded as OpenTofu words
-// them) the result is nil.
+// them) the result is nil; it is nil without diagnostics for a primitive
+// type name standing alone (string, number, bool, any), which is a type
+// constraint (convert's second argument), not a reference, as in
+// Terraform 1.15.
 func ParseRef(trav hcl.Traversal) (*Reference, diag.Diagnostics) {
 	if len(trav) == 0 || trav.IsRelative() {
 		return nil, diag.Diagnostics{diag.Errorf("Invalid reference", "A reference must start with a name.")}
+	}
+	if len(trav) == 1 {
+		switch trav.RootName() {
+		case "string", "number", "bool", "any":
+			return nil, nil
+		}
 	}
 	ref, hdiags := parseRef(trav)
 	diags := diag.FromHCL(hdiags)

@@ -76,6 +76,10 @@ type Scope struct {
 	// MaxInstances bounds the instances a count or for_each argument may
 	// make (EvalCount, EvalForEach); 0 means DefaultMaxInstances.
 	MaxInstances int
+	// QuietDeprecations drops the deprecation marks of the values it
+	// evaluates without warning about them (a module called with
+	// ignore_nested_deprecations).
+	QuietDeprecations bool
 }
 
 // Functions returns the function table this scope evaluates with: the
@@ -310,7 +314,11 @@ func (s *Scope) EvalExpr(expr hcl.Expression, want cty.Type) (cty.Value, diag.Di
 		}
 		val = conv
 	}
-	return val, diags
+	val, more := ExtractDeprecations(val, expr.Range())
+	if s.QuietDeprecations {
+		more = nil
+	}
+	return val, diags.Append(more)
 }
 
 // EvalBlock expands the "dynamic" blocks of body and then decodes it with
@@ -332,7 +340,11 @@ func (s *Scope) EvalBlock(body hcl.Body, spec hcldec.Spec) (cty.Value, diag.Diag
 	val, hdiags := hcldec.Decode(body, spec, ctx)
 	s.ProviderFunctions.explainUnknown(hdiags)
 	redactDiagnostics(hdiags)
-	return val, diags.Append(hdiags)
+	val, more := extractDeprecationsIn(val, body)
+	if s.QuietDeprecations {
+		more = nil
+	}
+	return val, diags.Append(hdiags).Append(more)
 }
 
 // formatError words a conversion error as OpenTofu's tfdiags.FormatError

@@ -19,9 +19,16 @@ const (
 	// Delete removes the object.
 	Delete
 	// Forget drops the object from state and leaves it in place (a removed
-	// block with lifecycle.destroy = false).
+	// block, or lifecycle.destroy = false).
 	Forget
+	// ForgetThenCreate replaces the object of a resource with
+	// lifecycle.destroy = false: the old object is dropped from state and
+	// left in place, then the new one is created (OpenTofu 1.12).
+	ForgetThenCreate
 )
+
+// LastAction is the last Action: saved plans name every action up to it.
+const LastAction = ForgetThenCreate
 
 // String returns the action as the JSON plan's single-word form.
 func (a Action) String() string {
@@ -42,6 +49,8 @@ func (a Action) String() string {
 		return "delete"
 	case Forget:
 		return "forget"
+	case ForgetThenCreate:
+		return "forget-then-create"
 	}
 	return "invalid"
 }
@@ -54,6 +63,8 @@ func (a Action) JSONActions() []string {
 		return []string{"delete", "create"}
 	case CreateThenDelete:
 		return []string{"create", "delete"}
+	case ForgetThenCreate:
+		return []string{"forget", "create"}
 	}
 	return []string{a.String()}
 }
@@ -61,8 +72,12 @@ func (a Action) JSONActions() []string {
 // IsReplace reports whether a is one of the two replacement actions.
 func (a Action) IsReplace() bool { return a == DeleteThenCreate || a == CreateThenDelete }
 
-// Creates reports whether a makes a new object (create or either replacement).
-func (a Action) Creates() bool { return a == Create || a.IsReplace() }
+// Creates reports whether a makes a new object (create, either replacement,
+// or a forget-then-create).
+func (a Action) Creates() bool { return a == Create || a.IsReplace() || a == ForgetThenCreate }
+
+// Forgets reports whether a drops an object from state without destroying it.
+func (a Action) Forgets() bool { return a == Forget || a == ForgetThenCreate }
 
 // Deletes reports whether a removes an existing object (delete or either replacement).
 func (a Action) Deletes() bool { return a == Delete || a.IsReplace() }
@@ -105,7 +120,20 @@ const (
 	// DeleteBecauseNoMoveTarget: a moved block moved the object to an
 	// address the configuration does not declare.
 	DeleteBecauseNoMoveTarget
+	// DeleteBecauseEnabledFalse: the resource's or its module call's
+	// lifecycle.enabled is false.
+	DeleteBecauseEnabledFalse
+	// ForgotBecauseLifecycleDestroyInState: the object is forgotten because
+	// the state records lifecycle.destroy = false, set when it was last
+	// planned with a configuration that is gone now.
+	ForgotBecauseLifecycleDestroyInState
+	// ForgotBecauseLifecycleDestroyInConfig: the object is forgotten because
+	// its resource sets lifecycle.destroy = false.
+	ForgotBecauseLifecycleDestroyInConfig
 )
+
+// LastReason is the last ActionReason: saved plans name every reason up to it.
+const LastReason = ForgotBecauseLifecycleDestroyInConfig
 
 // JSON returns the reason as the JSON plan's `action_reason` string ("" for none).
 func (r ActionReason) JSON() string {
@@ -136,6 +164,12 @@ func (r ActionReason) JSON() string {
 		return "read_because_dependency_pending"
 	case DeleteBecauseNoMoveTarget:
 		return "delete_because_no_move_target"
+	case DeleteBecauseEnabledFalse:
+		return "delete_because_enabled_false"
+	case ForgotBecauseLifecycleDestroyInState:
+		return "forgot_because_lifecycle_destroy_in_state"
+	case ForgotBecauseLifecycleDestroyInConfig:
+		return "forgot_because_lifecycle_destroy_in_config"
 	}
 	return ""
 }

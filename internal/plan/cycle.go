@@ -121,7 +121,7 @@ func nodeReferences(root *config.Module, schemaOf schemaLookup, n node) ([]*lang
 		}
 	case moduleCallNode:
 		if mc := m.ModuleCalls[n.name]; mc != nil {
-			refs := exprRefs(&ds, mc.Count, mc.ForEach)
+			refs := exprRefs(&ds, mc.Count, mc.ForEach, mc.Enabled)
 			return append(refs, traversalRefs(&ds, mc.DependsOn)...), m
 		}
 	case variableNode:

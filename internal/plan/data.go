@@ -80,6 +80,15 @@ func (p *planner) planDataResource(w *objectWork, m *config.Module, r *config.Re
 		}
 		p.mu.Lock()
 		p.planned[absAddr] = exp.WholeValue(byKey)
+		// Instances the configuration no longer has (count lowered, a key
+		// gone from for_each, enabled false) leave the state, as in OpenTofu.
+		if rs := p.refreshed.Resource(absAddr); rs != nil {
+			for _, k := range rs.InstanceKeys() {
+				if !exp.Has(k) {
+					p.refreshed.SetObject(addrs.ObjectAddr{Instance: absAddr.Instance(k)}, nil, rs.InstanceProvider(k))
+				}
+			}
+		}
 		p.mu.Unlock()
 	}
 }
@@ -129,7 +138,7 @@ func (p *planner) planDataInstance(d dataInstance) (cty.Value, diag.Diagnostics)
 	}
 	ds = ds.Append(provider.Redacted(prov.ValidateDataResourceConfig(p.ctx, r.Addr.Type, cfg), marked).InBody(r.Config))
 	read := &ResourceInstanceChange{Addr: addr, ProviderConfig: pc, Action: Read,
-		Before: cty.NullVal(ty), Dependencies: absResources(p.rg.resourceDeps[d.cr])}
+		Before: cty.NullVal(ty), Dependencies: p.rg.resourceDeps[d.cr]}
 	if d.deferred || !cfg.IsWhollyKnown() {
 		read.ReadCause, read.ReadAfter = ReadBecauseConfigUnknown, addrs.AbsResourceInstance{}
 		read.Reason = ReasonReadConfigUnknown

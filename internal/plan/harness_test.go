@@ -42,8 +42,13 @@ var fixedNow = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 // resource types: its output is its input; reading input "fail" fails.
 const echoType = "test_echo"
 
-// echoProvider is providertest's provider with one data source, test_echo,
-// whose reads are recorded in reads when it is not nil.
+// legacyType is a data source whose schema declares deprecated attributes:
+// old (with a deprecation message) and older (without one).
+const legacyType = "test_legacy"
+
+// echoProvider is providertest's provider with two data sources, test_echo
+// and test_legacy; the reads of test_echo are recorded in reads when it is
+// not nil.
 type echoProvider struct {
 	*providertest.Provider
 	reads *providertest.InFlight
@@ -59,17 +64,26 @@ func echoSchema() provider.Schema {
 func (p echoProvider) GetProviderSchema(ctx context.Context) (*provider.Schemas, diag.Diagnostics) {
 	s, ds := p.Provider.GetProviderSchema(ctx)
 	s.DataSources[echoType] = echoSchema()
+	s.DataSources[legacyType] = provider.Schema{Block: &provider.Block{Attributes: map[string]*provider.Attribute{
+		"current": {Type: cty.String, Computed: true},
+		"old":     {Type: cty.String, Computed: true, Deprecated: true, DeprecationMessage: "Use current instead."},
+		"older":   {Type: cty.String, Computed: true, Deprecated: true},
+	}}}
 	return s, ds
 }
 
 func (p echoProvider) ValidateDataResourceConfig(ctx context.Context, typeName string, cfg cty.Value) diag.Diagnostics {
-	if typeName == echoType {
+	if typeName == echoType || typeName == legacyType {
 		return nil
 	}
 	return p.Provider.ValidateDataResourceConfig(ctx, typeName, cfg)
 }
 
 func (p echoProvider) ReadDataSource(ctx context.Context, req provider.ReadDataRequest) provider.ReadDataResponse {
+	if req.TypeName == legacyType {
+		v := cty.StringVal("v")
+		return provider.ReadDataResponse{State: cty.ObjectVal(map[string]cty.Value{"current": v, "old": v, "older": v})}
+	}
 	if req.TypeName != echoType {
 		return p.Provider.ReadDataSource(ctx, req)
 	}
@@ -375,6 +389,9 @@ func renderChange(c *plan.ResourceInstanceChange) string {
 			b.WriteString(" [cbd]")
 		}
 	}
+	if c.SkipDestroy {
+		b.WriteString(" [destroy = false]")
+	}
 	b.WriteString("\n")
 	if c.Moved() {
 		fmt.Fprintf(&b, "  moved from: %s\n", c.PrevRunAddr)
@@ -462,6 +479,9 @@ func renderState(s *state.State) string {
 		}
 		if obj.CreateBeforeDestroy {
 			b.WriteString(" cbd")
+		}
+		if obj.SkipDestroy {
+			b.WriteString(" skip_destroy")
 		}
 		if len(obj.Dependencies) > 0 {
 			fmt.Fprintf(&b, " deps=[%s]", joinStrings(obj.Dependencies))

@@ -222,10 +222,12 @@ func (p *planner) recordImported(addr addrs.AbsResourceInstance, imp provider.Im
 	obj.Status = state.Ready
 	obj.Private = read.Private
 	// The object's configuration (for the target's own type) decides its
-	// dependencies and create_before_destroy, as a plan would record them.
+	// dependencies, create_before_destroy and skip_destroy, as a plan would
+	// record them.
 	if cr := addr.ContainingResource().InConfig(); p.cfg.ConfigResource(cr) != nil {
-		obj.Dependencies = absResources(p.rg.resourceDeps[cr])
+		obj.Dependencies = p.rg.resourceDeps[cr]
 		_, obj.CreateBeforeDestroy = p.cbd[cr]
+		obj.SkipDestroy = p.cfg.ConfigResource(cr).Managed.SkipsDestroy()
 	}
 	p.refreshed.SetObject(oaddr, obj, pc)
 	return ds

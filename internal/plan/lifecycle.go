@@ -1,14 +1,18 @@
 package plan
 
 import (
+	"fmt"
+	"slices"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
-	"slices"
+	"github.com/zclconf/go-cty/cty/convert"
 )
 
 // ApplyIgnoreChanges returns config with the ignored attribute paths (or all
@@ -144,8 +148,8 @@ func traversalPath(trav hcl.Traversal) cty.Path {
 }
 
 // replaceTriggered reports whether any replace_triggered_by entry of r names
-// something planned to change: a resource or instance planned to update or
-// be replaced, or an attribute whose value changes. It returns the first
+// something planned to change: a resource or instance planned to be
+// created, updated or replaced, or an attribute whose value changes. It returns the first
 // entry that does, with the instance whose change fired it.
 func (p *planner) replaceTriggered(r *config.Resource, scope *lang.Scope, addr addrs.AbsResourceInstance) (*Trigger, diag.Diagnostics) {
 	if r.Managed == nil {
@@ -189,10 +193,11 @@ func (p *planner) replaceTriggered(r *config.Resource, scope *lang.Scope, addr a
 
 func (p *planner) instanceTriggers(addr addrs.AbsResourceInstance, attrPath cty.Path) bool {
 	c := p.changeOf(addr)
-	// Only an update or a replacement triggers: a create or a delete changes
-	// every value but is not a change of the referenced object (OpenTofu's
-	// EvaluateReplaceTriggeredBy).
-	if c == nil || c.Action != Update && !c.Action.IsReplace() {
+	// A new object (created, replaced, or created again after the old one
+	// was deleted outside rig) or an updated one triggers, as in OpenTofu
+	// 1.12; a delete, a read or a no-op does not. OpenTofu 1.10 and
+	// Terraform trigger on updates and replacements only.
+	if c == nil || !c.Action.Creates() && c.Action != Update {
 		return false
 	}
 	if len(attrPath) == 0 {
@@ -271,4 +276,73 @@ func triggerTarget(expr hcl.Expression, scope *lang.Scope) (addrs.Resource, addr
 		remaining = append(remaining, rest...)
 	}
 	return ref.Resource, key, keyGiven, traversalPath(remaining), ds
+}
+
+// preventDestroy returns the error of a plan that destroys an object of
+// resource r (at addr) whose prevent_destroy is true. As in OpenTofu 1.12
+// the argument is an expression, evaluated in addr's module instance
+// without instance data; a value that is unknown, null, sensitive or not a
+// bool is an error too ("Invalid value for prevent_destroy").
+func (p *planner) preventDestroy(r *config.Resource, addr addrs.AbsResourceInstance) diag.Diagnostics {
+	if p.opts.IgnorePreventDestroy || r == nil || r.Managed == nil || r.Managed.PreventDestroy == nil {
+		return nil
+	}
+	expr := r.Managed.PreventDestroy
+	const invalid = "Invalid value for prevent_destroy"
+	v, ds := p.eval.Scope(addr.Module, lang.InstanceData{}).EvalExpr(expr, cty.DynamicPseudoType)
+	if ds.HasErrors() {
+		return ds
+	}
+	if v.HasMark(lang.Sensitive) {
+		return ds.Append(diag.At(expr.Range(), invalid, fmt.Sprintf("Resource instance %s has a sensitive value for its prevent_destroy argument, which is invalid because it would cause rig to disclose the sensitive value by whether deletion is blocked.\n\nIf you know this value is not sensitive in practice, consider using the nonsensitive function to declare that.", addr)))
+	}
+	v, _ = v.UnmarkDeep()
+	b, err := convert.Convert(v, cty.Bool)
+	switch {
+	case err != nil:
+		return ds.Append(diag.At(expr.Range(), invalid, fmt.Sprintf("Resource instance %s has an invalid value for its prevent_destroy argument: %s.", addr, diag.FormatError(err))))
+	case !b.IsKnown():
+		return ds.Append(diag.At(expr.Range(), invalid, fmt.Sprintf("Resource instance %s has a prevent_destroy argument but its value will not be known until the apply step, so rig can't predict whether destroying this is acceptable.\n\nTo proceed, exclude instances of this resource from this round using:\n    -exclude=%q", addr, addr.ContainingResource())))
+	case b.IsNull():
+		return ds.Append(diag.At(expr.Range(), invalid, fmt.Sprintf("Resource instance %s has prevent_destroy set to null. When making a dynamic decision to allow destroy, use false instead.", addr)))
+	case b.True():
+		return ds.Append(diag.At(r.DeclRange, "Resource instance cannot be destroyed", fmt.Sprintf("Resource instance %s has prevent_destroy set, but the plan calls for it to be destroyed.\n\nTo proceed, either disable prevent_destroy for this resource or exclude instances of this resource from this round using:\n    -exclude=%q", addr, addr.ContainingResource())))
+	}
+	return ds
+}
+
+// replaceAction is how a replacement of an object of a resource with
+// lifecycle lc is carried out: forget-then-create with destroy = false (the
+// old object is left in place), else destroy-then-create, or create-first
+// with create_before_destroy. lc is nil for data sources.
+func replaceAction(lc *config.ManagedLifecycle, cbd bool) Action {
+	switch {
+	case lc.SkipsDestroy():
+		return ForgetThenCreate
+	case cbd:
+		return CreateThenDelete
+	}
+	return DeleteThenCreate
+}
+
+// forgetInstead reports whether an object the plan would destroy (of
+// resource r, nil when its block is gone) is forgotten instead, and the
+// reason when lifecycle.destroy decided it. As in OpenTofu 1.12, a removed
+// block naming the resource decides first (forget unless its destroy =
+// true); then the resource's lifecycle.destroy = false, then the
+// skip_destroy its state records (the setting of its last configuration).
+// Deposed objects are only forgotten by a removed block.
+func (p *planner) forgetInstead(r *config.Resource, addr addrs.AbsResourceInstance, dk addrs.DeposedKey, obj *state.Object) (bool, ActionReason) {
+	if found, destroy := removedDecision(p.removed, addr.ContainingResource()); found {
+		return !destroy, ReasonNone
+	}
+	switch {
+	case dk != addrs.NotDeposed:
+		return false, ReasonNone
+	case r != nil && r.Managed.SkipsDestroy():
+		return true, ForgotBecauseLifecycleDestroyInConfig
+	case obj.SkipDestroy:
+		return true, ForgotBecauseLifecycleDestroyInState
+	}
+	return false, ReasonNone
 }

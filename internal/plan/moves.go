@@ -16,6 +16,9 @@ type moveStatement struct {
 	module   addrs.Module
 	from, to *config.MoveEndpoint
 	decl     *config.Moved // nil for an implied move
+	// exact makes a module call without a key stand for its instance
+	// without a key only (implied moves), rather than for every instance.
+	exact bool
 }
 
 // applyMoves applies the configuration's moved blocks and then the moves
@@ -32,6 +35,7 @@ func applyMoves(cfg *config.Module, prior *state.State) (*state.State, map[addrs
 	if ds.HasErrors() {
 		return prior, nil, ds
 	}
+	stmts = append(stmts, impliedModuleMoves(cfg, prior)...)
 	stmts = append(stmts, impliedMoveStatements(cfg, prior)...)
 	if len(stmts) == 0 {
 		return prior, nil, ds
@@ -170,7 +174,7 @@ func (st moveStatement) destination(ra addrs.AbsResource) (addrs.AbsResource, bo
 	case !ok:
 		return addrs.AbsResource{}, false
 	case rest == "" || strings.HasPrefix(rest, "."):
-	case strings.HasPrefix(rest, "[") && !strings.HasSuffix(src, "]"):
+	case strings.HasPrefix(rest, "[") && !strings.HasSuffix(src, "]") && !st.exact:
 		// A module call without a key moves every instance of it.
 	default:
 		return addrs.AbsResource{}, false
@@ -315,6 +319,66 @@ func impliedMoveStatements(cfg *config.Module, prior *state.State) []moveStateme
 	return out
 }
 
+// impliedModuleMoves returns the module call instance moves OpenTofu 1.12
+// implies when count is added to or removed from a module call that
+// already has objects: a call with count takes its instance without a key
+// as [0], and one with neither count nor for_each (lifecycle.enabled
+// included) takes [0] as its instance without a key. A call that a moved
+// block of its module names is left to that block.
+func impliedModuleMoves(cfg *config.Module, prior *state.State) []moveStatement {
+	var out []moveStatement
+	seen := map[string]bool{}
+	for _, ra := range prior.ResourceAddrs() {
+		steps := ra.Module.Steps()
+		parent := addrs.RootModule
+		for _, step := range steps {
+			call := step
+			inst := parent.Child(call.Name, call.Key)
+			m := cfg.Descendant(parent.Module())
+			parent = inst
+			if m == nil || m.ModuleCalls[call.Name] == nil || m.Children[call.Name] == nil {
+				break
+			}
+			mc := m.ModuleCalls[call.Name]
+			var to addrs.InstanceKey
+			switch {
+			case mc.Count != nil:
+				to = addrs.IntKey(0)
+			case mc.ForEach == nil:
+				to = addrs.NoKey
+			default:
+				continue
+			}
+			from := call.Key
+			if from == to || from != addrs.NoKey && from != addrs.IntKey(0) || movedNamesCall(m, call.Name) {
+				continue
+			}
+			key := m.Path.String() + "\x00" + call.Name
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			out = append(out, moveStatement{module: m.Path, exact: true,
+				from: &config.MoveEndpoint{Module: addrs.RootModule.Child(call.Name, from)},
+				to:   &config.MoveEndpoint{Module: addrs.RootModule.Child(call.Name, to)}})
+		}
+	}
+	return out
+}
+
+// movedNamesCall reports whether a moved block of module m moves module
+// call name, or an instance of it, from or to somewhere.
+func movedNamesCall(m *config.Module, name string) bool {
+	for _, mv := range m.Moved {
+		for _, e := range []*config.MoveEndpoint{mv.From, mv.To} {
+			if steps := e.Module.Steps(); len(steps) > 0 && steps[0].Name == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // removedStatements collects the removed blocks of every module, as move
 // statements whose destination is their source (only destination's match
 // is used), checking that the configuration no longer declares what they
@@ -341,13 +405,14 @@ type removedStatement struct {
 	decl  *config.Removed
 }
 
-// forgets reports whether a removed block says to forget (not destroy) the
-// objects of resource ra.
-func forgets(stmts []removedStatement, ra addrs.AbsResource) bool {
+// removedDecision reports whether a removed block names resource ra, and
+// if so whether it destroys (lifecycle.destroy = true) its objects rather
+// than forget them.
+func removedDecision(stmts []removedStatement, ra addrs.AbsResource) (found, destroy bool) {
 	for _, st := range stmts {
 		if _, ok := st.match.destination(ra); ok {
-			return !st.decl.Destroy
+			return true, st.decl.Destroy
 		}
 	}
-	return false
+	return false, false
 }

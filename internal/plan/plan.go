@@ -80,6 +80,10 @@ type ResourceInstanceChange struct {
 	// CreateBeforeDestroy is the effective setting, own or inherited; it
 	// decides the replacement order and is recorded in state.
 	CreateBeforeDestroy bool
+	// SkipDestroy is the resource's lifecycle.destroy = false, recorded in
+	// state with the object (skip_destroy, as OpenTofu records it) so that
+	// the object is forgotten, not destroyed, once its configuration is gone.
+	SkipDestroy bool
 	// CBDInheritedFrom names the resource whose create_before_destroy this
 	// object inherited; zero when its own setting (or none) applies.
 	CBDInheritedFrom addrs.AbsResource

@@ -120,6 +120,14 @@ const (
 	// BecauseCBDInherited: create_before_destroy is inherited from Resource
 	// along Path.
 	BecauseCBDInherited
+	// BecauseEnabledFalse: the resource's lifecycle.enabled is false.
+	BecauseEnabledFalse
+	// BecauseDestroyFalse: the resource sets lifecycle.destroy = false, so
+	// its object is forgotten rather than destroyed.
+	BecauseDestroyFalse
+	// BecauseDestroyFalseInState: the state records lifecycle.destroy =
+	// false for the object, whose resource block is gone.
+	BecauseDestroyFalseInState
 )
 
 // String returns the kind as the JSON plan's rig_reasons entries name it.
@@ -167,6 +175,12 @@ func (k ReasonKind) String() string {
 		return "create_before_destroy"
 	case BecauseCBDInherited:
 		return "create_before_destroy_inherited"
+	case BecauseEnabledFalse:
+		return "enabled_false"
+	case BecauseDestroyFalse:
+		return "destroy_false"
+	case BecauseDestroyFalseInState:
+		return "destroy_false_in_state"
 	}
 	return "invalid"
 }
@@ -243,6 +257,12 @@ func (r Reason) String() string {
 		return "its lifecycle sets create_before_destroy"
 	case BecauseCBDInherited:
 		return "create_before_destroy is inherited from " + r.Resource.String() + " (" + JoinResources(r.Path) + ")"
+	case BecauseEnabledFalse:
+		return "its lifecycle.enabled is false"
+	case BecauseDestroyFalse:
+		return "its lifecycle sets destroy = false, so the old object is forgotten rather than destroyed"
+	case BecauseDestroyFalseInState:
+		return "the state records lifecycle.destroy = false, set before its resource block was removed"
 	}
 	return "unknown"
 }
@@ -331,8 +351,15 @@ func (x *ReasonIndex) Reasons(c *ResourceInstanceChange) []Reason {
 			add(Reason{Kind: BecauseReadConfigUnknown})
 		}
 	case Forget:
-		add(Reason{Kind: BecauseForgotten})
-	case DeleteThenCreate, CreateThenDelete, Delete:
+		switch c.Reason {
+		case ForgotBecauseLifecycleDestroyInConfig:
+			add(Reason{Kind: BecauseDestroyFalse})
+		case ForgotBecauseLifecycleDestroyInState:
+			add(Reason{Kind: BecauseDestroyFalseInState})
+		default:
+			add(Reason{Kind: BecauseForgotten})
+		}
+	case DeleteThenCreate, CreateThenDelete, Delete, ForgetThenCreate:
 		switch c.Reason {
 		case ReplaceByTriggers:
 			if c.Trigger != nil {
@@ -342,19 +369,14 @@ func (x *ReasonIndex) Reasons(c *ResourceInstanceChange) []Reason {
 			add(Reason{Kind: BecauseTainted})
 		case ReplaceByRequest:
 			add(Reason{Kind: BecauseReplaceRequested})
-		case DeleteBecauseNoResourceConfig, DeleteBecauseNoMoveTarget:
-			add(Reason{Kind: BecauseNoConfig})
-		case DeleteBecauseWrongRepetition:
-			add(Reason{Kind: BecauseWrongRepetition})
-		case DeleteBecauseCountIndex:
-			add(Reason{Kind: BecauseCountIndex})
-		case DeleteBecauseEachKey:
-			add(Reason{Kind: BecauseEachKey})
-		case DeleteBecauseNoModule:
-			add(Reason{Kind: BecauseNoModule})
+		default:
+			addOrphanReason(add, c.Reason)
 		}
 		if len(c.RequiredReplace) > 0 {
 			add(Reason{Kind: BecauseRequiresReplace, Attrs: c.RequiredReplace})
+		}
+		if c.Action == ForgetThenCreate {
+			add(Reason{Kind: BecauseDestroyFalse})
 		}
 		if c.Action == Delete {
 			switch {
@@ -381,6 +403,25 @@ func (x *ReasonIndex) Reasons(c *ResourceInstanceChange) []Reason {
 		}
 	}
 	return out
+}
+
+// addOrphanReason adds the reason an object is no longer configured, if r
+// is one.
+func addOrphanReason(add func(Reason), r ActionReason) {
+	switch r {
+	case DeleteBecauseNoResourceConfig, DeleteBecauseNoMoveTarget:
+		add(Reason{Kind: BecauseNoConfig})
+	case DeleteBecauseWrongRepetition:
+		add(Reason{Kind: BecauseWrongRepetition})
+	case DeleteBecauseCountIndex:
+		add(Reason{Kind: BecauseCountIndex})
+	case DeleteBecauseEachKey:
+		add(Reason{Kind: BecauseEachKey})
+	case DeleteBecauseNoModule:
+		add(Reason{Kind: BecauseNoModule})
+	case DeleteBecauseEnabledFalse:
+		add(Reason{Kind: BecauseEnabledFalse})
+	}
 }
 
 // ChangedAttrs returns the top-level attributes whose values differ

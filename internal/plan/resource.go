@@ -118,6 +118,8 @@ func orphanReason(exp eval.Expansion, k addrs.InstanceKey) ActionReason {
 		return DeleteBecauseCountIndex
 	case exp.Mode == eval.ForEach && k.IsString():
 		return DeleteBecauseEachKey
+	case exp.Mode == eval.Enabled && k.IsNone():
+		return DeleteBecauseEnabledFalse
 	}
 	return DeleteBecauseWrongRepetition
 }
@@ -151,7 +153,7 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 		return val, private, ds
 	}
 	p.refreshHooks().PreRefresh(addr, val)
-	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: addr.Instance.Resource.Resource.Type, PriorState: val, Private: private, ProviderMeta: meta})
+	read := prov.ReadResource(provider.WithResourceInstance(p.ctx, addr.Instance), provider.ReadRequest{TypeName: addr.Instance.Resource.Resource.Type, PriorState: val, Private: private, ProviderMeta: meta})
 	if !read.Diagnostics.HasErrors() {
 		p.refreshHooks().PostRefresh(addr, read.NewState)
 	}
@@ -270,7 +272,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	if ds = ds.Append(more); ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
-	resp := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: priorVal, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
+	resp := prov.PlanResourceChange(provider.WithResourceInstance(p.ctx, addr), provider.PlanRequest{TypeName: typeName, PriorState: priorVal, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
 	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, markedConfig, MarkRecorded(sch.Block, priorVal, priorSensitive)).InBody(r.Config), oaddr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
@@ -283,9 +285,10 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	change := &ResourceInstanceChange{
 		Addr: addr, ProviderConfig: pc, Before: priorVal, After: planned,
 		PriorPrivate: priorPrivate, PlannedPrivate: resp.PlannedPrivate,
-		Dependencies:  absResources(p.rg.resourceDeps[cr]),
+		Dependencies:  p.rg.resourceDeps[cr],
 		SchemaVersion: uint64(sch.Version),
 		Importing:     importing,
+		SkipDestroy:   r.Managed.SkipsDestroy(),
 	}
 	if inh, ok := p.cbd[cr]; ok {
 		change.CreateBeforeDestroy = true
@@ -331,14 +334,11 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		change.Action = Update
 	}
 	if replace {
-		change.Action = DeleteThenCreate
-		if change.CreateBeforeDestroy {
-			change.Action = CreateThenDelete
-		}
+		change.Action = replaceAction(r.Managed, change.CreateBeforeDestroy)
 		// The new object is planned as a create.
 		nullPrior := cty.NullVal(ty)
 		proposed := provider.ProposedNew(sch.Block, nullPrior, origConfig)
-		resp2 := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: origConfig, ProviderMeta: meta})
+		resp2 := prov.PlanResourceChange(provider.WithResourceInstance(p.ctx, addr), provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: origConfig, ProviderMeta: meta})
 		ds = ds.Append(withAddr(provider.Redacted(resp2.Diagnostics, markedConfig).InBody(r.Config), oaddr))
 		ds = ds.Append(CheckPlanned(sch.Block, nullPrior, origConfig.MarkWithPaths(configMarks), resp2, pc, addr))
 		if ds.HasErrors() {
@@ -346,7 +346,9 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		}
 		change.After = resp2.PlannedState
 		change.PlannedPrivate = resp2.PlannedPrivate
-		ds = ds.Append(preventDestroy(r, addr))
+		if change.Action.Deletes() {
+			ds = ds.Append(p.preventDestroy(r, addr))
+		}
 	}
 	if change.Action == NoOp || change.Action == Update {
 		// An unchanged or updated object stays current; it keeps its status otherwise.
@@ -390,20 +392,21 @@ func CheckPlanned(sch *provider.Block, prior, config cty.Value, resp provider.Pl
 	return ds
 }
 
-// recordUnchanged records, in the refreshed state, the dependencies and
-// create_before_destroy (own or inherited) of every object planned as a
-// no-op: apply has no operation for them that would record these, and a
+// recordUnchanged records, in the refreshed state, the dependencies,
+// create_before_destroy (own or inherited) and skip_destroy of every object
+// planned as a no-op: apply has no operation for them that would record these, and a
 // later delete of such an object is ordered by them. OpenTofu does the same.
 func (p *planner) recordUnchanged() {
 	for _, c := range p.changes {
 		addr := c.ObjectAddr()
 		cur := p.refreshed.Object(addr)
-		if c.Action != NoOp || cur == nil || cur.CreateBeforeDestroy == c.CreateBeforeDestroy && sameResources(cur.Dependencies, c.Dependencies) {
+		if c.Action != NoOp || cur == nil || cur.CreateBeforeDestroy == c.CreateBeforeDestroy && cur.SkipDestroy == c.SkipDestroy && sameResources(cur.Dependencies, c.Dependencies) {
 			continue
 		}
 		obj := *cur
 		obj.Dependencies = c.Dependencies
 		obj.CreateBeforeDestroy = c.CreateBeforeDestroy
+		obj.SkipDestroy = c.SkipDestroy
 		p.refreshed.SetObject(addr, &obj, c.ProviderConfig)
 	}
 }
@@ -412,6 +415,10 @@ func (p *planner) recordUnchanged() {
 func sameResources(a, b []addrs.AbsResource) bool {
 	if len(a) != len(b) {
 		return false
+	}
+	if slices.Equal(a, b) {
+		// Lists are normally recorded sorted: no set is needed.
+		return true
 	}
 	in := make(map[addrs.AbsResource]bool, len(a))
 	for _, r := range a {
@@ -437,27 +444,6 @@ func changedPaths(paths []cty.Path, prior, planned cty.Value) []cty.Path {
 		if perr != nil || nerr != nil || !nv.IsKnown() || !pv.RawEquals(nv) {
 			out = append(out, path)
 		}
-	}
-	return out
-}
-
-func preventDestroy(r *config.Resource, addr addrs.AbsResourceInstance) diag.Diagnostics {
-	if r == nil || r.Managed == nil || !r.Managed.PreventDestroy {
-		return nil
-	}
-	return diag.Diagnostics{diag.At(r.DeclRange, "Instance cannot be destroyed",
-		fmt.Sprintf("Resource %s has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag.", addr))}
-}
-
-// absResources returns configuration resources in the form state records
-// dependencies: a resource in a module path without instance keys.
-func absResources(rs []addrs.ConfigResource) []addrs.AbsResource {
-	if len(rs) == 0 {
-		return nil
-	}
-	out := make([]addrs.AbsResource, len(rs))
-	for i, r := range rs {
-		out[i] = recordedAddr(r)
 	}
 	return out
 }
@@ -499,12 +485,19 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 		// Already gone: refreshing removed it from state, nothing to do.
 		return ds
 	}
-	if r := p.cfg.ConfigResource(addr.ContainingResource().InConfig()); r != nil && dk == addrs.NotDeposed {
-		ds = ds.Append(preventDestroy(r, addr))
-	}
+	r := p.cfg.ConfigResource(addr.ContainingResource().InConfig())
 	action := Delete
-	if forgets(p.removed, addr.ContainingResource()) {
+	if forget, why := p.forgetInstead(r, addr, dk, obj); forget {
 		action = Forget
+		if why != ReasonNone {
+			reason = why
+		}
+		if p.opts.Mode != DestroyMode {
+			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Resource will be removed from the state",
+				Detail: fmt.Sprintf("After this plan is applied, the resource %s will not be managed anymore by rig.\n\nIn case you want to manage the resource again, you will have to import it.", addr)})
+		}
+	} else if r != nil && dk == addrs.NotDeposed {
+		ds = ds.Append(p.preventDestroy(r, addr))
 	}
 	p.addChange(&ResourceInstanceChange{
 		Addr: addr, Deposed: dk, ProviderConfig: pc, Action: action, Reason: reason,
@@ -601,7 +594,7 @@ func (p *planner) planOutputs() diag.Diagnostics {
 		for i, rule := range o.Preconditions {
 			ds = ds.Append(eval.CheckRule(scope, rule, "Module output value precondition failed", "", p.ruleAt(checks.NamedObject(checks.OutputKind, addrs.RootModule, name), checks.Precondition, i)))
 		}
-		val, more := scope.EvalExpr(o.Expr, cty.DynamicPseudoType)
+		val, more := eval.EvalOutput(scope, o)
 		ds = ds.Append(more)
 		if more.HasErrors() {
 			val = cty.DynamicVal

@@ -15,6 +15,9 @@ type Block struct {
 	// DescriptionKind says how Description is written.
 	DescriptionKind StringKind
 	Deprecated      bool
+	// DeprecationMessage says what to use instead, when Deprecated; "" when
+	// the provider gives none.
+	DeprecationMessage string
 }
 
 // Attribute describes one attribute. Exactly one of Type and NestedType is set.
@@ -30,6 +33,9 @@ type Attribute struct {
 	// DescriptionKind says how Description is written.
 	DescriptionKind StringKind
 	Deprecated      bool
+	// DeprecationMessage says what to use instead, when Deprecated; "" when
+	// the provider gives none.
+	DeprecationMessage string
 }
 
 // StringKind says how a provider's description text is written.

@@ -122,6 +122,10 @@ type Object struct {
 	// CreateBeforeDestroy records that this object is replaced create-first,
 	// set by the resource or inherited from a dependent.
 	CreateBeforeDestroy bool
+	// SkipDestroy records lifecycle.destroy = false (OpenTofu 1.12's
+	// skip_destroy): once its configuration is gone, the object is
+	// forgotten rather than destroyed.
+	SkipDestroy bool
 	// IdentitySchemaVersion is the schema version of the resource identity
 	// that Terraform 1.12 and later record; nil when the object has none.
 	// It is carried through unchanged.

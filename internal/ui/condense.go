@@ -41,7 +41,7 @@ func condense(ds diag.Diagnostics, opts CondenseOptions) []condensed {
 			out = append(out, condensed{d: d, places: 1})
 			continue
 		}
-		key := d.Severity.String() + "\x00" + d.Summary
+		key := d.Severity.String() + "\x00" + d.Summary + "\x00" + d.GroupKey
 		if i, ok := group[key]; ok {
 			out[i].places++
 			continue

@@ -60,7 +60,7 @@ func RenderDiagnosticsPlain(w io.Writer, ds diag.Diagnostics, sources map[string
 			b.WriteString("\n")
 		}
 		b.WriteString(d.Summary + "\n\n")
-		writeSnippet(&b, d, files, ropts{})
+		writeSnippet(&b, d, files, ropts{showSensitive: opts.ShowSensitive})
 		writeDetail(&b, d.Detail, width-1)
 	}
 	_, err := io.WriteString(w, b.String())
@@ -68,7 +68,7 @@ func RenderDiagnosticsPlain(w io.Writer, ds diag.Diagnostics, sources map[string
 }
 
 func boxedDiagnostic(d diag.Diagnostic, files *sourceFiles, opts RenderOptions) string {
-	o := ropts{color: opts.Color}
+	o := ropts{color: opts.Color, showSensitive: opts.ShowSensitive}
 	var body strings.Builder
 	var line, start, end string
 	switch d.Severity {
@@ -138,6 +138,7 @@ func writeSnippet(b *strings.Builder, d diag.Diagnostic, files *sourceFiles, o r
 	for i, l := range strings.Split(code, "\n") {
 		fmt.Fprintf(b, "%4d: %s\n", sn.StartLine+i, l)
 	}
+	writeExprValues(b, d.Values, o)
 	b.WriteString("\n")
 }
 
@@ -205,7 +206,7 @@ func (f *sourceFiles) snippet(d diag.Diagnostic) *jsonformat.Snippet {
 	if !ok || src == nil {
 		return nil
 	}
-	sn := &jsonformat.Snippet{StartLine: sr.Start.Line, Values: []jsonformat.ExpressionValue{}}
+	sn := &jsonformat.Snippet{StartLine: sr.Start.Line, Values: exprStatements(d.Values, false)}
 	if hf := f.file(sr.Filename); hf != nil {
 		if ctx := hcled.ContextString(hf, hl.Start.Byte-1); ctx != "" {
 			sn.Context = &ctx

@@ -104,7 +104,9 @@ func actionSymbol(a plan.Action) string {
 	case plan.NoOp:
 		return "   "
 	case plan.Forget:
-		return "  ."
+		return "  [red].[reset]"
+	case plan.ForgetThenCreate:
+		return "[red].[reset]/[green]+[reset]"
 	}
 	return "  ?"
 }

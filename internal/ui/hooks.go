@@ -36,11 +36,12 @@ func (op Operation) String() string {
 	return "plan"
 }
 
-// ChangeSummary counts the objects a plan or apply adds, changes and
-// removes; a replacement counts as one added and one removed.
+// ChangeSummary counts the objects a plan or apply adds, changes, removes
+// and forgets; a replacement counts as one added and one removed, a
+// forget-then-create as one added and one forgotten.
 type ChangeSummary struct {
-	Add, Change, Import, Remove int
-	Operation                   Operation
+	Add, Change, Import, Remove, Forget int
+	Operation                           Operation
 }
 
 // String returns the summary sentence OpenTofu prints (and the -json
@@ -53,7 +54,11 @@ func (s ChangeSummary) String() string {
 		if s.Import > 0 {
 			fmt.Fprintf(&b, "%d imported, ", s.Import)
 		}
-		fmt.Fprintf(&b, "%d added, %d changed, %d destroyed.", s.Add, s.Change, s.Remove)
+		fmt.Fprintf(&b, "%d added, %d changed, %d destroyed", s.Add, s.Change, s.Remove)
+		if s.Forget > 0 {
+			fmt.Fprintf(&b, ", %d forgotten", s.Forget)
+		}
+		b.WriteString(".")
 	case OperationDestroy:
 		fmt.Fprintf(&b, "Destroy complete! Resources: %d destroyed.", s.Remove)
 	default:
@@ -61,7 +66,11 @@ func (s ChangeSummary) String() string {
 		if s.Import > 0 {
 			fmt.Fprintf(&b, "%d to import, ", s.Import)
 		}
-		fmt.Fprintf(&b, "%d to add, %d to change, %d to destroy.", s.Add, s.Change, s.Remove)
+		fmt.Fprintf(&b, "%d to add, %d to change, %d to destroy", s.Add, s.Change, s.Remove)
+		if s.Forget > 0 {
+			fmt.Fprintf(&b, ", %d to forget", s.Forget)
+		}
+		b.WriteString(".")
 	}
 	return b.String()
 }
@@ -86,6 +95,11 @@ func PlanSummary(p *plan.Plan) ChangeSummary {
 		case plan.DeleteThenCreate, plan.CreateThenDelete:
 			s.Add++
 			s.Remove++
+		case plan.Forget:
+			s.Forget++
+		case plan.ForgetThenCreate:
+			s.Add++
+			s.Forget++
 		}
 	}
 	return s

@@ -154,7 +154,7 @@ func (v *JSONView) ResourceDrift(c *plan.ResourceInstanceChange) {
 // ChangeSummary writes a "change_summary" message.
 func (v *JSONView) ChangeSummary(s ChangeSummary) {
 	v.emit("info", s.String(), "change_summary", map[string]any{"changes": jsonformat.ChangeSummary{
-		Add: s.Add, Change: s.Change, Import: s.Import, Remove: s.Remove, Operation: s.Operation.String(),
+		Add: s.Add, Change: s.Change, Import: s.Import, Remove: s.Remove, Forget: s.Forget, Operation: s.Operation.String(),
 	}})
 }
 
@@ -311,12 +311,13 @@ func uiAction(a plan.Action) string {
 		return "read"
 	case plan.Update:
 		return "update"
-	case plan.DeleteThenCreate, plan.CreateThenDelete:
+	case plan.DeleteThenCreate, plan.CreateThenDelete, plan.ForgetThenCreate:
 		return "replace"
 	case plan.Delete:
 		return "delete"
 	case plan.Forget:
-		return "forget"
+		// As OpenTofu and Terraform name it.
+		return "remove"
 	}
 	return "noop"
 }

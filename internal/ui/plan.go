@@ -27,7 +27,7 @@ func RenderPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, opts RenderOpti
 	changes := visibleChanges(p)
 	counts := map[plan.Action]int{}
 	for _, c := range changes {
-		if c.Action != plan.NoOp && c.Action != plan.Forget {
+		if c.Action != plan.NoOp {
 			counts[c.Action]++
 		}
 	}
@@ -65,7 +65,7 @@ func RenderPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, opts RenderOpti
 
 	if len(counts) > 0 {
 		b.WriteString(wordWrap("\nrig used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:", width) + "\n")
-		for _, a := range []plan.Action{plan.Create, plan.Update, plan.Delete, plan.DeleteThenCreate, plan.CreateThenDelete, plan.Read} {
+		for _, a := range []plan.Action{plan.Create, plan.Update, plan.Delete, plan.DeleteThenCreate, plan.CreateThenDelete, plan.Read, plan.ForgetThenCreate, plan.Forget} {
 			if counts[a] > 0 {
 				b.WriteString(o.c(legend(a)) + "\n")
 			}
@@ -85,19 +85,18 @@ func RenderPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, opts RenderOpti
 		if err := renderChanges(w, changes, schemas, o); err != nil {
 			return err
 		}
-		add := counts[plan.Create] + counts[plan.DeleteThenCreate] + counts[plan.CreateThenDelete]
+		add := counts[plan.Create] + counts[plan.DeleteThenCreate] + counts[plan.CreateThenDelete] + counts[plan.ForgetThenCreate]
 		destroy := counts[plan.Delete] + counts[plan.DeleteThenCreate] + counts[plan.CreateThenDelete]
+		forget := counts[plan.Forget] + counts[plan.ForgetThenCreate]
 		imports := 0
 		for _, c := range changes {
 			if c.Importing != nil {
 				imports++
 			}
 		}
-		if imports > 0 {
-			fmt.Fprintf(&b, o.c("\n[bold]Plan:[reset] %d to import, %d to add, %d to change, %d to destroy.\n"), imports, add, counts[plan.Update], destroy)
-		} else {
-			fmt.Fprintf(&b, o.c("\n[bold]Plan:[reset] %d to add, %d to change, %d to destroy.\n"), add, counts[plan.Update], destroy)
-		}
+		// The counts hold no "[": they are safe inside the color template.
+		summary := ChangeSummary{Add: add, Change: counts[plan.Update], Remove: destroy, Import: imports, Forget: forget}
+		b.WriteString(o.c("\n[bold]Plan:[reset] " + strings.TrimPrefix(summary.String(), "Plan: ") + "\n"))
 	}
 
 	if outputs != "" {
@@ -149,6 +148,10 @@ func legend(a plan.Action) string {
 		return "[red]-[reset]/[green]+[reset] destroy and then create replacement"
 	case plan.Read:
 		return " [cyan]<=[reset] read (data resources)"
+	case plan.ForgetThenCreate:
+		return "[red].[reset]/[green]+[reset] forget and then create replacement"
+	case plan.Forget:
+		return "  [red].[reset] forget"
 	}
 	return ""
 }
@@ -198,7 +201,15 @@ func changeComment(c *plan.ResourceInstanceChange) string {
 		}
 		fmt.Fprintf(&b, "[bold]  # %s[reset] has moved to [bold]%s[reset]", c.PrevRunAddr, addr)
 	case plan.Forget:
-		fmt.Fprintf(&b, "[bold]  # %s[reset] will no longer be managed by rig, but will not be destroyed\n  # (destroy = false is set in the configuration)", addr)
+		fmt.Fprintf(&b, "[bold]  # %s[reset] will no longer be managed by rig, but [bold][red]will not be destroyed[reset]", addr)
+		switch c.Reason {
+		case plan.ForgotBecauseLifecycleDestroyInConfig:
+			b.WriteString("\n  # (because [bold]lifecycle.destroy = false[reset] is set in the configuration)")
+		case plan.ForgotBecauseLifecycleDestroyInState:
+			b.WriteString("\n  # (because [bold]lifecycle.destroy = false[reset] was configured before this resource was removed from the configuration)")
+		default:
+			b.WriteString("\n  # (destroy = false is set in the configuration)")
+		}
 	case plan.Create:
 		fmt.Fprintf(&b, "[bold]  # %s[reset] will be created", addr)
 	case plan.Read:
@@ -213,7 +224,7 @@ func changeComment(c *plan.ResourceInstanceChange) string {
 		}
 	case plan.Update:
 		fmt.Fprintf(&b, "[bold]  # %s[reset] will be updated in-place", addr)
-	case plan.CreateThenDelete, plan.DeleteThenCreate:
+	case plan.CreateThenDelete, plan.DeleteThenCreate, plan.ForgetThenCreate:
 		switch c.Reason {
 		case plan.ReplaceBecauseTainted:
 			fmt.Fprintf(&b, "[bold]  # %s[reset] is tainted, so it must be [bold][red]replaced[reset]", addr)
@@ -223,6 +234,9 @@ func changeComment(c *plan.ResourceInstanceChange) string {
 			fmt.Fprintf(&b, "[bold]  # %s[reset] will be [bold][red]replaced[reset] due to changes in replace_triggered_by", addr)
 		default:
 			fmt.Fprintf(&b, "[bold]  # %s[reset] must be [bold][red]replaced[reset]", addr)
+		}
+		if c.Action == plan.ForgetThenCreate {
+			b.WriteString(" - [yellow]older instance will [bold]not[reset][yellow] be destroyed[reset] ([bold]lifecycle.destroy = false[reset])")
 		}
 	case plan.Delete:
 		fmt.Fprintf(&b, "[bold]  # %s[reset] will be [bold][red]destroyed[reset]", addr)
@@ -247,6 +261,8 @@ func changeComment(c *plan.ResourceInstanceChange) string {
 			fmt.Fprintf(&b, "\n  # (because index [%s] is out of range for count)", keyJSON(r.Key))
 		case plan.DeleteBecauseEachKey:
 			fmt.Fprintf(&b, "\n  # (because key [%s] is not in for_each map)", keyJSON(r.Key))
+		case plan.DeleteBecauseEnabledFalse:
+			b.WriteString("\n  # (because enabled is false)")
 		}
 		if c.Deposed != addrs.NotDeposed {
 			b.WriteString("\n  # (left over from a partially-failed replacement of this instance)")

@@ -10,3 +10,9 @@ const Rig = "0.1.0"
 // Terraform read states written by any version up to their own, so this is
 // never newer than the releases rig's states must be readable by.
 const Terraform = "1.10.6"
+
+// OpenTofu is the OpenTofu release whose language rig implements: a
+// module's declarations of OpenTofu compatibility (a language block's
+// compatible_with, OpenTofu 1.12, and required_version in a .tofu file)
+// are checked against it. It is reported nowhere else.
+const OpenTofu = "1.12.6"

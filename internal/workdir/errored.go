@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
 
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/state"
@@ -42,6 +43,25 @@ func (d *Dir) PersistFailed(s *state.State, w *statemgr.Writer, cause error, out
 	}
 	return ds.Append(diag.Errorf("Failed to persist state to backend",
 		"The error shown above has prevented rig from writing the updated state to the configured backend. To allow for recovery, the state has been written to the file \"%s\" in the current working directory.\n\nRunning \"rig apply\" again at this point will create a forked state, making it harder to recover.\n\nTo retry writing this state, use the following command:\n    rig state push %s", erroredStatePath, erroredStatePath))
+}
+
+// SaveErroredTestState writes what the cleanup of a rig test file left
+// behind into the working directory, mode 0600: errored_test.tfstate for
+// the first (saved = 0), errored_test.N.tfstate for the next ones. It
+// returns the file's name.
+func (d *Dir) SaveErroredTestState(s *state.State, saved int) (string, error) {
+	name := "errored_test.tfstate"
+	if saved > 0 {
+		name = "errored_test." + strconv.Itoa(saved+1) + ".tfstate"
+	}
+	b, err := statefile.Marshal(s)
+	if err != nil {
+		return "", err
+	}
+	if err := writePrivateFile(d.path(name), b); err != nil {
+		return "", err
+	}
+	return name, nil
 }
 
 // writePrivateFile writes data to path with mode 0600 whatever the umask;

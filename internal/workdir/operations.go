@@ -151,7 +151,7 @@ func (s *Session) Apply(ctx context.Context, p *plan.Plan, opts ApplyOptions) (*
 	return apply.Apply(ctx, s.Config, p, s.Providers, apply.Options{
 		Parallelism: s.Parallelism, Limits: s.Limits, Hooks: opts.Hooks, StateWriter: s.stateWriter(), Workspace: s.Workspace,
 		Graph: opts.Graph, ReleaseApplied: true, SpliceDependencies: s.Dependencies == plan.ReducedDependencies, Cwd: s.Cwd,
-		Provisioners: provisioners(), MaxInstances: s.MaxInstances,
+		Provisioners: Provisioners(), MaxInstances: s.MaxInstances,
 	})
 }
 
@@ -183,9 +183,10 @@ func (s *Session) stateWriter() *statemgr.Writer {
 	return s.writer
 }
 
-// provisioners returns the provisioners an apply runs. Their commands
-// stop at the first interrupt: the apply's context is cancelled then.
-func provisioners() map[string]apply.Provisioner {
+// Provisioners returns the provisioners an apply (and rig test) runs.
+// Their commands stop at the first interrupt: the apply's context is
+// cancelled then.
+func Provisioners() map[string]apply.Provisioner {
 	return map[string]apply.Provisioner{
 		provisioner.LocalExec:  provisioner.Runner{},
 		provisioner.RemoteExec: provisioner.RemoteExecRunner{},

@@ -195,6 +195,15 @@ func (d *Dir) Open(ctx context.Context, opts OpenOptions) (*Session, diag.Diagno
 		return s, ds
 	}
 	s.Providers = provider.NewSet(d.ProviderFactories())
+	// Calls to each provider configuration's API run at an adaptive
+	// concurrency: up to the parallelism the user set (-parallelism or
+	// rig.hcl), else up to the default read ceiling (writes stay within
+	// the parallelism).
+	ceiling := provider.DefaultReadCeiling
+	if opts.Parallelism > 0 || st.Parallelism > 0 {
+		ceiling = s.Parallelism
+	}
+	s.Providers.Adapt(provider.Adaptive{Ceiling: ceiling, Trace: true})
 	return s, ds
 }
 

@@ -131,7 +131,7 @@ func wholeValues(cfg *config.Module, instances map[addrs.AbsResource]map[addrs.I
 	modes := map[addrs.ConfigResource]eval.ExpansionMode{}
 	for _, mod := range cfg.AllModules() {
 		for _, r := range mod.Resources() {
-			modes[addrs.ConfigResource{Module: mod.Path, Resource: r.Addr}] = eval.ModeOf(r.Count, r.ForEach)
+			modes[addrs.ConfigResource{Module: mod.Path, Resource: r.Addr}] = eval.ModeOf(r.Count, r.ForEach, r.Enabled)
 		}
 	}
 	sv := &stateValues{whole: map[addrs.AbsResource]cty.Value{}}

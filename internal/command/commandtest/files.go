@@ -54,6 +54,7 @@ type StateFile struct {
 			Attributes          json.RawMessage `json:"attributes"`
 			Dependencies        []string        `json:"dependencies"`
 			CreateBeforeDestroy bool            `json:"create_before_destroy"`
+			SkipDestroy         bool            `json:"skip_destroy"`
 		} `json:"instances"`
 	} `json:"resources"`
 }

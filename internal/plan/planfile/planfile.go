@@ -85,6 +85,7 @@ type changeJSON struct {
 	PriorPrivate    []byte       `json:"prior_private,omitempty"`
 	PlannedPrivate  []byte       `json:"planned_private,omitempty"`
 	CBD             bool         `json:"create_before_destroy,omitempty"`
+	SkipDestroy     bool         `json:"skip_destroy,omitempty"`
 	CBDFrom         string       `json:"create_before_destroy_from,omitempty"`
 	CBDVia          string       `json:"create_before_destroy_via,omitempty"`
 	Trigger         *triggerJSON `json:"replace_triggered_by,omitempty"`
@@ -123,10 +124,10 @@ type posJSON struct {
 var reasonNames = map[string]plan.ActionReason{}
 
 func init() {
-	for a := plan.NoOp; a <= plan.Forget; a++ {
+	for a := plan.NoOp; a <= plan.LastAction; a++ {
 		actionNames[a] = a.String()
 	}
-	for r := plan.ReasonNone + 1; r <= plan.DeleteBecauseNoMoveTarget; r++ {
+	for r := plan.ReasonNone + 1; r <= plan.LastReason; r++ {
 		reasonNames[r.JSON()] = r
 	}
 }
@@ -446,6 +447,7 @@ func decodeChange(cj changeJSON) (*plan.ResourceInstanceChange, error) {
 	c := &plan.ResourceInstanceChange{
 		Addr: addr, Deposed: addrs.DeposedKey(cj.Deposed), ProviderConfig: pc, Action: a, Reason: reasonNames[cj.Reason],
 		PriorPrivate: cj.PriorPrivate, PlannedPrivate: cj.PlannedPrivate, CreateBeforeDestroy: cj.CBD, SchemaVersion: cj.SchemaVersion,
+		SkipDestroy: cj.SkipDestroy,
 	}
 	if cj.CBDFrom != "" {
 		if c.CBDInheritedFrom, err = addrs.ParseAbsResourceStr(cj.CBDFrom); err != nil {
@@ -513,7 +515,7 @@ func encodeChange(c *plan.ResourceInstanceChange) (changeJSON, error) {
 	cj := changeJSON{
 		Addr: c.Addr.String(), Deposed: string(c.Deposed), Provider: c.ProviderConfig.String(),
 		Action: c.Action.String(), Reason: c.Reason.JSON(), PriorPrivate: c.PriorPrivate, PlannedPrivate: c.PlannedPrivate,
-		CBD: c.CreateBeforeDestroy, SchemaVersion: c.SchemaVersion,
+		CBD: c.CreateBeforeDestroy, SchemaVersion: c.SchemaVersion, SkipDestroy: c.SkipDestroy,
 	}
 	if c.CBDInheritedFrom != (addrs.AbsResource{}) {
 		cj.CBDFrom = c.CBDInheritedFrom.String()

@@ -296,6 +296,8 @@ func block5(b *proto.Schema_Block) (*provider.Block, error) {
 		Description:     b.GetDescription(),
 		Deprecated:      b.GetDeprecated(),
 		DescriptionKind: stringKind(int32(b.GetDescriptionKind())),
+		// Protocol 5.10; a nil block has none.
+		DeprecationMessage: unknownString(b, deprecationMessage5Block),
 	}
 	for _, a := range b.GetAttributes() {
 		ty, err := attributeType(a.GetName(), a.GetType())
@@ -311,6 +313,8 @@ func block5(b *proto.Schema_Block) (*provider.Block, error) {
 			Description:     a.GetDescription(),
 			Deprecated:      a.GetDeprecated(),
 			DescriptionKind: stringKind(int32(a.GetDescriptionKind())),
+			// Protocol 5.10.
+			DeprecationMessage: unknownString(a, deprecationMessage5Attribute),
 		}
 	}
 	for _, nb := range b.GetBlockTypes() {

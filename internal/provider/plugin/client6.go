@@ -296,6 +296,8 @@ func block6(b *proto.Schema_Block) (*provider.Block, error) {
 		Description:     b.GetDescription(),
 		Deprecated:      b.GetDeprecated(),
 		DescriptionKind: stringKind(int32(b.GetDescriptionKind())),
+		// Protocol 6.10; a nil block has none.
+		DeprecationMessage: unknownString(b, deprecationMessage6Block),
 	}
 	for _, a := range b.GetAttributes() {
 		attr, err := attribute6(a)
@@ -330,6 +332,8 @@ func attribute6(a *proto.Schema_Attribute) (*provider.Attribute, error) {
 		Description:     a.GetDescription(),
 		Deprecated:      a.GetDeprecated(),
 		DescriptionKind: stringKind(int32(a.GetDescriptionKind())),
+		// Protocol 6.10.
+		DeprecationMessage: unknownString(a, deprecationMessage6Attribute),
 	}
 	if nt := a.GetNestedType(); nt != nil {
 		if len(a.GetType()) > 0 {
