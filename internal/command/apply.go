@@ -94,7 +94,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	}
 	out.diagnostics(targetingWarning(p))
 	order := orderPlan(p, sess.Config)
-	out.plan(p, planSchemas(ctx, sess.Providers, p), order)
+	out.plan(p, ui.PlanSchemas(ctx, sess.Providers, p), order)
 	g, more := order.wait()
 	m.logGraph(g)
 	ds = ds.Append(more)
@@ -153,7 +153,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 		}
 	}
 	var rec *timeline.Recorder
-	hooks := multiHooks{out.hooks(), counter}
+	hooks := ui.MultiHooks{out.hooks(), counter}
 	if m.log.Enabled(corelog.Info) {
 		hooks = append(hooks, logHooks{log: m.log})
 	}

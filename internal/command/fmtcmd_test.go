@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/rig-iac/rig/internal/hclfmt"
 )
 
 // fmtCorpus copies the inputs of testdata/fmt into a new directory and
@@ -20,7 +22,7 @@ func fmtCorpus(t *testing.T) (dir string, names []string) {
 	}
 	dir = t.TempDir()
 	for _, e := range entries {
-		if !hasFmtExtension(e.Name()) {
+		if !hclfmt.HasExtension(e.Name()) {
 			continue
 		}
 		src, err := os.ReadFile(filepath.Join("testdata", "fmt", e.Name()))

@@ -5,12 +5,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/plan/planfile"
-	"github.com/rig-iac/rig/internal/provider"
-	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/workdir"
 )
@@ -83,7 +80,7 @@ func runPlan(m *Meta, args []string) int {
 	note, more := keepPlanTimeline(sess, &f, started)
 	ds = ds.Append(more)
 	out.diagnostics(targetingWarning(p))
-	schemas := planSchemas(ctx, sess.Providers, p)
+	schemas := ui.PlanSchemas(ctx, sess.Providers, p)
 	order := orderPlan(p, sess.Config)
 	out.plan(p, schemas, order)
 	g, more := order.wait()
@@ -120,40 +117,4 @@ func runPlan(m *Meta, args []string) int {
 		return 2
 	}
 	return 0
-}
-
-// planSchemas collects the schemas of every provider a plan uses, for rendering.
-func planSchemas(ctx context.Context, set *provider.Set, p *plan.Plan) ui.ProviderSchemas {
-	out := ui.ProviderSchemas{}
-	add := func(pc addrs.AbsProviderConfig) {
-		if _, ok := out[pc.Provider]; ok {
-			return
-		}
-		if s, ds := set.Schemas(ctx, pc.Provider); !ds.HasErrors() {
-			out[pc.Provider] = s
-		}
-	}
-	for _, c := range p.Changes {
-		add(c.ProviderConfig)
-	}
-	if p.PriorState != nil {
-		for _, r := range p.PriorState.Resources {
-			add(r.ProviderConfig)
-		}
-	}
-	return out
-}
-
-// stateSchemas collects the schemas of every provider a state uses.
-func stateSchemas(ctx context.Context, set *provider.Set, s *state.State) ui.ProviderSchemas {
-	out := ui.ProviderSchemas{}
-	for _, r := range s.Resources {
-		if _, ok := out[r.ProviderConfig.Provider]; ok {
-			continue
-		}
-		if sch, ds := set.Schemas(ctx, r.ProviderConfig.Provider); !ds.HasErrors() {
-			out[r.ProviderConfig.Provider] = sch
-		}
-	}
-	return out
 }

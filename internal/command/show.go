@@ -127,7 +127,7 @@ func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 	}
 	set := provider.NewSet(m.dir().ProviderFactories())
 	defer set.Close()
-	schemas := planSchemas(ctx, set, pf.Plan)
+	schemas := ui.PlanSchemas(ctx, set, pf.Plan)
 	human := true
 	if out.wantsJSON() {
 		cfg := m.dir().PlannedConfig(pf)
@@ -165,7 +165,7 @@ func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 func (m *Meta) showState(out showOutput, s *state.State) int {
 	set := provider.NewSet(m.dir().ProviderFactories())
 	defer set.Close()
-	schemas := stateSchemas(context.Background(), set, s)
+	schemas := ui.StateSchemas(context.Background(), set, s)
 	if out.wantsJSON() {
 		b, err := ui.MarshalStateJSON(s, schemas, ui.JSONOptions{Version: version.Terraform})
 		if err != nil {

@@ -119,7 +119,7 @@ func runStateShow(m *Meta, args []string) int {
 	}
 	set := provider.NewSet(m.dir().ProviderFactories())
 	defer set.Close()
-	schemas := stateSchemas(context.Background(), set, s)
+	schemas := ui.StateSchemas(context.Background(), set, s)
 	if *jsonOut || jsonInto != "" {
 		// A state with this instance alone, its current object in the root
 		// module's place for its module, as OpenTofu prints it.
