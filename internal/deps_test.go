@@ -93,8 +93,8 @@ var allowedImports = map[string][]string{
 		"internal/backend/pg", "internal/backend/s3", "internal/checks", "internal/config", "internal/corelog", "internal/diag",
 		"internal/encryption", "internal/eval", "internal/getmodules", "internal/getproviders", "internal/lang", "internal/marks",
 		"internal/plan", "internal/plan/planfile", "internal/provider", "internal/provider/builtin", "internal/provider/plugin",
-		"internal/provisioner", "internal/state", "internal/state/statefile", "internal/state/statemgr", "internal/timeline",
-		"internal/version"},
+		"internal/provisioner", "internal/state", "internal/state/statefile", "internal/state/statemgr", "internal/testrun",
+		"internal/timeline", "internal/version"},
 	"internal/command": {"*"},
 	"cmd/rig":          {"internal/command"},
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/rig-iac/rig/internal/apply"
-	"github.com/rig-iac/rig/internal/corelog"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/timeline"
@@ -96,7 +95,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	order := orderPlan(p, sess.Config)
 	out.plan(p, ui.PlanSchemas(ctx, sess.Providers, p), order)
 	g, more := order.wait()
-	m.logGraph(g)
+	m.dir().LogGraph(g)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		out.diagnostics(ds)
@@ -154,18 +153,18 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 	}
 	var rec *timeline.Recorder
 	hooks := ui.MultiHooks{out.hooks(), counter}
-	if m.log.Enabled(corelog.Info) {
-		hooks = append(hooks, logHooks{log: m.log})
+	if lh := m.dir().LogHooks(); lh != nil {
+		hooks = append(hooks, lh)
 	}
 	if g != nil {
-		rec = newTimelineRecorder(sess, g, f)
+		rec = sess.NewTimelineRecorder(g, f.destroy)
 		hooks = append(hooks, rec)
 	}
 	final, ds := sess.Apply(ctx, p, workdir.ApplyOptions{Graph: g, Hooks: hooks})
 	var note string
 	if rec != nil {
 		var more diag.Diagnostics
-		note, more = m.keepTimeline(rec, g, f, sess.Providers)
+		note, more = sess.KeepTimeline(rec, g, f.timeline)
 		ds = ds.Append(more)
 	}
 	printNote := func() {

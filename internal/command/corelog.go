@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rig-iac/rig/internal/addrs"
-	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/corelog"
 	"github.com/rig-iac/rig/internal/version"
 )
@@ -99,40 +97,4 @@ func redactSetting(s string) string {
 		return name + "=(redacted)"
 	}
 	return s
-}
-
-// logHooks records each operation of an apply: its start, and its end with
-// how long it took and how it ended. It never records values.
-type logHooks struct {
-	apply.NoHooks
-	log *corelog.Logger
-}
-
-// PreApply records the start of op.
-func (h logHooks) PreApply(op apply.Operation) {
-	h.log.Info("operation started", operationAttrs(op)...)
-}
-
-// PostApply records the end of op. A failure's message is not recorded:
-// a provider's may quote values.
-func (h logHooks) PostApply(op apply.Operation, res apply.Result) {
-	attrs := append(operationAttrs(op), corelog.Duration("elapsed", res.Elapsed))
-	if res.Err != nil {
-		h.log.Warn("operation failed", attrs...)
-		return
-	}
-	h.log.Info("operation complete", attrs...)
-}
-
-func operationAttrs(op apply.Operation) []corelog.Attr {
-	obj := addrs.ObjectAddr{Instance: op.Addr, Deposed: op.Deposed}
-	return []corelog.Attr{corelog.String("address", obj.String()), corelog.String("action", op.Action.String())}
-}
-
-// logGraph records the size of an operation graph.
-func (m *Meta) logGraph(g *apply.Graph) {
-	if g == nil {
-		return
-	}
-	m.log.Info("operation graph built", corelog.Int("operations", g.G.Len()), corelog.Int("edges", g.G.EdgeCount()))
 }

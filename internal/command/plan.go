@@ -77,14 +77,14 @@ func runPlan(m *Meta, args []string) int {
 		out.diagnostics(ds)
 		return 1
 	}
-	note, more := keepPlanTimeline(sess, &f, started)
+	note, more := sess.KeepPlanTimeline(f.timeline, started)
 	ds = ds.Append(more)
 	out.diagnostics(targetingWarning(p))
 	schemas := ui.PlanSchemas(ctx, sess.Providers, p)
 	order := orderPlan(p, sess.Config)
 	out.plan(p, schemas, order)
 	g, more := order.wait()
-	m.logGraph(g)
+	m.dir().LogGraph(g)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		out.diagnostics(ds)

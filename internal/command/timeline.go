@@ -1,98 +1,11 @@
 package command
 
 import (
-	"bytes"
 	"fmt"
-	"os"
-	"time"
 
-	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/diag"
-	"github.com/rig-iac/rig/internal/provider"
-	"github.com/rig-iac/rig/internal/timeline"
 	"github.com/rig-iac/rig/internal/workdir"
 )
-
-// newTimelineRecorder returns the recorder of the apply of g.
-func newTimelineRecorder(sess *workdir.Session, g *apply.Graph, f *operationFlags) *timeline.Recorder {
-	cmd := "apply"
-	if f.destroy {
-		cmd = "destroy"
-	}
-	return timeline.NewRecorder(timeline.Options{Command: cmd, Parallelism: sess.Parallelism, Limits: sess.Limits,
-		LimitNames: apply.LimitNames(sess.Config, g, sess.Limits)})
-}
-
-// keepTimeline records the apply rec observed in timelineFile when it ran
-// an operation, and writes its page to the file -timeline names, if any;
-// note then tells where. A failure to record is a warning; a failure to
-// write the page asked for is an error.
-func (m *Meta) keepTimeline(rec *timeline.Recorder, g *apply.Graph, f *operationFlags, set *provider.Set) (note string, ds diag.Diagnostics) {
-	if rec.Operations() == 0 && f.timeline == "" {
-		return "", nil
-	}
-	r := rec.Finish(g)
-	r.APIs = apiSeries(set)
-	if rec.Operations() > 0 {
-		if err := m.dir().SaveTimeline(r); err != nil {
-			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Failed to record the timeline",
-				Detail: fmt.Sprintf("rig show -timeline will not show this %s: %s", r.Command, err)})
-		}
-	}
-	if f.timeline != "" {
-		if err := writeTimelinePage(f.timeline, r); err != nil {
-			return "", ds.Append(diag.Errorf("Failed to write the timeline", "%s", err))
-		}
-		note = fmt.Sprintf("The timeline of this %s is in %s.", r.Command, f.timeline)
-	}
-	return note, ds
-}
-
-// apiSeries returns the calls each provider configuration of set had in
-// flight to its API, and its adaptive limit, over the run (nil for a set
-// that kept no trace).
-func apiSeries(set *provider.Set) []timeline.API {
-	var out []timeline.API
-	pcs, ls := set.Limiters()
-	for i, l := range ls {
-		trace := l.Trace()
-		if len(trace) == 0 {
-			continue
-		}
-		a := timeline.API{Provider: pcs[i].String(), Ceiling: l.Max(), Steps: make([]timeline.APIStep, len(trace))}
-		for j, p := range trace {
-			a.Steps[j] = timeline.APIStep{At: p.At, InFlight: p.InFlight, Limit: p.Limit}
-		}
-		out = append(out, a)
-	}
-	return out
-}
-
-// keepPlanTimeline writes the page of a plan's calls to its providers'
-// APIs to the file -timeline names, if any; note then tells where.
-func keepPlanTimeline(sess *workdir.Session, f *operationFlags, started time.Time) (note string, ds diag.Diagnostics) {
-	if f.timeline == "" {
-		return "", nil
-	}
-	r := &timeline.Record{FormatVersion: timeline.FormatVersion, Command: "plan", Started: started, Finished: time.Now(),
-		Parallelism: sess.Parallelism, APIs: apiSeries(sess.Providers)}
-	if err := writeTimelinePage(f.timeline, r); err != nil {
-		return "", diag.Diagnostics{diag.Errorf("Failed to write the timeline", "%s", err)}
-	}
-	return fmt.Sprintf("The timeline of this plan's calls to providers is in %s.", f.timeline), nil
-}
-
-// writeTimelinePage writes the page of r to path.
-func writeTimelinePage(path string, r *timeline.Record) error {
-	var buf bytes.Buffer
-	if err := timeline.WriteHTML(&buf, r); err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
 
 // showTimeline is "rig show -timeline=FILE": the page of the last apply
 // or destroy recorded in this working directory.
@@ -107,7 +20,7 @@ func (m *Meta) showTimeline(path string) int {
 			"No apply or destroy that ran an operation has finished in this working directory (rig keeps the last one's timeline in %s).", m.dir().TimelinePath())})
 		return 1
 	}
-	if err := writeTimelinePage(path, r); err != nil {
+	if err := workdir.WriteTimelinePage(path, r); err != nil {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to write the timeline", "%s", err)})
 		return 1
 	}

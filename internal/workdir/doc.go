@@ -10,7 +10,10 @@
 // legacy -state options; the state store (encrypted as the configuration's
 // encryption block says, locked, its journal recovered), init's state
 // migration and errored.tfstate; saved plan files; the states
-// terraform_remote_state reads; and rig's timeline of the last apply.
+// terraform_remote_state reads; rig's timeline of the last apply and the
+// pages of -timeline; validate's checks beyond loading, with the test
+// files; and what rig test takes from the working directory (its
+// variables, the modules run blocks name, errored_test.tfstate).
 //
 // A Dir is a working directory as one command uses it; Options say what
 // the environment and the global options say about it. Open prepares what
@@ -27,5 +30,6 @@
 // internal/getmodules, internal/getproviders, internal/lang,
 // internal/marks, internal/plan (and planfile), internal/provider (and
 // builtin and plugin), internal/provisioner, internal/state (and
-// statefile and statemgr), internal/timeline and internal/version.
+// statefile and statemgr), internal/testrun, internal/timeline and
+// internal/version.
 package workdir

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/backend"
 	"github.com/rig-iac/rig/internal/corelog"
 )
@@ -49,4 +51,49 @@ func (j loggedJournal) Append(ctx context.Context, record []byte) error {
 	}
 	j.log.Debug("state journal record appended", corelog.String("path", j.path), corelog.Int("bytes", len(record)))
 	return nil
+}
+
+// LogHooks returns the hooks that record each operation of an apply in
+// the core log; nil when the log is off.
+func (d *Dir) LogHooks() apply.Hooks {
+	if !d.opts.Log.Enabled(corelog.Info) {
+		return nil
+	}
+	return logHooks{log: d.opts.Log}
+}
+
+// logHooks records each operation of an apply: its start, and its end with
+// how long it took and how it ended. It never records values.
+type logHooks struct {
+	apply.NoHooks
+	log *corelog.Logger
+}
+
+// PreApply records the start of op.
+func (h logHooks) PreApply(op apply.Operation) {
+	h.log.Info("operation started", operationAttrs(op)...)
+}
+
+// PostApply records the end of op. A failure's message is not recorded:
+// a provider's may quote values.
+func (h logHooks) PostApply(op apply.Operation, res apply.Result) {
+	attrs := append(operationAttrs(op), corelog.Duration("elapsed", res.Elapsed))
+	if res.Err != nil {
+		h.log.Warn("operation failed", attrs...)
+		return
+	}
+	h.log.Info("operation complete", attrs...)
+}
+
+func operationAttrs(op apply.Operation) []corelog.Attr {
+	obj := addrs.ObjectAddr{Instance: op.Addr, Deposed: op.Deposed}
+	return []corelog.Attr{corelog.String("address", obj.String()), corelog.String("action", op.Action.String())}
+}
+
+// LogGraph records the size of an operation graph.
+func (d *Dir) LogGraph(g *apply.Graph) {
+	if g == nil {
+		return
+	}
+	d.opts.Log.Info("operation graph built", corelog.Int("operations", g.G.Len()), corelog.Int("edges", g.G.EdgeCount()))
 }
