@@ -54,6 +54,8 @@ var allowedImports = map[string][]string{
 	"internal/encryption": {"internal/config", "internal/diag"},
 	// rig's own log (TF_LOG, TF_LOG_CORE, TF_LOG_PATH).
 	"internal/corelog": {},
+	// The command line as TF_CLI_ARGS extends it and as the log shows it.
+	"internal/cliargs": {},
 
 	// The provider plugin client and the generated code of the two protocol versions.
 	"internal/provider/plugin": {"internal/addrs", "internal/diag", "internal/provider",

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rig-iac/rig/internal/cliargs"
 	"github.com/rig-iac/rig/internal/corelog"
+	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/provider/plugin"
 )
 
@@ -74,7 +76,7 @@ func Main(args []string, streams Streams) int {
 		writeUsage(streams.Out)
 		return 1
 	}
-	args, notes, err := envArgs(args, os.Getenv)
+	args, notes, err := cliargs.EnvArgs(args, isCommand, os.Getenv)
 	if err != nil {
 		// As Terraform words it: "Error parsing extra CLI args from …".
 		fmt.Fprintf(streams.Err, "Error %s\n", err)
@@ -163,7 +165,7 @@ func (m *Meta) run(args []string) int {
 // didYouMean is ` Did you mean "NAME"?` for the candidate nearest to name,
 // or "" when none is near.
 func didYouMean(name string, candidates []string) string {
-	if near := nearestName(name, candidates); near != "" {
+	if near := lang.NameSuggestion(name, candidates); near != "" {
 		return fmt.Sprintf(" Did you mean %q?", near)
 	}
 	return ""

@@ -1,4 +1,4 @@
-package command
+package cliargs
 
 import (
 	"errors"
@@ -6,24 +6,24 @@ import (
 	"strings"
 )
 
-// envArgsPrefix names the variables whose words are added to the command
+// Prefix names the variables whose words are added to the command
 // line: TF_CLI_ARGS for every command, TF_CLI_ARGS_NAME for one (NAME is
 // the command's full name with spaces and dashes written "_":
 // TF_CLI_ARGS_state_list, TF_CLI_ARGS_force_unlock).
-const envArgsPrefix = "TF_CLI_ARGS"
+const Prefix = "TF_CLI_ARGS"
 
-// envArgs returns args (the command name first, global options already
-// taken off) with the words of TF_CLI_ARGS_NAME and then those of
+// EnvArgs returns args (the command name first, global options already
+// taken off; isCommand says which names are commands) with the words of TF_CLI_ARGS_NAME and then those of
 // TF_CLI_ARGS inserted right after the command's name, before the
 // arguments given, as Terraform and OpenTofu insert them: a flag given on
 // the command line comes later and so wins. notes are warnings about text
 // the variables hold that was left out (after an unquoted ";", "&", "|",
 // "<" or ">", which the tools stop at too).
-func envArgs(args []string, getenv func(string) string) (out []string, notes []string, err error) {
+func EnvArgs(args []string, isCommand func(name string) bool, getenv func(string) string) (out []string, notes []string, err error) {
 	if len(args) == 0 {
 		return args, nil, nil
 	}
-	name := commandName(args)
+	name := CommandName(args, isCommand)
 	if name == "help" {
 		// rig help COMMAND takes no flags.
 		return args, nil, nil
@@ -34,7 +34,7 @@ func envArgs(args []string, getenv func(string) string) (out []string, notes []s
 		if v == "" {
 			return nil
 		}
-		extra, ignored, err := shellWords(v)
+		extra, ignored, err := ShellWords(v)
 		if err != nil {
 			return fmt.Errorf("parsing extra CLI args from %s: %w", variable, err)
 		}
@@ -47,28 +47,29 @@ func envArgs(args []string, getenv func(string) string) (out []string, notes []s
 		args = append(merged, args[words:]...)
 		return nil
 	}
-	if err := insert(envArgsPrefix); err != nil {
+	if err := insert(Prefix); err != nil {
 		return nil, nil, err
 	}
-	if err := insert(envArgsVariable(name)); err != nil {
+	if err := insert(EnvVariable(name)); err != nil {
 		return nil, nil, err
 	}
 	return args, notes, nil
 }
 
-// envArgsVariable is the variable of the command name's own arguments:
+// EnvVariable is the variable of the command name's own arguments:
 // TF_CLI_ARGS_ and the name with "_" for its spaces and dashes.
-func envArgsVariable(name string) string {
-	return envArgsPrefix + "_" + strings.NewReplacer("-", "_", " ", "_").Replace(name)
+func EnvVariable(name string) string {
+	return Prefix + "_" + strings.NewReplacer("-", "_", " ", "_").Replace(name)
 }
 
-// commandName returns the name of the command args start with: a
+// CommandName returns the name of the command args start with: a
 // subcommand's full name ("state list", "providers schema") when the
-// second argument names one, else the first argument.
-func commandName(args []string) string {
+// second argument names one (isCommand says which do), else the first
+// argument.
+func CommandName(args []string, isCommand func(name string) bool) string {
 	name := args[0]
 	if len(args) > 1 && !strings.HasPrefix(args[1], "-") {
-		if _, ok := commands[name+" "+args[1]]; ok {
+		if isCommand(name + " " + args[1]) {
 			return name + " " + args[1]
 		}
 	}
@@ -78,7 +79,7 @@ func commandName(args []string) string {
 // errInvalidArgs is a string a shell could not split into words.
 var errInvalidArgs = errors.New("invalid command line string")
 
-// shellWords splits s into words as a POSIX shell would, without expanding
+// ShellWords splits s into words as a POSIX shell would, without expanding
 // anything, as Terraform and OpenTofu split TF_CLI_ARGS: words are
 // separated by blanks; single quotes keep everything up to the next single
 // quote; double quotes keep everything up to the next unescaped double
@@ -87,7 +88,7 @@ var errInvalidArgs = errors.New("invalid command line string")
 // quotes with nothing between them is an empty word. An unquoted ";", "&", "|", "<" or ">" ends the words:
 // ignored is the text from there on. An unterminated quote, a trailing
 // backslash or a parenthesis outside $(…) is an error.
-func shellWords(s string) (words []string, ignored string, err error) {
+func ShellWords(s string) (words []string, ignored string, err error) {
 	var (
 		word    strings.Builder
 		inWord  bool
@@ -144,4 +145,45 @@ func shellWords(s string) (words []string, ignored string, err error) {
 	}
 	end()
 	return words, "", nil
+}
+
+// secretFlags are the flags whose values may be secrets: they are logged
+// as NAME=(redacted), or KEY=(redacted) for settings.
+var secretFlags = map[string]bool{"var": true, "backend-config": true}
+
+// Logged returns args as the log shows them: the values of -var and
+// -backend-config replaced (a -backend-config FILE is kept).
+func Logged(args []string) []string {
+	out := make([]string, len(args))
+	redactNext := false
+	for i, a := range args {
+		switch {
+		case a == "--":
+			copy(out[i:], args[i:])
+			return out
+		case redactNext:
+			out[i], redactNext = redactSetting(a), false
+			continue
+		}
+		out[i] = a
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || !secretFlags[name] {
+			continue
+		}
+		if !hasValue {
+			redactNext = true
+			continue
+		}
+		out[i] = a[:len(a)-len(value)] + redactSetting(value)
+	}
+	return out
+}
+
+// redactSetting hides the value of a NAME=VALUE setting; anything else
+// (a -backend-config file's path) is kept.
+func redactSetting(s string) string {
+	if name, _, ok := strings.Cut(s, "="); ok {
+		return name + "=(redacted)"
+	}
+	return s
 }
