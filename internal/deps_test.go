@@ -8,7 +8,8 @@ import (
 
 // allowedImports is the layering of docs/design.md §3: each package may import
 // only the rig packages listed for it (external libraries are not listed).
-// Never loosen it to make a build pass: move the code instead.
+// Never loosen it to make a build pass: move the code instead. Each
+// package's doc says the same in its "It imports" sentence (TestDocImports).
 var allowedImports = map[string][]string{
 	"internal/diag":                     {},
 	"internal/dag":                      {},
@@ -97,7 +98,15 @@ var allowedImports = map[string][]string{
 		"internal/plan", "internal/plan/planfile", "internal/provider", "internal/provider/builtin", "internal/provider/plugin",
 		"internal/provisioner", "internal/state", "internal/state/statefile", "internal/state/statemgr", "internal/testrun",
 		"internal/timeline", "internal/version"},
-	"internal/command": {"*"},
+	// The command-line interface: flags, help, prompts and the choice of
+	// views, over the working directory and the engine.
+	"internal/command": {"internal/addrs", "internal/apply", "internal/backend", "internal/cliargs", "internal/config",
+		"internal/corelog", "internal/dag", "internal/diag", "internal/eval", "internal/explain",
+		"internal/getmodules", "internal/getproviders", "internal/graphview", "internal/hclfmt",
+		"internal/jsonformat", "internal/lang", "internal/plan", "internal/plan/planfile", "internal/provider",
+		"internal/provider/builtin", "internal/provider/plugin", "internal/state", "internal/state/statefile",
+		"internal/state/statemgr", "internal/testreport", "internal/testrun", "internal/timeline", "internal/ui",
+		"internal/version", "internal/workdir"},
 	"cmd/rig":          {"internal/command"},
 
 	// The harness of the tests that drive rig as its users do, and the

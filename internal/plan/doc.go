@@ -9,7 +9,8 @@
 // new state) and ResourceGraph (`rig graph`); evaluation itself is
 // internal/eval's.
 //
-// It imports internal/addrs, internal/config, internal/dag, internal/diag,
-// internal/eval, internal/lang, internal/marks, internal/parallel,
-// internal/provider, internal/state and the hcl/cty libraries.
+// It imports internal/adaptive, internal/addrs, internal/checks,
+// internal/config, internal/dag, internal/diag, internal/eval,
+// internal/lang, internal/marks, internal/parallel, internal/provider,
+// internal/provisioner, internal/state and the hcl/cty libraries.
 package plan

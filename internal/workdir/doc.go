@@ -24,12 +24,13 @@
 // a step tells people goes to the io.Writer its caller gives, and prompts
 // are the caller's callbacks.
 //
-// It imports internal/addrs, internal/apply, internal/backend (and its
-// http, local, pg and s3 backends), internal/checks, internal/config,
-// internal/corelog, internal/diag, internal/encryption, internal/eval,
-// internal/getmodules, internal/getproviders, internal/lang,
-// internal/marks, internal/plan (and planfile), internal/provider (and
-// builtin and plugin), internal/provisioner, internal/state (and
-// statefile and statemgr), internal/testrun, internal/timeline and
-// internal/version.
+// It imports internal/addrs, internal/apply, internal/backend,
+// internal/backend/http, internal/backend/local, internal/backend/pg,
+// internal/backend/s3, internal/checks, internal/config, internal/corelog,
+// internal/diag, internal/encryption, internal/eval, internal/getmodules,
+// internal/getproviders, internal/lang, internal/marks, internal/plan,
+// internal/plan/planfile, internal/provider, internal/provider/builtin,
+// internal/provider/plugin, internal/provisioner, internal/state,
+// internal/state/statefile, internal/state/statemgr, internal/testrun,
+// internal/timeline and internal/version.
 package workdir
