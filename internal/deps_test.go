@@ -107,7 +107,7 @@ var allowedImports = map[string][]string{
 		"internal/provider/builtin", "internal/provider/plugin", "internal/state", "internal/state/statefile",
 		"internal/state/statemgr", "internal/testreport", "internal/testrun", "internal/timeline", "internal/ui",
 		"internal/version", "internal/workdir"},
-	"cmd/rig":          {"internal/command"},
+	"cmd/rig": {"internal/command"},
 
 	// The harness of the tests that drive rig as its users do, and the
 	// packages of process-level tests that use it.
