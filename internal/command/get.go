@@ -5,10 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"slices"
-	"strings"
 
-	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/getmodules"
 	"github.com/rig-iac/rig/internal/jsonformat"
@@ -77,11 +74,11 @@ func runModules(m *Meta, args []string) int {
 		m.showDiagnostics(ds.Append(diag.Errorf("Failed to read module manifest", "%s", err)))
 		return 1
 	}
-	entries := moduleEntries(cfg, manifest)
+	entries := getmodules.Tree(cfg, manifest)
 	if *jsonOut {
 		list := make([]jsonformat.InstalledModule, 0, len(entries))
 		for _, e := range entries {
-			list = append(list, e.InstalledModule)
+			list = append(list, jsonformat.InstalledModule{Key: e.Key, Source: e.Source, Version: e.Version})
 		}
 		b, _ := json.Marshal(jsonformat.InstalledModules{FormatVersion: "1.0", Modules: list})
 		fmt.Fprintln(m.Out, string(b))
@@ -91,67 +88,6 @@ func runModules(m *Meta, args []string) int {
 		fmt.Fprintln(m.Out, "No modules found in configuration.")
 		return 0
 	}
-	fmt.Fprint(m.Out, "\nModules declared by configuration:\n.\n")
-	for _, e := range entries {
-		var prefix strings.Builder
-		for d := 0; d < e.depth; d++ {
-			if e.ancestorsLast[d] {
-				prefix.WriteString("    ")
-			} else {
-				prefix.WriteString("│   ")
-			}
-		}
-		branch := "├── "
-		if e.last {
-			branch = "└── "
-		}
-		line := fmt.Sprintf("%q[%s]", e.Key, e.Source)
-		if e.Version != "" {
-			line += " " + e.Version
-			if e.constraint != "" && e.constraint != e.Version {
-				line += " (" + e.constraint + ")"
-			}
-		}
-		fmt.Fprintf(m.Out, "%s%s%s\n", prefix.String(), branch, line)
-	}
-	fmt.Fprintln(m.Out)
+	getmodules.WriteTree(m.Out, entries)
 	return 0
-}
-
-// treeEntry is a module call where the tree shows it.
-type treeEntry struct {
-	jsonformat.InstalledModule
-	constraint    string
-	depth         int
-	last          bool   // the last call of its module
-	ancestorsLast []bool // for each enclosing level, whether that call was last
-}
-
-// moduleEntries lists the calls of cfg and of the modules below, depth
-// first in name order, with the source and version the manifest records
-// for each installed one.
-func moduleEntries(cfg *config.Module, manifest getmodules.Manifest) []treeEntry {
-	var out []treeEntry
-	var walk func(mod *config.Module, key string, depth int, ancestorsLast []bool)
-	walk = func(mod *config.Module, key string, depth int, ancestorsLast []bool) {
-		names := slices.Sorted(maps.Keys(mod.ModuleCalls))
-		for i, name := range names {
-			call := mod.ModuleCalls[name]
-			full := name
-			if key != "" {
-				full = key + "." + name
-			}
-			e := treeEntry{InstalledModule: jsonformat.InstalledModule{Key: name, Source: call.Source}, constraint: call.Version,
-				depth: depth, last: i == len(names)-1, ancestorsLast: ancestorsLast}
-			if rec, ok := manifest.Record(full); ok {
-				e.Source, e.Version = rec.Source, rec.Version
-			}
-			out = append(out, e)
-			if child := mod.Children[name]; child != nil {
-				walk(child, full, depth+1, append(append([]bool(nil), ancestorsLast...), e.last))
-			}
-		}
-	}
-	walk(cfg, "", 0, nil)
-	return out
 }

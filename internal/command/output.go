@@ -9,10 +9,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/state"
-	"github.com/rig-iac/rig/internal/state/statemgr"
 	"github.com/rig-iac/rig/internal/ui"
-	"github.com/rig-iac/rig/internal/workdir"
-	"github.com/zclconf/go-cty/cty"
 )
 
 func runOutput(m *Meta, args []string) int {
@@ -67,7 +64,7 @@ func runOutput(m *Meta, args []string) int {
 		}
 		switch {
 		case *raw:
-			v, err := rawString(o.Value)
+			v, err := ui.RawString(o.Value)
 			if err != nil {
 				m.showDiagnostics(diag.Diagnostics{diag.Errorf("Unsupported value for raw output", "%s", err)})
 				return 1
@@ -114,40 +111,11 @@ func runOutput(m *Meta, args []string) int {
 var noOutputsWarning = diag.Diagnostic{Severity: diag.Warning, Summary: "No outputs found",
 	Detail: "The state file either has no outputs defined, or all the defined outputs are empty. Please define an output in your configuration with the `output` keyword and run `rig refresh` for it to become available. If you are using interpolation, please verify the interpolated value is not empty. You can use the `rig console` command to assist."}
 
-func rawString(v cty.Value) (string, error) {
-	if v.IsNull() || !v.IsKnown() {
-		return "", fmt.Errorf("the value is null or unknown")
-	}
-	switch v.Type() {
-	case cty.String:
-		return v.AsString(), nil
-	case cty.Number:
-		return v.AsBigFloat().Text('f', -1), nil
-	case cty.Bool:
-		if v.True() {
-			return "true", nil
-		}
-		return "false", nil
-	}
-	return "", fmt.Errorf("the -raw option only supports strings, numbers, and boolean values, but the output value is %s; use -json for complex values", v.Type().FriendlyName())
-}
-
-// currentState reads the state of the selected workspace without locking.
+// currentState reads the state of the selected workspace without locking
+// (workdir.Dir.CurrentState).
 func (m *Meta) currentState() (*state.State, diag.Diagnostics) {
 	cfg, _ := m.loadConfigQuiet()
-	ctx := context.Background()
-	store, ds := m.dir().StateStore(ctx, cfg)
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	s, more := workdir.ReadState(ctx, store)
-	ds = ds.Append(more)
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	// Without the lock, a crashed run's journal is applied in memory only.
-	_, more = statemgr.Replay(ctx, store, s)
-	return s, ds.Append(more)
+	return m.dir().CurrentState(context.Background(), cfg)
 }
 
 // loadConfigQuiet loads the configuration if there is one, for commands that
