@@ -57,6 +57,8 @@ var allowedImports = map[string][]string{
 	"internal/corelog": {},
 	// The command line as TF_CLI_ARGS extends it and as the log shows it.
 	"internal/cliargs": {},
+	// How a command stops when interrupted.
+	"internal/interrupt": {},
 
 	// The provider plugin client and the generated code of the two protocol versions.
 	"internal/provider/plugin": {"internal/addrs", "internal/diag", "internal/provider",
@@ -102,11 +104,11 @@ var allowedImports = map[string][]string{
 	// views, over the working directory and the engine.
 	"internal/command": {"internal/addrs", "internal/apply", "internal/backend", "internal/cliargs", "internal/config",
 		"internal/corelog", "internal/dag", "internal/diag", "internal/eval", "internal/explain",
-		"internal/getmodules", "internal/getproviders", "internal/graphview", "internal/hclfmt",
+		"internal/getmodules", "internal/getproviders", "internal/graphview", "internal/hclfmt", "internal/interrupt",
 		"internal/jsonformat", "internal/lang", "internal/plan", "internal/plan/planfile", "internal/provider",
 		"internal/provider/builtin", "internal/provider/plugin", "internal/state", "internal/state/statefile",
-		"internal/state/statemgr", "internal/testreport", "internal/testrun", "internal/timeline", "internal/ui",
-		"internal/version", "internal/workdir"},
+		"internal/testreport", "internal/testrun", "internal/timeline", "internal/ui", "internal/version",
+		"internal/workdir"},
 	"cmd/rig": {"internal/command"},
 
 	// The harness of the tests that drive rig as its users do, and the

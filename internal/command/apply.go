@@ -67,7 +67,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		return 1
 	}
 	var forceStop func()
-	ctx, stop := m.interruptible(func() {
+	ctx, stop := m.interrupts.Notify(func() {
 		if forceStop != nil {
 			forceStop()
 		}
@@ -143,7 +143,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 	counter := &ui.CountHooks{}
 	// From here on an interrupt stops rig gracefully only: operations
 	// finish and are recorded.
-	endWriting := m.beginWriting()
+	endWriting := m.interrupts.BeginWriting()
 	defer endWriting()
 	if g == nil {
 		// The timeline needs the graph; Apply reports its errors.

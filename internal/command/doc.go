@@ -10,9 +10,9 @@
 // internal/cliargs, internal/config, internal/corelog, internal/dag,
 // internal/diag, internal/eval, internal/explain, internal/getmodules,
 // internal/getproviders, internal/graphview, internal/hclfmt,
-// internal/jsonformat, internal/lang, internal/plan,
+// internal/interrupt, internal/jsonformat, internal/lang, internal/plan,
 // internal/plan/planfile, internal/provider, internal/provider/builtin,
 // internal/provider/plugin, internal/state, internal/state/statefile,
-// internal/state/statemgr, internal/testreport, internal/testrun,
-// internal/timeline, internal/ui, internal/version and internal/workdir.
+// internal/testreport, internal/testrun, internal/timeline, internal/ui,
+// internal/version and internal/workdir.
 package command

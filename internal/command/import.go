@@ -38,7 +38,7 @@ func runImport(m *Meta, args []string) int {
 	}
 
 	var forceStop func()
-	ctx, stop := m.interruptible(func() {
+	ctx, stop := m.interrupts.Notify(func() {
 		if forceStop != nil {
 			forceStop()
 		}
@@ -63,7 +63,7 @@ func runImport(m *Meta, args []string) int {
 	}
 	// The same writer as apply's: a new serial, the lineage kept, the
 	// previous state in the backup; a journal left by apply is retired.
-	endWriting := m.beginWriting()
+	endWriting := m.interrupts.BeginWriting()
 	defer endWriting()
 	if more := sess.Persist(imported, m.Out); more.HasErrors() {
 		m.showDiagnostics(ds.Append(more))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/cliargs"
 	"github.com/rig-iac/rig/internal/corelog"
+	"github.com/rig-iac/rig/internal/interrupt"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/provider/plugin"
 )
@@ -26,7 +27,7 @@ type Streams struct {
 func Main(args []string, streams Streams) int {
 	// Provider plugin processes end with rig, also after a panic.
 	defer plugin.CleanupClients()
-	m := &Meta{Streams: streams, Color: true, Input: true}
+	m := &Meta{Streams: streams, Color: true, Input: true, interrupts: interrupt.New(streams.Err, interrupt.DefaultGrace, nil)}
 	// path.cwd is where rig was started, whatever -chdir says.
 	m.startDir, _ = os.Getwd()
 	if os.Getenv("NO_COLOR") != "" {

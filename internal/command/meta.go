@@ -1,21 +1,16 @@
 package command
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
 	"maps"
 	"net/http"
-	"os"
-	"os/signal"
 	"strings"
-	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/interrupt"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/builtin"
 	"github.com/rig-iac/rig/internal/ui"
@@ -51,18 +46,8 @@ type Meta struct {
 	// parsed (dir).
 	wd *workdir.Dir
 
-	// writing counts the phases under way that change state or remote
-	// objects (an apply's walk and final write, an import's write): while
-	// one is, an interrupt stops rig gracefully; otherwise rig stops within
-	// interruptGrace of the first interrupt, whatever it is computing.
-	writing atomic.Int32
-	// exitMu guards atExit, the cleanups (unlocking, stopping providers)
-	// run before rig exits on an interrupt, and exiting.
-	exitMu  sync.Mutex
-	atExit  []func()
-	exiting bool
-	// exit ends the process; tests replace it.
-	exit func(code int)
+	// interrupts is how the command stops when interrupted.
+	interrupts *interrupt.Handler
 
 	// runEnv is what the environment says about every command (runenv.go):
 	// the core log, the data directory, TF_IN_AUTOMATION, TF_INPUT, the
@@ -93,56 +78,6 @@ var testFactories provider.Factories
 // and HTTP sources; nil means getmodules' default. Tests point it at their
 // loopback servers.
 var moduleHTTPClient *http.Client
-
-// interruptGrace is how long rig, interrupted outside any writing phase,
-// lets the command finish on its own before it stops it.
-var interruptGrace = 2 * time.Second
-
-// beginWriting marks a phase that changes state or remote objects, until
-// the returned function is called: an interrupt then stops rig only
-// gracefully.
-func (m *Meta) beginWriting() (end func()) {
-	m.writing.Add(1)
-	var once sync.Once
-	return func() { once.Do(func() { m.writing.Add(-1) }) }
-}
-
-// onInterruptExit registers cleanup, run (once) if rig exits on an
-// interrupt: releasing the state lock, stopping providers.
-func (m *Meta) onInterruptExit(cleanup func()) {
-	m.exitMu.Lock()
-	defer m.exitMu.Unlock()
-	m.atExit = append(m.atExit, cleanup)
-}
-
-// interruptGuard is a workdir.Guard over Meta's interrupt handling.
-type interruptGuard struct{ m *Meta }
-
-func (g interruptGuard) OnExit(cleanup func())      { g.m.onInterruptExit(cleanup) }
-func (g interruptGuard) BeginWriting() (end func()) { return g.m.beginWriting() }
-
-// exitInterrupted runs the cleanups and exits with status 1, unless a
-// writing phase began meanwhile.
-func (m *Meta) exitInterrupted() {
-	m.exitMu.Lock()
-	if m.writing.Load() > 0 || m.exiting {
-		m.exitMu.Unlock()
-		return
-	}
-	m.exiting = true
-	cleanups := m.atExit
-	m.atExit = nil
-	m.exitMu.Unlock()
-	fmt.Fprintf(m.Err, "\nStopped: the command was interrupted before it changed anything.\n")
-	for i := len(cleanups) - 1; i >= 0; i-- {
-		cleanups[i]()
-	}
-	exit := m.exit
-	if exit == nil {
-		exit = os.Exit
-	}
-	exit(1)
-}
 
 // flagSet returns a flag set for a command that reports errors on stderr.
 func (m *Meta) flagSet(name string) *flag.FlagSet {
@@ -212,50 +147,6 @@ func (m *Meta) withSources(mod *config.Module, ds diag.Diagnostics) (*config.Mod
 // remote states with read; nil means workdir's default. Tests replace it
 // to get predictable ids.
 var newBuiltinTerraform func(read builtin.RemoteStateReader) provider.Interface
-
-// interruptible returns a context cancelled on the first SIGINT/SIGTERM; a
-// second signal calls onForce (which should stop providers).
-func (m *Meta) interruptible(onForce func()) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, sigterm)
-	done := make(chan struct{})
-	go func() {
-		count := 0
-		for {
-			select {
-			case <-done:
-				return
-			case <-sigs:
-				count++
-				if count == 1 {
-					fmt.Fprintf(m.Err, "\nInterrupt received.\nPlease wait for rig to exit or data loss may occur.\nGracefully shutting down...\n")
-					cancel()
-					// Outside a writing phase nothing is lost by stopping:
-					// a computation that does not notice the cancellation
-					// (parsing, evaluating, rendering) is cut short.
-					go func() {
-						select {
-						case <-done:
-						case <-time.After(interruptGrace):
-							m.exitInterrupted()
-						}
-					}()
-				} else {
-					fmt.Fprintf(m.Err, "\nTwo interrupts received. Stopping running operations now; state is saved.\n")
-					if onForce != nil {
-						onForce()
-					}
-				}
-			}
-		}
-	}()
-	return ctx, func() {
-		signal.Stop(sigs)
-		close(done)
-		cancel()
-	}
-}
 
 // confirm asks a yes/no question; only "yes" approves.
 func (m *Meta) confirm(question, explanation string) bool {

@@ -128,7 +128,7 @@ func (m *Meta) open(ctx context.Context, f *operationFlags, lockOp string) (*wor
 	}
 	opts := workdir.OpenOptions{
 		Operation: lockOp, Lock: workdir.LockOptions{Lock: f.lock, Timeout: f.lockTimeout}, AllowEmpty: f.destroy,
-		Vars: f.vars, SkipVariables: f.savedPlan, Parallelism: parallelism, Limits: f.limits, Guard: interruptGuard{m},
+		Vars: f.vars, SkipVariables: f.savedPlan, Parallelism: parallelism, Limits: f.limits, Guard: m.interrupts,
 	}
 	if m.inputAllowed() {
 		opts.Ask = m.askVariable

@@ -40,7 +40,7 @@ func runPlan(m *Meta, args []string) int {
 		return 1
 	}
 	var forceStop func()
-	ctx, stop := m.interruptible(func() {
+	ctx, stop := m.interrupts.Notify(func() {
 		if forceStop != nil {
 			forceStop()
 		}

@@ -8,12 +8,12 @@ import (
 	"io"
 	"maps"
 	"os"
-	"os/signal"
 	"path"
 	"path/filepath"
 
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/interrupt"
 	"github.com/rig-iac/rig/internal/testreport"
 	"github.com/rig-iac/rig/internal/testrun"
 	"github.com/rig-iac/rig/internal/ui"
@@ -102,7 +102,7 @@ func runTest(m *Meta, args []string) int {
 	m.showTestSetupWarnings(&f, into, ds, sources)
 
 	stop, cancel := make(chan struct{}), make(chan struct{})
-	stopSignals := notifyTestInterrupts(stop, cancel)
+	stopSignals := interrupt.Twice(stop, cancel)
 	defer stopSignals()
 	res := testrun.Run(context.Background(), testrun.Options{
 		Config: cfg, Files: files, LoadModule: m.dir().TestModuleLoader(), Factories: m.dir().ProviderFactories(),
@@ -200,36 +200,6 @@ func (m *Meta) showTestSetupWarnings(f *testFlags, into io.Writer, ds diag.Diagn
 	if out != nil {
 		view := ui.NewJSONView(out)
 		view.Diagnostics(ds, sources)
-	}
-}
-
-// notifyTestInterrupts closes stop on the first interrupt (or SIGTERM)
-// and cancel on the second; the returned function stops listening.
-func notifyTestInterrupts(stop, cancel chan struct{}) func() {
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, sigterm)
-	done := make(chan struct{})
-	go func() {
-		count := 0
-		for {
-			select {
-			case <-done:
-				return
-			case <-sigs:
-				count++
-				switch count {
-				case 1:
-					close(stop)
-				case 2:
-					close(cancel)
-					return
-				}
-			}
-		}
-	}()
-	return func() {
-		signal.Stop(sigs)
-		close(done)
 	}
 }
 
