@@ -87,7 +87,7 @@ var allowedImports = map[string][]string{
 	"internal/testrun": {"internal/addrs", "internal/apply", "internal/config", "internal/dag", "internal/diag",
 		"internal/eval", "internal/lang", "internal/plan", "internal/provider", "internal/state"},
 	// The reports of rig test: human, JSON messages, JUnit XML.
-	"internal/testreport":    {"internal/config", "internal/diag", "internal/testrun", "internal/ui"},
+	"internal/testreport":    {"internal/config", "internal/diag", "internal/state", "internal/testrun", "internal/ui"},
 	"internal/graphview":     {"internal/addrs", "internal/apply", "internal/dag", "internal/plan"},
 	"internal/browsertest":   {},
 	"internal/timeline":      {"internal/addrs", "internal/apply", "internal/graphview", "internal/plan"},

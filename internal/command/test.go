@@ -8,7 +8,6 @@ import (
 	"io"
 	"maps"
 	"os"
-	"path"
 	"path/filepath"
 
 	"github.com/rig-iac/rig/internal/config"
@@ -83,7 +82,7 @@ func runTest(m *Meta, args []string) int {
 	for _, tf := range files {
 		m.sources[tf.Path] = tf.Source
 	}
-	files, more = filterTestFiles(files, f.filter)
+	files, more = config.FilterTestFiles(files, f.filter)
 	ds = ds.Append(more)
 	if !ds.HasErrors() {
 		ds = ds.Append(m.dir().CheckProviders(cfg))
@@ -107,7 +106,7 @@ func runTest(m *Meta, args []string) int {
 	res := testrun.Run(context.Background(), testrun.Options{
 		Config: cfg, Files: files, LoadModule: m.dir().TestModuleLoader(), Factories: m.dir().ProviderFactories(),
 		Variables: vars, Provisioners: workdir.Provisioners(), Parallelism: f.parallelism, RunParallelism: f.runParallelism, Verbose: f.verbose,
-		Workspace: m.dir().Workspace(), Cwd: cwd, Reporter: &erroredStateSaver{dir: m.dir(), next: reporter}, Stop: stop, Cancel: cancel,
+		Workspace: m.dir().Workspace(), Cwd: cwd, Reporter: &testreport.StateSaver{Next: reporter, Save: m.dir().SaveErroredTestState}, Stop: stop, Cancel: cancel,
 	})
 	if f.junitXML != "" {
 		var buf bytes.Buffer
@@ -122,32 +121,6 @@ func runTest(m *Meta, args []string) int {
 		return 1
 	}
 	return 0
-}
-
-// filterTestFiles keeps the files -filter names; a name that matches no
-// file is a warning, and so is a filter that leaves nothing.
-func filterTestFiles(files []*config.TestFile, filter []string) ([]*config.TestFile, diag.Diagnostics) {
-	if len(filter) == 0 {
-		return files, nil
-	}
-	var ds diag.Diagnostics
-	var out []*config.TestFile
-	for _, name := range filter {
-		found := false
-		for _, tf := range files {
-			if tf.Name == path.Clean(name) {
-				out = append(out, tf)
-				found = true
-			}
-		}
-		if !found {
-			ds = ds.Append(warningf("Unknown test file", "The specified test file, %s, could not be found.", name))
-		}
-	}
-	if len(out) == 0 {
-		ds = ds.Append(warningf("No tests were found", "-filter is being used but no tests were found. Make sure you're using a relative path to the current working directory."))
-	}
-	return out, ds
 }
 
 // testReporter returns the reporters the output options ask for, and the
@@ -210,34 +183,6 @@ func stopped(stop chan struct{}) bool {
 	default:
 		return false
 	}
-}
-
-// erroredStateSaver saves what each cleanup leaves behind into
-// errored_test.tfstate (errored_test.N.tfstate for the next ones, mode
-// 0600) before the reporters say where.
-type erroredStateSaver struct {
-	dir   *workdir.Dir
-	next  testrun.Reporter
-	saved int
-}
-
-func (e *erroredStateSaver) Begin(files []*config.TestFile)         { e.next.Begin(files) }
-func (e *erroredStateSaver) File(f *testrun.FileResult)             { e.next.File(f) }
-func (e *erroredStateSaver) Interrupted()                           { e.next.Interrupted() }
-func (e *erroredStateSaver) Cancelled()                             { e.next.Cancelled() }
-func (e *erroredStateSaver) CancelSummary(s *testrun.CancelSummary) { e.next.CancelSummary(s) }
-func (e *erroredStateSaver) End(s *testrun.SuiteResult)             { e.next.End(s) }
-
-func (e *erroredStateSaver) Cleanup(f *testrun.FileResult, c *testrun.CleanupResult) {
-	if c.Left != nil && len(c.LeftObjects()) > 0 {
-		if name, err := e.dir.SaveErroredTestState(c.Left, e.saved); err == nil {
-			e.saved++
-			saved := *c
-			saved.SavedTo = name
-			c = &saved
-		}
-	}
-	e.next.Cleanup(f, c)
 }
 
 // addTestDirFlag defines -test-directory, for the commands that read test
