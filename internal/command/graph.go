@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
@@ -112,46 +111,18 @@ func (m *Meta) graphPlan(p *plan.Plan, cfg *config.Module, outPath, format strin
 	}, func() *graphview.Document { return graphview.Build(g, p) })
 }
 
-// writeGraph writes a graph to path (standard output when "") in format:
-// DOT or Mermaid through text, or the document doc builds as an HTML page
-// or an SVG image.
+// writeGraph writes a graph to path (standard output when "") in format
+// (graphview.WriteFormat).
 func (m *Meta) writeGraph(path, format string, text func(w io.Writer, mermaid bool) error, doc func() *graphview.Document) int {
-	write := func(w io.Writer) error { return text(w, format == "mermaid") }
-	if format == "html" || format == "svg" {
-		d := doc()
-		l := graphview.LayoutOf(d)
-		write = func(w io.Writer) error {
-			if format == "svg" {
-				return graphview.WriteSVG(w, d, l)
-			}
-			return graphview.WriteHTML(w, d, l)
-		}
-	}
 	var err error
 	if path == "" {
-		err = write(m.Out)
+		err = graphview.WriteFormat(m.Out, format, text, doc)
 	} else {
-		err = writeFileWith(path, write)
+		err = graphview.WriteFile(path, format, text, doc)
 	}
 	if err != nil {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to write graph", "%s", err)})
 		return 1
 	}
 	return 0
-}
-
-// writeFileWith creates (or truncates) the file at path and writes it with write.
-func writeFileWith(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }
