@@ -91,7 +91,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		out.diagnostics(ds)
 		return 1
 	}
-	out.diagnostics(targetingWarning(p))
+	out.diagnostics(ui.TargetingWarning(p))
 	order := orderPlan(p, sess.Config)
 	out.plan(p, ui.PlanSchemas(ctx, sess.Providers, p), order)
 	g, more := order.wait()
@@ -194,7 +194,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 	if out.human {
 		m.stateSavedNote(summary.Add, summary.Change)
 	}
-	out.diagnostics(partialApplyWarning(p))
+	out.diagnostics(ui.PartialApplyWarning(p))
 	printNote()
 	return 0
 }

@@ -4,12 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"strconv"
-	"strings"
 	"time"
-
-	"github.com/hashicorp/hcl/v2"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
@@ -153,12 +149,15 @@ func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operation
 	}
 	targets, more := parseTargets(f.targets, "target")
 	ds = ds.Append(more)
-	fromFiles, more := m.parseTargetFiles(f.targetFiles, "target")
+	if m.sources == nil {
+		m.sources = map[string][]byte{}
+	}
+	fromFiles, more := workdir.ParseTargetFiles(f.targetFiles, "target", m.sources)
 	ds = ds.Append(more)
 	targets = append(targets, fromFiles...)
 	excludes, more := parseTargets(f.excludes, "exclude")
 	ds = ds.Append(more)
-	fromFiles, more = m.parseTargetFiles(f.excludeFiles, "exclude")
+	fromFiles, more = workdir.ParseTargetFiles(f.excludeFiles, "exclude", m.sources)
 	ds = ds.Append(more)
 	excludes = append(excludes, fromFiles...)
 	if ds.HasErrors() {
@@ -208,65 +207,6 @@ func parseTargets(addrsGiven []string, flag string) ([]addrs.Target, diag.Diagno
 		out = append(out, t)
 	}
 	return out, ds
-}
-
-// parseTargetFiles parses the files given to -target-file or -exclude-file
-// (flag): an address a line; blank lines and lines starting with # are
-// skipped. A bad address is reported at its file and line, shown with it.
-func (m *Meta) parseTargetFiles(paths []string, flag string) ([]addrs.Target, diag.Diagnostics) {
-	var ds diag.Diagnostics
-	var out []addrs.Target
-	for _, path := range paths {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			ds = ds.Append(diag.Errorf("Failed to read "+flag+" file", "Reading %s: %s.", path, err))
-			continue
-		}
-		if m.sources == nil {
-			m.sources = map[string][]byte{}
-		}
-		m.sources[path] = b
-		offset := 0
-		for i, line := range strings.Split(string(b), "\n") {
-			start := offset
-			offset += len(line) + 1
-			text := strings.TrimSpace(line)
-			if text == "" || strings.HasPrefix(text, "#") {
-				continue
-			}
-			t, err := addrs.ParseTargetStr(text)
-			if err != nil {
-				at := strings.Index(line, text)
-				rng := hcl.Range{Filename: path,
-					Start: hcl.Pos{Line: i + 1, Column: at + 1, Byte: start + at},
-					End:   hcl.Pos{Line: i + 1, Column: at + 1 + len(text), Byte: start + at + len(text)}}
-				ds = ds.Append(diag.At(rng, "Invalid "+flag+" address", err.Error()))
-				continue
-			}
-			out = append(out, t)
-		}
-	}
-	return out, ds
-}
-
-// targetingWarning is the warning a plan made with -target or -exclude
-// starts with.
-func targetingWarning(p *plan.Plan) diag.Diagnostics {
-	if len(p.Targets) == 0 && len(p.Excludes) == 0 {
-		return nil
-	}
-	return diag.Diagnostics{warningf("Resource targeting is in effect",
-		"You are creating a plan with either the -target option or the -exclude option, which means that the result of this plan may not represent all of the changes requested by the current configuration.\n\nThe -target and -exclude options are not for routine use, and are provided only for exceptional situations such as recovering from errors or mistakes, or when rig specifically suggests to use it as part of an error message.")}
-}
-
-// partialApplyWarning is the warning an apply of a plan made with
-// -target or -exclude ends with.
-func partialApplyWarning(p *plan.Plan) diag.Diagnostics {
-	if len(p.Targets) == 0 && len(p.Excludes) == 0 {
-		return nil
-	}
-	return diag.Diagnostics{warningf("Applied changes may be incomplete",
-		"The plan was created with the -target or the -exclude option in effect, so some changes requested in the configuration may have been ignored and the output values may not be fully updated. Run the following command to verify that no other changes are pending:\n    rig plan\n\nNote that the -target and -exclude options are not suitable for routine use, and are provided only for exceptional situations such as recovering from errors or mistakes, or when rig specifically suggests to use it as part of an error message.")}
 }
 
 // warningf builds a warning diagnostic without a source range.

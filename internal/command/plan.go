@@ -79,7 +79,7 @@ func runPlan(m *Meta, args []string) int {
 	}
 	note, more := sess.KeepPlanTimeline(f.timeline, started)
 	ds = ds.Append(more)
-	out.diagnostics(targetingWarning(p))
+	out.diagnostics(ui.TargetingWarning(p))
 	schemas := ui.PlanSchemas(ctx, sess.Providers, p)
 	order := orderPlan(p, sess.Config)
 	out.plan(p, schemas, order)
