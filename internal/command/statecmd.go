@@ -3,9 +3,7 @@ package command
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
@@ -13,6 +11,7 @@ import (
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/version"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // runStateList lists the instances in state, optionally filtered by address prefixes.
@@ -35,52 +34,14 @@ func runStateList(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	filters := fs.Args()
-	seen := map[addrs.AbsResourceInstance]bool{}
-	for _, o := range s.Objects() {
-		if seen[o.Instance] {
-			continue
-		}
-		seen[o.Instance] = true
-		addr := o.Instance.String()
-		if len(filters) > 0 && !matchesAny(addr, o.Instance.ContainingResource().String(), filters) {
-			continue
-		}
-		if *id != "" && !hasID(s, o.Instance, *id) {
-			continue
-		}
+	for _, inst := range workdir.ListInstances(s, fs.Args(), *id) {
+		addr := inst.String()
 		fmt.Fprintln(m.Out, addr)
 		if m.stream != nil {
 			m.stream.view.Message(addr, "resource_address", nil)
 		}
 	}
 	return 0
-}
-
-// hasID reports whether the current object of inst has the id attribute
-// id, as `state list -id` selects instances.
-func hasID(s *state.State, inst addrs.AbsResourceInstance, id string) bool {
-	obj := s.Object(addrs.ObjectAddr{Instance: inst})
-	if obj == nil || len(obj.AttrsJSON) == 0 {
-		return false
-	}
-	var attrs struct {
-		ID any `json:"id"`
-	}
-	if err := json.Unmarshal(obj.AttrsJSON, &attrs); err != nil {
-		return false
-	}
-	got, ok := attrs.ID.(string)
-	return ok && got == id
-}
-
-func matchesAny(instance, resource string, filters []string) bool {
-	for _, f := range filters {
-		if instance == f || resource == f || strings.HasPrefix(instance, f+".") {
-			return true
-		}
-	}
-	return false
 }
 
 // runStateShow shows one instance's attributes.
