@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/config"
@@ -67,7 +66,7 @@ func runExplain(m *Meta, args []string) int {
 	rep, ok := explain.Explain(p, g, cfg, addr)
 	if !ok {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("No such object in the plan",
-			"The plan has no change for %s.%s", addr, nearestInPlan(p, addr))})
+			"The plan has no change for %s.%s", addr, explain.DidYouMean(p, addr))})
 		return 1
 	}
 	write := explain.WriteText
@@ -114,18 +113,4 @@ func (m *Meta) explainedPlan(path string, f *operationFlags) (p *plan.Plan, cfg 
 		fmt.Fprintln(m.Err, "The plan is incomplete.")
 	}
 	return p, sess.Config, 0
-}
-
-// nearestInPlan names the addresses of p nearest to addr, which names none
-// of its objects: " Did you mean "X"?" for one, a list for several, "" for
-// none.
-func nearestInPlan(p *plan.Plan, addr explain.Address) string {
-	near := explain.Nearest(p, addr, 5)
-	switch len(near) {
-	case 0:
-		return ""
-	case 1:
-		return fmt.Sprintf(" Did you mean %q?", near[0])
-	}
-	return "\n\nThe nearest addresses in the plan are:\n  " + strings.Join(near, "\n  ")
 }
