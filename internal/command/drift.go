@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/rig-iac/rig/internal/checks"
 	"github.com/rig-iac/rig/internal/ui"
 )
 
@@ -39,31 +38,29 @@ func runDrift(m *Meta, args []string) int {
 		out.diagnostics(ds)
 		return driftFailed
 	}
+	f.listRefreshed = true
 	var forceStop func()
-	ctx, stop := m.interruptible(func() {
+	ctx, stop := m.interrupts.Notify(func() {
 		if forceStop != nil {
 			forceStop()
 		}
 	})
 	defer stop()
-	op, ds := m.prepare(ctx, &f, "OperationTypePlan")
-	defer op.close()
+	sess, ds := m.open(ctx, &f, "OperationTypePlan")
+	defer sess.Close()
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return driftFailed
 	}
-	forceStop = func() { op.providers.Stop(context.Background()) }
-	op.refreshHooks = out.refreshHooks()
-	op.useProgress(out.progress)
-	// The plan lists what it read back (nothing is recorded).
-	op.refreshTimes.enabled, op.refreshChanged = true, false
-	p, more := m.makePlan(ctx, op, &f)
+	forceStop = func() { sess.Providers.Stop(context.Background()) }
+	// The plan lists what it read back; nothing is recorded.
+	p, more := m.makePlan(ctx, sess, &f, out.refreshHooks())
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return driftFailed
 	}
-	report := ui.DriftReport{Drift: p.Drift, Objects: len(p.Refreshed), FailedConditions: failedConditions(p.Checks)}
+	report := ui.DriftReport{Drift: p.Drift, Objects: len(p.Refreshed), FailedConditions: p.FailedConditions()}
 	if out.json != nil {
 		for _, c := range p.Drift {
 			out.json.ResourceDrift(c)
@@ -81,18 +78,4 @@ func runDrift(m *Meta, args []string) int {
 		return driftDetected
 	}
 	return driftNone
-}
-
-// failedConditions counts the checkable objects whose conditions failed
-// or could not be evaluated.
-func failedConditions(s *checks.State) int {
-	n := 0
-	for _, r := range s.Results() {
-		for _, o := range r.Objects {
-			if o.Status == checks.Fail || o.Status == checks.Error {
-				n++
-			}
-		}
-	}
-	return n
 }

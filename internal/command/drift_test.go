@@ -39,7 +39,7 @@ resource "test_thing" "x" {
 func TestDrift(t *testing.T) {
 	live := providertest.New()
 	withTestProvider(t, live)
-	dir := workdir(t, map[string]string{"main.tf": driftConfig})
+	dir := workDir(t, map[string]string{"main.tf": driftConfig})
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
 	_, before := readStateFile(t, dir)
 

@@ -5,28 +5,30 @@ import (
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/ui"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
-// useProgress has the operation's plan report its progress to p, every
-// progress_interval when rig.hcl sets one.
-func (op *operation) useProgress(p *ui.PhaseProgress) {
-	op.progress = p
-	if p != nil && op.progressInterval > 0 {
-		p.Interval = op.progressInterval
+// useProgressInterval has p report every progress_interval, when rig.hcl
+// sets one.
+func useProgressInterval(p *ui.PhaseProgress, sess *workdir.Session) {
+	if p != nil && sess.ProgressInterval > 0 {
+		p.Interval = sess.ProgressInterval
 	}
 }
 
 // beginPlanProgress starts reporting on a plan in mode: its refresh of
 // the recorded objects (unless -refresh=false), then its planning. The
 // function returned ends it.
-func (op *operation) beginPlanProgress(f *operationFlags, mode plan.Mode) func() {
-	if op.progress == nil {
+func (m *Meta) beginPlanProgress(sess *workdir.Session, f *operationFlags, mode plan.Mode) func() {
+	p := m.progress
+	if p == nil {
 		return func() {}
 	}
+	useProgressInterval(p, sess)
 	if !f.refresh {
-		return op.progress.Begin(ui.PhasePlan, 0, false)
+		return p.Begin(ui.PhasePlan, 0, false)
 	}
-	return op.progress.Begin(ui.PhaseRefresh, recordedObjects(op.state), mode == plan.RefreshOnlyMode)
+	return p.Begin(ui.PhaseRefresh, recordedObjects(sess.State), mode == plan.RefreshOnlyMode)
 }
 
 // recordedObjects counts the current objects of managed resources in s:

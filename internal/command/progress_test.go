@@ -16,7 +16,7 @@ import (
 func TestProgressOfALongApply(t *testing.T) {
 	live := providertest.New()
 	withTestProvider(t, live)
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf": `
 terraform {
   required_providers {

@@ -36,7 +36,7 @@ variable "v" {
 func TestPlanRefreshChanged(t *testing.T) {
 	live := providertest.New()
 	withTestProvider(t, live)
-	dir := workdir(t, map[string]string{"main.tf": refreshChangedConfig})
+	dir := workDir(t, map[string]string{"main.tf": refreshChangedConfig})
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
 	if fi, err := os.Stat(filepath.Join(dir, ".terraform", "rig-refresh.json")); err == nil {
 		t.Fatalf("refresh times kept (%v) before anyone asked for -refresh=changed", fi.Name())

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/ui"
 )
@@ -140,14 +141,14 @@ type reportJSON struct {
 }
 
 type objectJSON struct {
-	Address             string          `json:"address"`
-	Deposed             string          `json:"deposed,omitempty"`
-	Action              string          `json:"action"`
-	ActionReason        string          `json:"action_reason,omitempty"`
-	Reasons             []ui.ReasonJSON `json:"reasons,omitempty"`
-	Declared            *rangeJSON      `json:"declared,omitempty"`
-	CreateBeforeDestroy cbdJSON         `json:"create_before_destroy"`
-	Operations          []operationJSON `json:"operations"`
+	Address             string              `json:"address"`
+	Deposed             string              `json:"deposed,omitempty"`
+	Action              string              `json:"action"`
+	ActionReason        string              `json:"action_reason,omitempty"`
+	Reasons             []jsonformat.Reason `json:"reasons,omitempty"`
+	Declared            *rangeJSON          `json:"declared,omitempty"`
+	CreateBeforeDestroy cbdJSON             `json:"create_before_destroy"`
+	Operations          []operationJSON     `json:"operations"`
 	// NotRefreshedSince is set for an object planned as recorded (-refresh=changed).
 	NotRefreshedSince string `json:"not_refreshed_since,omitempty"`
 }
