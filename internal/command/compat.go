@@ -35,8 +35,6 @@ type compatFlag struct {
 
 // Reasons shared by several commands.
 const (
-	varsUnused        = "Accepted for OpenTofu's sake, which evaluates variables in module sources, backend settings and encryption here; rig takes those as literal values only, so the `NAME=VALUE` is not used."
-	varFilesUnused    = "Accepted for OpenTofu's sake (see -var); the variables of the file at `PATH` are not used."
 	remoteVersionNote = "Accepted without effect: rig has no remote or cloud backend whose OpenTofu or Terraform version this would overlook."
 )
 
@@ -47,12 +45,11 @@ var jsonStreamFlags = []compatFlag{
 	{name: "json-into", kind: compatStream, usage: "Write the machine-readable output -json prints into `FILE` (created or truncated, mode 0600), while the human output goes to the terminal as usual."},
 }
 
-// varFlags are -var and -var-file on a command that takes but does not use
-// them.
-var varFlags = []compatFlag{
-	{name: "var", kind: compatIgnored, usage: varsUnused},
-	{name: "var-file", kind: compatIgnored, usage: varFilesUnused},
-}
+// varFlags are -var and -var-file on a command that does not plan: they
+// set the root variables the configuration's static expressions (module
+// sources and versions, backend and encryption settings) refer to, as in
+// OpenTofu 1.12 (addCompatFlags defines them with Meta.varFlags).
+var varFlags = []compatFlag{{name: "var"}, {name: "var-file"}}
 
 var (
 	ignoreRemoteVersion = compatFlag{name: "ignore-remote-version", kind: compatIgnored, isBool: true, usage: remoteVersionNote}
@@ -130,6 +127,12 @@ func (m *Meta) addCompatFlags(fs *flag.FlagSet) *compatState {
 	cs := &compatState{}
 	for _, cf := range compatFlags[fs.Name()] {
 		if fs.Lookup(cf.name) != nil {
+			continue
+		}
+		if cf.name == "var" || cf.name == "var-file" {
+			// Root variables, for what the configuration evaluates
+			// statically (module sources, backend, encryption).
+			m.varFlags(fs, new([]varFlag))
 			continue
 		}
 		usage := cf.usage

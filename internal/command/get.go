@@ -55,6 +55,7 @@ func runGet(m *Meta, args []string) int {
 		HTTPClient:          moduleHTTPClient,
 		Credentials:         creds,
 		DefaultRegistryHost: m.registryHosts().DefaultHost(),
+		Static:              m.staticEvaluator(),
 	}
 	_, more = inst.Install(context.Background(), root)
 	ds = ds.Append(more)

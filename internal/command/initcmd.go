@@ -107,9 +107,11 @@ func (m *Meta) initModules(upgrade bool, testDir string) diag.Diagnostics {
 	if ds.HasErrors() {
 		return ds
 	}
+	static := m.staticEvaluator()
+	consts := root.SetStatic(nil, "", static) // the root's const variables
 	root, more := withTestModuleCalls(root, testDir)
 	if ds = ds.Append(more); ds.HasErrors() || len(root.ModuleCalls) == 0 {
-		return ds
+		return consts.Append(ds)
 	}
 	title := "Initializing modules..."
 	if upgrade {
@@ -130,12 +132,13 @@ func (m *Meta) initModules(upgrade bool, testDir string) diag.Diagnostics {
 		HTTPClient:          moduleHTTPClient,
 		Credentials:         creds,
 		DefaultRegistryHost: m.registryHosts().DefaultHost(),
+		Static:              static,
 	}
 	_, more = inst.Install(context.Background(), root)
 	if !more.HasErrors() {
 		fmt.Fprintln(m.Out)
 	}
-	return ds.Append(more)
+	return consts.Append(ds).Append(more)
 }
 
 // initProviders is init's provider step: it checks the built-in providers

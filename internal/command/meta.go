@@ -48,6 +48,11 @@ type Meta struct {
 	// stream is the JSON stream of a command without a plan, nil without
 	// -json and -json-into (jsonstream.go).
 	stream *commandStream
+	// varArgs are the command's -var and -var-file arguments, nil for a
+	// command without them (staticvars.go); given holds the root
+	// variables collectVariables collected, once per command.
+	varArgs *[]varFlag
+	given   *collectedVariables
 	// configDir is the directory the configuration is loaded from: ""
 	// for the working directory (import -config=DIR names another).
 	configDir string
@@ -184,7 +189,7 @@ func (m *Meta) loadConfig() (*config.Module, diag.Diagnostics) {
 		dir = m.configDir
 	}
 	start := time.Now()
-	mod, ds := config.LoadTree(dir, config.TreeOptions{Resolve: m.installedModules(), ProviderHost: hosts.Provider})
+	mod, ds := config.LoadTree(dir, config.TreeOptions{Resolve: m.installedModules(), ProviderHost: hosts.Provider, Static: m.staticEvaluator()})
 	m.logConfig(mod, ds, time.Since(start))
 	if mod != nil {
 		// A copy: variable and settings files shown in diagnostics are
@@ -237,13 +242,19 @@ func (m *Meta) workingDir() (string, diag.Diagnostics) {
 // loadCheckedConfig is loadConfig for the commands that work with the
 // configuration (init, validate, graph and the operations): a configuration
 // that loads without errors must also accept the OpenTofu version rig
-// stands in for, in every module's required_version, and every provider
-// block's for_each must be one a static evaluation can compute (as
-// OpenTofu checks while loading).
+// stands in for, in every module's required_version, its encryption block
+// must be readable, and every provider block's for_each must be one a
+// static evaluation can compute (as OpenTofu checks while loading).
 func (m *Meta) loadCheckedConfig() (*config.Module, diag.Diagnostics) {
 	cfg, ds := m.loadConfig()
 	if cfg != nil && !ds.HasErrors() {
 		ds = ds.Append(cfg.CheckCoreVersion())
+		// The encryption block's settings are evaluated statically
+		// (they may refer to variables): what they may not refer to is
+		// reported here, as OpenTofu reports it while loading.
+		if _, more := encryptionOf(cfg); more.HasErrors() {
+			ds = ds.Append(more)
+		}
 		for _, mod := range cfg.AllModules() {
 			for _, key := range slices.Sorted(maps.Keys(mod.ProviderConfigs)) {
 				ds = ds.Append(eval.CheckProviderForEach(mod, mod.ProviderConfigs[key]))

@@ -51,7 +51,7 @@ type testFlags struct {
 func runTest(m *Meta, args []string) int {
 	fs := m.flagSet("test")
 	var f testFlags
-	addVarFlags(fs, &f.vars)
+	m.varFlags(fs, &f.vars)
 	fs.Func("filter", "Run only the test file at `FILE`, a path relative to the working directory (tests/main.tftest.hcl). Use this option more than once to run more than one file.", func(s string) error {
 		f.filter = append(f.filter, filepath.ToSlash(s))
 		return nil

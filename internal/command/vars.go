@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -37,7 +38,20 @@ func (v varFlagValue) Set(s string) error {
 // precedence (later wins): TF_VAR_ environment variables, terraform.tfvars,
 // terraform.tfvars.json, *.auto.tfvars(.json) in lexical order, then -var
 // and -var-file in command-line order.
+//
+// The values are collected once per command: a later call (after static
+// evaluation asked for them while loading the configuration) returns a
+// copy of the same values, without diagnostics or prompts.
 func (m *Meta) collectVariables(cfg *config.Module, flags []varFlag) (map[string]plan.InputValue, diag.Diagnostics) {
+	if m.given != nil {
+		return maps.Clone(m.given.values), nil
+	}
+	out, ds := m.gatherVariables(cfg, flags)
+	m.given = &collectedVariables{values: maps.Clone(out)}
+	return out, ds
+}
+
+func (m *Meta) gatherVariables(cfg *config.Module, flags []varFlag) (map[string]plan.InputValue, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	out := map[string]plan.InputValue{}
 	for _, env := range os.Environ() {

@@ -151,6 +151,12 @@ func LoadFiles(files map[string][]byte) (*Module, diag.Diagnostics) {
 	for _, name := range overrides {
 		load(name, m.mergeFile)
 	}
+	if m.Terraform.Backend != nil {
+		m.Terraform.Backend.module = m
+	}
+	if m.Terraform.Encryption != nil {
+		m.Terraform.Encryption.module = m
+	}
 	return m, diag.FromHCL(hdiags)
 }
 
