@@ -85,6 +85,7 @@ func runExplain(m *Meta, args []string) int {
 // the plan is nil and code is the exit status.
 func (m *Meta) explainedPlan(path string, f *operationFlags) (p *plan.Plan, cfg *config.Module, code int) {
 	if path != "" {
+		m.useSavedPlanVariables(path)
 		own, _ := m.loadConfigQuiet() // for the plan's encryption, if any
 		pf, err := readPlan(path, own)
 		if err != nil {

@@ -87,6 +87,7 @@ func runGraph(m *Meta, args []string) int {
 // graphSavedPlan draws the operations of the plan saved at path, with the
 // configuration it records.
 func (m *Meta) graphSavedPlan(path, outPath, format string) int {
+	m.useSavedPlanVariables(path)
 	cfg, _ := m.loadConfigQuiet() // for the plan's encryption, if any
 	pf, err := readPlan(path, cfg)
 	if err != nil {

@@ -113,6 +113,7 @@ func (o showOutput) wantsJSON() bool { return o.json || o.into != "" }
 // state file instead, as a positional argument may be.
 func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 	ctx := context.Background()
+	m.useSavedPlanVariables(path)
 	cfg, _ := m.loadConfigQuiet() // for the plan's encryption, if any
 	pf, err := readPlan(path, cfg)
 	if err != nil {
@@ -353,13 +354,17 @@ func (m *Meta) plannedConfig(pf *planfile.File) *config.Module {
 	}
 	root, _ := config.LoadFiles(byDir["."])
 	root.SourceDir = "."
+	// Sources that refer to variables are evaluated with the plan's
+	// (useSavedPlanVariables).
+	static := m.staticEvaluator()
+	root.SetStatic(nil, "", static)
 	resolve := m.installedModules()
 	var addChildren func(mod *config.Module)
 	addChildren = func(mod *config.Module) {
 		for _, name := range sortedMapKeys(mod.ModuleCalls) {
 			call := mod.ModuleCalls[name]
 			path := mod.Path.Child(name)
-			if path.Depth() > maxSavedModuleDepth {
+			if path.Depth() > maxSavedModuleDepth || mod.ResolveCall(call, static).HasErrors() {
 				continue
 			}
 			dir := filepath.Join(mod.SourceDir, filepath.FromSlash(config.LocalSourcePath(call.Source)))
@@ -374,7 +379,8 @@ func (m *Meta) plannedConfig(pf *planfile.File) *config.Module {
 				continue
 			}
 			child, _ := config.LoadFiles(files)
-			child.SourceDir, child.Path, child.Parent = filepath.Clean(dir), path, mod
+			child.SourceDir = filepath.Clean(dir)
+			child.SetStatic(mod, name, static)
 			mod.Children[name] = child
 			addChildren(child)
 		}

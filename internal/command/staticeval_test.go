@@ -78,6 +78,10 @@ output "name" {
 	}
 	// A saved plan is applied with the variables it records.
 	mustRig(t, dir, "plan", "-var", "env=a", "-out=a.plan", "-input=false", "-no-color")
+	r = mustRig(t, dir, "show", "-json", "a.plan")
+	if !strings.Contains(r.stdout, `"module_calls":{"m":{"source":"./mod-a"`) {
+		t.Errorf("show -json: the configuration does not record the evaluated source:\n%s", r.stdout)
+	}
 	mustRig(t, dir, "apply", "-input=false", "-no-color", "a.plan")
 	if got := stateAddresses(t, dir); !slices.Equal(got, []string{"module.m.terraform_data.x"}) {
 		t.Errorf("state holds %v", got)
