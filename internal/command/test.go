@@ -301,7 +301,7 @@ func (m *Meta) testModuleLoader() testrun.ModuleLoader {
 			}
 			dir = filepath.FromSlash(rec.Dir)
 		}
-		mod, ds := config.LoadTree(dir, config.TreeOptions{Resolve: resolve, ProviderHost: hosts.Provider})
+		mod, ds := config.LoadTree(dir, config.TreeOptions{Resolve: resolve, ProviderHost: hosts.Provider, Static: m.staticEvaluator()})
 		if !ds.HasErrors() {
 			ds = ds.Append(mod.CheckCoreVersion())
 		}
