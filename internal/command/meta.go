@@ -255,6 +255,7 @@ func (m *Meta) loadCheckedConfig() (*config.Module, diag.Diagnostics) {
 		if _, more := encryptionOf(cfg); more.HasErrors() {
 			ds = ds.Append(more)
 		}
+		ds = ds.Append(actionsNotRun(cfg))
 		for _, mod := range cfg.AllModules() {
 			for _, key := range slices.Sorted(maps.Keys(mod.ProviderConfigs)) {
 				ds = ds.Append(eval.CheckProviderForEach(mod, mod.ProviderConfigs[key]))

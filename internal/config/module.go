@@ -56,6 +56,8 @@ type Module struct {
 	Imports []*Import
 	// Checks are the check blocks, in file order.
 	Checks []*Check
+	// Actions are the action blocks (Terraform 1.14), by address.
+	Actions map[addrs.Action]*Action
 
 	// providerHost is LoadTree's TreeOptions.ProviderHost; nil keeps
 	// addrs.DefaultProviderRegistryHost.
@@ -378,5 +380,6 @@ func newModule() *Module {
 		ProviderConfigs:  map[string]*Provider{},
 		ModuleCalls:      map[string]*ModuleCall{},
 		Children:         map[string]*Module{},
+		Actions:          map[addrs.Action]*Action{},
 	}
 }

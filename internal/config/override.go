@@ -30,6 +30,8 @@ func (m *Module) mergeFile(body hcl.Body) hcl.Diagnostics {
 			tf.add(tb)
 		case "required_providers":
 			diags = append(diags, topLevelRequiredProviders(block))
+		case "action":
+			diags = append(diags, m.mergeAction(block)...)
 		case "language":
 			_, lDiags := decodeLanguageBlock(block, true)
 			diags = append(diags, lDiags...)
