@@ -64,6 +64,7 @@ var (
 var compatFlags = map[string][]compatFlag{
 	"init":     append([]compatFlag{ignoreRemoteVersion}, varFlags...),
 	"get":      slices.Clone(varFlags),
+	"modules":  slices.Clone(varFlags),
 	"validate": slices.Clone(varFlags),
 	"test": {
 		{name: "cloud-run", kind: compatRefused, usage: "rig runs tests where it runs; it has no HCP Terraform or Terraform Enterprise to run them remotely"},

@@ -58,6 +58,7 @@ func runGet(m *Meta, args []string) int {
 		Static:              m.staticEvaluator(),
 	}
 	_, more = inst.Install(context.Background(), root)
+	m.addDiagnosticSources(more)
 	ds = ds.Append(more)
 	m.showDiagnostics(ds)
 	if ds.HasErrors() {

@@ -135,6 +135,7 @@ func (m *Meta) initModules(upgrade bool, testDir string) diag.Diagnostics {
 		Static:              static,
 	}
 	_, more = inst.Install(context.Background(), root)
+	m.addDiagnosticSources(more)
 	if !more.HasErrors() {
 		fmt.Fprintln(m.Out)
 	}

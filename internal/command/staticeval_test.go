@@ -310,3 +310,43 @@ output "id" {
 		t.Errorf("init with major=2:\n%s\nwant it to contain %q", r.stdout, want)
 	}
 }
+
+// TestStaticNestedModuleSource: a child module's source built from its
+// variable, which its caller sets from a root variable, is installed from
+// the evaluated path; without the root variable the error about the
+// child's source shows the child's file.
+func TestStaticNestedModuleSource(t *testing.T) {
+	dir := workdir(t, map[string]string{
+		"main.tf": `
+variable "env" {
+  type = string
+}
+module "outer" {
+  source = "./outer"
+  env    = upper(var.env)
+}
+`,
+		"outer/main.tf": `
+variable "env" {
+  const = true
+}
+module "inner" {
+  source = "../${lower(var.env)}"
+}
+`,
+		"b/main.tf": `resource "terraform_data" "x" {}`,
+	})
+	r := rig(t, dir, "init", "-input=false", "-no-color")
+	want := "Error: Unable to compute static value\n\n  on outer/main.tf line 6, in module \"inner\":\n   6:   source = \"../${lower(var.env)}\"\n\nmodule.outer:module.inner.source depends on module.outer:var.env which is not\navailable"
+	if r.code != 1 || !strings.Contains(r.stderr, want) {
+		t.Errorf("init: exit %d\n%s\nwant it to contain:\n%s", r.code, r.stderr, want)
+	}
+	mustRig(t, dir, "init", "-var", "env=b", "-input=false", "-no-color")
+	if got, want := modulesManifest(t, dir), `{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"outer","Source":"./outer","Dir":"outer"},{"Key":"outer.inner","Source":"../b","Dir":"b"}]}`; got != want {
+		t.Errorf("modules.json:\n%s\nwant:\n%s", got, want)
+	}
+	r = rig(t, dir, "plan", "-var", "env=b", "-input=false", "-no-color")
+	if r.code != 0 || !strings.Contains(r.stdout, "module.outer.module.inner.terraform_data.x will be created") {
+		t.Errorf("plan: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
