@@ -56,4 +56,34 @@ resource "terraform_data" "r" {
 	if r.code != 1 || !strings.Contains(r.stderr, "Error: Reference to undeclared action") {
 		t.Errorf("validate of an undeclared action: exit %d\n%s", r.code, r.stderr)
 	}
+
+	// What an action block and a trigger's condition refer to is checked
+	// like any other expression.
+	writeFile(t, dir, "main.tf", `
+action "test_notify" "hello" {
+  count = var.n
+  config {
+    message = local.missing
+  }
+}
+resource "terraform_data" "r" {
+  lifecycle {
+    action_trigger {
+      events    = [after_create]
+      condition = terraform_data.nope.id == ""
+      actions   = [action.test_notify.hello[0]]
+    }
+  }
+}
+`)
+	r = rig(t, dir, "validate", "-no-color")
+	for _, want := range []string{
+		"Error: Reference to undeclared input variable\n\n  on main.tf line 3, in action \"test_notify\" \"hello\":",
+		"Error: Reference to undeclared local value\n\n  on main.tf line 5, in action \"test_notify\" \"hello\":",
+		"Error: Reference to undeclared resource\n\n  on main.tf line 12, in resource \"terraform_data\" \"r\":",
+	} {
+		if r.code != 1 || !strings.Contains(r.stderr, want) {
+			t.Errorf("validate: exit %d\n%s\nwant it to contain:\n%s", r.code, r.stderr, want)
+		}
+	}
 }
