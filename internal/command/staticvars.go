@@ -9,7 +9,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
-	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/planner"
 )
 
 // varFlags defines -var and -var-file on fs, appending to vars, and
@@ -29,7 +29,7 @@ func (m *Meta) staticEvaluator() *eval.Static {
 	cwd, _ := m.workingDir()
 	var (
 		once  sync.Once
-		given map[string]plan.InputValue
+		given map[string]planner.InputValue
 	)
 	root := func(root *config.Module, v *config.Variable) (cty.Value, bool, diag.Diagnostics) {
 		var ds diag.Diagnostics
@@ -48,15 +48,15 @@ func (m *Meta) staticEvaluator() *eval.Static {
 
 // collectedVariables are the root variables a command collected.
 type collectedVariables struct {
-	values map[string]plan.InputValue
+	values map[string]planner.InputValue
 }
 
 // savedVariables are the root variables a saved plan records, which are
 // those of the configuration's static expressions when it is applied.
 func savedVariables(vals map[string]cty.Value) *collectedVariables {
-	out := make(map[string]plan.InputValue, len(vals))
+	out := make(map[string]planner.InputValue, len(vals))
 	for name, v := range vals {
-		out[name] = plan.InputValue{Value: v, SourceType: "the saved plan"}
+		out[name] = planner.InputValue{Value: v, SourceType: "the saved plan"}
 	}
 	return &collectedVariables{values: out}
 }

@@ -8,12 +8,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rig-iac/rig/internal/planner"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
-	"github.com/rig-iac/rig/internal/plan"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -42,7 +43,7 @@ func (v varFlagValue) Set(s string) error {
 // The values are collected once per command: a later call (after static
 // evaluation asked for them while loading the configuration) returns a
 // copy of the same values, without diagnostics or prompts.
-func (m *Meta) collectVariables(cfg *config.Module, flags []varFlag) (map[string]plan.InputValue, diag.Diagnostics) {
+func (m *Meta) collectVariables(cfg *config.Module, flags []varFlag) (map[string]planner.InputValue, diag.Diagnostics) {
 	if m.given != nil {
 		return maps.Clone(m.given.values), nil
 	}
@@ -51,9 +52,9 @@ func (m *Meta) collectVariables(cfg *config.Module, flags []varFlag) (map[string
 	return out, ds
 }
 
-func (m *Meta) gatherVariables(cfg *config.Module, flags []varFlag) (map[string]plan.InputValue, diag.Diagnostics) {
+func (m *Meta) gatherVariables(cfg *config.Module, flags []varFlag) (map[string]planner.InputValue, diag.Diagnostics) {
 	var ds diag.Diagnostics
-	out := map[string]plan.InputValue{}
+	out := map[string]planner.InputValue{}
 	for _, env := range os.Environ() {
 		name, raw, ok := strings.Cut(env, "=")
 		if !ok || !strings.HasPrefix(name, "TF_VAR_") {
@@ -63,7 +64,7 @@ func (m *Meta) gatherVariables(cfg *config.Module, flags []varFlag) (map[string]
 		v, more := parseRawVariable(cfg, name, raw, "an environment variable")
 		ds = ds.Append(more)
 		if !more.HasErrors() {
-			out[name] = plan.InputValue{Value: v, SourceType: "an environment variable"}
+			out[name] = planner.InputValue{Value: v, SourceType: "an environment variable"}
 		}
 	}
 	var files []string
@@ -94,7 +95,7 @@ func (m *Meta) gatherVariables(cfg *config.Module, flags []varFlag) (map[string]
 		v, more := parseRawVariable(cfg, name, raw, "-var")
 		ds = ds.Append(more)
 		if !more.HasErrors() {
-			out[name] = plan.InputValue{Value: v, SourceType: "-var"}
+			out[name] = planner.InputValue{Value: v, SourceType: "-var"}
 		}
 	}
 	if m.inputAllowed() {
@@ -128,7 +129,7 @@ func looksLikeExpression(raw string) bool {
 }
 
 // loadVarFile reads a .tfvars (HCL) or .tfvars.json file into out.
-func (m *Meta) loadVarFile(path string, out map[string]plan.InputValue, source string) diag.Diagnostics {
+func (m *Meta) loadVarFile(path string, out map[string]planner.InputValue, source string) diag.Diagnostics {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return diag.Diagnostics{diag.Errorf("Failed to read variables file", "Given variables file %s does not exist or cannot be read: %s.", path, err)}
@@ -154,14 +155,14 @@ func (m *Meta) loadVarFile(path string, out map[string]plan.InputValue, source s
 		v, hds := attr.Expr.Value(nil)
 		ds = ds.Append(hds)
 		if !hds.HasErrors() {
-			out[name] = plan.InputValue{Value: v, SourceType: source}
+			out[name] = planner.InputValue{Value: v, SourceType: source}
 		}
 	}
 	return ds
 }
 
 // promptRequired asks for required variables that have no value yet.
-func (m *Meta) promptRequired(cfg *config.Module, out map[string]plan.InputValue) diag.Diagnostics {
+func (m *Meta) promptRequired(cfg *config.Module, out map[string]planner.InputValue) diag.Diagnostics {
 	var names []string
 	for name, v := range cfg.Variables {
 		if _, ok := out[name]; !ok && v.Required() {
@@ -185,7 +186,7 @@ func (m *Meta) promptRequired(cfg *config.Module, out map[string]plan.InputValue
 		val, more := parseRawVariable(cfg, name, line, "input")
 		ds = ds.Append(more)
 		if !more.HasErrors() {
-			out[name] = plan.InputValue{Value: val, SourceType: "input"}
+			out[name] = planner.InputValue{Value: val, SourceType: "input"}
 		}
 	}
 	return ds
