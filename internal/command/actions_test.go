@@ -10,7 +10,7 @@ import (
 // warning at each trigger that its actions are not run; an invalid trigger
 // is an error with Terraform's words, and -invoke is refused.
 func TestActionsReadNotRun(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `
+	dir := workDir(t, map[string]string{"main.tf": `
 action "test_notify" "hello" {
   count = 2
   config {

@@ -24,7 +24,7 @@ func modulesManifest(t *testing.T, dir string) string {
 // manifest as the evaluated path, and planned and applied from there;
 // without the variable every command says why the source is unknown.
 func TestStaticLocalModuleSource(t *testing.T) {
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf": `
 variable "env" {
   type = string
@@ -169,7 +169,7 @@ terraform {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			dir := workdir(t, c.files)
+			dir := workDir(t, c.files)
 			r := rig(t, dir, "init", "-input=false", "-no-color")
 			if r.code != 1 {
 				t.Fatalf("init: exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
@@ -192,7 +192,7 @@ terraform {
 // hashes it), apply writes an encrypted state there, and a changed value
 // is a changed backend.
 func TestStaticBackendAndEncryption(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `
+	dir := workDir(t, map[string]string{"main.tf": `
 variable "name" {
   type    = string
   default = "x"
@@ -269,7 +269,7 @@ resource "terraform_data" "r" {
 // allows and records it, and a version given as null means none.
 func TestStaticRegistryModuleVersion(t *testing.T) {
 	reg := newModuleRegistry(t, "1.0.0", "1.1.0", "2.0.0")
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf": `
 variable "registry" {
   type = string
@@ -316,7 +316,7 @@ output "id" {
 // the evaluated path; without the root variable the error about the
 // child's source shows the child's file.
 func TestStaticNestedModuleSource(t *testing.T) {
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf": `
 variable "env" {
   type = string

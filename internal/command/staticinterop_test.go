@@ -120,7 +120,7 @@ func TestStaticEvaluationMatchesOpenTofu(t *testing.T) {
 		return out
 	}
 
-	tofuDir, rigDir := workdir(t, staticInteropConfig), workdir(t, staticInteropConfig)
+	tofuDir, rigDir := workDir(t, staticInteropConfig), workDir(t, staticInteropConfig)
 	runTofu(tofuDir, append([]string{"init"}, vars...)...)
 	mustRig(t, rigDir, append([]string{"init"}, vars...)...)
 	if a, b := read(tofuDir, ".terraform/modules/modules.json"), read(rigDir, ".terraform/modules/modules.json"); a != b {
