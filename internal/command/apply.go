@@ -246,12 +246,14 @@ func withoutDeprecations(ds diag.Diagnostics) diag.Diagnostics {
 // state is still the one it was planned against and the configuration is unchanged.
 func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *operationFlags) int {
 	// The configuration says how the plan is encrypted; its errors are reported below.
+	m.useSavedPlanVariables(path)
 	cfg, _ := m.loadConfigQuiet()
 	pf, err := workdir.ReadPlan(path, cfg)
 	if err != nil {
 		out.diagnostics(diag.Diagnostics{diag.Errorf("Failed to load plan file", "%s", err)})
 		return 1
 	}
+	m.dir().UseSavedPlanVariables(pf.Plan.Variables)
 	if len(f.vars) > 0 {
 		out.diagnostics(diag.Diagnostics{diag.Errorf("Can't set variables when applying a saved plan",
 			"The -var and -var-file options cannot be used when applying a saved plan file, because a saved plan includes the variable values that were set when it was created.")})

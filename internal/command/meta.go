@@ -45,6 +45,9 @@ type Meta struct {
 	// wd is the working directory, made once the command's options are
 	// parsed (dir).
 	wd *workdir.Dir
+	// varArgs are the command's -var and -var-file arguments, nil for a
+	// command without them (staticvars.go).
+	varArgs *[]workdir.VarArg
 
 	// interrupts is how the command stops when interrupted.
 	interrupts *interrupt.Handler
@@ -70,6 +73,7 @@ func (m *Meta) dir() *workdir.Dir {
 			DataDir: m.dataDirEnv, ConfigDir: m.configDir, Legacy: m.legacy, StartDir: m.startDir,
 			InAutomation: m.inAutomation, CLIConfig: cli, CLIConfigProblems: problems, Log: m.log, Warnings: m.Err,
 			NewBuiltinTerraform: newBuiltinTerraform, TestProviders: testFactories, ModuleHTTPClient: moduleHTTPClient,
+			Vars: m.varArgs, Ask: m.staticAsk,
 		})
 	}
 	return m.wd

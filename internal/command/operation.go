@@ -52,7 +52,7 @@ type operationFlags struct {
 }
 
 func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
-	addVarFlags(fs, &f.vars)
+	m.varFlags(fs, &f.vars)
 	fs.Func("replace", "Force replacement of the resource instance at `ADDRESS`, even if the plan would otherwise update it or leave it unchanged. Use this option more than once to replace more than one instance.", func(s string) error {
 		f.replace = append(f.replace, s)
 		return nil
