@@ -8,11 +8,14 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"strings"
 
+	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/corelog"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provisioner"
+	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statemgr"
 	"github.com/rig-iac/rig/internal/timeline"
 	"github.com/rig-iac/rig/internal/ui"
@@ -55,7 +58,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	}
 	f.destroy = f.destroy || destroy
 	if refresh {
-		f.refreshOnly, f.autoApprove = true, true
+		f.refreshOnly, f.autoApprove, f.refreshCommand = true, true, true
 	}
 	if (destroy || refresh) && fs.NArg() > 0 {
 		return m.argsError(fs, "Too many command line arguments", fmt.Sprintf("Unexpected argument %q: the %s command takes no positional arguments. To run it in another working directory, use the global -chdir option.", fs.Arg(0), name))
@@ -84,7 +87,11 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		return m.applySavedPlan(ctx, out, fs.Arg(0), &f)
 	}
 
-	op, ds := m.prepare(ctx, &f, "OperationTypeApply")
+	lockOp := "OperationTypeApply"
+	if refresh {
+		lockOp = "OperationTypeRefresh"
+	}
+	op, ds := m.prepare(ctx, &f, lockOp)
 	defer op.close()
 	if ds.HasErrors() {
 		out.diagnostics(ds)
@@ -92,6 +99,9 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	}
 	forceStop = func() { op.providers.Stop(context.Background()) }
 	op.refreshHooks = out.refreshHooks()
+	if refresh {
+		ds = ds.Append(emptyStateWarning(op.state))
+	}
 	p, more := m.makePlan(ctx, op, &f)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
@@ -100,7 +110,11 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	}
 	out.diagnostics(targetingWarning(p))
 	order := orderPlan(p, op.cfg)
-	out.plan(p, planSchemas(ctx, op.providers, p), order)
+	if refresh {
+		keepUndeclaredOutputs(p, op.cfg)
+	} else {
+		out.plan(p, planSchemas(ctx, op.providers, p), order)
+	}
 	g, more := order.wait()
 	m.logGraph(g)
 	ds = ds.Append(more)
@@ -144,7 +158,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 // runApplyPhase applies a plan and reports the result.
 // g is the plan's operation graph when already built, or nil.
 func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p *plan.Plan, g *apply.Graph, f *operationFlags) int {
-	if out.human && p.HasChanges() {
+	if out.human && p.HasChanges() && !f.refreshCommand {
 		fmt.Fprintln(m.Out)
 	}
 	counter := &ui.CountHooks{}
@@ -194,8 +208,9 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 		printNote()
 		return 1
 	}
+	// A saved destroy plan ends as an apply, as OpenTofu ends it.
 	kind := ui.OperationApply
-	if f.destroy {
+	if f.destroy && !f.savedPlan {
 		kind = ui.OperationDestroy
 	}
 	summary := counter.Summary(kind)
@@ -203,6 +218,10 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	// an operation.
 	planned := ui.PlanSummary(p)
 	summary.Import, summary.Forget = planned.Import, planned.Forget
+	if f.refreshCommand {
+		out.refreshed(final)
+		return 0
+	}
 	out.applied(summary, final)
 	if out.human {
 		m.stateSavedNote(summary.Add, summary.Change)
@@ -352,4 +371,33 @@ func significantTokens(src []byte) hclsyntax.Tokens {
 		}
 	}
 	return out
+}
+
+// emptyStateWarning is the refresh command's warning, as OpenTofu's, when
+// the state records no managed object: there is nothing to refresh.
+func emptyStateWarning(s *state.State) diag.Diagnostics {
+	for ra, r := range s.Resources {
+		if ra.Resource.Mode != addrs.Managed {
+			continue
+		}
+		for _, inst := range r.Instances {
+			if inst.Current != nil || len(inst.Deposed) > 0 {
+				return nil
+			}
+		}
+	}
+	return diag.Diagnostics{{Severity: diag.Warning, Summary: "Empty or non-existent state",
+		Detail: "There are currently no remote objects tracked in the state, so there is nothing to refresh."}}
+}
+
+// keepUndeclaredOutputs drops from a refresh-only plan the removal of the
+// root outputs cfg does not declare, so that the refresh command keeps
+// them in the state, as OpenTofu's refresh keeps them (an apply
+// -refresh-only removes them).
+func keepUndeclaredOutputs(p *plan.Plan, cfg *config.Module) {
+	for name := range p.Outputs {
+		if _, ok := cfg.Outputs[name]; !ok {
+			delete(p.Outputs, name)
+		}
+	}
 }

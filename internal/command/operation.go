@@ -53,6 +53,11 @@ type operationFlags struct {
 	// suppressForget is -suppress-forget-errors: a destroy that leaves
 	// forgotten objects behind succeeds.
 	suppressForget bool
+	// refreshCommand is set for the refresh command: a refresh-only apply
+	// that, as OpenTofu's refresh, accepts a directory without
+	// configuration, keeps the root outputs the configuration does not
+	// declare, and shows no plan and no summary.
+	refreshCommand bool
 }
 
 func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
@@ -166,7 +171,9 @@ func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*
 	if ds.HasErrors() {
 		return op, ds
 	}
-	if isEmptyConfig(cfg) && !f.destroy {
+	// A saved plan carries its configuration (compared with the
+	// directory's when applied); a destroy and a refresh need none.
+	if isEmptyConfig(cfg) && !f.destroy && !f.savedPlan && !f.refreshCommand {
 		return op, ds.Append(noConfigurationDiag(lockOp))
 	}
 	op.cfg = cfg

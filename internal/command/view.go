@@ -172,6 +172,17 @@ func (o *output) applied(summary ui.ChangeSummary, final *state.State) {
 	}
 }
 
+// refreshed reports the end of the refresh command: the root outputs, as
+// OpenTofu's refresh shows them, without a summary.
+func (o *output) refreshed(final *state.State) {
+	if o.json != nil {
+		_ = o.json.Outputs(final.Outputs)
+	}
+	if o.human && len(final.Outputs) > 0 {
+		_ = ui.RenderApplyOutputs(o.m.Out, final.Outputs, o.opts())
+	}
+}
+
 // multiRefreshHooks forwards every refresh event to each of its hooks in
 // turn, and the data source reads and import-block imports to those that
 // observe them.
