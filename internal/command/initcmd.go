@@ -147,10 +147,20 @@ func (m *Meta) initModules(upgrade bool, testDir string) diag.Diagnostics {
 func (m *Meta) initProviders(cfg *config.Module, f *initFlags) diag.Diagnostics {
 	ctx := context.Background()
 	var ds diag.Diagnostics
-	builtins := provider.NewSet(m.providerFactories())
+	factories := m.providerFactories()
+	builtins := provider.NewSet(factories)
 	defer builtins.Close()
+	constrained := builtinConstraints(cfg)
 	for _, p := range treeRequiredProviders(cfg) {
 		if !p.IsBuiltIn() {
+			continue
+		}
+		if _, ok := factories[p]; !ok {
+			ds = ds.Append(diag.Errorf("Invalid dependency on built-in provider", "Cannot use %s: this rig release has no built-in provider named %q.", p.ForDisplay(), p.Type))
+			continue
+		}
+		if constrained[p] {
+			ds = ds.Append(diag.Errorf("Invalid dependency on built-in provider", "Cannot use %s: built-in providers do not support explicit version constraints.", p.ForDisplay()))
 			continue
 		}
 		if _, more := builtins.Schemas(ctx, p); more.HasErrors() {
