@@ -13,6 +13,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/corelog"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provisioner"
 	"github.com/rig-iac/rig/internal/state"
@@ -121,6 +122,11 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
+	}
+	if !p.HasChanges() || f.autoApprove {
+		// No one is asked to approve: the apply evaluates the check
+		// blocks again and reports them, as OpenTofu reports them once.
+		ds = withoutCheckAssertions(ds)
 	}
 	out.diagnostics(ds)
 	ds = nil
@@ -400,4 +406,17 @@ func keepUndeclaredOutputs(p *plan.Plan, cfg *config.Module) {
 			delete(p.Outputs, name)
 		}
 	}
+}
+
+// withoutCheckAssertions returns ds without the plan's warnings about
+// check block assertions.
+func withoutCheckAssertions(ds diag.Diagnostics) diag.Diagnostics {
+	out := ds[:0:0]
+	for _, d := range ds {
+		if d.Severity == diag.Warning && (d.Summary == eval.CheckAssertionFailed || d.Summary == eval.CheckAssertionUnknown) {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }

@@ -41,6 +41,12 @@ func CheckRule(scope *lang.Scope, rule *config.CheckRule, summary, suffix string
 	return ds.Append(d)
 }
 
+// The summaries of the warnings CheckAssert gives.
+const (
+	CheckAssertionFailed  = "Check block assertion failed"
+	CheckAssertionUnknown = "Check block assertion known after apply"
+)
+
 // CheckAssert evaluates an assert block of a check block. A failure is
 // never an error: a known false result is a "Check block assertion failed"
 // warning with the rule's error message, and an unknown one a warning that
@@ -50,7 +56,7 @@ func CheckAssert(scope *lang.Scope, rule *config.CheckRule, at RuleAt) diag.Diag
 	val, ds := scope.EvalExpr(rule.Condition, cty.Bool)
 	if !ds.HasErrors() && !val.IsKnown() {
 		at.report(checks.Unknown, "")
-		d := diag.WarningAt(rule.Condition.Range(), "Check block assertion known after apply",
+		d := diag.WarningAt(rule.Condition.Range(), CheckAssertionUnknown,
 			"The condition could not be evaluated at this time, a result will be known when this plan is applied.")
 		d.Values = scope.ExpressionValues(rule.Condition)
 		return ds.Append(d)
@@ -59,7 +65,7 @@ func CheckAssert(scope *lang.Scope, rule *config.CheckRule, at RuleAt) diag.Diag
 	if failed == nil {
 		return ds
 	}
-	d := diag.WarningAt(rule.Condition.Range(), "Check block assertion failed", *failed)
+	d := diag.WarningAt(rule.Condition.Range(), CheckAssertionFailed, *failed)
 	d.Values = scope.ExpressionValues(rule.Condition)
 	return ds.Append(d)
 }

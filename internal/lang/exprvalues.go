@@ -27,22 +27,24 @@ func (s *Scope) ExpressionValues(expr hcl.Expression) []diag.ExprValue {
 }
 
 // TraversalValues returns the values of the traversals of expr in ctx,
-// each once, in the order they are written; traversals that cannot be
-// evaluated are left out.
+// each once, in the order they are written. A traversal that cannot be
+// evaluated (an index out of range) gives the value of its longest prefix
+// that can, as OpenTofu gives it; one whose root cannot is left out.
 func TraversalValues(expr hcl.Expression, ctx *hcl.EvalContext) []diag.ExprValue {
 	var out []diag.ExprValue
 	seen := map[string]bool{}
 	for _, t := range expr.Variables() {
-		v, hds := t.TraverseAbs(ctx)
-		if hds.HasErrors() {
-			continue
+		for ; len(t) > 0; t = t[:len(t)-1] {
+			v, hds := t.TraverseAbs(ctx)
+			if hds.HasErrors() {
+				continue
+			}
+			if name := TraversalString(t); !seen[name] {
+				seen[name] = true
+				out = append(out, diag.ExprValue{Traversal: name, Value: v})
+			}
+			break
 		}
-		name := TraversalString(t)
-		if seen[name] {
-			continue
-		}
-		seen[name] = true
-		out = append(out, diag.ExprValue{Traversal: name, Value: v})
 	}
 	return out
 }

@@ -12,31 +12,36 @@ import (
 )
 
 // exprStatements returns what a diagnostic says of each value of its
-// expression ("is \"x\"", "has a sensitive value"), sorted by traversal, in
-// the form OpenTofu's diagnostics give them. A sensitive value is only said
-// to be one unless showSensitive.
+// expression ("is \"x\"", "is a string"), sorted by traversal, in the form
+// OpenTofu's diagnostics give them. As in OpenTofu, a diagnostic that a
+// sensitive or an unknown value did not cause (a failed condition) leaves
+// a sensitive value out, unless showSensitive, and gives only the type of
+// an unknown one, so that no one takes either for the cause.
 func exprStatements(values []diag.ExprValue, showSensitive bool) []exprValueJSON {
 	out := make([]exprValueJSON, 0, len(values))
 	for _, v := range values {
-		out = append(out, exprValueJSON{Traversal: v.Traversal, Statement: exprStatement(v.Value, showSensitive)})
+		if st := exprStatement(v.Value, showSensitive); st != "" {
+			out = append(out, exprValueJSON{Traversal: v.Traversal, Statement: st})
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Traversal < out[j].Traversal })
 	return out
 }
 
+// exprStatement is what a diagnostic says of one value; "" for nothing.
 func exprStatement(v cty.Value, showSensitive bool) string {
 	v, ms := v.Unmark()
 	for m := range ms {
 		if marks.IsSensitive(m) && !showSensitive {
-			return "has a sensitive value"
+			return ""
 		}
 	}
 	v, _ = v.UnmarkDeep()
 	if !v.IsKnown() {
 		if ty := v.Type(); ty != cty.DynamicPseudoType {
-			return fmt.Sprintf("is a %s, known only after apply", ty.FriendlyName())
+			return "is a " + ty.FriendlyName()
 		}
-		return "will be known only after apply"
+		return ""
 	}
 	return "is " + compactValue(v)
 }

@@ -24,19 +24,27 @@ func TestExprStatements(t *testing.T) {
 		{"fraction", cty.NumberFloatVal(1.5), false, "is 1.5"},
 		{"bool", cty.False, false, "is false"},
 		{"null", cty.NullVal(cty.String), false, "is null"},
-		{"unknown string", cty.UnknownVal(cty.String), false, "is a string, known only after apply"},
-		{"unknown anything", cty.DynamicVal, false, "will be known only after apply"},
+		{"unknown string", cty.UnknownVal(cty.String), false, "is a string"},
+		{"unknown list", cty.UnknownVal(cty.List(cty.String)), false, "is a list of string"},
+		{"unknown anything", cty.DynamicVal, false, ""},
 		{"empty list", cty.ListValEmpty(cty.String), false, "is empty list of string"},
 		{"tuple", cty.TupleVal([]cty.Value{cty.True, cty.StringVal("a")}), false, "is tuple with 2 elements"},
 		{"map of one", cty.MapVal(map[string]cty.Value{"a": cty.StringVal("x")}), false, "is map of string with 1 element"},
 		{"object of one", cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("x")}), false, `is object with 1 attribute "id"`},
 		{"object", cty.ObjectVal(map[string]cty.Value{"a": cty.True, "b": cty.True}), false, "is object with 2 attributes"},
-		{"sensitive", secret, false, "has a sensitive value"},
+		{"sensitive", secret, false, ""},
+		{"sensitive unknown", cty.UnknownVal(cty.String).Mark("sensitive"), false, ""},
 		{"sensitive shown", secret, true, `is "hunter2"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			got := exprStatements([]diag.ExprValue{{Traversal: "var.x", Value: tc.value}}, tc.showSensitive)
+			if tc.want == "" {
+				if len(got) != 0 {
+					t.Errorf("got %+v, want nothing said of var.x", got)
+				}
+				return
+			}
 			if len(got) != 1 || got[0].Statement != tc.want {
 				t.Errorf("got %+v, want %q", got, tc.want)
 			}
@@ -45,7 +53,7 @@ func TestExprStatements(t *testing.T) {
 }
 
 // A failed condition shows the values of its references under its source
-// line, sorted, the sensitive ones hidden; its JSON snippet lists them.
+// line, sorted, the sensitive ones left out; its JSON snippet lists them.
 func TestDiagnosticExpressionValues(t *testing.T) {
 	src := "run \"two\" {\n  assert {\n    condition = output.o == var.want\n  }\n}\n"
 	at := strings.Index(src, "output.o")
@@ -64,7 +72,6 @@ Error: Test assertion failed
    3:     condition = output.o == var.want
     ├────────────────
     │ output.o is "bye"
-    │ var.want has a sensitive value
 
 bad
 `
@@ -75,10 +82,10 @@ bad
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(js), `"values":[{"traversal":"output.o","statement":"is \"bye\""},{"traversal":"var.want","statement":"has a sensitive value"}]`) {
+	if !strings.Contains(string(js), `"values":[{"traversal":"output.o","statement":"is \"bye\""}]`) {
 		t.Errorf("JSON values missing:\n%s", js)
 	}
-	if strings.Contains(buf.String()+string(js), "s3cret") {
+	if strings.Contains(buf.String()+string(js), "s3cret") || strings.Contains(buf.String(), "var.want has") || strings.Contains(string(js), `"traversal":"var.want"`) {
 		t.Error("a sensitive value was shown")
 	}
 }
