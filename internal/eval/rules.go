@@ -38,6 +38,7 @@ func CheckRule(scope *lang.Scope, rule *config.CheckRule, summary, suffix string
 	}
 	d := diag.At(rule.Condition.Range(), summary, *failed+suffix)
 	d.Values = scope.ExpressionValues(rule.Condition)
+	d.Difference = scope.EqualityDifference(rule.Condition)
 	return ds.Append(d)
 }
 
@@ -59,6 +60,8 @@ func CheckAssert(scope *lang.Scope, rule *config.CheckRule, at RuleAt) diag.Diag
 		d := diag.WarningAt(rule.Condition.Range(), CheckAssertionUnknown,
 			"The condition could not be evaluated at this time, a result will be known when this plan is applied.")
 		d.Values = scope.ExpressionValues(rule.Condition)
+		d.Difference = scope.EqualityDifference(rule.Condition)
+		d.Apart = true
 		return ds.Append(d)
 	}
 	ds, failed := failure(scope, rule, val, ds, at)
@@ -67,6 +70,8 @@ func CheckAssert(scope *lang.Scope, rule *config.CheckRule, at RuleAt) diag.Diag
 	}
 	d := diag.WarningAt(rule.Condition.Range(), CheckAssertionFailed, *failed)
 	d.Values = scope.ExpressionValues(rule.Condition)
+	d.Difference = scope.EqualityDifference(rule.Condition)
+	d.Apart = true
 	return ds.Append(d)
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/rig-iac/rig/internal/diag"
@@ -24,6 +25,28 @@ func (s *Scope) ExpressionValues(expr hcl.Expression) []diag.ExprValue {
 	}
 	ctx, _ := s.EvalContext(refs)
 	return TraversalValues(expr, ctx)
+}
+
+// EqualityDifference returns the values in s of the two sides of expr
+// when it is an equality (a == b), for a diagnostic to show them as a
+// diff, as OpenTofu 1.12 does; nil for any other expression, or when the
+// left side is not wholly known.
+func (s *Scope) EqualityDifference(expr hcl.Expression) *diag.ExprDifference {
+	eq, ok := expr.(*hclsyntax.BinaryOpExpr)
+	if !ok || eq.Op != hclsyntax.OpEqual {
+		return nil
+	}
+	refs, ds := cachedReferences(expr)
+	if ds.HasErrors() {
+		return nil
+	}
+	ctx, _ := s.EvalContext(refs)
+	left, _ := eq.LHS.Value(ctx)
+	right, _ := eq.RHS.Value(ctx)
+	if plain, _ := left.UnmarkDeep(); !plain.IsWhollyKnown() {
+		return nil
+	}
+	return &diag.ExprDifference{Left: left, Right: right}
 }
 
 // TraversalValues returns the values of the traversals of expr in ctx,

@@ -89,3 +89,69 @@ bad
 		t.Error("a sensitive value was shown")
 	}
 }
+
+// A failed equality shows its two sides as a diff, the left before the
+// right, as OpenTofu 1.12 does: a sensitive side hides the whole diff in
+// text and is written as null in JSON (with its sensitive flag).
+func TestDiagnosticExpressionDifference(t *testing.T) {
+	src := "check \"k\" {\n  assert {\n    condition = local.o == var.want\n  }\n}\n"
+	at := strings.Index(src, "local.o")
+	rng := hcl.Range{Filename: "main.tf", Start: hcl.Pos{Line: 3, Column: 17, Byte: at}, End: hcl.Pos{Line: 3, Column: 35, Byte: at + 18}}
+	sources := map[string][]byte{"main.tf": []byte(src)}
+	obj := func(a int64, c ...int64) cty.Value {
+		var cs []cty.Value
+		for _, n := range c {
+			cs = append(cs, cty.NumberIntVal(n))
+		}
+		return cty.ObjectVal(map[string]cty.Value{"a": cty.NumberIntVal(a), "b": cty.StringVal("x"), "c": cty.TupleVal(cs)})
+	}
+	tests := []struct {
+		name        string
+		left, right cty.Value
+		text, json  string
+	}{
+		{
+			name: "strings", left: cty.StringVal("xbc"), right: cty.StringVal("abd"),
+			text: "    │ Diff: \n    │     \"xbc\" -> \"abd\"\n",
+			json: `"difference":{"before":"xbc","after":"abd","after_unknown":false,"before_sensitive":false,"after_sensitive":false}`,
+		},
+		{
+			name: "objects", left: obj(1, 1, 2), right: obj(2, 1, 3),
+			text: "    │ Diff: \n    │     {\n    │       ~ a = 1 -> 2\n    │       ~ c = [\n    │             1,\n    │           - 2,\n    │           + 3,\n    │         ]\n    │         # (1 unchanged attribute hidden)\n    │     }\n",
+			json: `"difference":{"before":{"a":1,"b":"x","c":[1,2]},"after":{"a":2,"b":"x","c":[1,3]},"after_unknown":false,"before_sensitive":{"c":[false,false]},"after_sensitive":{"c":[false,false]}}`,
+		},
+		{
+			name: "unknown right side", left: cty.NumberIntVal(1), right: cty.UnknownVal(cty.Number),
+			text: "    │ Diff: \n    │     1 -> (known after apply)\n",
+			json: `"difference":{"before":1,"after_unknown":true,"before_sensitive":false,"after_sensitive":false}`,
+		},
+		{
+			name: "sensitive left side", left: cty.StringVal("hunter2").Mark("sensitive"), right: cty.StringVal("x"),
+			text: "    │ Diff: \n    │     (sensitive value)\n",
+			json: `"difference":{"before":null,"after":"x","after_unknown":false,"before_sensitive":true,"after_sensitive":false}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := diag.WarningAt(rng, "Check block assertion failed", "bad")
+			d.Difference = &diag.ExprDifference{Left: tt.left, Right: tt.right}
+			var buf bytes.Buffer
+			if err := RenderDiagnosticsPlain(&buf, diag.Diagnostics{d}, sources, RenderOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(buf.String(), "    ├────────────────\n"+tt.text+"\nbad\n") {
+				t.Errorf("text:\n%s\nwant the diff\n%s", buf.String(), tt.text)
+			}
+			js, err := MarshalValidateJSON(diag.Diagnostics{d}, sources)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(js), tt.json) {
+				t.Errorf("JSON:\n%s\nwant %s", js, tt.json)
+			}
+			if strings.Contains(buf.String()+string(js), "hunter2") {
+				t.Error("a sensitive value was shown")
+			}
+		})
+	}
+}

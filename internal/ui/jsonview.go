@@ -421,6 +421,8 @@ type diagnosticJSON struct {
 	Address  string       `json:"address,omitempty"`
 	Range    *rangeJSON   `json:"range,omitempty"`
 	Snippet  *snippetJSON `json:"snippet,omitempty"`
+	// Difference is the two sides of a failed equality (OpenTofu 1.12).
+	Difference *changeBodyJSON `json:"difference,omitempty"`
 }
 
 func diagnosticToJSON(d diag.Diagnostic, files *sourceFiles) diagnosticJSON {
@@ -433,6 +435,7 @@ func diagnosticToJSON(d diag.Diagnostic, files *sourceFiles) diagnosticJSON {
 		}
 		j.Snippet = files.snippet(d)
 	}
+	j.Difference = differenceToJSON(d.Difference)
 	return j
 }
 
