@@ -162,9 +162,9 @@ func moduleDir(r files, m *Module, call *ModuleCall, key string, resolve ModuleD
 	return resolve(key, call)
 }
 
-func notInstalled(call *ModuleCall, key string) diag.Diagnostic {
+func notInstalled(call *ModuleCall, _ string) diag.Diagnostic {
 	return diag.At(call.DeclRange, "Module not installed",
-		fmt.Sprintf("This module (%s) is not yet installed. Run \"rig init\" to install all modules required by this configuration.", key))
+		"This module is not yet installed. Run \"rig init\" to install all modules required by this configuration.")
 }
 
 // NotInstalledDiag is the diagnostic for a call whose source a resolver
