@@ -62,3 +62,20 @@ func TestModuleNotInstalledDiagnostics(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateWarnings checks validate's closing line when the
+// configuration is valid with warnings (here OpenTofu's about a child
+// module's empty provider block), as OpenTofu words it.
+func TestValidateWarnings(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "main.tf", "module \"m\" { source = \"./m\" }\n")
+	if err := os.Mkdir(filepath.Join(dir, "m"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "m/main.tf", "provider \"terraform\" {}\nresource \"terraform_data\" \"a\" {}\n")
+	r := rig(t, dir, "validate", "-no-color")
+	if r.code != 0 || !strings.Contains(r.stderr, "Warning: Redundant empty provider block") ||
+		r.stdout != "Success! The configuration is valid, but there were some validation warnings\nas shown above.\n" {
+		t.Errorf("validate: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+}

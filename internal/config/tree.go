@@ -134,6 +134,7 @@ func loadChildren(r files, root, m *Module, resolve ModuleDirResolver) diag.Diag
 			root.Sources[f] = src
 		}
 		ds = ds.Append(checkChildOnlyBlocks(child))
+		ds = ds.Append(redundantProviderBlocks(child))
 		if len(child.ProviderConfigs) > 0 && (call.Count != nil || call.ForEach != nil || call.Enabled != nil || len(call.DependsOn) > 0) {
 			ds = ds.Append(diag.At(call.DeclRange, "Module is incompatible with count, for_each, enabled and depends_on",
 				fmt.Sprintf("The module at %s is a legacy module which contains its own local provider configurations, and so calls to it may not use the count, for_each, enabled or depends_on arguments.\n\nIf you also control the module %q, consider updating this module to instead expect provider configurations to be passed by its caller.", path, call.Source)))
