@@ -106,6 +106,9 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	p, more := m.makePlan(ctx, op, &f)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
+		if !refresh {
+			out.erroredPlan(ctx, p, op.providers)
+		}
 		out.diagnostics(ds)
 		return 1
 	}

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/version"
@@ -73,6 +75,21 @@ func (o *output) plan(p *plan.Plan, schemas ui.ProviderSchemas, order *pendingOr
 	if g, _ := order.wait(); g != nil && p.HasChanges() {
 		ui.RenderWaves(o.m.Out, order.waves, o.opts())
 	}
+}
+
+// erroredPlan shows what a plan that stopped with errors had planned, as
+// OpenTofu shows it before the errors: the changes planned so far ("rig
+// planned the following actions, but then encountered a problem"), or
+// "Planning failed." when it planned objects without a change; nothing
+// for a plan of no object and no output. It shows no order of
+// operations: the plan cannot be applied.
+func (o *output) erroredPlan(ctx context.Context, p *plan.Plan, providers *provider.Set) {
+	if p == nil || len(p.Changes) == 0 && len(p.Outputs) == 0 {
+		return
+	}
+	none := &pendingOrder{done: make(chan struct{})}
+	close(none.done)
+	o.plan(p, planSchemas(ctx, providers, p), none)
 }
 
 // pendingOrder is a plan's operation graph being built on another
