@@ -72,3 +72,31 @@ func TestConditionValues(t *testing.T) {
 		t.Errorf("apply -auto-approve reports the plan's undecided check:\n%s", r.stderr)
 	}
 }
+
+// TestCheckOnlyPlan checks a plan whose only content is a check's result,
+// rendered as OpenTofu renders it: "No changes." and the failed check,
+// saved with -out without telling how to apply it, and applied with the
+// check reported again.
+func TestCheckOnlyPlan(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "main.tf", `
+variable "n" { default = 3 }
+check "k" {
+  assert {
+    condition     = var.n == 4
+    error_message = "n is not 4."
+  }
+}
+`)
+	r := rig(t, dir, "plan", "-no-color", "-input=false", "-detailed-exitcode", "-out=p.tfplan")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "\nNo changes. Your infrastructure matches the configuration.\n") ||
+		strings.Contains(r.stdout, "Saved the plan") || strings.Contains(r.stdout, "-out option") ||
+		!strings.Contains(r.stderr, "Warning: Check block assertion failed") {
+		t.Errorf("plan: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	r = rig(t, dir, "apply", "-no-color", "-input=false", "p.tfplan")
+	if r.code != 0 || !strings.Contains(r.stdout, "Apply complete! Resources: 0 added, 0 changed, 0 destroyed.") ||
+		strings.Count(r.stderr, "Warning: Check block assertion failed") != 1 {
+		t.Errorf("apply p.tfplan: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+}

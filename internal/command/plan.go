@@ -99,7 +99,9 @@ func runPlan(m *Meta, args []string) int {
 			out.diagnostics(ds.Append(err))
 			return 1
 		}
-		if !m.inAutomation {
+		// As OpenTofu, a plan with nothing to apply (only check results,
+		// say) is saved without telling how to apply it.
+		if !m.inAutomation && p.HasChanges() {
 			out.savedPlan(f.out, len(generated) > 0)
 		}
 	}
