@@ -9,7 +9,8 @@ import (
 // it had planned before the error, as OpenTofu shows it: the changes with
 // "planned the following actions, but then encountered a problem", or
 // "Planning failed." when nothing was to change; in plan and in apply,
-// without an order of operations, and in the -json stream.
+// without an order of operations, and in the -json stream, where the
+// output whose precondition failed has no planned change.
 func TestErroredPlanShown(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "main.tf", `
@@ -46,7 +47,8 @@ output "o" {
 		}
 	}
 	r = rig(t, dir, "plan", "-json", "-input=false")
-	if !strings.Contains(r.stdout, `"type":"planned_change"`) || !strings.Contains(r.stdout, `"type":"change_summary"`) {
+	if !strings.Contains(r.stdout, `"type":"planned_change"`) || !strings.Contains(r.stdout, `"type":"change_summary"`) ||
+		strings.Contains(r.stdout, `"outputs":{"o"`) {
 		t.Errorf("plan -json lacks the planned change:\n%s", r.stdout)
 	}
 }
