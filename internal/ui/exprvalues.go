@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/plan"
 )
@@ -18,11 +19,11 @@ import (
 // sensitive or an unknown value did not cause (a failed condition) leaves
 // a sensitive value out, unless showSensitive, and gives only the type of
 // an unknown one, so that no one takes either for the cause.
-func exprStatements(values []diag.ExprValue, showSensitive bool) []exprValueJSON {
-	out := make([]exprValueJSON, 0, len(values))
+func exprStatements(values []diag.ExprValue, showSensitive bool) []jsonformat.ExpressionValue {
+	out := make([]jsonformat.ExpressionValue, 0, len(values))
 	for _, v := range values {
 		if st := exprStatement(v.Value, showSensitive); st != "" {
-			out = append(out, exprValueJSON{Traversal: v.Traversal, Statement: st})
+			out = append(out, jsonformat.ExpressionValue{Traversal: v.Traversal, Statement: st})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Traversal < out[j].Traversal })
@@ -128,13 +129,13 @@ func renderExprDifference(d *diag.ExprDifference, o ropts) string {
 // it: the left side as the value before, the right side as the value
 // after, each with its sensitive paths. Sensitive parts are written as
 // null (OpenTofu writes them out); nil when d is nil or cannot be encoded.
-func differenceToJSON(d *diag.ExprDifference) *changeBodyJSON {
+func differenceToJSON(d *diag.ExprDifference) *jsonformat.Change {
 	if d == nil {
 		return nil
 	}
 	bset, aset := pathSet{}, pathSet{}
 	before, after := redact(unmarkInto(d.Left, bset), bset), redact(unmarkInto(d.Right, aset), aset)
-	body := &changeBodyJSON{}
+	body := &jsonformat.Change{}
 	var err error
 	if body.Before, err = marshalValue(before); err != nil {
 		return nil
