@@ -4,9 +4,13 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/timeline"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/workdir"
@@ -49,7 +53,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	}
 	f.destroy = f.destroy || destroy
 	if refresh {
-		f.refreshOnly, f.autoApprove = true, true
+		f.refreshOnly, f.autoApprove, f.refreshCommand = true, true, true
 	}
 	if (destroy || refresh) && fs.NArg() > 0 {
 		return m.argsError(fs, "Too many command line arguments", fmt.Sprintf("Unexpected argument %q: the %s command takes no positional arguments. To run it in another working directory, use the global -chdir option.", fs.Arg(0), name))
@@ -78,28 +82,47 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		return m.applySavedPlan(ctx, out, fs.Arg(0), &f)
 	}
 
-	sess, ds := m.open(ctx, &f, "OperationTypeApply")
+	lockOp := "OperationTypeApply"
+	if refresh {
+		lockOp = "OperationTypeRefresh"
+	}
+	sess, ds := m.open(ctx, &f, lockOp)
 	defer sess.Close()
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
 	}
 	forceStop = func() { sess.Providers.Stop(context.Background()) }
+	if refresh {
+		ds = ds.Append(emptyStateWarning(sess.State))
+	}
 	p, more := m.makePlan(ctx, sess, &f, out.refreshHooks())
 	ds = ds.Append(more)
 	if ds.HasErrors() {
+		if !refresh {
+			out.erroredPlan(ctx, p, sess.Providers)
+		}
 		out.diagnostics(ds)
 		return 1
 	}
 	out.diagnostics(ui.TargetingWarning(p))
 	order := orderPlan(p, sess.Config)
-	out.plan(p, ui.PlanSchemas(ctx, sess.Providers, p), order)
+	if refresh {
+		keepUndeclaredOutputs(p, sess.Config)
+	} else {
+		out.plan(p, ui.PlanSchemas(ctx, sess.Providers, p), order)
+	}
 	g, more := order.wait()
 	m.dir().LogGraph(g)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
+	}
+	if !p.HasChanges() || f.autoApprove {
+		// No one is asked to approve: the apply evaluates the check
+		// blocks again and reports them, as OpenTofu reports them once.
+		ds = withoutCheckAssertions(ds)
 	}
 	out.diagnostics(ds)
 	ds = nil
@@ -137,7 +160,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 // runApplyPhase applies a plan and reports the result.
 // g is the plan's operation graph when already built, or nil.
 func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Session, p *plan.Plan, g *apply.Graph, f *operationFlags) int {
-	if out.human && p.HasChanges() {
+	if out.human && p.HasChanges() && !f.refreshCommand {
 		fmt.Fprintln(m.Out)
 	}
 	counter := &ui.CountHooks{}
@@ -194,8 +217,9 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 		printNote()
 		return 1
 	}
+	// A saved destroy plan ends as an apply, as OpenTofu ends it.
 	kind := ui.OperationApply
-	if f.destroy {
+	if f.destroy && !f.savedPlan {
 		kind = ui.OperationDestroy
 	}
 	summary := counter.Summary(kind)
@@ -203,6 +227,10 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 	// an operation.
 	planned := ui.PlanSummary(p)
 	summary.Import, summary.Forget = planned.Import, planned.Forget
+	if f.refreshCommand {
+		out.refreshed(final)
+		return 0
+	}
 	out.applied(summary, final)
 	if out.human {
 		m.stateSavedNote(summary.Add, summary.Change)
@@ -272,4 +300,46 @@ func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *
 	}
 	f.destroy = pf.Plan.Mode == plan.DestroyMode
 	return m.runApplyPhase(ctx, out, sess, pf.Plan, nil, f)
+}
+
+// emptyStateWarning is the refresh command's warning, as OpenTofu's, when
+// the state records no managed object: there is nothing to refresh.
+func emptyStateWarning(s *state.State) diag.Diagnostics {
+	for ra, r := range s.Resources {
+		if ra.Resource.Mode != addrs.Managed {
+			continue
+		}
+		for _, inst := range r.Instances {
+			if inst.Current != nil || len(inst.Deposed) > 0 {
+				return nil
+			}
+		}
+	}
+	return diag.Diagnostics{{Severity: diag.Warning, Summary: "Empty or non-existent state",
+		Detail: "There are currently no remote objects tracked in the state, so there is nothing to refresh."}}
+}
+
+// keepUndeclaredOutputs drops from a refresh-only plan the removal of the
+// root outputs cfg does not declare, so that the refresh command keeps
+// them in the state, as OpenTofu's refresh keeps them (an apply
+// -refresh-only removes them).
+func keepUndeclaredOutputs(p *plan.Plan, cfg *config.Module) {
+	for name := range p.Outputs {
+		if _, ok := cfg.Outputs[name]; !ok {
+			delete(p.Outputs, name)
+		}
+	}
+}
+
+// withoutCheckAssertions returns ds without the plan's warnings about
+// check block assertions.
+func withoutCheckAssertions(ds diag.Diagnostics) diag.Diagnostics {
+	out := ds[:0:0]
+	for _, d := range ds {
+		if d.Severity == diag.Warning && (d.Summary == eval.CheckAssertionFailed || d.Summary == eval.CheckAssertionUnknown) {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }

@@ -167,7 +167,7 @@ var canarySteps = []canaryStep{
 	{name: "refresh with a variable that fails validation", args: []string{"refresh", "-var", "secret=CanaryVar-BAD"}, fails: true},
 	{name: "destroy with a variable that fails validation", args: []string{"destroy", "-auto-approve", "-var", "secret=CanaryVar-BAD"}, fails: true},
 	{name: "show of a missing plan file", args: []string{"show", "missing.plan"}, fails: true},
-	{name: "console with a failing conversion", args: []string{"console"}, stdin: "tonumber(var.secret)\n"},
+	{name: "console with a failing conversion", args: []string{"console"}, stdin: "tonumber(var.secret)\n", fails: true},
 	{name: "state show of a missing object", args: []string{"state", "show", "test_thing.nope"}, fails: true},
 	{name: "output of a missing output", args: []string{"output", "nope"}, fails: true},
 	{name: "import of an object already managed", args: []string{"import", "test_thing.imp", "imp-1"}, fails: true},

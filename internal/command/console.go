@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"golang.org/x/term"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
@@ -25,10 +28,13 @@ import (
 // consoleFile is the file name console expressions are parsed under.
 const consoleFile = "<console-input>"
 
-// runConsole evaluates expressions read from standard input, one a line,
-// against the configuration and the state, printing each value as
-// `terraform console` does. An expression's errors are shown and the next
-// line read; the exit status is 0 at the end of the input.
+// runConsole evaluates expressions read from standard input against the
+// configuration and the state, printing each value as `tofu console`
+// does. An expression ends with its line unless a bracket, brace or
+// parenthesis is still open or the line ends with a backslash. At a
+// terminal an expression's errors are shown and the next one read; from
+// a pipe or a file, as in OpenTofu, the first error ends the command with
+// exit status 1. The exit status is 0 at the end of the input or "exit".
 func runConsole(m *Meta, args []string) int {
 	fs := m.flagSet("console")
 	var vars []workdir.VarArg
@@ -95,11 +101,13 @@ func runConsole(m *Meta, args []string) int {
 	ds = ds.Append(more)
 	m.showDiagnostics(ds)
 	scope := ev.Scope(addrs.RootModule, lang.InstanceData{})
+	interactive := isTerminal(m.In)
 	in := bufio.NewScanner(m.In)
 	in.Buffer(nil, 1<<20)
+	var stmt consoleStatement
 	for in.Scan() {
-		line := strings.TrimSpace(in.Text())
-		if line == "" {
+		line, complete := stmt.add(strings.TrimSpace(in.Text()))
+		if !complete || line == "" {
 			continue
 		}
 		if line == "exit" {
@@ -108,6 +116,9 @@ func runConsole(m *Meta, args []string) int {
 		out, ds := evalConsoleLine(cfg, scope, line)
 		m.sources = map[string][]byte{consoleFile: []byte(line)}
 		m.showDiagnostics(ds)
+		if ds.HasErrors() && !interactive {
+			return 1
+		}
 		if !ds.HasErrors() {
 			fmt.Fprintln(m.Out, out)
 			if m.stream != nil {
@@ -116,6 +127,45 @@ func runConsole(m *Meta, args []string) int {
 		}
 	}
 	return 0
+}
+
+// consoleStatement gathers the lines of one console expression: it goes
+// on while brackets, braces or parentheses are open, or while a line ends
+// with a backslash (not an escaped one).
+type consoleStatement struct {
+	lines []string
+	open  int
+}
+
+// add adds a line; it returns the expression once complete ("" for blank
+// input), and false while more lines are expected.
+func (s *consoleStatement) add(line string) (string, bool) {
+	more := strings.HasSuffix(line, `\`) && !strings.HasSuffix(line, `\\`)
+	line = strings.TrimSuffix(line, `\`)
+	if line != "" {
+		s.lines = append(s.lines, line)
+		toks, _ := hclsyntax.LexConfig([]byte(line), consoleFile, hcl.InitialPos)
+		for _, t := range toks {
+			switch t.Type {
+			case hclsyntax.TokenOBrace, hclsyntax.TokenOBrack, hclsyntax.TokenOParen:
+				s.open++
+			case hclsyntax.TokenCBrace, hclsyntax.TokenCBrack, hclsyntax.TokenCParen:
+				s.open--
+			}
+		}
+	}
+	if more || s.open > 0 {
+		return "", false
+	}
+	stmt := strings.Join(s.lines, "\n")
+	s.lines, s.open = nil, 0
+	return stmt, true
+}
+
+// isTerminal reports whether r is a terminal.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // evalConsoleLine evaluates one expression and formats its value. A call

@@ -1,12 +1,13 @@
 package command
 
 import (
+	"fmt"
 	"testing"
 )
 
 // TestConsole evaluates expressions against variables, locals, module
-// outputs and resources in the state, one a line, and goes on after an
-// error.
+// outputs and resources in the state, one a line or one over several
+// lines while brackets are open.
 func TestConsole(t *testing.T) {
 	dir := workDir(t, map[string]string{
 		"main.tf": `
@@ -59,10 +60,14 @@ type(tolist([{a = 1}]))
 terraform_data.server[1].output
 length(terraform_data.server)
 module.net.subnet
-1 +
-terraform_data.nosuch.id
 
 upper(var.name)
+{
+  a = [1,
+    2]
+}
+1 + \
+  2
 [for z in var.zones : "${z}!"]
 tomap({ a = 1 })
 toset(["x"])
@@ -72,11 +77,24 @@ exit
 "not evaluated"
 `
 	r := rigInput(t, dir, input, "console", "-no-color", "-var", "zones=[\"a\", \"b\"]")
-	if r.code != 0 {
+	if r.code != 0 || r.stderr != "" {
 		t.Errorf("console: exit %d\n%s", r.code, r.stderr)
 	}
 	golden(t, "console/stdout", r.stdout)
-	golden(t, "console/stderr", r.stderr)
+
+	// Read from a pipe, the first error ends the console with exit
+	// status 1, as in OpenTofu.
+	for i, input := range []string{"var.name\n1 +\nvar.name\n", "terraform_data.nosuch.id\nvar.name\n"} {
+		r = rigInput(t, dir, input, "console", "-no-color", "-var", "zones=[\"a\"]")
+		want := ""
+		if i == 0 {
+			want = "\"web\"\n"
+		}
+		if r.code != 1 || r.stdout != want {
+			t.Errorf("console < %q: exit %d, stdout %q; want exit 1 and %q", input, r.code, r.stdout, want)
+		}
+		golden(t, fmt.Sprintf("console/stderr%d", i+1), r.stderr)
+	}
 }
 
 func TestConsoleWithoutState(t *testing.T) {

@@ -114,3 +114,71 @@ provider "terraform" {
 		})
 	}
 }
+
+// TestInitBuiltInProviderDependencies checks init's errors for a built-in
+// provider given a version constraint or one rig does not have, worded as
+// OpenTofu's.
+func TestInitBuiltInProviderDependencies(t *testing.T) {
+	tests := []struct {
+		name, config, detail string
+	}{
+		{
+			name: "version constraint in required_providers",
+			config: `terraform {
+  required_providers {
+    terraform = { source = "terraform.io/builtin/terraform", version = "1.0.0" }
+  }
+}
+resource "terraform_data" "a" {}
+`,
+			detail: "Cannot use terraform.io/builtin/terraform: built-in providers do not support explicit version constraints.",
+		},
+		{
+			name: "version constraint in a child module's provider block",
+			config: `module "m" { source = "./m" }
+-- m/main.tf --
+provider "terraform" { version = ">= 1.0" }
+resource "terraform_data" "a" {}
+`,
+			detail: "Cannot use terraform.io/builtin/terraform: built-in providers do not support explicit version constraints.",
+		},
+		{
+			name: "unknown built-in provider",
+			config: `terraform {
+  required_providers {
+    foo = { source = "terraform.io/builtin/foo" }
+  }
+}
+`,
+			detail: `Cannot use terraform.io/builtin/foo: this rig release has no built-in provider named "foo".`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			files := strings.Split(tt.config, "-- m/main.tf --\n")
+			writeFile(t, dir, "main.tf", files[0])
+			if len(files) > 1 {
+				if err := os.Mkdir(filepath.Join(dir, "m"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				writeFile(t, dir, "m/main.tf", files[1])
+			}
+			r := rig(t, dir, "init", "-no-color")
+			if r.code != 1 || !strings.Contains(r.stderr, "Error: Invalid dependency on built-in provider") ||
+				!strings.Contains(strings.Join(strings.Fields(r.stderr), " "), tt.detail) {
+				t.Errorf("init: exit %d, want 1 and %q\n%s%s", r.code, tt.detail, r.stdout, r.stderr)
+			}
+		})
+	}
+	dir := t.TempDir()
+	writeFile(t, dir, "main.tf", `terraform {
+  required_providers {
+    terraform = { source = "terraform.io/builtin/terraform" }
+  }
+}
+`)
+	if r := rig(t, dir, "init", "-no-color"); r.code != 0 || !strings.Contains(r.stdout, "- terraform.io/builtin/terraform is built in to rig") {
+		t.Errorf("init without a constraint: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

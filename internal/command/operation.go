@@ -49,6 +49,11 @@ type operationFlags struct {
 	// given; listRefreshed has the plan list what it read back, without
 	// keeping refresh times (rig drift).
 	refreshChanged, refreshSet, listRefreshed bool
+	// refreshCommand is set for the refresh command: a refresh-only apply
+	// that, as OpenTofu's refresh, accepts a directory without
+	// configuration, keeps the root outputs the configuration does not
+	// declare, and shows no plan and no summary.
+	refreshCommand bool
 }
 
 func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
@@ -129,7 +134,7 @@ func (m *Meta) open(ctx context.Context, f *operationFlags, lockOp string) (*wor
 		parallelism = f.parallelism
 	}
 	opts := workdir.OpenOptions{
-		Operation: lockOp, Lock: workdir.LockOptions{Lock: f.lock, Timeout: f.lockTimeout}, AllowEmpty: f.destroy,
+		Operation: lockOp, Lock: workdir.LockOptions{Lock: f.lock, Timeout: f.lockTimeout}, AllowEmpty: allowEmpty(f),
 		Vars: f.vars, SkipVariables: f.savedPlan, Parallelism: parallelism, Limits: f.limits, Guard: m.interrupts,
 	}
 	if m.inputAllowed() {
@@ -139,6 +144,11 @@ func (m *Meta) open(ctx context.Context, f *operationFlags, lockOp string) (*wor
 	m.sources = sess.Sources
 	return sess, ds
 }
+
+// allowEmpty reports whether an operation accepts a directory without
+// configuration: a destroy and a refresh need none, and a saved plan
+// carries its own (compared with the directory's when applied).
+func allowEmpty(f *operationFlags) bool { return f.destroy || f.savedPlan || f.refreshCommand }
 
 // makePlan plans with the session's inputs and the planning flags;
 // hooks observe the refresh (nil for none).

@@ -74,6 +74,7 @@ func runPlan(m *Meta, args []string) int {
 	p, more := m.makePlan(ctx, sess, &f, out.refreshHooks())
 	ds = ds.Append(more)
 	if ds.HasErrors() {
+		out.erroredPlan(ctx, p, sess.Providers)
 		out.diagnostics(ds)
 		return 1
 	}
@@ -103,7 +104,9 @@ func runPlan(m *Meta, args []string) int {
 			out.diagnostics(ds.Append(err))
 			return 1
 		}
-		if !m.inAutomation {
+		// As OpenTofu, a plan with nothing to apply (only check results,
+		// say) is saved without telling how to apply it.
+		if !m.inAutomation && p.HasChanges() {
 			out.savedPlan(f.out, len(generated) > 0)
 		}
 	}

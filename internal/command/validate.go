@@ -49,8 +49,13 @@ func runValidate(m *Meta, args []string) int {
 	}
 	if !*jsonOut {
 		m.showDiagnostics(ds)
-		if !ds.HasErrors() {
+		switch {
+		case len(ds) == 0:
 			fmt.Fprint(m.Out, colorText(m.Color, "\x1b[32m\x1b[1mSuccess!\x1b[0m The configuration is valid.\n", "Success! The configuration is valid.\n"))
+		case !ds.HasErrors():
+			// As OpenTofu words it, wrapped as the diagnostics are.
+			fmt.Fprint(m.Out, colorText(m.Color, "\x1b[32m\x1b[1mSuccess!\x1b[0m The configuration is valid, but there were some validation warnings\nas shown above.\n",
+				"Success! The configuration is valid, but there were some validation warnings\nas shown above.\n"))
 		}
 	}
 	if ds.HasErrors() {

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/version"
@@ -80,6 +82,21 @@ func (o *output) plan(p *plan.Plan, schemas ui.ProviderSchemas, order *pendingOr
 	if g, _ := order.wait(); g != nil && p.HasChanges() {
 		ui.RenderWaves(o.m.Out, order.waves, o.opts())
 	}
+}
+
+// erroredPlan shows what a plan that stopped with errors had planned, as
+// OpenTofu shows it before the errors: the changes planned so far ("rig
+// planned the following actions, but then encountered a problem"), or
+// "Planning failed." when it planned objects without a change; nothing
+// for a plan of no object and no output. It shows no order of
+// operations: the plan cannot be applied.
+func (o *output) erroredPlan(ctx context.Context, p *plan.Plan, providers *provider.Set) {
+	if p == nil || len(p.Changes) == 0 && len(p.Outputs) == 0 {
+		return
+	}
+	none := &pendingOrder{done: make(chan struct{})}
+	close(none.done)
+	o.plan(p, ui.PlanSchemas(ctx, providers, p), none)
 }
 
 // pendingOrder is a plan's operation graph being built on another
@@ -181,6 +198,17 @@ func (o *output) applied(summary ui.ChangeSummary, final *state.State) {
 	}
 	_ = ui.RenderApplySummary(o.m.Out, summary, o.opts())
 	if summary.Operation != ui.OperationDestroy && len(final.Outputs) > 0 {
+		_ = ui.RenderApplyOutputs(o.m.Out, final.Outputs, o.opts())
+	}
+}
+
+// refreshed reports the end of the refresh command: the root outputs, as
+// OpenTofu's refresh shows them, without a summary.
+func (o *output) refreshed(final *state.State) {
+	if o.json != nil {
+		_ = o.json.Outputs(final.Outputs)
+	}
+	if o.human && len(final.Outputs) > 0 {
 		_ = ui.RenderApplyOutputs(o.m.Out, final.Outputs, o.opts())
 	}
 }

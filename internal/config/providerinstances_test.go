@@ -110,7 +110,11 @@ module "m" {
 		{"nested module", map[string]string{"main.tf": `module "m" { source = "./m" }`, "m/main.tf": providers + `
 resource "aws_x" "a" {
   provider = aws.by_region
-}`}, []string{"error m/main.tf:13: Invalid resource provider configuration: A reference to a provider configuration which uses for_each requires an instance key."}},
+}`}, []string{
+			// The empty aws.single block of the child module.
+			`warning m/main.tf:7: Redundant empty provider block: Earlier versions of Terraform and OpenTofu used empty provider blocks`,
+			"error m/main.tf:13: Invalid resource provider configuration: A reference to a provider configuration which uses for_each requires an instance key.",
+		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

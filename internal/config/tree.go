@@ -150,6 +150,7 @@ func loadChildren(r files, root, m *Module, resolve ModuleDirResolver) diag.Diag
 		}
 		ds = ds.Append(checkChildOnlyBlocks(child))
 		ds = ds.Append(checkConstVariables(child))
+		ds = ds.Append(redundantProviderBlocks(child))
 		if len(child.ProviderConfigs) > 0 && (call.Count != nil || call.ForEach != nil || call.Enabled != nil || len(call.DependsOn) > 0) {
 			ds = ds.Append(diag.At(call.DeclRange, "Module is incompatible with count, for_each, enabled and depends_on",
 				fmt.Sprintf("The module at %s is a legacy module which contains its own local provider configurations, and so calls to it may not use the count, for_each, enabled or depends_on arguments.\n\nIf you also control the module %q, consider updating this module to instead expect provider configurations to be passed by its caller.", path, call.Source)))
@@ -178,9 +179,9 @@ func moduleDir(r files, m *Module, call *ModuleCall, key string, resolve ModuleD
 	return resolve(key, call)
 }
 
-func notInstalled(call *ModuleCall, key string) diag.Diagnostic {
+func notInstalled(call *ModuleCall, _ string) diag.Diagnostic {
 	return diag.At(call.DeclRange, "Module not installed",
-		fmt.Sprintf("This module (%s) is not yet installed. Run \"rig init\" to install all modules required by this configuration.", key))
+		"This module is not yet installed. Run \"rig init\" to install all modules required by this configuration.")
 }
 
 // NotInstalledDiag is the diagnostic for a call whose source a resolver

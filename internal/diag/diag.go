@@ -58,6 +58,20 @@ type Diagnostic struct {
 	// Values are the values of the references of the expression at Subject
 	// (a failed condition's), shown under its source line; nil when none.
 	Values []ExprValue
+	// Apart keeps the diagnostic out of consolidation: shown in full
+	// however many others share its summary (a check block's assertion,
+	// as OpenTofu shows each).
+	Apart bool
+	// Difference holds the values of the two sides of a failed condition
+	// written as an equality (a == b), shown as a diff; nil otherwise.
+	Difference *ExprDifference
+}
+
+// ExprDifference is the two sides of an equality whose result a
+// diagnostic reports: the left one shown as the value before, the right
+// one as the value after. Both keep their marks.
+type ExprDifference struct {
+	Left, Right cty.Value
 }
 
 // ExprValue is the value one reference of an expression had: what a

@@ -38,8 +38,15 @@ func CheckRule(scope *lang.Scope, rule *config.CheckRule, summary, suffix string
 	}
 	d := diag.At(rule.Condition.Range(), summary, *failed+suffix)
 	d.Values = scope.ExpressionValues(rule.Condition)
+	d.Difference = scope.EqualityDifference(rule.Condition)
 	return ds.Append(d)
 }
+
+// The summaries of the warnings CheckAssert gives.
+const (
+	CheckAssertionFailed  = "Check block assertion failed"
+	CheckAssertionUnknown = "Check block assertion known after apply"
+)
 
 // CheckAssert evaluates an assert block of a check block. A failure is
 // never an error: a known false result is a "Check block assertion failed"
@@ -50,17 +57,21 @@ func CheckAssert(scope *lang.Scope, rule *config.CheckRule, at RuleAt) diag.Diag
 	val, ds := scope.EvalExpr(rule.Condition, cty.Bool)
 	if !ds.HasErrors() && !val.IsKnown() {
 		at.report(checks.Unknown, "")
-		d := diag.WarningAt(rule.Condition.Range(), "Check block assertion known after apply",
+		d := diag.WarningAt(rule.Condition.Range(), CheckAssertionUnknown,
 			"The condition could not be evaluated at this time, a result will be known when this plan is applied.")
 		d.Values = scope.ExpressionValues(rule.Condition)
+		d.Difference = scope.EqualityDifference(rule.Condition)
+		d.Apart = true
 		return ds.Append(d)
 	}
 	ds, failed := failure(scope, rule, val, ds, at)
 	if failed == nil {
 		return ds
 	}
-	d := diag.WarningAt(rule.Condition.Range(), "Check block assertion failed", *failed)
+	d := diag.WarningAt(rule.Condition.Range(), CheckAssertionFailed, *failed)
 	d.Values = scope.ExpressionValues(rule.Condition)
+	d.Difference = scope.EqualityDifference(rule.Condition)
+	d.Apart = true
 	return ds.Append(d)
 }
 

@@ -81,6 +81,9 @@ type Diagnostic struct {
 	Address  string   `json:"address,omitempty"`
 	Range    *Range   `json:"range,omitempty"`
 	Snippet  *Snippet `json:"snippet,omitempty"`
+	// Difference is the two sides of a failed equality (OpenTofu 1.12):
+	// the left one before, the right one after.
+	Difference *Change `json:"difference,omitempty"`
 }
 
 // Snippet is a diagnostic's source excerpt, in the shape of the JSON

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/rig-iac/rig/internal/diag"
@@ -26,23 +27,47 @@ func (s *Scope) ExpressionValues(expr hcl.Expression) []diag.ExprValue {
 	return TraversalValues(expr, ctx)
 }
 
+// EqualityDifference returns the values in s of the two sides of expr
+// when it is an equality (a == b), for a diagnostic to show them as a
+// diff, as OpenTofu 1.12 does; nil for any other expression, or when the
+// left side is not wholly known.
+func (s *Scope) EqualityDifference(expr hcl.Expression) *diag.ExprDifference {
+	eq, ok := expr.(*hclsyntax.BinaryOpExpr)
+	if !ok || eq.Op != hclsyntax.OpEqual {
+		return nil
+	}
+	refs, ds := cachedReferences(expr)
+	if ds.HasErrors() {
+		return nil
+	}
+	ctx, _ := s.EvalContext(refs)
+	left, _ := eq.LHS.Value(ctx)
+	right, _ := eq.RHS.Value(ctx)
+	if plain, _ := left.UnmarkDeep(); !plain.IsWhollyKnown() {
+		return nil
+	}
+	return &diag.ExprDifference{Left: left, Right: right}
+}
+
 // TraversalValues returns the values of the traversals of expr in ctx,
-// each once, in the order they are written; traversals that cannot be
-// evaluated are left out.
+// each once, in the order they are written. A traversal that cannot be
+// evaluated (an index out of range) gives the value of its longest prefix
+// that can, as OpenTofu gives it; one whose root cannot is left out.
 func TraversalValues(expr hcl.Expression, ctx *hcl.EvalContext) []diag.ExprValue {
 	var out []diag.ExprValue
 	seen := map[string]bool{}
 	for _, t := range expr.Variables() {
-		v, hds := t.TraverseAbs(ctx)
-		if hds.HasErrors() {
-			continue
+		for ; len(t) > 0; t = t[:len(t)-1] {
+			v, hds := t.TraverseAbs(ctx)
+			if hds.HasErrors() {
+				continue
+			}
+			if name := TraversalString(t); !seen[name] {
+				seen[name] = true
+				out = append(out, diag.ExprValue{Traversal: name, Value: v})
+			}
+			break
 		}
-		name := TraversalString(t)
-		if seen[name] {
-			continue
-		}
-		seen[name] = true
-		out = append(out, diag.ExprValue{Traversal: name, Value: v})
 	}
 	return out
 }

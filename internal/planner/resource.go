@@ -464,8 +464,16 @@ func (p *planner) planOutputs() diag.Diagnostics {
 			continue
 		}
 		scope := p.eval.Scope(addrs.RootModule, lang.InstanceData{})
+		var failed bool
 		for i, rule := range o.Preconditions {
-			ds = ds.Append(eval.CheckRule(scope, rule, "Module output value precondition failed", "", p.ruleAt(checks.NamedObject(checks.OutputKind, addrs.RootModule, name), checks.Precondition, i)))
+			more := eval.CheckRule(scope, rule, "Module output value precondition failed", "", p.ruleAt(checks.NamedObject(checks.OutputKind, addrs.RootModule, name), checks.Precondition, i))
+			failed = failed || more.HasErrors()
+			ds = ds.Append(more)
+		}
+		if failed {
+			// As in OpenTofu, an output whose precondition failed is not
+			// evaluated and has no planned change.
+			continue
 		}
 		val, more := eval.EvalOutput(scope, o)
 		ds = ds.Append(more)

@@ -112,6 +112,7 @@ func checkAssertion(scope *lang.Scope, rule *config.CheckRule) (Status, diag.Dia
 	}
 	d := diag.At(rng, "Test assertion failed", msg)
 	d.Values = scope.ExpressionValues(rule.Condition)
+	d.Difference = scope.EqualityDifference(rule.Condition)
 	return Fail, ds.Append(d)
 }
 

@@ -35,7 +35,7 @@ func condense(ds diag.Diagnostics, opts CondenseOptions) []condensed {
 	out := make([]condensed, 0, len(ds))
 	group := map[string]int{} // severity and summary → index in out
 	for _, d := range ds {
-		consolidate := d.Subject != nil &&
+		consolidate := d.Subject != nil && !d.Apart &&
 			(d.Severity == diag.Warning && opts.ConsolidateWarnings || d.Severity == diag.Error && opts.ConsolidateErrors)
 		if !consolidate {
 			out = append(out, condensed{d: d, places: 1})

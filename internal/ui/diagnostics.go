@@ -139,6 +139,7 @@ func writeSnippet(b *strings.Builder, d diag.Diagnostic, files *sourceFiles, o r
 		fmt.Fprintf(b, "%4d: %s\n", sn.StartLine+i, l)
 	}
 	writeExprValues(b, d.Values, o)
+	writeExprDifference(b, d.Difference, o)
 	b.WriteString("\n")
 }
 

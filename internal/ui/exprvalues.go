@@ -10,34 +10,40 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/marks"
+	"github.com/rig-iac/rig/internal/plan"
 )
 
 // exprStatements returns what a diagnostic says of each value of its
-// expression ("is \"x\"", "has a sensitive value"), sorted by traversal, in
-// the form OpenTofu's diagnostics give them. A sensitive value is only said
-// to be one unless showSensitive.
+// expression ("is \"x\"", "is a string"), sorted by traversal, in the form
+// OpenTofu's diagnostics give them. As in OpenTofu, a diagnostic that a
+// sensitive or an unknown value did not cause (a failed condition) leaves
+// a sensitive value out, unless showSensitive, and gives only the type of
+// an unknown one, so that no one takes either for the cause.
 func exprStatements(values []diag.ExprValue, showSensitive bool) []jsonformat.ExpressionValue {
 	out := make([]jsonformat.ExpressionValue, 0, len(values))
 	for _, v := range values {
-		out = append(out, jsonformat.ExpressionValue{Traversal: v.Traversal, Statement: exprStatement(v.Value, showSensitive)})
+		if st := exprStatement(v.Value, showSensitive); st != "" {
+			out = append(out, jsonformat.ExpressionValue{Traversal: v.Traversal, Statement: st})
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Traversal < out[j].Traversal })
 	return out
 }
 
+// exprStatement is what a diagnostic says of one value; "" for nothing.
 func exprStatement(v cty.Value, showSensitive bool) string {
 	v, ms := v.Unmark()
 	for m := range ms {
 		if marks.IsSensitive(m) && !showSensitive {
-			return "has a sensitive value"
+			return ""
 		}
 	}
 	v, _ = v.UnmarkDeep()
 	if !v.IsKnown() {
 		if ty := v.Type(); ty != cty.DynamicPseudoType {
-			return fmt.Sprintf("is a %s, known only after apply", ty.FriendlyName())
+			return "is a " + ty.FriendlyName()
 		}
-		return "will be known only after apply"
+		return ""
 	}
 	return "is " + compactValue(v)
 }
@@ -86,11 +92,88 @@ func compactValue(v cty.Value) string {
 // writeExprValues writes the values of a diagnostic's expression under its
 // source lines, as OpenTofu does.
 func writeExprValues(b *strings.Builder, values []diag.ExprValue, o ropts) {
-	if len(values) == 0 {
+	statements := exprStatements(values, o.showSensitive)
+	if len(statements) == 0 {
 		return
 	}
 	b.WriteString(o.c("    [dark_gray]├────────────────[reset]\n"))
-	for _, v := range exprStatements(values, o.showSensitive) {
+	for _, v := range statements {
 		fmt.Fprintf(b, o.c("    [dark_gray]│[reset] [bold]%s[reset] %s\n"), printable(v.Traversal), printable(v.Statement))
 	}
+}
+
+// writeExprDifference writes the two sides of a failed equality as a diff
+// under the values of its expression, as OpenTofu 1.12 does: the left side
+// before, the right side after; a sensitive side hides the whole diff.
+func writeExprDifference(b *strings.Builder, d *diag.ExprDifference, o ropts) {
+	if d == nil {
+		return
+	}
+	b.WriteString(o.c("    [dark_gray]├────────────────[reset]\n"))
+	b.WriteString(o.c("    [dark_gray]│[reset] [bold]Diff: [reset]\n"))
+	for _, l := range strings.Split("    "+renderExprDifference(d, o), "\n") {
+		fmt.Fprintf(b, o.c("    [dark_gray]│[reset] %s\n"), l)
+	}
+}
+
+func renderExprDifference(d *diag.ExprDifference, o ropts) string {
+	if !o.showSensitive && (marks.Has(d.Left) || marks.Has(d.Right)) {
+		return marks.Redacted
+	}
+	var b strings.Builder
+	outputDiff(&plan.OutputChange{Action: plan.Update, Before: d.Left, After: d.Right}).render(&b, 0, o)
+	return b.String()
+}
+
+// differenceToJSON is a diagnostic's "difference", as OpenTofu 1.12 writes
+// it: the left side as the value before, the right side as the value
+// after, each with its sensitive paths. Sensitive parts are written as
+// null (OpenTofu writes them out); nil when d is nil or cannot be encoded.
+func differenceToJSON(d *diag.ExprDifference) *jsonformat.Change {
+	if d == nil {
+		return nil
+	}
+	bset, aset := pathSet{}, pathSet{}
+	before, after := redact(unmarkInto(d.Left, bset), bset), redact(unmarkInto(d.Right, aset), aset)
+	body := &jsonformat.Change{}
+	var err error
+	if body.Before, err = marshalValue(before); err != nil {
+		return nil
+	}
+	known, afterUnknown := after, cty.False
+	if !after.IsWhollyKnown() {
+		known, afterUnknown = omitUnknowns(after), unknownAsBool(after)
+	}
+	if !isNil(known) {
+		if body.After, err = marshalValue(known); err != nil {
+			return nil
+		}
+	}
+	if body.AfterUnknown, err = marshalValue(afterUnknown); err != nil {
+		return nil
+	}
+	if body.BeforeSensitive, err = marshalValue(sensitiveAsBool(before, nil, bset)); err != nil {
+		return nil
+	}
+	if body.AfterSensitive, err = marshalValue(sensitiveAsBool(after, nil, aset)); err != nil {
+		return nil
+	}
+	return body
+}
+
+// redact replaces the parts of v at the paths of set with nulls.
+func redact(v cty.Value, set pathSet) cty.Value {
+	if len(set) == 0 {
+		return v
+	}
+	out, err := cty.Transform(v, func(p cty.Path, v cty.Value) (cty.Value, error) {
+		if set.has(p) {
+			return cty.NullVal(v.Type()), nil
+		}
+		return v, nil
+	})
+	if err != nil {
+		return cty.NullVal(v.Type())
+	}
+	return out
 }

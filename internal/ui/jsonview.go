@@ -364,6 +364,7 @@ func diagnosticToJSON(d diag.Diagnostic, files *sourceFiles) jsonformat.Diagnost
 		}
 		j.Snippet = files.snippet(d)
 	}
+	j.Difference = differenceToJSON(d.Difference)
 	return j
 }
 

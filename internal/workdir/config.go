@@ -1,10 +1,12 @@
 package workdir
 
 import (
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/getmodules"
+	"github.com/rig-iac/rig/internal/getproviders"
 )
 
 // LoadConfig loads the configuration of the working directory (or of
@@ -121,10 +124,41 @@ func (d *Dir) installedModules() config.ModuleDirResolver {
 		}
 		if src, perr := getmodules.ParseSource(call.Source); perr == nil && !src.Matches(rec.Source) {
 			return "", diag.Diagnostics{diag.At(call.SourceRange, "Module source has changed",
-				"The source address was changed since this module was installed. Run \"rig init\" to install all modules required by this configuration.")}
+				fmt.Sprintf("The source address was changed from %q to %q since this module was installed. Run \"rig init\" to install all modules required by this configuration.", rec.Source, src.String()))}
 		}
-		return d.path(filepath.FromSlash(rec.Dir)), nil
+		dir := d.path(filepath.FromSlash(rec.Dir))
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return "", diag.Diagnostics{diag.At(call.DeclRange, "Module not installed",
+				fmt.Sprintf("This module's local cache directory %s could not be read. Run \"rig init\" to install all modules required by this configuration.", rec.Dir))}
+		}
+		if ds := installedVersionAllowed(call, rec); ds.HasErrors() {
+			return "", ds
+		}
+		return dir, nil
 	}
+}
+
+// installedVersionAllowed reports, as OpenTofu does, a module call whose
+// version constraint no longer allows the version init installed (or that
+// has one where init installed a module without a version).
+func installedVersionAllowed(call *config.ModuleCall, rec getmodules.Record) diag.Diagnostics {
+	if strings.TrimSpace(call.Version) == "" {
+		return nil
+	}
+	constraints, err := getproviders.ParseConstraints(call.Version)
+	if err != nil {
+		return nil // init reports the constraint
+	}
+	const advice = " Run \"rig init\" to install all modules required by this configuration."
+	if rec.Version == "" {
+		return diag.Diagnostics{diag.At(call.SourceRange, "Module version requirements have changed",
+			"The version requirements have changed since this module was installed and the installed version is no longer acceptable."+advice)}
+	}
+	if v, err := getproviders.ParseVersion(rec.Version); err == nil && !constraints.Allows(v) {
+		return diag.Diagnostics{diag.At(call.SourceRange, "Module version requirements have changed",
+			fmt.Sprintf("The version requirements have changed since this module was installed and the installed version (%s) is no longer acceptable.", rec.Version)+advice)}
+	}
+	return nil
 }
 
 // logConfig records the configuration loaded: how many modules and files,

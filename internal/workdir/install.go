@@ -60,8 +60,9 @@ type InstallProvidersOptions struct {
 }
 
 // InstallProviders is init's provider step: it makes the data directory,
-// checks the built-in
-// providers start, installs every plugin provider the modules of the
+// checks the built-in providers the configuration requires (refusing a
+// version constraint on one, or one rig does not have, as OpenTofu does)
+// and that they start, installs every plugin provider the modules of the
 // configuration require (their version constraints merged) from the
 // sources of the CLI configuration (skipping dev_overrides and reattached
 // providers) and records the selections in the dependency lock file
@@ -72,10 +73,20 @@ func (d *Dir) InstallProviders(ctx context.Context, cfg *config.Module, opts Ins
 		return diag.Diagnostics{diag.Errorf("Failed to initialize", "Creating %s: %s", d.DataDir(), err)}
 	}
 	var ds diag.Diagnostics
-	builtins := provider.NewSet(d.ProviderFactories())
+	factories := d.ProviderFactories()
+	builtins := provider.NewSet(factories)
 	defer builtins.Close()
+	constrained := builtinConstraints(cfg)
 	for _, p := range TreeRequiredProviders(cfg) {
 		if !p.IsBuiltIn() {
+			continue
+		}
+		if _, ok := factories[p]; !ok {
+			ds = ds.Append(diag.Errorf("Invalid dependency on built-in provider", "Cannot use %s: this rig release has no built-in provider named %q.", p.ForDisplay(), p.Type))
+			continue
+		}
+		if constrained[p] {
+			ds = ds.Append(diag.Errorf("Invalid dependency on built-in provider", "Cannot use %s: built-in providers do not support explicit version constraints.", p.ForDisplay()))
 			continue
 		}
 		if _, more := builtins.Schemas(ctx, p); more.HasErrors() {

@@ -135,6 +135,27 @@ func ProviderRequirements(cfg *config.Module) ([]getproviders.Requirement, diag.
 	return out, ds
 }
 
+// builtinConstraints returns the built-in providers that a module of the
+// tree under cfg gives a version constraint (in required_providers or a
+// provider block's version), which OpenTofu's init refuses: a built-in
+// provider is the version of the rig that runs it.
+func builtinConstraints(cfg *config.Module) map[addrs.Provider]bool {
+	out := map[addrs.Provider]bool{}
+	for _, m := range cfg.AllModules() {
+		for _, rp := range m.Terraform.RequiredProviders {
+			if rp.Provider.IsBuiltIn() && strings.TrimSpace(rp.Version) != "" {
+				out[rp.Provider] = true
+			}
+		}
+		for _, pb := range m.ProviderConfigs {
+			if p := m.ProviderFor(pb.Name); p.IsBuiltIn() && strings.TrimSpace(pb.Version) != "" {
+				out[p] = true
+			}
+		}
+	}
+	return out
+}
+
 // pluginProviders is what the working directory offers besides the
 // built-in providers: the packages `rig init` installed and locked, the
 // CLI configuration's dev_overrides and TF_REATTACH_PROVIDERS. It is loaded

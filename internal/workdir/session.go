@@ -31,7 +31,8 @@ type OpenOptions struct {
 	// nor removed (it may be a running apply's).
 	Lock LockOptions
 	// AllowEmpty accepts a working directory without configuration files
-	// (a destroy plans to delete whatever the state holds).
+	// (a destroy plans to delete whatever the state holds, a refresh
+	// refreshes it, a saved plan carries its own configuration).
 	AllowEmpty bool
 	// Vars are -var and -var-file, in order. SkipVariables collects none:
 	// a saved plan carries its own.
