@@ -297,7 +297,7 @@ func block5(b *proto.Schema_Block) (*provider.Block, error) {
 		Deprecated:      b.GetDeprecated(),
 		DescriptionKind: stringKind(int32(b.GetDescriptionKind())),
 		// Protocol 5.10; a nil block has none.
-		DeprecationMessage: unknownString(b, deprecationMessage5Block),
+		DeprecationMessage: b.GetDeprecationMessage(),
 	}
 	for _, a := range b.GetAttributes() {
 		ty, err := attributeType(a.GetName(), a.GetType())
@@ -314,7 +314,7 @@ func block5(b *proto.Schema_Block) (*provider.Block, error) {
 			Deprecated:      a.GetDeprecated(),
 			DescriptionKind: stringKind(int32(a.GetDescriptionKind())),
 			// Protocol 5.10.
-			DeprecationMessage: unknownString(a, deprecationMessage5Attribute),
+			DeprecationMessage: a.GetDeprecationMessage(),
 		}
 	}
 	for _, nb := range b.GetBlockTypes() {

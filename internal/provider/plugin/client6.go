@@ -297,7 +297,7 @@ func block6(b *proto.Schema_Block) (*provider.Block, error) {
 		Deprecated:      b.GetDeprecated(),
 		DescriptionKind: stringKind(int32(b.GetDescriptionKind())),
 		// Protocol 6.10; a nil block has none.
-		DeprecationMessage: unknownString(b, deprecationMessage6Block),
+		DeprecationMessage: b.GetDeprecationMessage(),
 	}
 	for _, a := range b.GetAttributes() {
 		attr, err := attribute6(a)
@@ -333,7 +333,7 @@ func attribute6(a *proto.Schema_Attribute) (*provider.Attribute, error) {
 		Deprecated:      a.GetDeprecated(),
 		DescriptionKind: stringKind(int32(a.GetDescriptionKind())),
 		// Protocol 6.10.
-		DeprecationMessage: unknownString(a, deprecationMessage6Attribute),
+		DeprecationMessage: a.GetDeprecationMessage(),
 	}
 	if nt := a.GetNestedType(); nt != nil {
 		if len(a.GetType()) > 0 {
