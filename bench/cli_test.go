@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -53,6 +52,16 @@ func otherTools(env string) []cliTool {
 	return out
 }
 
+// beforeTools returns the earlier build of rig RIG_BENCH_RIG_BEFORE names
+// (none when it is unset), called "rig before".
+func beforeTools() []cliTool {
+	tools := otherTools("RIG_BENCH_RIG_BEFORE")
+	for i := range tools {
+		tools[i].name = "rig before"
+	}
+	return tools[:min(len(tools), 1)]
+}
+
 // cliRun is what one command cost: wall time, CPU time (its own and its
 // children's, the provider processes), and its peak resident memory.
 type cliRun struct {
@@ -91,9 +100,7 @@ func (t cliTool) run(b *testing.B, dir string, env []string, args ...string) cli
 		b.Fatalf("%s %s in %s: %v\n%s", t.name, strings.Join(args, " "), dir, err, out.String())
 	}
 	r := cliRun{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.maxRSSKiB = ru.Maxrss
-	}
+	r.maxRSSKiB = maxRSSKiB(cmd.ProcessState)
 	return r
 }
 

@@ -133,14 +133,16 @@ func startProvider(ctx context.Context, exe, prov string) (*plugin.Provider, err
 	return p, nil
 }
 
-// measure runs one phase and returns the time it took: the processes
+// measure runs one phase and returns what it took: the processes
 // started at once, then each walk of the phase, its objects'
-// chains of calls parallelism at a time, then the processes ended.
-func (f *providerFloor) measure(ctx context.Context, phase string) (time.Duration, error) {
+// chains of calls parallelism at a time, then the processes ended. Its CPU
+// time is this process's (the plugin client's) and the providers'.
+func (f *providerFloor) measure(ctx context.Context, phase string) (cliRun, error) {
 	walks, ok := floorPhases[phase]
 	if !ok {
-		return 0, fmt.Errorf("no floor for phase %q", phase)
+		return cliRun{}, fmt.Errorf("no floor for phase %q", phase)
 	}
+	cpu0 := cpuTime()
 	start := time.Now()
 	provs := make([]*plugin.Provider, len(f.res))
 	errs := make([]error, len(f.res))
@@ -158,7 +160,7 @@ func (f *providerFloor) measure(ctx context.Context, phase string) (time.Duratio
 	}()
 	for _, err := range errs {
 		if err != nil {
-			return 0, err
+			return cliRun{}, err
 		}
 	}
 	type item struct{ res, obj int }
@@ -179,14 +181,14 @@ func (f *providerFloor) measure(ctx context.Context, phase string) (time.Duratio
 			return nil
 		})
 		if err != nil {
-			return 0, err
+			return cliRun{}, err
 		}
 	}
 	for i, p := range provs {
 		p.Close()
 		provs[i] = nil
 	}
-	return time.Since(start), nil
+	return cliRun{wall: time.Since(start), cpu: cpuTime() - cpu0}, nil
 }
 
 // call makes one call of kind for object i through p.

@@ -99,7 +99,8 @@ func envInt(env string, def int) int {
 // applied, planned with and without refresh, and destroyed, each tool in
 // turn for each phase, one round per iteration (-benchtime=3x for three).
 // The OpenTofu executables are RIG_BENCH_TOFU (a colon-separated list);
-// without any it skips. Each round also measures the providers' floor for
+// without any it skips. An earlier build of rig, RIG_BENCH_RIG_BEFORE,
+// runs too when set. Each round also measures the providers' floor for
 // each phase (providerFloor: the calls rig makes, straight through rig's
 // plugin client, -parallelism at a time). Before the rounds it counts the
 // calls each tool makes in each phase, from the SDKs' protocol logs. It
@@ -115,7 +116,8 @@ func BenchmarkRealProviders(b *testing.B) {
 	const parallelism = 10
 	ctx := context.Background()
 	work := b.TempDir()
-	tools := append([]cliTool{buildRig(b, filepath.Join(work, "bin"))}, tofus...)
+	tools := append([]cliTool{buildRig(b, filepath.Join(work, "bin"))}, beforeTools()...)
+	tools = append(tools, tofus...)
 	cliConfig := filepath.Join(work, "empty.tfrc")
 	writeFiles(b, work, map[string]string{"empty.tfrc": ""})
 	env := cliEnv(cliConfig)
@@ -171,11 +173,11 @@ func BenchmarkRealProviders(b *testing.B) {
 				t := tools[(j+round)%len(tools)]
 				record(t.name, i, t.run(b, dirs[t.name], env, ph.args...))
 			}
-			d, err := floor.measure(ctx, ph.name)
+			r, err := floor.measure(ctx, ph.name)
 			if err != nil {
 				b.Fatalf("provider floor, %s: %v", ph.name, err)
 			}
-			record(floorName, i, cliRun{wall: d})
+			record(floorName, i, r)
 		}
 		round++
 	}
@@ -191,25 +193,26 @@ func BenchmarkRealProviders(b *testing.B) {
 		fmt.Fprintf(&table, " rig / %s |", t.name)
 	}
 	table.WriteString(" " + floorName + " | rig / floor |\n|---|")
-	table.WriteString(strings.Repeat("---:|", 2*len(tools)+1) + "\n")
+	table.WriteString(strings.Repeat("---:|", len(tools)+len(tofus)+2) + "\n")
 	for i, ph := range realPhases {
 		fmt.Fprintf(&table, "| %s |", ph.name)
-		med := map[string]time.Duration{}
+		med, cpu := map[string]time.Duration{}, map[string]time.Duration{}
 		for _, name := range append(toolNames(tools), floorName) {
 			var walls, cpus []time.Duration
 			for _, r := range times[name][i] {
 				walls, cpus = append(walls, r.wall), append(cpus, r.cpu)
 			}
-			med[name] = median(walls)
+			med[name], cpu[name] = median(walls), median(cpus)
 			b.ReportMetric(med[name].Seconds(), metricName(name, ph.name))
 			if name != floorName {
-				fmt.Fprintf(&table, " %s (CPU %s) |", seconds(med[name]), seconds(median(cpus)))
+				fmt.Fprintf(&table, " %s (CPU %s) |", seconds(med[name]), seconds(cpu[name]))
 			}
 		}
 		for _, t := range tofus {
 			fmt.Fprintf(&table, " %.2f |", med["rig"].Seconds()/med[t.name].Seconds())
 		}
-		fmt.Fprintf(&table, " %s | %.2f |\n", seconds(med[floorName]), med["rig"].Seconds()/med[floorName].Seconds())
+		fmt.Fprintf(&table, " %s (CPU %s) | %.2f (CPU %.2f) |\n", seconds(med[floorName]), seconds(cpu[floorName]),
+			med["rig"].Seconds()/med[floorName].Seconds(), cpu["rig"].Seconds()/cpu[floorName].Seconds())
 	}
 	table.WriteString("\nCalls of the providers per phase\n\n| phase | tool | calls |\n|---|---|---|\n")
 	for i, ph := range realPhases {

@@ -21,10 +21,7 @@ func BenchmarkSlowProviderNoopPlan(b *testing.B) {
 	n := envInt("RIG_BENCH_N", 300)
 	const delay = 50 * time.Millisecond
 	work := b.TempDir()
-	tools := append([]cliTool{buildRig(b, filepath.Join(work, "bin"))}, otherTools("RIG_BENCH_RIG_BEFORE")...)
-	for i := range tools[1:] {
-		tools[1+i].name = "rig before"
-	}
+	tools := append([]cliTool{buildRig(b, filepath.Join(work, "bin"))}, beforeTools()...)
 	tools = append(tools, otherTools("RIG_BENCH_TOFU")...)
 	plugins := filepath.Join(work, "plugins")
 	cmd := exec.Command("go", "build", "-o", filepath.Join(plugins, "terraform-provider-test"), "./internal/provider/plugin/testdata/testprovider")

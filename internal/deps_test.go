@@ -14,6 +14,7 @@ var allowedImports = map[string][]string{
 	"internal/dag":                      {},
 	"internal/addrs":                    {},
 	"internal/parallel":                 {},
+	"internal/adaptive":                 {}, // adaptive concurrency limits for calls to remote APIs
 	"internal/ctyjson":                  {},
 	"internal/marks":                    {}, // value marks (sensitive) and how marked values are kept out of text
 	"internal/version":                  {}, // rig's version and the Terraform version it is compatible with
@@ -35,7 +36,7 @@ var allowedImports = map[string][]string{
 	// Durability: snapshots at increasing serials, the journal, its fold and replay.
 	"internal/state/statemgr": {"internal/addrs", "internal/backend", "internal/diag", "internal/state",
 		"internal/state/journal", "internal/state/statefile", "internal/version"},
-	"internal/provider":         {"internal/addrs", "internal/diag", "internal/marks", "internal/version"},
+	"internal/provider":         {"internal/adaptive", "internal/addrs", "internal/diag", "internal/marks", "internal/version"},
 	"internal/provider/builtin": {"internal/addrs", "internal/ctyjson", "internal/diag", "internal/provider"},
 	// The provisioners rig runs: their schemas and local-exec.
 	"internal/provisioner":           {},
@@ -64,16 +65,21 @@ var allowedImports = map[string][]string{
 	"internal/checks": {"internal/addrs", "internal/config"},
 	// Evaluation of a configuration tree's expressions, shared by plan and apply.
 	"internal/eval": {"internal/addrs", "internal/checks", "internal/config", "internal/diag", "internal/lang", "internal/marks", "internal/provider"},
-	"internal/plan": {"internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
+	"internal/plan": {"internal/adaptive", "internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
 		"internal/eval", "internal/lang", "internal/marks", "internal/parallel", "internal/provider", "internal/provisioner", "internal/state"},
 	"internal/plan/planfile": {"internal/addrs", "internal/ctyjson", "internal/marks", "internal/plan", "internal/state", "internal/state/statefile"},
-	"internal/apply": {"internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
+	"internal/apply": {"internal/adaptive", "internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
 		"internal/eval", "internal/lang", "internal/marks", "internal/plan", "internal/provider", "internal/provisioner", "internal/state"},
 	"internal/ui": {"internal/addrs", "internal/apply", "internal/dag", "internal/diag", "internal/marks", "internal/plan",
 		"internal/provider", "internal/state"},
 	// Why a plan does what it does to one address (rig explain).
 	"internal/explain": {"internal/addrs", "internal/apply", "internal/config", "internal/diag", "internal/lang",
 		"internal/plan", "internal/ui"},
+	// rig test: test files run against injected plan, apply and providers.
+	"internal/testrun": {"internal/addrs", "internal/apply", "internal/config", "internal/dag", "internal/diag",
+		"internal/eval", "internal/lang", "internal/plan", "internal/provider", "internal/state"},
+	// The reports of rig test: human, JSON messages, JUnit XML.
+	"internal/testreport":    {"internal/config", "internal/diag", "internal/testrun", "internal/ui"},
 	"internal/graphview":     {"internal/addrs", "internal/apply", "internal/dag", "internal/plan"},
 	"internal/browsertest":   {},
 	"internal/timeline":      {"internal/addrs", "internal/apply", "internal/graphview", "internal/plan"},
@@ -90,7 +96,12 @@ var allowedImports = map[string][]string{
 	// Benchmarks drive the engine packages directly.
 	"bench":            {"*"},
 	"bench/gen":        {},
+	"bench/cloudbench": {}, // runs the rig command against slowcloud
 	"bench/cmd/riggen": {"bench/gen"},
+	// rig test beside tofu test: outcomes run by run, and times.
+	"bench/tofutest":        {},
+	"bench/cmd/testcompare": {"bench/tofutest"},
+	"bench/cmd/testbench":   {"bench/tofutest"},
 }
 
 const modulePath = "github.com/rig-iac/rig/"

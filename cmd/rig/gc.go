@@ -11,12 +11,13 @@ import (
 // state and plan. Collecting garbage rarely (GOGC=400) makes it fast while
 // that heap is small; on a large graph the same setting would let garbage
 // grow to four times the live heap, so a soft memory limit takes over:
-// collections keep the process near heapSoftLimit, and once the live heap
-// itself approaches that limit, near one and a half times the live heap (as
+// collections keep the process near heapSoftLimit (so that an apply of
+// 100,000 objects stays within 1 GiB), and once the live heap itself
+// approaches that limit, near one and a half times the live heap (as
 // GOGC=50 would), which never lets the collector run back to back.
 const (
 	gcPercent     = 400
-	heapSoftLimit = 1792 << 20
+	heapSoftLimit = 896 << 20
 )
 
 // tuneGC applies rig's garbage collection policy, unless the user set GOGC

@@ -10,7 +10,8 @@ func TestMemoryLimitFor(t *testing.T) {
 		{0, heapSoftLimit},
 		{200 << 20, heapSoftLimit},
 		{heapSoftLimit / 2, heapSoftLimit},
-		{1 << 30, heapSoftLimit},
+		{heapSoftLimit / 3 * 2, heapSoftLimit},
+		{1 << 30, 3 << 29},
 		{2 << 30, 3 << 30},
 		{4 << 30, 6 << 30},
 	}

@@ -52,22 +52,32 @@ func ParseTargetStr(s string) (Target, error) {
 	if diags.HasErrors() {
 		return Target{}, fmt.Errorf("invalid target address %q: %s", s, diags[0].Summary)
 	}
-	mod, rest, err := parseModulePrefix(trav)
+	t, err := ParseTarget(trav)
 	if err != nil {
 		return Target{}, fmt.Errorf("invalid target address %q: %w", s, err)
 	}
+	return t, nil
+}
+
+// ParseTarget parses a traversal written in configuration (a test file's
+// plan_options target or an override's target) into a target address.
+func ParseTarget(trav hcl.Traversal) (Target, error) {
+	mod, rest, err := parseModulePrefix(trav)
+	if err != nil {
+		return Target{}, err
+	}
 	if len(rest) == 0 {
 		if mod.IsRoot() {
-			return Target{}, fmt.Errorf("invalid target address %q: a resource or module address is required", s)
+			return Target{}, fmt.Errorf("a resource or module address is required")
 		}
 		return Target{Kind: ModuleTarget, Module: mod}, nil
 	}
 	ri, rest, err := parseResourceInstance(rest)
 	if err != nil {
-		return Target{}, fmt.Errorf("invalid target address %q: %w", s, err)
+		return Target{}, err
 	}
 	if len(rest) != 0 {
-		return Target{}, fmt.Errorf("invalid target address %q: unexpected extra operators after address", s)
+		return Target{}, fmt.Errorf("unexpected extra operators after address")
 	}
 	t := Target{Kind: ResourceTarget, Module: mod, Resource: ri.Resource}
 	if !ri.Key.IsNone() {

@@ -56,7 +56,9 @@ type Options struct {
 	// are created or updated (at once when none is), and update
 	// p.PriorState in place rather than a copy, so that a large plan's and
 	// configuration's memory is given back as the apply goes; for callers
-	// that use neither p nor cfg afterwards.
+	// that use neither p nor cfg afterwards. The values of the objects
+	// applied (and of prior objects expressions refer to) are then kept as
+	// their state objects' JSON, decoded when referred to.
 	ReleaseApplied bool
 	// MaxInstances bounds the instances one resource block or module call
 	// may expand to; 0 means lang.DefaultMaxInstances.
@@ -99,7 +101,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		cfg: cfg, plan: p, graph: g, set: set, opts: opts,
 		// Provider calls are not interrupted by ctx: a running operation finishes.
 		opCtx:  context.WithoutCancel(ctx),
-		values: newLiveValues(cfg, p, valueDecoder{ctx: ctx, set: set}),
+		values: newLiveValues(cfg, p, valueDecoder{ctx: ctx, set: set}, opts.ReleaseApplied),
 	}
 	ev, more := eval.New(a.opCtx, eval.Options{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace,
 		Timestamp: p.Timestamp, Cwd: opts.Cwd, MaxInstances: opts.MaxInstances, Providers: set})
@@ -143,6 +145,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		release = releaser(cfg, g)
 	}
 	var dmu sync.Mutex
+	classes, classLimits, classLimit := walkLimits(cfg, g, opts.Limits, set, opts.Parallelism)
 	res := dag.Walk(ctx, g.G, func(ctx context.Context, op Op) error {
 		if op.IsBarrier() {
 			return nil
@@ -157,7 +160,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 			dmu.Unlock()
 		}
 		return d.Err()
-	}, dag.WalkOptions[Op]{Limit: opts.Parallelism, Classes: limitClasses(cfg, g, opts.Limits), ClassLimits: classLimits(opts.Limits),
+	}, dag.WalkOptions[Op]{Limit: opts.Parallelism, Classes: classes, ClassLimits: classLimits, ClassLimit: classLimit,
 		ReleasedLimit: releasedLimit(opts.Parallelism)})
 	if n := res.Count(dag.NotRunCancelled); n > 0 {
 		ds = ds.Append(diag.Errorf("Operation interrupted", "The apply was interrupted: %d operation(s) did not start. The state records every operation that finished.", n))
@@ -462,7 +465,7 @@ func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanc
 	if ds = ds.Append(more); ds.HasErrors() {
 		return Result{}, ds
 	}
-	resp := prov.ApplyResourceChange(a.opCtx, provider.ApplyRequest{
+	resp := prov.ApplyResourceChange(provider.WithResourceInstance(a.opCtx, op.Addr), provider.ApplyRequest{
 		TypeName: op.Addr.Resource.Resource.Type, PriorState: unmarked(c.Before),
 		PlannedState: cty.NullVal(ty), Config: cty.NullVal(ty), PlannedPrivate: c.PriorPrivate,
 		ProviderMeta: meta,

@@ -248,8 +248,8 @@ resource "test_thing" "guarded" {
 				t.Fatal(ds.Err())
 			}
 			check := Op{Addr: thing("a"), Kind: OpCreate}
-			if g.Verbs[check] != "check" {
-				t.Fatalf("no check of test_thing.a in the operation graph: %v", g.Verbs)
+			if g.Verb(check) != "check" {
+				t.Fatalf("no check of test_thing.a in the operation graph: %v", g.G.Nodes())
 			}
 			h := &operationHooks{}
 			s.hooks = h

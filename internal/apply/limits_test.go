@@ -102,3 +102,55 @@ resource "test_other" "b" {
 		t.Errorf("without limits: %v, want nil", n(g.G.Nodes()[0]))
 	}
 }
+
+// TestWritesBackOffWhenThrottled: when the provider set adapts, a create
+// that fails with a throttling error halves its provider's limit, and no
+// operation started afterwards runs alongside more than the new limit
+// allows, within -parallelism 10.
+func TestWritesBackOffWhenThrottled(t *testing.T) {
+	var b strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&b, "resource \"test_thing\" \"t%d\" {\n  key = \"t%d\"\n}\n", i, i)
+	}
+	src := b.String()
+	s := newScenario(t)
+	s.prov.SleepAll(20 * time.Millisecond)
+	s.prov.ThrottleOn("t0", providertest.Create, 1)
+	p, ds := s.plan(src, plan.NormalMode)
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	set := provider.NewSet(s.factories())
+	defer set.Close()
+	set.Adapt(provider.Adaptive{Ceiling: 64})
+	_, ds = Apply(context.Background(), loadConfig(t, src), p, set, Options{Parallelism: 10})
+	if !ds.HasErrors() || !strings.Contains(ds.Err().Error(), "ThrottlingException") {
+		t.Fatalf("want the throttling error of t0, got %v", ds.Err())
+	}
+	ops := s.prov.Ops()
+	throttled, ok := s.prov.Find("t0", providertest.Create)
+	if !ok {
+		t.Fatal("t0 was not created")
+	}
+	pc := p.Changes[0].ProviderConfig
+	if got := set.Limiter(pc).Limit(); got != 5 {
+		t.Errorf("limit after one throttling error: %d, want 10/2 = 5", got)
+	}
+	for _, x := range ops {
+		if x.Start < throttled.End {
+			continue
+		}
+		alongside := 0
+		for _, y := range ops {
+			if providertest.Overlapped(x, y) && y.Start < x.Start {
+				alongside++
+			}
+		}
+		if alongside >= 5 {
+			t.Errorf("%s started beside %d operations after the limit fell to 5 (%s)", x, alongside, providertest.OrderString(ops))
+		}
+	}
+	if len(ops) != 30 {
+		t.Errorf("%d operations ran, want 30", len(ops))
+	}
+}

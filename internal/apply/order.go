@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -47,16 +48,15 @@ func (k OpKind) String() string {
 // IsBarrier reports whether op is a barrier node rather than an operation.
 func (o Op) IsBarrier() bool { return o.Kind == OpBarrierBefore || o.Kind == OpBarrierAfter }
 
-// setKey names the operations of one kind of one resource: its creates and
-// updates, its create-before-destroy deletes, or its other deletes.
-type setKey struct {
-	resource addrs.AbsResource
-	kind     OpKind
-	cbd      bool
+// resourceSets are the operations of one resource by kind: its creates and
+// updates, its other deletes, and its create-before-destroy deletes; nil
+// when it has none of a kind.
+type resourceSets struct {
+	create, delete, deleteCBD *opSet
 }
 
-// opSet is the operations of one setKey, with the barriers that stand for
-// them, made when first needed.
+// opSet is the operations of one kind of one resource (see resourceSets),
+// with the barriers that stand for them, made when first needed.
 type opSet struct {
 	g             *Graph
 	resource      addrs.AbsResource
@@ -64,6 +64,17 @@ type opSet struct {
 	ops           []Op
 	first, last   Op
 	hasFirst, has bool
+	// lastNode is after()'s node in g.G, once afterNode has looked it up.
+	lastNode    dag.Node
+	hasLastNode bool
+}
+
+// afterNode is after() as a node of the graph.
+func (s *opSet) afterNode() dag.Node {
+	if !s.hasLastNode {
+		s.lastNode, s.hasLastNode = s.g.G.Node(s.after()), true
+	}
+	return s.lastNode
 }
 
 // barrierKind tells the barriers of different sets of one resource apart.
@@ -131,9 +142,6 @@ type Graph struct {
 	G *dag.Graph[Op]
 	// Changes maps each operation to the planned change it carries out.
 	Changes map[Op]*plan.ResourceInstanceChange
-	// Verbs maps each operation to what it does ("create", "update",
-	// "destroy", "read", or "check" for the conditions of an unchanged object).
-	Verbs map[Op]string
 	// DeposeKeys holds, for each create_before_destroy replacement, the key
 	// the current object is deposed under before its successor is created.
 	DeposeKeys map[addrs.AbsResourceInstance]addrs.DeposedKey
@@ -195,7 +203,7 @@ func OrderWith(p *plan.Plan, opts OrderOptions) (*Graph, diag.Diagnostics) {
 func order(p *plan.Plan, opts OrderOptions, keys map[addrs.AbsResourceInstance]addrs.DeposedKey) *Graph {
 	// A replacement is two operations; most changes are one.
 	n := len(p.Changes) + len(p.Changes)/8
-	g := &Graph{G: dag.NewSized[Op](n), Changes: make(map[Op]*plan.ResourceInstanceChange, n), Verbs: make(map[Op]string, n), DeposeKeys: map[addrs.AbsResourceInstance]addrs.DeposedKey{}, config: opts.Config}
+	g := &Graph{G: dag.NewSized[Op](n), Changes: make(map[Op]*plan.ResourceInstanceChange, n), DeposeKeys: map[addrs.AbsResourceInstance]addrs.DeposedKey{}, config: opts.Config}
 	if opts.Rules {
 		g.rules = make(map[edge]Rule, 2*n)
 	}
@@ -220,7 +228,7 @@ func order(p *plan.Plan, opts OrderOptions, keys map[addrs.AbsResourceInstance]a
 			// applied, before its dependents run, as OpenTofu does.
 			if checkAtApply(p, c) {
 				op := Op{Addr: c.Addr, Kind: OpCreate}
-				g.add(op, c, "check")
+				g.add(op, c)
 				creates[ra] = append(creates[ra], op)
 				current[c.Addr] = op
 			}
@@ -232,12 +240,12 @@ func order(p *plan.Plan, opts OrderOptions, keys map[addrs.AbsResourceInstance]a
 			// A forget-then-create's old object leaves the state before
 			// the walk (see Apply): only its create is an operation.
 			op := Op{Addr: c.Addr, Kind: OpCreate}
-			g.add(op, c, c.Action.String())
+			g.add(op, c)
 			creates[ra] = append(creates[ra], op)
 			current[c.Addr] = op
 		case plan.Delete:
 			op := Op{Addr: c.Addr, Deposed: c.Deposed, Kind: OpDelete}
-			g.add(op, c, "destroy")
+			g.add(op, c)
 			deletes[ra] = append(deletes[ra], op)
 			if c.Deposed != addrs.NotDeposed {
 				earlier = append(earlier, op)
@@ -253,8 +261,8 @@ func order(p *plan.Plan, opts OrderOptions, keys map[addrs.AbsResourceInstance]a
 				g.DeposeKeys[c.Addr] = dk
 				del.Deposed = dk
 			}
-			g.add(cr, c, "create")
-			g.add(del, c, "destroy")
+			g.add(cr, c)
+			g.add(del, c)
 			current[c.Addr] = cr
 			creates[ra] = append(creates[ra], cr)
 			deletes[ra] = append(deletes[ra], del)
@@ -279,27 +287,41 @@ func order(p *plan.Plan, opts OrderOptions, keys map[addrs.AbsResourceInstance]a
 	// waits for all the creates (or deletes) of a dependency. Where a set
 	// has more than one operation, its edges go through a barrier node, so
 	// two count resources of W instances each are joined by 2W edges, not W².
-	sets := map[setKey]*opSet{}
-	set := func(ra addrs.AbsResource, kind OpKind, cbd bool) *opSet {
-		k := setKey{ra, kind, cbd}
-		s := sets[k]
-		if s == nil {
-			s = &opSet{g: g, resource: ra, kind: kind}
-			sets[k] = s
+	// Each resource's sets are found with one lookup per dependency.
+	sets := map[addrs.AbsResource]*resourceSets{}
+	setsOf := func(ra addrs.AbsResource) *resourceSets {
+		rs := sets[ra]
+		if rs == nil {
+			rs = &resourceSets{}
+			sets[ra] = rs
 		}
-		return s
+		return rs
+	}
+	set := func(ra addrs.AbsResource, s **opSet, kind OpKind) *opSet {
+		if *s == nil {
+			*s = &opSet{g: g, resource: ra, kind: kind}
+		}
+		return *s
 	}
 	for ra, ops := range creates {
-		for _, op := range ops {
-			set(ra, OpCreate, false).ops = append(set(ra, OpCreate, false).ops, op)
-		}
+		rs := setsOf(ra)
+		set(ra, &rs.create, OpCreate).ops = ops
 	}
 	for ra, ops := range deletes {
+		rs := setsOf(ra)
 		for _, op := range ops {
-			s := set(ra, OpDelete, g.isCBD(op))
+			dst := &rs.delete
+			if g.isCBD(op) {
+				dst = &rs.deleteCBD
+			}
+			s := set(ra, dst, OpDelete)
 			s.ops = append(s.ops, op)
 		}
 	}
+	// The edges into an operation are added at once, by node: an object
+	// records hundreds of dependencies in a graph of distinct resource
+	// blocks.
+	var preds predecessors
 	for _, op := range g.G.Nodes() {
 		c := g.Changes[op]
 		own := op.Addr.ContainingResource().Unkeyed()
@@ -307,33 +329,37 @@ func order(p *plan.Plan, opts OrderOptions, keys map[addrs.AbsResourceInstance]a
 		case OpCreate:
 			// Rules 1 and 4: after the creates/updates of what it depends on,
 			// and after (or, for a CBD dependency, before) their deletes.
+			preds.reset()
 			for _, dep := range mergeDeps(c.Dependencies, recordedDeps(prior, addrs.ObjectAddr{Instance: c.Addr})) {
-				if dep == own {
+				rs := sets[dep]
+				if rs == nil || dep == own {
 					continue
 				}
-				if s := sets[setKey{dep, OpCreate, false}]; s != nil {
-					g.connect(s.after(), op, RuleDependency)
+				if s := rs.create; s != nil {
+					preds.add(s, RuleDependency)
 				}
-				if s := sets[setKey{dep, OpDelete, false}]; s != nil {
-					g.connect(s.after(), op, RuleAfterDependencyDelete)
+				if s := rs.delete; s != nil {
+					preds.add(s, RuleAfterDependencyDelete)
 				}
-				if s := sets[setKey{dep, OpDelete, true}]; s != nil {
+				if s := rs.deleteCBD; s != nil {
 					g.connect(op, s.before(), RuleBeforeCBDDelete)
 				}
 			}
+			preds.connect(g, op)
 		case OpDelete:
 			// Rules 2 and 4: before the deletes of what it depended on, and
 			// before (or, when itself CBD, after) their creates/updates.
 			for _, dep := range recordedDeps(prior, addrs.ObjectAddr{Instance: c.Addr, Deposed: c.Deposed}) {
-				if dep == own {
+				rs := sets[dep]
+				if rs == nil || dep == own {
 					continue
 				}
-				for _, cbd := range []bool{false, true} {
-					if s := sets[setKey{dep, OpDelete, cbd}]; s != nil {
+				for _, s := range []*opSet{rs.delete, rs.deleteCBD} {
+					if s != nil {
 						g.connect(op, s.before(), RuleReverseDestroy)
 					}
 				}
-				if s := sets[setKey{dep, OpCreate, false}]; s != nil {
+				if s := rs.create; s != nil {
 					if g.isCBD(op) {
 						g.connect(s.after(), op, RuleCBDDeleteAfterDependencyCreate)
 					} else {
@@ -367,10 +393,62 @@ func (g *Graph) connect(from, to Op, r Rule) {
 	}
 }
 
-func (g *Graph) add(op Op, c *plan.ResourceInstanceChange, verb string) {
+// predecessors gathers the edges into one operation, each from the node
+// that follows an opSet, to add them at once.
+type predecessors struct {
+	nodes []dag.Node
+	sets  []*opSet
+	rules []Rule
+}
+
+func (p *predecessors) reset() {
+	p.nodes, p.sets, p.rules = p.nodes[:0], p.sets[:0], p.rules[:0]
+}
+
+// add adds the edge from s's last node, made by rule r.
+func (p *predecessors) add(s *opSet, r Rule) {
+	p.nodes = append(p.nodes, s.afterNode())
+	if s.g.rules != nil {
+		p.sets, p.rules = append(p.sets, s), append(p.rules, r)
+	}
+}
+
+// connect adds the edges gathered into to, as Graph.connect would one by one.
+func (p *predecessors) connect(g *Graph, to Op) {
+	g.G.ConnectNodes(p.nodes, g.G.Node(to))
+	for i, s := range p.sets {
+		if e := (edge{s.after(), to}); !g.hasRule(e) {
+			g.rules[e] = p.rules[i]
+		}
+	}
+}
+
+// hasRule reports whether the rules recorded hold e.
+func (g *Graph) hasRule(e edge) bool {
+	_, ok := g.rules[e]
+	return ok
+}
+
+func (g *Graph) add(op Op, c *plan.ResourceInstanceChange) {
 	g.G.Add(op)
 	g.Changes[op] = c
-	g.Verbs[op] = verb
+}
+
+// Verb says what an operation does: "create", "update", "read",
+// "destroy", or "check" for the conditions of an unchanged object.
+func (g *Graph) Verb(op Op) string {
+	c := g.Changes[op]
+	switch {
+	case op.Kind == OpDelete:
+		return "destroy"
+	case c == nil:
+		return ""
+	case c.Action == plan.NoOp:
+		return "check"
+	case c.Action.IsReplace():
+		return "create"
+	}
+	return c.Action.String()
 }
 
 // isCBD reports whether a delete operation is ordered create-before-destroy.
@@ -387,8 +465,11 @@ func recordedDeps(s *state.State, addr addrs.ObjectAddr) []addrs.AbsResource {
 	return nil
 }
 
+// mergeDeps returns the union of a and b, in the order of a then b; a
+// itself when b holds nothing else (an object planned with the
+// dependencies it recorded).
 func mergeDeps(a, b []addrs.AbsResource) []addrs.AbsResource {
-	if len(b) == 0 {
+	if len(b) == 0 || slices.Equal(a, b) {
 		return a
 	}
 	if len(a) == 0 {
@@ -417,10 +498,10 @@ func (g *Graph) label(op Op) string {
 	}
 	if c := g.Changes[op]; c != nil && c.Deposed == addrs.NotDeposed && op.Deposed != addrs.NotDeposed {
 		// The old object of a create_before_destroy replacement: its key is chosen at apply.
-		return op.Addr.String() + " (" + g.Verbs[op] + " deposed)"
+		return op.Addr.String() + " (" + g.Verb(op) + " deposed)"
 	}
 	obj := addrs.ObjectAddr{Instance: op.Addr, Deposed: op.Deposed}
-	return obj.String() + " (" + g.Verbs[op] + ")"
+	return obj.String() + " (" + g.Verb(op) + ")"
 }
 
 // Waves returns the operations grouped into waves that may run in parallel,

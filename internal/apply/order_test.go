@@ -66,7 +66,7 @@ func stepsOf(g *Graph) string {
 			if op.IsBarrier() {
 				continue
 			}
-			verb := g.Verbs[op]
+			verb := g.Verb(op)
 			ops = append(ops, verb+" "+op.Addr.Resource.Resource.Name)
 		}
 		if len(ops) == 0 {

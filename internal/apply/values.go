@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"container/list"
 	"context"
 	"slices"
 	"sync"
@@ -21,21 +22,63 @@ import (
 // (planned values at first, replaced by real ones as operations complete),
 // so that expressions evaluated during apply see what has been done so far.
 // It is safe for concurrent use.
+//
+// With stored set, the values of the objects the apply records (and of
+// prior objects) are kept encoded, as the JSON of their state objects, and
+// decoded again when an expression refers to their resource; the whole
+// values of the resources referred to last are kept decoded, up to
+// wholeBudget instances in all. An apply of 100,000 objects would
+// otherwise hold every one of them decoded, several times the memory of
+// the state.
 type liveValues struct {
-	mu    sync.Mutex
-	modes map[addrs.ConfigResource]eval.ExpansionMode
-	keys  map[addrs.AbsResource][]addrs.InstanceKey
-	vals  map[addrs.AbsResourceInstance]cty.Value
-	whole map[addrs.AbsResource]cty.Value
+	mu     sync.Mutex
+	modes  map[addrs.ConfigResource]eval.ExpansionMode
+	keys   map[addrs.AbsResource][]addrs.InstanceKey
+	vals   map[addrs.AbsResourceInstance]liveValue
+	whole  map[addrs.AbsResource]*wholeValue
+	stored bool
+	// recent orders whole's entries by last use, most recent first, when
+	// stored; cached counts the instances their values hold.
+	recent list.List
+	cached int
+	// decode gives the value of an object of the prior state.
+	decode func(*state.Resource, *state.Object) (cty.Value, error)
 }
 
-// newLiveValues starts from the plan's values, as dec gives them.
-func newLiveValues(cfg *config.Module, p *plan.Plan, dec valueDecoder) *liveValues {
+// liveValue is one instance's value: v, or an object to decode.
+type liveValue struct {
+	v cty.Value
+	// obj, when set, holds the value as its state object's JSON, of type
+	// ty and with marks (an object the apply recorded), or, with rs set,
+	// as the prior state records it.
+	obj   *state.Object
+	ty    cty.Type
+	marks []cty.PathValueMarks
+	rs    *state.Resource
+}
+
+// wholeValue is a resource's whole value, as eval asks for it.
+type wholeValue struct {
+	v    cty.Value
+	n    int // instances
+	elem *list.Element
+}
+
+// wholeBudget bounds the instances whose values liveValues keeps decoded
+// in the whole values of resources, when it stores values.
+var wholeBudget = 16384
+
+// newLiveValues starts from the plan's values, as dec gives them. With
+// stored, prior objects are decoded only when referred to, and set keeps
+// values as their objects' JSON.
+func newLiveValues(cfg *config.Module, p *plan.Plan, dec valueDecoder, stored bool) *liveValues {
 	lv := &liveValues{
-		modes: map[addrs.ConfigResource]eval.ExpansionMode{},
-		keys:  map[addrs.AbsResource][]addrs.InstanceKey{},
-		vals:  map[addrs.AbsResourceInstance]cty.Value{},
-		whole: map[addrs.AbsResource]cty.Value{},
+		modes:  map[addrs.ConfigResource]eval.ExpansionMode{},
+		keys:   map[addrs.AbsResource][]addrs.InstanceKey{},
+		vals:   map[addrs.AbsResourceInstance]liveValue{},
+		whole:  map[addrs.AbsResource]*wholeValue{},
+		stored: stored,
+		decode: dec.prior,
 	}
 	for _, m := range cfg.AllModules() {
 		for _, r := range m.Resources() {
@@ -52,7 +95,7 @@ func newLiveValues(cfg *config.Module, p *plan.Plan, dec valueDecoder) *liveValu
 		}
 		r := c.Addr.ContainingResource()
 		lv.keys[r] = append(lv.keys[r], c.Addr.Resource.Key)
-		lv.vals[c.Addr] = dec.planned(c)
+		lv.vals[c.Addr] = liveValue{v: dec.planned(c)}
 	}
 	// Objects the plan has no change for are as the prior state records
 	// them: data sources read during planning, and the objects a targeted
@@ -64,9 +107,12 @@ func newLiveValues(cfg *config.Module, p *plan.Plan, dec valueDecoder) *liveValu
 				if changed[ia] || inst.Current == nil {
 					continue
 				}
-				if v, err := dec.prior(rs, inst.Current); err == nil {
+				if stored {
 					lv.keys[ra] = append(lv.keys[ra], k)
-					lv.vals[ia] = v
+					lv.vals[ia] = liveValue{obj: inst.Current, rs: rs}
+				} else if v, err := dec.prior(rs, inst.Current); err == nil {
+					lv.keys[ra] = append(lv.keys[ra], k)
+					lv.vals[ia] = liveValue{v: v}
 				}
 			}
 		}
@@ -135,29 +181,81 @@ func decodeImplied(obj *state.Object) (cty.Value, error) {
 	return obj.Decode(ty)
 }
 
-// set records the value of an instance after its operation.
-func (lv *liveValues) set(addr addrs.AbsResourceInstance, v cty.Value) {
+// set records the value v of an instance after its operation, obj its
+// state object (of type ty; nil when the apply records none).
+func (lv *liveValues) set(addr addrs.AbsResourceInstance, v cty.Value, obj *state.Object, ty cty.Type) {
+	val := liveValue{v: v}
+	if lv.stored && obj != nil && obj.AttrsJSON != nil {
+		_, marks := v.UnmarkDeepWithPaths()
+		val = liveValue{obj: obj, ty: ty, marks: marks}
+	}
 	lv.mu.Lock()
 	defer lv.mu.Unlock()
-	lv.vals[addr] = v
-	delete(lv.whole, addr.ContainingResource())
+	lv.vals[addr] = val
+	lv.forget(addr.ContainingResource())
+}
+
+// value returns an instance's value, decoding it if it is stored.
+func (lv *liveValues) value(val liveValue) cty.Value {
+	switch {
+	case val.obj == nil:
+		return val.v
+	case val.rs != nil:
+		v, err := lv.decode(val.rs, val.obj)
+		if err != nil {
+			return cty.DynamicVal
+		}
+		return v
+	}
+	v, err := val.obj.Decode(val.ty)
+	if err != nil {
+		// The object was encoded from a value of this type.
+		return cty.DynamicVal
+	}
+	if len(val.marks) > 0 {
+		v = v.MarkWithPaths(val.marks)
+	}
+	return v
+}
+
+// forget drops the cached whole value of r.
+func (lv *liveValues) forget(r addrs.AbsResource) {
+	w := lv.whole[r]
+	if w == nil {
+		return
+	}
+	delete(lv.whole, r)
+	if w.elem != nil {
+		lv.recent.Remove(w.elem)
+		lv.cached -= w.n
+	}
 }
 
 // ResourceValue implements eval.ResourceValues.
 func (lv *liveValues) ResourceValue(r addrs.AbsResource) cty.Value {
 	lv.mu.Lock()
 	defer lv.mu.Unlock()
-	if v, ok := lv.whole[r]; ok {
-		return v
+	if w, ok := lv.whole[r]; ok {
+		if w.elem != nil {
+			lv.recent.MoveToFront(w.elem)
+		}
+		return w.v
 	}
 	exp := eval.Expansion{Mode: lv.modes[r.InConfig()], Keys: lv.keys[r]}
 	vals := make(map[addrs.InstanceKey]cty.Value, len(exp.Keys))
 	for _, k := range exp.Keys {
-		vals[k] = lv.vals[r.Instance(k)]
+		vals[k] = lv.value(lv.vals[r.Instance(k)])
 	}
-	v := exp.WholeValue(vals)
-	lv.whole[r] = v
-	return v
+	w := &wholeValue{v: exp.WholeValue(vals), n: len(exp.Keys)}
+	lv.whole[r] = w
+	if lv.stored {
+		w.elem = lv.recent.PushFront(r)
+		lv.cached += w.n
+		for lv.cached > wholeBudget && lv.recent.Len() > 1 {
+			lv.forget(lv.recent.Back().Value.(addrs.AbsResource))
+		}
+	}
+	return w.v
 }
 
 // recordOutputs evaluates the root outputs with the applied values and records them.

@@ -176,7 +176,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	var note string
 	if rec != nil {
 		var more diag.Diagnostics
-		note, more = m.keepTimeline(rec, g, f)
+		note, more = m.keepTimeline(rec, g, f, op.providers)
 		ds = ds.Append(more)
 	}
 	printNote := func() {

@@ -25,6 +25,12 @@ func init() {
 Initialize a new or existing rig working directory: select the state backend (migrating existing state when it changed and -migrate-state is given), and install the providers the configuration requires (from their registries, network mirrors or local mirror directories, as the CLI configuration says) into .terraform/providers, recording their versions and hashes in the dependency lock file .terraform.lock.hcl.
 
 This is the first command to run for a new configuration, and it is safe to run it again.`},
+		"test": {runTest, "Execute integration tests for rig modules", "[options]", `
+Run the test files of the module in the working directory (*.tftest.hcl, *.tftest.json, OpenTofu's *.tofutest.hcl and *.tofutest.json, in the directory itself and in the test directory, "tests" unless -test-directory says otherwise), as OpenTofu and Terraform run them: each file's run blocks in order, each a plan, or a plan and an apply, of the module (or of the module its module block names), followed by its assertions and expected failures.
+
+Runs that apply create real infrastructure, kept in memory, one state per state key; at the end of each file rig destroys it, state by state in reverse order. Check the output: a cleanup that fails lists what it left behind, by address and id, and saves it in errored_test.tfstate.
+
+Test files run side by side, and so do a file's runs marked parallel, -run-parallelism at a time; provider processes are shared by every run that configures a provider the same way. The first interrupt lets the runs in progress finish, skips the others and cleans up; a second stops at once and lists what is left.`},
 		"validate": {runValidate, "Check whether the configuration is valid", "[options]", `
 Validate the configuration files in the working directory, referring only to the configuration and not to any remote services such as the state or provider APIs.
 

@@ -38,7 +38,6 @@ const (
 	varsUnused        = "Accepted for OpenTofu's sake, which evaluates variables in module sources, backend settings and encryption here; rig takes those as literal values only, so the `NAME=VALUE` is not used."
 	varFilesUnused    = "Accepted for OpenTofu's sake (see -var); the variables of the file at `PATH` are not used."
 	remoteVersionNote = "Accepted without effect: rig has no remote or cloud backend whose OpenTofu or Terraform version this would overlook."
-	noTestsReason     = "rig does not run test files (*.tftest.hcl); its tests are plans, applies and \"rig explain\" of ordinary configurations"
 )
 
 // jsonStreamFlags are -json and -json-into of a command whose output
@@ -57,7 +56,6 @@ var varFlags = []compatFlag{
 
 var (
 	ignoreRemoteVersion = compatFlag{name: "ignore-remote-version", kind: compatIgnored, isBool: true, usage: remoteVersionNote}
-	testDirectory       = compatFlag{name: "test-directory", kind: compatRefused, usage: noTestsReason}
 )
 
 // compatFlags lists, by command, the options of OpenTofu 1.12 and
@@ -65,9 +63,14 @@ var (
 // here, accepted or refused with its reason, so that none is ever an
 // unknown option. An option a command defines itself is left to it.
 var compatFlags = map[string][]compatFlag{
-	"init":     append([]compatFlag{ignoreRemoteVersion, testDirectory}, varFlags...),
-	"get":      append([]compatFlag{testDirectory}, varFlags...),
-	"validate": append([]compatFlag{testDirectory, {name: "no-tests", kind: compatIgnored, isBool: true, usage: "Accepted without effect: rig does not validate test files (*.tftest.hcl)."}}, varFlags...),
+	"init":     append([]compatFlag{ignoreRemoteVersion}, varFlags...),
+	"get":      slices.Clone(varFlags),
+	"validate": slices.Clone(varFlags),
+	"test": {
+		{name: "cloud-run", kind: compatRefused, usage: "rig runs tests where it runs; it has no HCP Terraform or Terraform Enterprise to run them remotely"},
+		{name: "allow-deferral", kind: compatRefused, isBool: true, usage: "deferred actions are an experiment of Terraform that rig does not have"},
+		{name: "repair", kind: compatIgnored, isBool: true, usage: "Accepted without effect: rig keeps no state of a test run after it (what a cleanup leaves is in errored_test.tfstate), so there is none to repair."},
+	},
 	"console": {
 		{name: "json", kind: compatRefused, isBool: true, usage: "the console prints human-readable values; -json-into writes each result as a JSON message into a file beside them, as OpenTofu allows"},
 	},
@@ -92,7 +95,7 @@ var compatFlags = map[string][]compatFlag{
 	"logout":                 slices.Clone(jsonStreamFlags),
 	"output":                 slices.Clone(varFlags),
 	"show":                   slices.Clone(varFlags),
-	"providers":              append([]compatFlag{testDirectory}, varFlags...),
+	"providers":              append([]compatFlag{{name: "test-directory", kind: compatIgnored, usage: "Accepted without effect: the tree lists the providers the configuration requires; a provider only a test file names (in `DIR`) is not listed."}}, varFlags...),
 	"providers schema":       slices.Clone(varFlags),
 	"providers mirror":       append(slices.Clone(jsonStreamFlags), varFlags...),
 	"providers lock":         append([]compatFlag{{name: "enable-plugin-cache", kind: compatIgnored, isBool: true, usage: "Accepted without effect: rig's providers lock finds packages in the plugin cache directory the CLI configuration names, if any, whether or not this is given."}}, append(slices.Clone(jsonStreamFlags), varFlags...)...),
@@ -187,7 +190,6 @@ func (cs *compatState) finish(m *Meta, fs *flag.FlagSet) (int, bool) {
 // refusedCommands are the commands of OpenTofu and Terraform that rig
 // does not have, each with the reason; `rig NAME` says it.
 var refusedCommands = map[string]string{
-	"test":            noTestsReason + ". Run \"rig plan\" with -detailed-exitcode, or check blocks and conditions, in CI instead",
 	"push":            "push uploaded configurations to Terraform Enterprise's legacy (0.x) runs and was removed from Terraform in 0.12 and from OpenTofu; rig has no remote operations",
 	"internal-plugin": "internal-plugin ran plugins built into early Terraform releases; rig's provisioners and built-in provider are part of rig itself",
 }

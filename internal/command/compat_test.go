@@ -13,7 +13,7 @@ import (
 var sampleValues = map[string]string{
 	"deprecation": "module:all", "parallelism": "2", "lockfile": "readonly", "platform": "linux_amd64",
 	"lock-timeout": "1s", "type": "plan", "module-depth": "1", "limit": "a=1", "backend-config": "k=v",
-	"var": "a=b", "format": "dot",
+	"var": "a=b", "format": "dot", "run-parallelism": "2",
 }
 
 // compatInventory reads testdata/compat/flags.txt: each command of
@@ -75,13 +75,12 @@ func TestRefusedAndIgnoredOptions(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"init", "-test-directory=tests"}, "does not run test files"},
-		{[]string{"validate", "-test-directory=tests"}, "does not run test files"},
 		{[]string{"graph", "-draw-cycles"}, "the \"Cycle:\" error lists each edge"},
 		{[]string{"console", "-json"}, "-json-into writes each result"},
 		{[]string{"destroy", "-destroy"}, "always runs in destroy mode"},
 		{[]string{"refresh", "-destroy"}, "use \"rig destroy\""},
-		{[]string{"test"}, "does not run test files"},
+		{[]string{"test", "-cloud-run=app.terraform.io/org/mod/aws"}, "no HCP Terraform"},
+		{[]string{"test", "-allow-deferral"}, "experiment of Terraform"},
 		{[]string{"push"}, "removed from Terraform in 0.12"},
 		{[]string{"internal-plugin"}, "built into early Terraform"},
 	}
@@ -93,6 +92,9 @@ func TestRefusedAndIgnoredOptions(t *testing.T) {
 	}
 	accepted := [][]string{
 		{"validate", "-no-tests", "-var=a=1", "-var-file=x.tfvars"},
+		{"validate", "-test-directory=checks"},
+		{"providers", "-test-directory=checks"},
+		{"test", "-repair"},
 		{"init", "-ignore-remote-version", "-var=a=1"},
 		{"graph", "-module-depth=2", "-verbose"},
 		{"plan", "-compact-warnings", "-concise", "-consolidate-errors", "-consolidate-warnings=false", "-deprecation=module:local"},

@@ -21,6 +21,8 @@ import (
 func runGet(m *Meta, args []string) int {
 	fs := m.flagSet("get")
 	update := fs.Bool("update", false, "Check the modules already installed for newer versions, and install the newest their version constraints allow (git modules are fetched again).")
+	var testDir string
+	addTestDirFlag(fs, &testDir)
 	var stream streamFlags
 	addStreamFlags(fs, &stream)
 	if code, ok := m.parseArgs(fs, args); !ok {
@@ -35,6 +37,11 @@ func runGet(m *Meta, args []string) int {
 	defer m.endStream()
 	root, ds := config.LoadDir(".")
 	m.sources = maps.Clone(root.Sources)
+	if !ds.HasErrors() {
+		var more diag.Diagnostics
+		root, more = withTestModuleCalls(root, testDir)
+		ds = ds.Append(more)
+	}
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1

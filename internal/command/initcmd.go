@@ -44,7 +44,7 @@ func runInit(m *Meta, args []string) int {
 		}
 	}
 	if f.get {
-		if ds := m.initModules(f.upgrade); ds.HasErrors() {
+		if ds := m.initModules(f.upgrade, f.testDir); ds.HasErrors() {
 			m.showDiagnostics(ds)
 			return 1
 		}
@@ -101,10 +101,14 @@ var moduleHTTPClient *http.Client
 // sources cloned, local ones recorded in place; tokens from the CLI
 // configuration and TF_TOKEN_… variables) and writes
 // .terraform/modules/modules.json as terraform and tofu do.
-func (m *Meta) initModules(upgrade bool) diag.Diagnostics {
+func (m *Meta) initModules(upgrade bool, testDir string) diag.Diagnostics {
 	root, ds := config.LoadDir(".")
 	m.sources = maps.Clone(root.Sources)
-	if ds.HasErrors() || len(root.ModuleCalls) == 0 {
+	if ds.HasErrors() {
+		return ds
+	}
+	root, more := withTestModuleCalls(root, testDir)
+	if ds = ds.Append(more); ds.HasErrors() || len(root.ModuleCalls) == 0 {
 		return ds
 	}
 	title := "Initializing modules..."

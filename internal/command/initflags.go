@@ -25,6 +25,9 @@ type initFlags struct {
 	fromModule string
 	// stream is -json and -json-into.
 	stream streamFlags
+	// testDir is -test-directory: where the test files whose modules init
+	// installs are, besides the working directory.
+	testDir string
 }
 
 func addInitFlags(fs *flag.FlagSet, f *initFlags) {
@@ -38,6 +41,7 @@ func addInitFlags(fs *flag.FlagSet, f *initFlags) {
 		return nil
 	})
 	fs.BoolVar(&f.upgrade, "upgrade", false, "Install the newest provider versions the configuration allows, ignoring the selections in the dependency lock file.")
+	addTestDirFlag(fs, &f.testDir)
 	fs.Func("lockfile", "Set the dependency lock file `MODE`. The only mode is readonly: use the versions the lock file selects and fail, without writing it, if the providers the configuration requires differ from those it records.", func(s string) error {
 		if s != "readonly" {
 			return fmt.Errorf("unknown mode %q: the only mode is readonly", s)

@@ -236,6 +236,14 @@ func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*
 		return op, ds
 	}
 	op.providers = provider.NewSet(m.providerFactories())
+	// Calls to each provider configuration's API run at an adaptive
+	// concurrency: up to the -parallelism the user set, else up to the
+	// default read ceiling (writes stay within -parallelism).
+	ceiling := provider.DefaultReadCeiling
+	if f.parallelismSet || st.parallelism > 0 {
+		ceiling = f.parallelism
+	}
+	op.providers.Adapt(provider.Adaptive{Ceiling: ceiling, Trace: true})
 	return op, ds
 }
 

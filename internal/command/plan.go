@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
@@ -22,6 +23,7 @@ func runPlan(m *Meta, args []string) int {
 	fs.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "Return detailed exit codes: 0 when the plan succeeded with no changes, 1 on an error, 2 when it succeeded with changes present.")
 	fs.StringVar(&f.out, "out", "", "Write the plan to the file at `PATH`, for \"rig apply PATH\" to apply.")
 	m.addShowSensitiveFlag(fs)
+	fs.StringVar(&f.timeline, "timeline", "", "Write the timeline of the plan's calls to its providers' APIs to `FILE` as an HTML page: per provider configuration, the calls in flight and their adaptive limit.")
 	var genOut string
 	fs.StringVar(&genOut, "generate-config-out", "", "Write a resource block for every import block whose target has none into the new file at `PATH`, which must not exist; the plan includes it.")
 	if code, ok := m.parseArgs(fs, args); !ok {
@@ -65,12 +67,15 @@ func runPlan(m *Meta, args []string) int {
 			return 1
 		}
 	}
+	started := time.Now()
 	p, more := m.makePlan(ctx, op, &f)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
 	}
+	note, more := keepPlanTimeline(op.providers, &f, started)
+	ds = ds.Append(more)
 	markGenerated(p, generated)
 	out.diagnostics(targetingWarning(p))
 	schemas := planSchemas(ctx, op.providers, p)
@@ -102,6 +107,9 @@ func runPlan(m *Meta, args []string) int {
 			fmt.Fprintf(m.Out, "\n─────────────────────────────────────────────────────────────────────────────\n")
 		}
 		fmt.Fprintf(m.Out, "\nNote: You didn't use the -out option to save this plan, so rig can't\nguarantee to take exactly these actions if you run \"rig apply\" now.\n")
+	}
+	if note != "" && !f.json {
+		fmt.Fprintln(m.Out, note)
 	}
 	if f.detailedExitcode && p.HasChanges() {
 		return 2

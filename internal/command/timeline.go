@@ -7,9 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/timeline"
 )
 
@@ -33,11 +35,12 @@ func newTimelineRecorder(op *operation, g *apply.Graph, f *operationFlags) *time
 // an operation, and writes its page to the file -timeline names, if any;
 // note then tells where. A failure to record is a warning; a failure to
 // write the page asked for is an error.
-func (m *Meta) keepTimeline(rec *timeline.Recorder, g *apply.Graph, f *operationFlags) (note string, ds diag.Diagnostics) {
+func (m *Meta) keepTimeline(rec *timeline.Recorder, g *apply.Graph, f *operationFlags, set *provider.Set) (note string, ds diag.Diagnostics) {
 	if rec.Operations() == 0 && f.timeline == "" {
 		return "", nil
 	}
 	r := rec.Finish(g)
+	r.APIs = apiSeries(set)
 	if rec.Operations() > 0 {
 		if err := saveTimeline(m.timelineFile(), r); err != nil {
 			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Failed to record the timeline",
@@ -51,6 +54,40 @@ func (m *Meta) keepTimeline(rec *timeline.Recorder, g *apply.Graph, f *operation
 		note = fmt.Sprintf("The timeline of this %s is in %s.", r.Command, f.timeline)
 	}
 	return note, ds
+}
+
+// apiSeries returns the calls each provider configuration of set had in
+// flight to its API, and its adaptive limit, over the run (nil for a set
+// that kept no trace).
+func apiSeries(set *provider.Set) []timeline.API {
+	var out []timeline.API
+	pcs, ls := set.Limiters()
+	for i, l := range ls {
+		trace := l.Trace()
+		if len(trace) == 0 {
+			continue
+		}
+		a := timeline.API{Provider: pcs[i].String(), Ceiling: l.Max(), Steps: make([]timeline.APIStep, len(trace))}
+		for j, p := range trace {
+			a.Steps[j] = timeline.APIStep{At: p.At, InFlight: p.InFlight, Limit: p.Limit}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// keepPlanTimeline writes the page of a plan's calls to its providers'
+// APIs to the file -timeline names, if any; note then tells where.
+func keepPlanTimeline(set *provider.Set, f *operationFlags, started time.Time) (note string, ds diag.Diagnostics) {
+	if f.timeline == "" {
+		return "", nil
+	}
+	r := &timeline.Record{FormatVersion: timeline.FormatVersion, Command: "plan", Started: started, Finished: time.Now(),
+		Parallelism: f.parallelism, APIs: apiSeries(set)}
+	if err := writeTimelinePage(f.timeline, r); err != nil {
+		return "", diag.Diagnostics{diag.Errorf("Failed to write the timeline", "%s", err)}
+	}
+	return fmt.Sprintf("The timeline of this plan's calls to providers is in %s.", f.timeline), nil
 }
 
 // saveTimeline writes r to timelineFile, creating its directory if needed.

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/testrun"
 	"github.com/rig-iac/rig/internal/ui"
 )
 
@@ -15,6 +17,9 @@ func runValidate(m *Meta, args []string) int {
 	jsonOut := fs.Bool("json", false, "Print the result in a machine-readable JSON format.")
 	var jsonInto string
 	addJSONIntoFlag(fs, &jsonInto)
+	noTests := fs.Bool("no-tests", false, "Do not validate the test files (*.tftest.hcl and the others rig test runs).")
+	var testDir string
+	addTestDirFlag(fs, &testDir)
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
@@ -41,6 +46,9 @@ func runValidate(m *Meta, args []string) int {
 	if !ds.HasErrors() {
 		set := provider.NewSet(m.providerFactories())
 		ds = ds.Append(plan.Validate(context.Background(), cfg, set, plan.ValidateOptions{Cwd: cwd}))
+		if !*noTests {
+			ds = ds.Append(m.validateTestFiles(cfg, set, testDir, cwd))
+		}
 		_ = set.Close()
 	}
 	if *jsonOut || jsonInto != "" {
@@ -73,4 +81,55 @@ func colorText(color bool, colored, plain string) string {
 		return colored
 	}
 	return plain
+}
+
+// validateTestFiles checks the test files in the working directory and
+// testDir: their syntax, what their runs refer to (testrun.Validate), and
+// the local modules their runs execute, validated as the configuration is.
+func (m *Meta) validateTestFiles(cfg *config.Module, set *provider.Set, testDir, cwd string) diag.Diagnostics {
+	files, ds := config.LoadTestFiles(".", testDir)
+	if m.sources == nil {
+		m.sources = map[string][]byte{}
+	}
+	// Each module is loaded, and its problems reported, once.
+	loadOnce := m.testModuleLoader()
+	type loaded struct {
+		mod *config.Module
+		bad bool
+	}
+	cache := map[string]loaded{}
+	load := func(f *config.TestFile, run *config.TestRun) (*config.Module, diag.Diagnostics) {
+		key := run.Module.Source + "@" + run.Module.Version
+		if l, ok := cache[key]; ok {
+			if l.bad {
+				return nil, nil
+			}
+			return l.mod, nil
+		}
+		mod, ds := loadOnce(f, run)
+		cache[key] = loaded{mod: mod, bad: ds.HasErrors()}
+		if mod != nil {
+			for name, src := range mod.Sources {
+				m.sources[name] = src
+			}
+		}
+		return mod, ds
+	}
+	validated := map[string]bool{}
+	for _, f := range files {
+		m.sources[f.Path] = f.Source
+		ds = ds.Append(testrun.Validate(f, cfg, load))
+		for _, run := range f.Runs {
+			if run.Module == nil || !config.IsLocalSource(run.Module.Source) || validated[run.Module.Source] {
+				continue
+			}
+			validated[run.Module.Source] = true
+			mod, more := load(f, run)
+			if more.HasErrors() || mod == nil || cache[run.Module.Source+"@"+run.Module.Version].bad {
+				continue
+			}
+			ds = ds.Append(plan.Validate(context.Background(), mod, set, plan.ValidateOptions{Cwd: cwd}))
+		}
+	}
+	return ds
 }

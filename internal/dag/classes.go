@@ -13,6 +13,7 @@ import (
 // It is owned by the scheduling goroutine.
 type classState struct {
 	limits  []int
+	limit   func(class int) int // nil: limits alone
 	running []int
 	classes func(id int32) []int
 
@@ -28,6 +29,7 @@ func newClassState[K comparable](g *Graph[K], opts WalkOptions[K]) *classState {
 	}
 	cs := &classState{
 		limits:   opts.ClassLimits,
+		limit:    opts.ClassLimit,
 		running:  make([]int, len(opts.ClassLimits)),
 		classes:  func(id int32) []int { return opts.Classes(g.keys[id]) },
 		sigOf:    make([]int32, len(g.keys)),
@@ -71,7 +73,11 @@ func (cs *classState) sig(id int32) int32 {
 // fits reports whether every class of signature s has a free slot.
 func (cs *classState) fits(s int32) bool {
 	for _, c := range cs.sigClasses[s] {
-		if cs.running[c] >= cs.limits[c] {
+		n := cs.limits[c]
+		if cs.limit != nil {
+			n = min(n, cs.limit(c))
+		}
+		if cs.running[c] >= n {
 			return false
 		}
 	}

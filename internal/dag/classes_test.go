@@ -129,3 +129,77 @@ func TestClassLimitsRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestClassLimitChanges: a class limit given by ClassLimit that grows while
+// a node runs lets more nodes start as soon as that node finishes, never
+// more than ClassLimits allows; one that shrinks holds nodes back.
+func TestClassLimitChanges(t *testing.T) {
+	g := dag.New[string]()
+	for i := range 8 {
+		g.Add(fmt.Sprintf("a%d", i))
+	}
+	var mu sync.Mutex
+	limit := 1
+	started := make(chan string, 8)
+	release := map[string]chan struct{}{}
+	for _, k := range g.Nodes() {
+		release[k] = make(chan struct{})
+	}
+	done := make(chan dag.WalkResult[string])
+	go func() {
+		done <- dag.Walk(context.Background(), g, func(_ context.Context, k string) error {
+			started <- k
+			<-release[k]
+			return nil
+		}, dag.WalkOptions[string]{
+			Limit:       10,
+			Classes:     func(string) []int { return []int{0} },
+			ClassLimits: []int{4},
+			ClassLimit: func(int) int {
+				mu.Lock()
+				defer mu.Unlock()
+				return limit
+			},
+		})
+	}()
+	if k := <-started; k != "a0" {
+		t.Fatalf("first started %s, want a0 alone", k)
+	}
+	mu.Lock()
+	limit = 100 // capped by ClassLimits: 4
+	mu.Unlock()
+	close(release["a0"])
+	next := []string{<-started, <-started, <-started, <-started}
+	slices.Sort(next)
+	if got := strings.Join(next, ","); got != "a1,a2,a3,a4" {
+		t.Fatalf("after the limit grew, started %s; want a1…a4", got)
+	}
+	select {
+	case k := <-started:
+		t.Fatalf("%s started beyond ClassLimits' 4", k)
+	default:
+	}
+	mu.Lock()
+	limit = 2
+	mu.Unlock()
+	close(release["a1"])
+	close(release["a2"])
+	close(release["a3"])
+	if k := <-started; k != "a5" {
+		t.Fatalf("after three finished under a limit of 2, %s started; want a5", k)
+	}
+	select {
+	case k := <-started:
+		t.Fatalf("%s started beyond the limit of 2", k)
+	default:
+	}
+	for _, k := range []string{"a4", "a5"} {
+		close(release[k])
+	}
+	for range 2 {
+		close(release[<-started])
+	}
+	if res := <-done; res.Err() != nil || res.Count(dag.Done) != 8 {
+		t.Fatalf("walk: %v, %d done", res.Err(), res.Count(dag.Done))
+	}
+}

@@ -28,6 +28,10 @@ type Graph[K comparable] struct {
 	out   [][]int32   // out[id]: successor ids in edge insertion order
 	in    [][]int32   // in[id]: predecessor ids in edge insertion order
 	edges int
+	// marks[id] == stamp marks the predecessors of the node ConnectFrom
+	// is connecting; a new stamp clears every mark.
+	marks []uint32
+	stamp uint32
 }
 
 // Edge is one directed edge: From must finish before To starts.
@@ -77,7 +81,78 @@ func (g *Graph[K]) id(k K) int32 {
 // Checking for an existing edge scans the shorter of from's successor list
 // and to's predecessor list, so Connect is cheap on sparse graphs.
 func (g *Graph[K]) Connect(from, to K) {
-	f, t := g.id(from), g.id(to)
+	g.connectIDs(g.id(from), g.id(to))
+}
+
+// Node is a node of one graph, for a caller that connects it many times
+// without looking its key up each time. It stays valid until Remove is
+// called on the graph.
+type Node int32
+
+// Node returns k's node, adding k first if it is missing.
+func (g *Graph[K]) Node(k K) Node { return Node(g.id(k)) }
+
+// ConnectFrom adds the edges from each of froms to to, as Connect would
+// one by one (to is added first if it is missing). Each edge costs O(1)
+// whatever to's in-degree: for a node with hundreds of predecessors.
+func (g *Graph[K]) ConnectFrom(froms []K, to K) {
+	t := g.id(to)
+	g.stampPreds(t, len(froms))
+	for _, from := range froms {
+		g.connectStamped(g.id(from), t, len(froms))
+	}
+}
+
+// ConnectNodes is ConnectFrom for nodes of g.
+func (g *Graph[K]) ConnectNodes(froms []Node, to Node) {
+	t := int32(to)
+	g.stampPreds(t, len(froms))
+	for _, from := range froms {
+		g.connectStamped(int32(from), t, len(froms))
+	}
+}
+
+// stampPreds marks t's predecessors for connectStamped when n edges are
+// about to be added to t; a few edges are checked by hasEdge instead.
+func (g *Graph[K]) stampPreds(t int32, n int) {
+	if n < 8 {
+		return
+	}
+	if g.stamp++; g.stamp == 0 {
+		clear(g.marks)
+		g.stamp = 1
+	}
+	for _, p := range g.in[t] {
+		g.mark(p)
+	}
+}
+
+// connectStamped adds the edge f → t unless it exists, for one of n edges
+// added to t after stampPreds(t, n).
+func (g *Graph[K]) connectStamped(f, t int32, n int) {
+	if n < 8 {
+		g.connectIDs(f, t)
+		return
+	}
+	if int(f) < len(g.marks) && g.marks[f] == g.stamp {
+		return
+	}
+	g.mark(f)
+	g.out[f] = append(g.out[f], t)
+	g.in[t] = append(g.in[t], f)
+	g.edges++
+}
+
+// mark marks id with the current stamp.
+func (g *Graph[K]) mark(id int32) {
+	if int(id) >= len(g.marks) {
+		g.marks = append(g.marks, make([]uint32, len(g.keys)-len(g.marks))...)
+	}
+	g.marks[id] = g.stamp
+}
+
+// connectIDs adds the edge f → t unless it exists.
+func (g *Graph[K]) connectIDs(f, t int32) {
 	if g.hasEdge(f, t) {
 		return
 	}
@@ -224,6 +299,24 @@ func (g *Graph[K]) Edges() []Edge[K] {
 		}
 		for _, s := range g.out[id] {
 			edges = append(edges, Edge[K]{From: g.keys[id], To: g.keys[s]})
+		}
+	}
+	return edges
+}
+
+// EdgePositions returns every edge as the positions of its nodes in the
+// slice Nodes returns, [from, to], in the order of Edges: what a caller
+// that numbers the nodes by those positions needs, without a key lookup
+// per edge. The caller owns the slice.
+func (g *Graph[K]) EdgePositions() [][2]int {
+	pos := g.denseIDs()
+	edges := make([][2]int, 0, g.edges)
+	for id, alive := range g.live {
+		if !alive {
+			continue
+		}
+		for _, s := range g.out[id] {
+			edges = append(edges, [2]int{int(pos[id]), int(pos[s])})
 		}
 	}
 	return edges

@@ -266,3 +266,62 @@ func TestReverse(t *testing.T) {
 		t.Errorf("reversing twice (-want +got):\n%s", diff)
 	}
 }
+
+// TestEdgePositions: each edge's ends are positions in Nodes, in the order
+// of Edges, with removed nodes (holes before renumbering) skipped.
+func TestEdgePositions(t *testing.T) {
+	g := dag.New[string]()
+	g.Connect("a", "b")
+	g.Connect("x", "c")
+	g.Connect("b", "c")
+	g.Connect("a", "c")
+	g.Remove("x")
+	nodes := g.Nodes()
+	var got []dag.Edge[string]
+	for _, e := range g.EdgePositions() {
+		got = append(got, dag.Edge[string]{From: nodes[e[0]], To: nodes[e[1]]})
+	}
+	if diff := cmp.Diff(g.Edges(), got); diff != "" {
+		t.Errorf("edges by position (-Edges +EdgePositions):\n%s", diff)
+	}
+}
+
+// TestConnectFrom: connecting a node's predecessors at once, by key or by
+// node, gives the graph that connecting them one by one gives, duplicates, existing edges,
+// self-edges and removed nodes included, for batches small and large.
+func TestConnectFrom(t *testing.T) {
+	batches := []struct {
+		to    string
+		froms []string
+	}{
+		{"t", []string{"a", "b", "a"}},
+		{"t", []string{"c", "a", "d", "e", "f", "g", "h", "i", "j", "c", "t", "k"}},
+		{"u", []string{"t", "a", "b", "c", "d", "e", "f", "g", "h", "t", "u", "u"}},
+		{"t", []string{"k", "j", "i", "h", "g", "f", "e", "d", "c", "b", "a", "x"}},
+	}
+	one, all, nodes := dag.New[string](), dag.New[string](), dag.New[string]()
+	for i, b := range batches {
+		if i == 2 {
+			one.Remove("b")
+			all.Remove("b")
+			nodes.Remove("b")
+		}
+		one.Add(b.to)
+		for _, from := range b.froms {
+			one.Connect(from, b.to)
+		}
+		all.ConnectFrom(b.froms, b.to)
+		to := nodes.Node(b.to)
+		var froms []dag.Node
+		for _, from := range b.froms {
+			froms = append(froms, nodes.Node(from))
+		}
+		nodes.ConnectNodes(froms, to)
+		if diff := cmp.Diff(snap(one), snap(all)); diff != "" {
+			t.Fatalf("after batch %d (-Connect +ConnectFrom):\n%s", i, diff)
+		}
+		if diff := cmp.Diff(snap(one), snap(nodes)); diff != "" {
+			t.Fatalf("after batch %d (-Connect +ConnectNodes):\n%s", i, diff)
+		}
+	}
+}

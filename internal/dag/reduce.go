@@ -160,20 +160,44 @@ func (r *reducer[K]) byBitsets() {
 	// Successors by position: succ[off[p]:off[p+1]] for the node at p,
 	// each entry pos<<32 | edge number, sorted by position.
 	off := make([]int32, n+1)
-	succ := make([]uint64, 0, g.edges)
 	tindex := make([]int32, n) // target number by position, or -1
 	var targetPos []int32      // position of each target, increasing
 	for p, u := range r.order {
-		start := len(succ)
-		for j, w := range g.out[u] {
-			succ = append(succ, uint64(r.pos[w])<<32|uint64(r.first[u]+j))
-		}
-		slices.Sort(succ[start:])
-		off[p+1] = int32(len(succ))
+		off[p+1] = off[p] + int32(len(g.out[u]))
 		tindex[p] = -1
 		if len(g.in[u]) >= 2 {
 			tindex[p] = int32(len(targetPos))
 			targetPos = append(targetPos, int32(p))
+		}
+	}
+	// Two counting passes instead of a sort per node: the edges grouped by
+	// their target's position, then dealt out to their sources' lists in
+	// that order.
+	byTarget := make([]uint64, g.edges) // source position << 32 | edge number
+	start := make([]int32, n+1)
+	for _, u := range r.order {
+		for _, w := range g.out[u] {
+			start[r.pos[w]+1]++
+		}
+	}
+	for q := range n {
+		start[q+1] += start[q]
+	}
+	fill := slices.Clone(start[:n])
+	for p, u := range r.order {
+		for j, w := range g.out[u] {
+			q := r.pos[w]
+			byTarget[fill[q]] = uint64(p)<<32 | uint64(r.first[u]+j)
+			fill[q]++
+		}
+	}
+	succ := make([]uint64, g.edges)
+	next := slices.Clone(off[:n])
+	for q := range n {
+		for _, x := range byTarget[start[q]:start[q+1]] {
+			p := x >> 32
+			succ[next[p]] = uint64(q)<<32 | x&(1<<32-1)
+			next[p]++
 		}
 	}
 
@@ -219,17 +243,37 @@ func (r *reducer[K]) byBitsets() {
 	}
 }
 
+// idEdge is an edge between node ids.
+type idEdge struct{ from, to int32 }
+
+// groupByTarget returns edges (between ids below n) ordered by target, in
+// one counting pass.
+func groupByTarget(edges []idEdge, n int) []idEdge {
+	start := make([]int, n+1)
+	for _, e := range edges {
+		start[e.to+1]++
+	}
+	for i := range n {
+		start[i+1] += start[i]
+	}
+	out := make([]idEdge, len(edges))
+	for _, e := range edges {
+		out[start[e.to]] = e
+		start[e.to]++
+	}
+	return out
+}
+
 // apply removes the marked edges from g's successor and predecessor lists,
 // keeping the order of the rest.
 func (r *reducer[K]) apply() {
 	g := r.g
-	type edge struct{ from, to int32 }
-	var removed []edge
+	var removed []idEdge
 	for u, succ := range g.out {
 		kept := succ[:0]
 		for j, v := range succ {
 			if r.redundant[r.first[u]+j] {
-				removed = append(removed, edge{int32(u), v})
+				removed = append(removed, idEdge{int32(u), v})
 			} else {
 				kept = append(kept, v)
 			}
@@ -241,9 +285,9 @@ func (r *reducer[K]) apply() {
 		return
 	}
 	g.edges -= len(removed)
-	// Group by target, then drop each target's removed predecessors in one
-	// pass over its list.
-	slices.SortFunc(removed, func(a, b edge) int { return cmp.Compare(a.to, b.to) })
+	// Group by target (a counting sort), then drop each target's removed
+	// predecessors in one pass over its list.
+	removed = groupByTarget(removed, len(g.keys))
 	drop := make([]bool, len(g.keys))
 	for i := 0; i < len(removed); {
 		v := removed[i].to

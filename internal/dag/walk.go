@@ -22,6 +22,13 @@ type WalkOptions[K comparable] struct {
 	Classes func(k K) []int
 	// ClassLimits holds each class's limit.
 	ClassLimits []int
+	// ClassLimit, when set, gives a class's limit at the moment a node
+	// may start, for limits that change during the walk (adaptive ones);
+	// it must change only while a node of the walk runs (it is read
+	// again whenever one finishes), and is capped by ClassLimits, whose
+	// zero entries still mean no limit. It is called from the scheduling
+	// goroutine only.
+	ClassLimit func(class int) int
 	// ReleasedLimit caps how many calls that gave up their share with
 	// Release may be unfinished at once: while that many are, no call
 	// starts, so that work waiting on something slow does not pile up

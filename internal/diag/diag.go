@@ -55,6 +55,18 @@ type Diagnostic struct {
 	// same summary when warnings are consolidated: it names what the
 	// diagnostic is about (the deprecated output module.net.id).
 	GroupKey string
+	// Values are the values of the references of the expression at Subject
+	// (a failed condition's), shown under its source line; nil when none.
+	Values []ExprValue
+}
+
+// ExprValue is the value one reference of an expression had: what a
+// diagnostic shows as "var.name is "x"". Value keeps its marks, so that
+// renderers hide what is sensitive.
+type ExprValue struct {
+	// Traversal is the reference as written: var.name, aws_x.y.id.
+	Traversal string
+	Value     cty.Value
 }
 
 // Deprecation says whether a diagnostic warns about a deprecated module

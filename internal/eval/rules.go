@@ -36,7 +36,9 @@ func CheckRule(scope *lang.Scope, rule *config.CheckRule, summary, suffix string
 	if failed == nil {
 		return ds
 	}
-	return ds.Append(diag.At(rule.Condition.Range(), summary, *failed+suffix))
+	d := diag.At(rule.Condition.Range(), summary, *failed+suffix)
+	d.Values = scope.ExpressionValues(rule.Condition)
+	return ds.Append(d)
 }
 
 // CheckAssert evaluates an assert block of a check block. A failure is
@@ -48,14 +50,18 @@ func CheckAssert(scope *lang.Scope, rule *config.CheckRule, at RuleAt) diag.Diag
 	val, ds := scope.EvalExpr(rule.Condition, cty.Bool)
 	if !ds.HasErrors() && !val.IsKnown() {
 		at.report(checks.Unknown, "")
-		return ds.Append(diag.WarningAt(rule.Condition.Range(), "Check block assertion known after apply",
-			"The condition could not be evaluated at this time, a result will be known when this plan is applied."))
+		d := diag.WarningAt(rule.Condition.Range(), "Check block assertion known after apply",
+			"The condition could not be evaluated at this time, a result will be known when this plan is applied.")
+		d.Values = scope.ExpressionValues(rule.Condition)
+		return ds.Append(d)
 	}
 	ds, failed := failure(scope, rule, val, ds, at)
 	if failed == nil {
 		return ds
 	}
-	return ds.Append(diag.WarningAt(rule.Condition.Range(), "Check block assertion failed", *failed))
+	d := diag.WarningAt(rule.Condition.Range(), "Check block assertion failed", *failed)
+	d.Values = scope.ExpressionValues(rule.Condition)
+	return ds.Append(d)
 }
 
 // failure judges val, the value of rule's condition (ds its diagnostics),

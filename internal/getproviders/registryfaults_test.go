@@ -138,6 +138,7 @@ func TestRegistryLockedHashes(t *testing.T) {
 // seconds, as in Terraform and OpenTofu; a package download is not bounded
 // by it.
 func TestRegistryClientSettingsFromEnvironment(t *testing.T) {
+	withoutCLIConfigFile(t)
 	t.Setenv("TF_REGISTRY_DISCOVERY_RETRY", "1")
 	t.Setenv("TF_REGISTRY_CLIENT_TIMEOUT", "1")
 	cfg, ds := LoadCLIConfig()
@@ -208,6 +209,7 @@ func TestRegistryClientSettingsFromEnvironment(t *testing.T) {
 // and TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE turns on the setting
 // of that name.
 func TestDownloadSettingsFromEnvironment(t *testing.T) {
+	withoutCLIConfigFile(t)
 	t.Setenv("TF_PROVIDER_DOWNLOAD_RETRY", "5")
 	t.Setenv("TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE", "1")
 	cfg, ds := LoadCLIConfig()
@@ -233,4 +235,15 @@ func TestDownloadSettingsFromEnvironment(t *testing.T) {
 	if cfg, _ := LoadCLIConfig(); cfg.CacheMayBreakLock {
 		t.Errorf("TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE=0 turned the setting on")
 	}
+}
+
+// withoutCLIConfigFile makes the test read no CLI configuration file,
+// whatever the machine's environment and home directory hold.
+func withoutCLIConfigFile(t *testing.T) {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("APPDATA", home)
+	t.Setenv("TF_CLI_CONFIG_FILE", "")
+	t.Setenv("TOFU_CLI_CONFIG_FILE", "")
 }

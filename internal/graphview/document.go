@@ -120,8 +120,7 @@ func Build(g *apply.Graph, p *plan.Plan) *Document {
 		nodes[i] = opNode(g, op, reasons)
 	}
 	d := &Document{Title: "Operations", Kind: KindOperations}
-	edges := g.G.Edges()
-	d.ops = assemble(d, nodes, ops, edges, func(a, b apply.Op) int {
+	d.ops = assemble(d, nodes, ops, g.G.EdgePositions(), func(a, b apply.Op) int {
 		return cmp.Or(addrs.ObjectAddr{Instance: a.Addr, Deposed: a.Deposed}.Compare(addrs.ObjectAddr{Instance: b.Addr, Deposed: b.Deposed}),
 			cmp.Compare(a.Kind, b.Kind))
 	})
@@ -130,7 +129,7 @@ func Build(g *apply.Graph, p *plan.Plan) *Document {
 		for i, e := range d.Edges {
 			at[[2]int{e.From, e.To}] = i
 		}
-		for _, e := range edges {
+		for _, e := range g.G.Edges() {
 			if i, ok := at[[2]int{d.ops[e.From], d.ops[e.To]}]; ok {
 				d.Edges[i].Rule = g.DescribeEdge(e.From, e.To)
 			}
@@ -199,14 +198,15 @@ func FromResources(g *dag.Graph[addrs.ConfigResource]) *Document {
 		nodes[i] = Node{Address: r.String(), Label: r.String(), Module: r.Module.String(), Action: ActionNoOp, Reasons: []string{}}
 	}
 	d := &Document{Title: "Resources", Kind: KindResources}
-	assemble(d, nodes, keys, g.Edges(), addrs.ConfigResource.Compare)
+	assemble(d, nodes, keys, g.EdgePositions(), addrs.ConfigResource.Compare)
 	return d
 }
 
 // assemble sorts nodes (built from keys, index for index) by module, then
 // key (so instance keys sort as numbers), then label, numbers them into d,
-// and adds the edges between them. It returns each key's node ID.
-func assemble[K comparable](d *Document, nodes []Node, keys []K, edges []dag.Edge[K], compare func(a, b K) int) map[K]int {
+// and adds the edges between them (given as positions in keys), sorted by
+// their ends' numbers. It returns each key's node ID.
+func assemble[K comparable](d *Document, nodes []Node, keys []K, edges [][2]int, compare func(a, b K) int) map[K]int {
 	idx := make([]int, len(nodes))
 	for i := range idx {
 		idx[i] = i
@@ -215,17 +215,32 @@ func assemble[K comparable](d *Document, nodes []Node, keys []K, edges []dag.Edg
 		return cmp.Or(cmp.Compare(nodes[a].Module, nodes[b].Module), compare(keys[a], keys[b]), cmp.Compare(nodes[a].Label, nodes[b].Label))
 	})
 	id := make(map[K]int, len(keys))
+	newIDs := make([]int, len(nodes))
 	d.Nodes = make([]Node, len(nodes))
 	for newID, old := range idx {
 		n := nodes[old]
 		n.ID = newID
 		d.Nodes[newID] = n
 		id[keys[old]] = newID
+		newIDs[old] = newID
 	}
-	d.Edges = make([]Edge, 0, len(edges))
+	// Edges grouped by From with a counting sort, then each group by To.
+	start := make([]int, len(nodes)+1)
 	for _, e := range edges {
-		d.Edges = append(d.Edges, Edge{From: id[e.From], To: id[e.To]})
+		start[newIDs[e[0]]+1]++
 	}
-	slices.SortFunc(d.Edges, func(a, b Edge) int { return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.To, b.To)) })
+	for i := range len(nodes) {
+		start[i+1] += start[i]
+	}
+	d.Edges = make([]Edge, len(edges))
+	next := slices.Clone(start[:len(nodes)])
+	for _, e := range edges {
+		from := newIDs[e[0]]
+		d.Edges[next[from]] = Edge{From: from, To: newIDs[e[1]]}
+		next[from]++
+	}
+	for i := range len(nodes) {
+		slices.SortFunc(d.Edges[start[i]:start[i+1]], func(a, b Edge) int { return cmp.Compare(a.To, b.To) })
+	}
 	return id
 }

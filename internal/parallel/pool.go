@@ -19,13 +19,16 @@ import (
 // A Pool is safe for concurrent use. Its goroutines end when nothing is
 // left to run; a Pool needs no closing.
 type Pool struct {
-	limit       int
-	classLimits []int
+	limit int
 
-	mu      sync.Mutex // guards everything below
-	running int        // functions started and not returned
-	inClass []int      // per class: its functions running
-	seq     uint64     // submission counter
+	mu sync.Mutex // guards everything below
+	// classLimits holds each class's limit; dynamic, for a class added by
+	// AddClass, the function giving it (nil for the classes of NewPool).
+	classLimits []int
+	dynamic     []func() int
+	running     int    // functions started and not returned
+	inClass     []int  // per class: its functions running
+	seq         uint64 // submission counter
 	// waiting holds the functions not started yet, one queue per
 	// signature (the set of limited classes a function belongs to).
 	waiting map[string]*poolQueue
@@ -48,13 +51,16 @@ type poolQueue struct {
 // when limit <= 0) and at most classLimits[c] of class c (no cap for a
 // class whose limit is <= 0).
 func NewPool(limit int, classLimits []int) *Pool {
-	return &Pool{limit: limit, classLimits: slices.Clone(classLimits), inClass: make([]int, len(classLimits)), waiting: map[string]*poolQueue{}}
+	return &Pool{limit: limit, classLimits: slices.Clone(classLimits), dynamic: make([]func() int, len(classLimits)),
+		inClass: make([]int, len(classLimits)), waiting: map[string]*poolQueue{}}
 }
 
 // Go runs fn on a goroutine of the pool as soon as a slot is free in the
 // pool and in each of classes (indexes into the class limits; others are
 // ignored). A panic in fn is not recovered.
 func (p *Pool) Go(classes []int, fn func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	var limited []int
 	for _, c := range classes {
 		if c >= 0 && c < len(p.classLimits) && p.classLimits[c] > 0 && !slices.Contains(limited, c) {
@@ -67,8 +73,6 @@ func (p *Pool) Go(classes []int, fn func()) {
 		b.WriteString(strconv.Itoa(c))
 		b.WriteByte(',')
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.seq++
 	q := p.waiting[b.String()]
 	if q == nil {
@@ -146,9 +150,27 @@ func (p *Pool) nextLocked() (poolTask, bool) {
 
 func (p *Pool) fitsLocked(classes []int) bool {
 	for _, c := range classes {
-		if p.inClass[c] >= p.classLimits[c] {
+		n := p.classLimits[c]
+		if p.dynamic[c] != nil {
+			n = max(1, p.dynamic[c]())
+		}
+		if p.inClass[c] >= n {
 			return false
 		}
 	}
 	return true
+}
+
+// AddClass adds a concurrency class whose limit is what limit returns when
+// a function of the class may start, and returns its index for Go. The
+// limit may change while functions run, and only then: the pool reads it
+// again each time one returns. limit is called with the pool's lock held
+// and must not call the pool; a result below 1 counts as 1.
+func (p *Pool) AddClass(limit func() int) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.classLimits = append(p.classLimits, 1)
+	p.dynamic = append(p.dynamic, limit)
+	p.inClass = append(p.inClass, 0)
+	return len(p.classLimits) - 1
 }

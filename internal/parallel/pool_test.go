@@ -168,3 +168,46 @@ func TestPoolClassesAndLimit(t *testing.T) {
 		t.Errorf("at most %d at once (limit 3), classes %d and %d (limit 2)", all.max.Load(), classes[0].max.Load(), classes[1].max.Load())
 	}
 }
+
+// TestPoolAddClass: a class whose limit a function changes while it runs
+// lets more functions start once that one returns, never more than the
+// limit at once.
+func TestPoolAddClass(t *testing.T) {
+	p := NewPool(0, nil)
+	var limit atomic.Int32
+	limit.Store(1)
+	c := p.AddClass(func() int { return int(limit.Load()) })
+	var class gauge
+	var wg sync.WaitGroup
+	firstIn := make(chan int, 1)
+	releaseFirst := make(chan struct{})
+	// The others wait until three of them run at once.
+	var barrier sync.WaitGroup
+	barrier.Add(3)
+	for i := range 7 {
+		wg.Add(1)
+		p.Go([]int{c}, func() {
+			defer wg.Done()
+			class.enter()
+			defer class.leave()
+			switch {
+			case i == 0:
+				firstIn <- 0
+				<-releaseFirst
+			case i <= 3:
+				barrier.Done()
+				barrier.Wait()
+			}
+		})
+	}
+	waitFor(t, firstIn, "the first function of the class")
+	if got := class.now.Load(); got != 1 {
+		t.Fatalf("%d functions of a class limited to 1 run", got)
+	}
+	limit.Store(3)
+	close(releaseFirst)
+	wg.Wait()
+	if got := class.max.Load(); got != 3 {
+		t.Errorf("%d functions of the class ran at once, want the new limit, 3", got)
+	}
+}

@@ -138,7 +138,7 @@ func (p *planner) planDataInstance(d dataInstance) (cty.Value, diag.Diagnostics)
 	}
 	ds = ds.Append(provider.Redacted(prov.ValidateDataResourceConfig(p.ctx, r.Addr.Type, cfg), marked).InBody(r.Config))
 	read := &ResourceInstanceChange{Addr: addr, ProviderConfig: pc, Action: Read,
-		Before: cty.NullVal(ty), Dependencies: absResources(p.rg.resourceDeps[d.cr])}
+		Before: cty.NullVal(ty), Dependencies: p.rg.resourceDeps[d.cr]}
 	if d.deferred || !cfg.IsWhollyKnown() {
 		read.ReadCause, read.ReadAfter = ReadBecauseConfigUnknown, addrs.AbsResourceInstance{}
 		read.Reason = ReasonReadConfigUnknown

@@ -81,8 +81,10 @@ func (n node) configResource() addrs.ConfigResource {
 type refGraph struct {
 	g *dag.Graph[node]
 	// resourceDeps holds, for each resource, the resources it records as
-	// its dependencies (see DependencyMode), sorted; lists may be shared.
-	resourceDeps map[addrs.ConfigResource][]addrs.ConfigResource
+	// its dependencies (see DependencyMode), as state records them: sorted,
+	// and shared between resources with the same list and by the changes
+	// and objects of their instances, so never modified.
+	resourceDeps map[addrs.ConfigResource][]addrs.AbsResource
 	// ranges holds every node's declaration, for diagnostics.
 	ranges map[node]hcl.Range
 }
@@ -99,7 +101,7 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode DependencyMo
 	for _, m := range mods {
 		n += len(m.Variables) + len(m.Locals) + len(m.Outputs) + len(m.ModuleCalls) + len(m.ManagedResources) + len(m.DataResources) + len(m.Checks)
 	}
-	rg := &refGraph{g: dag.NewSized[node](n), resourceDeps: make(map[addrs.ConfigResource][]addrs.ConfigResource), ranges: make(map[node]hcl.Range, n)}
+	rg := &refGraph{g: dag.NewSized[node](n), resourceDeps: make(map[addrs.ConfigResource][]addrs.AbsResource), ranges: make(map[node]hcl.Range, n)}
 	direct := make(map[node][]node, n)
 	connect := func(from, to node) {
 		rg.g.Connect(to, from)
@@ -281,19 +283,42 @@ const (
 )
 
 // recordedDependencies computes, in one pass in topological order, the
-// resources each resource depends on. Each node's set is computed once,
-// from its predecessors' sets; a node that adds nothing to a single
-// predecessor's set shares that set.
-func recordedDependencies(order []node, direct map[node][]node, mode DependencyMode) map[addrs.ConfigResource][]addrs.ConfigResource {
-	out := map[addrs.ConfigResource][]addrs.ConfigResource{}
-	// closure holds, for every node, what a node referring to it inherits.
-	closure := make(map[node][]addrs.ConfigResource, len(order))
+// resources each resource depends on, in the form and order state records
+// them (recordedAddr, sorted as their addresses print). Resources are
+// numbered in that order first, so that sets are merged as sorted lists of
+// numbers rather than compared as addresses. Each node's set is computed
+// once, from its predecessors' sets; a node that adds nothing to a single
+// predecessor's set shares that set, and each distinct set becomes one
+// slice of addresses, shared by every resource with that set (and, through
+// the changes and objects that record it, by their instances).
+func recordedDependencies(order []node, direct map[node][]node, mode DependencyMode) map[addrs.ConfigResource][]addrs.AbsResource {
+	var resources []addrs.ConfigResource
 	for _, n := range order {
-		var own []addrs.ConfigResource
-		var inherited [][]addrs.ConfigResource
+		if n.kind == resourceNode {
+			resources = append(resources, n.configResource())
+		}
+	}
+	slices.SortFunc(resources, addrs.ConfigResource.Compare)
+	rank := make(map[addrs.ConfigResource]int32, len(resources))
+	for i, r := range resources {
+		rank[r] = int32(i)
+	}
+	// listKey names a list by its backing array: shared lists are the same slice.
+	type listKey struct {
+		first *int32
+		n     int
+	}
+	asAddrs := map[listKey][]addrs.AbsResource{}
+	out := make(map[addrs.ConfigResource][]addrs.AbsResource, len(resources))
+	// closure holds, for every node, what a node referring to it inherits.
+	closure := make(map[node][]int32, len(order))
+	var own []int32
+	var inherited [][]int32
+	for _, n := range order {
+		own, inherited = own[:0], inherited[:0]
 		for _, d := range direct[n] {
 			if d.kind == resourceNode {
-				own = append(own, d.configResource())
+				own = append(own, rank[d.configResource()])
 				// A data source is never destroyed and records no
 				// dependencies, so what it depends on is recorded on its
 				// dependents, to order their destroys (and to pass on
@@ -307,33 +332,44 @@ func recordedDependencies(order []node, direct map[node][]node, mode DependencyM
 			}
 		}
 		deps := unionSorted(own, inherited)
-		if n.kind == resourceNode {
-			out[n.configResource()] = deps
-			if mode == TransitiveDependencies || n.resource.Mode == addrs.Data {
-				closure[n] = deps
-			}
+		if n.kind != resourceNode {
+			closure[n] = deps
 			continue
 		}
-		closure[n] = deps
+		if mode == TransitiveDependencies || n.resource.Mode == addrs.Data {
+			closure[n] = deps
+		}
+		if len(deps) == 0 {
+			continue
+		}
+		k := listKey{&deps[0], len(deps)}
+		list, ok := asAddrs[k]
+		if !ok {
+			list = make([]addrs.AbsResource, len(deps))
+			for i, r := range deps {
+				list[i] = recordedAddr(resources[r])
+			}
+			asAddrs[k] = list
+		}
+		out[n.configResource()] = list
 	}
 	return out
 }
 
-// unionSorted returns the sorted union of own and the sorted lists in
-// inherited. When the union is one of the inherited lists (nothing of its
-// own, the other lists within it), it returns that list, shared. The lists
-// are merged pairwise, never sorted again: a resource deep in a graph of
-// distinct resource blocks inherits thousands of entries from each of its
-// dependencies.
-func unionSorted(own []addrs.ConfigResource, inherited [][]addrs.ConfigResource) []addrs.ConfigResource {
+// unionSorted returns the sorted union of own, which it may reorder, and
+// the sorted lists in inherited. When the union is one of the inherited
+// lists (nothing of its own, the other lists within it), it returns that
+// list, shared; otherwise a new slice. The lists are merged pairwise, never
+// sorted again: a resource deep in a graph of distinct resource blocks
+// inherits thousands of entries from each of its dependencies.
+func unionSorted(own []int32, inherited [][]int32) []int32 {
 	if len(own) == 0 && len(inherited) == 1 {
 		return inherited[0]
 	}
-	lists := make([][]addrs.ConfigResource, 0, len(inherited)+1)
+	lists := make([][]int32, 0, len(inherited)+1)
 	if len(own) > 0 {
-		own = slices.Clone(own)
-		slices.SortFunc(own, addrs.ConfigResource.Compare)
-		lists = append(lists, slices.Compact(own))
+		slices.Sort(own)
+		lists = append(lists, slices.Clone(slices.Compact(own)))
 	}
 	for _, l := range inherited {
 		if len(l) > 0 {
@@ -367,16 +403,16 @@ func unionSorted(own []addrs.ConfigResource, inherited [][]addrs.ConfigResource)
 
 // mergeSorted returns the sorted union of two sorted lists without
 // duplicates, in a new slice.
-func mergeSorted(a, b []addrs.ConfigResource) []addrs.ConfigResource {
-	out := make([]addrs.ConfigResource, 0, max(len(a), len(b)))
+func mergeSorted(a, b []int32) []int32 {
+	out := make([]int32, 0, len(a)+len(b))
 	for len(a) > 0 && len(b) > 0 {
-		switch c := a[0].Compare(b[0]); {
-		case c < 0:
-			out, a = append(out, a[0]), a[1:]
-		case c > 0:
-			out, b = append(out, b[0]), b[1:]
+		switch x, y := a[0], b[0]; {
+		case x < y:
+			out, a = append(out, x), a[1:]
+		case x > y:
+			out, b = append(out, y), b[1:]
 		default:
-			out, a, b = append(out, a[0]), a[1:], b[1:]
+			out, a, b = append(out, x), a[1:], b[1:]
 		}
 	}
 	out = append(out, a...)

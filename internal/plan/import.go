@@ -225,7 +225,7 @@ func (p *planner) recordImported(addr addrs.AbsResourceInstance, imp provider.Im
 	// dependencies, create_before_destroy and skip_destroy, as a plan would
 	// record them.
 	if cr := addr.ContainingResource().InConfig(); p.cfg.ConfigResource(cr) != nil {
-		obj.Dependencies = absResources(p.rg.resourceDeps[cr])
+		obj.Dependencies = p.rg.resourceDeps[cr]
 		_, obj.CreateBeforeDestroy = p.cbd[cr]
 		obj.SkipDestroy = p.cfg.ConfigResource(cr).Managed.SkipsDestroy()
 	}

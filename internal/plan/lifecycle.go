@@ -284,7 +284,7 @@ func triggerTarget(expr hcl.Expression, scope *lang.Scope) (addrs.Resource, addr
 // without instance data; a value that is unknown, null, sensitive or not a
 // bool is an error too ("Invalid value for prevent_destroy").
 func (p *planner) preventDestroy(r *config.Resource, addr addrs.AbsResourceInstance) diag.Diagnostics {
-	if r == nil || r.Managed == nil || r.Managed.PreventDestroy == nil {
+	if p.opts.IgnorePreventDestroy || r == nil || r.Managed == nil || r.Managed.PreventDestroy == nil {
 		return nil
 	}
 	expr := r.Managed.PreventDestroy

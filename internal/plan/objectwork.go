@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/rig-iac/rig/internal/adaptive"
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 )
@@ -28,7 +29,10 @@ type workItem struct {
 	// run is the object's work; nil for diagnostics noted between.
 	run     func() diag.Diagnostics
 	classes []int
-	ds      diag.Diagnostics
+	// queued is the limiter of the object's provider configuration (nil
+	// unless the set adapts), told of the work while it waits to start.
+	queued *adaptive.Limiter
+	ds     diag.Diagnostics
 	// cancelled: the plan was interrupted before run started.
 	cancelled bool
 }
@@ -49,7 +53,14 @@ func (w *objectWork) add(addr addrs.AbsResourceInstance, pc addrs.AbsProviderCon
 	if w.p.limitClasses != nil {
 		classes = w.p.limitClasses(addr, pc)
 	}
-	w.items = append(w.items, workItem{run: run, classes: classes})
+	var queued *adaptive.Limiter
+	if w.p.apis != nil {
+		var c int
+		if c, queued = w.p.apis.class(pc); queued != nil {
+			classes = append(classes, c)
+		}
+	}
+	w.items = append(w.items, workItem{run: run, classes: classes, queued: queued})
 }
 
 // wait runs every function added and returns when all have returned, with
@@ -63,8 +74,14 @@ func (w *objectWork) wait() diag.Diagnostics {
 			continue
 		}
 		wg.Add(1)
+		if it.queued != nil {
+			it.queued.Queue(1)
+		}
 		w.p.pool.Go(it.classes, func() {
 			defer wg.Done()
+			if it.queued != nil {
+				it.queued.Queue(-1)
+			}
 			if w.p.ctx.Err() != nil {
 				it.cancelled = true
 				return

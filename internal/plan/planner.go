@@ -61,6 +61,10 @@ type Options struct {
 	// configuration: an import block with the same target and ID takes
 	// its object from here rather than importing it a second time.
 	Generated []GeneratedResource
+	// IgnorePreventDestroy plans to destroy objects whose resource has
+	// lifecycle.prevent_destroy set: the cleanup of a test destroys what
+	// the test created, as Terraform 1.14 does.
+	IgnorePreventDestroy bool
 }
 
 // Make plans the changes that bring prior in line with cfg (or destroy
@@ -98,7 +102,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	if opts.Mode != DestroyMode {
 		p.checks = checks.NewState(cfg)
 	}
-	p.pool = parallel.NewPool(opts.Parallelism, limitNs(opts.Limits))
+	p.pool, p.apis, p.walkLimit = newPool(providers, opts.Parallelism, opts.Limits)
 	p.limitClasses = LimitClasses(cfg, opts.Limits)
 	for _, a := range opts.Replace {
 		p.replace[a] = true
@@ -173,6 +177,11 @@ type planner struct {
 	// an object counts against (nil without limits).
 	pool         *parallel.Pool
 	limitClasses func(addrs.AbsResourceInstance, addrs.AbsProviderConfig) []int
+	// apis adds a class per provider configuration to the pool when the
+	// provider set adapts (nil otherwise); walkLimit bounds the nodes of
+	// the reference graph visited at once.
+	apis      *apiLimits
+	walkLimit int
 
 	mu        sync.Mutex // guards everything below
 	refreshed *state.State
@@ -266,7 +275,7 @@ func (p *planner) run() diag.Diagnostics {
 			return d.Err()
 		}
 		return nil
-	}, dag.WalkOptions[node]{Limit: p.opts.Parallelism})
+	}, dag.WalkOptions[node]{Limit: p.walkLimit})
 	if p.ctx.Err() != nil && res.Count(dag.NotRunCancelled) > 0 && !hasCancelled(ds) {
 		ds = ds.Append(errCancelled)
 	}

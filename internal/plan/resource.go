@@ -153,7 +153,7 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 		return val, private, ds
 	}
 	p.refreshHooks().PreRefresh(addr, val)
-	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: addr.Instance.Resource.Resource.Type, PriorState: val, Private: private, ProviderMeta: meta})
+	read := prov.ReadResource(provider.WithResourceInstance(p.ctx, addr.Instance), provider.ReadRequest{TypeName: addr.Instance.Resource.Resource.Type, PriorState: val, Private: private, ProviderMeta: meta})
 	if !read.Diagnostics.HasErrors() {
 		p.refreshHooks().PostRefresh(addr, read.NewState)
 	}
@@ -272,7 +272,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	if ds = ds.Append(more); ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
-	resp := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: priorVal, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
+	resp := prov.PlanResourceChange(provider.WithResourceInstance(p.ctx, addr), provider.PlanRequest{TypeName: typeName, PriorState: priorVal, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
 	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, markedConfig, MarkRecorded(sch.Block, priorVal, priorSensitive)).InBody(r.Config), oaddr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
@@ -285,7 +285,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	change := &ResourceInstanceChange{
 		Addr: addr, ProviderConfig: pc, Before: priorVal, After: planned,
 		PriorPrivate: priorPrivate, PlannedPrivate: resp.PlannedPrivate,
-		Dependencies:  absResources(p.rg.resourceDeps[cr]),
+		Dependencies:  p.rg.resourceDeps[cr],
 		SchemaVersion: uint64(sch.Version),
 		Importing:     importing,
 		SkipDestroy:   r.Managed.SkipsDestroy(),
@@ -338,7 +338,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		// The new object is planned as a create.
 		nullPrior := cty.NullVal(ty)
 		proposed := provider.ProposedNew(sch.Block, nullPrior, origConfig)
-		resp2 := prov.PlanResourceChange(p.ctx, provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: origConfig, ProviderMeta: meta})
+		resp2 := prov.PlanResourceChange(provider.WithResourceInstance(p.ctx, addr), provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: origConfig, ProviderMeta: meta})
 		ds = ds.Append(withAddr(provider.Redacted(resp2.Diagnostics, markedConfig).InBody(r.Config), oaddr))
 		ds = ds.Append(CheckPlanned(sch.Block, nullPrior, origConfig.MarkWithPaths(configMarks), resp2, pc, addr))
 		if ds.HasErrors() {
@@ -416,6 +416,10 @@ func sameResources(a, b []addrs.AbsResource) bool {
 	if len(a) != len(b) {
 		return false
 	}
+	if slices.Equal(a, b) {
+		// Lists are normally recorded sorted: no set is needed.
+		return true
+	}
 	in := make(map[addrs.AbsResource]bool, len(a))
 	for _, r := range a {
 		in[r] = true
@@ -440,19 +444,6 @@ func changedPaths(paths []cty.Path, prior, planned cty.Value) []cty.Path {
 		if perr != nil || nerr != nil || !nv.IsKnown() || !pv.RawEquals(nv) {
 			out = append(out, path)
 		}
-	}
-	return out
-}
-
-// absResources returns configuration resources in the form state records
-// dependencies: a resource in a module path without instance keys.
-func absResources(rs []addrs.ConfigResource) []addrs.AbsResource {
-	if len(rs) == 0 {
-		return nil
-	}
-	out := make([]addrs.AbsResource, len(rs))
-	for i, r := range rs {
-		out[i] = recordedAddr(r)
 	}
 	return out
 }

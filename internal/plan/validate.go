@@ -229,7 +229,7 @@ func ResourceGraph(ctx context.Context, cfg *config.Module, providers *provider.
 	if p.rg != nil {
 		for cr, deps := range p.rg.resourceDeps {
 			for _, dep := range deps {
-				g.Connect(dep, cr)
+				g.Connect(dep.InConfig(), cr)
 			}
 		}
 	}

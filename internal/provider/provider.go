@@ -183,8 +183,9 @@ type Schema struct {
 type instanceKey struct{}
 
 // WithResourceInstance returns ctx naming the resource instance a provider
-// call is made for; the built-in provider reads it (terraform_remote_state
-// picks its state's encryption by it). Plugins never see it.
+// call is made for (plan, apply, refresh and data source reads carry it);
+// the built-in provider reads it (terraform_remote_state picks its state's
+// encryption by it), and so do rig test's overrides. Plugins never see it.
 func WithResourceInstance(ctx context.Context, addr addrs.AbsResourceInstance) context.Context {
 	return context.WithValue(ctx, instanceKey{}, addr)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/rig-iac/rig/internal/adaptive"
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/version"
@@ -29,6 +30,13 @@ type Set struct {
 	schemas   map[addrs.Provider]*schemaEntry
 	instances map[addrs.AbsProviderConfig]*instanceEntry
 	all       []Interface
+	// adaptive, when set by Adapt, makes each configured instance report
+	// its calls to the limiter of its configuration in limiters.
+	adaptive *Adaptive
+	limiters map[addrs.AbsProviderConfig]*adaptive.Limiter
+	// served are the instances Serve gave, by provider configuration
+	// (without instance key).
+	served map[addrs.AbsProviderConfig]Interface
 }
 
 type schemaEntry struct {
@@ -175,6 +183,10 @@ func (s *Set) DataSourceSchema(ctx context.Context, p addrs.Provider, typeName s
 // return the same instance (or the same diagnostics).
 func (s *Set) Configured(ctx context.Context, pc addrs.AbsProviderConfig, config func(*Schemas) (cty.Value, diag.Diagnostics)) (Interface, diag.Diagnostics) {
 	s.mu.Lock()
+	if inst, ok := s.served[pc.Config()]; ok {
+		s.mu.Unlock()
+		return inst, nil
+	}
 	e := s.instances[pc]
 	if e == nil {
 		e = &instanceEntry{}
@@ -222,9 +234,25 @@ func (s *Set) Configured(ctx context.Context, pc addrs.AbsProviderConfig, config
 		e.inst, e.diags = inst, ds
 		if ds.HasErrors() {
 			e.inst = nil
+		} else if l := s.Limiter(pc); l != nil {
+			e.inst = measured{Interface: inst, lim: l}
 		}
 	})
 	return e.inst, e.diags
+}
+
+// Serve makes inst every instance of provider configuration pc (pc's
+// instance key is ignored): Configured returns it as it is, neither
+// started nor configured, and Close closes it with the others. rig test
+// serves its mock providers so. Call it before the Set is used.
+func (s *Set) Serve(pc addrs.AbsProviderConfig, inst Interface) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.served == nil {
+		s.served = map[addrs.AbsProviderConfig]Interface{}
+	}
+	s.served[pc.Config()] = inst
+	s.all = append(s.all, inst)
 }
 
 // Stop asks every started provider to cancel its in-flight operations.

@@ -64,8 +64,13 @@ func WriteHTML(w io.Writer, r *Record) error {
 		}
 	}
 	fmt.Fprintf(bw, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>rig %s: timeline</title>\n<style>\n%s</style>\n</head>\n<body>\n", cmd, pageCSS)
-	fmt.Fprintf(bw, "<header><h1>rig %s: timeline</h1>\n<p class=\"summary\">Started %s, took %s. %d operations ran (%d failed) with -parallelism=%d",
-		cmd, r.Started.UTC().Format("2006-01-02 15:04:05 UTC"), formatDuration(r.Finished.Sub(r.Started)), len(ran), failed, r.Parallelism)
+	fmt.Fprintf(bw, "<header><h1>rig %s: timeline</h1>\n<p class=\"summary\">Started %s, took %s. ",
+		cmd, r.Started.UTC().Format("2006-01-02 15:04:05 UTC"), formatDuration(r.Finished.Sub(r.Started)))
+	if cmd == "plan" {
+		fmt.Fprintf(bw, "A plan runs no operation; its reads ran for %d provider configuration(s)", len(r.APIs))
+	} else {
+		fmt.Fprintf(bw, "%d operations ran (%d failed) with -parallelism=%d", len(ran), failed, r.Parallelism)
+	}
 	for _, l := range r.Limits {
 		fmt.Fprintf(bw, ", limit %s = %d", html.EscapeString(l.Name), l.N)
 	}
@@ -82,6 +87,13 @@ func WriteHTML(w io.Writer, r *Record) error {
 		if used[a] {
 			fmt.Fprintf(bw, `<span><i style="background:%s"></i>%s</span>`, a.Color(), a)
 		}
+	}
+	if cmd == "plan" {
+		bw.WriteString(`<span><i style="background:#a5d8ff"></i>calls in flight</span><span><i class="adaptive"></i>adaptive limit</span></div></header>` + "\n")
+		// A plan runs no operation: only its reads.
+		writeAPIs(bw, r)
+		bw.WriteString("</body>\n</html>\n")
+		return bw.Flush()
 	}
 	bw.WriteString(`<span><i class="crit"></i>critical path</span><span><i class="fail"></i>failed</span></div></header>` + "\n")
 
@@ -133,6 +145,7 @@ func WriteHTML(w io.Writer, r *Record) error {
 		writeSeries(bw, s, total, scale)
 	}
 	bw.WriteString("</section>\n")
+	writeAPIs(bw, r)
 
 	// The critical path as a list.
 	bw.WriteString("<section><h2>Critical path</h2>\n")
@@ -249,6 +262,7 @@ h2 { font-size: 14px; margin: 16px 0 6px; }
 .legend i { display: inline-block; width: 14px; height: 10px; border-radius: 2px; }
 .legend i.crit { border: 2px solid #111; background: none; }
 .legend i.fail { border: 2px dashed #e03131; background: none; }
+.legend i.adaptive { height: 0; border-top: 2px solid #e8590c; border-radius: 0; }
 svg { display: block; font-family: system-ui, sans-serif; }
 .label { font: 11px ui-monospace, monospace; fill: #3b4252; text-anchor: end; }
 .tick { font-size: 10px; fill: #5b6372; text-anchor: middle; }
@@ -261,6 +275,7 @@ svg { display: block; font-family: system-ui, sans-serif; }
 .critical-path { fill: none; stroke: #111; stroke-width: 1; stroke-dasharray: 2 2; }
 .area { fill: #a5d8ff; stroke: #1c7ed6; stroke-width: 1.2; }
 .limit { stroke: #e8590c; stroke-width: 1.5; stroke-dasharray: 6 4; }
+.adaptive { fill: none; stroke: #e8590c; stroke-width: 1.5; }
 .note { margin: 0 0 6px; color: #5b6372; font-size: 12px; }
 ol#critical code { font-size: 12px; }
 `

@@ -1,8 +1,11 @@
 package timeline
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -19,7 +22,7 @@ const FormatVersion = 1
 // that the critical path can be found from the record alone.
 type Record struct {
 	FormatVersion int `json:"format_version"`
-	// Command is "apply" or "destroy".
+	// Command is "apply", "destroy" or "plan".
 	Command  string    `json:"command"`
 	Started  time.Time `json:"started"`
 	Finished time.Time `json:"finished"`
@@ -29,8 +32,31 @@ type Record struct {
 	Limits []Limit `json:"limits"`
 	// Nodes are the operation graph's nodes, in graphview.Build's order.
 	Nodes []Node `json:"nodes"`
-	// Edges say that From had to finish before To started.
+	// APIs are the calls each provider configuration made to its API
+	// (reads while planning, writes while applying) and their adaptive
+	// limit, over time; a plan's record has these alone.
+	APIs []API `json:"apis,omitempty"`
+	// Edges say that From had to finish before To started; written last,
+	// by hand (see Marshal).
 	Edges []Edge `json:"edges"`
+}
+
+// API is the calls one provider configuration had in flight to its API,
+// and its adaptive limit, over time.
+type API struct {
+	// Provider is the provider configuration (provider["…"].alias).
+	Provider string `json:"provider"`
+	// Ceiling is the most calls the limit allows.
+	Ceiling int `json:"ceiling"`
+	// Steps hold from their At until the next step's.
+	Steps []APIStep `json:"steps"`
+}
+
+// APIStep is one step of an API's series.
+type APIStep struct {
+	At       time.Time `json:"at"`
+	InFlight int       `json:"in_flight"`
+	Limit    int       `json:"limit"`
 }
 
 // Limit is one limit class: at most N operations it names at once.
@@ -100,11 +126,36 @@ func (r *Record) Ran() []int {
 
 // Marshal returns the record as JSON.
 func (r *Record) Marshal() ([]byte, error) {
-	b, err := json.Marshal(r)
+	// The edges, last and by far the most numerous (an apply of objects
+	// that record hundreds of dependencies has hundreds of thousands), are
+	// written by hand, as encoding/json writes them.
+	rest := *r
+	rest.Edges = nil
+	b, err := json.Marshal(&rest)
 	if err != nil {
 		return nil, fmt.Errorf("encode timeline: %w", err)
 	}
-	return b, nil
+	const tail = `"edges":null}`
+	if !bytes.HasSuffix(b, []byte(tail)) {
+		return nil, fmt.Errorf("encode timeline: edges are not the last field")
+	}
+	b = b[:len(b)-len(tail)+len(`"edges":`)]
+	if r.Edges == nil {
+		return append(b, "null}"...), nil
+	}
+	b = slices.Grow(b, len(r.Edges)*len(`{"from":1000,"to":1000},`)+2)
+	b = append(b, '[')
+	for i, e := range r.Edges {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"from":`...)
+		b = strconv.AppendInt(b, int64(e.From), 10)
+		b = append(b, `,"to":`...)
+		b = strconv.AppendInt(b, int64(e.To), 10)
+		b = append(b, '}')
+	}
+	return append(b, "]}"...), nil
 }
 
 // Unmarshal reads a record Marshal wrote.
@@ -126,7 +177,7 @@ func Unmarshal(b []byte) (*Record, error) {
 
 // Options configures a Recorder.
 type Options struct {
-	// Command is "apply" or "destroy".
+	// Command is "apply", "destroy" or "plan".
 	Command string
 	// Parallelism and Limits are the apply's (apply.Options).
 	Parallelism int

@@ -1,6 +1,8 @@
 package timeline
 
 import (
+	"bytes"
+	"encoding/json"
 	"flag"
 	"strings"
 	"testing"
@@ -139,6 +141,15 @@ func TestRecordJSON(t *testing.T) {
 	}
 	if diff := cmp.Diff(r, got); diff != "" {
 		t.Errorf("round trip (-want +got)\n%s", diff)
+	}
+	// The edges are written by hand, exactly as encoding/json would.
+	for _, edges := range [][]Edge{r.Edges, nil, {}, {{From: 12, To: 3}}} {
+		rec := *r
+		rec.Edges = edges
+		want, _ := json.Marshal(&rec)
+		if got, err := rec.Marshal(); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("Marshal with edges %v = %s, %v; want %s", edges, got, err, want)
+		}
 	}
 	bad := []struct{ name, json, want string }{
 		{"not JSON", `{`, "decode timeline"},

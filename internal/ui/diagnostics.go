@@ -59,7 +59,7 @@ func RenderDiagnosticsPlain(w io.Writer, ds diag.Diagnostics, sources map[string
 			b.WriteString("\n")
 		}
 		b.WriteString(d.Summary + "\n\n")
-		writeSnippet(&b, d, files, ropts{})
+		writeSnippet(&b, d, files, ropts{showSensitive: opts.ShowSensitive})
 		writeDetail(&b, d.Detail, width-1)
 	}
 	_, err := io.WriteString(w, b.String())
@@ -67,7 +67,7 @@ func RenderDiagnosticsPlain(w io.Writer, ds diag.Diagnostics, sources map[string
 }
 
 func boxedDiagnostic(d diag.Diagnostic, files *sourceFiles, opts RenderOptions) string {
-	o := ropts{color: opts.Color}
+	o := ropts{color: opts.Color, showSensitive: opts.ShowSensitive}
 	var body strings.Builder
 	var line, start, end string
 	switch d.Severity {
@@ -137,6 +137,7 @@ func writeSnippet(b *strings.Builder, d diag.Diagnostic, files *sourceFiles, o r
 	for i, l := range strings.Split(code, "\n") {
 		fmt.Fprintf(b, "%4d: %s\n", sn.StartLine+i, l)
 	}
+	writeExprValues(b, d.Values, o)
 	b.WriteString("\n")
 }
 
@@ -178,8 +179,8 @@ type snippetJSON struct {
 	Values               []exprValueJSON `json:"values"`
 }
 
-// exprValueJSON is an expression value shown with a snippet; rig records
-// none yet, so "values" is always an empty array.
+// exprValueJSON is an expression value shown with a snippet: a reference
+// and what its value is ("is \"x\"", "has a sensitive value").
 type exprValueJSON struct {
 	Traversal string `json:"traversal"`
 	Statement string `json:"statement"`
@@ -222,7 +223,7 @@ func (f *sourceFiles) snippet(d diag.Diagnostic) *snippetJSON {
 	if !ok || src == nil {
 		return nil
 	}
-	sn := &snippetJSON{StartLine: sr.Start.Line, Values: []exprValueJSON{}}
+	sn := &snippetJSON{StartLine: sr.Start.Line, Values: exprStatements(d.Values, false)}
 	if hf := f.file(sr.Filename); hf != nil {
 		if ctx := hcled.ContextString(hf, hl.Start.Byte-1); ctx != "" {
 			sn.Context = &ctx

@@ -17,6 +17,7 @@ var built struct {
 	dir      string
 	rig      string
 	provider string
+	fixture  string
 }
 
 // builtDir returns the directory of this process's builds, creating it;
@@ -86,6 +87,30 @@ func TestProvider(t testing.TB) string {
 	return exe
 }
 
+// FixtureProvider builds the plugin that serves the schema of test-file
+// fixtures (provider/plugin/testdata/fixtureprovider, once per process)
+// and returns the directory holding it as terraform-provider-test, for a
+// dev_overrides entry "hashicorp/test" = DIR.
+func FixtureProvider(t testing.TB) string {
+	t.Helper()
+	built.mu.Lock()
+	defer built.mu.Unlock()
+	if built.fixture == "" {
+		dir, err := builtDir()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fdir := filepath.Join(dir, "fixtureprovider")
+		out, err := exec.Command("go", "build", "-o", filepath.Join(fdir, "terraform-provider-test"+exeSuffix),
+			"github.com/rig-iac/rig/internal/provider/plugin/testdata/fixtureprovider").CombinedOutput()
+		if err != nil {
+			t.Fatalf("building the fixture provider: %v\n%s", err, out)
+		}
+		built.fixture = fdir
+	}
+	return built.fixture
+}
+
 func copyExecutable(from, to string) error {
 	in, err := os.Open(from)
 	if err != nil {
@@ -112,6 +137,6 @@ func Cleanup() {
 		if err := os.RemoveAll(built.dir); err != nil {
 			fmt.Fprintf(os.Stderr, "commandtest: %v\n", err)
 		}
-		built.dir, built.rig, built.provider = "", "", ""
+		built.dir, built.rig, built.provider, built.fixture = "", "", "", ""
 	}
 }

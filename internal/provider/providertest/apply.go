@@ -110,6 +110,8 @@ func (p *Provider) actLocked(op Op, k opKey, prior, planned cty.Value, completed
 		return fail("Operation stopped", "stopped: %s of %s %s was interrupted", op.Action, op.Type, op.Key)
 	case takeLocked(p.fails, k):
 		return fail("Injected failure", "%s of %s %s failed as the test asked", op.Action, op.Type, op.Key)
+	case takeLocked(p.throttles, k):
+		return fail("Injected throttling", "%s of %s %s: ThrottlingException: Rate exceeded", op.Action, op.Type, op.Key)
 	}
 
 	var newState cty.Value

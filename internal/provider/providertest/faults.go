@@ -11,7 +11,7 @@ import (
 // id allocated to it: "id-1", "id-2", … in order of creation).
 //
 // An apply first waits (SleepOn, then BlockOn), then checks the faults
-// (FailOn before FailOnPartial), then makes its change.
+// (FailOn, ThrottleOn, then FailOnPartial), then makes its change.
 
 // FailOn makes the next times applies of key and action fail with an error
 // diagnostic and no change: a create returns a null object, an update or
@@ -21,6 +21,15 @@ func (p *Provider) FailOn(key string, action Action, times int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	setCount(p.fails, opKey{key, action}, times)
+}
+
+// ThrottleOn makes the next times applies of key and action fail as FailOn
+// does, with the throttling error a cloud API gives when called too often
+// ("ThrottlingException: Rate exceeded").
+func (p *Provider) ThrottleOn(key string, action Action, times int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	setCount(p.throttles, opKey{key, action}, times)
 }
 
 // FailOnPartial makes the next apply of key and action that would otherwise

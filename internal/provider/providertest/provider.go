@@ -38,12 +38,13 @@ type Provider struct {
 	// configured holds the region of each Instance configured, in order.
 	configured []string
 
-	fails    map[opKey]int
-	partials map[opKey]int
-	sleeps   map[opKey]time.Duration
-	sleepAll time.Duration
-	blocks   map[opKey]chan struct{}
-	started  map[opKey]chan struct{}
+	fails     map[opKey]int
+	throttles map[opKey]int
+	partials  map[opKey]int
+	sleeps    map[opKey]time.Duration
+	sleepAll  time.Duration
+	blocks    map[opKey]chan struct{}
+	started   map[opKey]chan struct{}
 
 	// stop is closed by Stop; ConfigureProvider replaces a closed one.
 	stop   chan struct{}
@@ -62,14 +63,15 @@ type opKey struct {
 // New returns a provider with no live objects, no recorded operations and no faults.
 func New() *Provider {
 	return &Provider{
-		live:     map[string]*liveObject{},
-		names:    map[string]string{},
-		fails:    map[opKey]int{},
-		partials: map[opKey]int{},
-		sleeps:   map[opKey]time.Duration{},
-		blocks:   map[opKey]chan struct{}{},
-		started:  map[opKey]chan struct{}{},
-		stop:     make(chan struct{}),
+		live:      map[string]*liveObject{},
+		names:     map[string]string{},
+		fails:     map[opKey]int{},
+		throttles: map[opKey]int{},
+		partials:  map[opKey]int{},
+		sleeps:    map[opKey]time.Duration{},
+		blocks:    map[opKey]chan struct{}{},
+		started:   map[opKey]chan struct{}{},
+		stop:      make(chan struct{}),
 	}
 }
 

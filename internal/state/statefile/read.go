@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -127,8 +128,20 @@ type decoder struct {
 	st        *state.State
 	modules   map[string]bool                    // module paths already checked
 	providers map[string]addrs.AbsProviderConfig // provider addresses already parsed
-	deps      map[string]addrs.AbsResource       // dependency addresses already parsed
-	arena     []byte                             // compacted raw JSON for all objects
+	deps      map[string]dependency              // dependency addresses already parsed
+	// lists holds the dependency lists decoded so far by a hash of their
+	// addresses' numbers, so that objects recording the same list (the
+	// instances of one resource) share one slice.
+	lists     map[uint64][][]addrs.AbsResource
+	scratch   []addrs.AbsResource // the list being decoded
+	arena     []byte              // the current block of compacted raw JSON
+	compacted []byte              // raw's buffer
+}
+
+// dependency is a parsed dependency address and its number in the decoder.
+type dependency struct {
+	addr addrs.AbsResource
+	n    uint64
 }
 
 func decodeV4(f *fileV4) (*state.State, error) {
@@ -142,16 +155,9 @@ func decodeV4(f *fileV4) (*state.State, error) {
 		},
 		modules:   map[string]bool{"": true},
 		providers: map[string]addrs.AbsProviderConfig{},
-		deps:      map[string]addrs.AbsResource{},
+		deps:      map[string]dependency{},
+		lists:     map[uint64][][]addrs.AbsResource{},
 	}
-	size := 0
-	for i := range f.Resources {
-		for j := range f.Resources[i].Instances {
-			is := &f.Resources[i].Instances[j]
-			size += len(is.Attributes) + len(is.SensitiveAttributes) + len(is.Identity)
-		}
-	}
-	d.arena = make([]byte, 0, size)
 
 	for name, o := range f.Outputs {
 		v, err := decodeOutput(o)
@@ -303,15 +309,8 @@ func (d *decoder) instance(r *state.Resource, is *instanceV4) error {
 	if len(is.Private) > 0 {
 		obj.Private = is.Private
 	}
-	if len(is.Dependencies) > 0 {
-		obj.Dependencies = make([]addrs.AbsResource, len(is.Dependencies))
-		for i, s := range is.Dependencies {
-			dep, err := d.dependency(s)
-			if err != nil {
-				return fmt.Errorf("resource instance %s: dependencies: %w", addr, err)
-			}
-			obj.Dependencies[i] = dep
-		}
+	if obj.Dependencies, err = d.dependencies(is.Dependencies); err != nil {
+		return fmt.Errorf("resource instance %s: dependencies: %w", addr, err)
 	}
 
 	inst := r.Instances[key]
@@ -367,21 +366,72 @@ func (d *decoder) provider(s string) (addrs.AbsProviderConfig, error) {
 	return pc, nil
 }
 
+// dependencies decodes a list of recorded dependencies, raw JSON that
+// json.Unmarshal has validated: absent, null and empty lists are nil. A list
+// the decoder has decoded before is returned again, shared.
+func (d *decoder) dependencies(raw json.RawMessage) ([]addrs.AbsResource, error) {
+	i := skipJSONSpace(raw, 0)
+	switch {
+	case i == len(raw) || raw[i] == 'n':
+		return nil, nil
+	case raw[i] != '[':
+		return nil, errors.New("want a list of resource addresses")
+	}
+	d.scratch = d.scratch[:0]
+	// FNV-1a over the addresses' numbers.
+	hash := uint64(14695981039346656037)
+	for i = skipJSONSpace(raw, i+1); i < len(raw) && raw[i] != ']'; {
+		if raw[i] != '"' {
+			return nil, errors.New("want a list of resource addresses")
+		}
+		end := stringEnd(raw, i)
+		s := raw[i+1 : end-1]
+		if bytes.IndexByte(s, '\\') >= 0 {
+			var unquoted string
+			if err := json.Unmarshal(raw[i:end], &unquoted); err != nil {
+				return nil, err
+			}
+			s = []byte(unquoted)
+		}
+		dep, err := d.dependency(s)
+		if err != nil {
+			return nil, err
+		}
+		d.scratch = append(d.scratch, dep.addr)
+		hash = (hash ^ dep.n) * 1099511628211
+		if i = skipJSONSpace(raw, end); i < len(raw) && raw[i] == ',' {
+			i = skipJSONSpace(raw, i+1)
+		}
+	}
+	if len(d.scratch) == 0 {
+		return nil, nil
+	}
+	for _, list := range d.lists[hash] {
+		if slices.Equal(list, d.scratch) {
+			return list, nil
+		}
+	}
+	list := slices.Clone(d.scratch)
+	d.lists[hash] = append(d.lists[hash], list)
+	return list, nil
+}
+
 // dependency parses a recorded dependency, which must be in the canonical
 // form addrs prints. Large states repeat the same few addresses many times,
 // so each distinct string is parsed once.
-func (d *decoder) dependency(s string) (addrs.AbsResource, error) {
-	if dep, ok := d.deps[s]; ok {
+func (d *decoder) dependency(s []byte) (dependency, error) {
+	if dep, ok := d.deps[string(s)]; ok {
 		return dep, nil
 	}
-	dep, err := addrs.ParseAbsResourceStr(s)
+	addr, err := addrs.ParseAbsResourceStr(string(s))
 	if err != nil {
-		return dep, err
+		return dependency{}, err
 	}
-	if dep.String() != s {
-		return dep, fmt.Errorf("invalid resource address %q: not in canonical form (%s)", s, dep)
+	if addr.String() != string(s) {
+		return dependency{}, fmt.Errorf("invalid resource address %q: not in canonical form (%s)", s, addr)
 	}
-	d.deps[s] = dep
+	dep := dependency{addr: addr, n: uint64(len(d.deps))}
+	d.deps[string(s)] = dep
 	return dep, nil
 }
 
@@ -411,14 +461,25 @@ func instanceKey(raw json.RawMessage) (addrs.InstanceKey, error) {
 }
 
 // raw compacts a raw JSON value, which json.Unmarshal has validated, into
-// the decoder's arena, escaping <, >, &, U+2028 and U+2029 as json.Marshal
+// the decoder's arena (blocks that many objects share), escaping <, >, &, U+2028 and U+2029 as json.Marshal
 // does (and so as Marshal writes them); nil stays nil. The result is capped
 // so that appending to it never writes into the arena.
 func (d *decoder) raw(src json.RawMessage) json.RawMessage {
 	if src == nil {
 		return nil
 	}
+	d.compacted = appendCompactValid(d.compacted[:0], src)
+	n := len(d.compacted)
+	if cap(d.arena)-len(d.arena) < n {
+		d.arena = make([]byte, 0, max(arenaBlock, n))
+	}
 	start := len(d.arena)
-	d.arena = appendCompactValid(d.arena, src)
-	return json.RawMessage(d.arena[start:len(d.arena):len(d.arena)])
+	d.arena = append(d.arena, d.compacted...)
+	return json.RawMessage(d.arena[start : start+n : start+n])
 }
+
+// arenaBlock is the size of the blocks the decoder compacts raw JSON into:
+// many objects share one allocation, and what a block leaves unused is
+// small, whatever the indentation of the file (compact JSON takes a third
+// of indented JSON, or less).
+const arenaBlock = 256 << 10

@@ -17,9 +17,9 @@ var parallelParseMin = 1 << 20
 
 // parseParallel decodes a large state file with its resources decoded in
 // parallel: a scan that follows only strings and brackets cuts the top-level
-// "resources" array into its elements, and encoding/json validates and
-// decodes each element, and the rest of the file with an empty array in
-// their place, on its own. ok is false whenever the file is not a plain
+// "resources" array into its elements, decodeResource (or, for what it
+// leaves, encoding/json) validates and decodes each element, and
+// encoding/json the rest of the file with an empty array in their place. ok is false whenever the file is not a plain
 // version-4 object with such an array, or when any piece fails to decode or
 // the resources do not simply add up (an error, a resource recorded twice);
 // the caller then parses the whole file in one pass, which reports errors
@@ -43,6 +43,10 @@ func parseParallel(data []byte) (*state.State, bool) {
 	var failed atomic.Bool
 	parallel.For((len(elems)+window-1)/window, func(w int) {
 		for i := w * window; i < min(len(elems), (w+1)*window) && !failed.Load(); i++ {
+			if decodeResource(data, elems[i].from, elems[i].to, &f.Resources[i]) {
+				continue
+			}
+			f.Resources[i] = resourceV4{}
 			if json.Unmarshal(data[elems[i].from:elems[i].to], &f.Resources[i]) != nil {
 				failed.Store(true)
 			}

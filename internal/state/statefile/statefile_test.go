@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -276,6 +277,9 @@ func TestParseErrors(t *testing.T) {
 		{name: "bool key", in: res(`{"index_key":true,"schema_version":0}`), want: "resource t.n: invalid instance key true"},
 		{name: "bad dependency", in: res(`{"schema_version":0,"dependencies":["nope"]}`), want: `resource instance t.n: dependencies: invalid resource instance address "nope"`},
 		{name: "instance dependency", in: res(`{"schema_version":0,"dependencies":["a.b[0]"]}`), want: `an instance key is not allowed here`},
+		{name: "dependencies not a list", in: res(`{"schema_version":0,"dependencies":"a.b"}`), want: `resource instance t.n: dependencies: want a list of resource addresses`},
+		{name: "dependency not a string", in: res(`{"schema_version":0,"dependencies":["a.b",1]}`), want: `resource instance t.n: dependencies: want a list of resource addresses`},
+		{name: "escaped bad dependency", in: res(`{"schema_version":0,"dependencies":["a.b\u005b0]"]}`), want: `an instance key is not allowed here`},
 		{name: "instance provider unlike the resource's", in: res(`{"schema_version":0,"provider":"provider[\"a/b/c\"].x[\"k\"]"}`), want: `resource t.n: instances recorded with different provider configurations provider["registry.terraform.io/hashicorp/t"] and provider["a/b/c"].x`},
 		{name: "instances with different providers", in: head + `{"mode":"managed","type":"t","name":"n","instances":[{"index_key":0,"provider":"provider[\"a/b/c\"].x[\"k\"]","schema_version":0},{"index_key":1,"provider":"provider[\"a/b/c\"].y[\"k\"]","schema_version":0}]}` + tail, want: `resource t.n: instances recorded with different provider configurations provider["a/b/c"].x and provider["a/b/c"].y`},
 		{name: "objects of an instance with different provider instances", in: head + `{"mode":"managed","type":"t","name":"n","instances":[{"provider":"provider[\"a/b/c\"].x[\"k\"]","schema_version":0},{"deposed":"00000001","provider":"provider[\"a/b/c\"].x[\"j\"]","schema_version":0}]}` + tail, want: "resource instance t.n: objects recorded with different provider instances"},
@@ -340,6 +344,45 @@ func TestParseLenient(t *testing.T) {
 	}
 }
 
+// TestParseSharesDependencies: the objects of a file that record the same
+// dependencies share one list; null and empty lists are none.
+func TestParseSharesDependencies(t *testing.T) {
+	s, err := Parse([]byte(`{"version":4,"resources":[
+		{"mode":"managed","type":"t","name":"n","instances":[
+			{"index_key":0,"schema_version":0,"dependencies":["t.a","module.m.t.b"]},
+			{"index_key":1,"schema_version":0,"dependencies":[ "t.a" , "module.m.t.b" ]},
+			{"index_key":2,"schema_version":0,"dependencies":["t.a"]},
+			{"index_key":3,"schema_version":0,"dependencies":null},
+			{"index_key":4,"schema_version":0,"dependencies":[]}]},
+		{"mode":"managed","type":"t","name":"o","instances":[
+			{"schema_version":0,"dependencies":["t.\u0061","module.m.t.b"]}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := addrs.Resource{Mode: addrs.Managed, Type: "t", Name: "n"}.Absolute(addrs.RootModule)
+	deps := func(k addrs.InstanceKey) []addrs.AbsResource { return s.Resource(n).Instances[k].Current.Dependencies }
+	first := deps(addrs.IntKey(0))
+	want := []addrs.AbsResource{
+		addrs.Resource{Mode: addrs.Managed, Type: "t", Name: "a"}.Absolute(addrs.RootModule),
+		addrs.Resource{Mode: addrs.Managed, Type: "t", Name: "b"}.Absolute("module.m"),
+	}
+	if diff := cmp.Diff(want, first); diff != "" {
+		t.Fatalf("dependencies (-want +got):\n%s", diff)
+	}
+	other := s.Resource(addrs.Resource{Mode: addrs.Managed, Type: "t", Name: "o"}.Absolute(addrs.RootModule)).Instances[addrs.NoKey].Current.Dependencies
+	for name, list := range map[string][]addrs.AbsResource{"n[1]": deps(addrs.IntKey(1)), "o": other} {
+		if len(list) != len(first) || &list[0] != &first[0] {
+			t.Errorf("%s records %v in a slice of its own, want n[0]'s", name, list)
+		}
+	}
+	if got := deps(addrs.IntKey(2)); len(got) != 1 || &got[0] == &first[0] {
+		t.Errorf("n[2] records %v, want its own list of one", got)
+	}
+	if deps(addrs.IntKey(3)) != nil || deps(addrs.IntKey(4)) != nil {
+		t.Errorf("null and empty lists decode as %v and %v, want nil", deps(addrs.IntKey(3)), deps(addrs.IntKey(4)))
+	}
+}
+
 func TestMarshalErrors(t *testing.T) {
 	pc := addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")}
 	addr := addrs.Resource{Mode: addrs.Managed, Type: "t", Name: "n"}.Instance(addrs.NoKey).Absolute(addrs.RootModule)
@@ -374,6 +417,22 @@ func TestAppendString(t *testing.T) {
 		want, _ := json.Marshal(s)
 		if got := appendString(nil, s); !bytes.Equal(got, want) {
 			t.Errorf("appendString(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+// TestAppendDependency: a recorded dependency is written as its address,
+// escaped as any string.
+func TestAppendDependency(t *testing.T) {
+	for _, dep := range []addrs.AbsResource{
+		addrs.Resource{Mode: addrs.Managed, Type: "t", Name: "a"}.Absolute(addrs.RootModule),
+		addrs.Resource{Mode: addrs.Data, Type: "t", Name: "a"}.Absolute("module.m.module.n"),
+		addrs.Resource{Mode: addrs.Managed, Type: "t", Name: "caf\u00e9"}.Absolute(`module.m["<k>"]`),
+		addrs.Resource{Mode: addrs.Data, Type: "t&", Name: "a"}.Absolute(addrs.RootModule),
+	} {
+		want, _ := json.Marshal(dep.String())
+		if got := appendDependency([]byte("x"), dep); !bytes.Equal(got, append([]byte("x"), want...)) {
+			t.Errorf("appendDependency(%s) = %s, want x%s", dep, got, want)
 		}
 	}
 }
@@ -439,6 +498,64 @@ func TestWriteStreams(t *testing.T) {
 	broken := errors.New("disk full")
 	if err := Write(&chunkWriter{fail: broken}, s); !errors.Is(err, broken) {
 		t.Errorf("Write to a failing writer = %v, want %v", err, broken)
+	}
+}
+
+// TestWriteLargeResources: resources of more instances than one piece of
+// a parallel encoding holds are cut into several pieces, and the document
+// is the same: a single resource, and several around one without objects,
+// with deposed objects at the cuts and a resource recording provider
+// instances.
+func TestWriteLargeResources(t *testing.T) {
+	pc := addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")}
+	build := func(sizes []int) *state.State {
+		s := state.New()
+		for r, n := range sizes {
+			ra := addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: fmt.Sprintf("r%d", r)}.Absolute(addrs.RootModule)
+			for i := range n {
+				addr := addrs.ObjectAddr{Instance: ra.Instance(addrs.IntKey(i))}
+				s.SetObject(addr, &state.Object{AttrsJSON: []byte(fmt.Sprintf(`{"id":"%d-%d"}`, r, i))}, pc)
+				if i%runInstances == runInstances-1 || i%runInstances == 0 {
+					s.Depose(addr.Instance)
+					s.SetObject(addr, &state.Object{AttrsJSON: []byte(`{"id":"new"}`)}, pc)
+				}
+			}
+			if n == 0 {
+				s.Resources[ra] = &state.Resource{Addr: ra, ProviderConfig: pc, Instances: map[addrs.InstanceKey]*state.Instance{}}
+			}
+		}
+		return s
+	}
+	for _, sizes := range [][]int{{3 * runInstances}, {600, 0, 300, 5*runInstances + 7, 1}} {
+		s := build(sizes)
+		if len(sizes) > 1 {
+			// Objects of one resource under provider instances.
+			keyed := pc
+			keyed.Alias, keyed.Key = "each", addrs.StringKey("k")
+			ra := addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: "r3"}.Absolute(addrs.RootModule)
+			s.SetObject(addrs.ObjectAddr{Instance: ra.Instance(addrs.IntKey(2))}, &state.Object{AttrsJSON: []byte(`{"id":"keyed"}`)}, keyed)
+		}
+		got, err := Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := referenceMarshal(t, s); !bytes.Equal(got, want) {
+			t.Fatalf("sizes %v: Marshal differs from the reference (-ref +got):\n%s", sizes, cmp.Diff(string(want), string(got)))
+		}
+		var w chunkWriter
+		if err := Write(&w, s); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(bytes.Join(w.chunks, nil), got) {
+			t.Errorf("sizes %v: Write differs from Marshal", sizes)
+		}
+		line, err := AppendLine(nil, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back, err := Parse(line); err != nil || len(back.Objects()) != len(s.Objects()) {
+			t.Errorf("sizes %v: AppendLine reads back with %v", sizes, err)
+		}
 	}
 }
 

@@ -48,9 +48,11 @@ type instanceV4 struct {
 	IdentitySchemaVersion *uint64         `json:"identity_schema_version"`
 	Identity              json.RawMessage `json:"identity"`
 
-	Private             []byte   `json:"private"`
-	Dependencies        []string `json:"dependencies"`
-	CreateBeforeDestroy bool     `json:"create_before_destroy"`
+	Private []byte `json:"private"`
+	// Dependencies is a list of resource addresses, decoded by the
+	// decoder, which shares the lists that are the same.
+	Dependencies        json.RawMessage `json:"dependencies"`
+	CreateBeforeDestroy bool            `json:"create_before_destroy"`
 	// SkipDestroy is lifecycle.destroy = false, written by OpenTofu 1.12
 	// and later (and rig).
 	SkipDestroy bool `json:"skip_destroy"`

@@ -57,7 +57,7 @@ func Marshal(s *state.State) ([]byte, error) {
 // produces, without its line breaks and indentation. It is the form of a
 // state, or part of one, inside a line-oriented log.
 func AppendLine(dst []byte, s *state.State) ([]byte, error) {
-	e := &encoder{buf: dst, deps: map[addrs.AbsResource][]byte{}, compact: true}
+	e := &encoder{buf: dst, compact: true}
 	start := len(dst)
 	if err := e.state(s); err != nil {
 		return dst, err
@@ -102,17 +102,15 @@ const (
 // encoder appends the document to buf, flushing it to w when w is set.
 // One encoder writes one state; it is not safe for concurrent use.
 type encoder struct {
-	buf  []byte
-	w    io.Writer
-	deps map[addrs.AbsResource][]byte // dependency address → quoted JSON string
-	keys []addrs.InstanceKey          // reused by resource
-	dks  []addrs.DeposedKey           // reused by resource
+	buf []byte
+	w   io.Writer
+	dks []addrs.DeposedKey // reused by resource
 	// compact writes raw JSON without white space (see AppendLine).
 	compact bool
 }
 
 func newEncoder(w io.Writer) *encoder {
-	e := &encoder{w: w, deps: map[addrs.AbsResource][]byte{}}
+	e := &encoder{w: w}
 	if w != nil {
 		e.buf = make([]byte, 0, flushSize+flushSize/4)
 	} else {
@@ -288,16 +286,13 @@ func (e *encoder) resources(rs map[addrs.AbsResource]*state.Resource) error {
 	}
 	slices.SortFunc(sorted, compareResources)
 	e.buf = append(e.buf, '[')
-	if len(sorted) > 1 && instanceCount(sorted) >= parallelInstances {
+	if len(sorted) > 1 && instanceCount(sorted) >= parallelInstances || len(sorted) == 1 && instanceCount(sorted) >= 2*runInstances {
 		if err := e.resourcesParallel(sorted); err != nil {
 			return err
 		}
 	} else {
 		for i, r := range sorted {
-			if i > 0 {
-				e.buf = append(e.buf, ',')
-			}
-			if err := e.resource(r); err != nil {
+			if err := e.resource(segment{r: r, keys: objectKeys(r, nil), head: true, tail: true, comma: i > 0}); err != nil {
 				return err
 			}
 		}
@@ -310,6 +305,10 @@ func (e *encoder) resources(rs map[addrs.AbsResource]*state.Resource) error {
 // encodes the resources on all processors.
 const parallelInstances = 2048
 
+// runInstances is about how many instances one piece of a parallel
+// encoding holds: several resources, or part of one.
+const runInstances = 256
+
 func instanceCount(rs []*state.Resource) int {
 	n := 0
 	for _, r := range rs {
@@ -318,22 +317,55 @@ func instanceCount(rs []*state.Resource) int {
 	return n
 }
 
-// resourcesParallel encodes sorted in runs of a few hundred instances, a
-// window of runs at a time on all processors, appending each window's runs
-// in order (and flushing them, when writing), so that the memory it needs
-// beyond the document is a window's.
-func (e *encoder) resourcesParallel(sorted []*state.Resource) error {
-	const runInstances = 256
-	var runs []int // the start of each run in sorted
-	n := runInstances
-	for i, r := range sorted {
-		if n >= runInstances {
-			runs = append(runs, i)
-			n = 0
+// segment is the part of a resource one piece of the document holds: the
+// objects of some of its instances (keys, sorted), with the resource's
+// opening (head) and closing (tail) when it holds them; comma says that a
+// resource comes before it in the document.
+type segment struct {
+	r          *state.Resource
+	keys       []addrs.InstanceKey
+	head, tail bool
+	comma      bool
+}
+
+// objectKeys appends to dst the keys of r's instances that have objects,
+// sorted, and returns the result.
+func objectKeys(r *state.Resource, dst []addrs.InstanceKey) []addrs.InstanceKey {
+	start := len(dst)
+	for k, inst := range r.Instances {
+		if inst.HasObjects() {
+			dst = append(dst, k)
 		}
-		n += len(r.Instances)
 	}
-	runs = append(runs, len(sorted))
+	slices.SortFunc(dst[start:], addrs.InstanceKey.Compare)
+	return dst
+}
+
+// resourcesParallel encodes sorted in runs of about runInstances instances
+// (a resource with more is cut into several), a window of runs at a time
+// on all processors, appending each window's runs in order (and flushing
+// them, when writing), so that the memory it needs beyond the document is
+// a window's, whatever the size of one resource.
+func (e *encoder) resourcesParallel(sorted []*state.Resource) error {
+	var runs [][]segment
+	var run []segment
+	n := 0
+	for i, r := range sorted {
+		keys := objectKeys(r, nil)
+		for from := 0; from < len(keys) || from == 0; from += runInstances {
+			to := min(len(keys), from+runInstances)
+			run = append(run, segment{r: r, keys: keys[from:to], head: from == 0, tail: to == len(keys), comma: i > 0 && from == 0})
+			if n += to - from; n >= runInstances {
+				runs, run, n = append(runs, run), nil, 0
+			}
+			if len(keys) == 0 {
+				break
+			}
+		}
+	}
+	if len(run) > 0 {
+		runs = append(runs, run)
+	}
 
 	workers := runtime.GOMAXPROCS(0)
 	parts := make([]*encoder, 2*workers)
@@ -342,21 +374,18 @@ func (e *encoder) resourcesParallel(sorted []*state.Resource) error {
 		parts[i].compact = e.compact
 	}
 	errs := make([]error, len(parts))
-	for first := 0; first < len(runs)-1; first += len(parts) {
+	for first := 0; first < len(runs); first += len(parts) {
 		var wg sync.WaitGroup
 		for w := range workers {
 			wg.Go(func() {
 				for i := w; i < len(parts); i += workers {
 					p := parts[i]
 					p.buf, errs[i] = p.buf[:0], nil
-					if first+i >= len(runs)-1 {
+					if first+i >= len(runs) {
 						continue
 					}
-					for j, r := range sorted[runs[first+i]:runs[first+i+1]] {
-						if j > 0 {
-							p.buf = append(p.buf, ',')
-						}
-						if errs[i] = p.resource(r); errs[i] != nil {
+					for _, seg := range runs[first+i] {
+						if errs[i] = p.resource(seg); errs[i] != nil {
 							break
 						}
 					}
@@ -368,12 +397,6 @@ func (e *encoder) resourcesParallel(sorted []*state.Resource) error {
 			if errs[i] != nil {
 				return errs[i]
 			}
-			if len(p.buf) == 0 {
-				continue
-			}
-			if first > 0 || i > 0 {
-				e.buf = append(e.buf, ',')
-			}
 			e.buf = append(e.buf, p.buf...)
 		}
 		if err := e.maybeFlush(); err != nil {
@@ -383,45 +406,44 @@ func (e *encoder) resourcesParallel(sorted []*state.Resource) error {
 	return nil
 }
 
-// resource appends one resource and its instances.
-func (e *encoder) resource(r *state.Resource) error {
-	mode, err := modeString(r.Addr.Resource.Mode)
-	if err != nil {
-		return fmt.Errorf("encoding resource %s: %w", r.Addr, err)
-	}
-	e.buf = append(e.buf, indent2+"{"...)
-	if !r.Addr.Module.IsRoot() {
-		e.buf = append(e.buf, indent3+`"module": `...)
-		e.buf = appendString(e.buf, string(r.Addr.Module))
+// resource appends a segment of one resource: its opening, the objects of
+// its instances seg.keys, and its closing, as seg says.
+func (e *encoder) resource(seg segment) error {
+	r := seg.r
+	perInstance := r.HasProviderKeys()
+	if seg.comma {
 		e.buf = append(e.buf, ',')
 	}
-	e.buf = append(e.buf, indent3+`"mode": "`...)
-	e.buf = append(e.buf, mode...)
-	e.buf = append(e.buf, `",`+indent3+`"type": `...)
-	e.buf = appendString(e.buf, r.Addr.Resource.Type)
-	e.buf = append(e.buf, ","+indent3+`"name": `...)
-	e.buf = appendString(e.buf, r.Addr.Resource.Name)
-	perInstance := r.HasProviderKeys()
-	if !r.ProviderConfig.Provider.IsZero() && !perInstance {
-		e.buf = append(e.buf, ","+indent3+`"provider": `...)
-		e.buf = appendString(e.buf, r.ProviderConfig.String())
-	}
-	e.buf = append(e.buf, ","+indent3+`"instances": `...)
-
-	e.keys = e.keys[:0]
-	for k, inst := range r.Instances {
-		if inst.HasObjects() {
-			e.keys = append(e.keys, k)
+	if seg.head {
+		mode, err := modeString(r.Addr.Resource.Mode)
+		if err != nil {
+			return fmt.Errorf("encoding resource %s: %w", r.Addr, err)
 		}
+		e.buf = append(e.buf, indent2+"{"...)
+		if !r.Addr.Module.IsRoot() {
+			e.buf = append(e.buf, indent3+`"module": `...)
+			e.buf = appendString(e.buf, string(r.Addr.Module))
+			e.buf = append(e.buf, ',')
+		}
+		e.buf = append(e.buf, indent3+`"mode": "`...)
+		e.buf = append(e.buf, mode...)
+		e.buf = append(e.buf, `",`+indent3+`"type": `...)
+		e.buf = appendString(e.buf, r.Addr.Resource.Type)
+		e.buf = append(e.buf, ","+indent3+`"name": `...)
+		e.buf = appendString(e.buf, r.Addr.Resource.Name)
+		if !r.ProviderConfig.Provider.IsZero() && !perInstance {
+			e.buf = append(e.buf, ","+indent3+`"provider": `...)
+			e.buf = appendString(e.buf, r.ProviderConfig.String())
+		}
+		e.buf = append(e.buf, ","+indent3+`"instances": `...)
+		if seg.tail && len(seg.keys) == 0 {
+			e.buf = append(e.buf, "[]"+indent2+"}"...)
+			return nil
+		}
+		e.buf = append(e.buf, '[')
 	}
-	if len(e.keys) == 0 {
-		e.buf = append(e.buf, "[]"+indent2+"}"...)
-		return nil
-	}
-	slices.SortFunc(e.keys, addrs.InstanceKey.Compare)
-	e.buf = append(e.buf, '[')
-	first := true
-	for _, k := range e.keys {
+	first := seg.head
+	for _, k := range seg.keys {
 		inst := r.Instances[k]
 		if inst.Current != nil {
 			if err := e.object(r, k, addrs.NotDeposed, inst.Current, first, perInstance); err != nil {
@@ -447,7 +469,9 @@ func (e *encoder) resource(r *state.Resource) error {
 			first = false
 		}
 	}
-	e.buf = append(e.buf, indent3+"]"+indent2+"}"...)
+	if seg.tail {
+		e.buf = append(e.buf, indent3+"]"+indent2+"}"...)
+	}
 	return nil
 }
 
@@ -539,7 +563,7 @@ func (e *encoder) object(r *state.Resource, k addrs.InstanceKey, dk addrs.Depose
 				e.buf = append(e.buf, ',')
 			}
 			e.buf = append(e.buf, indent6...)
-			e.buf = append(e.buf, e.depString(dep)...)
+			e.buf = appendDependency(e.buf, dep)
 		}
 		e.buf = append(e.buf, indent5+"]"...)
 	}
@@ -558,14 +582,37 @@ func objectError(r *state.Resource, k addrs.InstanceKey, dk addrs.DeposedKey, fi
 	return fmt.Errorf("encoding %s: %s: %w", addr, field, err)
 }
 
-// depString returns dep as a quoted JSON string, computed once per Marshal.
-func (e *encoder) depString(dep addrs.AbsResource) []byte {
-	if b, ok := e.deps[dep]; ok {
-		return b
+// appendDependency appends dep as appendString(dst, dep.String()) would,
+// without building the string: a large state records millions of
+// dependencies.
+func appendDependency(dst []byte, dep addrs.AbsResource) []byte {
+	mod, typ, name := string(dep.Module), dep.Resource.Type, dep.Resource.Name
+	if !plainJSON(mod) || !plainJSON(typ) || !plainJSON(name) {
+		return appendString(dst, dep.String())
 	}
-	b := appendString(nil, dep.String())
-	e.deps[dep] = b
-	return b
+	dst = append(dst, '"')
+	if !dep.Module.IsRoot() {
+		dst = append(dst, mod...)
+		dst = append(dst, '.')
+	}
+	if dep.Resource.Mode == addrs.Data {
+		dst = append(dst, "data."...)
+	}
+	dst = append(dst, typ...)
+	dst = append(dst, '.')
+	dst = append(dst, name...)
+	return append(dst, '"')
+}
+
+// plainJSON reports whether s is printable ASCII that appendString writes
+// as it is.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
 }
 
 // raw appends the JSON value src indented as json.MarshalIndent would place

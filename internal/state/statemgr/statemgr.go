@@ -80,6 +80,12 @@ func (w *Writer) remember(size int, d [sha256.Size]byte, ok bool, contentLen int
 func (w *Writer) WriteState(ctx context.Context, s *state.State) error {
 	s.TerraformVersion = version.Terraform
 	s.Lineage = w.lineage
+	if w.written != nil && !w.begun && w.unchanged(s) {
+		// Nothing recorded since the last snapshot, and the state is
+		// what it holds: checked piece by piece, without the whole file
+		// in memory (a large apply's first write, of its refreshed state).
+		return nil
+	}
 	s.Serial = w.serial + 1
 	data, err := statefile.Marshal(s)
 	s.Serial = w.serial
@@ -121,6 +127,18 @@ func (w *Writer) WriteState(ctx context.Context, s *state.State) error {
 		}
 	}
 	return nil
+}
+
+// unchanged reports whether s, at the serial of the last snapshot, encodes
+// to that snapshot's content, computing the digest as it is encoded.
+func (w *Writer) unchanged(s *state.State) bool {
+	s.Serial = w.serial
+	var h contentHasher
+	if err := statefile.Write(&h, s); err != nil {
+		return false
+	}
+	d, ok := h.sum()
+	return ok && h.size-h.serialLen == w.writtenContent && d == *w.written
 }
 
 // contentDigest returns the SHA-256 of a marshalled state without its

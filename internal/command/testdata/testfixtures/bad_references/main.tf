@@ -1,0 +1,3 @@
+resource "test_resource" "only" {
+  value = "only"
+}

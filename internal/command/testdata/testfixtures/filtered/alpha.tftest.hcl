@@ -1,0 +1,6 @@
+run "alpha" {
+  assert {
+    condition     = test_resource.r.value == "r"
+    error_message = "r"
+  }
+}

@@ -1,0 +1,3 @@
+resource "test_resource" "r" {
+  value = "r"
+}

@@ -1,0 +1,9 @@
+run "before" {}
+
+run "interrupting" {
+  variables {
+    interrupts = 1
+  }
+}
+
+run "never" {}
