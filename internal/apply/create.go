@@ -82,7 +82,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 			return Result{}, ds
 		}
 		read := sch.Block.MarkSensitive(resp.State.MarkWithPaths(configMarks))
-		obj, err := a.newObject(c, sch, read, nil, state.Ready)
+		obj, err := a.newObject(c, sch, read, nil, cty.NilVal, state.Ready)
 		if err != nil {
 			return Result{}, ds.Append(err)
 		}
@@ -104,7 +104,11 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		configVal = plan.ApplyIgnoreChanges(r.Managed, prior, configVal)
 	}
 	proposed := provider.ProposedNew(sch.Block, prior, configVal)
-	planResp := prov.PlanResourceChange(provider.WithResourceInstance(a.opCtx, op.Addr), provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
+	priorIdentity := c.BeforeIdentity
+	if c.Action.Creates() && plan.HasIdentity(priorIdentity) {
+		priorIdentity = cty.NullVal(priorIdentity.Type())
+	}
+	planResp := prov.PlanResourceChange(provider.WithResourceInstance(a.opCtx, op.Addr), provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta, PriorIdentity: priorIdentity})
 	ds = ds.Append(withAddr(provider.Redacted(planResp.Diagnostics, markedConfig, c.Before).InBody(r.Config), oaddr))
 	ds = ds.Append(plan.CheckPlanned(sch.Block, prior, configVal.MarkWithPaths(configMarks), planResp, c.ProviderConfig, op.Addr))
 	if ds.HasErrors() {
@@ -129,9 +133,9 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 	if eq := prior.Equals(planned); c.Action == plan.Update && eq.IsKnown() && eq.True() {
 		// Only what is sensitive changes: the object is recorded with its
 		// new marks, without asking the provider, as OpenTofu does.
-		resp = provider.ApplyResponse{NewState: planned, Private: planResp.PlannedPrivate}
+		resp = provider.ApplyResponse{NewState: planned, Private: planResp.PlannedPrivate, NewIdentity: priorIdentity}
 	} else {
-		resp = prov.ApplyResourceChange(provider.WithResourceInstance(a.opCtx, op.Addr), provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate, ProviderMeta: meta})
+		resp = prov.ApplyResourceChange(provider.WithResourceInstance(a.opCtx, op.Addr), provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate, ProviderMeta: meta, PlannedIdentity: planResp.PlannedIdentity})
 	}
 	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, markedConfig, c.Before).InBody(r.Config), oaddr))
 	newVal := resp.NewState
@@ -154,6 +158,28 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		}
 	}
 
+	newIdentity := resp.NewIdentity
+	if !failed && !newVal.IsNull() {
+		// An object's identity is known once it exists, and an update
+		// keeps it.
+		more := plan.CheckIdentity(newIdentity, true, c.ProviderConfig, op.Addr)
+		if c.Action == plan.Update {
+			if kept := plan.CheckIdentityKept("apply", priorIdentity, newIdentity, c.ProviderConfig, op.Addr); kept.HasErrors() {
+				// The object is recorded as the provider returned it,
+				// under the identity it had.
+				more, newIdentity = more.Append(kept), priorIdentity
+			}
+		}
+		if more.HasErrors() {
+			ds, failed = ds.Append(more), true
+		}
+	}
+	if !plan.HasIdentity(newIdentity) && c.Action == plan.Update {
+		newIdentity = priorIdentity
+	}
+	if plan.HasIdentity(newIdentity) && !newIdentity.IsWhollyKnown() {
+		newIdentity = cty.NilVal
+	}
 	newVal = sch.Block.MarkSensitive(newVal.MarkWithPaths(configMarks))
 	var mutate func(*state.State)
 	changed := []addrs.ObjectAddr{oaddr}
@@ -176,7 +202,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		if status == state.Ready && c.Action.Creates() && hasProvisioners(r, config.ProvisionerWhenCreate) {
 			// The object exists: record it before the provisioners run, tainted
 			// until they succeed, so that an interrupted run replaces it.
-			obj, err := a.newObject(c, sch, newVal, resp.Private, state.Tainted)
+			obj, err := a.newObject(c, sch, newVal, resp.Private, newIdentity, state.Tainted)
 			if err != nil {
 				return Result{}, ds.Append(err)
 			}
@@ -188,7 +214,7 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 				failed, status = true, state.Tainted
 			}
 		}
-		obj, err := a.newObject(c, sch, newVal, resp.Private, status)
+		obj, err := a.newObject(c, sch, newVal, resp.Private, newIdentity, status)
 		if err != nil {
 			return Result{}, ds.Append(err)
 		}

@@ -104,6 +104,10 @@ type ResourceInstanceChange struct {
 	Dependencies []addrs.AbsResource
 	// SchemaVersion is the schema version of the resource type, recorded in state.
 	SchemaVersion uint64
+	// BeforeIdentity and AfterIdentity are the prior object's resource
+	// identity and the planned one (unknown in parts until a create is
+	// applied); cty.NilVal when the resource type declares no identity.
+	BeforeIdentity, AfterIdentity cty.Value
 }
 
 // ObjectAddr returns the address of the object the change concerns.

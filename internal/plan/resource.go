@@ -136,37 +136,50 @@ func sortedDeposedKeys(inst *state.Instance) []addrs.DeposedKey {
 // priorValue decodes (upgrading through the provider) and, unless refresh is
 // skipped, refreshes a recorded object. It returns a null value if the
 // object no longer exists, and records the refreshed object in p.refreshed.
-func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr addrs.ObjectAddr, obj *state.Object, pc addrs.AbsProviderConfig) (cty.Value, []byte, diag.Diagnostics) {
+//
+// The object's resource identity (upgraded, then as the read returned it)
+// comes back too: cty.NilVal when the type declares none.
+func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr addrs.ObjectAddr, obj *state.Object, pc addrs.AbsProviderConfig) (cty.Value, []byte, cty.Value, diag.Diagnostics) {
 	ty := sch.Block.ImpliedType()
-	up := prov.UpgradeResourceState(p.ctx, provider.UpgradeRequest{TypeName: addr.Instance.Resource.Resource.Type, Version: int64(obj.SchemaVersion), RawStateJSON: obj.AttrsJSON})
+	up := prov.UpgradeResourceState(p.ctx, IdentityUpgrade(provider.UpgradeRequest{TypeName: addr.Instance.Resource.Resource.Type, Version: int64(obj.SchemaVersion), RawStateJSON: obj.AttrsJSON}, obj))
 	ds := withAddr(up.Diagnostics, addr)
 	if ds.HasErrors() {
-		return cty.NullVal(ty), nil, ds
+		return cty.NullVal(ty), nil, cty.NilVal, ds
 	}
 	val := up.UpgradedState
+	identity := identityOf(sch, up.UpgradedIdentity)
 	private := obj.Private
 	if p.opts.SkipRefresh {
-		return val, private, ds
+		return val, private, identity, ds
 	}
 	meta, more := p.eval.ProviderMeta(p.ctx, p.providers, addr.Instance.Module, pc.Provider, addr.Instance.Resource.Resource.String())
 	if ds = ds.Append(more); more.HasErrors() {
-		return val, private, ds
+		return val, private, identity, ds
 	}
 	p.refreshHooks().PreRefresh(addr, val)
-	read := prov.ReadResource(provider.WithResourceInstance(p.ctx, addr.Instance), provider.ReadRequest{TypeName: addr.Instance.Resource.Resource.Type, PriorState: val, Private: private, ProviderMeta: meta})
+	read := prov.ReadResource(provider.WithResourceInstance(p.ctx, addr.Instance), provider.ReadRequest{TypeName: addr.Instance.Resource.Resource.Type, PriorState: val, Private: private, ProviderMeta: meta, CurrentIdentity: identity})
 	if !read.Diagnostics.HasErrors() {
 		p.refreshHooks().PostRefresh(addr, read.NewState)
 	}
 	ds = ds.Append(withAddr(provider.Redacted(read.Diagnostics, MarkRecorded(sch.Block, val, RecordedPaths(obj, pc.Provider, addr.Instance.Resource.Resource.Type))), addr))
 	if read.Diagnostics.HasErrors() {
-		return val, private, ds
+		return val, private, identity, ds
 	}
 	newVal := read.NewState
 	if newVal == cty.NilVal {
 		newVal = cty.NullVal(ty)
 	}
-	if newVal.RawEquals(val) && obj.SchemaVersion == uint64(sch.Version) {
-		return val, read.Private, ds
+	newIdentity := identity
+	if HasIdentity(read.NewIdentity) && !newVal.IsNull() {
+		ds = ds.Append(CheckIdentity(read.NewIdentity, true, pc, addr.Instance))
+		ds = ds.Append(CheckIdentityKept("read", identity, read.NewIdentity, pc, addr.Instance))
+		if ds.HasErrors() {
+			return val, private, identity, ds
+		}
+		newIdentity = read.NewIdentity
+	}
+	if newVal.RawEquals(val) && obj.SchemaVersion == uint64(sch.Version) && identityRecorded(obj, sch, newIdentity) {
+		return val, read.Private, newIdentity, ds
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -180,11 +193,11 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 			// Gone outside rig: what recorded it depends on what it did.
 			p.refreshed.SpliceRemoved(r, obj.Dependencies)
 		}
-		return newVal, nil, ds
+		return newVal, nil, newIdentity, ds
 	}
 	nobj, err := state.NewObject(newVal, ty)
 	if err != nil {
-		return val, private, ds.Append(fmt.Errorf("%s: %w", addr, err))
+		return val, private, identity, ds.Append(fmt.Errorf("%s: %w", addr, err))
 	}
 	refreshed := *obj
 	refreshed.AttrsJSON = nobj.AttrsJSON
@@ -194,8 +207,11 @@ func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr 
 	if sens, err := state.SensitivePathsJSON(marks.Union(sch.Block.SensitivePaths(newVal), sensitivePaths(obj))); err == nil {
 		refreshed.SensitiveAttributes = sens
 	}
+	if err := SetIdentity(&refreshed, sch, newIdentity); err != nil {
+		return val, private, identity, ds.Append(fmt.Errorf("%s: %w", addr, err))
+	}
 	p.refreshed.SetObject(addr, &refreshed, pc)
-	return newVal, read.Private, ds
+	return newVal, read.Private, newIdentity, ds
 }
 
 func withAddr(ds diag.Diagnostics, addr addrs.ObjectAddr) diag.Diagnostics {
@@ -227,21 +243,22 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	var priorPrivate []byte
 	var priorSensitive []cty.Path
 	var importing *Importing
+	priorIdentity := identityOf(sch, cty.NilVal)
 	if t, ok := p.imports[addr]; ok && obj == nil {
-		v, priv, more := p.importObject(prov, sch, pc, addr, t)
+		v, priv, id, more := p.importObject(prov, sch, pc, addr, t)
 		ds = ds.Append(more)
 		if ds.HasErrors() {
 			return cty.UnknownVal(ty), ds
 		}
-		priorVal, priorPrivate, importing = v, priv, &Importing{ID: t.id}
+		priorVal, priorPrivate, priorIdentity, importing = v, priv, identityOf(sch, id), &Importing{ID: t.id, Identity: t.identity}
 	}
 	if obj != nil {
-		v, priv, more := p.priorValue(prov, sch, oaddr, obj, pc)
+		v, priv, id, more := p.priorValue(prov, sch, oaddr, obj, pc)
 		ds = ds.Append(more)
 		if ds.HasErrors() {
 			return cty.UnknownVal(ty), ds
 		}
-		priorVal, priorPrivate = v, priv
+		priorVal, priorPrivate, priorIdentity = v, priv, identityOf(sch, id)
 		priorSensitive = RecordedPaths(obj, pc.Provider, typeName)
 	}
 	scope := p.eval.Scope(addr.Module, inst)
@@ -272,7 +289,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	if ds = ds.Append(more); ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
-	resp := prov.PlanResourceChange(provider.WithResourceInstance(p.ctx, addr), provider.PlanRequest{TypeName: typeName, PriorState: priorVal, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta})
+	resp := prov.PlanResourceChange(provider.WithResourceInstance(p.ctx, addr), provider.PlanRequest{TypeName: typeName, PriorState: priorVal, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: meta, PriorIdentity: priorIdentity})
 	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, markedConfig, MarkRecorded(sch.Block, priorVal, priorSensitive)).InBody(r.Config), oaddr))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
@@ -289,6 +306,9 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		SchemaVersion: uint64(sch.Version),
 		Importing:     importing,
 		SkipDestroy:   r.Managed.SkipsDestroy(),
+
+		BeforeIdentity: priorIdentity,
+		AfterIdentity:  identityOf(sch, resp.PlannedIdentity),
 	}
 	if inh, ok := p.cbd[cr]; ok {
 		change.CreateBeforeDestroy = true
@@ -338,7 +358,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		// The new object is planned as a create.
 		nullPrior := cty.NullVal(ty)
 		proposed := provider.ProposedNew(sch.Block, nullPrior, origConfig)
-		resp2 := prov.PlanResourceChange(provider.WithResourceInstance(p.ctx, addr), provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: origConfig, ProviderMeta: meta})
+		resp2 := prov.PlanResourceChange(provider.WithResourceInstance(p.ctx, addr), provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: origConfig, ProviderMeta: meta, PriorIdentity: identityOf(sch, cty.NilVal)})
 		ds = ds.Append(withAddr(provider.Redacted(resp2.Diagnostics, markedConfig).InBody(r.Config), oaddr))
 		ds = ds.Append(CheckPlanned(sch.Block, nullPrior, origConfig.MarkWithPaths(configMarks), resp2, pc, addr))
 		if ds.HasErrors() {
@@ -346,6 +366,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		}
 		change.After = resp2.PlannedState
 		change.PlannedPrivate = resp2.PlannedPrivate
+		change.AfterIdentity = identityOf(sch, resp2.PlannedIdentity)
 		if change.Action.Deletes() {
 			ds = ds.Append(p.preventDestroy(r, addr))
 		}
@@ -353,6 +374,12 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	if change.Action == NoOp || change.Action == Update {
 		// An unchanged or updated object stays current; it keeps its status otherwise.
 		change.PriorPrivate = priorPrivate
+		// ... and its identity, which the provider must know now.
+		ds = ds.Append(CheckIdentity(change.AfterIdentity, true, pc, addr))
+		ds = ds.Append(CheckIdentityKept("plan", priorIdentity, change.AfterIdentity, pc, addr))
+		if !HasIdentity(change.AfterIdentity) && HasIdentity(priorIdentity) {
+			change.AfterIdentity = priorIdentity
+		}
 	}
 	// The configuration's sensitive values, those the state recorded as
 	// sensitive and the attributes the schema declares sensitive stay
@@ -475,7 +502,7 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 	if ds.HasErrors() {
 		return ds
 	}
-	prior, priv, more := p.priorValue(prov, sch, oaddr, obj, pc)
+	prior, priv, priorIdentity, more := p.priorValue(prov, sch, oaddr, obj, pc)
 	ds = ds.Append(more)
 	prior = MarkRecorded(sch.Block, prior, RecordedPaths(obj, pc.Provider, addr.Resource.Resource.Type))
 	if ds.HasErrors() {
@@ -504,6 +531,7 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 		Before: prior, After: cty.NullVal(prior.Type()), PriorPrivate: priv,
 		CreateBeforeDestroy: action == Delete && (obj.CreateBeforeDestroy || dk != addrs.NotDeposed),
 		Dependencies:        obj.Dependencies, SchemaVersion: obj.SchemaVersion,
+		BeforeIdentity: identityOf(sch, priorIdentity), AfterIdentity: nullIdentity(sch),
 	})
 	return ds
 }

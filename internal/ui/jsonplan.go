@@ -146,10 +146,16 @@ type changeBodyJSON struct {
 	ReplacePaths    json.RawMessage `json:"replace_paths,omitempty"`
 	Importing       *importingJSON  `json:"importing,omitempty"`
 	GeneratedConfig string          `json:"generated_config,omitempty"`
+	// The resource identities before and after the change, where the
+	// resource type has them (values unknown until apply are null).
+	BeforeIdentity json.RawMessage `json:"before_identity,omitempty"`
+	AfterIdentity  json.RawMessage `json:"after_identity,omitempty"`
 }
 
 type importingJSON struct {
-	ID string `json:"id"`
+	ID string `json:"id,omitempty"`
+	// Identity is the identity an import block named the object by.
+	Identity json.RawMessage `json:"identity,omitempty"`
 }
 
 // MarshalPlanJSON returns the JSON plan representation `tofu show -json
@@ -320,6 +326,15 @@ func resourceChangeToJSON(c *plan.ResourceInstanceChange, schemas SchemaSource) 
 	if c.Importing != nil {
 		body.Importing = &importingJSON{ID: c.Importing.ID}
 		body.GeneratedConfig = c.Importing.GeneratedConfig
+		if body.Importing.Identity, err = identityJSON(c.Importing.Identity); err != nil {
+			return rc, nil, err
+		}
+	}
+	if body.BeforeIdentity, err = identityJSON(c.BeforeIdentity); err != nil {
+		return rc, nil, err
+	}
+	if body.AfterIdentity, err = identityJSON(c.AfterIdentity); err != nil {
+		return rc, nil, err
 	}
 	rc.Change = body
 
@@ -334,6 +349,12 @@ func resourceChangeToJSON(c *plan.ResourceInstanceChange, schemas SchemaSource) 
 		}
 	}
 	pv.SensitiveValues = body.AfterSensitive
+	if c.AfterIdentity != cty.NilVal && !c.AfterIdentity.IsNull() && c.AfterIdentity.IsWhollyKnown() {
+		if sch, ok := schemaOf(schemas, c.ProviderConfig.Provider, r); ok && sch.Identity != nil {
+			v := uint64(sch.IdentityVersion)
+			pv.IdentitySchemaVersion, pv.Identity = &v, body.AfterIdentity
+		}
+	}
 	return rc, &pv, nil
 }
 

@@ -72,9 +72,12 @@ type resourceJSON struct {
 	SchemaVersion   uint64                     `json:"schema_version"`
 	AttributeValues map[string]json.RawMessage `json:"values,omitempty"`
 	SensitiveValues json.RawMessage            `json:"sensitive_values,omitempty"`
-	DependsOn       []string                   `json:"depends_on,omitempty"`
-	Tainted         bool                       `json:"tainted,omitempty"`
-	DeposedKey      string                     `json:"deposed_key,omitempty"`
+	// The resource identity and its schema version, where recorded.
+	IdentitySchemaVersion *uint64         `json:"identity_schema_version,omitempty"`
+	Identity              json.RawMessage `json:"identity,omitempty"`
+	DependsOn             []string        `json:"depends_on,omitempty"`
+	Tainted               bool            `json:"tainted,omitempty"`
+	DeposedKey            string          `json:"deposed_key,omitempty"`
 }
 
 func stateToJSON(s *state.State, schemas SchemaSource, version string) (*stateJSON, error) {
@@ -150,6 +153,9 @@ func stateResourceJSON(s *state.State, oa addrs.ObjectAddr, schemas SchemaSource
 	}
 	if rj.SensitiveValues, err = marshalValue(sensitiveAsBool(v, nil, set)); err != nil {
 		return rj, fmt.Errorf("%s: %w", oa, err)
+	}
+	if obj.IdentityJSON != nil {
+		rj.Identity, rj.IdentitySchemaVersion = obj.IdentityJSON, obj.IdentitySchemaVersion
 	}
 	for _, dep := range obj.Dependencies {
 		rj.DependsOn = append(rj.DependsOn, dep.String())

@@ -62,8 +62,8 @@ func identityLifecycle(t *testing.T, version string) {
 		if plan.Diagnostics.HasErrors() {
 			t.Fatal(plan.Diagnostics.Err())
 		}
-		if plan.PlannedIdentity.IsWhollyKnown() {
-			t.Errorf("planned identity of a create = %#v, want its id unknown", plan.PlannedIdentity)
+		if plan.PlannedIdentity != cty.NilVal {
+			t.Errorf("planned identity of a create = %#v, want none", plan.PlannedIdentity)
 		}
 		app := p.ApplyResourceChange(ctx, provider.ApplyRequest{TypeName: "test_file", PriorState: null, PlannedState: plan.PlannedState, Config: cfg, PlannedIdentity: plan.PlannedIdentity})
 		if app.Diagnostics.HasErrors() {

@@ -384,12 +384,11 @@ func (s *server) PlanResourceChange(_ context.Context, req *tfplugin6.PlanResour
 		}
 	}
 	resp.PlannedState = encode(cty.ObjectVal(m), ty)
-	if req.TypeName == "test_file" {
-		// Kept on an update, unknown until a create.
-		resp.PlannedIdentity = fileIdentity(cty.ObjectVal(m))
-		if !prior.IsNull() && m["id"].IsKnown() {
-			resp.PlannedIdentity = req.PriorIdentity
-		}
+	if req.TypeName == "test_file" && !prior.IsNull() && m["id"].IsKnown() {
+		// Kept on an update; none until a create is applied (as the
+		// plugin framework plans it: the tools refuse unknown
+		// identities in their saved plans).
+		resp.PlannedIdentity = req.PriorIdentity
 	}
 	return resp, nil
 }
