@@ -56,66 +56,81 @@ type importTarget struct {
 
 // expandImports evaluates the root module's import blocks (for_each, the
 // target key and the id) into the instances to import, checking that
-// each target is declared and named once.
+// each target is declared and named once. The import blocks of child
+// modules (Terraform 1.16) are gathered here and expanded in each
+// instance of their module when the walk reaches their target
+// (expandChildImports).
 func (p *planner) expandImports() diag.Diagnostics {
 	var ds diag.Diagnostics
 	p.imports = map[addrs.AbsResourceInstance]importTarget{}
 	for _, imp := range p.cfg.Imports {
-		scope := p.eval.Scope(addrs.RootModule, lang.InstanceData{})
-		exp, more := eval.ExpandRepetition(scope, nil, imp.ForEach)
-		ds = ds.Append(more)
-		if more.HasErrors() {
-			continue
-		}
-		for _, k := range exp.Keys {
-			s := p.eval.Scope(addrs.RootModule, exp.InstanceData(k))
-			key := imp.Key
-			if imp.KeyExpr != nil {
-				kv, more := s.EvalExpr(imp.KeyExpr, cty.DynamicPseudoType)
-				ds = ds.Append(more)
-				if more.HasErrors() {
-					continue
-				}
-				var err error
-				if key, err = addrs.KeyFromValue(kv); err != nil {
-					ds = ds.Append(diag.At(imp.KeyExpr.Range(), "Invalid import address", fmt.Sprintf("The instance key of the import target is not valid: %s.", err)))
-					continue
-				}
-			}
-			addr := imp.To.Instance(key).Absolute(imp.ToModule)
-			target, more := evalImportTarget(s, imp)
+		ds = ds.Append(p.expandImportBlock(p.cfg, imp, addrs.RootModule))
+	}
+	return ds.Append(p.gatherChildImports())
+}
+
+// expandImportBlock expands import block imp of module decl in its
+// instance di into p.imports.
+func (p *planner) expandImportBlock(decl *config.Module, imp *config.Import, di addrs.ModuleInstance) diag.Diagnostics {
+	var ds diag.Diagnostics
+	scope := p.eval.Scope(di, lang.InstanceData{})
+	exp, more := eval.ExpandRepetition(scope, nil, imp.ForEach)
+	ds = ds.Append(more)
+	if more.HasErrors() {
+		return ds
+	}
+	for _, k := range exp.Keys {
+		s := p.eval.Scope(di, exp.InstanceData(k))
+		key := imp.Key
+		if imp.KeyExpr != nil {
+			kv, more := s.EvalExpr(imp.KeyExpr, cty.DynamicPseudoType)
 			ds = ds.Append(more)
 			if more.HasErrors() {
 				continue
 			}
-			target.inst = exp.InstanceData(k)
-			m := p.cfg.Descendant(imp.ToModule.Module())
-			if p.generating != nil && (m == nil || m.ResourceByAddr(imp.To) == nil) {
-				ds = ds.Append(p.addGenerateTarget(addr, target))
+			var err error
+			if key, err = addrs.KeyFromValue(kv); err != nil {
+				ds = ds.Append(diag.At(imp.KeyExpr.Range(), "Invalid import address", fmt.Sprintf("The instance key of the import target is not valid: %s.", err)))
 				continue
 			}
-			if m == nil || m.ResourceByAddr(imp.To) == nil {
-				ds = ds.Append(diag.At(imp.ToRange, "Configuration for import target does not exist",
-					fmt.Sprintf("The configuration for the given import target %s does not exist. All target instances must have an associated configuration to be imported.", addr)))
+		}
+		addr := imp.To.Instance(key).Absolute(joinInstance(di, imp.ToModule))
+		target, more := evalImportTarget(s, imp)
+		ds = ds.Append(more)
+		if more.HasErrors() {
+			continue
+		}
+		target.inst = exp.InstanceData(k)
+		m := p.cfg.Descendant(joinModule(decl.Path, imp.ToModule.Module()))
+		if p.generating != nil && decl == p.cfg && (m == nil || m.ResourceByAddr(imp.To) == nil) {
+			ds = ds.Append(p.addGenerateTarget(addr, target))
+			continue
+		}
+		if m == nil || m.ResourceByAddr(imp.To) == nil {
+			ds = ds.Append(diag.At(imp.ToRange, "Configuration for import target does not exist",
+				fmt.Sprintf("The configuration for the given import target %s does not exist. All target instances must have an associated configuration to be imported.", addr)))
+			continue
+		}
+		if imp.Provider != nil {
+			// The object is imported with, and then managed by, the
+			// resource's own provider configuration: the import block
+			// may only name that one.
+			want := p.providerConfigAddr(m, m.ResourceByAddr(imp.To))
+			if got := ResolveProviderConfig(decl, imp.Provider.Name, imp.Provider.Alias); got != want {
+				ds = ds.Append(diag.At(imp.DeclRange, "Invalid import provider argument",
+					fmt.Sprintf("The provider argument in the import block (%s) must be the provider configuration of the target resource %s, which is %s.", got, addr, want)))
 				continue
 			}
-			if imp.Provider != nil {
-				// The object is imported with, and then managed by, the
-				// resource's own provider configuration: the import block
-				// may only name that one.
-				want := p.providerConfigAddr(m, m.ResourceByAddr(imp.To))
-				if got := ResolveProviderConfig(p.cfg, imp.Provider.Name, imp.Provider.Alias); got != want {
-					ds = ds.Append(diag.At(imp.DeclRange, "Invalid import provider argument",
-						fmt.Sprintf("The provider argument in the import block (%s) must be the provider configuration of the target resource %s, which is %s.", got, addr, want)))
-					continue
-				}
-			}
-			if prev, dup := p.imports[addr]; dup {
-				ds = ds.Append(diag.At(imp.DeclRange, "Duplicate import configuration",
-					fmt.Sprintf("An import block for the resource %s was already declared at %s. A resource can have only one import block.", addr, prev.decl.DeclRange)))
-				continue
-			}
+		}
+		p.mu.Lock()
+		prev, dup := p.imports[addr]
+		if !dup {
 			p.imports[addr] = target
+		}
+		p.mu.Unlock()
+		if dup {
+			ds = ds.Append(diag.At(imp.DeclRange, "Duplicate import configuration",
+				fmt.Sprintf("An import block for the resource %s was already declared at %s. A resource can have only one import block.", addr, prev.decl.DeclRange)))
 		}
 	}
 	return ds

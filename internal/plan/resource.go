@@ -49,6 +49,12 @@ func (p *planner) planResource(w *objectWork, m *config.Module, r *config.Resour
 		return nil
 	}
 	p.expandChecks(absAddr, exp.Keys)
+	if r.Managed != nil && p.opts.Mode != DestroyMode {
+		more := p.expandChildImports(cr, mi)
+		if w.note(more); more.HasErrors() {
+			return nil
+		}
+	}
 	// vals[i] is the planned value of instance exp.Keys[i], written by
 	// that instance's work alone.
 	vals := make([]cty.Value, len(exp.Keys))
@@ -235,6 +241,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	if si := p.prevRun.Instance(addr); si != nil {
 		obj = si.Current
 	}
+	t, importing := p.imports[addr]
 	p.mu.Unlock()
 	// Providers see values without marks; the change shows them with the
 	// marks of the sensitive values the state records and the
@@ -242,15 +249,15 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	priorVal := cty.NullVal(ty)
 	var priorPrivate []byte
 	var priorSensitive []cty.Path
-	var importing *Importing
+	var imported *Importing
 	priorIdentity := identityOf(sch, cty.NilVal)
-	if t, ok := p.imports[addr]; ok && obj == nil {
+	if importing && obj == nil {
 		v, priv, id, more := p.importObject(prov, sch, pc, addr, t)
 		ds = ds.Append(more)
 		if ds.HasErrors() {
 			return cty.UnknownVal(ty), ds
 		}
-		priorVal, priorPrivate, priorIdentity, importing = v, priv, identityOf(sch, id), &Importing{ID: t.id, Identity: t.identity}
+		priorVal, priorPrivate, priorIdentity, imported = v, priv, identityOf(sch, id), &Importing{ID: t.id, Identity: t.identity}
 	}
 	if obj != nil {
 		v, priv, id, more := p.priorValue(prov, sch, oaddr, obj, pc)
@@ -304,7 +311,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		PriorPrivate: priorPrivate, PlannedPrivate: resp.PlannedPrivate,
 		Dependencies:  p.rg.resourceDeps[cr],
 		SchemaVersion: uint64(sch.Version),
-		Importing:     importing,
+		Importing:     imported,
 		SkipDestroy:   r.Managed.SkipsDestroy(),
 
 		BeforeIdentity: priorIdentity,
