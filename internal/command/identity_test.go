@@ -277,3 +277,21 @@ resource "test_file" "a" {
 		t.Errorf("refresh of the renamed object: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// rig import records the identity of what it imports.
+func TestImportCommandRecordsIdentity(t *testing.T) {
+	world := pluginWorld(t)
+	writeFile(t, world, "xyz", "imported")
+	dir := workdir(t, map[string]string{"main.tf": testFileProvider + `
+resource "test_file" "a" {
+  content = "imported"
+}
+`})
+	mustRig(t, dir, "import", "-no-color", "test_file.a", "xyz")
+	if got := string(stateInstance(t, dir, "test_file", "a")["identity"]); got != `{"id":"xyz"}` {
+		t.Errorf("identity after rig import = %s", got)
+	}
+	if r := mustRig(t, dir, "plan", "-no-color"); !strings.Contains(r.stdout, "No changes.") {
+		t.Errorf("plan after the import:\n%s", r.stdout)
+	}
+}

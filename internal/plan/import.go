@@ -207,8 +207,15 @@ func (p *planner) recordImported(addr addrs.AbsResourceInstance, imp provider.Im
 		return ds
 	}
 	hooks.PreRefresh(addr, imp.State)
-	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: addr.Resource.Resource.Type, PriorState: imp.State, Private: imp.Private, ProviderMeta: meta})
+	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: addr.Resource.Resource.Type, PriorState: imp.State, Private: imp.Private, ProviderMeta: meta, CurrentIdentity: imp.Identity})
 	if ds = ds.Append(withAddr(read.Diagnostics, oaddr)); ds.HasErrors() {
+		return ds
+	}
+	identity := imp.Identity
+	if HasIdentity(read.NewIdentity) {
+		identity = read.NewIdentity
+	}
+	if ds = ds.Append(CheckIdentity(identity, true, pc, addr)); ds.HasErrors() {
 		return ds
 	}
 	if read.NewState == cty.NilVal || read.NewState.IsNull() {
@@ -216,6 +223,9 @@ func (p *planner) recordImported(addr addrs.AbsResourceInstance, imp provider.Im
 			"While attempting to import an existing object to %q, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"rig apply\" to create a new remote object for this resource.", addr))
 	}
 	obj, err := NewStateObject(pc.Provider, addr.Resource.Resource.Type, sch, read.NewState)
+	if err == nil {
+		err = SetIdentity(obj, sch, identity)
+	}
 	if err != nil {
 		return ds.Append(fmt.Errorf("recording %s: %w", addr, err))
 	}
