@@ -52,60 +52,58 @@ func TestIdentityLifecycle(t *testing.T) {
 }
 
 func identityLifecycle(t *testing.T, version string) {
-	{
-		ctx := context.Background()
-		t.Setenv("RIG_TESTPROVIDER_WORLD", t.TempDir())
-		p := startTest(t, version)
-		null := cty.NullVal(fileObj("x", "").Type())
-		cfg := cty.ObjectVal(map[string]cty.Value{"id": cty.NullVal(cty.String), "key": cty.NullVal(cty.String), "content": cty.StringVal("hello")})
-		plan := p.PlanResourceChange(ctx, provider.PlanRequest{TypeName: "test_file", PriorState: null, ProposedNewState: cfg, Config: cfg})
-		if plan.Diagnostics.HasErrors() {
-			t.Fatal(plan.Diagnostics.Err())
-		}
-		if plan.PlannedIdentity != cty.NilVal {
-			t.Errorf("planned identity of a create = %#v, want none", plan.PlannedIdentity)
-		}
-		app := p.ApplyResourceChange(ctx, provider.ApplyRequest{TypeName: "test_file", PriorState: null, PlannedState: plan.PlannedState, Config: cfg, PlannedIdentity: plan.PlannedIdentity})
-		if app.Diagnostics.HasErrors() {
-			t.Fatal(app.Diagnostics.Err())
-		}
-		id := app.NewState.GetAttr("id").AsString()
-		if !app.NewIdentity.RawEquals(idOf(id)) {
-			t.Errorf("identity after create = %#v, want id %s", app.NewIdentity, id)
-		}
-		read := p.ReadResource(ctx, provider.ReadRequest{TypeName: "test_file", PriorState: app.NewState, CurrentIdentity: app.NewIdentity})
-		if read.Diagnostics.HasErrors() || !read.NewIdentity.RawEquals(idOf(id)) {
-			t.Errorf("identity after read = %#v (%v)", read.NewIdentity, read.Diagnostics.Err())
-		}
-		upd := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(id), "key": cty.NullVal(cty.String), "content": cty.StringVal("bye")})
-		plan = p.PlanResourceChange(ctx, provider.PlanRequest{TypeName: "test_file", PriorState: app.NewState, ProposedNewState: upd, Config: cfg, PriorIdentity: app.NewIdentity})
-		if !plan.PlannedIdentity.RawEquals(idOf(id)) {
-			t.Errorf("planned identity of an update = %#v", plan.PlannedIdentity)
-		}
-		imp := p.ImportResourceState(ctx, provider.ImportRequest{TypeName: "test_file", Identity: idOf(id)})
-		if imp.Diagnostics.HasErrors() || len(imp.Imported) != 1 {
-			t.Fatalf("import by identity: %v %d", imp.Diagnostics.Err(), len(imp.Imported))
-		}
-		if got := imp.Imported[0]; !got.Identity.RawEquals(idOf(id)) || got.State.GetAttr("content").AsString() != "hello" {
-			t.Errorf("imported %#v identity %#v", got.State, got.Identity)
-		}
-		imp = p.ImportResourceState(ctx, provider.ImportRequest{TypeName: "test_file", ID: id})
-		if imp.Diagnostics.HasErrors() || !imp.Imported[0].Identity.RawEquals(idOf(id)) {
-			t.Errorf("import by ID: %v", imp.Diagnostics.Err())
-		}
-		imp = p.ImportResourceState(ctx, provider.ImportRequest{TypeName: "test_thing", Identity: idOf(id)})
-		if !imp.Diagnostics.HasErrors() || imp.Diagnostics[0].Summary != "Resource type does not support import by identity" {
-			t.Errorf("import of a type without identity by identity: %v", imp.Diagnostics)
-		}
+	ctx := context.Background()
+	t.Setenv("RIG_TESTPROVIDER_WORLD", t.TempDir())
+	p := startTest(t, version)
+	null := cty.NullVal(fileObj("x", "").Type())
+	cfg := cty.ObjectVal(map[string]cty.Value{"id": cty.NullVal(cty.String), "key": cty.NullVal(cty.String), "content": cty.StringVal("hello")})
+	plan := p.PlanResourceChange(ctx, provider.PlanRequest{TypeName: "test_file", PriorState: null, ProposedNewState: cfg, Config: cfg})
+	if plan.Diagnostics.HasErrors() {
+		t.Fatal(plan.Diagnostics.Err())
+	}
+	if plan.PlannedIdentity != cty.NilVal {
+		t.Errorf("planned identity of a create = %#v, want none", plan.PlannedIdentity)
+	}
+	app := p.ApplyResourceChange(ctx, provider.ApplyRequest{TypeName: "test_file", PriorState: null, PlannedState: plan.PlannedState, Config: cfg, PlannedIdentity: plan.PlannedIdentity})
+	if app.Diagnostics.HasErrors() {
+		t.Fatal(app.Diagnostics.Err())
+	}
+	id := app.NewState.GetAttr("id").AsString()
+	if !app.NewIdentity.RawEquals(idOf(id)) {
+		t.Errorf("identity after create = %#v, want id %s", app.NewIdentity, id)
+	}
+	read := p.ReadResource(ctx, provider.ReadRequest{TypeName: "test_file", PriorState: app.NewState, CurrentIdentity: app.NewIdentity})
+	if read.Diagnostics.HasErrors() || !read.NewIdentity.RawEquals(idOf(id)) {
+		t.Errorf("identity after read = %#v (%v)", read.NewIdentity, read.Diagnostics.Err())
+	}
+	upd := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(id), "key": cty.NullVal(cty.String), "content": cty.StringVal("bye")})
+	plan = p.PlanResourceChange(ctx, provider.PlanRequest{TypeName: "test_file", PriorState: app.NewState, ProposedNewState: upd, Config: cfg, PriorIdentity: app.NewIdentity})
+	if !plan.PlannedIdentity.RawEquals(idOf(id)) {
+		t.Errorf("planned identity of an update = %#v", plan.PlannedIdentity)
+	}
+	imp := p.ImportResourceState(ctx, provider.ImportRequest{TypeName: "test_file", Identity: idOf(id)})
+	if imp.Diagnostics.HasErrors() || len(imp.Imported) != 1 {
+		t.Fatalf("import by identity: %v %d", imp.Diagnostics.Err(), len(imp.Imported))
+	}
+	if got := imp.Imported[0]; !got.Identity.RawEquals(idOf(id)) || got.State.GetAttr("content").AsString() != "hello" {
+		t.Errorf("imported %#v identity %#v", got.State, got.Identity)
+	}
+	imp = p.ImportResourceState(ctx, provider.ImportRequest{TypeName: "test_file", ID: id})
+	if imp.Diagnostics.HasErrors() || !imp.Imported[0].Identity.RawEquals(idOf(id)) {
+		t.Errorf("import by ID: %v", imp.Diagnostics.Err())
+	}
+	imp = p.ImportResourceState(ctx, provider.ImportRequest{TypeName: "test_thing", Identity: idOf(id)})
+	if !imp.Diagnostics.HasErrors() || imp.Diagnostics[0].Summary != "Resource type does not support import by identity" {
+		t.Errorf("import of a type without identity by identity: %v", imp.Diagnostics)
+	}
 
-		up := p.UpgradeResourceState(ctx, provider.UpgradeRequest{TypeName: "test_file", RawStateJSON: []byte(`{"id":"a","content":"c"}`), IdentityVersion: 0, RawIdentityJSON: []byte(`{"file_id":"a"}`)})
-		if up.Diagnostics.HasErrors() || !up.UpgradedIdentity.RawEquals(idOf("a")) {
-			t.Errorf("upgraded identity %#v (%v)", up.UpgradedIdentity, up.Diagnostics.Err())
-		}
-		up = p.UpgradeResourceState(ctx, provider.UpgradeRequest{TypeName: "test_file", RawStateJSON: []byte(`{"id":"a","content":"c"}`), IdentityVersion: 2, RawIdentityJSON: []byte(`{"id":"a"}`)})
-		if !up.Diagnostics.HasErrors() || up.Diagnostics[0].Summary != "Resource instance managed by newer provider version" {
-			t.Errorf("identity from a newer version: %v", up.Diagnostics)
-		}
+	up := p.UpgradeResourceState(ctx, provider.UpgradeRequest{TypeName: "test_file", RawStateJSON: []byte(`{"id":"a","content":"c"}`), IdentityVersion: 0, RawIdentityJSON: []byte(`{"file_id":"a"}`)})
+	if up.Diagnostics.HasErrors() || !up.UpgradedIdentity.RawEquals(idOf("a")) {
+		t.Errorf("upgraded identity %#v (%v)", up.UpgradedIdentity, up.Diagnostics.Err())
+	}
+	up = p.UpgradeResourceState(ctx, provider.UpgradeRequest{TypeName: "test_file", RawStateJSON: []byte(`{"id":"a","content":"c"}`), IdentityVersion: 2, RawIdentityJSON: []byte(`{"id":"a"}`)})
+	if !up.Diagnostics.HasErrors() || up.Diagnostics[0].Summary != "Resource instance managed by newer provider version" {
+		t.Errorf("identity from a newer version: %v", up.Diagnostics)
 	}
 }
 
