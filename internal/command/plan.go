@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rig-iac/rig/internal/planner"
+
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
@@ -58,7 +60,7 @@ func runPlan(m *Meta, args []string) int {
 	// A second interrupt asks the providers to stop (StopProvider).
 	forceStop = func() { op.providers.Stop(context.Background()) }
 	op.refreshHooks = out.refreshHooks()
-	var generated []plan.GeneratedResource
+	var generated []planner.GeneratedResource
 	if genOut != "" {
 		var more diag.Diagnostics
 		generated, more = m.generateConfig(ctx, op, &f, genOut)

@@ -9,6 +9,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/ui"
 )
 
@@ -69,8 +70,8 @@ func runQuery(m *Meta, args []string) int {
 		jsonView = &ui.QueryJSONView{View: m.stream.view, Generated: map[string][]plan.GeneratedQueryResource{}}
 		hooks = generatingHooks{QueryHooks: jsonView, into: jsonView.Generated, on: *genOut != ""}
 	}
-	results, more := plan.Query(ctx, op.cfg, op.state, op.providers, lists, plan.QueryOptions{
-		Options:         plan.Options{Variables: op.variables, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances},
+	results, more := planner.Query(ctx, op.cfg, op.state, op.providers, lists, planner.QueryOptions{
+		Options:         planner.Options{Variables: op.variables, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances},
 		IncludeResource: *genOut != "",
 		Hooks:           hooks,
 	})
@@ -101,7 +102,7 @@ type generatingHooks struct {
 
 func (h generatingHooks) PostList(res plan.ListResult) {
 	if h.on {
-		h.into[res.List.Address()] = res.Generate()
+		h.into[res.List.Address()] = planner.GenerateListed(res)
 	}
 	h.QueryHooks.PostList(res)
 }
@@ -113,7 +114,7 @@ func queryGeneratedFile(results []plan.ListResult) []byte {
 	var b bytes.Buffer
 	b.WriteString("# __generated__ by rig query\n# Please review these resources and move them into your main configuration files.\n")
 	for _, r := range results {
-		for _, g := range r.Generate() {
+		for _, g := range planner.GenerateListed(r) {
 			b.WriteString("\n# __generated__ by rig from " + r.List.Address() + "\n")
 			b.Write(g.Config)
 			b.WriteString("\n")

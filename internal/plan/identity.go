@@ -86,10 +86,10 @@ func CheckIdentityKept(op string, prior, next cty.Value, pc addrs.AbsProviderCon
 			op, pc.Provider.ForDisplay(), addr, show(prior), show(next))}}
 }
 
-// identityOf returns the identity a response carried, a null value of
+// IdentityOf returns the identity a response carried, a null value of
 // the schema's identity type when it carried none; cty.NilVal when the
 // type declares no identity.
-func identityOf(sch provider.Schema, id cty.Value) cty.Value {
+func IdentityOf(sch provider.Schema, id cty.Value) cty.Value {
 	if sch.Identity == nil {
 		return cty.NilVal
 	}
@@ -99,14 +99,14 @@ func identityOf(sch provider.Schema, id cty.Value) cty.Value {
 	return id
 }
 
-// nullIdentity is the identity of no object (a delete's planned one).
-func nullIdentity(sch provider.Schema) cty.Value {
-	return identityOf(sch, cty.NilVal)
+// NullIdentity is the identity of no object (a delete's planned one).
+func NullIdentity(sch provider.Schema) cty.Value {
+	return IdentityOf(sch, cty.NilVal)
 }
 
-// identityRecorded reports whether obj records identity id already (or id
+// IdentityRecorded reports whether obj records identity id already (or id
 // is none, so that nothing is to be recorded).
-func identityRecorded(obj *state.Object, sch provider.Schema, id cty.Value) bool {
+func IdentityRecorded(obj *state.Object, sch provider.Schema, id cty.Value) bool {
 	if !HasIdentity(id) || sch.Identity == nil {
 		return true
 	}
@@ -118,4 +118,22 @@ func identityRecorded(obj *state.Object, sch provider.Schema, id cty.Value) bool
 		return false
 	}
 	return stored.RawEquals(id)
+}
+
+// named is the import ID, or the identity as JSON for an import by
+// identity.
+func (imp *Importing) named() string {
+	if imp.ID != "" || imp.Identity == cty.NilVal {
+		return imp.ID
+	}
+	return IdentityText(imp.Identity)
+}
+
+// IdentityText is an identity as compact JSON.
+func IdentityText(id cty.Value) string {
+	b, err := ctyjson.Marshal(id, id.Type())
+	if err != nil {
+		return "{}"
+	}
+	return string(b)
 }
