@@ -77,7 +77,7 @@ func stateInstance(t *testing.T, dir, typ, name string) map[string]json.RawMessa
 // before and after, a later refresh keeps it, and show -json reports it.
 func TestIdentityRecordedAndShown(t *testing.T) {
 	world := pluginWorld(t)
-	dir := workdir(t, map[string]string{"main.tf": testFileProvider + `
+	dir := workDir(t, map[string]string{"main.tf": testFileProvider + `
 resource "test_file" "a" {
   content = "one"
 }
@@ -150,7 +150,7 @@ func TestIdentityAddedAndUpgraded(t *testing.T) {
 	world := pluginWorld(t)
 	writeFile(t, world, "f1", "one")
 	writeFile(t, world, "f2", "two")
-	dir := workdir(t, map[string]string{"main.tf": testFileProvider + `
+	dir := workDir(t, map[string]string{"main.tf": testFileProvider + `
 resource "test_file" "old" {
   content = "one"
 }
@@ -186,7 +186,7 @@ resource "test_file" "v0" {
 func TestImportByIdentity(t *testing.T) {
 	world := pluginWorld(t)
 	writeFile(t, world, "abc", "hello")
-	dir := workdir(t, map[string]string{"main.tf": testFileProvider + `
+	dir := workDir(t, map[string]string{"main.tf": testFileProvider + `
 import {
   to       = test_file.a
   identity = { id = "abc" }
@@ -253,7 +253,7 @@ resource "test_file" "b" {
 // and the object keeps the identity it had.
 func TestIdentityChangeIsAnError(t *testing.T) {
 	pluginWorld(t)
-	dir := workdir(t, map[string]string{"main.tf": testFileProvider + `
+	dir := workDir(t, map[string]string{"main.tf": testFileProvider + `
 resource "test_file" "a" {
   content = "one"
 }
@@ -282,7 +282,7 @@ resource "test_file" "a" {
 func TestImportCommandRecordsIdentity(t *testing.T) {
 	world := pluginWorld(t)
 	writeFile(t, world, "xyz", "imported")
-	dir := workdir(t, map[string]string{"main.tf": testFileProvider + `
+	dir := workDir(t, map[string]string{"main.tf": testFileProvider + `
 resource "test_file" "a" {
   content = "imported"
 }

@@ -13,7 +13,7 @@ func TestImportBlocksInChildModules(t *testing.T) {
 	for _, f := range []string{"id-a", "id-b", "id-root"} {
 		writeFile(t, world, f, "content of "+f)
 	}
-	dir := workdir(t, map[string]string{"main.tf": testFileProvider + `
+	dir := workDir(t, map[string]string{"main.tf": testFileProvider + `
 module "svc" {
   for_each = toset(["a", "b"])
   source   = "./svc"

@@ -54,11 +54,11 @@ func runQuery(m *Meta, args []string) int {
 			return 1
 		}
 	}
-	ctx, stop := m.interruptible(nil)
+	ctx, stop := m.interrupts.Notify(nil)
 	defer stop()
 	f.lock = false // a query changes no state
-	op, more := m.prepare(ctx, &f, "OperationTypeQuery")
-	defer op.close()
+	sess, more := m.open(ctx, &f, "OperationTypeQuery")
+	defer sess.Close()
 	if ds = ds.Append(more); ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
@@ -70,8 +70,8 @@ func runQuery(m *Meta, args []string) int {
 		jsonView = &ui.QueryJSONView{View: m.stream.view, Generated: map[string][]plan.GeneratedQueryResource{}}
 		hooks = generatingHooks{QueryHooks: jsonView, into: jsonView.Generated, on: *genOut != ""}
 	}
-	results, more := planner.Query(ctx, op.cfg, op.state, op.providers, lists, planner.QueryOptions{
-		Options:         planner.Options{Variables: op.variables, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances},
+	results, more := planner.Query(ctx, sess.Config, sess.State, sess.Providers, lists, planner.QueryOptions{
+		Options:         planner.Options{Variables: sess.Variables, Workspace: sess.Workspace, Dependencies: sess.Dependencies, Cwd: sess.Cwd, MaxInstances: sess.MaxInstances},
 		IncludeResource: *genOut != "",
 		Hooks:           hooks,
 	})

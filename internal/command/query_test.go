@@ -33,7 +33,7 @@ func TestQuery(t *testing.T) {
 	for name, content := range map[string]string{"a1": "hello one", "b2": "hello two", "c3": "hello three", "d4": "goodbye"} {
 		writeFile(t, world, name, content)
 	}
-	dir := workdir(t, map[string]string{"main.tf": testFileProvider + `
+	dir := workDir(t, map[string]string{"main.tf": testFileProvider + `
 variable "max" {
   type    = number
   default = 2
@@ -121,14 +121,14 @@ func TestQueryErrors(t *testing.T) {
 list "test_file" "a" { provider = test }`, `Duplicate "list" block names`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := workdir(t, map[string]string{"main.tf": testFileProvider, "q.tfquery.hcl": tc.file})
+			dir := workDir(t, map[string]string{"main.tf": testFileProvider, "q.tfquery.hcl": tc.file})
 			r := rig(t, dir, "query", "-no-color")
 			if r.code == 0 || !strings.Contains(r.stderr, tc.want) {
 				t.Errorf("exit %d, want an error %q:\n%s%s", r.code, tc.want, r.stdout, r.stderr)
 			}
 		})
 	}
-	dir := workdir(t, map[string]string{"main.tf": testFileProvider})
+	dir := workDir(t, map[string]string{"main.tf": testFileProvider})
 	if r := rig(t, dir, "query", "-no-color"); r.code == 0 || !strings.Contains(r.stderr, "No query files") {
 		t.Errorf("query without query files: exit %d\n%s", r.code, r.stderr)
 	}
