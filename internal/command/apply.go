@@ -160,7 +160,14 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 		rec = sess.NewTimelineRecorder(g, f.destroy)
 		hooks = append(hooks, rec)
 	}
+	phase := ui.PhaseApply
+	if f.destroy {
+		phase = ui.PhaseDestroy
+	}
+	useProgressInterval(out.progress, sess)
+	endProgress := out.progress.Begin(phase, ui.OperationCount(p), false)
 	final, ds := sess.Apply(ctx, p, workdir.ApplyOptions{Graph: g, Hooks: hooks})
+	endProgress()
 	var note string
 	if rec != nil {
 		var more diag.Diagnostics
@@ -174,7 +181,13 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 	}
 	// A final write covers anything not yet persisted (it is skipped when
 	// nothing changed); errored.tfstate keeps what the backend refuses.
-	ds = ds.Append(sess.Persist(final, m.Out))
+	persisted := sess.Persist(final, m.Out)
+	ds = ds.Append(persisted)
+	if !persisted.HasErrors() {
+		if err := m.recordRefreshTimes(p, final, true); err != nil {
+			ds = ds.Append(warningf("Failed to record refresh times", "%s", err))
+		}
+	}
 	ds = ds.Append(forgottenError(p, f))
 	out.diagnostics(withoutDeprecations(ds))
 	if ds.HasErrors() {

@@ -180,6 +180,11 @@ func Plan(ctx context.Context, req PlanRequest) (*plan.ResourceInstanceChange, d
 			change.AfterIdentity = priorIdentity
 		}
 	}
+	if replace {
+		recordFinal(change, origConfig, req)
+	} else {
+		recordFinal(change, configVal, req)
+	}
 	// The configuration's sensitive values, those the state recorded as
 	// sensitive and the attributes the schema declares sensitive stay
 	// marked in the change, for every view of it (the plan JSON's planned
