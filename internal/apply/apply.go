@@ -468,7 +468,7 @@ func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanc
 	resp := prov.ApplyResourceChange(provider.WithResourceInstance(a.opCtx, op.Addr), provider.ApplyRequest{
 		TypeName: op.Addr.Resource.Resource.Type, PriorState: unmarked(c.Before),
 		PlannedState: cty.NullVal(ty), Config: cty.NullVal(ty), PlannedPrivate: c.PriorPrivate,
-		ProviderMeta: meta,
+		ProviderMeta: meta, PlannedIdentity: c.AfterIdentity,
 	})
 	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, c.Before), oaddr))
 	newVal := resp.NewState
@@ -486,7 +486,7 @@ func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanc
 			a.splice.deleted(op.Addr.ContainingResource().Unkeyed()))
 	} else {
 		// The provider says the object still exists: keep what it returned.
-		obj, err := a.newObject(c, sch, newVal, resp.Private, state.Ready)
+		obj, err := a.newObject(c, sch, newVal, resp.Private, resp.NewIdentity, state.Ready)
 		if err != nil {
 			return Result{}, ds.Append(err)
 		}
@@ -499,10 +499,14 @@ func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanc
 }
 
 // newObject builds the state object for an applied value: encoded with its
-// schema (as plan.NewStateObject does for every recorded object), with the
-// change's private data, dependencies and create_before_destroy.
-func (a *applier) newObject(c *plan.ResourceInstanceChange, sch provider.Schema, v cty.Value, private []byte, status state.ObjectStatus) (*state.Object, error) {
+// schema (as plan.NewStateObject does for every recorded object), with its
+// resource identity (none is cty.NilVal) and the change's private data,
+// dependencies and create_before_destroy.
+func (a *applier) newObject(c *plan.ResourceInstanceChange, sch provider.Schema, v cty.Value, private []byte, identity cty.Value, status state.ObjectStatus) (*state.Object, error) {
 	obj, err := plan.NewStateObject(c.ProviderConfig.Provider, c.Addr.Resource.Resource.Type, sch, v)
+	if err == nil {
+		err = plan.SetIdentity(obj, sch, identity)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("recording %s: %w", c.Addr, err)
 	}

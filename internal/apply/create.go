@@ -100,7 +100,7 @@ func (a *applier) applyInstance(walkCtx context.Context, op Op, c *plan.Resource
 		if status == state.Ready && c.Action.Creates() && hasProvisioners(r, config.ProvisionerWhenCreate) {
 			// The object exists: record it before the provisioners run, tainted
 			// until they succeed, so that an interrupted run replaces it.
-			obj, err := a.newObject(c, sch, newVal, applied.Private, state.Tainted)
+			obj, err := a.newObject(c, sch, newVal, applied.Private, applied.Identity, state.Tainted)
 			if err != nil {
 				return Result{}, ds.Append(err)
 			}
@@ -112,7 +112,7 @@ func (a *applier) applyInstance(walkCtx context.Context, op Op, c *plan.Resource
 				failed, status = true, state.Tainted
 			}
 		}
-		obj, err := a.newObject(c, sch, newVal, applied.Private, status)
+		obj, err := a.newObject(c, sch, newVal, applied.Private, applied.Identity, status)
 		if err != nil {
 			return Result{}, ds.Append(err)
 		}
@@ -150,7 +150,7 @@ func (a *applier) readData(walkCtx context.Context, c *plan.ResourceInstanceChan
 		return Result{}, ds
 	}
 	read := sch.Block.MarkSensitive(resp.State.MarkWithPaths(cfg.Marks))
-	obj, err := a.newObject(c, sch, read, nil, state.Ready)
+	obj, err := a.newObject(c, sch, read, nil, cty.NilVal, state.Ready)
 	if err != nil {
 		return Result{}, ds.Append(err)
 	}

@@ -93,6 +93,17 @@ With -plan=FILE the graph is of the operations that applying the plan saved in F
 Or let rig draw it: -format=html writes one self-contained page (nothing fetched) that lays out the graph in layers, one band per module (collapsible), coloured by action, with a search box; clicking an operation highlights what it waits for and what waits for it, directly and transitively, and shows its details. -format=svg writes a static image of the same layout:
 
     rig graph -type=plan -format=html -o plan.html`},
+		"query": {runQuery, "Search for existing infrastructure with list blocks", "[options]", `
+Run the list blocks of the working directory's query files (*.tfquery.hcl), as Terraform 1.14 does: each asks its provider which objects of a list resource type exist, filtered by its config block, and rig prints one line per object found: the list block's address, the object's resource identity and the provider's name for it.
+
+    list "aws_instance" "web" {
+      provider         = aws
+      include_resource = true  # the attributes too
+      limit            = 50    # at most (default 100)
+      config { … }             # the type's filters
+    }
+
+The list blocks may refer to the root module's variables and local values and use its provider configurations. With -generate-config-out=FILE, rig writes into the new FILE, for every object found, a resource block with its attributes and an import block that imports it by its identity: "rig plan" then imports them. Nothing is written to the state.`},
 		"import": {runImport, "Associate existing infrastructure with a rig resource", "[options] ADDR ID", `
 Import existing infrastructure into the rig state, so that it comes under rig's management without having been created by rig.
 

@@ -21,8 +21,12 @@ type Import struct {
 	Key      addrs.InstanceKey
 	KeyExpr  hcl.Expression
 	ToRange  hcl.Range
-	// ID is the import ID expression.
+	// ID is the import ID expression; nil when Identity names the object.
 	ID hcl.Expression
+	// Identity is the resource identity expression (Terraform 1.12,
+	// OpenTofu 1.12), an object of the resource type's identity schema;
+	// nil when ID names the object. Exactly one of them is set.
+	Identity hcl.Expression
 	// ForEach repeats the block (OpenTofu 1.7+); nil without.
 	ForEach hcl.Expression
 	// Provider is the provider configuration to import with; nil for the
@@ -32,7 +36,7 @@ type Import struct {
 }
 
 var importBlockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "to", Required: true}, {Name: "id", Required: true}, {Name: "for_each"}, {Name: "provider"}},
+	Attributes: []hcl.AttributeSchema{{Name: "to", Required: true}, {Name: "id"}, {Name: "identity"}, {Name: "for_each"}, {Name: "provider"}},
 }
 
 func decodeImportBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
@@ -40,7 +44,22 @@ func decodeImportBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	imp := &Import{DeclRange: block.DefRange, ID: content.Attributes["id"].Expr}
+	imp := &Import{DeclRange: block.DefRange}
+	idAttr, hasID := content.Attributes["id"]
+	identityAttr, hasIdentity := content.Attributes["identity"]
+	switch {
+	case hasID && hasIdentity:
+		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Conflicting import arguments",
+			Detail:  "Only one of 'id' or 'identity' can be set in an import block: 'id' names the object by its import ID, 'identity' by its resource identity.",
+			Subject: identityAttr.Range.Ptr(), Context: hcl.RangeBetween(idAttr.Range, identityAttr.Range).Ptr()})
+	case hasID:
+		imp.ID = idAttr.Expr
+	case hasIdentity:
+		imp.Identity = identityAttr.Expr
+	default:
+		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing required import argument",
+			Detail: "One of 'id' or 'identity' must be set in an import block, to name the object to import.", Subject: block.DefRange.Ptr()})
+	}
 	if a, ok := content.Attributes["for_each"]; ok {
 		imp.ForEach = a.Expr
 	}

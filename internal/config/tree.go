@@ -191,10 +191,7 @@ func NotInstalledDiag(call *ModuleCall, key string) diag.Diagnostic { return not
 // checkChildOnlyBlocks reports what only a root module may declare.
 func checkChildOnlyBlocks(m *Module) diag.Diagnostics {
 	var ds diag.Diagnostics
-	for _, imp := range m.Imports {
-		ds = ds.Append(diag.At(imp.DeclRange, "Invalid import configuration",
-			fmt.Sprintf("An import block was detected in %s. Import blocks are only allowed in the root module.", m.Path)))
-	}
+	// Import blocks are allowed in child modules (Terraform 1.16).
 	if m.Terraform.Backend != nil {
 		ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Backend configuration ignored",
 			Detail:  "Any selected backend applies to the entire configuration, so rig expects backend configurations only in the root module.\n\nThis is a warning rather than an error because it's sometimes convenient to temporarily call a root module as a child module for testing purposes, but this backend configuration block will have no effect.",

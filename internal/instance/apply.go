@@ -59,6 +59,9 @@ type Applied struct {
 	// private data.
 	NewState cty.Value
 	Private  []byte
+	// Identity is the new object's resource identity (cty.NilVal when
+	// there is none to record).
+	Identity cty.Value
 	// Status is how a recorded object is recorded: tainted when its create
 	// failed.
 	Status state.ObjectStatus
@@ -92,10 +95,14 @@ func Apply(ctx context.Context, req ApplyRequest) (Applied, diag.Diagnostics) {
 	if !prior.IsNull() && r.Managed != nil {
 		configVal = ApplyIgnoreChanges(r.Managed, prior, configVal)
 	}
+	priorIdentity := c.BeforeIdentity
+	if c.Action.Creates() && plan.HasIdentity(priorIdentity) {
+		priorIdentity = cty.NullVal(priorIdentity.Type())
+	}
 	planResp, final := savedFinalPlan(c, configVal)
 	if !final {
 		proposed := provider.ProposedNew(sch.Block, prior, configVal)
-		planResp = prov.PlanResourceChange(ictx, provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: req.Meta})
+		planResp = prov.PlanResourceChange(ictx, provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: req.Meta, PriorIdentity: priorIdentity})
 		ds = ds.Append(withAddr(provider.Redacted(planResp.Diagnostics, req.Config.Marked, c.Before).InBody(r.Config), oaddr))
 		ds = ds.Append(CheckPlanned(sch.Block, prior, configVal.MarkWithPaths(configMarks), planResp, c.ProviderConfig, addr))
 		if ds.HasErrors() {
@@ -118,9 +125,9 @@ func Apply(ctx context.Context, req ApplyRequest) (Applied, diag.Diagnostics) {
 	if eq := prior.Equals(planned); c.Action == plan.Update && eq.IsKnown() && eq.True() {
 		// Only what is sensitive changes: the object is recorded with its
 		// new marks, without asking the provider, as OpenTofu does.
-		resp = provider.ApplyResponse{NewState: planned, Private: planResp.PlannedPrivate}
+		resp = provider.ApplyResponse{NewState: planned, Private: planResp.PlannedPrivate, NewIdentity: priorIdentity}
 	} else {
-		resp = prov.ApplyResourceChange(ictx, provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate, ProviderMeta: req.Meta})
+		resp = prov.ApplyResourceChange(ictx, provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate, ProviderMeta: req.Meta, PlannedIdentity: planResp.PlannedIdentity})
 	}
 	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, req.Config.Marked, c.Before).InBody(r.Config), oaddr))
 	newVal := resp.NewState
@@ -143,7 +150,29 @@ func Apply(ctx context.Context, req ApplyRequest) (Applied, diag.Diagnostics) {
 		}
 	}
 
-	out := Applied{NewState: sch.Block.MarkSensitive(newVal.MarkWithPaths(configMarks)), Private: resp.Private, Failed: failed}
+	newIdentity := resp.NewIdentity
+	if !failed && !newVal.IsNull() {
+		// An object's identity is known once it exists, and an update
+		// keeps it.
+		more := plan.CheckIdentity(newIdentity, true, c.ProviderConfig, addr)
+		if c.Action == plan.Update {
+			if kept := plan.CheckIdentityKept("apply", priorIdentity, newIdentity, c.ProviderConfig, addr); kept.HasErrors() {
+				// The object is recorded as the provider returned it,
+				// under the identity it had.
+				more, newIdentity = more.Append(kept), priorIdentity
+			}
+		}
+		if more.HasErrors() {
+			ds, failed = ds.Append(more), true
+		}
+	}
+	if !plan.HasIdentity(newIdentity) && c.Action == plan.Update {
+		newIdentity = priorIdentity
+	}
+	if plan.HasIdentity(newIdentity) && !newIdentity.IsWhollyKnown() {
+		newIdentity = cty.NilVal
+	}
+	out := Applied{NewState: sch.Block.MarkSensitive(newVal.MarkWithPaths(configMarks)), Private: resp.Private, Identity: newIdentity, Failed: failed}
 	switch {
 	case newVal.IsNull() && failed && cbd:
 		// A failed create_before_destroy create with no new object restores the old one.

@@ -19,7 +19,11 @@ func savedFinalPlan(c *plan.ResourceInstanceChange, config cty.Value) (resp prov
 		return provider.PlanResponse{}, false
 	}
 	planned, _ := c.After.UnmarkDeep()
-	return provider.PlanResponse{PlannedState: planned, PlannedPrivate: c.PlannedPrivate}, true
+	resp = provider.PlanResponse{PlannedState: planned, PlannedPrivate: c.PlannedPrivate}
+	if plan.HasIdentity(c.AfterIdentity) {
+		resp.PlannedIdentity = c.AfterIdentity
+	}
+	return resp, true
 }
 
 // recordFinal records, in change, the digest of sent, the configuration

@@ -37,6 +37,9 @@ type PlanRequest struct {
 	Prior          cty.Value
 	PriorPrivate   []byte
 	PriorSensitive []cty.Path
+	// PriorIdentity is the current object's resource identity (cty.NilVal
+	// when the type declares none, null when there is no object).
+	PriorIdentity cty.Value
 	// Tainted says the current object is tainted: it is replaced, and
 	// ignore_changes does not apply.
 	Tainted bool
@@ -110,7 +113,11 @@ func Plan(ctx context.Context, req PlanRequest) (*plan.ResourceInstanceChange, d
 	if ds = ds.Append(more); ds.HasErrors() {
 		return nil, ds
 	}
-	resp := prov.PlanResourceChange(provider.WithResourceInstance(ctx, addr), provider.PlanRequest{TypeName: typeName, PriorState: priorVal, ProposedNewState: proposed, Config: configVal, PriorPrivate: req.PriorPrivate, ProviderMeta: meta})
+	priorIdentity := req.PriorIdentity
+	if priorIdentity == cty.NilVal {
+		priorIdentity = plan.NullIdentity(sch)
+	}
+	resp := prov.PlanResourceChange(provider.WithResourceInstance(ctx, addr), provider.PlanRequest{TypeName: typeName, PriorState: priorVal, ProposedNewState: proposed, Config: configVal, PriorPrivate: req.PriorPrivate, ProviderMeta: meta, PriorIdentity: priorIdentity})
 	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, cfg.Marked, plan.MarkRecorded(sch.Block, priorVal, req.PriorSensitive)).InBody(r.Config), oaddr))
 	if ds.HasErrors() {
 		return nil, ds
@@ -126,6 +133,8 @@ func Plan(ctx context.Context, req PlanRequest) (*plan.ResourceInstanceChange, d
 		SchemaVersion:       uint64(sch.Version),
 		SkipDestroy:         r.Managed.SkipsDestroy(),
 		CreateBeforeDestroy: req.CreateBeforeDestroy,
+		BeforeIdentity:      priorIdentity,
+		AfterIdentity:       plan.IdentityOf(sch, resp.PlannedIdentity),
 	}
 
 	// The action and its reason, in OpenTofu's order: replace_triggered_by
@@ -148,7 +157,7 @@ func Plan(ctx context.Context, req PlanRequest) (*plan.ResourceInstanceChange, d
 		// The new object is planned as a create.
 		nullPrior := cty.NullVal(ty)
 		proposed := provider.ProposedNew(sch.Block, nullPrior, origConfig)
-		resp2 := prov.PlanResourceChange(provider.WithResourceInstance(ctx, addr), provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: origConfig, ProviderMeta: meta})
+		resp2 := prov.PlanResourceChange(provider.WithResourceInstance(ctx, addr), provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: origConfig, ProviderMeta: meta, PriorIdentity: plan.NullIdentity(sch)})
 		ds = ds.Append(withAddr(provider.Redacted(resp2.Diagnostics, cfg.Marked).InBody(r.Config), oaddr))
 		ds = ds.Append(CheckPlanned(sch.Block, nullPrior, origConfig.MarkWithPaths(configMarks), resp2, pc, addr))
 		if ds.HasErrors() {
@@ -156,6 +165,7 @@ func Plan(ctx context.Context, req PlanRequest) (*plan.ResourceInstanceChange, d
 		}
 		change.After = resp2.PlannedState
 		change.PlannedPrivate = resp2.PlannedPrivate
+		change.AfterIdentity = plan.IdentityOf(sch, resp2.PlannedIdentity)
 		if change.Action.Deletes() && req.Lifecycle != nil {
 			ds = ds.Append(req.Lifecycle.PreventDestroy(r, addr))
 		}
@@ -163,6 +173,12 @@ func Plan(ctx context.Context, req PlanRequest) (*plan.ResourceInstanceChange, d
 	if change.Action == plan.NoOp || change.Action == plan.Update {
 		// An unchanged or updated object stays current; it keeps its status otherwise.
 		change.PriorPrivate = req.PriorPrivate
+		// ... and its identity, which the provider must know now.
+		ds = ds.Append(plan.CheckIdentity(change.AfterIdentity, true, pc, addr))
+		ds = ds.Append(plan.CheckIdentityKept("plan", priorIdentity, change.AfterIdentity, pc, addr))
+		if !plan.HasIdentity(change.AfterIdentity) && plan.HasIdentity(priorIdentity) {
+			change.AfterIdentity = priorIdentity
+		}
 	}
 	if replace {
 		recordFinal(change, origConfig, req)

@@ -39,10 +39,13 @@ type Refreshed struct {
 	Value cty.Value
 	// Private is the provider's private data of Value.
 	Private []byte
-	// Changed says the read changed the object or its schema version: the
-	// refreshed state is to record Value (RefreshedObject) or, when null,
-	// no object.
+	// Changed says the read changed the object, its schema version or
+	// its identity: the refreshed state is to record Value
+	// (RefreshedObject) or, when null, no object.
 	Changed bool
+	// Identity is the object's resource identity, upgraded and then as
+	// the read returned it; cty.NilVal when the type declares none.
+	Identity cty.Value
 }
 
 // Refresh decodes a recorded object, upgrading it through its provider
@@ -52,13 +55,14 @@ func Refresh(ctx context.Context, req RefreshRequest) (Refreshed, diag.Diagnosti
 	sch, prov, addr, obj := req.Schema, req.Provider, req.Addr, req.Object
 	ty := sch.Block.ImpliedType()
 	typeName := addr.Instance.Resource.Resource.Type
-	up := prov.UpgradeResourceState(ctx, provider.UpgradeRequest{TypeName: typeName, Version: int64(obj.SchemaVersion), RawStateJSON: obj.AttrsJSON})
+	up := prov.UpgradeResourceState(ctx, plan.IdentityUpgrade(provider.UpgradeRequest{TypeName: typeName, Version: int64(obj.SchemaVersion), RawStateJSON: obj.AttrsJSON}, obj))
 	ds := withAddr(up.Diagnostics, addr)
 	if ds.HasErrors() {
 		return Refreshed{Prior: cty.NullVal(ty), Value: cty.NullVal(ty)}, ds
 	}
 	val := up.UpgradedState
-	out := Refreshed{Prior: val, Value: val, Private: obj.Private}
+	identity := plan.IdentityOf(sch, up.UpgradedIdentity)
+	out := Refreshed{Prior: val, Value: val, Private: obj.Private, Identity: identity}
 	if req.SkipRefresh {
 		return out, ds
 	}
@@ -67,7 +71,7 @@ func Refresh(ctx context.Context, req RefreshRequest) (Refreshed, diag.Diagnosti
 		return out, ds
 	}
 	req.Hooks.PreRefresh(addr, val)
-	read := prov.ReadResource(provider.WithResourceInstance(ctx, addr.Instance), provider.ReadRequest{TypeName: typeName, PriorState: val, Private: obj.Private, ProviderMeta: meta})
+	read := prov.ReadResource(provider.WithResourceInstance(ctx, addr.Instance), provider.ReadRequest{TypeName: typeName, PriorState: val, Private: obj.Private, ProviderMeta: meta, CurrentIdentity: identity})
 	if !read.Diagnostics.HasErrors() {
 		req.Hooks.PostRefresh(addr, read.NewState)
 	}
@@ -79,8 +83,16 @@ func Refresh(ctx context.Context, req RefreshRequest) (Refreshed, diag.Diagnosti
 	if newVal == cty.NilVal {
 		newVal = cty.NullVal(ty)
 	}
+	if plan.HasIdentity(read.NewIdentity) && !newVal.IsNull() {
+		ds = ds.Append(plan.CheckIdentity(read.NewIdentity, true, req.ProviderConfig, addr.Instance))
+		ds = ds.Append(plan.CheckIdentityKept("read", identity, read.NewIdentity, req.ProviderConfig, addr.Instance))
+		if ds.HasErrors() {
+			return out, ds
+		}
+		out.Identity = read.NewIdentity
+	}
 	out.Private = read.Private
-	if newVal.RawEquals(val) && obj.SchemaVersion == uint64(sch.Version) {
+	if newVal.RawEquals(val) && obj.SchemaVersion == uint64(sch.Version) && plan.IdentityRecorded(obj, sch, out.Identity) {
 		return out, ds
 	}
 	out.Value, out.Changed = newVal, true
@@ -91,9 +103,10 @@ func Refresh(ctx context.Context, req RefreshRequest) (Refreshed, diag.Diagnosti
 }
 
 // RefreshedObject is obj as a refresh read it: value v (not null) at the
-// schema's version with the provider's private data, sensitive where the
-// schema says and where obj recorded.
-func RefreshedObject(obj *state.Object, sch provider.Schema, v cty.Value, private []byte) (*state.Object, error) {
+// schema's version with the provider's private data and its identity
+// (cty.NilVal keeps what obj records), sensitive where the schema says and
+// where obj recorded.
+func RefreshedObject(obj *state.Object, sch provider.Schema, v cty.Value, private []byte, identity cty.Value) (*state.Object, error) {
 	nobj, err := state.NewObject(v, sch.Block.ImpliedType())
 	if err != nil {
 		return nil, err
@@ -105,6 +118,9 @@ func RefreshedObject(obj *state.Object, sch provider.Schema, v cty.Value, privat
 	// The schema's sensitive attributes, and those the configuration marked.
 	if sens, err := state.SensitivePathsJSON(marks.Union(sch.Block.SensitivePaths(v), plan.RecordedSensitivePaths(obj))); err == nil {
 		refreshed.SensitiveAttributes = sens
+	}
+	if err := plan.SetIdentity(&refreshed, sch, identity); err != nil {
+		return nil, err
 	}
 	return &refreshed, nil
 }

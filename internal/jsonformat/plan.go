@@ -75,11 +75,17 @@ type Change struct {
 	ReplacePaths    json.RawMessage `json:"replace_paths,omitempty"`
 	Importing       *Importing      `json:"importing,omitempty"`
 	GeneratedConfig string          `json:"generated_config,omitempty"`
+	// The resource identities before and after the change, where the
+	// resource type has them (values unknown until apply are null).
+	BeforeIdentity json.RawMessage `json:"before_identity,omitempty"`
+	AfterIdentity  json.RawMessage `json:"after_identity,omitempty"`
 }
 
-// Importing says a Change imports the object with ID.
+// Importing says a Change imports the object with ID, or by Identity.
 type Importing struct {
-	ID string `json:"id"`
+	ID string `json:"id,omitempty"`
+	// Identity is the identity an import block named the object by.
+	Identity json.RawMessage `json:"identity,omitempty"`
 }
 
 // Reason is one entry of a resource change's "rig_reasons" in the JSON

@@ -42,7 +42,10 @@ type StateResource struct {
 	SchemaVersion   uint64                     `json:"schema_version"`
 	AttributeValues map[string]json.RawMessage `json:"values,omitempty"`
 	SensitiveValues json.RawMessage            `json:"sensitive_values,omitempty"`
-	DependsOn       []string                   `json:"depends_on,omitempty"`
-	Tainted         bool                       `json:"tainted,omitempty"`
-	DeposedKey      string                     `json:"deposed_key,omitempty"`
+	// The resource identity and its schema version, where recorded.
+	IdentitySchemaVersion *uint64         `json:"identity_schema_version,omitempty"`
+	Identity              json.RawMessage `json:"identity,omitempty"`
+	DependsOn             []string        `json:"depends_on,omitempty"`
+	Tainted               bool            `json:"tainted,omitempty"`
+	DeposedKey            string          `json:"deposed_key,omitempty"`
 }

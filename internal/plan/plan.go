@@ -115,6 +115,10 @@ type ResourceInstanceChange struct {
 	Dependencies []addrs.AbsResource
 	// SchemaVersion is the schema version of the resource type, recorded in state.
 	SchemaVersion uint64
+	// BeforeIdentity and AfterIdentity are the prior object's resource
+	// identity and the planned one (unknown in parts until a create is
+	// applied); cty.NilVal when the resource type declares no identity.
+	BeforeIdentity, AfterIdentity cty.Value
 }
 
 // ObjectAddr returns the address of the object the change concerns.
@@ -170,8 +174,12 @@ func (p *Plan) Change(addr addrs.ObjectAddr) *ResourceInstanceChange {
 // management: the object is imported during planning and recorded by
 // the apply.
 type Importing struct {
-	// ID is the import ID the provider was given.
+	// ID is the import ID the provider was given; "" when Identity named
+	// the object.
 	ID string
+	// Identity is the resource identity an import block named the object
+	// by (its identity argument); cty.NilVal when ID did.
+	Identity cty.Value
 	// GeneratedConfig is the resource block -generate-config-out wrote for
 	// the object, without its trailing newline; "" when none was generated.
 	GeneratedConfig string

@@ -196,7 +196,8 @@ type Reason struct {
 	Instance addrs.AbsResourceInstance
 	// Trigger is the replace_triggered_by entry (BecauseTriggered).
 	Trigger *Trigger
-	// ID is the import ID (BecauseImport).
+	// ID is the import ID (BecauseImport); for an import by resource
+	// identity, the identity as JSON, starting with "{".
 	ID string
 	// Resource is the resource that sets create_before_destroy (BecauseCBDInherited).
 	Resource addrs.AbsResource
@@ -246,6 +247,9 @@ func (r Reason) String() string {
 	case BecauseMoved:
 		return "it moved from " + r.Instance.String()
 	case BecauseImport:
+		if strings.HasPrefix(r.ID, "{") {
+			return "an import block imports it (identity " + r.ID + ")"
+		}
 		return "an import block imports it (id " + r.ID + ")"
 	case BecauseReadDependencyPending:
 		return "it depends on " + r.Instance.String() + ", which has changes pending"
@@ -393,7 +397,7 @@ func (x *ReasonIndex) Reasons(c *ResourceInstanceChange) []Reason {
 		add(Reason{Kind: BecauseMoved, Instance: c.PrevRunAddr})
 	}
 	if c.Importing != nil {
-		add(Reason{Kind: BecauseImport, ID: c.Importing.ID})
+		add(Reason{Kind: BecauseImport, ID: c.Importing.named()})
 	}
 	if c.CreateBeforeDestroy && c.Deposed == addrs.NotDeposed && c.Addr.Resource.Resource.Mode == addrs.Managed {
 		if c.CBDInheritedFrom != (addrs.AbsResource{}) {

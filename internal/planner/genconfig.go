@@ -30,6 +30,10 @@ type GeneratedResource struct {
 	// importing it again.
 	Object  cty.Value
 	Private []byte
+	// ImportIdentity is the identity the import block named the object
+	// by (cty.NilVal when ID did); Identity the object's identity as the
+	// provider returned it (cty.NilVal when none).
+	ImportIdentity, Identity cty.Value
 }
 
 // GenerateConfig imports and reads the object of every import block of
@@ -134,9 +138,9 @@ func (p *planner) generateResource(addr addrs.AbsResourceInstance, t importTarge
 	if ds = ds.Append(withAddr(more, addrs.ObjectAddr{Instance: addr})); ds.HasErrors() {
 		return GeneratedResource{}, ds
 	}
-	v, priv, more := p.importObject(prov, sch, pc, addr, t)
+	v, priv, id, more := p.importObject(prov, sch, pc, addr, t)
 	if ds = ds.Append(more); ds.HasErrors() {
 		return GeneratedResource{}, ds
 	}
-	return GeneratedResource{Addr: addr, ID: t.id, Config: ResourceConfig(ra, ref, sch.Block, v), Object: v, Private: priv}, ds
+	return GeneratedResource{Addr: addr, ID: t.id, Config: ResourceConfig(ra, ref, sch.Block, v), Object: v, Private: priv, ImportIdentity: t.identity, Identity: id}, ds
 }

@@ -179,3 +179,21 @@ func jsonEncodeTokens(s string) (hclwrite.Tokens, bool) {
 	}
 	return hclwrite.TokensForFunctionCall("jsonencode", hclwrite.TokensForValue(v)), true
 }
+
+// importBlock renders an import block that imports into r, with the
+// provider configuration ref, the object named by identity.
+func importBlock(r addrs.Resource, ref *config.ProviderConfigRef, identity cty.Value) []byte {
+	f := hclwrite.NewEmptyFile()
+	body := f.Body().AppendNewBlock("import", nil).Body()
+	body.SetAttributeTraversal("to", hcl.Traversal{hcl.TraverseRoot{Name: r.Type}, hcl.TraverseAttr{Name: r.Name}})
+	if ref != nil {
+		tr := hcl.Traversal{hcl.TraverseRoot{Name: ref.Name}}
+		if ref.Alias != "" {
+			tr = append(tr, hcl.TraverseAttr{Name: ref.Alias})
+		}
+		body.SetAttributeTraversal("provider", tr)
+	}
+	identity, _ = identity.UnmarkDeep()
+	body.SetAttributeValue("identity", identity)
+	return hclwrite.Format(f.Bytes())
+}

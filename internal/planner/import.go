@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/rig-iac/rig/internal/plan"
-
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -14,6 +12,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 )
@@ -197,8 +196,15 @@ func (p *planner) recordImported(addr addrs.AbsResourceInstance, imp provider.Im
 		return ds
 	}
 	hooks.PreRefresh(addr, imp.State)
-	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: addr.Resource.Resource.Type, PriorState: imp.State, Private: imp.Private, ProviderMeta: meta})
+	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: addr.Resource.Resource.Type, PriorState: imp.State, Private: imp.Private, ProviderMeta: meta, CurrentIdentity: imp.Identity})
 	if ds = ds.Append(withAddr(read.Diagnostics, oaddr)); ds.HasErrors() {
+		return ds
+	}
+	identity := imp.Identity
+	if plan.HasIdentity(read.NewIdentity) {
+		identity = read.NewIdentity
+	}
+	if ds = ds.Append(plan.CheckIdentity(identity, true, pc, addr)); ds.HasErrors() {
 		return ds
 	}
 	if read.NewState == cty.NilVal || read.NewState.IsNull() {
@@ -206,6 +212,9 @@ func (p *planner) recordImported(addr addrs.AbsResourceInstance, imp provider.Im
 			"While attempting to import an existing object to %q, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"rig apply\" to create a new remote object for this resource.", addr))
 	}
 	obj, err := plan.NewStateObject(pc.Provider, addr.Resource.Resource.Type, sch, read.NewState)
+	if err == nil {
+		err = plan.SetIdentity(obj, sch, identity)
+	}
 	if err != nil {
 		return ds.Append(fmt.Errorf("recording %s: %w", addr, err))
 	}

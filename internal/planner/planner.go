@@ -174,6 +174,9 @@ type planner struct {
 	removed []removedStatement
 	// imports are the expanded import blocks, by target; set before the walk.
 	imports map[addrs.AbsResourceInstance]importTarget
+	// childImports are the import blocks of child modules, by the
+	// resource they target (see gatherChildImports).
+	childImports map[addrs.ConfigResource]childImport
 	// generating, non-nil only while generating configuration, collects
 	// the import targets that have no resource block.
 	generating map[addrs.AbsResourceInstance]importTarget

@@ -57,7 +57,7 @@ func (p *planner) refreshObjects(w *objectWork, addr addrs.AbsResource, sch prov
 			return
 		}
 		w.add(addr.Instance(k), pc, func() diag.Diagnostics {
-			_, _, ds := p.priorValue(prov, sch, addrs.ObjectAddr{Instance: addr.Instance(k)}, inst.Current, pc)
+			_, _, _, ds := p.priorValue(prov, sch, addrs.ObjectAddr{Instance: addr.Instance(k)}, inst.Current, pc)
 			return ds
 		})
 	}

@@ -52,6 +52,12 @@ func (p *planner) planResource(w *objectWork, m *config.Module, r *config.Resour
 		return nil
 	}
 	p.expandChecks(absAddr, exp.Keys)
+	if r.Managed != nil && p.opts.Mode != plan.DestroyMode {
+		more := p.expandChildImports(cr, mi)
+		if w.note(more); more.HasErrors() {
+			return nil
+		}
+	}
 	// vals[i] is the planned value of instance exp.Keys[i], written by
 	// that instance's work alone.
 	vals := make([]cty.Value, len(exp.Keys))
@@ -139,13 +145,14 @@ func sortedDeposedKeys(inst *state.Instance) []addrs.DeposedKey {
 // priorValue decodes (upgrading through the provider) and, unless refresh is
 // skipped, refreshes a recorded object (instance.Refresh). It returns a null
 // value if the object no longer exists, and records the refreshed object in
-// p.refreshed.
-func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr addrs.ObjectAddr, obj *state.Object, pc addrs.AbsProviderConfig) (cty.Value, []byte, diag.Diagnostics) {
+// p.refreshed. The object's resource identity comes back too (cty.NilVal
+// when the type declares none).
+func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr addrs.ObjectAddr, obj *state.Object, pc addrs.AbsProviderConfig) (cty.Value, []byte, cty.Value, diag.Diagnostics) {
 	return p.priorValueRefreshing(prov, sch, addr, obj, pc, !p.opts.SkipRefresh)
 }
 
 // priorValueRefreshing is priorValue, refreshing the object only if refresh is set.
-func (p *planner) priorValueRefreshing(prov provider.Interface, sch provider.Schema, addr addrs.ObjectAddr, obj *state.Object, pc addrs.AbsProviderConfig, refresh bool) (cty.Value, []byte, diag.Diagnostics) {
+func (p *planner) priorValueRefreshing(prov provider.Interface, sch provider.Schema, addr addrs.ObjectAddr, obj *state.Object, pc addrs.AbsProviderConfig, refresh bool) (cty.Value, []byte, cty.Value, diag.Diagnostics) {
 	rf, ds := instance.Refresh(p.ctx, instance.RefreshRequest{
 		Addr: addr, Object: obj, Schema: sch, Provider: prov, ProviderConfig: pc,
 		Eval: p.eval, Providers: p.providers, SkipRefresh: !refresh, Hooks: p.refreshHooks(),
@@ -154,7 +161,7 @@ func (p *planner) priorValueRefreshing(prov provider.Interface, sch provider.Sch
 		p.refresh.noteRefreshed(addr)
 	}
 	if !rf.Changed {
-		return rf.Value, rf.Private, ds
+		return rf.Value, rf.Private, rf.Identity, ds
 	}
 	val, newVal := rf.Prior, rf.Value
 	p.mu.Lock()
@@ -169,14 +176,14 @@ func (p *planner) priorValueRefreshing(prov provider.Interface, sch provider.Sch
 			// Gone outside rig: what recorded it depends on what it did.
 			p.refreshed.SpliceRemoved(r, obj.Dependencies)
 		}
-		return newVal, nil, ds
+		return newVal, nil, rf.Identity, ds
 	}
-	refreshed, err := instance.RefreshedObject(obj, sch, newVal, rf.Private)
+	refreshed, err := instance.RefreshedObject(obj, sch, newVal, rf.Private, rf.Identity)
 	if err != nil {
-		return val, obj.Private, ds.Append(fmt.Errorf("%s: %w", addr, err))
+		return val, obj.Private, rf.Identity, ds.Append(fmt.Errorf("%s: %w", addr, err))
 	}
 	p.refreshed.SetObject(addr, refreshed, pc)
-	return newVal, rf.Private, ds
+	return newVal, rf.Private, rf.Identity, ds
 }
 
 func withAddr(ds diag.Diagnostics, addr addrs.ObjectAddr) diag.Diagnostics {
@@ -221,6 +228,7 @@ func (p *planner) planInstanceScoped(cr addrs.ConfigResource, r *config.Resource
 	if si := p.prevRun.Instance(addr); si != nil {
 		obj = si.Current
 	}
+	t, importing := p.imports[addr]
 	p.mu.Unlock()
 	// Providers see values without marks; the change shows them with the
 	// marks of the sensitive values the state records and the
@@ -233,14 +241,14 @@ func (p *planner) planInstanceScoped(cr addrs.ConfigResource, r *config.Resource
 		Replace:   p.replace[addr],
 		Lifecycle: lifecycleRules{p},
 	}
-	var importing *plan.Importing
-	if t, ok := p.imports[addr]; ok && obj == nil {
-		v, priv, more := p.importObject(prov, sch, pc, addr, t)
+	var imported *plan.Importing
+	if importing && obj == nil {
+		v, priv, id, more := p.importObject(prov, sch, pc, addr, t)
 		ds = ds.Append(more)
 		if ds.HasErrors() {
 			return cty.UnknownVal(ty), ds
 		}
-		req.Prior, req.PriorPrivate, importing = v, priv, &plan.Importing{ID: t.id}
+		req.Prior, req.PriorPrivate, req.PriorIdentity, imported = v, priv, plan.IdentityOf(sch, id), &plan.Importing{ID: t.id, Identity: t.identity}
 	}
 	var keptAt time.Time
 	kept := false
@@ -248,12 +256,12 @@ func (p *planner) planInstanceScoped(cr addrs.ConfigResource, r *config.Resource
 		keptAt, kept = p.refresh.skippable(oaddr, obj, p.rg.resourceDeps[cr])
 	}
 	if obj != nil {
-		v, priv, more := p.priorValueRefreshing(prov, sch, oaddr, obj, pc, !p.opts.SkipRefresh && !kept)
+		v, priv, id, more := p.priorValueRefreshing(prov, sch, oaddr, obj, pc, !p.opts.SkipRefresh && !kept)
 		ds = ds.Append(more)
 		if ds.HasErrors() {
 			return cty.UnknownVal(ty), ds
 		}
-		req.Prior, req.PriorPrivate = v, priv
+		req.Prior, req.PriorPrivate, req.PriorIdentity = v, priv, plan.IdentityOf(sch, id)
 		req.PriorSensitive = plan.RecordedPaths(obj, pc.Provider, r.Addr.Type)
 	}
 	inh, cbd := p.cbd[cr]
@@ -272,7 +280,7 @@ func (p *planner) planInstanceScoped(cr addrs.ConfigResource, r *config.Resource
 		return cty.UnknownVal(ty), ds
 	}
 	change.Dependencies = p.rg.resourceDeps[cr]
-	change.Importing = importing
+	change.Importing = imported
 	if cbd && inh.from != cr {
 		change.CBDInheritedFrom = recordedAddr(inh.from)
 		change.CBDVia = recordedAddr(inh.via)
@@ -348,7 +356,7 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 	if ds.HasErrors() {
 		return ds
 	}
-	prior, priv, more := p.priorValue(prov, sch, oaddr, obj, pc)
+	prior, priv, priorIdentity, more := p.priorValue(prov, sch, oaddr, obj, pc)
 	ds = ds.Append(more)
 	prior = plan.MarkRecorded(sch.Block, prior, plan.RecordedPaths(obj, pc.Provider, addr.Resource.Resource.Type))
 	if ds.HasErrors() {
@@ -376,7 +384,8 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 		Addr: addr, Deposed: dk, ProviderConfig: pc, Action: action, Reason: reason,
 		Before: prior, After: cty.NullVal(prior.Type()), PriorPrivate: priv,
 		CreateBeforeDestroy: action == plan.Delete && (obj.CreateBeforeDestroy || dk != addrs.NotDeposed),
-		Dependencies:        obj.Dependencies, SchemaVersion: obj.SchemaVersion,
+		BeforeIdentity:      plan.IdentityOf(sch, priorIdentity), AfterIdentity: plan.NullIdentity(sch),
+		Dependencies: obj.Dependencies, SchemaVersion: obj.SchemaVersion,
 	})
 	return ds
 }

@@ -34,6 +34,10 @@ type Interface interface {
 	ImportResourceState(ctx context.Context, req ImportRequest) ImportResponse
 	// ReadDataSource reads a data source.
 	ReadDataSource(ctx context.Context, req ReadDataRequest) ReadDataResponse
+	// ListResource lists the existing objects of a list resource type that
+	// match a configuration, calling found for each as the provider
+	// streams them (see ListRequest).
+	ListResource(ctx context.Context, req ListRequest, found func(ListedObject)) diag.Diagnostics
 	// GetFunctions returns the provider-defined functions by name. It may
 	// be called before ConfigureProvider. The map is shared: callers must
 	// not modify it.
@@ -63,12 +67,19 @@ type UpgradeRequest struct {
 	Version int64
 	// RawStateJSON is the stored attributes object.
 	RawStateJSON []byte
+	// IdentityVersion and RawIdentityJSON are the stored resource identity
+	// and its schema version; RawIdentityJSON is nil when none is stored.
+	IdentityVersion int64
+	RawIdentityJSON []byte
 }
 
 // UpgradeResponse carries the object decoded in the current schema.
 type UpgradeResponse struct {
 	UpgradedState cty.Value
 	Diagnostics   diag.Diagnostics
+	// UpgradedIdentity is the identity in the current identity schema;
+	// cty.NilVal when none was stored or the type declares no identity.
+	UpgradedIdentity cty.Value
 }
 
 // ReadRequest asks for the current state of an object.
@@ -79,6 +90,8 @@ type ReadRequest struct {
 	// ProviderMeta is the provider_meta value of the resource's module
 	// (see Schemas.ProviderMeta); cty.NilVal without one.
 	ProviderMeta cty.Value
+	// CurrentIdentity is the object's identity; cty.NilVal when none.
+	CurrentIdentity cty.Value
 }
 
 // ReadResponse carries the refreshed object; a null NewState means it no longer exists.
@@ -86,6 +99,8 @@ type ReadResponse struct {
 	NewState    cty.Value
 	Private     []byte
 	Diagnostics diag.Diagnostics
+	// NewIdentity is the identity the provider returned; cty.NilVal when none.
+	NewIdentity cty.Value
 }
 
 // PlanRequest asks for a planned change. PriorState is null for a create;
@@ -98,6 +113,8 @@ type PlanRequest struct {
 	PriorPrivate     []byte
 	// ProviderMeta is as in ReadRequest.
 	ProviderMeta cty.Value
+	// PriorIdentity is the prior object's identity; cty.NilVal when none.
+	PriorIdentity cty.Value
 }
 
 // PlanResponse carries the planned object and the paths that force replacement.
@@ -108,6 +125,8 @@ type PlanResponse struct {
 	Diagnostics     diag.Diagnostics
 	// LegacyTypeSystem is set by SDKv2 providers whose results the engine tolerates with warnings.
 	LegacyTypeSystem bool
+	// PlannedIdentity is the identity the provider planned; cty.NilVal when none.
+	PlannedIdentity cty.Value
 }
 
 // ApplyRequest asks to carry out a planned change; PlannedState is null for a delete.
@@ -119,6 +138,8 @@ type ApplyRequest struct {
 	PlannedPrivate []byte
 	// ProviderMeta is as in ReadRequest.
 	ProviderMeta cty.Value
+	// PlannedIdentity is the identity the plan recorded; cty.NilVal when none.
+	PlannedIdentity cty.Value
 }
 
 // ApplyResponse carries the new object (null after a delete). A provider may
@@ -128,12 +149,17 @@ type ApplyResponse struct {
 	Private          []byte
 	Diagnostics      diag.Diagnostics
 	LegacyTypeSystem bool
+	// NewIdentity is the new object's identity; cty.NilVal when none.
+	NewIdentity cty.Value
 }
 
 // ImportRequest asks to import the object with the given ID.
 type ImportRequest struct {
 	TypeName string
 	ID       string
+	// Identity, when not cty.NilVal, names the object by its resource
+	// identity instead of ID (an import block's identity argument).
+	Identity cty.Value
 }
 
 // ImportedObject is one object returned by an import.
@@ -141,6 +167,8 @@ type ImportedObject struct {
 	TypeName string
 	State    cty.Value
 	Private  []byte
+	// Identity is the imported object's identity; cty.NilVal when none.
+	Identity cty.Value
 }
 
 // ImportResponse carries the imported objects.
@@ -171,6 +199,9 @@ type Schemas struct {
 	// ProviderMeta is the schema of the provider_meta blocks modules may
 	// write for the provider; nil when it declares none.
 	ProviderMeta *Schema
+	// ListResources are the schemas of the list resource types (the
+	// config block of a list block), by type name; nil when none.
+	ListResources map[string]Schema
 }
 
 // ResourceTypeSchema returns the schema of the managed resource type (mode
@@ -195,6 +226,12 @@ func (s *Schemas) ResourceTypeSchema(mode addrs.ResourceMode, typeName string) (
 type Schema struct {
 	Version int64
 	Block   *Block
+	// Identity is the schema of the resource identity of a managed
+	// resource type (attributes only: Required means required for import,
+	// Optional optional for import); nil when the type declares none.
+	Identity *Block
+	// IdentityVersion is the version of the Identity schema.
+	IdentityVersion int64
 }
 
 // instanceKey is the context key of WithResourceInstance.

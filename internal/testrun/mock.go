@@ -280,6 +280,10 @@ func (m *mockProvider) ImportResourceState(context.Context, provider.ImportReque
 	return provider.ImportResponse{Diagnostics: diag.Diagnostics{diag.Errorf("Import with a mock provider", "A mock provider has no objects to import.")}}
 }
 
+func (m *mockProvider) ListResource(context.Context, provider.ListRequest, func(provider.ListedObject)) diag.Diagnostics {
+	return diag.Diagnostics{diag.Errorf("List with a mock provider", "A mock provider has no objects to list.")}
+}
+
 func (m *mockProvider) ReadDataSource(ctx context.Context, req provider.ReadDataRequest) provider.ReadDataResponse {
 	mv, addr := m.valuesFor(ctx, addrs.Data, req.TypeName)
 	return mockRead(ctx, m.schemaOf, mv, addr, req)

@@ -254,6 +254,14 @@ func (pp *pooledProvider) ImportResourceState(ctx context.Context, req provider.
 	return t.ImportResourceState(ctx, req)
 }
 
+func (pp *pooledProvider) ListResource(ctx context.Context, req provider.ListRequest, found func(provider.ListedObject)) diag.Diagnostics {
+	t, ds := pp.target(ctx)
+	if t == nil {
+		return ds
+	}
+	return t.ListResource(ctx, req, found)
+}
+
 func (pp *pooledProvider) ReadDataSource(ctx context.Context, req provider.ReadDataRequest) provider.ReadDataResponse {
 	t, ds := pp.target(ctx)
 	if t == nil {

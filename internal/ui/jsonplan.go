@@ -182,6 +182,15 @@ func resourceChangeToJSON(c *plan.ResourceInstanceChange, schemas SchemaSource) 
 	if c.Importing != nil {
 		body.Importing = &jsonformat.Importing{ID: c.Importing.ID}
 		body.GeneratedConfig = c.Importing.GeneratedConfig
+		if body.Importing.Identity, err = identityJSON(c.Importing.Identity); err != nil {
+			return rc, nil, err
+		}
+	}
+	if body.BeforeIdentity, err = identityJSON(c.BeforeIdentity); err != nil {
+		return rc, nil, err
+	}
+	if body.AfterIdentity, err = identityJSON(c.AfterIdentity); err != nil {
+		return rc, nil, err
 	}
 	rc.Change = body
 
@@ -196,6 +205,12 @@ func resourceChangeToJSON(c *plan.ResourceInstanceChange, schemas SchemaSource) 
 		}
 	}
 	pv.SensitiveValues = body.AfterSensitive
+	if c.AfterIdentity != cty.NilVal && !c.AfterIdentity.IsNull() && c.AfterIdentity.IsWhollyKnown() {
+		if sch, ok := schemaOf(schemas, c.ProviderConfig.Provider, r); ok && sch.Identity != nil {
+			v := uint64(sch.IdentityVersion)
+			pv.IdentitySchemaVersion, pv.Identity = &v, body.AfterIdentity
+		}
+	}
 	return rc, &pv, nil
 }
 

@@ -114,6 +114,9 @@ func stateResourceJSON(s *state.State, oa addrs.ObjectAddr, schemas SchemaSource
 	if rj.SensitiveValues, err = marshalValue(sensitiveAsBool(v, nil, set)); err != nil {
 		return rj, fmt.Errorf("%s: %w", oa, err)
 	}
+	if obj.IdentityJSON != nil {
+		rj.Identity, rj.IdentitySchemaVersion = obj.IdentityJSON, obj.IdentitySchemaVersion
+	}
 	for _, dep := range obj.Dependencies {
 		rj.DependsOn = append(rj.DependsOn, dep.String())
 	}

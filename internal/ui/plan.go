@@ -274,7 +274,7 @@ func changeComment(c *plan.ResourceInstanceChange) string {
 		fmt.Fprintf(&b, "\n  # [reset](moved from %s)", c.PrevRunAddr)
 	}
 	if c.Importing != nil && c.Action != plan.NoOp {
-		fmt.Fprintf(&b, "\n  # [reset](imported from %q)", c.Importing.ID)
+		b.WriteString(importedFrom(c.Importing))
 	}
 	if c.Importing != nil && c.Importing.GeneratedConfig != "" {
 		b.WriteString("\n  # [reset](config will be generated)")

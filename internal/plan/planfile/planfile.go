@@ -94,6 +94,11 @@ type changeJSON struct {
 	ReadAfter       string       `json:"read_after,omitempty"`
 	Dependencies    []string     `json:"dependencies,omitempty"`
 	SchemaVersion   uint64       `json:"schema_version"`
+	// The resource identities (absent when the type declares none) and
+	// the identity an import block named the object by.
+	BeforeIdentity    []byte `json:"before_identity,omitempty"`
+	AfterIdentity     []byte `json:"after_identity,omitempty"`
+	ImportingIdentity []byte `json:"importing_identity,omitempty"`
 }
 
 type outputJSON struct {
@@ -482,6 +487,21 @@ func decodeChange(cj changeJSON) (*plan.ResourceInstanceChange, error) {
 	}
 	if cj.ImportingID != nil {
 		c.Importing = &plan.Importing{ID: *cj.ImportingID, GeneratedConfig: cj.GeneratedConfig}
+		if cj.ImportingIdentity != nil {
+			if c.Importing.Identity, err = decodeValue(cj.ImportingIdentity, nil); err != nil {
+				return nil, fmt.Errorf("%s: importing identity: %w", cj.Addr, err)
+			}
+		}
+	}
+	for _, id := range []struct {
+		b   []byte
+		dst *cty.Value
+	}{{cj.BeforeIdentity, &c.BeforeIdentity}, {cj.AfterIdentity, &c.AfterIdentity}} {
+		if id.b != nil {
+			if *id.dst, err = decodeValue(id.b, nil); err != nil {
+				return nil, fmt.Errorf("%s: identity: %w", cj.Addr, err)
+			}
+		}
 	}
 	if cj.PrevRunAddr != "" {
 		if c.PrevRunAddr, err = addrs.ParseAbsResourceInstanceStr(cj.PrevRunAddr); err != nil {
@@ -544,11 +564,26 @@ func encodeChange(c *plan.ResourceInstanceChange) (changeJSON, error) {
 	if c.Moved() {
 		cj.PrevRunAddr = c.PrevRunAddr.String()
 	}
+	var err error
 	if c.Importing != nil {
 		cj.ImportingID = &c.Importing.ID
 		cj.GeneratedConfig = c.Importing.GeneratedConfig
+		if c.Importing.Identity != cty.NilVal {
+			if cj.ImportingIdentity, _, err = encodeValue(c.Importing.Identity); err != nil {
+				return changeJSON{}, fmt.Errorf("encoding %s: %w", c.Addr, err)
+			}
+		}
 	}
-	var err error
+	for _, id := range []struct {
+		v   cty.Value
+		dst *[]byte
+	}{{c.BeforeIdentity, &cj.BeforeIdentity}, {c.AfterIdentity, &cj.AfterIdentity}} {
+		if id.v != cty.NilVal {
+			if *id.dst, _, err = encodeValue(id.v); err != nil {
+				return changeJSON{}, fmt.Errorf("encoding %s: %w", c.Addr, err)
+			}
+		}
+	}
 	if cj.Before, cj.BeforeSensitive, err = encodeValue(c.Before); err != nil {
 		return changeJSON{}, fmt.Errorf("encoding %s: %w", c.Addr, err)
 	}

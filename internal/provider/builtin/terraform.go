@@ -226,3 +226,9 @@ func randomUUID() string {
 	h := hex.EncodeToString(b[:])
 	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
 }
+
+// ListResource reports that the built-in provider has no list resource
+// types.
+func (p *Terraform) ListResource(_ context.Context, req provider.ListRequest, _ func(provider.ListedObject)) diag.Diagnostics {
+	return diag.Diagnostics{diag.Errorf("Invalid list resource type", "The provider terraform.io/builtin/terraform does not support list resource type %q.", req.TypeName)}
+}

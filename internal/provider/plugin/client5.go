@@ -71,6 +71,7 @@ func (c *client5) getSchema(ctx context.Context) (wireSchemas, error) {
 		}
 		ws.functions[name] = fn
 	}
+	ws.schemas.ListResources = listResourceSchemas5(resp.GetListResourceSchemas(), invalid)
 	caps := resp.GetServerCapabilities()
 	ws.capabilities = serverCapabilities{
 		planDestroy:               caps.GetPlanDestroy(),
@@ -121,6 +122,7 @@ func (c *client5) readResource(ctx context.Context, req wireReadRequest) (wireRe
 		Private:            req.private,
 		ProviderMeta:       optDV5(req.providerMeta),
 		ClientCapabilities: capabilities5,
+		CurrentIdentity:    identityMsg5(req.currentIdentity),
 	})
 	if err != nil {
 		return wireReadResponse{}, err
@@ -130,6 +132,8 @@ func (c *client5) readResource(ctx context.Context, req wireReadRequest) (wireRe
 		private:  resp.GetPrivate(),
 		deferred: resp.GetDeferred() != nil,
 		diags:    diags5(resp.GetDiagnostics()),
+
+		newIdentity: identity5(resp.GetNewIdentity()),
 	}, nil
 }
 
@@ -142,6 +146,7 @@ func (c *client5) planResourceChange(ctx context.Context, req wirePlanRequest) (
 		PriorPrivate:       req.priorPrivate,
 		ProviderMeta:       optDV5(req.providerMeta),
 		ClientCapabilities: capabilities5,
+		PriorIdentity:      identityMsg5(req.priorIdentity),
 	})
 	if err != nil {
 		return wirePlanResponse{}, err
@@ -152,6 +157,7 @@ func (c *client5) planResourceChange(ctx context.Context, req wirePlanRequest) (
 		legacyTypeSystem: resp.GetLegacyTypeSystem(),
 		deferred:         resp.GetDeferred() != nil,
 		diags:            diags5(resp.GetDiagnostics()),
+		plannedIdentity:  identity5(resp.GetPlannedIdentity()),
 	}
 	for _, ap := range resp.GetRequiresReplace() {
 		out.requiresReplace = append(out.requiresReplace, path5(ap))
@@ -167,6 +173,8 @@ func (c *client5) applyResourceChange(ctx context.Context, req wireApplyRequest)
 		Config:         dv5(req.config),
 		PlannedPrivate: req.plannedPrivate,
 		ProviderMeta:   optDV5(req.providerMeta),
+
+		PlannedIdentity: identityMsg5(req.plannedIdentity),
 	})
 	if err != nil {
 		return wireApplyResponse{}, err
@@ -176,18 +184,19 @@ func (c *client5) applyResourceChange(ctx context.Context, req wireApplyRequest)
 		private:          resp.GetPrivate(),
 		legacyTypeSystem: resp.GetLegacyTypeSystem(),
 		diags:            diags5(resp.GetDiagnostics()),
+		newIdentity:      identity5(resp.GetNewIdentity()),
 	}, nil
 }
 
-func (c *client5) importResourceState(ctx context.Context, typeName, id string) (wireImportResponse, error) {
+func (c *client5) importResourceState(ctx context.Context, typeName, id string, identity *dynamicValue) (wireImportResponse, error) {
 	resp, err := c.rpc.ImportResourceState(ctx, &proto.ImportResourceState_Request{
-		TypeName: typeName, Id: id, ClientCapabilities: capabilities5})
+		TypeName: typeName, Id: id, ClientCapabilities: capabilities5, Identity: identityMsg5(identity)})
 	if err != nil {
 		return wireImportResponse{}, err
 	}
 	out := wireImportResponse{deferred: resp.GetDeferred() != nil, diags: diags5(resp.GetDiagnostics())}
 	for _, imp := range resp.GetImportedResources() {
-		out.imported = append(out.imported, wireImported{typeName: imp.GetTypeName(), state: fromDV5(imp.GetState()), private: imp.GetPrivate()})
+		out.imported = append(out.imported, wireImported{typeName: imp.GetTypeName(), state: fromDV5(imp.GetState()), private: imp.GetPrivate(), identity: identity5(imp.GetIdentity())})
 	}
 	return out, nil
 }
@@ -297,7 +306,7 @@ func block5(b *proto.Schema_Block) (*provider.Block, error) {
 		Deprecated:      b.GetDeprecated(),
 		DescriptionKind: stringKind(int32(b.GetDescriptionKind())),
 		// Protocol 5.10; a nil block has none.
-		DeprecationMessage: unknownString(b, deprecationMessage5Block),
+		DeprecationMessage: b.GetDeprecationMessage(),
 	}
 	for _, a := range b.GetAttributes() {
 		ty, err := attributeType(a.GetName(), a.GetType())
@@ -314,7 +323,7 @@ func block5(b *proto.Schema_Block) (*provider.Block, error) {
 			Deprecated:      a.GetDeprecated(),
 			DescriptionKind: stringKind(int32(a.GetDescriptionKind())),
 			// Protocol 5.10.
-			DeprecationMessage: unknownString(a, deprecationMessage5Attribute),
+			DeprecationMessage: a.GetDeprecationMessage(),
 		}
 	}
 	for _, nb := range b.GetBlockTypes() {

@@ -71,6 +71,7 @@ func (c *client6) getSchema(ctx context.Context) (wireSchemas, error) {
 		}
 		ws.functions[name] = fn
 	}
+	ws.schemas.ListResources = listResourceSchemas6(resp.GetListResourceSchemas(), invalid)
 	caps := resp.GetServerCapabilities()
 	ws.capabilities = serverCapabilities{
 		planDestroy:               caps.GetPlanDestroy(),
@@ -121,6 +122,7 @@ func (c *client6) readResource(ctx context.Context, req wireReadRequest) (wireRe
 		Private:            req.private,
 		ProviderMeta:       optDV6(req.providerMeta),
 		ClientCapabilities: capabilities6,
+		CurrentIdentity:    identityMsg6(req.currentIdentity),
 	})
 	if err != nil {
 		return wireReadResponse{}, err
@@ -130,6 +132,8 @@ func (c *client6) readResource(ctx context.Context, req wireReadRequest) (wireRe
 		private:  resp.GetPrivate(),
 		deferred: resp.GetDeferred() != nil,
 		diags:    diags6(resp.GetDiagnostics()),
+
+		newIdentity: identity6(resp.GetNewIdentity()),
 	}, nil
 }
 
@@ -142,6 +146,7 @@ func (c *client6) planResourceChange(ctx context.Context, req wirePlanRequest) (
 		PriorPrivate:       req.priorPrivate,
 		ProviderMeta:       optDV6(req.providerMeta),
 		ClientCapabilities: capabilities6,
+		PriorIdentity:      identityMsg6(req.priorIdentity),
 	})
 	if err != nil {
 		return wirePlanResponse{}, err
@@ -152,6 +157,7 @@ func (c *client6) planResourceChange(ctx context.Context, req wirePlanRequest) (
 		legacyTypeSystem: resp.GetLegacyTypeSystem(),
 		deferred:         resp.GetDeferred() != nil,
 		diags:            diags6(resp.GetDiagnostics()),
+		plannedIdentity:  identity6(resp.GetPlannedIdentity()),
 	}
 	for _, ap := range resp.GetRequiresReplace() {
 		out.requiresReplace = append(out.requiresReplace, path6(ap))
@@ -167,6 +173,8 @@ func (c *client6) applyResourceChange(ctx context.Context, req wireApplyRequest)
 		Config:         dv6(req.config),
 		PlannedPrivate: req.plannedPrivate,
 		ProviderMeta:   optDV6(req.providerMeta),
+
+		PlannedIdentity: identityMsg6(req.plannedIdentity),
 	})
 	if err != nil {
 		return wireApplyResponse{}, err
@@ -176,18 +184,19 @@ func (c *client6) applyResourceChange(ctx context.Context, req wireApplyRequest)
 		private:          resp.GetPrivate(),
 		legacyTypeSystem: resp.GetLegacyTypeSystem(),
 		diags:            diags6(resp.GetDiagnostics()),
+		newIdentity:      identity6(resp.GetNewIdentity()),
 	}, nil
 }
 
-func (c *client6) importResourceState(ctx context.Context, typeName, id string) (wireImportResponse, error) {
+func (c *client6) importResourceState(ctx context.Context, typeName, id string, identity *dynamicValue) (wireImportResponse, error) {
 	resp, err := c.rpc.ImportResourceState(ctx, &proto.ImportResourceState_Request{
-		TypeName: typeName, Id: id, ClientCapabilities: capabilities6})
+		TypeName: typeName, Id: id, ClientCapabilities: capabilities6, Identity: identityMsg6(identity)})
 	if err != nil {
 		return wireImportResponse{}, err
 	}
 	out := wireImportResponse{deferred: resp.GetDeferred() != nil, diags: diags6(resp.GetDiagnostics())}
 	for _, imp := range resp.GetImportedResources() {
-		out.imported = append(out.imported, wireImported{typeName: imp.GetTypeName(), state: fromDV6(imp.GetState()), private: imp.GetPrivate()})
+		out.imported = append(out.imported, wireImported{typeName: imp.GetTypeName(), state: fromDV6(imp.GetState()), private: imp.GetPrivate(), identity: identity6(imp.GetIdentity())})
 	}
 	return out, nil
 }
@@ -297,7 +306,7 @@ func block6(b *proto.Schema_Block) (*provider.Block, error) {
 		Deprecated:      b.GetDeprecated(),
 		DescriptionKind: stringKind(int32(b.GetDescriptionKind())),
 		// Protocol 6.10; a nil block has none.
-		DeprecationMessage: unknownString(b, deprecationMessage6Block),
+		DeprecationMessage: b.GetDeprecationMessage(),
 	}
 	for _, a := range b.GetAttributes() {
 		attr, err := attribute6(a)
@@ -333,7 +342,7 @@ func attribute6(a *proto.Schema_Attribute) (*provider.Attribute, error) {
 		Deprecated:      a.GetDeprecated(),
 		DescriptionKind: stringKind(int32(a.GetDescriptionKind())),
 		// Protocol 6.10.
-		DeprecationMessage: unknownString(a, deprecationMessage6Attribute),
+		DeprecationMessage: a.GetDeprecationMessage(),
 	}
 	if nt := a.GetNestedType(); nt != nil {
 		if len(a.GetType()) > 0 {

@@ -25,11 +25,17 @@ type protocol interface {
 	readResource(ctx context.Context, req wireReadRequest) (wireReadResponse, error)
 	planResourceChange(ctx context.Context, req wirePlanRequest) (wirePlanResponse, error)
 	applyResourceChange(ctx context.Context, req wireApplyRequest) (wireApplyResponse, error)
-	importResourceState(ctx context.Context, typeName, id string) (wireImportResponse, error)
+	importResourceState(ctx context.Context, typeName, id string, identity *dynamicValue) (wireImportResponse, error)
 	readDataSource(ctx context.Context, typeName string, config, meta dynamicValue) (wireReadDataResponse, error)
 	getFunctions(ctx context.Context) (map[string]provider.FunctionSpec, diag.Diagnostics, error)
 	callFunction(ctx context.Context, name string, args []dynamicValue) (dynamicValue, *provider.FunctionError, error)
 	stop(ctx context.Context) (string, error)
+	// getIdentitySchemas returns the resource identity schemas by resource
+	// type; a provider that predates identities answers Unimplemented.
+	getIdentitySchemas(ctx context.Context) (map[string]provider.Schema, diag.Diagnostics, error)
+	upgradeResourceIdentity(ctx context.Context, typeName string, version int64, rawJSON []byte) (dynamicValue, diag.Diagnostics, error)
+	// listResource calls found for every event the provider streams.
+	listResource(ctx context.Context, req wireListRequest, found func(wireListed)) error
 }
 
 // dynamicValue is a DynamicValue of either protocol version. A zero
@@ -53,6 +59,9 @@ type wireSchemas struct {
 	dataSourceTypes map[string]cty.Type
 	metaType        cty.Type
 	metaValue       *dynamicValue
+	// identityTypes are the implied types of the identity schemas, filled
+	// by index.
+	identityTypes map[string]cty.Type
 }
 
 // serverCapabilities are the optional features a provider announces.
@@ -70,17 +79,19 @@ type wireUpgradeRequest struct {
 }
 
 type wireReadRequest struct {
-	typeName     string
-	currentState dynamicValue
-	private      []byte
-	providerMeta *dynamicValue
+	typeName        string
+	currentState    dynamicValue
+	private         []byte
+	providerMeta    *dynamicValue
+	currentIdentity *dynamicValue
 }
 
 type wireReadResponse struct {
-	newState dynamicValue
-	private  []byte
-	deferred bool
-	diags    diag.Diagnostics
+	newState    dynamicValue
+	private     []byte
+	deferred    bool
+	diags       diag.Diagnostics
+	newIdentity *dynamicValue
 }
 
 type wirePlanRequest struct {
@@ -90,6 +101,7 @@ type wirePlanRequest struct {
 	config           dynamicValue
 	priorPrivate     []byte
 	providerMeta     *dynamicValue
+	priorIdentity    *dynamicValue
 }
 
 type wirePlanResponse struct {
@@ -99,15 +111,17 @@ type wirePlanResponse struct {
 	legacyTypeSystem bool
 	deferred         bool
 	diags            diag.Diagnostics
+	plannedIdentity  *dynamicValue
 }
 
 type wireApplyRequest struct {
-	typeName       string
-	priorState     dynamicValue
-	plannedState   dynamicValue
-	config         dynamicValue
-	plannedPrivate []byte
-	providerMeta   *dynamicValue
+	typeName        string
+	priorState      dynamicValue
+	plannedState    dynamicValue
+	config          dynamicValue
+	plannedPrivate  []byte
+	providerMeta    *dynamicValue
+	plannedIdentity *dynamicValue
 }
 
 type wireApplyResponse struct {
@@ -115,12 +129,14 @@ type wireApplyResponse struct {
 	private          []byte
 	legacyTypeSystem bool
 	diags            diag.Diagnostics
+	newIdentity      *dynamicValue
 }
 
 type wireImported struct {
 	typeName string
 	state    dynamicValue
 	private  []byte
+	identity *dynamicValue
 }
 
 type wireImportResponse struct {
@@ -133,4 +149,29 @@ type wireReadDataResponse struct {
 	state    dynamicValue
 	deferred bool
 	diags    diag.Diagnostics
+}
+
+// wireListRequest is a ListResource request.
+type wireListRequest struct {
+	typeName        string
+	config          dynamicValue
+	includeResource bool
+	limit           int64
+}
+
+// wireListed is one event of a ListResource stream.
+type wireListed struct {
+	identity    *dynamicValue
+	displayName string
+	resource    *dynamicValue
+	diags       diag.Diagnostics
+}
+
+// identityData returns the dynamic value of an identity message; nil when
+// the message carries none.
+func identityData(msgpack, json []byte, present bool) *dynamicValue {
+	if !present || (msgpack == nil && json == nil) {
+		return nil
+	}
+	return &dynamicValue{msgpack: msgpack, json: json}
 }

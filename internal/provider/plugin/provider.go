@@ -48,6 +48,7 @@ func (p *Provider) loadSchema(ctx context.Context) (*wireSchemas, diag.Diagnosti
 	if err != nil {
 		return nil, diag.Diagnostics{p.callFailed("GetProviderSchema", err)}
 	}
+	p.addIdentitySchemas(ctx, &ws)
 	ws.index()
 	p.schema, p.schemaDiags = &ws, ws.diags
 	return p.schema, p.schemaDiags
@@ -92,8 +93,12 @@ func (p *Provider) schemaFor(ctx context.Context, kind, typeName string) (cty.Ty
 func (ws *wireSchemas) index() {
 	ws.providerType = ws.schemas.Provider.Block.ImpliedType()
 	ws.resourceTypes = make(map[string]cty.Type, len(ws.schemas.ResourceTypes))
+	ws.identityTypes = map[string]cty.Type{}
 	for name, s := range ws.schemas.ResourceTypes {
 		ws.resourceTypes[name] = s.Block.ImpliedType()
+		if s.Identity != nil {
+			ws.identityTypes[name] = s.Identity.ImpliedType()
+		}
 	}
 	ws.dataSourceTypes = make(map[string]cty.Type, len(ws.schemas.DataSources))
 	for name, s := range ws.schemas.DataSources {
@@ -193,9 +198,13 @@ func (p *Provider) ConfigureProvider(ctx context.Context, req provider.Configure
 // UpgradeResourceState asks the provider to bring a stored object (its raw
 // JSON, at the given schema version) to the current schema.
 func (p *Provider) UpgradeResourceState(ctx context.Context, req provider.UpgradeRequest) provider.UpgradeResponse {
-	ty, _, ds := p.schemaFor(ctx, "resource", req.TypeName)
+	ty, ws, ds := p.schemaFor(ctx, "resource", req.TypeName)
 	if ds.HasErrors() {
 		return provider.UpgradeResponse{Diagnostics: ds}
+	}
+	identity, ids := p.upgradeIdentity(ctx, ws, req)
+	if ids.HasErrors() {
+		return provider.UpgradeResponse{UpgradedState: cty.NullVal(ty), Diagnostics: ids}
 	}
 	dv, ds, err := p.proto.upgradeResourceState(ctx, wireUpgradeRequest{typeName: req.TypeName, version: req.Version, rawJSON: req.RawStateJSON})
 	if err != nil {
@@ -208,7 +217,7 @@ func (p *Provider) UpgradeResourceState(ctx context.Context, req provider.Upgrad
 	if err != nil {
 		return provider.UpgradeResponse{UpgradedState: cty.NullVal(ty), Diagnostics: ds.Append(p.decodeFailed("UpgradeResourceState", err))}
 	}
-	return provider.UpgradeResponse{UpgradedState: v, Diagnostics: ds}
+	return provider.UpgradeResponse{UpgradedState: v, UpgradedIdentity: identity, Diagnostics: ids.Append(ds)}
 }
 
 // ReadResource refreshes an object; a null NewState means it is gone.
@@ -225,7 +234,11 @@ func (p *Provider) ReadResource(ctx context.Context, req provider.ReadRequest) p
 	if err != nil {
 		return provider.ReadResponse{Diagnostics: diag.Diagnostics{p.encodeFailed("provider_meta", err)}}
 	}
-	resp, err := p.proto.readResource(ctx, wireReadRequest{typeName: req.TypeName, currentState: state, private: req.Private, providerMeta: meta})
+	curID, err := ws.encodeIdentity(req.TypeName, req.CurrentIdentity)
+	if err != nil {
+		return provider.ReadResponse{Diagnostics: diag.Diagnostics{p.encodeFailed(req.TypeName+" identity", err)}}
+	}
+	resp, err := p.proto.readResource(ctx, wireReadRequest{typeName: req.TypeName, currentState: state, private: req.Private, providerMeta: meta, currentIdentity: curID})
 	if err != nil {
 		return provider.ReadResponse{Diagnostics: diag.Diagnostics{p.callFailed("ReadResource", err)}}
 	}
@@ -235,6 +248,9 @@ func (p *Provider) ReadResource(ctx context.Context, req provider.ReadRequest) p
 	}
 	if out.NewState, err = decodeValue(resp.newState, ty); err != nil {
 		out.NewState = cty.NullVal(ty)
+		out.Diagnostics = out.Diagnostics.Append(p.decodeFailed("ReadResource", err))
+	}
+	if out.NewIdentity, err = ws.decodeIdentity(req.TypeName, resp.newIdentity); err != nil {
 		out.Diagnostics = out.Diagnostics.Append(p.decodeFailed("ReadResource", err))
 	}
 	return out
@@ -269,6 +285,9 @@ func (p *Provider) PlanResourceChange(ctx context.Context, req provider.PlanRequ
 			return provider.PlanResponse{Diagnostics: diag.Diagnostics{p.encodeFailed(req.TypeName+" "+v.what, err)}}
 		}
 	}
+	if wreq.priorIdentity, err = ws.encodeIdentity(req.TypeName, req.PriorIdentity); err != nil {
+		return provider.PlanResponse{Diagnostics: diag.Diagnostics{p.encodeFailed(req.TypeName+" prior identity", err)}}
+	}
 	resp, err := p.proto.planResourceChange(ctx, wreq)
 	if err != nil {
 		return provider.PlanResponse{Diagnostics: diag.Diagnostics{p.callFailed("PlanResourceChange", err)}}
@@ -284,6 +303,9 @@ func (p *Provider) PlanResourceChange(ctx context.Context, req provider.PlanRequ
 	}
 	if out.PlannedState, err = decodeValue(resp.plannedState, ty); err != nil {
 		out.PlannedState = cty.NullVal(ty)
+		out.Diagnostics = out.Diagnostics.Append(p.decodeFailed("PlanResourceChange", err))
+	}
+	if out.PlannedIdentity, err = ws.decodeIdentity(req.TypeName, resp.plannedIdentity); err != nil {
 		out.Diagnostics = out.Diagnostics.Append(p.decodeFailed("PlanResourceChange", err))
 	}
 	return out
@@ -315,6 +337,9 @@ func (p *Provider) ApplyResourceChange(ctx context.Context, req provider.ApplyRe
 			return provider.ApplyResponse{Diagnostics: diag.Diagnostics{p.encodeFailed(req.TypeName+" "+v.what, err)}}
 		}
 	}
+	if wreq.plannedIdentity, err = ws.encodeIdentity(req.TypeName, req.PlannedIdentity); err != nil {
+		return provider.ApplyResponse{Diagnostics: diag.Diagnostics{p.encodeFailed(req.TypeName+" planned identity", err)}}
+	}
 	resp, err := p.proto.applyResourceChange(ctx, wreq)
 	if err != nil {
 		return provider.ApplyResponse{Diagnostics: diag.Diagnostics{p.callFailed("ApplyResourceChange", err)}}
@@ -324,15 +349,30 @@ func (p *Provider) ApplyResourceChange(ctx context.Context, req provider.ApplyRe
 		out.NewState = cty.NullVal(ty)
 		out.Diagnostics = out.Diagnostics.Append(p.decodeFailed("ApplyResourceChange", err))
 	}
+	if out.NewIdentity, err = ws.decodeIdentity(req.TypeName, resp.newIdentity); err != nil {
+		out.Diagnostics = out.Diagnostics.Append(p.decodeFailed("ApplyResourceChange", err))
+	}
 	return out
 }
 
 // ImportResourceState asks the provider for the objects an import ID names.
 func (p *Provider) ImportResourceState(ctx context.Context, req provider.ImportRequest) provider.ImportResponse {
-	if _, _, ds := p.schemaFor(ctx, "resource", req.TypeName); ds.HasErrors() {
+	_, ws, ds := p.schemaFor(ctx, "resource", req.TypeName)
+	if ds.HasErrors() {
 		return provider.ImportResponse{Diagnostics: ds}
 	}
-	resp, err := p.proto.importResourceState(ctx, req.TypeName, req.ID)
+	var identity *dynamicValue
+	if req.Identity != cty.NilVal {
+		if _, ok := ws.identityType(req.TypeName); !ok {
+			return provider.ImportResponse{Diagnostics: diag.Diagnostics{diag.Errorf("Resource type does not support import by identity",
+				"The provider %s declares no resource identity for %s, so an object of it can only be imported by its ID.", p.meta, req.TypeName)}}
+		}
+		var err error
+		if identity, err = ws.encodeIdentity(req.TypeName, req.Identity); err != nil {
+			return provider.ImportResponse{Diagnostics: diag.Diagnostics{p.encodeFailed(req.TypeName+" import identity", err)}}
+		}
+	}
+	resp, err := p.proto.importResourceState(ctx, req.TypeName, req.ID, identity)
 	if err != nil {
 		return provider.ImportResponse{Diagnostics: diag.Diagnostics{p.callFailed("ImportResourceState", err)}}
 	}
@@ -351,7 +391,12 @@ func (p *Provider) ImportResourceState(ctx context.Context, req provider.ImportR
 			out.Diagnostics = out.Diagnostics.Append(p.decodeFailed("ImportResourceState", err))
 			continue
 		}
-		out.Imported = append(out.Imported, provider.ImportedObject{TypeName: imp.typeName, State: v, Private: imp.private})
+		id, err := ws.decodeIdentity(imp.typeName, imp.identity)
+		if err != nil {
+			out.Diagnostics = out.Diagnostics.Append(p.decodeFailed("ImportResourceState", err))
+			continue
+		}
+		out.Imported = append(out.Imported, provider.ImportedObject{TypeName: imp.typeName, State: v, Private: imp.private, Identity: id})
 	}
 	return out
 }

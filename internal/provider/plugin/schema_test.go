@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+
 	proto5 "github.com/rig-iac/rig/internal/provider/plugin/tfplugin5"
 	proto6 "github.com/rig-iac/rig/internal/provider/plugin/tfplugin6"
 )
@@ -46,5 +49,57 @@ func checkErr(t *testing.T, err error, want string) {
 		t.Errorf("error = %v, want none", err)
 	case want != "" && (err == nil || !strings.HasPrefix(err.Error(), want)):
 		t.Errorf("error = %v, want prefix %q", err, want)
+	}
+}
+
+// withString returns m as a provider sends it with the string field num
+// appended, unmarshaled into fresh: the field numbers of the wire, not the
+// names of the generated code, are what a provider and rig share.
+func withString[M proto.Message](t *testing.T, m M, num protowire.Number, s string, fresh M) M {
+	t.Helper()
+	b, err := proto.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	b = protowire.AppendString(b, s)
+	if err := proto.Unmarshal(b, fresh); err != nil {
+		t.Fatal(err)
+	}
+	return fresh
+}
+
+// The deprecation messages of protocol 5.10 and 6.10 (deprecation_message
+// of Schema.Block, field 7, and of Schema.Attribute, 11 in protocol 5 and
+// 12 in 6) reach the schema.
+func TestDeprecationMessages(t *testing.T) {
+	str := []byte(`"string"`)
+	attr5 := withString(t, &proto5.Schema_Attribute{Name: "old", Type: str, Optional: true, Deprecated: true}, 11, "Use new.", &proto5.Schema_Attribute{})
+	block5 := withString(t, &proto5.Schema_Block{Attributes: []*proto5.Schema_Attribute{attr5}, Deprecated: true}, 7, "Use another type.", &proto5.Schema_Block{})
+	sch5, err := schema5(&proto5.Schema{Block: block5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sch5.Block.Attributes["old"].DeprecationMessage; got != "Use new." {
+		t.Errorf("v5 attribute message %q", got)
+	}
+	if got := sch5.Block.DeprecationMessage; got != "Use another type." {
+		t.Errorf("v5 block message %q", got)
+	}
+
+	attr6 := withString(t, &proto6.Schema_Attribute{Name: "old", Type: str, Optional: true, Deprecated: true}, 12, "Use new.", &proto6.Schema_Attribute{})
+	block6 := withString(t, &proto6.Schema_Block{Attributes: []*proto6.Schema_Attribute{attr6}}, 7, "Use another type.", &proto6.Schema_Block{})
+	sch6, err := schema6(&proto6.Schema{Block: block6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sch6.Block.Attributes["old"].DeprecationMessage; got != "Use new." {
+		t.Errorf("v6 attribute message %q", got)
+	}
+	if got := sch6.Block.DeprecationMessage; got != "Use another type." {
+		t.Errorf("v6 block message %q", got)
+	}
+	if sch, _ := schema6(&proto6.Schema{}); sch.Block.DeprecationMessage != "" {
+		t.Errorf("v6 missing block message %q, want none", sch.Block.DeprecationMessage)
 	}
 }

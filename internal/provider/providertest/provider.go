@@ -266,3 +266,9 @@ func interrupted(err error) diag.Diagnostics {
 func unsupported(kind, typeName string) diag.Diagnostics {
 	return diag.Diagnostics{diag.Errorf("Unsupported "+kind+" type", "The test provider has no %s type %q.", kind, typeName)}
 }
+
+// ListResource reports that the in-process test provider has no list
+// resource types (the plugin test provider has).
+func (p *Provider) ListResource(_ context.Context, req provider.ListRequest, _ func(provider.ListedObject)) diag.Diagnostics {
+	return unsupported("list resource", req.TypeName)
+}

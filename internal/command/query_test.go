@@ -1,0 +1,135 @@
+package command
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const queryFile = `
+list "test_file" "greetings" {
+  provider = test
+  limit    = var.max
+  config {
+    content_prefix = "hello"
+  }
+}
+list "test_file" "none" {
+  provider = test
+  config {
+    id = "no-such-file"
+  }
+}
+`
+
+// rig query lists what exists, as Terraform 1.14 prints it; -json
+// streams it; -generate-config-out writes resource and import blocks
+// that a plan imports, after which the plan has no changes.
+func TestQuery(t *testing.T) {
+	world := pluginWorld(t)
+	for name, content := range map[string]string{"a1": "hello one", "b2": "hello two", "c3": "hello three", "d4": "goodbye"} {
+		writeFile(t, world, name, content)
+	}
+	dir := workDir(t, map[string]string{"main.tf": testFileProvider + `
+variable "max" {
+  type    = number
+  default = 2
+}
+`, "search.tfquery.hcl": queryFile})
+
+	r := mustRig(t, dir, "query", "-no-color")
+	want := "list.test_file.greetings   id=a1   file a1\nlist.test_file.greetings   id=b2   file b2\n\n" +
+		"Warning: list block(s) [list.test_file.none] returned 0 results.\n"
+	if !strings.HasPrefix(r.stdout, want) {
+		t.Errorf("query output:\n%s\nwant:\n%s", r.stdout, want)
+	}
+	r = mustRig(t, dir, "query", "-no-color", "-var", "max=10")
+	if !strings.Contains(r.stdout, "id=c3   file c3") || strings.Contains(r.stdout, "d4") {
+		t.Errorf("query with limit 10:\n%s", r.stdout)
+	}
+
+	r = mustRig(t, dir, "query", "-json")
+	var types []string
+	var found []map[string]any
+	sc := bufio.NewScanner(strings.NewReader(r.stdout))
+	for sc.Scan() {
+		var msg map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {
+			t.Fatalf("not JSON: %q", sc.Text())
+		}
+		if typ, _ := msg["type"].(string); typ != "diagnostic" { // the dev_overrides warning
+			types = append(types, typ)
+		}
+		if f, ok := msg["list_resource_found"].(map[string]any); ok {
+			found = append(found, f)
+		}
+	}
+	if got := strings.Join(types, " "); got != "version list_start list_resource_found list_resource_found list_complete list_start list_complete" {
+		t.Errorf("message types: %s\n%s", got, r.stdout)
+	}
+	if len(found) != 2 || found[0]["display_name"] != "file a1" || found[0]["identity"].(map[string]any)["id"] != "a1" || found[0]["identity_version"] != float64(1) {
+		t.Errorf("found: %v", found)
+	}
+
+	r = mustRig(t, dir, "query", "-no-color", "-generate-config-out=found.tf")
+	gen, err := os.ReadFile(filepath.Join(dir, "found.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"resource \"test_file\" \"greetings_0\" {\n  provider = test\n  content  = \"hello one\"\n",
+		"import {\n  to       = test_file.greetings_1\n  provider = test\n  identity = {\n    id = \"b2\"\n  }\n}\n",
+	} {
+		if !strings.Contains(string(gen), want) {
+			t.Errorf("generated file lacks %q:\n%s", want, gen)
+		}
+	}
+	r = mustRig(t, dir, "plan", "-no-color")
+	if !strings.Contains(r.stdout, "Plan: 2 to import, 0 to add, 0 to change, 0 to destroy.") {
+		t.Fatalf("plan of the generated configuration:\n%s", r.stdout)
+	}
+	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
+	if r := mustRig(t, dir, "plan", "-no-color"); !strings.Contains(r.stdout, "No changes.") {
+		t.Errorf("plan after importing what the query found:\n%s", r.stdout)
+	}
+	if got := string(stateInstance(t, dir, "test_file", "greetings_1")["identity"]); got != `{"id":"b2"}` {
+		t.Errorf("imported identity %s", got)
+	}
+
+	r = rig(t, dir, "query", "-no-color", "-generate-config-out=found.tf")
+	if r.code == 0 || !strings.Contains(r.stderr, "Target generated file already exists") {
+		t.Errorf("query into an existing file: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// Query files are checked: a list block needs a provider, a known list
+// resource type, and a whole limit.
+func TestQueryErrors(t *testing.T) {
+	pluginWorld(t)
+	for _, tc := range []struct{ name, file, want string }{
+		{"no provider", `list "test_file" "a" {}`, `Missing "provider" attribute`},
+		{"unknown type", `list "test_nope" "a" { provider = test }`, `does not support list resource type "test_nope"`},
+		{"bad limit", `list "test_file" "a" {
+  provider = test
+  limit    = 1.5
+}`, "Invalid limit argument"},
+		{"other block", `resource "test_file" "a" {}`, `Unsupported block type`},
+		{"duplicate", `list "test_file" "a" { provider = test }
+list "test_file" "a" { provider = test }`, `Duplicate "list" block names`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := workDir(t, map[string]string{"main.tf": testFileProvider, "q.tfquery.hcl": tc.file})
+			r := rig(t, dir, "query", "-no-color")
+			if r.code == 0 || !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("exit %d, want an error %q:\n%s%s", r.code, tc.want, r.stdout, r.stderr)
+			}
+		})
+	}
+	dir := workDir(t, map[string]string{"main.tf": testFileProvider})
+	if r := rig(t, dir, "query", "-no-color"); r.code == 0 || !strings.Contains(r.stderr, "No query files") {
+		t.Errorf("query without query files: exit %d\n%s", r.code, r.stderr)
+	}
+}
