@@ -168,6 +168,9 @@ type Schemas struct {
 	Provider      Schema
 	ResourceTypes map[string]Schema
 	DataSources   map[string]Schema
+	// EphemeralResources are the schemas of the ephemeral resource types
+	// (`ephemeral` blocks), empty for a provider without any.
+	EphemeralResources map[string]Schema
 	// ProviderMeta is the schema of the provider_meta blocks modules may
 	// write for the provider; nil when it declares none.
 	ProviderMeta *Schema
