@@ -16,6 +16,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/provider"
 )
 
@@ -389,6 +390,8 @@ func (e *Evaluator) childVariable(me *moduleEntry, name string, frame *evalFrame
 		ds = more
 	}
 	out, more := PrepareVariable(v, val, rng, fmt.Sprintf("module %s", me.addr))
+	out, eds := EphemeralVariable(v, out, rng)
+	more = more.Append(eds)
 	if v.Sensitive {
 		out = out.Mark(lang.Sensitive)
 	}
@@ -474,6 +477,9 @@ func (e *Evaluator) outputValue(mi addrs.ModuleInstance, name string, frame *eva
 		if l.diags.HasErrors() {
 			l.val = cty.DynamicVal
 		}
+		var eds diag.Diagnostics
+		l.val, eds = EphemeralOutput(o, mi.IsRoot(), l.val)
+		l.diags = l.diags.Append(eds)
 		if o.Sensitive {
 			l.val = l.val.Mark(lang.Sensitive)
 		}
@@ -573,6 +579,9 @@ func (d moduleData) InputVariable(name string, rng hcl.Range) (cty.Value, diag.D
 	if d.me.addr.IsRoot() && d.me.cfg != nil && d.me.cfg.Variables[name] != nil && d.me.cfg.Variables[name].Sensitive {
 		// A child's sensitive variables are marked when computed.
 		v = v.Mark(lang.Sensitive)
+	}
+	if d.me.addr.IsRoot() && d.me.cfg != nil && d.me.cfg.Variables[name] != nil && d.me.cfg.Variables[name].Ephemeral {
+		v = marks.MarkEphemeral(v)
 	}
 	// A variable's own errors are reported once, by whoever plans it.
 	return v, nil

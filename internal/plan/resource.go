@@ -250,11 +250,13 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	}
 	configVal, more := scope.EvalBlock(r.Config, sch.Block.DecoderSpec())
 	ds = ds.Append(more)
+	ds = ds.Append(eval.EphemeralArguments(sch.Block, configVal, r.Config, r.DeclRange))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
 	markedConfig := configVal
 	configVal, configMarks := configVal.UnmarkDeepWithPaths()
+	configMarks = withoutEphemeralMarks(configMarks)
 	configMarks = WithEchoedMarks(pc.Provider, typeName, configMarks)
 	ds = ds.Append(withAddr(provider.Redacted(prov.ValidateResourceConfig(p.ctx, typeName, configVal), markedConfig).InBody(r.Config), oaddr))
 	if ds.HasErrors() {
@@ -281,7 +283,7 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty), ds
 	}
-	planned := resp.PlannedState
+	planned := sch.Block.NullWriteOnly(resp.PlannedState)
 	change := &ResourceInstanceChange{
 		Addr: addr, ProviderConfig: pc, Before: priorVal, After: planned,
 		PriorPrivate: priorPrivate, PlannedPrivate: resp.PlannedPrivate,
@@ -385,6 +387,8 @@ func CheckPlanned(sch *provider.Block, prior, config cty.Value, resp provider.Pl
 		return nil
 	}
 	var ds diag.Diagnostics
+	// Write-only arguments are never planned: their planned values are null.
+	config = sch.NullWriteOnly(config)
 	for _, err := range provider.AssertPlanValid(sch, prior, config, resp.PlannedState) {
 		ds = ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Provider produced invalid plan", Address: addr.String(),
 			Detail: fmt.Sprintf("Provider %q planned an invalid value for %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", pc.Provider.ForDisplay(), provider.ErrorAt(addr.String(), err))})

@@ -62,3 +62,28 @@ type CloseEphemeralRequest struct {
 	TypeName string
 	Private  []byte
 }
+
+// Unwrapper is a provider instance wrapping another (to measure its
+// calls); Unwrap returns the wrapped one.
+type Unwrapper interface {
+	Unwrap() Interface
+}
+
+// Unwrap implements Unwrapper.
+func (m measured) Unwrap() Interface { return m.Interface }
+
+// AsEphemeral returns p's ephemeral resource calls, looking through the
+// wrappers rig puts around providers; false for a provider without them.
+func AsEphemeral(p Interface) (EphemeralResources, bool) {
+	for p != nil {
+		if ep, ok := p.(EphemeralResources); ok {
+			return ep, true
+		}
+		u, ok := p.(Unwrapper)
+		if !ok {
+			return nil, false
+		}
+		p = u.Unwrap()
+	}
+	return nil, false
+}
