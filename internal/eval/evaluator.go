@@ -41,6 +41,8 @@ type Evaluator struct {
 	Resources ResourceValues
 	Workspace string
 	Timestamp time.Time
+	// Applying is terraform.applying.
+	Applying bool
 	// Cwd is path.cwd: the absolute directory rig runs in ("" leaves
 	// path.cwd empty).
 	Cwd string
@@ -162,6 +164,8 @@ type Options struct {
 	// MaxInstances bounds the instances of one resource block or module
 	// call; 0 means lang.DefaultMaxInstances.
 	MaxInstances int
+	// Applying is terraform.applying: set by an apply.
+	Applying bool
 }
 
 // New returns an Evaluator for one plan, apply, import or validation: the
@@ -170,7 +174,7 @@ type Options struct {
 // that cannot give them).
 func New(ctx context.Context, opts Options) (*Evaluator, diag.Diagnostics) {
 	e := &Evaluator{Config: opts.Config, Variables: opts.Variables, Resources: opts.Resources,
-		Workspace: opts.Workspace, Timestamp: opts.Timestamp, Cwd: opts.Cwd, MaxInstances: opts.MaxInstances}
+		Workspace: opts.Workspace, Timestamp: opts.Timestamp, Cwd: opts.Cwd, MaxInstances: opts.MaxInstances, Applying: opts.Applying}
 	if opts.Providers == nil {
 		return e, nil
 	}
@@ -225,6 +229,7 @@ func (e *Evaluator) scope(mi addrs.ModuleInstance, inst lang.InstanceData, frame
 		RootDir:           dirOf(e.Config),
 		Cwd:               e.Cwd,
 		Workspace:         e.Workspace,
+		Applying:          e.Applying,
 		Instance:          inst,
 		PlanTimestamp:     e.Timestamp,
 		ProviderFunctions: e.FunctionsOf(me.cfg),

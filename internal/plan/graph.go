@@ -317,7 +317,7 @@ func recordedDependencies(order []node, direct map[node][]node, mode DependencyM
 	for _, n := range order {
 		own, inherited = own[:0], inherited[:0]
 		for _, d := range direct[n] {
-			if d.kind == resourceNode && d.resource.Mode != addrs.Ephemeral {
+			if d.kind == resourceNode {
 				own = append(own, rank[d.configResource()])
 				// A data source is never destroyed and records no
 				// dependencies, so what it depends on is recorded on its
