@@ -262,14 +262,18 @@ func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *
 		out.diagnostics(diag.Diagnostics{diag.Errorf("Failed to load plan file", "%s", err)})
 		return 1
 	}
-	if len(f.vars) > 0 {
+	if len(f.vars) > 0 && len(pf.Plan.EphemeralVariables) == 0 {
 		out.diagnostics(diag.Diagnostics{diag.Errorf("Can't set variables when applying a saved plan",
 			"The -var and -var-file options cannot be used when applying a saved plan file, because a saved plan includes the variable values that were set when it was created.")})
 		return 1
 	}
+	vars := f.vars
 	f.vars, f.savedPlan = nil, true
 	op, ds := m.prepare(ctx, f, "OperationTypeApply")
 	defer op.close()
+	if !ds.HasErrors() && len(pf.Plan.EphemeralVariables) > 0 {
+		ds = ds.Append(m.ephemeralPlanVariables(op.cfg, pf.Plan, vars))
+	}
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1

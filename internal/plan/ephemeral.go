@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"slices"
+
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
@@ -72,4 +74,17 @@ func (p *planner) planEphemeralResource(w *objectWork, m *config.Module, r *conf
 		p.planned[absAddr] = marks.MarkEphemeral(exp.WholeValue(byKey))
 		p.mu.Unlock()
 	}
+}
+
+// ephemeralVariables returns the sorted names of cfg's variables declared
+// ephemeral.
+func ephemeralVariables(cfg *config.Module) []string {
+	var out []string
+	for name, v := range cfg.Variables {
+		if v.Ephemeral {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

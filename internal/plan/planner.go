@@ -137,6 +137,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	result.Drift = p.drift
 	result.PriorState = p.refreshed
 	result.Variables = p.variables
+	result.EphemeralVariables = ephemeralVariables(cfg)
 	result.Outputs = p.outputs
 	if result.Outputs == nil {
 		result.Outputs = map[string]*OutputChange{}
