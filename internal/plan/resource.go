@@ -599,6 +599,11 @@ func (p *planner) planOutputs() diag.Diagnostics {
 			ds = ds.Append(eval.CheckRule(scope, rule, "Module output value precondition failed", "", p.ruleAt(checks.NamedObject(checks.OutputKind, addrs.RootModule, name), checks.Precondition, i)))
 		}
 		val, more := eval.EvalOutput(scope, o)
+		if !more.HasErrors() {
+			var eds diag.Diagnostics
+			val, eds = eval.EphemeralOutput(o, true, val)
+			more = more.Append(eds)
+		}
 		ds = ds.Append(more)
 		if more.HasErrors() {
 			val = cty.DynamicVal
