@@ -15,6 +15,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/dag"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/ephemeral"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/plan"
@@ -109,6 +110,9 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 	}
 	a.eval = ev
 	a.ephemerals = newEphemerals(a)
+	if h, ok := opts.Hooks.(ephemeral.Hooks); ok {
+		a.ephemerals.set.Hooks = h
+	}
 	a.values.ephemeral = a.ephemerals.value
 	defer func() { ds = ds.Append(a.ephemerals.close()) }()
 	working := p.PriorState

@@ -235,7 +235,7 @@ func moduleSummary(m *config.Module, schemas ui.ProviderSchemas, pcs providerCon
 	}
 	for name, o := range m.Outputs {
 		out.Outputs[name] = ui.OutputConfigSummary{
-			Sensitive: o.Sensitive, Expression: expressionJSON(o.Expr),
+			Sensitive: o.Sensitive, Ephemeral: o.Ephemeral, Expression: expressionJSON(o.Expr),
 			DependsOn: dependsOn(o.DependsOn), Description: o.Description,
 		}
 	}
@@ -243,7 +243,7 @@ func moduleSummary(m *config.Module, schemas ui.ProviderSchemas, pcs providerCon
 		out.Variables = map[string]ui.VariableConfigSummary{}
 	}
 	for name, v := range m.Variables {
-		vs := ui.VariableConfigSummary{Description: v.Description, Sensitive: v.Sensitive}
+		vs := ui.VariableConfigSummary{Description: v.Description, Sensitive: v.Sensitive, Ephemeral: v.Ephemeral}
 		if v.Default != cty.NilVal {
 			vs.Default = constantJSON(v.Default)
 		}

@@ -27,12 +27,25 @@ type Set struct {
 	renewDiags diag.Diagnostics
 	// now is the clock (tests replace it).
 	now func() time.Time
+	// Hooks, when set before the set is used, observes opens and closes.
+	Hooks Hooks
+}
+
+// Hooks observes the opening and closing of ephemeral resource instances
+// (the views print "ADDR: Opening..."). Methods may be called from several
+// goroutines at once.
+type Hooks interface {
+	PreOpen(addr addrs.AbsResourceInstance)
+	PostOpen(addr addrs.AbsResourceInstance, elapsed time.Duration, failed bool)
+	PreClose(addr addrs.AbsResourceInstance)
+	PostClose(addr addrs.AbsResourceInstance, elapsed time.Duration, failed bool)
 }
 
 // instance is one open ephemeral resource instance.
 type instance struct {
 	addr     addrs.AbsResourceInstance
 	prov     provider.EphemeralResources
+	hooks    Hooks
 	typeName string
 	value    cty.Value
 
@@ -79,11 +92,18 @@ func (s *Set) Open(ctx context.Context, addr addrs.AbsResourceInstance, prov pro
 		return cty.NilVal, diag.Diagnostics{diag.Errorf("Ephemeral resources not supported",
 			"The provider of %s does not support ephemeral resources.", addr)}
 	}
+	start := time.Now()
+	if s.Hooks != nil {
+		s.Hooks.PreOpen(addr)
+	}
 	resp := ep.OpenEphemeralResource(ctx, provider.OpenEphemeralRequest{TypeName: typeName, Config: config})
+	if s.Hooks != nil {
+		s.Hooks.PostOpen(addr, time.Since(start), resp.Diagnostics.HasErrors())
+	}
 	if resp.Diagnostics.HasErrors() {
 		return cty.NilVal, resp.Diagnostics
 	}
-	in := &instance{addr: addr, prov: ep, typeName: typeName, value: resp.Result,
+	in := &instance{addr: addr, prov: ep, hooks: s.Hooks, typeName: typeName, value: resp.Result,
 		private: resp.Private, renewAt: resp.RenewAt, stop: make(chan struct{}), done: make(chan struct{})}
 	s.mu.Lock()
 	if s.closed {
@@ -172,7 +192,14 @@ func (in *instance) close(ctx context.Context) diag.Diagnostics {
 	in.mu.Unlock()
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), CloseTimeout)
 	defer cancel()
+	start := time.Now()
+	if in.hooks != nil {
+		in.hooks.PreClose(in.addr)
+	}
 	ds := in.prov.CloseEphemeralResource(cctx, provider.CloseEphemeralRequest{TypeName: in.typeName, Private: private})
+	if in.hooks != nil {
+		in.hooks.PostClose(in.addr, time.Since(start), ds.HasErrors())
+	}
 	return withInstance(ds, in.addr, "closing")
 }
 

@@ -104,6 +104,9 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	if opts.Mode != DestroyMode {
 		p.checks = checks.NewState(cfg)
 	}
+	if h, ok := opts.Hooks.(ephemeral.Hooks); ok {
+		p.ephemerals.Hooks = h
+	}
 	p.pool, p.apis, p.walkLimit = newPool(providers, opts.Parallelism, opts.Limits)
 	p.limitClasses = LimitClasses(cfg, opts.Limits)
 	for _, a := range opts.Replace {

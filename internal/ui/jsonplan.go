@@ -59,6 +59,7 @@ type ResourceConfigSummary struct {
 // OutputConfigSummary describes one output block.
 type OutputConfigSummary struct {
 	Sensitive   bool            `json:"sensitive,omitempty"`
+	Ephemeral   bool            `json:"ephemeral,omitempty"`
 	Expression  json.RawMessage `json:"expression,omitempty"`
 	DependsOn   []string        `json:"depends_on,omitempty"`
 	Description string          `json:"description,omitempty"`
@@ -69,6 +70,7 @@ type VariableConfigSummary struct {
 	Default     json.RawMessage `json:"default,omitempty"`
 	Description string          `json:"description,omitempty"`
 	Sensitive   bool            `json:"sensitive,omitempty"`
+	Ephemeral   bool            `json:"ephemeral,omitempty"`
 }
 
 // ModuleCallSummary describes one module block and the module it calls.

@@ -27,9 +27,12 @@ func (m ProviderSchemas) ResourceTypeSchema(p addrs.Provider, mode addrs.Resourc
 	}
 	var s provider.Schema
 	var ok bool
-	if mode == addrs.Data {
+	switch mode {
+	case addrs.Data:
 		s, ok = ps.DataSources[typeName]
-	} else {
+	case addrs.Ephemeral:
+		s, ok = ps.EphemeralResources[typeName]
+	default:
 		s, ok = ps.ResourceTypes[typeName]
 	}
 	if !ok || s.Block == nil {

@@ -1,0 +1,66 @@
+package ui
+
+import (
+	"time"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/ephemeral"
+)
+
+// The views print the opening and closing of ephemeral resources as
+// OpenTofu does: "ADDR: Opening...", "ADDR: Open complete after 1s",
+// "ADDR: Closing...", "ADDR: Close complete after 0s". A failed open or
+// close prints nothing more: its diagnostics tell.
+
+var (
+	_ ephemeral.Hooks = (*RefreshView)(nil)
+	_ ephemeral.Hooks = (*HumanHooks)(nil)
+)
+
+// PreOpen prints "ADDR: Opening...".
+func (v *RefreshView) PreOpen(addr addrs.AbsResourceInstance) {
+	v.print(colorize("[reset][bold]", v.color) + addr.String() + ": Opening..." + colorize("[reset]", v.color))
+}
+
+// PostOpen prints "ADDR: Open complete after 1s".
+func (v *RefreshView) PostOpen(addr addrs.AbsResourceInstance, elapsed time.Duration, failed bool) {
+	if !failed {
+		v.print(colorize("[reset][bold]", v.color) + addr.String() + ": Open complete after " + elapsed.Round(time.Second).String() + colorize("[reset]", v.color))
+	}
+}
+
+// PreClose prints "ADDR: Closing...".
+func (v *RefreshView) PreClose(addr addrs.AbsResourceInstance) {
+	v.print(colorize("[reset][bold]", v.color) + addr.String() + ": Closing..." + colorize("[reset]", v.color))
+}
+
+// PostClose prints "ADDR: Close complete after 0s".
+func (v *RefreshView) PostClose(addr addrs.AbsResourceInstance, elapsed time.Duration, failed bool) {
+	if !failed {
+		v.print(colorize("[reset][bold]", v.color) + addr.String() + ": Close complete after " + elapsed.Round(time.Second).String() + colorize("[reset]", v.color))
+	}
+}
+
+// PreOpen prints "ADDR: Opening...".
+func (h *HumanHooks) PreOpen(addr addrs.AbsResourceInstance) {
+	h.println("[reset][bold]%s: Opening...[reset]", addr)
+}
+
+// PostOpen prints "ADDR: Open complete after 1s".
+func (h *HumanHooks) PostOpen(addr addrs.AbsResourceInstance, elapsed time.Duration, failed bool) {
+	if !failed {
+		h.println("[reset][bold]%s: Open complete after %s[reset]", addr, elapsed.Round(time.Second))
+	}
+}
+
+// PreClose prints "ADDR: Closing...".
+func (h *HumanHooks) PreClose(addr addrs.AbsResourceInstance) {
+	h.println("[reset][bold]%s: Closing...[reset]", addr)
+}
+
+// PostClose prints "ADDR: Close complete after 0s".
+func (h *HumanHooks) PostClose(addr addrs.AbsResourceInstance, elapsed time.Duration, failed bool) {
+	if !failed {
+		h.println("[reset][bold]%s: Close complete after %s[reset]", addr, elapsed.Round(time.Second))
+	}
+}
