@@ -48,7 +48,7 @@ resource "local_file" "f" {
   filename = "${path.module}/out.txt"
   content  = "applying=${terraform.workspace}"
   provisioner "local-exec" {
-    command     = "test -n \"$PW\" && test -n \"$TOKEN\""
+    command     = "test -n \"$PW\" && echo \"token=$TOKEN\""
     environment = {
       PW    = ephemeral.random_password.db.result
       TOKEN = var.token
@@ -145,8 +145,11 @@ func TestCanaryEphemeralReal(t *testing.T) {
 			if !strings.Contains(out, `Variable "token" is configured as ephemeral`) {
 				t.Errorf("apply without the ephemeral variable says:\n%s", out)
 			}
-		case "apply PLANFILE":
+		case "apply PLANFILE", "apply again":
 			checkEphemeralState(t, e.file("terraform.tfstate"))
+			if !strings.Contains(out, "(output suppressed due to ephemeral value in config)") {
+				t.Errorf("%s: the provisioner's output is not suppressed:\n%s", s.name, out)
+			}
 		case "plan after":
 			if r.code != 0 {
 				t.Errorf("a second plan is not empty (exit %d):\n%s", r.code, out)
