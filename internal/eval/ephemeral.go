@@ -77,16 +77,13 @@ func EphemeralArguments(blk *provider.Block, config cty.Value, body hcl.Body, rn
 	return ds
 }
 
-// formatPath writes p as OpenTofu's diagnostics do: attr.nested[0]["key"].
+// formatPath writes p as OpenTofu's diagnostics do: .attr.nested[0]["key"].
 func formatPath(p cty.Path) string {
 	var s string
 	for _, step := range p {
 		switch st := step.(type) {
 		case cty.GetAttrStep:
-			if s != "" {
-				s += "."
-			}
-			s += st.Name
+			s += "." + st.Name
 		case cty.IndexStep:
 			if st.Key.Type() == cty.String {
 				s += fmt.Sprintf("[%q]", st.Key.AsString())

@@ -22,7 +22,7 @@ func UnsupportedType(p addrs.Provider, s *Schemas, mode addrs.ResourceMode, type
 	summary, detail = "Invalid resource type", fmt.Sprintf("The provider %s does not support resource type %q.", p.ForDisplay(), typeName)
 	otherMode := addrs.Data
 	if mode == addrs.Ephemeral {
-		summary, detail = "Invalid ephemeral resource type", fmt.Sprintf("The provider %s does not support ephemeral resource type %q.", p.ForDisplay(), typeName)
+		summary, detail = "Invalid ephemeral resource", fmt.Sprintf("The provider %s does not support ephemeral resource %q.", p.ForDisplay(), typeName)
 		own, other = nil, nil
 		if s != nil {
 			own = s.EphemeralResources
