@@ -64,3 +64,41 @@ func (h *HumanHooks) PostClose(addr addrs.AbsResourceInstance, elapsed time.Dura
 		h.println("[reset][bold]%s: Close complete after %s[reset]", addr, elapsed.Round(time.Second))
 	}
 }
+
+var _ ephemeral.Hooks = (*JSONView)(nil)
+
+// ephemeralHookJSON is the hook of OpenTofu's ephemeral_action_started
+// and ephemeral_action_complete messages.
+type ephemeralHookJSON struct {
+	Resource resourceAddrJSON `json:"resource"`
+	Msg      string           `json:"Msg"`
+}
+
+func (v *JSONView) ephemeral(addr addrs.AbsResourceInstance, msg, typ string) {
+	h := ephemeralHookJSON{Resource: resourceToJSON(addr), Msg: msg}
+	v.emit("info", addr.String()+": "+msg, typ, map[string]any{"hook": h})
+}
+
+// PreOpen writes "ephemeral_action_started" (Opening...).
+func (v *JSONView) PreOpen(addr addrs.AbsResourceInstance) {
+	v.ephemeral(addr, "Opening...", "ephemeral_action_started")
+}
+
+// PostOpen writes "ephemeral_action_complete" (Open complete).
+func (v *JSONView) PostOpen(addr addrs.AbsResourceInstance, _ time.Duration, failed bool) {
+	if !failed {
+		v.ephemeral(addr, "Open complete", "ephemeral_action_complete")
+	}
+}
+
+// PreClose writes "ephemeral_action_started" (Closing...).
+func (v *JSONView) PreClose(addr addrs.AbsResourceInstance) {
+	v.ephemeral(addr, "Closing...", "ephemeral_action_started")
+}
+
+// PostClose writes "ephemeral_action_complete" (Close complete).
+func (v *JSONView) PostClose(addr addrs.AbsResourceInstance, _ time.Duration, failed bool) {
+	if !failed {
+		v.ephemeral(addr, "Close complete", "ephemeral_action_complete")
+	}
+}
