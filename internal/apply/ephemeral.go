@@ -7,7 +7,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/ephemeral"
 	"github.com/rig-iac/rig/internal/marks"
-	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -82,7 +82,7 @@ func (e *ephemerals) open(r addrs.AbsResource) (cty.Value, diag.Diagnostics) {
 	if ds.HasErrors() {
 		return cty.DynamicVal.Mark(marks.Ephemeral), ds
 	}
-	ref := plan.ResolveProvider(m, rc)
+	ref := planner.ResolveProvider(m, rc)
 	sch, more := a.set.Schemas(a.opCtx, ref.Config.Provider)
 	if ds = ds.Append(more); more.HasErrors() {
 		return cty.DynamicVal.Mark(marks.Ephemeral), ds
@@ -99,7 +99,7 @@ func (e *ephemerals) open(r addrs.AbsResource) (cty.Value, diag.Diagnostics) {
 		pc := ref.Config
 		if ref.KeyExpr != nil {
 			var more diag.Diagnostics
-			pc, more = plan.ProviderInstanceOf(a.eval, ref, addr, inst)
+			pc, more = planner.ProviderInstanceOf(a.eval, ref, addr, inst)
 			if ds = ds.Append(more); more.HasErrors() {
 				continue
 			}
@@ -108,7 +108,7 @@ func (e *ephemerals) open(r addrs.AbsResource) (cty.Value, diag.Diagnostics) {
 		if ds = ds.Append(more); more.HasErrors() {
 			continue
 		}
-		v, more := plan.OpenEphemeral(a.opCtx, e.set, plan.EphemeralInstance{Config: rc, Schema: s, Provider: prov, Addr: addr, Scope: a.eval.Scope(r.Module, inst)})
+		v, more := planner.OpenEphemeral(a.opCtx, e.set, planner.EphemeralInstance{Config: rc, Schema: s, Provider: prov, Addr: addr, Scope: a.eval.Scope(r.Module, inst)})
 		ds = ds.Append(more)
 		vals[k] = v
 	}

@@ -82,7 +82,7 @@ func ephemeralLeak(out string) string {
 func TestCanaryEphemeralReal(t *testing.T) {
 	mirror := realMirror(t, "random", "tls", "local")
 	e := newCanaryEnv(t, buildRig(t))
-	e.dir = workdir(t, map[string]string{"main.tf": ephemeralCanaryConfig})
+	e.dir = workDir(t, map[string]string{"main.tf": ephemeralCanaryConfig})
 	cliDir := t.TempDir()
 	writeFile(t, cliDir, "cli.tfrc", `provider_installation {
   filesystem_mirror {
@@ -213,7 +213,7 @@ var cliArgsLine = regexp.MustCompile(`(?m)^.*CLI (command )?args: .*$`)
 // same state shape, and each tool plans no changes on the other's state.
 func compareEphemeralWithTerraform(t *testing.T, e *canaryEnv, tf, tokenVar string) {
 	t.Helper()
-	te := &canaryEnv{t: t, bin: tf, dir: workdir(t, map[string]string{"main.tf": ephemeralCanaryConfig,
+	te := &canaryEnv{t: t, bin: tf, dir: workDir(t, map[string]string{"main.tf": ephemeralCanaryConfig,
 		".terraform.lock.hcl": e.file(".terraform.lock.hcl")}), env: e.env}
 	for _, args := range [][]string{{"init"}, {"apply", "-auto-approve", tokenVar}} {
 		r := te.run(args, "")

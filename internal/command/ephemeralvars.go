@@ -8,6 +8,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/workdir"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -17,7 +18,7 @@ import (
 // their defaults. A required one without a value is an error, as in
 // OpenTofu; a flag may set only an ephemeral variable, since the plan holds
 // the others' values.
-func (m *Meta) ephemeralPlanVariables(cfg *config.Module, p *plan.Plan, flags []varFlag) diag.Diagnostics {
+func (m *Meta) ephemeralPlanVariables(cfg *config.Module, p *plan.Plan, flags []workdir.VarArg) diag.Diagnostics {
 	// Only the ephemeral variables are asked for: the plan has the others.
 	only := *cfg
 	only.Variables = map[string]*config.Variable{}
@@ -26,7 +27,11 @@ func (m *Meta) ephemeralPlanVariables(cfg *config.Module, p *plan.Plan, flags []
 			only.Variables[name] = v
 		}
 	}
-	given, ds := m.collectVariables(&only, flags)
+	var ask workdir.Asker
+	if m.inputAllowed() {
+		ask = m.askVariable
+	}
+	given, _, ds := m.dir().Variables(&only, flags, ask)
 	for name, in := range given {
 		if in.SourceType == "-var" && !slices.Contains(p.EphemeralVariables, name) && cfg.Variables[name] != nil {
 			ds = ds.Append(diag.Errorf("Can't set variables when applying a saved plan",

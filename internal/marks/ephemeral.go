@@ -65,3 +65,26 @@ func WithoutEphemeral(v cty.Value) cty.Value {
 
 // MarkEphemeral returns v marked ephemeral.
 func MarkEphemeral(v cty.Value) cty.Value { return v.Mark(Ephemeral) }
+
+// WithoutEphemeralPaths returns pvm without its ephemeral marks (a path
+// left with no mark is left out): the marks a value keeps when it is no
+// longer ephemeral as a whole, or is marked ephemeral only as a whole.
+func WithoutEphemeralPaths(pvm []cty.PathValueMarks) []cty.PathValueMarks {
+	out := pvm[:0:0]
+	for _, m := range pvm {
+		if _, ok := m.Marks[Ephemeral]; !ok {
+			out = append(out, m)
+			continue
+		}
+		rest := make(cty.ValueMarks)
+		for k := range m.Marks {
+			if k != Ephemeral {
+				rest[k] = struct{}{}
+			}
+		}
+		if len(rest) > 0 {
+			out = append(out, cty.PathValueMarks{Path: m.Path, Marks: rest})
+		}
+	}
+	return out
+}

@@ -176,6 +176,28 @@ type Schemas struct {
 	ProviderMeta *Schema
 }
 
+// ResourceTypeSchema returns the schema of the managed resource type (mode
+// addrs.Managed), data source (addrs.Data) or ephemeral resource type
+// (addrs.Ephemeral) typeName; false when s is nil or has no such type, or
+// no block for it.
+func (s *Schemas) ResourceTypeSchema(mode addrs.ResourceMode, typeName string) (Schema, bool) {
+	if s == nil {
+		return Schema{}, false
+	}
+	byType := s.ResourceTypes
+	switch mode {
+	case addrs.Data:
+		byType = s.DataSources
+	case addrs.Ephemeral:
+		byType = s.EphemeralResources
+	}
+	sch, ok := byType[typeName]
+	if !ok || sch.Block == nil {
+		return Schema{}, false
+	}
+	return sch, true
+}
+
 // Schema is one versioned schema (a provider config, resource type or data source).
 type Schema struct {
 	Version int64

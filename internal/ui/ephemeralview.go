@@ -5,6 +5,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/ephemeral"
+	"github.com/rig-iac/rig/internal/jsonformat"
 )
 
 // The views print the opening and closing of ephemeral resources as
@@ -70,8 +71,8 @@ var _ ephemeral.Hooks = (*JSONView)(nil)
 // ephemeralHookJSON is the hook of OpenTofu's ephemeral_action_started
 // and ephemeral_action_complete messages.
 type ephemeralHookJSON struct {
-	Resource resourceAddrJSON `json:"resource"`
-	Msg      string           `json:"Msg"`
+	Resource jsonformat.ResourceAddr `json:"resource"`
+	Msg      string                  `json:"Msg"`
 }
 
 func (v *JSONView) ephemeral(addr addrs.AbsResourceInstance, msg, typ string) {
@@ -100,5 +101,72 @@ func (v *JSONView) PreClose(addr addrs.AbsResourceInstance) {
 func (v *JSONView) PostClose(addr addrs.AbsResourceInstance, _ time.Duration, failed bool) {
 	if !failed {
 		v.ephemeral(addr, "Close complete", "ephemeral_action_complete")
+	}
+}
+
+// The multi-hooks forward the opening and closing of ephemeral resources
+// to those of their hooks that observe them.
+
+func (hs MultiRefreshHooks) PreOpen(addr addrs.AbsResourceInstance) {
+	for _, h := range hs {
+		if e, ok := h.(ephemeral.Hooks); ok {
+			e.PreOpen(addr)
+		}
+	}
+}
+
+func (hs MultiRefreshHooks) PostOpen(addr addrs.AbsResourceInstance, elapsed time.Duration, failed bool) {
+	for _, h := range hs {
+		if e, ok := h.(ephemeral.Hooks); ok {
+			e.PostOpen(addr, elapsed, failed)
+		}
+	}
+}
+
+func (hs MultiRefreshHooks) PreClose(addr addrs.AbsResourceInstance) {
+	for _, h := range hs {
+		if e, ok := h.(ephemeral.Hooks); ok {
+			e.PreClose(addr)
+		}
+	}
+}
+
+func (hs MultiRefreshHooks) PostClose(addr addrs.AbsResourceInstance, elapsed time.Duration, failed bool) {
+	for _, h := range hs {
+		if e, ok := h.(ephemeral.Hooks); ok {
+			e.PostClose(addr, elapsed, failed)
+		}
+	}
+}
+
+func (hs MultiHooks) PreOpen(addr addrs.AbsResourceInstance) {
+	for _, h := range hs {
+		if e, ok := h.(ephemeral.Hooks); ok {
+			e.PreOpen(addr)
+		}
+	}
+}
+
+func (hs MultiHooks) PostOpen(addr addrs.AbsResourceInstance, elapsed time.Duration, failed bool) {
+	for _, h := range hs {
+		if e, ok := h.(ephemeral.Hooks); ok {
+			e.PostOpen(addr, elapsed, failed)
+		}
+	}
+}
+
+func (hs MultiHooks) PreClose(addr addrs.AbsResourceInstance) {
+	for _, h := range hs {
+		if e, ok := h.(ephemeral.Hooks); ok {
+			e.PreClose(addr)
+		}
+	}
+}
+
+func (hs MultiHooks) PostClose(addr addrs.AbsResourceInstance, elapsed time.Duration, failed bool) {
+	for _, h := range hs {
+		if e, ok := h.(ephemeral.Hooks); ok {
+			e.PostClose(addr, elapsed, failed)
+		}
 	}
 }
