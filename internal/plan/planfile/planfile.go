@@ -88,6 +88,7 @@ type changeJSON struct {
 	RequiredReplace [][]byte     `json:"required_replace,omitempty"`
 	PriorPrivate    []byte       `json:"prior_private,omitempty"`
 	PlannedPrivate  []byte       `json:"planned_private,omitempty"`
+	ConfigDigest    []byte       `json:"config_digest,omitempty"`
 	CBD             bool         `json:"create_before_destroy,omitempty"`
 	SkipDestroy     bool         `json:"skip_destroy,omitempty"`
 	CBDFrom         string       `json:"create_before_destroy_from,omitempty"`
@@ -455,7 +456,7 @@ func decodeChange(cj changeJSON) (*plan.ResourceInstanceChange, error) {
 	}
 	c := &plan.ResourceInstanceChange{
 		Addr: addr, Deposed: addrs.DeposedKey(cj.Deposed), ProviderConfig: pc, Action: a, Reason: reasonNames[cj.Reason],
-		PriorPrivate: cj.PriorPrivate, PlannedPrivate: cj.PlannedPrivate, CreateBeforeDestroy: cj.CBD, SchemaVersion: cj.SchemaVersion,
+		PriorPrivate: cj.PriorPrivate, PlannedPrivate: cj.PlannedPrivate, ConfigDigest: cj.ConfigDigest, CreateBeforeDestroy: cj.CBD, SchemaVersion: cj.SchemaVersion,
 		SkipDestroy: cj.SkipDestroy,
 	}
 	if cj.CBDFrom != "" {
@@ -523,7 +524,7 @@ func decodeChange(cj changeJSON) (*plan.ResourceInstanceChange, error) {
 func encodeChange(c *plan.ResourceInstanceChange) (changeJSON, error) {
 	cj := changeJSON{
 		Addr: c.Addr.String(), Deposed: string(c.Deposed), Provider: c.ProviderConfig.String(),
-		Action: c.Action.String(), Reason: c.Reason.JSON(), PriorPrivate: c.PriorPrivate, PlannedPrivate: c.PlannedPrivate,
+		Action: c.Action.String(), Reason: c.Reason.JSON(), PriorPrivate: c.PriorPrivate, PlannedPrivate: c.PlannedPrivate, ConfigDigest: c.ConfigDigest,
 		CBD: c.CreateBeforeDestroy, SchemaVersion: c.SchemaVersion, SkipDestroy: c.SkipDestroy,
 	}
 	if c.CBDInheritedFrom != (addrs.AbsResource{}) {
