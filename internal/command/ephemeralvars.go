@@ -31,7 +31,7 @@ func (m *Meta) ephemeralPlanVariables(cfg *config.Module, p *plan.Plan, flags []
 	if m.inputAllowed() {
 		ask = m.askVariable
 	}
-	given, _, ds := m.dir().Variables(&only, flags, ask)
+	given, ds := m.dir().EphemeralVariables(&only, flags, ask)
 	for name, in := range given {
 		if in.SourceType == "-var" && !slices.Contains(p.EphemeralVariables, name) && cfg.Variables[name] != nil {
 			ds = ds.Append(diag.Errorf("Can't set variables when applying a saved plan",
