@@ -68,6 +68,8 @@ var allowedImports = map[string][]string{
 
 	// The results of a configuration's conditions, for plan JSON and state.
 	"internal/checks": {"internal/addrs", "internal/config"},
+	// The ephemeral resources a run has opened.
+	"internal/ephemeral": {"internal/addrs", "internal/diag", "internal/provider"},
 	// Evaluation of a configuration tree's expressions, shared by plan and apply.
 	"internal/eval": {"internal/addrs", "internal/checks", "internal/config", "internal/diag", "internal/lang", "internal/marks", "internal/provider"},
 	// The plan as a value and its vocabulary: what views, saved plans and apply read.
@@ -77,14 +79,14 @@ var allowedImports = map[string][]string{
 		"internal/lang", "internal/marks", "internal/plan", "internal/provider", "internal/state"},
 	// The planning engine: graph, walk, targeting, moves, import, validate, generated configuration.
 	"internal/planner": {"internal/adaptive", "internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
-		"internal/eval", "internal/instance", "internal/lang", "internal/marks", "internal/parallel", "internal/plan", "internal/provider", "internal/provisioner", "internal/state"},
+		"internal/ephemeral", "internal/eval", "internal/instance", "internal/lang", "internal/marks", "internal/parallel", "internal/plan", "internal/provider", "internal/provisioner", "internal/state"},
 	"internal/plan/planfile": {"internal/addrs", "internal/ctyjson", "internal/marks", "internal/plan", "internal/state", "internal/state/statefile"},
 	"internal/apply": {"internal/adaptive", "internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
-		"internal/eval", "internal/instance", "internal/lang", "internal/marks", "internal/plan", "internal/planner", "internal/provider", "internal/provisioner", "internal/state"},
+		"internal/ephemeral", "internal/eval", "internal/instance", "internal/lang", "internal/marks", "internal/plan", "internal/planner", "internal/provider", "internal/provisioner", "internal/state"},
 	// The machine-readable JSON shapes: below the renderers that fill them
 	// in (ui), above the configuration and schemas it describes.
 	"internal/jsonformat": {"internal/addrs", "internal/config", "internal/getproviders", "internal/lang", "internal/provider", "internal/state"},
-	"internal/ui": {"internal/addrs", "internal/apply", "internal/dag", "internal/diag", "internal/jsonformat", "internal/marks", "internal/plan",
+	"internal/ui": {"internal/addrs", "internal/apply", "internal/dag", "internal/diag", "internal/ephemeral", "internal/jsonformat", "internal/marks", "internal/plan",
 		"internal/provider", "internal/state"},
 	// Why a plan does what it does to one address (rig explain).
 	"internal/explain": {"internal/addrs", "internal/apply", "internal/config", "internal/diag", "internal/jsonformat", "internal/lang",

@@ -97,8 +97,11 @@ func (r ConfigResource) parts() [6]string {
 	if !r.Module.IsRoot() {
 		p[0], p[1] = string(r.Module), "."
 	}
-	if r.Resource.Mode == Data {
+	switch r.Resource.Mode {
+	case Data:
 		p[2] = "data."
+	case Ephemeral:
+		p[2] = "ephemeral."
 	}
 	p[3], p[4], p[5] = r.Resource.Type, ".", r.Resource.Name
 	return p

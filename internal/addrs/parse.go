@@ -92,6 +92,9 @@ func parseResourceInstance(trav hcl.Traversal) (ResourceInstance, hcl.Traversal,
 	if len(trav) > 0 && traverserName(trav[0]) == "data" {
 		ri.Resource.Mode = Data
 		trav = trav[1:]
+	} else if len(trav) > 0 && traverserName(trav[0]) == "ephemeral" {
+		ri.Resource.Mode = Ephemeral
+		trav = trav[1:]
 	}
 	if len(trav) < 2 {
 		return ri, nil, fmt.Errorf("resource address must have a type and a name")

@@ -12,6 +12,9 @@ const (
 	Managed
 	// Data is a `data` block: rig only reads it.
 	Data
+	// Ephemeral is an `ephemeral` block: opened for the length of a run
+	// and never recorded.
+	Ephemeral
 )
 
 // String returns "managed" or "data", as the state and JSON formats write it.
@@ -21,6 +24,8 @@ func (m ResourceMode) String() string {
 		return "managed"
 	case Data:
 		return "data"
+	case Ephemeral:
+		return "ephemeral"
 	}
 	return "invalid"
 }
@@ -34,8 +39,11 @@ type Resource struct {
 
 // String returns the resource in reference syntax.
 func (r Resource) String() string {
-	if r.Mode == Data {
+	switch r.Mode {
+	case Data:
 		return "data." + r.Type + "." + r.Name
+	case Ephemeral:
+		return "ephemeral." + r.Type + "." + r.Name
 	}
 	return r.Type + "." + r.Name
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/dag"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/ephemeral"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/plan"
@@ -74,8 +75,7 @@ type Options struct {
 // the new object as self, and their failure leaves it tainted; destroy-time
 // ones run before the delete of a current object that is not tainted, and
 // their failure keeps it. Cancelling ctx stops the running provisioners.
-func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.Set, opts Options) (*state.State, diag.Diagnostics) {
-	var ds diag.Diagnostics
+func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.Set, opts Options) (_ *state.State, ds diag.Diagnostics) {
 	if p.Errored {
 		return p.PriorState, ds.Append(diag.Errorf("Cannot apply incomplete plan", "The plan has errors and cannot be applied."))
 	}
@@ -104,11 +104,17 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		values: newLiveValues(cfg, p, valueDecoder{ctx: ctx, set: set}, opts.ReleaseApplied),
 	}
 	ev, more := eval.New(a.opCtx, eval.Options{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace,
-		Timestamp: p.Timestamp, Cwd: opts.Cwd, MaxInstances: opts.MaxInstances, Providers: set})
+		Timestamp: p.Timestamp, Cwd: opts.Cwd, MaxInstances: opts.MaxInstances, Providers: set, Applying: true})
 	if ds = ds.Append(more); ds.HasErrors() {
 		return p.PriorState, ds
 	}
 	a.eval = ev
+	a.ephemerals = newEphemerals(a)
+	if h, ok := opts.Hooks.(ephemeral.Hooks); ok {
+		a.ephemerals.set.Hooks = h
+	}
+	a.values.ephemeral = a.ephemerals.value
+	defer func() { ds = ds.Append(a.ephemerals.close()) }()
 	working := p.PriorState
 	if !opts.ReleaseApplied {
 		working = working.DeepCopy()
@@ -262,6 +268,8 @@ type applier struct {
 
 	expMu sync.Mutex
 	exps  map[addrs.AbsResource]*expansionEntry
+	// ephemerals opens the ephemeral resources the apply needs.
+	ephemerals *ephemerals
 
 	checkMu sync.Mutex // guards checkFailed
 	// checkFailed holds the check blocks whose scoped data source could

@@ -6,7 +6,7 @@
 // persisting it through a StateWriter after every completed operation.
 //
 // It imports internal/adaptive, internal/addrs, internal/checks,
-// internal/config, internal/dag, internal/diag, internal/eval,
+// internal/config, internal/dag, internal/diag, internal/ephemeral, internal/eval,
 // internal/instance, internal/lang, internal/marks, internal/plan,
 // internal/planner, internal/provider, internal/provisioner, internal/state
 // and the hcl/cty libraries.

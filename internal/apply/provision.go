@@ -35,6 +35,20 @@ type Provisioner interface {
 // configuration holds a sensitive value, as OpenTofu words it.
 const suppressedOutput = "(output suppressed due to sensitive value in config)"
 
+// suppressedEphemeralOutput stands for each line of a provisioner whose
+// configuration holds an ephemeral value, as OpenTofu words it.
+const suppressedEphemeralOutput = "(output suppressed due to ephemeral value in config)"
+
+// ephemeralIn reports whether any of a configuration's marks is ephemeral.
+func ephemeralIn(pvm []cty.PathValueMarks) bool {
+	for _, pm := range pvm {
+		if _, ok := pm.Marks[marks.Ephemeral]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 // hasProvisioners reports whether r has a provisioner that runs when.
 func hasProvisioners(r *config.Resource, when config.ProvisionerWhen) bool {
 	for _, p := range r.Provisioners {
@@ -82,7 +96,12 @@ func (a *applier) provision(ctx context.Context, op Operation, r *config.Resourc
 		val, valMarks := val.UnmarkDeepWithPaths()
 		conn, _ = conn.UnmarkDeep()
 		output := func(line string) { a.opts.Hooks.ProvisionOutput(op, p.Type, line) }
-		if sensitive(valMarks) {
+		if ephemeralIn(valMarks) {
+			output = func(line string) {
+				secrets = append(secrets, line)
+				a.opts.Hooks.ProvisionOutput(op, p.Type, suppressedEphemeralOutput)
+			}
+		} else if sensitive(valMarks) {
 			// Output that is not shown is not quoted by the error either.
 			output = func(line string) {
 				secrets = append(secrets, line)

@@ -43,6 +43,8 @@ type liveValues struct {
 	cached int
 	// decode gives the value of an object of the prior state.
 	decode func(*state.Resource, *state.Object) (cty.Value, error)
+	// ephemeral gives the value of an ephemeral resource, opening it.
+	ephemeral func(addrs.AbsResource) cty.Value
 }
 
 // liveValue is one instance's value: v, or an object to decode.
@@ -233,6 +235,9 @@ func (lv *liveValues) forget(r addrs.AbsResource) {
 
 // ResourceValue implements eval.ResourceValues.
 func (lv *liveValues) ResourceValue(r addrs.AbsResource) cty.Value {
+	if r.Resource.Mode == addrs.Ephemeral && lv.ephemeral != nil {
+		return lv.ephemeral(r)
+	}
 	lv.mu.Lock()
 	defer lv.mu.Unlock()
 	if w, ok := lv.whole[r]; ok {

@@ -282,14 +282,18 @@ func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *
 		return 1
 	}
 	m.dir().UseSavedPlanVariables(pf.Plan.Variables)
-	if len(f.vars) > 0 {
+	if len(f.vars) > 0 && len(pf.Plan.EphemeralVariables) == 0 {
 		out.diagnostics(diag.Diagnostics{diag.Errorf("Can't set variables when applying a saved plan",
 			"The -var and -var-file options cannot be used when applying a saved plan file, because a saved plan includes the variable values that were set when it was created.")})
 		return 1
 	}
+	vars := f.vars
 	f.vars, f.savedPlan = nil, true
 	sess, ds := m.open(ctx, f, "OperationTypeApply")
 	defer sess.Close()
+	if !ds.HasErrors() && len(pf.Plan.EphemeralVariables) > 0 {
+		ds = ds.Append(m.ephemeralPlanVariables(sess.Config, pf.Plan, vars))
+	}
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1

@@ -38,8 +38,11 @@ func conditionSelfReferences(cr *CheckRule, kind string, r addrs.Resource) hcl.D
 // data source.
 func namesResource(t hcl.Traversal, r addrs.Resource) bool {
 	steps := []string{r.Type, r.Name}
-	if r.Mode == addrs.Data {
+	switch r.Mode {
+	case addrs.Data:
 		steps = append([]string{"data"}, steps...)
+	case addrs.Ephemeral:
+		steps = append([]string{"ephemeral"}, steps...)
 	}
 	if len(t) < len(steps) || t.RootName() != steps[0] {
 		return false

@@ -31,6 +31,7 @@ var configFileSchema = &hcl.BodySchema{
 		{Type: "module", LabelNames: []string{"name"}},
 		{Type: "resource", LabelNames: []string{"type", "name"}},
 		{Type: "data", LabelNames: []string{"type", "name"}},
+		{Type: "ephemeral", LabelNames: []string{"type", "name"}},
 		{Type: "moved"},
 		{Type: "import"},
 		{Type: "check", LabelNames: []string{"name"}},
@@ -332,6 +333,19 @@ func (m *Module) addFile(body hcl.Body) hcl.Diagnostics {
 				continue
 			}
 			m.DataResources[r.Addr] = r
+		case "ephemeral":
+			r, rDiags := decodeResourceBlock(block, addrs.Ephemeral, false)
+			diags = append(diags, rDiags...)
+			if existing, ok := m.EphemeralResources[r.Addr]; ok {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  fmt.Sprintf("Duplicate ephemeral %q configuration", existing.Addr.Type),
+					Detail:   fmt.Sprintf("A %s ephemeral resource named %q was already declared at %s. Resource names must be unique per type in each module.", existing.Addr.Type, existing.Addr.Name, existing.DeclRange),
+					Subject:  r.DeclRange.Ptr(),
+				})
+				continue
+			}
+			m.EphemeralResources[r.Addr] = r
 		case "moved":
 			mv, mDiags := decodeMovedBlock(block)
 			diags = append(diags, mDiags...)

@@ -33,6 +33,8 @@ type Module struct {
 
 	ManagedResources map[addrs.Resource]*Resource
 	DataResources    map[addrs.Resource]*Resource
+	// EphemeralResources are the `ephemeral` blocks.
+	EphemeralResources map[addrs.Resource]*Resource
 
 	// ProviderConfigs is keyed by "name" or "name.alias".
 	ProviderConfigs map[string]*Provider
@@ -185,6 +187,8 @@ type Variable struct {
 	// variable has no default (and so is required).
 	Default   cty.Value
 	Sensitive bool
+	// Ephemeral allows ephemeral values; the value is never recorded.
+	Ephemeral bool
 	Nullable  bool // true unless nullable = false
 	// Const is const = true (OpenTofu 1.12, Terraform 1.15): the value
 	// must be known statically, and is checked so when the tree loads.
@@ -212,7 +216,10 @@ type Output struct {
 	Description string
 	Expr        hcl.Expression // nil only when "value" is missing (an error)
 	Sensitive   bool
-	Deprecated  string
+	// Ephemeral allows an ephemeral value, which is never recorded; only
+	// child modules' outputs may be ephemeral.
+	Ephemeral  bool
+	Deprecated string
 	// Type is the output's type constraint (Terraform 1.15's type
 	// argument), cty.DynamicPseudoType when none is given; the value is
 	// converted to it, with TypeDefaults (optional attributes' defaults,
@@ -350,18 +357,23 @@ func (m *Module) ResourceByAddr(addr addrs.Resource) *Resource {
 		return m.ManagedResources[addr]
 	case addrs.Data:
 		return m.DataResources[addr]
+	case addrs.Ephemeral:
+		return m.EphemeralResources[addr]
 	}
 	return nil
 }
 
-// Resources returns every managed and data resource sorted by address. The
-// slice is new; the resources are the module's own.
+// Resources returns every managed, data and ephemeral resource sorted by
+// address. The slice is new; the resources are the module's own.
 func (m *Module) Resources() []*Resource {
-	out := make([]*Resource, 0, len(m.ManagedResources)+len(m.DataResources))
+	out := make([]*Resource, 0, len(m.ManagedResources)+len(m.DataResources)+len(m.EphemeralResources))
 	for _, r := range m.ManagedResources {
 		out = append(out, r)
 	}
 	for _, r := range m.DataResources {
+		out = append(out, r)
+	}
+	for _, r := range m.EphemeralResources {
 		out = append(out, r)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Addr.Less(out[j].Addr) })
@@ -370,16 +382,17 @@ func (m *Module) Resources() []*Resource {
 
 func newModule() *Module {
 	return &Module{
-		Sources:          map[string][]byte{},
-		Terraform:        &Terraform{RequiredProviders: map[string]*RequiredProvider{}, ProviderMetas: map[string]*ProviderMeta{}},
-		Variables:        map[string]*Variable{},
-		Locals:           map[string]*Local{},
-		Outputs:          map[string]*Output{},
-		ManagedResources: map[addrs.Resource]*Resource{},
-		DataResources:    map[addrs.Resource]*Resource{},
-		ProviderConfigs:  map[string]*Provider{},
-		ModuleCalls:      map[string]*ModuleCall{},
-		Children:         map[string]*Module{},
-		Actions:          map[addrs.Action]*Action{},
+		Sources:            map[string][]byte{},
+		Terraform:          &Terraform{RequiredProviders: map[string]*RequiredProvider{}, ProviderMetas: map[string]*ProviderMeta{}},
+		Variables:          map[string]*Variable{},
+		Locals:             map[string]*Local{},
+		Outputs:            map[string]*Output{},
+		ManagedResources:   map[addrs.Resource]*Resource{},
+		DataResources:      map[addrs.Resource]*Resource{},
+		EphemeralResources: map[addrs.Resource]*Resource{},
+		ProviderConfigs:    map[string]*Provider{},
+		ModuleCalls:        map[string]*ModuleCall{},
+		Children:           map[string]*Module{},
+		Actions:            map[addrs.Action]*Action{},
 	}
 }

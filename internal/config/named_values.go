@@ -16,7 +16,7 @@ import (
 var variableBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "description"}, {Name: "default"}, {Name: "type"},
-		{Name: "sensitive"}, {Name: "nullable"}, {Name: "deprecated"},
+		{Name: "sensitive"}, {Name: "nullable"}, {Name: "deprecated"}, {Name: "ephemeral"},
 		{Name: "const"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "validation"}},
@@ -25,7 +25,7 @@ var variableBlockSchema = &hcl.BodySchema{
 var outputBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "description"}, {Name: "value", Required: true}, {Name: "depends_on"},
-		{Name: "sensitive"}, {Name: "deprecated"}, {Name: "type"},
+		{Name: "sensitive"}, {Name: "deprecated"}, {Name: "type"}, {Name: "ephemeral"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}, {Type: "postcondition"}},
 }
@@ -72,6 +72,9 @@ func decodeVariableBlock(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 	}
 	if attr, ok := content.Attributes["sensitive"]; ok {
 		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &v.Sensitive)...)
+	}
+	if attr, ok := content.Attributes["ephemeral"]; ok {
+		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &v.Ephemeral)...)
 	}
 	if attr, ok := content.Attributes["deprecated"]; ok {
 		dDiags := gohcl.DecodeExpression(attr.Expr, nil, &v.Deprecated)
@@ -206,6 +209,9 @@ func decodeOutputBlock(block *hcl.Block, override bool) (*Output, hcl.Diagnostic
 	}
 	if attr, ok := content.Attributes["sensitive"]; ok {
 		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &o.Sensitive)...)
+	}
+	if attr, ok := content.Attributes["ephemeral"]; ok {
+		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &o.Ephemeral)...)
 	}
 	if attr, ok := content.Attributes["deprecated"]; ok {
 		dDiags := gohcl.DecodeExpression(attr.Expr, nil, &o.Deprecated)

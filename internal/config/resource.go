@@ -159,10 +159,14 @@ func decodeResourceBlock(block *hcl.Block, mode addrs.ResourceMode, override boo
 	}
 	schema := resourceBlockSchema
 	what, typeSummary, nameSummary := "resource", "Invalid resource type name", "Invalid resource name"
-	if mode == addrs.Data {
+	switch mode {
+	case addrs.Data:
 		schema = dataBlockSchema
 		what, typeSummary, nameSummary = "data", "Invalid data source name", "Invalid data resource name"
-	} else {
+	case addrs.Ephemeral:
+		schema = dataBlockSchema
+		what, typeSummary, nameSummary = "ephemeral", "Invalid ephemeral resource type name", "Invalid ephemeral resource name"
+	default:
 		r.Managed = &ManagedLifecycle{}
 	}
 
@@ -251,8 +255,11 @@ func decodeResourceBlock(block *hcl.Block, mode addrs.ResourceMode, override boo
 		}
 	}
 	objects := "resources"
-	if mode == addrs.Data {
+	switch mode {
+	case addrs.Data:
 		objects = "data sources"
+	case addrs.Ephemeral:
+		objects = "ephemeral resources"
 	}
 	if d := repetitionConflict(countName, forEachName, enabledName, objects); d != nil {
 		diags = append(diags, d)

@@ -30,9 +30,14 @@ func (e *Evaluator) deprecatedSchema(m *config.Module, r *config.Resource) *prov
 	ctx := context.WithoutCancel(e.ctx)
 	var sch provider.Schema
 	var ds diag.Diagnostics
-	if r.Addr.Mode == addrs.Data {
+	switch r.Addr.Mode {
+	case addrs.Data:
 		sch, ds = e.providers.DataSourceSchema(ctx, fqn, r.Addr.Type)
-	} else {
+	case addrs.Ephemeral:
+		if all, more := e.providers.Schemas(ctx, fqn); !more.HasErrors() && all != nil {
+			sch = all.EphemeralResources[r.Addr.Type]
+		}
+	default:
 		sch, ds = e.providers.ResourceTypeSchema(ctx, fqn, r.Addr.Type)
 	}
 	var b *provider.Block

@@ -16,6 +16,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/provider"
 )
 
@@ -40,6 +41,8 @@ type Evaluator struct {
 	Resources ResourceValues
 	Workspace string
 	Timestamp time.Time
+	// Applying is terraform.applying.
+	Applying bool
 	// Cwd is path.cwd: the absolute directory rig runs in ("" leaves
 	// path.cwd empty).
 	Cwd string
@@ -161,6 +164,8 @@ type Options struct {
 	// MaxInstances bounds the instances of one resource block or module
 	// call; 0 means lang.DefaultMaxInstances.
 	MaxInstances int
+	// Applying is terraform.applying: set by an apply.
+	Applying bool
 }
 
 // New returns an Evaluator for one plan, apply, import or validation: the
@@ -169,7 +174,7 @@ type Options struct {
 // that cannot give them).
 func New(ctx context.Context, opts Options) (*Evaluator, diag.Diagnostics) {
 	e := &Evaluator{Config: opts.Config, Variables: opts.Variables, Resources: opts.Resources,
-		Workspace: opts.Workspace, Timestamp: opts.Timestamp, Cwd: opts.Cwd, MaxInstances: opts.MaxInstances}
+		Workspace: opts.Workspace, Timestamp: opts.Timestamp, Cwd: opts.Cwd, MaxInstances: opts.MaxInstances, Applying: opts.Applying}
 	if opts.Providers == nil {
 		return e, nil
 	}
@@ -224,6 +229,7 @@ func (e *Evaluator) scope(mi addrs.ModuleInstance, inst lang.InstanceData, frame
 		RootDir:           dirOf(e.Config),
 		Cwd:               e.Cwd,
 		Workspace:         e.Workspace,
+		Applying:          e.Applying,
 		Instance:          inst,
 		PlanTimestamp:     e.Timestamp,
 		ProviderFunctions: e.FunctionsOf(me.cfg),
@@ -389,6 +395,8 @@ func (e *Evaluator) childVariable(me *moduleEntry, name string, frame *evalFrame
 		ds = more
 	}
 	out, more := PrepareVariable(v, val, rng, fmt.Sprintf("module %s", me.addr))
+	out, eds := EphemeralVariable(v, out, rng)
+	more = more.Append(eds)
 	if v.Sensitive {
 		out = out.Mark(lang.Sensitive)
 	}
@@ -474,6 +482,9 @@ func (e *Evaluator) outputValue(mi addrs.ModuleInstance, name string, frame *eva
 		if l.diags.HasErrors() {
 			l.val = cty.DynamicVal
 		}
+		var eds diag.Diagnostics
+		l.val, eds = EphemeralOutput(o, mi.IsRoot(), l.val)
+		l.diags = l.diags.Append(eds)
 		if o.Sensitive {
 			l.val = l.val.Mark(lang.Sensitive)
 		}
@@ -573,6 +584,9 @@ func (d moduleData) InputVariable(name string, rng hcl.Range) (cty.Value, diag.D
 	if d.me.addr.IsRoot() && d.me.cfg != nil && d.me.cfg.Variables[name] != nil && d.me.cfg.Variables[name].Sensitive {
 		// A child's sensitive variables are marked when computed.
 		v = v.Mark(lang.Sensitive)
+	}
+	if d.me.addr.IsRoot() && d.me.cfg != nil && d.me.cfg.Variables[name] != nil && d.me.cfg.Variables[name].Ephemeral {
+		v = marks.MarkEphemeral(v)
 	}
 	// A variable's own errors are reported once, by whoever plans it.
 	return v, nil

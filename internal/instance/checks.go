@@ -21,6 +21,8 @@ func CheckPlanned(sch *provider.Block, prior, config cty.Value, resp provider.Pl
 		return nil
 	}
 	var ds diag.Diagnostics
+	// Write-only arguments are never planned: their planned values are null.
+	config = sch.NullWriteOnly(config)
 	for _, err := range provider.AssertPlanValid(sch, prior, config, resp.PlannedState) {
 		ds = ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Provider produced invalid plan", Address: addr.String(),
 			Detail: fmt.Sprintf("Provider %q planned an invalid value for %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", pc.Provider.ForDisplay(), provider.ErrorAt(addr.String(), err))})

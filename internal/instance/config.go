@@ -4,7 +4,9 @@ import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
@@ -26,12 +28,18 @@ type Config struct {
 // provider configuration pc.
 func EvalConfig(scope *lang.Scope, r *config.Resource, sch provider.Schema, pc addrs.AbsProviderConfig) (Config, diag.Diagnostics) {
 	marked, ds := scope.EvalBlock(r.Config, sch.Block.DecoderSpec())
+	if !ds.HasErrors() {
+		ds = ds.Append(eval.EphemeralArguments(sch.Block, marked, r.Config, r.DeclRange))
+	}
 	if ds.HasErrors() {
 		return Config{}, ds
 	}
 	// Providers see values without marks; the result gets the
-	// configuration's sensitive marks back, for state and for dependents.
+	// configuration's sensitive marks back, for state and for dependents
+	// (not its ephemeral ones: only write-only arguments hold them, and
+	// those are never planned).
 	v, ms := marked.UnmarkDeepWithPaths()
+	ms = marks.WithoutEphemeralPaths(ms)
 	return Config{Marked: marked, Value: v, Marks: plan.WithEchoedMarks(pc.Provider, r.Addr.Type, ms)}, ds
 }
 

@@ -126,7 +126,7 @@ func Plan(ctx context.Context, req PlanRequest) (*plan.ResourceInstanceChange, d
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	planned := resp.PlannedState
+	planned := sch.Block.NullWriteOnly(resp.PlannedState)
 	change := &plan.ResourceInstanceChange{
 		Addr: addr, ProviderConfig: pc, Before: priorVal, After: planned,
 		PriorPrivate: req.PriorPrivate, PlannedPrivate: resp.PlannedPrivate,

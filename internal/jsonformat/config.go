@@ -60,6 +60,7 @@ type ConfigResource struct {
 // ConfigOutput describes one output block.
 type ConfigOutput struct {
 	Sensitive   bool            `json:"sensitive,omitempty"`
+	Ephemeral   bool            `json:"ephemeral,omitempty"`
 	Expression  json.RawMessage `json:"expression,omitempty"`
 	DependsOn   []string        `json:"depends_on,omitempty"`
 	Description string          `json:"description,omitempty"`
@@ -70,6 +71,7 @@ type ConfigVariable struct {
 	Default     json.RawMessage `json:"default,omitempty"`
 	Description string          `json:"description,omitempty"`
 	Sensitive   bool            `json:"sensitive,omitempty"`
+	Ephemeral   bool            `json:"ephemeral,omitempty"`
 }
 
 // ConfigModuleCall describes one module block and the module it calls.
@@ -290,7 +292,7 @@ func moduleSummary(m *config.Module, schemas map[addrs.Provider]*provider.Schema
 	}
 	for name, o := range m.Outputs {
 		out.Outputs[name] = ConfigOutput{
-			Sensitive: o.Sensitive, Expression: expressionJSON(o.Expr),
+			Sensitive: o.Sensitive, Ephemeral: o.Ephemeral, Expression: expressionJSON(o.Expr),
 			DependsOn: dependsOn(o.DependsOn), Description: o.Description,
 		}
 	}
@@ -298,7 +300,7 @@ func moduleSummary(m *config.Module, schemas map[addrs.Provider]*provider.Schema
 		out.Variables = map[string]ConfigVariable{}
 	}
 	for name, v := range m.Variables {
-		vs := ConfigVariable{Description: v.Description, Sensitive: v.Sensitive}
+		vs := ConfigVariable{Description: v.Description, Sensitive: v.Sensitive, Ephemeral: v.Ephemeral}
 		if v.Default != cty.NilVal {
 			vs.Default = constantJSON(v.Default)
 		}

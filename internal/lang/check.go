@@ -322,6 +322,8 @@ func (c *checker) ref(ref *Reference, sc refScope) {
 			mode, suggestion := "managed", ""
 			if addr.Mode == addrs.Data {
 				mode = "data"
+			} else if addr.Mode == addrs.Ephemeral {
+				mode = "ephemeral"
 			} else if alt := (addrs.Resource{Mode: addrs.Data, Type: addr.Type, Name: addr.Name}); m.ResourceByAddr(alt) != nil {
 				suggestion = fmt.Sprintf("\n\nDid you mean the data resource %s?", alt)
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty/gocty"
 
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/marks"
 )
 
 const (
@@ -59,6 +60,9 @@ func EvalCount(s *Scope, expr hcl.Expression) (int, diag.Diagnostics) {
 	v, diags := s.EvalExpr(expr, cty.Number)
 	if diags.HasErrors() {
 		return -1, diags
+	}
+	if marks.ContainsEphemeral(v) {
+		return -1, append(diags, diag.At(expr.Range(), "Invalid count argument", ephemeralCountDetail))
 	}
 	v, _ = v.UnmarkDeep() // a sensitive count does not disclose anything
 	invalid := func(detail string) (int, diag.Diagnostics) {
@@ -121,6 +125,9 @@ func EvalForEach(s *Scope, expr hcl.Expression) (map[string]cty.Value, diag.Diag
 	}
 	const allowed = "map, or set of strings"
 
+	if marks.ContainsEphemeral(v) {
+		return invalid(ephemeralForEachDetail)
+	}
 	if v.IsMarked() {
 		return invalid("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
 	}
@@ -183,6 +190,9 @@ func EvalEnabled(s *Scope, expr hcl.Expression) (bool, diag.Diagnostics) {
 	invalid := func(detail string) (bool, diag.Diagnostics) {
 		return false, append(diags, diag.At(expr.Range(), "Invalid enabled argument", detail))
 	}
+	if marks.ContainsEphemeral(v) {
+		return invalid(`Ephemeral values, or values derived from ephemeral values, cannot be used in "enabled" arguments.`)
+	}
 	if v.HasMark(Sensitive) {
 		return invalid(`Sensitive values, or values derived from sensitive values, cannot be used in "enabled" arguments. If used, the sensitive value would be exposed by whether an instance is present.`)
 	}
@@ -199,3 +209,10 @@ func EvalEnabled(s *Scope, expr hcl.Expression) (bool, diag.Diagnostics) {
 	}
 	return b.True(), diags
 }
+
+// The details of the diagnostics for an ephemeral count or for_each, as
+// OpenTofu words them.
+const (
+	ephemeralCountDetail   = "Ephemeral values, or values derived from ephemeral values, cannot be used as count arguments. If used, the ephemeral value could be exposed as a resource instance key."
+	ephemeralForEachDetail = "Ephemeral values, or values derived from ephemeral values, cannot be used as for_each arguments. If used, the ephemeral value could be exposed as a resource instance key."
+)

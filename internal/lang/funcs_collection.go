@@ -348,8 +348,7 @@ var containsFunc = func() function.Function {
 }()
 
 // ephemeralAsNullFunc is OpenTofu's ephemeralasnull: the value with every
-// ephemeral part replaced by null. rig has no ephemeral values, so it
-// returns its argument.
+// ephemeral part replaced by null.
 var ephemeralAsNullFunc = function.New(&function.Spec{
 	Description: "Returns the given value with every ephemeral part replaced by null.",
 	Params: []function.Parameter{{
@@ -358,6 +357,6 @@ var ephemeralAsNullFunc = function.New(&function.Spec{
 	}},
 	Type: func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
 	Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
-		return args[0], nil
+		return marks.WithoutEphemeral(args[0]), nil
 	},
 })

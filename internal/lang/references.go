@@ -41,6 +41,9 @@ const (
 	Self
 	// ModuleCallOutput is module.NAME (optionally [KEY] and .OUTPUT).
 	ModuleCallOutput
+	// TerraformApplying is terraform.applying: true during an apply, an
+	// ephemeral value.
+	TerraformApplying
 )
 
 // String returns the kind's name, for tests and debugging.
@@ -70,6 +73,8 @@ func (k RefKind) String() string {
 		return "Self"
 	case ModuleCallOutput:
 		return "ModuleCallOutput"
+	case TerraformApplying:
+		return "TerraformApplying"
 	}
 	return "InvalidRef"
 }
@@ -128,6 +133,8 @@ func (r *Reference) String() string {
 		return "path.cwd"
 	case TerraformWorkspace:
 		return "terraform.workspace"
+	case TerraformApplying:
+		return "terraform.applying"
 	case Self:
 		return "self"
 	case ModuleCallOutput:
@@ -264,6 +271,12 @@ func parseRef(trav hcl.Traversal) (*Reference, hcl.Diagnostics) {
 		}
 		return parseResourceRef(addrs.Data, rootRange, trav[1:])
 
+	case "ephemeral":
+		if len(trav) < 3 {
+			return nil, invalidRef(trav.SourceRange(), `The "ephemeral" object must be followed by two attribute names: the ephemeral resource type and the resource name.`)
+		}
+		return parseResourceRef(addrs.Ephemeral, rootRange, trav[1:])
+
 	case "resource":
 		if len(trav) < 3 {
 			return nil, invalidRef(trav.SourceRange(), `The "resource" object must be followed by two attribute names: the resource type and the resource name.`)
@@ -352,6 +365,8 @@ func parseRef(trav hcl.Traversal) (*Reference, hcl.Diagnostics) {
 		switch name {
 		case "workspace":
 			return &Reference{Kind: TerraformWorkspace, Range: rng, Remaining: remain}, nil
+		case "applying":
+			return &Reference{Kind: TerraformApplying, Range: rng, Remaining: remain}, nil
 		case "env":
 			return nil, hcl.Diagnostics{{
 				Severity: hcl.DiagError,

@@ -16,6 +16,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/marks"
 )
 
 // Data is what a Scope reads referenced values from; plan and apply
@@ -61,7 +62,9 @@ type Scope struct {
 	FileDir string
 	// Workspace is terraform.workspace.
 	Workspace string
-	Instance  InstanceData
+	// Applying is terraform.applying: set while an apply evaluates.
+	Applying bool
+	Instance InstanceData
 	// Self is the value of self (postconditions, provisioners); cty.NilVal
 	// when self is not available.
 	Self cty.Value
@@ -114,7 +117,7 @@ func (s *Scope) EvalContext(refs []*Reference) (*hcl.EvalContext, diag.Diagnosti
 type ctxBuilder struct {
 	vars                                    map[string]cty.Value
 	diags                                   diag.Diagnostics
-	managed, data                           map[string]map[string]cty.Value
+	managed, data, ephemeral                map[string]map[string]cty.Value
 	resourceRoot                            bool
 	vs, locals, paths, tf, count, each, mod map[string]cty.Value
 	// calls collects the module calls referred to, with their outputs.
@@ -144,6 +147,8 @@ func (s *Scope) addRef(b *ctxBuilder, ref *Reference) {
 		into := &b.managed
 		if ref.Resource.Mode == addrs.Data {
 			into = &b.data
+		} else if ref.Resource.Mode == addrs.Ephemeral {
+			into = &b.ephemeral
 		} else if ref.viaResourceRoot {
 			b.resourceRoot = true
 		}
@@ -200,6 +205,8 @@ func (s *Scope) addRef(b *ctxBuilder, ref *Reference) {
 		put(&b.paths, "cwd", cty.StringVal(s.Cwd))
 	case TerraformWorkspace:
 		put(&b.tf, "workspace", cty.StringVal(s.Workspace))
+	case TerraformApplying:
+		put(&b.tf, "applying", marks.MarkEphemeral(cty.BoolVal(s.Applying)))
 	case Self:
 		if s.Self == cty.NilVal {
 			b.diags = append(b.diags, diag.At(ref.Range, `Invalid "self" reference`,
@@ -257,6 +264,9 @@ func (b *ctxBuilder) finish() {
 	}
 	if b.data != nil {
 		b.vars["data"] = cty.ObjectVal(resourceObjects(b.data))
+	}
+	if b.ephemeral != nil {
+		b.vars["ephemeral"] = cty.ObjectVal(resourceObjects(b.ephemeral))
 	}
 	for _, root := range [...]struct {
 		name string

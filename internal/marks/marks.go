@@ -154,9 +154,9 @@ func pathKey(p cty.Path) string {
 }
 
 // Secrets returns the text forms of the known strings and numbers of v
-// that are sensitive (marked themselves or inside a marked value), each
-// once: the texts an error message must not contain. Booleans are left
-// out: "true" and "false" give nothing away.
+// that are sensitive or ephemeral (marked themselves or inside a marked
+// value), each once: the texts an error message must not contain.
+// Booleans are left out: "true" and "false" give nothing away.
 func Secrets(v cty.Value) []string {
 	if v == cty.NilVal || !v.ContainsMarked() {
 		return nil
@@ -166,7 +166,8 @@ func Secrets(v cty.Value) []string {
 	walk = func(v cty.Value, inside bool) {
 		v, ms := v.Unmark()
 		for m := range ms {
-			if IsSensitive(m) {
+			// An ephemeral value is as secret as a sensitive one.
+			if IsSensitive(m) || m == Ephemeral {
 				inside = true
 			}
 		}

@@ -45,6 +45,10 @@ type Plan struct {
 	PriorState *state.State
 	// Variables are the root input variable values used.
 	Variables map[string]cty.Value
+	// EphemeralVariables names the root variables declared ephemeral,
+	// sorted: a saved plan leaves their values out, and they are given
+	// again when it is applied.
+	EphemeralVariables []string
 	// Timestamp is when planning began (plantimestamp()).
 	Timestamp time.Time
 	// Targets and Excludes are the -target and -exclude addresses the plan

@@ -123,6 +123,7 @@ func (p *planner) planDataInstance(d dataInstance) (cty.Value, diag.Diagnostics)
 		return cty.NilVal, ds
 	}
 	cfg, more := scope.EvalBlock(r.Config, sch.Block.DecoderSpec())
+	more = more.Append(eval.EphemeralArguments(sch.Block, cfg, r.Config, r.DeclRange))
 	ds = ds.Append(more)
 	if more.HasErrors() {
 		return cty.NilVal, ds

@@ -12,7 +12,8 @@
 // internal/eval's.
 //
 // It imports internal/adaptive, internal/addrs, internal/checks, internal/config,
-// internal/dag, internal/diag, internal/eval, internal/instance, internal/lang,
+// internal/dag, internal/diag, internal/ephemeral, internal/eval,
+// internal/instance, internal/lang,
 // internal/marks, internal/parallel, internal/plan, internal/provider,
 // internal/provisioner, internal/state and the hcl/cty libraries.
 package planner

@@ -101,7 +101,7 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode plan.Depende
 	mods := root.AllModules()
 	n := 0
 	for _, m := range mods {
-		n += len(m.Variables) + len(m.Locals) + len(m.Outputs) + len(m.ModuleCalls) + len(m.ManagedResources) + len(m.DataResources) + len(m.Checks)
+		n += len(m.Variables) + len(m.Locals) + len(m.Outputs) + len(m.ModuleCalls) + len(m.ManagedResources) + len(m.DataResources) + len(m.EphemeralResources) + len(m.Checks)
 	}
 	rg := &refGraph{g: dag.NewSized[node](n), resourceDeps: make(map[addrs.ConfigResource][]addrs.AbsResource), ranges: make(map[node]hcl.Range, n)}
 	direct := make(map[node][]node, n)
@@ -321,7 +321,7 @@ func recordedDependencies(order []node, direct map[node][]node, mode plan.Depend
 			closure[n] = deps
 			continue
 		}
-		if mode == plan.TransitiveDependencies || n.resource.Mode == addrs.Data {
+		if mode == plan.TransitiveDependencies || n.resource.Mode != addrs.Managed {
 			closure[n] = deps
 		}
 		if len(deps) == 0 {
@@ -581,11 +581,14 @@ func refTargets(m *config.Module, ref *lang.Reference) []node {
 }
 
 func allResources(m *config.Module) []*config.Resource {
-	out := make([]*config.Resource, 0, len(m.ManagedResources)+len(m.DataResources))
+	out := make([]*config.Resource, 0, len(m.ManagedResources)+len(m.DataResources)+len(m.EphemeralResources))
 	for _, r := range m.ManagedResources {
 		out = append(out, r)
 	}
 	for _, r := range m.DataResources {
+		out = append(out, r)
+	}
+	for _, r := range m.EphemeralResources {
 		out = append(out, r)
 	}
 	slices.SortFunc(out, func(a, b *config.Resource) int { return a.Addr.Compare(b.Addr) })

@@ -17,6 +17,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/dag"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/ephemeral"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/parallel"
@@ -103,10 +104,14 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 		checkFailed: map[checkInstance]bool{},
 		timestamp:   now().UTC(),
 		removed:     removed,
+		ephemerals:  ephemeral.NewSet(),
 		refresh:     newRefreshTracker(opts.RefreshScope),
 	}
 	if opts.Mode != plan.DestroyMode {
 		p.checks = checks.NewState(cfg)
+	}
+	if h, ok := opts.Hooks.(ephemeral.Hooks); ok {
+		p.ephemerals.Hooks = h
 	}
 	p.pool, p.apis, p.walkLimit = newPool(providers, opts.Parallelism, opts.Limits)
 	p.limitClasses = plan.LimitClasses(cfg, opts.Limits)
@@ -119,6 +124,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	if !ds.HasErrors() {
 		ds = ds.Append(p.run())
 	}
+	ds = ds.Append(p.ephemerals.CloseAll(ctx))
 	// Before forceCBD: the state records the setting OpenTofu records, the
 	// configuration's own or inherited one.
 	p.recordUnchanged()
@@ -141,6 +147,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	p.refresh.results(result)
 	result.PriorState = p.refreshed
 	result.Variables = p.variables
+	result.EphemeralVariables = ephemeralVariables(cfg)
 	result.Outputs = p.outputs
 	if result.Outputs == nil {
 		result.Outputs = map[string]*plan.OutputChange{}
@@ -209,6 +216,9 @@ type planner struct {
 	// checks records the result of every condition evaluated; nil in a
 	// destroy plan, which evaluates none.
 	checks *checks.State
+	// ephemerals are the ephemeral resources the plan opened, closed
+	// when it ends.
+	ephemerals *ephemeral.Set
 }
 
 // ResourceValue implements eval.ResourceValues with the planned values.
@@ -391,6 +401,8 @@ func (p *planner) visit(n node) diag.Diagnostics {
 			switch {
 			case r.Addr.Mode == addrs.Data:
 				record = append(record, p.planDataResource(w, m, r, mi))
+			case r.Addr.Mode == addrs.Ephemeral:
+				record = append(record, p.planEphemeralResource(w, m, r, mi))
 			case p.opts.Mode == plan.RefreshOnlyMode:
 				record = append(record, p.refreshResource(w, m, r, mi))
 			default:
@@ -519,8 +531,11 @@ func (p *planner) schemaOf(m *config.Module, r *config.Resource) (provider.Schem
 		return provider.Schema{}, ds
 	}
 	types := schemas.ResourceTypes
-	if r.Addr.Mode == addrs.Data {
+	switch r.Addr.Mode {
+	case addrs.Data:
 		types = schemas.DataSources
+	case addrs.Ephemeral:
+		types = schemas.EphemeralResources
 	}
 	sch, ok := types[r.Addr.Type]
 	if !ok || sch.Block == nil {

@@ -485,6 +485,11 @@ func (p *planner) planOutputs() diag.Diagnostics {
 			continue
 		}
 		val, more := eval.EvalOutput(scope, o)
+		if !more.HasErrors() {
+			var eds diag.Diagnostics
+			val, eds = eval.EphemeralOutput(o, true, val)
+			more = more.Append(eds)
+		}
 		ds = ds.Append(more)
 		if more.HasErrors() {
 			val = cty.DynamicVal

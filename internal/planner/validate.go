@@ -16,6 +16,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -31,7 +32,10 @@ func (unknownData) InputVariable(string, hcl.Range) (cty.Value, diag.Diagnostics
 func (unknownData) LocalValue(string, hcl.Range) (cty.Value, diag.Diagnostics) {
 	return cty.DynamicVal, nil
 }
-func (unknownData) Resource(addrs.Resource, hcl.Range) (cty.Value, diag.Diagnostics) {
+func (unknownData) Resource(addr addrs.Resource, _ hcl.Range) (cty.Value, diag.Diagnostics) {
+	if addr.Mode == addrs.Ephemeral {
+		return marks.MarkEphemeral(cty.DynamicVal), nil
+	}
 	return cty.DynamicVal, nil
 }
 func (unknownData) ModuleCall(string, []string, hcl.Range) (cty.Value, diag.Diagnostics) {
@@ -126,6 +130,9 @@ func validateModuleBodies(m *config.Module, schemas map[addrs.ConfigResource]pro
 			continue
 		}
 		ds = ds.Append(validateComputed(r, sch.Block, val))
+		if r.Addr.Mode != addrs.Ephemeral {
+			ds = ds.Append(eval.EphemeralArguments(sch.Block, val, r.Config, r.DeclRange))
+		}
 	}
 	return ds
 }

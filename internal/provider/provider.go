@@ -196,6 +196,9 @@ type Schemas struct {
 	Provider      Schema
 	ResourceTypes map[string]Schema
 	DataSources   map[string]Schema
+	// EphemeralResources are the schemas of the ephemeral resource types
+	// (`ephemeral` blocks), empty for a provider without any.
+	EphemeralResources map[string]Schema
 	// ProviderMeta is the schema of the provider_meta blocks modules may
 	// write for the provider; nil when it declares none.
 	ProviderMeta *Schema
@@ -205,15 +208,19 @@ type Schemas struct {
 }
 
 // ResourceTypeSchema returns the schema of the managed resource type (mode
-// addrs.Managed) or data source (addrs.Data) typeName; false when s is nil
-// or has no such type, or no block for it.
+// addrs.Managed), data source (addrs.Data) or ephemeral resource type
+// (addrs.Ephemeral) typeName; false when s is nil or has no such type, or
+// no block for it.
 func (s *Schemas) ResourceTypeSchema(mode addrs.ResourceMode, typeName string) (Schema, bool) {
 	if s == nil {
 		return Schema{}, false
 	}
 	byType := s.ResourceTypes
-	if mode == addrs.Data {
+	switch mode {
+	case addrs.Data:
 		byType = s.DataSources
+	case addrs.Ephemeral:
+		byType = s.EphemeralResources
 	}
 	sch, ok := byType[typeName]
 	if !ok || sch.Block == nil {

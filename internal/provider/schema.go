@@ -24,11 +24,14 @@ type Block struct {
 type Attribute struct {
 	Type cty.Type
 	// NestedType is a protocol-6 nested attribute type.
-	NestedType  *NestedObject
-	Required    bool
-	Optional    bool
-	Computed    bool
-	Sensitive   bool
+	NestedType *NestedObject
+	Required   bool
+	Optional   bool
+	Computed   bool
+	Sensitive  bool
+	// WriteOnly is a managed resource argument the provider receives but
+	// never returns: it is null in every plan and state.
+	WriteOnly   bool
 	Description string
 	// DescriptionKind says how Description is written.
 	DescriptionKind StringKind

@@ -21,6 +21,13 @@ func UnsupportedType(p addrs.Provider, s *Schemas, mode addrs.ResourceMode, type
 	}
 	summary, detail = "Invalid resource type", fmt.Sprintf("The provider %s does not support resource type %q.", p.ForDisplay(), typeName)
 	otherMode := addrs.Data
+	if mode == addrs.Ephemeral {
+		summary, detail = "Invalid ephemeral resource", fmt.Sprintf("The provider %s does not support ephemeral resource %q.", p.ForDisplay(), typeName)
+		own, other = nil, nil
+		if s != nil {
+			own = s.EphemeralResources
+		}
+	}
 	if mode == addrs.Data {
 		summary, detail = "Invalid data source", fmt.Sprintf("The provider %s does not support data source %q.", p.ForDisplay(), typeName)
 		own, other, otherMode = other, own, addrs.Managed

@@ -462,7 +462,12 @@ func (d *differ) block(b, a side, blk *provider.Block) *node {
 	}
 	cur := iterAction(b, a)
 	attrs := map[string]*node{}
+	var writeOnly []string
 	for name, at := range blk.Attributes {
+		if at.WriteOnly {
+			writeOnly = append(writeOnly, name)
+			continue
+		}
 		cb := side{v: emptyAsNull(mapGet(b.v, name)), path: d.attrStep(b.path, name)}
 		ca := side{v: emptyAsNull(mapGet(a.v, name)), path: d.attrStep(a.path, name)}
 		cn := d.schemaAttr(cb, ca, at)
@@ -504,6 +509,20 @@ func (d *differ) block(b, a side, blk *provider.Block) *node {
 		}
 		groups[name] = g
 		cur = compareActions(cur, act)
+	}
+	// A write-only attribute is never in a plan: it is shown, without a
+	// value, with the action of the block it belongs to, as OpenTofu
+	// shows it; not at all when the block is unchanged.
+	for _, name := range writeOnly {
+		replace := d.replaces(side{path: d.attrStep(b.path, name)}, side{path: d.attrStep(a.path, name)})
+		act := cur
+		if act == plan.NoOp && !replace {
+			continue
+		}
+		if act == plan.NoOp {
+			act = plan.Update
+		}
+		attrs[name] = &node{action: act, replace: replace, r: writeOnlyR{}}
 	}
 	return &node{action: cur, replace: d.replaces(b, a), r: blockR{attrs: attrs, groups: groups}}
 }

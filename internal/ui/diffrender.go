@@ -437,6 +437,17 @@ func (r unknownR) render(b *strings.Builder, n *node, indent int, o ropts) {
 	b.WriteString(o.forces(n.replace))
 }
 
+// writeOnlyR renders a write-only attribute, whose value no plan holds.
+type writeOnlyR struct {
+	noWarnings
+}
+
+func (writeOnlyR) render(b *strings.Builder, n *node, indent int, o ropts) {
+	b.WriteString("(write-only attribute)")
+	b.WriteString(o.forces(n.replace))
+	b.WriteString(o.nullSuffix(n.action))
+}
+
 // sensR renders a sensitive value.
 type sensR struct {
 	inner         *node

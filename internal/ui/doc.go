@@ -9,7 +9,7 @@
 // CountHooks) implement apply.Hooks and are safe for concurrent use.
 //
 // It imports internal/addrs, internal/apply, internal/dag, internal/diag,
-// internal/jsonformat, internal/marks, internal/plan, internal/provider,
+// internal/ephemeral, internal/jsonformat, internal/marks, internal/plan, internal/provider,
 // internal/state and the hcl/cty libraries (including
 // go-wordwrap, which hcl uses, for OpenTofu's exact line wrapping).
 package ui

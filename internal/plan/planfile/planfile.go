@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -43,24 +44,27 @@ type File struct {
 }
 
 type fileJSON struct {
-	Format       string                `json:"format"`
-	Version      int                   `json:"version"`
-	Mode         string                `json:"mode"`
-	Targets      []string              `json:"targets,omitempty"`
-	Excludes     []string              `json:"excludes,omitempty"`
-	Timestamp    time.Time             `json:"timestamp"`
-	Workspace    string                `json:"workspace"`
-	StateLineage string                `json:"state_lineage"`
-	StateSerial  uint64                `json:"state_serial"`
-	Config       map[string]string     `json:"config"`
-	Variables    map[string][]byte     `json:"variables"`
-	Changes      []changeJSON          `json:"changes"`
-	Outputs      map[string]outputJSON `json:"outputs"`
-	PriorState   json.RawMessage       `json:"prior_state"`
-	PrevRunState json.RawMessage       `json:"prev_run_state"`
-	CheckResults json.RawMessage       `json:"check_results,omitempty"`
-	Drift        []changeJSON          `json:"drift,omitempty"`
-	Relevant     []relevantJSON        `json:"relevant_attributes,omitempty"`
+	Format       string            `json:"format"`
+	Version      int               `json:"version"`
+	Mode         string            `json:"mode"`
+	Targets      []string          `json:"targets,omitempty"`
+	Excludes     []string          `json:"excludes,omitempty"`
+	Timestamp    time.Time         `json:"timestamp"`
+	Workspace    string            `json:"workspace"`
+	StateLineage string            `json:"state_lineage"`
+	StateSerial  uint64            `json:"state_serial"`
+	Config       map[string]string `json:"config"`
+	Variables    map[string][]byte `json:"variables"`
+	// EphemeralVariables are the root variables whose values the plan
+	// leaves out, to be given again when it is applied.
+	EphemeralVariables []string              `json:"ephemeral_variables,omitempty"`
+	Changes            []changeJSON          `json:"changes"`
+	Outputs            map[string]outputJSON `json:"outputs"`
+	PriorState         json.RawMessage       `json:"prior_state"`
+	PrevRunState       json.RawMessage       `json:"prev_run_state"`
+	CheckResults       json.RawMessage       `json:"check_results,omitempty"`
+	Drift              []changeJSON          `json:"drift,omitempty"`
+	Relevant           []relevantJSON        `json:"relevant_attributes,omitempty"`
 }
 
 type relevantJSON struct {
@@ -257,7 +261,11 @@ func Marshal(f *File) ([]byte, error) {
 	for _, t := range p.Excludes {
 		fj.Excludes = append(fj.Excludes, t.String())
 	}
+	fj.EphemeralVariables = p.EphemeralVariables
 	for name, v := range p.Variables {
+		if slices.Contains(p.EphemeralVariables, name) {
+			continue
+		}
 		// Root variable values carry no marks (references to sensitive
 		// ones are marked where they are evaluated).
 		b, _, err := encodeValue(v)
@@ -382,6 +390,7 @@ func Unmarshal(data []byte) (*File, error) {
 			*list.to = append(*list.to, t)
 		}
 	}
+	p.EphemeralVariables = fj.EphemeralVariables
 	for name, b := range fj.Variables {
 		v, err := decodeValue(b, nil)
 		if err != nil {

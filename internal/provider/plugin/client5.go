@@ -8,20 +8,24 @@ import (
 	"github.com/rig-iac/rig/internal/provider"
 	proto "github.com/rig-iac/rig/internal/provider/plugin/tfplugin5"
 	"github.com/zclconf/go-cty/cty"
+	"google.golang.org/grpc"
 )
 
 // client5 speaks protocol 5 (PrepareProviderConfig, Configure, Stop, no
 // nested attribute types).
 type client5 struct {
-	rpc proto.ProviderClient
+	rpc  proto.ProviderClient
+	conn grpc.ClientConnInterface
 }
 
 var _ protocol = (*client5)(nil)
 
 // capabilities5 is what rig tells protocol-5 providers it supports.
-var capabilities5 = &proto.ClientCapabilities{DeferralAllowed: false, WriteOnlyAttributesAllowed: false}
+var capabilities5 = &proto.ClientCapabilities{DeferralAllowed: false, WriteOnlyAttributesAllowed: true}
 
 func (c *client5) version() int { return 5 }
+
+func (c *client5) connection() grpc.ClientConnInterface { return c.conn }
 
 func (c *client5) getSchema(ctx context.Context) (wireSchemas, error) {
 	resp, err := c.rpc.GetSchema(ctx, &proto.GetProviderSchema_Request{})
@@ -61,6 +65,15 @@ func (c *client5) getSchema(ctx context.Context) (wireSchemas, error) {
 			continue
 		}
 		ws.schemas.DataSources[name] = sch
+	}
+	ws.schemas.EphemeralResources = make(map[string]provider.Schema, len(resp.GetEphemeralResourceSchemas()))
+	for name, s := range resp.GetEphemeralResourceSchemas() {
+		sch, err := schema5(s)
+		if err != nil {
+			invalid("ephemeral resource type "+name, err)
+			continue
+		}
+		ws.schemas.EphemeralResources[name] = sch
 	}
 	ws.functions = make(map[string]provider.FunctionSpec, len(resp.GetFunctions()))
 	for name, f := range resp.GetFunctions() {
@@ -324,6 +337,7 @@ func block5(b *proto.Schema_Block) (*provider.Block, error) {
 			DescriptionKind: stringKind(int32(a.GetDescriptionKind())),
 			// Protocol 5.10.
 			DeprecationMessage: a.GetDeprecationMessage(),
+			WriteOnly:          a.GetWriteOnly(),
 		}
 	}
 	for _, nb := range b.GetBlockTypes() {

@@ -8,20 +8,24 @@ import (
 	"github.com/rig-iac/rig/internal/provider"
 	proto "github.com/rig-iac/rig/internal/provider/plugin/tfplugin6"
 	"github.com/zclconf/go-cty/cty"
+	"google.golang.org/grpc"
 )
 
 // client6 speaks protocol 6 (ValidateProviderConfig, ConfigureProvider,
 // StopProvider, nested attribute types).
 type client6 struct {
-	rpc proto.ProviderClient
+	rpc  proto.ProviderClient
+	conn grpc.ClientConnInterface
 }
 
 var _ protocol = (*client6)(nil)
 
 // capabilities6 is what rig tells protocol-6 providers it supports.
-var capabilities6 = &proto.ClientCapabilities{DeferralAllowed: false, WriteOnlyAttributesAllowed: false}
+var capabilities6 = &proto.ClientCapabilities{DeferralAllowed: false, WriteOnlyAttributesAllowed: true}
 
 func (c *client6) version() int { return 6 }
+
+func (c *client6) connection() grpc.ClientConnInterface { return c.conn }
 
 func (c *client6) getSchema(ctx context.Context) (wireSchemas, error) {
 	resp, err := c.rpc.GetProviderSchema(ctx, &proto.GetProviderSchema_Request{})
@@ -61,6 +65,15 @@ func (c *client6) getSchema(ctx context.Context) (wireSchemas, error) {
 			continue
 		}
 		ws.schemas.DataSources[name] = sch
+	}
+	ws.schemas.EphemeralResources = make(map[string]provider.Schema, len(resp.GetEphemeralResourceSchemas()))
+	for name, s := range resp.GetEphemeralResourceSchemas() {
+		sch, err := schema6(s)
+		if err != nil {
+			invalid("ephemeral resource type "+name, err)
+			continue
+		}
+		ws.schemas.EphemeralResources[name] = sch
 	}
 	ws.functions = make(map[string]provider.FunctionSpec, len(resp.GetFunctions()))
 	for name, f := range resp.GetFunctions() {
@@ -343,6 +356,7 @@ func attribute6(a *proto.Schema_Attribute) (*provider.Attribute, error) {
 		DescriptionKind: stringKind(int32(a.GetDescriptionKind())),
 		// Protocol 6.10.
 		DeprecationMessage: a.GetDeprecationMessage(),
+		WriteOnly:          a.GetWriteOnly(),
 	}
 	if nt := a.GetNestedType(); nt != nil {
 		if len(a.GetType()) > 0 {

@@ -6,6 +6,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
+	"google.golang.org/grpc"
 )
 
 // protocol is one major version of the plugin protocol as the Provider
@@ -16,6 +17,9 @@ import (
 // those are diagnostics.
 type protocol interface {
 	version() int
+	// connection is the gRPC connection, for the calls the generated code
+	// lacks (ephemeral.go).
+	connection() grpc.ClientConnInterface
 	getSchema(ctx context.Context) (wireSchemas, error)
 	validateProviderConfig(ctx context.Context, config dynamicValue) (diag.Diagnostics, error)
 	validateResourceConfig(ctx context.Context, typeName string, config dynamicValue) (diag.Diagnostics, error)

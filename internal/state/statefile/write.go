@@ -595,8 +595,11 @@ func appendDependency(dst []byte, dep addrs.AbsResource) []byte {
 		dst = append(dst, mod...)
 		dst = append(dst, '.')
 	}
-	if dep.Resource.Mode == addrs.Data {
+	switch dep.Resource.Mode {
+	case addrs.Data:
 		dst = append(dst, "data."...)
+	case addrs.Ephemeral:
+		dst = append(dst, "ephemeral."...)
 	}
 	dst = append(dst, typ...)
 	dst = append(dst, '.')

@@ -1,0 +1,116 @@
+package apply
+
+import (
+	"sync"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/ephemeral"
+	"github.com/rig-iac/rig/internal/marks"
+	"github.com/rig-iac/rig/internal/planner"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// ephemerals opens, during an apply, the ephemeral resources that what
+// the apply evaluates refers to: each resource once, when first needed
+// (after everything its configuration refers to, since the operation that
+// needs it waits for that), and all of them closed when the apply ends.
+// Their problems are reported with the apply's diagnostics.
+type ephemerals struct {
+	a   *applier
+	set *ephemeral.Set
+
+	mu    sync.Mutex
+	byRes map[addrs.AbsResource]*ephemeralEntry
+	// diags are the problems of opening them.
+	diags diag.Diagnostics
+}
+
+// close closes every ephemeral resource the apply opened and returns the
+// problems of opening, renewing and closing them.
+func (e *ephemerals) close() diag.Diagnostics {
+	ds := e.set.CloseAll(e.a.opCtx)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.diags.Append(ds)
+}
+
+type ephemeralEntry struct {
+	once sync.Once
+	v    cty.Value
+}
+
+func newEphemerals(a *applier) *ephemerals {
+	return &ephemerals{a: a, set: ephemeral.NewSet(), byRes: map[addrs.AbsResource]*ephemeralEntry{}}
+}
+
+// value returns the value of ephemeral resource r, opening its instances
+// on first use.
+func (e *ephemerals) value(r addrs.AbsResource) cty.Value {
+	e.mu.Lock()
+	en := e.byRes[r]
+	if en == nil {
+		en = &ephemeralEntry{}
+		e.byRes[r] = en
+	}
+	e.mu.Unlock()
+	en.once.Do(func() {
+		var ds diag.Diagnostics
+		en.v, ds = e.open(r)
+		if len(ds) > 0 {
+			e.mu.Lock()
+			e.diags = e.diags.Append(ds)
+			e.mu.Unlock()
+		}
+	})
+	return en.v
+}
+
+// open opens every instance of ephemeral resource r.
+func (e *ephemerals) open(r addrs.AbsResource) (cty.Value, diag.Diagnostics) {
+	a := e.a
+	m := a.cfg.Descendant(r.Module.Module())
+	if m == nil {
+		return cty.DynamicVal.Mark(marks.Ephemeral), nil
+	}
+	rc := m.ResourceByAddr(r.Resource)
+	if rc == nil {
+		return cty.DynamicVal.Mark(marks.Ephemeral), nil
+	}
+	exp, ds := a.expansion(r, rc)
+	if ds.HasErrors() {
+		return cty.DynamicVal.Mark(marks.Ephemeral), ds
+	}
+	ref := planner.ResolveProvider(m, rc)
+	sch, more := a.set.Schemas(a.opCtx, ref.Config.Provider)
+	if ds = ds.Append(more); more.HasErrors() {
+		return cty.DynamicVal.Mark(marks.Ephemeral), ds
+	}
+	s, ok := sch.EphemeralResources[r.Resource.Type]
+	if !ok {
+		summary, detail := provider.UnsupportedType(ref.Config.Provider, sch, addrs.Ephemeral, r.Resource.Type)
+		return cty.DynamicVal.Mark(marks.Ephemeral), ds.Append(diag.At(rc.TypeRange, summary, detail))
+	}
+	vals := map[addrs.InstanceKey]cty.Value{}
+	for _, k := range exp.Keys {
+		addr := r.Instance(k)
+		inst := exp.InstanceData(k)
+		pc := ref.Config
+		if ref.KeyExpr != nil {
+			var more diag.Diagnostics
+			pc, more = planner.ProviderInstanceOf(a.eval, ref, addr, inst)
+			if ds = ds.Append(more); more.HasErrors() {
+				continue
+			}
+		}
+		prov, more := a.provider(pc)
+		if ds = ds.Append(more); more.HasErrors() {
+			continue
+		}
+		v, more := planner.OpenEphemeral(a.opCtx, e.set, planner.EphemeralInstance{Config: rc, Schema: s, Provider: prov, Addr: addr, Scope: a.eval.Scope(r.Module, inst)})
+		ds = ds.Append(more)
+		vals[k] = v
+	}
+	return marks.MarkEphemeral(exp.WholeValue(vals)), ds
+}

@@ -1,0 +1,90 @@
+package planner
+
+import (
+	"slices"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/eval"
+	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/marks"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// planEphemeralResource opens the instances of an ephemeral resource whose
+// configuration is wholly known, in every instance of module mi, so that
+// what refers to them is planned with their values; an instance whose
+// configuration is not yet known has an unknown value, and is opened during
+// apply. Ephemeral resources have no changes and no state: the plan keeps
+// only their values, marked ephemeral, for the expressions that use them,
+// and closes them when planning is done.
+func (p *planner) planEphemeralResource(w *objectWork, m *config.Module, r *config.Resource, mi addrs.ModuleInstance) func() {
+	var ds diag.Diagnostics
+	absAddr := r.Addr.Absolute(mi)
+	cr := configAddr(m, r)
+	p.mu.Lock()
+	p.handled[absAddr] = true
+	sch := p.schemas[cr]
+	p.mu.Unlock()
+	ref := ResolveProvider(m, r)
+	var prov provider.Interface
+	if ref.KeyExpr == nil {
+		var more diag.Diagnostics
+		prov, more = p.configuredProvider(ref.Config)
+		ds = ds.Append(more)
+		if ds.HasErrors() {
+			w.note(ds)
+			return nil
+		}
+	}
+	exp, more := eval.Expand(p.eval.Scope(mi, lang.InstanceData{}), r)
+	ds = ds.Append(more)
+	w.note(ds)
+	if ds.HasErrors() {
+		return nil
+	}
+	vals := make([]cty.Value, len(exp.Keys))
+	for i, k := range exp.Keys {
+		addr := absAddr.Instance(k)
+		pc, prov := ref.Config, prov
+		if ref.KeyExpr != nil {
+			var more diag.Diagnostics
+			pc, prov, more = p.instanceProvider(ref, addr, exp.InstanceData(k))
+			if w.note(more); prov == nil {
+				continue
+			}
+		}
+		inst := EphemeralInstance{Config: r, Schema: sch, Provider: prov, Addr: addr, Scope: p.eval.Scope(mi, exp.InstanceData(k))}
+		w.add(addr, pc, func() diag.Diagnostics {
+			v, ds := OpenEphemeral(p.ctx, p.ephemerals, inst)
+			vals[i] = v
+			return ds
+		})
+	}
+	return func() {
+		byKey := map[addrs.InstanceKey]cty.Value{}
+		for i, k := range exp.Keys {
+			if vals[i] != cty.NilVal {
+				byKey[k] = vals[i]
+			}
+		}
+		p.mu.Lock()
+		p.planned[absAddr] = marks.MarkEphemeral(exp.WholeValue(byKey))
+		p.mu.Unlock()
+	}
+}
+
+// ephemeralVariables returns the sorted names of cfg's variables declared
+// ephemeral.
+func ephemeralVariables(cfg *config.Module) []string {
+	var out []string
+	for name, v := range cfg.Variables {
+		if v.Ephemeral {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
