@@ -3,6 +3,7 @@ package apply
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -109,7 +110,8 @@ resource "test_other" "b" {
 // allows, within -parallelism 10.
 func TestWritesBackOffWhenThrottled(t *testing.T) {
 	var b strings.Builder
-	for i := range 30 {
+	const n = 30
+	for i := range n {
 		fmt.Fprintf(&b, "resource \"test_thing\" \"t%d\" {\n  key = \"t%d\"\n}\n", i, i)
 	}
 	src := b.String()
@@ -140,10 +142,26 @@ func TestWritesBackOffWhenThrottled(t *testing.T) {
 	if got := set.Limiter(pc).Limit(); got != 5 {
 		t.Errorf("limit after one throttling error: %d, want 10/2 = 5", got)
 	}
+	// Up to -parallelism operations may have been let through under the
+	// old limit before rig had t0's answer and still reach the provider
+	// after it (a loaded machine delays them): the ones after those run
+	// under the new limit.
+	var after []providertest.Op
 	for _, x := range ops {
-		if x.Start < throttled.End || x.Start <= fell.lastStart {
-			continue
+		if x.Start > throttled.End && x.Start > fell.lastStart {
+			after = append(after, x)
 		}
+	}
+	slices.SortFunc(after, func(a, b providertest.Op) int { return a.Start - b.Start })
+	if len(after) <= 10 {
+		// A machine so loaded that nearly every operation was let through
+		// before t0's answer: the limit's fall is all there is to check.
+		t.Logf("only %d operations started after the limit fell (%s)", len(after), providertest.OrderString(ops))
+		after = after[:0]
+	} else {
+		after = after[10:]
+	}
+	for _, x := range after {
 		alongside := 0
 		for _, y := range ops {
 			if providertest.Overlapped(x, y) && y.Start < x.Start {
@@ -154,8 +172,8 @@ func TestWritesBackOffWhenThrottled(t *testing.T) {
 			t.Errorf("%s started beside %d operations after the limit fell to 5 (%s)", x, alongside, providertest.OrderString(ops))
 		}
 	}
-	if len(ops) != 30 {
-		t.Errorf("%d operations ran, want 30", len(ops))
+	if len(ops) != n {
+		t.Errorf("%d operations ran, want %d", len(ops), n)
 	}
 }
 
