@@ -514,6 +514,7 @@ func (a *applier) newObject(c *plan.ResourceInstanceChange, sch provider.Schema,
 	}
 	obj.CreateBeforeDestroy = c.CreateBeforeDestroy
 	obj.SkipDestroy = c.SkipDestroy
+	obj.PreventDestroy = c.PreventDestroy
 	return obj, nil
 }
 

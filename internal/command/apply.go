@@ -95,6 +95,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	p, more := m.makePlan(ctx, op, &f)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
+		m.showRefusedPlan(ctx, out, op, p, ds)
 		out.diagnostics(ds)
 		return 1
 	}

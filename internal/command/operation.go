@@ -138,6 +138,8 @@ type operation struct {
 	cwd string
 	// maxInstances is rig.hcl's max_instances (0: the default).
 	maxInstances int
+	// safeguards are rig.hcl's settings of rig's safeguards.
+	safeguards safeguards
 	// refreshHooks observes the refresh while planning; nil means none.
 	refreshHooks plan.RefreshHooks
 	// generated are the objects -generate-config-out imported, which the
@@ -186,6 +188,7 @@ func (m *Meta) prepare(ctx context.Context, f *operationFlags, lockOp string) (*
 	f.limits = mergeLimits(st.limits, f.limits)
 	op.dependencies = st.dependencies
 	op.maxInstances = st.maxInstances
+	op.safeguards = st.safeguards
 	store, more := m.stateStore(ctx, cfg)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
@@ -284,6 +287,7 @@ func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (
 		Mode: mode, Variables: op.variables, Replace: replace, SkipRefresh: !f.refresh,
 		Parallelism: f.parallelism, Limits: f.limits, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances,
 		Targets: targets, Excludes: excludes, Hooks: op.refreshHooks, Generated: op.generated,
+		RecordPreventDestroy: op.safeguards.recordPreventDestroy,
 	})
 	m.logPlan(p, time.Since(start))
 	return p, ds.Append(more)

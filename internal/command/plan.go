@@ -71,6 +71,7 @@ func runPlan(m *Meta, args []string) int {
 	p, more := m.makePlan(ctx, op, &f)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
+		m.showRefusedPlan(ctx, out, op, p, ds)
 		out.diagnostics(ds)
 		return 1
 	}

@@ -30,6 +30,8 @@ const settingsFile = "rig.hcl"
 //	}
 //	recorded_dependencies = "reduced"  # or "transitive", the default
 //	max_instances = 500000  # per resource block or module call; default 100000
+//
+// and rig's safeguards (safeguards.go).
 type settings struct {
 	parallelism int // 0 when not set
 	limits      []apply.Limit
@@ -38,6 +40,8 @@ type settings struct {
 	// maxInstances bounds the instances of one resource block or module
 	// call; 0 when not set (lang.DefaultMaxInstances).
 	maxInstances int
+	// safeguards are the settings of rig's own safeguards.
+	safeguards safeguards
 }
 
 // loadSettings reads rig.hcl in the working directory, if there is one.
@@ -59,9 +63,11 @@ func (m *Meta) loadSettings() (settings, diag.Diagnostics) {
 	if hds.HasErrors() {
 		return s, ds
 	}
-	attrs, hds := f.Body.JustAttributes()
-	ds = ds.Append(hds)
-	for name, attr := range attrs {
+	body := f.Body.(*hclsyntax.Body)
+	for _, b := range body.Blocks {
+		ds = ds.Append(s.safeguards.block(b))
+	}
+	for name, attr := range body.Attributes {
 		v, hds := attr.Expr.Value(nil)
 		ds = ds.Append(hds)
 		if hds.HasErrors() {
@@ -106,7 +112,11 @@ func (m *Meta) loadSettings() (settings, diag.Diagnostics) {
 					`recorded_dependencies must be "transitive" (every resource an object depends on, as OpenTofu records them; the default) or "reduced" (only the direct ones, with a deleted resource's dependencies passed on to its dependents).`))
 			}
 		default:
-			ds = ds.Append(diag.At(attr.NameRange, "Unsupported setting", fmt.Sprintf("%s has no setting named %q; it knows parallelism, limits, recorded_dependencies and max_instances.", settingsFile, name)))
+			if known, more := s.safeguards.attribute(name, attr, v); known {
+				ds = ds.Append(more)
+				continue
+			}
+			ds = ds.Append(diag.At(attr.NameRange, "Unsupported setting", fmt.Sprintf("%s has no setting named %q; it knows parallelism, limits, recorded_dependencies, max_instances, %s.", settingsFile, name, safeguardNames)))
 		}
 	}
 	return s, ds

@@ -285,10 +285,11 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	change := &ResourceInstanceChange{
 		Addr: addr, ProviderConfig: pc, Before: priorVal, After: planned,
 		PriorPrivate: priorPrivate, PlannedPrivate: resp.PlannedPrivate,
-		Dependencies:  p.rg.resourceDeps[cr],
-		SchemaVersion: uint64(sch.Version),
-		Importing:     importing,
-		SkipDestroy:   r.Managed.SkipsDestroy(),
+		Dependencies:   p.rg.resourceDeps[cr],
+		SchemaVersion:  uint64(sch.Version),
+		Importing:      importing,
+		SkipDestroy:    r.Managed.SkipsDestroy(),
+		PreventDestroy: p.protectionAt(r, addr, obj),
 	}
 	if inh, ok := p.cbd[cr]; ok {
 		change.CreateBeforeDestroy = true
@@ -400,13 +401,15 @@ func (p *planner) recordUnchanged() {
 	for _, c := range p.changes {
 		addr := c.ObjectAddr()
 		cur := p.refreshed.Object(addr)
-		if c.Action != NoOp || cur == nil || cur.CreateBeforeDestroy == c.CreateBeforeDestroy && cur.SkipDestroy == c.SkipDestroy && sameResources(cur.Dependencies, c.Dependencies) {
+		if c.Action != NoOp || cur == nil || cur.CreateBeforeDestroy == c.CreateBeforeDestroy && cur.SkipDestroy == c.SkipDestroy &&
+			c.PreventDestroy == cur.PreventDestroy && sameResources(cur.Dependencies, c.Dependencies) {
 			continue
 		}
 		obj := *cur
 		obj.Dependencies = c.Dependencies
 		obj.CreateBeforeDestroy = c.CreateBeforeDestroy
 		obj.SkipDestroy = c.SkipDestroy
+		obj.PreventDestroy = c.PreventDestroy
 		p.refreshed.SetObject(addr, &obj, c.ProviderConfig)
 	}
 }
@@ -487,6 +490,7 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 	}
 	r := p.cfg.ConfigResource(addr.ContainingResource().InConfig())
 	action := Delete
+	var refusedBy string
 	if forget, why := p.forgetInstead(r, addr, dk, obj); forget {
 		action = Forget
 		if why != ReasonNone {
@@ -496,11 +500,20 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Resource will be removed from the state",
 				Detail: fmt.Sprintf("After this plan is applied, the resource %s will not be managed anymore by rig.\n\nIn case you want to manage the resource again, you will have to import it.", addr)})
 		}
-	} else if r != nil && dk == addrs.NotDeposed {
-		ds = ds.Append(p.preventDestroy(r, addr))
+	} else if dk == addrs.NotDeposed {
+		// The state's record refuses the deletion first: the plan goes on
+		// and is shown with it marked.
+		var refusal *diag.Diagnostic
+		if refusedBy, refusal = p.recordedProtection(addr, obj, r != nil); refusal != nil {
+			p.mu.Lock()
+			p.refused = append(p.refused, *refusal)
+			p.mu.Unlock()
+		} else {
+			ds = ds.Append(p.preventDestroy(r, addr))
+		}
 	}
 	p.addChange(&ResourceInstanceChange{
-		Addr: addr, Deposed: dk, ProviderConfig: pc, Action: action, Reason: reason,
+		Addr: addr, Deposed: dk, ProviderConfig: pc, Action: action, Reason: reason, RefusedBy: refusedBy,
 		Before: prior, After: cty.NullVal(prior.Type()), PriorPrivate: priv,
 		CreateBeforeDestroy: action == Delete && (obj.CreateBeforeDestroy || dk != addrs.NotDeposed),
 		Dependencies:        obj.Dependencies, SchemaVersion: obj.SchemaVersion,

@@ -86,6 +86,7 @@ type changeJSON struct {
 	PlannedPrivate  []byte       `json:"planned_private,omitempty"`
 	CBD             bool         `json:"create_before_destroy,omitempty"`
 	SkipDestroy     bool         `json:"skip_destroy,omitempty"`
+	PreventDestroy  string       `json:"rig_prevent_destroy,omitempty"`
 	CBDFrom         string       `json:"create_before_destroy_from,omitempty"`
 	CBDVia          string       `json:"create_before_destroy_via,omitempty"`
 	Trigger         *triggerJSON `json:"replace_triggered_by,omitempty"`
@@ -447,7 +448,7 @@ func decodeChange(cj changeJSON) (*plan.ResourceInstanceChange, error) {
 	c := &plan.ResourceInstanceChange{
 		Addr: addr, Deposed: addrs.DeposedKey(cj.Deposed), ProviderConfig: pc, Action: a, Reason: reasonNames[cj.Reason],
 		PriorPrivate: cj.PriorPrivate, PlannedPrivate: cj.PlannedPrivate, CreateBeforeDestroy: cj.CBD, SchemaVersion: cj.SchemaVersion,
-		SkipDestroy: cj.SkipDestroy,
+		SkipDestroy: cj.SkipDestroy, PreventDestroy: cj.PreventDestroy,
 	}
 	if cj.CBDFrom != "" {
 		if c.CBDInheritedFrom, err = addrs.ParseAbsResourceStr(cj.CBDFrom); err != nil {
@@ -515,7 +516,7 @@ func encodeChange(c *plan.ResourceInstanceChange) (changeJSON, error) {
 	cj := changeJSON{
 		Addr: c.Addr.String(), Deposed: string(c.Deposed), Provider: c.ProviderConfig.String(),
 		Action: c.Action.String(), Reason: c.Reason.JSON(), PriorPrivate: c.PriorPrivate, PlannedPrivate: c.PlannedPrivate,
-		CBD: c.CreateBeforeDestroy, SchemaVersion: c.SchemaVersion, SkipDestroy: c.SkipDestroy,
+		CBD: c.CreateBeforeDestroy, SchemaVersion: c.SchemaVersion, SkipDestroy: c.SkipDestroy, PreventDestroy: c.PreventDestroy,
 	}
 	if c.CBDInheritedFrom != (addrs.AbsResource{}) {
 		cj.CBDFrom = c.CBDInheritedFrom.String()
