@@ -175,9 +175,10 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 		Provisioners: provisioners(), MaxInstances: op.maxInstances,
 	})
 	var note string
+	var record *timeline.Record
 	if rec != nil {
 		var more diag.Diagnostics
-		note, more = m.keepTimeline(rec, g, f, op.providers)
+		note, record, more = m.keepTimeline(rec, g, f, op.providers, ds)
 		ds = ds.Append(more)
 	}
 	printNote := func() {
@@ -192,6 +193,9 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	ds = ds.Append(forgottenError(p, f))
 	out.diagnostics(withoutDeprecations(ds))
 	if ds.HasErrors() {
+		if record != nil {
+			m.showApplyReport(out, record)
+		}
 		printNote()
 		return 1
 	}

@@ -35,13 +35,18 @@ func newTimelineRecorder(op *operation, g *apply.Graph, f *operationFlags) *time
 // an operation, and writes its page to the file -timeline names, if any;
 // note then tells where. A failure to record is a warning; a failure to
 // write the page asked for is an error.
-func (m *Meta) keepTimeline(rec *timeline.Recorder, g *apply.Graph, f *operationFlags, set *provider.Set) (note string, ds diag.Diagnostics) {
-	if rec.Operations() == 0 && f.timeline == "" {
-		return "", nil
+//
+// runDiags are the apply's diagnostics (noteRunErrors); the record is
+// returned for the apply report, and kept as well when the apply failed
+// before any operation ran (a precondition, an interrupt).
+func (m *Meta) keepTimeline(rec *timeline.Recorder, g *apply.Graph, f *operationFlags, set *provider.Set, runDiags diag.Diagnostics) (note string, r *timeline.Record, ds diag.Diagnostics) {
+	if rec.Operations() == 0 && f.timeline == "" && !runDiags.HasErrors() {
+		return "", nil, nil
 	}
-	r := rec.Finish(g)
+	r = rec.Finish(g)
+	noteRunErrors(r, runDiags)
 	r.APIs = apiSeries(set)
-	if rec.Operations() > 0 {
+	if rec.Operations() > 0 || runDiags.HasErrors() {
 		if err := saveTimeline(m.timelineFile(), r); err != nil {
 			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Failed to record the timeline",
 				Detail: fmt.Sprintf("rig show -timeline will not show this %s: %s", r.Command, err)})
@@ -49,11 +54,11 @@ func (m *Meta) keepTimeline(rec *timeline.Recorder, g *apply.Graph, f *operation
 	}
 	if f.timeline != "" {
 		if err := writeTimelinePage(f.timeline, r); err != nil {
-			return "", ds.Append(diag.Errorf("Failed to write the timeline", "%s", err))
+			return "", r, ds.Append(diag.Errorf("Failed to write the timeline", "%s", err))
 		}
 		note = fmt.Sprintf("The timeline of this %s is in %s.", r.Command, f.timeline)
 	}
-	return note, ds
+	return note, r, ds
 }
 
 // apiSeries returns the calls each provider configuration of set had in
