@@ -188,6 +188,16 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 				failed, status = true, state.Tainted
 			}
 		}
+		if gate := gateOf(a.graph, op); gate != nil && status == state.Ready && cbd {
+			// rig.hcl's health gate: nothing moves onto the new object
+			// before it passes; if it does not, it is rolled back.
+			passed, private, more := a.passGate(walkCtx, gate, gatedObject{op: op, c: c, r: r, sch: sch, prov: prov, meta: meta,
+				inst: inst, value: newVal, private: resp.Private, deposeKey: deposeKey})
+			if more.HasErrors() {
+				return Result{}, ds.Append(more)
+			}
+			newVal, resp.Private = passed, private
+		}
 		obj, err := a.newObject(c, sch, newVal, resp.Private, status)
 		if err != nil {
 			return Result{}, ds.Append(err)

@@ -287,7 +287,7 @@ func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (
 		Mode: mode, Variables: op.variables, Replace: replace, SkipRefresh: !f.refresh,
 		Parallelism: f.parallelism, Limits: f.limits, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances,
 		Targets: targets, Excludes: excludes, Hooks: op.refreshHooks, Generated: op.generated,
-		RecordPreventDestroy: op.safeguards.recordPreventDestroy,
+		RecordPreventDestroy: op.safeguards.recordPreventDestroy, HealthGates: op.safeguards.gates,
 	})
 	m.logPlan(p, time.Since(start))
 	return p, ds.Append(more)

@@ -94,6 +94,10 @@ type ResourceInstanceChange struct {
 	// records for the object was set: the plan refuses the deletion, which
 	// is shown marked. "" for every other change.
 	RefusedBy string
+	// Gate is the health gate of a create_before_destroy replacement of a
+	// resource rig.hcl names in a health_gate block, with its batch; nil
+	// otherwise.
+	Gate *HealthGate
 	// CBDInheritedFrom names the resource whose create_before_destroy this
 	// object inherited; zero when its own setting (or none) applies.
 	CBDInheritedFrom addrs.AbsResource

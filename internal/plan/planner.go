@@ -70,6 +70,9 @@ type Options struct {
 	// record_prevent_destroy). A plan refuses to destroy an object whose
 	// record the state holds whatever this says.
 	RecordPreventDestroy bool
+	// HealthGates are rig.hcl's health_gate blocks, by the resource's
+	// address in configuration ("module.app.aws_instance.web").
+	HealthGates map[string]HealthGate
 }
 
 // Make plans the changes that bring prior in line with cfg (or destroy
@@ -137,6 +140,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 			}
 		}
 	}
+	assignGates(p.changes, opts.HealthGates)
 	result.Changes = p.changes
 	slices.SortFunc(p.drift, func(a, b *ResourceInstanceChange) int { return a.ObjectAddr().Compare(b.ObjectAddr()) })
 	result.Drift = p.drift

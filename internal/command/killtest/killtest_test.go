@@ -58,7 +58,9 @@ func TestPGKillAtRandomMoments(t *testing.T) {
 
 // killConfig has three chained groups of var.n objects: plain is updated in
 // place when var.content changes; cbd (create_before_destroy) and ordered
-// (delete-first) are replaced when var.key changes.
+// (delete-first) are replaced when var.key changes, cbd through the health
+// gate killSettings sets, 10 instances at a time: a kill may land while a
+// new object waits at its gate (recorded tainted, the old one deposed).
 const killConfig = `
 terraform {
   required_providers {
@@ -79,12 +81,26 @@ resource "test_file" "cbd" {
   content = test_file.plain[count.index].id
   lifecycle {
     create_before_destroy = true
+    postcondition {
+      condition     = self.content == test_file.plain[count.index].id
+      error_message = "${self.id} does not hold its plain object's id."
+    }
   }
 }
 resource "test_file" "ordered" {
   count   = var.n
   key     = var.key
   content = test_file.cbd[count.index].id
+}
+`
+
+// killSettings gates cbd's replacements: each new object is read again
+// and its postcondition checked before anything moves onto it, in batches.
+const killSettings = `
+health_gate "test_file.cbd" {
+  interval = "5ms"
+  timeout  = "1m"
+  batch    = 10
 }
 `
 
@@ -164,7 +180,7 @@ provider_installation {
   }
 }
 `)
-	e.dir = workdir(t, map[string]string{"main.tf": backendBlock + killConfig})
+	e.dir = workdir(t, map[string]string{"main.tf": backendBlock + killConfig, "rig.hcl": killSettings})
 	e.env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "RIG_TESTPROVIDER_WORLD="+e.world, "RIG_TESTPROVIDER_DELAY_MS=2")
 	return e
 }
