@@ -25,6 +25,9 @@ import (
 
 // Options configures an apply.
 type Options struct {
+	// Intents, when not nil, records each create's intent before its
+	// provider is asked (IntentLog).
+	Intents IntentLog
 	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
 	Cwd string
 	// Parallelism bounds the operations running at once (default 10).

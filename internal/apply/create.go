@@ -131,6 +131,16 @@ func (a *applier) createOrUpdate(walkCtx context.Context, op Op, c *plan.Resourc
 		// new marks, without asking the provider, as OpenTofu does.
 		resp = provider.ApplyResponse{NewState: planned, Private: planResp.PlannedPrivate}
 	} else {
+		if a.opts.Intents != nil && c.Action.Creates() {
+			// Durable before the call: a crash during it leaves the intent.
+			if err := a.opts.Intents.Begin(intentOf(op.Addr, c.ProviderConfig, sch.Block, planned.MarkWithPaths(configMarks))); err != nil {
+				return Result{}, ds.Append(diag.Errorf("Failed to record the create's intent", "Before creating %s: %s", op.Addr, err))
+			}
+			defer func() {
+				// After the result is recorded (or nothing was made).
+				_ = a.opts.Intents.End(op.Addr)
+			}()
+		}
 		resp = prov.ApplyResourceChange(provider.WithResourceInstance(a.opCtx, op.Addr), provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate, ProviderMeta: meta})
 	}
 	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, markedConfig, c.Before).InBody(r.Config), oaddr))

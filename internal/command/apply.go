@@ -149,10 +149,21 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 		fmt.Fprintln(m.Out)
 	}
 	counter := &ui.CountHooks{}
+	carried, cutOff := m.reportCutOffCreates()
+	out.diagnostics(cutOff)
 	// From here on an interrupt stops rig gracefully only: operations
 	// finish and are recorded.
 	endWriting := m.beginWriting()
 	defer endWriting()
+	intents, err := m.openIntents(op.safeguards.recordCreateIntents, carried)
+	if err != nil {
+		out.diagnostics(diag.Diagnostics{diag.Errorf("Failed to record the creates' intents", "%s", err)})
+		return 1
+	}
+	var applyOpts apply.Options
+	if intents != nil {
+		applyOpts.Intents = intents
+	}
 	writer := statemgr.NewWriter(op.store, op.state)
 	if g == nil {
 		// The timeline needs the graph; Apply reports its errors.
@@ -172,7 +183,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	final, ds := apply.Apply(ctx, op.cfg, p, op.providers, apply.Options{
 		Parallelism: f.parallelism, Limits: f.limits, Hooks: hooks, StateWriter: writer, Workspace: m.workspace(),
 		Graph: g, ReleaseApplied: true, SpliceDependencies: op.dependencies == plan.ReducedDependencies, Cwd: op.cwd,
-		Provisioners: provisioners(), MaxInstances: op.maxInstances,
+		Provisioners: provisioners(), MaxInstances: op.maxInstances, Intents: applyOpts.Intents,
 	})
 	var note string
 	var record *timeline.Record
@@ -191,6 +202,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 		ds = ds.Append(m.persistFailed(final, writer, err)) // errored.go: errored.tfstate
 	}
 	ds = ds.Append(forgottenError(p, f))
+	m.closeIntents(intents, !ds.HasErrors())
 	out.diagnostics(withoutDeprecations(ds))
 	if ds.HasErrors() {
 		if record != nil {

@@ -58,6 +58,8 @@ func runPlan(m *Meta, args []string) int {
 	// A second interrupt asks the providers to stop (StopProvider).
 	forceStop = func() { op.providers.Stop(context.Background()) }
 	op.refreshHooks = out.refreshHooks()
+	_, cutOff := m.reportCutOffCreates()
+	out.diagnostics(cutOff)
 	var generated []plan.GeneratedResource
 	if genOut != "" {
 		var more diag.Diagnostics

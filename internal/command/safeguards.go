@@ -12,11 +12,12 @@ import (
 
 // safeguardNames lists the settings safeguards reads, for the error about
 // an unknown one.
-const safeguardNames = "record_prevent_destroy and health_gate blocks"
+const safeguardNames = "record_prevent_destroy, record_create_intents and health_gate blocks"
 
 // safeguards are rig.hcl's settings of what rig adds to keep objects safe:
 //
 //	record_prevent_destroy = true  # keep prevent_destroy with each object
+//	record_create_intents  = true  # record each create before the call
 //	health_gate "aws_instance.web" {  # create_before_destroy replacements
 //	  interval = "10s"                # read again and check postconditions
 //	  timeout  = "5m"                 # until they pass or this passes
@@ -26,6 +27,10 @@ type safeguards struct {
 	// recordPreventDestroy records, with each object whose resource sets
 	// lifecycle.prevent_destroy, where it was set (plan.Options).
 	recordPreventDestroy bool
+	// recordCreateIntents records each create's intent before its
+	// provider is asked (apply.IntentLog), so that a crash's cut-off
+	// creates are listed by the next run.
+	recordCreateIntents bool
 	// gates are the health gates, by resource address (plan.Options).
 	gates map[string]plan.HealthGate
 }
@@ -46,6 +51,13 @@ func (s *safeguards) attribute(name string, attr *hclsyntax.Attribute, v cty.Val
 				"record_prevent_destroy must be true or false: whether rig records lifecycle.prevent_destroy with each object it protects, so that the protection outlives the resource block.")}
 		}
 		s.recordPreventDestroy = v.True()
+		return true, nil
+	case "record_create_intents":
+		if v.Type() != cty.Bool || v.IsNull() {
+			return true, diag.Diagnostics{diag.At(attr.Expr.Range(), "Invalid record_create_intents",
+				"record_create_intents must be true or false: whether rig records each create durably before asking its provider, so that the creates a crash cuts off are listed afterwards.")}
+		}
+		s.recordCreateIntents = v.True()
 		return true, nil
 	}
 	return false, nil

@@ -94,9 +94,13 @@ resource "test_file" "ordered" {
 }
 `
 
-// killSettings gates cbd's replacements: each new object is read again
-// and its postcondition checked before anything moves onto it, in batches.
+// killSettings records each create's intent before its call, so the run
+// after a kill lists the creates it cut off, and gates cbd's
+// replacements: each new object is read again and its postcondition
+// checked before anything moves onto it, in batches.
 const killSettings = `
+record_create_intents = true
+
 health_gate "test_file.cbd" {
   interval = "5ms"
   timeout  = "1m"
@@ -326,8 +330,10 @@ func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) 
 		}
 	}
 
-	// Recover: plan (which folds the journal in), apply, plan again.
-	e.mustRun(append([]string{"plan", "-no-color", "-input=false"}, mode...)...)
+	// Recover: plan (which folds the journal in, and lists the creates
+	// the kill cut off), apply, plan again.
+	recovery := e.mustRun(append([]string{"plan", "-no-color", "-input=false"}, mode...)...)
+	cutOff := recovery.stdout + recovery.stderr
 	e.mustRun(append([]string{"apply", "-auto-approve", "-no-color", "-input=false"}, mode...)...)
 	if r := e.run(append([]string{"plan", "-detailed-exitcode", "-no-color", "-input=false"}, mode...)...); r.code != 0 {
 		t.Fatalf("%s: the plan after recovery did not converge: exit %d\n%s%s", what, r.code, r.stdout, r.stderr)
@@ -357,6 +363,11 @@ func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) 
 			continue
 		}
 		orphans = append(orphans, id)
+		// Every create under way at the kill is listed, with the values
+		// it was planned with: the orphan is found by its content.
+		if !strings.Contains(cutOff, "Creates cut off by a crash") || !strings.Contains(cutOff, fmt.Sprintf("content = %q", world[id])) {
+			t.Errorf("%s: the create of orphan %s (content %q) is not listed among the creates cut off by the kill:\n%s", what, id, world[id], cutOff)
+		}
 	}
 	if len(orphans) > run.underWay {
 		t.Errorf("%s: %d objects orphaned by the kill, more than the %d creates it interrupted", what, len(orphans), run.underWay)
