@@ -38,7 +38,13 @@ import (
 //     whose create was under way when rig was killed (created during the
 //     killed run, never reported complete by it: the provider made them but
 //     rig never learned their id, which no engine can know). There can be
-//     at most -parallelism of those; the test counts and removes them.
+//     at most -parallelism of those; each must be listed by the plan after
+//     the kill among the "Creates cut off by a crash", with the content it
+//     was planned with (rig.hcl's record_create_intents); the test counts
+//     and removes them.
+//
+// The create_before_destroy replacements pass a health gate (rig.hcl), in
+// batches, so kills also land while new objects wait at their gate.
 //
 // RIG_TEST_KILL_ITERATIONS sets the number of iterations (10 by default, 4
 // for PostgreSQL); RIG_TEST_KILL_SEED replays the choices of the run a
