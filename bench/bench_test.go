@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rig-iac/rig/internal/planner"
+
 	"github.com/rig-iac/rig/bench/gen"
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
@@ -97,7 +99,7 @@ func mustPlan(b testing.TB, cfg *config.Module, prior *state.State, mode plan.Mo
 	b.Helper()
 	set := providers()
 	defer set.Close()
-	p, ds := plan.Make(context.Background(), cfg, prior, set, plan.Options{Mode: mode, Parallelism: 10, Dependencies: plan.ReducedDependencies})
+	p, ds := planner.Make(context.Background(), cfg, prior, set, planner.Options{Mode: mode, Parallelism: 10, Dependencies: plan.ReducedDependencies})
 	if ds.HasErrors() {
 		b.Fatal(ds.Err())
 	}

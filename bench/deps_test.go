@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/rig-iac/rig/internal/planner"
+
 	"github.com/rig-iac/rig/bench/gen"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/state"
@@ -27,7 +29,7 @@ func BenchmarkRecordedDependencies(b *testing.B) {
 				var s *state.State
 				for b.Loop() {
 					set := providers()
-					p, ds := plan.Make(context.Background(), cfg, state.New(), set, plan.Options{Parallelism: 10, Dependencies: m.mode})
+					p, ds := planner.Make(context.Background(), cfg, state.New(), set, planner.Options{Parallelism: 10, Dependencies: m.mode})
 					set.Close()
 					if ds.HasErrors() {
 						b.Fatal(ds.Err())

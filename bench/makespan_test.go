@@ -9,9 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rig-iac/rig/internal/planner"
+
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/config"
-	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/providertest"
 	"github.com/rig-iac/rig/internal/state"
@@ -88,7 +89,7 @@ func BenchmarkMakespan(b *testing.B) {
 			for b.Loop() {
 				prov := providertest.New()
 				set := provider.NewSet(prov.Factories())
-				p, ds := plan.Make(context.Background(), cfg, state.New(), set, plan.Options{})
+				p, ds := planner.Make(context.Background(), cfg, state.New(), set, planner.Options{})
 				if ds.HasErrors() {
 					b.Fatal(ds.Err())
 				}

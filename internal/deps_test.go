@@ -65,19 +65,25 @@ var allowedImports = map[string][]string{
 	"internal/checks": {"internal/addrs", "internal/config"},
 	// Evaluation of a configuration tree's expressions, shared by plan and apply.
 	"internal/eval": {"internal/addrs", "internal/checks", "internal/config", "internal/diag", "internal/lang", "internal/marks", "internal/provider"},
-	"internal/plan": {"internal/adaptive", "internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
-		"internal/eval", "internal/lang", "internal/marks", "internal/parallel", "internal/provider", "internal/provisioner", "internal/state"},
+	// The plan as a value and its vocabulary: what views, saved plans and apply read.
+	"internal/plan": {"internal/addrs", "internal/checks", "internal/config", "internal/diag", "internal/marks", "internal/provider", "internal/state"},
+	// The protocol of one resource instance with its provider, at plan and at apply.
+	"internal/instance": {"internal/addrs", "internal/checks", "internal/config", "internal/diag", "internal/eval",
+		"internal/lang", "internal/marks", "internal/plan", "internal/provider", "internal/state"},
+	// The planning engine: graph, walk, targeting, moves, import, validate, generated configuration.
+	"internal/planner": {"internal/adaptive", "internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
+		"internal/eval", "internal/instance", "internal/lang", "internal/marks", "internal/parallel", "internal/plan", "internal/provider", "internal/provisioner", "internal/state"},
 	"internal/plan/planfile": {"internal/addrs", "internal/ctyjson", "internal/marks", "internal/plan", "internal/state", "internal/state/statefile"},
 	"internal/apply": {"internal/adaptive", "internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
-		"internal/eval", "internal/lang", "internal/marks", "internal/plan", "internal/provider", "internal/provisioner", "internal/state"},
+		"internal/eval", "internal/instance", "internal/lang", "internal/marks", "internal/plan", "internal/planner", "internal/provider", "internal/provisioner", "internal/state"},
 	"internal/ui": {"internal/addrs", "internal/apply", "internal/dag", "internal/diag", "internal/marks", "internal/plan",
 		"internal/provider", "internal/state"},
 	// Why a plan does what it does to one address (rig explain).
 	"internal/explain": {"internal/addrs", "internal/apply", "internal/config", "internal/diag", "internal/lang",
-		"internal/plan", "internal/ui"},
+		"internal/plan", "internal/planner", "internal/ui"},
 	// rig test: test files run against injected plan, apply and providers.
 	"internal/testrun": {"internal/addrs", "internal/apply", "internal/config", "internal/dag", "internal/diag",
-		"internal/eval", "internal/lang", "internal/plan", "internal/provider", "internal/state"},
+		"internal/eval", "internal/lang", "internal/plan", "internal/planner", "internal/provider", "internal/state"},
 	// The reports of rig test: human, JSON messages, JUnit XML.
 	"internal/testreport":    {"internal/config", "internal/diag", "internal/testrun", "internal/ui"},
 	"internal/graphview":     {"internal/addrs", "internal/apply", "internal/dag", "internal/plan"},

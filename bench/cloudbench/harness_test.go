@@ -225,8 +225,6 @@ func command(tb testing.TB, c *cloud, dir, exe string, args ...string) run {
 		}
 		r.exit = ee.ExitCode()
 	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.maxRSSKiB = ru.Maxrss
-	}
+	r.maxRSSKiB = maxRSSKiB(cmd.ProcessState)
 	return r
 }

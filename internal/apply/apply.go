@@ -342,7 +342,7 @@ func (a *applier) run(walkCtx context.Context, op Op) diag.Diagnostics {
 		conds = a.checkUnchanged(op, c)
 		res.NewState = c.After
 	default:
-		res, ds = a.createOrUpdate(walkCtx, op, c, info)
+		res, ds = a.applyInstance(walkCtx, op, c, info)
 		if !ds.HasErrors() && res.NewState != cty.NilVal {
 			conds = a.objectPostconditions(op, res.NewState)
 		}

@@ -3,12 +3,14 @@ package apply
 import (
 	"context"
 	"errors"
-	"golang.org/x/tools/txtar"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rig-iac/rig/internal/planner"
+	"golang.org/x/tools/txtar"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
@@ -72,7 +74,7 @@ func planAndApply(t *testing.T, cfg *config.Module, prior *state.State, mode pla
 	ctx := context.Background()
 	set := builtinSet()
 	defer set.Close()
-	p, ds := plan.Make(ctx, cfg, prior, set, plan.Options{Mode: mode})
+	p, ds := planner.Make(ctx, cfg, prior, set, planner.Options{Mode: mode})
 	if ds.HasErrors() {
 		t.Fatalf("plan: %v", ds.Err())
 	}
@@ -189,7 +191,7 @@ func TestReleaseApplied(t *testing.T) {
 			for _, release := range []bool{false, true} {
 				ctx := context.Background()
 				set := builtinSet()
-				p, ds := plan.Make(ctx, cfg, prior.DeepCopy(), set, plan.Options{Mode: mode})
+				p, ds := planner.Make(ctx, cfg, prior.DeepCopy(), set, planner.Options{Mode: mode})
 				if ds.HasErrors() {
 					t.Fatal(ds.Err())
 				}
@@ -269,7 +271,7 @@ resource "terraform_data" "c" { input = "c" }
 		},
 	})
 	defer set.Close()
-	p, ds := plan.Make(ctx, cfg, state.New(), set, plan.Options{})
+	p, ds := planner.Make(ctx, cfg, state.New(), set, planner.Options{})
 	if ds.HasErrors() {
 		t.Fatal(ds.Err())
 	}

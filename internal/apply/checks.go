@@ -4,12 +4,13 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/rig-iac/rig/internal/planner"
+
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/checks"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
-	"github.com/rig-iac/rig/internal/plan"
 )
 
 // checkInstance names a check block in one module instance.
@@ -48,7 +49,7 @@ func (a *applier) checkConditions() diag.Diagnostics {
 				failed := a.checkFailed[checkInstance{module: mi.String(), name: c.Name}]
 				a.checkMu.Unlock()
 				if !failed {
-					ds = ds.Append(plan.EvalCheck(a.eval, c, mi, a.checks))
+					ds = ds.Append(planner.EvalCheck(a.eval, c, mi, a.checks))
 				}
 			}
 		}

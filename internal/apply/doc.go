@@ -7,5 +7,6 @@
 //
 // It imports internal/addrs, internal/dag, internal/diag, internal/config,
 // internal/lang, internal/marks, internal/state, internal/provider,
-// internal/plan and the hcl/cty libraries.
+// internal/instance, internal/plan, internal/planner and the hcl/cty
+// libraries.
 package apply

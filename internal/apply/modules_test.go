@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rig-iac/rig/internal/planner"
+
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider/providertest"
@@ -172,7 +174,7 @@ resource "test_thing" "c" {
 	} {
 		t.Run(tt.wantDeps, func(t *testing.T) {
 			s := newScenario(t)
-			mode := func(o *plan.Options) { o.Dependencies = tt.mode }
+			mode := func(o *planner.Options) { o.Dependencies = tt.mode }
 			s.mustStep(chain, plan.NormalMode, mode)
 			c := s.state.Object(addrs.ObjectAddr{Instance: thing("c")})
 			if got := joinDeps(c.Dependencies); got != tt.wantDeps {

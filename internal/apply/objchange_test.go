@@ -5,9 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rig-iac/rig/internal/planner"
+
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
-	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/providertest"
 	"github.com/rig-iac/rig/internal/state"
@@ -72,7 +73,7 @@ func TestProviderResultChecks(t *testing.T) {
 			factories[providertest.Address()] = func() (provider.Interface, error) { return l, nil }
 			set := provider.NewSet(factories)
 			defer set.Close()
-			p, ds := plan.Make(context.Background(), cfg, s.state, set, plan.Options{})
+			p, ds := planner.Make(context.Background(), cfg, s.state, set, planner.Options{})
 			if got := firstError(ds); got != tt.planErr {
 				t.Fatalf("plan error = %q, want %q", got, tt.planErr)
 			}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/rig-iac/rig/internal/planner"
+
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
@@ -66,7 +68,7 @@ func (s *scenario) WriteChanges(_ context.Context, st *state.State, _ []addrs.Ob
 // step plans src in the given mode and applies the plan, returning the
 // plan, the operations the provider recorded during the apply, and the
 // apply's diagnostics. Planning errors fail the test.
-func (s *scenario) step(src string, mode plan.Mode, opts ...func(*plan.Options)) (*plan.Plan, []providertest.Op, diag.Diagnostics) {
+func (s *scenario) step(src string, mode plan.Mode, opts ...func(*planner.Options)) (*plan.Plan, []providertest.Op, diag.Diagnostics) {
 	s.t.Helper()
 	p, ds := s.plan(src, mode, opts...)
 	if ds.HasErrors() {
@@ -76,16 +78,16 @@ func (s *scenario) step(src string, mode plan.Mode, opts ...func(*plan.Options))
 	return p, ops, ds
 }
 
-func (s *scenario) plan(src string, mode plan.Mode, opts ...func(*plan.Options)) (*plan.Plan, diag.Diagnostics) {
+func (s *scenario) plan(src string, mode plan.Mode, opts ...func(*planner.Options)) (*plan.Plan, diag.Diagnostics) {
 	s.t.Helper()
 	cfg := loadConfig(s.t, src)
 	set := provider.NewSet(s.factories())
 	defer set.Close()
-	o := plan.Options{Mode: mode}
+	o := planner.Options{Mode: mode}
 	for _, f := range opts {
 		f(&o)
 	}
-	return plan.Make(context.Background(), cfg, s.state, set, o)
+	return planner.Make(context.Background(), cfg, s.state, set, o)
 }
 
 func (s *scenario) apply(src string, p *plan.Plan) ([]providertest.Op, diag.Diagnostics) {
@@ -100,7 +102,7 @@ func (s *scenario) apply(src string, p *plan.Plan) ([]providertest.Op, diag.Diag
 }
 
 // mustStep is step that fails the test on apply errors.
-func (s *scenario) mustStep(src string, mode plan.Mode, opts ...func(*plan.Options)) (*plan.Plan, []providertest.Op) {
+func (s *scenario) mustStep(src string, mode plan.Mode, opts ...func(*planner.Options)) (*plan.Plan, []providertest.Op) {
 	s.t.Helper()
 	p, ops, ds := s.step(src, mode, opts...)
 	if ds.HasErrors() {

@@ -7,6 +7,7 @@ import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -111,7 +112,7 @@ output "ids" {
 		cfg := loadConfig(t, src)
 		ctx := context.Background()
 		set := builtinSet()
-		p, ds := plan.Make(ctx, cfg, state.New(), set, plan.Options{})
+		p, ds := planner.Make(ctx, cfg, state.New(), set, planner.Options{})
 		if ds.HasErrors() {
 			t.Fatal(ds.Err())
 		}

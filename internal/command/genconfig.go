@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/rig-iac/rig/internal/planner"
+
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
@@ -18,7 +20,7 @@ import (
 // every import block whose target has no resource block (plan
 // -generate-config-out), and reloads the configuration, which then
 // includes the file, into op. It returns the blocks it wrote.
-func (m *Meta) generateConfig(ctx context.Context, op *operation, f *operationFlags, path string) ([]plan.GeneratedResource, diag.Diagnostics) {
+func (m *Meta) generateConfig(ctx context.Context, op *operation, f *operationFlags, path string) ([]planner.GeneratedResource, diag.Diagnostics) {
 	if f.destroy || f.refreshOnly {
 		return nil, diag.Diagnostics{diag.Errorf("Invalid generate-config-out flag",
 			"Config can only be generated during a normal plan operation, and not during a refresh-only or destroy plan.")}
@@ -27,7 +29,7 @@ func (m *Meta) generateConfig(ctx context.Context, op *operation, f *operationFl
 		return nil, diag.Diagnostics{diag.Errorf("Target generated file already exists",
 			"rig can only write generated config into a new file. Either choose a different target location or move all existing configuration out of the target file, delete it and try again.")}
 	}
-	gen, ds := plan.GenerateConfig(ctx, op.cfg, op.state, op.providers, plan.Options{
+	gen, ds := planner.GenerateConfig(ctx, op.cfg, op.state, op.providers, planner.Options{
 		Variables: op.variables, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances,
 	})
 	if ds.HasErrors() || len(gen) == 0 {
@@ -49,7 +51,7 @@ func (m *Meta) generateConfig(ctx context.Context, op *operation, f *operationFl
 // markGenerated records in p's import changes the blocks gen holds for
 // them, which the plan shows ("config will be generated") and its JSON
 // form carries as generated_config.
-func markGenerated(p *plan.Plan, gen []plan.GeneratedResource) {
+func markGenerated(p *plan.Plan, gen []planner.GeneratedResource) {
 	blocks := map[string]string{}
 	for _, g := range gen {
 		blocks[g.Addr.String()] = strings.TrimSuffix(string(g.Config), "\n")
@@ -63,7 +65,7 @@ func markGenerated(p *plan.Plan, gen []plan.GeneratedResource) {
 
 // generatedFile is the content of a -generate-config-out file holding
 // the resource blocks gen, each under a comment naming its import ID.
-func generatedFile(gen []plan.GeneratedResource) []byte {
+func generatedFile(gen []planner.GeneratedResource) []byte {
 	var b bytes.Buffer
 	b.WriteString("# __generated__ by rig\n# Please review these resources and move them into your main configuration files.\n")
 	for _, g := range gen {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/rig-iac/rig/internal/planner"
+
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/config"
@@ -52,7 +54,7 @@ func runGraph(m *Meta, args []string) int {
 		}
 		set := provider.NewSet(m.providerFactories())
 		defer set.Close()
-		g, more := plan.ResourceGraph(ctx, cfg, set)
+		g, more := planner.ResourceGraph(ctx, cfg, set)
 		ds = ds.Append(more)
 		if ds.HasErrors() {
 			m.showDiagnostics(ds)

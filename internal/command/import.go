@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/rig-iac/rig/internal/planner"
+
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
@@ -57,8 +59,8 @@ func runImport(m *Meta, args []string) int {
 	if m.view.concise {
 		hooks = nil // no progress lines
 	}
-	imported, more := plan.Import(ctx, op.cfg, op.state, op.providers, []plan.ImportTarget{{Addr: addr, ID: fs.Arg(1)}},
-		plan.ImportOptions{Variables: op.variables, Workspace: m.workspace(), Hooks: hooks, Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances})
+	imported, more := planner.Import(ctx, op.cfg, op.state, op.providers, []planner.ImportTarget{{Addr: addr, ID: fs.Arg(1)}},
+		planner.ImportOptions{Variables: op.variables, Workspace: m.workspace(), Hooks: hooks, Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances})
 	if ds = ds.Append(more); ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1

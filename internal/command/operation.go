@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rig-iac/rig/internal/planner"
+
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -129,7 +131,7 @@ type operation struct {
 	cfg       *config.Module
 	store     backend.Store
 	state     *state.State
-	variables map[string]plan.InputValue
+	variables map[string]planner.InputValue
 	providers *provider.Set
 	unlock    func()
 	// dependencies is rig.hcl's recorded_dependencies.
@@ -144,7 +146,7 @@ type operation struct {
 	refreshHooks plan.RefreshHooks
 	// generated are the objects -generate-config-out imported, which the
 	// plan uses rather than importing them again.
-	generated []plan.GeneratedResource
+	generated []planner.GeneratedResource
 }
 
 // close stops the providers and releases the lock; once, whoever calls
@@ -283,7 +285,7 @@ func (m *Meta) makePlan(ctx context.Context, op *operation, f *operationFlags) (
 		mode = plan.RefreshOnlyMode
 	}
 	start := time.Now()
-	p, more := plan.Make(ctx, op.cfg, op.state, op.providers, plan.Options{
+	p, more := planner.Make(ctx, op.cfg, op.state, op.providers, planner.Options{
 		Mode: mode, Variables: op.variables, Replace: replace, SkipRefresh: !f.refresh,
 		Parallelism: f.parallelism, Limits: f.limits, Workspace: m.workspace(), Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances,
 		Targets: targets, Excludes: excludes, Hooks: op.refreshHooks, Generated: op.generated,

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rig-iac/rig/internal/planner"
+
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
@@ -60,7 +62,7 @@ func runPlan(m *Meta, args []string) int {
 	op.refreshHooks = out.refreshHooks()
 	_, cutOff := m.reportCutOffCreates()
 	out.diagnostics(cutOff)
-	var generated []plan.GeneratedResource
+	var generated []planner.GeneratedResource
 	if genOut != "" {
 		var more diag.Diagnostics
 		generated, more = m.generateConfig(ctx, op, &f, genOut)

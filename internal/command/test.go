@@ -20,7 +20,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/getmodules"
-	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/state/statefile"
 	"github.com/rig-iac/rig/internal/testreport"
 	"github.com/rig-iac/rig/internal/testrun"
@@ -158,7 +158,7 @@ func filterTestFiles(files []*config.TestFile, filter []string) ([]*config.TestF
 }
 
 type testVariables struct {
-	values map[string]plan.InputValue
+	values map[string]planner.InputValue
 	diags  diag.Diagnostics
 }
 

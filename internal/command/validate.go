@@ -6,7 +6,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
-	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/testrun"
 	"github.com/rig-iac/rig/internal/ui"
@@ -45,7 +45,7 @@ func runValidate(m *Meta, args []string) int {
 	}
 	if !ds.HasErrors() {
 		set := provider.NewSet(m.providerFactories())
-		ds = ds.Append(plan.Validate(context.Background(), cfg, set, plan.ValidateOptions{Cwd: cwd}))
+		ds = ds.Append(planner.Validate(context.Background(), cfg, set, planner.ValidateOptions{Cwd: cwd}))
 		if !*noTests {
 			ds = ds.Append(m.validateTestFiles(cfg, set, testDir, cwd))
 		}
@@ -128,7 +128,7 @@ func (m *Meta) validateTestFiles(cfg *config.Module, set *provider.Set, testDir,
 			if more.HasErrors() || mod == nil || cache[run.Module.Source+"@"+run.Module.Version].bad {
 				continue
 			}
-			ds = ds.Append(plan.Validate(context.Background(), mod, set, plan.ValidateOptions{Cwd: cwd}))
+			ds = ds.Append(planner.Validate(context.Background(), mod, set, planner.ValidateOptions{Cwd: cwd}))
 		}
 	}
 	return ds

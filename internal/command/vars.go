@@ -7,12 +7,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rig-iac/rig/internal/planner"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
-	"github.com/rig-iac/rig/internal/plan"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -37,9 +38,9 @@ func (v varFlagValue) Set(s string) error {
 // precedence (later wins): TF_VAR_ environment variables, terraform.tfvars,
 // terraform.tfvars.json, *.auto.tfvars(.json) in lexical order, then -var
 // and -var-file in command-line order.
-func (m *Meta) collectVariables(cfg *config.Module, flags []varFlag) (map[string]plan.InputValue, diag.Diagnostics) {
+func (m *Meta) collectVariables(cfg *config.Module, flags []varFlag) (map[string]planner.InputValue, diag.Diagnostics) {
 	var ds diag.Diagnostics
-	out := map[string]plan.InputValue{}
+	out := map[string]planner.InputValue{}
 	for _, env := range os.Environ() {
 		name, raw, ok := strings.Cut(env, "=")
 		if !ok || !strings.HasPrefix(name, "TF_VAR_") {
@@ -49,7 +50,7 @@ func (m *Meta) collectVariables(cfg *config.Module, flags []varFlag) (map[string
 		v, more := parseRawVariable(cfg, name, raw, "an environment variable")
 		ds = ds.Append(more)
 		if !more.HasErrors() {
-			out[name] = plan.InputValue{Value: v, SourceType: "an environment variable"}
+			out[name] = planner.InputValue{Value: v, SourceType: "an environment variable"}
 		}
 	}
 	var files []string
@@ -80,7 +81,7 @@ func (m *Meta) collectVariables(cfg *config.Module, flags []varFlag) (map[string
 		v, more := parseRawVariable(cfg, name, raw, "-var")
 		ds = ds.Append(more)
 		if !more.HasErrors() {
-			out[name] = plan.InputValue{Value: v, SourceType: "-var"}
+			out[name] = planner.InputValue{Value: v, SourceType: "-var"}
 		}
 	}
 	if m.inputAllowed() {
@@ -114,7 +115,7 @@ func looksLikeExpression(raw string) bool {
 }
 
 // loadVarFile reads a .tfvars (HCL) or .tfvars.json file into out.
-func (m *Meta) loadVarFile(path string, out map[string]plan.InputValue, source string) diag.Diagnostics {
+func (m *Meta) loadVarFile(path string, out map[string]planner.InputValue, source string) diag.Diagnostics {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return diag.Diagnostics{diag.Errorf("Failed to read variables file", "Given variables file %s does not exist or cannot be read: %s.", path, err)}
@@ -140,14 +141,14 @@ func (m *Meta) loadVarFile(path string, out map[string]plan.InputValue, source s
 		v, hds := attr.Expr.Value(nil)
 		ds = ds.Append(hds)
 		if !hds.HasErrors() {
-			out[name] = plan.InputValue{Value: v, SourceType: source}
+			out[name] = planner.InputValue{Value: v, SourceType: source}
 		}
 	}
 	return ds
 }
 
 // promptRequired asks for required variables that have no value yet.
-func (m *Meta) promptRequired(cfg *config.Module, out map[string]plan.InputValue) diag.Diagnostics {
+func (m *Meta) promptRequired(cfg *config.Module, out map[string]planner.InputValue) diag.Diagnostics {
 	var names []string
 	for name, v := range cfg.Variables {
 		if _, ok := out[name]; !ok && v.Required() {
@@ -171,7 +172,7 @@ func (m *Meta) promptRequired(cfg *config.Module, out map[string]plan.InputValue
 		val, more := parseRawVariable(cfg, name, line, "input")
 		ds = ds.Append(more)
 		if !more.HasErrors() {
-			out[name] = plan.InputValue{Value: val, SourceType: "input"}
+			out[name] = planner.InputValue{Value: val, SourceType: "input"}
 		}
 	}
 	return ds

@@ -8,5 +8,5 @@
 // (`rig explain`); it performs no I/O of its own beyond the writer it is
 // given.
 //
-// It may import addrs, apply, config, diag, lang, plan and ui.
+// It may import addrs, apply, config, diag, lang, plan, planner and ui.
 package explain

@@ -7,7 +7,7 @@ import (
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/lang"
-	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/planner"
 )
 
 // sources finds where things are written in the configuration a plan was
@@ -122,7 +122,7 @@ func (s *sources) references(dependent, dependency addrs.AbsResource) []Source {
 	// What the provider configuration refers to comes before every
 	// resource it configures.
 	if m != nil {
-		if pm, pb := plan.ProviderBlockOf(m, r); pb != nil {
+		if pm, pb := planner.ProviderBlockOf(m, r); pb != nil {
 			refs, _ := lang.ReferencesInAnyBody(pb.Config)
 			for _, ref := range refs {
 				switch {

@@ -6,6 +6,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/provider"
 )
 
 // RefreshHooks observes the reads of recorded objects while planning. The
@@ -37,15 +38,14 @@ type ImportBlockHooks interface {
 	PrePlanImport(addr addrs.AbsResourceInstance, id string)
 }
 
-type noRefreshHooks struct{}
-
-func (noRefreshHooks) PreRefresh(addrs.ObjectAddr, cty.Value)  {}
-func (noRefreshHooks) PostRefresh(addrs.ObjectAddr, cty.Value) {}
-
-// refreshHooks returns the hooks of the plan, or hooks that do nothing.
-func (p *planner) refreshHooks() RefreshHooks {
-	if p.opts.Hooks == nil {
-		return noRefreshHooks{}
-	}
-	return p.opts.Hooks
+// ImportHooks observes an import, as OpenTofu's UI reports it. Calls come
+// from the goroutine that called Import.
+type ImportHooks interface {
+	// PreImport is called before the provider imports id into addr.
+	PreImport(addr addrs.AbsResourceInstance, id string)
+	// PostImport is called with the objects the provider returned for addr.
+	PostImport(addr addrs.AbsResourceInstance, imported []provider.ImportedObject)
+	// PreRefresh is called before an imported object is read back; prior
+	// is the object the import returned.
+	PreRefresh(addr addrs.AbsResourceInstance, prior cty.Value)
 }

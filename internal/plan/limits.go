@@ -62,12 +62,3 @@ func LimitClasses(cfg *config.Module, limits []Limit) func(addr addrs.AbsResourc
 		return out
 	}
 }
-
-// limitNs returns the N of each limit, in order.
-func limitNs(limits []Limit) []int {
-	out := make([]int, len(limits))
-	for i, l := range limits {
-		out[i] = l.N
-	}
-	return out
-}

@@ -168,3 +168,22 @@ func (p *Plan) Change(addr addrs.ObjectAddr) *ResourceInstanceChange {
 	}
 	return nil
 }
+
+// Importing says that a change brings an existing remote object under
+// management: the object is imported during planning and recorded by
+// the apply.
+type Importing struct {
+	// ID is the import ID the provider was given.
+	ID string
+	// GeneratedConfig is the resource block -generate-config-out wrote for
+	// the object, without its trailing newline; "" when none was generated.
+	GeneratedConfig string
+}
+
+// ResourceAttr is an attribute of a resource instance that contributes to
+// a planned change: a change made outside rig to it may be why the plan
+// does what it does. Path is empty when the whole object is referred to.
+type ResourceAttr struct {
+	Resource addrs.AbsResourceInstance
+	Path     cty.Path
+}

@@ -60,7 +60,7 @@ func MarkRecorded(blk *provider.Block, v cty.Value, recorded []cty.Path) cty.Val
 // terraform_data echoes (EchoedPaths). Unreadable paths count as none:
 // they only decide what is shown.
 func RecordedPaths(obj *state.Object, p addrs.Provider, typeName string) []cty.Path {
-	return EchoedPaths(p, typeName, sensitivePaths(obj))
+	return EchoedPaths(p, typeName, RecordedSensitivePaths(obj))
 }
 
 // EchoedPaths returns paths (sensitive paths of an object of resource type
@@ -117,4 +117,11 @@ func underOutput(path cty.Path) bool {
 	}
 	step, ok := path[0].(cty.GetAttrStep)
 	return ok && step.Name == "output"
+}
+
+// RecordedSensitivePaths returns the sensitive attribute paths recorded for obj
+// (none when they cannot be read: they only decide what is shown).
+func RecordedSensitivePaths(obj *state.Object) []cty.Path {
+	paths, _ := state.ParseSensitivePaths(obj.SensitiveAttributes)
+	return paths
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/state"
 )
 
@@ -49,12 +50,12 @@ func (r *runner) assertions(ctx context.Context, setup *runSetup, as assertScope
 		outputs[name] = v
 	}
 	if as.State != nil {
-		values = plan.StateValues(ctx, setup.cfg, as.State, setup.set)
+		values = planner.StateValues(ctx, setup.cfg, as.State, setup.set)
 		for name, ov := range as.State.Outputs {
 			outputs[name] = markOutput(ov.Value, ov.Sensitive)
 		}
 	} else {
-		values = plan.PlannedValues(ctx, setup.cfg, as.Plan, setup.set)
+		values = planner.PlannedValues(ctx, setup.cfg, as.Plan, setup.set)
 		for name, oc := range as.Plan.Outputs {
 			if oc.After != cty.NilVal {
 				outputs[name] = markOutput(oc.After, oc.Sensitive)

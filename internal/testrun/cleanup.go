@@ -11,6 +11,7 @@ import (
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/state"
 )
 
@@ -67,7 +68,7 @@ func (fr *fileRunner) destroy(ks *keyState) (*state.State, diag.Diagnostics) {
 	ctx := fr.s.cancelCtx
 	opts := fr.s.opts
 	setup := ks.setup
-	p, ds := opts.Plan(ctx, setup.cfg, ks.state, setup.set, plan.Options{Mode: plan.DestroyMode, Variables: setup.vars.Module,
+	p, ds := opts.Plan(ctx, setup.cfg, ks.state, setup.set, planner.Options{Mode: plan.DestroyMode, Variables: setup.vars.Module,
 		Parallelism: opts.Parallelism, Workspace: opts.Workspace, Cwd: opts.Cwd, IgnorePreventDestroy: true})
 	if ds.HasErrors() || p == nil {
 		return ks.state, ds

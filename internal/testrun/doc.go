@@ -14,5 +14,5 @@
 //
 // It imports internal/addrs, internal/apply, internal/config, internal/dag,
 // internal/diag, internal/eval, internal/lang, internal/plan,
-// internal/provider and internal/state.
+// internal/planner, internal/provider and internal/state.
 package testrun

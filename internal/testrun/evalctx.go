@@ -11,7 +11,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/lang"
-	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/planner"
 )
 
 // runVariables are the values of a run's variables: those its plan gets
@@ -20,7 +20,7 @@ import (
 type runVariables struct {
 	// Module are the values of the configuration's declared variables
 	// that are set, for the plan.
-	Module map[string]plan.InputValue
+	Module map[string]planner.InputValue
 	// Test are all the values set, for the assertions, provider blocks
 	// and the variables of later expressions.
 	Test map[string]cty.Value
@@ -45,7 +45,7 @@ func testContext(runs map[string]cty.Value, vars map[string]cty.Value) *hcl.Eval
 // refer to earlier runs' outputs (runs) and to variables: the file's refer
 // to the globals and the module's defaults, the run's to those and the
 // file's.
-func variablesFor(cfg *config.Module, file *config.TestFile, run *config.TestRun, globals map[string]plan.InputValue, runs map[string]cty.Value) (runVariables, diag.Diagnostics) {
+func variablesFor(cfg *config.Module, file *config.TestFile, run *config.TestRun, globals map[string]planner.InputValue, runs map[string]cty.Value) (runVariables, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	base := map[string]cty.Value{}
 	for name, v := range cfg.Variables {
@@ -85,13 +85,13 @@ func variablesFor(cfg *config.Module, file *config.TestFile, run *config.TestRun
 	}
 	maps.Copy(all, runVals)
 
-	out := runVariables{Module: map[string]plan.InputValue{}, Test: all}
+	out := runVariables{Module: map[string]planner.InputValue{}, Test: all}
 	for name := range cfg.Variables {
 		switch {
 		case hasKey(runVals, name):
-			out.Module[name] = plan.InputValue{Value: runVals[name], SourceType: sourceTestFile}
+			out.Module[name] = planner.InputValue{Value: runVals[name], SourceType: sourceTestFile}
 		case hasKey(fileVals, name):
-			out.Module[name] = plan.InputValue{Value: fileVals[name], SourceType: sourceTestFile}
+			out.Module[name] = planner.InputValue{Value: fileVals[name], SourceType: sourceTestFile}
 		case hasKey(globals, name):
 			out.Module[name] = globals[name]
 		}

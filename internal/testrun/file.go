@@ -12,7 +12,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/dag"
 	"github.com/rig-iac/rig/internal/diag"
-	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/state"
 )
 
@@ -235,7 +235,7 @@ func (fr *fileRunner) validate(cfg *config.Module, setup *runSetup) diag.Diagnos
 	}
 	fr.mu.Unlock()
 	v.once.Do(func() {
-		v.diags = plan.Validate(fr.s.cancelCtx, setup.cfg, setup.set, plan.ValidateOptions{Cwd: fr.s.opts.Cwd})
+		v.diags = planner.Validate(fr.s.cancelCtx, setup.cfg, setup.set, planner.ValidateOptions{Cwd: fr.s.opts.Cwd})
 	})
 	return v.diags
 }

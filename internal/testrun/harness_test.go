@@ -24,7 +24,7 @@ import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
-	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/builtin"
 	"github.com/rig-iac/rig/internal/provider/providertest"
@@ -113,9 +113,9 @@ func (sc *scenario) options(t *testing.T, src []byte) {
 				t.Fatalf("options: bad value in %q", line)
 			}
 			if sc.opts.Variables == nil {
-				sc.opts.Variables = map[string]plan.InputValue{}
+				sc.opts.Variables = map[string]planner.InputValue{}
 			}
-			sc.opts.Variables[f[1]] = plan.InputValue{Value: v, SourceType: "-var"}
+			sc.opts.Variables[f[1]] = planner.InputValue{Value: v, SourceType: "-var"}
 		case f[0] == "run-parallelism" && len(f) == 2:
 			sc.opts.RunParallelism, _ = strconv.Atoi(f[1])
 		case f[0] == "sort-ops":

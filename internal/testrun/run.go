@@ -12,6 +12,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 )
@@ -100,9 +101,9 @@ func (r *runner) execute() {
 }
 
 // planOptions returns the options of the run's plan.
-func (r *runner) planOptions(setup *runSetup) plan.Options {
+func (r *runner) planOptions(setup *runSetup) planner.Options {
 	opts := r.fr.s.opts
-	po := plan.Options{Mode: plan.NormalMode, Variables: setup.vars.Module, SkipRefresh: !r.run.Refresh,
+	po := planner.Options{Mode: plan.NormalMode, Variables: setup.vars.Module, SkipRefresh: !r.run.Refresh,
 		Parallelism: opts.Parallelism, Workspace: opts.Workspace, Cwd: opts.Cwd}
 	if r.run.RefreshOnly {
 		po.Mode = plan.RefreshOnlyMode

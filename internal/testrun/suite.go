@@ -9,12 +9,13 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 )
 
 // PlanFunc makes a plan: plan.Make, or a stand-in in tests.
-type PlanFunc func(ctx context.Context, cfg *config.Module, prior *state.State, set *provider.Set, opts plan.Options) (*plan.Plan, diag.Diagnostics)
+type PlanFunc func(ctx context.Context, cfg *config.Module, prior *state.State, set *provider.Set, opts planner.Options) (*plan.Plan, diag.Diagnostics)
 
 // ApplyFunc applies a plan: apply.Apply, or a stand-in in tests.
 type ApplyFunc func(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.Set, opts apply.Options) (*state.State, diag.Diagnostics)
@@ -36,7 +37,7 @@ type Options struct {
 	Factories provider.Factories
 	// Variables are the values given from outside the test files: -var,
 	// -var-file, .tfvars files and TF_VAR_ variables.
-	Variables map[string]plan.InputValue
+	Variables map[string]planner.InputValue
 	// Plan and Apply default to plan.Make and apply.Apply.
 	Plan  PlanFunc
 	Apply ApplyFunc
@@ -83,7 +84,7 @@ type suite struct {
 // interrupt does. The provider processes are ended before it returns.
 func Run(ctx context.Context, opts Options) *SuiteResult {
 	if opts.Plan == nil {
-		opts.Plan = plan.Make
+		opts.Plan = planner.Make
 	}
 	if opts.Apply == nil {
 		opts.Apply = apply.Apply

@@ -12,8 +12,8 @@
 // under RESOURCE_PREFIX/ID, and a data source reads DATA_PREFIX/ID: a
 // data source can read a resource that a configuration with the same
 // prefixes created. An applied test_resource with interrupt_count = N
-// sends N interrupts (SIGINT) to the process that started the plugin, then
-// waits a second.
+// sends N interrupts (SIGINT), half a second apart, to the process that
+// started the plugin, then waits a second.
 package main
 
 import (

@@ -252,8 +252,11 @@ func (s *server) ApplyResourceChange(_ context.Context, req *tfplugin6.ApplyReso
 	if n := m["interrupt_count"]; !n.IsNull() && n.IsKnown() {
 		count, _ := n.AsBigFloat().Int64()
 		for range count {
+			// Signals of one kind that are pending together are delivered
+			// once: the next waits until the first has surely arrived,
+			// even on a loaded machine.
 			_ = syscall.Kill(os.Getppid(), syscall.SIGINT)
-			time.Sleep(50 * time.Millisecond)
+			time.Sleep(500 * time.Millisecond)
 		}
 		time.Sleep(time.Second)
 	}

@@ -1,0 +1,46 @@
+package instance
+
+import (
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Config is a resource instance's configuration, evaluated.
+type Config struct {
+	// Marked is the value as evaluated, with its marks: diagnostics
+	// redact what it marks sensitive.
+	Marked cty.Value
+	// Value is the value without marks, as providers see it.
+	Value cty.Value
+	// Marks are the paths Marked marks (with the provider's echoed
+	// attributes), put back on what the provider returns.
+	Marks []cty.PathValueMarks
+}
+
+// EvalConfig evaluates r's body in scope against the schema sch of
+// provider configuration pc.
+func EvalConfig(scope *lang.Scope, r *config.Resource, sch provider.Schema, pc addrs.AbsProviderConfig) (Config, diag.Diagnostics) {
+	marked, ds := scope.EvalBlock(r.Config, sch.Block.DecoderSpec())
+	if ds.HasErrors() {
+		return Config{}, ds
+	}
+	// Providers see values without marks; the result gets the
+	// configuration's sensitive marks back, for state and for dependents.
+	v, ms := marked.UnmarkDeepWithPaths()
+	return Config{Marked: marked, Value: v, Marks: plan.WithEchoedMarks(pc.Provider, r.Addr.Type, ms)}, ds
+}
+
+// withAddr gives every diagnostic of ds without an address addr's.
+func withAddr(ds diag.Diagnostics, addr addrs.ObjectAddr) diag.Diagnostics {
+	for i := range ds {
+		if ds[i].Address == "" {
+			ds[i].Address = addr.String()
+		}
+	}
+	return ds
+}

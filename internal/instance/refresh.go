@@ -1,0 +1,110 @@
+package instance
+
+import (
+	"context"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/eval"
+	"github.com/rig-iac/rig/internal/marks"
+	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/state"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// RefreshRequest is what Refresh needs of one recorded object.
+type RefreshRequest struct {
+	Addr           addrs.ObjectAddr
+	Object         *state.Object
+	Schema         provider.Schema
+	Provider       provider.Interface
+	ProviderConfig addrs.AbsProviderConfig
+	// Eval and Providers give the resource's provider_meta.
+	Eval      *eval.Evaluator
+	Providers *provider.Set
+	// SkipRefresh says the object is upgraded but not read (-refresh=false).
+	SkipRefresh bool
+	// Hooks observe the read (never nil).
+	Hooks plan.RefreshHooks
+}
+
+// Refreshed is the result of Refresh.
+type Refreshed struct {
+	// Prior is the recorded object upgraded to the schema's version
+	// (null when the upgrade failed).
+	Prior cty.Value
+	// Value is the object as it is now: null when it no longer exists,
+	// Prior when it was not read or its read failed.
+	Value cty.Value
+	// Private is the provider's private data of Value.
+	Private []byte
+	// Changed says the read changed the object or its schema version: the
+	// refreshed state is to record Value (RefreshedObject) or, when null,
+	// no object.
+	Changed bool
+}
+
+// Refresh decodes a recorded object, upgrading it through its provider
+// (UpgradeResourceState), and, unless refresh is skipped, reads it again
+// (ReadResource).
+func Refresh(ctx context.Context, req RefreshRequest) (Refreshed, diag.Diagnostics) {
+	sch, prov, addr, obj := req.Schema, req.Provider, req.Addr, req.Object
+	ty := sch.Block.ImpliedType()
+	typeName := addr.Instance.Resource.Resource.Type
+	up := prov.UpgradeResourceState(ctx, provider.UpgradeRequest{TypeName: typeName, Version: int64(obj.SchemaVersion), RawStateJSON: obj.AttrsJSON})
+	ds := withAddr(up.Diagnostics, addr)
+	if ds.HasErrors() {
+		return Refreshed{Prior: cty.NullVal(ty), Value: cty.NullVal(ty)}, ds
+	}
+	val := up.UpgradedState
+	out := Refreshed{Prior: val, Value: val, Private: obj.Private}
+	if req.SkipRefresh {
+		return out, ds
+	}
+	meta, more := req.Eval.ProviderMeta(ctx, req.Providers, addr.Instance.Module, req.ProviderConfig.Provider, addr.Instance.Resource.Resource.String())
+	if ds = ds.Append(more); more.HasErrors() {
+		return out, ds
+	}
+	req.Hooks.PreRefresh(addr, val)
+	read := prov.ReadResource(provider.WithResourceInstance(ctx, addr.Instance), provider.ReadRequest{TypeName: typeName, PriorState: val, Private: obj.Private, ProviderMeta: meta})
+	if !read.Diagnostics.HasErrors() {
+		req.Hooks.PostRefresh(addr, read.NewState)
+	}
+	ds = ds.Append(withAddr(provider.Redacted(read.Diagnostics, plan.MarkRecorded(sch.Block, val, plan.RecordedPaths(obj, req.ProviderConfig.Provider, typeName))), addr))
+	if read.Diagnostics.HasErrors() {
+		return out, ds
+	}
+	newVal := read.NewState
+	if newVal == cty.NilVal {
+		newVal = cty.NullVal(ty)
+	}
+	out.Private = read.Private
+	if newVal.RawEquals(val) && obj.SchemaVersion == uint64(sch.Version) {
+		return out, ds
+	}
+	out.Value, out.Changed = newVal, true
+	if newVal.IsNull() {
+		out.Private = nil
+	}
+	return out, ds
+}
+
+// RefreshedObject is obj as a refresh read it: value v (not null) at the
+// schema's version with the provider's private data, sensitive where the
+// schema says and where obj recorded.
+func RefreshedObject(obj *state.Object, sch provider.Schema, v cty.Value, private []byte) (*state.Object, error) {
+	nobj, err := state.NewObject(v, sch.Block.ImpliedType())
+	if err != nil {
+		return nil, err
+	}
+	refreshed := *obj
+	refreshed.AttrsJSON = nobj.AttrsJSON
+	refreshed.SchemaVersion = uint64(sch.Version)
+	refreshed.Private = private
+	// The schema's sensitive attributes, and those the configuration marked.
+	if sens, err := state.SensitivePathsJSON(marks.Union(sch.Block.SensitivePaths(v), plan.RecordedSensitivePaths(obj))); err == nil {
+		refreshed.SensitiveAttributes = sens
+	}
+	return &refreshed, nil
+}

@@ -1,0 +1,230 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/rig-iac/rig/internal/plan"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/eval"
+	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/state"
+)
+
+// ImportTarget is one remote object to bring under management: the
+// resource instance it becomes and the ID its provider knows it by.
+type ImportTarget struct {
+	Addr addrs.AbsResourceInstance
+	ID   string
+}
+
+// ImportOptions configures an import.
+type ImportOptions struct {
+	// Variables are the root variable values given by the user.
+	Variables map[string]InputValue
+	// Workspace is terraform.workspace.
+	Workspace string
+	// Hooks observes the import; nil means nobody does.
+	Hooks plan.ImportHooks
+	// Dependencies says which dependencies imported objects record.
+	Dependencies plan.DependencyMode
+	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
+	Cwd string
+	// MaxInstances bounds the instances one resource block or module call
+	// may expand to; 0 means lang.DefaultMaxInstances.
+	MaxInstances int
+}
+
+// Import brings the remote objects targets name under management, as
+// `tofu import` does: each target must be a managed resource declared in
+// cfg and have no object in prior. Its provider configuration (evaluated
+// with opts.Variables) imports the ID; every object returned is read back
+// through ReadResource (a null result means there is no such object) and
+// recorded as apply records objects, with the resource's provider
+// configuration, schema version, sensitive attributes, the dependencies and
+// create_before_destroy its configuration implies. Import returns a copy of
+// prior with the new objects; prior is not changed. providers is closed by
+// the caller. Nothing is returned when errors are reported.
+func Import(ctx context.Context, cfg *config.Module, prior *state.State, providers *provider.Set, targets []ImportTarget, opts ImportOptions) (*state.State, diag.Diagnostics) {
+	if prior == nil {
+		prior = state.New()
+	}
+	if opts.Hooks == nil {
+		opts.Hooks = noImportHooks{}
+	}
+	p := &planner{
+		ctx: ctx, cfg: cfg, providers: providers,
+		opts:    Options{Variables: opts.Variables, Workspace: opts.Workspace, Dependencies: opts.Dependencies, Cwd: opts.Cwd, MaxInstances: opts.MaxInstances},
+		prevRun: prior, refreshed: prior.DeepCopy(),
+		planned: map[addrs.AbsResource]cty.Value{},
+		schemas: map[addrs.ConfigResource]provider.Schema{},
+		// Import evaluates no resource, so the time matters only to
+		// plantimestamp() in a provider configuration.
+		timestamp: time.Now().UTC(),
+	}
+	ds := p.prepareImport()
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	for _, t := range targets {
+		ds = ds.Append(p.importTarget(t, opts.Hooks))
+	}
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	return p.refreshed, ds
+}
+
+// prepareImport checks the configuration and readies what importing needs:
+// the evaluator (for provider configurations), the schemas of every
+// resource and the reference graph (for dependencies and
+// create_before_destroy).
+func (p *planner) prepareImport() diag.Diagnostics {
+	var ds diag.Diagnostics
+	ds = ds.Append(unsupportedConstructs(p.cfg))
+	ds = ds.Append(lang.CheckReferences(p.cfg))
+	if ds.HasErrors() {
+		return ds
+	}
+	vars, more := prepareVariables(p.cfg, p.opts.Variables)
+	ds = ds.Append(more)
+	p.variables = vars
+	// Resources have no values during an import: a provider configuration
+	// that refers to one sees an unknown value.
+	p.eval, more = eval.New(p.ctx, eval.Options{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace,
+		Timestamp: p.timestamp, Cwd: p.opts.Cwd, MaxInstances: p.opts.MaxInstances, Providers: p.providers})
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return ds
+	}
+	if ds = ds.Append(p.validateVariables()); ds.HasErrors() {
+		return ds
+	}
+	return ds.Append(p.loadGraph())
+}
+
+// importTarget imports one target into p.refreshed.
+func (p *planner) importTarget(t ImportTarget, hooks plan.ImportHooks) diag.Diagnostics {
+	var ds diag.Diagnostics
+	var r *config.Resource
+	m := p.cfg.Descendant(t.Addr.Module.Module())
+	if t.Addr.Resource.Resource.Mode == addrs.Managed && m != nil && p.eval.ModuleInstanceExists(t.Addr.Module) {
+		r = m.ResourceByAddr(t.Addr.Resource.Resource)
+	}
+	if r == nil {
+		ra := t.Addr.Resource.Resource
+		return ds.Append(diag.Errorf("Configuration for import target does not exist",
+			"The configuration for the given import target %s does not exist. All target instances must have an associated configuration to be imported. Before importing this resource, please create its configuration in the root module. For example:\n\n  resource %q %q {\n    # (resource arguments)\n  }", t.Addr, ra.Type, ra.Name))
+	}
+	if d, managed := p.alreadyManaged(t.Addr); managed {
+		return ds.Append(d)
+	}
+	ref := ResolveProvider(m, r)
+	var inst lang.InstanceData
+	if ref.KeyExpr != nil {
+		exp, more := eval.Expand(p.eval.Scope(t.Addr.Module, lang.InstanceData{}), r)
+		if ds = ds.Append(more); ds.HasErrors() {
+			return ds
+		}
+		inst = exp.InstanceData(t.Addr.Resource.Key)
+	}
+	pc, prov, more := p.instanceProvider(ref, t.Addr, inst)
+	if ds = ds.Append(more); ds.HasErrors() || prov == nil {
+		return ds
+	}
+
+	hooks.PreImport(t.Addr, t.ID)
+	resp := prov.ImportResourceState(p.ctx, provider.ImportRequest{TypeName: r.Addr.Type, ID: t.ID})
+	if ds = ds.Append(withAddr(resp.Diagnostics, addrs.ObjectAddr{Instance: t.Addr})); ds.HasErrors() {
+		return ds
+	}
+	if len(resp.Imported) == 0 {
+		return ds.Append(diag.Errorf("Import returned no resources",
+			"While attempting to import with ID %s, the provider returned no instance states.", t.ID))
+	}
+	hooks.PostImport(t.Addr, resp.Imported)
+
+	// A legacy provider may return several objects, of several types: each
+	// goes to the target's name in its own type, suffixed -1, -2, … when
+	// the same address comes up again (OpenTofu's rule).
+	seen := map[addrs.AbsResourceInstance]int{}
+	for _, imp := range resp.Imported {
+		addr := t.Addr
+		if imp.TypeName != "" {
+			addr.Resource.Resource.Type = imp.TypeName
+		}
+		if n, dup := seen[addr]; dup {
+			seen[addr] = n + 1
+			addr.Resource.Resource.Name += fmt.Sprintf("-%d", n+1)
+		} else {
+			seen[addr] = 0
+		}
+		if d, managed := p.alreadyManaged(addr); managed {
+			ds = ds.Append(d)
+			continue
+		}
+		ds = ds.Append(p.recordImported(addr, imp, prov, pc, hooks))
+	}
+	return ds
+}
+
+// alreadyManaged reports the error of importing into an address that has
+// an object in state.
+func (p *planner) alreadyManaged(addr addrs.AbsResourceInstance) (diag.Diagnostic, bool) {
+	if p.refreshed.Instance(addr) == nil {
+		return diag.Diagnostic{}, false
+	}
+	return diag.Errorf("Resource already managed by rig",
+		"rig is already managing a remote object for %s. To import to this address you must first remove the existing object from the state.", addr), true
+}
+
+// recordImported reads an imported object back and records it at addr.
+func (p *planner) recordImported(addr addrs.AbsResourceInstance, imp provider.ImportedObject, prov provider.Interface, pc addrs.AbsProviderConfig, hooks plan.ImportHooks) diag.Diagnostics {
+	oaddr := addrs.ObjectAddr{Instance: addr}
+	sch, ds := p.providers.ResourceTypeSchema(p.ctx, pc.Provider, addr.Resource.Resource.Type)
+	if ds.HasErrors() {
+		return withAddr(ds, oaddr)
+	}
+	meta, more := p.eval.ProviderMeta(p.ctx, p.providers, addr.Module, pc.Provider, addr.Resource.Resource.String())
+	if ds = ds.Append(more); ds.HasErrors() {
+		return ds
+	}
+	hooks.PreRefresh(addr, imp.State)
+	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: addr.Resource.Resource.Type, PriorState: imp.State, Private: imp.Private, ProviderMeta: meta})
+	if ds = ds.Append(withAddr(read.Diagnostics, oaddr)); ds.HasErrors() {
+		return ds
+	}
+	if read.NewState == cty.NilVal || read.NewState.IsNull() {
+		return ds.Append(diag.Errorf("Cannot import non-existent remote object",
+			"While attempting to import an existing object to %q, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"rig apply\" to create a new remote object for this resource.", addr))
+	}
+	obj, err := plan.NewStateObject(pc.Provider, addr.Resource.Resource.Type, sch, read.NewState)
+	if err != nil {
+		return ds.Append(fmt.Errorf("recording %s: %w", addr, err))
+	}
+	obj.Status = state.Ready
+	obj.Private = read.Private
+	// The object's configuration (for the target's own type) decides its
+	// dependencies, create_before_destroy and skip_destroy, as a plan would
+	// record them.
+	if cr := addr.ContainingResource().InConfig(); p.cfg.ConfigResource(cr) != nil {
+		obj.Dependencies = p.rg.resourceDeps[cr]
+		_, obj.CreateBeforeDestroy = p.cbd[cr]
+		obj.SkipDestroy = p.cfg.ConfigResource(cr).Managed.SkipsDestroy()
+	}
+	p.refreshed.SetObject(oaddr, obj, pc)
+	return ds
+}
+
+type noImportHooks struct{}
+
+func (noImportHooks) PreImport(addrs.AbsResourceInstance, string)                     {}
+func (noImportHooks) PostImport(addrs.AbsResourceInstance, []provider.ImportedObject) {}
+func (noImportHooks) PreRefresh(addrs.AbsResourceInstance, cty.Value)                 {}
