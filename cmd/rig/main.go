@@ -1,4 +1,6 @@
 // Command rig is an infrastructure-as-code engine for the Terraform language.
+//
+// It imports internal/command.
 package main
 
 import (

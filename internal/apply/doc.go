@@ -5,8 +5,9 @@
 // graph with bounded parallelism, one goroutine owning the state and
 // persisting it through a StateWriter after every completed operation.
 //
-// It imports internal/addrs, internal/dag, internal/diag, internal/config,
-// internal/lang, internal/marks, internal/state, internal/provider,
-// internal/instance, internal/plan, internal/planner and the hcl/cty
-// libraries.
+// It imports internal/adaptive, internal/addrs, internal/checks,
+// internal/config, internal/dag, internal/diag, internal/eval,
+// internal/instance, internal/lang, internal/marks, internal/plan,
+// internal/planner, internal/provider, internal/provisioner, internal/state
+// and the hcl/cty libraries.
 package apply

@@ -1,21 +1,15 @@
 package command
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"strings"
 
 	"github.com/rig-iac/rig/internal/apply"
-	"github.com/rig-iac/rig/internal/corelog"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
-	"github.com/rig-iac/rig/internal/provisioner"
-	"github.com/rig-iac/rig/internal/state/statemgr"
 	"github.com/rig-iac/rig/internal/timeline"
 	"github.com/rig-iac/rig/internal/ui"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 func runApply(m *Meta, args []string) int {
@@ -73,7 +67,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		return 1
 	}
 	var forceStop func()
-	ctx, stop := m.interruptible(func() {
+	ctx, stop := m.interrupts.Notify(func() {
 		if forceStop != nil {
 			forceStop()
 		}
@@ -84,26 +78,25 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		return m.applySavedPlan(ctx, out, fs.Arg(0), &f)
 	}
 
-	op, ds := m.prepare(ctx, &f, "OperationTypeApply")
-	defer op.close()
+	sess, ds := m.open(ctx, &f, "OperationTypeApply")
+	defer sess.Close()
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
 	}
-	forceStop = func() { op.providers.Stop(context.Background()) }
-	op.refreshHooks = out.refreshHooks()
-	p, more := m.makePlan(ctx, op, &f)
+	forceStop = func() { sess.Providers.Stop(context.Background()) }
+	p, more := m.makePlan(ctx, sess, &f, out.refreshHooks())
 	ds = ds.Append(more)
 	if ds.HasErrors() {
-		m.showRefusedPlan(ctx, out, op, p, ds)
+		m.showRefusedPlan(ctx, out, sess, p, ds)
 		out.diagnostics(ds)
 		return 1
 	}
-	out.diagnostics(targetingWarning(p))
-	order := orderPlan(p, op.cfg)
-	out.plan(p, planSchemas(ctx, op.providers, p), order)
+	out.diagnostics(ui.TargetingWarning(p))
+	order := orderPlan(p, sess.Config)
+	out.plan(p, ui.PlanSchemas(ctx, sess.Providers, p), order)
 	g, more := order.wait()
-	m.logGraph(g)
+	m.dir().LogGraph(g)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		out.diagnostics(ds)
@@ -139,12 +132,12 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		out.diagnostics(diag.Diagnostics{diag.Errorf("Plan approval required", "-json on apply requires -auto-approve or a saved plan file.")})
 		return 1
 	}
-	return m.runApplyPhase(ctx, out, op, p, g, &f)
+	return m.runApplyPhase(ctx, out, sess, p, g, &f)
 }
 
 // runApplyPhase applies a plan and reports the result.
 // g is the plan's operation graph when already built, or nil.
-func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p *plan.Plan, g *apply.Graph, f *operationFlags) int {
+func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Session, p *plan.Plan, g *apply.Graph, f *operationFlags) int {
 	if out.human && p.HasChanges() {
 		fmt.Fprintln(m.Out)
 	}
@@ -153,18 +146,17 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	out.diagnostics(cutOff)
 	// From here on an interrupt stops rig gracefully only: operations
 	// finish and are recorded.
-	endWriting := m.beginWriting()
+	endWriting := m.interrupts.BeginWriting()
 	defer endWriting()
-	intents, err := m.openIntents(op.safeguards.recordCreateIntents, carried)
+	intents, err := m.dir().OpenIntents(sess.Safeguards.RecordCreateIntents, carried)
 	if err != nil {
 		out.diagnostics(diag.Diagnostics{diag.Errorf("Failed to record the creates' intents", "%s", err)})
 		return 1
 	}
-	var applyOpts apply.Options
+	var applyIntents apply.IntentLog
 	if intents != nil {
-		applyOpts.Intents = intents
+		applyIntents = intents
 	}
-	writer := statemgr.NewWriter(op.store, op.state)
 	if g == nil {
 		// The timeline needs the graph; Apply reports its errors.
 		if built, ds := apply.Order(p); !ds.HasErrors() {
@@ -172,24 +164,20 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 		}
 	}
 	var rec *timeline.Recorder
-	hooks := multiHooks{out.hooks(), counter}
-	if m.log.Enabled(corelog.Info) {
-		hooks = append(hooks, logHooks{log: m.log})
+	hooks := ui.MultiHooks{out.hooks(), counter}
+	if lh := m.dir().LogHooks(); lh != nil {
+		hooks = append(hooks, lh)
 	}
 	if g != nil {
-		rec = newTimelineRecorder(op, g, f)
+		rec = sess.NewTimelineRecorder(g, f.destroy)
 		hooks = append(hooks, rec)
 	}
-	final, ds := apply.Apply(ctx, op.cfg, p, op.providers, apply.Options{
-		Parallelism: f.parallelism, Limits: f.limits, Hooks: hooks, StateWriter: writer, Workspace: m.workspace(),
-		Graph: g, ReleaseApplied: true, SpliceDependencies: op.dependencies == plan.ReducedDependencies, Cwd: op.cwd,
-		Provisioners: provisioners(), MaxInstances: op.maxInstances, Intents: applyOpts.Intents,
-	})
+	final, ds := sess.Apply(ctx, p, workdir.ApplyOptions{Graph: g, Hooks: hooks, Intents: applyIntents})
 	var note string
 	var record *timeline.Record
 	if rec != nil {
 		var more diag.Diagnostics
-		note, record, more = m.keepTimeline(rec, g, f, op.providers, ds)
+		note, record, more = sess.KeepTimeline(rec, g, f.timeline, ds)
 		ds = ds.Append(more)
 	}
 	printNote := func() {
@@ -197,12 +185,11 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 			fmt.Fprintln(m.Out, note)
 		}
 	}
-	// A final write covers anything not yet persisted (it is skipped when nothing changed).
-	if err := writer.WriteState(context.Background(), final); err != nil {
-		ds = ds.Append(m.persistFailed(final, writer, err)) // errored.go: errored.tfstate
-	}
+	// A final write covers anything not yet persisted (it is skipped when
+	// nothing changed); errored.tfstate keeps what the backend refuses.
+	ds = ds.Append(sess.Persist(final, m.Out))
 	ds = ds.Append(forgottenError(p, f))
-	m.closeIntents(intents, !ds.HasErrors())
+	m.dir().CloseIntents(intents, !ds.HasErrors())
 	out.diagnostics(withoutDeprecations(ds))
 	if ds.HasErrors() {
 		if record != nil {
@@ -224,7 +211,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, op *operation, p 
 	if out.human {
 		m.stateSavedNote(summary.Add, summary.Change)
 	}
-	out.diagnostics(partialApplyWarning(p))
+	out.diagnostics(ui.PartialApplyWarning(p))
 	printNote()
 	return 0
 }
@@ -259,22 +246,12 @@ func withoutDeprecations(ds diag.Diagnostics) diag.Diagnostics {
 	return out
 }
 
-// provisioners returns the provisioners an apply runs. Their commands
-// stop at the first interrupt: the apply's context is cancelled then.
-func provisioners() map[string]apply.Provisioner {
-	return map[string]apply.Provisioner{
-		provisioner.LocalExec:  provisioner.Runner{},
-		provisioner.RemoteExec: provisioner.RemoteExecRunner{},
-		provisioner.File:       provisioner.FileRunner{},
-	}
-}
-
 // applySavedPlan applies a plan file made by `rig plan -out`, only if the
 // state is still the one it was planned against and the configuration is unchanged.
 func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *operationFlags) int {
 	// The configuration says how the plan is encrypted; its errors are reported below.
 	cfg, _ := m.loadConfigQuiet()
-	pf, err := readPlan(path, cfg)
+	pf, err := workdir.ReadPlan(path, cfg)
 	if err != nil {
 		out.diagnostics(diag.Diagnostics{diag.Errorf("Failed to load plan file", "%s", err)})
 		return 1
@@ -285,88 +262,16 @@ func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *
 		return 1
 	}
 	f.vars, f.savedPlan = nil, true
-	op, ds := m.prepare(ctx, f, "OperationTypeApply")
-	defer op.close()
+	sess, ds := m.open(ctx, f, "OperationTypeApply")
+	defer sess.Close()
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
 	}
-	if !sameSources(op.cfg.Sources, pf.Config) {
-		out.diagnostics(diag.Diagnostics{diag.Errorf("Saved plan does not match the configuration",
-			"The configuration files changed since the plan %s was created. Create a new plan with \"rig plan -out\" and apply that.", path)})
+	if ds := sess.UseSavedPlan(pf, path); ds.HasErrors() {
+		out.diagnostics(ds)
 		return 1
-	}
-	// With no state then and none now, the lineages are both fresh and may differ.
-	fresh := op.state.Serial == 0 && pf.StateSerial == 0 && op.state.Empty()
-	if !fresh && (op.state.Lineage != pf.StateLineage || op.state.Serial != pf.StateSerial) {
-		out.diagnostics(diag.Diagnostics{diag.Errorf("Saved plan is stale",
-			"The given plan file can no longer be applied because the state was changed by another operation after the plan was created.")})
-		return 1
-	}
-	if fresh {
-		op.state.Lineage = pf.Plan.PriorState.Lineage
 	}
 	f.destroy = pf.Plan.Mode == plan.DestroyMode
-	return m.runApplyPhase(ctx, out, op, pf.Plan, nil, f)
-}
-
-// sameSources reports whether two configurations' files say the same
-// thing: the same files, each with the same tokens, comments and blank
-// lines aside (a .json file byte for byte).
-func sameSources(a, b map[string][]byte) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for name, src := range a {
-		other, ok := b[name]
-		if !ok {
-			return false
-		}
-		if bytes.Equal(src, other) {
-			continue
-		}
-		if strings.HasSuffix(name, ".json") || !sameTokens(src, other) {
-			return false
-		}
-	}
-	return true
-}
-
-// sameTokens compares two native-syntax files token by token, without
-// comments and with runs of line ends taken as one.
-func sameTokens(a, b []byte) bool {
-	ta, tb := significantTokens(a), significantTokens(b)
-	if len(ta) != len(tb) {
-		return false
-	}
-	for i := range ta {
-		if ta[i].Type != tb[i].Type || !bytes.Equal(ta[i].Bytes, tb[i].Bytes) {
-			return false
-		}
-	}
-	return true
-}
-
-func significantTokens(src []byte) hclsyntax.Tokens {
-	toks, _ := hclsyntax.LexConfig(src, "", hcl.InitialPos)
-	out := make(hclsyntax.Tokens, 0, len(toks))
-	newline := func() {
-		if len(out) > 0 && out[len(out)-1].Type != hclsyntax.TokenNewline {
-			out = append(out, hclsyntax.Token{Type: hclsyntax.TokenNewline, Bytes: []byte("\n")})
-		}
-	}
-	for _, t := range toks {
-		switch t.Type {
-		case hclsyntax.TokenComment:
-			// A line comment ends its line.
-			if bytes.HasSuffix(t.Bytes, []byte("\n")) {
-				newline()
-			}
-		case hclsyntax.TokenNewline:
-			newline()
-		default:
-			out = append(out, hclsyntax.Token{Type: t.Type, Bytes: t.Bytes})
-		}
-	}
-	return out
+	return m.runApplyPhase(ctx, out, sess, pf.Plan, nil, f)
 }

@@ -9,32 +9,6 @@ import (
 	"github.com/rig-iac/rig/internal/timeline"
 )
 
-// interruptedSummary is the summary of apply's error when an interrupt
-// kept operations from starting.
-const interruptedSummary = "Operation interrupted"
-
-// noteRunErrors completes the record of an apply with what its
-// diagnostics say: whether it was interrupted, and the errors about
-// objects that no operation failure carried (conditions).
-func noteRunErrors(r *timeline.Record, ds diag.Diagnostics) {
-	byAddr := map[string]string{}
-	for _, d := range ds {
-		if d.Severity != diag.Error {
-			continue
-		}
-		if d.Summary == interruptedSummary {
-			r.Interrupted = true
-		}
-		if d.Address == "" {
-			continue
-		}
-		if _, ok := byAddr[d.Address]; !ok {
-			byAddr[d.Address] = d.Error()
-		}
-	}
-	r.NoteErrors(byAddr)
-}
-
 // showApplyReport prints the report of an apply or destroy that failed or
 // was interrupted: after its diagnostics for people, as one
 // "apply_report" message in the JSON stream.
@@ -52,14 +26,14 @@ func (m *Meta) showApplyReport(out *output, r *timeline.Record) {
 // or destroy recorded in this working directory, as text or (-json) the
 // report's JSON.
 func (m *Meta) showLastApply(jsonOut bool) int {
-	r, ok, err := loadTimeline(m.timelineFile())
+	r, ok, err := m.dir().LoadTimeline()
 	if err != nil {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the last apply", "%s", err)})
 		return 1
 	}
 	if !ok {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("No apply recorded",
-			"No apply or destroy has run an operation in this working directory (rig keeps the last one's record in %s).", m.timelineFile())})
+			"No apply or destroy has run an operation in this working directory (rig keeps the last one's record in %s).", m.dir().TimelinePath())})
 		return 1
 	}
 	rep := r.Report()

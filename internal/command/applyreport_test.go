@@ -14,7 +14,7 @@ import (
 // apply_report message with -json, on the timeline page, and again from
 // rig show -last-apply.
 func TestApplyReport(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": protectProviders + `resource "test_thing" "ok" {
+	dir := workDir(t, map[string]string{"main.tf": protectProviders + `resource "test_thing" "ok" {
   name = "ok"
 }
 resource "test_thing" "bad" {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/lang"
 )
 
 // parseArgs parses a command's arguments with fs, which m.flagSet made.
@@ -84,39 +85,5 @@ func (m *Meta) helpPointer(command string) {
 func nearestFlag(fs *flag.FlagSet, name string) string {
 	var names []string
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
-	return nearestName(name, names)
-}
-
-// nearestName returns the candidate with the smallest edit distance to
-// name (the first such, in the order given) if that distance is below 3,
-// the threshold OpenTofu and Terraform use for their suggestions; else "".
-func nearestName(name string, candidates []string) string {
-	best, bestDist := "", 3
-	for _, c := range candidates {
-		if d := editDistance(name, c); d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return lang.NameSuggestion(name, names)
 }

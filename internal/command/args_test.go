@@ -11,7 +11,7 @@ import (
 // arguments, with the same result as before them, and that a flag's value
 // given as the next argument is never taken for a positional argument.
 func TestFlagsAfterArguments(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": simpleConfig + `
+	dir := workDir(t, map[string]string{"main.tf": simpleConfig + `
 output "b" {
   value = terraform_data.b.output
 }

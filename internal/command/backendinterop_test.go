@@ -61,7 +61,7 @@ func fixtureWorkdir(t *testing.T, fixture, conn string) string {
 	if cfg["conn_str"] != nil {
 		record = strings.Replace(record, cfg["conn_str"].(string), conn, 1)
 	}
-	return workdir(t, map[string]string{
+	return workDir(t, map[string]string{
 		"main.tf":                      readFixture(t, fixture, "main.tf"),
 		".terraform/terraform.tfstate": record,
 	})
@@ -113,7 +113,7 @@ func TestOpenTofuBackendRecords(t *testing.T) {
 func TestTerraformUsesRigBackendRecord(t *testing.T) {
 	p := newPGTarget(t)
 	config := "terraform {\n  backend \"pg\" {\n    schema_name = \"" + p.schema + "\"\n  }\n}\n\nresource \"terraform_data\" \"a\" {\n  input = 1\n}\n"
-	dir := workdir(t, map[string]string{"main.tf": config})
+	dir := workDir(t, map[string]string{"main.tf": config})
 	terraform := terraformIn(t, dir)
 	mustRig(t, dir, "init", "-no-color", "-input=false", "-backend-config=conn_str="+p.conn)
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false")

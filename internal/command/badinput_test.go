@@ -97,7 +97,7 @@ resource "terraform_data" "a" {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "a" { input = "x" }`})
+			dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" { input = "x" }`})
 			if r := rig(t, dir, "apply", "-auto-approve", "-input=false", "-no-color"); r.code != 0 {
 				t.Fatalf("initial apply: %s", r.stderr)
 			}
@@ -129,7 +129,7 @@ resource "terraform_data" "a" {
 // TestCorruptStateIsReportedAndKept checks that a state file that is not
 // valid JSON stops the run with a clear message and is left as it was.
 func TestCorruptStateIsReportedAndKept(t *testing.T) {
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf":           `resource "terraform_data" "a" { input = "x" }`,
 		"terraform.tfstate": "{\n  \"version\": 4,\n  \"serial\": \n",
 	})
@@ -155,7 +155,7 @@ func TestCorruptStateIsReportedAndKept(t *testing.T) {
 func TestEmptyStateIsNoState(t *testing.T) {
 	for name, content := range map[string]string{"empty": "", "white space": " \n\t\n"} {
 		t.Run(name, func(t *testing.T) {
-			dir := workdir(t, map[string]string{"main.tf": simpleConfig, "terraform.tfstate": content})
+			dir := workDir(t, map[string]string{"main.tf": simpleConfig, "terraform.tfstate": content})
 			r := rig(t, dir, "plan", "-input=false", "-no-color")
 			if r.code != 0 || !strings.Contains(r.stdout, "Plan: 2 to add, 0 to change, 0 to destroy.") {
 				t.Fatalf("plan: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -182,7 +182,7 @@ func TestEmptyStateIsNoState(t *testing.T) {
 // kind: an undeclared reference, a cycle and an unsupported argument
 // together, each once.
 func TestValidateReportsEveryProblem(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {
   input = terraform_data.b.id
 }
 resource "terraform_data" "b" {

@@ -104,7 +104,7 @@ func TestInstanceLimit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := workdir(t, tt.files)
+			dir := workDir(t, tt.files)
 			if _, ok := tt.files["m/main.tf"]; ok {
 				mustRig(t, dir, "init", "-no-color")
 			}
@@ -128,7 +128,7 @@ func TestInstanceLimit(t *testing.T) {
 // is an error at the literal rather than a plan that spends minutes
 // writing out its digits.
 func TestHugeNumberLiteral(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `locals {
+	dir := workDir(t, map[string]string{"main.tf": `locals {
   x = 1e55555555
 }
 
@@ -184,7 +184,7 @@ output "o" {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := workdir(t, tt.files)
+			dir := workDir(t, tt.files)
 			r := rig(t, dir, append([]string{"plan", "-no-color", "-input=false"}, tt.args...)...)
 			if r.code != 1 {
 				t.Fatalf("exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
@@ -197,7 +197,7 @@ output "o" {
 		})
 	}
 	// Numbers within the bound still work.
-	dir := workdir(t, map[string]string{"main.tf": withVar})
+	dir := workDir(t, map[string]string{"main.tf": withVar})
 	if r := rig(t, dir, "plan", "-no-color", "-input=false", "-var", "n=1e300"); r.code != 0 {
 		t.Errorf("plan with n=1e300: exit %d\n%s", r.code, r.stderr)
 	}
@@ -211,7 +211,7 @@ func TestBinaryConfigFile(t *testing.T) {
 	for i := range 8192 {
 		bin.WriteByte(byte(i*7 + i/256))
 	}
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf":  bin.String(),
 		"other.tf": "resource \"terraform_data\" \"a\" {\n  input = \x1b[2J\x1b]0;owned\x07\n}\n",
 	})
@@ -249,7 +249,7 @@ func TestBinaryConfigFile(t *testing.T) {
 // server that cannot be reached.
 func TestPGConnectionErrorHidesPassword(t *testing.T) {
 	t.Setenv("PG_CONN_STR", "postgres://rig:Sup3r@Secret@127.0.0.1:1/db")
-	dir := workdir(t, map[string]string{"main.tf": `terraform {
+	dir := workDir(t, map[string]string{"main.tf": `terraform {
   backend "pg" {}
 }
 `})

@@ -47,7 +47,7 @@ output "pw" {
 func TestCanaryRealProviders(t *testing.T) {
 	mirror := realMirror(t, "random", "local")
 	e := newCanaryEnv(t, buildRig(t))
-	e.dir = workdir(t, map[string]string{"main.tf": realCanaryConfig})
+	e.dir = workDir(t, map[string]string{"main.tf": realCanaryConfig})
 	cliDir := t.TempDir()
 	writeFile(t, cliDir, "cli.tfrc", `provider_installation {
   filesystem_mirror {
@@ -150,7 +150,7 @@ func realPassword(t *testing.T, raw string) string {
 // the password is hidden there too.
 func checkTerraformOnRealState(t *testing.T, e *canaryEnv, tf, password string) {
 	t.Helper()
-	dir := workdir(t, map[string]string{"main.tf": realCanaryConfig, "terraform.tfstate": e.file("terraform.tfstate"),
+	dir := workDir(t, map[string]string{"main.tf": realCanaryConfig, "terraform.tfstate": e.file("terraform.tfstate"),
 		".terraform.lock.hcl": e.file(".terraform.lock.hcl")})
 	te := &canaryEnv{t: t, bin: tf, dir: dir, env: e.env}
 	if r := te.run([]string{"init"}, ""); r.code != 0 {

@@ -207,7 +207,7 @@ func newCanaryEnv(t *testing.T, bin string) *canaryEnv {
 		return strings.HasPrefix(kv, "TF_LOG") || strings.HasPrefix(kv, "TF_CLI_CONFIG_FILE=")
 	})
 	env = append(env, "TF_CLI_CONFIG_FILE="+filepath.Join(cliDir, "cli.tfrc"), "TF_LOG=trace", "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
-	return &canaryEnv{t: t, bin: bin, dir: workdir(t, canaryFiles), env: env}
+	return &canaryEnv{t: t, bin: bin, dir: workDir(t, canaryFiles), env: env}
 }
 
 // run runs one step; args are the step's for this tool.

@@ -144,7 +144,7 @@ func indentJSON(t *testing.T, raw []byte) string {
 // records the final results in the state's check_results, as OpenTofu
 // and Terraform do. A plan made against that state knows them all.
 func TestCheckResults(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": checkResultsConfig})
+	dir := workDir(t, map[string]string{"main.tf": checkResultsConfig})
 	mustRig(t, dir, "plan", "-out=p.plan", "-no-color")
 	golden(t, "checks_plan_fresh", planChecks(t, dir, "p.plan"))
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "p.plan")
@@ -154,7 +154,7 @@ func TestCheckResults(t *testing.T) {
 
 	// Inside a module called with count: one object per module instance
 	// (and per for_each key of the resource), with its module address.
-	dir = workdir(t, checkResultsModule)
+	dir = workDir(t, checkResultsModule)
 	mustRig(t, dir, "init", "-no-color")
 	mustRig(t, dir, "plan", "-out=p.plan", "-no-color")
 	golden(t, "checks_module_plan", planChecks(t, dir, "p.plan"))
@@ -218,7 +218,7 @@ func TestCheckResultsLikeTerraform(t *testing.T) {
 		"module called with count": checkResultsModule,
 	} {
 		t.Run(name, func(t *testing.T) {
-			tfDir := workdir(t, files)
+			tfDir := workDir(t, files)
 			tf := terraformIn(t, tfDir)
 			tf("init", "-no-color")
 			tf("plan", "-out=p.plan", "-no-color")
@@ -233,7 +233,7 @@ func TestCheckResultsLikeTerraform(t *testing.T) {
 			tf("apply", "-auto-approve", "-no-color", "p.plan")
 			tfState := stateCheckResults(t, tfDir)
 
-			dir := workdir(t, files)
+			dir := workDir(t, files)
 			mustRig(t, dir, "init", "-no-color")
 			mustRig(t, dir, "plan", "-out=p.plan", "-no-color")
 			if diff := cmp.Diff(tfPlan, planChecks(t, dir, "p.plan")); diff != "" {

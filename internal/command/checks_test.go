@@ -9,7 +9,7 @@ import (
 // at plan and at apply; the apply succeeds (exit 0) and records the
 // objects.
 func TestCheckFailureDoesNotFailApply(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `
+	dir := workDir(t, map[string]string{"main.tf": `
 resource "terraform_data" "a" {
   input = "a"
 }

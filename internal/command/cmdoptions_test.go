@@ -16,7 +16,7 @@ import (
 // plan cannot know it), not the state; -json-into writes each result as a
 // message into a file beside the console's output.
 func TestConsolePlan(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {
   input = "planned"
 }
 resource "terraform_data" "b" {
@@ -48,7 +48,7 @@ resource "terraform_data" "b" {
 // import -config=DIR reads the configuration from DIR, and records the
 // object in the working directory's state.
 func TestImportConfigDir(t *testing.T) {
-	dir := workdir(t, map[string]string{"conf/main.tf": `resource "terraform_data" "a" {}` + "\n"})
+	dir := workDir(t, map[string]string{"conf/main.tf": `resource "terraform_data" "a" {}` + "\n"})
 	r := rig(t, dir, "import", "-no-color", "-input=false", "-config=conf", "terraform_data.a", "id-a")
 	if r.code != 0 {
 		t.Fatalf("import -config: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -65,7 +65,7 @@ func TestImportConfigDir(t *testing.T) {
 // graph -format=mermaid writes a Mermaid flowchart; graph -plan=FILE draws
 // the operations of a saved plan.
 func TestGraphMermaidAndSavedPlan(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}
 resource "terraform_data" "b" {
   input = terraform_data.a.id
 }
@@ -92,7 +92,7 @@ resource "terraform_data" "b" {
 // A destroy that forgets objects (removed blocks with destroy = false)
 // fails, as OpenTofu's does, unless -suppress-forget-errors.
 func TestDestroySuppressForgetErrors(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}
 resource "terraform_data" "b" {}
 `})
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
@@ -122,7 +122,7 @@ removed {
 
 // workspace new -state=PATH starts the workspace with a copy of a state.
 func TestWorkspaceNewFromState(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}` + "\n"})
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}` + "\n"})
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
 	pulled := mustRig(t, dir, "state", "pull")
 	writeFile(t, dir, "seed.tfstate", pulled.stdout)
@@ -144,7 +144,7 @@ func TestWorkspaceNewFromState(t *testing.T) {
 // one `providers mirror` wrote, served over HTTPS) instead of the registry.
 func TestProvidersLockNetMirror(t *testing.T) {
 	source := packedMirror(t, []string{"1.0.0", "1.2.0"}, "linux_amd64")
-	dir := workdir(t, map[string]string{"main.tf": fakeConfig})
+	dir := workDir(t, map[string]string{"main.tf": fakeConfig})
 	out := filepath.Join(t.TempDir(), "mirror")
 	mustRig(t, dir, "providers", "mirror", "-no-color", "-fs-mirror="+source, "-platform=linux_amd64", out)
 	srv := httptest.NewTLSServer(http.FileServer(http.Dir(out)))

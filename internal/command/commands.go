@@ -189,3 +189,9 @@ Select the workspace named NAME for the commands that follow. The selection is r
 Delete the workspace named NAME and its state. The default workspace and the selected one cannot be deleted, and a workspace whose state still tracks resources is only deleted with -force.`},
 	}
 }
+
+// isCommand reports whether name is a command's full name.
+func isCommand(name string) bool {
+	_, ok := commands[name]
+	return ok
+}

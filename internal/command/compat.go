@@ -175,7 +175,7 @@ func (cs *compatState) finish(m *Meta, fs *flag.FlagSet) (int, bool) {
 		var ds diag.Diagnostics
 		for _, name := range cs.refused {
 			i := slices.IndexFunc(compatFlags[fs.Name()], func(cf compatFlag) bool { return cf.name == name })
-			ds = ds.Append(diag.Errorf(fmt.Sprintf("Option -%s is not supported", name), "%s.", upperFirst(compatFlags[fs.Name()][i].usage)))
+			ds = ds.Append(diag.Errorf(fmt.Sprintf("Option -%s is not supported", name), "%s", diag.Sentence(compatFlags[fs.Name()][i].usage)))
 		}
 		m.showDiagnostics(ds)
 		m.helpPointer(fs.Name())
@@ -228,7 +228,7 @@ func (m *Meta) resolveAlias(name string, args []string) (string, []string) {
 // true, with the exit status).
 func (m *Meta) preCommand(name *string, args *[]string) (code int, handled bool) {
 	if reason, ok := refusedCommands[*name]; ok {
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf(fmt.Sprintf("rig has no %s command", *name), "%s.", upperFirst(reason))})
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf(fmt.Sprintf("rig has no %s command", *name), "%s", diag.Sentence(reason))})
 		return 1, true
 	}
 	*name, *args = m.resolveAlias(*name, *args)

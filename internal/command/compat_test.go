@@ -70,7 +70,7 @@ func TestEveryTerraformAndOpenTofuOptionIsKnown(t *testing.T) {
 // The refused options and commands fail with their reason; the accepted
 // ones run.
 func TestRefusedAndIgnoredOptions(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}` + "\n"})
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}` + "\n"})
 	refused := []struct {
 		args []string
 		want string
@@ -112,7 +112,7 @@ func TestRefusedAndIgnoredOptions(t *testing.T) {
 // OpenTofu's aliases run the commands they stand for; env warns that it
 // is deprecated.
 func TestCommandAliases(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}
 resource "terraform_data" "b" {}
 `})
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
@@ -137,7 +137,7 @@ resource "terraform_data" "b" {}
 // The commands without a plan write their lines as the JSON stream with
 // -json, or into a file with -json-into beside the human output.
 func TestJSONStreamOfSimpleCommands(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}` + "\n"})
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}` + "\n"})
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
 	r := rig(t, dir, "taint", "-json", "terraform_data.a")
 	if r.code != 0 {

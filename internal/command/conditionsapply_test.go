@@ -183,7 +183,7 @@ func TestConditionsFailingAtApply(t *testing.T) {
 	for _, sc := range applyConditionScenarios {
 		t.Run(sc.name, func(t *testing.T) {
 			for _, format := range []string{"json", "human"} {
-				dir := workdir(t, map[string]string{"main.tf": sc.before})
+				dir := workDir(t, map[string]string{"main.tf": sc.before})
 				if sc.before != "" {
 					mustRig(t, dir, "apply", "-auto-approve", "-no-color")
 				}
@@ -230,7 +230,7 @@ func TestConditionsFailingAtApply(t *testing.T) {
 func TestConditionsFailingAtApplyLikeTerraform(t *testing.T) {
 	for _, sc := range applyConditionScenarios {
 		t.Run(sc.name, func(t *testing.T) {
-			dir := workdir(t, map[string]string{"main.tf": sc.before})
+			dir := workDir(t, map[string]string{"main.tf": sc.before})
 			tf := terraformIn(t, dir)
 			tf("init", "-no-color")
 			if sc.before != "" {

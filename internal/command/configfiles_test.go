@@ -13,7 +13,7 @@ import (
 // hides the .tf file of the same name, and outputs of path.cwd (absolute: where rig started, before -chdir),
 // path.module and path.root (relative).
 func TestOverrideFilesPlan(t *testing.T) {
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf": `
 resource "terraform_data" "a" {
   for_each = toset(["x"])
@@ -91,7 +91,7 @@ output "module" {
 // configuration when a module's required_version excludes the OpenTofu
 // version rig stands in for.
 func TestRequiredVersionUnmet(t *testing.T) {
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf":       "module \"child\" {\n  source = \"./child\"\n}\n",
 		"child/main.tf": "terraform {\n  required_version = \"< 1.0\"\n}\n",
 	})

@@ -8,7 +8,7 @@ import (
 // outputs and resources in the state, one a line, and goes on after an
 // error.
 func TestConsole(t *testing.T) {
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf": `
 variable "name" {
   default = "web"
@@ -80,7 +80,7 @@ exit
 }
 
 func TestConsoleWithoutState(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": "variable \"x\" {}\nlocals {\n  y = 2\n}\n"})
+	dir := workDir(t, map[string]string{"main.tf": "variable \"x\" {}\nlocals {\n  y = 2\n}\n"})
 	r := rigInput(t, dir, "local.y * 3\nvar.x\n", "console", "-no-color")
 	if r.code != 0 || r.stdout != "6\n(known after apply)\n" || r.stderr != "" {
 		t.Errorf("console: exit %d\nstdout: %q\nstderr: %s", r.code, r.stdout, r.stderr)

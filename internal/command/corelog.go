@@ -1,23 +1,13 @@
 package command
 
 import (
-	"context"
 	"fmt"
-	"maps"
 	"os"
 	"runtime"
 	"slices"
-	"strings"
-	"time"
 
-	"github.com/rig-iac/rig/internal/addrs"
-	"github.com/rig-iac/rig/internal/apply"
-	"github.com/rig-iac/rig/internal/backend"
-	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/cliargs"
 	"github.com/rig-iac/rig/internal/corelog"
-	"github.com/rig-iac/rig/internal/diag"
-	"github.com/rig-iac/rig/internal/plan"
-	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/version"
 )
 
@@ -44,7 +34,7 @@ func (m *Meta) logStart(args []string) {
 	}
 	m.log.Info("rig version: "+version.Rig, corelog.String("compatible_with", version.Terraform))
 	m.log.Info("Go runtime version: "+runtime.Version(), corelog.String("platform", runtime.GOOS+"_"+runtime.GOARCH))
-	m.log.Info("CLI args", corelog.Strings("args", loggedArgs(args)))
+	m.log.Info("CLI args", corelog.Strings("args", cliargs.Logged(args)))
 	if wd, err := os.Getwd(); err == nil {
 		m.log.Debug("started in", corelog.String("dir", wd))
 	}
@@ -57,201 +47,13 @@ func (m *Meta) logCommand(args []string) {
 		return
 	}
 	wd, _ := os.Getwd()
-	m.log.Info("CLI command args", corelog.Strings("args", loggedArgs(args)))
+	m.log.Info("CLI command args", corelog.Strings("args", cliargs.Logged(args)))
 	m.log.Debug("working directory", corelog.String("dir", wd), corelog.String("data_dir", m.dataDir()),
 		corelog.Bool("in_automation", m.inAutomation), corelog.Bool("input_disabled_by_env", m.noInput))
-	for _, name := range []string{envArgsPrefix, envArgsVariable(commandName(args))} {
+	for _, name := range []string{cliargs.Prefix, cliargs.EnvVariable(cliargs.CommandName(args, isCommand))} {
 		if v := os.Getenv(name); v != "" {
-			words, _, _ := shellWords(v)
-			m.log.Debug("arguments from the environment", corelog.String("variable", name), corelog.Strings("args", loggedArgs(words)))
+			words, _, _ := cliargs.ShellWords(v)
+			m.log.Debug("arguments from the environment", corelog.String("variable", name), corelog.Strings("args", cliargs.Logged(words)))
 		}
 	}
-}
-
-// secretFlags are the flags whose values may be secrets: they are logged
-// as NAME=(redacted), or KEY=(redacted) for settings.
-var secretFlags = map[string]bool{"var": true, "backend-config": true}
-
-// loggedArgs returns args as the log shows them: the values of -var and
-// -backend-config replaced (a -backend-config FILE is kept).
-func loggedArgs(args []string) []string {
-	out := make([]string, len(args))
-	redactNext := false
-	for i, a := range args {
-		switch {
-		case a == "--":
-			copy(out[i:], args[i:])
-			return out
-		case redactNext:
-			out[i], redactNext = redactSetting(a), false
-			continue
-		}
-		out[i] = a
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") || !secretFlags[name] {
-			continue
-		}
-		if !hasValue {
-			redactNext = true
-			continue
-		}
-		out[i] = a[:len(a)-len(value)] + redactSetting(value)
-	}
-	return out
-}
-
-// redactSetting hides the value of a NAME=VALUE setting; anything else
-// (a -backend-config file's path) is kept.
-func redactSetting(s string) string {
-	if name, _, ok := strings.Cut(s, "="); ok {
-		return name + "=(redacted)"
-	}
-	return s
-}
-
-// logHooks records each operation of an apply: its start, and its end with
-// how long it took and how it ended. It never records values.
-type logHooks struct {
-	apply.NoHooks
-	log *corelog.Logger
-}
-
-// PreApply records the start of op.
-func (h logHooks) PreApply(op apply.Operation) {
-	h.log.Info("operation started", operationAttrs(op)...)
-}
-
-// PostApply records the end of op. A failure's message is not recorded:
-// a provider's may quote values.
-func (h logHooks) PostApply(op apply.Operation, res apply.Result) {
-	attrs := append(operationAttrs(op), corelog.Duration("elapsed", res.Elapsed))
-	if res.Err != nil {
-		h.log.Warn("operation failed", attrs...)
-		return
-	}
-	h.log.Info("operation complete", attrs...)
-}
-
-func operationAttrs(op apply.Operation) []corelog.Attr {
-	obj := addrs.ObjectAddr{Instance: op.Addr, Deposed: op.Deposed}
-	return []corelog.Attr{corelog.String("address", obj.String()), corelog.String("action", op.Action.String())}
-}
-
-// logPlan records what a plan holds: its mode and how many changes of
-// each action, and how long it took.
-func (m *Meta) logPlan(p *plan.Plan, elapsed time.Duration) {
-	if !m.log.Enabled(corelog.Info) || p == nil {
-		return
-	}
-	counts := map[string]int{}
-	for _, c := range p.Changes {
-		counts[c.Action.String()]++
-	}
-	mode := "normal"
-	switch p.Mode {
-	case plan.DestroyMode:
-		mode = "destroy"
-	case plan.RefreshOnlyMode:
-		mode = "refresh-only"
-	}
-	attrs := []corelog.Attr{corelog.String("mode", mode), corelog.Int("changes", len(p.Changes)), corelog.Duration("elapsed", elapsed)}
-	for _, a := range slices.Sorted(maps.Keys(counts)) {
-		attrs = append(attrs, corelog.Int(a, counts[a]))
-	}
-	m.log.Info("plan made", attrs...)
-}
-
-// logGraph records the size of an operation graph.
-func (m *Meta) logGraph(g *apply.Graph) {
-	if g == nil {
-		return
-	}
-	m.log.Info("operation graph built", corelog.Int("operations", g.G.Len()), corelog.Int("edges", g.G.EdgeCount()))
-}
-
-// loggedFactories wraps each factory so that the log records each provider
-// process started: which provider, how long it took, or why it failed.
-func (m *Meta) loggedFactories(f provider.Factories) provider.Factories {
-	if !m.log.Enabled(corelog.Info) {
-		return f
-	}
-	out := make(provider.Factories, len(f))
-	for addr, factory := range f {
-		out[addr] = func() (provider.Interface, error) {
-			start := time.Now()
-			m.log.Debug("starting provider", corelog.String("provider", addr.String()))
-			p, err := factory()
-			if err != nil {
-				m.log.Error("provider failed to start", corelog.String("provider", addr.String()), corelog.Err(err))
-				return p, err
-			}
-			m.log.Info("provider started", corelog.String("provider", addr.String()), corelog.Duration("elapsed", time.Since(start)))
-			return p, nil
-		}
-	}
-	return out
-}
-
-// loggedStore is a state store whose writes the log records: where, how
-// many bytes, how long (never what).
-type loggedStore struct {
-	backend.Store
-	log *corelog.Logger
-}
-
-func (s loggedStore) Write(ctx context.Context, data []byte) error {
-	start := time.Now()
-	err := s.Store.Write(ctx, data)
-	if err != nil {
-		s.log.Error("state write failed", corelog.String("path", s.Path()), corelog.Err(err))
-		return err
-	}
-	s.log.Info("state written", corelog.String("path", s.Path()), corelog.Int("bytes", len(data)), corelog.Duration("elapsed", time.Since(start)))
-	return nil
-}
-
-func (s loggedStore) Journal() backend.Journal {
-	j := s.Store.Journal()
-	if j == nil {
-		return nil
-	}
-	return loggedJournal{Journal: j, log: s.log, path: s.Path()}
-}
-
-// loggedJournal is a state journal whose appends the log records.
-type loggedJournal struct {
-	backend.Journal
-	log  *corelog.Logger
-	path string
-}
-
-func (j loggedJournal) Append(ctx context.Context, record []byte) error {
-	err := j.Journal.Append(ctx, record)
-	if err != nil {
-		j.log.Error("state journal append failed", corelog.String("path", j.path), corelog.Err(err))
-		return err
-	}
-	j.log.Debug("state journal record appended", corelog.String("path", j.path), corelog.Int("bytes", len(record)))
-	return nil
-}
-
-// logConfig records the configuration loaded: how many modules and files,
-// resources and module calls, in how long, and whether it had errors.
-func (m *Meta) logConfig(mod *config.Module, ds diag.Diagnostics, elapsed time.Duration) {
-	if !m.log.Enabled(corelog.Info) || mod == nil {
-		return
-	}
-	modules, files, resources := 0, 0, 0
-	var walk func(*config.Module)
-	walk = func(c *config.Module) {
-		modules++
-		resources += len(c.ManagedResources) + len(c.DataResources)
-		for _, child := range c.Children {
-			walk(child)
-		}
-	}
-	walk(mod)
-	files = len(mod.Sources)
-	m.log.Info("configuration loaded", corelog.Int("modules", modules), corelog.Int("files", files), corelog.Int("resources", resources),
-		corelog.Int("diagnostics", len(ds)), corelog.Bool("errors", ds.HasErrors()), corelog.Duration("elapsed", elapsed))
 }

@@ -28,7 +28,7 @@ output "new" {
   value = "n"
 }
 `
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf": `module "own" {
   source = "./own"
 }
@@ -89,7 +89,7 @@ output "remote" {
 // records with that type; a value that does not convert is an error.
 // convert() (Terraform 1.15, OpenTofu 1.13) converts inline.
 func TestOutputTypeAndConvert(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `output "ports" {
+	dir := workDir(t, map[string]string{"main.tf": `output "ports" {
   type  = list(number)
   value = ["80", 443]
 }
@@ -130,7 +130,7 @@ output "settings" {
 // implements, and a terraform block's language and experiments are
 // ignored, as OpenTofu 1.12 ignores them.
 func TestLanguageBlock(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `terraform {
+	dir := workDir(t, map[string]string{"main.tf": `terraform {
   experiments = [some_terraform_experiment]
 }
 language {
@@ -189,7 +189,7 @@ func (p legacyProvider) ValidateResourceConfig(ctx context.Context, typeName str
 // configuration sets it, the provider's own warning points at the line.
 func TestProviderDeprecatedAttributes(t *testing.T) {
 	withTestProvider(t, legacyProvider{providertest.New()})
-	dir := workdir(t, map[string]string{"main.tf": `resource "test_thing" "a" {
+	dir := workDir(t, map[string]string{"main.tf": `resource "test_thing" "a" {
   key  = "a"
   name = "n"
 }
@@ -224,7 +224,7 @@ output "key" {
 // as OpenTofu 1.12 does, besides the plugin's own warning where it is set.
 func TestRealProviderDeprecatedAttribute(t *testing.T) {
 	mirror := realMirror(t, "random")
-	dir := workdir(t, map[string]string{"main.tf": `terraform {
+	dir := workDir(t, map[string]string{"main.tf": `terraform {
   required_providers {
     random = { source = "hashicorp/random" }
   }

@@ -12,7 +12,7 @@ import (
 // the provider's schema, or the other kind of block when the provider has
 // the type as that, in OpenTofu's words.
 func TestUnsupportedTypeSuggestions(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `
+	dir := workDir(t, map[string]string{"main.tf": `
 resource "terraform_dat" "typo" {}
 
 data "terraform_remote_stat" "typo" {
@@ -44,7 +44,7 @@ resource "terraform_nothing_like_it" "far" {}
 // installed with "rig init" when there is no lock file yet, and with
 // "rig init -upgrade" when the lock file selects others.
 func TestLockFileHint(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `
+	dir := workDir(t, map[string]string{"main.tf": `
 terraform {
   required_providers {
     null = { source = "hashicorp/null" }
@@ -81,7 +81,7 @@ resource "test_thing" "a" {
 // TestTrailingNoColor: -no-color anywhere on the command line applies to
 // everything printed, the errors about flags before it included.
 func TestTrailingNoColor(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}`})
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}`})
 	for _, args := range [][]string{
 		{"plan", "-bogus", "-no-color"},
 		{"plan", "-parallelism=x", "-no-color"},
@@ -104,7 +104,7 @@ func TestTrailingNoColor(t *testing.T) {
 // a directory is reported for every command, before it runs, as Terraform
 // and OpenTofu report it; the command then runs without it.
 func TestCLIConfigFileProblems(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `output "x" { value = 1 }`})
+	dir := workDir(t, map[string]string{"main.tf": `output "x" { value = 1 }`})
 	rigOK(t, dir, "apply", "-auto-approve", "-no-color")
 	missing := filepath.Join(t.TempDir(), "missing.tfrc")
 	for _, tt := range []struct{ path, want string }{
@@ -157,7 +157,7 @@ provider_installation {
 }
 `)
 	t.Setenv("TF_CLI_CONFIG_FILE", cliConfig)
-	dir := workdir(t, map[string]string{"main.tf": `
+	dir := workDir(t, map[string]string{"main.tf": `
 terraform {
   required_providers {
     test = { source = "rig/test" }

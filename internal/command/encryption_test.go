@@ -81,7 +81,7 @@ func mustBeEncrypted(t *testing.T, path string, secrets ...string) {
 }
 
 func TestEncryptedStateAndPlan(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": encryptionConfig(enforcedTargets)})
+	dir := workDir(t, map[string]string{"main.tf": encryptionConfig(enforcedTargets)})
 	if r := rig(t, dir, "apply", "-auto-approve", "-input=false", "-no-color"); r.code != 0 {
 		t.Fatalf("apply: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -130,7 +130,7 @@ func TestEncryptedStateAndPlan(t *testing.T) {
 
 func TestEncryptionEnforcedAndMigration(t *testing.T) {
 	plain := strings.Replace(encryptionConfig(""), "terraform {", "terraform {\n  # no targets\n", 1)
-	dir := workdir(t, map[string]string{"main.tf": plain})
+	dir := workDir(t, map[string]string{"main.tf": plain})
 	if r := rig(t, dir, "apply", "-auto-approve", "-input=false", "-no-color"); r.code != 0 {
 		t.Fatalf("plaintext apply: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -173,7 +173,7 @@ func TestEncryptionEnforcedAndMigration(t *testing.T) {
 }
 
 func TestUnsupportedKeyProvider(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `
+	dir := workDir(t, map[string]string{"main.tf": `
 terraform {
   encryption {
     key_provider "aws_kms" "k" {
@@ -207,7 +207,7 @@ func TestOpenTofuEncryptedState(t *testing.T) {
 		}
 		files[name] = string(data)
 	}
-	dir := workdir(t, files)
+	dir := workDir(t, files)
 	r := rig(t, dir, "show", "-json")
 	if r.code != 0 {
 		t.Fatalf("show -json: exit %d\n%s", r.code, r.stderr)

@@ -26,7 +26,7 @@ output "v" {
 // words after the command's name, before the command line's own, so that
 // the command line wins.
 func TestCLIArgsFromEnvironment(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": envVarConfig})
+	dir := workDir(t, map[string]string{"main.tf": envVarConfig})
 	t.Setenv("TF_CLI_ARGS_plan", `-var "v=from the environment" -no-color`)
 	r := rig(t, dir, "plan")
 	if r.code != 0 || !strings.Contains(r.stdout, `+ v = "from the environment"`) || strings.Contains(r.stdout, "\x1b[") {
@@ -69,7 +69,7 @@ func TestCLIArgsFromEnvironment(t *testing.T) {
 // command, whatever -input says: rig never prompts and says what is
 // missing instead.
 func TestInputFromEnvironment(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": envVarConfig})
+	dir := workDir(t, map[string]string{"main.tf": envVarConfig})
 	r := rigInput(t, dir, "typed\n", "plan", "-no-color")
 	if r.code != 0 || !strings.Contains(r.stdout, "var.v\n") || !strings.Contains(r.stdout, `+ v = "typed"`) {
 		t.Fatalf("prompt: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -108,7 +108,7 @@ func TestInAutomation(t *testing.T) {
 		"To perform exactly these actions, run the following command to apply",
 	}
 	run := func(t *testing.T) string {
-		dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}`})
+		dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}`})
 		out := rigOK(t, dir, "init", "-no-color").stdout
 		out += rigOK(t, dir, "plan", "-no-color").stdout
 		out += rigOK(t, dir, "plan", "-no-color", "-out=saved.plan").stdout
@@ -196,7 +196,7 @@ module "remote" {
 }
 `
 	}
-	dir := workdir(t, files)
+	dir := workDir(t, files)
 	t.Setenv("TF_DATA_DIR", "ci-data")
 	r := rigOK(t, dir, "init", "-no-color", "-plugin-dir="+mirror)
 	if gitSource != "" && !strings.Contains(r.stdout, "- remote in ci-data/modules/remote/naming") {
@@ -247,7 +247,7 @@ module "remote" {
 	}
 
 	// An absolute TF_DATA_DIR is used as it is.
-	dir = workdir(t, files)
+	dir = workDir(t, files)
 	abs := filepath.Join(t.TempDir(), "data")
 	t.Setenv("TF_DATA_DIR", abs)
 	rigOK(t, dir, "init", "-no-color", "-plugin-dir="+mirror)
@@ -271,7 +271,7 @@ module "remote" {
 // never with a variable's value.
 func TestCoreLog(t *testing.T) {
 	mirror := testProviderMirror(t)
-	dir := workdir(t, map[string]string{"main.tf": `
+	dir := workDir(t, map[string]string{"main.tf": `
 terraform {
   required_providers {
     test = { source = "rig/test" }

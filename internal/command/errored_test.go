@@ -12,6 +12,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/backend/pg/pgtest"
 	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/provider/builtin"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -65,14 +66,14 @@ func TestPGConnectionLossMidApply(t *testing.T) {
 			}
 			app := "rigtest_" + pgtest.Schema(t)[3:]
 			p := pgTarget{conn: pgtest.WithParam(db, "application_name", app), schema: "terraform_remote_state"}
-			dir := workdir(t, map[string]string{"main.tf": p.block() + twoStepConfig})
+			dir := workDir(t, map[string]string{"main.tf": p.block() + twoStepConfig})
 			mustRig(t, dir, "init", "-no-color")
 
 			reached, release := make(chan struct{}), make(chan struct{})
 			var once sync.Once
 			orig := newBuiltinTerraform
-			newBuiltinTerraform = func() provider.Interface {
-				return gatedProvider{Interface: orig(), reached: func() { once.Do(func() { close(reached) }) }, release: release}
+			newBuiltinTerraform = func(read builtin.RemoteStateReader) provider.Interface {
+				return gatedProvider{Interface: orig(read), reached: func() { once.Do(func() { close(reached) }) }, release: release}
 			}
 			t.Cleanup(func() { newBuiltinTerraform = orig })
 
@@ -154,7 +155,7 @@ func TestPGConnectionLossMidApply(t *testing.T) {
 // TestStatePushChecks: push refuses an unrelated lineage or an older serial
 // unless -force, and keeps the stored serial growing.
 func TestStatePushChecks(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": simpleConfig})
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false")
 	first := readFile(t, dir, "terraform.tfstate")
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false", "-var=value=two")

@@ -3,13 +3,13 @@ package command
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/explain"
 	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // runExplain explains what a plan does to the objects an address names,
@@ -66,7 +66,7 @@ func runExplain(m *Meta, args []string) int {
 	rep, ok := explain.Explain(p, g, cfg, addr)
 	if !ok {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("No such object in the plan",
-			"The plan has no change for %s.%s", addr, nearestInPlan(p, addr))})
+			"The plan has no change for %s.%s", addr, explain.DidYouMean(p, addr))})
 		return 1
 	}
 	write := explain.WriteText
@@ -86,21 +86,21 @@ func runExplain(m *Meta, args []string) int {
 func (m *Meta) explainedPlan(path string, f *operationFlags) (p *plan.Plan, cfg *config.Module, code int) {
 	if path != "" {
 		own, _ := m.loadConfigQuiet() // for the plan's encryption, if any
-		pf, err := readPlan(path, own)
+		pf, err := workdir.ReadPlan(path, own)
 		if err != nil {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a plan", "%s", err)})
 			return nil, nil, 1
 		}
-		return pf.Plan, m.plannedConfig(pf), 0
+		return pf.Plan, m.dir().PlannedConfig(pf), 0
 	}
 	ctx := context.Background()
-	op, ds := m.prepare(ctx, f, "OperationTypePlan")
-	defer op.close()
+	sess, ds := m.open(ctx, f, "OperationTypePlan")
+	defer sess.Close()
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return nil, nil, 1
 	}
-	p, more := m.makePlan(ctx, op, f)
+	p, more := m.makePlan(ctx, sess, f, nil)
 	ds = ds.Append(more)
 	if ds.HasErrors() && !plan.OnlyRefusals(p, ds) {
 		// A plan whose only errors refuse protected deletions is whole:
@@ -114,19 +114,5 @@ func (m *Meta) explainedPlan(path string, f *operationFlags) (p *plan.Plan, cfg 
 	if p.Errored {
 		fmt.Fprintln(m.Err, "The plan is incomplete.")
 	}
-	return p, op.cfg, 0
-}
-
-// nearestInPlan names the addresses of p nearest to addr, which names none
-// of its objects: " Did you mean "X"?" for one, a list for several, "" for
-// none.
-func nearestInPlan(p *plan.Plan, addr explain.Address) string {
-	near := explain.Nearest(p, addr, 5)
-	switch len(near) {
-	case 0:
-		return ""
-	case 1:
-		return fmt.Sprintf(" Did you mean %q?", near[0])
-	}
-	return "\n\nThe nearest addresses in the plan are:\n  " + strings.Join(near, "\n  ")
+	return p, sess.Config, 0
 }

@@ -3,19 +3,12 @@
 package command
 
 import (
-	"context"
-	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/rig-iac/rig/internal/backend"
-	"github.com/rig-iac/rig/internal/backend/inmem"
 	"github.com/rig-iac/rig/internal/command/commandtest"
-	"github.com/rig-iac/rig/internal/state"
-	"github.com/rig-iac/rig/internal/state/statemgr"
 )
 
 // withUmask runs the rest of the test with the process's umask set to
@@ -40,7 +33,7 @@ func wantMode(t *testing.T, path string, want fs.FileMode) {
 // file is narrowed, and that a stricter one is kept.
 func TestStateAndPlanFileModes(t *testing.T) {
 	withUmask(t, 0)
-	dir := workdir(t, map[string]string{"main.tf": `
+	dir := workDir(t, map[string]string{"main.tf": `
 variable "v" {
   default = "one"
 }
@@ -83,42 +76,4 @@ resource "terraform_data" "a" {
 	mustRig(t, dir, "apply", "-no-color", "tfplan")
 	wantMode(t, statePath, 0o400)
 	wantMode(t, backupPath, 0o400)
-}
-
-// TestErroredStateFileMode checks that errored.tfstate, written when the
-// backend refuses the final state, is private to its owner, also when a
-// previous run left one readable by everyone.
-func TestErroredStateFileMode(t *testing.T) {
-	withUmask(t, 0)
-	for _, tc := range []struct {
-		name  string
-		prior fs.FileMode // 0 for no errored.tfstate before
-		want  fs.FileMode
-	}{
-		{"new file", 0, 0o600},
-		{"wider file narrowed", 0o644, 0o600},
-		{"stricter file kept", 0o200, 0o200},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Chdir(t.TempDir())
-			if tc.prior != 0 {
-				if err := os.WriteFile(erroredStatePath, []byte("old"), tc.prior); err != nil {
-					t.Fatal(err)
-				}
-			}
-			m := &Meta{Streams: Streams{Out: io.Discard, Err: io.Discard}}
-			s := state.New()
-			s.Lineage, s.Serial = "l", 1
-			store, err := inmem.New().Store(context.Background(), backend.DefaultWorkspace)
-			if err != nil {
-				t.Fatal(err)
-			}
-			w := statemgr.NewWriter(store, s)
-			ds := m.persistFailed(s, w, errors.New("backend gone"))
-			if len(ds) != 2 || ds[1].Summary != "Failed to persist state to backend" {
-				t.Fatalf("diagnostics: %v", ds)
-			}
-			wantMode(t, erroredStatePath, tc.want)
-		})
-	}
 }

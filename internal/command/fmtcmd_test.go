@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/rig-iac/rig/internal/hclfmt"
 )
 
 // fmtCorpus copies the inputs of testdata/fmt into a new directory and
@@ -20,7 +22,7 @@ func fmtCorpus(t *testing.T) (dir string, names []string) {
 	}
 	dir = t.TempDir()
 	for _, e := range entries {
-		if !hasFmtExtension(e.Name()) {
+		if !hclfmt.HasExtension(e.Name()) {
 			continue
 		}
 		src, err := os.ReadFile(filepath.Join("testdata", "fmt", e.Name()))
@@ -123,7 +125,7 @@ func TestFmtTargets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := workdir(t, tt.files)
+			dir := workDir(t, tt.files)
 			r := rigInput(t, dir, tt.stdin, tt.args...)
 			if r.code != tt.code || r.stdout != tt.stdout || !strings.Contains(r.stderr, tt.stderr) || (tt.stderr == "" && r.stderr != "") {
 				t.Errorf("rig %s: exit %d, want %d\nstdout: %q, want %q\nstderr: %s", tt.args, r.code, tt.code, r.stdout, tt.stdout, r.stderr)

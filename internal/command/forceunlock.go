@@ -8,6 +8,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/backend"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // runForceUnlock answers `rig force-unlock LOCK_ID`. rig's state locks
@@ -32,7 +33,7 @@ func runForceUnlock(m *Meta, args []string) int {
 	id := fs.Arg(0)
 	ctx := context.Background()
 	cfg, _ := m.loadConfigQuiet()
-	store, ds := m.stateStore(ctx, cfg)
+	store, ds := m.dir().StateStore(ctx, cfg)
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
@@ -59,7 +60,7 @@ func runForceUnlock(m *Meta, args []string) int {
 		}
 		holder = fmt.Sprintf("%s (%s)", le.Info.Who, le.Info.Operation)
 	}
-	if spec, _, _ := configuredSpec(cfg); spec.Type == "http" || spec.Type == "s3" {
+	if typ := workdir.BackendType(cfg); typ == "http" || typ == "s3" {
 		return m.breakServerLock(ctx, store, id, le, *force)
 	}
 	m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to unlock state",

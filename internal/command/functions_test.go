@@ -47,7 +47,7 @@ output "expr" {
 // known arguments are evaluated in the plan, unknown ones give unknown
 // results until apply, and the values are OpenTofu's.
 func TestBuiltinProviderFunctions(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": builtinFunctionsConfig})
+	dir := workDir(t, map[string]string{"main.tf": builtinFunctionsConfig})
 	if r := rig(t, dir, "validate", "-no-color"); r.code != 0 {
 		t.Fatalf("validate: exit %d\n%s", r.code, r.stderr)
 	}
@@ -114,7 +114,7 @@ output "b" {
 func TestTestProviderFunctions(t *testing.T) {
 	live := providertest.New()
 	withTestProvider(t, live)
-	dir := workdir(t, map[string]string{"main.tf": testFunctionsConfig})
+	dir := workDir(t, map[string]string{"main.tf": testFunctionsConfig})
 	r := rig(t, dir, "plan", "-input=false", "-no-color")
 	if r.code != 0 || !strings.Contains(r.stdout, `+ value  = "ABC"`) || !strings.Contains(r.stdout, "+ value  = (known after apply)") {
 		t.Fatalf("plan: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -174,7 +174,7 @@ terraform {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			withTestProvider(t, providertest.New())
-			dir := workdir(t, map[string]string{"main.tf": tt.config})
+			dir := workDir(t, map[string]string{"main.tf": tt.config})
 			for _, cmd := range []string{"validate", "plan"} {
 				r := rig(t, dir, cmd, "-no-color")
 				if r.code != 1 || !strings.Contains(strings.Join(strings.Fields(r.stderr), " "), tt.want) || !strings.Contains(r.stderr, "on main.tf line") {

@@ -14,7 +14,7 @@ import (
 // plan -generate-config-out writes a resource block for an import block
 // without one, plans the import with it, and apply records the object.
 func TestPlanGenerateConfigOut(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "kept" {}
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "kept" {}
 import {
   to = terraform_data.x
   id = "abc"
@@ -105,7 +105,7 @@ resource "terraform_data" "x" {
 
 // Configuration is generated only for root module resources.
 func TestPlanGenerateConfigOutInModule(t *testing.T) {
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf": `module "m" {
   source = "./m"
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/rig-iac/rig/internal/planner"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/rig-iac/rig/internal/graphview"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // runGraph prints a Graphviz DOT graph: by default the resources and their
@@ -52,7 +52,7 @@ func runGraph(m *Meta, args []string) int {
 			m.showDiagnostics(ds)
 			return 1
 		}
-		set := provider.NewSet(m.providerFactories())
+		set := provider.NewSet(m.dir().ProviderFactories())
 		defer set.Close()
 		g, more := planner.ResourceGraph(ctx, cfg, set)
 		ds = ds.Append(more)
@@ -68,19 +68,19 @@ func runGraph(m *Meta, args []string) int {
 		}, func() *graphview.Document { return graphview.FromResources(g) })
 	case "plan", "plan-destroy", "apply":
 		f := operationFlags{refresh: true, parallelism: 10, lock: true, destroy: *typ == "plan-destroy"}
-		op, ds := m.prepare(ctx, &f, "OperationTypePlan")
-		defer op.close()
+		sess, ds := m.open(ctx, &f, "OperationTypePlan")
+		defer sess.Close()
 		if ds.HasErrors() {
 			m.showDiagnostics(ds)
 			return 1
 		}
-		p, more := m.makePlan(ctx, op, &f)
+		p, more := m.makePlan(ctx, sess, &f, nil)
 		ds = ds.Append(more)
 		if ds.HasErrors() {
 			m.showDiagnostics(ds)
 			return 1
 		}
-		return m.graphPlan(p, op.cfg, *outPath, *format)
+		return m.graphPlan(p, sess.Config, *outPath, *format)
 	}
 	fmt.Fprintf(m.Err, "Error: invalid -type %q: want \"plan\", \"plan-destroy\" or nothing.\n", *typ)
 	return 1
@@ -90,12 +90,12 @@ func runGraph(m *Meta, args []string) int {
 // configuration it records.
 func (m *Meta) graphSavedPlan(path, outPath, format string) int {
 	cfg, _ := m.loadConfigQuiet() // for the plan's encryption, if any
-	pf, err := readPlan(path, cfg)
+	pf, err := workdir.ReadPlan(path, cfg)
 	if err != nil {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a plan", "%s", err)})
 		return 1
 	}
-	return m.graphPlan(pf.Plan, m.plannedConfig(pf), outPath, format)
+	return m.graphPlan(pf.Plan, m.dir().PlannedConfig(pf), outPath, format)
 }
 
 // graphPlan draws p's operation graph.
@@ -113,46 +113,18 @@ func (m *Meta) graphPlan(p *plan.Plan, cfg *config.Module, outPath, format strin
 	}, func() *graphview.Document { return graphview.Build(g, p) })
 }
 
-// writeGraph writes a graph to path (standard output when "") in format:
-// DOT or Mermaid through text, or the document doc builds as an HTML page
-// or an SVG image.
+// writeGraph writes a graph to path (standard output when "") in format
+// (graphview.WriteFormat).
 func (m *Meta) writeGraph(path, format string, text func(w io.Writer, mermaid bool) error, doc func() *graphview.Document) int {
-	write := func(w io.Writer) error { return text(w, format == "mermaid") }
-	if format == "html" || format == "svg" {
-		d := doc()
-		l := graphview.LayoutOf(d)
-		write = func(w io.Writer) error {
-			if format == "svg" {
-				return graphview.WriteSVG(w, d, l)
-			}
-			return graphview.WriteHTML(w, d, l)
-		}
-	}
 	var err error
 	if path == "" {
-		err = write(m.Out)
+		err = graphview.WriteFormat(m.Out, format, text, doc)
 	} else {
-		err = writeFileWith(path, write)
+		err = graphview.WriteFile(path, format, text, doc)
 	}
 	if err != nil {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to write graph", "%s", err)})
 		return 1
 	}
 	return 0
-}
-
-// writeFileWith creates (or truncates) the file at path and writes it with write.
-func writeFileWith(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }

@@ -12,7 +12,7 @@ import (
 // or an SVG image of the resources or of a plan's operations, to standard
 // output or to -o FILE, and an error for an unknown format.
 func TestGraphFormats(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": simpleConfig})
 	tests := []struct {
 		name string
 		args []string

@@ -44,10 +44,10 @@ func TestMain(m *testing.M) {
 		os.Setenv("TF_CLI_CONFIG_FILE", f.Name())
 	}
 	// Predictable ids: id-1, id-2, … in creation order.
-	newBuiltinTerraform = func() provider.Interface {
+	newBuiltinTerraform = func(read builtin.RemoteStateReader) provider.Interface {
 		return &builtin.Terraform{
 			NewID:           func() string { return fmt.Sprintf("id-%d", idCounter.Add(1)) },
-			ReadRemoteState: readRemoteState,
+			ReadRemoteState: read,
 		}
 	}
 	code := m.Run()
@@ -88,8 +88,8 @@ func rigInput(t *testing.T, dir, input string, args ...string) result {
 	return result{code: code, stdout: out.String(), stderr: errb.String()}
 }
 
-// workdir copies the files of testdata/NAME (or the given files) into a new temporary directory.
-func workdir(t *testing.T, files map[string]string) string {
+// workDir copies the files of testdata/NAME (or the given files) into a new temporary directory.
+func workDir(t *testing.T, files map[string]string) string {
 	t.Helper()
 	return commandtest.WorkDir(t, files)
 }

@@ -49,7 +49,7 @@ func serviceLogLines(t *testing.T, world string) []string {
 // time; the plan's order of operations shows the batches.
 func TestHealthGatedRollingReplacement(t *testing.T) {
 	world := t.TempDir()
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf": gatedConfig(world, "v1", "0", 3),
 		"rig.hcl": "health_gate \"test_service.web\" {\n  interval = \"10ms\"\n  timeout  = \"20s\"\n  batch    = 2\n}\n",
 	})
@@ -108,7 +108,7 @@ func TestHealthGatedRollingReplacement(t *testing.T) {
 // with the condition's message.
 func TestHealthGateFails(t *testing.T) {
 	world := t.TempDir()
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf": gatedConfig(world, "v1", "0", 2),
 		"rig.hcl": "health_gate \"test_service.web\" {\n  interval = \"10ms\"\n  timeout  = \"300ms\"\n  batch    = 1\n}\n",
 	})
@@ -167,7 +167,7 @@ func TestHealthGateSettings(t *testing.T) {
 		{"record not a bool", "record_prevent_destroy = \"yes\"\n", "Invalid record_prevent_destroy"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}`, "rig.hcl": tt.settings})
+			dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}`, "rig.hcl": tt.settings})
 			r := rig(t, dir, "plan", "-no-color")
 			if r.code != 1 || !strings.Contains(r.stderr, tt.want) || !strings.Contains(r.stderr, "rig.hcl line") {
 				t.Errorf("exit %d, want 1 with %q at its line:\n%s", r.code, tt.want, r.stderr)

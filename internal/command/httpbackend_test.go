@@ -44,7 +44,7 @@ func TestHTTPLifecycle(t *testing.T) {
 				t.Setenv("TF_HTTP_CLIENT_CERTIFICATE_PEM", srv.ClientCert)
 				t.Setenv("TF_HTTP_CLIENT_PRIVATE_KEY_PEM", srv.ClientKey)
 			}
-			dir := workdir(t, map[string]string{"main.tf": httpBlock(srv, "/state/app") + simpleConfig})
+			dir := workDir(t, map[string]string{"main.tf": httpBlock(srv, "/state/app") + simpleConfig})
 			r := mustRig(t, dir, "init", "-no-color", "-input=false", "-backend-config=password="+httpPassword)
 			noPassword(t, "init", r)
 			if !strings.Contains(r.stdout, `Successfully configured the backend "http"`) {
@@ -99,7 +99,7 @@ func TestHTTPLifecycle(t *testing.T) {
 // TestHTTPWrongPassword: a refused password is reported without showing it.
 func TestHTTPWrongPassword(t *testing.T) {
 	srv := stateserver.Start(t, stateserver.Options{Username: "ci", Password: "right"})
-	dir := workdir(t, map[string]string{"main.tf": httpBlock(srv, "/s") + simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": httpBlock(srv, "/s") + simpleConfig})
 	mustRig(t, dir, "init", "-no-color", "-input=false", "-backend-config=password="+httpPassword)
 	r := rig(t, dir, "plan", "-no-color", "-input=false")
 	if r.code != 1 || !strings.Contains(r.stderr, "HTTP remote state endpoint invalid auth") {
@@ -112,7 +112,7 @@ func TestHTTPWrongPassword(t *testing.T) {
 // made by the test) stops apply, which reports the holder.
 func TestHTTPLockHeld(t *testing.T) {
 	srv := stateserver.Start(t, stateserver.Options{})
-	dir := workdir(t, map[string]string{"main.tf": httpBlock(srv, "/s") + simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": httpBlock(srv, "/s") + simpleConfig})
 	mustRig(t, dir, "init", "-no-color", "-input=false")
 	tfInfo, err := os.ReadFile("../backend/testdata/terraform-1.11.4.lock.info")
 	if err != nil {
@@ -134,7 +134,7 @@ func TestHTTPLockHeld(t *testing.T) {
 // default waits (one second, then two) apply.
 func TestHTTPRetried(t *testing.T) {
 	srv := stateserver.Start(t, stateserver.Options{})
-	dir := workdir(t, map[string]string{"main.tf": httpBlock(srv, "/s") + simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": httpBlock(srv, "/s") + simpleConfig})
 	mustRig(t, dir, "init", "-no-color", "-input=false", "-backend-config=retry_wait_max=0")
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false")
 	srv.FailNext(500)
@@ -154,7 +154,7 @@ func TestHTTPRetried(t *testing.T) {
 // TestHTTPWorkspacesNotSupported: only the default workspace exists.
 func TestHTTPWorkspacesNotSupported(t *testing.T) {
 	srv := stateserver.Start(t, stateserver.Options{})
-	dir := workdir(t, map[string]string{"main.tf": httpBlock(srv, "/s") + simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": httpBlock(srv, "/s") + simpleConfig})
 	mustRig(t, dir, "init", "-no-color", "-input=false")
 	if r := rig(t, dir, "workspace", "new", "dev"); r.code != 1 || !strings.Contains(r.stderr, "workspaces not supported") {
 		t.Errorf("workspace new: exit %d\n%s", r.code, r.stderr)
@@ -170,7 +170,7 @@ func TestHTTPMigrateRoundTrip(t *testing.T) {
 	p := newPGTarget(t)
 	srv := stateserver.Start(t, stateserver.Options{Username: "ci", Password: httpPassword})
 	t.Setenv("TF_HTTP_PASSWORD", httpPassword)
-	dir := workdir(t, map[string]string{"main.tf": simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": simpleConfig})
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false")
 	local := readFile(t, dir, "terraform.tfstate")
 
@@ -204,7 +204,7 @@ func TestHTTPMigrateRoundTrip(t *testing.T) {
 // move to the http backend, which keeps only the default one.
 func TestHTTPMigrateWorkspaces(t *testing.T) {
 	srv := stateserver.Start(t, stateserver.Options{})
-	dir := workdir(t, map[string]string{"main.tf": simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": simpleConfig})
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false")
 	mustRig(t, dir, "workspace", "new", "dev")
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false")
@@ -220,7 +220,7 @@ func TestHTTPMigrateWorkspaces(t *testing.T) {
 // http backend.
 func TestHTTPRemoteState(t *testing.T) {
 	srv := stateserver.Start(t, stateserver.Options{Username: "ci", Password: httpPassword})
-	root := workdir(t, map[string]string{
+	root := workDir(t, map[string]string{
 		"a/main.tf": httpBlock(srv, "/state/a") + remoteStateA,
 		"b/main.tf": fmt.Sprintf(`
 data "terraform_remote_state" "a" {
@@ -257,7 +257,7 @@ output "x" {
 // is released by force-unlock with its ID, after confirmation.
 func TestHTTPForceUnlock(t *testing.T) {
 	srv := stateserver.Start(t, stateserver.Options{})
-	dir := workdir(t, map[string]string{"main.tf": httpBlock(srv, "/s") + simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": httpBlock(srv, "/s") + simpleConfig})
 	mustRig(t, dir, "init", "-no-color", "-input=false")
 	srv.Lock("/s", []byte(`{"ID":"left-behind","Operation":"OperationTypeApply","Who":"ci@runner-7"}`))
 	if r := rig(t, dir, "force-unlock", "-no-color", "other-id"); r.code != 1 || !strings.Contains(r.stderr, "does not match") {
@@ -287,7 +287,7 @@ func TestHTTPUnreachable(t *testing.T) {
 	addr := "http://ci:" + httpPassword + "@" + l.Addr().String() + "/s"
 	l.Close() // nothing listens there now
 	block := fmt.Sprintf("terraform {\n  backend \"http\" {\n    address = %q\n    lock_address = %q\n    retry_max = 0\n  }\n}\n", addr, addr)
-	dir := workdir(t, map[string]string{"main.tf": block + simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": block + simpleConfig})
 	r := mustRig(t, dir, "init", "-no-color", "-input=false")
 	noPassword(t, "init", r)
 	for _, args := range [][]string{{"plan", "-no-color", "-input=false"}, {"apply", "-auto-approve", "-no-color", "-input=false"}, {"state", "list"}} {

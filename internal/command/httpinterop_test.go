@@ -23,8 +23,8 @@ func TestHTTPBackendRecordAsTerraform(t *testing.T) {
 	srv := stateserver.Start(t, stateserver.Options{Username: "ci", Password: httpPassword})
 	block := strings.Replace(httpBlock(srv, "/state/tf"), "username", "retry_max      = 3\n    skip_cert_verification = false\n    username", 1)
 	config := block + "\nresource \"terraform_data\" \"a\" {\n  input = 1\n}\n"
-	tfDir := workdir(t, map[string]string{"main.tf": config})
-	rigDir := workdir(t, map[string]string{"main.tf": config})
+	tfDir := workDir(t, map[string]string{"main.tf": config})
+	rigDir := workDir(t, map[string]string{"main.tf": config})
 	terraform := terraformIn(t, tfDir)
 	if r := terraform("init", "-no-color", "-backend-config=password="+httpPassword); r.code != 0 {
 		t.Fatalf("terraform init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -64,7 +64,7 @@ func TestHTTPLockHeldByTerraform(t *testing.T) {
 		t.Skip("terraform not on PATH")
 	}
 	srv := stateserver.Start(t, stateserver.Options{})
-	dir := workdir(t, map[string]string{"main.tf": httpBlock(srv, "/state/c") + simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": httpBlock(srv, "/state/c") + simpleConfig})
 	terraform := terraformIn(t, dir)
 	if r := terraform("init", "-no-color"); r.code != 0 {
 		t.Fatalf("terraform init: exit %d\n%s%s", r.code, r.stdout, r.stderr)

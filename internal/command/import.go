@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/rig-iac/rig/internal/planner"
-
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
-	"github.com/rig-iac/rig/internal/state/statemgr"
+	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/ui"
 )
 
@@ -41,37 +39,35 @@ func runImport(m *Meta, args []string) int {
 	}
 
 	var forceStop func()
-	ctx, stop := m.interruptible(func() {
+	ctx, stop := m.interrupts.Notify(func() {
 		if forceStop != nil {
 			forceStop()
 		}
 	})
 	defer stop()
-	op, ds := m.prepare(ctx, &f, "OperationTypeImport")
-	defer op.close()
+	sess, ds := m.open(ctx, &f, "OperationTypeImport")
+	defer sess.Close()
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	forceStop = func() { op.providers.Stop(context.Background()) }
+	forceStop = func() { sess.Providers.Stop(context.Background()) }
 	view := ui.NewImportView(m.Out, ui.RenderOptions{Color: m.Color})
 	var hooks plan.ImportHooks = view
 	if m.view.concise {
 		hooks = nil // no progress lines
 	}
-	imported, more := planner.Import(ctx, op.cfg, op.state, op.providers, []planner.ImportTarget{{Addr: addr, ID: fs.Arg(1)}},
-		planner.ImportOptions{Variables: op.variables, Workspace: m.workspace(), Hooks: hooks, Dependencies: op.dependencies, Cwd: op.cwd, MaxInstances: op.maxInstances})
+	imported, more := sess.Import(ctx, []planner.ImportTarget{{Addr: addr, ID: fs.Arg(1)}}, hooks)
 	if ds = ds.Append(more); ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
 	}
 	// The same writer as apply's: a new serial, the lineage kept, the
 	// previous state in the backup; a journal left by apply is retired.
-	endWriting := m.beginWriting()
+	endWriting := m.interrupts.BeginWriting()
 	defer endWriting()
-	writer := statemgr.NewWriter(op.store, op.state)
-	if err := writer.WriteState(context.Background(), imported); err != nil {
-		m.showDiagnostics(ds.Append(m.persistFailed(imported, writer, err)))
+	if more := sess.Persist(imported, m.Out); more.HasErrors() {
+		m.showDiagnostics(ds.Append(more))
 		return 1
 	}
 	view.Success()

@@ -95,7 +95,7 @@ resource "terraform_data" "b" {
 // own, inherited by a) the configuration gives them, through the same
 // writer as apply (serial, lineage, backup).
 func TestImportTerraformData(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": importConfig, "name.tfvars": `name = "x"`})
+	dir := workDir(t, map[string]string{"main.tf": importConfig, "name.tfvars": `name = "x"`})
 	r := rig(t, dir, "import", "-input=false", "-var=name=x", "terraform_data.b", "id-b")
 	if r.code != 0 {
 		t.Fatalf("import b: exit %d\n%s", r.code, r.stderr)
@@ -193,7 +193,7 @@ func TestImportTestProvider(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	dir := workdir(t, map[string]string{"main.tf": importTestConfig})
+	dir := workDir(t, map[string]string{"main.tf": importTestConfig})
 	for _, args := range [][]string{{"test_thing.x", "id-7"}, {"test_thing.many[1]", "id-8"}} {
 		r := rig(t, dir, append([]string{"import", "-input=false", "-no-color"}, args...)...)
 		if r.code != 0 || !strings.Contains(r.stdout, args[0]+`: Refreshing state... [id=`+args[1]+`]`) {
@@ -263,7 +263,7 @@ func TestImportErrors(t *testing.T) {
 			if tt.provider != nil {
 				withTestProvider(t, tt.provider)
 			}
-			dir := workdir(t, map[string]string{"main.tf": tt.config})
+			dir := workDir(t, map[string]string{"main.tf": tt.config})
 			if tt.applied {
 				if r := rig(t, dir, "apply", "-auto-approve", "-input=false", "-no-color", "-var=name=x"); r.code != 0 {
 					t.Fatalf("apply: %s", r.stderr)
@@ -292,7 +292,7 @@ func TestImportErrors(t *testing.T) {
 // while another run holds it, waits with -lock-timeout, and goes ahead
 // with -lock=false.
 func TestImportLock(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": importConfig})
+	dir := workDir(t, map[string]string{"main.tf": importConfig})
 	ctx := context.Background()
 	store, err := local.New(dir, local.Options{}).Store(ctx, "default")
 	if err != nil {
@@ -336,7 +336,7 @@ func TestImportLock(t *testing.T) {
 // TestImportAsksForVariables checks that import asks for a required
 // variable without a value, unless -input=false.
 func TestImportAsksForVariables(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": importConfig})
+	dir := workDir(t, map[string]string{"main.tf": importConfig})
 	r := rigInput(t, dir, "x\n", "import", "-no-color", "terraform_data.a", "id-a")
 	if r.code != 0 || !strings.Contains(r.stdout, "var.name") || !strings.Contains(r.stdout, "Import successful!") {
 		t.Fatalf("import with input: exit %d\n%s%s", r.code, r.stdout, r.stderr)

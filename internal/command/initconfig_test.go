@@ -96,7 +96,7 @@ provider "terraform" {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := workdir(t, map[string]string{"main.tf": tt.config})
+			dir := workDir(t, map[string]string{"main.tf": tt.config})
 			r := rig(t, dir, "init", "-no-color")
 			if r.code != 1 {
 				t.Fatalf("init: exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)

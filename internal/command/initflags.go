@@ -3,9 +3,11 @@ package command
 import (
 	"flag"
 	"fmt"
+
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
-// initFlags are init's flags other than its backend step's (migrate.go).
+// initFlags are init's flags other than its backend step's (addInitBackendFlags).
 type initFlags struct {
 	// backend is false with -backend=false: the backend step is skipped and
 	// the backend the last init recorded stays in use.
@@ -63,4 +65,17 @@ func checkInitAliases(fs *flag.FlagSet) string {
 		return "The -backend and -cloud options are aliases of one another and mutually-exclusive in their use."
 	}
 	return ""
+}
+
+// addInitBackendFlags defines init's backend options, named as Terraform
+// names them.
+func addInitBackendFlags(fs *flag.FlagSet, f *workdir.InitBackendOptions) {
+	fs.Func("backend-config", "Backend configuration merged over the backend block: a `KEY=VALUE` pair, or the path of a file of such attributes. Use this option more than once to set more than one.", func(s string) error {
+		f.Configs = append(f.Configs, s)
+		return nil
+	})
+	fs.BoolVar(&f.Migrate, "migrate-state", false, "Copy the state of every workspace from the previous backend to the newly configured one.")
+	fs.BoolVar(&f.Reconfigure, "reconfigure", false, "Use the configured backend as it is, ignoring any state in the previous one.")
+	fs.BoolVar(&f.ForceCopy, "force-copy", false, "With -migrate-state, copy without asking, overwriting the states in the new backend.")
+	addLockFlags(fs, &f.Lock.Lock, &f.Lock.Timeout)
 }

@@ -50,7 +50,7 @@ terraform {
 // not record is an error in Terraform's words.
 func TestInitLockfileReadonly(t *testing.T) {
 	mirror := fakeMirror(t, "null 3.2.4", "local 2.5.2")
-	dir := workdir(t, map[string]string{"main.tf": nullConfig})
+	dir := workDir(t, map[string]string{"main.tf": nullConfig})
 	lockPath := filepath.Join(dir, getproviders.LockFileName)
 	wantChange := "Error: Provider dependency changes detected\n\nChanges to the required provider dependencies were detected, but the lock file is read-only."
 
@@ -94,7 +94,7 @@ func TestInitLockfileReadonly(t *testing.T) {
 // TestInitBackendAndGetFlags checks that -backend=false skips the backend
 // step and that -get=false is accepted.
 func TestInitBackendAndGetFlags(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}`})
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}`})
 	r := rig(t, dir, "init", "-no-color", "-backend=false", "-get=false")
 	if r.code != 0 || strings.Contains(r.stdout, "Initializing the backend") || !strings.Contains(r.stdout, "rig has been successfully initialized!") {
 		t.Errorf("init -backend=false -get=false: exit %d\n%s%s", r.code, r.stdout, r.stderr)

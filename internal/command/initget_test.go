@@ -34,12 +34,12 @@ module "z" {
 // `get` installs the modules (only those missing, or all with -update)
 // and `modules` lists them as a tree or, with -json, as Terraform's list.
 func TestGetAndModules(t *testing.T) {
-	remote := workdir(t, map[string]string{"main.tf": "module \"r\" {\n  source = \"acme/r/aws\"\n}\n"})
+	remote := workDir(t, map[string]string{"main.tf": "module \"r\" {\n  source = \"acme/r/aws\"\n}\n"})
 	r := rig(t, remote, "modules", "-json")
 	if r.code != 1 || !strings.Contains(r.stderr, "rig init") {
 		t.Errorf("modules with a registry module not installed: exit %d\n%s", r.code, r.stderr)
 	}
-	dir := workdir(t, nestedModules)
+	dir := workDir(t, nestedModules)
 	r = rig(t, dir, "get", "-no-color")
 	if r.code != 0 {
 		t.Fatalf("get: exit %d\n%s", r.code, r.stderr)
@@ -62,7 +62,7 @@ func TestGetAndModules(t *testing.T) {
 	}
 	golden(t, "initget/modules-json", r.stdout)
 
-	empty := workdir(t, map[string]string{"main.tf": `output "x" {
+	empty := workDir(t, map[string]string{"main.tf": `output "x" {
   value = 1
 }
 `})
@@ -78,7 +78,7 @@ func TestModulesJSONLikeTerraform(t *testing.T) {
 	if err != nil {
 		t.Skip("terraform is not installed")
 	}
-	dir := workdir(t, nestedModules)
+	dir := workDir(t, nestedModules)
 	cmd := exec.Command(tf, "init", "-no-color", "-backend=false")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+os.Getenv("TF_CLI_CONFIG_FILE"))
@@ -124,7 +124,7 @@ func sortedModuleEntries(t *testing.T, doc string) string {
 // init -from-module copies a module into an empty working directory and
 // initializes it; a directory with files is refused.
 func TestInitFromModule(t *testing.T) {
-	src := workdir(t, map[string]string{
+	src := workDir(t, map[string]string{
 		"main.tf":            "module \"sub\" {\n  source = \"./sub\"\n}\nresource \"terraform_data\" \"a\" {}\n",
 		"sub/main.tf":        "resource \"terraform_data\" \"s\" {}\n",
 		".terraform/ignored": "not copied",
@@ -178,7 +178,7 @@ func TestInitFromGitModule(t *testing.T) {
 func gitRepoWith(t *testing.T, files map[string]string) string {
 	t.Helper()
 	repo := filepath.Join(t.TempDir(), "modules.git")
-	work := workdir(t, files)
+	work := workDir(t, files)
 	gitRun := func(dir string, args ...string) {
 		t.Helper()
 		cmd := exec.Command("git", args...)
@@ -201,7 +201,7 @@ func gitRepoWith(t *testing.T, files map[string]string) string {
 // -json-into writes them into a file beside the human output; -backend and
 // -cloud are one option.
 func TestInitJSON(t *testing.T) {
-	dir := workdir(t, nestedModules)
+	dir := workDir(t, nestedModules)
 	r := rig(t, dir, "init", "-json")
 	if r.code != 0 {
 		t.Fatalf("init -json: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -223,7 +223,7 @@ func TestInitJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil || !strings.HasPrefix(last.Message, "You may now begin working with rig.") {
 		t.Errorf("the -json-into file ends with %q (%v):\n%s", last.Message, err, b)
 	}
-	bad := workdir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {\n"})
+	bad := workDir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {\n"})
 	r = rig(t, bad, "init", "-json")
 	if r.code != 1 || !strings.Contains(r.stdout, `"type":"diagnostic"`) || r.stderr != "" {
 		t.Errorf("init -json with an error: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)

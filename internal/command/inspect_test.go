@@ -10,7 +10,7 @@ import (
 // TestInspectionCommands checks show, state list, state show, output and
 // graph on an applied configuration.
 func TestInspectionCommands(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": simpleConfig + `
+	dir := workDir(t, map[string]string{"main.tf": simpleConfig + `
 resource "terraform_data" "c" {
   for_each = toset(["x", "y"])
   input    = each.key
@@ -62,7 +62,7 @@ output "keys" {
 // TestJSONStream checks the machine-readable output of plan and apply: one
 // JSON object per line with the documented fields.
 func TestJSONStream(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": simpleConfig})
 	r := rig(t, dir, "plan", "-json", "-input=false")
 	if r.code != 0 {
 		t.Fatalf("plan -json: %s%s", r.stdout, r.stderr)

@@ -13,7 +13,7 @@ import (
 // line cut short) are listed, with their planned values, by every run
 // until an apply completes without errors.
 func TestCutOffCreatesListed(t *testing.T) {
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf": protectProviders + `resource "test_thing" "a" {
   name = "a"
 }

@@ -30,7 +30,7 @@ func TestShowJSONPlanModules(t *testing.T) {
 	for _, f := range ar.Files {
 		files[f.Name] = string(f.Data)
 	}
-	dir := workdir(t, files)
+	dir := workDir(t, files)
 	if r := rig(t, dir, "init", "-no-color"); r.code != 0 {
 		t.Fatalf("init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -91,7 +91,7 @@ func TestRelevantAttributesLikeTerraform(t *testing.T) {
 	}
 	planArgs := []string{"plan", "-input=false", "-no-color", "-out=next.plan", "-var", "services={api=1,web=2,db=1}"}
 
-	tfDir := workdir(t, files)
+	tfDir := workDir(t, files)
 	tf := terraformIn(t, tfDir)
 	tf("init", "-no-color")
 	tf("apply", "-auto-approve", "-input=false", "-no-color")
@@ -101,7 +101,7 @@ func TestRelevantAttributesLikeTerraform(t *testing.T) {
 		t.Fatal("Terraform's plan has no relevant_attributes")
 	}
 
-	dir := workdir(t, files)
+	dir := workDir(t, files)
 	mustRig(t, dir, "init", "-no-color")
 	mustRig(t, dir, "apply", "-auto-approve", "-input=false", "-no-color")
 	mustRig(t, dir, planArgs...)

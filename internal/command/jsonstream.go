@@ -4,9 +4,6 @@ import (
 	"flag"
 	"io"
 	"os"
-	"regexp"
-	"strings"
-	"sync"
 
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/ui"
@@ -35,7 +32,7 @@ type commandStream struct {
 	// human says the human output still goes to the terminal (-json-into).
 	human bool
 	// lines turns what the command writes on m.Out into messages.
-	lines *logLines
+	lines *ui.LogLines
 	file  *os.File // the -json-into file; nil with -json
 }
 
@@ -80,10 +77,10 @@ func (m *Meta) startStreamWith(f streamFlags, convertLines bool) bool {
 	}
 	switch {
 	case convertLines && f.json:
-		s.lines = &logLines{view: s.view}
+		s.lines = ui.NewLogLines(s.view)
 		m.Out = s.lines
 	case convertLines:
-		s.lines = &logLines{view: s.view}
+		s.lines = ui.NewLogLines(s.view)
 		m.Out = io.MultiWriter(m.Out, s.lines)
 	case f.json:
 		m.Out = io.Discard
@@ -99,7 +96,7 @@ func (m *Meta) endStream() {
 		return
 	}
 	if m.stream.lines != nil {
-		m.stream.lines.flush()
+		m.stream.lines.Flush()
 	}
 	if m.stream.file != nil {
 		m.stream.file.Close()
@@ -114,69 +111,10 @@ func (m *Meta) streamDiagnostics(ds diag.Diagnostics) (human bool) {
 		return true
 	}
 	if m.stream.lines != nil {
-		m.stream.lines.flush() // what was said before comes first
+		m.stream.lines.Flush() // what was said before comes first
 	}
 	m.stream.view.Diagnostics(ds, m.sources)
 	return m.stream.human
-}
-
-// logLines turns a command's human output into the stream's messages as
-// OpenTofu writes them: a paragraph (lines up to a blank one) is one
-// message, its lines joined by spaces; a list item ("- x") is a message
-// of its own, without its dash; colors are left out. It is safe for
-// concurrent use.
-type logLines struct {
-	view *ui.JSONView
-	mu   sync.Mutex
-	// partial is a line not yet ended; para the lines of the paragraph.
-	partial string
-	para    []string
-}
-
-// ansiEscape matches the color sequences of the human output.
-var ansiEscape = regexp.MustCompile("\x1b\\[[0-9;]*m")
-
-func (l *logLines) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	text := l.partial + string(p)
-	lines := strings.Split(text, "\n")
-	l.partial = lines[len(lines)-1]
-	for _, line := range lines[:len(lines)-1] {
-		l.line(line)
-	}
-	return len(p), nil
-}
-
-func (l *logLines) line(line string) {
-	line = strings.TrimSpace(ansiEscape.ReplaceAllString(line, ""))
-	switch {
-	case line == "":
-		l.endParagraph()
-	case strings.HasPrefix(line, "- "):
-		l.endParagraph()
-		l.view.Info(strings.TrimPrefix(line, "- "))
-	default:
-		l.para = append(l.para, line)
-	}
-}
-
-func (l *logLines) endParagraph() {
-	if len(l.para) > 0 {
-		l.view.Info(strings.Join(l.para, " "))
-		l.para = nil
-	}
-}
-
-// flush writes the paragraph (and line) not yet ended.
-func (l *logLines) flush() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.partial != "" {
-		l.line(l.partial)
-		l.partial = ""
-	}
-	l.endParagraph()
 }
 
 // writeJSONInto writes the JSON document a command prints with -json into

@@ -40,7 +40,7 @@ func stateFiles(t *testing.T, dir string) map[string]os.FileMode {
 // output, state list, state show and a second apply read the file -state
 // names.
 func TestLegacyStateOptions(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": twoResources})
+	dir := workDir(t, map[string]string{"main.tf": twoResources})
 	r := rig(t, dir, "apply", "-auto-approve", "-no-color", "-state=in.tfstate", "-state-out=out.tfstate")
 	if r.code != 0 {
 		t.Fatalf("apply: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -107,7 +107,7 @@ var stampedBackup = regexp.MustCompile(`^terraform\.tfstate\.\d+\.backup$`)
 // OpenTofu's do, to terraform.tfstate.TIME.backup; state mv -state-out
 // moves objects into another file, which it creates.
 func TestStateCommandBackups(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": twoResources})
+	dir := workDir(t, map[string]string{"main.tf": twoResources})
 	if r := rig(t, dir, "apply", "-auto-approve", "-no-color"); r.code != 0 {
 		t.Fatalf("apply: exit %d\n%s", r.code, r.stderr)
 	}
@@ -149,7 +149,7 @@ func TestStateCommandBackups(t *testing.T) {
 // file -state names.
 func TestLegacyStateOtherBackend(t *testing.T) {
 	srv := stateserver.Start(t, stateserver.Options{Username: "ci", Password: httpPassword})
-	dir := workdir(t, map[string]string{"main.tf": httpBlock(srv, "/state/app") + twoResources})
+	dir := workDir(t, map[string]string{"main.tf": httpBlock(srv, "/state/app") + twoResources})
 	t.Setenv("TF_HTTP_PASSWORD", httpPassword)
 	mustRig(t, dir, "init", "-no-color", "-input=false")
 	r := rig(t, dir, "apply", "-auto-approve", "-no-color", "-state=x.tfstate")

@@ -22,7 +22,7 @@ func readQuickstart(t *testing.T) string {
 // replacement, and destroy, checking output, exit codes and the state
 // written at every step.
 func TestQuickstartLifecycle(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": readQuickstart(t)})
+	dir := workDir(t, map[string]string{"main.tf": readQuickstart(t)})
 
 	if r := rig(t, dir, "init", "-no-color"); r.code != 0 || !strings.Contains(r.stdout, "rig has been successfully initialized!") {
 		t.Fatalf("init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -142,7 +142,7 @@ resource "terraform_data" "b" {
 // TestUpdateAndReplace checks that editing input updates in place and
 // editing triggers_replace replaces delete-first.
 func TestUpdateAndReplace(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": simpleConfig})
 	if r := rig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false"); r.code != 0 {
 		t.Fatalf("apply: %s", r.stderr)
 	}
@@ -170,7 +170,7 @@ func TestUpdateAndReplace(t *testing.T) {
 // TestSettingsFileAndLimitFlag checks rig.hcl and -limit: valid settings
 // are accepted (the apply works), bad ones are diagnostics with file and line.
 func TestSettingsFileAndLimitFlag(t *testing.T) {
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf": simpleConfig,
 		"rig.hcl": "parallelism = 4\nlimits = {\n  terraform_data = 1\n  \"terraform_data.a\" = 1\n}\n",
 	})
@@ -190,7 +190,7 @@ func TestSettingsFileAndLimitFlag(t *testing.T) {
 // environment variables, terraform.tfvars, *.auto.tfvars, then -var-file
 // and -var in command-line order.
 func TestVariableSources(t *testing.T) {
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf": `
 variable "a" {}
 variable "b" {}

@@ -87,7 +87,7 @@ func wantChange(t *testing.T, changes map[string]plannedChange, addr, actions, r
 // (its objects destroyed, the data source dropped from state, references
 // null), and a resource or module that had count = 1 keeps its object.
 func TestLifecycleEnabled(t *testing.T) {
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf": `variable "on" {
   type    = bool
   default = true
@@ -208,7 +208,7 @@ output "o" {
 }`, "Unexpected resource instance key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := workdir(t, map[string]string{"main.tf": tc.config + "\n"})
+			dir := workDir(t, map[string]string{"main.tf": tc.config + "\n"})
 			r := rig(t, dir, "plan", "-no-color")
 			if r.code != 1 || !strings.Contains(oneLine(r.stderr), tc.want) {
 				t.Errorf("plan: exit %d, want 1 with %q\n%s", r.code, tc.want, r.stderr)
@@ -223,7 +223,7 @@ output "o" {
 // replacement forgets the old object; and destroy forgets too, failing
 // unless -suppress-forget-errors.
 func TestLifecycleDestroyFalse(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {
   input = "a"
   lifecycle {
     destroy = false
@@ -369,7 +369,7 @@ func mapsEqual(a, b map[string]bool) bool {
 // the same plan with the protection turned off goes ahead, and the
 // references OpenTofu refuses (count.index, each) fail validation.
 func TestPreventDestroyExpression(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `variable "protect" {
+	dir := workDir(t, map[string]string{"main.tf": `variable "protect" {
   type    = bool
   default = true
 }
@@ -430,7 +430,7 @@ resource "terraform_data" "d" {
 // replace_triggered_by fires when the referenced object is created again
 // (here after it left the state), as in OpenTofu 1.12.
 func TestReplaceTriggeredByCreate(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "src" {}
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "src" {}
 resource "terraform_data" "dep" {
   lifecycle {
     replace_triggered_by = [terraform_data.src]

@@ -19,7 +19,7 @@ import (
 // process is applying to fails at once, saying who holds the lock, and
 // leaves the state alone; with -lock-timeout it waits for the lock.
 func TestApplyWhileLockedFails(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": simpleConfig})
 	if r := rig(t, dir, "apply", "-auto-approve", "-input=false", "-no-color"); r.code != 0 {
 		t.Fatalf("apply: %s", r.stderr)
 	}
@@ -63,7 +63,7 @@ func TestApplyWhileLockedFails(t *testing.T) {
 func TestConcurrentApplyProcesses(t *testing.T) {
 	bin := buildRig(t)
 	// Enough instances that an apply takes a while.
-	dir := workdir(t, map[string]string{"main.tf": `
+	dir := workDir(t, map[string]string{"main.tf": `
 variable "v" { default = "x" }
 resource "terraform_data" "r" {
   count = 1500
@@ -115,7 +115,7 @@ resource "terraform_data" "r" {
 // force-unlock never breaks a lock a running process holds: it names the
 // holder, refuses a wrong lock ID, and says when nothing is locked.
 func TestForceUnlock(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": simpleConfig})
 	if r := rig(t, dir, "apply", "-auto-approve", "-input=false", "-no-color"); r.code != 0 {
 		t.Fatalf("apply: %s", r.stderr)
 	}

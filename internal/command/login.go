@@ -1,15 +1,9 @@
 package command
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 
 	"golang.org/x/term"
@@ -44,18 +38,11 @@ func runLogin(m *Meta, args []string) int {
 	}
 	ctx := context.Background()
 	cli, ds := m.cliConfig()
-	ds = onlyErrors(ds)
+	ds = ds.Errors() // the CLI configuration's warnings were shown already
 	client := cli.Client()
-	services, err := client.HostServices(ctx, host)
-	if err != nil {
-		m.showDiagnostics(ds.Append(diag.Errorf("Service discovery failed for "+host, "%s.", upperFirst(err.Error()))))
-		return 1
-	}
-	_, hasLogin := services["login.v1"]
-	tfeRaw, hasTFE := services["tfe.v2"]
-	if !hasLogin && !hasTFE {
-		m.showDiagnostics(ds.Append(diag.Errorf("Host does not support rig login",
-			"The given hostname %q does not support creating API tokens: its service discovery document offers neither login.v1 nor tfe.v2.", host)))
+	tfeRaw, hasTFE, more := client.LoginServices(ctx, host)
+	if ds = ds.Append(more); ds.HasErrors() {
+		m.showDiagnostics(ds)
 		return 1
 	}
 	if _, manual := cli.Credentials[getproviders.NormalizeHost(host)]; manual {
@@ -97,13 +84,15 @@ func runLogin(m *Meta, args []string) int {
 	}
 	var user string
 	if hasTFE {
-		if user, ds = checkTFEToken(ctx, client, host, tfeRaw, token, ds); ds.HasErrors() {
+		var more diag.Diagnostics
+		user, more = getproviders.TokenUser(ctx, client, host, tfeRaw, token)
+		if ds = ds.Append(more); ds.HasErrors() {
 			m.showDiagnostics(ds)
 			return 1
 		}
 		fmt.Fprint(m.Out, colorText(m.Color, "\nRetrieved token for user \x1b[1m"+user+"\x1b[0m\n", "\nRetrieved token for user "+user+"\n"))
 	}
-	if err := storeHostToken(file, host, token); err != nil {
+	if err := getproviders.StoreToken(file, host, token); err != nil {
 		m.showDiagnostics(ds.Append(diag.Errorf("Failed to save API token", "The given host returned an API token, but rig failed to save it: %s.", err)))
 		return 1
 	}
@@ -126,7 +115,7 @@ func runLogout(m *Meta, args []string) int {
 		return code
 	}
 	cli, ds := m.cliConfig()
-	ds = onlyErrors(ds)
+	ds = ds.Errors() // the CLI configuration's warnings were shown already
 	if _, manual := cli.Credentials[getproviders.NormalizeHost(host)]; manual {
 		m.showDiagnostics(ds.Append(diag.Errorf("Credentials for "+host+" are manually configured",
 			"The \"rig logout\" command cannot log out because credentials for this host are manually configured in a CLI configuration file.\n\nTo log out, revoke the existing credentials and remove that block from the CLI configuration.")))
@@ -135,7 +124,7 @@ func runLogout(m *Meta, args []string) int {
 	file, err := getproviders.CredentialsFilePath()
 	if err == nil {
 		var removed bool
-		removed, err = removeHostToken(file, host)
+		removed, err = getproviders.RemoveToken(file, host)
 		if err == nil && !removed {
 			m.showDiagnostics(ds)
 			fmt.Fprintf(m.Out, "No credentials for %s are stored.\n\n", host)
@@ -200,153 +189,4 @@ func (m *Meta) readSecret() (string, error) {
 		return string(b), err
 	}
 	return readLine(m.In)
-}
-
-// checkTFEToken asks the host's tfe.v2 API whose token it is: an
-// unauthorized answer means the token is not valid.
-func checkTFEToken(ctx context.Context, client *getproviders.Client, host string, raw json.RawMessage, token string, ds diag.Diagnostics) (string, diag.Diagnostics) {
-	base, err := getproviders.ServiceBase(host, raw)
-	if err != nil {
-		return "", ds.Append(diag.Errorf("Failed to retrieve user account details", "%s.", upperFirst(err.Error())))
-	}
-	if !strings.HasSuffix(base.Path, "/") {
-		base.Path += "/"
-	}
-	u, _ := base.Parse("account/details")
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return "", ds.Append(diag.Errorf("Failed to retrieve user account details", "%s", err))
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Accept", "application/vnd.api+json")
-	resp, err := client.HTTPClient().Do(req)
-	if err != nil {
-		return "", ds.Append(diag.Errorf("Failed to retrieve user account details", "%s", err))
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	switch {
-	case resp.StatusCode == http.StatusUnauthorized:
-		return "", ds.Append(diag.Errorf("Token is invalid", "%s answered that the token is not valid (401 Unauthorized).", host))
-	case resp.StatusCode != http.StatusOK:
-		return "", ds.Append(diag.Errorf("Failed to retrieve user account details", "%s answered %s.", u.Redacted(), resp.Status))
-	}
-	var details struct {
-		Data struct {
-			Attributes struct {
-				Username string `json:"username"`
-			} `json:"attributes"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(body, &details); err != nil {
-		return "", ds.Append(diag.Errorf("Failed to retrieve user account details", "The answer of %s is not valid JSON: %s.", u.Redacted(), err))
-	}
-	return details.Data.Attributes.Username, ds
-}
-
-// storeHostToken records host's token in the credentials file, keeping
-// what else it holds, written whole (mode 0600, its directory created
-// 0700) and renamed into place.
-func storeHostToken(file, host, token string) error {
-	raw, creds, err := readCredentialsFile(file)
-	if err != nil {
-		return err
-	}
-	for h := range creds {
-		if getproviders.NormalizeHost(h) == host {
-			delete(creds, h)
-		}
-	}
-	creds[host] = map[string]any{"token": token}
-	raw["credentials"] = creds
-	return writeCredentialsFile(file, raw)
-}
-
-// removeHostToken removes host's token from the credentials file; it
-// reports whether there was one.
-func removeHostToken(file, host string) (bool, error) {
-	raw, creds, err := readCredentialsFile(file)
-	if err != nil {
-		return false, err
-	}
-	removed := false
-	for h := range creds {
-		if getproviders.NormalizeHost(h) == host {
-			delete(creds, h)
-			removed = true
-		}
-	}
-	if !removed {
-		return false, nil
-	}
-	raw["credentials"] = creds
-	return true, writeCredentialsFile(file, raw)
-}
-
-// readCredentialsFile reads the credentials file (an empty one when there
-// is none): its whole content, and its credentials object.
-func readCredentialsFile(file string) (map[string]any, map[string]any, error) {
-	raw := map[string]any{}
-	src, err := os.ReadFile(file)
-	if err != nil && !os.IsNotExist(err) {
-		return nil, nil, fmt.Errorf("cannot read %s: %w", file, err)
-	}
-	if len(bytes.TrimSpace(src)) > 0 {
-		dec := json.NewDecoder(bytes.NewReader(src))
-		dec.UseNumber()
-		if err := dec.Decode(&raw); err != nil {
-			return nil, nil, fmt.Errorf("cannot read %s: %w", file, err)
-		}
-	}
-	creds := map[string]any{}
-	if c, ok := raw["credentials"]; ok {
-		if creds, ok = c.(map[string]any); !ok {
-			return nil, nil, fmt.Errorf("credentials file %s has an invalid value for the \"credentials\" property: it must be a JSON object", file)
-		}
-	}
-	return raw, creds, nil
-}
-
-func writeCredentialsFile(file string, raw map[string]any) error {
-	src, err := json.MarshalIndent(raw, "", "  ")
-	if err != nil {
-		return err
-	}
-	dir := filepath.Dir(file)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".credentials.tfrc.json.tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // once renamed, there is nothing left to remove
-	err = tmp.Chmod(0o600)
-	if err == nil {
-		_, err = tmp.Write(append(src, '\n'))
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), file)
-}
-
-// onlyErrors keeps the errors of ds: login and logout do not repeat the
-// CLI configuration's warnings.
-func onlyErrors(ds diag.Diagnostics) diag.Diagnostics {
-	return slices.DeleteFunc(slices.Clone(ds), func(d diag.Diagnostic) bool { return d.Severity != diag.Error })
-}
-
-// upperFirst capitalises the first letter of a message.
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -7,7 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rig-iac/rig/internal/cliargs"
 	"github.com/rig-iac/rig/internal/corelog"
+	"github.com/rig-iac/rig/internal/interrupt"
+	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/provider/plugin"
 )
 
@@ -24,7 +27,7 @@ type Streams struct {
 func Main(args []string, streams Streams) int {
 	// Provider plugin processes end with rig, also after a panic.
 	defer plugin.CleanupClients()
-	m := &Meta{Streams: streams, Color: true, Input: true}
+	m := &Meta{Streams: streams, Color: true, Input: true, interrupts: interrupt.New(streams.Err, interrupt.DefaultGrace, nil)}
 	// path.cwd is where rig was started, whatever -chdir says.
 	m.startDir, _ = os.Getwd()
 	if os.Getenv("NO_COLOR") != "" {
@@ -74,7 +77,7 @@ func Main(args []string, streams Streams) int {
 		writeUsage(streams.Out)
 		return 1
 	}
-	args, notes, err := envArgs(args, os.Getenv)
+	args, notes, err := cliargs.EnvArgs(args, isCommand, os.Getenv)
 	if err != nil {
 		// As Terraform words it: "Error parsing extra CLI args from …".
 		fmt.Fprintf(streams.Err, "Error %s\n", err)
@@ -163,7 +166,7 @@ func (m *Meta) run(args []string) int {
 // didYouMean is ` Did you mean "NAME"?` for the candidate nearest to name,
 // or "" when none is near.
 func didYouMean(name string, candidates []string) string {
-	if near := nearestName(name, candidates); near != "" {
+	if near := lang.NameSuggestion(name, candidates); near != "" {
 		return fmt.Sprintf(" Did you mean %q?", near)
 	}
 	return ""

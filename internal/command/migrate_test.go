@@ -12,7 +12,7 @@ import (
 // that every state arrives byte for byte.
 func TestMigrateLocalPGRoundTrip(t *testing.T) {
 	p := newPGTarget(t)
-	dir := workdir(t, map[string]string{"main.tf": simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": simpleConfig})
 	mustRig(t, dir, "init", "-no-color")
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false")
 	mustRig(t, dir, "workspace", "new", "dev")
@@ -76,12 +76,12 @@ func TestMigrateLocalPGRoundTrip(t *testing.T) {
 // switches without moving anything.
 func TestMigrateRefusesToOverwrite(t *testing.T) {
 	p := newPGTarget(t)
-	other := workdir(t, map[string]string{"main.tf": p.block() + simpleConfig})
+	other := workDir(t, map[string]string{"main.tf": p.block() + simpleConfig})
 	mustRig(t, other, "init", "-no-color")
 	mustRig(t, other, "apply", "-auto-approve", "-no-color", "-input=false", "-var=value=theirs")
 	theirs, _ := p.row(t, "default")
 
-	dir := workdir(t, map[string]string{"main.tf": simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": simpleConfig})
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false")
 	writeFile(t, dir, "main.tf", p.block()+simpleConfig)
 	r := rig(t, dir, "init", "-no-color", "-input=false", "-migrate-state")
@@ -116,7 +116,7 @@ func readFile(t *testing.T, dir, name string) string {
 func TestMigrateLocalS3PGRoundTrip(t *testing.T) {
 	p := newPGTarget(t)
 	s := newS3Target(t, true, true)
-	dir := workdir(t, map[string]string{"main.tf": simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": simpleConfig})
 	mustRig(t, dir, "init", "-no-color")
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false")
 	mustRig(t, dir, "workspace", "new", "dev")

@@ -11,7 +11,7 @@ import (
 // .terraform/modules/modules.json), and Terraform then finds nothing to
 // change in rig's state.
 func TestTerraformInitModules(t *testing.T) {
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf": `
 module "app" {
   source = "./modules/app"

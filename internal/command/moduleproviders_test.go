@@ -7,11 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"testing/fstest"
 
-	"github.com/google/go-cmp/cmp"
-
-	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/getproviders"
 	"github.com/rig-iac/rig/internal/getproviders/registrytest"
 )
@@ -24,7 +20,7 @@ func gitModuleRepo(t *testing.T, files map[string]string) string {
 		t.Skip("git is not on PATH")
 	}
 	repo := filepath.Join(t.TempDir(), "module.git")
-	work := workdir(t, files)
+	work := workDir(t, files)
 	gitRun := func(dir string, args ...string) {
 		t.Helper()
 		cmd := exec.Command("git", args...)
@@ -101,7 +97,7 @@ func TestInitInstallsChildModuleProviders(t *testing.T) {
 	source := reg.Host + "/rig/test"
 
 	files := childProvidersConfig(t, reg.Host, "< 1.3")
-	dir := workdir(t, files)
+	dir := workDir(t, files)
 	r := mustRig(t, dir, "init", "-no-color")
 	for _, want := range []string{
 		"- Finding " + source + ` versions matching "~> 1.0, < 1.3.0"...`,
@@ -133,7 +129,7 @@ Providers required by configuration:
 	}
 
 	if tf, err := exec.LookPath("terraform"); err == nil {
-		theirs := workdir(t, files)
+		theirs := workDir(t, files)
 		cmd := exec.Command(tf, "-chdir="+theirs, "init", "-input=false", "-no-color")
 		cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -147,7 +143,7 @@ Providers required by configuration:
 		}
 	}
 
-	conflict := workdir(t, childProvidersConfig(t, reg.Host, "< 1.0"))
+	conflict := workDir(t, childProvidersConfig(t, reg.Host, "< 1.0"))
 	r = rig(t, conflict, "init", "-no-color")
 	stderr := strings.Join(strings.Fields(r.stderr), " ")
 	if want := "Error: Failed to resolve provider packages Could not resolve provider " + source + ": no available releases match the given constraints ~> 1.0, < 1.0.0"; r.code != 1 || !strings.Contains(stderr, want) {
@@ -208,7 +204,7 @@ provider "tls" {}
 resource "time_static" "t" {}
 `,
 	}
-	dir := workdir(t, files)
+	dir := workDir(t, files)
 	r := rig(t, dir, "plan", "-no-color", "-input=false")
 	for _, p := range []string{"local", "random", "time", "tls"} {
 		if want := "provider registry.terraform.io/hashicorp/" + p + ": required by this configuration but no version is selected"; !strings.Contains(r.stderr, want) {
@@ -236,7 +232,7 @@ resource "time_static" "t" {}
 		t.Errorf("apply:\n%s", r.stdout)
 	}
 	if tf, err := exec.LookPath("terraform"); err == nil {
-		theirs := workdir(t, files)
+		theirs := workDir(t, files)
 		cmd := exec.Command(tf, "-chdir="+theirs, "init", "-input=false", "-no-color", "-plugin-dir="+mirror)
 		cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_CLI_CONFIG_FILE=/dev/null")
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -247,93 +243,5 @@ resource "time_static" "t" {}
 		if !bytes.Equal(lock, their) {
 			t.Errorf("lock files differ\nrig:\n%s\nterraform:\n%s", lock, their)
 		}
-	}
-}
-
-// TestTreeRequirements: what init installs is every provider any module
-// of the tree requires (required_providers), implies or names (resources,
-// data sources, provider blocks, import blocks), each once, with the
-// version constraints of every module and provider block merged; built-in
-// providers are only in the tree's provider list.
-func TestTreeRequirements(t *testing.T) {
-	files := fstest.MapFS{
-		"main.tf": {Data: []byte(`
-terraform {
-  required_providers {
-    random = { source = "hashicorp/random", version = ">= 3.0" }
-  }
-}
-module "a" {
-  source = "./a"
-}
-resource "terraform_data" "x" {}
-import {
-  to       = aws_instance.web
-  id       = "i-1"
-  provider = aws.west
-}
-`)},
-		"a/main.tf": {Data: []byte(`
-terraform {
-  required_providers {
-    random = { source = "hashicorp/random", version = "< 4.0" }
-    dns    = { source = "acme/dns" }
-  }
-}
-module "b" {
-  source = "../b"
-}
-data "local_file" "f" {
-  filename = "x"
-}
-resource "random_id" "r" {
-  byte_length = 2
-}
-`)},
-		"b/main.tf": {Data: []byte(`
-provider "tls" {
-  version = "~> 4.0"
-}
-resource "time_static" "t" {}
-`)},
-	}
-	cfg, ds := config.LoadTreeFS(files, config.TreeOptions{})
-	if ds.HasErrors() {
-		t.Fatal(ds.Err())
-	}
-	reqs, ds := treeRequirements(cfg)
-	if ds.HasErrors() {
-		t.Fatal(ds.Err())
-	}
-	var got []string
-	for _, r := range reqs {
-		got = append(got, strings.TrimSpace(r.Provider.String()+" "+r.Constraints.String()))
-	}
-	want := []string{
-		"registry.terraform.io/acme/dns",
-		"registry.terraform.io/hashicorp/aws",
-		"registry.terraform.io/hashicorp/local",
-		"registry.terraform.io/hashicorp/random >= 3.0.0, < 4.0.0",
-		"registry.terraform.io/hashicorp/time",
-		"registry.terraform.io/hashicorp/tls ~> 4.0",
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("requirements (-want +got):\n%s", diff)
-	}
-	var all []string
-	for _, p := range treeRequiredProviders(cfg) {
-		all = append(all, p.String())
-	}
-	want = []string{
-		"registry.terraform.io/acme/dns",
-		"registry.terraform.io/hashicorp/aws",
-		"registry.terraform.io/hashicorp/local",
-		"registry.terraform.io/hashicorp/random",
-		"registry.terraform.io/hashicorp/time",
-		"registry.terraform.io/hashicorp/tls",
-		"terraform.io/builtin/terraform",
-	}
-	if diff := cmp.Diff(want, all); diff != "" {
-		t.Errorf("providers (-want +got):\n%s", diff)
 	}
 }

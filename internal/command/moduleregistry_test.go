@@ -182,7 +182,7 @@ func TestRegistryModuleLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("TF_CLI_CONFIG_FILE", cfg)
-	dir := workdir(t, registryRoot(reg.host(), "~> 1.0"))
+	dir := workDir(t, registryRoot(reg.host(), "~> 1.0"))
 
 	r := mustRig(t, dir, "init", "-no-color")
 	if want := "Downloading " + reg.host() + "/acme/net/aws 1.1.0 for net...\n- net in .terraform/modules/net\n- net.tag in .terraform/modules/net/modules/tag\n"; !strings.Contains(r.stdout, want) {
@@ -282,7 +282,7 @@ module "tag_glob" {
   value  = "d"
 }
 `
-	tfDir, rigDir := workdir(t, files), workdir(t, files)
+	tfDir, rigDir := workDir(t, files), workDir(t, files)
 	terraform := terraformIn(t, tfDir, "SSL_CERT_FILE="+reg.certFile(t), "TF_CLI_CONFIG_FILE="+cfg)
 	if r := terraform("init", "-no-color", "-backend=false"); r.code != 0 {
 		t.Fatalf("terraform init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -339,7 +339,7 @@ module "net" {
 	for name, body := range netPackage {
 		files[".terraform/modules/net/"+name] = body
 	}
-	dir := workdir(t, files)
+	dir := workDir(t, files)
 	old := moduleHTTPClient
 	moduleHTTPClient = &http.Client{Transport: refuseTransport{t}}
 	t.Cleanup(func() { moduleHTTPClient = old })
@@ -367,7 +367,7 @@ func TestInitCredentialsWarning(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "cli.tfrc")
 	writeFile(t, filepath.Dir(cfg), filepath.Base(cfg), "credentials \"app.example.com\" {\n  token = 42\n}\n")
 	t.Setenv("TF_CLI_CONFIG_FILE", cfg)
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf":   `module "a" { source = "./a" }`,
 		"a/main.tf": "",
 	})

@@ -195,7 +195,7 @@ output "name" {
 	gitRun(work, "tag", "v1")
 	gitRun(work, "push", "-q", repo, "HEAD:refs/heads/main", "v1")
 
-	dir := workdir(t, map[string]string{"main.tf": `module "naming" {
+	dir := workDir(t, map[string]string{"main.tf": `module "naming" {
   source = "git::file://` + filepath.ToSlash(repo) + `//naming?ref=v1"
   prefix = "app"
 }
@@ -268,7 +268,7 @@ output "id" {
 // changes against the state it wrote for the same configuration.
 func TestRealProvidersInModules(t *testing.T) {
 	mirror := realMirror(t, "random")
-	dir := workdir(t, realModulesConfig)
+	dir := workDir(t, realModulesConfig)
 	runOK(t, dir, "init", "-plugin-dir="+mirror)
 	runOK(t, dir, "apply", "-auto-approve")
 	if r := rig(t, dir, "plan", "-no-color", "-detailed-exitcode"); r.code != 0 {
@@ -299,7 +299,7 @@ func TestRealProvidersInModules(t *testing.T) {
 		return string(out), 0
 	}
 	// Terraform against rig's state.
-	other := workdir(t, realModulesConfig)
+	other := workDir(t, realModulesConfig)
 	writeFile(t, other, "terraform.tfstate", readFile(t, dir, "terraform.tfstate"))
 	if out, code := run(other, "init", "-input=false", "-no-color", "-plugin-dir="+mirror); code != 0 {
 		t.Skipf("terraform init failed (exit %d), not checking the state with it:\n%s", code, out)
@@ -308,7 +308,7 @@ func TestRealProvidersInModules(t *testing.T) {
 		t.Errorf("terraform plan against rig's state: exit %d, want 0\n%s", code, out)
 	}
 	// rig against Terraform's state.
-	tfDir := workdir(t, realModulesConfig)
+	tfDir := workDir(t, realModulesConfig)
 	if out, code := run(tfDir, "init", "-input=false", "-no-color", "-plugin-dir="+mirror); code != 0 {
 		t.Fatalf("terraform init: exit %d\n%s", code, out)
 	}

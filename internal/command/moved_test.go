@@ -14,7 +14,7 @@ import (
 // addresses, and the next plan (rig's, and Terraform's when installed)
 // has nothing to do.
 func TestMovedBlocks(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "old" {
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "old" {
   input = "x"
 }
 module "m" {
@@ -97,7 +97,7 @@ moved {
 // it will no longer be managed, applying drops it from state without a
 // delete, and Terraform (when installed) plans nothing for the state left.
 func TestRemovedBlockForgets(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {\n  input = \"x\"\n}\nresource \"terraform_data\" \"b\" {}\n"})
+	dir := workDir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {\n  input = \"x\"\n}\nresource \"terraform_data\" \"b\" {}\n"})
 	if r := rig(t, dir, "apply", "-auto-approve", "-no-color"); r.code != 0 {
 		t.Fatalf("apply: exit %d\n%s", r.code, r.stderr)
 	}
@@ -149,7 +149,7 @@ import {
   id       = "id-${each.key}"
 }
 `
-	dir := workdir(t, map[string]string{"main.tf": cfg})
+	dir := workDir(t, map[string]string{"main.tf": cfg})
 	r := rig(t, dir, "plan", "-no-color")
 	for _, want := range []string{"# terraform_data.a will be imported", `# (imported from "id-x")`, "Plan: 2 to import, 0 to add, 1 to change, 0 to destroy."} {
 		if r.code != 0 || !strings.Contains(r.stdout, want) {
@@ -167,7 +167,7 @@ import {
 		t.Fatalf("plan after the imports (the blocks stay): exit %d\n%s", r.code, r.stdout)
 	}
 
-	bad := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}
+	bad := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}
 import {
   to = terraform_data.missing
   id = "x"
@@ -192,7 +192,7 @@ import {
 // An import block's provider argument must name the target's own
 // provider configuration.
 func TestImportBlockProvider(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `provider "terraform" {
+	dir := workDir(t, map[string]string{"main.tf": `provider "terraform" {
   alias = "other"
 }
 resource "terraform_data" "a" {}

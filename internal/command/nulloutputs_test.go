@@ -10,7 +10,7 @@ import (
 // drops it: output NAME then fails for it, except that with no output at
 // all the human and raw forms only warn, as OpenTofu's do.
 func TestNullOutputsAreNotRecorded(t *testing.T) {
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf": `variable "v" {
   default = "x"
 }

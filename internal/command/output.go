@@ -2,17 +2,14 @@ package command
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
 
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/state"
-	"github.com/rig-iac/rig/internal/state/statemgr"
 	"github.com/rig-iac/rig/internal/ui"
-	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
 func runOutput(m *Meta, args []string) int {
@@ -20,7 +17,7 @@ func runOutput(m *Meta, args []string) int {
 	jsonOut := fs.Bool("json", false, "Print machine-readable output in JSON format: every output with its type and sensitivity, or the named output's value.")
 	m.addShowSensitiveFlag(fs)
 	m.addLegacyStateFlags(fs, legacyStateOnly)
-	m.legacy.anyBackend = true
+	m.legacy.AnyBackend = true
 	raw := fs.Bool("raw", false, "Print the named output's value, which must be a string, a number or a bool, as it is: without quotes and without a newline, for shell scripts.")
 	var jsonInto string
 	addJSONIntoFlag(fs, &jsonInto)
@@ -44,7 +41,7 @@ func runOutput(m *Meta, args []string) int {
 		if fs.NArg() == 1 {
 			name = fs.Arg(0)
 		}
-		if b, ok := outputsJSON(s, name); ok {
+		if b, ok := jsonformat.MarshalOutputs(s.Outputs, name); ok {
 			if ds := writeJSONInto(jsonInto, b); ds.HasErrors() {
 				m.showDiagnostics(ds)
 				return 1
@@ -67,14 +64,14 @@ func runOutput(m *Meta, args []string) int {
 		}
 		switch {
 		case *raw:
-			v, err := rawString(o.Value)
+			v, err := ui.RawString(o.Value)
 			if err != nil {
 				m.showDiagnostics(diag.Diagnostics{diag.Errorf("Unsupported value for raw output", "%s", err)})
 				return 1
 			}
 			fmt.Fprint(m.Out, v)
 		case *jsonOut:
-			b, ok := outputsJSON(s, name)
+			b, ok := jsonformat.MarshalOutputs(s.Outputs, name)
 			if !ok {
 				m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to encode output", "The value of %q cannot be written as JSON.", name)})
 				return 1
@@ -86,7 +83,7 @@ func runOutput(m *Meta, args []string) int {
 		return 0
 	}
 	if *jsonOut {
-		b, _ := outputsJSON(s, "")
+		b, _ := jsonformat.MarshalOutputs(s.Outputs, "")
 		fmt.Fprintln(m.Out, string(b))
 		return 0
 	}
@@ -114,40 +111,11 @@ func runOutput(m *Meta, args []string) int {
 var noOutputsWarning = diag.Diagnostic{Severity: diag.Warning, Summary: "No outputs found",
 	Detail: "The state file either has no outputs defined, or all the defined outputs are empty. Please define an output in your configuration with the `output` keyword and run `rig refresh` for it to become available. If you are using interpolation, please verify the interpolated value is not empty. You can use the `rig console` command to assist."}
 
-func rawString(v cty.Value) (string, error) {
-	if v.IsNull() || !v.IsKnown() {
-		return "", fmt.Errorf("the value is null or unknown")
-	}
-	switch v.Type() {
-	case cty.String:
-		return v.AsString(), nil
-	case cty.Number:
-		return v.AsBigFloat().Text('f', -1), nil
-	case cty.Bool:
-		if v.True() {
-			return "true", nil
-		}
-		return "false", nil
-	}
-	return "", fmt.Errorf("the -raw option only supports strings, numbers, and boolean values, but the output value is %s; use -json for complex values", v.Type().FriendlyName())
-}
-
-// currentState reads the state of the selected workspace without locking.
+// currentState reads the state of the selected workspace without locking
+// (workdir.Dir.CurrentState).
 func (m *Meta) currentState() (*state.State, diag.Diagnostics) {
 	cfg, _ := m.loadConfigQuiet()
-	ctx := context.Background()
-	store, ds := m.stateStore(ctx, cfg)
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	s, more := readState(ctx, store)
-	ds = ds.Append(more)
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	// Without the lock, a crashed run's journal is applied in memory only.
-	_, more = statemgr.Replay(ctx, store, s)
-	return s, ds.Append(more)
+	return m.dir().CurrentState(context.Background(), cfg)
 }
 
 // loadConfigQuiet loads the configuration if there is one, for commands that
@@ -158,31 +126,4 @@ func (m *Meta) loadConfigQuiet() (*config.Module, bool) {
 		return nil, false
 	}
 	return cfg, true
-}
-
-// outputsJSON is what `output -json` prints: the named output's value, or
-// with name "" every output with its sensitivity, type and value. ok is
-// false when the named output is missing or cannot be encoded.
-func outputsJSON(s *state.State, name string) ([]byte, bool) {
-	if name != "" {
-		o, ok := s.Outputs[name]
-		if !ok {
-			return nil, false
-		}
-		b, err := ctyjson.Marshal(o.Value, o.Value.Type())
-		return b, err == nil
-	}
-	type outJSON struct {
-		Sensitive bool            `json:"sensitive"`
-		Type      json.RawMessage `json:"type"`
-		Value     json.RawMessage `json:"value"`
-	}
-	all := map[string]outJSON{}
-	for name, o := range s.Outputs {
-		ty, _ := ctyjson.MarshalType(o.Value.Type())
-		val, _ := ctyjson.Marshal(o.Value, o.Value.Type())
-		all[name] = outJSON{Sensitive: o.Sensitive, Type: ty, Value: val}
-	}
-	b, _ := json.MarshalIndent(all, "", "  ")
-	return b, true
 }

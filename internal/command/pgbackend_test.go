@@ -15,7 +15,7 @@ import (
 // records for later commands.
 func TestPGLifecycle(t *testing.T) {
 	p := newPGTarget(t)
-	dir := workdir(t, map[string]string{"main.tf": "terraform {\n  backend \"pg\" {}\n}\n" + simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": "terraform {\n  backend \"pg\" {}\n}\n" + simpleConfig})
 
 	r := rig(t, dir, "plan", "-no-color", "-input=false")
 	if r.code != 1 || !strings.Contains(r.stderr, "Backend initialization required") {
@@ -73,7 +73,7 @@ func TestPGFromEnvironment(t *testing.T) {
 	p := newPGTarget(t)
 	t.Setenv("PG_CONN_STR", p.conn)
 	t.Setenv("PG_SCHEMA_NAME", p.schema)
-	dir := workdir(t, map[string]string{"main.tf": "terraform {\n  backend \"pg\" {}\n}\n" + simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": "terraform {\n  backend \"pg\" {}\n}\n" + simpleConfig})
 	mustRig(t, dir, "init", "-no-color")
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false")
 	if sf := p.state(t, "default"); instanceCount(sf) != 2 {
@@ -86,7 +86,7 @@ func TestPGFromEnvironment(t *testing.T) {
 // locked workspace fails naming the holder.
 func TestPGWorkspacesDoNotBlockEachOther(t *testing.T) {
 	p := newPGTarget(t)
-	dir := workdir(t, map[string]string{"main.tf": p.block() + simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": p.block() + simpleConfig})
 	mustRig(t, dir, "init", "-no-color")
 	mustRig(t, dir, "workspace", "new", "other")
 	mustRig(t, dir, "workspace", "select", "default")
@@ -130,7 +130,7 @@ func TestWorkspaces(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			block, hasRow := tc.block(t)
-			dir := workdir(t, map[string]string{"main.tf": block + simpleConfig})
+			dir := workDir(t, map[string]string{"main.tf": block + simpleConfig})
 			mustRig(t, dir, "init", "-no-color")
 			if r := mustRig(t, dir, "workspace", "list"); r.stdout != "* default\n\n" {
 				t.Errorf("list = %q", r.stdout)

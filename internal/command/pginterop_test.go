@@ -19,8 +19,8 @@ func TestPGTerraformInterop(t *testing.T) {
 	}
 	p := newPGTarget(t)
 	config := p.block() + simpleConfig
-	rigDir := workdir(t, map[string]string{"main.tf": config})
-	tfDir := workdir(t, map[string]string{"main.tf": config})
+	rigDir := workDir(t, map[string]string{"main.tf": config})
+	tfDir := workDir(t, map[string]string{"main.tf": config})
 	terraform := toolIn(t, tf, tfDir)
 
 	mustRig(t, rigDir, "init", "-no-color")

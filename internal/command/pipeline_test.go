@@ -28,7 +28,7 @@ provider_installation {
   }
 }
 `)
-	checkout := workdir(t, map[string]string{"main.tf": `
+	checkout := workDir(t, map[string]string{"main.tf": `
 terraform {
   required_providers {
     test = { source = "rig/test", version = "~> 0.0.1" }

@@ -5,15 +5,11 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/rig-iac/rig/internal/planner"
-
-	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
-	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/plan/planfile"
-	"github.com/rig-iac/rig/internal/provider"
-	"github.com/rig-iac/rig/internal/state"
+	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/ui"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 func runPlan(m *Meta, args []string) int {
@@ -44,50 +40,54 @@ func runPlan(m *Meta, args []string) int {
 		return 1
 	}
 	var forceStop func()
-	ctx, stop := m.interruptible(func() {
+	ctx, stop := m.interrupts.Notify(func() {
 		if forceStop != nil {
 			forceStop()
 		}
 	})
 	defer stop()
 
-	op, ds := m.prepare(ctx, &f, "OperationTypePlan")
-	defer op.close()
+	sess, ds := m.open(ctx, &f, "OperationTypePlan")
+	defer sess.Close()
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
 	}
 	// A second interrupt asks the providers to stop (StopProvider).
-	forceStop = func() { op.providers.Stop(context.Background()) }
-	op.refreshHooks = out.refreshHooks()
+	forceStop = func() { sess.Providers.Stop(context.Background()) }
 	_, cutOff := m.reportCutOffCreates()
 	out.diagnostics(cutOff)
 	var generated []planner.GeneratedResource
 	if genOut != "" {
+		if f.destroy || f.refreshOnly {
+			out.diagnostics(ds.Append(diag.Errorf("Invalid generate-config-out flag",
+				"Config can only be generated during a normal plan operation, and not during a refresh-only or destroy plan.")))
+			return 1
+		}
 		var more diag.Diagnostics
-		generated, more = m.generateConfig(ctx, op, &f, genOut)
+		generated, more = sess.GenerateConfig(ctx, genOut)
+		m.sources = sess.Sources
 		if ds = ds.Append(more); ds.HasErrors() {
 			out.diagnostics(ds)
 			return 1
 		}
 	}
 	started := time.Now()
-	p, more := m.makePlan(ctx, op, &f)
+	p, more := m.makePlan(ctx, sess, &f, out.refreshHooks())
 	ds = ds.Append(more)
 	if ds.HasErrors() {
-		m.showRefusedPlan(ctx, out, op, p, ds)
+		m.showRefusedPlan(ctx, out, sess, p, ds)
 		out.diagnostics(ds)
 		return 1
 	}
-	note, more := keepPlanTimeline(op.providers, &f, started)
+	note, more := sess.KeepPlanTimeline(f.timeline, started)
 	ds = ds.Append(more)
-	markGenerated(p, generated)
-	out.diagnostics(targetingWarning(p))
-	schemas := planSchemas(ctx, op.providers, p)
-	order := orderPlan(p, op.cfg)
+	out.diagnostics(ui.TargetingWarning(p))
+	schemas := ui.PlanSchemas(ctx, sess.Providers, p)
+	order := orderPlan(p, sess.Config)
 	out.plan(p, schemas, order)
 	g, more := order.wait()
-	m.logGraph(g)
+	m.dir().LogGraph(g)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		out.diagnostics(ds)
@@ -98,8 +98,8 @@ func runPlan(m *Meta, args []string) int {
 		fmt.Fprintf(m.Out, "\n─────────────────────────────────────────────────────────────────────────────\n\nrig has generated configuration and written it to %s. Please review the\nconfiguration and edit it as necessary before adding it to version control.\n", genOut)
 	}
 	if f.out != "" {
-		pf := &planfile.File{Plan: p, Config: op.cfg.Sources, StateLineage: op.state.Lineage, StateSerial: op.state.Serial, Workspace: m.workspace()}
-		if err := writePlan(f.out, pf, op.cfg); err != nil {
+		pf := &planfile.File{Plan: p, Config: sess.Config.Sources, StateLineage: sess.State.Lineage, StateSerial: sess.State.Serial, Workspace: sess.Workspace}
+		if err := workdir.WritePlan(f.out, pf, sess.Config); err != nil {
 			out.diagnostics(ds.Append(err))
 			return 1
 		}
@@ -120,40 +120,4 @@ func runPlan(m *Meta, args []string) int {
 		return 2
 	}
 	return 0
-}
-
-// planSchemas collects the schemas of every provider a plan uses, for rendering.
-func planSchemas(ctx context.Context, set *provider.Set, p *plan.Plan) ui.ProviderSchemas {
-	out := ui.ProviderSchemas{}
-	add := func(pc addrs.AbsProviderConfig) {
-		if _, ok := out[pc.Provider]; ok {
-			return
-		}
-		if s, ds := set.Schemas(ctx, pc.Provider); !ds.HasErrors() {
-			out[pc.Provider] = s
-		}
-	}
-	for _, c := range p.Changes {
-		add(c.ProviderConfig)
-	}
-	if p.PriorState != nil {
-		for _, r := range p.PriorState.Resources {
-			add(r.ProviderConfig)
-		}
-	}
-	return out
-}
-
-// stateSchemas collects the schemas of every provider a state uses.
-func stateSchemas(ctx context.Context, set *provider.Set, s *state.State) ui.ProviderSchemas {
-	out := ui.ProviderSchemas{}
-	for _, r := range s.Resources {
-		if _, ok := out[r.ProviderConfig.Provider]; ok {
-			continue
-		}
-		if sch, ds := set.Schemas(ctx, r.ProviderConfig.Provider); !ds.HasErrors() {
-			out[r.ProviderConfig.Provider] = sch
-		}
-	}
-	return out
 }

@@ -11,7 +11,7 @@ import (
 // reads the plan file (also as JSON), and that a plan is refused once the
 // state has changed since it was made.
 func TestSavedPlan(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": simpleConfig})
 	planPath := filepath.Join(dir, "first.plan")
 	if r := rig(t, dir, "plan", "-input=false", "-no-color", "-out="+planPath); r.code != 0 || !strings.Contains(r.stdout, "Saved the plan to:") {
 		t.Fatalf("plan -out: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -92,7 +92,7 @@ func TestSavedPlan(t *testing.T) {
 // TestApplyConfirmation checks the interactive approval: anything but
 // "yes" cancels, "yes" applies.
 func TestApplyConfirmation(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": simpleConfig})
 	r := rigInput(t, dir, "no\n", "apply", "-no-color")
 	if r.code != 1 || !strings.Contains(r.stderr, "Apply cancelled.") || !strings.Contains(r.stdout, "Only 'yes' will be accepted to approve.") {
 		t.Fatalf("answer no: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -117,7 +117,7 @@ resource "terraform_data" "a" {
   input = var.x
 }
 `
-	dir := workdir(t, map[string]string{"main.tf": cfg, "dev.tfvars": `x = "hello"`})
+	dir := workDir(t, map[string]string{"main.tf": cfg, "dev.tfvars": `x = "hello"`})
 	if r := rig(t, dir, "plan", "-no-color", "-var-file=dev.tfvars", "-out=p.plan"); r.code != 0 {
 		t.Fatalf("plan: exit %d\n%s", r.code, r.stderr)
 	}

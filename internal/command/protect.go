@@ -8,17 +8,19 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/state"
+	"github.com/rig-iac/rig/internal/ui"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // showRefusedPlan renders a plan whose only errors refuse the deletion
 // of protected objects (plan.OnlyRefusals): every change, the refused
 // ones marked, so that the reader sees why each destroy was planned.
 // Other failed plans are not shown, as OpenTofu shows none.
-func (m *Meta) showRefusedPlan(ctx context.Context, out *output, op *operation, p *plan.Plan, ds diag.Diagnostics) {
+func (m *Meta) showRefusedPlan(ctx context.Context, out *output, sess *workdir.Session, p *plan.Plan, ds diag.Diagnostics) {
 	if !plan.OnlyRefusals(p, ds) {
 		return
 	}
-	out.plan(p, planSchemas(ctx, op.providers, p), orderPlan(p, op.cfg))
+	out.plan(p, ui.PlanSchemas(ctx, sess.Providers, p), orderPlan(p, sess.Config))
 }
 
 // runStateUnprotect lifts the prevent_destroy the state records for one

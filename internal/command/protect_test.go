@@ -92,7 +92,7 @@ func recordedProtection(t *testing.T, dir string) map[string]string {
 // shows every change, the refused ones marked. rig state unprotect and a
 // removed block with destroy = false lift it.
 func TestRecordedPreventDestroy(t *testing.T) {
-	dir := workdir(t, protectedConfig)
+	dir := workDir(t, protectedConfig)
 	rigOK(t, dir, "init", "-no-color", "-plugin-dir="+testProviderMirror(t))
 	rigOK(t, dir, "apply", "-auto-approve", "-no-color")
 	want := map[string]string{
@@ -240,7 +240,7 @@ func TestPreventDestroyNotRecordedByDefault(t *testing.T) {
 			files[k] = v
 		}
 	}
-	dir := workdir(t, files)
+	dir := workDir(t, files)
 	rigOK(t, dir, "init", "-no-color", "-plugin-dir="+testProviderMirror(t))
 	rigOK(t, dir, "apply", "-auto-approve", "-no-color")
 	raw, _ := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
@@ -293,7 +293,7 @@ func TestPreventDestroyRecordAfterOpenTofu(t *testing.T) {
 	files := map[string]string{"main.tf": protectInteropConfig, "rig.hcl": "record_prevent_destroy = true\n", "terraform.tfstate": string(tofuState)}
 
 	// The block of a deleted right after OpenTofu's rewrite: destroyed.
-	dir := workdir(t, files)
+	dir := workDir(t, files)
 	writeFile(t, dir, "main.tf", strings.Replace(protectInteropConfig, `resource "terraform_data" "a" {
   input = "a"
   lifecycle {
@@ -306,7 +306,7 @@ func TestPreventDestroyRecordAfterOpenTofu(t *testing.T) {
 	}
 
 	// A rig apply first records the protection again.
-	dir = workdir(t, files)
+	dir = workDir(t, files)
 	r := rigOK(t, dir, "apply", "-auto-approve", "-no-color")
 	if !strings.Contains(r.stdout, "No changes.") {
 		t.Errorf("apply after OpenTofu's rewrite planned changes:\n%s", r.stdout)

@@ -36,7 +36,7 @@ module "site" {
 // that still has objects: the plan fails with "Provider instance not
 // present".
 func TestProviderForEachCLI(t *testing.T) {
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf":      providerForEachConfig,
 		"site/main.tf": "resource \"terraform_data\" \"page\" {\n  input = \"page\"\n}\n",
 	})
@@ -78,7 +78,7 @@ func TestProviderForEachCLI(t *testing.T) {
 // TestProviderForEachValidate: validate reports a provider for_each that
 // refers to something a static evaluation cannot have.
 func TestProviderForEachValidate(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `
+	dir := workDir(t, map[string]string{"main.tf": `
 resource "terraform_data" "names" {
   input = ["a"]
 }
@@ -103,7 +103,7 @@ provider "terraform" {
 // the provider instance each selects.
 func TestProviderForEachDataSource(t *testing.T) {
 	const other = `{"version":4,"terraform_version":"1.10.6","serial":1,"lineage":"3f0c2b1e-0000-4000-8000-000000000001","outputs":{"name":{"value":"NAME","type":"string"}},"resources":[],"check_results":null}`
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"a.tfstate": strings.Replace(other, "NAME", "alpha", 1),
 		"b.tfstate": strings.Replace(other, "NAME", "beta", 1),
 		"main.tf": `

@@ -46,7 +46,7 @@ resource "test_thing" "a" {
 // provider under that address and records it so in the state.
 func TestProvidersUnderOpenTofuHost(t *testing.T) {
 	withTestProvider(t, providertest.New())
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf": hostsTestConfig,
 		getproviders.LockFileName: `provider "registry.opentofu.org/hashicorp/test" {
   version = "1.0.0"
@@ -73,7 +73,7 @@ func TestProvidersUnderOpenTofuHost(t *testing.T) {
 func TestStateUnderOtherHost(t *testing.T) {
 	p := providertest.New()
 	withTestProvider(t, p)
-	dir := workdir(t, map[string]string{"main.tf": hostsTestConfig + "resource \"test_thing\" \"gone\" {\n  key = \"gone\"\n}\n"})
+	dir := workDir(t, map[string]string{"main.tf": hostsTestConfig + "resource \"test_thing\" \"gone\" {\n  key = \"gone\"\n}\n"})
 	if r := rig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false"); r.code != 0 {
 		t.Fatalf("apply: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -117,7 +117,7 @@ func TestOpenTofuWorkdirLockfile(t *testing.T) {
 	}
 	lockHCL = strings.Replace(lockHCL, `"3.7.2"`, `"`+vs[0].String()+`"`, 1)
 	lockHCL = regexp.MustCompile(`"h1:[^"]*"`).ReplaceAllString(lockHCL, `"`+h1+`"`)
-	dir := workdir(t, map[string]string{"main.tf": mainTF, "terraform.tfstate": stateJSON, getproviders.LockFileName: lockHCL})
+	dir := workDir(t, map[string]string{"main.tf": mainTF, "terraform.tfstate": stateJSON, getproviders.LockFileName: lockHCL})
 	tofuRandom := random.WithHostname(addrs.OpenTofuRegistryHost)
 	installed := getproviders.PackageDir(filepath.Join(dir, ".terraform", "providers"), tofuRandom, vs[0], getproviders.CurrentPlatform)
 	exe, ok := getproviders.FindExecutable(src, random)

@@ -16,7 +16,7 @@ import (
 // names every directory searched and the layouts expected there.
 func TestInitProviderNotFound(t *testing.T) {
 	mirror := t.TempDir()
-	dir := workdir(t, map[string]string{"main.tf": `
+	dir := workDir(t, map[string]string{"main.tf": `
 terraform {
   required_providers {
     null = { source = "hashicorp/null", version = ">= 3.0" }
@@ -81,7 +81,7 @@ provider_installation {
 }
 `)
 	t.Setenv("TF_CLI_CONFIG_FILE", cliConfig)
-	dir := workdir(t, map[string]string{"main.tf": `
+	dir := workDir(t, map[string]string{"main.tf": `
 terraform {
   required_providers {
     random = { source = "hashicorp/random", version = ">= 3.5.0, < 4.0.0" }

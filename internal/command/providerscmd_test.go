@@ -5,7 +5,7 @@ import "testing"
 // TestProvidersTree prints the providers of each module of the tree, with
 // their constraints, and those the state refers to.
 func TestProvidersTree(t *testing.T) {
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf": `
 terraform {
   required_providers {

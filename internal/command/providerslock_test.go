@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,7 +60,7 @@ resource "terraform_data" "a" {}
 // second run finds nothing to change.
 func TestProvidersLock(t *testing.T) {
 	mirror := packedMirror(t, []string{"1.0.0", "1.2.0", "2.0.0"}, "linux_amd64", "darwin_arm64")
-	dir := workdir(t, map[string]string{"main.tf": fakeConfig})
+	dir := workDir(t, map[string]string{"main.tf": fakeConfig})
 	r := rig(t, dir, "providers", "lock", "-no-color", "-fs-mirror="+mirror, "-platform=linux_amd64", "-platform=darwin_arm64")
 	if r.code != 0 {
 		t.Fatalf("providers lock: exit %d\n%s", r.code, r.stderr)
@@ -111,7 +112,7 @@ version control system to retain the new checksums.
 // does not require and a platform the mirror has no package for.
 func TestProvidersLockErrors(t *testing.T) {
 	mirror := packedMirror(t, []string{"1.0.0"}, "linux_amd64")
-	dir := workdir(t, map[string]string{"main.tf": fakeConfig})
+	dir := workDir(t, map[string]string{"main.tf": fakeConfig})
 	r := rig(t, dir, "providers", "lock", "-no-color", "-fs-mirror="+mirror, "hashicorp/nope")
 	if r.code != 1 || !strings.Contains(r.stderr, "Error: Invalid provider argument\n\nThe provider registry.terraform.io/hashicorp/nope is not required by the\ncurrent configuration.") {
 		t.Errorf("unknown provider: exit %d\n%s", r.code, r.stderr)
@@ -131,7 +132,7 @@ func TestProvidersLockErrors(t *testing.T) {
 
 // TestProvidersLockBuiltIn has nothing to lock for the built-in provider.
 func TestProvidersLockBuiltIn(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {}\n"})
+	dir := workDir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {}\n"})
 	r := rig(t, dir, "providers", "lock", "-no-color")
 	if r.code != 0 || r.stdout != "\nSuccess! rig has validated the lock file and found no need for changes.\n" {
 		t.Errorf("providers lock: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -145,7 +146,7 @@ func TestProvidersLockBuiltIn(t *testing.T) {
 // init writes.
 func TestProvidersLockRandom(t *testing.T) {
 	mirror := realMirror(t, "random")
-	dir := workdir(t, map[string]string{"main.tf": realImportConfig})
+	dir := workDir(t, map[string]string{"main.tf": realImportConfig})
 	r := rig(t, dir, "providers", "lock", "-no-color", "-fs-mirror="+mirror)
 	if r.code != 0 || !strings.Contains(r.stdout, "- Retrieved hashicorp/random 3.") || !strings.Contains(r.stdout, "Success! rig has updated the lock file.") {
 		t.Fatalf("providers lock: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -160,4 +161,14 @@ func TestProvidersLockRandom(t *testing.T) {
 	if err != nil || string(inited) != string(locked) {
 		t.Errorf("providers lock wrote:\n%s\ninit writes:\n%s", locked, inited)
 	}
+}
+
+// containsAll reports whether have holds every hash of want.
+func containsAll(have, want []string) bool {
+	for _, h := range want {
+		if !slices.Contains(have, h) {
+			return false
+		}
+	}
+	return true
 }

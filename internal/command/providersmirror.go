@@ -2,11 +2,9 @@ package command
 
 import (
 	"context"
-	"fmt"
-	"os"
 
-	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/getproviders"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // runProvidersMirror copies the packages of the providers the
@@ -30,62 +28,20 @@ func runProvidersMirror(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	reqs, more := treeRequirements(cfg)
+	reqs, more := workdir.TreeRequirements(cfg)
 	ds = ds.Append(more)
-	sources, more := f.packageSources(m)
+	sources, more := m.dir().PackageSources(f.fsMirrors, f.netMirror)
 	ds = ds.Append(more)
 	locks := getproviders.NewLocks()
 	if *useLock {
-		locks, more = getproviders.ReadLockFile(getproviders.LockFileName)
+		locks, more = m.dir().ReadLockFile()
 		ds = ds.Append(more)
 	}
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	ctx := context.Background()
-	tmp, err := os.MkdirTemp("", "rig-providers-mirror-")
-	if err != nil {
-		m.showDiagnostics(ds.Append(diag.Errorf("Cannot download provider", "%s", err)))
-		return 1
-	}
-	defer os.RemoveAll(tmp)
-	for _, req := range reqs {
-		p := req.Provider
-		fmt.Fprintf(m.Out, "- Mirroring %s...\n", p.ForDisplay())
-		inst := &getproviders.Installer{Sources: sources, Platform: f.targetPlatforms()[0]}
-		v, more := inst.SelectVersion(ctx, req, locks.Get(p))
-		if ds = ds.Append(more); more.HasErrors() {
-			continue
-		}
-		switch {
-		case locks.Get(p) != nil:
-			fmt.Fprintf(m.Out, "  - Selected v%s to match dependency lock file\n", v)
-		case len(req.Constraints) > 0:
-			fmt.Fprintf(m.Out, "  - Selected v%s to meet constraints %s\n", v, req.Constraints)
-		default:
-			fmt.Fprintf(m.Out, "  - Selected v%s with no constraints\n", v)
-		}
-		mirrored := false
-		for _, platform := range f.targetPlatforms() {
-			fmt.Fprintf(m.Out, "  - Downloading package for %s...\n", platform)
-			inst.Platform = platform
-			fetched, err := inst.Fetch(ctx, p, v, tmp)
-			if err == nil {
-				_, err = getproviders.WriteMirrorArchive(out, fetched.Package)
-			}
-			if err != nil {
-				ds = ds.Append(diag.Errorf("Cannot download provider", "Failed to download %s v%s for %s: %s.", p, v, platform, err))
-				continue
-			}
-			mirrored = true
-		}
-		if mirrored {
-			if err := getproviders.WriteMirrorIndex(out, p); err != nil {
-				ds = ds.Append(diag.Errorf("Cannot write provider mirror index", "%s", err))
-			}
-		}
-	}
+	ds = ds.Append(workdir.MirrorProviders(context.Background(), reqs, sources, locks, f.targetPlatforms(), out, m.Out))
 	m.showDiagnostics(ds)
 	if ds.HasErrors() {
 		return 1

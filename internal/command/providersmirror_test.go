@@ -15,7 +15,7 @@ import (
 // VERSION.json beside them.
 func TestProvidersMirror(t *testing.T) {
 	mirror := packedMirror(t, []string{"1.0.0", "1.2.0", "2.0.0"}, "linux_amd64", "darwin_arm64")
-	dir := workdir(t, map[string]string{"main.tf": fakeConfig})
+	dir := workDir(t, map[string]string{"main.tf": fakeConfig})
 	out := filepath.Join(t.TempDir(), "out")
 	r := rig(t, dir, "providers", "mirror", "-no-color", "-fs-mirror="+mirror, "-platform=linux_amd64", "-platform=darwin_arm64", out)
 	want := `- Mirroring example.com/acme/fake...
@@ -89,7 +89,7 @@ func TestProvidersMirror(t *testing.T) {
 // platform the mirror has no package for.
 func TestProvidersMirrorErrors(t *testing.T) {
 	mirror := packedMirror(t, []string{"1.0.0"}, "linux_amd64")
-	dir := workdir(t, map[string]string{"main.tf": fakeConfig})
+	dir := workDir(t, map[string]string{"main.tf": fakeConfig})
 	r := rig(t, dir, "providers", "mirror", "-no-color", "-fs-mirror="+mirror)
 	if r.code != 1 || !strings.Contains(r.stderr, "Error: No output directory specified") {
 		t.Errorf("no directory: exit %d\n%s", r.code, r.stderr)
@@ -102,7 +102,7 @@ func TestProvidersMirrorErrors(t *testing.T) {
 
 // TestProvidersMirrorBuiltIn has nothing to copy for the built-in provider.
 func TestProvidersMirrorBuiltIn(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {}\n"})
+	dir := workDir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {}\n"})
 	out := filepath.Join(t.TempDir(), "out")
 	r := rig(t, dir, "providers", "mirror", "-no-color", out)
 	if r.code != 0 || r.stdout != "" {
@@ -114,7 +114,7 @@ func TestProvidersMirrorBuiltIn(t *testing.T) {
 // package, and init installs from the result with the same h1: hash.
 func TestProvidersMirrorRandom(t *testing.T) {
 	mirror := realMirror(t, "random")
-	dir := workdir(t, map[string]string{"main.tf": realImportConfig})
+	dir := workDir(t, map[string]string{"main.tf": realImportConfig})
 	out := t.TempDir()
 	r := rig(t, dir, "providers", "mirror", "-no-color", "-fs-mirror="+mirror, out)
 	if r.code != 0 || !strings.Contains(r.stdout, "- Mirroring hashicorp/random...\n  - Selected v3.") {

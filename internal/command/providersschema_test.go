@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/rig-iac/rig/internal/jsonformat"
 )
 
 // TestProvidersSchemaBuiltIn prints the built-in provider's schemas in the
 // JSON format terraform providers schema -json prints.
 func TestProvidersSchemaBuiltIn(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {}\n"})
+	dir := workDir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {}\n"})
 	r := rig(t, dir, "providers", "schema", "-json")
 	if r.code != 0 || r.stderr != "" {
 		t.Fatalf("providers schema -json: exit %d\n%s", r.code, r.stderr)
@@ -20,7 +22,7 @@ func TestProvidersSchemaBuiltIn(t *testing.T) {
 // TestProvidersSchemaWithoutJSON fails as Terraform does: the -json flag
 // is required.
 func TestProvidersSchemaWithoutJSON(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {}\n"})
+	dir := workDir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {}\n"})
 	r := rig(t, dir, "providers", "schema")
 	if r.code != 1 || r.stdout != "" || !strings.HasPrefix(r.stderr, "The `rig providers schema` command requires the `-json` flag.\n") {
 		t.Errorf("providers schema: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -30,7 +32,7 @@ func TestProvidersSchemaWithoutJSON(t *testing.T) {
 // TestProvidersWithSubcommands checks that providers still prints the tree
 // when it has no subcommand.
 func TestProvidersWithSubcommands(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {}\n"})
+	dir := workDir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {}\n"})
 	r := rig(t, dir, "providers", "-no-color")
 	if r.code != 0 || !strings.Contains(r.stdout, "└── provider[terraform.io/builtin/terraform]") {
 		t.Errorf("providers: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -42,7 +44,7 @@ func TestProvidersWithSubcommands(t *testing.T) {
 // types, flags and descriptions, as terraform prints them for it.
 func TestProvidersSchemaRandom(t *testing.T) {
 	mirror := realMirror(t, "random")
-	dir := workdir(t, map[string]string{"main.tf": "resource \"random_id\" \"a\" {\n  byte_length = 4\n}\n"})
+	dir := workDir(t, map[string]string{"main.tf": "resource \"random_id\" \"a\" {\n  byte_length = 4\n}\n"})
 	runOK(t, dir, "init", "-plugin-dir="+mirror)
 	r := rig(t, dir, "providers", "schema", "-json")
 	if r.code != 0 {
@@ -51,8 +53,8 @@ func TestProvidersSchemaRandom(t *testing.T) {
 	var got struct {
 		FormatVersion string `json:"format_version"`
 		Schemas       map[string]struct {
-			Provider        jsonSchema             `json:"provider"`
-			ResourceSchemas map[string]*jsonSchema `json:"resource_schemas"`
+			Provider        jsonformat.Schema             `json:"provider"`
+			ResourceSchemas map[string]*jsonformat.Schema `json:"resource_schemas"`
 		} `json:"provider_schemas"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {

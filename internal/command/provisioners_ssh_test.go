@@ -21,7 +21,7 @@ func TestRemoteExecApply(t *testing.T) {
 	// The banner names whether an SSH agent is offered; none is here.
 	t.Setenv("SSH_AUTH_SOCK", "")
 	s := sshtest.Start(t, sshtest.Options{User: "deploy", Password: "s3cret"})
-	dir := workdir(t, map[string]string{"main.tf": fmt.Sprintf(`
+	dir := workDir(t, map[string]string{"main.tf": fmt.Sprintf(`
 resource "terraform_data" "x" {
   count = 1
   input = { port = %d, dir = %q }
@@ -120,7 +120,7 @@ func TestRemoteExecTimeout(t *testing.T) {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	dir := workdir(t, map[string]string{"main.tf": fmt.Sprintf(`
+	dir := workDir(t, map[string]string{"main.tf": fmt.Sprintf(`
 resource "terraform_data" "x" {
   connection {
     host    = "127.0.0.1"

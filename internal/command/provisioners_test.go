@@ -46,7 +46,7 @@ func checkLines(t *testing.T, what string, got, want []string) {
 // the resource's prefix, with the "Executing:" line OpenTofu prints (or
 // its quiet form), in working_dir and with environment set.
 func TestLocalExecOutput(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `
+	dir := workDir(t, map[string]string{"main.tf": `
 resource "terraform_data" "x" {
   input = "hello"
   provisioner "local-exec" {
@@ -126,7 +126,7 @@ resource "terraform_data" "tolerant" {
 // not created, and the next plan replaces it (Terraform's too, reading
 // the state rig wrote). With on_failure = continue the failure is ignored.
 func TestLocalExecFailure(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": failingLocalExec})
+	dir := workDir(t, map[string]string{"main.tf": failingLocalExec})
 	r := rig(t, dir, "apply", "-auto-approve", "-no-color")
 	if r.code != 1 {
 		t.Fatalf("apply: %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
@@ -171,7 +171,7 @@ func TestLocalExecFailure(t *testing.T) {
 // provision_progress (one per line of output), provision_complete and
 // provision_errored, as OpenTofu's machine-readable UI does.
 func TestLocalExecJSON(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": failingLocalExec})
+	dir := workDir(t, map[string]string{"main.tf": failingLocalExec})
 	r := rig(t, dir, "apply", "-auto-approve", "-json")
 	if r.code != 1 {
 		t.Fatalf("apply: %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
@@ -210,7 +210,7 @@ func TestLocalExecJSON(t *testing.T) {
 // configuration holds a sensitive value, each line of its output is
 // replaced by OpenTofu's notice; the value is not printed.
 func TestLocalExecSensitiveOutputSuppressed(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `
+	dir := workDir(t, map[string]string{"main.tf": `
 variable "token" {
   default   = "s3cr3t-token"
   sensitive = true
@@ -237,7 +237,7 @@ resource "terraform_data" "x" {
 // TestLocalExecDestroy: a destroy-time provisioner runs before the delete
 // with self, and its failure keeps the object.
 func TestLocalExecDestroy(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `
+	dir := workDir(t, map[string]string{"main.tf": `
 resource "terraform_data" "x" {
   count = 1
   input = "v"
@@ -269,7 +269,7 @@ resource "terraform_data" "x" {
 // tainted.
 func TestLocalExecInterrupted(t *testing.T) {
 	bin := buildRig(t)
-	dir := workdir(t, map[string]string{"main.tf": `
+	dir := workDir(t, map[string]string{"main.tf": `
 resource "terraform_data" "slow" {
   provisioner "local-exec" {
     command = "sleep 300 & echo $! > child.pid; echo started; wait"
@@ -344,7 +344,7 @@ resource "terraform_data" "kept" {
   input = "k"
 }
 `
-	dir := workdir(t, map[string]string{"main.tf": resources})
+	dir := workDir(t, map[string]string{"main.tf": resources})
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
 	writeFile(t, dir, "main.tf", `removed {
   from = terraform_data.a
@@ -416,7 +416,7 @@ variable "v" {
   default = "1"
 }
 `
-	dir := workdir(t, map[string]string{"main.tf": cfg})
+	dir := workDir(t, map[string]string{"main.tf": cfg})
 	r := mustRig(t, dir, "apply", "-auto-approve", "-no-color")
 	if !strings.Contains(r.stdout, "  1. create terraform_data.a (then local-exec)\n") {
 		t.Errorf("order of the creates:\n%s", r.stdout)
@@ -457,7 +457,7 @@ variable "v" {
 // replaced the object its provisioner failed on, Terraform plans no
 // changes; an object Terraform taints, rig plans to replace.
 func TestTaintedObjectsWithTerraform(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "x" {
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "x" {
   input = "v"
   provisioner "local-exec" {
     command = "test -f ok"

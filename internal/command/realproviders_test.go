@@ -202,7 +202,7 @@ func runOK(t *testing.T, dir string, args ...string) result {
 // local_file writes.
 func TestRealProvidersLifecycle(t *testing.T) {
 	mirror := realMirror(t, "random", "local", "time", "tls")
-	dir := workdir(t, map[string]string{"main.tf": realConfig})
+	dir := workDir(t, map[string]string{"main.tf": realConfig})
 
 	// Without init, the providers are not installed.
 	r := rig(t, dir, "plan", "-no-color", "-input=false")
@@ -465,7 +465,7 @@ resource "random_pet" "name" {}
 // creates the pet.
 func TestRealProviderImport(t *testing.T) {
 	mirror := realMirror(t, "random")
-	dir := workdir(t, map[string]string{"main.tf": realImportConfig})
+	dir := workDir(t, map[string]string{"main.tf": realImportConfig})
 	runOK(t, dir, "init", "-plugin-dir="+mirror)
 
 	r := runOK(t, dir, "import", "-input=false", "random_string.token", "abcdefghijkl")
@@ -556,7 +556,7 @@ import {
 // OpenTofu or Terraform.
 func TestRealProviderGenerateConfig(t *testing.T) {
 	mirror := realMirror(t, "random")
-	dir := workdir(t, map[string]string{"main.tf": realGenerateConfig})
+	dir := workDir(t, map[string]string{"main.tf": realGenerateConfig})
 	runOK(t, dir, "init", "-plugin-dir="+mirror)
 	r := runOK(t, dir, "plan", "-input=false", "-generate-config-out=gen.tf")
 	for _, want := range []string{
@@ -628,7 +628,7 @@ output "created_year" {
 // argument is a diagnostic at the call.
 func TestRealProviderFunctions(t *testing.T) {
 	mirror := realMirror(t, "time", "local")
-	dir := workdir(t, map[string]string{"main.tf": realFunctionsConfig})
+	dir := workDir(t, map[string]string{"main.tf": realFunctionsConfig})
 	runOK(t, dir, "init", "-plugin-dir="+mirror)
 	runOK(t, dir, "validate")
 	r := runOK(t, dir, "plan", "-input=false")
@@ -695,7 +695,7 @@ resource "random_pet" "p" {
 // objects.
 func TestRealProviderForEach(t *testing.T) {
 	mirror := realMirror(t, "random")
-	dir := workdir(t, map[string]string{"main.tf": realProviderForEachConfig})
+	dir := workDir(t, map[string]string{"main.tf": realProviderForEachConfig})
 	runOK(t, dir, "init", "-plugin-dir="+mirror)
 	runOK(t, dir, "apply", "-input=false", "-auto-approve")
 	raw, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))

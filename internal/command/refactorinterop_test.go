@@ -65,7 +65,7 @@ resource "terraform_data" "c" {}
 // Terraform applies them and rig plans no changes.
 func TestRefactoringsLikeTerraform(t *testing.T) {
 	t.Run("rig applies, terraform plans", func(t *testing.T) {
-		dir := workdir(t, map[string]string{"main.tf": refactorSteps[0].config})
+		dir := workDir(t, map[string]string{"main.tf": refactorSteps[0].config})
 		tf := terraformIn(t, dir)
 		for _, step := range refactorSteps {
 			writeFile(t, dir, "main.tf", step.config)
@@ -79,7 +79,7 @@ func TestRefactoringsLikeTerraform(t *testing.T) {
 		}
 	})
 	t.Run("terraform applies, rig plans", func(t *testing.T) {
-		dir := workdir(t, map[string]string{"main.tf": refactorSteps[0].config})
+		dir := workDir(t, map[string]string{"main.tf": refactorSteps[0].config})
 		tf := terraformIn(t, dir)
 		for _, step := range refactorSteps {
 			writeFile(t, dir, "main.tf", step.config)

@@ -50,7 +50,7 @@ func driftValue(t *testing.T, live *providertest.Provider, value string) {
 func TestRefreshOnly(t *testing.T) {
 	live := providertest.New()
 	withTestProvider(t, live)
-	dir := workdir(t, map[string]string{"main.tf": refreshOnlyConfig})
+	dir := workDir(t, map[string]string{"main.tf": refreshOnlyConfig})
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
 	driftValue(t, live, "changed")
 	_, before := readStateFile(t, dir)
@@ -150,7 +150,7 @@ resource "test_thing" "y" {
 func TestNormalPlanShowsRelevantDrift(t *testing.T) {
 	live := providertest.New()
 	withTestProvider(t, live)
-	dir := workdir(t, map[string]string{"main.tf": refreshOnlyConfig})
+	dir := workDir(t, map[string]string{"main.tf": refreshOnlyConfig})
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
 	driftValue(t, live, "changed")
 	r := rig(t, dir, "plan", "-no-color")
@@ -163,7 +163,7 @@ func TestNormalPlanShowsRelevantDrift(t *testing.T) {
 
 	live = providertest.New()
 	withTestProvider(t, live)
-	dir = workdir(t, map[string]string{"main.tf": relevantDriftConfig})
+	dir = workDir(t, map[string]string{"main.tf": relevantDriftConfig})
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
 	objs := live.Live()
 	for _, o := range objs {

@@ -96,7 +96,7 @@ func TestRegistryInitEndToEnd(t *testing.T) {
 	reg := registrytest.New(t, nil, rels...)
 	trustRegistries(t, reg, "")
 	source := reg.Host + "/rig/test"
-	dir := workdir(t, map[string]string{"main.tf": `
+	dir := workDir(t, map[string]string{"main.tf": `
 terraform {
   required_providers {
     test = { source = "` + source + `", version = "~> 1.0" }
@@ -181,7 +181,7 @@ func TestRegistryInitRefuses(t *testing.T) {
 			reg := registrytest.New(t, nil, registrytest.Release{Namespace: "acme", Type: "fake", Version: "1.0.0", Platforms: registryPlatforms()})
 			reg.Set(t, tc.opts)
 			trustRegistries(t, reg, "")
-			dir := workdir(t, map[string]string{"main.tf": `
+			dir := workDir(t, map[string]string{"main.tf": `
 terraform {
   required_providers {
     fake = { source = "` + reg.Host + `/acme/fake" }
@@ -221,7 +221,7 @@ func TestRegistryCredentialsInit(t *testing.T) {
   token = "`+token+`"
 }
 `)
-	dir := workdir(t, map[string]string{"main.tf": `
+	dir := workDir(t, map[string]string{"main.tf": `
 terraform {
   required_providers {
     fake = { source = "` + reg.Host + `/acme/fake" }
@@ -270,7 +270,7 @@ terraform {
 		}
 		return n
 	}
-	first := workdir(t, config)
+	first := workDir(t, config)
 	if r := rig(t, first, "init", "-no-color"); r.code != 0 {
 		t.Fatalf("init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -280,7 +280,7 @@ terraform {
 	if target, err := os.Readlink(getproviders.PackageDir(filepath.Join(first, ".terraform", "providers"), p, v, getproviders.CurrentPlatform)); err != nil || target != cached {
 		t.Errorf("installed package links to %q (%v), want %s", target, err, cached)
 	}
-	second := workdir(t, config)
+	second := workDir(t, config)
 	lock, err := os.ReadFile(filepath.Join(first, getproviders.LockFileName))
 	if err != nil {
 		t.Fatal(err)

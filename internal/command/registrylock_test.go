@@ -43,7 +43,7 @@ terraform {
 func TestProvidersLockRegistry(t *testing.T) {
 	reg, rels := fakeRegistry(t)
 	trustRegistries(t, reg, "")
-	dir := workdir(t, map[string]string{"main.tf": fakeRegistryConfig(reg.Host)})
+	dir := workDir(t, map[string]string{"main.tf": fakeRegistryConfig(reg.Host)})
 	r := rig(t, dir, "providers", "lock", "-no-color", "-platform=linux_amd64", "-platform=darwin_arm64")
 	if r.code != 0 {
 		t.Fatalf("providers lock: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -97,11 +97,11 @@ func TestProvidersLockMatchesTerraform(t *testing.T) {
 	config := fakeRegistryConfig(reg.Host)
 	args := []string{"providers", "lock", "-platform=linux_amd64", "-platform=darwin_arm64", "-platform=windows_amd64"}
 
-	ours := workdir(t, map[string]string{"main.tf": config})
+	ours := workDir(t, map[string]string{"main.tf": config})
 	if r := rig(t, ours, append(args, "-no-color")...); r.code != 0 {
 		t.Fatalf("rig providers lock: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	theirs := workdir(t, map[string]string{"main.tf": config})
+	theirs := workDir(t, map[string]string{"main.tf": config})
 	cmd := exec.Command(tf, append([]string{"-chdir=" + theirs}, args...)...)
 	cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -121,11 +121,11 @@ func TestProvidersLockMatchesTerraform(t *testing.T) {
 	}
 
 	// rig init and terraform init record the same lock too.
-	oursInit := workdir(t, map[string]string{"main.tf": config})
+	oursInit := workDir(t, map[string]string{"main.tf": config})
 	if r := rig(t, oursInit, "init", "-no-color"); r.code != 0 {
 		t.Fatalf("rig init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	theirsInit := workdir(t, map[string]string{"main.tf": config})
+	theirsInit := workDir(t, map[string]string{"main.tf": config})
 	cmd = exec.Command(tf, "-chdir="+theirsInit, "init", "-input=false", "-no-color")
 	cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -163,7 +163,7 @@ func TestProvidersLockMatchesTerraform(t *testing.T) {
 func TestProvidersMirrorRegistry(t *testing.T) {
 	reg, rels := fakeRegistry(t)
 	trustRegistries(t, reg, "")
-	dir := workdir(t, map[string]string{"main.tf": fakeRegistryConfig(reg.Host)})
+	dir := workDir(t, map[string]string{"main.tf": fakeRegistryConfig(reg.Host)})
 	out := t.TempDir()
 	cur := getproviders.CurrentPlatform.String()
 	r := rig(t, dir, "providers", "mirror", "-no-color", "-platform="+cur, "-platform=windows_amd64", out)
@@ -197,7 +197,7 @@ provider_installation {
 }
 `, mirror.URL, reg.Host))
 	before := len(reg.Requests())
-	fresh := workdir(t, map[string]string{"main.tf": fakeRegistryConfig(reg.Host)})
+	fresh := workDir(t, map[string]string{"main.tf": fakeRegistryConfig(reg.Host)})
 	r = rig(t, fresh, "init", "-no-color")
 	if r.code != 0 || !strings.Contains(r.stdout, "- Installed "+reg.Host+"/acme/fake v1.2.0 (verified checksum)") {
 		t.Errorf("init from the network mirror: exit %d\n%s%s", r.code, r.stdout, r.stderr)

@@ -54,7 +54,7 @@ output "d" {
 `
 
 func TestRemoteStateLocal(t *testing.T) {
-	root := workdir(t, map[string]string{"a/main.tf": remoteStateA, "b/main.tf": remoteStateB})
+	root := workDir(t, map[string]string{"a/main.tf": remoteStateA, "b/main.tf": remoteStateB})
 	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
 	mustRig(t, a, "apply", "-auto-approve", "-no-color")
 
@@ -116,7 +116,7 @@ output "x" {
   value = data.terraform_remote_state.a.outputs.x
 }
 `
-	root := workdir(t, map[string]string{"a/main.tf": remoteStateA, "b/main.tf": b})
+	root := workDir(t, map[string]string{"a/main.tf": remoteStateA, "b/main.tf": b})
 	a, bdir := filepath.Join(root, "a"), filepath.Join(root, "b")
 	mustRig(t, a, "apply", "-auto-approve", "-no-color")
 	mustRig(t, a, "workspace", "new", "dev", "-no-color")
@@ -141,7 +141,7 @@ func TestRemoteStateErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := workdir(t, map[string]string{"main.tf": "data \"terraform_remote_state\" \"a\" {\n  " + tt.config + "\n}\n"})
+			dir := workDir(t, map[string]string{"main.tf": "data \"terraform_remote_state\" \"a\" {\n  " + tt.config + "\n}\n"})
 			r := rig(t, dir, "plan", "-no-color")
 			if r.code != 1 || !strings.Contains(r.stderr, tt.want) || !strings.Contains(r.stderr, "data.terraform_remote_state.a") {
 				t.Errorf("exit %d, want 1 and an error of data.terraform_remote_state.a with %q:\n%s", r.code, tt.want, r.stderr)
@@ -165,7 +165,7 @@ output "x" {
   value = data.terraform_remote_state.a.outputs.x
 }
 `, p.conn, p.schema)
-	root := workdir(t, map[string]string{"a/main.tf": p.block() + remoteStateA, "b/main.tf": b})
+	root := workDir(t, map[string]string{"a/main.tf": p.block() + remoteStateA, "b/main.tf": b})
 	a, bdir := filepath.Join(root, "a"), filepath.Join(root, "b")
 	mustRig(t, a, "init", "-no-color")
 	mustRig(t, a, "apply", "-auto-approve", "-no-color")
@@ -274,7 +274,7 @@ output "greeting" {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := workdir(t, map[string]string{
+			dir := workDir(t, map[string]string{
 				"main.tf":       fmt.Sprintf(remoteEncryptedConfig, tt.remote),
 				"m/main.tf":     module,
 				"other.tfstate": string(encrypted),

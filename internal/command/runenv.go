@@ -1,17 +1,12 @@
 package command
 
 import (
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/rig-iac/rig/internal/corelog"
+	"github.com/rig-iac/rig/internal/workdir"
 )
-
-// defaultDataDir is where rig keeps a working directory's own data, as
-// Terraform and OpenTofu do: installed modules and providers, the backend
-// record, the selected workspace, rig's timeline.
-const defaultDataDir = ".terraform"
 
 // runEnv is what the environment variables that concern every command
 // say, read once by Main (readRunEnv). Its zero value is the default run:
@@ -51,16 +46,11 @@ func readRunEnv(getenv func(string) string) runEnv {
 // with TF_INPUT=false, whatever -input says, as in Terraform and OpenTofu.
 func (m *Meta) inputAllowed() bool { return m.Input && !m.noInput }
 
-// dataDir returns the directory of the working directory's data:
-// TF_DATA_DIR, else .terraform.
+// dataDir is the data directory TF_DATA_DIR names, or the default, for
+// the log (commands use their working directory's, Meta.dir).
 func (e *runEnv) dataDir() string {
 	if e.dataDirEnv != "" {
 		return e.dataDirEnv
 	}
-	return defaultDataDir
-}
-
-// dataPath returns the path of elem inside the data directory.
-func (e *runEnv) dataPath(elem ...string) string {
-	return filepath.Join(append([]string{e.dataDir()}, elem...)...)
+	return workdir.DefaultDataDir
 }

@@ -21,7 +21,7 @@ func TestS3Lifecycle(t *testing.T) {
 	}{{"lockfile", true, false}, {"dynamodb", false, true}, {"both", true, true}} {
 		t.Run(kind.name, func(t *testing.T) {
 			p := newS3Target(t, kind.lockfile, kind.dynamo)
-			dir := workdir(t, map[string]string{"main.tf": p.block() + simpleConfig})
+			dir := workDir(t, map[string]string{"main.tf": p.block() + simpleConfig})
 			var outputs []string
 			run := func(args ...string) result {
 				t.Helper()
@@ -112,7 +112,7 @@ func must[T any](v T, ok bool) T { return v }
 func TestS3BackendConfigFlags(t *testing.T) {
 	p := newS3Target(t, true, false)
 	partial := "terraform {\n  backend \"s3\" {\n    key = \"" + s3TestKey + "\"\n  }\n}\n"
-	dir := workdir(t, map[string]string{"main.tf": partial + simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": partial + simpleConfig})
 	var file strings.Builder
 	for _, line := range strings.Split(p.settings(), "\n") {
 		if f := strings.TrimSpace(line); f != "" && !strings.HasPrefix(f, "key ") && !strings.HasPrefix(f, "endpoints ") && !strings.HasPrefix(f, "bucket ") {
@@ -157,7 +157,7 @@ func TestS3Problems(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := workdir(t, map[string]string{"main.tf": tt.block + simpleConfig})
+			dir := workDir(t, map[string]string{"main.tf": tt.block + simpleConfig})
 			r := rig(t, dir, "init", "-no-color", "-input=false")
 			if r.code != 1 || !strings.Contains(r.stderr, tt.want) {
 				t.Fatalf("init: exit %d, want 1 and %q:\n%s", r.code, tt.want, r.stderr)
@@ -173,7 +173,7 @@ func TestS3Problems(t *testing.T) {
 // is the object env:/NAME/KEY, listed by prefix.
 func TestS3Workspaces(t *testing.T) {
 	p := newS3Target(t, true, false)
-	dir := workdir(t, map[string]string{"main.tf": p.block() + simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": p.block() + simpleConfig})
 	mustRig(t, dir, "init", "-no-color")
 	mustRig(t, dir, "workspace", "new", "dev")
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false", "-var=value=dev")
@@ -201,11 +201,11 @@ func TestS3Workspaces(t *testing.T) {
 // in S3.
 func TestS3RemoteState(t *testing.T) {
 	p := newS3Target(t, true, false)
-	producer := workdir(t, map[string]string{"main.tf": p.block() + `output "greeting" { value = "hello from s3" }` + "\n"})
+	producer := workDir(t, map[string]string{"main.tf": p.block() + `output "greeting" { value = "hello from s3" }` + "\n"})
 	mustRig(t, producer, "init", "-no-color")
 	mustRig(t, producer, "apply", "-auto-approve", "-no-color", "-input=false")
 
-	consumer := workdir(t, map[string]string{"main.tf": `
+	consumer := workDir(t, map[string]string{"main.tf": `
 data "terraform_remote_state" "team" {
   backend = "s3"
   config = {

@@ -36,7 +36,7 @@ func testS3With(t *testing.T, tool, version string, keepsRecord bool) {
 		t.Skipf("%s not on PATH", tool)
 	}
 	p := newS3Target(t, true, true)
-	dir := workdir(t, map[string]string{"main.tf": p.block() + simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": p.block() + simpleConfig})
 	run := toolIn(t, bin, dir)
 	mustRig(t, dir, "init", "-no-color")
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false")
@@ -135,7 +135,14 @@ func waitFor(t *testing.T, r io.Reader, s string) {
 // backend type and block (the same hash).
 func sameRecord(t *testing.T, a, b string) bool {
 	t.Helper()
-	var ra, rb backendRecord
+	// The parts of .terraform/terraform.tfstate compared.
+	type record struct {
+		Backend *struct {
+			Type string `json:"type"`
+			Hash uint64 `json:"hash"`
+		} `json:"backend"`
+	}
+	var ra, rb record
 	if err := jsonUnmarshal(a, &ra); err != nil {
 		t.Fatal(err)
 	}

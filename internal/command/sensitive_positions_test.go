@@ -290,7 +290,7 @@ output "pw" {
 }
 `,
 			}
-			dir := workdir(t, files)
+			dir := workDir(t, files)
 			withTestProvider(t, providertest.New())
 			steps := [][]string{
 				{"plan", "-input=false", "-no-color"},

@@ -12,7 +12,7 @@ import (
 // module output) is recorded in sensitive_attributes, never printed by
 // plan, apply or destroy, and a second plan has nothing to do.
 func TestSensitiveValuesFromConfiguration(t *testing.T) {
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf": `module "secrets" {
   source = "./secrets"
 }
@@ -61,7 +61,7 @@ output "pw" {
   value = var.pw
 }
 `
-	dir := workdir(t, map[string]string{"main.tf": cfg})
+	dir := workDir(t, map[string]string{"main.tf": cfg})
 	r := rig(t, dir, "plan", "-no-color")
 	if r.code != 1 || !strings.Contains(r.stderr, "Output refers to sensitive values") || strings.Contains(r.stdout+r.stderr, "hunter2") {
 		t.Fatalf("plan with an output not marked sensitive: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -92,7 +92,7 @@ resource "terraform_data" "a" {
   input = var.pw
 }
 `
-	dir := workdir(t, map[string]string{"main.tf": cfg})
+	dir := workDir(t, map[string]string{"main.tf": cfg})
 	runOK(t, dir, "apply", "-auto-approve")
 	writeFile(t, dir, "main.tf", strings.Replace(cfg, `default = "hunter2"`, "default   = \"hunter2\"\n  sensitive = true", 1))
 	r := rig(t, dir, "plan", "-no-color", "-detailed-exitcode")

@@ -5,21 +5,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
-	"github.com/rig-iac/rig/internal/plan/planfile"
+	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statefile"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/version"
-	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // runShow shows the state, a saved plan or a state file given as
@@ -121,7 +118,7 @@ func (o showOutput) wantsJSON() bool { return o.json || o.into != "" }
 func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 	ctx := context.Background()
 	cfg, _ := m.loadConfigQuiet() // for the plan's encryption, if any
-	pf, err := readPlan(path, cfg)
+	pf, err := workdir.ReadPlan(path, cfg)
 	if err != nil {
 		if orState {
 			if data, rerr := os.ReadFile(path); rerr == nil {
@@ -135,21 +132,21 @@ func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a plan", "%s", err)})
 		return 1
 	}
-	set := provider.NewSet(m.providerFactories())
+	set := provider.NewSet(m.dir().ProviderFactories())
 	defer set.Close()
-	schemas := planSchemas(ctx, set, pf.Plan)
+	schemas := ui.PlanSchemas(ctx, set, pf.Plan)
 	human := true
 	if out.wantsJSON() {
-		cfg := m.plannedConfig(pf)
-		if err := restoreChecks(pf, cfg); err != nil {
+		cfg := m.dir().PlannedConfig(pf)
+		if err := workdir.RestoreChecks(pf, cfg); err != nil {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a plan", "%s", err)})
 			return 1
 		}
-		configSchemas(func(p addrs.Provider) (*provider.Schemas, bool) {
+		jsonformat.AddConfigSchemas(schemas, cfg, func(p addrs.Provider) (*provider.Schemas, bool) {
 			s, ds := set.Schemas(ctx, p)
 			return s, !ds.HasErrors()
-		}, cfg, schemas)
-		b, err := ui.MarshalPlanJSON(pf.Plan, schemas, ui.JSONOptions{Version: version.Terraform, Config: configSummary(cfg, schemas)})
+		})
+		b, err := ui.MarshalPlanJSON(pf.Plan, schemas, ui.JSONOptions{Version: version.Terraform, Config: jsonformat.NewConfig(cfg, schemas)})
 		if err != nil {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to encode plan", "%s", err)})
 			return 1
@@ -166,16 +163,16 @@ func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 	opts := m.renderOptions()
 	_ = ui.RenderPlan(m.Out, pf.Plan, schemas, opts)
 	if g, ds := apply.Order(pf.Plan); !ds.HasErrors() && pf.Plan.HasChanges() {
-		ui.RenderOrder(m.Out, g, provisionersOf(pf.Plan, m.plannedConfig(pf), g), opts)
+		ui.RenderOrder(m.Out, g, provisionersOf(pf.Plan, m.dir().PlannedConfig(pf), g), opts)
 	}
 	return 0
 }
 
 // showState shows a state.
 func (m *Meta) showState(out showOutput, s *state.State) int {
-	set := provider.NewSet(m.providerFactories())
+	set := provider.NewSet(m.dir().ProviderFactories())
 	defer set.Close()
-	schemas := stateSchemas(context.Background(), set, s)
+	schemas := ui.StateSchemas(context.Background(), set, s)
 	if out.wantsJSON() {
 		b, err := ui.MarshalStateJSON(s, schemas, ui.JSONOptions{Version: version.Terraform})
 		if err != nil {
@@ -208,14 +205,14 @@ func (m *Meta) showConfig(out showOutput) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	set := provider.NewSet(m.providerFactories())
+	set := provider.NewSet(m.dir().ProviderFactories())
 	defer set.Close()
 	schemas := ui.ProviderSchemas{}
-	configSchemas(func(p addrs.Provider) (*provider.Schemas, bool) {
+	jsonformat.AddConfigSchemas(schemas, cfg, func(p addrs.Provider) (*provider.Schemas, bool) {
 		s, more := set.Schemas(context.Background(), p)
 		return s, !more.HasErrors()
-	}, cfg, schemas)
-	return m.showConfigSummary(out, configSummary(cfg, schemas), ds)
+	})
+	return m.showConfigSummary(out, jsonformat.NewConfig(cfg, schemas), ds)
 }
 
 // showModule prints the module in dir alone, as OpenTofu's show -module
@@ -231,7 +228,7 @@ func (m *Meta) showModule(out showOutput, dir string) int {
 		return 1
 	}
 	mod.Children = map[string]*config.Module{}
-	b, err := json.Marshal(singleModule(mod))
+	b, err := json.Marshal(jsonformat.NewStandaloneModule(mod))
 	if err != nil {
 		m.showDiagnostics(ds.Append(diag.Errorf("Failed to marshal module contents to JSON", "%s", err)))
 		return 1
@@ -244,92 +241,7 @@ func (m *Meta) showModule(out showOutput, dir string) int {
 	return 0
 }
 
-// singleModuleJSON is a module described alone (show -module).
-type singleModuleJSON struct {
-	ProviderConfigs map[string]ui.ProviderConfigSummary `json:"provider_config,omitempty"`
-	RootModule      struct {
-		Outputs     map[string]singleOutputJSON   `json:"outputs,omitempty"`
-		Resources   []singleResourceJSON          `json:"resources,omitempty"`
-		ModuleCalls map[string]singleCallJSON     `json:"module_calls,omitempty"`
-		Variables   map[string]singleVariableJSON `json:"variables,omitempty"`
-	} `json:"root_module"`
-}
-
-type singleOutputJSON struct {
-	Sensitive   bool     `json:"sensitive,omitempty"`
-	Deprecated  string   `json:"deprecated,omitempty"`
-	Description string   `json:"description,omitempty"`
-	DependsOn   []string `json:"depends_on,omitempty"`
-}
-
-type singleResourceJSON struct {
-	Address           string   `json:"address,omitempty"`
-	Mode              string   `json:"mode,omitempty"`
-	Type              string   `json:"type,omitempty"`
-	Name              string   `json:"name,omitempty"`
-	ProviderConfigKey string   `json:"provider_config_key,omitempty"`
-	DependsOn         []string `json:"depends_on,omitempty"`
-}
-
-type singleCallJSON struct {
-	Source            string   `json:"source,omitempty"`
-	VersionConstraint string   `json:"version_constraint,omitempty"`
-	DependsOn         []string `json:"depends_on,omitempty"`
-}
-
-type singleVariableJSON struct {
-	Type        json.RawMessage `json:"type,omitempty"`
-	Default     json.RawMessage `json:"default,omitempty"`
-	Description string          `json:"description,omitempty"`
-	Required    bool            `json:"required,omitempty"`
-	Sensitive   bool            `json:"sensitive,omitempty"`
-	Deprecated  string          `json:"deprecated,omitempty"`
-}
-
-// singleModule describes mod alone: what configSummary says of it without
-// schemas, less the expressions, plus its variables' types.
-func singleModule(mod *config.Module) singleModuleJSON {
-	summary := configSummary(mod, ui.ProviderSchemas{})
-	var out singleModuleJSON
-	out.ProviderConfigs = summary.ProviderConfigs
-	root := summary.RootModule
-	for name, o := range root.Outputs {
-		if out.RootModule.Outputs == nil {
-			out.RootModule.Outputs = map[string]singleOutputJSON{}
-		}
-		so := singleOutputJSON{Sensitive: o.Sensitive, Description: o.Description, DependsOn: o.DependsOn}
-		if co := mod.Outputs[name]; co != nil {
-			so.Deprecated = co.Deprecated
-		}
-		out.RootModule.Outputs[name] = so
-	}
-	for _, r := range root.Resources {
-		out.RootModule.Resources = append(out.RootModule.Resources, singleResourceJSON{Address: r.Address, Mode: r.Mode, Type: r.Type,
-			Name: r.Name, ProviderConfigKey: r.ProviderConfigKey, DependsOn: r.DependsOn})
-	}
-	for name, c := range root.ModuleCalls {
-		if out.RootModule.ModuleCalls == nil {
-			out.RootModule.ModuleCalls = map[string]singleCallJSON{}
-		}
-		out.RootModule.ModuleCalls[name] = singleCallJSON{Source: c.Source, VersionConstraint: c.VersionConstraint, DependsOn: c.DependsOn}
-	}
-	for name, v := range mod.Variables {
-		if out.RootModule.Variables == nil {
-			out.RootModule.Variables = map[string]singleVariableJSON{}
-		}
-		sv := singleVariableJSON{Description: v.Description, Required: v.Required(), Sensitive: v.Sensitive, Deprecated: v.Deprecated}
-		if v.Type != cty.NilType && v.Type != cty.DynamicPseudoType {
-			sv.Type, _ = ctyjson.MarshalType(v.Type)
-		}
-		if v.Default != cty.NilVal {
-			sv.Default, _ = ctyjson.Marshal(v.Default, v.Default.Type())
-		}
-		out.RootModule.Variables[name] = sv
-	}
-	return out
-}
-
-func (m *Meta) showConfigSummary(out showOutput, summary *ui.ConfigSummary, ds diag.Diagnostics) int {
+func (m *Meta) showConfigSummary(out showOutput, summary *jsonformat.Config, ds diag.Diagnostics) int {
 	b, err := json.Marshal(summary)
 	if err != nil {
 		m.showDiagnostics(ds.Append(diag.Errorf("Failed to marshal configuration to JSON", "%s", err)))
@@ -342,54 +254,3 @@ func (m *Meta) showConfigSummary(out showOutput, summary *ui.ConfigSummary, ds d
 	}
 	return 0
 }
-
-// plannedConfig returns the configuration a saved plan was made from,
-// loaded from the files the plan recorded: the root module's, and below it
-// each called module's, found in the directory a local source names
-// relative to its caller, or, for an installed module, in the directory
-// the working directory's module manifest records. A call whose module's
-// files are not among the recorded ones has no module below it.
-func (m *Meta) plannedConfig(pf *planfile.File) *config.Module {
-	byDir := map[string]map[string][]byte{}
-	for name, src := range pf.Config {
-		dir := filepath.Dir(name)
-		if byDir[dir] == nil {
-			byDir[dir] = map[string][]byte{}
-		}
-		byDir[dir][name] = src
-	}
-	root, _ := config.LoadFiles(byDir["."])
-	root.SourceDir = "."
-	resolve := m.installedModules()
-	var addChildren func(mod *config.Module)
-	addChildren = func(mod *config.Module) {
-		for _, name := range sortedMapKeys(mod.ModuleCalls) {
-			call := mod.ModuleCalls[name]
-			path := mod.Path.Child(name)
-			if path.Depth() > maxSavedModuleDepth {
-				continue
-			}
-			dir := filepath.Join(mod.SourceDir, filepath.FromSlash(config.LocalSourcePath(call.Source)))
-			if !config.IsLocalSource(call.Source) {
-				var ds diag.Diagnostics
-				if dir, ds = resolve(strings.Join(path.Calls(), "."), call); ds.HasErrors() {
-					continue
-				}
-			}
-			files := byDir[filepath.Clean(dir)]
-			if len(files) == 0 {
-				continue
-			}
-			child, _ := config.LoadFiles(files)
-			child.SourceDir, child.Path, child.Parent = filepath.Clean(dir), path, mod
-			mod.Children[name] = child
-			addChildren(child)
-		}
-	}
-	addChildren(root)
-	return root
-}
-
-// maxSavedModuleDepth bounds the nesting of modules loaded from a saved
-// plan, so that a module calling itself ends.
-const maxSavedModuleDepth = 64

@@ -24,7 +24,7 @@ output "greeting" {
 // instance alone as a JSON state; -json-into writes that into a file and
 // shows the instance as usual.
 func TestStateShowJSON(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": showConfig})
+	dir := workDir(t, map[string]string{"main.tf": showConfig})
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
 	r := rig(t, dir, "state", "show", "-json", "terraform_data.b[1]")
 	if r.code != 0 {
@@ -83,7 +83,7 @@ func TestStateShowJSON(t *testing.T) {
 // output, show and validate write what -json prints into the file
 // -json-into names, and show the human output too.
 func TestJSONIntoDocuments(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": showConfig})
+	dir := workDir(t, map[string]string{"main.tf": showConfig})
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
 	cases := []struct {
 		args      []string
@@ -119,7 +119,7 @@ func TestJSONIntoDocuments(t *testing.T) {
 // state file given as argument, and with -json the configuration
 // (-config) or one module (-module=DIR).
 func TestShowTargets(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": showConfig, "mod/main.tf": `variable "x" {
+	dir := workDir(t, map[string]string{"main.tf": showConfig, "mod/main.tf": `variable "x" {
   type        = list(string)
   description = "xs"
 }

@@ -3,9 +3,7 @@ package command
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
@@ -13,13 +11,14 @@ import (
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/version"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // runStateList lists the instances in state, optionally filtered by address prefixes.
 func runStateList(m *Meta, args []string) int {
 	fs := m.flagSet("state list")
 	m.addLegacyStateFlags(fs, legacyStateOnly)
-	m.legacy.anyBackend = true
+	m.legacy.AnyBackend = true
 	id := fs.String("id", "", "List only the instances whose object's id attribute is `ID`.")
 	var stream streamFlags
 	addStreamFlags(fs, &stream)
@@ -35,20 +34,8 @@ func runStateList(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	filters := fs.Args()
-	seen := map[addrs.AbsResourceInstance]bool{}
-	for _, o := range s.Objects() {
-		if seen[o.Instance] {
-			continue
-		}
-		seen[o.Instance] = true
-		addr := o.Instance.String()
-		if len(filters) > 0 && !matchesAny(addr, o.Instance.ContainingResource().String(), filters) {
-			continue
-		}
-		if *id != "" && !hasID(s, o.Instance, *id) {
-			continue
-		}
+	for _, inst := range workdir.ListInstances(s, fs.Args(), *id) {
+		addr := inst.String()
 		fmt.Fprintln(m.Out, addr)
 		if m.stream != nil {
 			m.stream.view.Message(addr, "resource_address", nil)
@@ -57,38 +44,12 @@ func runStateList(m *Meta, args []string) int {
 	return 0
 }
 
-// hasID reports whether the current object of inst has the id attribute
-// id, as `state list -id` selects instances.
-func hasID(s *state.State, inst addrs.AbsResourceInstance, id string) bool {
-	obj := s.Object(addrs.ObjectAddr{Instance: inst})
-	if obj == nil || len(obj.AttrsJSON) == 0 {
-		return false
-	}
-	var attrs struct {
-		ID any `json:"id"`
-	}
-	if err := json.Unmarshal(obj.AttrsJSON, &attrs); err != nil {
-		return false
-	}
-	got, ok := attrs.ID.(string)
-	return ok && got == id
-}
-
-func matchesAny(instance, resource string, filters []string) bool {
-	for _, f := range filters {
-		if instance == f || resource == f || strings.HasPrefix(instance, f+".") {
-			return true
-		}
-	}
-	return false
-}
-
 // runStateShow shows one instance's attributes.
 func runStateShow(m *Meta, args []string) int {
 	fs := m.flagSet("state show")
 	m.addShowSensitiveFlag(fs)
 	m.addLegacyStateFlags(fs, legacyStateOnly)
-	m.legacy.anyBackend = true
+	m.legacy.AnyBackend = true
 	jsonOut := fs.Bool("json", false, "Print the instance as a JSON state holding it alone, in the JSON state representation OpenTofu and Terraform document; its sensitive values are shown, as that format shows them.")
 	var jsonInto string
 	addJSONIntoFlag(fs, &jsonInto)
@@ -117,9 +78,9 @@ func runStateShow(m *Meta, args []string) int {
 			"This command requires that the address references one specific instance. To view the available instances, use \"rig state list\". Please modify the address to reference a specific instance.")})
 		return 1
 	}
-	set := provider.NewSet(m.providerFactories())
+	set := provider.NewSet(m.dir().ProviderFactories())
 	defer set.Close()
-	schemas := stateSchemas(context.Background(), set, s)
+	schemas := ui.StateSchemas(context.Background(), set, s)
 	if *jsonOut || jsonInto != "" {
 		// A state with this instance alone, its current object in the root
 		// module's place for its module, as OpenTofu prints it.

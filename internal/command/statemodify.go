@@ -4,111 +4,43 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/state"
-	"github.com/rig-iac/rig/internal/state/statefile"
-	"github.com/rig-iac/rig/internal/state/statemgr"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
-// stateTarget is an address a state command is given: a resource instance,
-// every instance of a resource, or everything in a module (instance).
-type stateTarget struct {
-	raw      string
-	module   addrs.ModuleInstance
-	resource addrs.Resource // zero for a module
-	key      addrs.InstanceKey
-	keyGiven bool
-}
-
-func parseStateTarget(s string) (stateTarget, error) {
-	t := stateTarget{raw: s}
-	if ri, err := addrs.ParseAbsResourceInstanceStr(s); err == nil {
-		t.module, t.resource, t.key = ri.Module, ri.Resource.Resource, ri.Resource.Key
-		t.keyGiven = strings.HasSuffix(s, "]")
-		return t, nil
-	}
-	mi, err := addrs.ParseModuleInstanceStr(s)
-	if err != nil || mi.IsRoot() {
-		return t, fmt.Errorf("%q is not a resource, resource instance or module address", s)
-	}
-	t.module = mi
-	return t, nil
-}
-
-func (t stateTarget) isModule() bool { return t.resource == (addrs.Resource{}) }
-
-// inModule reports whether m is the target module, one of its instances
-// (when the target gives no key), or a module inside one of those.
-func (t stateTarget) inModule(m addrs.ModuleInstance) bool {
-	tm, s := string(t.module), string(m)
-	return s == tm || strings.HasPrefix(s, tm+".") || (!strings.HasSuffix(tm, "]") && strings.HasPrefix(s, tm+"["))
-}
-
-// matches reports whether the object at oa is one the target names.
-func (t stateTarget) matches(oa addrs.ObjectAddr) bool {
-	inst := oa.Instance
-	if t.isModule() {
-		return t.inModule(inst.Module)
-	}
-	if inst.Module != t.module || inst.Resource.Resource != t.resource {
-		return false
-	}
-	return !t.keyGiven || inst.Resource.Key == t.key
-}
-
-// modifyState runs fn on the workspace's state while holding its lock and,
-// when fn reports a change, writes the result with the next serial (the
-// local backend keeps the previous state as its backup).
+// modifyState changes the workspace's state with fn under its lock
+// (workdir.Dir.ModifyState) and shows what came of it.
 func (m *Meta) modifyState(lock bool, lockTimeout time.Duration, fn func(s *state.State) (changed bool, ds diag.Diagnostics)) int {
-	ctx := context.Background()
 	cfg, _ := m.loadConfigQuiet()
-	store, ds := m.stateStore(ctx, cfg)
-	if ds.HasErrors() {
-		m.showDiagnostics(ds)
-		return 1
-	}
-	if lock {
-		unlock, more := m.lockState(ctx, store, "OperationTypeInvalid", lockTimeout)
-		if more.HasErrors() {
-			m.showDiagnostics(ds.Append(more))
-			return 1
-		}
-		defer unlock()
-	}
-	s, more := readState(ctx, store)
-	ds = ds.Append(more)
-	if !ds.HasErrors() {
-		// A run killed part-way left its completed operations in the journal.
-		ds = ds.Append(statemgr.Recover(ctx, store, s))
-	}
-	if ds.HasErrors() {
-		m.showDiagnostics(ds)
-		return 1
-	}
-	changed, more := fn(s)
-	ds = ds.Append(more)
-	if ds.HasErrors() || !changed {
-		m.showDiagnostics(ds)
-		if ds.HasErrors() {
-			return 1
-		}
-		return 0
-	}
-	s.Serial++
-	data, err := statefile.Marshal(s)
-	if err == nil {
-		err = store.Write(ctx, data)
-	}
-	if err != nil {
-		m.showDiagnostics(ds.Append(diag.Errorf("Failed to write state", "%s", err)))
-		return 1
-	}
+	ds := m.dir().ModifyState(context.Background(), cfg, workdir.LockOptions{Lock: lock, Timeout: lockTimeout}, fn)
 	m.showDiagnostics(ds)
+	if ds.HasErrors() {
+		return 1
+	}
 	return 0
+}
+
+// moveObjects moves what from names in src to to in dst
+// (workdir.MoveObjects), saying what it moves or, with dry, would move.
+func (m *Meta) moveObjects(src, dst *state.State, from, to workdir.StateTarget, dry bool) (bool, diag.Diagnostics) {
+	n, ds := workdir.MoveObjects(src, dst, from, to, dry)
+	if ds.HasErrors() {
+		return false, ds
+	}
+	verb := "Move"
+	if dry {
+		verb = "Would move"
+	}
+	fmt.Fprintf(m.Out, "%s %q to %q\n", verb, from, to)
+	if dry {
+		return false, nil
+	}
+	fmt.Fprintf(m.Out, "Successfully moved %d object(s).\n", n)
+	return true, nil
 }
 
 // stateFlags are the options every state-changing command takes.
@@ -123,25 +55,20 @@ func stateFlags(fs *flag.FlagSet, dryRun bool) (*bool, *bool, *time.Duration) {
 	return dry, &lock, &lockTimeout
 }
 
-func noMatch(target string) diag.Diagnostic {
-	return diag.Errorf("Invalid target address",
-		"No matching objects found for %s. To view the available instances, use \"rig state list\". Please modify the address to reference a specific instance.", target)
-}
-
 func runStateRm(m *Meta, args []string) int {
 	fs := m.flagSet("state rm")
 	dry, lock, lockTimeout := stateFlags(fs, true)
 	m.addLegacyStateFlags(fs, legacyStateBackup)
-	m.legacy.anyBackend, m.legacy.stampedBackup = true, true
+	m.legacy.AnyBackend, m.legacy.StampedBackup = true, true
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() == 0 {
 		return m.argsError(fs, "Invalid number of arguments", "At least one address is required.")
 	}
-	var targets []stateTarget
+	var targets []workdir.StateTarget
 	for _, a := range fs.Args() {
-		t, err := parseStateTarget(a)
+		t, err := workdir.ParseStateTarget(a)
 		if err != nil {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Invalid target address", "%s", err)})
 			return 1
@@ -154,13 +81,13 @@ func runStateRm(m *Meta, args []string) int {
 		for _, t := range targets {
 			n := 0
 			for _, oa := range s.Objects() {
-				if t.matches(oa) {
+				if t.Matches(oa) {
 					removed = append(removed, oa)
 					n++
 				}
 			}
 			if n == 0 {
-				ds = ds.Append(noMatch(t.raw))
+				ds = ds.Append(workdir.NoStateMatch(t.String()))
 			}
 		}
 		if ds.HasErrors() {
@@ -192,7 +119,7 @@ func runStateMv(m *Meta, args []string) int {
 	fs := m.flagSet("state mv")
 	dry, lock, lockTimeout := stateFlags(fs, true)
 	m.addLegacyStateFlags(fs, legacyStateBackup)
-	m.legacy.anyBackend, m.legacy.stampedBackup = true, true
+	m.legacy.AnyBackend, m.legacy.StampedBackup = true, true
 	stateOut := fs.String("state-out", "", "Legacy option for the local backend only: move the objects into the state file at `PATH` (created if missing) rather than within the state they are in.")
 	backupOut := fs.String("backup-out", "", "Legacy option for the local backend only, with -state-out: back up the -state-out file to `PATH` before writing it (\"-\" for no backup); by default to its path followed by the time and \".backup\".")
 	if code, ok := m.parseArgs(fs, args); !ok {
@@ -201,12 +128,19 @@ func runStateMv(m *Meta, args []string) int {
 	if fs.NArg() != 2 {
 		return m.argsError(fs, "Invalid number of arguments", "Exactly two arguments expected: the source and destination addresses.")
 	}
-	from, err := parseStateTarget(fs.Arg(0))
+	from, err := workdir.ParseStateTarget(fs.Arg(0))
 	if err == nil {
-		var to stateTarget
-		if to, err = parseStateTarget(fs.Arg(1)); err == nil {
+		var to workdir.StateTarget
+		if to, err = workdir.ParseStateTarget(fs.Arg(1)); err == nil {
 			if *stateOut != "" {
-				return m.moveToFile(from, to, *dry, stateFileOptions{lock: *lock, lockTimeout: *lockTimeout, path: *stateOut, backup: *backupOut})
+				cfg, _ := m.loadConfigQuiet()
+				ds := m.dir().ModifyStateAndFile(context.Background(), cfg, workdir.LockOptions{Lock: *lock, Timeout: *lockTimeout}, *stateOut, *backupOut,
+					func(src, dst *state.State) (bool, diag.Diagnostics) { return m.moveObjects(src, dst, from, to, *dry) })
+				m.showDiagnostics(ds)
+				if ds.HasErrors() {
+					return 1
+				}
+				return 0
 			}
 			return m.modifyState(*lock, *lockTimeout, func(s *state.State) (bool, diag.Diagnostics) {
 				return m.moveObjects(s, s, from, to, *dry)
@@ -215,85 +149,6 @@ func runStateMv(m *Meta, args []string) int {
 	}
 	m.showDiagnostics(diag.Diagnostics{diag.Errorf("Invalid address", "%s", err)})
 	return 1
-}
-
-// moveObjects moves what from names in src to to in dst (src itself, or
-// another state): an instance to an instance, a resource's instances to
-// another resource of its type, or a module's resources into another
-// module path.
-func (m *Meta) moveObjects(src, dst *state.State, from, to stateTarget, dry bool) (bool, diag.Diagnostics) {
-	invalid := func(format string, a ...any) (bool, diag.Diagnostics) {
-		return false, diag.Diagnostics{diag.Errorf("Invalid state move request", format, a...)}
-	}
-	if from.isModule() != to.isModule() {
-		return invalid("Cannot move %s to %s: a module can only move to a module, and a resource to a resource.", from.raw, to.raw)
-	}
-	if !from.isModule() && from.resource.Type != to.resource.Type {
-		return invalid("Cannot move %s to %s: resource types don't match.", from.raw, to.raw)
-	}
-	if !from.isModule() && from.keyGiven != to.keyGiven {
-		return invalid("Cannot move %s to %s: an instance can only move to an instance, and a resource to a resource.", from.raw, to.raw)
-	}
-	type move struct{ src, dst addrs.ObjectAddr }
-	var moves []move
-	for _, oa := range src.Objects() {
-		if !from.matches(oa) {
-			continue
-		}
-		dst := oa
-		switch {
-		case from.isModule():
-			rest := strings.TrimPrefix(string(oa.Instance.Module), string(from.module))
-			mi, err := addrs.ParseModuleInstanceStr(string(to.module) + rest)
-			if err != nil {
-				return invalid("Cannot move %s to %s: %s.", from.raw, to.raw, err)
-			}
-			dst.Instance.Module = mi
-		default:
-			dst.Instance.Module = to.module
-			dst.Instance.Resource.Resource = to.resource
-			if to.keyGiven {
-				dst.Instance.Resource.Key = to.key
-			}
-		}
-		moves = append(moves, move{oa, dst})
-	}
-	if len(moves) == 0 {
-		return false, diag.Diagnostics{noMatch(from.raw)}
-	}
-	moving := map[addrs.ObjectAddr]bool{}
-	for _, mv := range moves {
-		moving[mv.src] = true
-	}
-	for _, mv := range moves {
-		if dst.Object(mv.dst) != nil && (src != dst || !moving[mv.dst]) {
-			return invalid("Cannot move %s to %s: there is already an object at %s in the state.", from.raw, to.raw, mv.dst)
-		}
-	}
-	verb := "Move"
-	if dry {
-		verb = "Would move"
-	}
-	fmt.Fprintf(m.Out, "%s %q to %q\n", verb, from.raw, to.raw)
-	if dry {
-		return false, nil
-	}
-	type placed struct {
-		obj *state.Object
-		pc  addrs.AbsProviderConfig
-	}
-	objs := make([]placed, len(moves))
-	for i, mv := range moves {
-		objs[i] = placed{src.Object(mv.src), src.ObjectProvider(mv.src.Instance)}
-	}
-	for _, mv := range moves {
-		src.SetObject(mv.src, nil, addrs.AbsProviderConfig{})
-	}
-	for i, mv := range moves {
-		dst.SetObject(mv.dst, objs[i].obj, objs[i].pc)
-	}
-	fmt.Fprintf(m.Out, "Successfully moved %d object(s).\n", len(moves))
-	return true, nil
 }
 
 func runTaint(m *Meta, args []string) int   { return setTainted(m, "taint", args, true) }
@@ -353,7 +208,7 @@ func runStateReplaceProvider(m *Meta, args []string) int {
 	fs := m.flagSet("state replace-provider")
 	_, lock, lockTimeout := stateFlags(fs, false)
 	m.addLegacyStateFlags(fs, legacyAll)
-	m.legacy.anyBackend, m.legacy.stampedBackup = true, true
+	m.legacy.AnyBackend, m.legacy.StampedBackup = true, true
 	autoApprove := fs.Bool("auto-approve", false, "Replace without asking for confirmation.")
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code

@@ -21,7 +21,7 @@ resource "terraform_data" "y" {}
 func stateCmdDir(t *testing.T) string {
 	t.Helper()
 	main, svc, _ := strings.Cut(stateCmdConfig, "-- svc/main.tf --\n")
-	dir := workdir(t, map[string]string{"main.tf": main, "svc/main.tf": svc})
+	dir := workDir(t, map[string]string{"main.tf": main, "svc/main.tf": svc})
 	if r := rig(t, dir, "apply", "-auto-approve", "-no-color"); r.code != 0 {
 		t.Fatalf("apply: exit %d\n%s", r.code, r.stderr)
 	}
@@ -116,7 +116,7 @@ func TestStateReplaceProvider(t *testing.T) {
 // The state commands work on the pg backend too, under its lock.
 func TestStateCommandsOnPG(t *testing.T) {
 	p := newPGTarget(t)
-	dir := workdir(t, map[string]string{"main.tf": "terraform {\n  backend \"pg\" {}\n}\n" + simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": "terraform {\n  backend \"pg\" {}\n}\n" + simpleConfig})
 	mustRig(t, dir, "init", "-no-color", "-backend-config=conn_str="+p.conn, "-backend-config=schema_name="+p.schema)
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false")
 	before := p.state(t, "default")

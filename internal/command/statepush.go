@@ -1,7 +1,6 @@
 package command
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -9,8 +8,7 @@ import (
 	"time"
 
 	"github.com/rig-iac/rig/internal/diag"
-	"github.com/rig-iac/rig/internal/encryption"
-	"github.com/rig-iac/rig/internal/state/statefile"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // runStatePull prints the selected workspace's state as stored (nothing
@@ -25,7 +23,7 @@ func runStatePull(m *Meta, args []string) int {
 	}
 	cfg, _ := m.loadConfigQuiet()
 	ctx := context.Background()
-	store, ds := m.stateStore(ctx, cfg)
+	store, ds := m.dir().StateStore(ctx, cfg)
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
@@ -73,55 +71,8 @@ func runStatePush(m *Meta, args []string) int {
 		return 1
 	}
 	cfg, _ := m.loadConfigQuiet()
-	// A file encrypted as the configuration says (errored.tfstate is) is decrypted first.
-	if enc, ds := encryptionOf(cfg); !ds.HasErrors() && encryption.IsEncrypted(data) {
-		if data, err = enc.DecryptState(data); err != nil {
-			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the state file", "%s", err)})
-			return 1
-		}
-	}
-	pushed, err := statefile.Parse(data)
-	if err != nil {
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the state file", "%s", err)})
-		return 1
-	}
-	ctx := context.Background()
-	store, ds := m.stateStore(ctx, cfg)
-	if ds.HasErrors() {
+	if ds := m.dir().PushState(context.Background(), cfg, data, *force, workdir.LockOptions{Lock: lock, Timeout: lockTimeout}); ds.HasErrors() {
 		m.showDiagnostics(ds)
-		return 1
-	}
-	if lock {
-		unlock, ds := m.lockState(ctx, store, "OperationTypeInvalid", lockTimeout)
-		if ds.HasErrors() {
-			m.showDiagnostics(ds)
-			return 1
-		}
-		defer unlock()
-	}
-	existing, err := store.Read(ctx)
-	if err != nil {
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to load state", "%s", err)})
-		return 1
-	}
-	if bytes.Equal(existing, data) {
-		return 0
-	}
-	if len(existing) > 0 {
-		if reason := importConflict(data, existing); reason != "" && !*force {
-			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to write state", "%s. Use -force to write it anyway.", reason)})
-			return 1
-		}
-		if old, err := statefile.Parse(existing); err == nil && pushed.Serial <= old.Serial {
-			pushed.Serial = old.Serial + 1
-			if data, err = statefile.Marshal(pushed); err != nil {
-				m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to write state", "%s", err)})
-				return 1
-			}
-		}
-	}
-	if err := store.Write(ctx, data); err != nil {
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to write state", "%s", err)})
 		return 1
 	}
 	return 0

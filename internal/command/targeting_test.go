@@ -48,7 +48,7 @@ func before(s, first, second string) bool {
 }
 
 func TestTargetResource(t *testing.T) {
-	dir := workdir(t, targetingConfig)
+	dir := workDir(t, targetingConfig)
 	r := mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-target=terraform_data.b")
 	if !strings.HasPrefix(strings.TrimSpace(r.stderr), "Warning: Resource targeting is in effect") {
 		t.Errorf("apply does not start with the targeting warning:\n%s", r.stderr)
@@ -79,7 +79,7 @@ func TestTargetResource(t *testing.T) {
 }
 
 func TestTargetInstanceAndModule(t *testing.T) {
-	dir := workdir(t, targetingConfig)
+	dir := workDir(t, targetingConfig)
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-target=terraform_data.n[1]")
 	if got, want := stateAddresses(t, dir), []string{"terraform_data.n[1]"}; !slices.Equal(got, want) {
 		t.Errorf("after -target=terraform_data.n[1]: state %v, want %v", got, want)
@@ -98,7 +98,7 @@ func TestTargetInstanceAndModule(t *testing.T) {
 }
 
 func TestTargetSavedPlan(t *testing.T) {
-	dir := workdir(t, targetingConfig)
+	dir := workDir(t, targetingConfig)
 	mustRig(t, dir, "plan", "-no-color", "-target=terraform_data.c", "-out=c.plan")
 	r := mustRig(t, dir, "apply", "-no-color", "c.plan")
 	if got, want := stateAddresses(t, dir), []string{"terraform_data.c"}; !slices.Equal(got, want) {
@@ -110,7 +110,7 @@ func TestTargetSavedPlan(t *testing.T) {
 }
 
 func TestDestroyTarget(t *testing.T) {
-	dir := workdir(t, targetingConfig)
+	dir := workDir(t, targetingConfig)
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
 	r := mustRig(t, dir, "destroy", "-auto-approve", "-no-color", "-target=terraform_data.a")
 	// b and module.m's x depend on a: destroyed first.
@@ -128,7 +128,7 @@ func TestDestroyTarget(t *testing.T) {
 }
 
 func TestExclude(t *testing.T) {
-	dir := workdir(t, targetingConfig)
+	dir := workDir(t, targetingConfig)
 	r := mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-exclude=terraform_data.a")
 	if got, want := stateAddresses(t, dir), []string{"terraform_data.c", "terraform_data.n[0]", "terraform_data.n[1]"}; !slices.Equal(got, want) {
 		t.Errorf("state %v, want %v", got, want)
@@ -139,7 +139,7 @@ func TestExclude(t *testing.T) {
 }
 
 func TestTargetAndExclude(t *testing.T) {
-	dir := workdir(t, targetingConfig)
+	dir := workDir(t, targetingConfig)
 	for _, cmd := range []string{"plan", "apply", "destroy"} {
 		r := rig(t, dir, cmd, "-no-color", "-auto-approve", "-target=terraform_data.a", "-exclude=terraform_data.b")
 		if cmd == "plan" {
@@ -187,7 +187,7 @@ func TestTargetFiles(t *testing.T) {
 			for k, v := range files {
 				cfg[k] = v
 			}
-			dir := workdir(t, cfg)
+			dir := workDir(t, cfg)
 			r := rig(t, dir, append([]string{"apply", "-auto-approve", "-no-color"}, tc.args...)...)
 			if tc.wantErr != nil {
 				for _, want := range tc.wantErr {

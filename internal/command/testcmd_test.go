@@ -127,7 +127,7 @@ run "plans" {
 // times, the failed assertions with the values of their references (a
 // sensitive one hidden), and the conclusion.
 func TestTestHumanReport(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": testedModule, "tests/main.tftest.hcl": testedFile})
+	dir := workDir(t, map[string]string{"main.tf": testedModule, "tests/main.tftest.hcl": testedFile})
 	r := rig(t, dir, "test", "-no-color")
 	if r.code != 1 {
 		t.Errorf("exit %d, want 1", r.code)
@@ -141,7 +141,7 @@ func TestTestHumanReport(t *testing.T) {
 // -json writes the messages OpenTofu writes; -junit-xml the JUnit XML file
 // Terraform writes; -verbose adds each run's plan or state.
 func TestTestMachineReports(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": testedModule, "tests/main.tftest.hcl": testedFile})
+	dir := workDir(t, map[string]string{"main.tf": testedModule, "tests/main.tftest.hcl": testedFile})
 	r := rig(t, dir, "test", "-json", "-junit-xml=report.xml")
 	if r.code != 1 {
 		t.Errorf("exit %d, want 1\n%s", r.code, r.stderr)
@@ -174,7 +174,7 @@ func TestTestMachineReports(t *testing.T) {
 // A cleanup that cannot destroy an object says so, lists it by address and
 // id, and saves the state it left in errored_test.tfstate (mode 0600).
 func TestTestCleanupFailure(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `
+	dir := workDir(t, map[string]string{"main.tf": `
 resource "terraform_data" "stuck" {
   provisioner "local-exec" {
     when    = destroy
@@ -207,7 +207,7 @@ resource "terraform_data" "fine" {}
 // rig validate checks the test files too: what their assertions refer to
 // must exist; -no-tests leaves them out.
 func TestValidateTestFiles(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": testedModule, "tests/broken.tftest.hcl": `
+	dir := workDir(t, map[string]string{"main.tf": testedModule, "tests/broken.tftest.hcl": `
 run "one" {
   assert {
     condition     = terraform_data.missing.output == "x"
@@ -244,7 +244,7 @@ run "two" {
 // init installs the modules run blocks name, recorded under the key
 // OpenTofu and Terraform use, and rig test runs them.
 func TestInitInstallsTestModules(t *testing.T) {
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf":       testedModule,
 		"setup/main.tf": "resource \"terraform_data\" \"s\" {}\noutput \"id\" {\n  value = terraform_data.s.id\n}\n",
 		"tests/a.tftest.hcl": `run "setup" {
@@ -335,7 +335,7 @@ func TestTestRealProvidersMatchTerraform(t *testing.T) {
 // modules it calls) under the run's manifest key, and test runs it.
 func TestTestRegistryModule(t *testing.T) {
 	reg := newModuleRegistry(t, "1.0.0", "1.1.0")
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf": "resource \"terraform_data\" \"main\" {}\n",
 		"main.tftest.hcl": `run "net" {
   module {

@@ -12,7 +12,7 @@ import (
 // TestApplyTimeline checks -timeline on apply and destroy, the record
 // kept of the last run that ran an operation, and show -timeline.
 func TestApplyTimeline(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": simpleConfig})
 	record := filepath.Join(dir, ".terraform", "rig-timeline.json")
 
 	r := rig(t, dir, "show", "-timeline", filepath.Join(dir, "none.html"))

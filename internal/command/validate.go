@@ -3,12 +3,8 @@ package command
 import (
 	"context"
 	"fmt"
+	"maps"
 
-	"github.com/rig-iac/rig/internal/config"
-	"github.com/rig-iac/rig/internal/diag"
-	"github.com/rig-iac/rig/internal/planner"
-	"github.com/rig-iac/rig/internal/provider"
-	"github.com/rig-iac/rig/internal/testrun"
 	"github.com/rig-iac/rig/internal/ui"
 )
 
@@ -31,25 +27,12 @@ func runValidate(m *Meta, args []string) int {
 	}
 	cfg, ds := m.loadCheckedConfig()
 	if !ds.HasErrors() {
-		_, more := encryptionOf(cfg)
+		files, more := m.dir().Validate(context.Background(), cfg, !*noTests, testDir)
 		ds = ds.Append(more)
-	}
-	if !ds.HasErrors() {
-		ds = ds.Append(m.checkProviders(cfg))
-	}
-	cwd := ""
-	if !ds.HasErrors() {
-		var more diag.Diagnostics
-		cwd, more = m.workingDir()
-		ds = ds.Append(more)
-	}
-	if !ds.HasErrors() {
-		set := provider.NewSet(m.providerFactories())
-		ds = ds.Append(planner.Validate(context.Background(), cfg, set, planner.ValidateOptions{Cwd: cwd}))
-		if !*noTests {
-			ds = ds.Append(m.validateTestFiles(cfg, set, testDir, cwd))
+		if m.sources == nil {
+			m.sources = map[string][]byte{}
 		}
-		_ = set.Close()
+		maps.Copy(m.sources, files)
 	}
 	if *jsonOut || jsonInto != "" {
 		b, err := ui.MarshalValidateJSON(ds, m.sources)
@@ -81,55 +64,4 @@ func colorText(color bool, colored, plain string) string {
 		return colored
 	}
 	return plain
-}
-
-// validateTestFiles checks the test files in the working directory and
-// testDir: their syntax, what their runs refer to (testrun.Validate), and
-// the local modules their runs execute, validated as the configuration is.
-func (m *Meta) validateTestFiles(cfg *config.Module, set *provider.Set, testDir, cwd string) diag.Diagnostics {
-	files, ds := config.LoadTestFiles(".", testDir)
-	if m.sources == nil {
-		m.sources = map[string][]byte{}
-	}
-	// Each module is loaded, and its problems reported, once.
-	loadOnce := m.testModuleLoader()
-	type loaded struct {
-		mod *config.Module
-		bad bool
-	}
-	cache := map[string]loaded{}
-	load := func(f *config.TestFile, run *config.TestRun) (*config.Module, diag.Diagnostics) {
-		key := run.Module.Source + "@" + run.Module.Version
-		if l, ok := cache[key]; ok {
-			if l.bad {
-				return nil, nil
-			}
-			return l.mod, nil
-		}
-		mod, ds := loadOnce(f, run)
-		cache[key] = loaded{mod: mod, bad: ds.HasErrors()}
-		if mod != nil {
-			for name, src := range mod.Sources {
-				m.sources[name] = src
-			}
-		}
-		return mod, ds
-	}
-	validated := map[string]bool{}
-	for _, f := range files {
-		m.sources[f.Path] = f.Source
-		ds = ds.Append(testrun.Validate(f, cfg, load))
-		for _, run := range f.Runs {
-			if run.Module == nil || !config.IsLocalSource(run.Module.Source) || validated[run.Module.Source] {
-				continue
-			}
-			validated[run.Module.Source] = true
-			mod, more := load(f, run)
-			if more.HasErrors() || mod == nil || cache[run.Module.Source+"@"+run.Module.Version].bad {
-				continue
-			}
-			ds = ds.Append(planner.Validate(context.Background(), mod, set, planner.ValidateOptions{Cwd: cwd}))
-		}
-	}
-	return ds
 }

@@ -5,18 +5,9 @@ import (
 	"fmt"
 
 	"github.com/rig-iac/rig/internal/getproviders"
+	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/version"
 )
-
-// versionJSON is `rig version -json`: tofu version -json's fields, with
-// the Terraform version rig is compatible with as terraform_version, and
-// rig's own version added.
-type versionJSON struct {
-	TerraformVersion   string            `json:"terraform_version"`
-	Platform           string            `json:"platform"`
-	ProviderSelections map[string]string `json:"provider_selections"`
-	RigVersion         string            `json:"rig_version"`
-}
 
 // runVersion prints rig's version, the Terraform version it is compatible
 // with, the platform and the provider versions the lock file selects.
@@ -30,7 +21,7 @@ func runVersion(m *Meta, args []string) int {
 		return m.argsError(fs, "Unexpected argument", "The version command takes no arguments.")
 	}
 	// As in Terraform, a missing or unreadable lock file is no selections.
-	locks, _ := getproviders.ReadLockFile(getproviders.LockFileName)
+	locks, _ := m.dir().ReadLockFile()
 	selections := map[string]string{}
 	var sorted []*getproviders.Lock
 	if locks != nil {
@@ -41,7 +32,7 @@ func runVersion(m *Meta, args []string) int {
 	}
 	platform := getproviders.CurrentPlatform.String()
 	if *jsonOut {
-		b, err := json.MarshalIndent(versionJSON{
+		b, err := json.MarshalIndent(jsonformat.Version{
 			TerraformVersion: version.Terraform, Platform: platform,
 			ProviderSelections: selections, RigVersion: version.Rig,
 		}, "", "  ")

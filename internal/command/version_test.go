@@ -22,7 +22,7 @@ const versionLockFile = `provider "registry.terraform.io/hashicorp/random" {
 // -version option: rig's version, the platform, the Terraform version rig
 // is compatible with and the providers the lock file selects.
 func TestVersion(t *testing.T) {
-	dir := workdir(t, map[string]string{".terraform.lock.hcl": versionLockFile})
+	dir := workDir(t, map[string]string{".terraform.lock.hcl": versionLockFile})
 	platform := runtime.GOOS + "_" + runtime.GOARCH
 	want := "rig v0.1.0\non " + platform + "\ncompatible with OpenTofu and Terraform v1.10.6\n+ provider registry.terraform.io/hashicorp/random v3.6.0\n"
 	for _, args := range [][]string{{"version"}, {"-version"}, {"-v"}} {
@@ -61,7 +61,7 @@ func TestVersionEverywhere(t *testing.T) {
 	if version.Rig != "0.1.0" || version.Terraform != "1.10.6" {
 		t.Fatalf("versions %s, %s: update README's Versions section, the goldens and this test together", version.Rig, version.Terraform)
 	}
-	dir := workdir(t, map[string]string{"main.tf": simpleConfig})
+	dir := workDir(t, map[string]string{"main.tf": simpleConfig})
 	r := rig(t, dir, "apply", "-json", "-auto-approve", "-input=false")
 	if r.code != 0 {
 		t.Fatalf("apply -json: exit %d\n%s%s", r.code, r.stdout, r.stderr)

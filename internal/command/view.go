@@ -3,11 +3,7 @@ package command
 import (
 	"fmt"
 	"io"
-	"time"
 
-	"github.com/zclconf/go-cty/cty"
-
-	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
@@ -129,7 +125,7 @@ func (o *output) savedPlan(path string, separated bool) {
 // planning: lines before the plan (not with -concise), and
 // refresh_start/refresh_complete messages in the line stream.
 func (o *output) refreshHooks() plan.RefreshHooks {
-	var hs multiRefreshHooks
+	var hs ui.MultiRefreshHooks
 	if o.human && !o.m.view.concise {
 		hs = append(hs, ui.NewRefreshView(o.m.Out, o.opts()))
 	}
@@ -148,7 +144,7 @@ func (o *output) refreshHooks() plan.RefreshHooks {
 // hooks returns what shows the progress of an apply: lines (not with
 // -concise) and messages in the line stream.
 func (o *output) hooks() apply.Hooks {
-	var hs multiHooks
+	var hs ui.MultiHooks
 	if o.human && !o.m.view.concise {
 		hs = append(hs, ui.NewHumanHooks(o.m.Out, o.opts()))
 	}
@@ -169,85 +165,5 @@ func (o *output) applied(summary ui.ChangeSummary, final *state.State) {
 	_ = ui.RenderApplySummary(o.m.Out, summary, o.opts())
 	if summary.Operation != ui.OperationDestroy && len(final.Outputs) > 0 {
 		_ = ui.RenderApplyOutputs(o.m.Out, final.Outputs, o.opts())
-	}
-}
-
-// multiRefreshHooks forwards every refresh event to each of its hooks in
-// turn, and the data source reads and import-block imports to those that
-// observe them.
-type multiRefreshHooks []plan.RefreshHooks
-
-func (hs multiRefreshHooks) PreRefresh(addr addrs.ObjectAddr, prior cty.Value) {
-	for _, h := range hs {
-		h.PreRefresh(addr, prior)
-	}
-}
-
-func (hs multiRefreshHooks) PostRefresh(addr addrs.ObjectAddr, current cty.Value) {
-	for _, h := range hs {
-		h.PostRefresh(addr, current)
-	}
-}
-
-func (hs multiRefreshHooks) PreRead(addr addrs.AbsResourceInstance) {
-	for _, h := range hs {
-		if r, ok := h.(plan.DataReadHooks); ok {
-			r.PreRead(addr)
-		}
-	}
-}
-
-func (hs multiRefreshHooks) PostRead(addr addrs.AbsResourceInstance, st cty.Value, elapsed time.Duration, failed bool) {
-	for _, h := range hs {
-		if r, ok := h.(plan.DataReadHooks); ok {
-			r.PostRead(addr, st, elapsed, failed)
-		}
-	}
-}
-
-func (hs multiRefreshHooks) PrePlanImport(addr addrs.AbsResourceInstance, id string) {
-	for _, h := range hs {
-		if r, ok := h.(plan.ImportBlockHooks); ok {
-			r.PrePlanImport(addr, id)
-		}
-	}
-}
-
-// multiHooks forwards every apply event to each of its hooks in turn.
-type multiHooks []apply.Hooks
-
-func (hs multiHooks) PreApply(op apply.Operation) {
-	for _, h := range hs {
-		h.PreApply(op)
-	}
-}
-
-func (hs multiHooks) Progress(op apply.Operation, elapsed time.Duration) {
-	for _, h := range hs {
-		h.Progress(op, elapsed)
-	}
-}
-
-func (hs multiHooks) PostApply(op apply.Operation, res apply.Result) {
-	for _, h := range hs {
-		h.PostApply(op, res)
-	}
-}
-
-func (hs multiHooks) PreProvision(op apply.Operation, typ string) {
-	for _, h := range hs {
-		h.PreProvision(op, typ)
-	}
-}
-
-func (hs multiHooks) ProvisionOutput(op apply.Operation, typ, line string) {
-	for _, h := range hs {
-		h.ProvisionOutput(op, typ, line)
-	}
-}
-
-func (hs multiHooks) PostProvision(op apply.Operation, typ string, err error) {
-	for _, h := range hs {
-		h.PostProvision(op, typ, err)
 	}
 }

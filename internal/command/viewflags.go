@@ -28,26 +28,10 @@ type viewOptions struct {
 	// creating, provisioner output).
 	concise bool
 	// deprecation selects the deprecation warnings shown (-deprecation).
-	deprecation deprecationLevel
+	deprecation ui.DeprecationLevel
 	// showSensitive shows sensitive values instead of hiding them.
 	showSensitive bool
 }
-
-// deprecationLevel is which deprecation warnings about module variables and
-// outputs are shown: OpenTofu's -deprecation=module:all|local|none.
-type deprecationLevel uint8
-
-const (
-	// deprecationAll shows every deprecation warning (the default).
-	deprecationAll deprecationLevel = iota
-	// deprecationLocal leaves out those about modules installed from a
-	// remote source (a registry, git, an archive), which their callers
-	// cannot change.
-	deprecationLocal
-	// deprecationNone leaves out every deprecation warning about module
-	// variables and outputs.
-	deprecationNone
-)
 
 // viewFlagNames are the flags addViewFlags defines, which every command
 // accepts; help lists them only for the commands in diagnosticCommands.
@@ -65,13 +49,13 @@ func (m *Meta) addViewFlags(fs *flag.FlagSet) {
 		switch {
 		case !ok:
 		case level == "all", level == "": // as OpenTofu takes module: alone
-			m.view.deprecation = deprecationAll
+			m.view.deprecation = ui.DeprecationAll
 			return nil
 		case level == "local":
-			m.view.deprecation = deprecationLocal
+			m.view.deprecation = ui.DeprecationLocal
 			return nil
 		case level == "none":
-			m.view.deprecation = deprecationNone
+			m.view.deprecation = ui.DeprecationNone
 			return nil
 		}
 		return fmt.Errorf("want module:all, module:local or module:none")
@@ -132,7 +116,7 @@ func (m *Meta) renderDiags(w io.Writer, ds diag.Diagnostics) {
 	if !m.streamDiagnostics(ds) {
 		return
 	}
-	ds = filterDeprecations(ds, m.view.deprecation)
+	ds = ui.FilterDeprecations(ds, m.view.deprecation)
 	if len(ds) == 0 {
 		return
 	}
@@ -142,36 +126,6 @@ func (m *Meta) renderDiags(w io.Writer, ds diag.Diagnostics) {
 		return
 	}
 	renderDiagnostics(w, ui.Condense(ds, opts), m.sources, m.Color)
-}
-
-// filterDeprecations returns ds without the deprecation warnings about
-// module variables and outputs that level hides, and with each of the
-// others once: the same variable set by several calls of its module is one
-// warning, as in OpenTofu.
-func filterDeprecations(ds diag.Diagnostics, level deprecationLevel) diag.Diagnostics {
-	seen := map[string]bool{}
-	out := make(diag.Diagnostics, 0, len(ds))
-	for _, d := range ds {
-		switch d.Deprecation {
-		case diag.NoDeprecation:
-			out = append(out, d)
-			continue
-		case diag.RemoteModuleDeprecation:
-			if level != deprecationAll {
-				continue
-			}
-		case diag.LocalModuleDeprecation:
-			if level == deprecationNone {
-				continue
-			}
-		}
-		key := fmt.Sprintf("%d\x00%s\x00%s", d.Deprecation, d.Summary, d.Detail)
-		if !seen[key] {
-			seen[key] = true
-			out = append(out, d)
-		}
-	}
-	return out
 }
 
 // addJSONIntoFlag defines -json-into, which sends a command's

@@ -23,7 +23,7 @@ resource "terraform_data" "c" {
 // as OpenTofu and Terraform show them; -consolidate-warnings=false shows
 // each; -compact-warnings shows only their summaries and places.
 func TestWarningsConsolidatedAndCompact(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": quotedRefs})
+	dir := workDir(t, map[string]string{"main.tf": quotedRefs})
 	cases := []struct {
 		name string
 		args []string
@@ -47,7 +47,7 @@ func TestWarningsConsolidatedAndCompact(t *testing.T) {
 // -compact-warnings shows the full diagnostics when there is an error too:
 // a warning may explain the error.
 func TestCompactWarningsWithError(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": quotedRefs + `output "x" {
+	dir := workDir(t, map[string]string{"main.tf": quotedRefs + `output "x" {
   value = terraform_data.nope.id
 }
 `})
@@ -67,7 +67,7 @@ func TestCompactWarningsWithError(t *testing.T) {
 
 // -consolidate-errors shows errors of one summary once.
 func TestConsolidateErrors(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `output "x" {
+	dir := workDir(t, map[string]string{"main.tf": `output "x" {
   value = terraform_data.nope.id
 }
 output "y" {
@@ -105,7 +105,7 @@ output "s" {
 // Sensitive values are shown only when -show-sensitive asks, by every
 // command that renders values: plan, apply, show, state show and output.
 func TestShowSensitive(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": sensitiveConfig})
+	dir := workDir(t, map[string]string{"main.tf": sensitiveConfig})
 	steps := []struct {
 		args []string
 		// shown is what -show-sensitive shows in place of the hidden form.
@@ -144,7 +144,7 @@ func TestShowSensitive(t *testing.T) {
 // the human output goes to the terminal, for plan, apply and destroy; it
 // and -json exclude each other.
 func TestJSONInto(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": quotedRefs})
+	dir := workDir(t, map[string]string{"main.tf": quotedRefs})
 	for _, args := range [][]string{{"plan"}, {"apply", "-auto-approve"}, {"destroy", "-auto-approve"}} {
 		file := filepath.Join(t.TempDir(), args[0]+".json")
 		r := rig(t, dir, append(args, "-no-color", "-json-into="+file)...)
@@ -213,7 +213,7 @@ func jsonTypes(t *testing.T, path string) map[string]bool {
 // -concise leaves out progress messages; the plan, the summary and the
 // outputs stay.
 func TestConcise(t *testing.T) {
-	dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}
 output "id" {
   value = terraform_data.a.id
 }
@@ -238,7 +238,7 @@ output "id" {
 	if !strings.Contains(r.stdout, "terraform_data.a: Creation complete") {
 		t.Errorf("apply without -concise shows no progress:\n%s", r.stdout)
 	}
-	imp := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "b" {}` + "\n"})
+	imp := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "b" {}` + "\n"})
 	r = rig(t, imp, "import", "-no-color", "-concise", "terraform_data.b", "id-b")
 	if r.code != 0 || strings.Contains(r.stdout, "Importing from ID") || !strings.Contains(r.stdout, "Import successful!") {
 		t.Errorf("import -concise: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -259,7 +259,7 @@ variable "new" {
   default = ""
 }
 `
-	dir := workdir(t, map[string]string{
+	dir := workDir(t, map[string]string{
 		"main.tf": `variable "legacy" {
   default    = "x"
   deprecated = "Nothing reads it any more."

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -13,13 +12,13 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/state/statefile"
-	"github.com/rig-iac/rig/internal/version"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // workspaceBackend opens the configured backend.
 func (m *Meta) workspaceBackend() (backend.Backend, bool) {
 	cfg, _ := m.loadConfigQuiet()
-	b, ds := m.backendFor(cfg)
+	b, ds := m.dir().Backend(cfg)
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return nil, false
@@ -50,7 +49,7 @@ func runWorkspaceList(m *Meta, args []string) int {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to list workspaces", "%s", err)})
 		return 1
 	}
-	current := m.workspace()
+	current := m.dir().Workspace()
 	if m.stream != nil {
 		m.stream.view.Message("list of workspaces", "workspace_list", map[string]any{"workspaces": names, "current_workspace": current})
 	}
@@ -73,7 +72,7 @@ func runWorkspaceShow(m *Meta, args []string) int {
 	if fs.NArg() > 0 {
 		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no arguments.")
 	}
-	fmt.Fprintln(m.Out, m.workspace())
+	fmt.Fprintln(m.Out, m.dir().Workspace())
 	return 0
 }
 
@@ -141,63 +140,16 @@ func runWorkspaceNew(m *Meta, args []string) int {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q already exists", name), "")})
 		return 1
 	}
-	if ds := m.createWorkspaceWith(ctx, b, name, lock, lockTimeout, initial); ds.HasErrors() {
+	if ds := m.dir().CreateWorkspace(ctx, b, name, workdir.LockOptions{Lock: lock, Timeout: lockTimeout}, initial); ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	if err := m.selectWorkspace(name); err != nil {
+	if err := m.dir().SelectWorkspace(name); err != nil {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to select workspace", "%s", err)})
 		return 1
 	}
 	fmt.Fprintf(m.Out, "Created and switched to workspace %q!\n\nYou're now on a new, empty workspace. Workspaces isolate their state,\nso if you run \"rig plan\" rig will not see any existing state\nfor this configuration.\n", name)
 	return 0
-}
-
-// createWorkspace writes an empty state (serial 1, a new lineage) to a new
-// workspace, as Terraform's pg backend does, so that the workspace exists
-// for Terraform and OpenTofu too.
-func (m *Meta) createWorkspace(ctx context.Context, b backend.Backend, name string, lock bool, timeout time.Duration) diag.Diagnostics {
-	return m.createWorkspaceWith(ctx, b, name, lock, timeout, nil)
-}
-
-// createWorkspaceWith is createWorkspace with the state initial (its
-// lineage and serial kept) instead of an empty one when not nil, as
-// `workspace new -state=PATH` creates it.
-func (m *Meta) createWorkspaceWith(ctx context.Context, b backend.Backend, name string, lock bool, timeout time.Duration, initial *state.State) diag.Diagnostics {
-	store, err := b.Store(ctx, name)
-	if err != nil {
-		return diag.Diagnostics{diag.Errorf("Failed to create workspace", "%s", err)}
-	}
-	if lock {
-		unlock, ds := m.lockState(ctx, store, "OperationTypeInvalid", timeout)
-		if ds.HasErrors() {
-			return ds
-		}
-		defer unlock()
-	}
-	s := initial
-	if s == nil {
-		s = state.New()
-		s.Serial = 1
-		s.TerraformVersion = version.Terraform
-	}
-	data, err := statefile.Marshal(s)
-	if err == nil {
-		err = store.Write(ctx, data)
-	}
-	if err != nil {
-		return diag.Diagnostics{diag.Errorf("Failed to create workspace", "%s", err)}
-	}
-	return nil
-}
-
-// selectWorkspace records the selected workspace as Terraform does, in
-// the data directory's file environment.
-func (m *Meta) selectWorkspace(name string) error {
-	if err := os.MkdirAll(m.dataDir(), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(m.dataPath("environment"), []byte(name), 0o644)
 }
 
 func runWorkspaceSelect(m *Meta, args []string) int {
@@ -226,12 +178,12 @@ func runWorkspaceSelect(m *Meta, args []string) int {
 				"You can create this workspace with the \"new\" subcommand or include the \"-or-create\" flag with the \"select\" subcommand.")})
 			return 1
 		}
-		if ds := m.createWorkspace(ctx, b, name, true, 0); ds.HasErrors() {
+		if ds := m.dir().CreateWorkspace(ctx, b, name, workdir.LockOptions{Lock: true}, nil); ds.HasErrors() {
 			m.showDiagnostics(ds)
 			return 1
 		}
 	}
-	if err := m.selectWorkspace(name); err != nil {
+	if err := m.dir().SelectWorkspace(name); err != nil {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to select workspace", "%s", err)})
 		return 1
 	}
@@ -249,7 +201,7 @@ func runWorkspaceDelete(m *Meta, args []string) int {
 	if !ok {
 		return code
 	}
-	if name == m.workspace() {
+	if name == m.dir().Workspace() {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q is your active workspace.", name),
 			"You cannot delete the currently active workspace. Please switch to another workspace and try again.")})
 		return 1
@@ -272,45 +224,8 @@ func runWorkspaceDelete(m *Meta, args []string) int {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q doesn't exist.", name), "")})
 		return 1
 	}
-	store, err := b.Store(ctx, name)
-	if err != nil {
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to open state", "%s", err)})
-		return 1
-	}
-	unlock := func() {}
-	if lock {
-		u, ds := m.lockState(ctx, store, "OperationTypeInvalid", lockTimeout)
-		if ds.HasErrors() {
-			m.showDiagnostics(ds)
-			return 1
-		}
-		unlock = u
-	}
-	s, ds := readState(ctx, store)
-	if ds.HasErrors() && !*force {
-		unlock()
+	if ds := m.dir().DeleteWorkspace(ctx, b, name, *force, workdir.LockOptions{Lock: lock, Timeout: lockTimeout}); ds.HasErrors() {
 		m.showDiagnostics(ds)
-		return 1
-	}
-	if s != nil && len(s.Resources) > 0 && !*force {
-		unlock()
-		detail := fmt.Sprintf("Workspace %q is currently tracking the following resource instances:\n", name)
-		seen := map[string]bool{}
-		for _, o := range s.Objects() {
-			if addr := o.Instance.String(); !seen[addr] {
-				seen[addr] = true
-				detail += "  - " + addr + "\n"
-			}
-		}
-		detail += "\nDeleting this workspace would cause rig to lose track of any associated remote objects, which would then require you to delete them manually outside of rig. You should destroy these objects with rig before deleting the workspace.\n\nIf you want to delete this workspace anyway, and have rig forget about these managed objects, use the -force option to disable this safety check."
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Workspace is not empty", "%s", detail)})
-		return 1
-	}
-	// Release the lock just before deleting, as Terraform does: a backend
-	// may not be able to remove a workspace while it is locked.
-	unlock()
-	if err := b.DeleteWorkspace(ctx, name); err != nil && !errors.Is(err, backend.ErrWorkspaceNotFound) {
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to delete workspace", "%s", err)})
 		return 1
 	}
 	fmt.Fprintf(m.Out, "Deleted workspace %q!\n", name)

@@ -8,6 +8,7 @@
 // values, share it; New is the one setup plan, apply, import and
 // validation share.
 //
-// It imports internal/addrs, internal/config, internal/diag, internal/lang,
-// internal/marks, internal/provider and the hcl/cty libraries.
+// It imports internal/addrs, internal/checks, internal/config,
+// internal/diag, internal/lang, internal/marks, internal/provider and the
+// hcl/cty libraries.
 package eval

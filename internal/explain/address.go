@@ -121,3 +121,17 @@ func instanceTarget(a addrs.AbsResourceInstance) addrs.Target {
 	}
 	return t
 }
+
+// DidYouMean names the addresses of p nearest to addr (Nearest), which names none
+// of its objects: " Did you mean "X"?" for one, a list for several, "" for
+// none.
+func DidYouMean(p *plan.Plan, addr Address) string {
+	near := Nearest(p, addr, 5)
+	switch len(near) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf(" Did you mean %q?", near[0])
+	}
+	return "\n\nThe nearest addresses in the plan are:\n  " + strings.Join(near, "\n  ")
+}

@@ -8,5 +8,7 @@
 // (`rig explain`); it performs no I/O of its own beyond the writer it is
 // given.
 //
-// It may import addrs, apply, config, diag, lang, plan, planner and ui.
+// It imports internal/addrs, internal/apply, internal/config,
+// internal/diag, internal/jsonformat, internal/lang, internal/plan,
+// internal/planner and internal/ui.
 package explain

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/ui"
 )
@@ -136,14 +137,14 @@ type reportJSON struct {
 }
 
 type objectJSON struct {
-	Address             string          `json:"address"`
-	Deposed             string          `json:"deposed,omitempty"`
-	Action              string          `json:"action"`
-	ActionReason        string          `json:"action_reason,omitempty"`
-	Reasons             []ui.ReasonJSON `json:"reasons,omitempty"`
-	Declared            *rangeJSON      `json:"declared,omitempty"`
-	CreateBeforeDestroy cbdJSON         `json:"create_before_destroy"`
-	Operations          []operationJSON `json:"operations"`
+	Address             string              `json:"address"`
+	Deposed             string              `json:"deposed,omitempty"`
+	Action              string              `json:"action"`
+	ActionReason        string              `json:"action_reason,omitempty"`
+	Reasons             []jsonformat.Reason `json:"reasons,omitempty"`
+	Declared            *rangeJSON          `json:"declared,omitempty"`
+	CreateBeforeDestroy cbdJSON             `json:"create_before_destroy"`
+	Operations          []operationJSON     `json:"operations"`
 }
 
 type cbdJSON struct {

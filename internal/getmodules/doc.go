@@ -17,6 +17,8 @@
 // configuration, terraform login's credentials file and TF_TOKEN_…
 // variables (credentials.go) and go to their own host only. The other
 // remote kinds (s3, gcs, hg…) are recognised and reported as unsupported.
+// The tree `rig modules` draws of the calls and what is installed for
+// them is tree.go's.
 //
 // It may import internal/addrs, internal/config, internal/diag and
 // internal/getproviders (version constraints), and hcl; git is run as an

@@ -16,7 +16,9 @@
 // files (providers mirror). It
 // also decides under which registry host, Terraform's or OpenTofu's, a
 // working directory records a provider whose source names none
-// (RegistryHosts).
+// (RegistryHosts), and keeps the API tokens of credentials.tfrc.json that
+// rig login gets (from a host's login services, checked against its
+// tokens API) and rig logout removes (credentialsfile.go).
 //
 // Sources sit behind the Source interface; the installer handles what they
 // return by its PackageKind. Network requests go through Client, which tests give

@@ -2,7 +2,8 @@
 // and `-format=svg` write: the page's input document (Build, FromResources),
 // its layered layout (Layout: longest-path layers, barycenter ordering,
 // one band per module), a self-contained interactive HTML page drawn on a
-// canvas, and a static SVG of the same layout.
+// canvas, and a static SVG of the same layout; WriteFormat chooses between
+// them and the text formats (DOT, Mermaid) as -format says.
 //
 // It imports internal/addrs, internal/apply, internal/dag and internal/plan.
 package graphview

@@ -19,5 +19,5 @@
 // It imports only the standard library, hcl/v2, go-cty, go-cty-yaml, the
 // libraries of a few functions (golang.org/x/crypto, golang.org/x/text,
 // doublestar, google/uuid), internal/diag, internal/addrs,
-// internal/config and internal/marks.
+// internal/config, internal/marks and internal/parallel.
 package lang

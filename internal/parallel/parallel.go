@@ -1,6 +1,8 @@
 // Package parallel runs independent pieces of work at once: CPU-bound work
 // on every core (For), and work that waits on something outside the process
 // within a limit and concurrency classes (Pool).
+//
+// It imports no rig package.
 package parallel
 
 import (

@@ -7,6 +7,6 @@
 // hold implementations: builtin (terraform_data and the built-in
 // functions) and providertest (a recording fake).
 //
-// It imports internal/addrs, internal/diag, internal/marks, internal/version and the
-// hcl/cty libraries.
+// It imports internal/adaptive, internal/addrs, internal/diag,
+// internal/marks, internal/version and the hcl/cty libraries.
 package provider

@@ -173,6 +173,24 @@ type Schemas struct {
 	ProviderMeta *Schema
 }
 
+// ResourceTypeSchema returns the schema of the managed resource type (mode
+// addrs.Managed) or data source (addrs.Data) typeName; false when s is nil
+// or has no such type, or no block for it.
+func (s *Schemas) ResourceTypeSchema(mode addrs.ResourceMode, typeName string) (Schema, bool) {
+	if s == nil {
+		return Schema{}, false
+	}
+	byType := s.ResourceTypes
+	if mode == addrs.Data {
+		byType = s.DataSources
+	}
+	sch, ok := byType[typeName]
+	if !ok || sch.Block == nil {
+		return Schema{}, false
+	}
+	return sch, true
+}
+
 // Schema is one versioned schema (a provider config, resource type or data source).
 type Schema struct {
 	Version int64

@@ -14,7 +14,7 @@ import (
 	"github.com/rig-iac/rig/internal/state"
 )
 
-// PlanFunc makes a plan: plan.Make, or a stand-in in tests.
+// PlanFunc makes a plan: planner.Make, or a stand-in in tests.
 type PlanFunc func(ctx context.Context, cfg *config.Module, prior *state.State, set *provider.Set, opts planner.Options) (*plan.Plan, diag.Diagnostics)
 
 // ApplyFunc applies a plan: apply.Apply, or a stand-in in tests.
@@ -38,7 +38,7 @@ type Options struct {
 	// Variables are the values given from outside the test files: -var,
 	// -var-file, .tfvars files and TF_VAR_ variables.
 	Variables map[string]planner.InputValue
-	// Plan and Apply default to plan.Make and apply.Apply.
+	// Plan and Apply default to planner.Make and apply.Apply.
 	Plan  PlanFunc
 	Apply ApplyFunc
 	// Provisioners run the provisioners of each type during applies and

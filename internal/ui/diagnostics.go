@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclparse"
 	wordwrap "github.com/mitchellh/go-wordwrap"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/jsonformat"
 )
 
 // RenderDiagnostics writes each diagnostic in the boxed form OpenTofu uses
@@ -168,24 +169,6 @@ func diagRanges(d diag.Diagnostic) (highlight, snippet *hcl.Range) {
 	return &hl, &sn
 }
 
-// snippetJSON is a diagnostic's source excerpt, in the shape of the JSON
-// diagnostic's "snippet" object.
-type snippetJSON struct {
-	Context              *string         `json:"context"`
-	Code                 string          `json:"code"`
-	StartLine            int             `json:"start_line"`
-	HighlightStartOffset int             `json:"highlight_start_offset"`
-	HighlightEndOffset   int             `json:"highlight_end_offset"`
-	Values               []exprValueJSON `json:"values"`
-}
-
-// exprValueJSON is an expression value shown with a snippet: a reference
-// and what its value is ("is \"x\"", "has a sensitive value").
-type exprValueJSON struct {
-	Traversal string `json:"traversal"`
-	Statement string `json:"statement"`
-}
-
 // sourceFiles holds configuration sources, parsed on first use for the
 // block context of snippets.
 type sourceFiles struct {
@@ -214,7 +197,7 @@ func (f *sourceFiles) file(name string) *hcl.File {
 
 // snippet extracts the source lines of a diagnostic; nil when it has no
 // range or its file is not among the sources.
-func (f *sourceFiles) snippet(d diag.Diagnostic) *snippetJSON {
+func (f *sourceFiles) snippet(d diag.Diagnostic) *jsonformat.Snippet {
 	hl, sr := diagRanges(d)
 	if hl == nil {
 		return nil
@@ -223,7 +206,7 @@ func (f *sourceFiles) snippet(d diag.Diagnostic) *snippetJSON {
 	if !ok || src == nil {
 		return nil
 	}
-	sn := &snippetJSON{StartLine: sr.Start.Line, Values: exprStatements(d.Values, false)}
+	sn := &jsonformat.Snippet{StartLine: sr.Start.Line, Values: exprStatements(d.Values, false)}
 	if hf := f.file(sr.Filename); hf != nil {
 		if ctx := hcled.ContextString(hf, hl.Start.Byte-1); ctx != "" {
 			sn.Context = &ctx

@@ -8,7 +8,8 @@
 // writing to an io.Writer; the apply observers (HumanHooks, JSONView,
 // CountHooks) implement apply.Hooks and are safe for concurrent use.
 //
-// It imports internal/addrs, internal/diag, internal/marks, internal/state, internal/plan,
-// internal/provider, internal/apply and the hcl/cty libraries (including
+// It imports internal/addrs, internal/apply, internal/dag, internal/diag,
+// internal/jsonformat, internal/marks, internal/plan, internal/provider,
+// internal/state and the hcl/cty libraries (including
 // go-wordwrap, which hcl uses, for OpenTofu's exact line wrapping).
 package ui

@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/marks"
 )
 
@@ -15,10 +16,10 @@ import (
 // expression ("is \"x\"", "has a sensitive value"), sorted by traversal, in
 // the form OpenTofu's diagnostics give them. A sensitive value is only said
 // to be one unless showSensitive.
-func exprStatements(values []diag.ExprValue, showSensitive bool) []exprValueJSON {
-	out := make([]exprValueJSON, 0, len(values))
+func exprStatements(values []diag.ExprValue, showSensitive bool) []jsonformat.ExpressionValue {
+	out := make([]jsonformat.ExpressionValue, 0, len(values))
 	for _, v := range values {
-		out = append(out, exprValueJSON{Traversal: v.Traversal, Statement: exprStatement(v.Value, showSensitive)})
+		out = append(out, jsonformat.ExpressionValue{Traversal: v.Traversal, Statement: exprStatement(v.Value, showSensitive)})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Traversal < out[j].Traversal })
 	return out

@@ -8,149 +8,11 @@ import (
 	"time"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
-
-// ConfigSummary is what the JSON plan's "configuration" says about the
-// configuration, in that format's shape. The caller, which has the loaded
-// configuration, fills in what it knows; expressions are pre-encoded JSON
-// ({"constant_value": …} or {"references": […]}).
-type ConfigSummary struct {
-	ProviderConfigs map[string]ProviderConfigSummary `json:"provider_config,omitempty"`
-	RootModule      ModuleConfigSummary              `json:"root_module"`
-}
-
-// ProviderConfigSummary describes one provider configuration, keyed in
-// ConfigSummary.ProviderConfigs by "NAME" or "NAME.ALIAS" (prefixed with
-// "MODULE:" outside the root module).
-type ProviderConfigSummary struct {
-	Name              string                     `json:"name,omitempty"`
-	FullName          string                     `json:"full_name,omitempty"`
-	Alias             string                     `json:"alias,omitempty"`
-	VersionConstraint string                     `json:"version_constraint,omitempty"`
-	ModuleAddress     string                     `json:"module_address,omitempty"`
-	Expressions       map[string]json.RawMessage `json:"expressions,omitempty"`
-}
-
-// ModuleConfigSummary describes one module of the configuration.
-type ModuleConfigSummary struct {
-	Outputs     map[string]OutputConfigSummary   `json:"outputs,omitempty"`
-	Resources   []ResourceConfigSummary          `json:"resources,omitempty"`
-	ModuleCalls map[string]ModuleCallSummary     `json:"module_calls,omitempty"`
-	Variables   map[string]VariableConfigSummary `json:"variables,omitempty"`
-}
-
-// ResourceConfigSummary describes one resource block.
-type ResourceConfigSummary struct {
-	Address           string                     `json:"address,omitempty"`
-	Mode              string                     `json:"mode,omitempty"`
-	Type              string                     `json:"type,omitempty"`
-	Name              string                     `json:"name,omitempty"`
-	ProviderConfigKey string                     `json:"provider_config_key,omitempty"`
-	Expressions       map[string]json.RawMessage `json:"expressions,omitempty"`
-	SchemaVersion     uint64                     `json:"schema_version"`
-	CountExpression   json.RawMessage            `json:"count_expression,omitempty"`
-	ForEachExpression json.RawMessage            `json:"for_each_expression,omitempty"`
-	DependsOn         []string                   `json:"depends_on,omitempty"`
-}
-
-// OutputConfigSummary describes one output block.
-type OutputConfigSummary struct {
-	Sensitive   bool            `json:"sensitive,omitempty"`
-	Expression  json.RawMessage `json:"expression,omitempty"`
-	DependsOn   []string        `json:"depends_on,omitempty"`
-	Description string          `json:"description,omitempty"`
-}
-
-// VariableConfigSummary describes one variable block.
-type VariableConfigSummary struct {
-	Default     json.RawMessage `json:"default,omitempty"`
-	Description string          `json:"description,omitempty"`
-	Sensitive   bool            `json:"sensitive,omitempty"`
-}
-
-// ModuleCallSummary describes one module block and the module it calls.
-type ModuleCallSummary struct {
-	Source            string                     `json:"source,omitempty"`
-	Expressions       map[string]json.RawMessage `json:"expressions,omitempty"`
-	CountExpression   json.RawMessage            `json:"count_expression,omitempty"`
-	ForEachExpression json.RawMessage            `json:"for_each_expression,omitempty"`
-	Module            ModuleConfigSummary        `json:"module"`
-	VersionConstraint string                     `json:"version_constraint,omitempty"`
-	DependsOn         []string                   `json:"depends_on,omitempty"`
-}
-
-type planJSON struct {
-	FormatVersion    string                      `json:"format_version,omitempty"`
-	TerraformVersion string                      `json:"terraform_version,omitempty"`
-	Variables        map[string]planVariableJSON `json:"variables,omitempty"`
-	PlannedValues    plannedValuesJSON           `json:"planned_values"`
-	ResourceDrift    []resourceChangeJSON        `json:"resource_drift,omitempty"`
-	ResourceChanges  []resourceChangeJSON        `json:"resource_changes,omitempty"`
-	OutputChanges    map[string]changeBodyJSON   `json:"output_changes,omitempty"`
-	PriorState       *stateJSON                  `json:"prior_state,omitempty"`
-	Configuration    *ConfigSummary              `json:"configuration,omitempty"`
-	Relevant         []relevantAttrJSON          `json:"relevant_attributes,omitempty"`
-	Checks           []any                       `json:"checks,omitempty"`
-	Timestamp        string                      `json:"timestamp,omitempty"`
-	Errored          bool                        `json:"errored"`
-}
-
-// relevantAttrJSON is one of the plan's relevant_attributes.
-type relevantAttrJSON struct {
-	Resource  string          `json:"resource"`
-	Attribute json.RawMessage `json:"attribute"`
-}
-
-type planVariableJSON struct {
-	Value json.RawMessage `json:"value,omitempty"`
-}
-
-type plannedValuesJSON struct {
-	Outputs    map[string]plannedOutputJSON `json:"outputs,omitempty"`
-	RootModule moduleJSON                   `json:"root_module"`
-}
-
-type plannedOutputJSON struct {
-	Sensitive bool            `json:"sensitive"`
-	Type      json.RawMessage `json:"type,omitempty"`
-	Value     json.RawMessage `json:"value,omitempty"`
-}
-
-type resourceChangeJSON struct {
-	Address         string          `json:"address,omitempty"`
-	PreviousAddress string          `json:"previous_address,omitempty"`
-	ModuleAddress   string          `json:"module_address,omitempty"`
-	Mode            string          `json:"mode,omitempty"`
-	Type            string          `json:"type,omitempty"`
-	Name            string          `json:"name,omitempty"`
-	Index           json.RawMessage `json:"index,omitempty"`
-	ProviderName    string          `json:"provider_name,omitempty"`
-	Deposed         string          `json:"deposed,omitempty"`
-	Change          changeBodyJSON  `json:"change"`
-	ActionReason    string          `json:"action_reason,omitempty"`
-	// RigReasons says why, beyond action_reason: rig's own field, which
-	// tools that follow the documented format ignore.
-	RigReasons []ReasonJSON `json:"rig_reasons,omitempty"`
-}
-
-type changeBodyJSON struct {
-	Actions         []string        `json:"actions,omitempty"`
-	Before          json.RawMessage `json:"before,omitempty"`
-	After           json.RawMessage `json:"after,omitempty"`
-	AfterUnknown    json.RawMessage `json:"after_unknown,omitempty"`
-	BeforeSensitive json.RawMessage `json:"before_sensitive,omitempty"`
-	AfterSensitive  json.RawMessage `json:"after_sensitive,omitempty"`
-	ReplacePaths    json.RawMessage `json:"replace_paths,omitempty"`
-	Importing       *importingJSON  `json:"importing,omitempty"`
-	GeneratedConfig string          `json:"generated_config,omitempty"`
-}
-
-type importingJSON struct {
-	ID string `json:"id"`
-}
 
 // MarshalPlanJSON returns the JSON plan representation `tofu show -json
 // PLANFILE` prints (format_version "1.2"): variables, planned_values,
@@ -158,23 +20,23 @@ type importingJSON struct {
 // configuration, checks, timestamp and errored. schemas may be nil; they supply the
 // sensitivity of attributes.
 func MarshalPlanJSON(p *plan.Plan, schemas SchemaSource, opts JSONOptions) ([]byte, error) {
-	out := planJSON{FormatVersion: "1.2", TerraformVersion: opts.Version, Errored: p.Errored, Configuration: opts.Config}
+	out := jsonformat.Plan{FormatVersion: "1.2", TerraformVersion: opts.Version, Errored: p.Errored, Configuration: opts.Config}
 	if out.Configuration == nil {
-		out.Configuration = &ConfigSummary{}
+		out.Configuration = &jsonformat.Config{}
 	}
 	if !p.Timestamp.IsZero() {
 		out.Timestamp = p.Timestamp.UTC().Format(time.RFC3339)
 	}
 	out.Checks = p.Checks.PlanJSON()
 	if len(p.Variables) > 0 {
-		out.Variables = map[string]planVariableJSON{}
+		out.Variables = map[string]jsonformat.PlanVariable{}
 		for name, v := range p.Variables {
 			v, _ = v.UnmarkDeep()
 			j, err := marshalValue(orNull(v))
 			if err != nil {
 				return nil, fmt.Errorf("variable %q: %w", name, err)
 			}
-			out.Variables[name] = planVariableJSON{Value: j}
+			out.Variables[name] = jsonformat.PlanVariable{Value: j}
 		}
 	}
 
@@ -197,12 +59,12 @@ func MarshalPlanJSON(p *plan.Plan, schemas SchemaSource, opts JSONOptions) ([]by
 		if err := json.Unmarshal(attr, &one); err != nil || len(one) != 1 {
 			return nil, fmt.Errorf("relevant attribute of %s: %v", ra.Resource, err)
 		}
-		out.Relevant = append(out.Relevant, relevantAttrJSON{Resource: ra.Resource.String(), Attribute: one[0]})
+		out.Relevant = append(out.Relevant, jsonformat.RelevantAttribute{Resource: ra.Resource.String(), Attribute: one[0]})
 	}
 
 	changes := append([]*plan.ResourceInstanceChange(nil), p.Changes...)
 	sortChanges(changes)
-	planned := map[addrs.ModuleInstance][]resourceJSON{}
+	planned := map[addrs.ModuleInstance][]jsonformat.StateResource{}
 	why := plan.NewReasonIndex(p)
 	for _, c := range changes {
 		if c.Action == plan.Delete && c.Addr.Resource.Resource.Mode == addrs.Data {
@@ -219,13 +81,13 @@ func MarshalPlanJSON(p *plan.Plan, schemas SchemaSource, opts JSONOptions) ([]by
 		}
 	}
 	for m := range planned {
-		slices.SortFunc(planned[m], func(a, b resourceJSON) int { return strings.Compare(a.Address, b.Address) })
+		slices.SortFunc(planned[m], func(a, b jsonformat.StateResource) int { return strings.Compare(a.Address, b.Address) })
 	}
 	out.PlannedValues.RootModule = moduleTree(planned)
 
 	if len(p.Outputs) > 0 {
-		out.OutputChanges = map[string]changeBodyJSON{}
-		out.PlannedValues.Outputs = map[string]plannedOutputJSON{}
+		out.OutputChanges = map[string]jsonformat.Change{}
+		out.PlannedValues.Outputs = map[string]jsonformat.PlannedOutput{}
 	}
 	for name, oc := range p.Outputs {
 		cj, err := outputChangeToJSON(oc)
@@ -236,7 +98,7 @@ func MarshalPlanJSON(p *plan.Plan, schemas SchemaSource, opts JSONOptions) ([]by
 		if oc.Action == plan.Delete {
 			continue
 		}
-		po := plannedOutputJSON{Sensitive: oc.Sensitive}
+		po := jsonformat.PlannedOutput{Sensitive: oc.Sensitive}
 		if after, _ := orNull(oc.After).UnmarkDeep(); after.IsWhollyKnown() {
 			if po.Value, err = marshalValue(after); err != nil {
 				return nil, fmt.Errorf("output %q: %w", name, err)
@@ -259,10 +121,10 @@ func MarshalPlanJSON(p *plan.Plan, schemas SchemaSource, opts JSONOptions) ([]by
 
 // resourceChangeToJSON returns a change's resource_changes entry and, for
 // the current object when it is not being deleted, its planned_values entry.
-func resourceChangeToJSON(c *plan.ResourceInstanceChange, schemas SchemaSource) (resourceChangeJSON, *resourceJSON, error) {
+func resourceChangeToJSON(c *plan.ResourceInstanceChange, schemas SchemaSource) (jsonformat.ResourceChange, *jsonformat.StateResource, error) {
 	r := c.Addr.Resource.Resource
 	base := baseResourceJSON(c.Addr, c.ProviderConfig.Provider)
-	rc := resourceChangeJSON{
+	rc := jsonformat.ResourceChange{
 		Address: base.Address, ModuleAddress: string(c.Addr.Module), Mode: base.Mode, Type: base.Type, Name: base.Name,
 		Index: base.Index, ProviderName: base.ProviderName, Deposed: string(c.Deposed), ActionReason: c.Reason.JSON(),
 	}
@@ -285,7 +147,7 @@ func resourceChangeToJSON(c *plan.ResourceInstanceChange, schemas SchemaSource) 
 	addSchemaSensitive(blk, before, nil, bset)
 	addSchemaSensitive(blk, after, nil, aset)
 
-	body := changeBodyJSON{Actions: c.Action.JSONActions()}
+	body := jsonformat.Change{Actions: c.Action.JSONActions()}
 	var err error
 	if body.Before, err = marshalValue(before); err != nil {
 		return rc, nil, err
@@ -318,7 +180,7 @@ func resourceChangeToJSON(c *plan.ResourceInstanceChange, schemas SchemaSource) 
 		return rc, nil, err
 	}
 	if c.Importing != nil {
-		body.Importing = &importingJSON{ID: c.Importing.ID}
+		body.Importing = &jsonformat.Importing{ID: c.Importing.ID}
 		body.GeneratedConfig = c.Importing.GeneratedConfig
 	}
 	rc.Change = body
@@ -337,10 +199,10 @@ func resourceChangeToJSON(c *plan.ResourceInstanceChange, schemas SchemaSource) 
 	return rc, &pv, nil
 }
 
-func outputChangeToJSON(oc *plan.OutputChange) (changeBodyJSON, error) {
+func outputChangeToJSON(oc *plan.OutputChange) (jsonformat.Change, error) {
 	before, _ := orNull(oc.Before).UnmarkDeep()
 	after, _ := orNull(oc.After).UnmarkDeep()
-	body := changeBodyJSON{Actions: oc.Action.JSONActions()}
+	body := jsonformat.Change{Actions: oc.Action.JSONActions()}
 	var err error
 	if body.Before, err = marshalValue(before); err != nil {
 		return body, err

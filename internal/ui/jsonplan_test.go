@@ -4,20 +4,21 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/plan"
 )
 
 func TestMarshalPlanJSON(t *testing.T) {
-	cfg := &ConfigSummary{
-		ProviderConfigs: map[string]ProviderConfigSummary{
+	cfg := &jsonformat.Config{
+		ProviderConfigs: map[string]jsonformat.ConfigProvider{
 			"terraform": {Name: "terraform", FullName: "terraform.io/builtin/terraform"},
 		},
-		RootModule: ModuleConfigSummary{
-			Resources: []ResourceConfigSummary{{
+		RootModule: jsonformat.ConfigModule{
+			Resources: []jsonformat.ConfigResource{{
 				Address: "terraform_data.a", Mode: "managed", Type: "terraform_data", Name: "a", ProviderConfigKey: "terraform",
 				Expressions: map[string]json.RawMessage{"input": json.RawMessage(`{"references":["var.env"]}`)},
 			}},
-			Variables: map[string]VariableConfigSummary{"env": {Default: json.RawMessage(`"dev"`)}},
+			Variables: map[string]jsonformat.ConfigVariable{"env": {Default: json.RawMessage(`"dev"`)}},
 		},
 	}
 	got, err := MarshalPlanJSON(mixedPlan(), testSchemas(), JSONOptions{Version: "0.1.0", Config: cfg})

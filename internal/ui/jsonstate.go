@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -19,7 +20,7 @@ type JSONOptions struct {
 	Version string
 	// Config summarizes the configuration for a plan's "configuration";
 	// nil writes an empty root module.
-	Config *ConfigSummary
+	Config *jsonformat.Config
 }
 
 // MarshalStateJSON returns the JSON state representation `tofu show -json`
@@ -39,56 +40,18 @@ func MarshalStateJSON(s *state.State, schemas SchemaSource, opts JSONOptions) ([
 	return marshalJSON(j)
 }
 
-type stateJSON struct {
-	FormatVersion    string           `json:"format_version,omitempty"`
-	TerraformVersion string           `json:"terraform_version,omitempty"`
-	Values           *stateValuesJSON `json:"values,omitempty"`
-}
-
-type stateValuesJSON struct {
-	Outputs    map[string]stateOutputJSON `json:"outputs,omitempty"`
-	RootModule moduleJSON                 `json:"root_module"`
-}
-
-type stateOutputJSON struct {
-	Sensitive bool            `json:"sensitive"`
-	Value     json.RawMessage `json:"value,omitempty"`
-	Type      json.RawMessage `json:"type,omitempty"`
-}
-
-type moduleJSON struct {
-	Resources    []resourceJSON `json:"resources,omitempty"`
-	Address      string         `json:"address,omitempty"`
-	ChildModules []moduleJSON   `json:"child_modules,omitempty"`
-}
-
-type resourceJSON struct {
-	Address         string                     `json:"address,omitempty"`
-	Mode            string                     `json:"mode,omitempty"`
-	Type            string                     `json:"type,omitempty"`
-	Name            string                     `json:"name,omitempty"`
-	Index           json.RawMessage            `json:"index,omitempty"`
-	ProviderName    string                     `json:"provider_name"`
-	SchemaVersion   uint64                     `json:"schema_version"`
-	AttributeValues map[string]json.RawMessage `json:"values,omitempty"`
-	SensitiveValues json.RawMessage            `json:"sensitive_values,omitempty"`
-	DependsOn       []string                   `json:"depends_on,omitempty"`
-	Tainted         bool                       `json:"tainted,omitempty"`
-	DeposedKey      string                     `json:"deposed_key,omitempty"`
-}
-
-func stateToJSON(s *state.State, schemas SchemaSource, version string) (*stateJSON, error) {
-	out := &stateJSON{FormatVersion: "1.0"}
+func stateToJSON(s *state.State, schemas SchemaSource, version string) (*jsonformat.State, error) {
+	out := &jsonformat.State{FormatVersion: "1.0"}
 	if s == nil || s.Empty() {
 		return out, nil
 	}
 	out.TerraformVersion = version
-	vals := &stateValuesJSON{}
+	vals := &jsonformat.StateValues{}
 	var err error
 	if vals.Outputs, err = stateOutputsJSON(s.Outputs); err != nil {
 		return nil, err
 	}
-	byModule := map[addrs.ModuleInstance][]resourceJSON{}
+	byModule := map[addrs.ModuleInstance][]jsonformat.StateResource{}
 	for _, oa := range stateObjects(s) {
 		rj, err := stateResourceJSON(s, oa, schemas)
 		if err != nil {
@@ -113,11 +76,11 @@ func stateObjects(s *state.State) []addrs.ObjectAddr {
 	return objs
 }
 
-func stateOutputsJSON(outputs map[string]state.OutputValue) (map[string]stateOutputJSON, error) {
+func stateOutputsJSON(outputs map[string]state.OutputValue) (map[string]jsonformat.StateOutput, error) {
 	if len(outputs) == 0 {
 		return nil, nil
 	}
-	ret := map[string]stateOutputJSON{}
+	ret := map[string]jsonformat.StateOutput{}
 	for name, ov := range outputs {
 		v, _ := ov.Value.UnmarkDeep()
 		v = orNull(v)
@@ -129,12 +92,12 @@ func stateOutputsJSON(outputs map[string]state.OutputValue) (map[string]stateOut
 		if err != nil {
 			return nil, fmt.Errorf("output %q: %w", name, err)
 		}
-		ret[name] = stateOutputJSON{Sensitive: ov.Sensitive, Value: val, Type: ty}
+		ret[name] = jsonformat.StateOutput{Sensitive: ov.Sensitive, Value: val, Type: ty}
 	}
 	return ret, nil
 }
 
-func stateResourceJSON(s *state.State, oa addrs.ObjectAddr, schemas SchemaSource) (resourceJSON, error) {
+func stateResourceJSON(s *state.State, oa addrs.ObjectAddr, schemas SchemaSource) (jsonformat.StateResource, error) {
 	r := s.Resource(oa.Instance.ContainingResource())
 	obj := s.Object(oa)
 	rj := baseResourceJSON(oa.Instance, r.ProviderConfig.Provider)
@@ -157,9 +120,9 @@ func stateResourceJSON(s *state.State, oa addrs.ObjectAddr, schemas SchemaSource
 	return rj, nil
 }
 
-func baseResourceJSON(a addrs.AbsResourceInstance, p addrs.Provider) resourceJSON {
+func baseResourceJSON(a addrs.AbsResourceInstance, p addrs.Provider) jsonformat.StateResource {
 	r := a.Resource.Resource
-	rj := resourceJSON{Address: a.String(), Mode: r.Mode.String(), Type: r.Type, Name: r.Name, ProviderName: p.String()}
+	rj := jsonformat.StateResource{Address: a.String(), Mode: r.Mode.String(), Type: r.Type, Name: r.Name, ProviderName: p.String()}
 	if !a.Resource.Key.IsNone() {
 		rj.Index = json.RawMessage(keyJSON(a.Resource.Key))
 	}
@@ -191,7 +154,7 @@ func marshalValue(v cty.Value) (json.RawMessage, error) {
 // moduleTree nests the resources of each module under its calling module,
 // children sorted by address; modules without resources of their own
 // appear when a descendant has some.
-func moduleTree(byModule map[addrs.ModuleInstance][]resourceJSON) moduleJSON {
+func moduleTree(byModule map[addrs.ModuleInstance][]jsonformat.StateResource) jsonformat.StateModule {
 	children := map[addrs.ModuleInstance][]addrs.ModuleInstance{}
 	seen := map[addrs.ModuleInstance]bool{addrs.RootModule: true}
 	for m := range byModule {
@@ -202,9 +165,9 @@ func moduleTree(byModule map[addrs.ModuleInstance][]resourceJSON) moduleJSON {
 			m = p
 		}
 	}
-	var build func(m addrs.ModuleInstance) moduleJSON
-	build = func(m addrs.ModuleInstance) moduleJSON {
-		mj := moduleJSON{Resources: byModule[m], Address: string(m)}
+	var build func(m addrs.ModuleInstance) jsonformat.StateModule
+	build = func(m addrs.ModuleInstance) jsonformat.StateModule {
+		mj := jsonformat.StateModule{Resources: byModule[m], Address: string(m)}
 		kids := children[m]
 		slices.Sort(kids)
 		for _, k := range kids {

@@ -13,6 +13,7 @@ import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/state"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -129,9 +130,9 @@ func (v *JSONView) Plan(p *plan.Plan) {
 	}
 	v.ChangeSummary(PlanSummary(p))
 	if len(p.Outputs) > 0 {
-		outs := map[string]outputJSON{}
+		outs := map[string]jsonformat.OutputValue{}
 		for name, oc := range p.Outputs {
-			outs[name] = outputJSON{Sensitive: oc.Sensitive, Action: uiAction(oc.Action)}
+			outs[name] = jsonformat.OutputValue{Sensitive: oc.Sensitive, Action: uiAction(oc.Action)}
 		}
 		v.emit("info", fmt.Sprintf("Outputs: %d", len(outs)), "outputs", map[string]any{"outputs": outs})
 	}
@@ -152,7 +153,7 @@ func (v *JSONView) ResourceDrift(c *plan.ResourceInstanceChange) {
 
 // ChangeSummary writes a "change_summary" message.
 func (v *JSONView) ChangeSummary(s ChangeSummary) {
-	v.emit("info", s.String(), "change_summary", map[string]any{"changes": changeSummaryJSON{
+	v.emit("info", s.String(), "change_summary", map[string]any{"changes": jsonformat.ChangeSummary{
 		Add: s.Add, Change: s.Change, Import: s.Import, Remove: s.Remove, Forget: s.Forget, Operation: s.Operation.String(),
 	}})
 }
@@ -160,11 +161,11 @@ func (v *JSONView) ChangeSummary(s ChangeSummary) {
 // Outputs writes the "outputs" message after an apply: each root output's
 // type and value (the value left out when sensitive).
 func (v *JSONView) Outputs(outputs map[string]state.OutputValue) error {
-	outs := map[string]outputJSON{}
+	outs := map[string]jsonformat.OutputValue{}
 	for name, ov := range outputs {
 		val, _ := ov.Value.UnmarkDeep()
 		val = orNull(val)
-		o := outputJSON{Sensitive: ov.Sensitive}
+		o := jsonformat.OutputValue{Sensitive: ov.Sensitive}
 		ty, err := ctyjson.MarshalType(val.Type())
 		if err != nil {
 			return fmt.Errorf("output %q: %w", name, err)
@@ -187,7 +188,7 @@ func (v *JSONView) PreApply(op apply.Operation) {
 	if op.Action == plan.NoOp {
 		return
 	}
-	h := hookJSON{Resource: resourceToJSON(op.Addr), Action: uiAction(op.Action)}
+	h := jsonformat.OperationHook{Resource: resourceToJSON(op.Addr), Action: uiAction(op.Action)}
 	if id := priorID(op); id != "" {
 		h.IDKey, h.IDValue = "id", id
 	}
@@ -201,7 +202,7 @@ func (v *JSONView) Progress(op apply.Operation, elapsed time.Duration) {
 	}
 	elapsed = elapsed.Round(time.Second)
 	secs := elapsed.Seconds()
-	h := hookJSON{Resource: resourceToJSON(op.Addr), Action: uiAction(op.Action), Elapsed: &secs}
+	h := jsonformat.OperationHook{Resource: resourceToJSON(op.Addr), Action: uiAction(op.Action), Elapsed: &secs}
 	v.emit("info", fmt.Sprintf("%s: Still %s... [%s elapsed]", op.Addr, progressVerb(op.Action), elapsed), "apply_progress", map[string]any{"hook": h})
 }
 
@@ -213,7 +214,7 @@ func (v *JSONView) PostApply(op apply.Operation, res apply.Result) {
 	}
 	elapsed := res.Elapsed.Round(time.Second)
 	secs := elapsed.Seconds()
-	h := hookJSON{Resource: resourceToJSON(op.Addr), Action: uiAction(op.Action), Elapsed: &secs}
+	h := jsonformat.OperationHook{Resource: resourceToJSON(op.Addr), Action: uiAction(op.Action), Elapsed: &secs}
 	if res.Err != nil {
 		v.emit("info", fmt.Sprintf("%s: %s errored after %s", op.Addr, actionNoun(op.Action), elapsed), "apply_errored", map[string]any{"hook": h})
 		return
@@ -227,7 +228,7 @@ func (v *JSONView) PostApply(op apply.Operation, res apply.Result) {
 // PreProvision writes "provision_start".
 func (v *JSONView) PreProvision(op apply.Operation, typ string) {
 	v.emit("info", fmt.Sprintf("%s: Provisioning with '%s'...", op.Addr, typ), "provision_start",
-		map[string]any{"hook": provisionJSON{Resource: resourceToJSON(op.Addr), Provisioner: typ}})
+		map[string]any{"hook": jsonformat.ProvisionHook{Resource: resourceToJSON(op.Addr), Provisioner: typ}})
 }
 
 // ProvisionOutput writes "provision_progress" for a line of output, without
@@ -238,14 +239,14 @@ func (v *JSONView) ProvisionOutput(op apply.Operation, typ string, line string) 
 		return
 	}
 	v.emit("info", fmt.Sprintf("%s: (%s): %s", op.Addr, typ, line), "provision_progress",
-		map[string]any{"hook": provisionJSON{Resource: resourceToJSON(op.Addr), Provisioner: typ, Output: &line}})
+		map[string]any{"hook": jsonformat.ProvisionHook{Resource: resourceToJSON(op.Addr), Provisioner: typ, Output: &line}})
 }
 
 // PostProvision writes "provision_complete", or "provision_errored" for a
 // failure (whose details a diagnostic carries, unless on_failure is
 // continue).
 func (v *JSONView) PostProvision(op apply.Operation, typ string, err error) {
-	h := map[string]any{"hook": provisionJSON{Resource: resourceToJSON(op.Addr), Provisioner: typ}}
+	h := map[string]any{"hook": jsonformat.ProvisionHook{Resource: resourceToJSON(op.Addr), Provisioner: typ}}
 	if err != nil {
 		v.emit("info", fmt.Sprintf("%s: (%s) Provisioning errored", op.Addr, typ), "provision_errored", h)
 		return
@@ -336,19 +337,9 @@ func uiReason(r plan.ActionReason) string {
 	return r.JSON()
 }
 
-type resourceAddrJSON struct {
-	Addr            string          `json:"addr"`
-	Module          string          `json:"module"`
-	Resource        string          `json:"resource"`
-	ImpliedProvider string          `json:"implied_provider"`
-	ResourceType    string          `json:"resource_type"`
-	ResourceName    string          `json:"resource_name"`
-	ResourceKey     json.RawMessage `json:"resource_key"`
-}
-
-func resourceToJSON(a addrs.AbsResourceInstance) resourceAddrJSON {
+func resourceToJSON(a addrs.AbsResourceInstance) jsonformat.ResourceAddr {
 	r := a.Resource.Resource
-	return resourceAddrJSON{
+	return jsonformat.ResourceAddr{
 		Addr:            a.String(),
 		Module:          a.Module.String(),
 		Resource:        a.Resource.String(),
@@ -359,77 +350,17 @@ func resourceToJSON(a addrs.AbsResourceInstance) resourceAddrJSON {
 	}
 }
 
-type changeJSON struct {
-	Resource resourceAddrJSON `json:"resource"`
-	Action   string           `json:"action"`
-	Reason   string           `json:"reason,omitempty"`
+func changeToJSON(c *plan.ResourceInstanceChange) jsonformat.PlannedChange {
+	return jsonformat.PlannedChange{Resource: resourceToJSON(c.Addr), Action: uiAction(c.Action), Reason: uiReason(c.Reason)}
 }
 
-func changeToJSON(c *plan.ResourceInstanceChange) changeJSON {
-	return changeJSON{Resource: resourceToJSON(c.Addr), Action: uiAction(c.Action), Reason: uiReason(c.Reason)}
-}
-
-type changeSummaryJSON struct {
-	Add       int    `json:"add"`
-	Change    int    `json:"change"`
-	Import    int    `json:"import"`
-	Remove    int    `json:"remove"`
-	Forget    int    `json:"forget"`
-	Operation string `json:"operation"`
-}
-
-type hookJSON struct {
-	Resource resourceAddrJSON `json:"resource"`
-	Action   string           `json:"action"`
-	IDKey    string           `json:"id_key,omitempty"`
-	IDValue  string           `json:"id_value,omitempty"`
-	Elapsed  *float64         `json:"elapsed_seconds,omitempty"`
-}
-
-// provisionJSON is the hook of the provision_* messages; Output only in
-// provision_progress.
-type provisionJSON struct {
-	Resource    resourceAddrJSON `json:"resource"`
-	Provisioner string           `json:"provisioner"`
-	Output      *string          `json:"output,omitempty"`
-}
-
-type outputJSON struct {
-	Sensitive bool            `json:"sensitive"`
-	Type      json.RawMessage `json:"type,omitempty"`
-	Value     json.RawMessage `json:"value,omitempty"`
-	Action    string          `json:"action,omitempty"`
-}
-
-type posJSON struct {
-	Line   int `json:"line"`
-	Column int `json:"column"`
-	Byte   int `json:"byte"`
-}
-
-type rangeJSON struct {
-	Filename string  `json:"filename"`
-	Start    posJSON `json:"start"`
-	End      posJSON `json:"end"`
-}
-
-// diagnosticJSON is a diagnostic as the -json stream and `validate -json` write it.
-type diagnosticJSON struct {
-	Severity string       `json:"severity"`
-	Summary  string       `json:"summary"`
-	Detail   string       `json:"detail"`
-	Address  string       `json:"address,omitempty"`
-	Range    *rangeJSON   `json:"range,omitempty"`
-	Snippet  *snippetJSON `json:"snippet,omitempty"`
-}
-
-func diagnosticToJSON(d diag.Diagnostic, files *sourceFiles) diagnosticJSON {
-	j := diagnosticJSON{Severity: d.Severity.String(), Summary: d.Summary, Detail: d.Detail, Address: d.Address}
+func diagnosticToJSON(d diag.Diagnostic, files *sourceFiles) jsonformat.Diagnostic {
+	j := jsonformat.Diagnostic{Severity: d.Severity.String(), Summary: d.Summary, Detail: d.Detail, Address: d.Address}
 	if hl, _ := diagRanges(d); hl != nil {
-		j.Range = &rangeJSON{
+		j.Range = &jsonformat.Range{
 			Filename: hl.Filename,
-			Start:    posJSON{Line: hl.Start.Line, Column: hl.Start.Column, Byte: hl.Start.Byte},
-			End:      posJSON{Line: hl.End.Line, Column: hl.End.Column, Byte: hl.End.Byte},
+			Start:    jsonformat.Pos{Line: hl.Start.Line, Column: hl.Start.Column, Byte: hl.Start.Byte},
+			End:      jsonformat.Pos{Line: hl.End.Line, Column: hl.End.Column, Byte: hl.End.Byte},
 		}
 		j.Snippet = files.snippet(d)
 	}
@@ -440,13 +371,7 @@ func diagnosticToJSON(d diag.Diagnostic, files *sourceFiles) diagnosticJSON {
 // validity, counts, and the diagnostics with their source snippets.
 func MarshalValidateJSON(ds diag.Diagnostics, sources map[string][]byte) ([]byte, error) {
 	files := newSourceFiles(sources)
-	out := struct {
-		FormatVersion string           `json:"format_version"`
-		Valid         bool             `json:"valid"`
-		ErrorCount    int              `json:"error_count"`
-		WarningCount  int              `json:"warning_count"`
-		Diagnostics   []diagnosticJSON `json:"diagnostics"`
-	}{FormatVersion: "1.0", Diagnostics: []diagnosticJSON{}}
+	out := jsonformat.Validation{FormatVersion: "1.0", Diagnostics: []jsonformat.Diagnostic{}}
 	for _, d := range ds {
 		if d.Severity == diag.Warning {
 			out.WarningCount++

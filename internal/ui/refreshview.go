@@ -11,6 +11,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/plan"
 )
 
@@ -84,7 +85,7 @@ func refreshAddr(a addrs.ObjectAddr) string {
 
 // PreRefresh writes "refresh_start".
 func (v *JSONView) PreRefresh(addr addrs.ObjectAddr, prior cty.Value) {
-	h := refreshHookJSON{Resource: resourceToJSON(addr.Instance)}
+	h := jsonformat.RefreshHook{Resource: resourceToJSON(addr.Instance)}
 	if id := objectID(prior); id != "" {
 		h.IDKey, h.IDValue = "id", id
 	}
@@ -93,7 +94,7 @@ func (v *JSONView) PreRefresh(addr addrs.ObjectAddr, prior cty.Value) {
 
 // PostRefresh writes "refresh_complete".
 func (v *JSONView) PostRefresh(addr addrs.ObjectAddr, current cty.Value) {
-	h := refreshHookJSON{Resource: resourceToJSON(addr.Instance)}
+	h := jsonformat.RefreshHook{Resource: resourceToJSON(addr.Instance)}
 	if id := objectID(current); id != "" {
 		h.IDKey, h.IDValue = "id", id
 	}
@@ -117,9 +118,3 @@ func (v *JSONView) PostRead(addr addrs.AbsResourceInstance, state cty.Value, ela
 
 // errDataReadFailed stands for a failed read, whose diagnostics follow.
 var errDataReadFailed = errors.New("reading the data source failed")
-
-type refreshHookJSON struct {
-	Resource resourceAddrJSON `json:"resource"`
-	IDKey    string           `json:"id_key,omitempty"`
-	IDValue  string           `json:"id_value,omitempty"`
-}

@@ -1,8 +1,12 @@
 package ui
 
 import (
+	"context"
+
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/state"
 )
 
 // SchemaSource finds the schema of a resource type. Renderers use it for
@@ -21,21 +25,7 @@ type ProviderSchemas map[addrs.Provider]*provider.Schemas
 
 // ResourceTypeSchema implements SchemaSource.
 func (m ProviderSchemas) ResourceTypeSchema(p addrs.Provider, mode addrs.ResourceMode, typeName string) (provider.Schema, bool) {
-	ps := m[p]
-	if ps == nil {
-		return provider.Schema{}, false
-	}
-	var s provider.Schema
-	var ok bool
-	if mode == addrs.Data {
-		s, ok = ps.DataSources[typeName]
-	} else {
-		s, ok = ps.ResourceTypes[typeName]
-	}
-	if !ok || s.Block == nil {
-		return provider.Schema{}, false
-	}
-	return s, true
+	return m[p].ResourceTypeSchema(mode, typeName)
 }
 
 // lookupBlock returns the schema block for a resource, or nil.
@@ -48,4 +38,40 @@ func lookupBlock(src SchemaSource, p addrs.Provider, r addrs.Resource) *provider
 		return nil
 	}
 	return s.Block
+}
+
+// PlanSchemas collects the schemas of every provider a plan uses, for rendering.
+func PlanSchemas(ctx context.Context, set *provider.Set, p *plan.Plan) ProviderSchemas {
+	out := ProviderSchemas{}
+	add := func(pc addrs.AbsProviderConfig) {
+		if _, ok := out[pc.Provider]; ok {
+			return
+		}
+		if s, ds := set.Schemas(ctx, pc.Provider); !ds.HasErrors() {
+			out[pc.Provider] = s
+		}
+	}
+	for _, c := range p.Changes {
+		add(c.ProviderConfig)
+	}
+	if p.PriorState != nil {
+		for _, r := range p.PriorState.Resources {
+			add(r.ProviderConfig)
+		}
+	}
+	return out
+}
+
+// StateSchemas collects the schemas of every provider a state uses.
+func StateSchemas(ctx context.Context, set *provider.Set, s *state.State) ProviderSchemas {
+	out := ProviderSchemas{}
+	for _, r := range s.Resources {
+		if _, ok := out[r.ProviderConfig.Provider]; ok {
+			continue
+		}
+		if sch, ds := set.Schemas(ctx, r.ProviderConfig.Provider); !ds.HasErrors() {
+			out[r.ProviderConfig.Provider] = sch
+		}
+	}
+	return out
 }

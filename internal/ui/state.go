@@ -369,3 +369,24 @@ func decodeWithoutSchema(raw []byte) (cty.Value, error) {
 	}
 	return cty.ObjectVal(vals), nil
 }
+
+// RawString is the text `output -raw` prints of v: a string as it is, a
+// number or a bool written out; any other value, null or unknown is an
+// error.
+func RawString(v cty.Value) (string, error) {
+	if v.IsNull() || !v.IsKnown() {
+		return "", fmt.Errorf("the value is null or unknown")
+	}
+	switch v.Type() {
+	case cty.String:
+		return v.AsString(), nil
+	case cty.Number:
+		return v.AsBigFloat().Text('f', -1), nil
+	case cty.Bool:
+		if v.True() {
+			return "true", nil
+		}
+		return "false", nil
+	}
+	return "", fmt.Errorf("the -raw option only supports strings, numbers, and boolean values, but the output value is %s; use -json for complex values", v.Type().FriendlyName())
+}

@@ -8,6 +8,8 @@
 // -reduced writes rig.hcl with recorded_dependencies = "reduced", which
 // graphs of many distinct resource blocks in deep layers need (see
 // bench/README.md).
+//
+// It imports bench/gen.
 package main
 
 import (

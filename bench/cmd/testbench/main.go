@@ -8,6 +8,8 @@
 //	go build -o /tmp/rig ./cmd/rig
 //	go run ./bench/cmd/testbench -rig /tmp/rig -tofu /path/to/tofu \
 //	  -mirror "$RIG_TEST_PROVIDER_MIRROR" -rounds 3
+//
+// It imports bench/tofutest.
 package main
 
 import (

@@ -16,6 +16,8 @@
 // -record writes each fixture's outcomes under the reference tool into its
 // outcomes.txt (for the fixture tests of internal/command, which run rig
 // alone), instead of comparing.
+//
+// It imports bench/tofutest.
 package main
 
 import (

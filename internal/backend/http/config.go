@@ -96,6 +96,10 @@ var (
 	MapSettings    = map[string]bool{"headers": true}
 )
 
+// OpenTofuOnly are the settings OpenTofu's http schema has and
+// Terraform's lacks.
+var OpenTofuOnly = []string{"headers"}
+
 // SensitiveSettings are the settings whose values must never be shown.
 var SensitiveSettings = map[string]bool{"password": true, "client_private_key_pem": true}
 

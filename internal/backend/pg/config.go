@@ -63,6 +63,10 @@ var EnvVars = map[string]string{
 	"skip_index_creation":  "PG_SKIP_INDEX_CREATION",
 }
 
+// OpenTofuOnly are the settings OpenTofu's pg schema has and Terraform's
+// lacks.
+var OpenTofuOnly = []string{"table_name", "index_name"}
+
 // BoolSettings are the settings whose values are booleans; the others are
 // strings.
 var BoolSettings = map[string]bool{

@@ -115,9 +115,10 @@ type WebIdentity struct {
 	PolicyARNs       []string
 }
 
-// Problem is a configuration problem found by Validate, named by the path
-// of the setting it concerns ("bucket", "assume_role.duration"; "" for
-// the block as a whole), in the words Terraform and OpenTofu use.
+// Problem is a configuration problem found by ConfigFromSettings or
+// Validate, named by the path of the setting it concerns ("bucket",
+// "assume_role.duration"; "" for the block as a whole), in the words
+// Terraform and OpenTofu use.
 type Problem struct {
 	Path    string
 	Summary string

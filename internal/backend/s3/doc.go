@@ -41,6 +41,11 @@
 // head, and DeleteWorkspace the whole journal. Terraform and OpenTofu
 // ignore these objects.
 //
-// It imports only the standard library, the AWS SDK for Go v2 and
+// Settings. Schema types the settings of a backend "s3" block, the union of
+// Terraform's and OpenTofu's schemas (TerraformSchema, OpenTofuSchema),
+// and ConfigFromSettings builds a Config from them and the environment
+// (settings.go).
+//
+// It imports only the standard library, the AWS SDK for Go v2, go-cty and
 // internal/backend.
 package s3

@@ -6,7 +6,9 @@
 // gives each test its own PostgreSQL schema or S3 bucket with the backend
 // block that selects it.
 //
-// It imports internal/backend, internal/backend/pg with pgtest,
-// internal/backend/s3 with s3test, internal/state/journal and
-// internal/state/statefile — never internal/command, whose own tests use it.
+// It imports internal/backend, internal/backend/pg,
+// internal/backend/pg/pgtest, internal/backend/s3,
+// internal/backend/s3/s3test, internal/state/journal and
+// internal/state/statefile — never the command package, whose own tests use
+// it.
 package commandtest

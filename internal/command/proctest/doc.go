@@ -5,5 +5,6 @@
 // newcomer types them. They share internal/command's harness through
 // commandtest and run beside the other packages' tests.
 //
-// It has only tests, which import internal/command and its commandtest.
+// It imports no rig package: it has only tests, which import the command
+// package and its commandtest.
 package proctest

@@ -3,6 +3,7 @@
 // the configuration files, so that `rig apply PLANFILE` applies exactly what
 // was planned, and only while the state is still the one planned against.
 //
-// It imports internal/addrs, internal/marks, internal/plan, internal/state,
-// internal/state/statefile and the cty libraries.
+// It imports internal/addrs, internal/ctyjson, internal/marks,
+// internal/plan, internal/state, internal/state/statefile and the cty
+// libraries.
 package planfile

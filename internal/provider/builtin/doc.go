@@ -6,5 +6,6 @@
 // outputs through a reader its user supplies, and its functions
 // encode_tfvars, decode_tfvars and encode_expr.
 //
-// It imports internal/diag, internal/provider and the hcl/cty libraries.
+// It imports internal/addrs, internal/ctyjson, internal/diag,
+// internal/provider and the hcl/cty libraries.
 package builtin

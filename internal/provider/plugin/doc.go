@@ -13,6 +13,8 @@
 // contract lives in the subpackages tfplugin5 and tfplugin6 (generated from
 // the .proto files there).
 //
-// It imports internal/addrs, internal/diag, internal/provider, its tfplugin5
-// and tfplugin6 subpackages, go-plugin, go-hclog, grpc and go-cty.
+// It imports internal/addrs, internal/diag, internal/provider, its
+// subpackages internal/provider/plugin/tfplugin5 and
+// internal/provider/plugin/tfplugin6, go-plugin, go-hclog, grpc and
+// go-cty.
 package plugin

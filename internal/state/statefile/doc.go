@@ -10,5 +10,6 @@
 // & as json.Marshal does), writing re-indents them in place, and nothing
 // here decodes them.
 //
-// It imports only the standard library, internal/addrs, internal/state and go-cty.
+// It imports only the standard library, internal/addrs, internal/ctyjson,
+// internal/parallel, internal/state and go-cty.
 package statefile

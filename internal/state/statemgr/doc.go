@@ -12,6 +12,7 @@
 // lock, folds a journal into a new snapshot before anything else reads it.
 // The stores and their journals are internal/backend's.
 //
-// It imports internal/addrs, internal/backend, internal/diag, internal/state
-// (and its journal and statefile packages) and internal/version.
+// It imports internal/addrs, internal/backend, internal/diag,
+// internal/state, internal/state/journal, internal/state/statefile and
+// internal/version.
 package statemgr

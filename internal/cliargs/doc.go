@@ -1,0 +1,8 @@
+// Package cliargs owns the command line as the environment extends it and
+// as the log shows it: the words of TF_CLI_ARGS and TF_CLI_ARGS_NAME,
+// split as a POSIX shell splits them and inserted after the command's
+// name as Terraform and OpenTofu insert them, and the arguments with the
+// values of -var and -backend-config settings redacted.
+//
+// It imports no rig package.
+package cliargs

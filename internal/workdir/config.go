@@ -1,0 +1,143 @@
+package workdir
+
+import (
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/corelog"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/eval"
+	"github.com/rig-iac/rig/internal/getmodules"
+)
+
+// LoadConfig loads the configuration of the working directory (or of
+// Options.ConfigDir) and the modules it calls, installed ones through the
+// manifest init wrote; its providers whose source address names no
+// registry host are placed under the host the working directory records
+// them with (registry.opentofu.org where OpenTofu initialized it; see
+// getproviders.RegistryHosts).
+func (d *Dir) LoadConfig() (*config.Module, diag.Diagnostics) {
+	hosts := d.RegistryHosts()
+	dir := d.root
+	if d.opts.ConfigDir != "" {
+		dir = d.path(d.opts.ConfigDir)
+	}
+	start := time.Now()
+	mod, ds := config.LoadTree(dir, config.TreeOptions{Resolve: d.installedModules(), ProviderHost: hosts.Provider})
+	d.logConfig(mod, ds, time.Since(start))
+	return mod, ds
+}
+
+// LoadCheckedConfig is LoadConfig for the commands that work with the
+// configuration (init, validate, graph and the operations): a configuration
+// that loads without errors must also accept the OpenTofu version rig
+// stands in for, in every module's required_version, and every provider
+// block's for_each must be one a static evaluation can compute (as
+// OpenTofu checks while loading).
+func (d *Dir) LoadCheckedConfig() (*config.Module, diag.Diagnostics) {
+	cfg, ds := d.LoadConfig()
+	if cfg != nil && !ds.HasErrors() {
+		ds = ds.Append(cfg.CheckCoreVersion())
+		for _, mod := range cfg.AllModules() {
+			for _, key := range slices.Sorted(maps.Keys(mod.ProviderConfigs)) {
+				ds = ds.Append(eval.CheckProviderForEach(mod, mod.ProviderConfigs[key]))
+			}
+		}
+	}
+	return cfg, ds
+}
+
+// IsEmptyConfig reports whether mod was loaded from a directory without a
+// configuration file (.tf, .tf.json, .tofu, .tofu.json). As in OpenTofu,
+// init and validate accept such a directory, and so do destroys (of
+// whatever the state holds); plan, apply, import and providers refuse it
+// (NoConfigurationDiag).
+func IsEmptyConfig(mod *config.Module) bool { return mod != nil && len(mod.Sources) == 0 }
+
+// NoConfigurationDiag is the error of a command that needs a configuration
+// run in a directory without one: what says which command (the lock
+// operation of plan or apply, or the command's name).
+func (d *Dir) NoConfigurationDiag(what string) diag.Diagnostic {
+	switch what {
+	case "OperationTypePlan":
+		return diag.Errorf("No configuration files", "Plan requires configuration to be present. Planning without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run plan with the -destroy option. Otherwise, create a rig configuration file (.tf file) and try again.")
+	case "OperationTypeApply":
+		return diag.Errorf("No configuration files", "Apply requires configuration to be present. Applying without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run 'rig destroy' instead.")
+	}
+	dir, err := filepath.Abs(d.root)
+	if err != nil {
+		dir = "."
+	}
+	return diag.Errorf("No configuration files", "The directory %s contains no rig configuration files (.tf, .tf.json, .tofu or .tofu.json).", dir)
+}
+
+// Cwd returns path.cwd: the absolute directory rig was started in, before
+// any -chdir (Options.StartDir; the configuration is read after it), with
+// forward slashes, as OpenTofu gives it.
+func (d *Dir) Cwd() (string, diag.Diagnostics) {
+	wd, err := d.opts.StartDir, error(nil)
+	if wd == "" {
+		wd, err = os.Getwd()
+	}
+	if err == nil {
+		wd, err = filepath.Abs(wd)
+	}
+	if err != nil {
+		return "", diag.Diagnostics{diag.Errorf("Failed to get the working directory", "rig could not find the absolute path of its working directory, which path.cwd stands for: %s.", err)}
+	}
+	return filepath.ToSlash(wd), nil
+}
+
+// installedModules resolves the sources of module calls that are not local
+// paths through the manifest `rig init` (or terraform/tofu init) wrote in
+// .terraform/modules (modules in TF_DATA_DIR).
+func (d *Dir) installedModules() config.ModuleDirResolver {
+	modulesDir := d.DataPath("modules")
+	var (
+		once     sync.Once
+		manifest getmodules.Manifest
+		err      error
+	)
+	return func(key string, call *config.ModuleCall) (string, diag.Diagnostics) {
+		once.Do(func() { manifest, err = getmodules.ReadManifest(modulesDir) })
+		if err != nil {
+			return "", diag.Diagnostics{diag.At(call.DeclRange, "Failed to read module manifest", err.Error())}
+		}
+		rec, ok := manifest.Record(key)
+		if !ok {
+			return "", diag.Diagnostics{config.NotInstalledDiag(call, key)}
+		}
+		if src, perr := getmodules.ParseSource(call.Source); perr == nil && !src.Matches(rec.Source) {
+			return "", diag.Diagnostics{diag.At(call.SourceRange, "Module source has changed",
+				"The source address was changed since this module was installed. Run \"rig init\" to install all modules required by this configuration.")}
+		}
+		return d.path(filepath.FromSlash(rec.Dir)), nil
+	}
+}
+
+// logConfig records the configuration loaded: how many modules and files,
+// resources and module calls, in how long, and whether it had errors.
+func (d *Dir) logConfig(mod *config.Module, ds diag.Diagnostics, elapsed time.Duration) {
+	log := d.opts.Log
+	if !log.Enabled(corelog.Info) || mod == nil {
+		return
+	}
+	modules, files, resources := 0, 0, 0
+	var walk func(*config.Module)
+	walk = func(c *config.Module) {
+		modules++
+		resources += len(c.ManagedResources) + len(c.DataResources)
+		for _, child := range c.Children {
+			walk(child)
+		}
+	}
+	walk(mod)
+	files = len(mod.Sources)
+	log.Info("configuration loaded", corelog.Int("modules", modules), corelog.Int("files", files), corelog.Int("resources", resources),
+		corelog.Int("diagnostics", len(ds)), corelog.Bool("errors", ds.HasErrors()), corelog.Duration("elapsed", elapsed))
+}

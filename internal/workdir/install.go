@@ -1,0 +1,128 @@
+package workdir
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/getmodules"
+	"github.com/rig-iac/rig/internal/getproviders"
+	"github.com/rig-iac/rig/internal/provider"
+)
+
+// ModuleInstaller returns the installer of the modules the configuration
+// calls into the data directory's modules (init, get, init
+// -from-module): registry tokens from the CLI configuration and the
+// TF_TOKEN_… variables, the registry retries and timeout the environment
+// sets, the registry host the working directory records modules under.
+// The diagnostics are warnings about the credentials. upgrade installs the
+// newest versions allowed; out receives what it tells people (nil:
+// nothing).
+func (d *Dir) ModuleInstaller(upgrade bool, out io.Writer) (getmodules.Installer, diag.Diagnostics) {
+	creds, ds := getproviders.LoadCredentials(os.Environ())
+	inst := getmodules.Installer{
+		ModulesDir:          filepath.ToSlash(d.DataPath("modules")),
+		Upgrade:             upgrade,
+		Out:                 out,
+		HTTPClient:          d.opts.ModuleHTTPClient,
+		Credentials:         creds,
+		DefaultRegistryHost: d.RegistryHosts().DefaultHost(),
+		RegistryRetries:     d.opts.CLIConfig.RegistryRetries,
+		RegistryTimeout:     d.opts.CLIConfig.RegistryTimeout,
+	}
+	return inst, ds
+}
+
+// LoadRootModule loads the root module alone, without the modules it
+// calls: what installing those starts from.
+func (d *Dir) LoadRootModule() (*config.Module, diag.Diagnostics) {
+	return config.LoadDir(d.root)
+}
+
+// InstallProvidersOptions are init's provider options.
+type InstallProvidersOptions struct {
+	// PluginDirs are the -plugin-dir directories: the only sources of
+	// packages, remembered for later inits; none uses those the last init
+	// remembered, or the CLI configuration's.
+	PluginDirs []string
+	// Upgrade selects the newest versions allowed, ignoring the lock file.
+	Upgrade bool
+	// LockfileReadonly (-lockfile=readonly) checks the lock file, never
+	// writing it.
+	LockfileReadonly bool
+	// Out receives what the step tells people.
+	Out io.Writer
+}
+
+// InstallProviders is init's provider step: it makes the data directory,
+// checks the built-in
+// providers start, installs every plugin provider the modules of the
+// configuration require (their version constraints merged) from the
+// sources of the CLI configuration (skipping dev_overrides and reattached
+// providers) and records the selections in the dependency lock file
+// (lockfile.go).
+func (d *Dir) InstallProviders(ctx context.Context, cfg *config.Module, opts InstallProvidersOptions) diag.Diagnostics {
+	out := opts.Out
+	if err := os.MkdirAll(d.DataDir(), 0o755); err != nil {
+		return diag.Diagnostics{diag.Errorf("Failed to initialize", "Creating %s: %s", d.DataDir(), err)}
+	}
+	var ds diag.Diagnostics
+	builtins := provider.NewSet(d.ProviderFactories())
+	defer builtins.Close()
+	for _, p := range TreeRequiredProviders(cfg) {
+		if !p.IsBuiltIn() {
+			continue
+		}
+		if _, more := builtins.Schemas(ctx, p); more.HasErrors() {
+			ds = ds.Append(more)
+			continue
+		}
+		fmt.Fprintf(out, "- %s is built in to rig\n", p)
+	}
+	reqs, more := TreeRequirements(cfg)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return ds
+	}
+	pp := d.loadPluginProviders()
+	ds = ds.Append(pp.devWarning)
+	var toInstall []getproviders.Requirement
+	for _, req := range reqs {
+		if pp.overridden[req.Provider] {
+			fmt.Fprintf(out, "- Using %s from the development overrides or %s; skipping installation\n", req.Provider.ForDisplay(), "TF_REATTACH_PROVIDERS")
+			continue
+		}
+		toInstall = append(toInstall, req)
+	}
+
+	cli := d.opts.CLIConfig
+	ds = ds.Append(d.opts.CLIConfigProblems)
+	pluginDirs := opts.PluginDirs
+	if len(pluginDirs) > 0 {
+		if err := d.writePluginPath(pluginDirs); err != nil {
+			return ds.Append(diag.Errorf("Failed to initialize", "Recording -plugin-dir: %s", err))
+		}
+	} else {
+		pluginDirs = d.ReadPluginPath()
+	}
+	sources, more := cli.Sources(pluginDirs, cli.Client())
+	ds = ds.Append(more)
+	inst := &getproviders.Installer{
+		Sources:           sources,
+		TargetDir:         d.providersDir(),
+		CacheDir:          cli.PluginCacheDir,
+		CacheMayBreakLock: cli.CacheMayBreakLock,
+		Log:               func(s string) { fmt.Fprintln(out, s) },
+	}
+	old := pp.locks
+	locks, more := inst.Install(ctx, toInstall, old, getproviders.InstallOptions{Upgrade: opts.Upgrade})
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return ds
+	}
+	return ds.Append(d.recordLocks(old, locks, opts.LockfileReadonly, out))
+}

@@ -1,0 +1,51 @@
+package workdir
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/getproviders"
+)
+
+// WriteProviderTree writes the providers mod requires (`rig providers`), with their version
+// constraints, then its child modules' subtrees, each line after prefix.
+func WriteProviderTree(w io.Writer, mod *config.Module, prefix string) diag.Diagnostics {
+	reqs, ds := ProviderRequirements(mod)
+	cons := map[addrs.Provider]getproviders.Constraints{}
+	for _, r := range reqs {
+		cons[r.Provider] = r.Constraints
+	}
+	var lines []string
+	for _, p := range RequiredProviders(mod) {
+		line := "provider[" + p.String() + "]"
+		if c := cons[p]; len(c) > 0 {
+			line += " " + c.String()
+		}
+		lines = append(lines, line)
+	}
+	children := slices.Sorted(maps.Keys(mod.Children))
+	n := len(lines) + len(children)
+	branch := func(i int) (string, string) {
+		if i == n-1 {
+			return "└── ", "    "
+		}
+		// The continuation is "│", two no-break spaces and a space, as
+		// terraform prints it.
+		return "├── ", "│\u00a0\u00a0 "
+	}
+	for i, l := range lines {
+		b, _ := branch(i)
+		fmt.Fprintf(w, "%s%s%s\n", prefix, b, l)
+	}
+	for j, name := range children {
+		b, next := branch(len(lines) + j)
+		fmt.Fprintf(w, "%s%smodule.%s\n", prefix, b, name)
+		ds = ds.Append(WriteProviderTree(w, mod.Children[name], prefix+next))
+	}
+	return ds
+}

@@ -1,0 +1,122 @@
+package workdir
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/rig-iac/rig/internal/backend"
+	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/corelog"
+	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/encryption"
+	"github.com/rig-iac/rig/internal/state"
+	"github.com/rig-iac/rig/internal/state/statefile"
+	"github.com/rig-iac/rig/internal/state/statemgr"
+)
+
+// Backend returns the state backend the configuration selects: the one
+// `rig init` recorded (see resolveBackend), or the local backend with the
+// legacy options' files when they are given.
+func (d *Dir) Backend(cfg *config.Module) (backend.Backend, diag.Diagnostics) {
+	if d.opts.Legacy.Active() {
+		return d.legacyStateBackend(cfg)
+	}
+	return d.resolveBackend(cfg)
+}
+
+// StateStore opens the state store of the selected workspace, encrypted
+// as the configuration's encryption block says.
+func (d *Dir) StateStore(ctx context.Context, cfg *config.Module) (backend.Store, diag.Diagnostics) {
+	b, ds := d.Backend(cfg)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	enc, more := EncryptionOf(cfg)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	log := d.opts.Log
+	store, err := b.Store(ctx, d.Workspace())
+	if err != nil {
+		return nil, ds.Append(diag.Errorf("Failed to open state", "%s", err))
+	}
+	log.Debug("state store opened", corelog.String("workspace", d.Workspace()), corelog.String("path", store.Path()))
+	if log.Enabled(corelog.Info) {
+		store = loggedStore{Store: store, log: log}
+	}
+	d.encryption = enc
+	if enc != nil {
+		store = encryptedStore{Store: store, enc: enc}
+	}
+	return store, ds
+}
+
+// ReadState reads the workspace's state. No state, or one that is empty
+// or only white space, is an empty state, as in OpenTofu.
+func ReadState(ctx context.Context, store backend.Store) (*state.State, diag.Diagnostics) {
+	data, err := store.Read(ctx)
+	if err != nil {
+		return nil, diag.Diagnostics{diag.Errorf("Failed to load state", "%s", err)}
+	}
+	s, err := statefile.Parse(data)
+	switch {
+	case errors.Is(err, statefile.ErrEmpty):
+		return state.New(), nil
+	case err != nil && encryption.IsEncrypted(data):
+		return nil, diag.Diagnostics{diag.Errorf("Failed to load state", "%s is encrypted, and the configuration has no encryption block with a state target to decrypt it. The state was left untouched.", store.Path())}
+	case err != nil:
+		return nil, diag.Diagnostics{diag.Errorf("Failed to load state", "Reading %s: %s. The state was left untouched.", store.Path(), err)}
+	}
+	return s, nil
+}
+
+// CurrentState reads the state of the selected workspace without locking
+// it: a crashed run's journal is applied in memory only.
+func (d *Dir) CurrentState(ctx context.Context, cfg *config.Module) (*state.State, diag.Diagnostics) {
+	store, ds := d.StateStore(ctx, cfg)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	s, more := ReadState(ctx, store)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	_, more = statemgr.Replay(ctx, store, s)
+	return s, ds.Append(more)
+}
+
+// LockState takes the state lock for an operation, waiting up to timeout.
+// unlock releases it; a failure to release it is written to the
+// Warnings of the Options.
+func (d *Dir) LockState(ctx context.Context, store backend.Store, operation string, timeout time.Duration) (unlock func(), ds diag.Diagnostics) {
+	info := backend.NewLockInfo(operation)
+	id, err := backend.LockWithTimeout(ctx, store, info, timeout)
+	if err != nil {
+		var le *backend.LockError
+		detail := err.Error()
+		if errors.As(err, &le) {
+			detail = le.Error()
+		}
+		return nil, diag.Diagnostics{diag.Errorf("Error acquiring the state lock", "%s\n\nrig acquires a state lock to protect the state from being written by multiple users at the same time. Please resolve the issue above and try again. For most commands, you can disable locking with the \"-lock=false\" flag, but this is not recommended.", detail)}
+	}
+	log := d.opts.Log
+	log.Debug("state locked", corelog.String("path", store.Path()), corelog.String("operation", operation), corelog.String("lock_id", id))
+	return func() {
+		if err := store.Unlock(context.Background(), id); err != nil {
+			fmt.Fprintf(d.opts.Warnings, "Error releasing the state lock: %s\n", err)
+			return
+		}
+		log.Debug("state unlocked", corelog.String("path", store.Path()), corelog.String("lock_id", id))
+	}, nil
+}
+
+// LockOptions say whether and how long a command waits for the state lock
+// (-lock, -lock-timeout).
+type LockOptions struct {
+	Lock    bool
+	Timeout time.Duration
+}
