@@ -37,6 +37,9 @@ func TestSmoke(t *testing.T) {
 		{"apply", "ApplyResourceChange calls", byStep["apply"].stats.Providers.RPCs["ApplyResourceChange"], n},
 		{"no-op plan", "objects read", byStep["no-op plan"].stats.Calls["GetObject"], n},
 		{"no-op plan", "ReadResource calls", byStep["no-op plan"].stats.Providers.RPCs["ReadResource"], n},
+		{"no-op plan, rig -refresh=changed (first)", "objects read", byStep["no-op plan, rig -refresh=changed (first)"].stats.Calls["GetObject"], n},
+		{"no-op plan, rig -refresh=changed", "objects read", byStep["no-op plan, rig -refresh=changed"].stats.Calls["GetObject"], 0},
+		{"drift (others: plan -refresh-only)", "objects read", byStep["drift (others: plan -refresh-only)"].stats.Calls["GetObject"], n},
 		{"destroy", "objects deleted", byStep["destroy"].stats.Calls["DeleteObject"], n},
 		{"destroy", "objects left", int64(byStep["destroy"].stats.Objects), 0},
 	}

@@ -123,7 +123,11 @@ func TestWritesBackOffWhenThrottled(t *testing.T) {
 	set := provider.NewSet(s.factories())
 	defer set.Close()
 	set.Adapt(provider.Adaptive{Ceiling: 64})
-	_, ds = Apply(context.Background(), loadConfig(t, src), p, set, Options{Parallelism: 10})
+	// The limit falls when rig has t0's answer, a moment after the
+	// provider recorded its end: the operations that start once rig
+	// reported t0 ended are the ones the lower limit governs.
+	fell := &throttleSeen{prov: s.prov, addr: "test_thing.t0"}
+	_, ds = Apply(context.Background(), loadConfig(t, src), p, set, Options{Parallelism: 10, Hooks: fell})
 	if !ds.HasErrors() || !strings.Contains(ds.Err().Error(), "ThrottlingException") {
 		t.Fatalf("want the throttling error of t0, got %v", ds.Err())
 	}
@@ -137,7 +141,7 @@ func TestWritesBackOffWhenThrottled(t *testing.T) {
 		t.Errorf("limit after one throttling error: %d, want 10/2 = 5", got)
 	}
 	for _, x := range ops {
-		if x.Start < throttled.End {
+		if x.Start < throttled.End || x.Start <= fell.lastStart {
 			continue
 		}
 		alongside := 0
@@ -152,5 +156,24 @@ func TestWritesBackOffWhenThrottled(t *testing.T) {
 	}
 	if len(ops) != 30 {
 		t.Errorf("%d operations ran, want 30", len(ops))
+	}
+}
+
+// throttleSeen records, when rig reports the operation on addr ended, the
+// latest start the provider has recorded so far.
+type throttleSeen struct {
+	NoHooks
+	prov      *providertest.Provider
+	addr      string
+	lastStart int
+}
+
+// PostApply implements Hooks.
+func (h *throttleSeen) PostApply(op Operation, _ Result) {
+	if op.Addr.String() != h.addr {
+		return
+	}
+	for _, o := range h.prov.Ops() {
+		h.lastStart = max(h.lastStart, o.Start)
 	}
 }

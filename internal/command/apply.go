@@ -172,7 +172,14 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 		rec = sess.NewTimelineRecorder(g, f.destroy)
 		hooks = append(hooks, rec)
 	}
+	phase := ui.PhaseApply
+	if f.destroy {
+		phase = ui.PhaseDestroy
+	}
+	useProgressInterval(out.progress, sess)
+	endProgress := out.progress.Begin(phase, ui.OperationCount(p), false)
 	final, ds := sess.Apply(ctx, p, workdir.ApplyOptions{Graph: g, Hooks: hooks, Intents: applyIntents})
+	endProgress()
 	var note string
 	var record *timeline.Record
 	if rec != nil {
@@ -187,7 +194,13 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 	}
 	// A final write covers anything not yet persisted (it is skipped when
 	// nothing changed); errored.tfstate keeps what the backend refuses.
-	ds = ds.Append(sess.Persist(final, m.Out))
+	persisted := sess.Persist(final, m.Out)
+	ds = ds.Append(persisted)
+	if !persisted.HasErrors() {
+		if err := m.recordRefreshTimes(p, final, true); err != nil {
+			ds = ds.Append(warningf("Failed to record refresh times", "%s", err))
+		}
+	}
 	ds = ds.Append(forgottenError(p, f))
 	m.dir().CloseIntents(intents, !ds.HasErrors())
 	out.diagnostics(withoutDeprecations(ds))
@@ -250,12 +263,14 @@ func withoutDeprecations(ds diag.Diagnostics) diag.Diagnostics {
 // state is still the one it was planned against and the configuration is unchanged.
 func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *operationFlags) int {
 	// The configuration says how the plan is encrypted; its errors are reported below.
+	m.useSavedPlanVariables(path)
 	cfg, _ := m.loadConfigQuiet()
 	pf, err := workdir.ReadPlan(path, cfg)
 	if err != nil {
 		out.diagnostics(diag.Diagnostics{diag.Errorf("Failed to load plan file", "%s", err)})
 		return 1
 	}
+	m.dir().UseSavedPlanVariables(pf.Plan.Variables)
 	if len(f.vars) > 0 {
 		out.diagnostics(diag.Diagnostics{diag.Errorf("Can't set variables when applying a saved plan",
 			"The -var and -var-file options cannot be used when applying a saved plan file, because a saved plan includes the variable values that were set when it was created.")})

@@ -53,6 +53,10 @@ With -plan, rig first makes a plan, as "rig plan" would, and evaluates the expre
 Update the state file of the current workspace to match the remote objects it records, reading each object and the data sources, without changing any object.
 
 This is the same as "rig apply -refresh-only -auto-approve": prefer "rig apply -refresh-only", which shows what changed outside of rig and asks for approval before recording it.`},
+		"drift": {runDrift, "Report what changed outside rig, writing nothing", "[options]", `
+Read back every object the current workspace's state records, at the pace its providers' APIs allow, and report each attribute that changed outside rig, and each object deleted outside rig. The check blocks and the resources' preconditions and postconditions are evaluated against what was read; their failures are warnings.
+
+Nothing is written: neither the state nor a plan. The exit code is 0 when nothing changed and every condition holds, 1 on an error, and 2 when something changed outside rig or a condition failed. To record the changes in the state, run "rig apply -refresh-only"; to undo them, "rig apply".`},
 		"destroy": {runDestroy, "Destroy previously-created infrastructure", "[options]", `
 Destroy every remote object the current workspace's state manages.
 

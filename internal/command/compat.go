@@ -3,6 +3,7 @@ package command
 import (
 	"flag"
 	"fmt"
+	"github.com/rig-iac/rig/internal/workdir"
 	"slices"
 	"strings"
 
@@ -35,8 +36,6 @@ type compatFlag struct {
 
 // Reasons shared by several commands.
 const (
-	varsUnused        = "Accepted for OpenTofu's sake, which evaluates variables in module sources, backend settings and encryption here; rig takes those as literal values only, so the `NAME=VALUE` is not used."
-	varFilesUnused    = "Accepted for OpenTofu's sake (see -var); the variables of the file at `PATH` are not used."
 	remoteVersionNote = "Accepted without effect: rig has no remote or cloud backend whose OpenTofu or Terraform version this would overlook."
 )
 
@@ -47,15 +46,16 @@ var jsonStreamFlags = []compatFlag{
 	{name: "json-into", kind: compatStream, usage: "Write the machine-readable output -json prints into `FILE` (created or truncated, mode 0600), while the human output goes to the terminal as usual."},
 }
 
-// varFlags are -var and -var-file on a command that takes but does not use
-// them.
-var varFlags = []compatFlag{
-	{name: "var", kind: compatIgnored, usage: varsUnused},
-	{name: "var-file", kind: compatIgnored, usage: varFilesUnused},
-}
+// varFlags are -var and -var-file on a command that does not plan: they
+// set the root variables the configuration's static expressions (module
+// sources and versions, backend and encryption settings) refer to, as in
+// OpenTofu 1.12 (addCompatFlags defines them with Meta.varFlags).
+var varFlags = []compatFlag{{name: "var"}, {name: "var-file"}}
 
 var (
 	ignoreRemoteVersion = compatFlag{name: "ignore-remote-version", kind: compatIgnored, isBool: true, usage: remoteVersionNote}
+	// invokeAction is Terraform 1.14's -invoke=action.TYPE.NAME.
+	invokeAction = compatFlag{name: "invoke", kind: compatRefused, usage: "action blocks are read and checked, but actions are not run yet, so none can be invoked"}
 )
 
 // compatFlags lists, by command, the options of OpenTofu 1.12 and
@@ -65,6 +65,7 @@ var (
 var compatFlags = map[string][]compatFlag{
 	"init":     append([]compatFlag{ignoreRemoteVersion}, varFlags...),
 	"get":      slices.Clone(varFlags),
+	"modules":  slices.Clone(varFlags),
 	"validate": slices.Clone(varFlags),
 	"test": {
 		{name: "cloud-run", kind: compatRefused, usage: "rig runs tests where it runs; it has no HCP Terraform or Terraform Enterprise to run them remotely"},
@@ -79,6 +80,8 @@ var compatFlags = map[string][]compatFlag{
 		{name: "module-depth", kind: compatIgnored, usage: "Accepted without effect, as in Terraform, where it is deprecated: every module is drawn; `N` is not used."},
 		{name: "verbose", kind: compatIgnored, isBool: true, usage: "Accepted without effect: rig's graphs have no nodes that only OpenTofu's verbose graph would show."},
 	}, varFlags...),
+	"plan":  {invokeAction},
+	"apply": {invokeAction},
 	"refresh": {
 		{name: "destroy", kind: compatRefused, isBool: true, usage: "refresh only updates the state to match remote objects; to destroy them, use \"rig destroy\""},
 		{name: "refresh-only", kind: compatIgnored, isBool: true, usage: "Accepted without effect: refresh is always refresh-only."},
@@ -130,6 +133,12 @@ func (m *Meta) addCompatFlags(fs *flag.FlagSet) *compatState {
 	cs := &compatState{}
 	for _, cf := range compatFlags[fs.Name()] {
 		if fs.Lookup(cf.name) != nil {
+			continue
+		}
+		if cf.name == "var" || cf.name == "var-file" {
+			// Root variables, for what the configuration evaluates
+			// statically (module sources, backend, encryption).
+			m.varFlags(fs, new([]workdir.VarArg))
 			continue
 		}
 		usage := cf.usage

@@ -34,6 +34,7 @@ func runConsole(m *Meta, args []string) int {
 	var vars []workdir.VarArg
 	fs.Var(varFlagValue{items: &vars}, "var", "Set a value for one of the input variables in the root module: `NAME=VALUE`. Use this option more than once to set more than one variable.")
 	fs.Var(varFlagValue{items: &vars, file: true}, "var-file", "Load variable values from the file at `PATH`, in addition to terraform.tfvars and *.auto.tfvars. Use this option more than once to load more than one file.")
+	m.varArgs = &vars
 	m.addLegacyStateFlags(fs, legacyStateOnly)
 	m.legacy.AnyBackend = true
 	planned := fs.Bool("plan", false, "Make a plan first, as \"rig plan\" does, and evaluate the expressions against the values it plans (unknown until apply where the plan cannot know them) rather than against the state.")

@@ -103,7 +103,9 @@ func TestPGConnectionLossMidApply(t *testing.T) {
 			if !tc.reconnect {
 				pgtest.Exec(t, server, "ALTER DATABASE "+dbName+" ALLOW_CONNECTIONS false")
 			}
-			if n := terminateSessions(t, server, app); n != 1 {
+			// The session holding the lock, and any other rig has open at
+			// that moment (a read of the remote state closing): all lost.
+			if n := terminateSessions(t, server, app); n < 1 {
 				t.Fatalf("terminated %d sessions of rig, want the one holding the lock", n)
 			}
 			letGo()

@@ -19,7 +19,7 @@ func runExplain(m *Meta, args []string) int {
 	fs := m.flagSet("explain")
 	var f operationFlags
 	f.refresh, f.lock, f.parallelism = true, true, 10
-	addVarFlags(fs, &f.vars)
+	m.varFlags(fs, &f.vars)
 	fs.Func("replace", "Plan as if -replace named the resource instance at `ADDRESS`. Use this option more than once to replace more than one instance.", func(s string) error {
 		f.replace = append(f.replace, s)
 		return nil
@@ -85,6 +85,7 @@ func runExplain(m *Meta, args []string) int {
 // the plan is nil and code is the exit status.
 func (m *Meta) explainedPlan(path string, f *operationFlags) (p *plan.Plan, cfg *config.Module, code int) {
 	if path != "" {
+		m.useSavedPlanVariables(path)
 		own, _ := m.loadConfigQuiet() // for the plan's encryption, if any
 		pf, err := workdir.ReadPlan(path, own)
 		if err != nil {

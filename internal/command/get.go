@@ -45,6 +45,7 @@ func runGet(m *Meta, args []string) int {
 	inst, more := m.dir().ModuleInstaller(*update, m.Out)
 	ds = ds.Append(more)
 	_, more = inst.Install(context.Background(), root)
+	m.addDiagnosticSources(more)
 	ds = ds.Append(more)
 	m.showDiagnostics(ds)
 	if ds.HasErrors() {

@@ -89,6 +89,7 @@ func runGraph(m *Meta, args []string) int {
 // graphSavedPlan draws the operations of the plan saved at path, with the
 // configuration it records.
 func (m *Meta) graphSavedPlan(path, outPath, format string) int {
+	m.useSavedPlanVariables(path)
 	cfg, _ := m.loadConfigQuiet() // for the plan's encryption, if any
 	pf, err := workdir.ReadPlan(path, cfg)
 	if err != nil {

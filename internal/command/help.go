@@ -17,7 +17,7 @@ var mainCommands = []string{"init", "validate", "plan", "apply", "destroy"}
 // diagnosticCommands are the commands whose help lists the view options
 // every command accepts (viewFlagNames): those that evaluate the
 // configuration, where warnings and progress messages come from.
-var diagnosticCommands = []string{"init", "get", "validate", "plan", "apply", "destroy", "refresh", "console", "import", "graph", "explain"}
+var diagnosticCommands = []string{"init", "get", "validate", "plan", "apply", "destroy", "refresh", "drift", "console", "import", "graph", "explain"}
 
 // writeUsage writes rig's help: the global options and the commands.
 func writeUsage(w io.Writer) {

@@ -16,7 +16,7 @@ import (
 func runImport(m *Meta, args []string) int {
 	var f operationFlags
 	fs := m.flagSet("import")
-	addVarFlags(fs, &f.vars)
+	m.varFlags(fs, &f.vars)
 	addLockFlags(fs, &f.lock, &f.lockTimeout)
 	m.addLegacyStateFlags(fs, legacyAll)
 	fs.StringVar(&m.configDir, "config", "", "Load the configuration that declares ADDR and its provider from the directory at `PATH` instead of the working directory, whose state and backend are still used.")

@@ -94,9 +94,10 @@ func (m *Meta) initModules(upgrade bool, testDir string) diag.Diagnostics {
 	if ds.HasErrors() {
 		return ds
 	}
+	consts := root.SetStatic(nil, "", m.dir().StaticEvaluator()) // the root's const variables
 	root, more := m.dir().WithTestModuleCalls(root, testDir)
 	if ds = ds.Append(more); ds.HasErrors() || len(root.ModuleCalls) == 0 {
-		return ds
+		return consts.Append(ds)
 	}
 	title := "Initializing modules..."
 	if upgrade {
@@ -108,8 +109,9 @@ func (m *Meta) initModules(upgrade bool, testDir string) diag.Diagnostics {
 		m.showDiagnostics(more) // warnings about the credentials, shown once here
 	}
 	_, more = inst.Install(context.Background(), root)
+	m.addDiagnosticSources(more)
 	if !more.HasErrors() {
 		fmt.Fprintln(m.Out)
 	}
-	return ds.Append(more)
+	return consts.Append(ds).Append(more)
 }

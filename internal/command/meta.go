@@ -45,9 +45,17 @@ type Meta struct {
 	// wd is the working directory, made once the command's options are
 	// parsed (dir).
 	wd *workdir.Dir
+	// varArgs are the command's -var and -var-file arguments, nil for a
+	// command without them (staticvars.go).
+	varArgs *[]workdir.VarArg
 
 	// interrupts is how the command stops when interrupted.
 	interrupts *interrupt.Handler
+
+	// progress reports on the long phases of the command's operation
+	// (nil: nobody); refreshTimes are its plan's refresh times.
+	progress     *ui.PhaseProgress
+	refreshTimes refreshTracking
 
 	// runEnv is what the environment says about every command (runenv.go):
 	// the core log, the data directory, TF_IN_AUTOMATION, TF_INPUT, the
@@ -65,6 +73,7 @@ func (m *Meta) dir() *workdir.Dir {
 			DataDir: m.dataDirEnv, ConfigDir: m.configDir, Legacy: m.legacy, StartDir: m.startDir,
 			InAutomation: m.inAutomation, CLIConfig: cli, CLIConfigProblems: problems, Log: m.log, Warnings: m.Err,
 			NewBuiltinTerraform: newBuiltinTerraform, TestProviders: testFactories, ModuleHTTPClient: moduleHTTPClient,
+			Vars: m.varArgs, Ask: m.staticAsk,
 		})
 	}
 	return m.wd

@@ -11,6 +11,7 @@ import (
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/workdir"
 )
 
@@ -44,10 +45,14 @@ type operationFlags struct {
 	// suppressForget is -suppress-forget-errors: a destroy that leaves
 	// forgotten objects behind succeeds.
 	suppressForget bool
+	// refreshChanged is -refresh=changed; refreshSet says -refresh was
+	// given; listRefreshed has the plan list what it read back, without
+	// keeping refresh times (rig drift).
+	refreshChanged, refreshSet, listRefreshed bool
 }
 
 func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
-	addVarFlags(fs, &f.vars)
+	m.varFlags(fs, &f.vars)
 	fs.Func("replace", "Force replacement of the resource instance at `ADDRESS`, even if the plan would otherwise update it or leave it unchanged. Use this option more than once to replace more than one instance.", func(s string) error {
 		f.replace = append(f.replace, s)
 		return nil
@@ -68,7 +73,8 @@ func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
 		f.excludeFiles = append(f.excludeFiles, s)
 		return nil
 	})
-	fs.BoolVar(&f.refresh, "refresh", true, "Skip checking remote objects for changes made outside rig while planning: faster, at the risk of planning against a stale record of them.")
+	f.refresh = true
+	fs.Var(refreshFlag{refresh: &f.refresh, changed: &f.refreshChanged, set: &f.refreshSet}, "refresh", "Skip checking remote objects for changes made outside rig while planning: faster, at the risk of planning against a stale record of them. -refresh=changed checks only those whose configuration, inputs or dependencies changed, those the plan changes, and those not checked for longer than refresh_max_age in rig.hcl (default 24h).")
 	f.parallelism = 10
 	fs.Func("parallelism", "Run at most `N` operations at once (default 10, or parallelism in rig.hcl).", func(v string) error {
 		n, err := strconv.Atoi(v)
@@ -170,8 +176,15 @@ func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operation
 	case f.refreshOnly:
 		mode = plan.RefreshOnlyMode
 	}
+	m.refreshTimes = m.loadRefreshTimes(sess, f)
+	var scope *planner.RefreshScope
+	if f.refresh {
+		scope = m.refreshTimes.scope(m.refreshTimes.changed && mode == plan.NormalMode, sess.RefreshMaxAge)
+	}
+	endProgress := m.beginPlanProgress(sess, f, mode)
 	p, more := sess.Plan(ctx, workdir.PlanOptions{Mode: mode, Replace: replace, Targets: targets, Excludes: excludes,
-		SkipRefresh: !f.refresh, Hooks: hooks})
+		SkipRefresh: !f.refresh, Hooks: hooks, RefreshScope: scope})
+	endProgress()
 	return p, ds.Append(more)
 }
 

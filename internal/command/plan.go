@@ -82,6 +82,9 @@ func runPlan(m *Meta, args []string) int {
 	}
 	note, more := sess.KeepPlanTimeline(f.timeline, started)
 	ds = ds.Append(more)
+	if err := m.recordRefreshTimes(p, sess.State, false); err != nil {
+		ds = ds.Append(warningf("Failed to record refresh times", "%s", err))
+	}
 	out.diagnostics(ui.TargetingWarning(p))
 	schemas := ui.PlanSchemas(ctx, sess.Providers, p)
 	order := orderPlan(p, sess.Config)

@@ -117,6 +117,7 @@ func (o showOutput) wantsJSON() bool { return o.json || o.into != "" }
 // state file instead, as a positional argument may be.
 func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 	ctx := context.Background()
+	m.useSavedPlanVariables(path)
 	cfg, _ := m.loadConfigQuiet() // for the plan's encryption, if any
 	pf, err := workdir.ReadPlan(path, cfg)
 	if err != nil {

@@ -3,6 +3,7 @@ package command
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/config"
@@ -23,6 +24,8 @@ type output struct {
 	human bool
 	// json is the line stream; nil without -json or -json-into.
 	json *ui.JSONView
+	// progress reports on long phases to both; nil with neither.
+	progress *ui.PhaseProgress
 }
 
 // newOutput returns the output of an operation: human, JSON on standard
@@ -38,6 +41,12 @@ func (m *Meta) newOutput(json bool, into io.Writer) *output {
 	if o.json != nil {
 		o.json.Version(version.Terraform, version.Rig)
 	}
+	var human io.Writer
+	if o.human && !m.view.concise {
+		human = m.Out
+	}
+	o.progress = ui.NewPhaseProgress(human, m.renderOptions(), o.json)
+	m.progress = o.progress
 	return o
 }
 
@@ -57,6 +66,7 @@ func (o *output) diagnostics(ds diag.Diagnostics) {
 
 func (o *output) plan(p *plan.Plan, schemas ui.ProviderSchemas, order *pendingOrder) {
 	if o.json != nil {
+		o.json.NotRefreshed(p, time.Now())
 		o.json.Plan(p)
 		if g, _ := order.wait(); g != nil {
 			o.json.Order(order.waves)
@@ -65,6 +75,7 @@ func (o *output) plan(p *plan.Plan, schemas ui.ProviderSchemas, order *pendingOr
 	if !o.human {
 		return
 	}
+	ui.RenderNotRefreshed(o.m.Out, p, time.Now())
 	_ = ui.RenderPlan(o.m.Out, p, schemas, o.opts())
 	if g, _ := order.wait(); g != nil && p.HasChanges() {
 		ui.RenderWaves(o.m.Out, order.waves, o.opts())
@@ -132,6 +143,9 @@ func (o *output) refreshHooks() plan.RefreshHooks {
 	if o.json != nil {
 		hs = append(hs, o.json)
 	}
+	if o.progress != nil {
+		hs = append(hs, o.progress)
+	}
 	switch len(hs) {
 	case 0:
 		return nil
@@ -150,6 +164,9 @@ func (o *output) hooks() apply.Hooks {
 	}
 	if o.json != nil {
 		hs = append(hs, o.json)
+	}
+	if o.progress != nil {
+		hs = append(hs, o.progress)
 	}
 	return hs
 }

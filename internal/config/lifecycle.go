@@ -14,6 +14,9 @@ import (
 // value when there is no lifecycle block).
 type ManagedLifecycle struct {
 	CreateBeforeDestroy, CreateBeforeDestroySet bool
+	// ActionTriggers are the action_trigger blocks (Terraform 1.14), in
+	// order; read and checked, not run.
+	ActionTriggers []*ActionTrigger
 	// PreventDestroy is the prevent_destroy expression, nil when absent. As
 	// in OpenTofu 1.12 it may refer to the module's variables, local values
 	// and other objects (not count.index or each, checked by
@@ -55,6 +58,7 @@ var lifecycleBlockSchema = &hcl.BodySchema{
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "precondition"},
 		{Type: "postcondition"},
+		{Type: "action_trigger"},
 	},
 }
 
@@ -109,6 +113,10 @@ func (r *Resource) decodeLifecycle(block *hcl.Block, override bool, enabledName 
 	}
 
 	for _, b := range content.Blocks {
+		if b.Type == "action_trigger" {
+			diags = append(diags, r.decodeActionTrigger(b)...)
+			continue
+		}
 		if override {
 			diags = append(diags, overrideCheckRuleDiag(b))
 			continue

@@ -36,6 +36,7 @@ var configFileSchema = &hcl.BodySchema{
 		{Type: "check", LabelNames: []string{"name"}},
 		{Type: "removed"},
 		{Type: "language"},
+		{Type: "action", LabelNames: []string{"type", "name"}},
 	},
 }
 
@@ -151,7 +152,13 @@ func LoadFiles(files map[string][]byte) (*Module, diag.Diagnostics) {
 	for _, name := range overrides {
 		load(name, m.mergeFile)
 	}
-	return m, diag.FromHCL(hdiags)
+	if m.Terraform.Backend != nil {
+		m.Terraform.Backend.module = m
+	}
+	if m.Terraform.Encryption != nil {
+		m.Terraform.Encryption.module = m
+	}
+	return m, diag.FromHCL(hdiags).Append(m.checkActionTriggers())
 }
 
 // parseFile parses one configuration file; the body is nil when the file
@@ -330,6 +337,19 @@ func (m *Module) addFile(body hcl.Body) hcl.Diagnostics {
 			diags = append(diags, mDiags...)
 			if mv != nil {
 				m.Moved = append(m.Moved, mv)
+			}
+		case "action":
+			a, aDiags := decodeActionBlock(block)
+			diags = append(diags, aDiags...)
+			if existing, dup := m.Actions[a.Addr]; dup {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  fmt.Sprintf("Duplicate action %q configuration", existing.Addr.Type),
+					Detail:   fmt.Sprintf("An action named %q was already declared at %s. Action names must be unique per type in each module.", existing.Addr.Name, existing.DeclRange),
+					Subject:  a.DeclRange.Ptr(),
+				})
+			} else {
+				m.Actions[a.Addr] = a
 			}
 		case "removed":
 			rm, rDiags := decodeRemovedBlock(block)

@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/diag"
 )
 
 // Module is the configuration of one directory. A Module returned with error
@@ -55,10 +56,15 @@ type Module struct {
 	Imports []*Import
 	// Checks are the check blocks, in file order.
 	Checks []*Check
+	// Actions are the action blocks (Terraform 1.14), by address.
+	Actions map[addrs.Action]*Action
 
 	// providerHost is LoadTree's TreeOptions.ProviderHost; nil keeps
 	// addrs.DefaultProviderRegistryHost.
 	providerHost func(addrs.Provider) addrs.Provider
+	// static evaluates this module's expressions statically: LoadTree's
+	// TreeOptions.Static; nil for LoadDir and LoadFiles.
+	static StaticEvaluator
 }
 
 // Terraform is the merged content of the module's "terraform" blocks.
@@ -127,6 +133,17 @@ type Backend struct {
 	Config    hcl.Body
 	TypeRange hcl.Range
 	DeclRange hcl.Range
+
+	// module is the module that declares the block, whose static
+	// evaluator computes its settings (StaticValue).
+	module *Module
+}
+
+// StaticValue evaluates a setting of the backend block statically: it may
+// refer to variables and local values (OpenTofu 1.8). A block not loaded
+// from files takes constants only.
+func (b *Backend) StaticValue(expr hcl.Expression) (cty.Value, diag.Diagnostics) {
+	return staticValueIn(b.module, expr, "backend."+b.Type)
 }
 
 // RawBlock is a block kept as written, for constructs rig parses but does not
@@ -136,6 +153,19 @@ type RawBlock struct {
 	Labels    []string
 	Body      hcl.Body
 	DeclRange hcl.Range
+
+	// module is the module that declares the block (set for the
+	// encryption block), whose static evaluator computes its settings.
+	module *Module
+}
+
+// StaticValue evaluates an argument of the block statically, for what
+// (as diagnostics name it, "encryption.key_provider.pbkdf2.main"): it may
+// refer to variables and local values, as in OpenTofu's encryption block.
+// A sensitive value is accepted. A block not loaded from files takes
+// constants only.
+func (b *RawBlock) StaticValue(expr hcl.Expression, what string) (cty.Value, diag.Diagnostics) {
+	return staticValueIn(b.module, expr, what)
 }
 
 // Variable is a "variable" block.
@@ -153,12 +183,17 @@ type Variable struct {
 	TypeDefaults *typeexpr.Defaults
 	// Default is the default value converted to Type; cty.NilVal when the
 	// variable has no default (and so is required).
-	Default     cty.Value
-	Sensitive   bool
-	Nullable    bool // true unless nullable = false
-	Deprecated  string
-	Validations []*CheckRule
-	DeclRange   hcl.Range
+	Default   cty.Value
+	Sensitive bool
+	Nullable  bool // true unless nullable = false
+	// Const is const = true (OpenTofu 1.12, Terraform 1.15): the value
+	// must be known statically, and is checked so when the tree loads.
+	// ConstSet says const was written: const = false keeps the variable
+	// out of static evaluation.
+	Const, ConstSet bool
+	Deprecated      string
+	Validations     []*CheckRule
+	DeclRange       hcl.Range
 }
 
 // Required reports whether a value must be given for v.
@@ -250,6 +285,12 @@ type ModuleCall struct {
 	// child's provider configuration names mapped to the caller's.
 	Providers []PassedProvider
 	DeclRange hcl.Range
+
+	// static holds the source and version expressions that refer to
+	// variables or locals (OpenTofu 1.8, Terraform 1.15): Source and
+	// Version are set from them when the tree loads (resolveCall); nil
+	// when both are constants.
+	static *callStatic
 }
 
 // PassedProvider is one entry of a module call's providers argument,
@@ -339,5 +380,6 @@ func newModule() *Module {
 		ProviderConfigs:  map[string]*Provider{},
 		ModuleCalls:      map[string]*ModuleCall{},
 		Children:         map[string]*Module{},
+		Actions:          map[addrs.Action]*Action{},
 	}
 }

@@ -17,6 +17,7 @@ var variableBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "description"}, {Name: "default"}, {Name: "type"},
 		{Name: "sensitive"}, {Name: "nullable"}, {Name: "deprecated"},
+		{Name: "const"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "validation"}},
 }
@@ -86,6 +87,10 @@ func decodeVariableBlock(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 	}
 	if attr, ok := content.Attributes["nullable"]; ok {
 		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &v.Nullable)...)
+	}
+	if attr, ok := content.Attributes["const"]; ok {
+		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &v.Const)...)
+		v.ConstSet = true
 	}
 	if attr, ok := content.Attributes["default"]; ok {
 		val, valDiags := attr.Expr.Value(nil)

@@ -30,6 +30,8 @@ func (m *Module) mergeFile(body hcl.Body) hcl.Diagnostics {
 			tf.add(tb)
 		case "required_providers":
 			diags = append(diags, topLevelRequiredProviders(block))
+		case "action":
+			diags = append(diags, m.mergeAction(block)...)
 		case "language":
 			_, lDiags := decodeLanguageBlock(block, true)
 			diags = append(diags, lDiags...)
@@ -280,6 +282,10 @@ func (v *Variable) merge(block *hcl.Block) hcl.Diagnostics {
 	if attr, ok := content.Attributes["nullable"]; ok {
 		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &v.Nullable)...)
 	}
+	if attr, ok := content.Attributes["const"]; ok {
+		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &v.Const)...)
+		v.ConstSet = true
+	}
 	if attr, ok := content.Attributes["deprecated"]; ok {
 		var msg string
 		dDiags := gohcl.DecodeExpression(attr.Expr, nil, &msg)
@@ -365,11 +371,24 @@ func (o *Output) merge(oo *Output, set map[string]bool) hcl.Diagnostics {
 // the override block sets. As in OpenTofu, a count wins over a for_each
 // whichever of the two blocks sets it.
 func (mc *ModuleCall) merge(omc *ModuleCall, set map[string]bool) hcl.Diagnostics {
-	if set["source"] {
-		mc.Source, mc.SourceRange = omc.Source, omc.SourceRange
-	}
-	if set["version"] {
-		mc.Version, mc.VersionRange = omc.Version, omc.VersionRange
+	if set["source"] || set["version"] {
+		st := &callStatic{}
+		if mc.static != nil {
+			*st = callStatic{source: mc.static.source, version: mc.static.version}
+		}
+		if set["source"] {
+			mc.Source, mc.SourceRange, st.source = omc.Source, omc.SourceRange, omc.SourceExpr()
+		}
+		if set["version"] {
+			mc.Version, mc.VersionRange, st.version = omc.Version, omc.VersionRange, nil
+			if omc.static != nil {
+				st.version = omc.static.version
+			}
+		}
+		mc.static = nil
+		if st.source != nil || st.version != nil {
+			mc.static = st
+		}
 	}
 	mc.Count, mc.ForEach, mc.Enabled = overrideRepetition(mc.Count, mc.ForEach, mc.Enabled, omc.Count, omc.ForEach, omc.Enabled)
 	if len(omc.Providers) > 0 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // exprIsNativeQuotedString reports whether expr is a plain quoted string in
@@ -117,29 +118,36 @@ func validVersionConstraint(s string) bool {
 
 // decodeVersionConstraint decodes a literal version constraint string.
 func decodeVersionConstraint(attr *hcl.Attribute) (string, hcl.Diagnostics) {
-	var s string
 	v, diags := attr.Expr.Value(nil)
 	if diags.HasErrors() {
 		return "", diags
 	}
+	s, more := versionConstraintValue(v, attr.Name, attr.Expr.Range())
+	return s, append(diags, more...)
+}
+
+// versionConstraintValue checks a version constraint's value, set by
+// argument name at rng.
+func versionConstraintValue(v cty.Value, name string, rng hcl.Range) (string, hcl.Diagnostics) {
+	var s string
 	if v.IsNull() || !v.IsKnown() || !v.Type().IsPrimitiveType() {
-		return "", append(diags, &hcl.Diagnostic{
+		return "", hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid version constraint",
-			Detail:   "A string value is required for " + attr.Name + ".",
-			Subject:  attr.Expr.Range().Ptr(),
-		})
+			Detail:   "A string value is required for " + name + ".",
+			Subject:  rng.Ptr(),
+		}}
 	}
 	if sv, err := ctyToString(v); err == nil {
 		s = sv
 	}
 	if !validVersionConstraint(s) {
-		return "", append(diags, &hcl.Diagnostic{
+		return "", hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid version constraint",
 			Detail:   "This string does not use correct version constraint syntax.",
-			Subject:  attr.Expr.Range().Ptr(),
-		})
+			Subject:  rng.Ptr(),
+		}}
 	}
-	return s, diags
+	return s, nil
 }

@@ -340,13 +340,24 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 	}
 	if attr, ok := content.Attributes["source"]; ok {
 		mc.SourceRange = attr.Expr.Range()
-		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &mc.Source)...)
+		if needsStatic(attr.Expr) {
+			mc.static = &callStatic{source: attr.Expr}
+		} else {
+			diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &mc.Source)...)
+		}
 	}
 	if attr, ok := content.Attributes["version"]; ok {
-		v, vDiags := decodeVersionConstraint(attr)
-		diags = append(diags, vDiags...)
-		mc.Version = v
 		mc.VersionRange = attr.Expr.Range().Ptr()
+		if needsStatic(attr.Expr) {
+			if mc.static == nil {
+				mc.static = &callStatic{}
+			}
+			mc.static.version = attr.Expr
+		} else {
+			v, vDiags := decodeVersionConstraint(attr)
+			diags = append(diags, vDiags...)
+			mc.Version = v
+		}
 	}
 	var countName, forEachName, enabledName hcl.Range
 	if attr, ok := content.Attributes["count"]; ok {

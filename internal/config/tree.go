@@ -51,6 +51,11 @@ type TreeOptions struct {
 	// use. Nil keeps addrs.DefaultProviderRegistryHost. It is called while
 	// loading, from one goroutine.
 	ProviderHost func(addrs.Provider) addrs.Provider
+	// Static evaluates what the tree needs before it can be planned: the
+	// source and version of module calls that refer to variables or
+	// locals, const variables, and (through Module.StaticValue) backend
+	// and encryption settings. Nil accepts constants only.
+	Static StaticEvaluator
 }
 
 // LoadTree loads the root module in dir and every module it calls,
@@ -63,6 +68,8 @@ type TreeOptions struct {
 // The returned Module is never nil; with error diagnostics it may be partial.
 func LoadTree(dir string, opts TreeOptions) (*Module, diag.Diagnostics) {
 	root, ds := LoadDir(dir)
+	root.static = opts.Static
+	ds = ds.Append(checkConstVariables(root))
 	ds = ds.Append(loadChildren(osFiles{}, root, root, opts.Resolve))
 	ds = ds.Append(checkProviderInstances(root))
 	if opts.ProviderHost != nil {
@@ -78,6 +85,8 @@ func LoadTree(dir string, opts TreeOptions) (*Module, diag.Diagnostics) {
 func LoadTreeFS(fsys fs.FS, opts TreeOptions) (*Module, diag.Diagnostics) {
 	r := fsFiles{fsys}
 	root, ds := loadDir(r, ".")
+	root.static = opts.Static
+	ds = ds.Append(checkConstVariables(root))
 	ds = ds.Append(loadChildren(r, root, root, opts.Resolve))
 	ds = ds.Append(checkProviderInstances(root))
 	if opts.ProviderHost != nil {
@@ -115,6 +124,11 @@ func loadChildren(r files, root, m *Module, resolve ModuleDirResolver) diag.Diag
 				fmt.Sprintf("The module call %s is nested more than %d levels deep; a module probably calls itself, directly or through other modules.", path, maxModuleDepth)))
 			continue
 		}
+		resolved := m.resolveCall(call)
+		ds = ds.Append(resolved)
+		if resolved.HasErrors() {
+			continue
+		}
 		dir, more := moduleDir(r, m, call, strings.Join(path.Calls(), "."), resolve)
 		ds = ds.Append(more)
 		if more.HasErrors() {
@@ -129,11 +143,13 @@ func loadChildren(r files, root, m *Module, resolve ModuleDirResolver) diag.Diag
 		ds = ds.Append(more)
 		child.Path = path
 		child.Parent = m
+		child.static = m.static
 		m.Children[name] = child
 		for f, src := range child.Sources {
 			root.Sources[f] = src
 		}
 		ds = ds.Append(checkChildOnlyBlocks(child))
+		ds = ds.Append(checkConstVariables(child))
 		if len(child.ProviderConfigs) > 0 && (call.Count != nil || call.ForEach != nil || call.Enabled != nil || len(call.DependsOn) > 0) {
 			ds = ds.Append(diag.At(call.DeclRange, "Module is incompatible with count, for_each, enabled and depends_on",
 				fmt.Sprintf("The module at %s is a legacy module which contains its own local provider configurations, and so calls to it may not use the count, for_each, enabled or depends_on arguments.\n\nIf you also control the module %q, consider updating this module to instead expect provider configurations to be passed by its caller.", path, call.Source)))

@@ -75,12 +75,13 @@ var aesGCMSchema = &hcl.BodySchema{
 const unsupported = "rig supports the pbkdf2 key provider and the aes_gcm and unencrypted methods; %s %q is not supported yet."
 
 // New reads an "encryption" block; a nil block gives a nil *Encryption.
-// Expressions in the block must be constants: references to variables or
-// locals are not evaluated.
+// Its arguments are evaluated statically (config.RawBlock.StaticValue):
+// they may refer to variables and local values, as in OpenTofu.
 func New(block *config.RawBlock) (*Encryption, diag.Diagnostics) {
 	if block == nil {
 		return nil, nil
 	}
+	vals := valuer(block.StaticValue)
 	content, hds := block.Body.Content(encryptionSchema)
 	ds := diag.FromHCL(hds)
 	providers := map[string]*keyProvider{}
@@ -98,7 +99,7 @@ func New(block *config.RawBlock) (*Encryption, diag.Diagnostics) {
 				ds = ds.Append(diag.At(b.DefRange, "Duplicate key provider", fmt.Sprintf("%s is declared twice.", addr)))
 				continue
 			}
-			kp, more := decodePBKDF2(b, addr)
+			kp, more := decodePBKDF2(vals, b, addr)
 			ds = ds.Append(more)
 			if kp != nil {
 				providers[addr] = kp
@@ -123,6 +124,11 @@ func New(block *config.RawBlock) (*Encryption, diag.Diagnostics) {
 			remoteBlock = b
 		}
 	}
+	if ds.HasErrors() {
+		// A key provider that could not be read is not reported again
+		// by each method that uses it.
+		return nil, ds
+	}
 	for _, b := range content.Blocks {
 		if b.Type != "method" {
 			continue
@@ -131,7 +137,7 @@ func New(block *config.RawBlock) (*Encryption, diag.Diagnostics) {
 		if m, ok := methods[addr]; !ok || m != nil {
 			continue
 		}
-		m, more := decodeMethod(b, addr, providers)
+		m, more := decodeMethod(vals, b, addr, providers)
 		ds = ds.Append(more)
 		methods[addr] = m
 	}
@@ -141,15 +147,15 @@ func New(block *config.RawBlock) (*Encryption, diag.Diagnostics) {
 	e := &Encryption{}
 	var more diag.Diagnostics
 	if stateBlock != nil {
-		e.state, more = decodeTarget(stateBlock, methods)
+		e.state, more = decodeTarget(vals, stateBlock, methods)
 		ds = ds.Append(more)
 	}
 	if planBlock != nil {
-		e.plan, more = decodeTarget(planBlock, methods)
+		e.plan, more = decodeTarget(vals, planBlock, methods)
 		ds = ds.Append(more)
 	}
 	if remoteBlock != nil {
-		ds = ds.Append(e.decodeRemoteTargets(remoteBlock, methods))
+		ds = ds.Append(e.decodeRemoteTargets(vals, remoteBlock, methods))
 	}
 	if ds.HasErrors() {
 		return nil, ds
@@ -157,7 +163,7 @@ func New(block *config.RawBlock) (*Encryption, diag.Diagnostics) {
 	return e, ds
 }
 
-func decodeMethod(b *hcl.Block, addr string, providers map[string]*keyProvider) (*method, diag.Diagnostics) {
+func decodeMethod(vals valuer, b *hcl.Block, addr string, providers map[string]*keyProvider) (*method, diag.Diagnostics) {
 	if b.Labels[0] == "unencrypted" {
 		_, hds := b.Body.Content(&hcl.BodySchema{})
 		return &method{kind: unencrypted, addr: addr}, diag.FromHCL(hds)
@@ -190,7 +196,7 @@ func decodeMethod(b *hcl.Block, addr string, providers map[string]*keyProvider) 
 	}
 	if a, ok := content.Attributes["aad"]; ok {
 		var aad []byte
-		if more := decodeAttr(a, cty.List(cty.Number), &aad); more.HasErrors() {
+		if more := decodeAttr(vals, "encryption."+addr, a, cty.List(cty.Number), &aad); more.HasErrors() {
 			return nil, ds.Append(more)
 		}
 		m.aad = aad
@@ -199,7 +205,7 @@ func decodeMethod(b *hcl.Block, addr string, providers map[string]*keyProvider) 
 }
 
 // decodeTarget reads a state or plan block and its chain of fallbacks.
-func decodeTarget(b *hcl.Block, methods map[string]*method) (*target, diag.Diagnostics) {
+func decodeTarget(vals valuer, b *hcl.Block, methods map[string]*method) (*target, diag.Diagnostics) {
 	content, hds := b.Body.Content(targetSchema)
 	ds := diag.FromHCL(hds)
 	if hds.HasErrors() {
@@ -208,7 +214,7 @@ func decodeTarget(b *hcl.Block, methods map[string]*method) (*target, diag.Diagn
 	t := &target{name: b.Type}
 	enforced := false
 	if a, ok := content.Attributes["enforced"]; ok {
-		ds = ds.Append(decodeAttr(a, cty.Bool, &enforced))
+		ds = ds.Append(decodeAttr(vals, "encryption."+b.Type, a, cty.Bool, &enforced))
 	}
 	if _, ok := content.Attributes["method"]; !ok {
 		return nil, ds.Append(diag.At(b.DefRange, "Missing encryption method", fmt.Sprintf("The %s block must set method.", b.Type)))
@@ -249,11 +255,11 @@ var remoteStateSchema = &hcl.BodySchema{
 // decodeRemoteTargets reads a remote_state_data_sources block: a default
 // target and one per data source name ("name", "module.name",
 // "module.name[0]", as OpenTofu names them).
-func (e *Encryption) decodeRemoteTargets(b *hcl.Block, methods map[string]*method) diag.Diagnostics {
+func (e *Encryption) decodeRemoteTargets(vals valuer, b *hcl.Block, methods map[string]*method) diag.Diagnostics {
 	content, hds := b.Body.Content(remoteStateSchema)
 	ds := diag.FromHCL(hds)
 	for _, rb := range content.Blocks {
-		t, more := decodeTarget(rb, methods)
+		t, more := decodeTarget(vals, rb, methods)
 		ds = ds.Append(more)
 		if t == nil {
 			continue
@@ -297,12 +303,16 @@ func methodRef(a *hcl.Attribute, methods map[string]*method) (*method, diag.Diag
 	return nil, diag.Diagnostics{diag.At(a.Expr.Range(), "Invalid encryption method identifier", "Expected method of form method.<type>.<name>.")}
 }
 
-// decodeAttr evaluates a constant attribute as ty into the Go value out.
-func decodeAttr(a *hcl.Attribute, ty cty.Type, out any) diag.Diagnostics {
-	v, hds := a.Expr.Value(nil)
-	if hds.HasErrors() {
-		return diag.Diagnostics{diag.At(a.Expr.Range(), "Unsupported expression in encryption block",
-			fmt.Sprintf("rig evaluates only constant values in the encryption block; %s must not refer to variables, locals or functions.", a.Name))}
+// valuer evaluates an argument of the encryption block statically, for
+// what (as diagnostics name it).
+type valuer func(expr hcl.Expression, what string) (cty.Value, diag.Diagnostics)
+
+// decodeAttr evaluates an attribute of the block that what names as ty
+// into the Go value out.
+func decodeAttr(vals valuer, what string, a *hcl.Attribute, ty cty.Type, out any) diag.Diagnostics {
+	v, ds := vals(a.Expr, what)
+	if ds.HasErrors() {
+		return ds
 	}
 	v, err := convert.Convert(v, ty)
 	if err == nil && v.IsNull() {

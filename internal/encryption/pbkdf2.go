@@ -56,7 +56,7 @@ var pbkdf2Schema = &hcl.BodySchema{
 	},
 }
 
-func decodePBKDF2(b *hcl.Block, addr string) (*keyProvider, diag.Diagnostics) {
+func decodePBKDF2(vals valuer, b *hcl.Block, addr string) (*keyProvider, diag.Diagnostics) {
 	content, hds := b.Body.Content(pbkdf2Schema)
 	ds := diag.FromHCL(hds)
 	if hds.HasErrors() {
@@ -79,7 +79,7 @@ func decodePBKDF2(b *hcl.Block, addr string) (*keyProvider, diag.Diagnostics) {
 		if _, isString := out.(*string); isString {
 			ty = cty.String
 		}
-		ds = ds.Append(decodeAttr(a, ty, out))
+		ds = ds.Append(decodeAttr(vals, "encryption."+addr, a, ty, out))
 	}
 	if ds.HasErrors() {
 		return nil, ds

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/rig-iac/rig/internal/addrs"
@@ -70,6 +71,9 @@ func writeObject(b *strings.Builder, o Object) {
 			fmt.Fprintf(b, " (%s)", pos(r.Trigger.Range))
 		}
 		b.WriteString("\n")
+	}
+	if n := o.NotRefreshed; n != nil {
+		fmt.Fprintf(b, "  not refreshed: planned as recorded, last refreshed %s (-refresh=changed)\n", n.LastRefreshed.UTC().Format(time.RFC3339))
 	}
 	if o.Declared != nil {
 		fmt.Fprintf(b, "  declared at %s\n", pos(*o.Declared))
@@ -145,6 +149,8 @@ type objectJSON struct {
 	Declared            *rangeJSON          `json:"declared,omitempty"`
 	CreateBeforeDestroy cbdJSON             `json:"create_before_destroy"`
 	Operations          []operationJSON     `json:"operations"`
+	// NotRefreshedSince is set for an object planned as recorded (-refresh=changed).
+	NotRefreshedSince string `json:"not_refreshed_since,omitempty"`
 }
 
 type cbdJSON struct {
@@ -202,6 +208,9 @@ func WriteJSON(w io.Writer, rep Report) error {
 			CreateBeforeDestroy: cbdJSON{Enabled: o.CBD.Enabled, Setting: rangeOf(o.CBD.Setting)}, Operations: []operationJSON{}}
 		if o.CBD.From != (addrs.AbsResource{}) {
 			oj.CreateBeforeDestroy.From = o.CBD.From.String()
+		}
+		if n := o.NotRefreshed; n != nil {
+			oj.NotRefreshedSince = n.LastRefreshed.UTC().Format(time.RFC3339)
 		}
 		for _, r := range o.CBD.Path {
 			oj.CreateBeforeDestroy.Path = append(oj.CreateBeforeDestroy.Path, r.String())

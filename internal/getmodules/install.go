@@ -40,6 +40,10 @@ type Installer struct {
 	// means ModulesDir. The manifest records the modules' directories
 	// under it as given (TF_DATA_DIR/modules/KEY, as Terraform does).
 	ModulesDir string
+	// Static evaluates the sources and versions of module calls that
+	// refer to variables or locals, and const variables; nil accepts
+	// constants only.
+	Static config.StaticEvaluator
 	// Upgrade re-fetches every git module even when the manifest records it
 	// with the same source (so a branch ref picks up new commits).
 	Upgrade bool
@@ -207,11 +211,17 @@ func (inst *installation) installCalls(mod *config.Module, pos modulePos) {
 			inst.diags = inst.diags.Append(diag.Errorf("Module installation cancelled", "%s.", inst.ctx.Err()))
 			return
 		}
-		inst.installCall(mod.ModuleCalls[name], pos)
+		call := mod.ModuleCalls[name]
+		ds := mod.ResolveCall(call, inst.Static)
+		inst.diags = inst.diags.Append(ds)
+		if ds.HasErrors() {
+			continue
+		}
+		inst.installCall(mod, call, pos)
 	}
 }
 
-func (inst *installation) installCall(call *config.ModuleCall, parent modulePos) {
+func (inst *installation) installCall(mod *config.Module, call *config.ModuleCall, parent modulePos) {
 	key := call.Name
 	if parent.key != "" {
 		key = parent.key + "." + call.Name
@@ -301,6 +311,7 @@ func (inst *installation) installCall(call *config.ModuleCall, parent modulePos)
 
 	child, ds := config.LoadDir(pathIn(inst.workDir, pos.dir))
 	inst.diags = inst.diags.Append(ds)
+	inst.diags = inst.diags.Append(child.SetStatic(mod, call.Name, inst.Static))
 	inst.installCalls(child, pos)
 }
 

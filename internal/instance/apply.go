@@ -71,7 +71,8 @@ type Applied struct {
 	Failed bool
 }
 
-// Apply plans the change again with the configuration as it is now, checks
+// Apply plans the change again with the configuration as it is now (unless
+// the saved plan is final, see savedFinalPlan), checks
 // the final plan against the saved one, has the provider apply it (or, when
 // only what is sensitive changes, records the planned object without asking
 // the provider, as OpenTofu does), checks what the provider returned and
@@ -95,12 +96,15 @@ func Apply(ctx context.Context, req ApplyRequest) (Applied, diag.Diagnostics) {
 	if !prior.IsNull() && r.Managed != nil {
 		configVal = ApplyIgnoreChanges(r.Managed, prior, configVal)
 	}
-	proposed := provider.ProposedNew(sch.Block, prior, configVal)
-	planResp := prov.PlanResourceChange(ictx, provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: req.Meta})
-	ds = ds.Append(withAddr(provider.Redacted(planResp.Diagnostics, req.Config.Marked, c.Before).InBody(r.Config), oaddr))
-	ds = ds.Append(CheckPlanned(sch.Block, prior, configVal.MarkWithPaths(configMarks), planResp, c.ProviderConfig, addr))
-	if ds.HasErrors() {
-		return Applied{}, ds
+	planResp, final := savedFinalPlan(c, configVal)
+	if !final {
+		proposed := provider.ProposedNew(sch.Block, prior, configVal)
+		planResp = prov.PlanResourceChange(ictx, provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: req.Meta})
+		ds = ds.Append(withAddr(provider.Redacted(planResp.Diagnostics, req.Config.Marked, c.Before).InBody(r.Config), oaddr))
+		ds = ds.Append(CheckPlanned(sch.Block, prior, configVal.MarkWithPaths(configMarks), planResp, c.ProviderConfig, addr))
+		if ds.HasErrors() {
+			return Applied{}, ds
+		}
 	}
 	planned := planResp.PlannedState
 	if err := checkFinalPlan(c.After, planned); err != nil {

@@ -4,8 +4,10 @@
 // off for the provider and put back on the result, ignore_changes, the
 // proposed new value, PlanResourceChange and the checks of what it planned,
 // the choice of action and the conditions (Plan); then, at apply, the final
-// plan checked against the saved one, ApplyResourceChange, the checks of
-// what it returned and what the state is to record (Apply). The callers
+// plan checked against the saved one (or the saved one itself, when it had
+// no unknown values and the configuration is the one it was planned from),
+// ApplyResourceChange, the checks of what it returned and what the state is
+// to record (Apply). The callers
 // (internal/planner, internal/apply) decide which objects go through it and
 // when, and own the plan and the state.
 //

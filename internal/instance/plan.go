@@ -164,6 +164,11 @@ func Plan(ctx context.Context, req PlanRequest) (*plan.ResourceInstanceChange, d
 		// An unchanged or updated object stays current; it keeps its status otherwise.
 		change.PriorPrivate = req.PriorPrivate
 	}
+	if replace {
+		recordFinal(change, origConfig, req)
+	} else {
+		recordFinal(change, configVal, req)
+	}
 	// The configuration's sensitive values, those the state recorded as
 	// sensitive and the attributes the schema declares sensitive stay
 	// marked in the change, for every view of it (the plan JSON's planned

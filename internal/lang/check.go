@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -100,8 +101,29 @@ func checkModule(m *config.Module) diag.Diagnostics {
 			c.callArguments(mc, child)
 		}
 	}
+	c.actions()
 	sort.SliceStable(c.diags, func(i, j int) bool { return lessSubject(c.diags[i].Subject, c.diags[j].Subject) })
 	return c.diags
+}
+
+// actions checks the references of action blocks (Terraform 1.14) and of
+// the conditions of the resources' action triggers.
+func (c *checker) actions() {
+	keys := slices.SortedFunc(maps.Keys(c.m.Actions), func(a, b addrs.Action) int { return strings.Compare(a.String(), b.String()) })
+	for _, addr := range keys {
+		a := c.m.Actions[addr]
+		c.expr(a.Count, refScope{})
+		c.expr(a.ForEach, refScope{})
+		c.traversals(bodyTraversals(a.Config), refScope{hasCount: a.Count != nil, hasForEach: a.ForEach != nil})
+	}
+	for _, r := range c.m.Resources() {
+		if r.Managed == nil {
+			continue
+		}
+		for _, at := range r.Managed.ActionTriggers {
+			c.expr(at.Condition, refScope{hasCount: r.Count != nil, hasForEach: r.ForEach != nil})
+		}
+	}
 }
 
 type checker struct {

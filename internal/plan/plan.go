@@ -32,6 +32,11 @@ type Plan struct {
 	// the difference from the previous run's state to the refreshed one
 	// (Update, or Delete when the object is gone), sorted like Changes.
 	Drift []*ResourceInstanceChange
+	// Refreshed lists the recorded objects read back from their APIs, and
+	// NotRefreshed those a -refresh=changed plan planned as recorded, both
+	// sorted; filled only when Options.RefreshScope was set.
+	Refreshed    []addrs.ObjectAddr
+	NotRefreshed []NotRefreshed
 	// Outputs holds the planned change of each root output, by name.
 	Outputs map[string]*OutputChange
 	// PrevRunState is the state as read before refreshing.
@@ -77,6 +82,12 @@ type ResourceInstanceChange struct {
 	RequiredReplace []cty.Path
 	// PriorPrivate and PlannedPrivate are the provider's opaque data.
 	PriorPrivate, PlannedPrivate []byte
+	// ConfigDigest is the digest (ConfigDigest) of the configuration
+	// After was planned from, recorded only when After has no unknown
+	// values and the provider's configuration had none: apply then uses
+	// After and PlannedPrivate as its final plan when the configuration
+	// evaluates to the same value. Nil otherwise.
+	ConfigDigest []byte
 	// CreateBeforeDestroy is the effective setting, own or inherited; it
 	// decides the replacement order and is recorded in state.
 	CreateBeforeDestroy bool

@@ -63,6 +63,9 @@ type Options struct {
 	// configuration: an import block with the same target and ID takes
 	// its object from here rather than importing it a second time.
 	Generated []GeneratedResource
+	// RefreshScope, when set, limits refreshing (-refresh=changed) and has
+	// the plan list what it refreshed; nil refreshes every object.
+	RefreshScope *RefreshScope
 	// IgnorePreventDestroy plans to destroy objects whose resource has
 	// lifecycle.prevent_destroy set: the cleanup of a test destroys what
 	// the test created, as Terraform 1.14 does.
@@ -108,6 +111,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 		checkFailed: map[checkInstance]bool{},
 		timestamp:   now().UTC(),
 		removed:     removed,
+		refresh:     newRefreshTracker(opts.RefreshScope),
 	}
 	if opts.Mode != plan.DestroyMode {
 		p.checks = checks.NewState(cfg)
@@ -146,6 +150,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	result.Changes = p.changes
 	slices.SortFunc(p.drift, func(a, b *plan.ResourceInstanceChange) int { return a.ObjectAddr().Compare(b.ObjectAddr()) })
 	result.Drift = p.drift
+	p.refresh.results(result)
 	result.PriorState = p.refreshed
 	result.Variables = p.variables
 	result.Outputs = p.outputs
@@ -164,6 +169,8 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 type planner struct {
 	// reported holds what reportOnce reported (under mu).
 	reported map[reportedKey]bool
+	// refresh tracks what is refreshed, with a RefreshScope; nil otherwise.
+	refresh *refreshTracker
 
 	ctx       context.Context
 	cfg       *config.Module
@@ -409,6 +416,11 @@ func (p *planner) visit(n node) diag.Diagnostics {
 				f()
 			}
 		}
+		if p.opts.Mode == plan.RefreshOnlyMode && r.Addr.Mode == addrs.Managed && !ds.HasErrors() {
+			for _, mi := range p.eval.ModuleInstances(n.module) {
+				ds = ds.Append(p.refreshConditions(m, r, mi))
+			}
+		}
 	}
 	return ds
 }
@@ -540,6 +552,9 @@ func (p *planner) addChange(c *plan.ResourceInstanceChange) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.changes = append(p.changes, c)
+	if c.Action != plan.NoOp {
+		p.refresh.noteTouched(c.Addr)
+	}
 	if c.Deposed == addrs.NotDeposed {
 		p.byAddr[c.Addr] = c
 	}

@@ -84,6 +84,7 @@ func (p *planner) recordDrift(addr addrs.ObjectAddr, pc addrs.AbsProviderConfig,
 		c.Action = plan.Delete
 	}
 	p.drift = append(p.drift, c)
+	p.refresh.noteTouched(addr.Instance)
 }
 
 type noRefreshHooks struct{}

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/rig-iac/rig/internal/instance"
 	"github.com/rig-iac/rig/internal/plan"
@@ -140,10 +141,18 @@ func sortedDeposedKeys(inst *state.Instance) []addrs.DeposedKey {
 // value if the object no longer exists, and records the refreshed object in
 // p.refreshed.
 func (p *planner) priorValue(prov provider.Interface, sch provider.Schema, addr addrs.ObjectAddr, obj *state.Object, pc addrs.AbsProviderConfig) (cty.Value, []byte, diag.Diagnostics) {
+	return p.priorValueRefreshing(prov, sch, addr, obj, pc, !p.opts.SkipRefresh)
+}
+
+// priorValueRefreshing is priorValue, refreshing the object only if refresh is set.
+func (p *planner) priorValueRefreshing(prov provider.Interface, sch provider.Schema, addr addrs.ObjectAddr, obj *state.Object, pc addrs.AbsProviderConfig, refresh bool) (cty.Value, []byte, diag.Diagnostics) {
 	rf, ds := instance.Refresh(p.ctx, instance.RefreshRequest{
 		Addr: addr, Object: obj, Schema: sch, Provider: prov, ProviderConfig: pc,
-		Eval: p.eval, Providers: p.providers, SkipRefresh: p.opts.SkipRefresh, Hooks: p.refreshHooks(),
+		Eval: p.eval, Providers: p.providers, SkipRefresh: !refresh, Hooks: p.refreshHooks(),
 	})
+	if refresh && !ds.HasErrors() {
+		p.refresh.noteRefreshed(addr)
+	}
 	if !rf.Changed {
 		return rf.Value, rf.Private, ds
 	}
@@ -197,6 +206,12 @@ func (l lifecycleRules) PreventDestroy(r *config.Resource, addr addrs.AbsResourc
 // current object upgraded and refreshed, or imported), records its change
 // and returns its planned value.
 func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch provider.Schema, prov provider.Interface, pc addrs.AbsProviderConfig, addr addrs.AbsResourceInstance, inst lang.InstanceData) (cty.Value, diag.Diagnostics) {
+	return p.planInstanceScoped(cr, r, sch, prov, pc, addr, inst, true)
+}
+
+// planInstanceScoped is planInstance; with mayKeep set, a -refresh=changed
+// plan may plan the object as recorded (see RefreshScope).
+func (p *planner) planInstanceScoped(cr addrs.ConfigResource, r *config.Resource, sch provider.Schema, prov provider.Interface, pc addrs.AbsProviderConfig, addr addrs.AbsResourceInstance, inst lang.InstanceData, mayKeep bool) (cty.Value, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	ty := sch.Block.ImpliedType()
 	oaddr := addrs.ObjectAddr{Instance: addr}
@@ -227,8 +242,13 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 		}
 		req.Prior, req.PriorPrivate, importing = v, priv, &plan.Importing{ID: t.id}
 	}
+	var keptAt time.Time
+	kept := false
+	if obj != nil && mayKeep && !p.opts.SkipRefresh {
+		keptAt, kept = p.refresh.skippable(oaddr, obj, p.rg.resourceDeps[cr])
+	}
 	if obj != nil {
-		v, priv, more := p.priorValue(prov, sch, oaddr, obj, pc)
+		v, priv, more := p.priorValueRefreshing(prov, sch, oaddr, obj, pc, !p.opts.SkipRefresh && !kept)
 		ds = ds.Append(more)
 		if ds.HasErrors() {
 			return cty.UnknownVal(ty), ds
@@ -239,6 +259,14 @@ func (p *planner) planInstance(cr addrs.ConfigResource, r *config.Resource, sch 
 	inh, cbd := p.cbd[cr]
 	req.CreateBeforeDestroy = cbd
 	change, more := instance.Plan(p.ctx, req)
+	if kept {
+		if change == nil || change.Action != plan.NoOp {
+			// The plan would change the object (or failed): plan it again
+			// against what its API says it is now.
+			return p.planInstanceScoped(cr, r, sch, prov, pc, addr, inst, false)
+		}
+		p.refresh.noteNotRefreshed(oaddr, keptAt)
+	}
 	ds = ds.Append(more)
 	if change == nil {
 		return cty.UnknownVal(ty), ds

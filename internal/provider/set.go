@@ -60,6 +60,8 @@ type instanceEntry struct {
 	once  sync.Once
 	inst  Interface
 	diags diag.Diagnostics
+	// unknownConfig is set when the configuration had unknown values.
+	unknownConfig bool
 }
 
 // NewSet returns a Set that starts providers with the given factories.
@@ -225,6 +227,7 @@ func (s *Set) Configured(ctx context.Context, pc addrs.AbsProviderConfig, config
 		// Providers see values without marks, and never know which are
 		// sensitive: their diagnostics are kept from quoting them.
 		plain, _ := cfg.UnmarkDeep()
+		e.unknownConfig = !plain.IsWhollyKnown()
 		ds = ds.Append(Redacted(inst.ValidateProviderConfig(ctx, plain), cfg))
 		if ds.HasErrors() {
 			e.diags = ds
@@ -239,6 +242,25 @@ func (s *Set) Configured(ctx context.Context, pc addrs.AbsProviderConfig, config
 		}
 	})
 	return e.inst, e.diags
+}
+
+// ConfiguredKnown reports whether provider configuration pc was configured,
+// by Configured, with a wholly known value, or is served (see Serve).
+// Only then is a plan it made the plan apply would make. Call it only
+// after Configured returned for pc.
+func (s *Set) ConfiguredKnown(pc addrs.AbsProviderConfig) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.served[pc.Config()]; ok {
+		return true
+	}
+	e := s.instances[pc]
+	if e == nil {
+		return false
+	}
+	// The entry's fields are written once, inside its sync.Once, which
+	// returned before the caller received the configured instance.
+	return e.inst != nil && !e.unknownConfig
 }
 
 // Serve makes inst every instance of provider configuration pc (pc's

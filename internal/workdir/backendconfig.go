@@ -185,7 +185,7 @@ func blockSpec(b *config.Backend) (backendSpec, diag.Diagnostics) {
 			ds = ds.Append(diag.At(attr.NameRange, "Unsupported argument", fmt.Sprintf("The %s backend has no setting named %q.", b.Type, name)))
 			continue
 		}
-		v, more := attr.Expr.Value(nil)
+		v, more := b.StaticValue(attr.Expr)
 		ds = ds.Append(more)
 		if more.HasErrors() {
 			continue

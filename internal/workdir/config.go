@@ -28,7 +28,7 @@ func (d *Dir) LoadConfig() (*config.Module, diag.Diagnostics) {
 		dir = d.path(d.opts.ConfigDir)
 	}
 	start := time.Now()
-	mod, ds := config.LoadTree(dir, config.TreeOptions{Resolve: d.installedModules(), ProviderHost: hosts.Provider})
+	mod, ds := config.LoadTree(dir, config.TreeOptions{Resolve: d.installedModules(), ProviderHost: hosts.Provider, Static: d.StaticEvaluator()})
 	d.logConfig(mod, ds, time.Since(start))
 	return mod, ds
 }
@@ -36,13 +36,20 @@ func (d *Dir) LoadConfig() (*config.Module, diag.Diagnostics) {
 // LoadCheckedConfig is LoadConfig for the commands that work with the
 // configuration (init, validate, graph and the operations): a configuration
 // that loads without errors must also accept the OpenTofu version rig
-// stands in for, in every module's required_version, and every provider
-// block's for_each must be one a static evaluation can compute (as
-// OpenTofu checks while loading).
+// stands in for, in every module's required_version, its encryption block
+// must be readable, and every provider block's for_each must be one a
+// static evaluation can compute (as OpenTofu checks while loading).
 func (d *Dir) LoadCheckedConfig() (*config.Module, diag.Diagnostics) {
 	cfg, ds := d.LoadConfig()
 	if cfg != nil && !ds.HasErrors() {
 		ds = ds.Append(cfg.CheckCoreVersion())
+		// The encryption block's settings are evaluated statically (they
+		// may refer to variables): what they may not refer to is reported
+		// here, as OpenTofu reports it while loading.
+		if _, more := EncryptionOf(cfg); more.HasErrors() {
+			ds = ds.Append(more)
+		}
+		ds = ds.Append(actionsNotRun(cfg))
 		for _, mod := range cfg.AllModules() {
 			for _, key := range slices.Sorted(maps.Keys(mod.ProviderConfigs)) {
 				ds = ds.Append(eval.CheckProviderForEach(mod, mod.ProviderConfigs[key]))

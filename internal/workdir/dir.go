@@ -11,6 +11,7 @@ import (
 	"github.com/rig-iac/rig/internal/corelog"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/encryption"
+	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/getproviders"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/builtin"
@@ -67,6 +68,13 @@ type Options struct {
 	// registries and HTTP sources; nil means getmodules' default. Tests
 	// point it at their loopback servers.
 	ModuleHTTPClient *http.Client
+	// Vars are the command's -var and -var-file arguments, read when the
+	// configuration's static expressions (module sources and versions,
+	// backend and encryption settings) first need a root variable; nil
+	// for none. Ask asks for a required one without a value; nil asks
+	// nothing.
+	Vars *[]VarArg
+	Ask  Asker
 }
 
 // Dir is a working directory as a command uses it: the configuration and
@@ -90,6 +98,10 @@ type Dir struct {
 	// it to place providers the lock file does not record
 	// (getproviders.RegistryHosts); nil otherwise.
 	stateProviders []addrs.Provider
+	// static is the configuration's static evaluator, given its root
+	// variables (static.go); given are the root variables collected.
+	static *eval.Static
+	given  *givenVariables
 }
 
 // New returns the working directory root ("." for the process's) used as

@@ -33,6 +33,7 @@ func (d *Dir) ModuleInstaller(upgrade bool, out io.Writer) (getmodules.Installer
 		DefaultRegistryHost: d.RegistryHosts().DefaultHost(),
 		RegistryRetries:     d.opts.CLIConfig.RegistryRetries,
 		RegistryTimeout:     d.opts.CLIConfig.RegistryTimeout,
+		Static:              d.StaticEvaluator(),
 	}
 	return inst, ds
 }

@@ -39,6 +39,9 @@ type PlanOptions struct {
 	SkipRefresh bool
 	// Hooks observe the refresh of recorded objects; nil for none.
 	Hooks plan.RefreshHooks
+	// RefreshScope limits what is refreshed (-refresh=changed) and has
+	// the plan list what it refreshed; nil refreshes everything.
+	RefreshScope *planner.RefreshScope
 }
 
 // Plan plans with the session's inputs. The import changes of objects
@@ -49,6 +52,7 @@ func (s *Session) Plan(ctx context.Context, opts PlanOptions) (*plan.Plan, diag.
 		Mode: opts.Mode, Variables: s.Variables, Replace: opts.Replace, SkipRefresh: opts.SkipRefresh,
 		Parallelism: s.Parallelism, Limits: s.Limits, Workspace: s.Workspace, Dependencies: s.Dependencies, Cwd: s.Cwd, MaxInstances: s.MaxInstances,
 		Targets: opts.Targets, Excludes: opts.Excludes, Hooks: opts.Hooks, Generated: s.generated,
+		RefreshScope:         opts.RefreshScope,
 		RecordPreventDestroy: s.Safeguards.RecordPreventDestroy, HealthGates: s.Safeguards.Gates,
 	})
 	s.Dir.logPlan(p, time.Since(start))

@@ -28,13 +28,17 @@ func (d *Dir) PlannedConfig(pf *planfile.File) *config.Module {
 	}
 	root, _ := config.LoadFiles(byDir["."])
 	root.SourceDir = "."
+	// Sources that refer to variables are evaluated with the plan's
+	// (UseSavedPlanVariables).
+	static := d.StaticEvaluator()
+	root.SetStatic(nil, "", static)
 	resolve := d.installedModules()
 	var addChildren func(mod *config.Module)
 	addChildren = func(mod *config.Module) {
 		for _, name := range slices.Sorted(maps.Keys(mod.ModuleCalls)) {
 			call := mod.ModuleCalls[name]
 			path := mod.Path.Child(name)
-			if path.Depth() > maxSavedModuleDepth {
+			if path.Depth() > maxSavedModuleDepth || mod.ResolveCall(call, static).HasErrors() {
 				continue
 			}
 			dir := filepath.Join(mod.SourceDir, filepath.FromSlash(config.LocalSourcePath(call.Source)))
@@ -49,7 +53,8 @@ func (d *Dir) PlannedConfig(pf *planfile.File) *config.Module {
 				continue
 			}
 			child, _ := config.LoadFiles(files)
-			child.SourceDir, child.Path, child.Parent = filepath.Clean(dir), path, mod
+			child.SourceDir = filepath.Clean(dir)
+			child.SetStatic(mod, name, static)
 			mod.Children[name] = child
 			addChildren(child)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"sync"
+	"time"
 
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/backend"
@@ -88,6 +89,12 @@ type Session struct {
 	// max_instances (0: the default).
 	Dependencies plan.DependencyMode
 	MaxInstances int
+	// RefreshChanged is rig.hcl's refresh = "changed", RefreshMaxAge its
+	// refresh_max_age and ProgressInterval its progress_interval (0: the
+	// defaults).
+	RefreshChanged   bool
+	RefreshMaxAge    time.Duration
+	ProgressInterval time.Duration
 	// Safeguards are rig.hcl's settings of rig's safeguards.
 	Safeguards Safeguards
 
@@ -144,6 +151,7 @@ func (d *Dir) Open(ctx context.Context, opts OpenOptions) (*Session, diag.Diagno
 	s.Limits = mergeLimits(st.Limits, opts.Limits)
 	s.Dependencies = st.Dependencies
 	s.MaxInstances = st.MaxInstances
+	s.RefreshChanged, s.RefreshMaxAge, s.ProgressInterval = st.RefreshChanged, st.RefreshMaxAge, st.ProgressInterval
 	s.Safeguards = st.Safeguards
 	store, more := d.StateStore(ctx, cfg)
 	ds = ds.Append(more)

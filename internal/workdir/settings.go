@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"os"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -28,6 +29,9 @@ const SettingsFile = "rig.hcl"
 //	}
 //	recorded_dependencies = "reduced"  # or "transitive", the default
 //	max_instances = 500000  # per resource block or module call; default 100000
+//	refresh = "changed"  # plan -refresh=changed by default; or "all"
+//	refresh_max_age = "12h"  # refresh objects not read back for this long; default 24h
+//	progress_interval = "30s"  # how often long phases report progress; default 10s
 //
 // and rig's safeguards (safeguards.go).
 type Settings struct {
@@ -41,6 +45,12 @@ type Settings struct {
 	// MaxInstances bounds the instances of one resource block or module
 	// call; 0 when not set (lang.DefaultMaxInstances).
 	MaxInstances int
+	// RefreshChanged is refresh = "changed"; RefreshMaxAge is
+	// refresh_max_age (0 when not set).
+	RefreshChanged bool
+	RefreshMaxAge  time.Duration
+	// ProgressInterval is progress_interval (0 when not set).
+	ProgressInterval time.Duration
 	// Safeguards are the settings of rig's own safeguards.
 	Safeguards Safeguards
 }
@@ -109,15 +119,45 @@ func (d *Dir) LoadSettings() (Settings, []byte, diag.Diagnostics) {
 				ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid recorded_dependencies",
 					`recorded_dependencies must be "transitive" (every resource an object depends on, as OpenTofu records them; the default) or "reduced" (only the direct ones, with a deleted resource's dependencies passed on to its dependents).`))
 			}
+		case "refresh":
+			switch {
+			case v.Type() == cty.String && !v.IsNull() && v.AsString() == "changed":
+				s.RefreshChanged = true
+			case v.Type() == cty.String && !v.IsNull() && v.AsString() == "all":
+			default:
+				ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid refresh", `refresh must be "all" (plans read back every object, the default) or "changed" (as plan -refresh=changed: only objects whose configuration, inputs or dependencies changed, those the plan changes, and those not read back for longer than refresh_max_age).`))
+			}
+		case "refresh_max_age":
+			d, err := time.ParseDuration(stringOr(v))
+			if err != nil || d <= 0 {
+				ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid refresh_max_age", `refresh_max_age must be a duration greater than zero, such as "12h" or "30m": how long -refresh=changed may go without reading an object back.`))
+				continue
+			}
+			s.RefreshMaxAge = d
+		case "progress_interval":
+			d, err := time.ParseDuration(stringOr(v))
+			if err != nil || d <= 0 {
+				ds = ds.Append(diag.At(attr.Expr.Range(), "Invalid progress_interval", `progress_interval must be a duration greater than zero, such as "30s": how often a long refresh, plan, apply or destroy reports how far it has come.`))
+				continue
+			}
+			s.ProgressInterval = d
 		default:
 			if known, more := s.Safeguards.attribute(name, attr, v); known {
 				ds = ds.Append(more)
 				continue
 			}
-			ds = ds.Append(diag.At(attr.NameRange, "Unsupported setting", fmt.Sprintf("%s has no setting named %q; it knows parallelism, limits, recorded_dependencies, max_instances, %s.", SettingsFile, name, safeguardNames)))
+			ds = ds.Append(diag.At(attr.NameRange, "Unsupported setting", fmt.Sprintf("%s has no setting named %q; it knows parallelism, limits, recorded_dependencies, max_instances, refresh, refresh_max_age, progress_interval, %s.", SettingsFile, name, safeguardNames)))
 		}
 	}
 	return s, src, ds
+}
+
+// stringOr returns v's string, or "" when v is not a known string.
+func stringOr(v cty.Value) string {
+	if v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
+		return ""
+	}
+	return v.AsString()
 }
 
 func positiveInt(v cty.Value) (int, bool) {

@@ -65,7 +65,7 @@ func (d *Dir) TestModuleLoader() func(*config.TestFile, *config.TestRun) (*confi
 			}
 			dir = d.path(filepath.FromSlash(rec.Dir))
 		}
-		mod, ds := config.LoadTree(dir, config.TreeOptions{Resolve: resolve, ProviderHost: hosts.Provider})
+		mod, ds := config.LoadTree(dir, config.TreeOptions{Resolve: resolve, ProviderHost: hosts.Provider, Static: d.StaticEvaluator()})
 		if !ds.HasErrors() {
 			ds = ds.Append(mod.CheckCoreVersion())
 		}

@@ -2,6 +2,7 @@ package workdir
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -32,7 +33,20 @@ type Asker func(name, description string) (string, error)
 // and -var-file in command-line order; then ask (nil: nobody) is asked for
 // each required variable still without a value. files are the variable
 // files read, for diagnostics.
+//
+// The values are collected once per Dir: a later call (after the static
+// evaluation of the configuration asked for them) returns copies of the
+// same values and files, without diagnostics or questions.
 func (d *Dir) Variables(cfg *config.Module, args []VarArg, ask Asker) (values map[string]planner.InputValue, files map[string][]byte, ds diag.Diagnostics) {
+	if values, files, ok := d.cachedVariables(); ok {
+		return values, files, nil
+	}
+	values, files, ds = d.gatherVariables(cfg, args, ask)
+	d.given = &givenVariables{values: maps.Clone(values), files: maps.Clone(files)}
+	return values, files, ds
+}
+
+func (d *Dir) gatherVariables(cfg *config.Module, args []VarArg, ask Asker) (values map[string]planner.InputValue, files map[string][]byte, ds diag.Diagnostics) {
 	out := map[string]planner.InputValue{}
 	files = map[string][]byte{}
 	for _, env := range os.Environ() {

@@ -84,6 +84,7 @@ type changeJSON struct {
 	RequiredReplace [][]byte     `json:"required_replace,omitempty"`
 	PriorPrivate    []byte       `json:"prior_private,omitempty"`
 	PlannedPrivate  []byte       `json:"planned_private,omitempty"`
+	ConfigDigest    []byte       `json:"config_digest,omitempty"`
 	CBD             bool         `json:"create_before_destroy,omitempty"`
 	SkipDestroy     bool         `json:"skip_destroy,omitempty"`
 	PreventDestroy  string       `json:"rig_prevent_destroy,omitempty"`
@@ -448,7 +449,7 @@ func decodeChange(cj changeJSON) (*plan.ResourceInstanceChange, error) {
 	}
 	c := &plan.ResourceInstanceChange{
 		Addr: addr, Deposed: addrs.DeposedKey(cj.Deposed), ProviderConfig: pc, Action: a, Reason: reasonNames[cj.Reason],
-		PriorPrivate: cj.PriorPrivate, PlannedPrivate: cj.PlannedPrivate, CreateBeforeDestroy: cj.CBD, SchemaVersion: cj.SchemaVersion,
+		PriorPrivate: cj.PriorPrivate, PlannedPrivate: cj.PlannedPrivate, ConfigDigest: cj.ConfigDigest, CreateBeforeDestroy: cj.CBD, SchemaVersion: cj.SchemaVersion,
 		SkipDestroy: cj.SkipDestroy, PreventDestroy: cj.PreventDestroy,
 	}
 	if g := cj.Gate; g != nil {
@@ -527,7 +528,7 @@ type gateJSON struct {
 func encodeChange(c *plan.ResourceInstanceChange) (changeJSON, error) {
 	cj := changeJSON{
 		Addr: c.Addr.String(), Deposed: string(c.Deposed), Provider: c.ProviderConfig.String(),
-		Action: c.Action.String(), Reason: c.Reason.JSON(), PriorPrivate: c.PriorPrivate, PlannedPrivate: c.PlannedPrivate,
+		Action: c.Action.String(), Reason: c.Reason.JSON(), PriorPrivate: c.PriorPrivate, PlannedPrivate: c.PlannedPrivate, ConfigDigest: c.ConfigDigest,
 		CBD: c.CreateBeforeDestroy, SchemaVersion: c.SchemaVersion, SkipDestroy: c.SkipDestroy, PreventDestroy: c.PreventDestroy,
 	}
 	if g := c.Gate; g != nil {

@@ -163,6 +163,7 @@ func richPlan(t *testing.T) *plan.Plan {
 				Addr: mustInstance(t, "test_thing.t"), ProviderConfig: testProvider,
 				Action: plan.DeleteThenCreate, Reason: plan.ReplaceByTriggers,
 				Before: thing("id-3", "t"), After: cty.UnknownVal(thingType),
+				ConfigDigest: plan.ConfigDigest(cty.ObjectVal(map[string]cty.Value{"key": cty.StringVal("t")})),
 				Trigger: &plan.Trigger{Changed: mustInstance(t, "test_thing.a"), Path: cty.GetAttrPath("tags").Index(cty.StringVal("Name")),
 					Range: hcl.Range{Filename: "main.tf", Start: hcl.Pos{Line: 7, Column: 29, Byte: 100}, End: hcl.Pos{Line: 7, Column: 45, Byte: 116}}},
 			},

@@ -1,0 +1,81 @@
+package command
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/rig-iac/rig/internal/ui"
+)
+
+// Exit codes of rig drift.
+const (
+	driftNone     = 0
+	driftFailed   = 1
+	driftDetected = 2
+)
+
+// runDrift reads back every recorded object, as a refresh-only plan does,
+// and reports what changed outside rig, attribute by attribute, and the
+// conditions (check blocks, resource pre- and postconditions) that fail
+// against what it read. It writes nothing: not the state, not a plan.
+func runDrift(m *Meta, args []string) int {
+	var f operationFlags
+	fs := m.flagSet("drift")
+	m.addOperationFlags(fs, &f)
+	if code, ok := m.parseArgs(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return m.argsError(fs, "Too many command line arguments", fmt.Sprintf("Unexpected argument %q: the drift command takes no positional arguments. To check another working directory, use the global -chdir option.", fs.Arg(0)))
+	}
+	f.refreshOnly = true
+	out, closeOut, ok := m.operationOutput(&f)
+	if !ok {
+		return driftFailed
+	}
+	defer closeOut()
+	if ds := checkOperationFlags(&f); ds.HasErrors() {
+		out.diagnostics(ds)
+		return driftFailed
+	}
+	f.listRefreshed = true
+	var forceStop func()
+	ctx, stop := m.interrupts.Notify(func() {
+		if forceStop != nil {
+			forceStop()
+		}
+	})
+	defer stop()
+	sess, ds := m.open(ctx, &f, "OperationTypePlan")
+	defer sess.Close()
+	if ds.HasErrors() {
+		out.diagnostics(ds)
+		return driftFailed
+	}
+	forceStop = func() { sess.Providers.Stop(context.Background()) }
+	// The plan lists what it read back; nothing is recorded.
+	p, more := m.makePlan(ctx, sess, &f, out.refreshHooks())
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		out.diagnostics(ds)
+		return driftFailed
+	}
+	report := ui.DriftReport{Drift: p.Drift, Objects: len(p.Refreshed), FailedConditions: p.FailedConditions()}
+	if out.json != nil {
+		for _, c := range p.Drift {
+			out.json.ResourceDrift(c)
+			for _, a := range ui.DriftedAttributes(c) {
+				out.json.DriftAttribute(c, a)
+			}
+		}
+		out.json.DriftSummary(report)
+	}
+	if out.human {
+		ui.RenderDrift(m.Out, report, m.renderOptions())
+	}
+	out.diagnostics(ds)
+	if len(p.Drift) > 0 || report.FailedConditions > 0 {
+		return driftDetected
+	}
+	return driftNone
+}
