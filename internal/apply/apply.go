@@ -26,6 +26,9 @@ import (
 
 // Options configures an apply.
 type Options struct {
+	// Intents, when not nil, records each create's intent before its
+	// provider is asked (IntentLog).
+	Intents IntentLog
 	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
 	Cwd string
 	// Parallelism bounds the operations running at once (default 10).
@@ -526,6 +529,7 @@ func (a *applier) newObject(c *plan.ResourceInstanceChange, sch provider.Schema,
 	}
 	obj.CreateBeforeDestroy = c.CreateBeforeDestroy
 	obj.SkipDestroy = c.SkipDestroy
+	obj.PreventDestroy = c.PreventDestroy
 	return obj, nil
 }
 

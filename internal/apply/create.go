@@ -80,6 +80,19 @@ func (a *applier) applyInstance(walkCtx context.Context, op Op, c *plan.Resource
 			return nil
 		}
 	}
+	if a.opts.Intents != nil {
+		req.BeforeCreate = func(planned cty.Value) diag.Diagnostics {
+			// Durable before the call: a crash during it leaves the intent.
+			if err := a.opts.Intents.Begin(intentOf(op.Addr, c.ProviderConfig, sch.Block, planned)); err != nil {
+				return diag.Diagnostics{diag.Errorf("Failed to record the create's intent", "Before creating %s: %s", op.Addr, err)}
+			}
+			return nil
+		}
+		defer func() {
+			// After the result is recorded (or nothing was made).
+			_ = a.opts.Intents.End(op.Addr)
+		}()
+	}
 	applied, more := instance.Apply(a.opCtx, req)
 	ds = ds.Append(more)
 	newVal, failed := applied.NewState, applied.Failed
@@ -112,7 +125,18 @@ func (a *applier) applyInstance(walkCtx context.Context, op Op, c *plan.Resource
 				failed, status = true, state.Tainted
 			}
 		}
-		obj, err := a.newObject(c, sch, newVal, applied.Private, applied.Identity, status)
+		private := applied.Private
+		if gate := gateOf(a.graph, op); gate != nil && status == state.Ready && cbd {
+			// rig.hcl's health gate: nothing moves onto the new object
+			// before it passes; if it does not, it is rolled back.
+			passed, priv, more := a.passGate(walkCtx, gate, gatedObject{op: op, c: c, r: r, sch: sch, prov: prov, meta: meta,
+				inst: inst, value: newVal, private: private, identity: applied.Identity, deposeKey: deposeKey})
+			if more.HasErrors() {
+				return Result{}, ds.Append(more)
+			}
+			newVal, private = passed, priv
+		}
+		obj, err := a.newObject(c, sch, newVal, private, applied.Identity, status)
 		if err != nil {
 			return Result{}, ds.Append(err)
 		}

@@ -273,6 +273,7 @@ func order(p *plan.Plan, opts OrderOptions, keys map[addrs.AbsResourceInstance]a
 			}
 		}
 	}
+	connectBatches(g, p.Changes)
 	// Rule 5: an object deposed by an earlier run goes once its instance's
 	// new object exists (or its current one is updated), whatever else
 	// happens to the instance, as the deposed object of a create-first

@@ -50,6 +50,10 @@ const (
 	// instance that Y deletes an object of, deposed by an earlier run
 	// (rule 5: deposed objects are destroyed after their successor exists).
 	RuleDeposedDeleteLast
+	// RuleRollingBatch: X and Y are create_before_destroy replacements of
+	// one resource with a health gate (rig.hcl); Y's batch starts once X's,
+	// the batch before, has passed its gate.
+	RuleRollingBatch
 )
 
 // String returns the rule's name, as `rig explain -json` writes it.
@@ -75,6 +79,8 @@ func (r Rule) String() string {
 		return "barrier"
 	case RuleDeposedDeleteLast:
 		return "deposed-delete-last"
+	case RuleRollingBatch:
+		return "rolling-batch"
 	}
 	return "unknown"
 }
@@ -113,6 +119,12 @@ func (g *Graph) DescribeEdge(from, to Op) string {
 		return "create_before_destroy: create before destroying the deposed object" + g.cbdNote(to)
 	case RuleDeposedDeleteLast:
 		return "create_before_destroy: an object deposed by an earlier run is destroyed after the instance's current object is created or updated"
+	case RuleRollingBatch:
+		batch := 0
+		if c := g.Changes[to]; c != nil && c.Gate != nil {
+			batch = c.Gate.Batch
+		}
+		return fmt.Sprintf("rolling replacement: batch %d of %s starts once batch %d has passed its health gate (rig.hcl)", batch+1, tr, batch)
 	case RuleBarrier:
 		if from.IsBarrier() {
 			return "stands for every operation of " + fr.String()

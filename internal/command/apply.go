@@ -99,7 +99,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	p, more := m.makePlan(ctx, sess, &f, out.refreshHooks())
 	ds = ds.Append(more)
 	if ds.HasErrors() {
-		if !refresh {
+		if !m.showRefusedPlan(ctx, out, sess, p, ds) && !refresh {
 			out.erroredPlan(ctx, p, sess.Providers)
 		}
 		out.diagnostics(ds)
@@ -164,10 +164,21 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 		fmt.Fprintln(m.Out)
 	}
 	counter := &ui.CountHooks{}
+	carried, cutOff := m.reportCutOffCreates()
+	out.diagnostics(cutOff)
 	// From here on an interrupt stops rig gracefully only: operations
 	// finish and are recorded.
 	endWriting := m.interrupts.BeginWriting()
 	defer endWriting()
+	intents, err := m.dir().OpenIntents(sess.Safeguards.RecordCreateIntents, carried)
+	if err != nil {
+		out.diagnostics(diag.Diagnostics{diag.Errorf("Failed to record the creates' intents", "%s", err)})
+		return 1
+	}
+	var applyIntents apply.IntentLog
+	if intents != nil {
+		applyIntents = intents
+	}
 	if g == nil {
 		// The timeline needs the graph; Apply reports its errors.
 		if built, ds := apply.Order(p); !ds.HasErrors() {
@@ -189,12 +200,13 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 	}
 	useProgressInterval(out.progress, sess)
 	endProgress := out.progress.Begin(phase, ui.OperationCount(p), false)
-	final, ds := sess.Apply(ctx, p, workdir.ApplyOptions{Graph: g, Hooks: hooks})
+	final, ds := sess.Apply(ctx, p, workdir.ApplyOptions{Graph: g, Hooks: hooks, Intents: applyIntents})
 	endProgress()
 	var note string
+	var record *timeline.Record
 	if rec != nil {
 		var more diag.Diagnostics
-		note, more = sess.KeepTimeline(rec, g, f.timeline)
+		note, record, more = sess.KeepTimeline(rec, g, f.timeline, ds)
 		ds = ds.Append(more)
 	}
 	printNote := func() {
@@ -212,8 +224,12 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 		}
 	}
 	ds = ds.Append(forgottenError(p, f))
+	m.dir().CloseIntents(intents, !ds.HasErrors())
 	out.diagnostics(withoutDeprecations(ds))
 	if ds.HasErrors() {
+		if record != nil {
+			m.showApplyReport(out, record)
+		}
 		printNote()
 		return 1
 	}

@@ -180,6 +180,10 @@ Nothing is changed remotely. The destination must not have objects already. With
 The state is backed up first, to terraform.tfstate.TIME.backup for the local backend (or the file -backup names).`},
 		"state replace-provider": {runStateReplaceProvider, "Replace provider in the state", "[options] FROM TO", `
 Replace the provider of every resource in the state recorded with the provider FROM by the provider TO, fully qualified such as registry.terraform.io/hashicorp/aws and registry.example.com/acme/aws. It asks for confirmation unless -auto-approve.`},
+		"state unprotect": {runStateUnprotect, "Lift the recorded prevent_destroy of a resource instance", "[options] ADDRESS", `
+Lift the lifecycle.prevent_destroy that the state records for the resource instance at ADDRESS (rig.hcl's record_prevent_destroy = true records it when an object is applied): the next plan may destroy the object. The remote object is not changed.
+
+A configuration that still sets prevent_destroy = true for the instance records it again with the next apply. To stop managing the object without destroying it, use a removed block with lifecycle.destroy = false instead.`},
 		"taint": {runTaint, "Mark a resource instance as not fully functional", "[options] ADDRESS", `
 Mark the resource instance at ADDRESS as tainted: the next plan replaces it. The remote object is not changed now.`},
 		"untaint": {runUntaint, "Remove the 'tainted' state from a resource instance", "[options] ADDRESS", `

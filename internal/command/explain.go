@@ -103,7 +103,9 @@ func (m *Meta) explainedPlan(path string, f *operationFlags) (p *plan.Plan, cfg 
 	}
 	p, more := m.makePlan(ctx, sess, f, nil)
 	ds = ds.Append(more)
-	if ds.HasErrors() {
+	if ds.HasErrors() && !plan.OnlyRefusals(p, ds) {
+		// A plan whose only errors refuse protected deletions is whole:
+		// it is explained, the refusals among the reasons.
 		m.showDiagnostics(ds)
 		return nil, nil, 1
 	}

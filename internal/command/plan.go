@@ -55,6 +55,8 @@ func runPlan(m *Meta, args []string) int {
 	}
 	// A second interrupt asks the providers to stop (StopProvider).
 	forceStop = func() { sess.Providers.Stop(context.Background()) }
+	_, cutOff := m.reportCutOffCreates()
+	out.diagnostics(cutOff)
 	var generated []planner.GeneratedResource
 	if genOut != "" {
 		if f.destroy || f.refreshOnly {
@@ -74,7 +76,9 @@ func runPlan(m *Meta, args []string) int {
 	p, more := m.makePlan(ctx, sess, &f, out.refreshHooks())
 	ds = ds.Append(more)
 	if ds.HasErrors() {
-		out.erroredPlan(ctx, p, sess.Providers)
+		if !m.showRefusedPlan(ctx, out, sess, p, ds) {
+			out.erroredPlan(ctx, p, sess.Providers)
+		}
 		out.diagnostics(ds)
 		return 1
 	}

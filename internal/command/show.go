@@ -31,6 +31,7 @@ func runShow(m *Meta, args []string) int {
 	addJSONIntoFlag(fs, &jsonInto)
 	m.addShowSensitiveFlag(fs)
 	timelineOut := fs.String("timeline", "", "Write the timeline of the last apply or destroy that ran an operation in this working directory to `FILE`, as an HTML page, and show nothing else.")
+	lastApply := fs.Bool("last-apply", false, "Print the report of the last apply or destroy in this working directory: what was applied, what failed and why, what did not start and because of which failure, and what is left to do. With -json, the report's JSON.")
 	stateTarget := fs.Bool("state", false, "Show the state of the selected workspace (what is shown without an argument).")
 	planTarget := fs.String("plan", "", "Show the plan saved in the file at `FILE` (what is shown given it as argument).")
 	configTarget := fs.Bool("config", false, "With -json, print the configuration in the JSON representation a JSON plan's \"configuration\" has.")
@@ -46,6 +47,12 @@ func runShow(m *Meta, args []string) int {
 			return m.argsError(fs, "Invalid combination of options", "-timeline writes the timeline of the last apply; it takes no plan file, no -json and no -json-into.")
 		}
 		return m.showTimeline(*timelineOut)
+	}
+	if *lastApply {
+		if fs.NArg() > 0 || jsonInto != "" {
+			return m.argsError(fs, "Invalid combination of options", "-last-apply prints the report of the last apply; it takes no plan file and no -json-into.")
+		}
+		return m.showLastApply(*jsonOut)
 	}
 	targets := 0
 	for _, set := range []bool{*stateTarget, *planTarget != "", *configTarget, *moduleTarget != ""} {

@@ -29,6 +29,10 @@ type ApplyRequest struct {
 	// create_before_destroy replacement: it is called once the final plan
 	// is checked, before the provider applies it.
 	Depose func() diag.Diagnostics
+	// BeforeCreate, when not nil, is called with the final planned object
+	// (with its configuration's marks) just before the provider is asked
+	// to create it; an error stops the create.
+	BeforeCreate func(planned cty.Value) diag.Diagnostics
 }
 
 // Outcome is what the state records of an instance once Apply returns.
@@ -127,6 +131,11 @@ func Apply(ctx context.Context, req ApplyRequest) (Applied, diag.Diagnostics) {
 		// new marks, without asking the provider, as OpenTofu does.
 		resp = provider.ApplyResponse{NewState: planned, Private: planResp.PlannedPrivate, NewIdentity: priorIdentity}
 	} else {
+		if req.BeforeCreate != nil && c.Action.Creates() {
+			if ds = ds.Append(req.BeforeCreate(planned.MarkWithPaths(configMarks))); ds.HasErrors() {
+				return Applied{}, ds
+			}
+		}
 		resp = prov.ApplyResourceChange(ictx, provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate, ProviderMeta: req.Meta, PlannedIdentity: planResp.PlannedIdentity})
 	}
 	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, req.Config.Marked, c.Before).InBody(r.Config), oaddr))

@@ -99,6 +99,20 @@ type ResourceInstanceChange struct {
 	// state with the object (skip_destroy, as OpenTofu records it) so that
 	// the object is forgotten, not destroyed, once its configuration is gone.
 	SkipDestroy bool
+	// PreventDestroy is where the resource's lifecycle.prevent_destroy was
+	// set when it is true and rig.hcl asks for the record
+	// (record_prevent_destroy); recorded in state with the object, so that
+	// a later plan refuses to destroy it even once its configuration is
+	// gone. "" otherwise.
+	PreventDestroy string
+	// RefusedBy, on a Delete, is where the prevent_destroy the state
+	// records for the object was set: the plan refuses the deletion, which
+	// is shown marked. "" for every other change.
+	RefusedBy string
+	// Gate is the health gate of a create_before_destroy replacement of a
+	// resource rig.hcl names in a health_gate block, with its batch; nil
+	// otherwise.
+	Gate *HealthGate
 	// CBDInheritedFrom names the resource whose create_before_destroy this
 	// object inherited; zero when its own setting (or none) applies.
 	CBDInheritedFrom addrs.AbsResource

@@ -128,6 +128,9 @@ const (
 	// BecauseDestroyFalseInState: the state records lifecycle.destroy =
 	// false for the object, whose resource block is gone.
 	BecauseDestroyFalseInState
+	// BecauseProtected: the deletion is refused, for the state records the
+	// lifecycle.prevent_destroy set At when the object was last applied.
+	BecauseProtected
 )
 
 // String returns the kind as the JSON plan's rig_reasons entries name it.
@@ -181,6 +184,8 @@ func (k ReasonKind) String() string {
 		return "destroy_false"
 	case BecauseDestroyFalseInState:
 		return "destroy_false_in_state"
+	case BecauseProtected:
+		return "protected"
 	}
 	return "invalid"
 }
@@ -199,6 +204,8 @@ type Reason struct {
 	// ID is the import ID (BecauseImport); for an import by resource
 	// identity, the identity as JSON, starting with "{".
 	ID string
+	// At is where the recorded prevent_destroy was set (BecauseProtected).
+	At string
 	// Resource is the resource that sets create_before_destroy (BecauseCBDInherited).
 	Resource addrs.AbsResource
 	// Path is the dependency path from Resource to the object's resource,
@@ -267,6 +274,8 @@ func (r Reason) String() string {
 		return "its lifecycle sets destroy = false, so the old object is forgotten rather than destroyed"
 	case BecauseDestroyFalseInState:
 		return "the state records lifecycle.destroy = false, set before its resource block was removed"
+	case BecauseProtected:
+		return "its deletion is refused: the state records the lifecycle.prevent_destroy set at " + r.At + " (lift it with a removed block with destroy = false, or rig state unprotect)"
 	}
 	return "unknown"
 }
@@ -392,6 +401,9 @@ func (x *ReasonIndex) Reasons(c *ResourceInstanceChange) []Reason {
 				add(Reason{Kind: BecauseNoConfig})
 			}
 		}
+	}
+	if c.RefusedBy != "" {
+		add(Reason{Kind: BecauseProtected, At: c.RefusedBy})
 	}
 	if c.Moved() {
 		add(Reason{Kind: BecauseMoved, Instance: c.PrevRunAddr})

@@ -71,6 +71,14 @@ type Options struct {
 	// lifecycle.prevent_destroy set: the cleanup of a test destroys what
 	// the test created, as Terraform 1.14 does.
 	IgnorePreventDestroy bool
+	// RecordPreventDestroy records, with every object whose resource sets
+	// lifecycle.prevent_destroy, where it was set (rig.hcl's
+	// record_prevent_destroy). A plan refuses to destroy an object whose
+	// record the state holds whatever this says.
+	RecordPreventDestroy bool
+	// HealthGates are rig.hcl's health_gate blocks, by the resource's
+	// address in configuration ("module.app.aws_instance.web").
+	HealthGates map[string]plan.HealthGate
 }
 
 // Make plans the changes that bring prior in line with cfg (or destroy
@@ -131,6 +139,9 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	if !ds.HasErrors() {
 		forceCBD(p.changes, p.prevRun)
 	}
+	// Refused deletions are errors of a plan that is otherwise complete:
+	// it is made whole, so that it can be shown with them marked.
+	refused := p.refusedDiagnostics()
 	slices.SortFunc(p.changes, func(a, b *plan.ResourceInstanceChange) int { return a.ObjectAddr().Compare(b.ObjectAddr()) })
 	for _, c := range p.changes {
 		if from, ok := moved[c.Addr]; ok {
@@ -141,6 +152,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 			}
 		}
 	}
+	assignGates(p.changes, opts.HealthGates)
 	result.Changes = p.changes
 	slices.SortFunc(p.drift, func(a, b *plan.ResourceInstanceChange) int { return a.ObjectAddr().Compare(b.ObjectAddr()) })
 	result.Drift = p.drift
@@ -156,6 +168,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	if !ds.HasErrors() && opts.Mode != plan.DestroyMode {
 		result.RelevantAttributes = p.relevantAttributes(p.changes, result.Outputs)
 	}
+	ds = ds.Append(refused)
 	result.Errored = ds.HasErrors()
 	return result, ds
 }
@@ -213,6 +226,9 @@ type planner struct {
 	// checkFailed holds the check blocks whose scoped data source could
 	// not be read: their assertions are not evaluated.
 	checkFailed map[checkInstance]bool
+	// refused are the errors of the deletions a recorded prevent_destroy
+	// refuses (protect.go).
+	refused diag.Diagnostics
 	// checks records the result of every condition evaluated; nil in a
 	// destroy plan, which evaluates none.
 	checks *checks.State

@@ -281,6 +281,7 @@ func (p *planner) planInstanceScoped(cr addrs.ConfigResource, r *config.Resource
 	}
 	change.Dependencies = p.rg.resourceDeps[cr]
 	change.Importing = imported
+	change.PreventDestroy = p.protectionAt(r, addr, obj)
 	if cbd && inh.from != cr {
 		change.CBDInheritedFrom = recordedAddr(inh.from)
 		change.CBDVia = recordedAddr(inh.via)
@@ -297,13 +298,15 @@ func (p *planner) recordUnchanged() {
 	for _, c := range p.changes {
 		addr := c.ObjectAddr()
 		cur := p.refreshed.Object(addr)
-		if c.Action != plan.NoOp || cur == nil || cur.CreateBeforeDestroy == c.CreateBeforeDestroy && cur.SkipDestroy == c.SkipDestroy && sameResources(cur.Dependencies, c.Dependencies) {
+		if c.Action != plan.NoOp || cur == nil || cur.CreateBeforeDestroy == c.CreateBeforeDestroy && cur.SkipDestroy == c.SkipDestroy &&
+			c.PreventDestroy == cur.PreventDestroy && sameResources(cur.Dependencies, c.Dependencies) {
 			continue
 		}
 		obj := *cur
 		obj.Dependencies = c.Dependencies
 		obj.CreateBeforeDestroy = c.CreateBeforeDestroy
 		obj.SkipDestroy = c.SkipDestroy
+		obj.PreventDestroy = c.PreventDestroy
 		p.refreshed.SetObject(addr, &obj, c.ProviderConfig)
 	}
 }
@@ -368,6 +371,7 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 	}
 	r := p.cfg.ConfigResource(addr.ContainingResource().InConfig())
 	action := plan.Delete
+	var refusedBy string
 	if forget, why := p.forgetInstead(r, addr, dk, obj); forget {
 		action = plan.Forget
 		if why != plan.ReasonNone {
@@ -377,11 +381,20 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Resource will be removed from the state",
 				Detail: fmt.Sprintf("After this plan is applied, the resource %s will not be managed anymore by rig.\n\nIn case you want to manage the resource again, you will have to import it.", addr)})
 		}
-	} else if r != nil && dk == addrs.NotDeposed {
-		ds = ds.Append(p.preventDestroy(r, addr))
+	} else if dk == addrs.NotDeposed {
+		// The state's record refuses the deletion first: the plan goes on
+		// and is shown with it marked.
+		var refusal *diag.Diagnostic
+		if refusedBy, refusal = p.recordedProtection(addr, obj, r != nil); refusal != nil {
+			p.mu.Lock()
+			p.refused = append(p.refused, *refusal)
+			p.mu.Unlock()
+		} else {
+			ds = ds.Append(p.preventDestroy(r, addr))
+		}
 	}
 	p.addChange(&plan.ResourceInstanceChange{
-		Addr: addr, Deposed: dk, ProviderConfig: pc, Action: action, Reason: reason,
+		Addr: addr, Deposed: dk, ProviderConfig: pc, Action: action, Reason: reason, RefusedBy: refusedBy,
 		Before: prior, After: cty.NullVal(prior.Type()), PriorPrivate: priv,
 		CreateBeforeDestroy: action == plan.Delete && (obj.CreateBeforeDestroy || dk != addrs.NotDeposed),
 		BeforeIdentity:      plan.IdentityOf(sch, priorIdentity), AfterIdentity: plan.NullIdentity(sch),

@@ -126,6 +126,12 @@ type Object struct {
 	// skip_destroy): once its configuration is gone, the object is
 	// forgotten rather than destroyed.
 	SkipDestroy bool
+	// PreventDestroy is where the lifecycle.prevent_destroy that protected
+	// the object when it was last applied was set ("main.tf:12"); "" when
+	// none is recorded. rig refuses to plan the object's destruction while
+	// it is recorded, even once its configuration is gone
+	// (docs/design.md §4). Recorded only when rig.hcl asks for it.
+	PreventDestroy string
 	// IdentitySchemaVersion is the schema version of the resource identity
 	// that Terraform 1.12 and later record; nil when the object has none.
 	// It is carried through unchanged.

@@ -96,6 +96,7 @@ func WriteHTML(w io.Writer, r *Record) error {
 		return bw.Flush()
 	}
 	bw.WriteString(`<span><i class="crit"></i>critical path</span><span><i class="fail"></i>failed</span></div></header>` + "\n")
+	writeReport(bw, r)
 
 	// The Gantt chart.
 	rowH := bigRowH

@@ -32,6 +32,9 @@ type Record struct {
 	Limits []Limit `json:"limits"`
 	// Nodes are the operation graph's nodes, in graphview.Build's order.
 	Nodes []Node `json:"nodes"`
+	// Interrupted is set when an interrupt stopped the apply before
+	// every operation had started.
+	Interrupted bool `json:"interrupted,omitempty"`
 	// APIs are the calls each provider configuration made to its API
 	// (reads while planning, writes while applying) and their adaptive
 	// limit, over time; a plan's record has these alone.
@@ -74,6 +77,8 @@ type Node struct {
 	// Outcome is how the operation ended; NotRun for a junction and for an
 	// operation that did not start.
 	Outcome Outcome `json:"outcome"`
+	// Error is why a failed operation failed; "" otherwise.
+	Error string `json:"error,omitempty"`
 	// Start and End are when the operation started and ended (zero unless it ran).
 	Start time.Time `json:"start,omitzero"`
 	End   time.Time `json:"end,omitzero"`
@@ -206,6 +211,8 @@ type span struct {
 	start, end time.Time
 	ended      bool
 	failed     bool
+	// err is the failure's message.
+	err string
 }
 
 // NewRecorder returns a Recorder whose clock starts now.
@@ -247,6 +254,9 @@ func (r *Recorder) PostApply(o apply.Operation, res apply.Result) {
 		r.spans[opOf(o)] = s
 	}
 	s.end, s.ended, s.failed = now, true, res.Err != nil
+	if res.Err != nil {
+		s.err = res.Err.Error()
+	}
 }
 
 // Operations returns how many operations started.
@@ -287,6 +297,7 @@ func (r *Recorder) Finish(g *apply.Graph) *Record {
 		}
 		if s.failed || !s.ended {
 			n.Outcome = Failed
+			n.Error = s.err
 		}
 		if r.opts.LimitNames != nil {
 			n.Limits = r.opts.LimitNames(op)

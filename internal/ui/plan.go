@@ -97,6 +97,9 @@ func RenderPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, opts RenderOpti
 		// The counts hold no "[": they are safe inside the color template.
 		summary := ChangeSummary{Add: add, Change: counts[plan.Update], Remove: destroy, Import: imports, Forget: forget}
 		b.WriteString(o.c("\n[bold]Plan:[reset] " + strings.TrimPrefix(summary.String(), "Plan: ") + "\n"))
+		if n := len(p.Refused()); n > 0 {
+			b.WriteString(wordWrap(fmt.Sprintf("\n%d of these destroys %s refused: the state records a prevent_destroy for %s. This plan cannot be applied until none is refused.", n, plural(n, "is", "are"), plural(n, "its object", "their objects")), width) + "\n")
+		}
 	}
 
 	if outputs != "" {
@@ -266,6 +269,9 @@ func changeComment(c *plan.ResourceInstanceChange) string {
 		}
 		if c.Deposed != addrs.NotDeposed {
 			b.WriteString("\n  # (left over from a partially-failed replacement of this instance)")
+		}
+		if c.RefusedBy != "" {
+			fmt.Fprintf(&b, "\n  # [bold][red](refused: protected by the prevent_destroy set at %s, recorded in state)[reset]", c.RefusedBy)
 		}
 	default:
 		fmt.Fprintf(&b, "%s has an action the plan renderer doesn't support (this is a bug)", addr)

@@ -25,6 +25,9 @@ type OrderStep struct {
 	// Provisioners are the types of the provisioners that run as part of
 	// the operation, in order: after a create, before a delete.
 	Provisioners []string `json:"provisioners,omitempty"`
+	// HealthGate is set on the create of a health-gated replacement
+	// (rig.hcl): "gated", or "gated, batch N" for a rolling one.
+	HealthGate string `json:"health_gate,omitempty"`
 	// After lists the operations this one must wait for (its direct
 	// prerequisites, leaving out those implied by others), as "action address".
 	After []string `json:"after,omitempty"`
@@ -189,7 +192,9 @@ func describeOp(g *apply.Graph, op apply.Op) string {
 		}
 		return verb + " " + op.Addr.ContainingResource().String() + "[*]"
 	}
-	return orderStep(g, op).describe()
+	s := orderStep(g, op)
+	s.HealthGate = "" // said where the operation is listed
+	return s.describe()
 }
 
 func orderStep(g *apply.Graph, op apply.Op) OrderStep {
@@ -206,6 +211,12 @@ func orderStep(g *apply.Graph, op apply.Op) OrderStep {
 		s.Action = "check"
 	default:
 		s.Action = "create"
+	}
+	if g := c.Gate; g != nil && op.Kind == apply.OpCreate && c.Action == plan.CreateThenDelete {
+		s.HealthGate = "gated"
+		if g.BatchSize > 0 {
+			s.HealthGate = fmt.Sprintf("gated, batch %d", g.Batch+1)
+		}
 	}
 	if op.Deposed != addrs.NotDeposed {
 		if c.Deposed == addrs.NotDeposed {
@@ -230,6 +241,9 @@ func (s OrderStep) describe() string {
 		out += " (deposed)"
 	default:
 		out += " (deposed object " + s.Deposed + ")"
+	}
+	if s.HealthGate != "" {
+		out += " (health " + s.HealthGate + ")"
 	}
 	if len(s.Provisioners) > 0 {
 		if s.Action == "delete" {

@@ -4,14 +4,14 @@
 // configuration with the modules init installed (and init's module,
 // provider and backend steps, init -from-module); the providers the
 // configuration requires, those installed and locked, and their factories;
-// rig.hcl's run settings; the root variables (environment, .tfvars files,
+// rig.hcl's run settings and rig's safeguards (safeguards.go); the root variables (environment, .tfvars files,
 // -var and -var-file); the backend record and its hash in Terraform's and
 // OpenTofu's forms, the backend configuration with -backend-config and the
 // legacy -state options; the state store (encrypted as the configuration's
 // encryption block says, locked, its journal recovered), init's state
 // migration and errored.tfstate; saved plan files; the states
 // terraform_remote_state reads; rig's timeline of the last apply and the
-// pages of -timeline; validate's checks beyond loading, with the test
+// pages of -timeline; the intents of an apply's creates (intents.go); validate's checks beyond loading, with the test
 // files; and what rig test takes from the working directory (its
 // variables, the modules run blocks name, errored_test.tfstate).
 //

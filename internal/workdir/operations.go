@@ -52,7 +52,8 @@ func (s *Session) Plan(ctx context.Context, opts PlanOptions) (*plan.Plan, diag.
 		Mode: opts.Mode, Variables: s.Variables, Replace: opts.Replace, SkipRefresh: opts.SkipRefresh,
 		Parallelism: s.Parallelism, Limits: s.Limits, Workspace: s.Workspace, Dependencies: s.Dependencies, Cwd: s.Cwd, MaxInstances: s.MaxInstances,
 		Targets: opts.Targets, Excludes: opts.Excludes, Hooks: opts.Hooks, Generated: s.generated,
-		RefreshScope: opts.RefreshScope,
+		RefreshScope:         opts.RefreshScope,
+		RecordPreventDestroy: s.Safeguards.RecordPreventDestroy, HealthGates: s.Safeguards.Gates,
 	})
 	s.Dir.logPlan(p, time.Since(start))
 	if !ds.HasErrors() && len(s.generated) > 0 {
@@ -146,6 +147,9 @@ type ApplyOptions struct {
 	Graph *apply.Graph
 	// Hooks observe each operation.
 	Hooks apply.Hooks
+	// Intents, when not nil, records each create's intent before its
+	// provider is asked (rig.hcl's record_create_intents).
+	Intents apply.IntentLog
 }
 
 // Apply applies p with the session's providers and settings, persisting
@@ -156,7 +160,7 @@ func (s *Session) Apply(ctx context.Context, p *plan.Plan, opts ApplyOptions) (*
 	return apply.Apply(ctx, s.Config, p, s.Providers, apply.Options{
 		Parallelism: s.Parallelism, Limits: s.Limits, Hooks: opts.Hooks, StateWriter: s.stateWriter(), Workspace: s.Workspace,
 		Graph: opts.Graph, ReleaseApplied: true, SpliceDependencies: s.Dependencies == plan.ReducedDependencies, Cwd: s.Cwd,
-		Provisioners: Provisioners(), MaxInstances: s.MaxInstances,
+		Provisioners: Provisioners(), MaxInstances: s.MaxInstances, Intents: opts.Intents,
 	})
 }
 

@@ -96,6 +96,8 @@ type Session struct {
 	RefreshChanged   bool
 	RefreshMaxAge    time.Duration
 	ProgressInterval time.Duration
+	// Safeguards are rig.hcl's settings of rig's safeguards.
+	Safeguards Safeguards
 
 	// generated are the objects GenerateConfig imported, which Plan uses
 	// rather than importing them again.
@@ -151,6 +153,7 @@ func (d *Dir) Open(ctx context.Context, opts OpenOptions) (*Session, diag.Diagno
 	s.Dependencies = st.Dependencies
 	s.MaxInstances = st.MaxInstances
 	s.RefreshChanged, s.RefreshMaxAge, s.ProgressInterval = st.RefreshChanged, st.RefreshMaxAge, st.ProgressInterval
+	s.Safeguards = st.Safeguards
 	store, more := d.StateStore(ctx, cfg)
 	ds = ds.Append(more)
 	if ds.HasErrors() {

@@ -32,6 +32,8 @@ const SettingsFile = "rig.hcl"
 //	refresh = "changed"  # plan -refresh=changed by default; or "all"
 //	refresh_max_age = "12h"  # refresh objects not read back for this long; default 24h
 //	progress_interval = "30s"  # how often long phases report progress; default 10s
+//
+// and rig's safeguards (safeguards.go).
 type Settings struct {
 	// Parallelism is how many operations run at once; 0 when not set.
 	Parallelism int
@@ -49,6 +51,8 @@ type Settings struct {
 	RefreshMaxAge  time.Duration
 	// ProgressInterval is progress_interval (0 when not set).
 	ProgressInterval time.Duration
+	// Safeguards are the settings of rig's own safeguards.
+	Safeguards Safeguards
 }
 
 // LoadSettings reads rig.hcl in the working directory, if there is one,
@@ -67,9 +71,11 @@ func (d *Dir) LoadSettings() (Settings, []byte, diag.Diagnostics) {
 	if hds.HasErrors() {
 		return s, src, ds
 	}
-	attrs, hds := f.Body.JustAttributes()
-	ds = ds.Append(hds)
-	for name, attr := range attrs {
+	body := f.Body.(*hclsyntax.Body)
+	for _, b := range body.Blocks {
+		ds = ds.Append(s.Safeguards.block(b))
+	}
+	for name, attr := range body.Attributes {
 		v, hds := attr.Expr.Value(nil)
 		ds = ds.Append(hds)
 		if hds.HasErrors() {
@@ -136,7 +142,11 @@ func (d *Dir) LoadSettings() (Settings, []byte, diag.Diagnostics) {
 			}
 			s.ProgressInterval = d
 		default:
-			ds = ds.Append(diag.At(attr.NameRange, "Unsupported setting", fmt.Sprintf("%s has no setting named %q; it knows parallelism, limits, recorded_dependencies, max_instances, refresh, refresh_max_age and progress_interval.", SettingsFile, name)))
+			if known, more := s.Safeguards.attribute(name, attr, v); known {
+				ds = ds.Append(more)
+				continue
+			}
+			ds = ds.Append(diag.At(attr.NameRange, "Unsupported setting", fmt.Sprintf("%s has no setting named %q; it knows parallelism, limits, recorded_dependencies, max_instances, refresh, refresh_max_age, progress_interval, %s.", SettingsFile, name, safeguardNames)))
 		}
 	}
 	return s, src, ds

@@ -74,13 +74,19 @@ func (s *Session) NewTimelineRecorder(g *apply.Graph, destroy bool) *timeline.Re
 // ran an operation, and writes its page to the file page (-timeline)
 // names, if any; note then tells where. A failure to record is a warning;
 // a failure to write the page asked for is an error.
-func (s *Session) KeepTimeline(rec *timeline.Recorder, g *apply.Graph, page string) (note string, ds diag.Diagnostics) {
-	if rec.Operations() == 0 && page == "" {
-		return "", nil
+//
+// runDiags are the apply's diagnostics (NoteRunErrors); the record is
+// returned for the apply report (nil when nothing was recorded), and kept
+// as well when the apply failed before any operation ran (a
+// precondition, an interrupt).
+func (s *Session) KeepTimeline(rec *timeline.Recorder, g *apply.Graph, page string, runDiags diag.Diagnostics) (note string, r *timeline.Record, ds diag.Diagnostics) {
+	if rec.Operations() == 0 && page == "" && !runDiags.HasErrors() {
+		return "", nil, nil
 	}
-	r := rec.Finish(g)
+	r = rec.Finish(g)
+	NoteRunErrors(r, runDiags)
 	r.APIs = apiSeries(s.Providers)
-	if rec.Operations() > 0 {
+	if rec.Operations() > 0 || runDiags.HasErrors() {
 		if err := s.Dir.SaveTimeline(r); err != nil {
 			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Failed to record the timeline",
 				Detail: fmt.Sprintf("rig show -timeline will not show this %s: %s", r.Command, err)})
@@ -88,11 +94,37 @@ func (s *Session) KeepTimeline(rec *timeline.Recorder, g *apply.Graph, page stri
 	}
 	if page != "" {
 		if err := WriteTimelinePage(page, r); err != nil {
-			return "", ds.Append(diag.Errorf("Failed to write the timeline", "%s", err))
+			return "", r, ds.Append(diag.Errorf("Failed to write the timeline", "%s", err))
 		}
 		note = fmt.Sprintf("The timeline of this %s is in %s.", r.Command, page)
 	}
-	return note, ds
+	return note, r, ds
+}
+
+// interruptedSummary is the summary of apply's error when an interrupt
+// kept operations from starting.
+const interruptedSummary = "Operation interrupted"
+
+// NoteRunErrors completes the record of an apply with what its
+// diagnostics say: whether it was interrupted, and the errors about
+// objects that no operation failure carried (conditions).
+func NoteRunErrors(r *timeline.Record, ds diag.Diagnostics) {
+	byAddr := map[string]string{}
+	for _, d := range ds {
+		if d.Severity != diag.Error {
+			continue
+		}
+		if d.Summary == interruptedSummary {
+			r.Interrupted = true
+		}
+		if d.Address == "" {
+			continue
+		}
+		if _, ok := byAddr[d.Address]; !ok {
+			byAddr[d.Address] = d.Error()
+		}
+	}
+	r.NoteErrors(byAddr)
 }
 
 // apiSeries returns the calls each provider configuration of set had in

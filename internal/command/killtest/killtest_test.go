@@ -38,7 +38,13 @@ import (
 //     whose create was under way when rig was killed (created during the
 //     killed run, never reported complete by it: the provider made them but
 //     rig never learned their id, which no engine can know). There can be
-//     at most -parallelism of those; the test counts and removes them.
+//     at most -parallelism of those; each must be listed by the plan after
+//     the kill among the "Creates cut off by a crash", with the content it
+//     was planned with (rig.hcl's record_create_intents); the test counts
+//     and removes them.
+//
+// The create_before_destroy replacements pass a health gate (rig.hcl), in
+// batches, so kills also land while new objects wait at their gate.
 //
 // RIG_TEST_KILL_ITERATIONS sets the number of iterations (10 by default, 4
 // for PostgreSQL); RIG_TEST_KILL_SEED replays the choices of the run a
@@ -58,7 +64,9 @@ func TestPGKillAtRandomMoments(t *testing.T) {
 
 // killConfig has three chained groups of var.n objects: plain is updated in
 // place when var.content changes; cbd (create_before_destroy) and ordered
-// (delete-first) are replaced when var.key changes.
+// (delete-first) are replaced when var.key changes, cbd through the health
+// gate killSettings sets, 10 instances at a time: a kill may land while a
+// new object waits at its gate (recorded tainted, the old one deposed).
 const killConfig = `
 terraform {
   required_providers {
@@ -79,12 +87,30 @@ resource "test_file" "cbd" {
   content = test_file.plain[count.index].id
   lifecycle {
     create_before_destroy = true
+    postcondition {
+      condition     = self.content == test_file.plain[count.index].id
+      error_message = "${self.id} does not hold its plain object's id."
+    }
   }
 }
 resource "test_file" "ordered" {
   count   = var.n
   key     = var.key
   content = test_file.cbd[count.index].id
+}
+`
+
+// killSettings records each create's intent before its call, so the run
+// after a kill lists the creates it cut off, and gates cbd's
+// replacements: each new object is read again and its postcondition
+// checked before anything moves onto it, in batches.
+const killSettings = `
+record_create_intents = true
+
+health_gate "test_file.cbd" {
+  interval = "5ms"
+  timeout  = "1m"
+  batch    = 10
 }
 `
 
@@ -164,7 +190,7 @@ provider_installation {
   }
 }
 `)
-	e.dir = workdir(t, map[string]string{"main.tf": backendBlock + killConfig})
+	e.dir = workdir(t, map[string]string{"main.tf": backendBlock + killConfig, "rig.hcl": killSettings})
 	e.env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "RIG_TESTPROVIDER_WORLD="+e.world, "RIG_TESTPROVIDER_DELAY_MS=2")
 	return e
 }
@@ -310,8 +336,10 @@ func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) 
 		}
 	}
 
-	// Recover: plan (which folds the journal in), apply, plan again.
-	e.mustRun(append([]string{"plan", "-no-color", "-input=false"}, mode...)...)
+	// Recover: plan (which folds the journal in, and lists the creates
+	// the kill cut off), apply, plan again.
+	recovery := e.mustRun(append([]string{"plan", "-no-color", "-input=false"}, mode...)...)
+	cutOff := recovery.stdout + recovery.stderr
 	e.mustRun(append([]string{"apply", "-auto-approve", "-no-color", "-input=false"}, mode...)...)
 	if r := e.run(append([]string{"plan", "-detailed-exitcode", "-no-color", "-input=false"}, mode...)...); r.code != 0 {
 		t.Fatalf("%s: the plan after recovery did not converge: exit %d\n%s%s", what, r.code, r.stdout, r.stderr)
@@ -341,6 +369,11 @@ func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) 
 			continue
 		}
 		orphans = append(orphans, id)
+		// Every create under way at the kill is listed, with the values
+		// it was planned with: the orphan is found by its content.
+		if !strings.Contains(cutOff, "Creates cut off by a crash") || !strings.Contains(cutOff, fmt.Sprintf("content = %q", world[id])) {
+			t.Errorf("%s: the create of orphan %s (content %q) is not listed among the creates cut off by the kill:\n%s", what, id, world[id], cutOff)
+		}
 	}
 	if len(orphans) > run.underWay {
 		t.Errorf("%s: %d objects orphaned by the kill, more than the %d creates it interrupted", what, len(orphans), run.underWay)

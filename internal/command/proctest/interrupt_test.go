@@ -40,7 +40,9 @@ resource "terraform_data" "r" {
 	complete := regexp.MustCompile(`^(terraform_data\.r\[\d+\]): Creation complete`)
 	done := map[string]bool{}
 	sc := bufio.NewScanner(stdout)
+	var out strings.Builder
 	for sc.Scan() {
+		out.WriteString(sc.Text() + "\n")
 		if m := complete.FindStringSubmatch(sc.Text()); m != nil {
 			done[m[1]] = true
 			if len(done) == 300 {
@@ -61,6 +63,16 @@ resource "terraform_data" "r" {
 	}
 	if len(done) == 4000 {
 		t.Fatal("the interrupt did not stop the apply")
+	}
+	// The report says what was applied and what the interrupt left to do.
+	report := regexp.MustCompile(`Apply report: interrupted\. (\d+) applied, 0 failed, (\d+) not started\.`).FindStringSubmatch(out.String())
+	if report == nil || !strings.Contains(out.String(), "(the apply was interrupted before it started)") || !strings.Contains(out.String(), "rig show -last-apply -json lists them all") {
+		t.Fatalf("no report of the interrupted apply:\n%s", out.String())
+	}
+	applied, _ := strconv.Atoi(report[1])
+	notStarted, _ := strconv.Atoi(report[2])
+	if applied < len(done) || applied+notStarted != 4000 {
+		t.Errorf("the report counts %d applied and %d not started; %d were reported complete, of 4000", applied, notStarted, len(done))
 	}
 	sf, _ := readStateFile(t, dir)
 	recorded := map[string]bool{}

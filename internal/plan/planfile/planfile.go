@@ -91,6 +91,8 @@ type changeJSON struct {
 	ConfigDigest    []byte       `json:"config_digest,omitempty"`
 	CBD             bool         `json:"create_before_destroy,omitempty"`
 	SkipDestroy     bool         `json:"skip_destroy,omitempty"`
+	PreventDestroy  string       `json:"rig_prevent_destroy,omitempty"`
+	Gate            *gateJSON    `json:"rig_health_gate,omitempty"`
 	CBDFrom         string       `json:"create_before_destroy_from,omitempty"`
 	CBDVia          string       `json:"create_before_destroy_via,omitempty"`
 	Trigger         *triggerJSON `json:"replace_triggered_by,omitempty"`
@@ -462,7 +464,10 @@ func decodeChange(cj changeJSON) (*plan.ResourceInstanceChange, error) {
 	c := &plan.ResourceInstanceChange{
 		Addr: addr, Deposed: addrs.DeposedKey(cj.Deposed), ProviderConfig: pc, Action: a, Reason: reasonNames[cj.Reason],
 		PriorPrivate: cj.PriorPrivate, PlannedPrivate: cj.PlannedPrivate, ConfigDigest: cj.ConfigDigest, CreateBeforeDestroy: cj.CBD, SchemaVersion: cj.SchemaVersion,
-		SkipDestroy: cj.SkipDestroy,
+		SkipDestroy: cj.SkipDestroy, PreventDestroy: cj.PreventDestroy,
+	}
+	if g := cj.Gate; g != nil {
+		c.Gate = &plan.HealthGate{Interval: g.Interval, Timeout: g.Timeout, BatchSize: g.BatchSize, Batch: g.Batch}
 	}
 	if cj.CBDFrom != "" {
 		if c.CBDInheritedFrom, err = addrs.ParseAbsResourceStr(cj.CBDFrom); err != nil {
@@ -540,12 +545,23 @@ func decodeChange(cj changeJSON) (*plan.ResourceInstanceChange, error) {
 	return c, nil
 }
 
+// gateJSON is a change's health gate in a saved plan.
+type gateJSON struct {
+	Interval  time.Duration `json:"interval_ns"`
+	Timeout   time.Duration `json:"timeout_ns"`
+	BatchSize int           `json:"batch_size,omitempty"`
+	Batch     int           `json:"batch,omitempty"`
+}
+
 // encodeChange returns the saved form of a resource instance change.
 func encodeChange(c *plan.ResourceInstanceChange) (changeJSON, error) {
 	cj := changeJSON{
 		Addr: c.Addr.String(), Deposed: string(c.Deposed), Provider: c.ProviderConfig.String(),
 		Action: c.Action.String(), Reason: c.Reason.JSON(), PriorPrivate: c.PriorPrivate, PlannedPrivate: c.PlannedPrivate, ConfigDigest: c.ConfigDigest,
-		CBD: c.CreateBeforeDestroy, SchemaVersion: c.SchemaVersion, SkipDestroy: c.SkipDestroy,
+		CBD: c.CreateBeforeDestroy, SchemaVersion: c.SchemaVersion, SkipDestroy: c.SkipDestroy, PreventDestroy: c.PreventDestroy,
+	}
+	if g := c.Gate; g != nil {
+		cj.Gate = &gateJSON{Interval: g.Interval, Timeout: g.Timeout, BatchSize: g.BatchSize, Batch: g.Batch}
 	}
 	if c.CBDInheritedFrom != (addrs.AbsResource{}) {
 		cj.CBDFrom = c.CBDInheritedFrom.String()

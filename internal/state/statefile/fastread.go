@@ -64,7 +64,7 @@ func decodeResource(data []byte, i, end int, r *resourceV4) bool {
 var resourceFields = []string{"module", "mode", "type", "name", "each", "provider", "instances"}
 
 var instanceFields = []string{"index_key", "status", "deposed", "schema_version", "attributes", "attributes_flat",
-	"sensitive_attributes", "identity_schema_version", "identity", "private", "dependencies", "create_before_destroy", "skip_destroy", "provider"}
+	"sensitive_attributes", "identity_schema_version", "identity", "private", "dependencies", "create_before_destroy", "skip_destroy", "rig_prevent_destroy", "provider"}
 
 // unknownField is fieldIndex's answer for a key that names no field.
 const unknownField = -2
@@ -129,6 +129,8 @@ func (s *scanner) instance(is *instanceV4) bool {
 			return s.bool(&is.CreateBeforeDestroy)
 		case "skip_destroy":
 			return s.bool(&is.SkipDestroy)
+		case "rig_prevent_destroy":
+			return s.str(&is.PreventDestroy)
 		case "provider":
 			return s.str(&is.Provider)
 		}

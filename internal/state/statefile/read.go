@@ -284,6 +284,7 @@ func (d *decoder) instance(r *state.Resource, is *instanceV4) error {
 		SchemaVersion:         is.SchemaVersion,
 		CreateBeforeDestroy:   is.CreateBeforeDestroy,
 		SkipDestroy:           is.SkipDestroy,
+		PreventDestroy:        is.PreventDestroy,
 		IdentitySchemaVersion: is.IdentitySchemaVersion,
 	}
 	switch is.Status {

@@ -56,6 +56,10 @@ type instanceV4 struct {
 	// SkipDestroy is lifecycle.destroy = false, written by OpenTofu 1.12
 	// and later (and rig).
 	SkipDestroy bool `json:"skip_destroy"`
+	// PreventDestroy is rig's record of the prevent_destroy that protects
+	// the object: where it was set. Other tools ignore it and drop it when
+	// they rewrite the state.
+	PreventDestroy string `json:"rig_prevent_destroy"`
 
 	// Provider is the provider configuration instance of the object,
 	// written by OpenTofu 1.9 and later (and rig) instead of the resource's

@@ -36,7 +36,8 @@ import (
 //     ([] when none), identity_schema_version and identity (only when
 //     recorded), private (base64, omitted when empty), dependencies (in the
 //     order given, omitted when empty), create_before_destroy and
-//     skip_destroy (each omitted when false).
+//     skip_destroy (each omitted when false), rig_prevent_destroy (omitted
+//     when empty).
 //   - raw JSON (attributes, sensitive paths, identity, check results, output
 //     values and types) is re-indented to its place in the document, and
 //     every string is escaped as encoding/json escapes it (<, > and & as
@@ -572,6 +573,10 @@ func (e *encoder) object(r *state.Resource, k addrs.InstanceKey, dk addrs.Depose
 	}
 	if o.SkipDestroy {
 		e.buf = append(e.buf, ","+indent5+`"skip_destroy": true`...)
+	}
+	if o.PreventDestroy != "" {
+		e.buf = append(e.buf, ","+indent5+`"rig_prevent_destroy": `...)
+		e.buf = appendString(e.buf, o.PreventDestroy)
 	}
 	e.buf = append(e.buf, indent4+"}"...)
 	return nil

@@ -113,7 +113,7 @@ func schemaResponse() *tfplugin6.GetProviderSchema_Response {
 	return &tfplugin6.GetProviderSchema_Response{
 		Provider:          &tfplugin6.Schema{Block: &tfplugin6.Schema_Block{Attributes: []*tfplugin6.Schema_Attribute{attr("region", cty.String, "o")}}},
 		ProviderMeta:      &tfplugin6.Schema{Block: &tfplugin6.Schema_Block{Attributes: []*tfplugin6.Schema_Attribute{attr("module_name", cty.String, "o")}}},
-		ResourceSchemas:   map[string]*tfplugin6.Schema{"test_thing": thing, "test_nested": nested, "test_file": fileSchema(), "test_secret": secretSchema()},
+		ResourceSchemas:   map[string]*tfplugin6.Schema{"test_thing": thing, "test_nested": nested, "test_file": fileSchema(), "test_secret": secretSchema(), "test_service": serviceSchema()},
 		DataSourceSchemas: map[string]*tfplugin6.Schema{"test_echo": {Block: &tfplugin6.Schema_Block{Attributes: []*tfplugin6.Schema_Attribute{attr("input", cty.String, "r"), attr("output", cty.String, "c")}}}, "test_secret": secretDataSchema()},
 		Functions: map[string]*tfplugin6.Function{"upper": {
 			Parameters: []*tfplugin6.Function_Parameter{{Name: "s", Type: typeJSON(cty.String)}},
@@ -185,6 +185,8 @@ func typeOf(typeName string) (cty.Type, bool) {
 		return fileType, true
 	case "test_secret":
 		return secretType, true
+	case "test_service":
+		return serviceType, true
 	}
 	return cty.NilType, false
 }
@@ -317,7 +319,11 @@ func (s *server) ReadResource(_ context.Context, req *tfplugin6.ReadResource_Req
 	if err != nil {
 		return &tfplugin6.ReadResource_Response{Diagnostics: decodeFailed(err)}, nil
 	}
-	if req.TypeName == "test_file" && !cur.IsNull() {
+	if req.TypeName == "test_service" && !cur.IsNull() {
+		if cur, err = readService(cur); err != nil {
+			return &tfplugin6.ReadResource_Response{Diagnostics: []*tfplugin6.Diagnostic{errDiag("Read failed", err.Error())}}, nil
+		}
+	} else if req.TypeName == "test_file" && !cur.IsNull() {
 		if cur, err = readFile(cur.GetAttr("id"), cur.GetAttr("key")); err != nil {
 			return &tfplugin6.ReadResource_Response{Diagnostics: []*tfplugin6.Diagnostic{errDiag("Read failed", err.Error())}}, nil
 		}
@@ -367,6 +373,9 @@ func (s *server) PlanResourceChange(_ context.Context, req *tfplugin6.PlanResour
 	if req.TypeName == "test_secret" {
 		planSecret(prior, m)
 	}
+	if req.TypeName == "test_service" {
+		resp.RequiresReplace = planService(prior, m)
+	}
 	if req.TypeName == "test_thing" {
 		if m["size"].IsNull() {
 			m["size"] = cty.NumberIntVal(1)
@@ -401,6 +410,17 @@ func (s *server) ApplyResourceChange(ctx context.Context, req *tfplugin6.ApplyRe
 	planned, err := decode(req.PlannedState, ty)
 	if err != nil {
 		return &tfplugin6.ApplyResourceChange_Response{Diagnostics: decodeFailed(err)}, nil
+	}
+	if req.TypeName == "test_service" {
+		prior, err := decode(req.PriorState, ty)
+		if err != nil {
+			return &tfplugin6.ApplyResourceChange_Response{Diagnostics: decodeFailed(err)}, nil
+		}
+		v, err := applyService(prior, planned)
+		if err != nil {
+			return &tfplugin6.ApplyResourceChange_Response{Diagnostics: []*tfplugin6.Diagnostic{errDiag("Apply failed", err.Error())}}, nil
+		}
+		return &tfplugin6.ApplyResourceChange_Response{NewState: encode(v, ty)}, nil
 	}
 	if req.TypeName == "test_file" {
 		prior, err := decode(req.PriorState, ty)

@@ -1,0 +1,165 @@
+package workdir
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/diag"
+)
+
+// IntentsPath is where applies record each create's intent before its
+// provider is asked (rig.hcl's record_create_intents): JSON lines, mode
+// 0600, each flushed to disk before the call. It is .terraform/rig-intents.jsonl,
+// or rig-intents.jsonl in TF_DATA_DIR.
+func (d *Dir) IntentsPath() string { return d.DataPath("rig-intents.jsonl") }
+
+// intentLine is one line of the intents file: a create's intent, or the
+// end of the create at an address.
+type intentLine struct {
+	Begin *apply.Intent `json:"begin,omitempty"`
+	End   string        `json:"end,omitempty"`
+}
+
+// IntentFile is the apply.IntentLog of one apply, appending to the file.
+type IntentFile struct {
+	mu sync.Mutex // guards f
+	f  *os.File
+}
+
+func (l *IntentFile) write(line intentLine) error {
+	b, err := json.Marshal(line)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, err := l.f.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("write %s: %w", l.f.Name(), err)
+	}
+	if err := l.f.Sync(); err != nil {
+		return fmt.Errorf("flush %s: %w", l.f.Name(), err)
+	}
+	return nil
+}
+
+// Begin records in before the create, durably.
+func (l *IntentFile) Begin(in apply.Intent) error { return l.write(intentLine{Begin: &in}) }
+
+// End records that the create at addr ended and its result is recorded.
+func (l *IntentFile) End(addr addrs.AbsResourceInstance) error {
+	return l.write(intentLine{End: addr.String()})
+}
+
+// InFlightCreates reads the intents file: the creates that began and
+// never ended, in the order they began; nil when there is no file.
+func (d *Dir) InFlightCreates() ([]apply.Intent, error) {
+	path := d.IntentsPath()
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []apply.Intent
+	open := map[string][]int{}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
+	for sc.Scan() {
+		var line intentLine
+		if json.Unmarshal(sc.Bytes(), &line) != nil {
+			continue // a line cut short by the crash
+		}
+		switch {
+		case line.Begin != nil:
+			open[line.Begin.Address] = append(open[line.Begin.Address], len(out))
+			out = append(out, *line.Begin)
+		case line.End != "":
+			if idx := open[line.End]; len(idx) > 0 {
+				out[idx[0]].Address = "" // ended
+				open[line.End] = idx[1:]
+			}
+		}
+	}
+	return slices.DeleteFunc(out, func(in apply.Intent) bool { return in.Address == "" }), nil
+}
+
+// CutOffCreatesWarning lists the creates a crash cut off, with the values
+// each was planned with: the objects their providers may have made, which
+// the state does not record. nil when there are none.
+func CutOffCreatesWarning(ins []apply.Intent) diag.Diagnostics {
+	if len(ins) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "rig was stopped while %d create(s) were under way: their providers may have made objects that the state does not record.\n", len(ins))
+	for _, in := range ins {
+		fmt.Fprintf(&b, "\n  %s (%s)\n", in.Address, in.Provider)
+		names := make([]string, 0, len(in.Values))
+		for name := range in.Values {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			fmt.Fprintf(&b, "    %s = %s\n", name, in.Values[name])
+		}
+	}
+	b.WriteString("\nLook for each object with these values where its provider keeps it (its console or API). If it exists, bring it under management with an import block or \"rig import ADDRESS ID\", or delete it; a plan that still configures the instance creates it again otherwise. rig lists these creates until an apply completes without errors.")
+	return diag.Diagnostics{{Severity: diag.Warning, Summary: "Creates cut off by a crash", Detail: b.String()}}
+}
+
+// OpenIntents starts the intents file of an apply: the creates an earlier
+// run left in flight first, so they are listed until an apply completes.
+// It returns nil (no log) when rig.hcl does not ask for intents.
+func (d *Dir) OpenIntents(enabled bool, carried []apply.Intent) (*IntentFile, error) {
+	path := d.IntentsPath()
+	if !enabled {
+		return nil, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	tmp := path + ".tmp"
+	var buf bytes.Buffer
+	for i := range carried {
+		b, err := json.Marshal(intentLine{Begin: &carried[i]})
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(append(b, '\n'))
+	}
+	if err := writePrivateFile(tmp, buf.Bytes()); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	return &IntentFile{f: f}, nil
+}
+
+// CloseIntents closes the apply's intents file; an apply that completed
+// without errors removes it, having listed the creates an earlier run left.
+func (d *Dir) CloseIntents(l *IntentFile, completed bool) {
+	if l != nil {
+		l.f.Close()
+	}
+	if completed {
+		os.Remove(d.IntentsPath())
+	}
+}
