@@ -21,6 +21,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/workdir"
 )
@@ -78,7 +79,7 @@ func runConsole(m *Meta, args []string) int {
 			m.showDiagnostics(ds)
 			return 1
 		}
-		options = eval.Options{Config: sess.Config, Variables: p.Variables, Resources: workdir.PlannedValues(ctx, sess.Config, p, sess.Providers), Providers: sess.Providers}
+		options = eval.Options{Config: sess.Config, Variables: p.Variables, Resources: planner.PlannedValues(ctx, sess.Config, p, sess.Providers), Providers: sess.Providers}
 	} else {
 		var files map[string][]byte
 		options, files, ds = m.dir().StateEvaluation(ctx, vars, nil)
