@@ -27,30 +27,11 @@ import (
 // change either way), and its problems are warnings: a failed read leaves
 // its value unknown and the check's assertions unevaluated.
 func (p *planner) planDataResource(w *objectWork, m *config.Module, r *config.Resource, mi addrs.ModuleInstance) func() {
-	var ds diag.Diagnostics
-	absAddr := r.Addr.Absolute(mi)
-	cr := configAddr(m, r)
-	p.mu.Lock()
-	p.handled[absAddr] = true
-	sch := p.schemas[cr]
-	p.mu.Unlock()
-	ref := ResolveProvider(m, r)
-	var prov provider.Interface
-	if ref.KeyExpr == nil {
-		var more diag.Diagnostics
-		prov, more = p.configuredProvider(ref.Config)
-		ds = ds.Append(more)
-		if ds.HasErrors() {
-			w.note(ds)
-			return nil
-		}
-	}
-	exp, more := eval.Expand(p.eval.Scope(mi, lang.InstanceData{}), r)
-	ds = ds.Append(more)
-	w.note(ds)
-	if ds.HasErrors() {
+	start, ok := p.startResource(w, m, r, mi)
+	if !ok {
 		return nil
 	}
+	absAddr, cr, sch, ref, prov, exp := start.absAddr, start.cr, start.sch, start.ref, start.prov, start.exp
 	// vals[i] is the value of instance exp.Keys[i], written by that
 	// instance's work alone; NilVal leaves the instance out.
 	vals := make([]cty.Value, len(exp.Keys))

@@ -6,10 +6,7 @@ import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
-	"github.com/rig-iac/rig/internal/eval"
-	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/marks"
-	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -21,30 +18,11 @@ import (
 // only their values, marked ephemeral, for the expressions that use them,
 // and closes them when planning is done.
 func (p *planner) planEphemeralResource(w *objectWork, m *config.Module, r *config.Resource, mi addrs.ModuleInstance) func() {
-	var ds diag.Diagnostics
-	absAddr := r.Addr.Absolute(mi)
-	cr := configAddr(m, r)
-	p.mu.Lock()
-	p.handled[absAddr] = true
-	sch := p.schemas[cr]
-	p.mu.Unlock()
-	ref := ResolveProvider(m, r)
-	var prov provider.Interface
-	if ref.KeyExpr == nil {
-		var more diag.Diagnostics
-		prov, more = p.configuredProvider(ref.Config)
-		ds = ds.Append(more)
-		if ds.HasErrors() {
-			w.note(ds)
-			return nil
-		}
-	}
-	exp, more := eval.Expand(p.eval.Scope(mi, lang.InstanceData{}), r)
-	ds = ds.Append(more)
-	w.note(ds)
-	if ds.HasErrors() {
+	start, ok := p.startResource(w, m, r, mi)
+	if !ok {
 		return nil
 	}
+	absAddr, sch, ref, prov, exp := start.absAddr, start.sch, start.ref, start.prov, start.exp
 	vals := make([]cty.Value, len(exp.Keys))
 	for i, k := range exp.Keys {
 		addr := absAddr.Instance(k)

@@ -27,30 +27,11 @@ import (
 // what records the resource's planned value once w is done; nil when the
 // resource cannot be planned (the problem noted in w).
 func (p *planner) planResource(w *objectWork, m *config.Module, r *config.Resource, mi addrs.ModuleInstance) func() {
-	var ds diag.Diagnostics
-	absAddr := r.Addr.Absolute(mi)
-	cr := configAddr(m, r)
-	p.mu.Lock()
-	p.handled[absAddr] = true
-	sch := p.schemas[cr]
-	p.mu.Unlock()
-	ref := ResolveProvider(m, r)
-	var prov provider.Interface
-	if ref.KeyExpr == nil {
-		var more diag.Diagnostics
-		prov, more = p.configuredProvider(ref.Config)
-		ds = ds.Append(more)
-		if ds.HasErrors() {
-			w.note(ds)
-			return nil
-		}
-	}
-	exp, more := eval.Expand(p.eval.Scope(mi, lang.InstanceData{}), r)
-	ds = ds.Append(more)
-	w.note(ds)
-	if ds.HasErrors() {
+	start, ok := p.startResource(w, m, r, mi)
+	if !ok {
 		return nil
 	}
+	absAddr, cr, sch, ref, prov, exp := start.absAddr, start.cr, start.sch, start.ref, start.prov, start.exp
 	p.expandChecks(absAddr, exp.Keys)
 	if r.Managed != nil && p.opts.Mode != plan.DestroyMode {
 		more := p.expandChildImports(cr, mi)
@@ -537,4 +518,46 @@ func (p *planner) planOutputs() diag.Diagnostics {
 		}
 	}
 	return ds
+}
+
+// resourceStart is what planning the instances of a resource in one module
+// instance starts from.
+type resourceStart struct {
+	absAddr addrs.AbsResource
+	cr      addrs.ConfigResource
+	sch     provider.Schema
+	ref     ProviderRef
+	// prov is the resource's configured provider; nil when its provider
+	// configuration depends on the instance (ref.KeyExpr).
+	prov provider.Interface
+	exp  eval.Expansion
+}
+
+// startResource marks resource r of module instance mi handled, resolves
+// its provider and expands its instances; false, with the problems noted
+// in w, when it cannot be planned. Managed, data and ephemeral resources
+// all start so.
+func (p *planner) startResource(w *objectWork, m *config.Module, r *config.Resource, mi addrs.ModuleInstance) (resourceStart, bool) {
+	var ds diag.Diagnostics
+	st := resourceStart{absAddr: r.Addr.Absolute(mi), cr: configAddr(m, r), ref: ResolveProvider(m, r)}
+	p.mu.Lock()
+	p.handled[st.absAddr] = true
+	st.sch = p.schemas[st.cr]
+	p.mu.Unlock()
+	if st.ref.KeyExpr == nil {
+		var more diag.Diagnostics
+		st.prov, more = p.configuredProvider(st.ref.Config)
+		if ds = ds.Append(more); ds.HasErrors() {
+			w.note(ds)
+			return st, false
+		}
+	}
+	exp, more := eval.Expand(p.eval.Scope(mi, lang.InstanceData{}), r)
+	ds = ds.Append(more)
+	w.note(ds)
+	if ds.HasErrors() {
+		return st, false
+	}
+	st.exp = exp
+	return st, true
 }
