@@ -499,7 +499,7 @@ func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanc
 		// The provider says the object still exists: keep what it returned.
 		obj, err := a.newObject(c, sch, newVal, resp.Private, resp.NewIdentity, state.Ready)
 		if err != nil {
-			return Result{}, ds.Append(err)
+			return Result{}, ds.Append(diag.FromError(err))
 		}
 		rerr = a.rec.record([]addrs.ObjectAddr{oaddr}, func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) })
 	}

@@ -114,7 +114,7 @@ func (a *applier) applyInstance(walkCtx context.Context, op Op, c *plan.Resource
 			// until they succeed, so that an interrupted run replaces it.
 			obj, err := a.newObject(c, sch, newVal, applied.Private, applied.Identity, state.Tainted)
 			if err != nil {
-				return Result{}, ds.Append(err)
+				return Result{}, ds.Append(diag.FromError(err))
 			}
 			if err := a.rec.record(changed, func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) }); err != nil {
 				return Result{NewState: newVal}, ds.Append(diag.Errorf("Failed to persist state", "After applying %s: %s", op.Addr, err))
@@ -137,7 +137,7 @@ func (a *applier) applyInstance(walkCtx context.Context, op Op, c *plan.Resource
 		}
 		obj, err := a.newObject(c, sch, newVal, private, applied.Identity, status)
 		if err != nil {
-			return Result{}, ds.Append(err)
+			return Result{}, ds.Append(diag.FromError(err))
 		}
 		if status == state.Ready {
 			a.values.set(op.Addr, newVal, obj, sch.Block.ImpliedType())
@@ -175,7 +175,7 @@ func (a *applier) readData(walkCtx context.Context, c *plan.ResourceInstanceChan
 	read := got.Value
 	obj, err := a.newObject(c, sch, read, nil, cty.NilVal, state.Ready)
 	if err != nil {
-		return Result{}, ds.Append(err)
+		return Result{}, ds.Append(diag.FromError(err))
 	}
 	a.values.set(c.Addr, read, obj, sch.Block.ImpliedType())
 	a.awaitingDurability(walkCtx)

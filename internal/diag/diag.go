@@ -148,35 +148,35 @@ func (ds Diagnostics) Err() error {
 	return errors.Join(errs...)
 }
 
-// Append returns ds with more appended; it accepts Diagnostic, Diagnostics,
-// hcl.Diagnostics, *hcl.Diagnostic and plain errors (wrapped as error
-// diagnostics whose summary is the error text).
-func (ds Diagnostics) Append(more ...any) Diagnostics {
+// Appendable is what Append takes: a Diagnostic or Diagnostics. hcl's
+// diagnostics become rig's with FromHCL, an error with FromError.
+type Appendable interface {
+	appendTo(ds Diagnostics) Diagnostics
+}
+
+func (d Diagnostic) appendTo(ds Diagnostics) Diagnostics { return append(ds, d) }
+
+func (more Diagnostics) appendTo(ds Diagnostics) Diagnostics { return append(ds, more...) }
+
+// Append returns ds with more appended, in order; a nil argument adds
+// nothing.
+func (ds Diagnostics) Append(more ...Appendable) Diagnostics {
 	for _, m := range more {
-		switch v := m.(type) {
-		case nil:
-		case Diagnostic:
-			ds = append(ds, v)
-		case Diagnostics:
-			ds = append(ds, v...)
-		case hcl.Diagnostics:
-			ds = append(ds, FromHCL(v)...)
-		case *hcl.Diagnostic:
-			if v != nil {
-				ds = append(ds, fromHCLOne(v))
-			}
-		case error:
-			var d Diagnostic
-			if errors.As(v, &d) {
-				ds = append(ds, d)
-				continue
-			}
-			ds = append(ds, Diagnostic{Severity: Error, Summary: v.Error()})
-		default:
-			panic(fmt.Sprintf("diag.Append: unsupported type %T", m))
+		if m != nil {
+			ds = m.appendTo(ds)
 		}
 	}
 	return ds
+}
+
+// FromError is err as a diagnostic: the Diagnostic it wraps, if any, else
+// an error whose summary is err's text.
+func FromError(err error) Diagnostic {
+	var d Diagnostic
+	if errors.As(err, &d) {
+		return d
+	}
+	return Diagnostic{Severity: Error, Summary: err.Error()}
 }
 
 // Errorf builds an error diagnostic without a source range.

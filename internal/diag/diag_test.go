@@ -2,6 +2,7 @@ package diag
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -12,15 +13,17 @@ func TestAppendAndHasErrors(t *testing.T) {
 	rng := hcl.Range{Filename: "main.tf", Start: hcl.Pos{Line: 3, Column: 5}}
 	tests := []struct {
 		name       string
-		in         []any
+		in         []Appendable
 		wantLen    int
 		wantErrors bool
 	}{
 		{"nothing", nil, 0, false},
-		{"warning only", []any{WarningAt(rng, "Deprecated", "x")}, 1, false},
-		{"hcl error", []any{hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Bad", Subject: &rng}}}, 1, true},
-		{"plain error", []any{errors.New("disk full")}, 1, true},
-		{"nil skipped", []any{nil, Diagnostics(nil)}, 0, false},
+		{"warning only", []Appendable{WarningAt(rng, "Deprecated", "x")}, 1, false},
+		{"hcl error", []Appendable{FromHCL(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Bad", Subject: &rng}})}, 1, true},
+		{"plain error", []Appendable{FromError(errors.New("disk full"))}, 1, true},
+		{"wrapped diagnostic", []Appendable{FromError(fmt.Errorf("loading: %w", At(rng, "Bad", "x")))}, 1, true},
+		{"nil skipped", []Appendable{nil, Diagnostics(nil)}, 0, false},
+		{"several", []Appendable{WarningAt(rng, "Deprecated", "x"), Diagnostics{At(rng, "Bad", "x"), At(rng, "Worse", "y")}}, 3, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -155,7 +155,7 @@ func (p *planner) planDataInstance(d dataInstance) (cty.Value, diag.Diagnostics)
 	}
 	obj, err := plan.NewStateObject(pc.Provider, r.Addr.Type, sch, value)
 	if err != nil {
-		return value, ds.Append(err)
+		return value, ds.Append(diag.FromError(err))
 	}
 	p.mu.Lock()
 	p.refreshed.SetObject(addrs.ObjectAddr{Instance: addr}, obj, pc)

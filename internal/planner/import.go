@@ -201,7 +201,7 @@ func (p *planner) recordImported(addr addrs.AbsResourceInstance, imp provider.Im
 	}
 	obj, err := instance.ImportedObject(pc, addr, sch, got)
 	if err != nil {
-		return ds.Append(err)
+		return ds.Append(diag.FromError(err))
 	}
 	// The object's configuration (for the target's own type) decides its
 	// dependencies, create_before_destroy and skip_destroy, as a plan would

@@ -176,7 +176,7 @@ func (p *planner) generatedObject(addr addrs.AbsResourceInstance, t importTarget
 func (p *planner) recordImportBlockObject(sch provider.Schema, pc addrs.AbsProviderConfig, addr addrs.AbsResourceInstance, imp instance.Imported, ds diag.Diagnostics) (cty.Value, []byte, cty.Value, diag.Diagnostics) {
 	obj, err := instance.ImportedObject(pc, addr, sch, imp)
 	if err != nil {
-		return cty.NilVal, nil, cty.NilVal, ds.Append(err)
+		return cty.NilVal, nil, cty.NilVal, ds.Append(diag.FromError(err))
 	}
 	p.mu.Lock()
 	p.refreshed.SetObject(addrs.ObjectAddr{Instance: addr}, obj, pc)

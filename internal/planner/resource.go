@@ -157,7 +157,7 @@ func (p *planner) priorValueRefreshing(prov provider.Interface, sch provider.Sch
 	}
 	refreshed, err := instance.RefreshedObject(obj, sch, newVal, rf.Private, rf.Identity)
 	if err != nil {
-		return val, obj.Private, rf.Identity, ds.Append(fmt.Errorf("%s: %w", addr, err))
+		return val, obj.Private, rf.Identity, ds.Append(diag.FromError(fmt.Errorf("%s: %w", addr, err)))
 	}
 	p.refreshed.SetObject(addr, refreshed, pc)
 	return newVal, rf.Private, rf.Identity, ds
