@@ -189,7 +189,7 @@ func (b *Backend) retry(ctx context.Context, fn func() error) error {
 		if attempt >= b.cfg.Retry.Attempts {
 			return fmt.Errorf("giving up after %d attempts: %w", attempt, err)
 		}
-		if werr := sleep(ctx, delay); werr != nil {
+		if werr := backend.Sleep(ctx, delay); werr != nil {
 			return errors.Join(werr, err)
 		}
 		delay = min(2*delay, b.cfg.Retry.Max)

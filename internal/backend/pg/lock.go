@@ -116,7 +116,7 @@ func (b *Backend) acquire(ctx context.Context, conn *pgx.Conn, name string) (key
 			}
 			if blocked != 0 {
 				if time.Now().Before(deadline) {
-					if err := sleep(ctx, 50*time.Millisecond); err != nil {
+					if err := backend.Sleep(ctx, 50*time.Millisecond); err != nil {
 						return 0, "", err
 					}
 					continue
@@ -147,7 +147,7 @@ func (b *Backend) acquire(ctx context.Context, conn *pgx.Conn, name string) (key
 				return 0, "", err
 			}
 			if time.Now().Before(deadline) {
-				if err := sleep(ctx, 50*time.Millisecond); err != nil {
+				if err := backend.Sleep(ctx, 50*time.Millisecond); err != nil {
 					return 0, "", err
 				}
 				continue

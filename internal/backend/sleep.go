@@ -1,0 +1,19 @@
+package backend
+
+import (
+	"context"
+	"time"
+)
+
+// Sleep waits for d, or until ctx ends and then returns ctx's error: how a
+// backend waits between the attempts of a retried or polled request.
+func Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
