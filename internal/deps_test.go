@@ -125,7 +125,7 @@ var allowedImports = map[string][]string{
 		"internal/backend/s3", "internal/backend/s3/s3test", "internal/state/journal", "internal/state/statefile"},
 	"internal/command/killtest": {},
 	// The runner of the txtar specifications under testdata.
-	"internal/txtartest": {},
+	"internal/txtartest": {"internal/diag"},
 	"internal/command/proctest": {},
 	// Benchmarks drive the engine packages directly.
 	"bench":            {"*"},

@@ -2,32 +2,19 @@ package config
 
 import (
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"golang.org/x/tools/txtar"
 
-	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/txtartest"
 )
 
 var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar")
 
-// formatDiags renders diagnostics one a line as "severity file:line: summary".
-func formatDiags(ds diag.Diagnostics) string {
-	var b strings.Builder
-	for _, d := range ds {
-		if d.Subject != nil {
-			fmt.Fprintf(&b, "%s %s:%d: %s\n", d.Severity, d.Subject.Filename, d.Subject.Start.Line, d.Summary)
-		} else {
-			fmt.Fprintf(&b, "%s %s\n", d.Severity, d.Summary)
-		}
-	}
-	return b.String()
-}
+// formatDiags renders diagnostics as the want sections read them.
+var formatDiags = txtartest.Diagnostics
 
 // TestLoadScenarios loads each testdata/load/*.txtar (every file but "want"
 // is a configuration file) and compares the diagnostics with "want".

@@ -2,30 +2,18 @@ package lang
 
 import (
 	"flag"
-	"fmt"
-	"strings"
 	"testing"
 
 	"golang.org/x/tools/txtar"
 
 	"github.com/rig-iac/rig/internal/config"
-	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/txtartest"
 )
 
 var update = flag.Bool("update", false, "rewrite the want sections of testdata/check/*.txtar")
 
-func formatDiags(ds diag.Diagnostics) string {
-	var b strings.Builder
-	for _, d := range ds {
-		if d.Subject != nil {
-			fmt.Fprintf(&b, "%s %s:%d: %s\n", d.Severity, d.Subject.Filename, d.Subject.Start.Line, d.Summary)
-		} else {
-			fmt.Fprintf(&b, "%s %s\n", d.Severity, d.Summary)
-		}
-	}
-	return b.String()
-}
+// formatDiags renders diagnostics as the want sections read them.
+var formatDiags = txtartest.Diagnostics
 
 // loadCheckScenario loads the configuration files of a txtar archive; the
 // configuration itself must load without errors.

@@ -3,5 +3,5 @@
 // compared with a section of the archive (by default "want") and, with
 // the tests' -update flag, written into it.
 //
-// It imports no rig package.
+// It imports internal/diag.
 package txtartest

@@ -1,12 +1,14 @@
 package txtartest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rig-iac/rig/internal/diag"
 	"golang.org/x/tools/txtar"
 )
 
@@ -62,4 +64,19 @@ func Section(ar *txtar.Archive, name string) int {
 		}
 	}
 	return -1
+}
+
+// Diagnostics renders ds one a line, as the want sections of
+// diagnostics read: "severity file:line: summary", or "severity summary"
+// for a diagnostic without a source range.
+func Diagnostics(ds diag.Diagnostics) string {
+	var b strings.Builder
+	for _, d := range ds {
+		if d.Subject != nil {
+			fmt.Fprintf(&b, "%s %s:%d: %s\n", d.Severity, d.Subject.Filename, d.Subject.Start.Line, d.Summary)
+		} else {
+			fmt.Fprintf(&b, "%s %s\n", d.Severity, d.Summary)
+		}
+	}
+	return b.String()
 }
