@@ -219,25 +219,35 @@ func fromHCLOne(hd *hcl.Diagnostic) Diagnostic {
 }
 
 // FormatPath writes an attribute path as messages show it:
-// tags["name"], rules[0].port; "" for the empty path. An unknown or null
-// index is shown as [?].
+// tags["name"], rules[0].port; "" for the empty path. Keys are written as
+// FormatRelativePath writes them.
 func FormatPath(path cty.Path) string {
+	return strings.TrimPrefix(FormatRelativePath(path), ".")
+}
+
+// FormatRelativePath writes path as a traversal from the object it is in,
+// as OpenTofu's messages about an object's attributes do: .rules[0].port,
+// .tags["name"]. A key that is null or not yet known is shown as [?]; a
+// step into a set element, which has no key of its own (the element, or
+// cty.DynamicVal), as [*].
+func FormatRelativePath(path cty.Path) string {
 	var b strings.Builder
 	for _, step := range path {
 		switch s := step.(type) {
 		case cty.GetAttrStep:
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
+			b.WriteByte('.')
 			b.WriteString(s.Name)
 		case cty.IndexStep:
+			k := s.Key
 			switch {
-			case !s.Key.IsKnown() || s.Key.IsNull():
+			case k.Type() == cty.DynamicPseudoType || !k.Type().IsPrimitiveType():
+				b.WriteString("[*]")
+			case !k.IsKnown() || k.IsNull():
 				b.WriteString("[?]")
-			case s.Key.Type() == cty.String:
-				b.WriteString("[" + strconv.Quote(s.Key.AsString()) + "]")
-			case s.Key.Type() == cty.Number:
-				b.WriteString("[" + s.Key.AsBigFloat().Text('f', -1) + "]")
+			case k.Type() == cty.String:
+				b.WriteString("[" + strconv.Quote(k.AsString()) + "]")
+			case k.Type() == cty.Number:
+				b.WriteString("[" + k.AsBigFloat().Text('f', -1) + "]")
 			default:
 				b.WriteString("[?]")
 			}

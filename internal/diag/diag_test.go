@@ -54,18 +54,29 @@ func TestErrorNamesFileAndLine(t *testing.T) {
 
 func TestFormatPath(t *testing.T) {
 	tests := []struct {
-		path cty.Path
-		want string
+		name           string
+		path           cty.Path
+		want, relative string
 	}{
-		{cty.GetAttrPath("a"), "a"},
-		{cty.GetAttrPath("a").GetAttr("b"), "a.b"},
-		{cty.GetAttrPath("rule").IndexInt(2).GetAttr("port"), "rule[2].port"},
-		{cty.GetAttrPath("tags").IndexString("k\"1"), `tags["k\"1"]`},
-		{cty.Path{cty.IndexStep{Key: cty.UnknownVal(cty.String)}}, "[?]"},
+		{"empty", nil, "", ""},
+		{"attribute", cty.GetAttrPath("a"), "a", ".a"},
+		{"nested attribute", cty.GetAttrPath("a").GetAttr("b"), "a.b", ".a.b"},
+		{"list element", cty.GetAttrPath("rule").IndexInt(2).GetAttr("port"), "rule[2].port", ".rule[2].port"},
+		{"map key quoted", cty.GetAttrPath("tags").IndexString("k\"1"), `tags["k\"1"]`, `.tags["k\"1"]`},
+		{"index first", cty.Path{cty.IndexStep{Key: cty.NumberIntVal(0)}}.GetAttr("a"), "[0].a", "[0].a"},
+		{"unknown key", cty.Path{cty.IndexStep{Key: cty.UnknownVal(cty.String)}}, "[?]", "[?]"},
+		{"null key", cty.GetAttrPath("m").Index(cty.NullVal(cty.String)), "m[?]", ".m[?]"},
+		{"set element", cty.GetAttrPath("ingress").Index(cty.DynamicVal).GetAttr("port"), "ingress[*].port", ".ingress[*].port"},
+		{"set element by value", cty.GetAttrPath("ingress").Index(cty.ObjectVal(map[string]cty.Value{"port": cty.NumberIntVal(1)})), "ingress[*]", ".ingress[*]"},
 	}
 	for _, tt := range tests {
-		if got := FormatPath(tt.path); got != tt.want {
-			t.Errorf("FormatPath(%#v) = %q, want %q", tt.path, got, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			if got := FormatPath(tt.path); got != tt.want {
+				t.Errorf("FormatPath = %q, want %q", got, tt.want)
+			}
+			if got := FormatRelativePath(tt.path); got != tt.relative {
+				t.Errorf("FormatRelativePath = %q, want %q", got, tt.relative)
+			}
+		})
 	}
 }

@@ -387,7 +387,7 @@ func renderChange(c *plan.ResourceInstanceChange) string {
 	if len(c.RequiredReplace) > 0 {
 		paths := make([]string, len(c.RequiredReplace))
 		for i, p := range c.RequiredReplace {
-			paths[i] = formatPath(p)
+			paths[i] = diag.FormatPath(p)
 		}
 		fmt.Fprintf(&b, "  replace paths: %s\n", strings.Join(paths, ", "))
 	}
@@ -548,20 +548,4 @@ func formatValue(v cty.Value) string {
 		return "{" + strings.Join(parts, ", ") + "}"
 	}
 	return v.GoString()
-}
-
-func formatPath(p cty.Path) string {
-	var b strings.Builder
-	for i, s := range p {
-		switch s := s.(type) {
-		case cty.GetAttrStep:
-			if i > 0 {
-				b.WriteByte('.')
-			}
-			b.WriteString(s.Name)
-		case cty.IndexStep:
-			fmt.Fprintf(&b, "[%s]", formatValue(s.Key))
-		}
-	}
-	return b.String()
 }
