@@ -71,7 +71,7 @@ var allowedImports = map[string][]string{
 	// The ephemeral resources a run has opened.
 	"internal/ephemeral": {"internal/addrs", "internal/diag", "internal/provider"},
 	// Evaluation of a configuration tree's expressions, shared by plan and apply.
-	"internal/eval": {"internal/addrs", "internal/checks", "internal/config", "internal/diag", "internal/lang", "internal/marks", "internal/provider"},
+	"internal/eval": {"internal/addrs", "internal/checks", "internal/config", "internal/diag", "internal/lang", "internal/marks", "internal/parallel", "internal/provider"},
 	// The plan as a value and its vocabulary: what views, saved plans and apply read.
 	"internal/plan": {"internal/addrs", "internal/checks", "internal/config", "internal/diag", "internal/marks", "internal/provider", "internal/state"},
 	// The protocol of one resource instance with its provider, at plan and at apply.
