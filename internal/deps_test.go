@@ -124,9 +124,11 @@ var allowedImports = map[string][]string{
 	"internal/command/commandtest": {"internal/backend", "internal/backend/pg", "internal/backend/pg/pgtest",
 		"internal/backend/s3", "internal/backend/s3/s3test", "internal/state/journal", "internal/state/statefile"},
 	"internal/command/killtest": {},
+	"internal/command/proctest": {},
+
 	// The runner of the txtar specifications under testdata.
 	"internal/txtartest": {"internal/diag"},
-	"internal/command/proctest": {},
+
 	// Benchmarks drive the engine packages directly.
 	"bench":            {"*"},
 	"bench/gen":        {},

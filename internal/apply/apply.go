@@ -481,7 +481,7 @@ func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanc
 		PlannedState: cty.NullVal(ty), Config: cty.NullVal(ty), PlannedPrivate: c.PriorPrivate,
 		ProviderMeta: meta, PlannedIdentity: c.AfterIdentity,
 	})
-	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, c.Before), oaddr))
+	ds = ds.Append(provider.Redacted(resp.Diagnostics, c.Before).WithAddress(oaddr))
 	newVal := resp.NewState
 	if newVal == cty.NilVal {
 		newVal = cty.NullVal(ty)
@@ -531,15 +531,6 @@ func (a *applier) newObject(c *plan.ResourceInstanceChange, sch provider.Schema,
 	obj.SkipDestroy = c.SkipDestroy
 	obj.PreventDestroy = c.PreventDestroy
 	return obj, nil
-}
-
-func withAddr(ds diag.Diagnostics, addr addrs.ObjectAddr) diag.Diagnostics {
-	for i := range ds {
-		if ds[i].Address == "" {
-			ds[i].Address = addr.String()
-		}
-	}
-	return ds
 }
 
 // releasedLimit caps the operations whose provider has answered and that

@@ -179,6 +179,22 @@ func FromError(err error) Diagnostic {
 	return Diagnostic{Severity: Error, Summary: err.Error()}
 }
 
+// WithAddress names addr, the resource instance or object the
+// diagnostics are about, in each diagnostic of ds that names none; it
+// changes ds in place and returns it.
+func (ds Diagnostics) WithAddress(addr fmt.Stringer) Diagnostics {
+	var name string
+	for i := range ds {
+		if ds[i].Address == "" {
+			if name == "" {
+				name = addr.String()
+			}
+			ds[i].Address = name
+		}
+	}
+	return ds
+}
+
 // Errorf builds an error diagnostic without a source range.
 func Errorf(summary, detailFormat string, args ...any) Diagnostic {
 	return Diagnostic{Severity: Error, Summary: summary, Detail: fmt.Sprintf(detailFormat, args...)}

@@ -80,3 +80,18 @@ func TestFormatPath(t *testing.T) {
 		})
 	}
 }
+
+type testAddr string
+
+func (a testAddr) String() string { return string(a) }
+
+func TestWithAddressNamesOnlyTheUnnamed(t *testing.T) {
+	ds := Diagnostics{Errorf("Bad", "x"), {Severity: Warning, Summary: "Other", Address: "terraform_data.b"}}
+	ds = ds.WithAddress(testAddr("terraform_data.a[0]"))
+	if got := []string{ds[0].Address, ds[1].Address}; got[0] != "terraform_data.a[0]" || got[1] != "terraform_data.b" {
+		t.Errorf("addresses = %q, want [terraform_data.a[0] terraform_data.b]", got)
+	}
+	if got := Diagnostics(nil).WithAddress(testAddr("x")); got != nil {
+		t.Errorf("WithAddress of no diagnostics = %v, want nil", got)
+	}
+}

@@ -163,15 +163,6 @@ func (p *planner) priorValueRefreshing(prov provider.Interface, sch provider.Sch
 	return newVal, rf.Private, rf.Identity, ds
 }
 
-func withAddr(ds diag.Diagnostics, addr addrs.ObjectAddr) diag.Diagnostics {
-	for i := range ds {
-		if ds[i].Address == "" {
-			ds[i].Address = addr.String()
-		}
-	}
-	return ds
-}
-
 // lifecycleRules answers instance.Plan's questions about the rules that
 // depend on the rest of the plan.
 type lifecycleRules struct{ p *planner }
