@@ -93,7 +93,7 @@ var allowedImports = map[string][]string{
 		"internal/plan", "internal/planner", "internal/ui"},
 	// rig test: test files run against injected plan, apply and providers.
 	"internal/testrun": {"internal/addrs", "internal/apply", "internal/config", "internal/dag", "internal/diag",
-		"internal/eval", "internal/lang", "internal/plan", "internal/planner", "internal/provider", "internal/state"},
+		"internal/eval", "internal/lang", "internal/parallel", "internal/plan", "internal/planner", "internal/provider", "internal/state"},
 	// The reports of rig test: human, JSON messages, JUnit XML.
 	"internal/testreport":    {"internal/config", "internal/diag", "internal/state", "internal/testrun", "internal/ui"},
 	"internal/graphview":     {"internal/addrs", "internal/apply", "internal/dag", "internal/plan"},
