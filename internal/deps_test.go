@@ -23,11 +23,11 @@ var allowedImports = map[string][]string{
 	"internal/backend/local":            {"internal/backend"},
 	"internal/backend/inmem":            {"internal/backend"},
 	"internal/backend/backendtest":      {"internal/backend"},
-	"internal/backend/pg":               {"internal/backend"},
-	"internal/backend/http":             {"internal/backend"},
+	"internal/backend/pg":               {"internal/backend", "internal/parallel"},
+	"internal/backend/http":             {"internal/backend", "internal/parallel"},
 	"internal/backend/http/stateserver": {},
 	"internal/backend/pg/pgtest":        {},
-	"internal/backend/s3":               {"internal/backend"},
+	"internal/backend/s3":               {"internal/backend", "internal/parallel"},
 	"internal/backend/s3/s3test":        {},
 	"internal/config":                   {"internal/addrs", "internal/diag", "internal/parallel", "internal/version"},
 	"internal/lang":                     {"internal/addrs", "internal/diag", "internal/config", "internal/marks", "internal/parallel"},
@@ -44,11 +44,11 @@ var allowedImports = map[string][]string{
 	"internal/provisioner/sshtest":   {},
 	"internal/provider/providertest": {"internal/addrs", "internal/diag", "internal/provider"},
 	// Provider installation: mirrors, version selection, the lock file.
-	"internal/getproviders": {"internal/addrs", "internal/diag"},
+	"internal/getproviders": {"internal/addrs", "internal/diag", "internal/parallel"},
 	// An in-process provider registry for tests.
 	"internal/getproviders/registrytest": {},
 	// Module installation: source addresses, git clones, the module manifest.
-	"internal/getmodules": {"internal/addrs", "internal/config", "internal/diag", "internal/getproviders"},
+	"internal/getmodules": {"internal/addrs", "internal/config", "internal/diag", "internal/getproviders", "internal/parallel"},
 	// The canonical style of configuration files (fmt).
 	"internal/hclfmt": {"internal/diag"},
 	// State and plan encryption: the encryption block, pbkdf2, aes_gcm, the envelope.

@@ -15,7 +15,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/rig-iac/rig/internal/backend"
+	"github.com/rig-iac/rig/internal/parallel"
 )
 
 // client sends the backend's requests: authentication, headers and retries.
@@ -35,7 +35,7 @@ func newClient(cfg Config) (*client, error) {
 		transport.TLSClientConfig = tlsCfg
 	}
 	if cfg.Sleep == nil {
-		cfg.Sleep = backend.Sleep
+		cfg.Sleep = parallel.Sleep
 	}
 	return &client{cfg: cfg, http: &nethttp.Client{Transport: transport}}, nil
 }

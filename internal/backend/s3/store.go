@@ -19,6 +19,7 @@ import (
 	s3types "github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
 	"github.com/rig-iac/rig/internal/backend"
+	"github.com/rig-iac/rig/internal/parallel"
 )
 
 // Store is one workspace's state object and its locks. It keeps nothing
@@ -66,7 +67,7 @@ func (s *Store) Read(ctx context.Context) ([]byte, error) {
 			return nil, fmt.Errorf("reading s3://%s: %w: the object's MD5 is %x, DynamoDB's item %s%s says %x; if S3 is not just slow, set the Digest of that item to %x",
 				s.Path(), ErrDigestMismatch, got, s.Path(), DigestSuffix, want, got)
 		}
-		if err := backend.Sleep(ctx, s.b.consistencyPoll); err != nil {
+		if err := parallel.Sleep(ctx, s.b.consistencyPoll); err != nil {
 			return nil, err
 		}
 	}

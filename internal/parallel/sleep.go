@@ -1,12 +1,12 @@
-package backend
+package parallel
 
 import (
 	"context"
 	"time"
 )
 
-// Sleep waits for d, or until ctx ends and then returns ctx's error: how a
-// backend waits between the attempts of a retried or polled request.
+// Sleep waits for d, or until ctx ends and then returns ctx's error: the
+// wait between the attempts of a retried or polled request.
 func Sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
