@@ -82,7 +82,7 @@ var allowedImports = map[string][]string{
 		"internal/ephemeral", "internal/eval", "internal/instance", "internal/lang", "internal/marks", "internal/parallel", "internal/plan", "internal/provider", "internal/provisioner", "internal/state"},
 	"internal/plan/planfile": {"internal/addrs", "internal/ctyjson", "internal/marks", "internal/plan", "internal/state", "internal/state/statefile"},
 	"internal/apply": {"internal/adaptive", "internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
-		"internal/ephemeral", "internal/eval", "internal/instance", "internal/lang", "internal/marks", "internal/plan", "internal/planner", "internal/provider", "internal/provisioner", "internal/state"},
+		"internal/ephemeral", "internal/eval", "internal/instance", "internal/lang", "internal/marks", "internal/parallel", "internal/plan", "internal/planner", "internal/provider", "internal/provisioner", "internal/state"},
 	// The machine-readable JSON shapes: below the renderers that fill them
 	// in (ui), above the configuration and schemas it describes.
 	"internal/jsonformat": {"internal/addrs", "internal/config", "internal/getproviders", "internal/lang", "internal/provider", "internal/state"},

@@ -18,6 +18,7 @@ import (
 	"github.com/rig-iac/rig/internal/ephemeral"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/parallel"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
@@ -269,8 +270,8 @@ type applier struct {
 	// priorOutputs are the root outputs recorded before the apply; read-only.
 	priorOutputs map[string]state.OutputValue
 
-	expMu sync.Mutex
-	exps  map[addrs.AbsResource]*expansionEntry
+	// exps holds the count/for_each of each resource, evaluated once.
+	exps parallel.Memo[addrs.AbsResource, expansionEntry]
 	// ephemerals opens the ephemeral resources the apply needs.
 	ephemerals *ephemerals
 
@@ -281,24 +282,15 @@ type applier struct {
 }
 
 type expansionEntry struct {
-	once  sync.Once
 	exp   eval.Expansion
 	diags diag.Diagnostics
 }
 
 // expansion evaluates the count/for_each of resource r at addr once, at apply time.
 func (a *applier) expansion(addr addrs.AbsResource, r *config.Resource) (eval.Expansion, diag.Diagnostics) {
-	a.expMu.Lock()
-	if a.exps == nil {
-		a.exps = map[addrs.AbsResource]*expansionEntry{}
-	}
-	e := a.exps[addr]
-	if e == nil {
-		e = &expansionEntry{}
-		a.exps[addr] = e
-	}
-	a.expMu.Unlock()
-	e.once.Do(func() { e.exp, e.diags = eval.Expand(a.eval.Scope(addr.Module, lang.InstanceData{}), r) })
+	e, _ := a.exps.Do(addr, func(e *expansionEntry) {
+		e.exp, e.diags = eval.Expand(a.eval.Scope(addr.Module, lang.InstanceData{}), r)
+	})
 	return e.exp, e.diags
 }
 
