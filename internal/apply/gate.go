@@ -90,7 +90,7 @@ func (a *applier) passGate(walkCtx context.Context, gate *plan.HealthGate, o gat
 			break
 		}
 	}
-	ds := diag.Diagnostics{{Severity: diag.Error, Summary: "Health gate failed", Address: o.op.Addr.String(),
+	ds := diag.Diagnostics{{Severity: diag.Error, Summary: "Health gate failed", Address: o.op.Addr,
 		Detail: fmt.Sprintf("The new object of %s did not pass its health gate (rig.hcl): %d read(s) over %s, every %s, timeout %s. Last result: %s\n\n",
 			o.op.Addr, reads, time.Since(start).Round(time.Millisecond), gate.Interval, gate.Timeout, last)}}
 	return cty.NilVal, nil, ds.Append(a.rollBack(o, cur, private))
@@ -107,7 +107,7 @@ func (a *applier) rollBack(o gatedObject, cur cty.Value, private []byte) diag.Di
 		TypeName: o.op.Addr.Resource.Resource.Type, PriorState: unmarked(cur),
 		PlannedState: cty.NullVal(ty), Config: cty.NullVal(ty), PlannedPrivate: private, ProviderMeta: o.meta})
 	if resp.Diagnostics.HasErrors() {
-		return diag.Diagnostics{{Severity: diag.Error, Summary: "Failed to destroy the new object", Address: o.op.Addr.String(),
+		return diag.Diagnostics{{Severity: diag.Error, Summary: "Failed to destroy the new object", Address: o.op.Addr,
 			Detail: fmt.Sprintf("After its health gate failed, rig could not destroy the new object of %s: %s\n\nThe new object stays recorded, tainted, and the old one deposed: the next apply replaces the new object and keeps the old one until a replacement passes.", o.op.Addr, errorText(provider.Redacted(resp.Diagnostics, cur)))}}
 	}
 	both := []addrs.ObjectAddr{oaddr, {Instance: o.op.Addr, Deposed: o.deposeKey}}

@@ -74,7 +74,7 @@ func (a *applier) provision(ctx context.Context, op Operation, r *config.Resourc
 		spec, run := provisioner.Spec(p.Type), a.opts.Provisioners[p.Type]
 		if spec == nil || run == nil {
 			// The plan refuses these; a saved plan may meet other options.
-			return ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Unsupported provisioner", Address: op.Addr.String(), Subject: p.TypeRange.Ptr(),
+			return ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Unsupported provisioner", Address: op.Addr, Subject: p.TypeRange.Ptr(),
 				Detail: fmt.Sprintf("rig cannot run the %q provisioner here.", p.Type)})
 		}
 		scope := a.eval.Scope(op.Addr.Module, inst)
@@ -119,7 +119,7 @@ func (a *applier) provision(ctx context.Context, op Operation, r *config.Resourc
 		}
 		// As OpenTofu places it: where the provisioner's body starts.
 		return ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: p.Type + " provisioner error", Detail: err.Error(),
-			Address: op.Addr.String(), Subject: p.Config.MissingItemRange().Ptr()})
+			Address: op.Addr, Subject: p.Config.MissingItemRange().Ptr()})
 	}
 	return ds
 }

@@ -43,8 +43,9 @@ type Diagnostic struct {
 	Subject *hcl.Range
 	// Context is a wider source range around Subject, for display; may be nil.
 	Context *hcl.Range
-	// Address names the resource instance concerned, if any ("terraform_data.a[0]").
-	Address string
+	// Address is the resource instance or object concerned, if any
+	// (terraform_data.a[0]); nil when there is none.
+	Address Address
 	// AttributePath is the attribute a provider's diagnostic is about, if
 	// any; InBody turns it into a Subject.
 	AttributePath cty.Path
@@ -65,6 +66,21 @@ type Diagnostic struct {
 	// Difference holds the values of the two sides of a failed condition
 	// written as an equality (a == b), shown as a diff; nil otherwise.
 	Difference *ExprDifference
+}
+
+// Address is what a diagnostic is about: the address of a resource
+// instance or object (addrs.AbsResourceInstance, addrs.ObjectAddr) or of
+// a list block. String writes it in the user's syntax.
+type Address interface {
+	String() string
+}
+
+// AddressText is d's address in the user's syntax; "" when it has none.
+func (d Diagnostic) AddressText() string {
+	if d.Address == nil {
+		return ""
+	}
+	return d.Address.String()
 }
 
 // ExprDifference is the two sides of an equality whose result a
@@ -182,14 +198,10 @@ func FromError(err error) Diagnostic {
 // WithAddress names addr, the resource instance or object the
 // diagnostics are about, in each diagnostic of ds that names none; it
 // changes ds in place and returns it.
-func (ds Diagnostics) WithAddress(addr fmt.Stringer) Diagnostics {
-	var name string
+func (ds Diagnostics) WithAddress(addr Address) Diagnostics {
 	for i := range ds {
-		if ds[i].Address == "" {
-			if name == "" {
-				name = addr.String()
-			}
-			ds[i].Address = name
+		if ds[i].Address == nil {
+			ds[i].Address = addr
 		}
 	}
 	return ds

@@ -241,8 +241,8 @@ func withInstance(ds diag.Diagnostics, addr addrs.AbsResourceInstance, doing str
 	}
 	out := make(diag.Diagnostics, len(ds))
 	for i, d := range ds {
-		if d.Address == "" {
-			d.Address = addr.String()
+		if d.Address == nil {
+			d.Address = addr
 		}
 		if d.Detail == "" {
 			d.Detail = fmt.Sprintf("While %s %s.", doing, addr)

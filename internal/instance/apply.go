@@ -115,7 +115,7 @@ func Apply(ctx context.Context, req ApplyRequest) (Applied, diag.Diagnostics) {
 	}
 	planned := planResp.PlannedState
 	if err := checkFinalPlan(c.After, planned); err != nil {
-		return Applied{}, ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Provider produced inconsistent final plan", Address: addr.String(),
+		return Applied{}, ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Provider produced inconsistent final plan", Address: addr,
 			Detail: fmt.Sprintf("When expanding the plan for %s to include new values learned so far during apply, provider %q produced an invalid new value: %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", addr, c.ProviderConfig.Provider.ForDisplay(), err)})
 	}
 	cbd := req.Depose != nil
@@ -145,7 +145,7 @@ func Apply(ctx context.Context, req ApplyRequest) (Applied, diag.Diagnostics) {
 	}
 	failed := ds.HasErrors()
 	if !failed && !newVal.IsWhollyKnown() {
-		ds = ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Provider returned invalid result object after apply", Address: addr.String(),
+		ds = ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Provider returned invalid result object after apply", Address: addr,
 			Detail: fmt.Sprintf("After the apply operation, the provider still indicated an unknown value for %s. All values must be known after apply, so this is always a bug in the provider and should be reported in the provider's own repository.", addr)})
 		failed = true
 		newVal = cty.UnknownAsNull(newVal)
@@ -153,7 +153,7 @@ func Apply(ctx context.Context, req ApplyRequest) (Applied, diag.Diagnostics) {
 	if !failed && !resp.LegacyTypeSystem {
 		// As in OpenTofu, the object is still recorded (tainted, if created).
 		for _, err := range provider.AssertObjectCompatible(sch.Block, planned.MarkWithPaths(configMarks), newVal) {
-			ds = ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Provider produced inconsistent result after apply", Address: addr.String(),
+			ds = ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Provider produced inconsistent result after apply", Address: addr,
 				Detail: fmt.Sprintf("When applying changes to %s, provider %q produced an unexpected new value: %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", addr, c.ProviderConfig.Provider.ForDisplay(), err)})
 			failed = true
 		}

@@ -24,7 +24,7 @@ func CheckPlanned(sch *provider.Block, prior, config cty.Value, resp provider.Pl
 	// Write-only arguments are never planned: their planned values are null.
 	config = sch.NullWriteOnly(config)
 	for _, err := range provider.AssertPlanValid(sch, prior, config, resp.PlannedState) {
-		ds = ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Provider produced invalid plan", Address: addr.String(),
+		ds = ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Provider produced invalid plan", Address: addr,
 			Detail: fmt.Sprintf("Provider %q planned an invalid value for %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", pc.Provider.ForDisplay(), provider.ErrorAt(addr.String(), err))})
 	}
 	return ds

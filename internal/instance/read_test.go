@@ -127,8 +127,8 @@ check "c" {
 			if len(ds) != 1 {
 				t.Fatalf("diagnostics = %v, want the provider's one", ds)
 			}
-			if ds[0].Severity != tt.wantSeverity || ds[0].Address != "data.test_source.a" {
-				t.Errorf("diagnostic = %s about %q, want %s about data.test_source.a", ds[0].Severity, ds[0].Address, tt.wantSeverity)
+			if ds[0].Severity != tt.wantSeverity || ds[0].AddressText() != "data.test_source.a" {
+				t.Errorf("diagnostic = %s about %q, want %s about data.test_source.a", ds[0].Severity, ds[0].AddressText(), tt.wantSeverity)
 			}
 			if got.CheckFailed != tt.wantCheckFails || got.Value != cty.NilVal {
 				t.Errorf("read = %#v, want no value and CheckFailed %v", got, tt.wantCheckFails)
@@ -180,7 +180,7 @@ func TestReadImported(t *testing.T) {
 			if len(ds) != 1 || ds[0].Summary != tt.wantSummary {
 				t.Fatalf("diagnostics = %v, want one %q", ds, tt.wantSummary)
 			}
-			if !strings.Contains(ds[0].Address+ds[0].Detail, "test_thing.a") {
+			if !strings.Contains(ds[0].AddressText()+ds[0].Detail, "test_thing.a") {
 				t.Errorf("diagnostic %v does not name test_thing.a", ds[0])
 			}
 			if (ds[0].Subject != nil) != (tt.subject != nil) {

@@ -59,7 +59,7 @@ func CheckIdentity(id cty.Value, mustBeKnown bool, pc addrs.AbsProviderConfig, a
 	if !HasIdentity(id) || !mustBeKnown || id.IsWhollyKnown() {
 		return nil
 	}
-	return diag.Diagnostics{{Severity: diag.Error, Summary: "Provider produced invalid identity", Address: addr.String(),
+	return diag.Diagnostics{{Severity: diag.Error, Summary: "Provider produced invalid identity", Address: addr,
 		Detail: fmt.Sprintf("Provider %q returned an identity with unknown values for %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", pc.Provider.ForDisplay(), addr)}}
 }
 
@@ -81,7 +81,7 @@ func CheckIdentityKept(op string, prior, next cty.Value, pc addrs.AbsProviderCon
 		}
 		return string(b)
 	}
-	return diag.Diagnostics{{Severity: diag.Error, Summary: "Unexpected Identity Change", Address: addr.String(),
+	return diag.Diagnostics{{Severity: diag.Error, Summary: "Unexpected Identity Change", Address: addr,
 		Detail: fmt.Sprintf("During the %s operation, provider %q changed the resource identity of %s, which only a replacement may do.\n\nPrior identity: %s\nNew identity:   %s\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.",
 			op, pc.Provider.ForDisplay(), addr, show(prior), show(next))}}
 }

@@ -423,7 +423,7 @@ func renderDiags(ds diag.Diagnostics) string {
 			fmt.Fprintf(&b, " %s:%d", d.Subject.Filename, d.Subject.Start.Line)
 		}
 		fmt.Fprintf(&b, ": %s", d.Summary)
-		if d.Address != "" {
+		if d.Address != nil {
 			fmt.Fprintf(&b, " [%s]", d.Address)
 		}
 		b.WriteString("\n")

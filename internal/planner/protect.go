@@ -67,7 +67,7 @@ func (p *planner) recordedProtection(addr addrs.AbsResourceInstance, obj *state.
 		// A removed block names a resource without module instance keys.
 		from = recordedAddr(res.InConfig()).String()
 	}
-	d := diag.Diagnostic{Severity: diag.Error, Summary: plan.ProtectedSummary, Address: addr.String(),
+	d := diag.Diagnostic{Severity: diag.Error, Summary: plan.ProtectedSummary, Address: addr,
 		Detail: fmt.Sprintf("Resource instance %s is protected: lifecycle.prevent_destroy was set at %s when it was last applied, and the state records it, but the plan calls for it to be destroyed (%s).\n\n"+
 			"To keep the object but stop managing it, add a removed block:\n"+
 			"    removed {\n      from = %s\n      lifecycle {\n        destroy = false\n      }\n    }\n"+
@@ -83,6 +83,6 @@ func (p *planner) refusedDiagnostics() diag.Diagnostics {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	out := slices.Clone(p.refused)
-	slices.SortStableFunc(out, func(a, b diag.Diagnostic) int { return strings.Compare(a.Address, b.Address) })
+	slices.SortStableFunc(out, func(a, b diag.Diagnostic) int { return strings.Compare(a.AddressText(), b.AddressText()) })
 	return out
 }

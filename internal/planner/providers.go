@@ -158,7 +158,7 @@ func providerInstanceMissing(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 		detail = fmt.Sprintf("To work with %s's deposed object %s its original provider instance at %s is required, but it has been removed. This suggests that you've added for_each to this provider configuration while there are existing deposed objects of %s that need to be destroyed by the original single-instance provider configuration.\n\nTo proceed, return to your previous single-instance configuration for %s and ensure that all deposed instances of %s have been destroyed before using for_each with this provider.",
 			addr, dk, pc, addr, cfg, addr)
 	}
-	return diag.Diagnostic{Severity: diag.Error, Summary: "Provider instance not present", Detail: detail, Address: addr.String()}
+	return diag.Diagnostic{Severity: diag.Error, Summary: "Provider instance not present", Detail: detail, Address: addr}
 }
 
 // reportedKey identifies a diagnostic for reportOnce.
@@ -178,7 +178,7 @@ func (p *planner) reportOnce(ds diag.Diagnostics) diag.Diagnostics {
 	}
 	var out diag.Diagnostics
 	for _, d := range ds {
-		k := reportedKey{summary: d.Summary, detail: d.Detail, address: d.Address}
+		k := reportedKey{summary: d.Summary, detail: d.Detail, address: d.AddressText()}
 		if d.Subject != nil {
 			k.subject = *d.Subject
 		}

@@ -136,8 +136,8 @@ func (p *planner) list(l *config.List, opts QueryOptions) (plan.ListResult, diag
 		}
 	})
 	for i := range more {
-		if more[i].Address == "" {
-			more[i].Address = l.Address()
+		if more[i].Address == nil {
+			more[i].Address = listAddress(l.Address())
 		}
 	}
 	if ds = ds.Append(more); more.HasErrors() {

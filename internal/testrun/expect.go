@@ -120,7 +120,7 @@ func (e *expectation) filter(ds diag.Diagnostics, origins *ruleOrigins) diag.Dia
 			out = append(out, d)
 			continue
 		}
-		if d.Severity == diag.Error && root && e.match(obj, d.Address) {
+		if d.Severity == diag.Error && root && e.match(obj, d.AddressText()) {
 			continue
 		}
 		out = append(out, d)

@@ -330,7 +330,7 @@ func mockPlan(ctx context.Context, schemaOf schemaFunc, mv mockValues, addr addr
 	if ds.HasErrors() {
 		return provider.PlanResponse{Diagnostics: ds}
 	}
-	if ds = mv.check(block, addr.String()); ds.HasErrors() {
+	if ds = mv.check(block, addr); ds.HasErrors() {
 		return provider.PlanResponse{Diagnostics: ds}
 	}
 	planned, ds := mv.plan(block, req.ProposedNewState)
@@ -345,7 +345,7 @@ func mockApply(ctx context.Context, schemaOf schemaFunc, mv mockValues, addr add
 	if ds.HasErrors() {
 		return provider.ApplyResponse{Diagnostics: ds}
 	}
-	if ds = mv.check(block, addr.String()); ds.HasErrors() {
+	if ds = mv.check(block, addr); ds.HasErrors() {
 		return provider.ApplyResponse{Diagnostics: ds}
 	}
 	v, ds := mv.apply(block, req.PlannedState)
@@ -357,7 +357,7 @@ func mockRead(ctx context.Context, schemaOf schemaFunc, mv mockValues, addr addr
 	if ds.HasErrors() {
 		return provider.ReadDataResponse{Diagnostics: ds}
 	}
-	if ds = mv.check(block, addr.String()); ds.HasErrors() {
+	if ds = mv.check(block, addr); ds.HasErrors() {
 		return provider.ReadDataResponse{Diagnostics: ds}
 	}
 	v, ds := mv.read(block, req.Config)

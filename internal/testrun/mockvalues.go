@@ -29,7 +29,7 @@ type mockValues struct {
 }
 
 // check reports the given values that name no attribute of block.
-func (mv mockValues) check(block *provider.Block, address string) diag.Diagnostics {
+func (mv mockValues) check(block *provider.Block, address diag.Address) diag.Diagnostics {
 	var ds diag.Diagnostics
 	for _, name := range slices.Sorted(maps.Keys(mv.given)) {
 		if block.Attributes[name] == nil && block.BlockTypes[name] == nil {

@@ -115,7 +115,7 @@ func writeDetail(b *strings.Builder, detail string, width int) {
 // writeSnippet writes the "with"/"on" lines and the source lines of a
 // diagnostic, followed by a blank line; nothing without a source range.
 func writeSnippet(b *strings.Builder, d diag.Diagnostic, files *sourceFiles, o ropts) {
-	if d.Address != "" {
+	if d.Address != nil {
 		fmt.Fprintf(b, "  with %s,\n", d.Address)
 	}
 	hl, _ := diagRanges(d)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 )
 
@@ -24,7 +25,7 @@ func testDiagnostics() diag.Diagnostics {
 			`An input variable with the name "nope" has not been declared. This variable can be declared with a variable "nope" {} block.`),
 		diag.WarningAt(hcl.Range{Filename: "other.tf", Start: hcl.Pos{Line: 2, Column: 1, Byte: 10}, End: hcl.Pos{Line: 2, Column: 5, Byte: 14}},
 			"Deprecated attribute", "The attribute \"x\" is deprecated.\n\n  Use \"y\" instead."),
-		{Severity: diag.Error, Summary: "Failed to create terraform_data.b", Detail: "provider said no", Address: "terraform_data.b"},
+		{Severity: diag.Error, Summary: "Failed to create terraform_data.b", Detail: "provider said no", Address: addrs.ObjectAddr{Instance: addrs.AbsResourceInstance{Resource: addrs.ResourceInstance{Resource: addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: "b"}}}}},
 	}
 }
 

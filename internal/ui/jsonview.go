@@ -355,7 +355,7 @@ func changeToJSON(c *plan.ResourceInstanceChange) jsonformat.PlannedChange {
 }
 
 func diagnosticToJSON(d diag.Diagnostic, files *sourceFiles) jsonformat.Diagnostic {
-	j := jsonformat.Diagnostic{Severity: d.Severity.String(), Summary: d.Summary, Detail: d.Detail, Address: d.Address}
+	j := jsonformat.Diagnostic{Severity: d.Severity.String(), Summary: d.Summary, Detail: d.Detail, Address: d.AddressText()}
 	if hl, _ := diagRanges(d); hl != nil {
 		j.Range = &jsonformat.Range{
 			Filename: hl.Filename,

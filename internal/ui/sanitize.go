@@ -62,9 +62,19 @@ func unprintable(r rune) bool {
 // printableDiagnostic returns d with its texts made printable; source
 // snippets are made printable as they are written.
 func printableDiagnostic(d diag.Diagnostic) diag.Diagnostic {
-	d.Summary, d.Detail, d.Address = printable(d.Summary), printable(d.Detail), printable(d.Address)
+	d.Summary, d.Detail = printable(d.Summary), printable(d.Detail)
+	if a := d.AddressText(); printable(a) != a {
+		d.Address = printedAddress(printable(a))
+	}
 	return d
 }
+
+// printedAddress is an address made printable (an instance key may hold
+// any character).
+type printedAddress string
+
+// String implements diag.Address.
+func (a printedAddress) String() string { return string(a) }
 
 // limitPerFile returns ds with at most maxDiagnosticsPerFile diagnostics of
 // each source file, in their order, followed by one diagnostic per file

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 )
 
@@ -54,5 +55,18 @@ func TestLimitPerFile(t *testing.T) {
 	}
 	if got[len(got)-1].Severity != diag.Error {
 		t.Errorf("b.tf's closing diagnostic is not an error")
+	}
+}
+
+func TestPrintableDiagnosticAddress(t *testing.T) {
+	key := addrs.StringKey("a\x1b[2Jb")
+	addr := addrs.AbsResourceInstance{Resource: addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: "x"}.Instance(key)}
+	d := printableDiagnostic(diag.Diagnostic{Severity: diag.Error, Summary: "Bad", Address: addr})
+	if got := d.AddressText(); strings.ContainsRune(got, 0x1b) || !strings.HasPrefix(got, "terraform_data.x[") {
+		t.Errorf("address shown as %q, want terraform_data.x[…] without the escape character", got)
+	}
+	plain := addrs.AbsResourceInstance{Resource: addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: "y"}.Instance(addrs.NoKey)}
+	if d := printableDiagnostic(diag.Diagnostic{Address: plain}); d.Address != diag.Address(plain) {
+		t.Errorf("a printable address became %#v, want the address itself", d.Address)
 	}
 }

@@ -117,11 +117,12 @@ func NoteRunErrors(r *timeline.Record, ds diag.Diagnostics) {
 		if d.Summary == interruptedSummary {
 			r.Interrupted = true
 		}
-		if d.Address == "" {
+		a := d.AddressText()
+		if a == "" {
 			continue
 		}
-		if _, ok := byAddr[d.Address]; !ok {
-			byAddr[d.Address] = d.Error()
+		if _, ok := byAddr[a]; !ok {
+			byAddr[a] = d.Error()
 		}
 	}
 	r.NoteErrors(byAddr)
