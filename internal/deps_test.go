@@ -56,7 +56,7 @@ var allowedImports = map[string][]string{
 	// rig's own log (TF_LOG, TF_LOG_CORE, TF_LOG_PATH).
 	"internal/corelog": {},
 	// The command line as TF_CLI_ARGS extends it and as the log shows it.
-	"internal/cliargs": {},
+	"internal/cliargs": {"internal/corelog", "internal/version"},
 	// How a command stops when interrupted.
 	"internal/interrupt": {},
 

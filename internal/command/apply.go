@@ -106,13 +106,13 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		return 1
 	}
 	out.diagnostics(ui.TargetingWarning(p))
-	order := orderPlan(p, sess.Config)
+	order := ui.StartOrder(p, apply.OrderOptions{Config: sess.Config})
 	if refresh {
 		keepUndeclaredOutputs(p, sess.Config)
 	} else {
 		out.plan(p, ui.PlanSchemas(ctx, sess.Providers, p), order)
 	}
-	g, more := order.wait()
+	g, more := order.Wait()
 	m.dir().LogGraph(g)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
@@ -164,7 +164,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 		fmt.Fprintln(m.Out)
 	}
 	counter := &ui.CountHooks{}
-	carried, cutOff := m.reportCutOffCreates()
+	carried, cutOff := m.dir().CutOffCreates()
 	out.diagnostics(cutOff)
 	// From here on an interrupt stops rig gracefully only: operations
 	// finish and are recorded.
@@ -219,7 +219,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 	persisted := sess.Persist(final, m.Out)
 	ds = ds.Append(persisted)
 	if !persisted.HasErrors() {
-		if err := m.recordRefreshTimes(p, final, true); err != nil {
+		if err := m.refreshTimes.Record(p, final, true); err != nil {
 			ds = ds.Append(warningf("Failed to record refresh times", "%s", err))
 		}
 	}
@@ -289,10 +289,8 @@ func withoutDeprecations(ds diag.Diagnostics) diag.Diagnostics {
 // applySavedPlan applies a plan file made by `rig plan -out`, only if the
 // state is still the one it was planned against and the configuration is unchanged.
 func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *operationFlags) int {
-	// The configuration says how the plan is encrypted; its errors are reported below.
-	m.useSavedPlanVariables(path)
-	cfg, _ := m.loadConfigQuiet()
-	pf, err := workdir.ReadPlan(path, cfg)
+	// The configuration's errors are reported below.
+	pf, err := m.readSavedPlan(path)
 	if err != nil {
 		out.diagnostics(diag.Diagnostics{diag.Errorf("Failed to load plan file", "%s", err)})
 		return 1
@@ -308,7 +306,11 @@ func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *
 	sess, ds := m.open(ctx, f, "OperationTypeApply")
 	defer sess.Close()
 	if !ds.HasErrors() && len(pf.Plan.EphemeralVariables) > 0 {
-		ds = ds.Append(m.ephemeralPlanVariables(sess.Config, pf.Plan, vars))
+		var ask workdir.Asker
+		if m.inputAllowed() {
+			ask = m.askVariable
+		}
+		ds = ds.Append(m.dir().EphemeralPlanVariables(sess.Config, pf.Plan, vars, ask))
 	}
 	if ds.HasErrors() {
 		out.diagnostics(ds)

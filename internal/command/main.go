@@ -40,9 +40,9 @@ func Main(args []string, streams Streams) int {
 		// the flags before it too, as in Terraform.
 		m.Color = false
 	}
-	m.openLog(os.Getenv)
+	m.log = corelog.Open(os.Getenv, m.Err)
 	defer m.log.Close()
-	m.logStart(args)
+	cliargs.LogStart(m.log, args)
 	// The CLI configuration is read before -chdir, so that a relative
 	// TF_CLI_CONFIG_FILE is the caller's, and its problems are shown for
 	// every command, as Terraform and OpenTofu show them.
@@ -89,7 +89,8 @@ func Main(args []string, streams Streams) int {
 	if hasNoColor(args) {
 		m.Color = false
 	}
-	m.logCommand(args)
+	cliargs.LogCommand(m.log, args, isCommand, os.Getenv, corelog.String("data_dir", m.dataDir()),
+		corelog.Bool("in_automation", m.inAutomation), corelog.Bool("input_disabled_by_env", m.noInput))
 	defer m.endStream() // the end of a -json or -json-into stream
 	code := m.run(args)
 	m.log.Info("rig finished", corelog.Int("exit_code", code), corelog.Duration("elapsed", time.Since(start)))

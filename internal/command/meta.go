@@ -55,7 +55,7 @@ type Meta struct {
 	// progress reports on the long phases of the command's operation
 	// (nil: nobody); refreshTimes are its plan's refresh times.
 	progress     *ui.PhaseProgress
-	refreshTimes refreshTracking
+	refreshTimes *workdir.RefreshTracking
 
 	// runEnv is what the environment says about every command (runenv.go):
 	// the core log, the data directory, TF_IN_AUTOMATION, TF_INPUT, the

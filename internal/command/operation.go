@@ -186,10 +186,10 @@ func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operation
 	case f.refreshOnly:
 		mode = plan.RefreshOnlyMode
 	}
-	m.refreshTimes = m.loadRefreshTimes(sess, f)
+	m.refreshTimes = sess.RefreshTracking(workdir.RefreshFlags{Changed: f.refreshChanged, Set: f.refreshSet, ListOnly: f.listRefreshed})
 	var scope *planner.RefreshScope
 	if f.refresh {
-		scope = m.refreshTimes.scope(m.refreshTimes.changed && mode == plan.NormalMode, sess.RefreshMaxAge)
+		scope = m.refreshTimes.Scope(mode)
 	}
 	endProgress := m.beginPlanProgress(sess, f, mode)
 	p, more := sess.Plan(ctx, workdir.PlanOptions{Mode: mode, Replace: replace, Targets: targets, Excludes: excludes,

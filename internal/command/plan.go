@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan/planfile"
 	"github.com/rig-iac/rig/internal/planner"
@@ -55,7 +56,7 @@ func runPlan(m *Meta, args []string) int {
 	}
 	// A second interrupt asks the providers to stop (StopProvider).
 	forceStop = func() { sess.Providers.Stop(context.Background()) }
-	_, cutOff := m.reportCutOffCreates()
+	_, cutOff := m.dir().CutOffCreates()
 	out.diagnostics(cutOff)
 	var generated []planner.GeneratedResource
 	if genOut != "" {
@@ -84,14 +85,14 @@ func runPlan(m *Meta, args []string) int {
 	}
 	note, more := sess.KeepPlanTimeline(f.timeline, started)
 	ds = ds.Append(more)
-	if err := m.recordRefreshTimes(p, sess.State, false); err != nil {
+	if err := m.refreshTimes.Record(p, sess.State, false); err != nil {
 		ds = ds.Append(warningf("Failed to record refresh times", "%s", err))
 	}
 	out.diagnostics(ui.TargetingWarning(p))
 	schemas := ui.PlanSchemas(ctx, sess.Providers, p)
-	order := orderPlan(p, sess.Config)
+	order := ui.StartOrder(p, apply.OrderOptions{Config: sess.Config})
 	out.plan(p, schemas, order)
-	g, more := order.wait()
+	g, more := order.Wait()
 	m.dir().LogGraph(g)
 	ds = ds.Append(more)
 	if ds.HasErrors() {

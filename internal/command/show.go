@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
@@ -117,9 +116,7 @@ func (o showOutput) wantsJSON() bool { return o.json || o.into != "" }
 // state file instead, as a positional argument may be.
 func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 	ctx := context.Background()
-	m.useSavedPlanVariables(path)
-	cfg, _ := m.loadConfigQuiet() // for the plan's encryption, if any
-	pf, err := workdir.ReadPlan(path, cfg)
+	pf, err := m.readSavedPlan(path)
 	if err != nil {
 		if orState {
 			if data, rerr := os.ReadFile(path); rerr == nil {
@@ -143,11 +140,7 @@ func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a plan", "%s", err)})
 			return 1
 		}
-		jsonformat.AddConfigSchemas(schemas, cfg, func(p addrs.Provider) (*provider.Schemas, bool) {
-			s, ds := set.Schemas(ctx, p)
-			return s, !ds.HasErrors()
-		})
-		b, err := ui.MarshalPlanJSON(pf.Plan, schemas, ui.JSONOptions{Version: version.Terraform, Config: jsonformat.NewConfig(cfg, schemas)})
+		b, err := ui.MarshalPlanJSON(pf.Plan, schemas, ui.JSONOptions{Version: version.Terraform, Config: jsonformat.NewConfigFromSet(ctx, cfg, schemas, set)})
 		if err != nil {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to encode plan", "%s", err)})
 			return 1
@@ -163,8 +156,9 @@ func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 	}
 	opts := m.renderOptions()
 	_ = ui.RenderPlan(m.Out, pf.Plan, schemas, opts)
-	if g, ds := apply.Order(pf.Plan); !ds.HasErrors() && pf.Plan.HasChanges() {
-		ui.RenderOrder(m.Out, g, provisionersOf(pf.Plan, m.dir().PlannedConfig(pf), g), opts)
+	order := ui.StartOrder(pf.Plan, apply.OrderOptions{Config: m.dir().PlannedConfig(pf)})
+	if _, ds := order.Wait(); !ds.HasErrors() && pf.Plan.HasChanges() {
+		ui.RenderWaves(m.Out, order.Waves(), opts)
 	}
 	return 0
 }
@@ -208,12 +202,7 @@ func (m *Meta) showConfig(out showOutput) int {
 	}
 	set := provider.NewSet(m.dir().ProviderFactories())
 	defer set.Close()
-	schemas := ui.ProviderSchemas{}
-	jsonformat.AddConfigSchemas(schemas, cfg, func(p addrs.Provider) (*provider.Schemas, bool) {
-		s, more := set.Schemas(context.Background(), p)
-		return s, !more.HasErrors()
-	})
-	return m.showConfigSummary(out, jsonformat.NewConfig(cfg, schemas), ds)
+	return m.showConfigSummary(out, jsonformat.NewConfigFromSet(context.Background(), cfg, ui.ProviderSchemas{}, set), ds)
 }
 
 // showModule prints the module in dir alone, as OpenTofu's show -module

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/rig-iac/rig/internal/apply"
-	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
@@ -66,12 +65,12 @@ func (o *output) diagnostics(ds diag.Diagnostics) {
 	}
 }
 
-func (o *output) plan(p *plan.Plan, schemas ui.ProviderSchemas, order *pendingOrder) {
+func (o *output) plan(p *plan.Plan, schemas ui.ProviderSchemas, order *ui.PendingOrder) {
 	if o.json != nil {
 		o.json.NotRefreshed(p, time.Now())
 		o.json.Plan(p)
-		if g, _ := order.wait(); g != nil {
-			o.json.Order(order.waves)
+		if g, _ := order.Wait(); g != nil {
+			o.json.Order(order.Waves())
 		}
 	}
 	if !o.human {
@@ -79,8 +78,8 @@ func (o *output) plan(p *plan.Plan, schemas ui.ProviderSchemas, order *pendingOr
 	}
 	ui.RenderNotRefreshed(o.m.Out, p, time.Now())
 	_ = ui.RenderPlan(o.m.Out, p, schemas, o.opts())
-	if g, _ := order.wait(); g != nil && p.HasChanges() {
-		ui.RenderWaves(o.m.Out, order.waves, o.opts())
+	if g, _ := order.Wait(); g != nil && p.HasChanges() {
+		ui.RenderWaves(o.m.Out, order.Waves(), o.opts())
 	}
 }
 
@@ -94,47 +93,7 @@ func (o *output) erroredPlan(ctx context.Context, p *plan.Plan, providers *provi
 	if p == nil || len(p.Changes) == 0 && len(p.Outputs) == 0 {
 		return
 	}
-	none := &pendingOrder{done: make(chan struct{})}
-	close(none.done)
-	o.plan(p, ui.PlanSchemas(ctx, providers, p), none)
-}
-
-// pendingOrder is a plan's operation graph being built on another
-// goroutine while the plan is rendered, which only reads the plan too.
-type pendingOrder struct {
-	done chan struct{}
-	g    *apply.Graph
-	ds   diag.Diagnostics
-	// waves is the graph's order of operations as the plan shows it,
-	// computed on the same goroutine; nil without a graph.
-	waves [][]ui.OrderStep
-}
-
-// orderPlan starts building p's operation graph (apply.Order) and the
-// order of operations shown with the plan, naming the provisioners of cfg
-// that run with each operation.
-func orderPlan(p *plan.Plan, cfg *config.Module) *pendingOrder {
-	o := &pendingOrder{done: make(chan struct{})}
-	go func() {
-		defer close(o.done)
-		o.g, o.ds = apply.OrderWith(p, apply.OrderOptions{Config: cfg})
-		if o.g != nil {
-			o.waves = ui.OrderWaves(o.g, provisionersOf(p, cfg, o.g))
-		}
-	}()
-	return o
-}
-
-// provisionersOf names the provisioners of cfg that run with each
-// operation of g, p's operation graph.
-func provisionersOf(p *plan.Plan, cfg *config.Module, g *apply.Graph) func(apply.Op) []string {
-	return func(op apply.Op) []string { return apply.ProvisionerTypes(cfg, p, op, g.Changes[op]) }
-}
-
-// wait returns the graph and apply.Order's diagnostics once built.
-func (o *pendingOrder) wait() (*apply.Graph, diag.Diagnostics) {
-	<-o.done
-	return o.g, o.ds
+	o.plan(p, ui.PlanSchemas(ctx, providers, p), ui.NoOrder())
 }
 
 // savedPlan tells where the plan was saved and how to apply it; separated

@@ -60,6 +60,17 @@ func (d *Dir) UseSavedPlanVariables(vals map[string]cty.Value) {
 	d.given = &givenVariables{values: out, files: map[string][]byte{}}
 }
 
+// UseSavedPlanFileVariables takes the root variables of the saved plan at
+// path (UseSavedPlanVariables), when it can be read without the
+// configuration (it is not encrypted), so that loading the configuration
+// evaluates module sources and the backend with them rather than asking
+// for them.
+func (d *Dir) UseSavedPlanFileVariables(path string) {
+	if pf, err := ReadPlan(path, nil); err == nil {
+		d.UseSavedPlanVariables(pf.Plan.Variables)
+	}
+}
+
 // cachedVariables returns what an earlier Variables call collected.
 func (d *Dir) cachedVariables() (map[string]planner.InputValue, map[string][]byte, bool) {
 	if d.given == nil {
