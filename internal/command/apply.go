@@ -4,14 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
-	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/plan"
-	"github.com/rig-iac/rig/internal/state"
-	"github.com/rig-iac/rig/internal/timeline"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/workdir"
 )
@@ -94,7 +90,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	}
 	forceStop = func() { sess.Providers.Stop(context.Background()) }
 	if refresh {
-		ds = ds.Append(emptyStateWarning(sess.State))
+		ds = ds.Append(workdir.EmptyStateWarning(sess.State))
 	}
 	p, more := m.makePlan(ctx, sess, &f, out.refreshHooks())
 	ds = ds.Append(more)
@@ -108,7 +104,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	out.diagnostics(ui.TargetingWarning(p))
 	order := ui.StartOrder(p, apply.OrderOptions{Config: sess.Config})
 	if refresh {
-		keepUndeclaredOutputs(p, sess.Config)
+		workdir.KeepUndeclaredOutputs(p, sess.Config)
 	} else {
 		out.plan(p, ui.PlanSchemas(ctx, sess.Providers, p), order)
 	}
@@ -170,65 +166,26 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 	// finish and are recorded.
 	endWriting := m.interrupts.BeginWriting()
 	defer endWriting()
-	intents, err := m.dir().OpenIntents(sess.Safeguards.RecordCreateIntents, carried)
-	if err != nil {
-		out.diagnostics(diag.Diagnostics{diag.Errorf("Failed to record the creates' intents", "%s", err)})
-		return 1
-	}
-	var applyIntents apply.IntentLog
-	if intents != nil {
-		applyIntents = intents
-	}
-	if g == nil {
-		// The timeline needs the graph; Apply reports its errors.
-		if built, ds := apply.Order(p); !ds.HasErrors() {
-			g = built
-		}
-	}
-	var rec *timeline.Recorder
-	hooks := ui.MultiHooks{out.hooks(), counter}
-	if lh := m.dir().LogHooks(); lh != nil {
-		hooks = append(hooks, lh)
-	}
-	if g != nil {
-		rec = sess.NewTimelineRecorder(g, f.destroy)
-		hooks = append(hooks, rec)
-	}
 	phase := ui.PhaseApply
 	if f.destroy {
 		phase = ui.PhaseDestroy
 	}
 	useProgressInterval(out.progress, sess)
 	endProgress := out.progress.Begin(phase, ui.OperationCount(p), false)
-	final, ds := sess.Apply(ctx, p, workdir.ApplyOptions{Graph: g, Hooks: hooks, Intents: applyIntents})
-	endProgress()
-	var note string
-	var record *timeline.Record
-	if rec != nil {
-		var more diag.Diagnostics
-		note, record, more = sess.KeepTimeline(rec, g, f.timeline, ds)
-		ds = ds.Append(more)
-	}
+	run, ds := sess.ApplyRecorded(ctx, p, workdir.RecordedApplyOptions{Graph: g, Carried: carried, Destroy: f.destroy, Timeline: f.timeline,
+		Refresh: m.refreshTimes, SuppressForgetErrors: f.suppressForget, Applied: endProgress, Out: m.Out,
+		Observe: func(recorders ...apply.Hooks) apply.Hooks {
+			return append(ui.MultiHooks{out.hooks(), counter}, recorders...)
+		}})
+	out.diagnostics(ds)
 	printNote := func() {
-		if note != "" && out.human {
-			fmt.Fprintln(m.Out, note)
+		if run.Note != "" && out.human {
+			fmt.Fprintln(m.Out, run.Note)
 		}
 	}
-	// A final write covers anything not yet persisted (it is skipped when
-	// nothing changed); errored.tfstate keeps what the backend refuses.
-	persisted := sess.Persist(final, m.Out)
-	ds = ds.Append(persisted)
-	if !persisted.HasErrors() {
-		if err := m.refreshTimes.Record(p, final, true); err != nil {
-			ds = ds.Append(warningf("Failed to record refresh times", "%s", err))
-		}
-	}
-	ds = ds.Append(forgottenError(p, f))
-	m.dir().CloseIntents(intents, !ds.HasErrors())
-	out.diagnostics(withoutDeprecations(ds))
 	if ds.HasErrors() {
-		if record != nil {
-			m.showApplyReport(out, record)
+		if run.Record != nil {
+			m.showApplyReport(out, run.Record)
 		}
 		printNote()
 		return 1
@@ -244,46 +201,16 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 	planned := ui.PlanSummary(p)
 	summary.Import, summary.Forget = planned.Import, planned.Forget
 	if f.refreshCommand {
-		out.refreshed(final)
+		out.refreshed(run.Final)
 		return 0
 	}
-	out.applied(summary, final)
+	out.applied(summary, run.Final)
 	if out.human {
 		m.stateSavedNote(summary.Add, summary.Change)
 	}
 	out.diagnostics(ui.PartialApplyWarning(p))
 	printNote()
 	return 0
-}
-
-// forgottenError is the error a destroy ends with when it forgot objects
-// rather than destroy them, as OpenTofu's: automation may take a
-// successful destroy to mean everything is gone. -suppress-forget-errors
-// turns it off.
-func forgottenError(p *plan.Plan, f *operationFlags) diag.Diagnostics {
-	if p.Mode != plan.DestroyMode || f.suppressForget {
-		return nil
-	}
-	for _, c := range p.Changes {
-		if c.Action.Forgets() {
-			return diag.Diagnostics{diag.Errorf("Destroy was successful but left behind forgotten instances",
-				"As requested, rig has not deleted some remote objects that are no longer managed by this configuration. Those objects continue to exist in their remote system and so may continue to incur charges. Refer to the original plan for more information.\nTo suppress this error for the future 'destroy' runs, you can add the CLI flag \"-suppress-forget-errors\".")}
-		}
-	}
-	return nil
-}
-
-// withoutDeprecations returns ds without the warnings about deprecated
-// module variables and outputs: evaluating the configuration again while
-// applying finds those the plan reported already.
-func withoutDeprecations(ds diag.Diagnostics) diag.Diagnostics {
-	out := ds[:0:0]
-	for _, d := range ds {
-		if d.Deprecation == diag.NoDeprecation {
-			out = append(out, d)
-		}
-	}
-	return out
 }
 
 // applySavedPlan applies a plan file made by `rig plan -out`, only if the
@@ -322,35 +249,6 @@ func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *
 	}
 	f.destroy = pf.Plan.Mode == plan.DestroyMode
 	return m.runApplyPhase(ctx, out, sess, pf.Plan, nil, f)
-}
-
-// emptyStateWarning is the refresh command's warning, as OpenTofu's, when
-// the state records no managed object: there is nothing to refresh.
-func emptyStateWarning(s *state.State) diag.Diagnostics {
-	for ra, r := range s.Resources {
-		if ra.Resource.Mode != addrs.Managed {
-			continue
-		}
-		for _, inst := range r.Instances {
-			if inst.Current != nil || len(inst.Deposed) > 0 {
-				return nil
-			}
-		}
-	}
-	return diag.Diagnostics{{Severity: diag.Warning, Summary: "Empty or non-existent state",
-		Detail: "There are currently no remote objects tracked in the state, so there is nothing to refresh."}}
-}
-
-// keepUndeclaredOutputs drops from a refresh-only plan the removal of the
-// root outputs cfg does not declare, so that the refresh command keeps
-// them in the state, as OpenTofu's refresh keeps them (an apply
-// -refresh-only removes them).
-func keepUndeclaredOutputs(p *plan.Plan, cfg *config.Module) {
-	for name := range p.Outputs {
-		if _, ok := cfg.Outputs[name]; !ok {
-			delete(p.Outputs, name)
-		}
-	}
 }
 
 // withoutCheckAssertions returns ds without the plan's warnings about
