@@ -57,38 +57,25 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	if fs.NArg() > 1 {
 		return m.argsError(fs, "Too many command line arguments", "Expected at most one positional argument: the path of a saved plan file.")
 	}
-	out, closeOut, ok := m.operationOutput(&f)
+	out, run, ok := m.startOperation(&f)
 	if !ok {
 		return 1
 	}
-	defer closeOut()
-	if ds := checkOperationFlags(&f); ds.HasErrors() {
-		out.diagnostics(ds)
-		return 1
-	}
-	var forceStop func()
-	ctx, stop := m.interrupts.Notify(func() {
-		if forceStop != nil {
-			forceStop()
-		}
-	})
-	defer stop()
-
+	defer run.end()
+	ctx := run.ctx
 	if fs.NArg() == 1 {
-		return m.applySavedPlan(ctx, out, fs.Arg(0), &f)
+		return m.applySavedPlan(run, out, fs.Arg(0), &f)
 	}
 
 	lockOp := "OperationTypeApply"
 	if refresh {
 		lockOp = "OperationTypeRefresh"
 	}
-	sess, ds := m.open(ctx, &f, lockOp)
-	defer sess.Close()
+	sess, ds := run.open(m, &f, lockOp)
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
 	}
-	forceStop = func() { sess.Providers.Stop(context.Background()) }
 	if refresh {
 		ds = ds.Append(workdir.EmptyStateWarning(sess.State))
 	}
@@ -172,20 +159,20 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 	}
 	useProgressInterval(out.progress, sess)
 	endProgress := out.progress.Begin(phase, ui.OperationCount(p), false)
-	run, ds := sess.ApplyRecorded(ctx, p, workdir.RecordedApplyOptions{Graph: g, Carried: carried, Destroy: f.destroy, Timeline: f.timeline,
+	applied, ds := sess.ApplyRecorded(ctx, p, workdir.RecordedApplyOptions{Graph: g, Carried: carried, Destroy: f.destroy, Timeline: f.timeline,
 		Refresh: m.refreshTimes, SuppressForgetErrors: f.suppressForget, Applied: endProgress, Out: m.Out,
 		Observe: func(recorders ...apply.Hooks) apply.Hooks {
 			return append(ui.MultiHooks{out.hooks(), counter}, recorders...)
 		}})
 	out.diagnostics(ds)
 	printNote := func() {
-		if run.Note != "" && out.human {
-			fmt.Fprintln(m.Out, run.Note)
+		if applied.Note != "" && out.human {
+			fmt.Fprintln(m.Out, applied.Note)
 		}
 	}
 	if ds.HasErrors() {
-		if run.Record != nil {
-			m.showApplyReport(out, run.Record)
+		if applied.Record != nil {
+			m.showApplyReport(out, applied.Record)
 		}
 		printNote()
 		return 1
@@ -201,10 +188,10 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 	planned := ui.PlanSummary(p)
 	summary.Import, summary.Forget = planned.Import, planned.Forget
 	if f.refreshCommand {
-		out.refreshed(run.Final)
+		out.refreshed(applied.Final)
 		return 0
 	}
-	out.applied(summary, run.Final)
+	out.applied(summary, applied.Final)
 	if out.human {
 		m.stateSavedNote(summary.Add, summary.Change)
 	}
@@ -215,7 +202,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 
 // applySavedPlan applies a plan file made by `rig plan -out`, only if the
 // state is still the one it was planned against and the configuration is unchanged.
-func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *operationFlags) int {
+func (m *Meta) applySavedPlan(run *run, out *output, path string, f *operationFlags) int {
 	// The configuration's errors are reported below.
 	pf, err := m.readSavedPlan(path)
 	if err != nil {
@@ -230,8 +217,7 @@ func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *
 	}
 	vars := f.vars
 	f.vars, f.savedPlan = nil, true
-	sess, ds := m.open(ctx, f, "OperationTypeApply")
-	defer sess.Close()
+	sess, ds := run.open(m, f, "OperationTypeApply")
 	if !ds.HasErrors() && len(pf.Plan.EphemeralVariables) > 0 {
 		var ask workdir.Asker
 		if m.inputAllowed() {
@@ -248,7 +234,7 @@ func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *
 		return 1
 	}
 	f.destroy = pf.Plan.Mode == plan.DestroyMode
-	return m.runApplyPhase(ctx, out, sess, pf.Plan, nil, f)
+	return m.runApplyPhase(run.ctx, out, sess, pf.Plan, nil, f)
 }
 
 // withoutCheckAssertions returns ds without the plan's warnings about

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -31,31 +30,17 @@ func runPlan(m *Meta, args []string) int {
 	if fs.NArg() > 0 {
 		return m.argsError(fs, "Too many command line arguments", fmt.Sprintf("Unexpected argument %q: the plan command takes no positional arguments. To plan in another working directory, use the global -chdir option.", fs.Arg(0)))
 	}
-	out, closeOut, ok := m.operationOutput(&f)
+	out, run, ok := m.startOperation(&f)
 	if !ok {
 		return 1
 	}
-	defer closeOut()
-	if ds := checkOperationFlags(&f); ds.HasErrors() {
-		out.diagnostics(ds)
-		return 1
-	}
-	var forceStop func()
-	ctx, stop := m.interrupts.Notify(func() {
-		if forceStop != nil {
-			forceStop()
-		}
-	})
-	defer stop()
-
-	sess, ds := m.open(ctx, &f, "OperationTypePlan")
-	defer sess.Close()
+	defer run.end()
+	ctx := run.ctx
+	sess, ds := run.open(m, &f, "OperationTypePlan")
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
 	}
-	// A second interrupt asks the providers to stop (StopProvider).
-	forceStop = func() { sess.Providers.Stop(context.Background()) }
 	_, cutOff := m.dir().CutOffCreates()
 	out.diagnostics(cutOff)
 	var generated []planner.GeneratedResource
