@@ -89,8 +89,7 @@ func runConsole(m *Meta, args []string) int {
 		}
 	}
 	cfg := options.Config
-	wd, _ := m.dir().Cwd()
-	options.Workspace, options.Cwd = m.dir().Workspace(), wd
+	options.Env, _ = m.dir().Env()
 	ev, more := eval.New(ctx, options)
 	ds = ds.Append(more)
 	m.showDiagnostics(ds)

@@ -71,7 +71,7 @@ func runQuery(m *Meta, args []string) int {
 		hooks = generatingHooks{QueryHooks: jsonView, into: jsonView.Generated, on: *genOut != ""}
 	}
 	results, more := planner.Query(ctx, sess.Config, sess.State, sess.Providers, lists, planner.QueryOptions{
-		Options:         planner.Options{Variables: sess.Variables, Workspace: sess.Workspace, Dependencies: sess.Dependencies, Cwd: sess.Cwd, MaxInstances: sess.MaxInstances},
+		Options:         planner.Options{Variables: sess.Variables, Env: sess.Env, Dependencies: sess.Dependencies},
 		IncludeResource: *genOut != "",
 		Hooks:           hooks,
 	})

@@ -28,7 +28,7 @@ func (d *Dir) StaticEvaluator() *eval.Static {
 	if d.static != nil {
 		return d.static
 	}
-	cwd, _ := d.Cwd()
+	env, _ := d.Env()
 	var first diag.Diagnostics
 	asked := false
 	root := func(root *config.Module, v *config.Variable) (cty.Value, bool, diag.Diagnostics) {
@@ -45,7 +45,7 @@ func (d *Dir) StaticEvaluator() *eval.Static {
 		iv, ok := d.given.values[v.Name]
 		return iv.Value, ok, ds
 	}
-	d.static = &eval.Static{Root: root, Cwd: cwd, Workspace: d.Workspace()}
+	d.static = &eval.Static{Root: root, Env: env}
 	return d.static
 }
 

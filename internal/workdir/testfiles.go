@@ -142,8 +142,8 @@ func (d *Dir) TestSuite(args []VarArg, testDir string, filter []string) (opts te
 	vars, varFiles, more := d.TestVariables(cfg, args, testDir)
 	ds = ds.Append(more)
 	maps.Copy(files, varFiles)
-	cwd, more := d.Cwd()
+	env, more := d.Env()
 	ds = ds.Append(more)
 	return testrun.Options{Config: cfg, Files: tests, LoadModule: d.TestModuleLoader(), Factories: d.ProviderFactories(),
-		Variables: vars, Provisioners: Provisioners(), Workspace: d.Workspace(), Cwd: cwd}, files, ds
+		Variables: vars, Provisioners: Provisioners(), Env: env}, files, ds
 }
