@@ -73,33 +73,33 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	}
 	sess, ds := run.open(m, &f, lockOp)
 	if ds.HasErrors() {
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		return 1
 	}
 	if refresh {
 		ds = ds.Append(workdir.EmptyStateWarning(sess.State))
 	}
-	p, more := m.makePlan(ctx, sess, &f, out.refreshHooks())
+	p, more := m.makePlan(ctx, sess, &f, out.RefreshHooks())
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		if !m.showRefusedPlan(ctx, out, sess, p, ds) && !refresh {
-			out.erroredPlan(ctx, p, sess.Providers)
+			out.ErroredPlan(ctx, p, sess.Providers)
 		}
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		return 1
 	}
-	out.diagnostics(ui.TargetingWarning(p))
+	out.Diagnostics(ui.TargetingWarning(p))
 	order := ui.StartOrder(p, apply.OrderOptions{Config: sess.Config})
 	if refresh {
 		workdir.KeepUndeclaredOutputs(p, sess.Config)
 	} else {
-		out.plan(p, ui.PlanSchemas(ctx, sess.Providers, p), order)
+		out.Plan(p, ui.PlanSchemas(ctx, sess.Providers, p), order)
 	}
 	g, more := order.Wait()
 	m.dir().LogGraph(g)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		return 1
 	}
 	if !p.HasChanges() || f.autoApprove {
@@ -107,7 +107,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		// blocks again and reports them, as OpenTofu reports them once.
 		ds = withoutCheckAssertions(ds)
 	}
-	out.diagnostics(ds)
+	out.Diagnostics(ds)
 	ds = nil
 	if p.HasChanges() && !f.autoApprove && !f.json {
 		question, explanation := "Do you want to perform these actions?", "rig will perform the actions described above.\nOnly 'yes' will be accepted to approve."
@@ -121,7 +121,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		}
 		if !m.inputAllowed() {
 			// As OpenTofu words it for -json: there is no one to ask.
-			out.diagnostics(diag.Diagnostics{diag.Errorf("Plan file or auto-approve required",
+			out.Diagnostics(diag.Diagnostics{diag.Errorf("Plan file or auto-approve required",
 				"rig cannot ask for interactive approval when input is disabled (-input=false, or TF_INPUT=false). You can either apply a saved plan file, or enable the -auto-approve option.")})
 			return 1
 		}
@@ -134,7 +134,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 			return 1
 		}
 	} else if p.HasChanges() && !f.autoApprove && f.json {
-		out.diagnostics(diag.Diagnostics{diag.Errorf("Plan approval required", "-json on apply requires -auto-approve or a saved plan file.")})
+		out.Diagnostics(diag.Diagnostics{diag.Errorf("Plan approval required", "-json on apply requires -auto-approve or a saved plan file.")})
 		return 1
 	}
 	return m.runApplyPhase(ctx, out, sess, p, g, &f)
@@ -142,13 +142,13 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 
 // runApplyPhase applies a plan and reports the result.
 // g is the plan's operation graph when already built, or nil.
-func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Session, p *plan.Plan, g *apply.Graph, f *operationFlags) int {
-	if out.human && p.HasChanges() && !f.refreshCommand {
+func (m *Meta) runApplyPhase(ctx context.Context, out *ui.OperationView, sess *workdir.Session, p *plan.Plan, g *apply.Graph, f *operationFlags) int {
+	if out.Human && p.HasChanges() && !f.refreshCommand {
 		fmt.Fprintln(m.Out)
 	}
 	counter := &ui.CountHooks{}
 	carried, cutOff := m.dir().CutOffCreates()
-	out.diagnostics(cutOff)
+	out.Diagnostics(cutOff)
 	// From here on an interrupt stops rig gracefully only: operations
 	// finish and are recorded.
 	endWriting := m.interrupts.BeginWriting()
@@ -157,16 +157,16 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 	if f.destroy {
 		phase = ui.PhaseDestroy
 	}
-	useProgressInterval(out.progress, sess)
-	endProgress := out.progress.Begin(phase, ui.OperationCount(p), false)
+	useProgressInterval(out.Progress, sess)
+	endProgress := out.Progress.Begin(phase, ui.OperationCount(p), false)
 	applied, ds := sess.ApplyRecorded(ctx, p, workdir.RecordedApplyOptions{Graph: g, Carried: carried, Destroy: f.destroy, Timeline: f.timeline,
 		Refresh: m.refreshTimes, SuppressForgetErrors: f.suppressForget, Applied: endProgress, Out: m.Out,
 		Observe: func(recorders ...apply.Hooks) apply.Hooks {
-			return append(ui.MultiHooks{out.hooks(), counter}, recorders...)
+			return append(ui.MultiHooks{out.Hooks(), counter}, recorders...)
 		}})
-	out.diagnostics(ds)
+	out.Diagnostics(ds)
 	printNote := func() {
-		if applied.Note != "" && out.human {
+		if applied.Note != "" && out.Human {
 			fmt.Fprintln(m.Out, applied.Note)
 		}
 	}
@@ -188,30 +188,30 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 	planned := ui.PlanSummary(p)
 	summary.Import, summary.Forget = planned.Import, planned.Forget
 	if f.refreshCommand {
-		out.refreshed(applied.Final)
+		out.Refreshed(applied.Final)
 		return 0
 	}
-	out.applied(summary, applied.Final)
-	if out.human {
+	out.Applied(summary, applied.Final)
+	if out.Human {
 		m.stateSavedNote(summary.Add, summary.Change)
 	}
-	out.diagnostics(ui.PartialApplyWarning(p))
+	out.Diagnostics(ui.PartialApplyWarning(p))
 	printNote()
 	return 0
 }
 
 // applySavedPlan applies a plan file made by `rig plan -out`, only if the
 // state is still the one it was planned against and the configuration is unchanged.
-func (m *Meta) applySavedPlan(run *run, out *output, path string, f *operationFlags) int {
+func (m *Meta) applySavedPlan(run *run, out *ui.OperationView, path string, f *operationFlags) int {
 	// The configuration's errors are reported below.
 	pf, err := m.readSavedPlan(path)
 	if err != nil {
-		out.diagnostics(diag.Diagnostics{diag.Errorf("Failed to load plan file", "%s", err)})
+		out.Diagnostics(diag.Diagnostics{diag.Errorf("Failed to load plan file", "%s", err)})
 		return 1
 	}
 	m.dir().UseSavedPlanVariables(pf.Plan.Variables)
 	if len(f.vars) > 0 && len(pf.Plan.EphemeralVariables) == 0 {
-		out.diagnostics(diag.Diagnostics{diag.Errorf("Can't set variables when applying a saved plan",
+		out.Diagnostics(diag.Diagnostics{diag.Errorf("Can't set variables when applying a saved plan",
 			"The -var and -var-file options cannot be used when applying a saved plan file, because a saved plan includes the variable values that were set when it was created.")})
 		return 1
 	}
@@ -226,11 +226,11 @@ func (m *Meta) applySavedPlan(run *run, out *output, path string, f *operationFl
 		ds = ds.Append(m.dir().EphemeralPlanVariables(sess.Config, pf.Plan, vars, ask))
 	}
 	if ds.HasErrors() {
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		return 1
 	}
 	if ds := sess.UseSavedPlan(pf, path); ds.HasErrors() {
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		return 1
 	}
 	f.destroy = pf.Plan.Mode == plan.DestroyMode

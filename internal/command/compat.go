@@ -3,9 +3,10 @@ package command
 import (
 	"flag"
 	"fmt"
-	"github.com/rig-iac/rig/internal/workdir"
 	"slices"
 	"strings"
+
+	"github.com/rig-iac/rig/internal/workdir"
 
 	"github.com/rig-iac/rig/internal/diag"
 )

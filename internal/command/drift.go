@@ -36,30 +36,30 @@ func runDrift(m *Meta, args []string) int {
 	ctx := run.ctx
 	sess, ds := run.open(m, &f, "OperationTypePlan")
 	if ds.HasErrors() {
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		return driftFailed
 	}
 	// The plan lists what it read back; nothing is recorded.
-	p, more := m.makePlan(ctx, sess, &f, out.refreshHooks())
+	p, more := m.makePlan(ctx, sess, &f, out.RefreshHooks())
 	ds = ds.Append(more)
 	if ds.HasErrors() {
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		return driftFailed
 	}
 	report := ui.DriftReport{Drift: p.Drift, Objects: len(p.Refreshed), FailedConditions: p.FailedConditions()}
-	if out.json != nil {
+	if out.JSON != nil {
 		for _, c := range p.Drift {
-			out.json.ResourceDrift(c)
+			out.JSON.ResourceDrift(c)
 			for _, a := range ui.DriftedAttributes(c) {
-				out.json.DriftAttribute(c, a)
+				out.JSON.DriftAttribute(c, a)
 			}
 		}
-		out.json.DriftSummary(report)
+		out.JSON.DriftSummary(report)
 	}
-	if out.human {
+	if out.Human {
 		ui.RenderDrift(m.Out, report, m.renderOptions())
 	}
-	out.diagnostics(ds)
+	out.Diagnostics(ds)
 	if len(p.Drift) > 0 || report.FailedConditions > 0 {
 		return driftDetected
 	}

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/workdir"
 )
 
@@ -61,13 +62,13 @@ func (r *run) end() {
 // flags ask for (operationOutput), checks the flags and starts the run.
 // It returns false after reporting why the operation cannot start; else
 // the caller defers run.end, which closes the output too.
-func (m *Meta) startOperation(f *operationFlags) (*output, *run, bool) {
+func (m *Meta) startOperation(f *operationFlags) (*ui.OperationView, *run, bool) {
 	out, closeOut, ok := m.operationOutput(f)
 	if !ok {
 		return nil, nil, false
 	}
 	if ds := checkOperationFlags(f); ds.HasErrors() {
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		closeOut()
 		return nil, nil, false
 	}

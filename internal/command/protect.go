@@ -17,11 +17,11 @@ import (
 // ones marked, so that the reader sees why each destroy was planned.
 // It reports whether it did; other failed plans are shown as far as
 // they got (output.erroredPlan).
-func (m *Meta) showRefusedPlan(ctx context.Context, out *output, sess *workdir.Session, p *plan.Plan, ds diag.Diagnostics) bool {
+func (m *Meta) showRefusedPlan(ctx context.Context, out *ui.OperationView, sess *workdir.Session, p *plan.Plan, ds diag.Diagnostics) bool {
 	if !plan.OnlyRefusals(p, ds) {
 		return false
 	}
-	out.plan(p, ui.PlanSchemas(ctx, sess.Providers, p), ui.StartOrder(p, apply.OrderOptions{Config: sess.Config}))
+	out.Plan(p, ui.PlanSchemas(ctx, sess.Providers, p), ui.StartOrder(p, apply.OrderOptions{Config: sess.Config}))
 	return true
 }
 
