@@ -115,7 +115,7 @@ func runConsole(m *Meta, args []string) int {
 		if !ds.HasErrors() {
 			fmt.Fprintln(m.Out, out)
 			if m.stream != nil {
-				m.stream.view.Info(out)
+				m.stream.View.Info(out)
 			}
 		}
 	}

@@ -67,7 +67,7 @@ func runQuery(m *Meta, args []string) int {
 	var hooks plan.QueryHooks = human
 	var jsonView *ui.QueryJSONView
 	if m.stream != nil && stream.json {
-		jsonView = &ui.QueryJSONView{View: m.stream.view, Generated: map[string][]plan.GeneratedQueryResource{}}
+		jsonView = &ui.QueryJSONView{View: m.stream.View, Generated: map[string][]plan.GeneratedQueryResource{}}
 		hooks = generatingHooks{QueryHooks: jsonView, into: jsonView.Generated, on: *genOut != ""}
 	}
 	results, more := planner.Query(ctx, sess.Config, sess.State, sess.Providers, lists, planner.QueryOptions{

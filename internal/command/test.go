@@ -77,7 +77,7 @@ func runTest(m *Meta, args []string) int {
 
 	reporter, sources := m.testReporter(&f, into)
 	if ds.HasErrors() {
-		m.testSetupFailed(&f, into, ds, sources)
+		m.showTestSetupWarnings(&f, into, ds, sources)
 		return 1
 	}
 	m.showTestSetupWarnings(&f, into, ds, sources)
@@ -133,12 +133,8 @@ func (m *Meta) testReporter(f *testFlags, into io.Writer) (testrun.Reporter, map
 	return reps, sources
 }
 
-// testSetupFailed reports the diagnostics that stop the suite before it starts.
-func (m *Meta) testSetupFailed(f *testFlags, into io.Writer, ds diag.Diagnostics, sources map[string][]byte) {
-	m.showTestSetupWarnings(f, into, ds, sources)
-}
-
-// showTestSetupWarnings reports the diagnostics found before the suite runs.
+// showTestSetupWarnings reports the diagnostics found before the suite
+// runs, or that stop it before it starts.
 func (m *Meta) showTestSetupWarnings(f *testFlags, into io.Writer, ds diag.Diagnostics, sources map[string][]byte) {
 	if len(ds) == 0 {
 		return

@@ -50,7 +50,7 @@ func runWorkspaceList(m *Meta, args []string) int {
 	}
 	current := m.dir().Workspace()
 	if m.stream != nil {
-		m.stream.view.Message("list of workspaces", "workspace_list", map[string]any{"workspaces": names, "current_workspace": current})
+		m.stream.View.Message("list of workspaces", "workspace_list", map[string]any{"workspaces": names, "current_workspace": current})
 	}
 	for _, n := range names {
 		mark := "  "
