@@ -123,8 +123,10 @@ var allowedImports = map[string][]string{
 	// packages of process-level tests that use it.
 	"internal/command/commandtest": {"internal/backend", "internal/backend/pg", "internal/backend/pg/pgtest",
 		"internal/backend/s3", "internal/backend/s3/s3test", "internal/state/journal", "internal/state/statefile"},
-	"internal/command/killtest": {},
-	"internal/command/proctest": {},
+	// The in-process command line those packages' tests run.
+	"internal/command/commandtest/cli": {"internal/command", "internal/command/commandtest", "internal/provider/plugin"},
+	"internal/command/killtest":        {},
+	"internal/command/proctest":        {},
 	// Benchmarks drive the engine packages directly.
 	"bench":            {"*"},
 	"bench/gen":        {},
