@@ -79,7 +79,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	if refresh {
 		ds = ds.Append(workdir.EmptyStateWarning(sess.State))
 	}
-	p, more := m.makePlan(ctx, sess, &f, out.RefreshHooks())
+	p, refreshTimes, more := m.makePlan(ctx, sess, &f, out)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		if !m.showRefusedPlan(ctx, out, sess, p, ds) && !refresh {
@@ -137,12 +137,13 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		out.Diagnostics(diag.Diagnostics{diag.Errorf("Plan approval required", "-json on apply requires -auto-approve or a saved plan file.")})
 		return 1
 	}
-	return m.runApplyPhase(ctx, out, sess, p, g, &f)
+	return m.runApplyPhase(ctx, out, sess, p, g, refreshTimes, &f)
 }
 
-// runApplyPhase applies a plan and reports the result.
-// g is the plan's operation graph when already built, or nil.
-func (m *Meta) runApplyPhase(ctx context.Context, out *ui.OperationView, sess *workdir.Session, p *plan.Plan, g *apply.Graph, f *operationFlags) int {
+// runApplyPhase applies a plan and reports the result. g is the plan's
+// operation graph when already built, or nil; refresh records the refresh
+// times of the plan (nil: none).
+func (m *Meta) runApplyPhase(ctx context.Context, out *ui.OperationView, sess *workdir.Session, p *plan.Plan, g *apply.Graph, refresh *workdir.RefreshTracking, f *operationFlags) int {
 	if out.Human && p.HasChanges() && !f.refreshCommand {
 		fmt.Fprintln(m.Out)
 	}
@@ -160,7 +161,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *ui.OperationView, sess *w
 	useProgressInterval(out.Progress, sess)
 	endProgress := out.Progress.Begin(phase, ui.OperationCount(p), false)
 	applied, ds := sess.ApplyRecorded(ctx, p, workdir.RecordedApplyOptions{Graph: g, Carried: carried, Destroy: f.destroy, Timeline: f.timeline,
-		Refresh: m.refreshTimes, SuppressForgetErrors: f.suppressForget, Applied: endProgress, Out: m.Out,
+		Refresh: refresh, SuppressForgetErrors: f.suppressForget, Applied: endProgress, Out: m.Out,
 		Observe: func(recorders ...apply.Hooks) apply.Hooks {
 			return append(ui.MultiHooks{out.Hooks(), counter}, recorders...)
 		}})
@@ -234,7 +235,7 @@ func (m *Meta) applySavedPlan(run *run, out *ui.OperationView, path string, f *o
 		return 1
 	}
 	f.destroy = pf.Plan.Mode == plan.DestroyMode
-	return m.runApplyPhase(run.ctx, out, sess, pf.Plan, nil, f)
+	return m.runApplyPhase(run.ctx, out, sess, pf.Plan, nil, nil, f)
 }
 
 // withoutCheckAssertions returns ds without the plan's warnings about

@@ -17,7 +17,6 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
-	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/workdir"
 )
@@ -67,12 +66,12 @@ func runConsole(m *Meta, args []string) int {
 			m.showDiagnostics(ds)
 			return 1
 		}
-		p, more := m.makePlan(ctx, sess, &f, nil)
+		p, _, more := m.makePlan(ctx, sess, &f, nil)
 		if ds = ds.Append(more); ds.HasErrors() {
 			m.showDiagnostics(ds)
 			return 1
 		}
-		options = eval.Options{Config: sess.Config, Variables: p.Variables, Resources: planner.PlannedValues(ctx, sess.Config, p, sess.Providers), Providers: sess.Providers}
+		options = sess.PlannedEvaluation(ctx, p)
 	} else {
 		var files map[string][]byte
 		options, files, ds = m.dir().StateEvaluation(ctx, vars, nil)
@@ -89,7 +88,6 @@ func runConsole(m *Meta, args []string) int {
 		}
 	}
 	cfg := options.Config
-	options.Env, _ = m.dir().Env()
 	ev, more := eval.New(ctx, options)
 	ds = ds.Append(more)
 	m.showDiagnostics(ds)

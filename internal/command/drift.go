@@ -40,7 +40,7 @@ func runDrift(m *Meta, args []string) int {
 		return driftFailed
 	}
 	// The plan lists what it read back; nothing is recorded.
-	p, more := m.makePlan(ctx, sess, &f, out.RefreshHooks())
+	p, _, more := m.makePlan(ctx, sess, &f, out)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		out.Diagnostics(ds)

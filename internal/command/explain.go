@@ -98,7 +98,7 @@ func (m *Meta) explainedPlan(path string, f *operationFlags) (p *plan.Plan, cfg 
 		m.showDiagnostics(ds)
 		return nil, nil, 1
 	}
-	p, more := m.makePlan(ctx, sess, f, nil)
+	p, _, more := m.makePlan(ctx, sess, f, nil)
 	ds = ds.Append(more)
 	if ds.HasErrors() && !plan.OnlyRefusals(p, ds) {
 		// A plan whose only errors refuse protected deletions is whole:

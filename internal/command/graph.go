@@ -73,7 +73,7 @@ func runGraph(m *Meta, args []string) int {
 			m.showDiagnostics(ds)
 			return 1
 		}
-		p, more := m.makePlan(ctx, sess, &f, nil)
+		p, _, more := m.makePlan(ctx, sess, &f, nil)
 		ds = ds.Append(more)
 		if ds.HasErrors() {
 			m.showDiagnostics(ds)

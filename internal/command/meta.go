@@ -52,11 +52,6 @@ type Meta struct {
 	// interrupts is how the command stops when interrupted.
 	interrupts *interrupt.Handler
 
-	// progress reports on the long phases of the command's operation
-	// (nil: nobody); refreshTimes are its plan's refresh times.
-	progress     *ui.PhaseProgress
-	refreshTimes *workdir.RefreshTracking
-
 	// runEnv is what the environment says about every command (runenv.go):
 	// the core log, the data directory, TF_IN_AUTOMATION, TF_INPUT, the
 	// CLI configuration.

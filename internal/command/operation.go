@@ -10,7 +10,6 @@ import (
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
-	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/workdir"
 )
@@ -150,16 +149,18 @@ func (m *Meta) open(ctx context.Context, f *operationFlags, lockOp string) (*wor
 // carries its own (compared with the directory's when applied).
 func allowEmpty(f *operationFlags) bool { return f.destroy || f.savedPlan || f.refreshCommand }
 
-// makePlan plans with the session's inputs and the planning flags;
-// hooks observe the refresh (nil for none).
-func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operationFlags, hooks plan.RefreshHooks) (*plan.Plan, diag.Diagnostics) {
+// makePlan plans with the session's inputs and the planning flags; out,
+// when not nil, shows the refresh and the progress. It returns the plan's
+// refresh times, which a plan or apply records once its state is
+// persisted.
+func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operationFlags, out *ui.OperationView) (*plan.Plan, *workdir.RefreshTracking, diag.Diagnostics) {
 	if m.sources == nil {
 		m.sources = map[string][]byte{}
 	}
 	sel := workdir.PlanSelection{Replace: f.replace, Targets: f.targets, Excludes: f.excludes, TargetFiles: f.targetFiles, ExcludeFiles: f.excludeFiles}
 	opts, ds := sel.Parse(m.sources)
 	if ds.HasErrors() {
-		return nil, ds
+		return nil, nil, ds
 	}
 	mode := plan.NormalMode
 	switch {
@@ -168,16 +169,19 @@ func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operation
 	case f.refreshOnly:
 		mode = plan.RefreshOnlyMode
 	}
-	m.refreshTimes = sess.RefreshTracking(workdir.RefreshFlags{Changed: f.refreshChanged, Set: f.refreshSet, ListOnly: f.listRefreshed})
-	var scope *planner.RefreshScope
+	refresh := sess.RefreshTracking(workdir.RefreshFlags{Changed: f.refreshChanged, Set: f.refreshSet, ListOnly: f.listRefreshed})
 	if f.refresh {
-		scope = m.refreshTimes.Scope(mode)
+		opts.RefreshScope = refresh.Scope(mode)
 	}
-	endProgress := m.beginPlanProgress(sess, f, mode)
-	opts.Mode, opts.SkipRefresh, opts.Hooks, opts.RefreshScope = mode, !f.refresh, hooks, scope
+	var progress *ui.PhaseProgress
+	if out != nil {
+		opts.Hooks, progress = out.RefreshHooks(), out.Progress
+	}
+	endProgress := beginPlanProgress(progress, sess, f, mode)
+	opts.Mode, opts.SkipRefresh = mode, !f.refresh
 	p, more := sess.Plan(ctx, opts)
 	endProgress()
-	return p, ds.Append(more)
+	return p, refresh, ds.Append(more)
 }
 
 // checkOperationFlags reports combinations of operation flags that

@@ -59,7 +59,7 @@ func runPlan(m *Meta, args []string) int {
 		}
 	}
 	started := time.Now()
-	p, more := m.makePlan(ctx, sess, &f, out.RefreshHooks())
+	p, refresh, more := m.makePlan(ctx, sess, &f, out)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		if !m.showRefusedPlan(ctx, out, sess, p, ds) {
@@ -70,7 +70,7 @@ func runPlan(m *Meta, args []string) int {
 	}
 	note, more := sess.KeepPlanTimeline(f.timeline, started)
 	ds = ds.Append(more)
-	if err := m.refreshTimes.Record(p, sess.State, false); err != nil {
+	if err := refresh.Record(p, sess.State, false); err != nil {
 		ds = ds.Append(warningf("Failed to record refresh times", "%s", err))
 	}
 	out.Diagnostics(ui.TargetingWarning(p))

@@ -25,6 +25,5 @@ func (m *Meta) newOutput(json bool, into io.Writer) *ui.OperationView {
 	o := ui.NewOperationView(m.Out, !json, m.view.concise, m.renderOptions(), stream)
 	o.ShowDiagnostics = func(ds diag.Diagnostics) { m.renderDiags(m.Err, ds) }
 	o.Sources = func() map[string][]byte { return m.sources }
-	m.progress = o.Progress
 	return o
 }
