@@ -202,7 +202,7 @@ func (m *Meta) showConfig(out showOutput) int {
 	}
 	set := provider.NewSet(m.dir().ProviderFactories())
 	defer set.Close()
-	return m.showConfigSummary(out, jsonformat.NewConfigFromSet(context.Background(), cfg, ui.ProviderSchemas{}, set), ds)
+	return m.showJSON(out, jsonformat.NewConfigFromSet(context.Background(), cfg, ui.ProviderSchemas{}, set), "Failed to marshal configuration to JSON", ds)
 }
 
 // showModule prints the module in dir alone, as OpenTofu's show -module
@@ -218,23 +218,15 @@ func (m *Meta) showModule(out showOutput, dir string) int {
 		return 1
 	}
 	mod.Children = map[string]*config.Module{}
-	b, err := json.Marshal(jsonformat.NewStandaloneModule(mod))
-	if err != nil {
-		m.showDiagnostics(ds.Append(diag.Errorf("Failed to marshal module contents to JSON", "%s", err)))
-		return 1
-	}
-	m.showDiagnostics(ds)
-	if _, more := out.document(b); more.HasErrors() {
-		m.showDiagnostics(more)
-		return 1
-	}
-	return 0
+	return m.showJSON(out, jsonformat.NewStandaloneModule(mod), "Failed to marshal module contents to JSON", ds)
 }
 
-func (m *Meta) showConfigSummary(out showOutput, summary *jsonformat.Config, ds diag.Diagnostics) int {
-	b, err := json.Marshal(summary)
+// showJSON shows ds, then writes v as a JSON document where out says
+// (failure is the summary of the error when v cannot be encoded).
+func (m *Meta) showJSON(out showOutput, v any, failure string, ds diag.Diagnostics) int {
+	b, err := json.Marshal(v)
 	if err != nil {
-		m.showDiagnostics(ds.Append(diag.Errorf("Failed to marshal configuration to JSON", "%s", err)))
+		m.showDiagnostics(ds.Append(diag.Errorf(failure, "%s", err)))
 		return 1
 	}
 	m.showDiagnostics(ds)
