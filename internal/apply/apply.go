@@ -468,7 +468,7 @@ func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanc
 		PlannedState: cty.NullVal(ty), Config: cty.NullVal(ty), PlannedPrivate: c.PriorPrivate,
 		ProviderMeta: meta, PlannedIdentity: c.AfterIdentity,
 	})
-	ds = ds.Append(provider.Redacted(resp.Diagnostics, c.Before).WithAddress(oaddr))
+	ds = ds.Append(diag.WithAddress(provider.Redacted(resp.Diagnostics, c.Before), oaddr))
 	newVal := resp.NewState
 	if newVal == cty.NilVal {
 		newVal = cty.NullVal(ty)

@@ -197,8 +197,10 @@ func FromError(err error) Diagnostic {
 
 // WithAddress names addr, the resource instance or object the
 // diagnostics are about, in each diagnostic of ds that names none; it
-// changes ds in place and returns it.
-func (ds Diagnostics) WithAddress(addr Address) Diagnostics {
+// changes ds in place and returns it. (A type parameter rather than an
+// Address argument: an address is made an interface value only for a
+// diagnostic that takes it, not on every call.)
+func WithAddress[A Address](ds Diagnostics, addr A) Diagnostics {
 	for i := range ds {
 		if ds[i].Address == nil {
 			ds[i].Address = addr

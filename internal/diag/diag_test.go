@@ -87,11 +87,11 @@ func (a testAddr) String() string { return string(a) }
 
 func TestWithAddressNamesOnlyTheUnnamed(t *testing.T) {
 	ds := Diagnostics{Errorf("Bad", "x"), {Severity: Warning, Summary: "Other", Address: testAddr("terraform_data.b")}, Errorf("Worse", "y")}
-	ds = ds.WithAddress(testAddr("terraform_data.a[0]"))
+	ds = WithAddress(ds, testAddr("terraform_data.a[0]"))
 	if got := []string{ds[0].AddressText(), ds[1].AddressText(), ds[2].AddressText()}; got[0] != "terraform_data.a[0]" || got[1] != "terraform_data.b" || got[2] != "terraform_data.a[0]" {
 		t.Errorf("addresses = %q, want [terraform_data.a[0] terraform_data.b terraform_data.a[0]]", got)
 	}
-	if got := Diagnostics(nil).WithAddress(testAddr("x")); got != nil {
+	if got := WithAddress(Diagnostics(nil), testAddr("x")); got != nil {
 		t.Errorf("WithAddress of no diagnostics = %v, want nil", got)
 	}
 	if got := Errorf("Bad", "x").AddressText(); got != "" {

@@ -59,7 +59,7 @@ func ReadImported(ctx context.Context, req ImportReadRequest) (Imported, diag.Di
 	}
 	req.Hooks.PreRefresh(oaddr, imp.State)
 	read := req.Provider.ReadResource(ctx, provider.ReadRequest{TypeName: addr.Resource.Resource.Type, PriorState: imp.State, Private: imp.Private, ProviderMeta: meta, CurrentIdentity: imp.Identity})
-	if ds = ds.Append(read.Diagnostics.WithAddress(oaddr)); ds.HasErrors() {
+	if ds = ds.Append(diag.WithAddress(read.Diagnostics, oaddr)); ds.HasErrors() {
 		return Imported{}, ds
 	}
 	req.Hooks.PostRefresh(oaddr, read.NewState)

@@ -60,7 +60,7 @@ func ReadData(ctx context.Context, req ReadRequest) (DataRead, diag.Diagnostics)
 	if req.Hooks != nil {
 		req.Hooks.PostRead(addr, read, time.Since(start), failed)
 	}
-	ds := provider.Redacted(resp.Diagnostics, cfg.Marked).InBody(r.Config).WithAddress(addrs.ObjectAddr{Instance: addr})
+	ds := diag.WithAddress(provider.Redacted(resp.Diagnostics, cfg.Marked).InBody(r.Config), addrs.ObjectAddr{Instance: addr})
 	switch {
 	case failed && r.Check != "":
 		for i := range ds {

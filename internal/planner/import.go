@@ -137,7 +137,7 @@ func (p *planner) importTarget(t ImportTarget, hooks plan.ImportHooks) diag.Diag
 
 	hooks.PreImport(t.Addr, t.ID)
 	resp := prov.ImportResourceState(p.ctx, provider.ImportRequest{TypeName: r.Addr.Type, ID: t.ID})
-	if ds = ds.Append(resp.Diagnostics.WithAddress(addrs.ObjectAddr{Instance: t.Addr})); ds.HasErrors() {
+	if ds = ds.Append(diag.WithAddress(resp.Diagnostics, addrs.ObjectAddr{Instance: t.Addr})); ds.HasErrors() {
 		return ds
 	}
 	if len(resp.Imported) == 0 {
@@ -185,7 +185,7 @@ func (p *planner) recordImported(addr addrs.AbsResourceInstance, imp provider.Im
 	oaddr := addrs.ObjectAddr{Instance: addr}
 	sch, ds := p.providers.ResourceTypeSchema(p.ctx, pc.Provider, addr.Resource.Resource.Type)
 	if ds.HasErrors() {
-		return ds.WithAddress(oaddr)
+		return diag.WithAddress(ds, oaddr)
 	}
 	got, more := instance.ReadImported(p.ctx, instance.ImportReadRequest{
 		Addr: addr, Object: imp, Provider: prov, ProviderConfig: pc,

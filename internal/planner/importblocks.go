@@ -135,7 +135,7 @@ func (p *planner) importObject(prov provider.Interface, sch provider.Schema, pc 
 		return p.recordImportBlockObject(sch, pc, addr, instance.Imported{Value: g.Object, Private: g.Private, Identity: g.Identity}, nil)
 	}
 	resp := prov.ImportResourceState(p.ctx, provider.ImportRequest{TypeName: typeName, ID: t.id, Identity: identity})
-	ds = resp.Diagnostics.WithAddress(oaddr)
+	ds = diag.WithAddress(resp.Diagnostics, oaddr)
 	if ds.HasErrors() {
 		return cty.NilVal, nil, cty.NilVal, ds
 	}
