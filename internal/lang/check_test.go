@@ -42,7 +42,7 @@ func loadCheckScenario(t *testing.T, path string) (*config.Module, *txtar.Archiv
 // TestCheckReferencesScenarios runs CheckReferences on each
 // testdata/check/*.txtar and compares the diagnostics with "want".
 func TestCheckReferencesScenarios(t *testing.T) {
-	txtartest.Run(t, "testdata/check/*.txtar", func(t *testing.T, path string, ar *txtar.Archive) {
+	txtartest.Run(t, "testdata/check/*.txtar", func(t *testing.T, path string, _ *txtar.Archive) {
 		m, ar, _ := loadCheckScenario(t, path)
 		txtartest.Check(t, path, ar, "want", formatDiags(CheckReferences(m)), *update)
 	})
