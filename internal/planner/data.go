@@ -50,14 +50,9 @@ func (p *planner) planDataResource(w *objectWork, m *config.Module, r *config.Re
 		})
 	}
 	return func() {
-		byKey := map[addrs.InstanceKey]cty.Value{}
-		for i, k := range exp.Keys {
-			if vals[i] != cty.NilVal {
-				byKey[k] = vals[i]
-			}
-		}
+		whole := start.wholeValue(vals)
 		p.mu.Lock()
-		p.planned[absAddr] = exp.WholeValue(byKey)
+		p.planned[absAddr] = whole
 		// Instances the configuration no longer has (count lowered, a key
 		// gone from for_each, enabled false) leave the state, as in OpenTofu.
 		if rs := p.refreshed.Resource(absAddr); rs != nil {

@@ -38,14 +38,9 @@ func (p *planner) planEphemeralResource(w *objectWork, m *config.Module, r *conf
 		})
 	}
 	return func() {
-		byKey := map[addrs.InstanceKey]cty.Value{}
-		for i, k := range exp.Keys {
-			if vals[i] != cty.NilVal {
-				byKey[k] = vals[i]
-			}
-		}
+		whole := start.wholeValue(vals)
 		p.mu.Lock()
-		p.planned[absAddr] = marks.MarkEphemeral(exp.WholeValue(byKey))
+		p.planned[absAddr] = marks.MarkEphemeral(whole)
 		p.mu.Unlock()
 	}
 }

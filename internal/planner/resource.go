@@ -549,6 +549,18 @@ func (p *planner) startResource(w *objectWork, m *config.Module, r *config.Resou
 	return st, true
 }
 
+// wholeValue is the value of the resource st started, from vals[i], the
+// value of instance st.exp.Keys[i]; cty.NilVal leaves an instance out.
+func (st resourceStart) wholeValue(vals []cty.Value) cty.Value {
+	byKey := make(map[addrs.InstanceKey]cty.Value, len(vals))
+	for i, k := range st.exp.Keys {
+		if vals[i] != cty.NilVal {
+			byKey[k] = vals[i]
+		}
+	}
+	return st.exp.WholeValue(byKey)
+}
+
 // instanceProvider returns the provider configuration of instance k of the
 // resource st started and its configured provider: the resource's own,
 // unless its provider configuration depends on the instance (a provider
