@@ -31,7 +31,7 @@ func (d *Dir) LoadConfig() (*config.Module, diag.Diagnostics) {
 		dir = d.path(d.opts.ConfigDir)
 	}
 	start := time.Now()
-	mod, ds := config.LoadTree(dir, config.TreeOptions{Resolve: d.installedModules(), ProviderHost: hosts.Provider, Static: d.StaticEvaluator()})
+	mod, ds := config.LoadTree(dir, config.TreeOptions{Resolve: d.installedModules(), ProviderHost: hosts.Provider, Static: d.StaticEvaluator(), QueryFiles: d.opts.QueryFiles})
 	d.logConfig(mod, ds, time.Since(start))
 	return mod, ds
 }
