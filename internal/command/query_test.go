@@ -111,7 +111,7 @@ func TestQueryErrors(t *testing.T) {
 	pluginWorld(t)
 	for _, tc := range []struct{ name, file, want string }{
 		{"no provider", `list "test_file" "a" {}`, `Missing "provider" attribute`},
-		{"unknown type", `list "test_nope" "a" { provider = test }`, `does not support list resource type "test_nope"`},
+		{"unknown type", `list "test_nope" "a" { provider = test }`, `does not support list resource "test_nope"`},
 		{"bad limit", `list "test_file" "a" {
   provider = test
   limit    = 1.5
@@ -297,5 +297,64 @@ list "test_file" "found" {
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
 	if r := mustRig(t, dir, "plan", "-no-color"); !strings.Contains(r.stdout, "No changes.") {
 		t.Errorf("plan after importing what the query found:\n%s", r.stdout)
+	}
+}
+
+// validate -query checks the query files as Terraform does (list resource
+// types, config arguments, the provider's own ValidateListResourceConfig);
+// plain validate leaves them alone, and query has the provider check each
+// config before listing.
+func TestValidateQuery(t *testing.T) {
+	pluginWorld(t)
+	dir := workDir(t, map[string]string{"main.tf": testFileProvider, "q.tfquery.hcl": `variable "id" {
+  type = string
+}
+list "test_nope" "a" {
+  provider = test
+}
+list "test_file" "b" {
+  provider = test
+  config {
+    nope = 1
+  }
+}
+list "test_file" "c" {
+  provider = test
+  config {
+    id             = var.id
+    content_prefix = "y"
+  }
+}
+`})
+	if r := rig(t, dir, "validate", "-no-color"); r.code != 0 {
+		t.Errorf("validate without -query: exit %d\n%s", r.code, r.stderr)
+	}
+	r := rig(t, dir, "validate", "-no-color", "-query")
+	for _, want := range []string{
+		"Error: Invalid list resource\n\n  on q.tfquery.hcl line 4, in list \"test_nope\" \"a\":\n",
+		"The provider rig/test does not support list resource \"test_nope\".",
+		"Error: Unsupported argument\n\n  on q.tfquery.hcl line 10, in list \"test_file\" \"b\":\n  10:     nope = 1\n",
+		"Error: Conflicting filters\n\n  on q.tfquery.hcl line 17, in list \"test_file\" \"c\":\n  17:     content_prefix = \"y\"\n",
+	} {
+		if r.code == 0 || !strings.Contains(r.stderr, want) {
+			t.Errorf("validate -query: exit %d, want %q in:\n%s", r.code, want, r.stderr)
+		}
+	}
+	r = rig(t, dir, "validate", "-json", "-query")
+	if r.code == 0 || !strings.Contains(r.stdout, `"valid":false`) || !strings.Contains(r.stdout, `"filename":"q.tfquery.hcl"`) {
+		t.Errorf("validate -json -query: exit %d\n%s", r.code, r.stdout)
+	}
+
+	writeFile(t, dir, "q.tfquery.hcl", `list "test_file" "c" {
+  provider = test
+  config {
+    id             = "a1"
+    content_prefix = "y"
+  }
+}
+`)
+	r = rig(t, dir, "query", "-no-color")
+	if r.code == 0 || !strings.Contains(r.stderr, "Error: Conflicting filters\n\n  with list.test_file.c,\n  on q.tfquery.hcl line 5, in list \"test_file\" \"c\":\n") {
+		t.Errorf("query with a config the provider refuses: exit %d\n%s", r.code, r.stderr)
 	}
 }

@@ -34,8 +34,9 @@ type List struct {
 	IncludeResource hcl.Expression
 	Limit           hcl.Expression
 	// Config is the config block's body; nil without one.
-	Config    hcl.Body
-	DeclRange hcl.Range
+	Config hcl.Body
+	// TypeRange covers the type label; DeclRange the block header.
+	TypeRange, DeclRange hcl.Range
 }
 
 // Addr is the list block's address, list.TYPE.NAME, as references name it.
@@ -164,7 +165,7 @@ func (m *Module) addQueryFile(body hcl.Body) hcl.Diagnostics {
 
 // decodeListBlock decodes a list block; nil when it is unusable.
 func decodeListBlock(block *hcl.Block) (*List, hcl.Diagnostics) {
-	l := &List{Type: block.Labels[0], Name: block.Labels[1], DeclRange: block.DefRange}
+	l := &List{Type: block.Labels[0], Name: block.Labels[1], TypeRange: block.LabelRanges[0], DeclRange: block.DefRange}
 	var diags hcl.Diagnostics
 	if !hclsyntax.ValidIdentifier(l.Name) {
 		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid list block name",

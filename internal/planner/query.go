@@ -3,7 +3,6 @@ package planner
 import (
 	"context"
 	"fmt"
-	"math/big"
 	"slices"
 	"time"
 
@@ -125,20 +124,11 @@ func listValue(res plan.ListResult) cty.Value {
 func (p *planner) list(l *config.List, addr addrs.AbsResourceInstance, index int, inst lang.InstanceData, opts QueryOptions) (plan.ListResult, diag.Diagnostics) {
 	ref := ProviderRef{Config: ResolveProviderConfig(p.cfg, l.Provider.Name, l.Provider.Alias), KeyExpr: l.Provider.KeyExpr, KeyFromResource: l.Provider.KeyExpr != nil}
 	res := plan.ListResult{List: l, Addr: addr, Index: index, ProviderConfig: ref.Config}
-	schemas, ds := p.providers.Schemas(p.ctx, res.ProviderConfig.Provider)
+	lsch, rsch, ds := listSchemas(p.ctx, p.providers, l, ref.Config.Provider)
 	if ds.HasErrors() {
 		return res, ds
 	}
-	lsch, ok := schemas.ListResources[l.Type]
-	if !ok {
-		return res, ds.Append(diag.At(l.DeclRange, "Invalid list resource type",
-			fmt.Sprintf("The provider %s does not support list resource type %q.", res.ProviderConfig.Provider.ForDisplay(), l.Type)))
-	}
-	res.Schema, ok = schemas.ResourceTypes[l.Type]
-	if !ok || res.Schema.Identity == nil {
-		return res, ds.Append(diag.At(l.DeclRange, "Invalid list resource type",
-			fmt.Sprintf("The provider %s lists %q objects but declares no managed resource type of that name with a resource identity.", res.ProviderConfig.Provider.ForDisplay(), l.Type)))
-	}
+	res.Schema = rsch
 	scope := p.eval.Scope(addrs.RootModule, inst)
 	body := l.Config
 	if body == nil {
@@ -152,33 +142,14 @@ func (p *planner) list(l *config.List, addr addrs.AbsResourceInstance, index int
 		return res, ds.Append(diag.At(l.DeclRange, "Invalid list configuration",
 			"The config block of a list block must be known before the query: it may refer only to variables, locals and other values known before apply."))
 	}
-	include := opts.IncludeResource
-	if l.IncludeResource != nil {
-		v, more := scope.EvalExpr(l.IncludeResource, cty.Bool)
-		if ds = ds.Append(more); more.HasErrors() {
-			return res, ds
-		}
-		if !v.IsKnown() || v.IsNull() {
-			return res, ds.Append(diag.At(l.IncludeResource.Range(), "Invalid include_resource argument", "include_resource must be a known boolean."))
-		}
-		v, _ = v.Unmark()
-		include = include || v.True()
+	include, more := evalIncludeResource(scope, l.IncludeResource, false)
+	if ds = ds.Append(more); more.HasErrors() {
+		return res, ds
 	}
-	limit := int64(DefaultListLimit)
-	if l.Limit != nil {
-		v, more := scope.EvalExpr(l.Limit, cty.Number)
-		if ds = ds.Append(more); more.HasErrors() {
-			return res, ds
-		}
-		v, _ = v.Unmark()
-		n, acc := big.NewInt(0), big.Accuracy(0)
-		if v.IsKnown() && !v.IsNull() {
-			n, acc = v.AsBigFloat().Int(nil)
-		}
-		if !v.IsKnown() || v.IsNull() || acc != big.Exact || n.Sign() < 0 || !n.IsInt64() {
-			return res, ds.Append(diag.At(l.Limit.Range(), "Invalid limit argument", "limit must be a known whole number, zero or more."))
-		}
-		limit = n.Int64()
+	include = include || opts.IncludeResource
+	limit, more := evalLimit(scope, l.Limit, false)
+	if ds = ds.Append(more); more.HasErrors() {
+		return res, ds
 	}
 	pc, prov, more := p.instanceProvider(ref, addr, inst)
 	if ds = ds.Append(more); more.HasErrors() || prov == nil {
@@ -189,6 +160,16 @@ func (p *planner) list(l *config.List, addr addrs.AbsResourceInstance, index int
 	res.Config = input
 	if opts.Hooks != nil {
 		opts.Hooks.PreList(res, input)
+	}
+	// The provider checks the config first, as Terraform has it do.
+	more = prov.ValidateListResourceConfig(p.ctx, l.Type, input).InBody(l.Config)
+	for i := range more {
+		if more[i].Address == "" {
+			more[i].Address = addr.String()
+		}
+	}
+	if ds = ds.Append(more); more.HasErrors() {
+		return res, ds
 	}
 	more = prov.ListResource(p.ctx, provider.ListRequest{TypeName: l.Type, Config: input, IncludeResource: include, Limit: limit}, func(o provider.ListedObject) {
 		if int64(len(res.Objects)) < limit {

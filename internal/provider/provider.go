@@ -38,6 +38,9 @@ type Interface interface {
 	// match a configuration, calling found for each as the provider
 	// streams them (see ListRequest).
 	ListResource(ctx context.Context, req ListRequest, found func(ListedObject)) diag.Diagnostics
+	// ValidateListResourceConfig checks a list block's config block (a
+	// value of the list resource schema's type) before ListResource.
+	ValidateListResourceConfig(ctx context.Context, typeName string, config cty.Value) diag.Diagnostics
 	// GetFunctions returns the provider-defined functions by name. It may
 	// be called before ConfigureProvider. The map is shared: callers must
 	// not modify it.

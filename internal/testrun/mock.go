@@ -280,6 +280,10 @@ func (m *mockProvider) ImportResourceState(context.Context, provider.ImportReque
 	return provider.ImportResponse{Diagnostics: diag.Diagnostics{diag.Errorf("Import with a mock provider", "A mock provider has no objects to import.")}}
 }
 
+func (m *mockProvider) ValidateListResourceConfig(context.Context, string, cty.Value) diag.Diagnostics {
+	return nil
+}
+
 func (m *mockProvider) ListResource(context.Context, provider.ListRequest, func(provider.ListedObject)) diag.Diagnostics {
 	return diag.Diagnostics{diag.Errorf("List with a mock provider", "A mock provider has no objects to list.")}
 }

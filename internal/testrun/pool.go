@@ -254,6 +254,14 @@ func (pp *pooledProvider) ImportResourceState(ctx context.Context, req provider.
 	return t.ImportResourceState(ctx, req)
 }
 
+func (pp *pooledProvider) ValidateListResourceConfig(ctx context.Context, typeName string, config cty.Value) diag.Diagnostics {
+	t, ds := pp.target(ctx)
+	if t == nil {
+		return ds
+	}
+	return t.ValidateListResourceConfig(ctx, typeName, config)
+}
+
 func (pp *pooledProvider) ListResource(ctx context.Context, req provider.ListRequest, found func(provider.ListedObject)) diag.Diagnostics {
 	t, ds := pp.target(ctx)
 	if t == nil {

@@ -40,6 +40,8 @@ type protocol interface {
 	upgradeResourceIdentity(ctx context.Context, typeName string, version int64, rawJSON []byte) (dynamicValue, diag.Diagnostics, error)
 	// listResource calls found for every event the provider streams.
 	listResource(ctx context.Context, req wireListRequest, found func(wireListed)) error
+	// validateListResourceConfig checks a list block's config.
+	validateListResourceConfig(ctx context.Context, typeName string, config dynamicValue) (diag.Diagnostics, error)
 }
 
 // dynamicValue is a DynamicValue of either protocol version. A zero
