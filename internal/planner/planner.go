@@ -91,6 +91,9 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	// The state as OpenTofu sees it after the moves implied by adding or
 	// removing count; the caller's state is left as it is.
 	prior, moved, moveDiags := applyMoves(cfg, prior)
+	if !moveDiags.HasErrors() && len(moved) > 0 {
+		moveDiags = moveDiags.Append(applyCrossTypeMoves(ctx, cfg, prior, moved, providers))
+	}
 	removed, more := removedStatements(cfg)
 	moveDiags = moveDiags.Append(more)
 	if opts.Parallelism <= 0 {

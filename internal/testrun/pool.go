@@ -254,6 +254,14 @@ func (pp *pooledProvider) ImportResourceState(ctx context.Context, req provider.
 	return t.ImportResourceState(ctx, req)
 }
 
+func (pp *pooledProvider) MoveResourceState(ctx context.Context, req provider.MoveRequest) provider.MoveResponse {
+	t, ds := pp.target(ctx)
+	if t == nil {
+		return provider.MoveResponse{Diagnostics: ds}
+	}
+	return t.MoveResourceState(ctx, req)
+}
+
 func (pp *pooledProvider) ValidateListResourceConfig(ctx context.Context, typeName string, config cty.Value) diag.Diagnostics {
 	t, ds := pp.target(ctx)
 	if t == nil {
