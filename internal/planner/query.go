@@ -113,6 +113,8 @@ func listValue(res plan.ListResult) cty.Value {
 		if st == cty.NilVal {
 			st = cty.NullVal(stateTy)
 		}
+		// What the schema declares sensitive stays so in expressions.
+		st = res.Schema.Block.MarkSensitive(st)
 		data = append(data, cty.ObjectVal(map[string]cty.Value{
 			"display_name": cty.StringVal(o.DisplayName), "identity": o.Identity, "state": st,
 		}))
