@@ -31,7 +31,7 @@ func applyCrossTypeMoves(ctx context.Context, cfg *config.Module, s *state.State
 		if from.Resource.Resource.Type == to.Resource.Resource.Type || to.Resource.Resource.Mode != addrs.Managed {
 			continue
 		}
-		ds = ds.Append(withAddr(crossTypeMove(ctx, cfg, s, from, to, providers), addrs.ObjectAddr{Instance: to}))
+		ds = ds.Append(crossTypeMove(ctx, cfg, s, from, to, providers).WithAddress(addrs.ObjectAddr{Instance: to}))
 	}
 	return ds
 }

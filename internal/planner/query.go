@@ -164,12 +164,7 @@ func (p *planner) list(l *config.List, addr addrs.AbsResourceInstance, index int
 		opts.Hooks.PreList(res, input)
 	}
 	// The provider checks the config first, as Terraform has it do.
-	more = prov.ValidateListResourceConfig(p.ctx, l.Type, input).InBody(l.Config)
-	for i := range more {
-		if more[i].Address == "" {
-			more[i].Address = addr.String()
-		}
-	}
+	more = prov.ValidateListResourceConfig(p.ctx, l.Type, input).InBody(l.Config).WithAddress(addr)
 	if ds = ds.Append(more); more.HasErrors() {
 		return res, ds
 	}
@@ -178,11 +173,7 @@ func (p *planner) list(l *config.List, addr addrs.AbsResourceInstance, index int
 			res.Objects = append(res.Objects, o)
 		}
 	})
-	for i := range more {
-		if more[i].Address == "" {
-			more[i].Address = addr.String()
-		}
-	}
+	more = more.WithAddress(addr)
 	if ds = ds.Append(more); more.HasErrors() {
 		return res, ds
 	}
