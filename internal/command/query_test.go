@@ -174,6 +174,9 @@ list "test_file" "a" { provider = test }`, `A variable named "max" was already d
 	if r := rig(t, dir, "query", "-no-color"); r.code == 0 || !strings.Contains(r.stderr, "No resources to query") {
 		t.Errorf("query without query files: exit %d\n%s", r.code, r.stderr)
 	}
+	if r := rig(t, t.TempDir(), "query", "-no-color"); r.code == 0 || !strings.Contains(r.stderr, "Query requires a query configuration to be present.") {
+		t.Errorf("query in an empty directory: exit %d\n%s", r.code, r.stderr)
+	}
 }
 
 // A query file declares its own variables, locals and provider

@@ -78,6 +78,8 @@ func (d *Dir) NoConfigurationDiag(what string) diag.Diagnostic {
 		return diag.Errorf("No configuration files", "Plan requires configuration to be present. Planning without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run plan with the -destroy option. Otherwise, create a rig configuration file (.tf file) and try again.")
 	case "OperationTypeApply":
 		return diag.Errorf("No configuration files", "Apply requires configuration to be present. Applying without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run 'rig destroy' instead.")
+	case "OperationTypeQuery":
+		return diag.Errorf("No configuration files", "Query requires a query configuration to be present. Create a query configuration file (.tfquery.hcl file) and try again.")
 	}
 	dir, err := filepath.Abs(d.root)
 	if err != nil {
