@@ -361,3 +361,30 @@ list "test_file" "c" {
 		t.Errorf("query with a config the provider refuses: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// A list block may use a resource's values as the state records them
+// (Terraform plans the resource first; rig's query plans nothing).
+func TestQueryResourceReference(t *testing.T) {
+	world := pluginWorld(t)
+	writeFile(t, world, "other", "something else")
+	dir := workDir(t, map[string]string{"main.tf": testFileProvider + `
+resource "test_file" "known" {
+  content = "hello known"
+}
+`, "q.tfquery.hcl": `list "test_file" "same" {
+  provider = test
+  config {
+    id = test_file.known.id
+  }
+}
+`})
+	if r := rig(t, dir, "query", "-no-color"); r.code == 0 || !strings.Contains(r.stderr, "Invalid list configuration") {
+		t.Errorf("query before the resource exists: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
+	id := strings.Trim(string(stateInstance(t, dir, "test_file", "known")["identity"]), "{}")
+	r := mustRig(t, dir, "query", "-no-color")
+	if !strings.HasPrefix(r.stdout, "list.test_file.same   "+strings.ReplaceAll(strings.ReplaceAll(id, `"`, ""), ":", "=")+"   file ") || strings.Contains(r.stdout, "other") {
+		t.Errorf("query of the recorded resource (identity %s):\n%s", id, r.stdout)
+	}
+}

@@ -202,6 +202,10 @@ type planner struct {
 	outputs    map[string]*plan.OutputChange
 	// sel is what -target or -exclude select; nil plans everything.
 	sel *selection
+	// recorded answers references to resources with their values as
+	// recorded in state (a query, which plans nothing) rather than
+	// unknown.
+	recorded bool
 	// pool runs the provider-calling work of every object (objectWork),
 	// within -parallelism and the limits; limitClasses gives the limits
 	// an object counts against (nil without limits).
@@ -242,7 +246,7 @@ func (p *planner) ResourceValue(addr addrs.AbsResource) cty.Value {
 	if v, ok := p.planned[addr]; ok {
 		return v
 	}
-	if sch, ok := p.schemas[addr.InConfig()]; ok && p.sel != nil {
+	if sch, ok := p.schemas[addr.InConfig()]; ok && (p.sel != nil || p.recorded) {
 		// A resource the plan leaves alone: as recorded.
 		return priorResourceValue(p.refreshed, addr, sch.Block)
 	}

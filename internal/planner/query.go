@@ -37,8 +37,9 @@ type QueryOptions struct {
 // configuration's query files (rig query, Terraform 1.14): each instance
 // of a block (count and for_each repeat it) has its config, include_resource
 // and limit evaluated in the root module (its variables, locals, provider
-// configurations and the results of the list blocks it refers to, which
-// run first), its provider configured, and its ListResource results
+// configurations, the results of the list blocks it refers to, which run
+// first, and the resources' values as the state records them), its
+// provider configured, and its ListResource results
 // streamed. Nothing is planned and prior is not changed.
 func Query(ctx context.Context, cfg *config.Module, prior *state.State, providers *provider.Set, opts QueryOptions) ([]plan.ListResult, diag.Diagnostics) {
 	if prior == nil {
@@ -50,6 +51,8 @@ func Query(ctx context.Context, cfg *config.Module, prior *state.State, provider
 		planned:   map[addrs.AbsResource]cty.Value{},
 		schemas:   map[addrs.ConfigResource]provider.Schema{},
 		timestamp: time.Now().UTC(),
+		// A list block may use what the state records of a resource.
+		recorded: true,
 	}
 	ds := p.prepareImport()
 	if ds.HasErrors() {
@@ -142,7 +145,7 @@ func (p *planner) list(l *config.List, addr addrs.AbsResourceInstance, index int
 	}
 	if !input.IsWhollyKnown() {
 		return res, ds.Append(diag.At(l.DeclRange, "Invalid list configuration",
-			"The config block of a list block must be known before the query: it may refer only to variables, locals and other values known before apply."))
+			"The config block of a list block must be known before the query: it may refer to variables, locals, other list blocks' results and the values the state records of resources, not to values only known after apply."))
 	}
 	include, more := evalIncludeResource(scope, l.IncludeResource, false)
 	if ds = ds.Append(more); more.HasErrors() {
