@@ -118,6 +118,9 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 	}
 	a.values.ephemeral = a.ephemerals.value
 	defer func() { ds = ds.Append(a.ephemerals.close()) }()
+	if ds = ds.Append(a.ephemerals.track(g)); ds.HasErrors() {
+		return p.PriorState, ds
+	}
 	working := p.PriorState
 	if !opts.ReleaseApplied {
 		working = working.DeepCopy()
@@ -160,6 +163,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 			return nil
 		}
 		d := a.run(ctx, op)
+		a.ephemerals.done(op)
 		if release != nil {
 			release(op)
 		}

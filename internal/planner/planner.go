@@ -232,8 +232,9 @@ type planner struct {
 	// checks records the result of every condition evaluated; nil in a
 	// destroy plan, which evaluates none.
 	checks *checks.State
-	// ephemerals are the ephemeral resources the plan opened, closed
-	// when it ends.
+	// ephemerals are the ephemeral resources the plan opened, each closed
+	// once what uses it is planned (ephemeral_users.go), the rest when the
+	// plan ends.
 	ephemerals *ephemeral.Set
 }
 
@@ -301,7 +302,12 @@ func (p *planner) run() diag.Diagnostics {
 	}
 
 	var dmu sync.Mutex
+	var closer *ephemeralCloser
+	if hasEphemeralResources(p.cfg) {
+		closer = newEphemeralCloser(p.ctx, p.ephemerals, p.rg)
+	}
 	res := dag.Walk(p.ctx, p.rg.g, func(ctx context.Context, n node) error {
+		defer closer.done(n)
 		if !p.sel.visits(n) {
 			return nil
 		}
