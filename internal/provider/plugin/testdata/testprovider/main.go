@@ -2,7 +2,7 @@
 // plugin and of the commands: it serves the resource types test_thing,
 // test_file (objects kept as files in a directory, see world.go),
 // test_secret (a resource and a data source with sensitive attributes, see
-// secret.go) and, over
+// secret.go), the ephemeral resource test_token (ephemeral.go) and, over
 // protocol 6 only, test_nested, the data source test_echo and the function
 // upper, written
 // against rig's own tfplugin5/tfplugin6 stubs. Protocol 6 is implemented in
