@@ -140,6 +140,11 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		if a.checks == nil {
 			a.checks = checks.NewState(cfg)
 		}
+		// An ephemeral resource's conditions count once the apply opens
+		// it: one the apply does not need keeps unknown results.
+		a.checks.Forget(func(c checks.Config) bool {
+			return c.Kind == checks.ResourceKind && c.Resource.Mode == addrs.Ephemeral
+		})
 	}
 	a.rec = newRecorder(working, opts.StateWriter)
 	if opts.SpliceDependencies {

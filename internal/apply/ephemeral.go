@@ -186,7 +186,7 @@ func (e *ephemerals) open(r addrs.AbsResource) (cty.Value, diag.Diagnostics) {
 		if ds = ds.Append(more); more.HasErrors() {
 			continue
 		}
-		v, more := planner.OpenEphemeral(a.opCtx, e.set, planner.EphemeralInstance{Config: rc, Schema: s, Provider: prov, Addr: addr, Scope: a.eval.Scope(r.Module, inst)})
+		v, more := planner.OpenEphemeral(a.opCtx, e.set, planner.EphemeralInstance{Config: rc, Schema: s, Provider: prov, Addr: addr, Scope: a.eval.Scope(r.Module, inst), Checks: a.checks})
 		ds = ds.Append(more)
 		vals[k] = v
 	}

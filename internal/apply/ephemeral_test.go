@@ -3,6 +3,7 @@ package apply
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -119,4 +120,57 @@ resource "test_thing" "slow" { key = "slow" }
 
 func isCall(s string) func(providertest.EphemeralCall) bool {
 	return func(c providertest.EphemeralCall) bool { return c.String() == s }
+}
+
+// TestEphemeralConditionResultsAfterApply records in the state the results
+// of the conditions of the ephemeral resources the apply opened, and
+// unknown ones for those it did not need, as OpenTofu does.
+func TestEphemeralConditionResultsAfterApply(t *testing.T) {
+	const src = `
+ephemeral "test_token" "used" {
+  name = "used"
+  lifecycle {
+    postcondition {
+      condition     = self.secret != ""
+      error_message = "No secret."
+    }
+  }
+}
+ephemeral "test_token" "unused" {
+  name = "unused"
+  lifecycle {
+    postcondition {
+      condition     = self.secret != ""
+      error_message = "No secret."
+    }
+  }
+}
+resource "test_thing" "user" {
+  key = "user"
+  lifecycle {
+    precondition {
+      condition     = ephemeral.test_token.used.secret != ""
+      error_message = "No token."
+    }
+  }
+}
+`
+	prov := providertest.New()
+	set := provider.NewSet(provider.Factories{providertest.Address(): prov.Factory()})
+	defer set.Close()
+	p, ds := planner.Make(context.Background(), loadConfig(t, src), nil, set, planner.Options{})
+	if ds.HasErrors() {
+		t.Fatalf("plan: %v", ds.Err())
+	}
+	st, ds := Apply(context.Background(), loadConfig(t, src), p, set, Options{StateWriter: &memWriter{}})
+	if ds.HasErrors() {
+		t.Fatalf("apply: %v", ds.Err())
+	}
+	got := strings.Join(checkResults(t, st), "\n")
+	for _, want := range []string{"ephemeral.test_token.used: pass [ephemeral.test_token.used: pass]",
+		"ephemeral.test_token.unused: unknown [ephemeral.test_token.unused: unknown]", "test_thing.user: pass [test_thing.user: pass]"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("check results\n%s\nlack %q", got, want)
+		}
+	}
 }

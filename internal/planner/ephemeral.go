@@ -23,6 +23,7 @@ func (p *planner) planEphemeralResource(w *objectWork, m *config.Module, r *conf
 		return nil
 	}
 	absAddr, sch, ref, prov, exp := start.absAddr, start.sch, start.ref, start.prov, start.exp
+	p.expandChecks(absAddr, exp.Keys)
 	vals := make([]cty.Value, len(exp.Keys))
 	for i, k := range exp.Keys {
 		addr := absAddr.Instance(k)
@@ -34,7 +35,7 @@ func (p *planner) planEphemeralResource(w *objectWork, m *config.Module, r *conf
 				continue
 			}
 		}
-		inst := EphemeralInstance{Config: r, Schema: sch, Provider: prov, Addr: addr, Scope: p.eval.Scope(mi, exp.InstanceData(k))}
+		inst := EphemeralInstance{Config: r, Schema: sch, Provider: prov, Addr: addr, Scope: p.eval.Scope(mi, exp.InstanceData(k)), Checks: p.checks}
 		w.add(addr, pc, func() diag.Diagnostics {
 			v, ds := OpenEphemeral(p.ctx, p.ephemerals, inst)
 			vals[i] = v

@@ -2,6 +2,8 @@ package planner_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -45,5 +47,48 @@ ephemeral "test_token" "many" {
 	}
 	if calls := live.Ephemerals(); len(calls) > 0 {
 		t.Errorf("opened outside a run: %v", calls)
+	}
+}
+
+// TestEphemeralConditionResults records the results of an ephemeral
+// resource's conditions among the plan's checks, per instance, with the
+// failure's message, as OpenTofu records them.
+func TestEphemeralConditionResults(t *testing.T) {
+	cfg := loadConfig(t, `
+variable "want" {
+  type    = string
+  default = "token-a"
+}
+ephemeral "test_token" "t" {
+  for_each = toset(["a", "b"])
+  name     = each.key
+  lifecycle {
+    precondition {
+      condition     = var.want != ""
+      error_message = "No wanted token."
+    }
+    postcondition {
+      condition     = self.secret == var.want
+      error_message = "Not the wanted token."
+    }
+  }
+}
+`)
+	live := providertest.New()
+	set := provider.NewSet(provider.Factories{providertest.Address(): live.Factory()})
+	defer set.Close()
+	p, ds := planner.Make(context.Background(), cfg, state.New(), set, planner.Options{})
+	if !hasSummary(ds, "Resource postcondition failed") {
+		t.Fatalf("diagnostics %v, want the failed postcondition", ds)
+	}
+	var got []string
+	for _, r := range p.Checks.Results() {
+		for _, o := range r.Objects {
+			got = append(got, fmt.Sprintf("%s %s %v", o.Object, o.Status, o.Messages))
+		}
+	}
+	want := []string{`ephemeral.test_token.t["a"] pass []`, `ephemeral.test_token.t["b"] fail [Not the wanted token.]`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("check results\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
