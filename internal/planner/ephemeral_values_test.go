@@ -92,3 +92,42 @@ ephemeral "test_token" "t" {
 		t.Errorf("check results\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestEphemeralRelevantAttributes follows, for the plan's
+// relevant_attributes, the references through ephemeral resources to the
+// arguments they come from, as OpenTofu does: the attribute of an
+// ephemeral resource a change refers to, the argument it is set from, and
+// on to the managed resource that argument refers to.
+func TestEphemeralRelevantAttributes(t *testing.T) {
+	cfg := loadConfig(t, `
+resource "test_thing" "source" {
+  key   = "source"
+  value = "v"
+}
+ephemeral "test_token" "p" { name = test_thing.source.value }
+ephemeral "test_token" "q" { name = ephemeral.test_token.p.name }
+resource "test_thing" "user" {
+  key   = "user"
+  value = coalesce(ephemeralasnull(ephemeral.test_token.q.name), "x")
+}
+`)
+	live := providertest.New()
+	set := provider.NewSet(provider.Factories{providertest.Address(): live.Factory()})
+	defer set.Close()
+	p, ds := planner.Make(context.Background(), cfg, state.New(), set, planner.Options{})
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	var got []string
+	for _, ra := range p.RelevantAttributes {
+		got = append(got, fmt.Sprintf("%s %#v", ra.Resource, ra.Path))
+	}
+	want := []string{
+		`ephemeral.test_token.p cty.Path{cty.GetAttrStep{Name:"name"}}`,
+		`ephemeral.test_token.q cty.Path{cty.GetAttrStep{Name:"name"}}`,
+		`test_thing.source cty.Path{cty.GetAttrStep{Name:"value"}}`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("relevant attributes\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
