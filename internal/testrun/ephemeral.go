@@ -53,6 +53,6 @@ func (pp *pooledProvider) CloseEphemeralResource(ctx context.Context, req provid
 	}, diagsOnly)
 }
 
-// Unwrap implements provider.Unwrapper: an overriding provider passes the
-// ephemeral resource calls through.
+// Unwrap implements provider.Unwrapper: what an overriding provider does
+// not answer itself, the provider it wraps does.
 func (p *overridingProvider) Unwrap() provider.Interface { return p.Interface }
