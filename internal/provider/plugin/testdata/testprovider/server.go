@@ -69,6 +69,7 @@ func attr(name string, ty cty.Type, flags string) *tfplugin6.Schema_Attribute {
 		Optional:  strings.Contains(flags, "o"),
 		Computed:  strings.Contains(flags, "c"),
 		Sensitive: strings.Contains(flags, "s"),
+		WriteOnly: strings.Contains(flags, "w"),
 	}
 }
 
