@@ -175,6 +175,9 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		ds = ds.Append(diag.Errorf("Operation interrupted", "The apply was interrupted: %d operation(s) did not start. The state records every operation that finished.", n))
 	}
 
+	if !ds.HasErrors() && res.Count(dag.NotRunCancelled) == 0 {
+		ds = ds.Append(a.invokeRequested(ctx))
+	}
 	if !ds.HasErrors() && p.Mode != plan.DestroyMode {
 		ds = ds.Append(a.checkConditions())
 	}
@@ -317,7 +320,7 @@ func (a *applier) schema(c *plan.ResourceInstanceChange) (provider.Schema, diag.
 // postcondition of the object an operation produced does not fail the
 // operation (the hooks see it complete, the object stays recorded): its
 // diagnostics follow, and they stop the operation's dependents.
-func (a *applier) run(walkCtx context.Context, op Op) diag.Diagnostics {
+func (a *applier) run(walkCtx context.Context, op Op) (ds diag.Diagnostics) {
 	c := a.graph.Changes[op]
 	info := Operation{Addr: op.Addr, Deposed: op.Deposed, Action: c.Action, IDValue: idOf(c.Before)}
 	switch {
@@ -338,11 +341,24 @@ func (a *applier) run(walkCtx context.Context, op Op) diag.Diagnostics {
 			return ds
 		}
 	}
+	// The before_* actions run after what the operation depends on, and
+	// before it is announced; if one fails, the operation does not run.
+	if op.Kind != OpCreate || c.Action != plan.NoOp {
+		self := c.After
+		if op.Kind == OpDelete {
+			self = c.Before
+		}
+		if _, ads := a.runActions(op, c, true, self); ads.HasErrors() {
+			return ads
+		} else if len(ads) > 0 {
+			defer func() { ds = ads.Append(ds) }()
+		}
+	}
 	a.opts.Hooks.PreApply(info)
 	start := time.Now()
 	stop := a.progress(info, start)
 	var res Result
-	var ds, conds diag.Diagnostics
+	var conds diag.Diagnostics
 	switch {
 	case op.Kind == OpDelete:
 		res, ds = a.delete(walkCtx, op, c, info)
@@ -361,6 +377,19 @@ func (a *applier) run(walkCtx context.Context, op Op) diag.Diagnostics {
 		res.Err = ds.Err()
 	}
 	a.opts.Hooks.PostApply(info, res)
+	if !ds.HasErrors() {
+		// The after_* actions run once the operation's result is durable,
+		// and before anything that depends on it starts.
+		self := res.NewState
+		if op.Kind == OpDelete {
+			self = c.Before
+		}
+		taint, more := a.runActions(op, c, false, self)
+		ds = ds.Append(more)
+		if taint {
+			ds = ds.Append(a.taint(op.Addr, c.ProviderConfig))
+		}
+	}
 	return ds.Append(conds)
 }
 

@@ -61,6 +61,9 @@ type Plan struct {
 	// Checks are the results of the configuration's conditions as far as
 	// planning could evaluate them; nil for a destroy plan.
 	Checks *checks.State
+	// ActionInvocations are the actions the plan runs (Terraform 1.14),
+	// sorted by CompareActionInvocations; nil when it runs none.
+	ActionInvocations []*ActionInvocation
 	// Errored is true when planning stopped with errors; the plan is partial and cannot be applied.
 	Errored bool
 }

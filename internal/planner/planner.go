@@ -165,6 +165,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 		result.Outputs = map[string]*plan.OutputChange{}
 	}
 	result.Checks = p.checks
+	result.ActionInvocations = p.sortedInvocations()
 	if !ds.HasErrors() && opts.Mode != plan.DestroyMode {
 		result.RelevantAttributes = p.relevantAttributes(p.changes, result.Outputs)
 	}
@@ -174,6 +175,8 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 }
 
 type planner struct {
+	// invocations are the planned action invocations (under mu).
+	invocations []*plan.ActionInvocation
 	// reported holds what reportOnce reported (under mu).
 	reported map[reportedKey]bool
 	// refresh tracks what is refreshed, with a RefreshScope; nil otherwise.
