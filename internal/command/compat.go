@@ -54,8 +54,6 @@ var varFlags = []compatFlag{{name: "var"}, {name: "var-file"}}
 
 var (
 	ignoreRemoteVersion = compatFlag{name: "ignore-remote-version", kind: compatIgnored, isBool: true, usage: remoteVersionNote}
-	// invokeAction is Terraform 1.14's -invoke=action.TYPE.NAME.
-	invokeAction = compatFlag{name: "invoke", kind: compatRefused, usage: "action blocks are read and checked, but actions are not run yet, so none can be invoked"}
 )
 
 // compatFlags lists, by command, the options of OpenTofu 1.12 and
@@ -80,8 +78,6 @@ var compatFlags = map[string][]compatFlag{
 		{name: "module-depth", kind: compatIgnored, usage: "Accepted without effect, as in Terraform, where it is deprecated: every module is drawn; `N` is not used."},
 		{name: "verbose", kind: compatIgnored, isBool: true, usage: "Accepted without effect: rig's graphs have no nodes that only OpenTofu's verbose graph would show."},
 	}, varFlags...),
-	"plan":  {invokeAction},
-	"apply": {invokeAction},
 	"refresh": {
 		{name: "destroy", kind: compatRefused, isBool: true, usage: "refresh only updates the state to match remote objects; to destroy them, use \"rig destroy\""},
 		{name: "refresh-only", kind: compatIgnored, isBool: true, usage: "Accepted without effect: refresh is always refresh-only."},

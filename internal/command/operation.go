@@ -54,6 +54,8 @@ type operationFlags struct {
 	// configuration, keeps the root outputs the configuration does not
 	// declare, and shows no plan and no summary.
 	refreshCommand bool
+	// invoke are the actions -invoke names (invoke.go).
+	invoke []string
 }
 
 func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
@@ -176,6 +178,8 @@ func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operation
 	fromFiles, more = workdir.ParseTargetFiles(f.excludeFiles, "exclude", m.sources)
 	ds = ds.Append(more)
 	excludes = append(excludes, fromFiles...)
+	invoke, more := parseInvoke(f)
+	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return nil, ds
 	}
@@ -183,7 +187,7 @@ func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operation
 	switch {
 	case f.destroy:
 		mode = plan.DestroyMode
-	case f.refreshOnly:
+	case f.refreshOnly, len(invoke) > 0:
 		mode = plan.RefreshOnlyMode
 	}
 	m.refreshTimes = m.loadRefreshTimes(sess, f)
@@ -193,7 +197,7 @@ func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operation
 	}
 	endProgress := m.beginPlanProgress(sess, f, mode)
 	p, more := sess.Plan(ctx, workdir.PlanOptions{Mode: mode, Replace: replace, Targets: targets, Excludes: excludes,
-		SkipRefresh: !f.refresh, Hooks: hooks, RefreshScope: scope})
+		SkipRefresh: !f.refresh, Hooks: hooks, RefreshScope: scope, Invoke: invoke})
 	endProgress()
 	return p, ds.Append(more)
 }
@@ -211,6 +215,7 @@ func checkOperationFlags(f *operationFlags) diag.Diagnostics {
 	if f.refreshOnly && !f.refresh {
 		ds = ds.Append(diag.Errorf("Incompatible refresh options", "It doesn't make sense to use -refresh-only at the same time as -refresh=false, because rig would have nothing to do."))
 	}
+	ds = ds.Append(checkInvokeFlags(f))
 	if f.refreshOnly && len(f.replace) > 0 {
 		ds = ds.Append(diag.Errorf("Unsupported combination of options", "The -replace option is not allowed with -refresh-only, because a refresh-only run cannot change any object."))
 	}

@@ -89,3 +89,36 @@ func (p *Plan) ActionsFor(addr addrs.AbsResourceInstance, before bool) []*Action
 	}
 	return out
 }
+
+// ParseActionEvent returns the action_trigger event keyword s names
+// ("before_create", …).
+func ParseActionEvent(s string) (config.ActionEvent, bool) {
+	for e := config.BeforeCreate; e <= config.AfterDestroy; e++ {
+		if e.String() == s {
+			return e, true
+		}
+	}
+	return 0, false
+}
+
+// OnFailureKeyword returns an on_failure setting as the configuration
+// writes it: "halt", "taint" or "continue".
+func OnFailureKeyword(f config.ActionOnFailure) string {
+	switch f {
+	case config.OnFailureTaint:
+		return "taint"
+	case config.OnFailureContinue:
+		return "continue"
+	}
+	return "halt"
+}
+
+// ParseOnFailure is the inverse of OnFailureKeyword.
+func ParseOnFailure(s string) (config.ActionOnFailure, bool) {
+	for _, f := range []config.ActionOnFailure{config.OnFailureHalt, config.OnFailureTaint, config.OnFailureContinue} {
+		if OnFailureKeyword(f) == s {
+			return f, true
+		}
+	}
+	return 0, false
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -46,14 +45,11 @@ func EventsOf(events []config.ActionEvent, a plan.Action) []config.ActionEvent {
 // uses: its provider argument's, or the default configuration of the
 // provider its type implies.
 func ActionProvider(m *config.Module, a *config.Action) addrs.AbsProviderConfig {
-	name, alias := a.Addr.Type, ""
-	if i := strings.IndexByte(name, '_'); i > 0 {
-		name = name[:i]
-	}
+	alias := ""
 	if a.Provider != nil {
-		name, alias = a.Provider.Name, a.Provider.Alias
+		alias = a.Provider.Alias
 	}
-	return ResolveProviderConfig(m, name, alias)
+	return ResolveProviderConfig(m, config.ActionProviderName(a), alias)
 }
 
 // ActionSchema returns the schema of action a's type from provider pc.
@@ -300,4 +296,57 @@ func actionTriggerReferences(ds *diag.Diagnostics, m *config.Module, r *config.R
 		}
 	}
 	return refs
+}
+
+// planInvoked plans the invocations -invoke asked for: each action
+// instance must be declared and exist, and its configuration (evaluated
+// without self) pass the provider's PlanAction.
+func (p *planner) planInvoked(invoke []addrs.AbsActionInstance) diag.Diagnostics {
+	var ds diag.Diagnostics
+	for _, addr := range invoke {
+		m := p.cfg.Descendant(addr.Module.Module())
+		var a *config.Action
+		if m != nil {
+			a = m.Actions[addr.Action]
+		}
+		if a == nil || !slices.Contains(p.eval.ModuleInstances(addr.Module.Module()), addr.Module) {
+			ds = ds.Append(diag.Errorf("Reference to undeclared action",
+				"The configuration declares no action %s: -invoke names an action block (action.TYPE.NAME, with its instance key when it has count or for_each).", addr))
+			continue
+		}
+		pc := ActionProvider(m, a)
+		sch, more := ActionSchema(p.ctx, p.providers, pc, a)
+		if ds = ds.Append(more); more.HasErrors() {
+			continue
+		}
+		cfg, more := EvalActionConfig(p.eval, a, addr.Module, addr.Key, sch, cty.NilVal, a.DeclRange)
+		if ds = ds.Append(more); more.HasErrors() {
+			continue
+		}
+		if !cfg.IsWhollyKnown() {
+			ds = ds.Append(diag.At(a.DeclRange, "Unknown action config", "The configuration of an invoked action must be known when the plan is made."))
+			continue
+		}
+		prov, more := p.configuredProvider(pc)
+		if ds = ds.Append(more); more.HasErrors() {
+			continue
+		}
+		ap, ok := provider.AsActions(prov)
+		if !ok {
+			ds = ds.Append(diag.At(a.TypeRange, "Invalid action type", fmt.Sprintf("The provider %s does not support actions.", pc.Provider.ForDisplay())))
+			continue
+		}
+		unmarked, _ := cfg.UnmarkDeep()
+		more = ap.PlanAction(p.ctx, provider.ActionRequest{TypeName: a.Addr.Type, Config: unmarked})
+		for i := range more {
+			if more[i].Subject == nil {
+				more[i].Subject = a.DeclRange.Ptr()
+			}
+		}
+		if ds = ds.Append(more); more.HasErrors() {
+			continue
+		}
+		p.invocations = append(p.invocations, &plan.ActionInvocation{Addr: addr, ProviderConfig: pc, Config: cfg})
+	}
+	return ds
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -79,6 +80,10 @@ type Options struct {
 	// HealthGates are rig.hcl's health_gate blocks, by the resource's
 	// address in configuration ("module.app.aws_instance.web").
 	HealthGates map[string]plan.HealthGate
+	// Invoke names the actions to invoke (apply -invoke, Terraform 1.14),
+	// in a refresh-only plan: each is planned with its configuration, to
+	// run once the refreshed state is recorded.
+	Invoke []addrs.AbsActionInstance
 }
 
 // Make plans the changes that bring prior in line with cfg (or destroy
@@ -131,6 +136,9 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	ds := moveDiags
 	if !ds.HasErrors() {
 		ds = ds.Append(p.run())
+	}
+	if !ds.HasErrors() && len(opts.Invoke) > 0 {
+		ds = ds.Append(p.planInvoked(opts.Invoke))
 	}
 	ds = ds.Append(p.ephemerals.CloseAll(ctx))
 	// Before forceCBD: the state records the setting OpenTofu records, the
@@ -456,6 +464,9 @@ func configProviders(cfg *config.Module) []addrs.Provider {
 		for _, r := range allResources(m) {
 			name, alias := m.ProviderLocalName(r)
 			add(ResolveProviderConfig(m, name, alias).Provider)
+		}
+		for _, key := range slices.SortedFunc(maps.Keys(m.Actions), func(a, b addrs.Action) int { return strings.Compare(a.String(), b.String()) }) {
+			add(ActionProvider(m, m.Actions[key]).Provider)
 		}
 		for _, name := range slices.Sorted(maps.Keys(m.Terraform.RequiredProviders)) {
 			add(m.Terraform.RequiredProviders[name].Provider)
