@@ -320,7 +320,7 @@ func (a *applier) schema(c *plan.ResourceInstanceChange) (provider.Schema, diag.
 // postcondition of the object an operation produced does not fail the
 // operation (the hooks see it complete, the object stays recorded): its
 // diagnostics follow, and they stop the operation's dependents.
-func (a *applier) run(walkCtx context.Context, op Op) (ds diag.Diagnostics) {
+func (a *applier) run(walkCtx context.Context, op Op) diag.Diagnostics {
 	c := a.graph.Changes[op]
 	info := Operation{Addr: op.Addr, Deposed: op.Deposed, Action: c.Action, IDValue: idOf(c.Before)}
 	switch {
@@ -341,43 +341,40 @@ func (a *applier) run(walkCtx context.Context, op Op) (ds diag.Diagnostics) {
 			return ds
 		}
 	}
-	// The before_* actions run after what the operation depends on, and
-	// before it is announced; if one fails, the operation does not run.
-	if op.Kind != OpCreate || c.Action != plan.NoOp {
-		self := c.After
-		if op.Kind == OpDelete {
-			self = c.Before
-		}
-		if _, ads := a.runActions(op, c, true, self); ads.HasErrors() {
-			return ads
-		} else if len(ads) > 0 {
-			defer func() { ds = ads.Append(ds) }()
-		}
-	}
 	a.opts.Hooks.PreApply(info)
 	start := time.Now()
 	stop := a.progress(info, start)
 	var res Result
 	var conds diag.Diagnostics
+	// The before_* actions run once the operation is announced, after
+	// what it depends on; if one fails, the operation does not run. As in
+	// Terraform, the operation ends (for the hooks) after its after_*
+	// actions.
+	self := c.After
+	if op.Kind == OpDelete {
+		self = c.Before
+	}
+	_, ds := a.runActions(op, c, true, self)
+	if ds.HasErrors() {
+		stop()
+		a.opts.Hooks.PostApply(info, Result{Elapsed: time.Since(start), Err: ds.Err()})
+		return ds
+	}
+	var opds diag.Diagnostics
 	switch {
 	case op.Kind == OpDelete:
-		res, ds = a.delete(walkCtx, op, c, info)
+		res, opds = a.delete(walkCtx, op, c, info)
 	case c.Action == plan.NoOp:
 		conds = a.checkUnchanged(op, c)
 		res.NewState = c.After
 	default:
-		res, ds = a.applyInstance(walkCtx, op, c, info)
-		if !ds.HasErrors() && res.NewState != cty.NilVal {
+		res, opds = a.applyInstance(walkCtx, op, c, info)
+		if !opds.HasErrors() && res.NewState != cty.NilVal {
 			conds = a.objectPostconditions(op, res.NewState)
 		}
 	}
-	stop()
-	res.Elapsed = time.Since(start)
-	if ds.HasErrors() {
-		res.Err = ds.Err()
-	}
-	a.opts.Hooks.PostApply(info, res)
-	if !ds.HasErrors() {
+	ds = ds.Append(opds)
+	if !opds.HasErrors() {
 		// The after_* actions run once the operation's result is durable,
 		// and before anything that depends on it starts.
 		self := res.NewState
@@ -390,6 +387,12 @@ func (a *applier) run(walkCtx context.Context, op Op) (ds diag.Diagnostics) {
 			ds = ds.Append(a.taint(op.Addr, c.ProviderConfig))
 		}
 	}
+	stop()
+	res.Elapsed = time.Since(start)
+	if opds.HasErrors() {
+		res.Err = opds.Err()
+	}
+	a.opts.Hooks.PostApply(info, res)
 	return ds.Append(conds)
 }
 
