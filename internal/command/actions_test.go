@@ -108,6 +108,21 @@ func TestActionsRunInOrder(t *testing.T) {
 	if strings.Contains(r.stdout+r.stderr, "not run") {
 		t.Errorf("plan still warns that actions are not run:\n%s", r.stderr)
 	}
+	// The JSON plan lists them as Terraform 1.14 does.
+	r = mustRig(t, dir, "show", "-json", "tfplan")
+	var shown struct {
+		ActionInvocations []map[string]any `json:"action_invocations"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &shown); err != nil {
+		t.Fatal(err)
+	}
+	gotJSON, _ := json.Marshal(shown.ActionInvocations)
+	wantJSON := `[{"address":"action.test_log.before","config_sensitive":{},"config_unknown":{},"config_values":{"message":"before a"},"lifecycle_action_trigger":{"action_trigger_block_index":0,"action_trigger_event":"BeforeCreate","actions_list_index":0,"on_failure":"ActionOnFailureHalt","triggering_resource_address":"test_thing.a"},"name":"before","provider_name":"registry.terraform.io/rig/test","type":"test_log"},` +
+		`{"address":"action.test_log.after[1]","config_sensitive":{},"config_unknown":{"message":true},"config_values":{},"lifecycle_action_trigger":{"action_trigger_block_index":1,"action_trigger_event":"AfterCreate","actions_list_index":0,"on_failure":"ActionOnFailureHalt","triggering_resource_address":"test_thing.a"},"name":"after","provider_name":"registry.terraform.io/rig/test","type":"test_log"}]`
+	if string(gotJSON) != wantJSON {
+		t.Errorf("action_invocations:\n%s\nwant:\n%s", gotJSON, wantJSON)
+	}
+
 	r = mustRig(t, dir, "apply", "-no-color", "tfplan")
 	wantOps(t, "apply", readOps(t, oplog), "action_before_a", "create_a", "action_after_1_id-a", "create_b-id-a")
 	for _, want := range []string{

@@ -51,3 +51,33 @@ type ActionHookLifecycle struct {
 	TriggerEvent string       `json:"trigger_event"`
 	OnFailure    string       `json:"on_failure"`
 }
+
+// PlanActionInvocation is one of a JSON plan's action_invocations
+// (Terraform 1.14): the action, its configuration (known values, with
+// which of them are sensitive or unknown) and what fires it.
+type PlanActionInvocation struct {
+	Address         string                   `json:"address,omitempty"`
+	Type            string                   `json:"type,omitempty"`
+	Name            string                   `json:"name,omitempty"`
+	ConfigValues    json.RawMessage          `json:"config_values,omitempty"`
+	ConfigSensitive json.RawMessage          `json:"config_sensitive,omitempty"`
+	ConfigUnknown   json.RawMessage          `json:"config_unknown,omitempty"`
+	ProviderName    string                   `json:"provider_name,omitempty"`
+	Lifecycle       *PlanActionLifecycle     `json:"lifecycle_action_trigger,omitempty"`
+	Invoke          *PlanActionInvokeTrigger `json:"invoke_action_trigger,omitempty"`
+}
+
+// PlanActionLifecycle is the action_trigger entry that fires an
+// invocation.
+type PlanActionLifecycle struct {
+	TriggeringResourceAddress string `json:"triggering_resource_address,omitempty"`
+	ActionTriggerEvent        string `json:"action_trigger_event,omitempty"`
+	ActionTriggerBlockIndex   int    `json:"action_trigger_block_index"`
+	ActionsListIndex          int    `json:"actions_list_index"`
+	OnFailure                 string `json:"on_failure"`
+}
+
+// PlanActionInvokeTrigger marks an invocation -invoke asked for.
+type PlanActionInvokeTrigger struct {
+	CallingResourceAddress string `json:"calling_resource_address,omitempty"`
+}

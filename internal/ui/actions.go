@@ -285,3 +285,37 @@ func (hs MultiHooks) ActionComplete(ai *plan.ActionInvocation, err error) {
 		}
 	}
 }
+
+// invocationToJSON returns an invocation as the JSON plan lists it.
+func invocationToJSON(ai *plan.ActionInvocation) (jsonformat.PlanActionInvocation, error) {
+	j := jsonformat.PlanActionInvocation{Address: ai.Addr.String(), Type: ai.Addr.Action.Type, Name: ai.Addr.Action.Name,
+		ProviderName: ai.ProviderConfig.Provider.String()}
+	set := pathSet{}
+	v := cty.NullVal(cty.DynamicPseudoType)
+	if ai.Config != cty.NilVal {
+		v = unmarkInto(ai.Config, set)
+	}
+	known, unknown := v, cty.EmptyObjectVal
+	if !v.IsWhollyKnown() {
+		known, unknown = omitUnknowns(v), unknownAsBool(v)
+	}
+	var err error
+	if !v.IsNull() {
+		if j.ConfigValues, err = marshalValue(known); err != nil {
+			return j, err
+		}
+	}
+	if j.ConfigSensitive, err = marshalValue(sensitiveAsBool(v, nil, set)); err != nil {
+		return j, err
+	}
+	if j.ConfigUnknown, err = marshalValue(unknown); err != nil {
+		return j, err
+	}
+	if t := ai.Trigger; t != nil {
+		j.Lifecycle = &jsonformat.PlanActionLifecycle{TriggeringResourceAddress: t.Resource.String(), ActionTriggerEvent: eventName(t.Event),
+			ActionTriggerBlockIndex: t.BlockIndex, ActionsListIndex: t.ActionIndex, OnFailure: onFailureName(t.OnFailure)}
+	} else {
+		j.Invoke = &jsonformat.PlanActionInvokeTrigger{}
+	}
+	return j, nil
+}
