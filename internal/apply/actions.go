@@ -23,15 +23,18 @@ type ActionHooks interface {
 	ActionComplete(ai *plan.ActionInvocation, err error)
 }
 
-// triggeredActions returns the invocations that op's change fires before
-// (or after) the operation: the destroy events for a delete, the create
-// and update events otherwise.
-func (a *applier) triggeredActions(op Op, c *plan.ResourceInstanceChange, before bool) []*plan.ActionInvocation {
-	if len(a.plan.ActionInvocations) == 0 || c.Deposed != addrs.NotDeposed || c.Action == plan.NoOp || c.Action == plan.Read {
+// TriggeredActions returns the invocations of p that operation op of
+// change c runs before (or after) it carries the change out, in order:
+// the destroy events' for a delete, the create and update events'
+// otherwise. Apply runs them within the operation: a before_* action once
+// everything op waits for is done, an after_* one once op's result is
+// durable and before anything that waits for op starts.
+func TriggeredActions(p *plan.Plan, op Op, c *plan.ResourceInstanceChange, before bool) []*plan.ActionInvocation {
+	if len(p.ActionInvocations) == 0 || op.IsBarrier() || c == nil || c.Deposed != addrs.NotDeposed || c.Action == plan.NoOp || c.Action == plan.Read {
 		return nil
 	}
 	var out []*plan.ActionInvocation
-	for _, ai := range a.plan.ActionsFor(op.Addr, before) {
+	for _, ai := range p.ActionsFor(op.Addr, before) {
 		if ai.Destroys() == (op.Kind == OpDelete) {
 			out = append(out, ai)
 		}
@@ -46,7 +49,7 @@ func (a *applier) triggeredActions(op Op, c *plan.ResourceInstanceChange, before
 // (whose failure, like every failure in a destroy plan, is a warning).
 // taint says an after_create action failed with on_failure = taint.
 func (a *applier) runActions(op Op, c *plan.ResourceInstanceChange, before bool, self cty.Value) (taint bool, ds diag.Diagnostics) {
-	for _, ai := range a.triggeredActions(op, c, before) {
+	for _, ai := range TriggeredActions(a.plan, op, c, before) {
 		more := a.invokeTriggered(ai, self)
 		if !more.HasErrors() {
 			ds = ds.Append(more)
