@@ -108,9 +108,9 @@ func TestActionsRunInOrder(t *testing.T) {
 	// explain shows the actions each operation runs, and when.
 	r = mustRig(t, dir, "explain", "-no-color", "test_thing.a")
 	want := "  step 1: create test_thing.a\n    waits for: nothing\n    runs actions:\n" +
-		"      action.test_log.before (before_create, on_failure = halt), action_trigger at main.tf:31\n" +
+		"      action.test_log.before (before_create, on_failure = halt), action_trigger at main.tf:34\n" +
 		"        runs after everything this operation waits for, and before the operation starts; if it fails, the operation does not run\n" +
-		"      action.test_log.after[1] (after_create, on_failure = halt), action_trigger at main.tf:35\n" +
+		"      action.test_log.after[1] (after_create, on_failure = halt), action_trigger at main.tf:38\n" +
 		"        runs once the operation's result is recorded in state, and before anything that waits for this operation starts\n" +
 		"    waited for by:\n      step 2: create test_thing.b\n"
 	if !strings.Contains(r.stdout, want) {
