@@ -30,7 +30,7 @@ type ActionHooks interface {
 // everything op waits for is done, an after_* one once op's result is
 // durable and before anything that waits for op starts.
 func TriggeredActions(p *plan.Plan, op Op, c *plan.ResourceInstanceChange, before bool) []*plan.ActionInvocation {
-	if len(p.ActionInvocations) == 0 || op.IsBarrier() || c == nil || c.Deposed != addrs.NotDeposed || c.Action == plan.NoOp || c.Action == plan.Read {
+	if p == nil || len(p.ActionInvocations) == 0 || op.IsBarrier() || c == nil || c.Deposed != addrs.NotDeposed || c.Action == plan.NoOp || c.Action == plan.Read {
 		return nil
 	}
 	var out []*plan.ActionInvocation
@@ -200,4 +200,14 @@ func asWarnings(ds diag.Diagnostics) diag.Diagnostics {
 		out[i] = d
 	}
 	return out
+}
+
+// ActionsOf returns the actions operation op runs before (or after) it
+// carries out its change (see TriggeredActions); none when the graph was
+// built from a plan without any.
+func (g *Graph) ActionsOf(op Op, before bool) []*plan.ActionInvocation {
+	if len(g.actions) == 0 {
+		return nil
+	}
+	return TriggeredActions(&plan.Plan{ActionInvocations: g.actions}, op, g.Changes[op], before)
 }

@@ -100,6 +100,7 @@ func TestActionsRunInOrder(t *testing.T) {
 		"    # Actions to be invoked before this change in order:\n    # action.test_log.before\n    action \"test_log\" \"before\" {\n        config {\n            message = \"before a\"\n        }\n    }\n",
 		"    # Actions to be invoked after this change in order:\n    # action.test_log.after[1]\n    action \"test_log\" \"after\" {\n        config {\n            message = (known after apply)\n        }\n    }\n",
 		"Plan: 2 to add, 0 to change, 0 to destroy. Actions: 2 to invoke.",
+		"  1. create test_thing.a (action.test_log.before first) (then action.test_log.after[1])\n  2. create test_thing.b ",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("plan output lacks:\n%s\nin:\n%s", want, r.stdout)
