@@ -2,6 +2,7 @@ package plan
 
 import (
 	"cmp"
+	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
@@ -121,4 +122,28 @@ func ParseOnFailure(s string) (config.ActionOnFailure, bool) {
 		}
 	}
 	return 0, false
+}
+
+// EventName is an action_trigger event as Terraform's JSON plan and -json
+// messages name it: "BeforeCreate", "AfterUpdate", ….
+func EventName(e config.ActionEvent) string {
+	var b strings.Builder
+	for _, part := range strings.Split(e.String(), "_") {
+		if part != "" {
+			b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+		}
+	}
+	return b.String()
+}
+
+// OnFailureName is an on_failure setting as Terraform's JSON plan and
+// -json messages name it: "ActionOnFailureHalt", ….
+func OnFailureName(f config.ActionOnFailure) string {
+	switch f {
+	case config.OnFailureTaint:
+		return "ActionOnFailureTaint"
+	case config.OnFailureContinue:
+		return "ActionOnFailureContinue"
+	}
+	return "ActionOnFailureHalt"
 }

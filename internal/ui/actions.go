@@ -7,7 +7,6 @@ import (
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
-	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
@@ -28,30 +27,6 @@ func (m ProviderSchemas) ActionSchema(p addrs.Provider, typeName string) (provid
 	}
 	sch, ok := s.Actions[typeName]
 	return sch, ok && sch.Block != nil
-}
-
-// eventName is an action_trigger event as Terraform's plan JSON and -json
-// messages name it: "BeforeCreate", "AfterUpdate", ….
-func eventName(e config.ActionEvent) string {
-	var b strings.Builder
-	for _, part := range strings.Split(e.String(), "_") {
-		if part != "" {
-			b.WriteString(strings.ToUpper(part[:1]) + part[1:])
-		}
-	}
-	return b.String()
-}
-
-// onFailureName is an on_failure setting as Terraform's -json messages
-// name it.
-func onFailureName(f config.ActionOnFailure) string {
-	switch f {
-	case config.OnFailureTaint:
-		return "ActionOnFailureTaint"
-	case config.OnFailureContinue:
-		return "ActionOnFailureContinue"
-	}
-	return "ActionOnFailureHalt"
 }
 
 // invocationIdentity names a running invocation in the human output:
@@ -159,8 +134,8 @@ func (v *JSONView) PlannedActionInvocation(ai *plan.ActionInvocation) {
 	j := jsonformat.ActionInvocation{Action: actionAddrJSON(ai.Addr)}
 	if t := ai.Trigger; t != nil {
 		j.LifecycleTrigger = &jsonformat.ActionInvocationLifecycle{
-			TriggeringResource: resourceToJSON(t.Resource), TriggeringEvent: eventName(t.Event),
-			ActionTriggerBlockIndex: t.BlockIndex, ActionsListIndex: t.ActionIndex, OnFailure: onFailureName(t.OnFailure),
+			TriggeringResource: resourceToJSON(t.Resource), TriggeringEvent: plan.EventName(t.Event),
+			ActionTriggerBlockIndex: t.BlockIndex, ActionsListIndex: t.ActionIndex, OnFailure: plan.OnFailureName(t.OnFailure),
 		}
 	} else {
 		j.InvokeTrigger = &struct{}{}
@@ -172,7 +147,7 @@ func actionHook(ai *plan.ActionInvocation) jsonformat.ActionHook {
 	h := jsonformat.ActionHook{Action: actionAddrJSON(ai.Addr)}
 	if t := ai.Trigger; t != nil {
 		h.Lifecycle = &jsonformat.ActionHookLifecycle{Resource: resourceToJSON(t.Resource), TriggerIndex: t.BlockIndex,
-			ActionsIndex: t.ActionIndex, TriggerEvent: eventName(t.Event), OnFailure: onFailureName(t.OnFailure)}
+			ActionsIndex: t.ActionIndex, TriggerEvent: plan.EventName(t.Event), OnFailure: plan.OnFailureName(t.OnFailure)}
 	} else {
 		h.Invoke = &struct{}{}
 	}
@@ -312,8 +287,8 @@ func invocationToJSON(ai *plan.ActionInvocation) (jsonformat.PlanActionInvocatio
 		return j, err
 	}
 	if t := ai.Trigger; t != nil {
-		j.Lifecycle = &jsonformat.PlanActionLifecycle{TriggeringResourceAddress: t.Resource.String(), ActionTriggerEvent: eventName(t.Event),
-			ActionTriggerBlockIndex: t.BlockIndex, ActionsListIndex: t.ActionIndex, OnFailure: onFailureName(t.OnFailure)}
+		j.Lifecycle = &jsonformat.PlanActionLifecycle{TriggeringResourceAddress: t.Resource.String(), ActionTriggerEvent: plan.EventName(t.Event),
+			ActionTriggerBlockIndex: t.BlockIndex, ActionsListIndex: t.ActionIndex, OnFailure: plan.OnFailureName(t.OnFailure)}
 	} else {
 		j.Invoke = &jsonformat.PlanActionInvokeTrigger{}
 	}
