@@ -26,10 +26,10 @@ func TestActionInvocationsRoundTrip(t *testing.T) {
 		{Addr: addrs.Action{Type: "test_log", Name: "now"}.Instance(addrs.RootModule, addrs.NoKey), ProviderConfig: pc,
 			Config: cty.ObjectVal(map[string]cty.Value{"message": cty.StringVal("hi")})},
 		{Addr: addrs.Action{Type: "test_log", Name: "each"}.Instance(`module.m["x"]`, addrs.StringKey("k")), ProviderConfig: pc,
-			Config: cty.ObjectVal(map[string]cty.Value{"message": cty.StringVal("secret").Mark(marks.Sensitive)}),
+			Config:  cty.ObjectVal(map[string]cty.Value{"message": cty.StringVal("secret").Mark(marks.Sensitive)}),
 			Trigger: &plan.ActionTrigger{Resource: res, Event: config.BeforeUpdate, BlockIndex: 1, ActionIndex: 2, OnFailure: config.OnFailureContinue}},
 		{Addr: addrs.Action{Type: "test_log", Name: "later"}.Instance(`module.m["x"]`, addrs.IntKey(0)), ProviderConfig: pc,
-			Config: cty.ObjectVal(map[string]cty.Value{"message": cty.UnknownVal(cty.String)}),
+			Config:  cty.ObjectVal(map[string]cty.Value{"message": cty.UnknownVal(cty.String)}),
 			Trigger: &plan.ActionTrigger{Resource: res, Event: config.AfterDestroy, OnFailure: config.OnFailureTaint}},
 	}}
 	data, err := Marshal(&File{Plan: p, Workspace: "default"})
