@@ -346,6 +346,23 @@ resource "test_thing" "r" {
 		}
 	}
 
+	// validate checks every action against its provider's schema, whether
+	// or not anything triggers it.
+	writeFile(t, dir, "main.tf", testFileProvider+`
+action "test_log" "typo" {
+  config {
+    mesage = "hi"
+  }
+}
+action "test_nope" "x" {}
+`)
+	r = rig(t, dir, "validate", "-no-color")
+	for _, want := range []string{"Error: Unsupported argument\n\n  on main.tf line 10, in action \"test_log\" \"typo\":", "Error: Invalid action type"} {
+		if r.code != 1 || !strings.Contains(r.stderr, want) {
+			t.Errorf("validate: exit %d\n%s\nwant it to contain %q", r.code, r.stderr, want)
+		}
+	}
+
 	// The provider refuses a configuration when the plan is made; an
 	// action type it does not have is refused too.
 	writeFile(t, dir, "main.tf", testFileProvider+`

@@ -3,7 +3,9 @@ package planner
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -347,6 +349,38 @@ func (p *planner) planInvoked(invoke []addrs.AbsActionInstance) diag.Diagnostics
 			continue
 		}
 		p.invocations = append(p.invocations, &plan.ActionInvocation{Addr: addr, ProviderConfig: pc, Config: cfg})
+	}
+	return ds
+}
+
+// validateActions checks every action block of the tree against its
+// provider's action schema, with all referenced values unknown: an action
+// type the provider does not have, unsupported arguments and type errors
+// are reported whether or not anything triggers the action.
+func validateActions(ctx context.Context, cfg *config.Module, providers *provider.Set, ev *eval.Evaluator) diag.Diagnostics {
+	var ds diag.Diagnostics
+	for _, m := range cfg.AllModules() {
+		if len(m.Actions) == 0 {
+			continue
+		}
+		scope := validationScope(m, ev.FunctionsOf(m), ev.Cwd)
+		for _, key := range slices.SortedFunc(maps.Keys(m.Actions), func(a, b addrs.Action) int { return strings.Compare(a.String(), b.String()) }) {
+			a := m.Actions[key]
+			sch, more := ActionSchema(ctx, providers, ActionProvider(m, a), a)
+			if ds = ds.Append(more); more.HasErrors() || a.Config == nil {
+				continue
+			}
+			s := *scope
+			s.Self = cty.DynamicVal
+			switch {
+			case a.Count != nil:
+				s.Instance.CountIndex = cty.UnknownVal(cty.Number)
+			case a.ForEach != nil:
+				s.Instance.EachKey, s.Instance.EachValue = cty.UnknownVal(cty.String), cty.DynamicVal
+			}
+			_, more = s.EvalBlock(a.Config, sch.Block.DecoderSpec())
+			ds = ds.Append(more)
+		}
 	}
 	return ds
 }
