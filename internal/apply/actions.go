@@ -2,6 +2,9 @@ package apply
 
 import (
 	"context"
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
@@ -144,14 +147,31 @@ func (a *applier) invoke(ai *plan.ActionInvocation, cfg cty.Value) diag.Diagnost
 			hooks.ActionProgress(ai, msg)
 		}
 	})
+	// As Terraform words them: "with action.x.y, called from RESOURCE",
+	// at the action block.
+	at := ai.Addr.String()
+	if ai.Trigger != nil {
+		at += ", called from " + ai.Trigger.Resource.String()
+	}
+	var decl *hcl.Range
+	if m := a.cfg.Descendant(ai.Addr.Module.Module()); m != nil && m.Actions[ai.Addr.Action] != nil {
+		decl = m.Actions[ai.Addr.Action].DeclRange.Ptr()
+	}
+	var failure error
 	for i := range more {
 		if more[i].Address == "" {
-			more[i].Address = ai.Addr.String()
+			more[i].Address = at
+		}
+		if more[i].Subject == nil {
+			more[i].Subject = decl
+		}
+		if more[i].Severity == diag.Error && failure == nil {
+			failure = fmt.Errorf("%s: %s", more[i].Summary, more[i].Detail)
 		}
 	}
 	ds = ds.Append(more)
 	if hooks != nil {
-		hooks.ActionComplete(ai, more.Err())
+		hooks.ActionComplete(ai, failure)
 	}
 	return ds
 }
