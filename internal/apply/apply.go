@@ -29,16 +29,14 @@ type Options struct {
 	// Intents, when not nil, records each create's intent before its
 	// provider is asked (IntentLog).
 	Intents IntentLog
-	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
-	Cwd string
+	// Env holds terraform.workspace, path.cwd and the bound on instances.
+	lang.Env
 	// Parallelism bounds the operations running at once (default 10).
 	Parallelism int
 	// Hooks observes operations; nil means none.
 	Hooks Hooks
 	// StateWriter persists the state after every completed operation; nil keeps it in memory only.
 	StateWriter StateWriter
-	// Workspace is terraform.workspace.
-	Workspace string
 	// ProgressInterval is how often Hooks.Progress is called for a running operation (default 10s).
 	ProgressInterval time.Duration
 	// Limits cap the operations of a provider, resource type or resource
@@ -64,9 +62,6 @@ type Options struct {
 	// applied (and of prior objects expressions refer to) are then kept as
 	// their state objects' JSON, decoded when referred to.
 	ReleaseApplied bool
-	// MaxInstances bounds the instances one resource block or module call
-	// may expand to; 0 means lang.DefaultMaxInstances.
-	MaxInstances int
 }
 
 // Apply carries out p against the providers in set, recording every
@@ -106,8 +101,8 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		opCtx:  context.WithoutCancel(ctx),
 		values: newLiveValues(cfg, p, valueDecoder{ctx: ctx, set: set}, opts.ReleaseApplied),
 	}
-	ev, more := eval.New(a.opCtx, eval.Options{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace,
-		Timestamp: p.Timestamp, Cwd: opts.Cwd, MaxInstances: opts.MaxInstances, Providers: set, Applying: true})
+	ev, more := eval.New(a.opCtx, eval.Options{Config: cfg, Variables: p.Variables, Resources: a.values, Env: opts.Env,
+		Timestamp: p.Timestamp, Providers: set, Applying: true})
 	if ds = ds.Append(more); ds.HasErrors() {
 		return p.PriorState, ds
 	}
