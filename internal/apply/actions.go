@@ -75,10 +75,10 @@ func (a *applier) runActions(op Op, c *plan.ResourceInstanceChange, before bool,
 	return false, ds
 }
 
-// invokeTriggered runs one triggered invocation: a condition that may
-// have changed since the plan is evaluated again (it is skipped when it
-// no longer holds), and so is a configuration the plan could not know
-// whole.
+// invokeTriggered runs one triggered invocation. For a create or update
+// event, its trigger's condition is evaluated again (it is skipped when it
+// no longer holds), and so is its configuration; a destroy event's runs as
+// planned.
 func (a *applier) invokeTriggered(ai *plan.ActionInvocation, self cty.Value) diag.Diagnostics {
 	var ds diag.Diagnostics
 	cfg := ai.Config
@@ -104,19 +104,19 @@ func (a *applier) invokeTriggered(ai *plan.ActionInvocation, self cty.Value) dia
 		if !holds {
 			return ds
 		}
-		if !cfg.IsWhollyKnown() {
-			act := m.Actions[ai.Addr.Action]
-			if act == nil {
-				return ds.Append(diag.Errorf("Action not in configuration", "The plan invokes %s, but the configuration no longer declares it.", ai.Addr))
-			}
-			sch, more := planner.ActionSchema(a.opCtx, a.set, ai.ProviderConfig, act)
-			if ds = ds.Append(more); ds.HasErrors() {
-				return ds
-			}
-			cfg, more = planner.EvalActionConfig(a.eval, act, ai.Addr.Module, ai.Addr.Key, sch, self, act.DeclRange)
-			if ds = ds.Append(more); ds.HasErrors() {
-				return ds
-			}
+		// As Terraform does, the configuration is evaluated again with what
+		// is known now (and the ephemeral values the plan left out).
+		act := m.Actions[ai.Addr.Action]
+		if act == nil {
+			return ds.Append(diag.Errorf("Action not in configuration", "The plan invokes %s, but the configuration no longer declares it.", ai.Addr))
+		}
+		sch, more := planner.ActionSchema(a.opCtx, a.set, ai.ProviderConfig, act)
+		if ds = ds.Append(more); ds.HasErrors() {
+			return ds
+		}
+		cfg, more = planner.EvalActionConfig(a.eval, act, ai.Addr.Module, ai.Addr.Key, sch, self, act.DeclRange)
+		if ds = ds.Append(more); ds.HasErrors() {
+			return ds
 		}
 	}
 	return ds.Append(a.invoke(ai, cfg))

@@ -14,6 +14,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
@@ -238,6 +239,9 @@ func (p *planner) planInvocation(m *config.Module, a *config.Action, ref config.
 	if destroying && !cfg.IsWhollyKnown() {
 		return nil, ds.Append(diag.At(a.DeclRange, "Unknown action config", "Action configuration must be known to plan a destroy action."))
 	}
+	if destroying && marks.ContainsEphemeral(cfg) {
+		return nil, ds.Append(diag.At(a.DeclRange, "Action config contains ephemeral values", "A destroy action configuration must be fully planned, and cannot contain ephemeral values."))
+	}
 	prov, more := p.configuredProvider(pc)
 	if ds = ds.Append(more); ds.HasErrors() {
 		return nil, ds
@@ -261,7 +265,9 @@ func (p *planner) planInvocation(m *config.Module, a *config.Action, ref config.
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	return &plan.ActionInvocation{Addr: inv, ProviderConfig: pc, Config: cfg}, ds
+	// The plan keeps no ephemeral value: apply evaluates the configuration
+	// of a create or update event again.
+	return &plan.ActionInvocation{Addr: inv, ProviderConfig: pc, Config: marks.WithoutEphemeral(cfg)}, ds
 }
 
 // sortedInvocations returns the planned invocations in plan order.
