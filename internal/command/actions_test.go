@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -388,4 +389,54 @@ resource "test_thing" "r" {
 			t.Errorf("plan: exit %d\n%s\nwant it to contain %q", r.code, r.stderr, want)
 		}
 	}
+}
+
+// Actions of a child module, with for_each, fired by the instance whose
+// key the trigger names, and invoked by their module address.
+func TestActionsInModules(t *testing.T) {
+	oplog := actionsWorld(t)
+	dir := workDir(t, map[string]string{
+		"main.tf": testFileProvider + `
+module "m" {
+  source = "./m"
+}
+`,
+		"m/main.tf": testFileProvider + `
+action "test_log" "each" {
+  for_each = toset(["x", "y"])
+  config {
+    message = "each ${each.key} ${self.name}"
+  }
+}
+resource "test_thing" "t" {
+  for_each = toset(["x", "y"])
+  name     = "t${each.key}"
+  lifecycle {
+    action_trigger {
+      events  = [after_create]
+      actions = [action.test_log.each[each.key]]
+    }
+  }
+}
+`})
+	mustRig(t, dir, "init", "-no-color")
+	r := mustRig(t, dir, "apply", "-auto-approve", "-no-color")
+	if !strings.Contains(r.stdout, "Action complete: module.m.action.test_log.each[\"y\"] (triggered by module.m.test_thing.t[\"y\"])") {
+		t.Errorf("apply:\n%s", r.stdout)
+	}
+	ops := readOps(t, oplog)
+	for _, key := range []string{"x", "y"} {
+		create, action := slices.Index(ops, "create_t"+key), slices.Index(ops, "action_each_"+key+"_t"+key)
+		if create < 0 || action < create {
+			t.Errorf("the action of t[%q] did not run after its create: %q", key, ops)
+		}
+	}
+	if len(ops) != 4 {
+		t.Errorf("operations: %q", ops)
+	}
+	r = rig(t, dir, "apply", "-auto-approve", "-no-color", `-invoke=module.m.action.test_log.each["x"]`)
+	if r.code != 1 || !strings.Contains(r.stderr, "Invalid \"self\" reference") {
+		t.Errorf("invoking an action whose configuration needs self: exit %d\n%s", r.code, r.stderr)
+	}
+	wantOps(t, "invoke", readOps(t, oplog))
 }
