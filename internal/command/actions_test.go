@@ -237,6 +237,17 @@ func TestActionsInvoke(t *testing.T) {
 	}
 	wantOps(t, "saved -invoke plan", readOps(t, oplog), "action_before_a")
 
+	// Invoking an action is a change: the plan says so, and apply asks.
+	r = rig(t, dir, "plan", "-no-color", "-invoke=action.test_log.before", "-detailed-exitcode")
+	if r.code != 2 {
+		t.Errorf("plan -invoke -detailed-exitcode: exit %d\n%s", r.code, r.stderr)
+	}
+	r = rigInput(t, dir, "no\n", "apply", "-no-color", "-invoke=action.test_log.before")
+	if r.code != 1 || !strings.Contains(r.stdout, "Do you want to perform these actions?") || !strings.Contains(r.stderr, "Apply cancelled.") {
+		t.Errorf("apply -invoke answered no: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	wantOps(t, "cancelled -invoke", readOps(t, oplog))
+
 	r = mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-invoke=action.test_log.before", "-target=test_thing.a")
 	if !strings.Contains(r.stdout, "test_thing.a: Refreshing state") || strings.Contains(r.stdout, "test_thing.b: Refreshing state") {
 		t.Errorf("apply -invoke -target refreshes:\n%s", r.stdout)

@@ -161,9 +161,12 @@ func (c *ResourceInstanceChange) Moved() bool {
 
 // HasChanges reports whether applying the plan would change anything:
 // an action other than no-op on an object or an output, an object that
-// moved (its new address must be recorded), or in a refresh-only plan an
-// object changed outside rig.
+// moved (its new address must be recorded), an action to invoke, or in a
+// refresh-only plan an object changed outside rig.
 func (p *Plan) HasChanges() bool {
+	if len(p.ActionInvocations) > 0 {
+		return true
+	}
 	if p.Mode == RefreshOnlyMode && len(p.Drift) > 0 {
 		// Applying records the refreshed objects.
 		return true
