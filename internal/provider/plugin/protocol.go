@@ -45,6 +45,10 @@ type protocol interface {
 	validateActionConfig(ctx context.Context, typeName string, config dynamicValue) (diag.Diagnostics, error)
 	planAction(ctx context.Context, typeName string, config dynamicValue) (ds diag.Diagnostics, deferred bool, err error)
 	invokeAction(ctx context.Context, typeName string, config dynamicValue, event func(actionEvent)) error
+	// moveResourceState converts an object of another resource type.
+	moveResourceState(ctx context.Context, req wireMoveRequest) (wireMoveResponse, error)
+	// validateListResourceConfig checks a list block's config.
+	validateListResourceConfig(ctx context.Context, typeName string, config dynamicValue) (diag.Diagnostics, error)
 }
 
 // dynamicValue is a DynamicValue of either protocol version. A zero
@@ -157,6 +161,23 @@ type wireImportResponse struct {
 type wireReadDataResponse struct {
 	state    dynamicValue
 	deferred bool
+	diags    diag.Diagnostics
+}
+
+// wireMoveRequest is a MoveResourceState request.
+type wireMoveRequest struct {
+	sourceProvider, sourceType, targetType string
+	sourceVersion                          int64
+	sourceJSON, sourcePrivate              []byte
+	sourceIdentityJSON                     []byte
+	sourceIdentityVersion                  int64
+}
+
+// wireMoveResponse is a MoveResourceState response.
+type wireMoveResponse struct {
+	state    dynamicValue
+	private  []byte
+	identity *dynamicValue
 	diags    diag.Diagnostics
 }
 
