@@ -81,6 +81,7 @@ func (c *client5) getSchema(ctx context.Context) (wireSchemas, error) {
 		ws.functions[name] = fn
 	}
 	ws.schemas.ListResources = listResourceSchemas5(resp.GetListResourceSchemas(), invalid)
+	ws.schemas.Actions = actionSchemas5(resp.GetActionSchemas(), invalid)
 	caps := resp.GetServerCapabilities()
 	ws.capabilities = serverCapabilities{
 		planDestroy:               caps.GetPlanDestroy(),

@@ -81,6 +81,7 @@ func (c *client6) getSchema(ctx context.Context) (wireSchemas, error) {
 		ws.functions[name] = fn
 	}
 	ws.schemas.ListResources = listResourceSchemas6(resp.GetListResourceSchemas(), invalid)
+	ws.schemas.Actions = actionSchemas6(resp.GetActionSchemas(), invalid)
 	caps := resp.GetServerCapabilities()
 	ws.capabilities = serverCapabilities{
 		planDestroy:               caps.GetPlanDestroy(),

@@ -36,6 +36,11 @@ type protocol interface {
 	upgradeResourceIdentity(ctx context.Context, typeName string, version int64, rawJSON []byte) (dynamicValue, diag.Diagnostics, error)
 	// listResource calls found for every event the provider streams.
 	listResource(ctx context.Context, req wireListRequest, found func(wireListed)) error
+	// The action calls (action.go); a provider that predates them answers
+	// Unimplemented.
+	validateActionConfig(ctx context.Context, typeName string, config dynamicValue) (diag.Diagnostics, error)
+	planAction(ctx context.Context, typeName string, config dynamicValue) (ds diag.Diagnostics, deferred bool, err error)
+	invokeAction(ctx context.Context, typeName string, config dynamicValue, event func(actionEvent)) error
 	// moveResourceState converts an object of another resource type.
 	moveResourceState(ctx context.Context, req wireMoveRequest) (wireMoveResponse, error)
 	// validateListResourceConfig checks a list block's config.

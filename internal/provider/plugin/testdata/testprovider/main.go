@@ -1,5 +1,6 @@
 // Command testprovider is a provider plugin for the tests of package
-// plugin and of the commands: it serves the resource types test_thing,
+// plugin and of the commands: it serves the actions test_log and test_fail
+// (action.go), the resource types test_thing,
 // test_file (objects kept as files in a directory, see world.go),
 // test_secret (a resource and a data source with sensitive attributes, see
 // secret.go), the ephemeral resource test_token (ephemeral.go) and, over

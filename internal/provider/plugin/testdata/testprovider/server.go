@@ -124,6 +124,7 @@ func schemaResponse() *tfplugin6.GetProviderSchema_Response {
 		ServerCapabilities:       &tfplugin6.ServerCapabilities{PlanDestroy: true, MoveResourceState: true},
 		ListResourceSchemas:      map[string]*tfplugin6.Schema{"test_file": fileListSchema()},
 		EphemeralResourceSchemas: map[string]*tfplugin6.Schema{"test_token": tokenSchema()},
+		ActionSchemas:            actionSchemas(),
 	}
 }
 
@@ -405,6 +406,7 @@ func (s *server) PlanResourceChange(_ context.Context, req *tfplugin6.PlanResour
 }
 
 func (s *server) ApplyResourceChange(ctx context.Context, req *tfplugin6.ApplyResourceChange_Request) (*tfplugin6.ApplyResourceChange_Response, error) {
+	logApply(req)
 	ty, ok := typeOf(req.TypeName)
 	if !ok {
 		return &tfplugin6.ApplyResourceChange_Response{Diagnostics: []*tfplugin6.Diagnostic{errDiag("Unknown type", req.TypeName)}}, nil
