@@ -114,6 +114,9 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 	}
 	a.values.ephemeral = a.ephemerals.value
 	defer func() { ds = ds.Append(a.ephemerals.close()) }()
+	if ds = ds.Append(a.ephemerals.track(g)); ds.HasErrors() {
+		return p.PriorState, ds
+	}
 	working := p.PriorState
 	if !opts.ReleaseApplied {
 		working = working.DeepCopy()
@@ -133,6 +136,11 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		if a.checks == nil {
 			a.checks = checks.NewState(cfg)
 		}
+		// An ephemeral resource's conditions count once the apply opens
+		// it: one the apply does not need keeps unknown results.
+		a.checks.Forget(func(c checks.Config) bool {
+			return c.Kind == checks.ResourceKind && c.Resource.Mode == addrs.Ephemeral
+		})
 	}
 	a.rec = newRecorder(working, opts.StateWriter)
 	if opts.SpliceDependencies {
@@ -156,6 +164,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 			return nil
 		}
 		d := a.run(ctx, op)
+		a.ephemerals.done(op)
 		if release != nil {
 			release(op)
 		}
@@ -171,6 +180,9 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		ds = ds.Append(diag.Errorf("Operation interrupted", "The apply was interrupted: %d operation(s) did not start. The state records every operation that finished.", n))
 	}
 
+	if !ds.HasErrors() && res.Count(dag.NotRunCancelled) == 0 {
+		ds = ds.Append(a.invokeRequested(ctx))
+	}
 	if !ds.HasErrors() && p.Mode != plan.DestroyMode {
 		ds = ds.Append(a.checkConditions())
 	}
@@ -329,23 +341,52 @@ func (a *applier) run(walkCtx context.Context, op Op) diag.Diagnostics {
 	start := time.Now()
 	stop := a.progress(info, start)
 	var res Result
-	var ds, conds diag.Diagnostics
+	var conds diag.Diagnostics
+	// The before_* actions run once the operation is announced, after
+	// what it depends on; if one fails, the operation does not run. As in
+	// Terraform, the operation ends (for the hooks) after its after_*
+	// actions.
+	self := c.After
+	if op.Kind == OpDelete {
+		self = c.Before
+	}
+	_, ds := a.runActions(op, c, true, self)
+	if ds.HasErrors() {
+		stop()
+		a.opts.Hooks.PostApply(info, Result{Elapsed: time.Since(start), Err: ds.Err()})
+		return ds
+	}
+	var opds diag.Diagnostics
 	switch {
 	case op.Kind == OpDelete:
-		res, ds = a.delete(walkCtx, op, c, info)
+		res, opds = a.delete(walkCtx, op, c, info)
 	case c.Action == plan.NoOp:
 		conds = a.checkUnchanged(op, c)
 		res.NewState = c.After
 	default:
-		res, ds = a.applyInstance(walkCtx, op, c, info)
-		if !ds.HasErrors() && res.NewState != cty.NilVal {
+		res, opds = a.applyInstance(walkCtx, op, c, info)
+		if !opds.HasErrors() && res.NewState != cty.NilVal {
 			conds = a.objectPostconditions(op, res.NewState)
+		}
+	}
+	ds = ds.Append(opds)
+	if !opds.HasErrors() {
+		// The after_* actions run once the operation's result is durable,
+		// and before anything that depends on it starts.
+		self := res.NewState
+		if op.Kind == OpDelete {
+			self = c.Before
+		}
+		taint, more := a.runActions(op, c, false, self)
+		ds = ds.Append(more)
+		if taint {
+			ds = ds.Append(a.taint(op.Addr, c.ProviderConfig))
 		}
 	}
 	stop()
 	res.Elapsed = time.Since(start)
-	if ds.HasErrors() {
-		res.Err = ds.Err()
+	if opds.HasErrors() {
+		res.Err = opds.Err()
 	}
 	a.opts.Hooks.PostApply(info, res)
 	return ds.Append(conds)

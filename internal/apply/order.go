@@ -150,6 +150,8 @@ type Graph struct {
 	rules map[edge]Rule
 	// config is OrderOptions.Config.
 	config *config.Module
+	// actions are the plan's action invocations (ActionsOf).
+	actions []*plan.ActionInvocation
 }
 
 // edge is an edge of the operation graph, as the key of Graph.rules.
@@ -182,6 +184,7 @@ func Order(p *plan.Plan) (*Graph, diag.Diagnostics) {
 // diagnostic names the rule of each of its edges.
 func OrderWith(p *plan.Plan, opts OrderOptions) (*Graph, diag.Diagnostics) {
 	g := order(p, opts, nil)
+	g.actions = p.ActionInvocations
 	cycles := g.G.Cycles()
 	if len(cycles) == 0 {
 		return g, nil
@@ -189,6 +192,7 @@ func OrderWith(p *plan.Plan, opts OrderOptions) (*Graph, diag.Diagnostics) {
 	if g.rules == nil {
 		opts.Rules = true
 		g = order(p, opts, g.DeposeKeys)
+		g.actions = p.ActionInvocations
 		cycles = g.G.Cycles()
 	}
 	var ds diag.Diagnostics

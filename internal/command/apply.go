@@ -33,6 +33,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	m.addOperationFlags(fs, &f)
 	switch name {
 	case "apply":
+		addInvokeFlag(fs, &f)
 		fs.BoolVar(&f.autoApprove, "auto-approve", false, "Skip interactive approval of the plan before applying.")
 		fs.BoolVar(&f.destroy, "destroy", false, "Destroy every object the state manages, as \"rig destroy\" does.")
 		fs.BoolVar(&f.refreshOnly, "refresh-only", false, "Only update the state and root outputs to match changes made to remote objects outside of rig, without changing any object.")

@@ -65,6 +65,8 @@ type Operation struct {
 	// through the barrier nodes that stand for every operation of a
 	// resource.
 	WaitsFor, WaitedForBy []Edge
+	// Actions are the actions the operation runs, in order (actions.go).
+	Actions []Action
 }
 
 // Edge is one edge of the operation graph seen from one of its ends.
@@ -135,7 +137,9 @@ func Explain(p *plan.Plan, g *apply.Graph, cfg *config.Module, addr Address) (re
 		mine := ops[o.Addr]
 		slices.SortFunc(mine, func(a, b apply.Op) int { return steps[a] - steps[b] })
 		for _, op := range mine {
-			o.Operations = append(o.Operations, explainOp(g, op, steps, src))
+			eo := explainOp(g, op, steps, src)
+			eo.Actions = actionsOf(p, op, c, src)
+			o.Operations = append(o.Operations, eo)
 		}
 		rep.Objects = append(rep.Objects, o)
 	}

@@ -87,6 +87,7 @@ func writeObject(b *strings.Builder, o Object) {
 	for _, op := range o.Operations {
 		fmt.Fprintf(b, "  step %d: %s\n", op.Step, op.Label)
 		writeEdges(b, "waits for", op.WaitsFor)
+		writeActions(b, op.Actions)
 		writeEdges(b, "waited for by", op.WaitedForBy)
 	}
 }
@@ -166,6 +167,8 @@ type operationJSON struct {
 	Step        int        `json:"step"`
 	WaitsFor    []edgeJSON `json:"waits_for"`
 	WaitedForBy []edgeJSON `json:"waited_for_by"`
+	// Actions are the actions the operation runs (Terraform 1.14).
+	Actions []actionJSON `json:"actions,omitempty"`
 }
 
 type edgeJSON struct {
@@ -217,7 +220,8 @@ func WriteJSON(w io.Writer, rep Report) error {
 		}
 		for _, op := range o.Operations {
 			action, _, _ := strings.Cut(op.Label, " ")
-			opj := operationJSON{Operation: op.Label, Action: action, Step: op.Step, WaitsFor: edgesJSON(op.WaitsFor), WaitedForBy: edgesJSON(op.WaitedForBy)}
+			opj := operationJSON{Operation: op.Label, Action: action, Step: op.Step, WaitsFor: edgesJSON(op.WaitsFor), WaitedForBy: edgesJSON(op.WaitedForBy),
+				Actions: actionsJSON(op.Actions)}
 			oj.Operations = append(oj.Operations, opj)
 		}
 		out.Objects = append(out.Objects, oj)

@@ -11,13 +11,15 @@ type Plan struct {
 	PlannedValues    PlannedValues           `json:"planned_values"`
 	ResourceDrift    []ResourceChange        `json:"resource_drift,omitempty"`
 	ResourceChanges  []ResourceChange        `json:"resource_changes,omitempty"`
-	OutputChanges    map[string]Change       `json:"output_changes,omitempty"`
-	PriorState       *State                  `json:"prior_state,omitempty"`
-	Configuration    *Config                 `json:"configuration,omitempty"`
-	Relevant         []RelevantAttribute     `json:"relevant_attributes,omitempty"`
-	Checks           []any                   `json:"checks,omitempty"`
-	Timestamp        string                  `json:"timestamp,omitempty"`
-	Errored          bool                    `json:"errored"`
+	// ActionInvocations are the actions the plan runs (Terraform 1.14).
+	ActionInvocations []PlanActionInvocation `json:"action_invocations,omitempty"`
+	OutputChanges     map[string]Change      `json:"output_changes,omitempty"`
+	PriorState        *State                 `json:"prior_state,omitempty"`
+	Configuration     *Config                `json:"configuration,omitempty"`
+	Relevant          []RelevantAttribute    `json:"relevant_attributes,omitempty"`
+	Checks            []any                  `json:"checks,omitempty"`
+	Timestamp         string                 `json:"timestamp,omitempty"`
+	Errored           bool                   `json:"errored"`
 }
 
 // RelevantAttribute is one of the plan's relevant_attributes.

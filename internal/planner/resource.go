@@ -255,6 +255,7 @@ func (p *planner) planInstanceScoped(cr addrs.ConfigResource, r *config.Resource
 		change.CBDVia = recordedAddr(inh.via)
 	}
 	p.addChange(change)
+	ds = ds.Append(p.planActionTriggers(r, change, inst))
 	return change.After, ds
 }
 
@@ -361,14 +362,15 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 			ds = ds.Append(p.preventDestroy(r, addr))
 		}
 	}
-	p.addChange(&plan.ResourceInstanceChange{
+	change := &plan.ResourceInstanceChange{
 		Addr: addr, Deposed: dk, ProviderConfig: pc, Action: action, Reason: reason, RefusedBy: refusedBy,
 		Before: prior, After: cty.NullVal(prior.Type()), PriorPrivate: priv,
 		CreateBeforeDestroy: action == plan.Delete && (obj.CreateBeforeDestroy || dk != addrs.NotDeposed),
 		BeforeIdentity:      plan.IdentityOf(sch, priorIdentity), AfterIdentity: plan.NullIdentity(sch),
 		Dependencies: obj.Dependencies, SchemaVersion: obj.SchemaVersion,
-	})
-	return ds
+	}
+	p.addChange(change)
+	return ds.Append(p.planActionTriggers(r, change, KeyInstanceData(addr.Resource.Key)))
 }
 
 // planOrphans plans the deletion of resources that are in state but no longer in configuration.

@@ -85,6 +85,14 @@ func MarshalPlanJSON(p *plan.Plan, schemas SchemaSource, opts JSONOptions) ([]by
 	}
 	out.PlannedValues.RootModule = moduleTree(planned)
 
+	for _, ai := range p.ActionInvocations {
+		j, err := invocationToJSON(ai)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", ai.Addr, err)
+		}
+		out.ActionInvocations = append(out.ActionInvocations, j)
+	}
+
 	if len(p.Outputs) > 0 {
 		out.OutputChanges = map[string]jsonformat.Change{}
 		out.PlannedValues.Outputs = map[string]jsonformat.PlannedOutput{}

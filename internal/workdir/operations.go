@@ -42,6 +42,9 @@ type PlanOptions struct {
 	// RefreshScope limits what is refreshed (-refresh=changed) and has
 	// the plan list what it refreshed; nil refreshes everything.
 	RefreshScope *planner.RefreshScope
+	// Invoke names the actions to invoke (-invoke); the plan is then a
+	// refresh-only plan that runs them.
+	Invoke []addrs.AbsActionInstance
 }
 
 // Plan plans with the session's inputs. The import changes of objects
@@ -52,7 +55,7 @@ func (s *Session) Plan(ctx context.Context, opts PlanOptions) (*plan.Plan, diag.
 		Mode: opts.Mode, Variables: s.Variables, Replace: opts.Replace, SkipRefresh: opts.SkipRefresh,
 		Parallelism: s.Parallelism, Limits: s.Limits, Env: s.Env, Dependencies: s.Dependencies,
 		Targets: opts.Targets, Excludes: opts.Excludes, Hooks: opts.Hooks, Generated: s.generated,
-		RefreshScope:         opts.RefreshScope,
+		RefreshScope: opts.RefreshScope, Invoke: opts.Invoke,
 		RecordPreventDestroy: s.Safeguards.RecordPreventDestroy, HealthGates: s.Safeguards.Gates,
 	})
 	s.Dir.logPlan(p, time.Since(start))

@@ -65,6 +65,8 @@ type fileJSON struct {
 	CheckResults       json.RawMessage       `json:"check_results,omitempty"`
 	Drift              []changeJSON          `json:"drift,omitempty"`
 	Relevant           []relevantJSON        `json:"relevant_attributes,omitempty"`
+	// ActionInvocations are the actions the plan runs.
+	ActionInvocations []invocationJSON `json:"action_invocations,omitempty"`
 }
 
 type relevantJSON struct {
@@ -307,6 +309,9 @@ func Marshal(f *File) ([]byte, error) {
 		fj.Outputs[name] = outputJSON{Action: o.Action.String(), Before: before, After: after, BeforeSensitive: beforeSens, AfterSensitive: afterSens, Sensitive: o.Sensitive}
 	}
 	var err error
+	if fj.ActionInvocations, err = encodeInvocations(p.ActionInvocations); err != nil {
+		return nil, err
+	}
 	if fj.CheckResults, err = p.Checks.MarshalDetail(); err != nil {
 		return nil, fmt.Errorf("encoding check results: %w", err)
 	}
@@ -439,6 +444,9 @@ func Unmarshal(data []byte) (*File, error) {
 		p.Outputs[name] = &plan.OutputChange{Action: a, Before: before, After: after, Sensitive: oj.Sensitive}
 	}
 	var err error
+	if p.ActionInvocations, err = decodeInvocations(fj.ActionInvocations); err != nil {
+		return nil, err
+	}
 	if p.PriorState, err = statefile.Parse(fj.PriorState); err != nil {
 		return nil, fmt.Errorf("prior state: %w", err)
 	}

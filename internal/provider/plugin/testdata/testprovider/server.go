@@ -69,6 +69,7 @@ func attr(name string, ty cty.Type, flags string) *tfplugin6.Schema_Attribute {
 		Optional:  strings.Contains(flags, "o"),
 		Computed:  strings.Contains(flags, "c"),
 		Sensitive: strings.Contains(flags, "s"),
+		WriteOnly: strings.Contains(flags, "w"),
 	}
 }
 
@@ -120,8 +121,10 @@ func schemaResponse() *tfplugin6.GetProviderSchema_Response {
 			Return:     &tfplugin6.Function_Return{Type: typeJSON(cty.String)},
 			Summary:    "Upper-cases a string.",
 		}},
-		ServerCapabilities:  &tfplugin6.ServerCapabilities{PlanDestroy: true, MoveResourceState: true},
-		ListResourceSchemas: map[string]*tfplugin6.Schema{"test_file": fileListSchema()},
+		ServerCapabilities:       &tfplugin6.ServerCapabilities{PlanDestroy: true, MoveResourceState: true},
+		ListResourceSchemas:      map[string]*tfplugin6.Schema{"test_file": fileListSchema()},
+		EphemeralResourceSchemas: map[string]*tfplugin6.Schema{"test_token": tokenSchema()},
+		ActionSchemas:            actionSchemas(),
 	}
 }
 
@@ -403,6 +406,7 @@ func (s *server) PlanResourceChange(_ context.Context, req *tfplugin6.PlanResour
 }
 
 func (s *server) ApplyResourceChange(ctx context.Context, req *tfplugin6.ApplyResourceChange_Request) (*tfplugin6.ApplyResourceChange_Response, error) {
+	logApply(req)
 	ty, ok := typeOf(req.TypeName)
 	if !ok {
 		return &tfplugin6.ApplyResourceChange_Response{Diagnostics: []*tfplugin6.Diagnostic{errDiag("Unknown type", req.TypeName)}}, nil
