@@ -159,8 +159,8 @@ func (a *applier) invoke(ai *plan.ActionInvocation, cfg cty.Value) diag.Diagnost
 	}
 	var failure error
 	for i := range more {
-		if more[i].Address == "" {
-			more[i].Address = at
+		if more[i].Address == nil {
+			more[i].Address = actionCall(at)
 		}
 		if more[i].Subject == nil {
 			more[i].Subject = decl
@@ -231,3 +231,10 @@ func (g *Graph) ActionsOf(op Op, before bool) []*plan.ActionInvocation {
 	}
 	return TriggeredActions(&plan.Plan{ActionInvocations: g.actions}, op, g.Changes[op], before)
 }
+
+// actionCall is what the diagnostics of an invoked action are about: the
+// action instance and the resource whose trigger called it, if any.
+type actionCall string
+
+// String implements diag.Address.
+func (a actionCall) String() string { return string(a) }

@@ -257,8 +257,8 @@ func (p *planner) planInvocation(m *config.Module, a *config.Action, ref config.
 		if d.Subject == nil {
 			d.Subject = a.DeclRange.Ptr()
 		}
-		if d.Address == "" {
-			d.Address = inv.String()
+		if d.Address == nil {
+			d.Address = inv
 		}
 		ds = ds.Append(d)
 	}
