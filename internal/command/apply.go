@@ -105,7 +105,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	if !p.HasChanges() || f.autoApprove {
 		// No one is asked to approve: the apply evaluates the check
 		// blocks again and reports them, as OpenTofu reports them once.
-		ds = withoutCheckAssertions(ds)
+		ds = eval.WithoutCheckAssertions(ds)
 	}
 	out.Diagnostics(ds)
 	ds = nil
@@ -236,17 +236,4 @@ func (m *Meta) applySavedPlan(run *run, out *ui.OperationView, path string, f *o
 	}
 	f.destroy = pf.Plan.Mode == plan.DestroyMode
 	return m.runApplyPhase(run.ctx, out, sess, pf.Plan, nil, nil, f)
-}
-
-// withoutCheckAssertions returns ds without the plan's warnings about
-// check block assertions.
-func withoutCheckAssertions(ds diag.Diagnostics) diag.Diagnostics {
-	out := ds[:0:0]
-	for _, d := range ds {
-		if d.Severity == diag.Warning && (d.Summary == eval.CheckAssertionFailed || d.Summary == eval.CheckAssertionUnknown) {
-			continue
-		}
-		out = append(out, d)
-	}
-	return out
 }

@@ -174,3 +174,20 @@ func (o *OperationView) Refreshed(final *state.State) {
 		_ = RenderApplyOutputs(o.Out, final.Outputs, o.Options)
 	}
 }
+
+// Drift reports what rig drift found: each drifted object and attribute
+// and the summary in the line stream, the report for people.
+func (o *OperationView) Drift(p *plan.Plan, report DriftReport) {
+	if o.JSON != nil {
+		for _, c := range p.Drift {
+			o.JSON.ResourceDrift(c)
+			for _, a := range DriftedAttributes(c) {
+				o.JSON.DriftAttribute(c, a)
+			}
+		}
+		o.JSON.DriftSummary(report)
+	}
+	if o.Human {
+		RenderDrift(o.Out, report, o.Options)
+	}
+}
