@@ -1,9 +1,7 @@
 package command
 
 import (
-	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/plan"
-	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/workdir"
 )
@@ -27,22 +25,5 @@ func beginPlanProgress(p *ui.PhaseProgress, sess *workdir.Session, f *operationF
 	if !f.refresh {
 		return p.Begin(ui.PhasePlan, 0, false)
 	}
-	return p.Begin(ui.PhaseRefresh, recordedObjects(sess.State), mode == plan.RefreshOnlyMode)
-}
-
-// recordedObjects counts the current objects of managed resources in s:
-// the most a plan reads back.
-func recordedObjects(s *state.State) int {
-	n := 0
-	for _, r := range s.Resources {
-		if r.Addr.Resource.Mode != addrs.Managed {
-			continue
-		}
-		for _, inst := range r.Instances {
-			if inst.Current != nil {
-				n++
-			}
-		}
-	}
-	return n
+	return p.Begin(ui.PhaseRefresh, workdir.RefreshableObjects(sess.State), mode == plan.RefreshOnlyMode)
 }
