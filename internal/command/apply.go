@@ -154,12 +154,21 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		out.diagnostics(diag.Diagnostics{diag.Errorf("Plan approval required", "-json on apply requires -auto-approve or a saved plan file.")})
 		return 1
 	}
-	return m.runApplyPhase(ctx, out, sess, p, g, &f)
+	return m.runApplyPhase(ctx, out, sess, p, order.ready(), &f)
 }
 
-// runApplyPhase applies a plan and reports the result.
-// g is the plan's operation graph when already built, or nil.
-func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Session, p *plan.Plan, g *apply.Graph, f *operationFlags) int {
+// runApplyPhase applies a plan and reports the result. prepared is the
+// plan ready to apply (apply.Prepare) when already built, or nil; the
+// apply takes ownership of the plan and the session's configuration.
+func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Session, p *plan.Plan, prepared *apply.Prepared, f *operationFlags) int {
+	if prepared == nil {
+		var ds diag.Diagnostics
+		if prepared, ds = apply.Prepare(sess.Config, p, apply.PrepareOptions{}); ds.HasErrors() {
+			out.diagnostics(ds)
+			return 1
+		}
+	}
+	g := prepared.Graph()
 	if out.human && p.HasChanges() && !f.refreshCommand {
 		fmt.Fprintln(m.Out)
 	}
@@ -179,28 +188,19 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 	if intents != nil {
 		applyIntents = intents
 	}
-	if g == nil {
-		// The timeline needs the graph; Apply reports its errors.
-		if built, ds := apply.Order(p); !ds.HasErrors() {
-			g = built
-		}
-	}
-	var rec *timeline.Recorder
 	hooks := ui.MultiHooks{out.hooks(), counter}
 	if lh := m.dir().LogHooks(); lh != nil {
 		hooks = append(hooks, lh)
 	}
-	if g != nil {
-		rec = sess.NewTimelineRecorder(g, f.destroy)
-		hooks = append(hooks, rec)
-	}
+	rec := sess.NewTimelineRecorder(g, f.destroy)
+	hooks = append(hooks, rec)
 	phase := ui.PhaseApply
 	if f.destroy {
 		phase = ui.PhaseDestroy
 	}
 	useProgressInterval(out.progress, sess)
 	endProgress := out.progress.Begin(phase, ui.OperationCount(p), false)
-	final, ds := sess.Apply(ctx, p, workdir.ApplyOptions{Graph: g, Hooks: hooks, Intents: applyIntents})
+	final, ds := sess.Apply(ctx, prepared, workdir.ApplyOptions{Hooks: hooks, Intents: applyIntents})
 	endProgress()
 	var note string
 	var record *timeline.Record

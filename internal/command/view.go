@@ -103,22 +103,25 @@ func (o *output) erroredPlan(ctx context.Context, p *plan.Plan, providers *provi
 // goroutine while the plan is rendered, which only reads the plan too.
 type pendingOrder struct {
 	done chan struct{}
-	g    *apply.Graph
-	ds   diag.Diagnostics
+	// prepared is the plan ready to apply, nil when it cannot be ordered.
+	prepared *apply.Prepared
+	g        *apply.Graph
+	ds       diag.Diagnostics
 	// waves is the graph's order of operations as the plan shows it,
 	// computed on the same goroutine; nil without a graph.
 	waves [][]ui.OrderStep
 }
 
-// orderPlan starts building p's operation graph (apply.Order) and the
-// order of operations shown with the plan, naming the provisioners of cfg
-// that run with each operation.
+// orderPlan starts preparing p's apply (apply.Prepare, which builds its
+// operation graph) and the order of operations shown with the plan,
+// naming the provisioners of cfg that run with each operation.
 func orderPlan(p *plan.Plan, cfg *config.Module) *pendingOrder {
 	o := &pendingOrder{done: make(chan struct{})}
 	go func() {
 		defer close(o.done)
-		o.g, o.ds = apply.OrderWith(p, apply.OrderOptions{Config: cfg})
-		if o.g != nil {
+		o.prepared, o.ds = apply.Prepare(cfg, p, apply.PrepareOptions{})
+		if o.prepared != nil {
+			o.g = o.prepared.Graph()
 			o.waves = ui.OrderWaves(o.g, provisionersOf(p, cfg, o.g))
 		}
 	}()
@@ -131,10 +134,17 @@ func provisionersOf(p *plan.Plan, cfg *config.Module, g *apply.Graph) func(apply
 	return func(op apply.Op) []string { return apply.ProvisionerTypes(cfg, p, op, g.Changes[op]) }
 }
 
-// wait returns the graph and apply.Order's diagnostics once built.
+// wait returns the graph and apply.Prepare's diagnostics once built.
 func (o *pendingOrder) wait() (*apply.Graph, diag.Diagnostics) {
 	<-o.done
 	return o.g, o.ds
+}
+
+// ready returns the prepared apply once built; nil when the plan cannot
+// be ordered.
+func (o *pendingOrder) ready() *apply.Prepared {
+	<-o.done
+	return o.prepared
 }
 
 // savedPlan tells where the plan was saved and how to apply it; separated
