@@ -56,7 +56,7 @@ var allowedImports = map[string][]string{
 	// rig's own log (TF_LOG, TF_LOG_CORE, TF_LOG_PATH).
 	"internal/corelog": {},
 	// The command line as TF_CLI_ARGS extends it and as the log shows it.
-	"internal/cliargs": {},
+	"internal/cliargs": {"internal/corelog", "internal/version"},
 	// How a command stops when interrupted.
 	"internal/interrupt": {},
 
@@ -123,8 +123,10 @@ var allowedImports = map[string][]string{
 	// packages of process-level tests that use it.
 	"internal/command/commandtest": {"internal/backend", "internal/backend/pg", "internal/backend/pg/pgtest",
 		"internal/backend/s3", "internal/backend/s3/s3test", "internal/state/journal", "internal/state/statefile"},
-	"internal/command/killtest": {},
-	"internal/command/proctest": {},
+	// The in-process command line those packages' tests run.
+	"internal/command/commandtest/cli": {"internal/command", "internal/command/commandtest", "internal/provider/plugin"},
+	"internal/command/killtest":        {},
+	"internal/command/proctest":        {},
 	// Benchmarks drive the engine packages directly.
 	"bench":            {"*"},
 	"bench/gen":        {},

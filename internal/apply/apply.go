@@ -29,16 +29,14 @@ type Options struct {
 	// Intents, when not nil, records each create's intent before its
 	// provider is asked (IntentLog).
 	Intents IntentLog
-	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
-	Cwd string
+	// Env holds terraform.workspace, path.cwd and the bound on instances.
+	lang.Env
 	// Parallelism bounds the operations running at once (default 10).
 	Parallelism int
 	// Hooks observes operations; nil means none.
 	Hooks Hooks
 	// StateWriter persists the state after every completed operation; nil keeps it in memory only.
 	StateWriter StateWriter
-	// Workspace is terraform.workspace.
-	Workspace string
 	// ProgressInterval is how often Hooks.Progress is called for a running operation (default 10s).
 	ProgressInterval time.Duration
 	// Limits cap the operations of a provider, resource type or resource
@@ -51,9 +49,6 @@ type Options struct {
 	// Provisioners run the provisioners of each type ("local-exec"); a
 	// resource whose provisioner's type is missing fails when it would run.
 	Provisioners map[string]Provisioner
-	// MaxInstances bounds the instances one resource block or module call
-	// may expand to; 0 means lang.DefaultMaxInstances.
-	MaxInstances int
 }
 
 // Prepared is an apply ready to run: a plan, the configuration it was
@@ -156,8 +151,8 @@ func (pr *Prepared) execute(ctx context.Context, set *provider.Set, opts Options
 		opCtx:  context.WithoutCancel(ctx),
 		values: newLiveValues(cfg, p, valueDecoder{ctx: ctx, set: set}, owned),
 	}
-	ev, more := eval.New(a.opCtx, eval.Options{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace,
-		Timestamp: p.Timestamp, Cwd: opts.Cwd, MaxInstances: opts.MaxInstances, Providers: set, Applying: true})
+	ev, more := eval.New(a.opCtx, eval.Options{Config: cfg, Variables: p.Variables, Resources: a.values, Env: opts.Env,
+		Timestamp: p.Timestamp, Providers: set, Applying: true})
 	if ds = ds.Append(more); ds.HasErrors() {
 		return p.PriorState, ds
 	}

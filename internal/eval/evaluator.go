@@ -39,20 +39,15 @@ type Evaluator struct {
 	// Variables are the root module's input variable values.
 	Variables map[string]cty.Value
 	Resources ResourceValues
-	Workspace string
+	// Env holds terraform.workspace, path.cwd and the bound on instances.
+	lang.Env
 	Timestamp time.Time
 	// Applying is terraform.applying.
 	Applying bool
-	// Cwd is path.cwd: the absolute directory rig runs in ("" leaves
-	// path.cwd empty).
-	Cwd string
 	// Functions are the provider-defined functions expressions may call,
 	// in modules New found no table for (New builds one per module); nil
 	// means none.
 	Functions *lang.ProviderFunctions
-	// MaxInstances bounds the instances one resource block or module call
-	// may expand to; 0 means lang.DefaultMaxInstances.
-	MaxInstances int
 
 	// functions holds each module's provider-defined functions (those of
 	// its own required_providers), built by New.
@@ -154,16 +149,12 @@ type Options struct {
 	// Variables are the root module's input variable values.
 	Variables map[string]cty.Value
 	Resources ResourceValues
-	Workspace string
+	// Env holds terraform.workspace, path.cwd and the bound on instances.
+	lang.Env
 	Timestamp time.Time
-	// Cwd is path.cwd, the absolute working directory.
-	Cwd string
 	// Providers serves the provider-defined functions and configures
 	// providers; nil means no provider functions.
 	Providers *provider.Set
-	// MaxInstances bounds the instances of one resource block or module
-	// call; 0 means lang.DefaultMaxInstances.
-	MaxInstances int
 	// Applying is terraform.applying: set by an apply.
 	Applying bool
 }
@@ -174,7 +165,7 @@ type Options struct {
 // that cannot give them).
 func New(ctx context.Context, opts Options) (*Evaluator, diag.Diagnostics) {
 	e := &Evaluator{Config: opts.Config, Variables: opts.Variables, Resources: opts.Resources,
-		Workspace: opts.Workspace, Timestamp: opts.Timestamp, Cwd: opts.Cwd, MaxInstances: opts.MaxInstances, Applying: opts.Applying}
+		Env: opts.Env, Timestamp: opts.Timestamp, Applying: opts.Applying}
 	if opts.Providers == nil {
 		return e, nil
 	}
@@ -227,13 +218,11 @@ func (e *Evaluator) scope(mi addrs.ModuleInstance, inst lang.InstanceData, frame
 		Data:              moduleData{e: e, me: me, frame: frame},
 		ModuleDir:         dirOf(me.cfg),
 		RootDir:           dirOf(e.Config),
-		Cwd:               e.Cwd,
-		Workspace:         e.Workspace,
+		Env:               e.Env,
 		Applying:          e.Applying,
 		Instance:          inst,
 		PlanTimestamp:     e.Timestamp,
 		ProviderFunctions: e.FunctionsOf(me.cfg),
-		MaxInstances:      e.MaxInstances,
 		QuietDeprecations: me.cfg != nil && me.cfg.QuietDeprecations(),
 	}
 }

@@ -27,9 +27,9 @@ type Static struct {
 	// given is false when there is none, and the default applies. Nil
 	// gives none.
 	Root func(root *config.Module, v *config.Variable) (val cty.Value, given bool, ds diag.Diagnostics)
-	// Cwd and Workspace are path.cwd and terraform.workspace; path.root
-	// is the root module's directory.
-	Cwd, Workspace string
+	// Env holds path.cwd and terraform.workspace; path.root is the root
+	// module's directory.
+	lang.Env
 }
 
 var _ config.StaticEvaluator = (*Static)(nil)
@@ -91,8 +91,7 @@ func (s *Static) eval(m *config.Module, expr hcl.Expression, stack []staticFrame
 		Data:      staticData{s: s, m: m, stack: stack},
 		ModuleDir: dirOf(m),
 		RootDir:   dirOf(rootOf(m)),
-		Cwd:       s.Cwd,
-		Workspace: s.Workspace,
+		Env:       s.Env,
 	}
 	v, more := scope.EvalExpr(expr, cty.DynamicPseudoType)
 	return v, ds.Append(more)

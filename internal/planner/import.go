@@ -28,17 +28,12 @@ type ImportTarget struct {
 type ImportOptions struct {
 	// Variables are the root variable values given by the user.
 	Variables map[string]InputValue
-	// Workspace is terraform.workspace.
-	Workspace string
+	// Env holds terraform.workspace, path.cwd and the bound on instances.
+	lang.Env
 	// Hooks observes the import; nil means nobody does.
 	Hooks plan.ImportHooks
 	// Dependencies says which dependencies imported objects record.
 	Dependencies plan.DependencyMode
-	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
-	Cwd string
-	// MaxInstances bounds the instances one resource block or module call
-	// may expand to; 0 means lang.DefaultMaxInstances.
-	MaxInstances int
 }
 
 // Import brings the remote objects targets name under management, as
@@ -60,7 +55,7 @@ func Import(ctx context.Context, cfg *config.Module, prior *state.State, provide
 	}
 	p := &planner{
 		ctx: ctx, cfg: cfg, providers: providers,
-		opts:    Options{Variables: opts.Variables, Workspace: opts.Workspace, Dependencies: opts.Dependencies, Cwd: opts.Cwd, MaxInstances: opts.MaxInstances},
+		opts:    Options{Variables: opts.Variables, Env: opts.Env, Dependencies: opts.Dependencies},
 		prevRun: prior, refreshed: prior.DeepCopy(),
 		planned: map[addrs.AbsResource]cty.Value{},
 		schemas: map[addrs.ConfigResource]provider.Schema{},
@@ -97,8 +92,8 @@ func (p *planner) prepareImport() diag.Diagnostics {
 	p.variables = vars
 	// Resources have no values during an import: a provider configuration
 	// that refers to one sees an unknown value.
-	p.eval, more = eval.New(p.ctx, eval.Options{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace,
-		Timestamp: p.timestamp, Cwd: p.opts.Cwd, MaxInstances: p.opts.MaxInstances, Providers: p.providers})
+	p.eval, more = eval.New(p.ctx, eval.Options{Config: p.cfg, Variables: vars, Resources: p, Env: p.opts.Env,
+		Timestamp: p.timestamp, Providers: p.providers})
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return ds

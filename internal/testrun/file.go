@@ -12,6 +12,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/dag"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/state"
 )
@@ -235,7 +236,7 @@ func (fr *fileRunner) validate(cfg *config.Module, setup *runSetup) diag.Diagnos
 	}
 	fr.mu.Unlock()
 	v.once.Do(func() {
-		v.diags = planner.Validate(fr.s.cancelCtx, setup.cfg, setup.set, planner.ValidateOptions{Cwd: fr.s.opts.Cwd})
+		v.diags = planner.Validate(fr.s.cancelCtx, setup.cfg, setup.set, planner.ValidateOptions{Env: lang.Env{Cwd: fr.s.opts.Cwd}})
 	})
 	return v.diags
 }
