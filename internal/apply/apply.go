@@ -18,6 +18,7 @@ import (
 	"github.com/rig-iac/rig/internal/ephemeral"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/parallel"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
@@ -314,8 +315,8 @@ type applier struct {
 	// priorOutputs are the root outputs recorded before the apply; read-only.
 	priorOutputs map[string]state.OutputValue
 
-	expMu sync.Mutex
-	exps  map[addrs.AbsResource]*expansionEntry
+	// exps holds the count/for_each of each resource, evaluated once.
+	exps parallel.Memo[addrs.AbsResource, expansionEntry]
 	// ephemerals opens the ephemeral resources the apply needs.
 	ephemerals *ephemerals
 
@@ -326,24 +327,15 @@ type applier struct {
 }
 
 type expansionEntry struct {
-	once  sync.Once
 	exp   eval.Expansion
 	diags diag.Diagnostics
 }
 
 // expansion evaluates the count/for_each of resource r at addr once, at apply time.
 func (a *applier) expansion(addr addrs.AbsResource, r *config.Resource) (eval.Expansion, diag.Diagnostics) {
-	a.expMu.Lock()
-	if a.exps == nil {
-		a.exps = map[addrs.AbsResource]*expansionEntry{}
-	}
-	e := a.exps[addr]
-	if e == nil {
-		e = &expansionEntry{}
-		a.exps[addr] = e
-	}
-	a.expMu.Unlock()
-	e.once.Do(func() { e.exp, e.diags = eval.Expand(a.eval.Scope(addr.Module, lang.InstanceData{}), r) })
+	e, _ := a.exps.Do(addr, func(e *expansionEntry) {
+		e.exp, e.diags = eval.Expand(a.eval.Scope(addr.Module, lang.InstanceData{}), r)
+	})
 	return e.exp, e.diags
 }
 
@@ -526,7 +518,7 @@ func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanc
 		PlannedState: cty.NullVal(ty), Config: cty.NullVal(ty), PlannedPrivate: c.PriorPrivate,
 		ProviderMeta: meta, PlannedIdentity: c.AfterIdentity,
 	})
-	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, c.Before), oaddr))
+	ds = ds.Append(provider.Redacted(resp.Diagnostics, c.Before).WithAddress(oaddr))
 	newVal := resp.NewState
 	if newVal == cty.NilVal {
 		newVal = cty.NullVal(ty)
@@ -544,7 +536,7 @@ func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanc
 		// The provider says the object still exists: keep what it returned.
 		obj, err := a.newObject(c, sch, newVal, resp.Private, resp.NewIdentity, state.Ready)
 		if err != nil {
-			return Result{}, ds.Append(err)
+			return Result{}, ds.Append(diag.FromError(err))
 		}
 		rerr = a.rec.record([]addrs.ObjectAddr{oaddr}, func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) })
 	}
@@ -576,15 +568,6 @@ func (a *applier) newObject(c *plan.ResourceInstanceChange, sch provider.Schema,
 	obj.SkipDestroy = c.SkipDestroy
 	obj.PreventDestroy = c.PreventDestroy
 	return obj, nil
-}
-
-func withAddr(ds diag.Diagnostics, addr addrs.ObjectAddr) diag.Diagnostics {
-	for i := range ds {
-		if ds[i].Address == "" {
-			ds[i].Address = addr.String()
-		}
-	}
-	return ds
 }
 
 // releasedLimit caps the operations whose provider has answered and that

@@ -17,6 +17,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/marks"
+	"github.com/rig-iac/rig/internal/parallel"
 	"github.com/rig-iac/rig/internal/provider"
 )
 
@@ -55,10 +56,10 @@ type Evaluator struct {
 
 	mu      sync.Mutex
 	modules map[addrs.ModuleInstance]*moduleEntry
-	calls   map[callKey]*lazyExpansion
-	args    map[*config.ModuleCall]*lazyArgs
-	provs   map[*config.Provider]*lazyExpansion
-	metas   map[metaKey]*lazyValue
+	calls   parallel.Memo[callKey, lazyExpansion]
+	args    parallel.Memo[*config.ModuleCall, hcl.Attributes]
+	provs   parallel.Memo[*config.Provider, lazyExpansion]
+	metas   parallel.Memo[metaKey, lazyValue]
 	// deprecations holds, per resource (addrs.ConfigResource), its schema
 	// when that declares deprecated attributes or blocks (a nil
 	// *provider.Block when not), see deprecatedSchema.
@@ -81,7 +82,6 @@ type callKey struct {
 }
 
 type lazyValue struct {
-	once  sync.Once
 	val   cty.Value
 	diags diag.Diagnostics
 	// loop is set when computing the value ran into a loop (see
@@ -91,23 +91,16 @@ type lazyValue struct {
 }
 
 type lazyExpansion struct {
-	once  sync.Once
 	exp   Expansion
 	diags diag.Diagnostics
 	loop  bool
-}
-
-type lazyArgs struct {
-	once  sync.Once
-	attrs hcl.Attributes
 }
 
 // moduleEntry holds one module instance's lazily computed values.
 type moduleEntry struct {
 	addr addrs.ModuleInstance
 	cfg  *config.Module
-	mu   sync.Mutex
-	vals map[lazyKey]*lazyValue
+	vals parallel.Memo[lazyKey, lazyValue]
 }
 
 // lazyKey names a value of a module instance: a variable, local or output.
@@ -126,21 +119,6 @@ const (
 	// kind only: expansions are kept in Evaluator.calls).
 	callExpansion
 )
-
-func (me *moduleEntry) lazy(kind lazyKind, name string) *lazyValue {
-	key := lazyKey{kind, name}
-	me.mu.Lock()
-	defer me.mu.Unlock()
-	if me.vals == nil {
-		me.vals = map[lazyKey]*lazyValue{}
-	}
-	l := me.vals[key]
-	if l == nil {
-		l = &lazyValue{}
-		me.vals[key] = l
-	}
-	return l
-}
 
 // Options are what New builds an Evaluator from.
 type Options struct {
@@ -241,18 +219,7 @@ func (e *Evaluator) CallExpansion(parent addrs.ModuleInstance, name string) (Exp
 }
 
 func (e *Evaluator) callExpansion(parent addrs.ModuleInstance, name string, frame *evalFrame) (Expansion, diag.Diagnostics) {
-	k := callKey{parent, name}
-	e.mu.Lock()
-	if e.calls == nil {
-		e.calls = map[callKey]*lazyExpansion{}
-	}
-	l := e.calls[k]
-	if l == nil {
-		l = &lazyExpansion{}
-		e.calls[k] = l
-	}
-	e.mu.Unlock()
-	l.once.Do(func() {
+	l, _ := e.calls.Do(callKey{parent, name}, func(l *lazyExpansion) {
 		m := e.Config.Descendant(parent.Module())
 		call := m.ModuleCalls[name]
 		f := frame.push(parent, lazyKey{callExpansion, name})
@@ -299,22 +266,12 @@ func (e *Evaluator) ModuleInstanceExists(mi addrs.ModuleInstance) bool {
 }
 
 func (e *Evaluator) callArgs(call *config.ModuleCall) hcl.Attributes {
-	e.mu.Lock()
-	if e.args == nil {
-		e.args = map[*config.ModuleCall]*lazyArgs{}
-	}
-	l := e.args[call]
-	if l == nil {
-		l = &lazyArgs{}
-		e.args[call] = l
-	}
-	e.mu.Unlock()
-	l.once.Do(func() {
+	attrs, _ := e.args.Do(call, func(attrs *hcl.Attributes) {
 		// Errors (a block among the arguments) are reported by the
 		// reference check.
-		l.attrs, _ = call.Config.JustAttributes()
+		*attrs, _ = call.Config.JustAttributes()
 	})
-	return l.attrs
+	return *attrs
 }
 
 // ArgumentRange returns where the call of module instance mi sets
@@ -352,8 +309,7 @@ func (e *Evaluator) inputVariable(mi addrs.ModuleInstance, name string, frame *e
 		return v, nil, false
 	}
 	me := e.module(mi)
-	l := me.lazy(variableValue, name)
-	l.once.Do(func() {
+	l, _ := me.vals.Do(lazyKey{variableValue, name}, func(l *lazyValue) {
 		f := frame.push(mi, lazyKey{variableValue, name})
 		l.val, l.diags = e.childVariable(me, name, f)
 		l.loop = f.inLoop
@@ -432,8 +388,7 @@ func (e *Evaluator) LocalValue(mi addrs.ModuleInstance, name string) (cty.Value,
 
 func (e *Evaluator) localValue(mi addrs.ModuleInstance, name string, frame *evalFrame) (_ cty.Value, _ diag.Diagnostics, loop bool) {
 	me := e.module(mi)
-	l := me.lazy(localValue, name)
-	l.once.Do(func() {
+	l, _ := me.vals.Do(lazyKey{localValue, name}, func(l *lazyValue) {
 		loc := me.cfg.Locals[name]
 		if loc == nil {
 			l.val = cty.DynamicVal
@@ -459,8 +414,7 @@ func (e *Evaluator) OutputValue(mi addrs.ModuleInstance, name string) (cty.Value
 
 func (e *Evaluator) outputValue(mi addrs.ModuleInstance, name string, frame *evalFrame) (_ cty.Value, _ diag.Diagnostics, loop bool) {
 	me := e.module(mi)
-	l := me.lazy(outputValue, name)
-	l.once.Do(func() {
+	l, _ := me.vals.Do(lazyKey{outputValue, name}, func(l *lazyValue) {
 		o := me.cfg.Outputs[name]
 		if o == nil || o.Expr == nil {
 			l.val = cty.DynamicVal
@@ -538,10 +492,8 @@ func (e *Evaluator) moduleCallValue(parent addrs.ModuleInstance, name string, ou
 // expansionLoop reports whether computing the expansion of call name in
 // module instance parent found a loop through it.
 func (e *Evaluator) expansionLoop(parent addrs.ModuleInstance, name string) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	l := e.calls[callKey{parent, name}]
-	return l != nil && l.loop
+	l, ok := e.calls.Computed(callKey{parent, name})
+	return ok && l.loop
 }
 
 // moduleData is the lang.Data of one module instance; frame is the value
@@ -697,17 +649,7 @@ func (e *Evaluator) ProviderInstance(pc addrs.AbsProviderConfig) (lang.InstanceD
 // input variables, local values (which refer to no more than those), path
 // and terraform.workspace, not to resources, data sources or modules.
 func (e *Evaluator) ProviderExpansion(mi addrs.ModuleInstance, pb *config.Provider) (Expansion, diag.Diagnostics) {
-	e.mu.Lock()
-	if e.provs == nil {
-		e.provs = map[*config.Provider]*lazyExpansion{}
-	}
-	l := e.provs[pb]
-	if l == nil {
-		l = &lazyExpansion{}
-		e.provs[pb] = l
-	}
-	e.mu.Unlock()
-	l.once.Do(func() {
+	l, _ := e.provs.Do(pb, func(l *lazyExpansion) {
 		if ds := CheckProviderForEach(e.module(mi).cfg, pb); ds.HasErrors() {
 			l.exp, l.diags = Expansion{Mode: ForEach}, ds
 			return
@@ -728,19 +670,7 @@ func (e *Evaluator) ProviderMeta(ctx context.Context, set *provider.Set, mi addr
 	if m == nil || m.Terraform == nil || len(m.Terraform.ProviderMetas) == 0 {
 		return cty.NilVal, nil
 	}
-	k := metaKey{mi.Module(), p}
-	e.mu.Lock()
-	if e.metas == nil {
-		e.metas = map[metaKey]*lazyValue{}
-	}
-	l := e.metas[k]
-	first := l == nil
-	if first {
-		l = &lazyValue{}
-		e.metas[k] = l
-	}
-	e.mu.Unlock()
-	l.once.Do(func() {
+	l, first := e.metas.Do(metaKey{mi.Module(), p}, func(l *lazyValue) {
 		l.val = cty.NilVal
 		var pm *config.ProviderMeta
 		for _, name := range slices.Sorted(maps.Keys(m.Terraform.ProviderMetas)) {

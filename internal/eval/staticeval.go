@@ -74,15 +74,7 @@ func (s *Static) eval(m *config.Module, expr hcl.Expression, stack []staticFrame
 	top := stack[len(stack)-1]
 	refs, ds := lang.ReferencesInExpr(expr)
 	for _, ref := range refs {
-		switch ref.Kind {
-		case lang.InputVariable, lang.LocalValue, lang.PathModule, lang.PathRoot, lang.PathCwd, lang.TerraformWorkspace:
-		case lang.ModuleCallOutput:
-			ds = ds.Append(diag.At(ref.Range, "Module output not supported in static context",
-				fmt.Sprintf("Unable to use %s in static context, which is required by %s", ref, top.what)))
-		default:
-			ds = ds.Append(diag.At(ref.Range, "Dynamic value in static context",
-				fmt.Sprintf("Unable to use %s in static context, which is required by %s", ref, top.what)))
-		}
+		ds = ds.Append(staticRefProblem(ref, top.what))
 	}
 	if ds.HasErrors() {
 		return cty.DynamicVal, ds

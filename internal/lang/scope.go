@@ -310,7 +310,7 @@ func (s *Scope) EvalExpr(expr hcl.Expression, want cty.Type) (cty.Value, diag.Di
 	val, hdiags := expr.Value(ctx)
 	s.ProviderFunctions.explainUnknown(hdiags)
 	redactDiagnostics(hdiags)
-	diags = diags.Append(hdiags)
+	diags = diags.Append(diag.FromHCL(hdiags))
 	if want != cty.DynamicPseudoType {
 		conv, err := convert.Convert(val, want)
 		if err != nil {
@@ -350,7 +350,7 @@ func (s *Scope) EvalBlock(body hcl.Body, spec hcldec.Spec) (cty.Value, diag.Diag
 	if s.QuietDeprecations {
 		more = nil
 	}
-	return val, diags.Append(hdiags).Append(more)
+	return val, diags.Append(diag.FromHCL(hdiags)).Append(more)
 }
 
 // formatError words a conversion error as OpenTofu's tfdiags.FormatError
