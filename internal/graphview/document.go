@@ -122,7 +122,7 @@ func Build(g *apply.Graph, p *plan.Plan) *Document {
 	d := &Document{Title: "Operations", Kind: KindOperations}
 	d.ops = assemble(d, nodes, ops, g.G.EdgePositions(), func(a, b apply.Op) int {
 		return cmp.Or(addrs.ObjectAddr{Instance: a.Addr, Deposed: a.Deposed}.Compare(addrs.ObjectAddr{Instance: b.Addr, Deposed: b.Deposed}),
-			cmp.Compare(a.Kind, b.Kind))
+			cmp.Compare(a.Barrier, b.Barrier), cmp.Compare(a.Kind, b.Kind))
 	})
 	if g.RecordsRules() {
 		at := make(map[[2]int]int, len(d.Edges))
