@@ -191,7 +191,7 @@ func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operation
 	if f.refresh {
 		scope = m.refreshTimes.scope(m.refreshTimes.changed && mode == plan.NormalMode, sess.RefreshMaxAge)
 	}
-	endProgress := m.beginPlanProgress(sess, f, mode)
+	endProgress := m.beginPlanProgress(sess, mode)
 	p, more := sess.Plan(ctx, workdir.PlanOptions{Mode: mode, Replace: replace, Targets: targets, Excludes: excludes,
 		SkipRefresh: !f.refresh, Hooks: hooks, RefreshScope: scope})
 	endProgress()

@@ -65,8 +65,8 @@ func (m *Meta) recordRefreshTimes(p *plan.Plan, s *state.State, applied bool) er
 	}
 	now := time.Now()
 	refreshed := make(map[addrs.ObjectAddr]bool, len(p.Refreshed))
-	for _, a := range p.Refreshed {
-		refreshed[a] = true
+	for _, r := range p.Refreshed {
+		refreshed[r.Addr] = true
 	}
 	if !applied {
 		for _, d := range p.Drift {
