@@ -319,6 +319,10 @@ func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *
 		return 1
 	}
 	f.destroy = pf.Plan.Mode == plan.DestroyMode
+	// The refresh times recorded with the plan apply to this state: those
+	// of the objects the apply leaves alone are kept.
+	m.refreshTimes = m.loadRefreshTimes(sess, f)
+	out.notRefreshed(pf.Plan)
 	return m.runApplyPhase(ctx, out, sess, pf.Plan, nil, f)
 }
 

@@ -162,6 +162,7 @@ func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 		return 0
 	}
 	opts := m.renderOptions()
+	ui.RenderNotRefreshed(m.Out, pf.Plan, pf.Plan.Timestamp)
 	_ = ui.RenderPlan(m.Out, pf.Plan, schemas, opts)
 	if g, ds := apply.Order(pf.Plan); !ds.HasErrors() && pf.Plan.HasChanges() {
 		ui.RenderOrder(m.Out, g, provisionersOf(pf.Plan, m.dir().PlannedConfig(pf), g), opts)

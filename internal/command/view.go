@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/config"
@@ -68,7 +67,7 @@ func (o *output) diagnostics(ds diag.Diagnostics) {
 
 func (o *output) plan(p *plan.Plan, schemas ui.ProviderSchemas, order *pendingOrder) {
 	if o.json != nil {
-		o.json.NotRefreshed(p, time.Now())
+		o.json.NotRefreshed(p, p.Timestamp)
 		o.json.Plan(p)
 		if g, _ := order.wait(); g != nil {
 			o.json.Order(order.waves)
@@ -77,7 +76,7 @@ func (o *output) plan(p *plan.Plan, schemas ui.ProviderSchemas, order *pendingOr
 	if !o.human {
 		return
 	}
-	ui.RenderNotRefreshed(o.m.Out, p, time.Now())
+	ui.RenderNotRefreshed(o.m.Out, p, p.Timestamp)
 	_ = ui.RenderPlan(o.m.Out, p, schemas, o.opts())
 	if g, _ := order.wait(); g != nil && p.HasChanges() {
 		ui.RenderWaves(o.m.Out, order.waves, o.opts())

@@ -65,6 +65,12 @@ type fileJSON struct {
 	CheckResults       json.RawMessage       `json:"check_results,omitempty"`
 	Drift              []changeJSON          `json:"drift,omitempty"`
 	Relevant           []relevantJSON        `json:"relevant_attributes,omitempty"`
+	// Refresh is how the plan read recorded objects back, and what it
+	// read and left as recorded (refresh.go).
+	Refresh       string             `json:"refresh,omitempty"`
+	RefreshMaxAge string             `json:"refresh_max_age,omitempty"`
+	Refreshed     []refreshedJSON    `json:"refreshed,omitempty"`
+	NotRefreshed  []notRefreshedJSON `json:"not_refreshed,omitempty"`
 }
 
 type relevantJSON struct {
@@ -306,6 +312,7 @@ func Marshal(f *File) ([]byte, error) {
 		}
 		fj.Outputs[name] = outputJSON{Action: o.Action.String(), Before: before, After: after, BeforeSensitive: beforeSens, AfterSensitive: afterSens, Sensitive: o.Sensitive}
 	}
+	encodeRefresh(p, &fj)
 	var err error
 	if fj.CheckResults, err = p.Checks.MarshalDetail(); err != nil {
 		return nil, fmt.Errorf("encoding check results: %w", err)
@@ -437,6 +444,9 @@ func Unmarshal(data []byte) (*File, error) {
 			return nil, fmt.Errorf("output %s: %w", name, err)
 		}
 		p.Outputs[name] = &plan.OutputChange{Action: a, Before: before, After: after, Sensitive: oj.Sensitive}
+	}
+	if err := decodeRefresh(&fj, p); err != nil {
+		return nil, err
 	}
 	var err error
 	if p.PriorState, err = statefile.Parse(fj.PriorState); err != nil {
