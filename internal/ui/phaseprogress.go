@@ -36,7 +36,8 @@ var phaseVerbs = map[string]string{PhaseRefresh: "refreshing", PhasePlan: "plann
 // back (RefreshesExpected), counts only those — under -refresh=changed,
 // those it certainly reads and those it decides to read, never the ones
 // it plans as recorded — and becomes the planning phase when they are
-// all read. The zero value is not usable: see NewPhaseProgress. A nil
+// all read; while every object known to be read is read but some are
+// undecided, it reports planning. The zero value is not usable: see NewPhaseProgress. A nil
 // *PhaseProgress does nothing.
 type PhaseProgress struct {
 	human io.Writer
@@ -175,10 +176,10 @@ func (p *PhaseProgress) NotRefreshed(addr addrs.ObjectAddr, _ time.Time) {
 func (p *PhaseProgress) report() {
 	p.mu.Lock()
 	phase, done, total, elapsed := p.phase, p.done, p.total, p.Now().Sub(p.start).Round(time.Second)
-	if phase == PhaseRefresh && total == 0 && !p.onlyRefresh {
-		// Nothing is known to be read back yet: the plan is planning
-		// the objects it may leave as recorded.
-		phase = PhasePlan
+	if phase == PhaseRefresh && done >= total && !p.onlyRefresh {
+		// Every object known to be read back is read (or none is yet):
+		// the plan is planning objects it may leave as recorded.
+		phase, total = PhasePlan, 0
 	}
 	p.mu.Unlock()
 	counts := ""

@@ -152,7 +152,7 @@ func TestPhaseProgressCountsOnlyWhatIsRead(t *testing.T) {
 	p.PostRefresh(obj(1), cty.NilVal)
 	tick()
 	p.PostRefresh(obj(3), cty.NilVal)
-	tick() // all 3 read, but obj(4) is undecided
+	tick() // all 3 read, obj(4) undecided: planning meanwhile
 	p.NotRefreshed(obj(4), now)
 	tick()
 	end()
@@ -172,7 +172,7 @@ func TestPhaseProgressCountsOnlyWhatIsRead(t *testing.T) {
 	want := `Still planning... (10s)
 Still refreshing... 0/2 (20s)
 Still refreshing... 2/3 (30s)
-Still refreshing... 3/3 (40s)
+Still planning... (40s)
 Still planning... (50s)
 Still planning... (10s)
 Still refreshing... 0/1 (20s)
