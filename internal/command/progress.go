@@ -14,11 +14,10 @@ func useProgressInterval(p *ui.PhaseProgress, sess *workdir.Session) {
 	}
 }
 
-// beginPlanProgress starts reporting on a plan in mode: planning, and the
-// refresh of the recorded objects once the planner says how many it reads
-// back. The function returned ends it.
-func (m *Meta) beginPlanProgress(sess *workdir.Session, mode plan.Mode) func() {
-	p := m.progress
+// beginPlanProgress starts reporting to p (nil: nobody) on a plan in
+// mode: planning, and the refresh of the recorded objects once the planner
+// says how many it reads back. The function returned ends it.
+func beginPlanProgress(p *ui.PhaseProgress, sess *workdir.Session, mode plan.Mode) func() {
 	if p == nil {
 		return func() {}
 	}

@@ -43,6 +43,18 @@ func RenderNotRefreshed(w io.Writer, p *plan.Plan, now time.Time) {
 	}
 }
 
+// NotRefreshed says, before a saved plan is applied, which objects it
+// planned as recorded under -refresh=changed, as the plan said when it was
+// made: a paragraph, and a refresh_skipped message in the line stream.
+func (o *OperationView) NotRefreshed(p *plan.Plan) {
+	if o.JSON != nil {
+		o.JSON.NotRefreshed(p, p.Timestamp)
+	}
+	if o.Human {
+		RenderNotRefreshed(o.Out, p, p.Timestamp)
+	}
+}
+
 // NotRefreshed sends a -refresh=changed plan's objects planned as
 // recorded: a "refresh_skipped" message (rig's own type, which other
 // readers skip) with their count and the oldest and newest last refresh.

@@ -120,6 +120,17 @@ func CutOffCreatesWarning(ins []apply.Intent) diag.Diagnostics {
 	return diag.Diagnostics{{Severity: diag.Warning, Summary: "Creates cut off by a crash", Detail: b.String()}}
 }
 
+// CutOffCreates returns the creates an earlier run left in flight, which
+// an apply carries over (OpenIntents), and the warning that lists them
+// (nil when there are none, or a warning that the file could not be read).
+func (d *Dir) CutOffCreates() ([]apply.Intent, diag.Diagnostics) {
+	ins, err := d.InFlightCreates()
+	if err != nil {
+		return nil, diag.Diagnostics{{Severity: diag.Warning, Summary: "Failed to read the creates' intents", Detail: err.Error()}}
+	}
+	return ins, CutOffCreatesWarning(ins)
+}
+
 // OpenIntents starts the intents file of an apply: the creates an earlier
 // run left in flight first, so they are listed until an apply completes.
 // It returns nil (no log) when rig.hcl does not ask for intents.
