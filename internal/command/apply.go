@@ -237,7 +237,11 @@ func (m *Meta) applySavedPlan(run *run, out *ui.OperationView, path string, f *o
 		return 1
 	}
 	f.destroy = pf.Plan.Mode == plan.DestroyMode
-	return m.runApplyPhase(run.ctx, out, sess, pf.Plan, nil, nil, f)
+	// The refresh times recorded with the plan apply to this state: those
+	// of the objects the apply leaves alone are kept.
+	refresh := sess.RefreshTracking(workdir.RefreshFlags{})
+	out.NotRefreshed(pf.Plan)
+	return m.runApplyPhase(run.ctx, out, sess, pf.Plan, nil, refresh, f)
 }
 
 // withoutCheckAssertions returns ds without the plan's warnings about
