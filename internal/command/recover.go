@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,11 +18,12 @@ type listFlag []string
 func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
-// recoverChoice is what rig recover does about one cut-off create: import
-// one of its candidates (pick, 1-based), or forget it (absent); nothing
-// when neither.
+// recoverChoice is what rig recover does about the creates cut off at one
+// address: import some of its candidates (picks, 1-based: the first as
+// the instance's current object, unless it has one, the others as deposed
+// objects), or forget them (absent); nothing when neither.
 type recoverChoice struct {
-	pick   int
+	picks  []int
 	absent bool
 	// why says who decided: "exact match", "-select", "answer", …
 	why string
@@ -41,7 +43,7 @@ func runRecover(m *Meta, args []string) int {
 	var stream streamFlags
 	addStreamFlags(fs, &stream)
 	var selects, absents listFlag
-	fs.Var(&selects, "select", "Import candidate `ADDR=N` (its number in the list) for the create at ADDR; may be repeated.")
+	fs.Var(&selects, "select", "Import candidate `ADDR=N` (its number in the list; N,M,… for several) for the create at ADDR; may be repeated.")
 	fs.Var(&absents, "absent", "Forget the create at `ADDR`: no object was made for it (or it was deleted); may be repeated.")
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
@@ -90,15 +92,15 @@ func runRecover(m *Meta, args []string) int {
 	}
 	for i := range found {
 		c, ok := choices[found[i].Create.Addr.String()]
-		if ok && c.pick > len(found[i].Candidates) {
-			ds = ds.Append(diag.Errorf("Invalid -select", "-select=%s=%d: %s has %d candidate(s).", found[i].Create.Addr, c.pick, found[i].Create.Addr, len(found[i].Candidates)))
+		if ok && slices.Max(append([]int{0}, c.picks...)) > len(found[i].Candidates) {
+			ds = ds.Append(diag.Errorf("Invalid -select", "-select=%s: %s has %d candidate(s).", found[i].Create.Addr, found[i].Create.Addr, len(found[i].Candidates)))
 			continue
 		}
 		if !ok {
 			c = defaultRecoverChoice(found[i])
 		}
 		out.finding(found[i], c)
-		if c.pick == 0 && !c.absent && found[i].Status != planner.CutOffUnsearchable && !stream.json && !f.autoApprove && m.inputAllowed() {
+		if len(c.picks) == 0 && !c.absent && found[i].Status != planner.CutOffUnsearchable && !stream.json && !f.autoApprove && m.inputAllowed() {
 			c = m.askRecoverChoice(found[i])
 		}
 		choices[found[i].Create.Addr.String()] = c
@@ -111,19 +113,33 @@ func runRecover(m *Meta, args []string) int {
 	var targets []planner.ImportTarget
 	var forgotten []string
 	resolved := map[string]bool{}
+	picked := map[string]string{} // candidate to the address importing it
+	undecided := 0
 	for _, fd := range found {
 		addr := fd.Create.Addr.String()
 		c := choices[addr]
 		switch {
-		case c.pick > 0:
-			cand := fd.Candidates[c.pick-1]
-			targets = append(targets, planner.ImportTarget{Addr: fd.Create.Addr, ID: cand.IdentityJSON, Identity: cand.Identity, Deposed: fd.Occupied})
+		case len(c.picks) > 0:
+			for i, n := range c.picks {
+				cand := fd.Candidates[n-1]
+				key := fd.ProviderConfig.String() + " " + cand.IdentityJSON
+				if other, dup := picked[key]; dup {
+					ds = ds.Append(diag.Errorf("Object imported twice", "Candidate %s is chosen for both %s and %s: an object can be imported only once.", cand.IdentityJSON, other, addr))
+				}
+				picked[key] = addr
+				targets = append(targets, planner.ImportTarget{Addr: fd.Create.Addr, ID: cand.IdentityJSON, Identity: cand.Identity, Deposed: fd.Occupied || i > 0})
+			}
 		case c.absent:
 			forgotten = append(forgotten, addr)
 			resolved[addr] = true
+		default:
+			undecided++
 		}
 	}
-	undecided := len(ins) - len(targets) - len(forgotten)
+	if ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return 1
+	}
 	if len(targets)+len(forgotten) == 0 {
 		m.showDiagnostics(ds)
 		out.summary(nil, nil, undecided)
@@ -146,7 +162,7 @@ func runRecover(m *Meta, args []string) int {
 		st, more := sess.Import(ctx, targets, nil)
 		if ds = ds.Append(more); ds.HasErrors() {
 			m.showDiagnostics(ds)
-			out.summary(nil, nil, len(ins))
+			out.summary(nil, nil, len(found))
 			return 1
 		}
 		endWriting := m.interrupts.BeginWriting()
@@ -171,7 +187,7 @@ func runRecover(m *Meta, args []string) int {
 		ds = ds.Append(diag.Errorf("Failed to update the creates' intents", "The state records the imported objects, but rig could not update the list of cut-off creates: %s. It lists them again until an apply completes.", err))
 	}
 	m.showDiagnostics(ds)
-	out.summary(imported, forgotten, len(left))
+	out.summary(imported, forgotten, undecided)
 	if ds.HasErrors() {
 		return 1
 	}
@@ -199,13 +215,13 @@ func recoverFlagChoices(ins []apply.Intent, selects, absents []string) (map[stri
 	}
 	for _, s := range selects {
 		i := strings.LastIndexByte(s, '=')
-		n, err := strconv.Atoi(s[i+1:])
-		if i < 0 || err != nil || n < 1 {
-			ds = ds.Append(diag.Errorf("Invalid -select", "-select=%s: want ADDR=N, N the candidate's number in rig recover's list.", s))
+		picks, ok := parsePicks(s[i+1:])
+		if i < 0 || !ok {
+			ds = ds.Append(diag.Errorf("Invalid -select", "-select=%s: want ADDR=N (or ADDR=N,M,…), N a candidate's number in rig recover's list.", s))
 			continue
 		}
 		if check("-select", s[:i]) {
-			out[s[:i]] = recoverChoice{pick: n, why: "-select"}
+			out[s[:i]] = recoverChoice{picks: picks, why: "-select"}
 		}
 	}
 	for _, addr := range absents {
@@ -222,7 +238,16 @@ func recoverFlagChoices(ins []apply.Intent, selects, absents []string) (map[stri
 func defaultRecoverChoice(f planner.CutOffFinding) recoverChoice {
 	switch f.Status {
 	case planner.CutOffFound:
-		return recoverChoice{pick: 1, why: "the one exact match"}
+		c := recoverChoice{why: "the one exact match"}
+		for i, cand := range f.Candidates {
+			if cand.Exact {
+				c.picks = append(c.picks, i+1)
+			}
+		}
+		if len(c.picks) > 1 {
+			c.why = "an exact match for each create cut off"
+		}
+		return c
 	case planner.CutOffAbsent:
 		return recoverChoice{absent: true, why: "nothing found"}
 	}
@@ -231,15 +256,28 @@ func defaultRecoverChoice(f planner.CutOffFinding) recoverChoice {
 
 // askRecoverChoice asks what to do about a finding that needs a decision.
 func (m *Meta) askRecoverChoice(f planner.CutOffFinding) recoverChoice {
-	fmt.Fprintf(m.Out, "\nWhat should rig do about %s?\n  Enter a candidate's number to import it, \"absent\" if no object was made for it, or nothing to decide later.\n\n  Enter a value: ", f.Create.Addr)
+	fmt.Fprintf(m.Out, "\nWhat should rig do about %s?\n  Enter a candidate's number to import it (N,M,… for several), \"absent\" if no object was made for it, or nothing to decide later.\n\n  Enter a value: ", f.Create.Addr)
 	answer, _ := readLine(m.In)
 	fmt.Fprintln(m.Out)
 	answer = strings.TrimSpace(answer)
 	if answer == "absent" {
 		return recoverChoice{absent: true, why: "answer"}
 	}
-	if n, err := strconv.Atoi(answer); err == nil && n >= 1 && n <= len(f.Candidates) {
-		return recoverChoice{pick: n, why: "answer"}
+	if picks, ok := parsePicks(answer); ok && slices.Max(picks) <= len(f.Candidates) {
+		return recoverChoice{picks: picks, why: "answer"}
 	}
 	return recoverChoice{}
+}
+
+// parsePicks reads "N" or "N,M,…": candidate numbers, each once.
+func parsePicks(s string) ([]int, bool) {
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(part))
+		if err != nil || n < 1 || slices.Contains(out, n) {
+			return nil, false
+		}
+		out = append(out, n)
+	}
+	return out, true
 }

@@ -5,16 +5,18 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // cutOffIntents writes the intents file as a killed apply leaves it: each
-// create begun, none ended.
-func cutOffIntents(t *testing.T, dir string, contents map[string]string) {
+// create (address, planned content) begun, none ended.
+func cutOffIntents(t *testing.T, dir string, creates ...[2]string) {
 	t.Helper()
 	var b strings.Builder
-	for addr, content := range contents {
+	for _, c := range creates {
+		addr, content := c[0], c[1]
 		line, _ := json.Marshal(map[string]any{"begin": map[string]any{
 			"address": addr, "provider": `provider["registry.terraform.io/rig/test"]`,
 			"values": map[string]string{"content": content},
@@ -54,25 +56,28 @@ resource "test_file" "a" {
 `, "rig.hcl": "record_create_intents = true\n"})
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
 	writeFile(t, dir, "main.tf", recoverConfig)
-	// The crash: b's create made its object, c's made one and died before
-	// writing its content, a's create (of a replacement, say) made a second
-	// object with a's content.
+	// The crashes: b's create made its object, twice (an apply killed,
+	// then the one after it); c's made one and died before writing its
+	// content; a's create (of a replacement, say) made a second object
+	// with a's content.
 	writeFile(t, world, "b0b0", "bee")
+	writeFile(t, world, "b1b1", "bee")
 	writeFile(t, world, "c0c0", "")
 	writeFile(t, world, "a0a0", "aye")
-	cutOffIntents(t, dir, map[string]string{"test_file.a": "aye", "test_file.b": "bee", "test_file.c": "sea"})
+	cutOffIntents(t, dir, [2]string{"test_file.a", "aye"}, [2]string{"test_file.b", "bee"}, [2]string{"test_file.c", "sea"}, [2]string{"test_file.b", "bee"})
 
 	if r := rig(t, dir, "recover", "-no-color", "-input=false"); r.code != 1 || !strings.Contains(r.stdout, "Recovery cancelled") {
 		t.Errorf("recover without approval nor input: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r := mustRig(t, dir, "recover", "-no-color", "-auto-approve")
 	for _, want := range []string{
-		"test_file.b (provider[\"registry.terraform.io/rig/test\"])\n  searched by the planned values (content = \"bee\"), and among every test_file object the state does not record\n  [1] exact match: file b0b0 {\"id\":\"b0b0\"}\n      has the planned content\n  -> import candidate 1 into test_file.b (the one exact match)\n",
+		"test_file.b (provider[\"registry.terraform.io/rig/test\"])\n  searched by the planned values (content = \"bee\"), and among every test_file object the state does not record\n  [1] exact match: file b0b0 {\"id\":\"b0b0\"}\n      has the planned content\n  [2] exact match: file b1b1 {\"id\":\"b1b1\"}\n      has the planned content\n  2 creates of test_file.b were cut off: each may have made an object.\n" +
+			"  -> import candidate 1 into test_file.b, candidate 2 as a deposed object of test_file.b (an exact match for each create cut off)\n",
 		"test_file.c (provider[\"registry.terraform.io/rig/test\"])\n  searched by the planned values (content = \"sea\"), and among every test_file object the state does not record\n  [1] near match: file c0c0 {\"id\":\"c0c0\"}\n      content is \"\", planned \"sea\"\n  No object has the planned values.",
 		"-> needs your decision: -select=test_file.c=N imports candidate N, -absent=test_file.c forgets the create",
 		"[1] exact match: file a0a0 {\"id\":\"a0a0\"}",
 		"-> import candidate 1 as a deposed object of test_file.a (the one exact match)",
-		"Recovery: 2 object(s) imported, 0 create(s) forgotten, 1 left.",
+		"Recovery: 3 object(s) imported, 0 create(s) forgotten, 1 left.",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("recover does not say %q:\n%s", want, r.stdout)
@@ -108,15 +113,15 @@ resource "test_file" "a" {
 		t.Errorf("the intents outlived their recovery: %v", err)
 	}
 	r = mustRig(t, dir, "apply", "-auto-approve", "-no-color")
-	if !strings.Contains(r.stdout, "0 added, 1 changed, 1 destroyed") {
-		t.Errorf("apply after recovery (c's content written, a's extra object destroyed):\n%s", r.stdout)
+	if !strings.Contains(r.stdout, "0 added, 1 changed, 2 destroyed") {
+		t.Errorf("apply after recovery (c's content written, the extra objects of a and b destroyed):\n%s", r.stdout)
 	}
 	entries, _ := os.ReadDir(world)
 	var names []string
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if len(names) != 3 || !strings.Contains(strings.Join(names, " "), "b0b0 c0c0") {
+	if len(names) != 3 || !slices.Contains(names, "b0b0") || !slices.Contains(names, "c0c0") || slices.Contains(names, "a0a0") || slices.Contains(names, "b1b1") {
 		t.Errorf("world after recovery: %v (want a's object, b0b0 and c0c0)", names)
 	}
 	if b, _ := os.ReadFile(filepath.Join(world, "c0c0")); string(b) != "sea" {
@@ -132,7 +137,7 @@ resource "test_file" "a" {
 func TestRecoverJSON(t *testing.T) {
 	pluginWorld(t)
 	dir := workDir(t, map[string]string{"main.tf": recoverConfig, "rig.hcl": "record_create_intents = true\n"})
-	cutOffIntents(t, dir, map[string]string{"test_file.c": "sea"})
+	cutOffIntents(t, dir, [2]string{"test_file.c", "sea"})
 	if r := rig(t, dir, "recover", "-json"); r.code != 1 || !strings.Contains(r.stdout, "changes nothing without -auto-approve") {
 		t.Errorf("recover -json without -auto-approve: exit %d\n%s", r.code, r.stdout)
 	}

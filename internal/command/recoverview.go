@@ -110,6 +110,9 @@ func (o recoverOutput) finding(f planner.CutOffFinding, c recoverChoice) {
 			fmt.Fprintf(&b, "      not reported by the provider: %s\n", strings.Join(cand.Unreported, ", "))
 		}
 	}
+	if f.Create.Count > 1 {
+		fmt.Fprintf(&b, "  %d creates of %s were cut off: each may have made an object.\n", f.Create.Count, addr)
+	}
 	if f.Status == planner.CutOffNear {
 		b.WriteString("  No object has the planned values. An object with none of them may be half-made (the provider made it, then was cut off before writing it) or made outside rig: decide.\n")
 	}
@@ -124,10 +127,16 @@ func (o recoverOutput) finding(f planner.CutOffFinding, c recoverChoice) {
 func recoverAction(f planner.CutOffFinding, c recoverChoice) string {
 	addr := f.Create.Addr.String()
 	switch {
-	case c.pick > 0 && f.Occupied:
-		return fmt.Sprintf("import candidate %d as a deposed object of %s (%s)", c.pick, addr, c.why)
-	case c.pick > 0:
-		return fmt.Sprintf("import candidate %d into %s (%s)", c.pick, addr, c.why)
+	case len(c.picks) > 0:
+		var parts []string
+		for i, n := range c.picks {
+			if i == 0 && !f.Occupied {
+				parts = append(parts, fmt.Sprintf("candidate %d into %s", n, addr))
+			} else {
+				parts = append(parts, fmt.Sprintf("candidate %d as a deposed object of %s", n, addr))
+			}
+		}
+		return fmt.Sprintf("import %s (%s)", strings.Join(parts, ", "), c.why)
 	case c.absent:
 		return fmt.Sprintf("forget the create: no object was made (%s)", c.why)
 	case f.Status == planner.CutOffUnsearchable:

@@ -25,19 +25,22 @@ const CutOffListLimit = 1000
 
 // CutOffCreate is a create a crash cut off: the instance and the values
 // it was planned with (its known, non-sensitive top-level attributes, as
-// JSON, by name).
+// JSON, by name). Count is how many creates of the instance were cut off
+// (an apply killed, then the one after it), each of which may have made
+// an object; the values are the last one's.
 type CutOffCreate struct {
 	Addr   addrs.AbsResourceInstance
 	Values map[string]json.RawMessage
+	Count  int
 }
 
 // CutOffStatus is what the search for a cut-off create's object found.
 type CutOffStatus string
 
 const (
-	// CutOffFound: exactly one object the state does not record has the
-	// planned values, and no other cut-off create claims it: rig imports it
-	// on confirmation.
+	// CutOffFound: one object the state does not record has the planned
+	// values (at most one per create cut off at the address), and no other
+	// cut-off create claims it: rig imports it on confirmation.
 	CutOffFound CutOffStatus = "found"
 	// CutOffAmbiguous: several objects have the planned values, or the one
 	// that has them matches another cut-off create too: the user picks.
@@ -435,8 +438,9 @@ func classifyCutOff(fs []CutOffFinding) {
 				shared = shared || claims[f.ProviderConfig.String()+" "+c.IdentityJSON] > 1
 			}
 		}
+		count := max(f.Create.Count, 1)
 		switch {
-		case exact == 1 && !shared:
+		case exact >= 1 && exact <= count && !shared:
 			f.Status = CutOffFound
 		case exact > 0:
 			f.Status = CutOffAmbiguous

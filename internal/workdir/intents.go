@@ -185,19 +185,27 @@ func (d *Dir) KeepCutOffCreates(left []apply.Intent) error {
 }
 
 // FindCutOffCreates searches, with the providers of the session, for the
-// objects the creates in ins may have made (planner.FindCutOffCreates).
-// A create whose address no longer parses is not searched.
+// objects the creates in ins may have made (planner.FindCutOffCreates):
+// one search per address, however many of its creates were cut off. A
+// create whose address no longer parses is not searched.
 func (s *Session) FindCutOffCreates(ctx context.Context, ins []apply.Intent) ([]planner.CutOffFinding, diag.Diagnostics) {
 	creates := make([]planner.CutOffCreate, 0, len(ins))
+	at := map[string]int{}
 	var ds diag.Diagnostics
 	for _, in := range ins {
+		if i, ok := at[in.Address]; ok {
+			creates[i].Count++
+			creates[i].Values = in.Values
+			continue
+		}
 		addr, err := addrs.ParseAbsResourceInstanceStr(in.Address)
 		if err != nil {
 			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Invalid address of a cut-off create",
 				Detail: fmt.Sprintf("The intents file records a create at %q, which is not a resource instance address (%s): it is not searched for.", in.Address, err)})
 			continue
 		}
-		creates = append(creates, planner.CutOffCreate{Addr: addr, Values: in.Values})
+		at[in.Address] = len(creates)
+		creates = append(creates, planner.CutOffCreate{Addr: addr, Values: in.Values, Count: 1})
 	}
 	found, more := planner.FindCutOffCreates(ctx, s.Config, s.State, s.Providers, creates,
 		planner.Options{Variables: s.Variables, Workspace: s.Workspace, Dependencies: s.Dependencies, Cwd: s.Cwd, MaxInstances: s.MaxInstances})
