@@ -58,6 +58,7 @@ func (o recoverOutput) finding(f planner.CutOffFinding, c recoverChoice) {
 		fields := map[string]any{
 			"address": addr, "provider": f.ProviderConfig.String(), "status": string(f.Status), "searched_by": nonNil(f.SearchedBy),
 			"by_identity": f.ByIdentity, "occupied": f.Occupied, "candidates": cands, "action": action,
+			"imports": append([]int{}, c.picks...), "forgets": c.absent, "creates": max(f.Create.Count, 1),
 		}
 		if f.Note != "" {
 			fields["note"] = f.Note
