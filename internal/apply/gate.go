@@ -37,9 +37,9 @@ type gatedObject struct {
 // its health gate (plan.HealthGate, rig.hcl) before anything moves onto
 // it: the object is recorded tainted (so a run killed meanwhile replaces
 // it, and the old object, still deposed, goes only after a new one has
-// passed), then read again and its postconditions evaluated with it as
-// self, at once and every interval, until they pass or the timeout
-// passes. It returns the object as last read when it passed. When it did
+// passed), then read again, with the data sources its postconditions
+// refer to, and its postconditions evaluated with it as self, at once and
+// every interval, until they pass or the timeout passes. It returns the object as last read when it passed. When it did
 // not (or the apply was interrupted meanwhile), the new object is
 // destroyed and the old one made current again, so that nothing that
 // depends on it changes, and the error names the gate and the last
@@ -58,8 +58,22 @@ func (a *applier) passGate(walkCtx context.Context, gate *plan.HealthGate, o gat
 	cur, private := o.value, o.private
 	var last string
 	reads := 0
+	data := gateDataSources(o.op, o.r)
 	for {
 		reads++
+		// The data sources the conditions refer to (an HTTP health check)
+		// are read again for each check.
+		if more := a.rereadData(data); more.HasErrors() {
+			last = errorText(more)
+			if time.Since(start)+interval > gate.Timeout {
+				break
+			}
+			if !sleepOrDone(walkCtx, interval) {
+				last = "the apply was interrupted while waiting; last check: " + last
+				break
+			}
+			continue
+		}
 		resp := o.prov.ReadResource(provider.WithResourceInstance(a.opCtx, o.op.Addr), provider.ReadRequest{
 			TypeName: o.op.Addr.Resource.Resource.Type, PriorState: unmarked(cur), Private: private, ProviderMeta: o.meta})
 		switch {
@@ -79,13 +93,7 @@ func (a *applier) passGate(walkCtx context.Context, gate *plan.HealthGate, o gat
 		if time.Since(start)+interval > gate.Timeout {
 			break
 		}
-		interrupted := false
-		select {
-		case <-walkCtx.Done():
-			interrupted = true
-		case <-time.After(interval):
-		}
-		if interrupted {
+		if !sleepOrDone(walkCtx, interval) {
 			last = "the apply was interrupted while waiting; last check: " + last
 			break
 		}
@@ -94,6 +102,18 @@ func (a *applier) passGate(walkCtx context.Context, gate *plan.HealthGate, o gat
 		Detail: fmt.Sprintf("The new object of %s did not pass its health gate (rig.hcl): %d read(s) over %s, every %s, timeout %s. Last result: %s\n\n",
 			o.op.Addr, reads, time.Since(start).Round(time.Millisecond), gate.Interval, gate.Timeout, last)}}
 	return cty.NilVal, nil, ds.Append(a.rollBack(o, cur, private))
+}
+
+// sleepOrDone waits for d, or until ctx is done: it reports false then.
+func sleepOrDone(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
 }
 
 // rollBack destroys the new object of a failed health gate and makes the
