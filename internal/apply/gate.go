@@ -99,7 +99,7 @@ func (a *applier) passGate(walkCtx context.Context, gate *plan.HealthGate, o gat
 		}
 	}
 	ds := diag.Diagnostics{{Severity: diag.Error, Summary: "Health gate failed", Address: o.op.Addr.String(),
-		Detail: fmt.Sprintf("The new object of %s did not pass its health gate (rig.hcl): %d read(s) over %s, every %s, timeout %s. Last result: %s\n\n",
+		Detail: fmt.Sprintf("The new object of %s did not pass its health gate (rig.hcl): %d read(s) over %s, every %s, timeout %s. Last result: %s",
 			o.op.Addr, reads, time.Since(start).Round(time.Millisecond), gate.Interval, gate.Timeout, last)}}
 	return cty.NilVal, nil, ds.Append(a.rollBack(o, cur, private))
 }

@@ -1,8 +1,11 @@
 package command
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -80,5 +83,66 @@ func TestHealthGateReadsDataSources(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(world, "web-v3")); !os.IsNotExist(err) {
 		t.Errorf("the new object that failed its gate still exists: %v", err)
+	}
+}
+
+// TestHealthGateRollbackFails: when the new object of a failed gate
+// cannot be destroyed, the apply reports both failures, the state keeps
+// both objects (the new one tainted, the old one deposed) and nothing
+// that depends on them changes; the next apply replaces the new object
+// and destroys the old one only once a replacement has passed.
+func TestHealthGateRollbackFails(t *testing.T) {
+	world := t.TempDir()
+	dir := workDir(t, map[string]string{
+		"main.tf": gatedConfig(world, "v1", "0", 1),
+		"rig.hcl": "health_gate \"test_service.web\" {\n  interval = \"10ms\"\n  timeout  = \"200ms\"\n}\n",
+	})
+	rigOK(t, dir, "init", "-no-color", "-plugin-dir="+testProviderMirror(t))
+	rigOK(t, dir, "apply", "-auto-approve", "-no-color")
+	writeFile(t, world, "web0-v2.nodelete", "")
+	writeFile(t, dir, "main.tf", gatedConfig(world, "v2", "1000", 1))
+	r := rig(t, dir, "apply", "-auto-approve", "-no-color")
+	stderr := oneLine(r.stderr)
+	for _, want := range []string{"Error: Health gate failed", "Error: Failed to destroy the new object", "web0-v2 cannot be deleted"} {
+		if r.code != 1 || !strings.Contains(stderr, want) {
+			t.Errorf("apply whose rollback fails: exit %d, no %q\n%s", r.code, want, r.stderr)
+		}
+	}
+	report := oneLine(r.stdout[max(strings.Index(r.stdout, "Apply report:"), 0):])
+	for _, want := range []string{"Apply report: failed. 0 applied, 1 failed, 2 not started.", "test_service.web[0] (create) Health gate failed", "Failed to destroy the new object",
+		"test_service.web[0] (destroy deposed) (waits for the failed test_service.web[0] (create))", "test_thing.lb (update) (waits for the failed test_service.web[0] (create))"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("the apply report does not say %q:\n%s", want, r.stdout)
+		}
+	}
+	sf, _ := readStateFile(t, dir)
+	var objs []string
+	for _, res := range sf.Resources {
+		for _, in := range res.Instances {
+			var attrs struct{ ID string }
+			_ = json.Unmarshal(in.Attributes, &attrs)
+			objs = append(objs, res.Type+" "+attrs.ID+" deposed="+strconv.FormatBool(in.Deposed != "")+" "+in.Status)
+		}
+	}
+	slices.Sort(objs)
+	if got := strings.Join(objs, "\n"); got != "test_service web0-v1 deposed=true \ntest_service web0-v2 deposed=false tainted\ntest_thing id-lb deposed=false " {
+		t.Errorf("state after the failed rollback:\n%s", got)
+	}
+	for _, id := range []string{"web0-v1", "web0-v2"} {
+		if _, err := os.Stat(filepath.Join(world, id)); err != nil {
+			t.Errorf("%s is gone: %v", id, err)
+		}
+	}
+
+	os.Remove(filepath.Join(world, "web0-v2.nodelete"))
+	writeFile(t, dir, "main.tf", gatedConfig(world, "v3", "2", 1))
+	rigOK(t, dir, "apply", "-auto-approve", "-no-color")
+	log := strings.Join(serviceLogLines(t, world), "\n")
+	v3 := strings.Index(log, "create web0-v3")
+	if v3 < 0 || strings.Index(log, "delete web0-v1") < v3 || !strings.Contains(log[v3:], "delete web0-v2") {
+		t.Errorf("the next apply did not replace the tainted object, then destroy the deposed one:\n%s", log)
+	}
+	if r := rigOK(t, dir, "plan", "-no-color", "-detailed-exitcode"); r.code != 0 {
+		t.Errorf("plan after recovering from the failed rollback: exit %d\n%s", r.code, r.stdout)
 	}
 }
