@@ -58,6 +58,7 @@ func (a *applier) passGate(walkCtx context.Context, gate *plan.HealthGate, o gat
 	cur, private := o.value, o.private
 	var last string
 	reads := 0
+	interrupted := false
 	data := gateDataSources(o.op, o.r)
 	for {
 		reads++
@@ -69,7 +70,7 @@ func (a *applier) passGate(walkCtx context.Context, gate *plan.HealthGate, o gat
 				break
 			}
 			if !sleepOrDone(walkCtx, interval) {
-				last = "the apply was interrupted while waiting; last check: " + last
+				interrupted = true
 				break
 			}
 			continue
@@ -94,13 +95,22 @@ func (a *applier) passGate(walkCtx context.Context, gate *plan.HealthGate, o gat
 			break
 		}
 		if !sleepOrDone(walkCtx, interval) {
-			last = "the apply was interrupted while waiting; last check: " + last
+			interrupted = true
 			break
 		}
+	}
+	if interrupted {
+		last = "the apply was interrupted while waiting; last check: " + last
 	}
 	ds := diag.Diagnostics{{Severity: diag.Error, Summary: "Health gate failed", Address: o.op.Addr.String(),
 		Detail: fmt.Sprintf("The new object of %s did not pass its health gate (rig.hcl): %d read(s) over %s, every %s, timeout %s. Last result: %s",
 			o.op.Addr, reads, time.Since(start).Round(time.Millisecond), gate.Interval, gate.Timeout, last)}}
+	if interrupted {
+		// An interrupt, not the object, stopped the gate: the apply is
+		// reported interrupted.
+		ds = ds.Append(diag.Errorf("Operation interrupted",
+			"The apply was interrupted while the new object of %s waited at its health gate: it is rolled back, and what waits for it does not start. The state records every operation that finished.", o.op.Addr))
+	}
 	return cty.NilVal, nil, ds.Append(a.rollBack(o, cur, private))
 }
 
