@@ -167,3 +167,29 @@ func TestRecoverJSON(t *testing.T) {
 		t.Errorf("a forgotten create is still listed: %v", err)
 	}
 }
+
+// Without -auto-approve, rig recover asks what to do about each create
+// that needs a decision, then for approval.
+func TestRecoverAsks(t *testing.T) {
+	world := pluginWorld(t)
+	dir := workDir(t, map[string]string{"main.tf": recoverConfig, "rig.hcl": "record_create_intents = true\n"})
+	writeFile(t, world, "c0c0", "")
+	cutOffIntents(t, dir, [2]string{"test_file.c", "sea"})
+	r := rigInput(t, dir, "1\nyes\n", "recover", "-no-color")
+	if r.code != 0 {
+		t.Fatalf("recover: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"What should rig do about test_file.c?",
+		"Do you want to perform these actions?",
+		"rig will import 1 object(s) and forget 0 create(s) cut off by a crash.",
+		"Recovery: 1 object(s) imported, 0 create(s) forgotten, 0 left.",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("recover does not say %q:\n%s", want, r.stdout)
+		}
+	}
+	if got := string(stateInstance(t, dir, "test_file", "c")["identity"]); got != `{"id":"c0c0"}` {
+		t.Errorf("c imported with identity %s", got)
+	}
+}
