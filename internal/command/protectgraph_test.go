@@ -45,3 +45,38 @@ resource "test_thing" "c" {
 		}
 	}
 }
+
+// A replacement the configuration's prevent_destroy refuses does not hide
+// the deletes a recorded protection refuses: the plan lists every refusal.
+func TestRefusedReplacementKeepsOtherRefusals(t *testing.T) {
+	dir := workDir(t, protectedConfig)
+	rigOK(t, dir, "init", "-no-color", "-plugin-dir="+testProviderMirror(t))
+	rigOK(t, dir, "apply", "-auto-approve", "-no-color")
+	writeFile(t, dir, "main.tf", protectProviders+`resource "test_thing" "b" {
+  count = 1
+  name  = "b${count.index}-renamed"
+  lifecycle {
+    prevent_destroy = true
+  }
+}
+resource "test_thing" "c" {
+  name = "c"
+}
+`)
+	r := rig(t, dir, "plan", "-no-color")
+	if r.code != 1 {
+		t.Fatalf("plan: exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	got := oneLine(r.stdout + r.stderr)
+	for _, want := range []string{
+		"# test_thing.a will be destroyed",
+		"# module.m.test_thing.d will be destroyed",
+		"# test_thing.b[1] will be destroyed",
+		"3 of these destroys are refused",
+		"Resource instance test_thing.b[0] has prevent_destroy set, but the plan calls for it to be destroyed.",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("plan does not say %q:\n%s%s", want, r.stdout, r.stderr)
+		}
+	}
+}
