@@ -23,11 +23,11 @@ var allowedImports = map[string][]string{
 	"internal/backend/local":            {"internal/backend"},
 	"internal/backend/inmem":            {"internal/backend"},
 	"internal/backend/backendtest":      {"internal/backend"},
-	"internal/backend/pg":               {"internal/backend"},
-	"internal/backend/http":             {"internal/backend"},
+	"internal/backend/pg":               {"internal/backend", "internal/parallel"},
+	"internal/backend/http":             {"internal/backend", "internal/parallel"},
 	"internal/backend/http/stateserver": {},
 	"internal/backend/pg/pgtest":        {},
-	"internal/backend/s3":               {"internal/backend"},
+	"internal/backend/s3":               {"internal/backend", "internal/parallel"},
 	"internal/backend/s3/s3test":        {},
 	"internal/config":                   {"internal/addrs", "internal/diag", "internal/parallel", "internal/version"},
 	"internal/lang":                     {"internal/addrs", "internal/diag", "internal/config", "internal/marks", "internal/parallel"},
@@ -44,11 +44,11 @@ var allowedImports = map[string][]string{
 	"internal/provisioner/sshtest":   {},
 	"internal/provider/providertest": {"internal/addrs", "internal/diag", "internal/provider"},
 	// Provider installation: mirrors, version selection, the lock file.
-	"internal/getproviders": {"internal/addrs", "internal/diag"},
+	"internal/getproviders": {"internal/addrs", "internal/diag", "internal/parallel"},
 	// An in-process provider registry for tests.
 	"internal/getproviders/registrytest": {},
 	// Module installation: source addresses, git clones, the module manifest.
-	"internal/getmodules": {"internal/addrs", "internal/config", "internal/diag", "internal/getproviders"},
+	"internal/getmodules": {"internal/addrs", "internal/config", "internal/diag", "internal/getproviders", "internal/parallel"},
 	// The canonical style of configuration files (fmt).
 	"internal/hclfmt": {"internal/diag"},
 	// State and plan encryption: the encryption block, pbkdf2, aes_gcm, the envelope.
@@ -56,7 +56,7 @@ var allowedImports = map[string][]string{
 	// rig's own log (TF_LOG, TF_LOG_CORE, TF_LOG_PATH).
 	"internal/corelog": {},
 	// The command line as TF_CLI_ARGS extends it and as the log shows it.
-	"internal/cliargs": {},
+	"internal/cliargs": {"internal/corelog", "internal/version"},
 	// How a command stops when interrupted.
 	"internal/interrupt": {},
 
@@ -71,7 +71,7 @@ var allowedImports = map[string][]string{
 	// The ephemeral resources a run has opened.
 	"internal/ephemeral": {"internal/addrs", "internal/diag", "internal/provider"},
 	// Evaluation of a configuration tree's expressions, shared by plan and apply.
-	"internal/eval": {"internal/addrs", "internal/checks", "internal/config", "internal/diag", "internal/lang", "internal/marks", "internal/provider"},
+	"internal/eval": {"internal/addrs", "internal/checks", "internal/config", "internal/diag", "internal/lang", "internal/marks", "internal/parallel", "internal/provider"},
 	// The plan as a value and its vocabulary: what views, saved plans and apply read.
 	"internal/plan": {"internal/addrs", "internal/checks", "internal/config", "internal/diag", "internal/marks", "internal/provider", "internal/state"},
 	// The protocol of one resource instance with its provider, at plan and at apply.
@@ -82,7 +82,7 @@ var allowedImports = map[string][]string{
 		"internal/ephemeral", "internal/eval", "internal/instance", "internal/lang", "internal/marks", "internal/parallel", "internal/plan", "internal/provider", "internal/provisioner", "internal/state"},
 	"internal/plan/planfile": {"internal/addrs", "internal/ctyjson", "internal/marks", "internal/plan", "internal/state", "internal/state/statefile"},
 	"internal/apply": {"internal/adaptive", "internal/addrs", "internal/checks", "internal/config", "internal/dag", "internal/diag",
-		"internal/ephemeral", "internal/eval", "internal/instance", "internal/lang", "internal/marks", "internal/plan", "internal/planner", "internal/provider", "internal/provisioner", "internal/state"},
+		"internal/ephemeral", "internal/eval", "internal/instance", "internal/lang", "internal/marks", "internal/parallel", "internal/plan", "internal/planner", "internal/provider", "internal/provisioner", "internal/state"},
 	// The machine-readable JSON shapes: below the renderers that fill them
 	// in (ui), above the configuration and schemas it describes.
 	"internal/jsonformat": {"internal/addrs", "internal/config", "internal/getproviders", "internal/lang", "internal/provider", "internal/state"},
@@ -93,7 +93,7 @@ var allowedImports = map[string][]string{
 		"internal/plan", "internal/planner", "internal/ui"},
 	// rig test: test files run against injected plan, apply and providers.
 	"internal/testrun": {"internal/addrs", "internal/apply", "internal/config", "internal/dag", "internal/diag",
-		"internal/eval", "internal/lang", "internal/plan", "internal/planner", "internal/provider", "internal/state"},
+		"internal/eval", "internal/lang", "internal/parallel", "internal/plan", "internal/planner", "internal/provider", "internal/state"},
 	// The reports of rig test: human, JSON messages, JUnit XML.
 	"internal/testreport":    {"internal/config", "internal/diag", "internal/state", "internal/testrun", "internal/ui"},
 	"internal/graphview":     {"internal/addrs", "internal/apply", "internal/dag", "internal/plan"},
@@ -123,8 +123,14 @@ var allowedImports = map[string][]string{
 	// packages of process-level tests that use it.
 	"internal/command/commandtest": {"internal/backend", "internal/backend/pg", "internal/backend/pg/pgtest",
 		"internal/backend/s3", "internal/backend/s3/s3test", "internal/state/journal", "internal/state/statefile"},
-	"internal/command/killtest": {},
-	"internal/command/proctest": {},
+	// The in-process command line those packages' tests run.
+	"internal/command/commandtest/cli": {"internal/command", "internal/command/commandtest", "internal/provider/plugin"},
+	"internal/command/killtest":        {},
+	"internal/command/proctest":        {},
+
+	// The runner of the txtar specifications under testdata.
+	"internal/txtartest": {"internal/diag"},
+
 	// Benchmarks drive the engine packages directly.
 	"bench":            {"*"},
 	"bench/gen":        {},

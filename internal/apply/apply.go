@@ -18,6 +18,7 @@ import (
 	"github.com/rig-iac/rig/internal/ephemeral"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/parallel"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
@@ -29,16 +30,14 @@ type Options struct {
 	// Intents, when not nil, records each create's intent before its
 	// provider is asked (IntentLog).
 	Intents IntentLog
-	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
-	Cwd string
+	// Env holds terraform.workspace, path.cwd and the bound on instances.
+	lang.Env
 	// Parallelism bounds the operations running at once (default 10).
 	Parallelism int
 	// Hooks observes operations; nil means none.
 	Hooks Hooks
 	// StateWriter persists the state after every completed operation; nil keeps it in memory only.
 	StateWriter StateWriter
-	// Workspace is terraform.workspace.
-	Workspace string
 	// ProgressInterval is how often Hooks.Progress is called for a running operation (default 10s).
 	ProgressInterval time.Duration
 	// Limits cap the operations of a provider, resource type or resource
@@ -64,9 +63,6 @@ type Options struct {
 	// applied (and of prior objects expressions refer to) are then kept as
 	// their state objects' JSON, decoded when referred to.
 	ReleaseApplied bool
-	// MaxInstances bounds the instances one resource block or module call
-	// may expand to; 0 means lang.DefaultMaxInstances.
-	MaxInstances int
 }
 
 // Apply carries out p against the providers in set, recording every
@@ -106,8 +102,8 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		opCtx:  context.WithoutCancel(ctx),
 		values: newLiveValues(cfg, p, valueDecoder{ctx: ctx, set: set}, opts.ReleaseApplied),
 	}
-	ev, more := eval.New(a.opCtx, eval.Options{Config: cfg, Variables: p.Variables, Resources: a.values, Workspace: opts.Workspace,
-		Timestamp: p.Timestamp, Cwd: opts.Cwd, MaxInstances: opts.MaxInstances, Providers: set, Applying: true})
+	ev, more := eval.New(a.opCtx, eval.Options{Config: cfg, Variables: p.Variables, Resources: a.values, Env: opts.Env,
+		Timestamp: p.Timestamp, Providers: set, Applying: true})
 	if ds = ds.Append(more); ds.HasErrors() {
 		return p.PriorState, ds
 	}
@@ -269,8 +265,8 @@ type applier struct {
 	// priorOutputs are the root outputs recorded before the apply; read-only.
 	priorOutputs map[string]state.OutputValue
 
-	expMu sync.Mutex
-	exps  map[addrs.AbsResource]*expansionEntry
+	// exps holds the count/for_each of each resource, evaluated once.
+	exps parallel.Memo[addrs.AbsResource, expansionEntry]
 	// ephemerals opens the ephemeral resources the apply needs.
 	ephemerals *ephemerals
 
@@ -281,24 +277,15 @@ type applier struct {
 }
 
 type expansionEntry struct {
-	once  sync.Once
 	exp   eval.Expansion
 	diags diag.Diagnostics
 }
 
 // expansion evaluates the count/for_each of resource r at addr once, at apply time.
 func (a *applier) expansion(addr addrs.AbsResource, r *config.Resource) (eval.Expansion, diag.Diagnostics) {
-	a.expMu.Lock()
-	if a.exps == nil {
-		a.exps = map[addrs.AbsResource]*expansionEntry{}
-	}
-	e := a.exps[addr]
-	if e == nil {
-		e = &expansionEntry{}
-		a.exps[addr] = e
-	}
-	a.expMu.Unlock()
-	e.once.Do(func() { e.exp, e.diags = eval.Expand(a.eval.Scope(addr.Module, lang.InstanceData{}), r) })
+	e, _ := a.exps.Do(addr, func(e *expansionEntry) {
+		e.exp, e.diags = eval.Expand(a.eval.Scope(addr.Module, lang.InstanceData{}), r)
+	})
 	return e.exp, e.diags
 }
 
@@ -481,7 +468,7 @@ func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanc
 		PlannedState: cty.NullVal(ty), Config: cty.NullVal(ty), PlannedPrivate: c.PriorPrivate,
 		ProviderMeta: meta, PlannedIdentity: c.AfterIdentity,
 	})
-	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, c.Before), oaddr))
+	ds = ds.Append(provider.Redacted(resp.Diagnostics, c.Before).WithAddress(oaddr))
 	newVal := resp.NewState
 	if newVal == cty.NilVal {
 		newVal = cty.NullVal(ty)
@@ -499,7 +486,7 @@ func (a *applier) delete(walkCtx context.Context, op Op, c *plan.ResourceInstanc
 		// The provider says the object still exists: keep what it returned.
 		obj, err := a.newObject(c, sch, newVal, resp.Private, resp.NewIdentity, state.Ready)
 		if err != nil {
-			return Result{}, ds.Append(err)
+			return Result{}, ds.Append(diag.FromError(err))
 		}
 		rerr = a.rec.record([]addrs.ObjectAddr{oaddr}, func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) })
 	}
@@ -531,15 +518,6 @@ func (a *applier) newObject(c *plan.ResourceInstanceChange, sch provider.Schema,
 	obj.SkipDestroy = c.SkipDestroy
 	obj.PreventDestroy = c.PreventDestroy
 	return obj, nil
-}
-
-func withAddr(ds diag.Diagnostics, addr addrs.ObjectAddr) diag.Diagnostics {
-	for i := range ds {
-		if ds[i].Address == "" {
-			ds[i].Address = addr.String()
-		}
-	}
-	return ds
 }
 
 // releasedLimit caps the operations whose provider has answered and that

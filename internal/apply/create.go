@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/rig-iac/rig/internal/instance"
-	"github.com/rig-iac/rig/internal/planner"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/checks"
@@ -115,7 +114,7 @@ func (a *applier) applyInstance(walkCtx context.Context, op Op, c *plan.Resource
 			// until they succeed, so that an interrupted run replaces it.
 			obj, err := a.newObject(c, sch, newVal, applied.Private, applied.Identity, state.Tainted)
 			if err != nil {
-				return Result{}, ds.Append(err)
+				return Result{}, ds.Append(diag.FromError(err))
 			}
 			if err := a.rec.record(changed, func(s *state.State) { s.SetObject(oaddr, obj, c.ProviderConfig) }); err != nil {
 				return Result{NewState: newVal}, ds.Append(diag.Errorf("Failed to persist state", "After applying %s: %s", op.Addr, err))
@@ -138,7 +137,7 @@ func (a *applier) applyInstance(walkCtx context.Context, op Op, c *plan.Resource
 		}
 		obj, err := a.newObject(c, sch, newVal, private, applied.Identity, status)
 		if err != nil {
-			return Result{}, ds.Append(err)
+			return Result{}, ds.Append(diag.FromError(err))
 		}
 		if status == state.Ready {
 			a.values.set(op.Addr, newVal, obj, sch.Block.ImpliedType())
@@ -162,21 +161,21 @@ func (a *applier) applyInstance(walkCtx context.Context, op Op, c *plan.Resource
 func (a *applier) readData(walkCtx context.Context, c *plan.ResourceInstanceChange, r *config.Resource, sch provider.Schema, prov provider.Interface, cfg instance.Config, meta cty.Value) (Result, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	oaddr := addrs.ObjectAddr{Instance: c.Addr}
-	resp := prov.ReadDataSource(provider.WithResourceInstance(a.opCtx, c.Addr), provider.ReadDataRequest{TypeName: c.Addr.Resource.Resource.Type, Config: cfg.Value, ProviderMeta: meta})
-	if r.Check != "" && resp.Diagnostics.HasErrors() {
+	got, more := instance.ReadData(a.opCtx, instance.ReadRequest{Addr: c.Addr, Resource: r, Schema: sch, Provider: prov, Config: cfg, Meta: meta})
+	ds = ds.Append(more)
+	if got.CheckFailed {
 		// A check block's scoped data source never fails the apply:
 		// its check is reported as failed, with warnings.
 		a.markCheckFailed(c.Addr.Module, r.Check)
-		return Result{}, ds.Append(planner.AsWarnings(withAddr(provider.Redacted(resp.Diagnostics, cfg.Marked).InBody(r.Config), oaddr)))
+		return Result{}, ds
 	}
-	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, cfg.Marked).InBody(r.Config), oaddr))
 	if ds.HasErrors() {
 		return Result{}, ds
 	}
-	read := sch.Block.MarkSensitive(resp.State.MarkWithPaths(cfg.Marks))
+	read := got.Value
 	obj, err := a.newObject(c, sch, read, nil, cty.NilVal, state.Ready)
 	if err != nil {
-		return Result{}, ds.Append(err)
+		return Result{}, ds.Append(diag.FromError(err))
 	}
 	a.values.set(c.Addr, read, obj, sch.Block.ImpliedType())
 	a.awaitingDurability(walkCtx)

@@ -7,7 +7,7 @@
 //
 // It imports internal/adaptive, internal/addrs, internal/checks,
 // internal/config, internal/dag, internal/diag, internal/ephemeral, internal/eval,
-// internal/instance, internal/lang, internal/marks, internal/plan,
-// internal/planner, internal/provider, internal/provisioner, internal/state
-// and the hcl/cty libraries.
+// internal/instance, internal/lang, internal/marks, internal/parallel,
+// internal/plan, internal/planner, internal/provider, internal/provisioner,
+// internal/state and the hcl/cty libraries.
 package apply

@@ -79,7 +79,7 @@ func (a *applier) passGate(walkCtx context.Context, gate *plan.HealthGate, o gat
 			TypeName: o.op.Addr.Resource.Resource.Type, PriorState: unmarked(cur), Private: private, ProviderMeta: o.meta})
 		switch {
 		case resp.Diagnostics.HasErrors():
-			last = errorText(withAddr(provider.Redacted(resp.Diagnostics, cur), oaddr))
+			last = errorText(provider.Redacted(resp.Diagnostics, cur).WithAddress(oaddr))
 		case resp.NewState == cty.NilVal || resp.NewState.IsNull():
 			last = "the new object no longer exists"
 		default:

@@ -80,12 +80,12 @@ func (a *applier) provision(ctx context.Context, op Operation, r *config.Resourc
 		scope := a.eval.Scope(op.Addr.Module, inst)
 		scope.Self = self
 		val, more := scope.EvalBlock(p.Config, spec)
-		ds = ds.Append(withAddr(more, addrs.ObjectAddr{Instance: op.Addr}))
+		ds = ds.Append(more.WithAddress(addrs.ObjectAddr{Instance: op.Addr}))
 		if ds.HasErrors() {
 			return ds
 		}
 		conn, more := a.connection(scope, r, p)
-		ds = ds.Append(withAddr(more, addrs.ObjectAddr{Instance: op.Addr}))
+		ds = ds.Append(more.WithAddress(addrs.ObjectAddr{Instance: op.Addr}))
 		if ds.HasErrors() {
 			return ds
 		}

@@ -4,14 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
-	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/plan"
-	"github.com/rig-iac/rig/internal/state"
-	"github.com/rig-iac/rig/internal/timeline"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/workdir"
 )
@@ -61,62 +57,49 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	if fs.NArg() > 1 {
 		return m.argsError(fs, "Too many command line arguments", "Expected at most one positional argument: the path of a saved plan file.")
 	}
-	out, closeOut, ok := m.operationOutput(&f)
+	out, run, ok := m.startOperation(&f)
 	if !ok {
 		return 1
 	}
-	defer closeOut()
-	if ds := checkOperationFlags(&f); ds.HasErrors() {
-		out.diagnostics(ds)
-		return 1
-	}
-	var forceStop func()
-	ctx, stop := m.interrupts.Notify(func() {
-		if forceStop != nil {
-			forceStop()
-		}
-	})
-	defer stop()
-
+	defer run.end()
+	ctx := run.ctx
 	if fs.NArg() == 1 {
-		return m.applySavedPlan(ctx, out, fs.Arg(0), &f)
+		return m.applySavedPlan(run, out, fs.Arg(0), &f)
 	}
 
 	lockOp := "OperationTypeApply"
 	if refresh {
 		lockOp = "OperationTypeRefresh"
 	}
-	sess, ds := m.open(ctx, &f, lockOp)
-	defer sess.Close()
+	sess, ds := run.open(m, &f, lockOp)
 	if ds.HasErrors() {
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		return 1
 	}
-	forceStop = func() { sess.Providers.Stop(context.Background()) }
 	if refresh {
-		ds = ds.Append(emptyStateWarning(sess.State))
+		ds = ds.Append(workdir.EmptyStateWarning(sess.State))
 	}
-	p, more := m.makePlan(ctx, sess, &f, out.refreshHooks())
+	p, refreshTimes, more := m.makePlan(ctx, sess, &f, out)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		if !m.showRefusedPlan(ctx, out, sess, p, ds) && !refresh {
-			out.erroredPlan(ctx, p, sess.Providers)
+			out.ErroredPlan(ctx, p, sess.Providers)
 		}
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		return 1
 	}
-	out.diagnostics(ui.TargetingWarning(p))
-	order := orderPlan(p, sess.Config)
+	out.Diagnostics(ui.TargetingWarning(p))
+	order := ui.StartOrder(p, apply.OrderOptions{Config: sess.Config})
 	if refresh {
-		keepUndeclaredOutputs(p, sess.Config)
+		workdir.KeepUndeclaredOutputs(p, sess.Config)
 	} else {
-		out.plan(p, ui.PlanSchemas(ctx, sess.Providers, p), order)
+		out.Plan(p, ui.PlanSchemas(ctx, sess.Providers, p), order)
 	}
-	g, more := order.wait()
+	g, more := order.Wait()
 	m.dir().LogGraph(g)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		return 1
 	}
 	if !p.HasChanges() || f.autoApprove {
@@ -124,7 +107,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		// blocks again and reports them, as OpenTofu reports them once.
 		ds = withoutCheckAssertions(ds)
 	}
-	out.diagnostics(ds)
+	out.Diagnostics(ds)
 	ds = nil
 	if p.HasChanges() && !f.autoApprove && !f.json {
 		question, explanation := "Do you want to perform these actions?", "rig will perform the actions described above.\nOnly 'yes' will be accepted to approve."
@@ -138,7 +121,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		}
 		if !m.inputAllowed() {
 			// As OpenTofu words it for -json: there is no one to ask.
-			out.diagnostics(diag.Diagnostics{diag.Errorf("Plan file or auto-approve required",
+			out.Diagnostics(diag.Diagnostics{diag.Errorf("Plan file or auto-approve required",
 				"rig cannot ask for interactive approval when input is disabled (-input=false, or TF_INPUT=false). You can either apply a saved plan file, or enable the -auto-approve option.")})
 			return 1
 		}
@@ -151,84 +134,46 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 			return 1
 		}
 	} else if p.HasChanges() && !f.autoApprove && f.json {
-		out.diagnostics(diag.Diagnostics{diag.Errorf("Plan approval required", "-json on apply requires -auto-approve or a saved plan file.")})
+		out.Diagnostics(diag.Diagnostics{diag.Errorf("Plan approval required", "-json on apply requires -auto-approve or a saved plan file.")})
 		return 1
 	}
-	return m.runApplyPhase(ctx, out, sess, p, g, &f)
+	return m.runApplyPhase(ctx, out, sess, p, g, refreshTimes, &f)
 }
 
-// runApplyPhase applies a plan and reports the result.
-// g is the plan's operation graph when already built, or nil.
-func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Session, p *plan.Plan, g *apply.Graph, f *operationFlags) int {
-	if out.human && p.HasChanges() && !f.refreshCommand {
+// runApplyPhase applies a plan and reports the result. g is the plan's
+// operation graph when already built, or nil; refresh records the refresh
+// times of the plan (nil: none).
+func (m *Meta) runApplyPhase(ctx context.Context, out *ui.OperationView, sess *workdir.Session, p *plan.Plan, g *apply.Graph, refresh *workdir.RefreshTracking, f *operationFlags) int {
+	if out.Human && p.HasChanges() && !f.refreshCommand {
 		fmt.Fprintln(m.Out)
 	}
 	counter := &ui.CountHooks{}
-	carried, cutOff := m.reportCutOffCreates()
-	out.diagnostics(cutOff)
+	carried, cutOff := m.dir().CutOffCreates()
+	out.Diagnostics(cutOff)
 	// From here on an interrupt stops rig gracefully only: operations
 	// finish and are recorded.
 	endWriting := m.interrupts.BeginWriting()
 	defer endWriting()
-	intents, err := m.dir().OpenIntents(sess.Safeguards.RecordCreateIntents, carried)
-	if err != nil {
-		out.diagnostics(diag.Diagnostics{diag.Errorf("Failed to record the creates' intents", "%s", err)})
-		return 1
-	}
-	var applyIntents apply.IntentLog
-	if intents != nil {
-		applyIntents = intents
-	}
-	if g == nil {
-		// The timeline needs the graph; Apply reports its errors.
-		if built, ds := apply.Order(p); !ds.HasErrors() {
-			g = built
-		}
-	}
-	var rec *timeline.Recorder
-	hooks := ui.MultiHooks{out.hooks(), counter}
-	if lh := m.dir().LogHooks(); lh != nil {
-		hooks = append(hooks, lh)
-	}
-	if g != nil {
-		rec = sess.NewTimelineRecorder(g, f.destroy)
-		hooks = append(hooks, rec)
-	}
 	phase := ui.PhaseApply
 	if f.destroy {
 		phase = ui.PhaseDestroy
 	}
-	useProgressInterval(out.progress, sess)
-	endProgress := out.progress.Begin(phase, ui.OperationCount(p), false)
-	final, ds := sess.Apply(ctx, p, workdir.ApplyOptions{Graph: g, Hooks: hooks, Intents: applyIntents})
-	endProgress()
-	var note string
-	var record *timeline.Record
-	if rec != nil {
-		var more diag.Diagnostics
-		note, record, more = sess.KeepTimeline(rec, g, f.timeline, ds)
-		ds = ds.Append(more)
-	}
+	useProgressInterval(out.Progress, sess)
+	endProgress := out.Progress.Begin(phase, ui.OperationCount(p), false)
+	applied, ds := sess.ApplyRecorded(ctx, p, workdir.RecordedApplyOptions{Graph: g, Carried: carried, Destroy: f.destroy, Timeline: f.timeline,
+		Refresh: refresh, SuppressForgetErrors: f.suppressForget, Applied: endProgress, Out: m.Out,
+		Observe: func(recorders ...apply.Hooks) apply.Hooks {
+			return append(ui.MultiHooks{out.Hooks(), counter}, recorders...)
+		}})
+	out.Diagnostics(ds)
 	printNote := func() {
-		if note != "" && out.human {
-			fmt.Fprintln(m.Out, note)
+		if applied.Note != "" && out.Human {
+			fmt.Fprintln(m.Out, applied.Note)
 		}
 	}
-	// A final write covers anything not yet persisted (it is skipped when
-	// nothing changed); errored.tfstate keeps what the backend refuses.
-	persisted := sess.Persist(final, m.Out)
-	ds = ds.Append(persisted)
-	if !persisted.HasErrors() {
-		if err := m.recordRefreshTimes(p, final, true); err != nil {
-			ds = ds.Append(warningf("Failed to record refresh times", "%s", err))
-		}
-	}
-	ds = ds.Append(forgottenError(p, f))
-	m.dir().CloseIntents(intents, !ds.HasErrors())
-	out.diagnostics(withoutDeprecations(ds))
 	if ds.HasErrors() {
-		if record != nil {
-			m.showApplyReport(out, record)
+		if applied.Record != nil {
+			m.showApplyReport(out, applied.Record)
 		}
 		printNote()
 		return 1
@@ -244,111 +189,53 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *output, sess *workdir.Ses
 	planned := ui.PlanSummary(p)
 	summary.Import, summary.Forget = planned.Import, planned.Forget
 	if f.refreshCommand {
-		out.refreshed(final)
+		out.Refreshed(applied.Final)
 		return 0
 	}
-	out.applied(summary, final)
-	if out.human {
+	out.Applied(summary, applied.Final)
+	if out.Human {
 		m.stateSavedNote(summary.Add, summary.Change)
 	}
-	out.diagnostics(ui.PartialApplyWarning(p))
+	out.Diagnostics(ui.PartialApplyWarning(p))
 	printNote()
 	return 0
 }
 
-// forgottenError is the error a destroy ends with when it forgot objects
-// rather than destroy them, as OpenTofu's: automation may take a
-// successful destroy to mean everything is gone. -suppress-forget-errors
-// turns it off.
-func forgottenError(p *plan.Plan, f *operationFlags) diag.Diagnostics {
-	if p.Mode != plan.DestroyMode || f.suppressForget {
-		return nil
-	}
-	for _, c := range p.Changes {
-		if c.Action.Forgets() {
-			return diag.Diagnostics{diag.Errorf("Destroy was successful but left behind forgotten instances",
-				"As requested, rig has not deleted some remote objects that are no longer managed by this configuration. Those objects continue to exist in their remote system and so may continue to incur charges. Refer to the original plan for more information.\nTo suppress this error for the future 'destroy' runs, you can add the CLI flag \"-suppress-forget-errors\".")}
-		}
-	}
-	return nil
-}
-
-// withoutDeprecations returns ds without the warnings about deprecated
-// module variables and outputs: evaluating the configuration again while
-// applying finds those the plan reported already.
-func withoutDeprecations(ds diag.Diagnostics) diag.Diagnostics {
-	out := ds[:0:0]
-	for _, d := range ds {
-		if d.Deprecation == diag.NoDeprecation {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
 // applySavedPlan applies a plan file made by `rig plan -out`, only if the
 // state is still the one it was planned against and the configuration is unchanged.
-func (m *Meta) applySavedPlan(ctx context.Context, out *output, path string, f *operationFlags) int {
-	// The configuration says how the plan is encrypted; its errors are reported below.
-	m.useSavedPlanVariables(path)
-	cfg, _ := m.loadConfigQuiet()
-	pf, err := workdir.ReadPlan(path, cfg)
+func (m *Meta) applySavedPlan(run *run, out *ui.OperationView, path string, f *operationFlags) int {
+	// The configuration's errors are reported below.
+	pf, err := m.readSavedPlan(path)
 	if err != nil {
-		out.diagnostics(diag.Diagnostics{diag.Errorf("Failed to load plan file", "%s", err)})
+		out.Diagnostics(diag.Diagnostics{diag.Errorf("Failed to load plan file", "%s", err)})
 		return 1
 	}
 	m.dir().UseSavedPlanVariables(pf.Plan.Variables)
 	if len(f.vars) > 0 && len(pf.Plan.EphemeralVariables) == 0 {
-		out.diagnostics(diag.Diagnostics{diag.Errorf("Can't set variables when applying a saved plan",
+		out.Diagnostics(diag.Diagnostics{diag.Errorf("Can't set variables when applying a saved plan",
 			"The -var and -var-file options cannot be used when applying a saved plan file, because a saved plan includes the variable values that were set when it was created.")})
 		return 1
 	}
 	vars := f.vars
 	f.vars, f.savedPlan = nil, true
-	sess, ds := m.open(ctx, f, "OperationTypeApply")
-	defer sess.Close()
+	sess, ds := run.open(m, f, "OperationTypeApply")
 	if !ds.HasErrors() && len(pf.Plan.EphemeralVariables) > 0 {
-		ds = ds.Append(m.ephemeralPlanVariables(sess.Config, pf.Plan, vars))
+		var ask workdir.Asker
+		if m.inputAllowed() {
+			ask = m.askVariable
+		}
+		ds = ds.Append(m.dir().EphemeralPlanVariables(sess.Config, pf.Plan, vars, ask))
 	}
 	if ds.HasErrors() {
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		return 1
 	}
 	if ds := sess.UseSavedPlan(pf, path); ds.HasErrors() {
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		return 1
 	}
 	f.destroy = pf.Plan.Mode == plan.DestroyMode
-	return m.runApplyPhase(ctx, out, sess, pf.Plan, nil, f)
-}
-
-// emptyStateWarning is the refresh command's warning, as OpenTofu's, when
-// the state records no managed object: there is nothing to refresh.
-func emptyStateWarning(s *state.State) diag.Diagnostics {
-	for ra, r := range s.Resources {
-		if ra.Resource.Mode != addrs.Managed {
-			continue
-		}
-		for _, inst := range r.Instances {
-			if inst.Current != nil || len(inst.Deposed) > 0 {
-				return nil
-			}
-		}
-	}
-	return diag.Diagnostics{{Severity: diag.Warning, Summary: "Empty or non-existent state",
-		Detail: "There are currently no remote objects tracked in the state, so there is nothing to refresh."}}
-}
-
-// keepUndeclaredOutputs drops from a refresh-only plan the removal of the
-// root outputs cfg does not declare, so that the refresh command keeps
-// them in the state, as OpenTofu's refresh keeps them (an apply
-// -refresh-only removes them).
-func keepUndeclaredOutputs(p *plan.Plan, cfg *config.Module) {
-	for name := range p.Outputs {
-		if _, ok := cfg.Outputs[name]; !ok {
-			delete(p.Outputs, name)
-		}
-	}
+	return m.runApplyPhase(run.ctx, out, sess, pf.Plan, nil, nil, f)
 }
 
 // withoutCheckAssertions returns ds without the plan's warnings about

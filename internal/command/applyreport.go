@@ -7,17 +7,18 @@ import (
 
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/timeline"
+	"github.com/rig-iac/rig/internal/ui"
 )
 
 // showApplyReport prints the report of an apply or destroy that failed or
 // was interrupted: after its diagnostics for people, as one
 // "apply_report" message in the JSON stream.
-func (m *Meta) showApplyReport(out *output, r *timeline.Record) {
+func (m *Meta) showApplyReport(out *ui.OperationView, r *timeline.Record) {
 	rep := r.Report()
-	if out.json != nil {
-		out.json.Message(strings.SplitN(rep.Text(), "\n", 2)[0], "apply_report", map[string]any{"report": rep})
+	if out.JSON != nil {
+		out.JSON.Message(strings.SplitN(rep.Text(), "\n", 2)[0], "apply_report", map[string]any{"report": rep})
 	}
-	if out.human {
+	if out.Human {
 		fmt.Fprint(m.Out, "\n"+rep.Text())
 	}
 }

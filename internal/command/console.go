@@ -7,13 +7,9 @@ import (
 	"io"
 	"maps"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/zclconf/go-cty/cty"
 	"golang.org/x/term"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -21,13 +17,9 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
-	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/workdir"
 )
-
-// consoleFile is the file name console expressions are parsed under.
-const consoleFile = "<console-input>"
 
 // runConsole evaluates expressions read from standard input against the
 // configuration and the state, printing each value as `tofu console`
@@ -74,12 +66,12 @@ func runConsole(m *Meta, args []string) int {
 			m.showDiagnostics(ds)
 			return 1
 		}
-		p, more := m.makePlan(ctx, sess, &f, nil)
+		p, _, more := m.makePlan(ctx, sess, &f, nil)
 		if ds = ds.Append(more); ds.HasErrors() {
 			m.showDiagnostics(ds)
 			return 1
 		}
-		options = eval.Options{Config: sess.Config, Variables: p.Variables, Resources: planner.PlannedValues(ctx, sess.Config, p, sess.Providers), Providers: sess.Providers}
+		options = sess.PlannedEvaluation(ctx, p)
 	} else {
 		var files map[string][]byte
 		options, files, ds = m.dir().StateEvaluation(ctx, vars, nil)
@@ -96,8 +88,6 @@ func runConsole(m *Meta, args []string) int {
 		}
 	}
 	cfg := options.Config
-	wd, _ := m.dir().Cwd()
-	options.Workspace, options.Cwd = m.dir().Workspace(), wd
 	ev, more := eval.New(ctx, options)
 	ds = ds.Append(more)
 	m.showDiagnostics(ds)
@@ -105,9 +95,9 @@ func runConsole(m *Meta, args []string) int {
 	interactive := isTerminal(m.In)
 	in := bufio.NewScanner(m.In)
 	in.Buffer(nil, 1<<20)
-	var stmt consoleStatement
+	var stmt lang.ConsoleStatement
 	for in.Scan() {
-		line, complete := stmt.add(strings.TrimSpace(in.Text()))
+		line, complete := stmt.Add(strings.TrimSpace(in.Text()))
 		if !complete || line == "" {
 			continue
 		}
@@ -115,7 +105,7 @@ func runConsole(m *Meta, args []string) int {
 			break
 		}
 		out, ds := evalConsoleLine(cfg, scope, line)
-		m.sources = map[string][]byte{consoleFile: []byte(line)}
+		m.sources = map[string][]byte{lang.ConsoleFile: []byte(line)}
 		m.showDiagnostics(ds)
 		if ds.HasErrors() && !interactive {
 			return 1
@@ -123,44 +113,11 @@ func runConsole(m *Meta, args []string) int {
 		if !ds.HasErrors() {
 			fmt.Fprintln(m.Out, out)
 			if m.stream != nil {
-				m.stream.view.Info(out)
+				m.stream.View.Info(out)
 			}
 		}
 	}
 	return 0
-}
-
-// consoleStatement gathers the lines of one console expression: it goes
-// on while brackets, braces or parentheses are open, or while a line ends
-// with a backslash (not an escaped one).
-type consoleStatement struct {
-	lines []string
-	open  int
-}
-
-// add adds a line; it returns the expression once complete ("" for blank
-// input), and false while more lines are expected.
-func (s *consoleStatement) add(line string) (string, bool) {
-	more := strings.HasSuffix(line, `\`) && !strings.HasSuffix(line, `\\`)
-	line = strings.TrimSuffix(line, `\`)
-	if line != "" {
-		s.lines = append(s.lines, line)
-		toks, _ := hclsyntax.LexConfig([]byte(line), consoleFile, hcl.InitialPos)
-		for _, t := range toks {
-			switch t.Type {
-			case hclsyntax.TokenOBrace, hclsyntax.TokenOBrack, hclsyntax.TokenOParen:
-				s.open++
-			case hclsyntax.TokenCBrace, hclsyntax.TokenCBrack, hclsyntax.TokenCParen:
-				s.open--
-			}
-		}
-	}
-	if more || s.open > 0 {
-		return "", false
-	}
-	stmt := strings.Join(s.lines, "\n")
-	s.lines, s.open = nil, 0
-	return stmt, true
 }
 
 // isTerminal reports whether r is a terminal.
@@ -169,39 +126,15 @@ func isTerminal(r io.Reader) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// evalConsoleLine evaluates one expression and formats its value. A call
-// of type() shows the type of its argument, as only the console can.
+// evalConsoleLine evaluates one expression (lang.EvalConsole) and
+// formats its value, or its type for a call of type().
 func evalConsoleLine(cfg *config.Module, scope *lang.Scope, line string) (string, diag.Diagnostics) {
-	expr, hds := hclsyntax.ParseExpression([]byte(line), consoleFile, hcl.InitialPos)
-	if hds.HasErrors() {
-		return "", diag.FromHCL(hds)
-	}
-	var ds diag.Diagnostics
-	refs, more := lang.ReferencesInExpr(expr)
-	ds = ds.Append(more)
-	for _, ref := range refs {
-		if ref.Kind == lang.ResourceRef && !slices.ContainsFunc(cfg.Resources(), func(r *config.Resource) bool { return r.Addr == ref.Resource }) {
-			kind := "managed resource"
-			if ref.Resource.Mode == addrs.Data {
-				kind = "data resource"
-			}
-			ds = ds.Append(diag.At(ref.Range, "Reference to undeclared resource",
-				fmt.Sprintf("A %s %q %q has not been declared in the root module.", kind, ref.Resource.Type, ref.Resource.Name)))
-		}
-	}
-	if ds.HasErrors() {
+	v, isType, ds := lang.EvalConsole(cfg, scope, line)
+	switch {
+	case ds.HasErrors():
 		return "", ds
-	}
-	if call, ok := expr.(*hclsyntax.FunctionCallExpr); ok && call.Name == "type" && len(call.Args) == 1 {
-		v, more := scope.EvalExpr(call.Args[0], cty.DynamicPseudoType)
-		if ds = ds.Append(more); ds.HasErrors() {
-			return "", ds
-		}
+	case isType:
 		return ui.FormatType(v.Type(), 0), ds
-	}
-	v, more := scope.EvalExpr(expr, cty.DynamicPseudoType)
-	if ds = ds.Append(more); ds.HasErrors() {
-		return "", ds
 	}
 	return ui.FormatValue(v, 0), ds
 }

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/rig-iac/rig/internal/ui"
@@ -28,52 +27,39 @@ func runDrift(m *Meta, args []string) int {
 	if fs.NArg() > 0 {
 		return m.argsError(fs, "Too many command line arguments", fmt.Sprintf("Unexpected argument %q: the drift command takes no positional arguments. To check another working directory, use the global -chdir option.", fs.Arg(0)))
 	}
-	f.refreshOnly = true
-	out, closeOut, ok := m.operationOutput(&f)
+	f.refreshOnly, f.listRefreshed = true, true
+	out, run, ok := m.startOperation(&f)
 	if !ok {
 		return driftFailed
 	}
-	defer closeOut()
-	if ds := checkOperationFlags(&f); ds.HasErrors() {
-		out.diagnostics(ds)
-		return driftFailed
-	}
-	f.listRefreshed = true
-	var forceStop func()
-	ctx, stop := m.interrupts.Notify(func() {
-		if forceStop != nil {
-			forceStop()
-		}
-	})
-	defer stop()
-	sess, ds := m.open(ctx, &f, "OperationTypePlan")
-	defer sess.Close()
+	defer run.end()
+	ctx := run.ctx
+	sess, ds := run.open(m, &f, "OperationTypePlan")
 	if ds.HasErrors() {
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		return driftFailed
 	}
-	forceStop = func() { sess.Providers.Stop(context.Background()) }
 	// The plan lists what it read back; nothing is recorded.
-	p, more := m.makePlan(ctx, sess, &f, out.refreshHooks())
+	p, _, more := m.makePlan(ctx, sess, &f, out)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		return driftFailed
 	}
 	report := ui.DriftReport{Drift: p.Drift, Objects: len(p.Refreshed), FailedConditions: p.FailedConditions()}
-	if out.json != nil {
+	if out.JSON != nil {
 		for _, c := range p.Drift {
-			out.json.ResourceDrift(c)
+			out.JSON.ResourceDrift(c)
 			for _, a := range ui.DriftedAttributes(c) {
-				out.json.DriftAttribute(c, a)
+				out.JSON.DriftAttribute(c, a)
 			}
 		}
-		out.json.DriftSummary(report)
+		out.JSON.DriftSummary(report)
 	}
-	if out.human {
+	if out.Human {
 		ui.RenderDrift(m.Out, report, m.renderOptions())
 	}
-	out.diagnostics(ds)
+	out.Diagnostics(ds)
 	if len(p.Drift) > 0 || report.FailedConditions > 0 {
 		return driftDetected
 	}

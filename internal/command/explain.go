@@ -9,7 +9,6 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/explain"
 	"github.com/rig-iac/rig/internal/plan"
-	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // runExplain explains what a plan does to the objects an address names,
@@ -85,9 +84,7 @@ func runExplain(m *Meta, args []string) int {
 // the plan is nil and code is the exit status.
 func (m *Meta) explainedPlan(path string, f *operationFlags) (p *plan.Plan, cfg *config.Module, code int) {
 	if path != "" {
-		m.useSavedPlanVariables(path)
-		own, _ := m.loadConfigQuiet() // for the plan's encryption, if any
-		pf, err := workdir.ReadPlan(path, own)
+		pf, err := m.readSavedPlan(path)
 		if err != nil {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a plan", "%s", err)})
 			return nil, nil, 1
@@ -101,7 +98,7 @@ func (m *Meta) explainedPlan(path string, f *operationFlags) (p *plan.Plan, cfg 
 		m.showDiagnostics(ds)
 		return nil, nil, 1
 	}
-	p, more := m.makePlan(ctx, sess, f, nil)
+	p, _, more := m.makePlan(ctx, sess, f, nil)
 	ds = ds.Append(more)
 	if ds.HasErrors() && !plan.OnlyRefusals(p, ds) {
 		// A plan whose only errors refuse protected deletions is whole:

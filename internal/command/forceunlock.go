@@ -2,13 +2,11 @@ package command
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/rig-iac/rig/internal/backend"
 	"github.com/rig-iac/rig/internal/diag"
-	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // runForceUnlock answers `rig force-unlock LOCK_ID`. rig's state locks
@@ -33,38 +31,16 @@ func runForceUnlock(m *Meta, args []string) int {
 	id := fs.Arg(0)
 	ctx := context.Background()
 	cfg, _ := m.loadConfigQuiet()
-	store, ds := m.dir().StateStore(ctx, cfg)
+	held, ds := m.dir().FindLock(ctx, cfg, id)
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	held, err := store.Lock(ctx, backend.NewLockInfo("OperationTypeInvalid"))
-	if err == nil {
-		// Nobody holds it: there is nothing to unlock.
-		_ = store.Unlock(ctx, held)
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to unlock state",
-			"The state is not locked, so there is no lock %s to unlock.", id)})
-		return 1
-	}
-	var le *backend.LockError
-	if !errors.As(err, &le) {
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to unlock state", "Checking the state lock: %s", err)})
-		return 1
-	}
-	holder := "another process"
-	if le.Info != nil {
-		if le.Info.ID != "" && le.Info.ID != id {
-			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to unlock state",
-				"The lock ID %q does not match the lock that is held:\n\n%s", id, le.Info.String())})
-			return 1
-		}
-		holder = fmt.Sprintf("%s (%s)", le.Info.Who, le.Info.Operation)
-	}
-	if typ := workdir.BackendType(cfg); typ == "http" || typ == "s3" {
-		return m.breakServerLock(ctx, store, id, le, *force)
+	if held.OnServer {
+		return m.breakServerLock(ctx, held.Store, id, held.Err, *force)
 	}
 	m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to unlock state",
-		"The lock is held by %s, which is still running: rig's state locks belong to the process holding them and are released when it exits, however it exits. Stop that process (or wait for it) instead of breaking the lock it relies on.\n\n%s", holder, le.Error())})
+		"The lock is held by %s, which is still running: rig's state locks belong to the process holding them and are released when it exits, however it exits. Stop that process (or wait for it) instead of breaking the lock it relies on.\n\n%s", held.Holder(), held.Err.Error())})
 	return 1
 }
 

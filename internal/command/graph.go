@@ -15,7 +15,6 @@ import (
 	"github.com/rig-iac/rig/internal/graphview"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
-	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // runGraph prints a Graphviz DOT graph: by default the resources and their
@@ -74,7 +73,7 @@ func runGraph(m *Meta, args []string) int {
 			m.showDiagnostics(ds)
 			return 1
 		}
-		p, more := m.makePlan(ctx, sess, &f, nil)
+		p, _, more := m.makePlan(ctx, sess, &f, nil)
 		ds = ds.Append(more)
 		if ds.HasErrors() && !plan.OnlyRefusals(p, ds) {
 			m.showDiagnostics(ds)
@@ -96,9 +95,7 @@ func runGraph(m *Meta, args []string) int {
 // graphSavedPlan draws the operations of the plan saved at path, with the
 // configuration it records.
 func (m *Meta) graphSavedPlan(path, outPath, format string) int {
-	m.useSavedPlanVariables(path)
-	cfg, _ := m.loadConfigQuiet() // for the plan's encryption, if any
-	pf, err := workdir.ReadPlan(path, cfg)
+	pf, err := m.readSavedPlan(path)
 	if err != nil {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a plan", "%s", err)})
 		return 1

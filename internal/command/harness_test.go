@@ -1,13 +1,12 @@
 package command
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -19,9 +18,6 @@ import (
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
-
-// cwdMu serializes commands: Main changes the process's working directory.
-var cwdMu sync.Mutex
 
 var idCounter atomic.Int64
 
@@ -69,23 +65,14 @@ func rig(t *testing.T, dir string, args ...string) result {
 	return rigInput(t, dir, "", args...)
 }
 
-// rigInput runs one command with the given standard input.
+// rigInput runs one command with the given standard input
+// (commandtest.Run).
 func rigInput(t *testing.T, dir, input string, args ...string) result {
 	t.Helper()
-	cwdMu.Lock()
-	defer cwdMu.Unlock()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := os.Chdir(wd); err != nil {
-			t.Fatal(err)
-		}
-	}()
-	var out, errb bytes.Buffer
-	code := Main(append([]string{"-chdir=" + dir}, args...), Streams{In: strings.NewReader(input), Out: &out, Err: &errb})
-	return result{code: code, stdout: out.String(), stderr: errb.String()}
+	r := commandtest.Run(t, func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+		return Main(args, Streams{In: stdin, Out: stdout, Err: stderr})
+	}, dir, input, args...)
+	return result{code: r.Code, stdout: r.Stdout, stderr: r.Stderr}
 }
 
 // workDir copies the files of testdata/NAME (or the given files) into a new temporary directory.

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -38,20 +37,14 @@ func runImport(m *Meta, args []string) int {
 		return 1
 	}
 
-	var forceStop func()
-	ctx, stop := m.interrupts.Notify(func() {
-		if forceStop != nil {
-			forceStop()
-		}
-	})
-	defer stop()
-	sess, ds := m.open(ctx, &f, "OperationTypeImport")
-	defer sess.Close()
+	run := m.startRun()
+	defer run.end()
+	ctx := run.ctx
+	sess, ds := run.open(m, &f, "OperationTypeImport")
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	forceStop = func() { sess.Providers.Stop(context.Background()) }
 	view := ui.NewImportView(m.Out, ui.RenderOptions{Color: m.Color})
 	var hooks plan.ImportHooks = view
 	if m.view.concise {

@@ -2,8 +2,6 @@ package command
 
 import (
 	"flag"
-	"io"
-	"os"
 
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/ui"
@@ -23,23 +21,10 @@ func addStreamFlags(fs *flag.FlagSet, f *streamFlags) {
 	addJSONIntoFlag(fs, &f.into)
 }
 
-// commandStream is the machine-readable output of a command without a
-// plan (init, get, the state and workspace commands): the version message,
-// then its diagnostics and what it tells people, as messages, on standard
-// output with -json or into a file with -json-into.
-type commandStream struct {
-	view *ui.JSONView
-	// human says the human output still goes to the terminal (-json-into).
-	human bool
-	// lines turns what the command writes on m.Out into messages.
-	lines *ui.LogLines
-	file  *os.File // the -json-into file; nil with -json
-}
-
 // startStream starts a command's JSON stream as its flags ask: with -json
 // standard output carries only the stream (and input is off); with
 // -json-into both. What the command writes on m.Out becomes messages; a
-// command that writes its own messages (m.stream.view) uses
+// command that writes its own messages (m.stream.View) uses
 // startTypedStream. It reports false after showing why it could not.
 func (m *Meta) startStream(f streamFlags) bool {
 	return m.startStreamWith(f, true)
@@ -55,52 +40,26 @@ func (m *Meta) startStreamWith(f streamFlags, convertLines bool) bool {
 	file, ds := openJSONInto(f.into, f.json)
 	if ds.HasErrors() {
 		if f.json {
-			m.stream = &commandStream{view: ui.NewJSONView(m.Out)}
-			m.stream.view.Version(version.Terraform, version.Rig)
+			m.stream, _ = ui.StartCommandStream(m.Out, nil, m.Out, false, false, version.Terraform, version.Rig)
 		}
 		m.showDiagnostics(ds)
 		return false
 	}
-	var w io.Writer
 	switch {
 	case f.json:
-		w = m.Out
-	case file != nil:
-		w = file
-	default:
-		return true
-	}
-	s := &commandStream{view: ui.NewJSONView(w), human: !f.json, file: file}
-	s.view.Version(version.Terraform, version.Rig)
-	if f.json {
 		m.Color, m.Input = false, false
+		m.stream, m.Out = ui.StartCommandStream(m.Out, nil, m.Out, false, convertLines, version.Terraform, version.Rig)
+	case file != nil:
+		m.stream, m.Out = ui.StartCommandStream(file, file, m.Out, true, convertLines, version.Terraform, version.Rig)
 	}
-	switch {
-	case convertLines && f.json:
-		s.lines = ui.NewLogLines(s.view)
-		m.Out = s.lines
-	case convertLines:
-		s.lines = ui.NewLogLines(s.view)
-		m.Out = io.MultiWriter(m.Out, s.lines)
-	case f.json:
-		m.Out = io.Discard
-	}
-	m.stream = s
 	return true
 }
 
 // endStream writes what is left of the command's lines and closes the
 // -json-into file.
 func (m *Meta) endStream() {
-	if m.stream == nil {
-		return
-	}
-	if m.stream.lines != nil {
-		m.stream.lines.Flush()
-	}
-	if m.stream.file != nil {
-		m.stream.file.Close()
-		m.stream.file = nil
+	if m.stream != nil {
+		m.stream.End()
 	}
 }
 
@@ -110,11 +69,7 @@ func (m *Meta) streamDiagnostics(ds diag.Diagnostics) (human bool) {
 	if m.stream == nil {
 		return true
 	}
-	if m.stream.lines != nil {
-		m.stream.lines.Flush() // what was said before comes first
-	}
-	m.stream.view.Diagnostics(ds, m.sources)
-	return m.stream.human
+	return m.stream.Diagnostics(ds, m.sources)
 }
 
 // writeJSONInto writes the JSON document a command prints with -json into

@@ -152,26 +152,12 @@ func (m *Meta) loginHost(command string, args []string) (string, int, bool) {
 	default:
 		return "", m.argsErrorNamed(command, "Unexpected argument", "The "+command+" command expects at most one argument: the host to log "+map[bool]string{true: "in to", false: "out of"}[command == "login"]+"."), false
 	}
-	host := strings.ToLower(args[0])
-	if invalid := host == "" || strings.ContainsAny(host, "/@?# \t") || strings.Contains(host, ":") && !validHostPort(host); invalid {
+	host, ok := getproviders.ParseHost(args[0])
+	if !ok {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Invalid hostname", "The given hostname %q is not valid: a host name, optionally with a port, is expected.", args[0])})
 		return "", 1, false
 	}
-	return getproviders.NormalizeHost(host), 0, true
-}
-
-// validHostPort reports whether s is HOST:PORT with a numeric port.
-func validHostPort(s string) bool {
-	h, p, ok := strings.Cut(s, ":")
-	if !ok || h == "" || p == "" || strings.ContainsAny(h, "/@?#: \t") {
-		return false
-	}
-	for _, r := range p {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
+	return host, 0, true
 }
 
 // argsErrorNamed is argsError for a command whose flag set is not at hand.

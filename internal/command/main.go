@@ -35,14 +35,14 @@ func Main(args []string, streams Streams) int {
 	}
 	start := time.Now()
 	m.runEnv = readRunEnv(os.Getenv)
-	if hasNoColor(args) {
+	if cliargs.HasNoColor(args) {
 		// -no-color anywhere applies from the start, to the errors of
 		// the flags before it too, as in Terraform.
 		m.Color = false
 	}
-	m.openLog(os.Getenv)
+	m.log = corelog.Open(os.Getenv, m.Err)
 	defer m.log.Close()
-	m.logStart(args)
+	cliargs.LogStart(m.log, args)
 	// The CLI configuration is read before -chdir, so that a relative
 	// TF_CLI_CONFIG_FILE is the caller's, and its problems are shown for
 	// every command, as Terraform and OpenTofu show them.
@@ -59,7 +59,7 @@ func Main(args []string, streams Streams) int {
 			}
 		case arg == "-version" || arg == "--version" || arg == "-v":
 			return runVersion(m, nil)
-		case isHelpFlag(arg):
+		case cliargs.IsHelp(arg):
 			if len(args) > 1 {
 				// `rig -help plan` is `rig plan -help`.
 				return m.run(append(args[1:], "-help"))
@@ -86,10 +86,11 @@ func Main(args []string, streams Streams) int {
 	for _, n := range notes {
 		fmt.Fprintf(streams.Err, "Warning: %s\n", n)
 	}
-	if hasNoColor(args) {
+	if cliargs.HasNoColor(args) {
 		m.Color = false
 	}
-	m.logCommand(args)
+	cliargs.LogCommand(m.log, args, isCommand, os.Getenv, corelog.String("data_dir", m.dataDir()),
+		corelog.Bool("in_automation", m.inAutomation), corelog.Bool("input_disabled_by_env", m.noInput))
 	defer m.endStream() // the end of a -json or -json-into stream
 	code := m.run(args)
 	m.log.Info("rig finished", corelog.Int("exit_code", code), corelog.Duration("elapsed", time.Since(start)))
@@ -98,20 +99,6 @@ func Main(args []string, streams Streams) int {
 	}
 	plugin.TakeCrashes() // forgotten after a success
 	return code
-}
-
-// hasNoColor reports whether -no-color is among the arguments (before any
-// "--" ending the options).
-func hasNoColor(args []string) bool {
-	for _, a := range args {
-		switch a {
-		case "--":
-			return false
-		case "-no-color", "--no-color", "-no-color=true", "--no-color=true":
-			return true
-		}
-	}
-	return false
 }
 
 // run runs the command named by args[0] (and args[1], for a command with
@@ -150,7 +137,7 @@ func (m *Meta) run(args []string) int {
 	case len(args) == 0:
 		writeGroupHelp(m.Err, name)
 		return 1
-	case isHelpFlag(args[0]):
+	case cliargs.IsHelp(args[0]):
 		writeGroupHelp(m.Out, name)
 		return 0
 	}
@@ -170,8 +157,4 @@ func didYouMean(name string, candidates []string) string {
 		return fmt.Sprintf(" Did you mean %q?", near)
 	}
 	return ""
-}
-
-func isHelpFlag(arg string) bool {
-	return arg == "-help" || arg == "--help" || arg == "-h"
 }

@@ -32,7 +32,7 @@ type Meta struct {
 	legacy workdir.LegacyState
 	// stream is the JSON stream of a command without a plan, nil without
 	// -json and -json-into (jsonstream.go).
-	stream *commandStream
+	stream *ui.CommandStream
 	// configDir is the directory the configuration is loaded from: ""
 	// for the working directory (import -config=DIR names another).
 	configDir string
@@ -51,11 +51,6 @@ type Meta struct {
 
 	// interrupts is how the command stops when interrupted.
 	interrupts *interrupt.Handler
-
-	// progress reports on the long phases of the command's operation
-	// (nil: nobody); refreshTimes are its plan's refresh times.
-	progress     *ui.PhaseProgress
-	refreshTimes refreshTracking
 
 	// runEnv is what the environment says about every command (runenv.go):
 	// the core log, the data directory, TF_IN_AUTOMATION, TF_INPUT, the
@@ -116,17 +111,6 @@ func (m *Meta) showDiagnostics(ds diag.Diagnostics) {
 		return
 	}
 	m.renderDiags(m.Err, ds)
-}
-
-// renderDiagnostics writes diagnostics in OpenTofu's boxed form, or its
-// plain form when colors are off (-no-color).
-func renderDiagnostics(w io.Writer, ds diag.Diagnostics, sources map[string][]byte, color bool) {
-	opts := ui.RenderOptions{Color: color}
-	if color {
-		_ = ui.RenderDiagnostics(w, ds, sources, opts)
-	} else {
-		_ = ui.RenderDiagnosticsPlain(w, ds, sources, opts)
-	}
 }
 
 // loadConfig loads the working directory's configuration

@@ -7,11 +7,10 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
-	"github.com/rig-iac/rig/internal/planner"
+	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/workdir"
 )
 
@@ -98,11 +97,11 @@ func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
 
 // operationOutput opens the output of an operation: human, JSON or both
 // (-json-into). The returned function closes the -json-into file.
-func (m *Meta) operationOutput(f *operationFlags) (*output, func(), bool) {
+func (m *Meta) operationOutput(f *operationFlags) (*ui.OperationView, func(), bool) {
 	into, ds := openJSONInto(f.jsonInto, f.json)
 	if ds.HasErrors() {
 		out := m.newOutput(f.json, nil)
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		return nil, nil, false
 	}
 	if into == nil {
@@ -150,34 +149,18 @@ func (m *Meta) open(ctx context.Context, f *operationFlags, lockOp string) (*wor
 // carries its own (compared with the directory's when applied).
 func allowEmpty(f *operationFlags) bool { return f.destroy || f.savedPlan || f.refreshCommand }
 
-// makePlan plans with the session's inputs and the planning flags;
-// hooks observe the refresh (nil for none).
-func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operationFlags, hooks plan.RefreshHooks) (*plan.Plan, diag.Diagnostics) {
-	var ds diag.Diagnostics
-	var replace []addrs.AbsResourceInstance
-	for _, r := range f.replace {
-		addr, err := addrs.ParseAbsResourceInstanceStr(r)
-		if err != nil {
-			ds = ds.Append(diag.Errorf("Invalid replace address", "%s", err))
-			continue
-		}
-		replace = append(replace, addr)
-	}
-	targets, more := parseTargets(f.targets, "target")
-	ds = ds.Append(more)
+// makePlan plans with the session's inputs and the planning flags; out,
+// when not nil, shows the refresh and the progress. It returns the plan's
+// refresh times, which a plan or apply records once its state is
+// persisted.
+func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operationFlags, out *ui.OperationView) (*plan.Plan, *workdir.RefreshTracking, diag.Diagnostics) {
 	if m.sources == nil {
 		m.sources = map[string][]byte{}
 	}
-	fromFiles, more := workdir.ParseTargetFiles(f.targetFiles, "target", m.sources)
-	ds = ds.Append(more)
-	targets = append(targets, fromFiles...)
-	excludes, more := parseTargets(f.excludes, "exclude")
-	ds = ds.Append(more)
-	fromFiles, more = workdir.ParseTargetFiles(f.excludeFiles, "exclude", m.sources)
-	ds = ds.Append(more)
-	excludes = append(excludes, fromFiles...)
+	sel := workdir.PlanSelection{Replace: f.replace, Targets: f.targets, Excludes: f.excludes, TargetFiles: f.targetFiles, ExcludeFiles: f.excludeFiles}
+	opts, ds := sel.Parse(m.sources)
 	if ds.HasErrors() {
-		return nil, ds
+		return nil, nil, ds
 	}
 	mode := plan.NormalMode
 	switch {
@@ -186,16 +169,19 @@ func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operation
 	case f.refreshOnly:
 		mode = plan.RefreshOnlyMode
 	}
-	m.refreshTimes = m.loadRefreshTimes(sess, f)
-	var scope *planner.RefreshScope
+	refresh := sess.RefreshTracking(workdir.RefreshFlags{Changed: f.refreshChanged, Set: f.refreshSet, ListOnly: f.listRefreshed})
 	if f.refresh {
-		scope = m.refreshTimes.scope(m.refreshTimes.changed && mode == plan.NormalMode, sess.RefreshMaxAge)
+		opts.RefreshScope = refresh.Scope(mode)
 	}
-	endProgress := m.beginPlanProgress(sess, f, mode)
-	p, more := sess.Plan(ctx, workdir.PlanOptions{Mode: mode, Replace: replace, Targets: targets, Excludes: excludes,
-		SkipRefresh: !f.refresh, Hooks: hooks, RefreshScope: scope})
+	var progress *ui.PhaseProgress
+	if out != nil {
+		opts.Hooks, progress = out.RefreshHooks(), out.Progress
+	}
+	endProgress := beginPlanProgress(progress, sess, f, mode)
+	opts.Mode, opts.SkipRefresh = mode, !f.refresh
+	p, more := sess.Plan(ctx, opts)
 	endProgress()
-	return p, ds.Append(more)
+	return p, refresh, ds.Append(more)
 }
 
 // checkOperationFlags reports combinations of operation flags that
@@ -215,21 +201,6 @@ func checkOperationFlags(f *operationFlags) diag.Diagnostics {
 		ds = ds.Append(diag.Errorf("Unsupported combination of options", "The -replace option is not allowed with -refresh-only, because a refresh-only run cannot change any object."))
 	}
 	return ds
-}
-
-// parseTargets parses the addresses given to -target or -exclude (flag).
-func parseTargets(addrsGiven []string, flag string) ([]addrs.Target, diag.Diagnostics) {
-	var ds diag.Diagnostics
-	var out []addrs.Target
-	for _, s := range addrsGiven {
-		t, err := addrs.ParseTargetStr(s)
-		if err != nil {
-			ds = ds.Append(diag.Errorf("Invalid "+flag+" address", "%s", err))
-			continue
-		}
-		out = append(out, t)
-	}
-	return out, ds
 }
 
 // warningf builds a warning diagnostic without a source range.

@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
@@ -91,19 +90,7 @@ func runOutput(m *Meta, args []string) int {
 		m.showDiagnostics(diag.Diagnostics{noOutputsWarning})
 		return 0
 	}
-	names := make([]string, 0, len(s.Outputs))
-	for n := range s.Outputs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		o := s.Outputs[n]
-		if o.Sensitive && !m.view.showSensitive {
-			fmt.Fprintf(m.Out, "%s = <sensitive>\n", n)
-			continue
-		}
-		fmt.Fprintf(m.Out, "%s = %s\n", n, ui.FormatValue(o.Value, 0))
-	}
+	_ = ui.RenderOutputs(m.Out, s.Outputs, ui.RenderOptions{ShowSensitive: m.view.showSensitive})
 	return 0
 }
 

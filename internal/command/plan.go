@@ -1,10 +1,10 @@
 package command
 
 import (
-	"context"
 	"fmt"
 	"time"
 
+	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan/planfile"
 	"github.com/rig-iac/rig/internal/planner"
@@ -30,37 +30,23 @@ func runPlan(m *Meta, args []string) int {
 	if fs.NArg() > 0 {
 		return m.argsError(fs, "Too many command line arguments", fmt.Sprintf("Unexpected argument %q: the plan command takes no positional arguments. To plan in another working directory, use the global -chdir option.", fs.Arg(0)))
 	}
-	out, closeOut, ok := m.operationOutput(&f)
+	out, run, ok := m.startOperation(&f)
 	if !ok {
 		return 1
 	}
-	defer closeOut()
-	if ds := checkOperationFlags(&f); ds.HasErrors() {
-		out.diagnostics(ds)
-		return 1
-	}
-	var forceStop func()
-	ctx, stop := m.interrupts.Notify(func() {
-		if forceStop != nil {
-			forceStop()
-		}
-	})
-	defer stop()
-
-	sess, ds := m.open(ctx, &f, "OperationTypePlan")
-	defer sess.Close()
+	defer run.end()
+	ctx := run.ctx
+	sess, ds := run.open(m, &f, "OperationTypePlan")
 	if ds.HasErrors() {
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		return 1
 	}
-	// A second interrupt asks the providers to stop (StopProvider).
-	forceStop = func() { sess.Providers.Stop(context.Background()) }
-	_, cutOff := m.reportCutOffCreates()
-	out.diagnostics(cutOff)
+	_, cutOff := m.dir().CutOffCreates()
+	out.Diagnostics(cutOff)
 	var generated []planner.GeneratedResource
 	if genOut != "" {
 		if f.destroy || f.refreshOnly {
-			out.diagnostics(ds.Append(diag.Errorf("Invalid generate-config-out flag",
+			out.Diagnostics(ds.Append(diag.Errorf("Invalid generate-config-out flag",
 				"Config can only be generated during a normal plan operation, and not during a refresh-only or destroy plan.")))
 			return 1
 		}
@@ -68,50 +54,50 @@ func runPlan(m *Meta, args []string) int {
 		generated, more = sess.GenerateConfig(ctx, genOut)
 		m.sources = sess.Sources
 		if ds = ds.Append(more); ds.HasErrors() {
-			out.diagnostics(ds)
+			out.Diagnostics(ds)
 			return 1
 		}
 	}
 	started := time.Now()
-	p, more := m.makePlan(ctx, sess, &f, out.refreshHooks())
+	p, refresh, more := m.makePlan(ctx, sess, &f, out)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		if !m.showRefusedPlan(ctx, out, sess, p, ds) {
-			out.erroredPlan(ctx, p, sess.Providers)
+			out.ErroredPlan(ctx, p, sess.Providers)
 		}
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		return 1
 	}
 	note, more := sess.KeepPlanTimeline(f.timeline, started)
 	ds = ds.Append(more)
-	if err := m.recordRefreshTimes(p, sess.State, false); err != nil {
+	if err := refresh.Record(p, sess.State, false); err != nil {
 		ds = ds.Append(warningf("Failed to record refresh times", "%s", err))
 	}
-	out.diagnostics(ui.TargetingWarning(p))
+	out.Diagnostics(ui.TargetingWarning(p))
 	schemas := ui.PlanSchemas(ctx, sess.Providers, p)
-	order := orderPlan(p, sess.Config)
-	out.plan(p, schemas, order)
-	g, more := order.wait()
+	order := ui.StartOrder(p, apply.OrderOptions{Config: sess.Config})
+	out.Plan(p, schemas, order)
+	g, more := order.Wait()
 	m.dir().LogGraph(g)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		return 1
 	}
-	out.diagnostics(ds)
+	out.Diagnostics(ds)
 	if len(generated) > 0 && !f.json && !m.inAutomation {
 		fmt.Fprintf(m.Out, "\n─────────────────────────────────────────────────────────────────────────────\n\nrig has generated configuration and written it to %s. Please review the\nconfiguration and edit it as necessary before adding it to version control.\n", genOut)
 	}
 	if f.out != "" {
 		pf := &planfile.File{Plan: p, Config: sess.Config.Sources, StateLineage: sess.State.Lineage, StateSerial: sess.State.Serial, Workspace: sess.Workspace}
 		if err := workdir.WritePlan(f.out, pf, sess.Config); err != nil {
-			out.diagnostics(ds.Append(err))
+			out.Diagnostics(ds.Append(diag.FromError(err)))
 			return 1
 		}
 		// As OpenTofu, a plan with nothing to apply (only check results,
 		// say) is saved without telling how to apply it.
 		if !m.inAutomation && p.HasChanges() {
-			out.savedPlan(f.out, len(generated) > 0)
+			out.SavedPlan(f.out, len(generated) > 0)
 		}
 	}
 	if f.out == "" && !f.json && p.HasChanges() && !m.inAutomation {

@@ -16,11 +16,10 @@ func useProgressInterval(p *ui.PhaseProgress, sess *workdir.Session) {
 	}
 }
 
-// beginPlanProgress starts reporting on a plan in mode: its refresh of
+// beginPlanProgress starts reporting to p (nil: nobody) on a plan in mode: its refresh of
 // the recorded objects (unless -refresh=false), then its planning. The
 // function returned ends it.
-func (m *Meta) beginPlanProgress(sess *workdir.Session, f *operationFlags, mode plan.Mode) func() {
-	p := m.progress
+func beginPlanProgress(p *ui.PhaseProgress, sess *workdir.Session, f *operationFlags, mode plan.Mode) func() {
 	if p == nil {
 		return func() {}
 	}

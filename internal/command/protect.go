@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/state"
@@ -17,11 +17,11 @@ import (
 // ones marked, so that the reader sees why each destroy was planned.
 // It reports whether it did; other failed plans are shown as far as
 // they got (output.erroredPlan).
-func (m *Meta) showRefusedPlan(ctx context.Context, out *output, sess *workdir.Session, p *plan.Plan, ds diag.Diagnostics) bool {
+func (m *Meta) showRefusedPlan(ctx context.Context, out *ui.OperationView, sess *workdir.Session, p *plan.Plan, ds diag.Diagnostics) bool {
 	if !plan.OnlyRefusals(p, ds) {
 		return false
 	}
-	out.plan(p, ui.PlanSchemas(ctx, sess.Providers, p), orderPlan(p, sess.Config))
+	out.Plan(p, ui.PlanSchemas(ctx, sess.Providers, p), ui.StartOrder(p, apply.OrderOptions{Config: sess.Config}))
 	return true
 }
 
@@ -35,32 +35,16 @@ func runStateUnprotect(m *Meta, args []string) int {
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
-	if fs.NArg() != 1 {
-		return m.argsError(fs, "Invalid number of arguments", "The state unprotect command expects exactly one argument: the address of a resource instance.")
-	}
-	addr, err := addrs.ParseAbsResourceInstanceStr(fs.Arg(0))
-	if err == nil && addr.Resource.Resource.Mode != addrs.Managed {
-		err = fmt.Errorf("%s is a data resource: only managed resources are protected", addr)
-	}
-	if err != nil {
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Invalid resource instance address", "%s", err)})
-		return 1
+	addr, code, ok := m.oneManagedInstance(fs, "are protected")
+	if !ok {
+		return code
 	}
 	return m.modifyState(*lock, *lockTimeout, func(s *state.State) (bool, diag.Diagnostics) {
-		oa := addrs.ObjectAddr{Instance: addr}
-		obj := s.Object(oa)
-		if obj == nil {
-			return false, diag.Diagnostics{diag.Errorf("No such resource instance",
-				"There is no resource instance in the state with the address %s.", addr)}
+		setAt, ds := workdir.Unprotect(s, addr)
+		if ds.HasErrors() {
+			return false, ds
 		}
-		if obj.PreventDestroy == "" {
-			return false, diag.Diagnostics{diag.Errorf("Resource instance is not protected",
-				"The state records no prevent_destroy for %s, so there is nothing to lift.", addr)}
-		}
-		cp := *obj
-		cp.PreventDestroy = ""
-		s.SetObject(oa, &cp, s.ObjectProvider(addr))
-		fmt.Fprintf(m.Out, "Resource instance %s is no longer protected: the prevent_destroy set at %s is lifted.\n", addr, obj.PreventDestroy)
+		fmt.Fprintf(m.Out, "Resource instance %s is no longer protected: the prevent_destroy set at %s is lifted.\n", addr, setAt)
 		return true, nil
 	})
 }

@@ -2,9 +2,7 @@ package command
 
 import (
 	"fmt"
-	"sort"
 
-	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/workdir"
 )
 
@@ -32,17 +30,8 @@ func runProviders(m *Meta, args []string) int {
 	s, more := m.currentState()
 	ds = ds.Append(more)
 	if s != nil && len(s.Resources) > 0 {
-		seen := map[addrs.Provider]bool{}
-		var inState []string
-		for _, r := range s.Resources {
-			if p := r.ProviderConfig.Provider; !seen[p] {
-				seen[p] = true
-				inState = append(inState, p.String())
-			}
-		}
-		sort.Strings(inState)
 		fmt.Fprint(m.Out, "\nProviders required by state:\n\n")
-		for _, p := range inState {
+		for _, p := range workdir.StateProviders(s) {
 			fmt.Fprintf(m.Out, "    provider[%s]\n", p)
 		}
 	}

@@ -4,11 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"slices"
 	"strings"
 
-	"github.com/rig-iac/rig/internal/addrs"
-	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/getproviders"
 	"github.com/rig-iac/rig/internal/workdir"
 )
@@ -68,22 +65,8 @@ func runProvidersLock(m *Meta, args []string) int {
 		return 1
 	}
 	if fs.NArg() > 0 {
-		var only []getproviders.Requirement
-		for _, arg := range fs.Args() {
-			p, err := addrs.ParseProviderSource(arg)
-			if err != nil {
-				ds = ds.Append(diag.Errorf("Invalid provider argument", "The argument %q is not a valid provider source address: %s.", arg, err))
-				continue
-			}
-			p = m.dir().RegistryHosts().Provider(p)
-			i := slices.IndexFunc(reqs, func(r getproviders.Requirement) bool { return r.Provider == p })
-			if i < 0 {
-				ds = ds.Append(diag.Errorf("Invalid provider argument", "The provider %s is not required by the current configuration.", p))
-				continue
-			}
-			only = append(only, reqs[i])
-		}
-		reqs = only
+		reqs, more = m.dir().SelectRequirements(reqs, fs.Args())
+		ds = ds.Append(more)
 	}
 	sources, more := m.dir().PackageSources(f.fsMirrors, f.netMirror)
 	if ds = ds.Append(more); ds.HasErrors() {

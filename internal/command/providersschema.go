@@ -46,9 +46,7 @@ func runProvidersSchema(m *Meta, args []string) int {
 	s, more := m.currentState()
 	ds = ds.Append(more)
 	if s != nil {
-		for _, r := range s.Resources {
-			used = append(used, r.ProviderConfig.Provider)
-		}
+		used = append(used, workdir.StateProviders(s)...)
 	}
 	slices.SortFunc(used, addrs.Provider.Compare)
 	used = slices.Compact(used)

@@ -67,11 +67,11 @@ func runQuery(m *Meta, args []string) int {
 	var hooks plan.QueryHooks = human
 	var jsonView *ui.QueryJSONView
 	if m.stream != nil && stream.json {
-		jsonView = &ui.QueryJSONView{View: m.stream.view, Generated: map[string][]plan.GeneratedQueryResource{}}
+		jsonView = &ui.QueryJSONView{View: m.stream.View, Generated: map[string][]plan.GeneratedQueryResource{}}
 		hooks = generatingHooks{QueryHooks: jsonView, into: jsonView.Generated, on: *genOut != ""}
 	}
 	results, more := planner.Query(ctx, sess.Config, sess.State, sess.Providers, lists, planner.QueryOptions{
-		Options:         planner.Options{Variables: sess.Variables, Workspace: sess.Workspace, Dependencies: sess.Dependencies, Cwd: sess.Cwd, MaxInstances: sess.MaxInstances},
+		Options:         planner.Options{Variables: sess.Variables, Env: sess.Env, Dependencies: sess.Dependencies},
 		IncludeResource: *genOut != "",
 		Hooks:           hooks,
 	})

@@ -19,10 +19,10 @@ type recoverOutput struct {
 
 func newRecoverOutput(m *Meta) recoverOutput {
 	if m.stream != nil {
-		if m.stream.human {
-			return recoverOutput{w: m.Out, json: m.stream.view}
+		if m.stream.Human {
+			return recoverOutput{w: m.Out, json: m.stream.View}
 		}
-		return recoverOutput{json: m.stream.view}
+		return recoverOutput{json: m.stream.View}
 	}
 	return recoverOutput{w: m.Out}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
@@ -117,9 +116,7 @@ func (o showOutput) wantsJSON() bool { return o.json || o.into != "" }
 // state file instead, as a positional argument may be.
 func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 	ctx := context.Background()
-	m.useSavedPlanVariables(path)
-	cfg, _ := m.loadConfigQuiet() // for the plan's encryption, if any
-	pf, err := workdir.ReadPlan(path, cfg)
+	pf, err := m.readSavedPlan(path)
 	if err != nil {
 		if orState {
 			if data, rerr := os.ReadFile(path); rerr == nil {
@@ -143,11 +140,7 @@ func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a plan", "%s", err)})
 			return 1
 		}
-		jsonformat.AddConfigSchemas(schemas, cfg, func(p addrs.Provider) (*provider.Schemas, bool) {
-			s, ds := set.Schemas(ctx, p)
-			return s, !ds.HasErrors()
-		})
-		b, err := ui.MarshalPlanJSON(pf.Plan, schemas, ui.JSONOptions{Version: version.Terraform, Config: jsonformat.NewConfig(cfg, schemas)})
+		b, err := ui.MarshalPlanJSON(pf.Plan, schemas, ui.JSONOptions{Version: version.Terraform, Config: jsonformat.NewConfigFromSet(ctx, cfg, schemas, set)})
 		if err != nil {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to encode plan", "%s", err)})
 			return 1
@@ -163,8 +156,9 @@ func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 	}
 	opts := m.renderOptions()
 	_ = ui.RenderPlan(m.Out, pf.Plan, schemas, opts)
-	if g, ds := apply.Order(pf.Plan); !ds.HasErrors() && pf.Plan.HasChanges() {
-		ui.RenderOrder(m.Out, g, provisionersOf(pf.Plan, m.dir().PlannedConfig(pf), g), opts)
+	order := ui.StartOrder(pf.Plan, apply.OrderOptions{Config: m.dir().PlannedConfig(pf)})
+	if _, ds := order.Wait(); !ds.HasErrors() && pf.Plan.HasChanges() {
+		ui.RenderWaves(m.Out, order.Waves(), opts)
 	}
 	return 0
 }
@@ -208,12 +202,7 @@ func (m *Meta) showConfig(out showOutput) int {
 	}
 	set := provider.NewSet(m.dir().ProviderFactories())
 	defer set.Close()
-	schemas := ui.ProviderSchemas{}
-	jsonformat.AddConfigSchemas(schemas, cfg, func(p addrs.Provider) (*provider.Schemas, bool) {
-		s, more := set.Schemas(context.Background(), p)
-		return s, !more.HasErrors()
-	})
-	return m.showConfigSummary(out, jsonformat.NewConfig(cfg, schemas), ds)
+	return m.showJSON(out, jsonformat.NewConfigFromSet(context.Background(), cfg, ui.ProviderSchemas{}, set), "Failed to marshal configuration to JSON", ds)
 }
 
 // showModule prints the module in dir alone, as OpenTofu's show -module
@@ -229,23 +218,15 @@ func (m *Meta) showModule(out showOutput, dir string) int {
 		return 1
 	}
 	mod.Children = map[string]*config.Module{}
-	b, err := json.Marshal(jsonformat.NewStandaloneModule(mod))
-	if err != nil {
-		m.showDiagnostics(ds.Append(diag.Errorf("Failed to marshal module contents to JSON", "%s", err)))
-		return 1
-	}
-	m.showDiagnostics(ds)
-	if _, more := out.document(b); more.HasErrors() {
-		m.showDiagnostics(more)
-		return 1
-	}
-	return 0
+	return m.showJSON(out, jsonformat.NewStandaloneModule(mod), "Failed to marshal module contents to JSON", ds)
 }
 
-func (m *Meta) showConfigSummary(out showOutput, summary *jsonformat.Config, ds diag.Diagnostics) int {
-	b, err := json.Marshal(summary)
+// showJSON shows ds, then writes v as a JSON document where out says
+// (failure is the summary of the error when v cannot be encoded).
+func (m *Meta) showJSON(out showOutput, v any, failure string, ds diag.Diagnostics) int {
+	b, err := json.Marshal(v)
 	if err != nil {
-		m.showDiagnostics(ds.Append(diag.Errorf("Failed to marshal configuration to JSON", "%s", err)))
+		m.showDiagnostics(ds.Append(diag.Errorf(failure, "%s", err)))
 		return 1
 	}
 	m.showDiagnostics(ds)

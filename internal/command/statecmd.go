@@ -1,14 +1,12 @@
 package command
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/provider"
-	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/version"
 	"github.com/rig-iac/rig/internal/workdir"
@@ -38,7 +36,7 @@ func runStateList(m *Meta, args []string) int {
 		addr := inst.String()
 		fmt.Fprintln(m.Out, addr)
 		if m.stream != nil {
-			m.stream.view.Message(addr, "resource_address", nil)
+			m.stream.View.Message(addr, "resource_address", nil)
 		}
 	}
 	return 0
@@ -82,25 +80,16 @@ func runStateShow(m *Meta, args []string) int {
 	defer set.Close()
 	schemas := ui.StateSchemas(context.Background(), set, s)
 	if *jsonOut || jsonInto != "" {
-		// A state with this instance alone, its current object in the root
-		// module's place for its module, as OpenTofu prints it.
-		one := state.New()
-		one.Lineage, one.TerraformVersion = "", version.Terraform
-		one.SetObject(addrs.ObjectAddr{Instance: addr}, s.Object(addrs.ObjectAddr{Instance: addr}), s.ObjectProvider(addr))
-		b, err := ui.MarshalStateJSON(one, schemas, ui.JSONOptions{Version: version.Terraform})
+		doc, err := ui.MarshalStateInstanceJSON(s, addr, schemas, ui.JSONOptions{Version: version.Terraform}, version.Rig)
 		if err != nil {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to marshal state to json", "Error while marshalling state to json: %s", err)})
 			return 1
 		}
-		// OpenTofu's stream starts with its version message, then the state.
-		var doc bytes.Buffer
-		ui.NewJSONView(&doc).Version(version.Terraform, version.Rig)
-		doc.Write(b)
 		if *jsonOut {
-			fmt.Fprintln(m.Out, doc.String())
+			fmt.Fprintln(m.Out, string(doc))
 			return 0
 		}
-		if ds := writeJSONInto(jsonInto, doc.Bytes()); ds.HasErrors() {
+		if ds := writeJSONInto(jsonInto, doc); ds.HasErrors() {
 			m.showDiagnostics(ds)
 			return 1
 		}

@@ -76,20 +76,7 @@ func runStateRm(m *Meta, args []string) int {
 		targets = append(targets, t)
 	}
 	return m.modifyState(*lock, *lockTimeout, func(s *state.State) (bool, diag.Diagnostics) {
-		var ds diag.Diagnostics
-		var removed []addrs.ObjectAddr
-		for _, t := range targets {
-			n := 0
-			for _, oa := range s.Objects() {
-				if t.Matches(oa) {
-					removed = append(removed, oa)
-					n++
-				}
-			}
-			if n == 0 {
-				ds = ds.Append(workdir.NoStateMatch(t.String()))
-			}
-		}
+		instances, ds := workdir.RemoveObjects(s, targets, *dry)
 		if ds.HasErrors() {
 			return false, ds
 		}
@@ -97,18 +84,11 @@ func runStateRm(m *Meta, args []string) int {
 		if *dry {
 			verb = "Would remove"
 		}
-		instances := map[addrs.AbsResourceInstance]bool{}
-		for _, oa := range removed {
-			if !instances[oa.Instance] {
-				fmt.Fprintf(m.Out, "%s %s\n", verb, oa.Instance)
-			}
-			instances[oa.Instance] = true
+		for _, inst := range instances {
+			fmt.Fprintf(m.Out, "%s %s\n", verb, inst)
 		}
 		if *dry {
 			return false, ds
-		}
-		for _, oa := range removed {
-			s.SetObject(oa, nil, addrs.AbsProviderConfig{})
 		}
 		fmt.Fprintf(m.Out, "Successfully removed %d resource instance(s).\n", len(instances))
 		return true, ds
@@ -164,44 +144,40 @@ func setTainted(m *Meta, name string, args []string, tainted bool) int {
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
+	addr, code, ok := m.oneManagedInstance(fs, "can be tainted")
+	if !ok {
+		return code
+	}
+	return m.modifyState(*lock, *lockTimeout, func(s *state.State) (bool, diag.Diagnostics) {
+		changed, ds := workdir.SetTainted(s, addr, tainted, *allowMissing)
+		switch {
+		case !changed:
+		case tainted:
+			fmt.Fprintf(m.Out, "Resource instance %s has been marked as tainted.\n", addr)
+		default:
+			fmt.Fprintf(m.Out, "Resource instance %s has been successfully untainted.\n", addr)
+		}
+		return changed, ds
+	})
+}
+
+// oneManagedInstance parses the one argument of fs, the address of a
+// managed resource instance (taint, untaint, state unprotect); the error
+// for a data resource ends "only managed resources " + what. When not ok,
+// code is the exit status.
+func (m *Meta) oneManagedInstance(fs *flag.FlagSet, what string) (addrs.AbsResourceInstance, int, bool) {
 	if fs.NArg() != 1 {
-		return m.argsError(fs, "Invalid number of arguments", "The "+name+" command expects exactly one argument: the address of a resource instance.")
+		return addrs.AbsResourceInstance{}, m.argsError(fs, "Invalid number of arguments", "The "+fs.Name()+" command expects exactly one argument: the address of a resource instance."), false
 	}
 	addr, err := addrs.ParseAbsResourceInstanceStr(fs.Arg(0))
 	if err == nil && addr.Resource.Resource.Mode != addrs.Managed {
-		err = fmt.Errorf("%s is a data resource: only managed resources can be tainted", addr)
+		err = fmt.Errorf("%s is a data resource: only managed resources %s", addr, what)
 	}
 	if err != nil {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Invalid resource instance address", "%s", err)})
-		return 1
+		return addrs.AbsResourceInstance{}, 1, false
 	}
-	return m.modifyState(*lock, *lockTimeout, func(s *state.State) (bool, diag.Diagnostics) {
-		oa := addrs.ObjectAddr{Instance: addr}
-		obj := s.Object(oa)
-		if obj == nil {
-			if *allowMissing {
-				return false, diag.Diagnostics{{Severity: diag.Warning, Summary: "No such resource instance",
-					Detail: fmt.Sprintf("Resource instance %s was not found, but this is not an error because -allow-missing was set.", addr)}}
-			}
-			return false, diag.Diagnostics{diag.Errorf("No such resource instance",
-				"There is no resource instance in the state with the address %s. If the resource configuration has just been added, you must run \"rig apply\" once to create the corresponding instance(s) before they can be %sed.", addr, name)}
-		}
-		if !tainted && obj.Status != state.Tainted {
-			return false, diag.Diagnostics{diag.Errorf("Resource instance is not tainted", "Resource instance %s is not currently tainted, and so it cannot be untainted.", addr)}
-		}
-		cp := *obj
-		cp.Status = state.Ready
-		if tainted {
-			cp.Status = state.Tainted
-		}
-		s.SetObject(oa, &cp, s.ObjectProvider(addr))
-		if tainted {
-			fmt.Fprintf(m.Out, "Resource instance %s has been marked as tainted.\n", addr)
-		} else {
-			fmt.Fprintf(m.Out, "Resource instance %s has been successfully untainted.\n", addr)
-		}
-		return true, nil
-	})
+	return addr, 0, true
 }
 
 func runStateReplaceProvider(m *Meta, args []string) int {
@@ -226,12 +202,7 @@ func runStateReplaceProvider(m *Meta, args []string) int {
 		return 1
 	}
 	return m.modifyState(*lock, *lockTimeout, func(s *state.State) (bool, diag.Diagnostics) {
-		var matched []*state.Resource
-		for _, ra := range s.ResourceAddrs() {
-			if r := s.Resources[ra]; r.ProviderConfig.Provider == from {
-				matched = append(matched, r)
-			}
-		}
+		matched := workdir.ResourcesOfProvider(s, from)
 		if len(matched) == 0 {
 			fmt.Fprintln(m.Out, "No matching resources found.")
 			return false, nil

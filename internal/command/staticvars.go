@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 
+	"github.com/rig-iac/rig/internal/plan/planfile"
 	"github.com/rig-iac/rig/internal/workdir"
 )
 
@@ -29,12 +30,12 @@ func (m *Meta) staticAsk(name, description string) (string, error) {
 	return m.askVariable(name, description)
 }
 
-// useSavedPlanVariables takes the root variables of the saved plan at
-// path, when it can be read without the configuration (it is not
-// encrypted), so that loading the configuration evaluates module sources
-// and the backend with them rather than asking for them.
-func (m *Meta) useSavedPlanVariables(path string) {
-	if pf, err := workdir.ReadPlan(path, nil); err == nil {
-		m.dir().UseSavedPlanVariables(pf.Plan.Variables)
-	}
+// readSavedPlan reads the plan saved at path with the root variables it
+// records (workdir.Dir.UseSavedPlanFileVariables) and the working
+// directory's configuration, which says how the plan is encrypted and
+// whose files are the sources of the diagnostics shown after.
+func (m *Meta) readSavedPlan(path string) (*planfile.File, error) {
+	m.dir().UseSavedPlanFileVariables(path)
+	cfg, _ := m.loadConfigQuiet()
+	return workdir.ReadPlan(path, cfg)
 }

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 
@@ -73,29 +72,12 @@ func runTest(m *Meta, args []string) int {
 	}
 	m.Input = false
 
-	cfg, ds := m.loadCheckedConfig()
-	files, more := config.LoadTestFiles(".", f.testDir)
-	ds = ds.Append(more)
-	if m.sources == nil {
-		m.sources = map[string][]byte{}
-	}
-	for _, tf := range files {
-		m.sources[tf.Path] = tf.Source
-	}
-	files, more = config.FilterTestFiles(files, f.filter)
-	ds = ds.Append(more)
-	if !ds.HasErrors() {
-		ds = ds.Append(m.dir().CheckProviders(cfg))
-	}
-	vars, varFiles, more := m.dir().TestVariables(cfg, f.vars, f.testDir)
-	ds = ds.Append(more)
-	maps.Copy(m.sources, varFiles)
-	cwd, more := m.dir().Cwd()
-	ds = ds.Append(more)
+	opts, sources, ds := m.dir().TestSuite(f.vars, f.testDir, f.filter)
+	m.sources = sources
 
 	reporter, sources := m.testReporter(&f, into)
 	if ds.HasErrors() {
-		m.testSetupFailed(&f, into, ds, sources)
+		m.showTestSetupWarnings(&f, into, ds, sources)
 		return 1
 	}
 	m.showTestSetupWarnings(&f, into, ds, sources)
@@ -103,11 +85,10 @@ func runTest(m *Meta, args []string) int {
 	stop, cancel := make(chan struct{}), make(chan struct{})
 	stopSignals := interrupt.Twice(stop, cancel)
 	defer stopSignals()
-	res := testrun.Run(context.Background(), testrun.Options{
-		Config: cfg, Files: files, LoadModule: m.dir().TestModuleLoader(), Factories: m.dir().ProviderFactories(),
-		Variables: vars, Provisioners: workdir.Provisioners(), Parallelism: f.parallelism, RunParallelism: f.runParallelism, Verbose: f.verbose,
-		Workspace: m.dir().Workspace(), Cwd: cwd, Reporter: &testreport.StateSaver{Next: reporter, Save: m.dir().SaveErroredTestState}, Stop: stop, Cancel: cancel,
-	})
+	opts.Parallelism, opts.RunParallelism, opts.Verbose = f.parallelism, f.runParallelism, f.verbose
+	opts.Reporter = &testreport.StateSaver{Next: reporter, Save: m.dir().SaveErroredTestState}
+	opts.Stop, opts.Cancel = stop, cancel
+	res := testrun.Run(context.Background(), opts)
 	if f.junitXML != "" {
 		var buf bytes.Buffer
 		if err := testreport.WriteJUnit(&buf, res, sources, stopped(stop)); err == nil {
@@ -152,12 +133,8 @@ func (m *Meta) testReporter(f *testFlags, into io.Writer) (testrun.Reporter, map
 	return reps, sources
 }
 
-// testSetupFailed reports the diagnostics that stop the suite before it starts.
-func (m *Meta) testSetupFailed(f *testFlags, into io.Writer, ds diag.Diagnostics, sources map[string][]byte) {
-	m.showTestSetupWarnings(f, into, ds, sources)
-}
-
-// showTestSetupWarnings reports the diagnostics found before the suite runs.
+// showTestSetupWarnings reports the diagnostics found before the suite
+// runs, or that stop it before it starts.
 func (m *Meta) showTestSetupWarnings(f *testFlags, into io.Writer, ds diag.Diagnostics, sources map[string][]byte) {
 	if len(ds) == 0 {
 		return

@@ -100,32 +100,16 @@ func (m *Meta) renderOptions() ui.RenderOptions {
 	return ui.RenderOptions{Color: m.Color, ShowSensitive: m.view.showSensitive}
 }
 
-// condenseOptions are the diagnostics options the view flags select.
-func (m *Meta) condenseOptions() ui.CondenseOptions {
-	return ui.CondenseOptions{
-		ConsolidateWarnings: !m.view.splitWarnings,
-		ConsolidateErrors:   m.view.consolidateErrors,
-		CompactWarnings:     m.view.compactWarnings,
-	}
-}
-
 // renderDiags writes diagnostics for people, filtered and condensed as the
-// view options say: deprecation warnings left out, similar ones
-// consolidated, only warnings shown compact.
+// view options say (ui.DiagnosticsView), unless the JSON stream alone
+// shows them.
 func (m *Meta) renderDiags(w io.Writer, ds diag.Diagnostics) {
 	if !m.streamDiagnostics(ds) {
 		return
 	}
-	ds = ui.FilterDeprecations(ds, m.view.deprecation)
-	if len(ds) == 0 {
-		return
-	}
-	opts := m.condenseOptions()
-	if opts.CompactWarnings && ui.OnlyWarnings(ds) {
-		_ = ui.RenderWarningsCompact(w, ds, "rig", ui.RenderOptions{Color: m.Color}, opts)
-		return
-	}
-	renderDiagnostics(w, ui.Condense(ds, opts), m.sources, m.Color)
+	ui.DiagnosticsView{Color: m.Color, Deprecation: m.view.deprecation, Condense: ui.CondenseOptions{
+		ConsolidateWarnings: !m.view.splitWarnings, ConsolidateErrors: m.view.consolidateErrors, CompactWarnings: m.view.compactWarnings,
+	}}.Show(w, ds, m.sources)
 }
 
 // addJSONIntoFlag defines -json-into, which sends a command's

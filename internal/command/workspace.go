@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/rig-iac/rig/internal/backend"
@@ -51,7 +50,7 @@ func runWorkspaceList(m *Meta, args []string) int {
 	}
 	current := m.dir().Workspace()
 	if m.stream != nil {
-		m.stream.view.Message("list of workspaces", "workspace_list", map[string]any{"workspaces": names, "current_workspace": current})
+		m.stream.View.Message("list of workspaces", "workspace_list", map[string]any{"workspaces": names, "current_workspace": current})
 	}
 	for _, n := range names {
 		mark := "  "
@@ -130,22 +129,8 @@ func runWorkspaceNew(m *Meta, args []string) int {
 	if !ok {
 		return 1
 	}
-	ctx := context.Background()
-	names, err := b.Workspaces(ctx)
-	if err != nil {
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to list workspaces", "%s", err)})
-		return 1
-	}
-	if slices.Contains(names, name) {
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q already exists", name), "")})
-		return 1
-	}
-	if ds := m.dir().CreateWorkspace(ctx, b, name, workdir.LockOptions{Lock: lock, Timeout: lockTimeout}, initial); ds.HasErrors() {
+	if ds := m.dir().NewWorkspace(context.Background(), b, name, workdir.LockOptions{Lock: lock, Timeout: lockTimeout}, initial); ds.HasErrors() {
 		m.showDiagnostics(ds)
-		return 1
-	}
-	if err := m.dir().SelectWorkspace(name); err != nil {
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to select workspace", "%s", err)})
 		return 1
 	}
 	fmt.Fprintf(m.Out, "Created and switched to workspace %q!\n\nYou're now on a new, empty workspace. Workspaces isolate their state,\nso if you run \"rig plan\" rig will not see any existing state\nfor this configuration.\n", name)
@@ -166,25 +151,8 @@ func runWorkspaceSelect(m *Meta, args []string) int {
 	if !ok {
 		return 1
 	}
-	ctx := context.Background()
-	names, err := b.Workspaces(ctx)
-	if err != nil {
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to list workspaces", "%s", err)})
-		return 1
-	}
-	if !slices.Contains(names, name) {
-		if !*orCreate {
-			m.showDiagnostics(diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q doesn't exist.", name),
-				"You can create this workspace with the \"new\" subcommand or include the \"-or-create\" flag with the \"select\" subcommand.")})
-			return 1
-		}
-		if ds := m.dir().CreateWorkspace(ctx, b, name, workdir.LockOptions{Lock: true}, nil); ds.HasErrors() {
-			m.showDiagnostics(ds)
-			return 1
-		}
-	}
-	if err := m.dir().SelectWorkspace(name); err != nil {
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to select workspace", "%s", err)})
+	if ds := m.dir().SwitchWorkspace(context.Background(), b, name, *orCreate); ds.HasErrors() {
+		m.showDiagnostics(ds)
 		return 1
 	}
 	fmt.Fprintf(m.Out, "Switched to workspace %q.\n", name)
@@ -214,17 +182,7 @@ func runWorkspaceDelete(m *Meta, args []string) int {
 	if !ok {
 		return 1
 	}
-	ctx := context.Background()
-	names, err := b.Workspaces(ctx)
-	if err != nil {
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to list workspaces", "%s", err)})
-		return 1
-	}
-	if !slices.Contains(names, name) {
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q doesn't exist.", name), "")})
-		return 1
-	}
-	if ds := m.dir().DeleteWorkspace(ctx, b, name, *force, workdir.LockOptions{Lock: lock, Timeout: lockTimeout}); ds.HasErrors() {
+	if ds := m.dir().RemoveWorkspace(context.Background(), b, name, *force, workdir.LockOptions{Lock: lock, Timeout: lockTimeout}); ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
 	}

@@ -2,79 +2,36 @@ package config
 
 import (
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
-	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/txtartest"
 )
 
 var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar")
 
-// formatDiags renders diagnostics one a line as "severity file:line: summary".
-func formatDiags(ds diag.Diagnostics) string {
-	var b strings.Builder
-	for _, d := range ds {
-		if d.Subject != nil {
-			fmt.Fprintf(&b, "%s %s:%d: %s\n", d.Severity, d.Subject.Filename, d.Subject.Start.Line, d.Summary)
-		} else {
-			fmt.Fprintf(&b, "%s %s\n", d.Severity, d.Summary)
-		}
-	}
-	return b.String()
-}
+// formatDiags renders diagnostics as the want sections read them.
+var formatDiags = txtartest.Diagnostics
 
 // TestLoadScenarios loads each testdata/load/*.txtar (every file but "want"
 // is a configuration file) and compares the diagnostics with "want".
 func TestLoadScenarios(t *testing.T) {
-	paths, err := filepath.Glob("testdata/load/*.txtar")
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no scenarios: %v", err)
-	}
-	for _, path := range paths {
-		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			files := map[string][]byte{}
-			want, wantIdx := "", -1
-			for i, f := range ar.Files {
-				if f.Name == "want" {
-					want, wantIdx = string(f.Data), i
-					continue
-				}
+	txtartest.Run(t, "testdata/load/*.txtar", func(t *testing.T, path string, ar *txtar.Archive) {
+		files := map[string][]byte{}
+		for _, f := range ar.Files {
+			if f.Name != "want" {
 				files[f.Name] = f.Data
 			}
-			m, diags := LoadFiles(files)
-			if m == nil || m.Terraform == nil || m.ManagedResources == nil {
-				t.Fatal("LoadFiles returned an incomplete module")
-			}
-			got := formatDiags(diags)
-			if *update {
-				if wantIdx < 0 {
-					ar.Files = append(ar.Files, txtar.File{Name: "want"})
-					wantIdx = len(ar.Files) - 1
-				}
-				ar.Files[wantIdx].Data = []byte(got)
-				if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if wantIdx < 0 {
-				t.Fatalf("no want section; got:\n%s", got)
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("diagnostics (-want +got):\n%s", diff)
-			}
-		})
-	}
+		}
+		m, diags := LoadFiles(files)
+		if m == nil || m.Terraform == nil || m.ManagedResources == nil {
+			t.Fatal("LoadFiles returned an incomplete module")
+		}
+		txtartest.Check(t, path, ar, "want", formatDiags(diags), *update)
+	})
 }
 
 func TestLoadDir(t *testing.T) {

@@ -148,32 +148,48 @@ func (ds Diagnostics) Err() error {
 	return errors.Join(errs...)
 }
 
-// Append returns ds with more appended; it accepts Diagnostic, Diagnostics,
-// hcl.Diagnostics, *hcl.Diagnostic and plain errors (wrapped as error
-// diagnostics whose summary is the error text).
-func (ds Diagnostics) Append(more ...any) Diagnostics {
+// Appendable is what Append takes: a Diagnostic or Diagnostics. hcl's
+// diagnostics become rig's with FromHCL, an error with FromError.
+type Appendable interface {
+	appendTo(ds Diagnostics) Diagnostics
+}
+
+func (d Diagnostic) appendTo(ds Diagnostics) Diagnostics { return append(ds, d) }
+
+func (more Diagnostics) appendTo(ds Diagnostics) Diagnostics { return append(ds, more...) }
+
+// Append returns ds with more appended, in order; a nil argument adds
+// nothing.
+func (ds Diagnostics) Append(more ...Appendable) Diagnostics {
 	for _, m := range more {
-		switch v := m.(type) {
-		case nil:
-		case Diagnostic:
-			ds = append(ds, v)
-		case Diagnostics:
-			ds = append(ds, v...)
-		case hcl.Diagnostics:
-			ds = append(ds, FromHCL(v)...)
-		case *hcl.Diagnostic:
-			if v != nil {
-				ds = append(ds, fromHCLOne(v))
+		if m != nil {
+			ds = m.appendTo(ds)
+		}
+	}
+	return ds
+}
+
+// FromError is err as a diagnostic: the Diagnostic it wraps, if any, else
+// an error whose summary is err's text.
+func FromError(err error) Diagnostic {
+	var d Diagnostic
+	if errors.As(err, &d) {
+		return d
+	}
+	return Diagnostic{Severity: Error, Summary: err.Error()}
+}
+
+// WithAddress names addr, the resource instance or object the
+// diagnostics are about, in each diagnostic of ds that names none; it
+// changes ds in place and returns it.
+func (ds Diagnostics) WithAddress(addr fmt.Stringer) Diagnostics {
+	var name string
+	for i := range ds {
+		if ds[i].Address == "" {
+			if name == "" {
+				name = addr.String()
 			}
-		case error:
-			var d Diagnostic
-			if errors.As(v, &d) {
-				ds = append(ds, d)
-				continue
-			}
-			ds = append(ds, Diagnostic{Severity: Error, Summary: v.Error()})
-		default:
-			panic(fmt.Sprintf("diag.Append: unsupported type %T", m))
+			ds[i].Address = name
 		}
 	}
 	return ds
@@ -219,25 +235,35 @@ func fromHCLOne(hd *hcl.Diagnostic) Diagnostic {
 }
 
 // FormatPath writes an attribute path as messages show it:
-// tags["name"], rules[0].port; "" for the empty path. An unknown or null
-// index is shown as [?].
+// tags["name"], rules[0].port; "" for the empty path. Keys are written as
+// FormatRelativePath writes them.
 func FormatPath(path cty.Path) string {
+	return strings.TrimPrefix(FormatRelativePath(path), ".")
+}
+
+// FormatRelativePath writes path as a traversal from the object it is in,
+// as OpenTofu's messages about an object's attributes do: .rules[0].port,
+// .tags["name"]. A key that is null or not yet known is shown as [?]; a
+// step into a set element, which has no key of its own (the element, or
+// cty.DynamicVal), as [*].
+func FormatRelativePath(path cty.Path) string {
 	var b strings.Builder
 	for _, step := range path {
 		switch s := step.(type) {
 		case cty.GetAttrStep:
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
+			b.WriteByte('.')
 			b.WriteString(s.Name)
 		case cty.IndexStep:
+			k := s.Key
 			switch {
-			case !s.Key.IsKnown() || s.Key.IsNull():
+			case k.Type() == cty.DynamicPseudoType || !k.Type().IsPrimitiveType():
+				b.WriteString("[*]")
+			case !k.IsKnown() || k.IsNull():
 				b.WriteString("[?]")
-			case s.Key.Type() == cty.String:
-				b.WriteString("[" + strconv.Quote(s.Key.AsString()) + "]")
-			case s.Key.Type() == cty.Number:
-				b.WriteString("[" + s.Key.AsBigFloat().Text('f', -1) + "]")
+			case k.Type() == cty.String:
+				b.WriteString("[" + strconv.Quote(k.AsString()) + "]")
+			case k.Type() == cty.Number:
+				b.WriteString("[" + k.AsBigFloat().Text('f', -1) + "]")
 			default:
 				b.WriteString("[?]")
 			}

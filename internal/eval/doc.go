@@ -9,6 +9,6 @@
 // validation share.
 //
 // It imports internal/addrs, internal/checks, internal/config,
-// internal/diag, internal/lang, internal/marks, internal/provider and the
-// hcl/cty libraries.
+// internal/diag, internal/lang, internal/marks, internal/parallel,
+// internal/provider and the hcl/cty libraries.
 package eval

@@ -72,25 +72,7 @@ func EphemeralArguments(blk *provider.Block, config cty.Value, body hcl.Body, rn
 			}
 		}
 		ds = ds.Append(diag.At(at, "Ephemeral value used in non-ephemeral context",
-			fmt.Sprintf("Attribute %q is referencing an ephemeral value but ephemeral values can be referenced only by other ephemeral attributes or by write-only ones.", formatPath(p))))
+			fmt.Sprintf("Attribute %q is referencing an ephemeral value but ephemeral values can be referenced only by other ephemeral attributes or by write-only ones.", diag.FormatRelativePath(p))))
 	}
 	return ds
-}
-
-// formatPath writes p as OpenTofu's diagnostics do: .attr.nested[0]["key"].
-func formatPath(p cty.Path) string {
-	var s string
-	for _, step := range p {
-		switch st := step.(type) {
-		case cty.GetAttrStep:
-			s += "." + st.Name
-		case cty.IndexStep:
-			if st.Key.Type() == cty.String {
-				s += fmt.Sprintf("[%q]", st.Key.AsString())
-			} else {
-				s += fmt.Sprintf("[%s]", st.Key.AsBigFloat().Text('f', -1))
-			}
-		}
-	}
-	return s
 }

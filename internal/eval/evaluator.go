@@ -17,6 +17,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/marks"
+	"github.com/rig-iac/rig/internal/parallel"
 	"github.com/rig-iac/rig/internal/provider"
 )
 
@@ -39,20 +40,15 @@ type Evaluator struct {
 	// Variables are the root module's input variable values.
 	Variables map[string]cty.Value
 	Resources ResourceValues
-	Workspace string
+	// Env holds terraform.workspace, path.cwd and the bound on instances.
+	lang.Env
 	Timestamp time.Time
 	// Applying is terraform.applying.
 	Applying bool
-	// Cwd is path.cwd: the absolute directory rig runs in ("" leaves
-	// path.cwd empty).
-	Cwd string
 	// Functions are the provider-defined functions expressions may call,
 	// in modules New found no table for (New builds one per module); nil
 	// means none.
 	Functions *lang.ProviderFunctions
-	// MaxInstances bounds the instances one resource block or module call
-	// may expand to; 0 means lang.DefaultMaxInstances.
-	MaxInstances int
 
 	// functions holds each module's provider-defined functions (those of
 	// its own required_providers), built by New.
@@ -60,10 +56,10 @@ type Evaluator struct {
 
 	mu      sync.Mutex
 	modules map[addrs.ModuleInstance]*moduleEntry
-	calls   map[callKey]*lazyExpansion
-	args    map[*config.ModuleCall]*lazyArgs
-	provs   map[*config.Provider]*lazyExpansion
-	metas   map[metaKey]*lazyValue
+	calls   parallel.Memo[callKey, lazyExpansion]
+	args    parallel.Memo[*config.ModuleCall, hcl.Attributes]
+	provs   parallel.Memo[*config.Provider, lazyExpansion]
+	metas   parallel.Memo[metaKey, lazyValue]
 	// deprecations holds, per resource (addrs.ConfigResource), its schema
 	// when that declares deprecated attributes or blocks (a nil
 	// *provider.Block when not), see deprecatedSchema.
@@ -86,7 +82,6 @@ type callKey struct {
 }
 
 type lazyValue struct {
-	once  sync.Once
 	val   cty.Value
 	diags diag.Diagnostics
 	// loop is set when computing the value ran into a loop (see
@@ -96,23 +91,16 @@ type lazyValue struct {
 }
 
 type lazyExpansion struct {
-	once  sync.Once
 	exp   Expansion
 	diags diag.Diagnostics
 	loop  bool
-}
-
-type lazyArgs struct {
-	once  sync.Once
-	attrs hcl.Attributes
 }
 
 // moduleEntry holds one module instance's lazily computed values.
 type moduleEntry struct {
 	addr addrs.ModuleInstance
 	cfg  *config.Module
-	mu   sync.Mutex
-	vals map[lazyKey]*lazyValue
+	vals parallel.Memo[lazyKey, lazyValue]
 }
 
 // lazyKey names a value of a module instance: a variable, local or output.
@@ -132,21 +120,6 @@ const (
 	callExpansion
 )
 
-func (me *moduleEntry) lazy(kind lazyKind, name string) *lazyValue {
-	key := lazyKey{kind, name}
-	me.mu.Lock()
-	defer me.mu.Unlock()
-	if me.vals == nil {
-		me.vals = map[lazyKey]*lazyValue{}
-	}
-	l := me.vals[key]
-	if l == nil {
-		l = &lazyValue{}
-		me.vals[key] = l
-	}
-	return l
-}
-
 // Options are what New builds an Evaluator from.
 type Options struct {
 	// Config is the root module of the tree.
@@ -154,16 +127,12 @@ type Options struct {
 	// Variables are the root module's input variable values.
 	Variables map[string]cty.Value
 	Resources ResourceValues
-	Workspace string
+	// Env holds terraform.workspace, path.cwd and the bound on instances.
+	lang.Env
 	Timestamp time.Time
-	// Cwd is path.cwd, the absolute working directory.
-	Cwd string
 	// Providers serves the provider-defined functions and configures
 	// providers; nil means no provider functions.
 	Providers *provider.Set
-	// MaxInstances bounds the instances of one resource block or module
-	// call; 0 means lang.DefaultMaxInstances.
-	MaxInstances int
 	// Applying is terraform.applying: set by an apply.
 	Applying bool
 }
@@ -174,7 +143,7 @@ type Options struct {
 // that cannot give them).
 func New(ctx context.Context, opts Options) (*Evaluator, diag.Diagnostics) {
 	e := &Evaluator{Config: opts.Config, Variables: opts.Variables, Resources: opts.Resources,
-		Workspace: opts.Workspace, Timestamp: opts.Timestamp, Cwd: opts.Cwd, MaxInstances: opts.MaxInstances, Applying: opts.Applying}
+		Env: opts.Env, Timestamp: opts.Timestamp, Applying: opts.Applying}
 	if opts.Providers == nil {
 		return e, nil
 	}
@@ -227,13 +196,11 @@ func (e *Evaluator) scope(mi addrs.ModuleInstance, inst lang.InstanceData, frame
 		Data:              moduleData{e: e, me: me, frame: frame},
 		ModuleDir:         dirOf(me.cfg),
 		RootDir:           dirOf(e.Config),
-		Cwd:               e.Cwd,
-		Workspace:         e.Workspace,
+		Env:               e.Env,
 		Applying:          e.Applying,
 		Instance:          inst,
 		PlanTimestamp:     e.Timestamp,
 		ProviderFunctions: e.FunctionsOf(me.cfg),
-		MaxInstances:      e.MaxInstances,
 		QuietDeprecations: me.cfg != nil && me.cfg.QuietDeprecations(),
 	}
 }
@@ -252,18 +219,7 @@ func (e *Evaluator) CallExpansion(parent addrs.ModuleInstance, name string) (Exp
 }
 
 func (e *Evaluator) callExpansion(parent addrs.ModuleInstance, name string, frame *evalFrame) (Expansion, diag.Diagnostics) {
-	k := callKey{parent, name}
-	e.mu.Lock()
-	if e.calls == nil {
-		e.calls = map[callKey]*lazyExpansion{}
-	}
-	l := e.calls[k]
-	if l == nil {
-		l = &lazyExpansion{}
-		e.calls[k] = l
-	}
-	e.mu.Unlock()
-	l.once.Do(func() {
+	l, _ := e.calls.Do(callKey{parent, name}, func(l *lazyExpansion) {
 		m := e.Config.Descendant(parent.Module())
 		call := m.ModuleCalls[name]
 		f := frame.push(parent, lazyKey{callExpansion, name})
@@ -310,22 +266,12 @@ func (e *Evaluator) ModuleInstanceExists(mi addrs.ModuleInstance) bool {
 }
 
 func (e *Evaluator) callArgs(call *config.ModuleCall) hcl.Attributes {
-	e.mu.Lock()
-	if e.args == nil {
-		e.args = map[*config.ModuleCall]*lazyArgs{}
-	}
-	l := e.args[call]
-	if l == nil {
-		l = &lazyArgs{}
-		e.args[call] = l
-	}
-	e.mu.Unlock()
-	l.once.Do(func() {
+	attrs, _ := e.args.Do(call, func(attrs *hcl.Attributes) {
 		// Errors (a block among the arguments) are reported by the
 		// reference check.
-		l.attrs, _ = call.Config.JustAttributes()
+		*attrs, _ = call.Config.JustAttributes()
 	})
-	return l.attrs
+	return *attrs
 }
 
 // ArgumentRange returns where the call of module instance mi sets
@@ -363,8 +309,7 @@ func (e *Evaluator) inputVariable(mi addrs.ModuleInstance, name string, frame *e
 		return v, nil, false
 	}
 	me := e.module(mi)
-	l := me.lazy(variableValue, name)
-	l.once.Do(func() {
+	l, _ := me.vals.Do(lazyKey{variableValue, name}, func(l *lazyValue) {
 		f := frame.push(mi, lazyKey{variableValue, name})
 		l.val, l.diags = e.childVariable(me, name, f)
 		l.loop = f.inLoop
@@ -443,8 +388,7 @@ func (e *Evaluator) LocalValue(mi addrs.ModuleInstance, name string) (cty.Value,
 
 func (e *Evaluator) localValue(mi addrs.ModuleInstance, name string, frame *evalFrame) (_ cty.Value, _ diag.Diagnostics, loop bool) {
 	me := e.module(mi)
-	l := me.lazy(localValue, name)
-	l.once.Do(func() {
+	l, _ := me.vals.Do(lazyKey{localValue, name}, func(l *lazyValue) {
 		loc := me.cfg.Locals[name]
 		if loc == nil {
 			l.val = cty.DynamicVal
@@ -470,8 +414,7 @@ func (e *Evaluator) OutputValue(mi addrs.ModuleInstance, name string) (cty.Value
 
 func (e *Evaluator) outputValue(mi addrs.ModuleInstance, name string, frame *evalFrame) (_ cty.Value, _ diag.Diagnostics, loop bool) {
 	me := e.module(mi)
-	l := me.lazy(outputValue, name)
-	l.once.Do(func() {
+	l, _ := me.vals.Do(lazyKey{outputValue, name}, func(l *lazyValue) {
 		o := me.cfg.Outputs[name]
 		if o == nil || o.Expr == nil {
 			l.val = cty.DynamicVal
@@ -549,10 +492,8 @@ func (e *Evaluator) moduleCallValue(parent addrs.ModuleInstance, name string, ou
 // expansionLoop reports whether computing the expansion of call name in
 // module instance parent found a loop through it.
 func (e *Evaluator) expansionLoop(parent addrs.ModuleInstance, name string) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	l := e.calls[callKey{parent, name}]
-	return l != nil && l.loop
+	l, ok := e.calls.Computed(callKey{parent, name})
+	return ok && l.loop
 }
 
 // moduleData is the lang.Data of one module instance; frame is the value
@@ -708,17 +649,7 @@ func (e *Evaluator) ProviderInstance(pc addrs.AbsProviderConfig) (lang.InstanceD
 // input variables, local values (which refer to no more than those), path
 // and terraform.workspace, not to resources, data sources or modules.
 func (e *Evaluator) ProviderExpansion(mi addrs.ModuleInstance, pb *config.Provider) (Expansion, diag.Diagnostics) {
-	e.mu.Lock()
-	if e.provs == nil {
-		e.provs = map[*config.Provider]*lazyExpansion{}
-	}
-	l := e.provs[pb]
-	if l == nil {
-		l = &lazyExpansion{}
-		e.provs[pb] = l
-	}
-	e.mu.Unlock()
-	l.once.Do(func() {
+	l, _ := e.provs.Do(pb, func(l *lazyExpansion) {
 		if ds := CheckProviderForEach(e.module(mi).cfg, pb); ds.HasErrors() {
 			l.exp, l.diags = Expansion{Mode: ForEach}, ds
 			return
@@ -739,19 +670,7 @@ func (e *Evaluator) ProviderMeta(ctx context.Context, set *provider.Set, mi addr
 	if m == nil || m.Terraform == nil || len(m.Terraform.ProviderMetas) == 0 {
 		return cty.NilVal, nil
 	}
-	k := metaKey{mi.Module(), p}
-	e.mu.Lock()
-	if e.metas == nil {
-		e.metas = map[metaKey]*lazyValue{}
-	}
-	l := e.metas[k]
-	first := l == nil
-	if first {
-		l = &lazyValue{}
-		e.metas[k] = l
-	}
-	e.mu.Unlock()
-	l.once.Do(func() {
+	l, first := e.metas.Do(metaKey{mi.Module(), p}, func(l *lazyValue) {
 		l.val = cty.NilVal
 		var pm *config.ProviderMeta
 		for _, name := range slices.Sorted(maps.Keys(m.Terraform.ProviderMetas)) {

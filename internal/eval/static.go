@@ -32,38 +32,48 @@ func CheckProviderForEach(m *config.Module, pb *config.Provider) diag.Diagnostic
 func checkStatic(m *config.Module, expr hcl.Expression, ident string, seen, following map[string]bool) diag.Diagnostics {
 	refs, ds := lang.ReferencesInExpr(expr)
 	for _, ref := range refs {
-		switch ref.Kind {
-		case lang.InputVariable, lang.PathModule, lang.PathRoot, lang.PathCwd, lang.TerraformWorkspace:
-		case lang.LocalValue:
-			l := localByName(m, ref.Name)
-			if following[ref.Name] && l != nil {
-				ds = ds.Append(diag.At(l.DeclRange, "Circular reference", fmt.Sprintf("local.%s is self referential", ref.Name)))
-				continue
-			}
-			if seen[ref.Name] {
-				continue
-			}
-			seen[ref.Name] = true
-			if l == nil {
-				continue // reported by the reference checks
-			}
-			following[ref.Name] = true
-			more := checkStatic(m, l.Expr, "local."+ref.Name, seen, following)
-			delete(following, ref.Name)
-			if more.HasErrors() {
-				ds = ds.Append(more)
-				ds = ds.Append(diag.At(expr.Range(), "Unable to compute static value",
-					fmt.Sprintf("%s depends on local.%s which is not available", ident, ref.Name)))
-			}
-		case lang.ModuleCallOutput:
-			ds = ds.Append(diag.At(ref.Range, "Module output not supported in static context",
-				fmt.Sprintf("Unable to use %s in static context, which is required by %s", ref, ident)))
-		default:
-			ds = ds.Append(diag.At(ref.Range, "Dynamic value in static context",
-				fmt.Sprintf("Unable to use %s in static context, which is required by %s", ref, ident)))
+		if ref.Kind != lang.LocalValue {
+			ds = ds.Append(staticRefProblem(ref, ident))
+			continue
+		}
+		l := localByName(m, ref.Name)
+		if following[ref.Name] && l != nil {
+			ds = ds.Append(diag.At(l.DeclRange, "Circular reference", fmt.Sprintf("local.%s is self referential", ref.Name)))
+			continue
+		}
+		if seen[ref.Name] {
+			continue
+		}
+		seen[ref.Name] = true
+		if l == nil {
+			continue // reported by the reference checks
+		}
+		following[ref.Name] = true
+		more := checkStatic(m, l.Expr, "local."+ref.Name, seen, following)
+		delete(following, ref.Name)
+		if more.HasErrors() {
+			ds = ds.Append(more)
+			ds = ds.Append(diag.At(expr.Range(), "Unable to compute static value",
+				fmt.Sprintf("%s depends on local.%s which is not available", ident, ref.Name)))
 		}
 	}
 	return ds
+}
+
+// staticRefProblem is the problem of a reference that a static evaluation
+// cannot resolve, written for what needs it; nil for those it can:
+// variables, local values, path.module, path.root, path.cwd and
+// terraform.workspace.
+func staticRefProblem(ref *lang.Reference, what string) diag.Diagnostics {
+	switch ref.Kind {
+	case lang.InputVariable, lang.LocalValue, lang.PathModule, lang.PathRoot, lang.PathCwd, lang.TerraformWorkspace:
+		return nil
+	case lang.ModuleCallOutput:
+		return diag.Diagnostics{diag.At(ref.Range, "Module output not supported in static context",
+			fmt.Sprintf("Unable to use %s in static context, which is required by %s", ref, what))}
+	}
+	return diag.Diagnostics{diag.At(ref.Range, "Dynamic value in static context",
+		fmt.Sprintf("Unable to use %s in static context, which is required by %s", ref, what))}
 }
 
 func localByName(m *config.Module, name string) *config.Local {

@@ -27,9 +27,9 @@ type Static struct {
 	// given is false when there is none, and the default applies. Nil
 	// gives none.
 	Root func(root *config.Module, v *config.Variable) (val cty.Value, given bool, ds diag.Diagnostics)
-	// Cwd and Workspace are path.cwd and terraform.workspace; path.root
-	// is the root module's directory.
-	Cwd, Workspace string
+	// Env holds path.cwd and terraform.workspace; path.root is the root
+	// module's directory.
+	lang.Env
 }
 
 var _ config.StaticEvaluator = (*Static)(nil)
@@ -74,15 +74,7 @@ func (s *Static) eval(m *config.Module, expr hcl.Expression, stack []staticFrame
 	top := stack[len(stack)-1]
 	refs, ds := lang.ReferencesInExpr(expr)
 	for _, ref := range refs {
-		switch ref.Kind {
-		case lang.InputVariable, lang.LocalValue, lang.PathModule, lang.PathRoot, lang.PathCwd, lang.TerraformWorkspace:
-		case lang.ModuleCallOutput:
-			ds = ds.Append(diag.At(ref.Range, "Module output not supported in static context",
-				fmt.Sprintf("Unable to use %s in static context, which is required by %s", ref, top.what)))
-		default:
-			ds = ds.Append(diag.At(ref.Range, "Dynamic value in static context",
-				fmt.Sprintf("Unable to use %s in static context, which is required by %s", ref, top.what)))
-		}
+		ds = ds.Append(staticRefProblem(ref, top.what))
 	}
 	if ds.HasErrors() {
 		return cty.DynamicVal, ds
@@ -91,8 +83,7 @@ func (s *Static) eval(m *config.Module, expr hcl.Expression, stack []staticFrame
 		Data:      staticData{s: s, m: m, stack: stack},
 		ModuleDir: dirOf(m),
 		RootDir:   dirOf(rootOf(m)),
-		Cwd:       s.Cwd,
-		Workspace: s.Workspace,
+		Env:       s.Env,
 	}
 	v, more := scope.EvalExpr(expr, cty.DynamicPseudoType)
 	return v, ds.Append(more)

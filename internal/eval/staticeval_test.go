@@ -11,6 +11,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/lang"
 )
 
 // staticTree loads files with a static evaluator whose root variables are
@@ -22,7 +23,7 @@ func staticTree(t *testing.T, files map[string]string, vars map[string]cty.Value
 	for name, src := range files {
 		fsys[name] = &fstest.MapFile{Data: []byte(src), Mode: 0o644}
 	}
-	static := &Static{Workspace: "staging", Root: func(_ *config.Module, v *config.Variable) (cty.Value, bool, diag.Diagnostics) {
+	static := &Static{Env: lang.Env{Workspace: "staging"}, Root: func(_ *config.Module, v *config.Variable) (cty.Value, bool, diag.Diagnostics) {
 		val, ok := vars[v.Name]
 		return val, ok, nil
 	}}

@@ -20,7 +20,7 @@
 // The tree `rig modules` draws of the calls and what is installed for
 // them is tree.go's.
 //
-// It may import internal/addrs, internal/config, internal/diag and
-// internal/getproviders (version constraints), and hcl; git is run as an
-// external program.
+// It may import internal/addrs, internal/config, internal/diag,
+// internal/getproviders (version constraints) and internal/parallel, and
+// hcl; git is run as an external program.
 package getmodules

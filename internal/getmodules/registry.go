@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rig-iac/rig/internal/getproviders"
+	"github.com/rig-iac/rig/internal/parallel"
 )
 
 // registryError is a failure to talk to a module registry; Kind says
@@ -104,12 +105,8 @@ func (r *remote) registryGet(ctx context.Context, rawURL string, header http.Hea
 		} else if wait > 10*time.Second || wait <= 0 {
 			wait = 10 * time.Second
 		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil, ctx.Err()
-		case <-t.C:
+		if err := parallel.Sleep(ctx, wait); err != nil {
+			return nil, err
 		}
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rig-iac/rig/internal/parallel"
 )
 
 // Client makes the HTTP requests of the registry and network mirror
@@ -269,14 +271,7 @@ func (c *Client) pause(ctx context.Context, attempt int) error {
 	if attempt <= 1 {
 		return nil
 	}
-	t := time.NewTimer(c.backoff(attempt - 1))
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return parallel.Sleep(ctx, c.backoff(attempt-1))
 }
 
 // ServiceURL returns the base URL of service id ("providers.v1") of host:

@@ -25,6 +25,6 @@
 // a loopback server's certificate and a backoff that does not sleep
 // (package registrytest is such a server).
 //
-// It imports internal/addrs, internal/diag, hcl, golang.org/x/mod and
-// github.com/ProtonMail/go-crypto/openpgp.
+// It imports internal/addrs, internal/diag, internal/parallel, hcl,
+// golang.org/x/mod and github.com/ProtonMail/go-crypto/openpgp.
 package getproviders

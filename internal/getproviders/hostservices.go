@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // HostServices returns the services host offers, by service ID, each
@@ -65,6 +66,22 @@ func CredentialsFilePath() (string, error) {
 		return "", err
 	}
 	return filepath.Join(home, ".terraform.d", "credentials.tfrc.json"), nil
+}
+
+// ParseHost returns the host a user names on the command line (login,
+// logout) as credentials compare hosts (NormalizeHost), or false when it
+// is not a host name, optionally with a numeric port.
+func ParseHost(arg string) (string, bool) {
+	host := strings.ToLower(arg)
+	if host == "" || strings.ContainsAny(host, "/@?# \t") {
+		return "", false
+	}
+	if h, port, ok := strings.Cut(host, ":"); ok {
+		if h == "" || port == "" || strings.ContainsAny(h, "/@?#: \t") || strings.Trim(port, "0123456789") != "" {
+			return "", false
+		}
+	}
+	return NormalizeHost(host), true
 }
 
 // NormalizeHost returns a host as credentials compare hosts: lower-case,

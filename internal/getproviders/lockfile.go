@@ -133,7 +133,7 @@ func ParseLockFile(src []byte, filename string) (*Locks, diag.Diagnostics) {
 		return locks, ds
 	}
 	content, hds := f.Body.Content(lockFileSchema)
-	ds = ds.Append(hds)
+	ds = ds.Append(diag.FromHCL(hds))
 	for _, b := range content.Blocks {
 		p, err := addrs.ParseProviderSource(b.Labels[0])
 		if err != nil {
@@ -145,7 +145,7 @@ func ParseLockFile(src []byte, filename string) (*Locks, diag.Diagnostics) {
 			continue
 		}
 		bc, hds := b.Body.Content(lockBlockSchema)
-		ds = ds.Append(hds)
+		ds = ds.Append(diag.FromHCL(hds))
 		if hds.HasErrors() {
 			continue
 		}
@@ -171,7 +171,7 @@ func ParseLockFile(src []byte, filename string) (*Locks, diag.Diagnostics) {
 		}
 		if a := bc.Attributes["hashes"]; a != nil {
 			v, hds := a.Expr.Value(nil)
-			ds = ds.Append(hds)
+			ds = ds.Append(diag.FromHCL(hds))
 			if hds.HasErrors() || !(v.Type().IsListType() || v.Type().IsTupleType()) || !v.IsWhollyKnown() {
 				ds = ds.Append(diag.At(a.Expr.Range(), "Invalid provider hash set", "The \"hashes\" argument must be a list of strings."))
 				continue
@@ -192,7 +192,7 @@ func ParseLockFile(src []byte, filename string) (*Locks, diag.Diagnostics) {
 
 func stringAttr(a *hcl.Attribute, ds *diag.Diagnostics) (string, bool) {
 	v, hds := a.Expr.Value(nil)
-	*ds = ds.Append(hds)
+	*ds = ds.Append(diag.FromHCL(hds))
 	if hds.HasErrors() || v.Type() != cty.String || v.IsNull() {
 		*ds = ds.Append(diag.At(a.Expr.Range(), "Invalid "+a.Name, "A string is required."))
 		return "", false

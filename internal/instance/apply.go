@@ -107,7 +107,7 @@ func Apply(ctx context.Context, req ApplyRequest) (Applied, diag.Diagnostics) {
 	if !final {
 		proposed := provider.ProposedNew(sch.Block, prior, configVal)
 		planResp = prov.PlanResourceChange(ictx, provider.PlanRequest{TypeName: typeName, PriorState: prior, ProposedNewState: proposed, Config: configVal, PriorPrivate: priorPrivate, ProviderMeta: req.Meta, PriorIdentity: priorIdentity})
-		ds = ds.Append(withAddr(provider.Redacted(planResp.Diagnostics, req.Config.Marked, c.Before).InBody(r.Config), oaddr))
+		ds = ds.Append(provider.Redacted(planResp.Diagnostics, req.Config.Marked, c.Before).InBody(r.Config).WithAddress(oaddr))
 		ds = ds.Append(CheckPlanned(sch.Block, prior, configVal.MarkWithPaths(configMarks), planResp, c.ProviderConfig, addr))
 		if ds.HasErrors() {
 			return Applied{}, ds
@@ -138,7 +138,7 @@ func Apply(ctx context.Context, req ApplyRequest) (Applied, diag.Diagnostics) {
 		}
 		resp = prov.ApplyResourceChange(ictx, provider.ApplyRequest{TypeName: typeName, PriorState: prior, PlannedState: planned, Config: configVal, PlannedPrivate: planResp.PlannedPrivate, ProviderMeta: req.Meta, PlannedIdentity: planResp.PlannedIdentity})
 	}
-	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, req.Config.Marked, c.Before).InBody(r.Config), oaddr))
+	ds = ds.Append(provider.Redacted(resp.Diagnostics, req.Config.Marked, c.Before).InBody(r.Config).WithAddress(oaddr))
 	newVal := resp.NewState
 	if newVal == cty.NilVal {
 		newVal = cty.NullVal(ty)

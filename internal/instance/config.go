@@ -42,13 +42,3 @@ func EvalConfig(scope *lang.Scope, r *config.Resource, sch provider.Schema, pc a
 	ms = marks.WithoutEphemeralPaths(ms)
 	return Config{Marked: marked, Value: v, Marks: plan.WithEchoedMarks(pc.Provider, r.Addr.Type, ms)}, ds
 }
-
-// withAddr gives every diagnostic of ds without an address addr's.
-func withAddr(ds diag.Diagnostics, addr addrs.ObjectAddr) diag.Diagnostics {
-	for i := range ds {
-		if ds[i].Address == "" {
-			ds[i].Address = addr.String()
-		}
-	}
-	return ds
-}

@@ -7,7 +7,9 @@
 // plan checked against the saved one (or the saved one itself, when it had
 // no unknown values and the configuration is the one it was planned from),
 // ApplyResourceChange, the checks of what it returned and what the state is
-// to record (Apply). The callers
+// to record (Apply). The reads the plan and the apply share are here too:
+// a data source instance read (ReadData) and an imported object read back
+// before anything records it (ReadImported). The callers
 // (internal/planner, internal/apply) decide which objects go through it and
 // when, and own the plan and the state.
 //

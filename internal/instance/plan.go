@@ -98,7 +98,7 @@ func Plan(ctx context.Context, req PlanRequest) (*plan.ResourceInstanceChange, d
 		return nil, ds
 	}
 	configVal, configMarks := cfg.Value, cfg.Marks
-	ds = ds.Append(withAddr(provider.Redacted(prov.ValidateResourceConfig(ctx, typeName, configVal), cfg.Marked).InBody(r.Config), oaddr))
+	ds = ds.Append(provider.Redacted(prov.ValidateResourceConfig(ctx, typeName, configVal), cfg.Marked).InBody(r.Config).WithAddress(oaddr))
 	if ds.HasErrors() {
 		return nil, ds
 	}
@@ -118,7 +118,7 @@ func Plan(ctx context.Context, req PlanRequest) (*plan.ResourceInstanceChange, d
 		priorIdentity = plan.NullIdentity(sch)
 	}
 	resp := prov.PlanResourceChange(provider.WithResourceInstance(ctx, addr), provider.PlanRequest{TypeName: typeName, PriorState: priorVal, ProposedNewState: proposed, Config: configVal, PriorPrivate: req.PriorPrivate, ProviderMeta: meta, PriorIdentity: priorIdentity})
-	ds = ds.Append(withAddr(provider.Redacted(resp.Diagnostics, cfg.Marked, plan.MarkRecorded(sch.Block, priorVal, req.PriorSensitive)).InBody(r.Config), oaddr))
+	ds = ds.Append(provider.Redacted(resp.Diagnostics, cfg.Marked, plan.MarkRecorded(sch.Block, priorVal, req.PriorSensitive)).InBody(r.Config).WithAddress(oaddr))
 	if ds.HasErrors() {
 		return nil, ds
 	}
@@ -158,7 +158,7 @@ func Plan(ctx context.Context, req PlanRequest) (*plan.ResourceInstanceChange, d
 		nullPrior := cty.NullVal(ty)
 		proposed := provider.ProposedNew(sch.Block, nullPrior, origConfig)
 		resp2 := prov.PlanResourceChange(provider.WithResourceInstance(ctx, addr), provider.PlanRequest{TypeName: typeName, PriorState: nullPrior, ProposedNewState: proposed, Config: origConfig, ProviderMeta: meta, PriorIdentity: plan.NullIdentity(sch)})
-		ds = ds.Append(withAddr(provider.Redacted(resp2.Diagnostics, cfg.Marked).InBody(r.Config), oaddr))
+		ds = ds.Append(provider.Redacted(resp2.Diagnostics, cfg.Marked).InBody(r.Config).WithAddress(oaddr))
 		ds = ds.Append(CheckPlanned(sch.Block, nullPrior, origConfig.MarkWithPaths(configMarks), resp2, pc, addr))
 		if ds.HasErrors() {
 			return nil, ds

@@ -56,7 +56,7 @@ func Refresh(ctx context.Context, req RefreshRequest) (Refreshed, diag.Diagnosti
 	ty := sch.Block.ImpliedType()
 	typeName := addr.Instance.Resource.Resource.Type
 	up := prov.UpgradeResourceState(ctx, plan.IdentityUpgrade(provider.UpgradeRequest{TypeName: typeName, Version: int64(obj.SchemaVersion), RawStateJSON: obj.AttrsJSON}, obj))
-	ds := withAddr(up.Diagnostics, addr)
+	ds := up.Diagnostics.WithAddress(addr)
 	if ds.HasErrors() {
 		return Refreshed{Prior: cty.NullVal(ty), Value: cty.NullVal(ty)}, ds
 	}
@@ -75,7 +75,7 @@ func Refresh(ctx context.Context, req RefreshRequest) (Refreshed, diag.Diagnosti
 	if !read.Diagnostics.HasErrors() {
 		req.Hooks.PostRefresh(addr, read.NewState)
 	}
-	ds = ds.Append(withAddr(provider.Redacted(read.Diagnostics, plan.MarkRecorded(sch.Block, val, plan.RecordedPaths(obj, req.ProviderConfig.Provider, typeName))), addr))
+	ds = ds.Append(provider.Redacted(read.Diagnostics, plan.MarkRecorded(sch.Block, val, plan.RecordedPaths(obj, req.ProviderConfig.Provider, typeName))).WithAddress(addr))
 	if read.Diagnostics.HasErrors() {
 		return out, ds
 	}

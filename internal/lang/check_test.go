@@ -2,32 +2,18 @@ package lang
 
 import (
 	"flag"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
 	"github.com/rig-iac/rig/internal/config"
-	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/txtartest"
 )
 
 var update = flag.Bool("update", false, "rewrite the want sections of testdata/check/*.txtar")
 
-func formatDiags(ds diag.Diagnostics) string {
-	var b strings.Builder
-	for _, d := range ds {
-		if d.Subject != nil {
-			fmt.Fprintf(&b, "%s %s:%d: %s\n", d.Severity, d.Subject.Filename, d.Subject.Start.Line, d.Summary)
-		} else {
-			fmt.Fprintf(&b, "%s %s\n", d.Severity, d.Summary)
-		}
-	}
-	return b.String()
-}
+// formatDiags renders diagnostics as the want sections read them.
+var formatDiags = txtartest.Diagnostics
 
 // loadCheckScenario loads the configuration files of a txtar archive; the
 // configuration itself must load without errors.
@@ -56,33 +42,10 @@ func loadCheckScenario(t *testing.T, path string) (*config.Module, *txtar.Archiv
 // TestCheckReferencesScenarios runs CheckReferences on each
 // testdata/check/*.txtar and compares the diagnostics with "want".
 func TestCheckReferencesScenarios(t *testing.T) {
-	paths, err := filepath.Glob("testdata/check/*.txtar")
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no scenarios: %v", err)
-	}
-	for _, path := range paths {
-		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
-			m, ar, wantIdx := loadCheckScenario(t, path)
-			got := formatDiags(CheckReferences(m))
-			if *update {
-				if wantIdx < 0 {
-					ar.Files = append(ar.Files, txtar.File{Name: "want"})
-					wantIdx = len(ar.Files) - 1
-				}
-				ar.Files[wantIdx].Data = []byte(got)
-				if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if wantIdx < 0 {
-				t.Fatalf("no want section; got:\n%s", got)
-			}
-			if diff := cmp.Diff(string(ar.Files[wantIdx].Data), got); diff != "" {
-				t.Errorf("diagnostics (-want +got):\n%s", diff)
-			}
-		})
-	}
+	txtartest.Run(t, "testdata/check/*.txtar", func(t *testing.T, path string, ar *txtar.Archive) {
+		m, ar, _ := loadCheckScenario(t, path)
+		txtartest.Check(t, path, ar, "want", formatDiags(CheckReferences(m)), *update)
+	})
 }
 
 func TestCheckReferencesDetails(t *testing.T) {

@@ -112,7 +112,7 @@ func EvalForEach(s *Scope, expr hcl.Expression) (map[string]cty.Value, diag.Diag
 	v, hdiags := expr.Value(ctx)
 	s.ProviderFunctions.explainUnknown(hdiags)
 	redactDiagnostics(hdiags)
-	diags = diags.Append(hdiags)
+	diags = diags.Append(diag.FromHCL(hdiags))
 	if diags.HasErrors() {
 		return nil, diags
 	}

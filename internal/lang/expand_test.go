@@ -139,7 +139,7 @@ func TestTooManyInstances(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := &Scope{Data: expandData(), MaxInstances: tt.max}
+			s := &Scope{Data: expandData(), Env: Env{MaxInstances: tt.max}}
 			var diags []string
 			var subjectLine int
 			if tt.count != "" {

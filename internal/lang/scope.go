@@ -52,16 +52,15 @@ type InstanceData struct {
 // make one per instance. It is safe for concurrent use if Data is.
 type Scope struct {
 	Data Data
-	// ModuleDir, RootDir and Cwd are path.module, path.root and path.cwd:
-	// the first two relative to the working directory as OpenTofu gives
-	// them, Cwd the absolute working directory.
-	ModuleDir, RootDir, Cwd string
+	// Env holds terraform.workspace, path.cwd and the bound on instances.
+	Env
+	// ModuleDir and RootDir are path.module and path.root, relative to
+	// the working directory as OpenTofu gives them.
+	ModuleDir, RootDir string
 	// FileDir is the directory file functions resolve relative paths
 	// against; "" is the process's working directory, as in OpenTofu,
 	// whatever path.cwd says.
 	FileDir string
-	// Workspace is terraform.workspace.
-	Workspace string
 	// Applying is terraform.applying: set while an apply evaluates.
 	Applying bool
 	Instance InstanceData
@@ -76,9 +75,6 @@ type Scope struct {
 	// ProviderFunctions are the provider-defined functions in scope besides
 	// the library; nil means none.
 	ProviderFunctions *ProviderFunctions
-	// MaxInstances bounds the instances a count or for_each argument may
-	// make (EvalCount, EvalForEach); 0 means DefaultMaxInstances.
-	MaxInstances int
 	// QuietDeprecations drops the deprecation marks of the values it
 	// evaluates without warning about them (a module called with
 	// ignore_nested_deprecations).
@@ -314,7 +310,7 @@ func (s *Scope) EvalExpr(expr hcl.Expression, want cty.Type) (cty.Value, diag.Di
 	val, hdiags := expr.Value(ctx)
 	s.ProviderFunctions.explainUnknown(hdiags)
 	redactDiagnostics(hdiags)
-	diags = diags.Append(hdiags)
+	diags = diags.Append(diag.FromHCL(hdiags))
 	if want != cty.DynamicPseudoType {
 		conv, err := convert.Convert(val, want)
 		if err != nil {
@@ -354,7 +350,7 @@ func (s *Scope) EvalBlock(body hcl.Body, spec hcldec.Spec) (cty.Value, diag.Diag
 	if s.QuietDeprecations {
 		more = nil
 	}
-	return val, diags.Append(hdiags).Append(more)
+	return val, diags.Append(diag.FromHCL(hdiags)).Append(more)
 }
 
 // formatError words a conversion error as OpenTofu's tfdiags.FormatError

@@ -99,10 +99,9 @@ func parseExpr(t testing.TB, src string) hcl.Expression {
 func TestEvalExprReferenceKinds(t *testing.T) {
 	s := &Scope{
 		Data:      testData(),
-		ModuleDir: "mod", RootDir: "root", Cwd: "/work",
-		Workspace: "staging",
-		Instance:  InstanceData{CountIndex: cty.NumberIntVal(1), EachKey: cty.StringVal("k"), EachValue: cty.StringVal("v")},
-		Self:      cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("me")}),
+		ModuleDir: "mod", RootDir: "root", Env: Env{Cwd: "/work", Workspace: "staging"},
+		Instance: InstanceData{CountIndex: cty.NumberIntVal(1), EachKey: cty.StringVal("k"), EachValue: cty.StringVal("v")},
+		Self:     cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("me")}),
 	}
 	tests := []struct {
 		src  string

@@ -1,6 +1,7 @@
 // Package parallel runs independent pieces of work at once: CPU-bound work
-// on every core (For), and work that waits on something outside the process
-// within a limit and concurrency classes (Pool).
+// on every core (For), work that waits on something outside the process
+// within a limit and concurrency classes (Pool), and values that concurrent
+// callers share, each computed once (Memo).
 //
 // It imports no rig package.
 package parallel

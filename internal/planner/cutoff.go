@@ -198,9 +198,9 @@ func (s *cutOffSearch) search(c CutOffCreate, ds diag.Diagnostics) (CutOffFindin
 			func(o provider.ListedObject) { filtered = append(filtered, o) })
 		if more.HasErrors() {
 			f.Note = "the provider's list failed"
-			return f, ds.Append(asWarnings(withAddr(more, addrs.ObjectAddr{Instance: c.Addr})))
+			return f, ds.Append(asWarnings(more.WithAddress(addrs.ObjectAddr{Instance: c.Addr})))
 		}
-		ds = ds.Append(withAddr(more, addrs.ObjectAddr{Instance: c.Addr}))
+		ds = ds.Append(more.WithAddress(addrs.ObjectAddr{Instance: c.Addr}))
 	}
 	key := pc.String() + " " + typeName
 	all, listed := s.all[key]
@@ -213,9 +213,9 @@ func (s *cutOffSearch) search(c CutOffCreate, ds diag.Diagnostics) (CutOffFindin
 			func(o provider.ListedObject) { all = append(all, o) })
 		if more.HasErrors() {
 			f.Note = "the provider's list failed"
-			return f, ds.Append(asWarnings(withAddr(more, addrs.ObjectAddr{Instance: c.Addr})))
+			return f, ds.Append(asWarnings(more.WithAddress(addrs.ObjectAddr{Instance: c.Addr})))
 		}
-		ds = ds.Append(withAddr(more, addrs.ObjectAddr{Instance: c.Addr}))
+		ds = ds.Append(more.WithAddress(addrs.ObjectAddr{Instance: c.Addr}))
 		s.all[key] = all
 	}
 	f.Status = CutOffAbsent

@@ -1,8 +1,7 @@
 package planner
 
 import (
-	"time"
-
+	"github.com/rig-iac/rig/internal/instance"
 	"github.com/rig-iac/rig/internal/plan"
 
 	"strings"
@@ -31,7 +30,7 @@ func (p *planner) planDataResource(w *objectWork, m *config.Module, r *config.Re
 	if !ok {
 		return nil
 	}
-	absAddr, cr, sch, ref, prov, exp := start.absAddr, start.cr, start.sch, start.ref, start.prov, start.exp
+	absAddr, cr, sch, exp := start.absAddr, start.cr, start.sch, start.exp
 	// vals[i] is the value of instance exp.Keys[i], written by that
 	// instance's work alone; NilVal leaves the instance out.
 	vals := make([]cty.Value, len(exp.Keys))
@@ -39,13 +38,9 @@ func (p *planner) planDataResource(w *objectWork, m *config.Module, r *config.Re
 	p.expandChecks(absAddr, exp.Keys)
 	for i, k := range exp.Keys {
 		addr := absAddr.Instance(k)
-		pc, prov := ref.Config, prov
-		if ref.KeyExpr != nil {
-			var more diag.Diagnostics
-			pc, prov, more = p.instanceProvider(ref, addr, exp.InstanceData(k))
-			if w.note(more); prov == nil {
-				continue
-			}
+		pc, prov := start.instanceProvider(p, w, k)
+		if prov == nil {
+			continue
 		}
 		d := dataInstance{r: r, cr: cr, sch: sch, prov: prov, pc: pc, addr: addr, inst: exp.InstanceData(k), pending: pending, deferred: deferred}
 		w.add(addr, pc, func() diag.Diagnostics {
@@ -103,87 +98,69 @@ func (p *planner) planDataInstance(d dataInstance) (cty.Value, diag.Diagnostics)
 	if ds.HasErrors() {
 		return cty.NilVal, ds
 	}
-	cfg, more := scope.EvalBlock(r.Config, sch.Block.DecoderSpec())
-	more = more.Append(eval.EphemeralArguments(sch.Block, cfg, r.Config, r.DeclRange))
+	cfg, more := instance.EvalConfig(scope, r, sch, pc)
 	ds = ds.Append(more)
 	if more.HasErrors() {
 		return cty.NilVal, ds
 	}
-	// What is read gets the configuration's sensitive marks back, and
-	// the schema's. (Plugins drop marks; the built-in
-	// terraform_remote_state keeps those of its defaults.)
-	marked := cfg
-	cfg, cfgMarks := cfg.UnmarkDeepWithPaths()
-	remark := func(v cty.Value) cty.Value {
-		if v == cty.NilVal || v.IsNull() {
-			return v
-		}
-		return sch.Block.MarkSensitive(v.MarkWithPaths(cfgMarks))
-	}
-	ds = ds.Append(provider.Redacted(prov.ValidateDataResourceConfig(p.ctx, r.Addr.Type, cfg), marked).InBody(r.Config))
+	ds = ds.Append(provider.Redacted(prov.ValidateDataResourceConfig(p.ctx, r.Addr.Type, cfg.Value), cfg.Marked).InBody(r.Config))
 	read := &plan.ResourceInstanceChange{Addr: addr, ProviderConfig: pc, Action: plan.Read,
 		Before: cty.NullVal(ty), Dependencies: p.rg.resourceDeps[d.cr]}
-	if d.deferred || !cfg.IsWhollyKnown() {
+	// A read during apply: the configured values, with the configuration's
+	// sensitive marks and the schema's, the rest unknown.
+	deferredValue := func() cty.Value {
+		return sch.Block.MarkSensitive(plannedDataObject(sch.Block, cfg.Value).MarkWithPaths(cfg.Marks))
+	}
+	if d.deferred || !cfg.Value.IsWhollyKnown() {
 		read.ReadCause, read.ReadAfter = plan.ReadBecauseConfigUnknown, addrs.AbsResourceInstance{}
 		read.Reason = plan.ReasonReadConfigUnknown
 		if d.deferred {
 			read.ReadCause, read.ReadAfter = plan.ReadBecauseDependencyPending, d.pending
-			if cfg.IsWhollyKnown() {
+			if cfg.Value.IsWhollyKnown() {
 				read.Reason = plan.ReasonReadDependencyPending
 			}
 		}
-		read.After = remark(plannedDataObject(sch.Block, cfg))
+		read.After = deferredValue()
 		p.addChange(read)
 		return read.After, ds
 	}
-	readHooks, _ := p.opts.Hooks.(plan.DataReadHooks)
-	if readHooks != nil {
-		readHooks.PreRead(addr)
-	}
-	readStart := time.Now()
 	meta, more := p.eval.ProviderMeta(p.ctx, p.providers, mi, pc.Provider, r.Addr.String())
 	if ds = ds.Append(more); more.HasErrors() {
 		return cty.NilVal, ds
 	}
-	resp := prov.ReadDataSource(provider.WithResourceInstance(p.ctx, addr), provider.ReadDataRequest{TypeName: r.Addr.Type, Config: marked, ProviderMeta: meta})
-	resp.State = remark(resp.State)
-	if readHooks != nil {
-		readHooks.PostRead(addr, resp.State, time.Since(readStart), resp.Diagnostics.HasErrors())
-	}
-	readDiags := withAddr(provider.Redacted(resp.Diagnostics, marked).InBody(r.Config), addrs.ObjectAddr{Instance: addr})
+	readHooks, _ := p.opts.Hooks.(plan.DataReadHooks)
+	got, more := instance.ReadData(p.ctx, instance.ReadRequest{Addr: addr, Resource: r, Schema: sch, Provider: prov, Config: cfg, Meta: meta, Hooks: readHooks})
+	ds = ds.Append(more)
 	if r.Check != "" {
 		read.Reason = plan.ReadBecauseCheckNested
-		read.After = resp.State
-		if readDiags.HasErrors() {
-			read.After = remark(plannedDataObject(sch.Block, cfg))
+		read.After = got.Value
+		if got.CheckFailed {
+			read.After = deferredValue()
 			p.mu.Lock()
 			p.checkFailed[checkInstance{module: mi.String(), name: r.Check}] = true
 			p.mu.Unlock()
 		}
-		ds = ds.Append(AsWarnings(readDiags))
 		p.addChange(read)
-		if readDiags.HasErrors() {
+		if got.CheckFailed {
 			return read.After, ds
 		}
-	} else {
-		ds = ds.Append(readDiags)
-		if readDiags.HasErrors() {
-			return cty.NilVal, ds
-		}
+	} else if more.HasErrors() {
+		return cty.NilVal, ds
 	}
+	value := got.Value
 	selfScope := p.eval.Scope(mi, d.inst)
-	selfScope.Self = resp.State
+	selfScope.Self = value
 	for i, rule := range r.Postconditions {
 		ds = ds.Append(eval.CheckRule(selfScope, rule, "Resource postcondition failed", "", p.ruleAt(checks.ResourceObject(addr), checks.Postcondition, i)))
 	}
-	obj, err := plan.NewStateObject(pc.Provider, r.Addr.Type, sch, resp.State)
+	obj, err := plan.NewStateObject(pc.Provider, r.Addr.Type, sch, value)
 	if err != nil {
-		return resp.State, ds.Append(err)
+		return value, ds.Append(diag.FromError(err))
 	}
 	p.mu.Lock()
 	p.refreshed.SetObject(addrs.ObjectAddr{Instance: addr}, obj, pc)
 	p.mu.Unlock()
-	return resp.State, ds
+	return value, ds
 }
 
 // dependsOnChanges reports whether a data source of module m refers to (or

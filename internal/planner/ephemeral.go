@@ -22,17 +22,13 @@ func (p *planner) planEphemeralResource(w *objectWork, m *config.Module, r *conf
 	if !ok {
 		return nil
 	}
-	absAddr, sch, ref, prov, exp := start.absAddr, start.sch, start.ref, start.prov, start.exp
+	absAddr, sch, exp := start.absAddr, start.sch, start.exp
 	vals := make([]cty.Value, len(exp.Keys))
 	for i, k := range exp.Keys {
 		addr := absAddr.Instance(k)
-		pc, prov := ref.Config, prov
-		if ref.KeyExpr != nil {
-			var more diag.Diagnostics
-			pc, prov, more = p.instanceProvider(ref, addr, exp.InstanceData(k))
-			if w.note(more); prov == nil {
-				continue
-			}
+		pc, prov := start.instanceProvider(p, w, k)
+		if prov == nil {
+			continue
 		}
 		inst := EphemeralInstance{Config: r, Schema: sch, Provider: prov, Addr: addr, Scope: p.eval.Scope(mi, exp.InstanceData(k))}
 		w.add(addr, pc, func() diag.Diagnostics {

@@ -67,7 +67,7 @@ func OpenEphemeral(ctx context.Context, set *ephemeral.Set, in EphemeralInstance
 		return remark(plannedDataObject(blk, cfg)), ds
 	}
 	v, more := set.Open(provider.WithResourceInstance(ctx, in.Addr), in.Addr, in.Provider, r.Addr.Type, cfg)
-	more = withAddr(provider.Redacted(more, marked).InBody(r.Config), addrs.ObjectAddr{Instance: in.Addr})
+	more = provider.Redacted(more, marked).InBody(r.Config).WithAddress(addrs.ObjectAddr{Instance: in.Addr})
 	ds = ds.Append(more)
 	if more.HasErrors() {
 		return cty.UnknownVal(ty).Mark(marks.Ephemeral), ds

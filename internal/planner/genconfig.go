@@ -135,7 +135,7 @@ func (p *planner) generateResource(addr addrs.AbsResourceInstance, t importTarge
 		return GeneratedResource{}, ds
 	}
 	sch, more := p.providers.ResourceTypeSchema(p.ctx, pc.Provider, ra.Type)
-	if ds = ds.Append(withAddr(more, addrs.ObjectAddr{Instance: addr})); ds.HasErrors() {
+	if ds = ds.Append(more.WithAddress(addrs.ObjectAddr{Instance: addr})); ds.HasErrors() {
 		return GeneratedResource{}, ds
 	}
 	v, priv, id, more := p.importObject(prov, sch, pc, addr, t)

@@ -261,7 +261,7 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode plan.Depende
 
 	order, err := rg.g.TopoOrder()
 	if err != nil {
-		return rg, ds.Append(err)
+		return rg, ds.Append(diag.FromError(err))
 	}
 	rg.resourceDeps = recordedDependencies(order, direct, mode)
 	return rg, ds

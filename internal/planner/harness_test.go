@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,8 +15,8 @@ import (
 	"time"
 
 	"github.com/rig-iac/rig/internal/planner"
+	"github.com/rig-iac/rig/internal/txtartest"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -292,40 +290,12 @@ func makePlan(t *testing.T, fx *fixture) (*plan.Plan, diag.Diagnostics) {
 // TestPlanScenarios plans each testdata/plan/*.txtar and compares the
 // rendered plan with its "want" file (go test -update rewrites it).
 func TestPlanScenarios(t *testing.T) {
-	paths, err := filepath.Glob("testdata/plan/*.txtar")
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no scenarios: %v", err)
-	}
-	for _, path := range paths {
-		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
-			t.Parallel()
-			ar, err := txtar.ParseFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fx := loadFixture(t, ar)
-			p, ds := makePlan(t, fx)
-			got := renderPlan(p, ds, fx.showPrior)
-			wantIdx := slices.IndexFunc(ar.Files, func(f txtar.File) bool { return f.Name == "want" })
-			if *update {
-				if wantIdx < 0 {
-					ar.Files = append(ar.Files, txtar.File{Name: "want"})
-					wantIdx = len(ar.Files) - 1
-				}
-				ar.Files[wantIdx].Data = []byte(got)
-				if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if wantIdx < 0 {
-				t.Fatalf("no want file; got:\n%s", got)
-			}
-			if diff := cmp.Diff(string(ar.Files[wantIdx].Data), got); diff != "" {
-				t.Errorf("plan (-want +got):\n%s", diff)
-			}
-		})
-	}
+	txtartest.Run(t, "testdata/plan/*.txtar", func(t *testing.T, path string, ar *txtar.Archive) {
+		t.Parallel()
+		fx := loadFixture(t, ar)
+		p, ds := makePlan(t, fx)
+		txtartest.Check(t, path, ar, "want", renderPlan(p, ds, fx.showPrior), *update)
+	})
 }
 
 // renderPlan renders what a user checks in a plan: each object's action
@@ -417,7 +387,7 @@ func renderChange(c *plan.ResourceInstanceChange) string {
 	if len(c.RequiredReplace) > 0 {
 		paths := make([]string, len(c.RequiredReplace))
 		for i, p := range c.RequiredReplace {
-			paths[i] = formatPath(p)
+			paths[i] = diag.FormatPath(p)
 		}
 		fmt.Fprintf(&b, "  replace paths: %s\n", strings.Join(paths, ", "))
 	}
@@ -578,20 +548,4 @@ func formatValue(v cty.Value) string {
 		return "{" + strings.Join(parts, ", ") + "}"
 	}
 	return v.GoString()
-}
-
-func formatPath(p cty.Path) string {
-	var b strings.Builder
-	for i, s := range p {
-		switch s := s.(type) {
-		case cty.GetAttrStep:
-			if i > 0 {
-				b.WriteByte('.')
-			}
-			b.WriteString(s.Name)
-		case cty.IndexStep:
-			fmt.Fprintf(&b, "[%s]", formatValue(s.Key))
-		}
-	}
-	return b.String()
 }

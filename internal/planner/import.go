@@ -11,6 +11,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
+	"github.com/rig-iac/rig/internal/instance"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
@@ -34,17 +35,12 @@ type ImportTarget struct {
 type ImportOptions struct {
 	// Variables are the root variable values given by the user.
 	Variables map[string]InputValue
-	// Workspace is terraform.workspace.
-	Workspace string
+	// Env holds terraform.workspace, path.cwd and the bound on instances.
+	lang.Env
 	// Hooks observes the import; nil means nobody does.
 	Hooks plan.ImportHooks
 	// Dependencies says which dependencies imported objects record.
 	Dependencies plan.DependencyMode
-	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
-	Cwd string
-	// MaxInstances bounds the instances one resource block or module call
-	// may expand to; 0 means lang.DefaultMaxInstances.
-	MaxInstances int
 }
 
 // Import brings the remote objects targets name under management, as
@@ -66,7 +62,7 @@ func Import(ctx context.Context, cfg *config.Module, prior *state.State, provide
 	}
 	p := &planner{
 		ctx: ctx, cfg: cfg, providers: providers,
-		opts:    Options{Variables: opts.Variables, Workspace: opts.Workspace, Dependencies: opts.Dependencies, Cwd: opts.Cwd, MaxInstances: opts.MaxInstances},
+		opts:    Options{Variables: opts.Variables, Env: opts.Env, Dependencies: opts.Dependencies},
 		prevRun: prior, refreshed: prior.DeepCopy(),
 		planned: map[addrs.AbsResource]cty.Value{},
 		schemas: map[addrs.ConfigResource]provider.Schema{},
@@ -103,8 +99,8 @@ func (p *planner) prepareImport() diag.Diagnostics {
 	p.variables = vars
 	// Resources have no values during an import: a provider configuration
 	// that refers to one sees an unknown value.
-	p.eval, more = eval.New(p.ctx, eval.Options{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace,
-		Timestamp: p.timestamp, Cwd: p.opts.Cwd, MaxInstances: p.opts.MaxInstances, Providers: p.providers})
+	p.eval, more = eval.New(p.ctx, eval.Options{Config: p.cfg, Variables: vars, Resources: p, Env: p.opts.Env,
+		Timestamp: p.timestamp, Providers: p.providers})
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return ds
@@ -142,7 +138,7 @@ func (p *planner) importTarget(t ImportTarget, hooks plan.ImportHooks) diag.Diag
 		req.ID = ""
 	}
 	resp := prov.ImportResourceState(p.ctx, req)
-	if ds = ds.Append(withAddr(resp.Diagnostics, addrs.ObjectAddr{Instance: t.Addr})); ds.HasErrors() {
+	if ds = ds.Append(resp.Diagnostics.WithAddress(addrs.ObjectAddr{Instance: t.Addr})); ds.HasErrors() {
 		return ds
 	}
 	if len(resp.Imported) == 0 {
@@ -209,37 +205,19 @@ func (p *planner) recordImported(addr addrs.AbsResourceInstance, deposed bool, i
 	}
 	sch, ds := p.providers.ResourceTypeSchema(p.ctx, pc.Provider, addr.Resource.Resource.Type)
 	if ds.HasErrors() {
-		return withAddr(ds, oaddr)
+		return ds.WithAddress(oaddr)
 	}
-	meta, more := p.eval.ProviderMeta(p.ctx, p.providers, addr.Module, pc.Provider, addr.Resource.Resource.String())
+	got, more := instance.ReadImported(p.ctx, instance.ImportReadRequest{
+		Addr: addr, Object: imp, Provider: prov, ProviderConfig: pc,
+		Eval: p.eval, Providers: p.providers, Hooks: importReadHooks{hooks},
+	})
 	if ds = ds.Append(more); ds.HasErrors() {
 		return ds
 	}
-	hooks.PreRefresh(addr, imp.State)
-	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: addr.Resource.Resource.Type, PriorState: imp.State, Private: imp.Private, ProviderMeta: meta, CurrentIdentity: imp.Identity})
-	if ds = ds.Append(withAddr(read.Diagnostics, oaddr)); ds.HasErrors() {
-		return ds
-	}
-	identity := imp.Identity
-	if plan.HasIdentity(read.NewIdentity) {
-		identity = read.NewIdentity
-	}
-	if ds = ds.Append(plan.CheckIdentity(identity, true, pc, addr)); ds.HasErrors() {
-		return ds
-	}
-	if read.NewState == cty.NilVal || read.NewState.IsNull() {
-		return ds.Append(diag.Errorf("Cannot import non-existent remote object",
-			"While attempting to import an existing object to %q, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"rig apply\" to create a new remote object for this resource.", addr))
-	}
-	obj, err := plan.NewStateObject(pc.Provider, addr.Resource.Resource.Type, sch, read.NewState)
-	if err == nil {
-		err = plan.SetIdentity(obj, sch, identity)
-	}
+	obj, err := instance.ImportedObject(pc, addr, sch, got)
 	if err != nil {
-		return ds.Append(fmt.Errorf("recording %s: %w", addr, err))
+		return ds.Append(diag.FromError(err))
 	}
-	obj.Status = state.Ready
-	obj.Private = read.Private
 	// The object's configuration (for the target's own type) decides its
 	// dependencies, create_before_destroy and skip_destroy, as a plan would
 	// record them.
@@ -251,6 +229,15 @@ func (p *planner) recordImported(addr addrs.AbsResourceInstance, deposed bool, i
 	p.refreshed.SetObject(oaddr, obj, pc)
 	return ds
 }
+
+// importReadHooks reports the read of an imported object to the import's
+// hooks, which observe its start.
+type importReadHooks struct{ hooks plan.ImportHooks }
+
+func (h importReadHooks) PreRefresh(addr addrs.ObjectAddr, prior cty.Value) {
+	h.hooks.PreRefresh(addr.Instance, prior)
+}
+func (importReadHooks) PostRefresh(addrs.ObjectAddr, cty.Value) {}
 
 type noImportHooks struct{}
 

@@ -11,11 +11,11 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
+	"github.com/rig-iac/rig/internal/instance"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
-	"github.com/rig-iac/rig/internal/state"
 )
 
 // importTarget is one expanded import block.
@@ -132,10 +132,10 @@ func (p *planner) importObject(prov provider.Interface, sch provider.Schema, pc 
 	if g, ok := p.generatedObject(addr, t); ok {
 		hooks.PreRefresh(oaddr, g.Object)
 		hooks.PostRefresh(oaddr, g.Object)
-		return p.recordImportBlockObject(sch, pc, addr, g.Object, g.Private, g.Identity, nil)
+		return p.recordImportBlockObject(sch, pc, addr, instance.Imported{Value: g.Object, Private: g.Private, Identity: g.Identity}, nil)
 	}
 	resp := prov.ImportResourceState(p.ctx, provider.ImportRequest{TypeName: typeName, ID: t.id, Identity: identity})
-	ds = withAddr(resp.Diagnostics, oaddr)
+	ds = resp.Diagnostics.WithAddress(oaddr)
 	if ds.HasErrors() {
 		return cty.NilVal, nil, cty.NilVal, ds
 	}
@@ -150,33 +150,14 @@ func (p *planner) importObject(prov provider.Interface, sch provider.Schema, pc 
 		return cty.NilVal, nil, cty.NilVal, ds.Append(diag.At(t.decl.DeclRange, "Import returned no resources",
 			fmt.Sprintf("While attempting to import with %s, the provider returned no instance states.", t.describe())))
 	}
-	if ds = ds.Append(plan.CheckIdentity(imported.Identity, true, pc, addr)); ds.HasErrors() {
-		return cty.NilVal, nil, cty.NilVal, ds
-	}
-	meta, more := p.eval.ProviderMeta(p.ctx, p.providers, addr.Module, pc.Provider, addr.Resource.Resource.String())
+	got, more := instance.ReadImported(p.ctx, instance.ImportReadRequest{
+		Addr: addr, Object: *imported, Provider: prov, ProviderConfig: pc,
+		Eval: p.eval, Providers: p.providers, Hooks: hooks, Subject: &t.decl.DeclRange,
+	})
 	if ds = ds.Append(more); ds.HasErrors() {
 		return cty.NilVal, nil, cty.NilVal, ds
 	}
-	hooks.PreRefresh(oaddr, imported.State)
-	read := prov.ReadResource(p.ctx, provider.ReadRequest{TypeName: typeName, PriorState: imported.State, Private: imported.Private, ProviderMeta: meta, CurrentIdentity: imported.Identity})
-	if ds = ds.Append(withAddr(read.Diagnostics, oaddr)); ds.HasErrors() {
-		return cty.NilVal, nil, cty.NilVal, ds
-	}
-	hooks.PostRefresh(oaddr, read.NewState)
-	readIdentity := imported.Identity
-	if plan.HasIdentity(read.NewIdentity) {
-		ds = ds.Append(plan.CheckIdentity(read.NewIdentity, true, pc, addr))
-		ds = ds.Append(plan.CheckIdentityKept("read", imported.Identity, read.NewIdentity, pc, addr))
-		if ds.HasErrors() {
-			return cty.NilVal, nil, cty.NilVal, ds
-		}
-		readIdentity = read.NewIdentity
-	}
-	if read.NewState == cty.NilVal || read.NewState.IsNull() {
-		return cty.NilVal, nil, cty.NilVal, ds.Append(diag.At(t.decl.DeclRange, "Cannot import non-existent remote object",
-			fmt.Sprintf("While attempting to import an existing object to %q, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"rig apply\" to create a new remote object for this resource.", addr)))
-	}
-	return p.recordImportBlockObject(sch, pc, addr, read.NewState, read.Private, readIdentity, ds)
+	return p.recordImportBlockObject(sch, pc, addr, got, ds)
 }
 
 // generatedObject returns the object GenerateConfig already imported for
@@ -192,20 +173,15 @@ func (p *planner) generatedObject(addr addrs.AbsResourceInstance, t importTarget
 
 // recordImportBlockObject records an imported and read object in the refreshed
 // state and returns it with ds.
-func (p *planner) recordImportBlockObject(sch provider.Schema, pc addrs.AbsProviderConfig, addr addrs.AbsResourceInstance, v cty.Value, private []byte, identity cty.Value, ds diag.Diagnostics) (cty.Value, []byte, cty.Value, diag.Diagnostics) {
-	obj, err := plan.NewStateObject(pc.Provider, addr.Resource.Resource.Type, sch, v)
-	if err == nil {
-		err = plan.SetIdentity(obj, sch, identity)
-	}
+func (p *planner) recordImportBlockObject(sch provider.Schema, pc addrs.AbsProviderConfig, addr addrs.AbsResourceInstance, imp instance.Imported, ds diag.Diagnostics) (cty.Value, []byte, cty.Value, diag.Diagnostics) {
+	obj, err := instance.ImportedObject(pc, addr, sch, imp)
 	if err != nil {
-		return cty.NilVal, nil, cty.NilVal, ds.Append(fmt.Errorf("recording %s: %w", addr, err))
+		return cty.NilVal, nil, cty.NilVal, ds.Append(diag.FromError(err))
 	}
-	obj.Status = state.Ready
-	obj.Private = private
 	p.mu.Lock()
 	p.refreshed.SetObject(addrs.ObjectAddr{Instance: addr}, obj, pc)
 	p.mu.Unlock()
-	return v, private, identity, ds
+	return imp.Value, imp.Private, imp.Identity, ds
 }
 
 // evalImportTarget evaluates an import block's id or identity in scope s:

@@ -42,8 +42,8 @@ type Options struct {
 	// Limits cap, finer than Parallelism, the objects of some kinds whose
 	// provider calls run at once.
 	Limits []plan.Limit
-	// Workspace is terraform.workspace.
-	Workspace string
+	// Env holds terraform.workspace, path.cwd and the bound on instances.
+	lang.Env
 	// Now returns the plan timestamp; nil means time.Now.
 	Now func() time.Time
 	// Dependencies says which dependencies objects record (default: all,
@@ -51,11 +51,6 @@ type Options struct {
 	Dependencies plan.DependencyMode
 	// Hooks observes the refresh of recorded objects; nil means nobody does.
 	Hooks plan.RefreshHooks
-	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
-	Cwd string
-	// MaxInstances bounds the instances one resource block or module call
-	// may expand to; 0 means lang.DefaultMaxInstances.
-	MaxInstances int
 	// Targets limits the plan to these objects and what they depend on
 	// (-target); Excludes plans everything but these and what depends on
 	// them (-exclude). At most one of them may be set.
@@ -263,8 +258,8 @@ func (p *planner) run() diag.Diagnostics {
 	vars, more := prepareVariables(p.cfg, p.opts.Variables)
 	ds = ds.Append(more)
 	p.variables = vars
-	p.eval, more = eval.New(p.ctx, eval.Options{Config: p.cfg, Variables: vars, Resources: p, Workspace: p.opts.Workspace,
-		Timestamp: p.timestamp, Cwd: p.opts.Cwd, MaxInstances: p.opts.MaxInstances, Providers: p.providers})
+	p.eval, more = eval.New(p.ctx, eval.Options{Config: p.cfg, Variables: vars, Resources: p, Env: p.opts.Env,
+		Timestamp: p.timestamp, Providers: p.providers})
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return ds

@@ -31,7 +31,7 @@ func (p *planner) planResource(w *objectWork, m *config.Module, r *config.Resour
 	if !ok {
 		return nil
 	}
-	absAddr, cr, sch, ref, prov, exp := start.absAddr, start.cr, start.sch, start.ref, start.prov, start.exp
+	absAddr, cr, sch, exp := start.absAddr, start.cr, start.sch, start.exp
 	p.expandChecks(absAddr, exp.Keys)
 	if r.Managed != nil && p.opts.Mode != plan.DestroyMode {
 		more := p.expandChildImports(cr, mi)
@@ -50,14 +50,10 @@ func (p *planner) planResource(w *objectWork, m *config.Module, r *config.Resour
 			vals[i] = p.priorInstanceValue(addr, sch)
 			continue
 		}
-		pc, iprov := ref.Config, prov
-		if ref.KeyExpr != nil {
-			var more diag.Diagnostics
-			pc, iprov, more = p.instanceProvider(ref, addr, exp.InstanceData(k))
-			if w.note(more); iprov == nil {
-				vals[i] = cty.UnknownVal(sch.Block.ImpliedType())
-				continue
-			}
+		pc, iprov := start.instanceProvider(p, w, k)
+		if iprov == nil {
+			vals[i] = cty.UnknownVal(sch.Block.ImpliedType())
+			continue
 		}
 		w.add(addr, pc, func() diag.Diagnostics {
 			v, ds := p.planInstance(cr, r, sch, iprov, pc, addr, exp.InstanceData(k))
@@ -161,19 +157,10 @@ func (p *planner) priorValueRefreshing(prov provider.Interface, sch provider.Sch
 	}
 	refreshed, err := instance.RefreshedObject(obj, sch, newVal, rf.Private, rf.Identity)
 	if err != nil {
-		return val, obj.Private, rf.Identity, ds.Append(fmt.Errorf("%s: %w", addr, err))
+		return val, obj.Private, rf.Identity, ds.Append(diag.FromError(fmt.Errorf("%s: %w", addr, err)))
 	}
 	p.refreshed.SetObject(addr, refreshed, pc)
 	return newVal, rf.Private, rf.Identity, ds
-}
-
-func withAddr(ds diag.Diagnostics, addr addrs.ObjectAddr) diag.Diagnostics {
-	for i := range ds {
-		if ds[i].Address == "" {
-			ds[i].Address = addr.String()
-		}
-	}
-	return ds
 }
 
 // lifecycleRules answers instance.Plan's questions about the rules that
@@ -560,4 +547,18 @@ func (p *planner) startResource(w *objectWork, m *config.Module, r *config.Resou
 	}
 	st.exp = exp
 	return st, true
+}
+
+// instanceProvider returns the provider configuration of instance k of the
+// resource st started and its configured provider: the resource's own,
+// unless its provider configuration depends on the instance (a provider
+// with for_each); a nil provider, with the problem noted in w, when the
+// instance has none.
+func (st resourceStart) instanceProvider(p *planner, w *objectWork, k addrs.InstanceKey) (addrs.AbsProviderConfig, provider.Interface) {
+	if st.ref.KeyExpr == nil {
+		return st.ref.Config, st.prov
+	}
+	pc, prov, ds := p.instanceProvider(st.ref, st.absAddr.Instance(k), st.exp.InstanceData(k))
+	w.note(ds)
+	return pc, prov
 }

@@ -54,7 +54,7 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set, 
 	ds = ds.Append(lang.CheckReferences(cfg))
 	ds = ds.Append(p.loadGraph())
 	ds = ds.Append(checkTriggerAttributes(cfg, p.schemas))
-	ev, more := eval.New(ctx, eval.Options{Config: cfg, Cwd: opts.Cwd, Providers: providers})
+	ev, more := eval.New(ctx, eval.Options{Config: cfg, Env: lang.Env{Cwd: opts.Cwd}, Providers: providers})
 	ds = ds.Append(more)
 	ds = ds.Append(validateBodies(cfg, p.schemas, ev))
 	for _, m := range cfg.AllModules() {
@@ -90,8 +90,8 @@ func uniqueDiagnostics(ds diag.Diagnostics) diag.Diagnostics {
 
 // ValidateOptions are the settings of Validate.
 type ValidateOptions struct {
-	// Cwd is path.cwd, the absolute working directory; "" leaves it empty.
-	Cwd string
+	// Env holds path.cwd; validation evaluates with no workspace.
+	lang.Env
 }
 
 // validateBodies decodes every resource body against its schema with all
@@ -198,7 +198,7 @@ func validationScope(m *config.Module, fns *lang.ProviderFunctions, cwd string) 
 	if dir == "" {
 		dir = "."
 	}
-	return &lang.Scope{Data: unknownData{}, ModuleDir: dir, RootDir: ".", Cwd: cwd, ProviderFunctions: fns}
+	return &lang.Scope{Data: unknownData{}, ModuleDir: dir, RootDir: ".", Env: lang.Env{Cwd: cwd}, ProviderFunctions: fns}
 }
 
 // validateComputed rejects configurations that set computed-only attributes.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
+	"github.com/rig-iac/rig/internal/diag"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 )
@@ -24,7 +24,7 @@ func (e *ValueError) Error() string {
 	if len(e.Path) == 0 {
 		return e.Msg
 	}
-	return FormatPath(e.Path) + ": " + e.Msg
+	return diag.FormatRelativePath(e.Path) + ": " + e.Msg
 }
 
 // ErrorAt returns err as a sentence about the object named prefix: for a
@@ -34,28 +34,6 @@ func ErrorAt(prefix string, err error) string {
 		return prefix + ve.Error()
 	}
 	return prefix + ": " + err.Error()
-}
-
-// FormatPath renders a path in configuration syntax: ".rule[0].port",
-// `.tags["a"]`. A step into a set element, which has no key, renders as "[*]".
-func FormatPath(path cty.Path) string {
-	var b strings.Builder
-	for _, step := range path {
-		switch st := step.(type) {
-		case cty.GetAttrStep:
-			b.WriteString("." + st.Name)
-		case cty.IndexStep:
-			switch {
-			case st.Key.Type() == cty.String && st.Key.IsKnown() && !st.Key.IsNull():
-				fmt.Fprintf(&b, "[%q]", st.Key.AsString())
-			case st.Key.Type() == cty.Number && st.Key.IsKnown() && !st.Key.IsNull():
-				b.WriteString("[" + st.Key.AsBigFloat().Text('f', -1) + "]")
-			default:
-				b.WriteString("[*]")
-			}
-		}
-	}
-	return b.String()
 }
 
 // AssertPlanValid checks that planned, the object a provider returned from

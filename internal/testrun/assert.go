@@ -63,7 +63,7 @@ func (r *runner) assertions(ctx context.Context, setup *runSetup, as assertScope
 		}
 	}
 	ev, ds := eval.New(ctx, eval.Options{Config: setup.cfg, Variables: as.Plan.Variables, Resources: values,
-		Workspace: opts.Workspace, Timestamp: as.Plan.Timestamp, Cwd: opts.Cwd, Providers: setup.set})
+		Env: opts.Env, Timestamp: as.Plan.Timestamp, Providers: setup.set})
 	if ds.HasErrors() {
 		return Error, ds
 	}

@@ -69,11 +69,11 @@ func (fr *fileRunner) destroy(ks *keyState) (*state.State, diag.Diagnostics) {
 	opts := fr.s.opts
 	setup := ks.setup
 	p, ds := opts.Plan(ctx, setup.cfg, ks.state, setup.set, planner.Options{Mode: plan.DestroyMode, Variables: setup.vars.Module,
-		Parallelism: opts.Parallelism, Workspace: opts.Workspace, Cwd: opts.Cwd, IgnorePreventDestroy: true})
+		Parallelism: opts.Parallelism, Env: opts.Env, IgnorePreventDestroy: true})
 	if ds.HasErrors() || p == nil {
 		return ks.state, ds
 	}
-	left, more := opts.Apply(ctx, setup.cfg, p, setup.set, apply.Options{Parallelism: opts.Parallelism, Provisioners: opts.Provisioners, Workspace: opts.Workspace, Cwd: opts.Cwd})
+	left, more := opts.Apply(ctx, setup.cfg, p, setup.set, apply.Options{Parallelism: opts.Parallelism, Provisioners: opts.Provisioners, Env: opts.Env})
 	if left == nil {
 		left = ks.state
 	}

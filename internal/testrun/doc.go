@@ -13,6 +13,6 @@
 // provider the same way (pool.go).
 //
 // It imports internal/addrs, internal/apply, internal/config, internal/dag,
-// internal/diag, internal/eval, internal/lang, internal/plan,
-// internal/planner, internal/provider and internal/state.
+// internal/diag, internal/eval, internal/lang, internal/parallel,
+// internal/plan, internal/planner, internal/provider and internal/state.
 package testrun

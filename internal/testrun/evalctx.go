@@ -71,7 +71,7 @@ func variablesFor(cfg *config.Module, file *config.TestFile, run *config.TestRun
 	fileCtx := testContext(runs, base)
 	for _, name := range slices.Sorted(maps.Keys(file.Variables)) {
 		v, hds := file.Variables[name].Value(fileCtx)
-		ds = ds.Append(hds)
+		ds = ds.Append(diag.FromHCL(hds))
 		fileVals[name] = v
 	}
 	all := maps.Clone(base)
@@ -80,7 +80,7 @@ func variablesFor(cfg *config.Module, file *config.TestFile, run *config.TestRun
 	runCtx := testContext(runs, all)
 	for _, name := range slices.Sorted(maps.Keys(run.Variables)) {
 		v, hds := run.Variables[name].Value(runCtx)
-		ds = ds.Append(hds)
+		ds = ds.Append(diag.FromHCL(hds))
 		runVals[name] = v
 	}
 	maps.Copy(all, runVals)

@@ -12,6 +12,8 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/dag"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/parallel"
 	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/state"
 )
@@ -33,9 +35,9 @@ type fileRunner struct {
 	errored bool
 	// modules caches the configurations the runs' module blocks load, by
 	// source and version.
-	modules map[string]*loadedModule
+	modules parallel.Memo[string, loadedModule]
 	// validated caches the validation of each configuration under test.
-	validated map[*config.Module]*validation
+	validated parallel.Memo[*config.Module, diag.Diagnostics]
 	// applying holds, for each run whose apply is in progress, the objects
 	// it creates: what a cancellation may leave behind.
 	applying map[*config.TestRun][]addrs.AbsResourceInstance
@@ -53,21 +55,13 @@ type keyState struct {
 }
 
 type loadedModule struct {
-	once  sync.Once
 	cfg   *config.Module
-	diags diag.Diagnostics
-}
-
-type validation struct {
-	once  sync.Once
 	diags diag.Diagnostics
 }
 
 func (fr *fileRunner) run() {
 	fr.states = map[string]*keyState{}
 	fr.outputs = map[string]cty.Value{}
-	fr.modules = map[string]*loadedModule{}
-	fr.validated = map[*config.Module]*validation{}
 	fr.applying = map[*config.TestRun][]addrs.AbsResourceInstance{}
 	fr.fakes = map[string]*fakeObjects{}
 	fr.res.Start = time.Now()
@@ -204,15 +198,7 @@ func (fr *fileRunner) configFor(run *config.TestRun) (*config.Module, diag.Diagn
 	if fr.s.opts.LoadModule == nil {
 		return nil, diag.Diagnostics{diag.At(run.Module.DeclRange, "Module blocks are not supported here", "This command cannot load other modules.")}
 	}
-	key := run.Module.Source + "@" + run.Module.Version
-	fr.mu.Lock()
-	lm := fr.modules[key]
-	if lm == nil {
-		lm = &loadedModule{}
-		fr.modules[key] = lm
-	}
-	fr.mu.Unlock()
-	lm.once.Do(func() {
+	lm, _ := fr.modules.Do(run.Module.Source+"@"+run.Module.Version, func(lm *loadedModule) {
 		lm.cfg, lm.diags = fr.s.opts.LoadModule(fr.res.File, run)
 		if lm.cfg != nil {
 			fr.mu.Lock()
@@ -227,17 +213,10 @@ func (fr *fileRunner) configFor(run *config.TestRun) (*config.Module, diag.Diagn
 
 // validate validates cfg once per file, with the providers of setup.
 func (fr *fileRunner) validate(cfg *config.Module, setup *runSetup) diag.Diagnostics {
-	fr.mu.Lock()
-	v := fr.validated[cfg]
-	if v == nil {
-		v = &validation{}
-		fr.validated[cfg] = v
-	}
-	fr.mu.Unlock()
-	v.once.Do(func() {
-		v.diags = planner.Validate(fr.s.cancelCtx, setup.cfg, setup.set, planner.ValidateOptions{Cwd: fr.s.opts.Cwd})
+	ds, _ := fr.validated.Do(cfg, func(ds *diag.Diagnostics) {
+		*ds = planner.Validate(fr.s.cancelCtx, setup.cfg, setup.set, planner.ValidateOptions{Env: lang.Env{Cwd: fr.s.opts.Cwd}})
 	})
-	return v.diags
+	return *ds
 }
 
 // stateFor returns the state of key (new and empty the first time).

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -16,7 +15,6 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"golang.org/x/tools/txtar"
@@ -29,6 +27,7 @@ import (
 	"github.com/rig-iac/rig/internal/provider/builtin"
 	"github.com/rig-iac/rig/internal/provider/providertest"
 	"github.com/rig-iac/rig/internal/testrun"
+	"github.com/rig-iac/rig/internal/txtartest"
 )
 
 var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar")
@@ -219,54 +218,21 @@ func writeDiags(b *strings.Builder, indent string, ds diag.Diagnostics) {
 // engine reports, the operations the fake provider carried out (in start
 // order) and the provider configurations it was configured with.
 func TestScenarios(t *testing.T) {
-	paths, _ := filepath.Glob(filepath.Join("testdata", "*.txtar"))
-	if len(paths) == 0 {
-		t.Fatal("no scenarios")
-	}
-	for _, p := range paths {
-		t.Run(strings.TrimSuffix(filepath.Base(p), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sc := loadScenario(t, ar)
-			rep := &textReporter{}
-			sc.opts.Reporter = rep
-			testrun.Run(context.Background(), sc.opts)
-			ops := sc.live.Ops()
-			if sc.sortOps {
-				slices.SortStableFunc(ops, func(a, b providertest.Op) int {
-					return strings.Compare(a.Action.String()+a.Key, b.Action.String()+b.Key)
-				})
-			}
-			got := rep.b.String() + "ops: " + providertest.OrderString(ops) + "\n" +
-				fmt.Sprintf("configured: %q\n", slices.Sorted(slices.Values(sc.live.Configured()))) + overlaps(ops)
-			checkWant(t, p, ar, got)
-		})
-	}
-}
-
-// checkWant compares got with the archive's want section, rewriting it
-// with -update.
-func checkWant(t *testing.T, path string, ar *txtar.Archive, got string) {
-	t.Helper()
-	for i, f := range ar.Files {
-		if f.Name != "want" {
-			continue
+	txtartest.Run(t, filepath.Join("testdata", "*.txtar"), func(t *testing.T, p string, ar *txtar.Archive) {
+		sc := loadScenario(t, ar)
+		rep := &textReporter{}
+		sc.opts.Reporter = rep
+		testrun.Run(context.Background(), sc.opts)
+		ops := sc.live.Ops()
+		if sc.sortOps {
+			slices.SortStableFunc(ops, func(a, b providertest.Op) int {
+				return strings.Compare(a.Action.String()+a.Key, b.Action.String()+b.Key)
+			})
 		}
-		if *update {
-			ar.Files[i].Data = []byte(got)
-			if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return
-		}
-		if diff := cmp.Diff(string(f.Data), got); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", path, diff)
-		}
-		return
-	}
-	t.Fatalf("%s has no want section", path)
+		got := rep.b.String() + "ops: " + providertest.OrderString(ops) + "\n" +
+			fmt.Sprintf("configured: %q\n", slices.Sorted(slices.Values(sc.live.Configured()))) + overlaps(ops)
+		txtartest.Check(t, p, ar, "want", got, *update)
+	})
 }
 
 // overlaps lists the applies that ran at the same time, "overlapped: X Y"

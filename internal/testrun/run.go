@@ -79,7 +79,7 @@ func (r *runner) execute() {
 
 	r.fr.startApply(r.run, p)
 	newState, ads := opts.Apply(ctx, setup.cfg, p, setup.set, apply.Options{Parallelism: opts.Parallelism, Provisioners: opts.Provisioners,
-		Workspace: opts.Workspace, Cwd: opts.Cwd})
+		Env: opts.Env})
 	r.fr.endApply(r.run)
 	if newState == nil {
 		newState = p.PriorState
@@ -104,7 +104,7 @@ func (r *runner) execute() {
 func (r *runner) planOptions(setup *runSetup) planner.Options {
 	opts := r.fr.s.opts
 	po := planner.Options{Mode: plan.NormalMode, Variables: setup.vars.Module, SkipRefresh: !r.run.Refresh,
-		Parallelism: opts.Parallelism, Workspace: opts.Workspace, Cwd: opts.Cwd}
+		Parallelism: opts.Parallelism, Env: opts.Env}
 	if r.run.RefreshOnly {
 		po.Mode = plan.RefreshOnlyMode
 	}

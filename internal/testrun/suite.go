@@ -8,6 +8,7 @@ import (
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/provider"
@@ -52,9 +53,10 @@ type Options struct {
 	RunParallelism int
 	// Verbose keeps each run's plan or state for the reporter.
 	Verbose bool
-	// Workspace is terraform.workspace; Cwd is path.cwd.
-	Workspace, Cwd string
-	Reporter       Reporter
+	// Env holds terraform.workspace, path.cwd and the bound on instances
+	// of every plan, apply and assertion of the suite.
+	lang.Env
+	Reporter Reporter
 	// Stop is closed on a first interrupt: runs in progress finish, the
 	// others are skipped, every file is cleaned up. Cancel is closed on a
 	// second: operations in progress are cancelled, nothing more is

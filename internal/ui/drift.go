@@ -142,11 +142,7 @@ func driftPath(p cty.Path) string {
 	if len(p) == 0 {
 		return "(object)"
 	}
-	s := diag.FormatPath(p)
-	if len(s) > 0 && s[0] == '.' {
-		s = s[1:]
-	}
-	return s
+	return diag.FormatPath(p)
 }
 
 func driftValue(v cty.Value, opts RenderOptions) string {

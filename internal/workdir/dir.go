@@ -13,6 +13,7 @@ import (
 	"github.com/rig-iac/rig/internal/encryption"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/getproviders"
+	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/builtin"
 )
@@ -161,4 +162,12 @@ func (d *Dir) SelectWorkspace(name string) error {
 		return err
 	}
 	return os.WriteFile(d.DataPath("environment"), []byte(name), 0o644)
+}
+
+// Env returns the run environment of a command without a session (Open
+// builds a session's, adding rig.hcl's max_instances): the selected
+// workspace and path.cwd.
+func (d *Dir) Env() (lang.Env, diag.Diagnostics) {
+	cwd, ds := d.Cwd()
+	return lang.Env{Workspace: d.Workspace(), Cwd: cwd}, ds
 }

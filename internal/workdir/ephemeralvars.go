@@ -1,8 +1,15 @@
 package workdir
 
 import (
+	"fmt"
+	"slices"
+
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/eval"
+	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/planner"
 )
 
@@ -13,4 +20,47 @@ import (
 func (d *Dir) EphemeralVariables(cfg *config.Module, args []VarArg, ask Asker) (map[string]planner.InputValue, diag.Diagnostics) {
 	values, _, ds := d.gatherVariables(cfg, args, ask)
 	return values, ds
+}
+
+// EphemeralPlanVariables gives a saved plan the values of its ephemeral
+// root variables, which the plan file leaves out: from -var and -var-file
+// (flags), the .tfvars files and TF_VAR_ variables, as when planning, or
+// asked for (ask; nil asks nothing), else their defaults. A required one
+// without a value is an error, as in OpenTofu; a flag may set only an
+// ephemeral variable, since the plan holds the others' values.
+func (d *Dir) EphemeralPlanVariables(cfg *config.Module, p *plan.Plan, flags []VarArg, ask Asker) diag.Diagnostics {
+	// Only the ephemeral variables are asked for: the plan has the others.
+	only := *cfg
+	only.Variables = map[string]*config.Variable{}
+	for _, name := range p.EphemeralVariables {
+		if v := cfg.Variables[name]; v != nil {
+			only.Variables[name] = v
+		}
+	}
+	given, ds := d.EphemeralVariables(&only, flags, ask)
+	for name, in := range given {
+		if in.SourceType == "-var" && !slices.Contains(p.EphemeralVariables, name) && cfg.Variables[name] != nil {
+			ds = ds.Append(diag.Errorf("Can't set variables when applying a saved plan",
+				"%s", fmt.Sprintf("The variable %q is not ephemeral: a saved plan includes the values of the variables that were set when it was created, and only ephemeral variables are given again when it is applied.", name)))
+		}
+	}
+	if p.Variables == nil {
+		p.Variables = map[string]cty.Value{}
+	}
+	for _, name := range p.EphemeralVariables {
+		v := cfg.Variables[name]
+		if v == nil {
+			continue
+		}
+		in, ok := given[name]
+		if (!ok || in.Value == cty.NilVal) && v.Required() {
+			ds = ds.Append(diag.At(v.DeclRange, "No value for required variable",
+				fmt.Sprintf("Variable %q is configured as ephemeral. This type of variables need to be given a value during `rig plan` and also during `rig apply`.", name)))
+			continue
+		}
+		val, more := eval.PrepareVariable(v, in.Value, v.DeclRange, "the root module")
+		ds = ds.Append(more)
+		p.Variables[name] = val
+	}
+	return ds
 }

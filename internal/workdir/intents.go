@@ -122,6 +122,17 @@ func CutOffCreatesWarning(ins []apply.Intent) diag.Diagnostics {
 	return diag.Diagnostics{{Severity: diag.Warning, Summary: "Creates cut off by a crash", Detail: b.String()}}
 }
 
+// CutOffCreates returns the creates an earlier run left in flight, which
+// an apply carries over (OpenIntents), and the warning that lists them
+// (nil when there are none, or a warning that the file could not be read).
+func (d *Dir) CutOffCreates() ([]apply.Intent, diag.Diagnostics) {
+	ins, err := d.InFlightCreates()
+	if err != nil {
+		return nil, diag.Diagnostics{{Severity: diag.Warning, Summary: "Failed to read the creates' intents", Detail: err.Error()}}
+	}
+	return ins, CutOffCreatesWarning(ins)
+}
+
 // OpenIntents starts the intents file of an apply: the creates an earlier
 // run left in flight first, so they are listed until an apply completes.
 // It returns nil (no log) when rig.hcl does not ask for intents.
@@ -208,6 +219,6 @@ func (s *Session) FindCutOffCreates(ctx context.Context, ins []apply.Intent) ([]
 		creates = append(creates, planner.CutOffCreate{Addr: addr, Values: in.Values, Count: 1})
 	}
 	found, more := planner.FindCutOffCreates(ctx, s.Config, s.State, s.Providers, creates,
-		planner.Options{Variables: s.Variables, Workspace: s.Workspace, Dependencies: s.Dependencies, Cwd: s.Cwd, MaxInstances: s.MaxInstances})
+		planner.Options{Variables: s.Variables, Env: s.Env, Dependencies: s.Dependencies})
 	return found, ds.Append(more)
 }

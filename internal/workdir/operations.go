@@ -50,7 +50,7 @@ func (s *Session) Plan(ctx context.Context, opts PlanOptions) (*plan.Plan, diag.
 	start := time.Now()
 	p, ds := planner.Make(ctx, s.Config, s.State, s.Providers, planner.Options{
 		Mode: opts.Mode, Variables: s.Variables, Replace: opts.Replace, SkipRefresh: opts.SkipRefresh,
-		Parallelism: s.Parallelism, Limits: s.Limits, Workspace: s.Workspace, Dependencies: s.Dependencies, Cwd: s.Cwd, MaxInstances: s.MaxInstances,
+		Parallelism: s.Parallelism, Limits: s.Limits, Env: s.Env, Dependencies: s.Dependencies,
 		Targets: opts.Targets, Excludes: opts.Excludes, Hooks: opts.Hooks, Generated: s.generated,
 		RefreshScope:         opts.RefreshScope,
 		RecordPreventDestroy: s.Safeguards.RecordPreventDestroy, HealthGates: s.Safeguards.Gates,
@@ -73,7 +73,7 @@ func (s *Session) GenerateConfig(ctx context.Context, path string) ([]planner.Ge
 			"rig can only write generated config into a new file. Either choose a different target location or move all existing configuration out of the target file, delete it and try again.")}
 	}
 	gen, ds := planner.GenerateConfig(ctx, s.Config, s.State, s.Providers, planner.Options{
-		Variables: s.Variables, Workspace: s.Workspace, Dependencies: s.Dependencies, Cwd: s.Cwd, MaxInstances: s.MaxInstances,
+		Variables: s.Variables, Env: s.Env, Dependencies: s.Dependencies,
 	})
 	if ds.HasErrors() || len(gen) == 0 {
 		return nil, ds
@@ -158,9 +158,9 @@ type ApplyOptions struct {
 // it releases what it applied as it goes.
 func (s *Session) Apply(ctx context.Context, p *plan.Plan, opts ApplyOptions) (*state.State, diag.Diagnostics) {
 	return apply.Apply(ctx, s.Config, p, s.Providers, apply.Options{
-		Parallelism: s.Parallelism, Limits: s.Limits, Hooks: opts.Hooks, StateWriter: s.stateWriter(), Workspace: s.Workspace,
-		Graph: opts.Graph, ReleaseApplied: true, SpliceDependencies: s.Dependencies == plan.ReducedDependencies, Cwd: s.Cwd,
-		Provisioners: Provisioners(), MaxInstances: s.MaxInstances, Intents: opts.Intents,
+		Parallelism: s.Parallelism, Limits: s.Limits, Hooks: opts.Hooks, StateWriter: s.stateWriter(), Env: s.Env,
+		Graph: opts.Graph, ReleaseApplied: true, SpliceDependencies: s.Dependencies == plan.ReducedDependencies,
+		Provisioners: Provisioners(), Intents: opts.Intents,
 	})
 }
 
@@ -168,7 +168,7 @@ func (s *Session) Apply(ctx context.Context, p *plan.Plan, opts ApplyOptions) (*
 // returns the new state, which Persist writes.
 func (s *Session) Import(ctx context.Context, targets []planner.ImportTarget, hooks plan.ImportHooks) (*state.State, diag.Diagnostics) {
 	return planner.Import(ctx, s.Config, s.State, s.Providers, targets,
-		planner.ImportOptions{Variables: s.Variables, Workspace: s.Workspace, Hooks: hooks, Dependencies: s.Dependencies, Cwd: s.Cwd, MaxInstances: s.MaxInstances})
+		planner.ImportOptions{Variables: s.Variables, Env: s.Env, Hooks: hooks, Dependencies: s.Dependencies})
 }
 
 // Persist writes final, the state an apply or import ended with, with the

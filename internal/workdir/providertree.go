@@ -10,6 +10,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/getproviders"
+	"github.com/rig-iac/rig/internal/state"
 )
 
 // WriteProviderTree writes the providers mod requires (`rig providers`), with their version
@@ -48,4 +49,15 @@ func WriteProviderTree(w io.Writer, mod *config.Module, prefix string) diag.Diag
 		ds = ds.Append(WriteProviderTree(w, mod.Children[name], prefix+next))
 	}
 	return ds
+}
+
+// StateProviders returns the providers of the resources s records, each
+// once, sorted by address.
+func StateProviders(s *state.State) []addrs.Provider {
+	var out []addrs.Provider
+	for _, r := range s.Resources {
+		out = append(out, r.ProviderConfig.Provider)
+	}
+	slices.SortFunc(out, addrs.Provider.Compare)
+	return slices.Compact(out)
 }

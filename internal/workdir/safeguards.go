@@ -75,7 +75,7 @@ func (s *Safeguards) block(b *hclsyntax.Block) diag.Diagnostics {
 	var ds diag.Diagnostics
 	for name, attr := range b.Body.Attributes {
 		v, hds := attr.Expr.Value(nil)
-		if ds = ds.Append(hds); hds.HasErrors() {
+		if ds = ds.Append(diag.FromHCL(hds)); hds.HasErrors() {
 			continue
 		}
 		switch name {

@@ -10,6 +10,7 @@ import (
 	"github.com/rig-iac/rig/internal/backend"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/provider"
@@ -79,17 +80,16 @@ type Session struct {
 	// Sources are the files read (configuration, rig.hcl, variable
 	// files), for the snippets of diagnostics.
 	Sources map[string][]byte
-	// Workspace is the selected workspace and Cwd path.cwd.
-	Workspace string
-	Cwd       string
+	// Env is the run's environment, built once here and passed down to
+	// every plan, apply and import of the session: the selected
+	// workspace, path.cwd and rig.hcl's max_instances (0: the default).
+	lang.Env
 	// Parallelism and Limits bound the operations that run at once: the
 	// options' over rig.hcl's.
 	Parallelism int
 	Limits      []apply.Limit
-	// Dependencies is rig.hcl's recorded_dependencies and MaxInstances its
-	// max_instances (0: the default).
+	// Dependencies is rig.hcl's recorded_dependencies.
 	Dependencies plan.DependencyMode
-	MaxInstances int
 	// RefreshChanged is rig.hcl's refresh = "changed", RefreshMaxAge its
 	// refresh_max_age and ProgressInterval its progress_interval (0: the
 	// defaults).
@@ -112,7 +112,7 @@ type Session struct {
 // session is never nil: on errors it holds what was loaded (its Sources
 // for the diagnostics), and must be closed all the same.
 func (d *Dir) Open(ctx context.Context, opts OpenOptions) (*Session, diag.Diagnostics) {
-	s := &Session{Dir: d, Sources: map[string][]byte{}, Workspace: d.Workspace()}
+	s := &Session{Dir: d, Sources: map[string][]byte{}, Env: lang.Env{Workspace: d.Workspace()}}
 	if opts.Guard != nil {
 		opts.Guard.OnExit(s.Close)
 	}

@@ -77,7 +77,7 @@ func (d *Dir) LoadSettings() (Settings, []byte, diag.Diagnostics) {
 	}
 	for name, attr := range body.Attributes {
 		v, hds := attr.Expr.Value(nil)
-		ds = ds.Append(hds)
+		ds = ds.Append(diag.FromHCL(hds))
 		if hds.HasErrors() {
 			continue
 		}

@@ -28,7 +28,7 @@ func (d *Dir) StaticEvaluator() *eval.Static {
 	if d.static != nil {
 		return d.static
 	}
-	cwd, _ := d.Cwd()
+	env, _ := d.Env()
 	var first diag.Diagnostics
 	asked := false
 	root := func(root *config.Module, v *config.Variable) (cty.Value, bool, diag.Diagnostics) {
@@ -45,7 +45,7 @@ func (d *Dir) StaticEvaluator() *eval.Static {
 		iv, ok := d.given.values[v.Name]
 		return iv.Value, ok, ds
 	}
-	d.static = &eval.Static{Root: root, Cwd: cwd, Workspace: d.Workspace()}
+	d.static = &eval.Static{Root: root, Env: env}
 	return d.static
 }
 
@@ -58,6 +58,17 @@ func (d *Dir) UseSavedPlanVariables(vals map[string]cty.Value) {
 		out[name] = planner.InputValue{Value: v, SourceType: "the saved plan"}
 	}
 	d.given = &givenVariables{values: out, files: map[string][]byte{}}
+}
+
+// UseSavedPlanFileVariables takes the root variables of the saved plan at
+// path (UseSavedPlanVariables), when it can be read without the
+// configuration (it is not encrypted), so that loading the configuration
+// evaluates module sources and the backend with them rather than asking
+// for them.
+func (d *Dir) UseSavedPlanFileVariables(path string) {
+	if pf, err := ReadPlan(path, nil); err == nil {
+		d.UseSavedPlanVariables(pf.Plan.Variables)
+	}
 }
 
 // cachedVariables returns what an earlier Variables call collected.

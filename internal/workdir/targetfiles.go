@@ -45,3 +45,45 @@ func ParseTargetFiles(paths []string, flag string, sources map[string][]byte) ([
 	}
 	return out, ds
 }
+
+// PlanSelection is what the planning options select, as given: the
+// addresses of -replace, -target and -exclude, and the files of
+// -target-file and -exclude-file.
+type PlanSelection struct {
+	Replace, Targets, Excludes []string
+	TargetFiles, ExcludeFiles  []string
+}
+
+// Parse parses the selection into the PlanOptions fields it sets
+// (Replace, Targets, Excludes); the files read go into sources, for the
+// snippets of diagnostics.
+func (sel PlanSelection) Parse(sources map[string][]byte) (PlanOptions, diag.Diagnostics) {
+	var opts PlanOptions
+	var ds diag.Diagnostics
+	for _, r := range sel.Replace {
+		addr, err := addrs.ParseAbsResourceInstanceStr(r)
+		if err != nil {
+			ds = ds.Append(diag.Errorf("Invalid replace address", "%s", err))
+			continue
+		}
+		opts.Replace = append(opts.Replace, addr)
+	}
+	for _, list := range []struct {
+		flag         string
+		given, files []string
+		into         *[]addrs.Target
+	}{{"target", sel.Targets, sel.TargetFiles, &opts.Targets}, {"exclude", sel.Excludes, sel.ExcludeFiles, &opts.Excludes}} {
+		for _, s := range list.given {
+			t, err := addrs.ParseTargetStr(s)
+			if err != nil {
+				ds = ds.Append(diag.Errorf("Invalid "+list.flag+" address", "%s", err))
+				continue
+			}
+			*list.into = append(*list.into, t)
+		}
+		fromFiles, more := ParseTargetFiles(list.files, list.flag, sources)
+		ds = ds.Append(more)
+		*list.into = append(*list.into, fromFiles...)
+	}
+	return opts, ds
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/getmodules"
 	"github.com/rig-iac/rig/internal/planner"
+	"github.com/rig-iac/rig/internal/testrun"
 )
 
 // TestVariables gathers the root variable values rig test gives from
@@ -112,4 +113,37 @@ func (d *Dir) WithTestModuleCalls(root *config.Module, testDir string) (*config.
 		out.ModuleCalls[c.Name] = c
 	}
 	return &out, ds
+}
+
+// TestSuite returns what rig test runs with from the working directory:
+// the checked configuration (the module under test), the test files in
+// the working directory and testDir (only those filter names, when it
+// names any), the variables given from outside the test files (args,
+// .tfvars files, TF_VAR_), the modules run blocks name, the providers and
+// provisioners, the workspace and path.cwd. files are the files read,
+// for the snippets of diagnostics. The caller sets how the suite runs and
+// reports.
+func (d *Dir) TestSuite(args []VarArg, testDir string, filter []string) (opts testrun.Options, files map[string][]byte, ds diag.Diagnostics) {
+	files = map[string][]byte{}
+	cfg, ds := d.LoadCheckedConfig()
+	if cfg != nil {
+		maps.Copy(files, cfg.Sources)
+	}
+	tests, more := config.LoadTestFiles(".", testDir)
+	ds = ds.Append(more)
+	for _, tf := range tests {
+		files[tf.Path] = tf.Source
+	}
+	tests, more = config.FilterTestFiles(tests, filter)
+	ds = ds.Append(more)
+	if !ds.HasErrors() {
+		ds = ds.Append(d.CheckProviders(cfg))
+	}
+	vars, varFiles, more := d.TestVariables(cfg, args, testDir)
+	ds = ds.Append(more)
+	maps.Copy(files, varFiles)
+	env, more := d.Env()
+	ds = ds.Append(more)
+	return testrun.Options{Config: cfg, Files: tests, LoadModule: d.TestModuleLoader(), Factories: d.ProviderFactories(),
+		Variables: vars, Provisioners: Provisioners(), Env: env}, files, ds
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/testrun"
@@ -29,7 +30,7 @@ func (d *Dir) Validate(ctx context.Context, cfg *config.Module, tests bool, test
 	}
 	if !ds.HasErrors() {
 		set := provider.NewSet(d.ProviderFactories())
-		ds = ds.Append(planner.Validate(ctx, cfg, set, planner.ValidateOptions{Cwd: cwd}))
+		ds = ds.Append(planner.Validate(ctx, cfg, set, planner.ValidateOptions{Env: lang.Env{Cwd: cwd}}))
 		if tests {
 			ds = ds.Append(d.validateTestFiles(ctx, cfg, set, testDir, cwd, files))
 		}
@@ -80,7 +81,7 @@ func (d *Dir) validateTestFiles(ctx context.Context, cfg *config.Module, set *pr
 			if more.HasErrors() || mod == nil || cache[run.Module.Source+"@"+run.Module.Version].bad {
 				continue
 			}
-			ds = ds.Append(planner.Validate(ctx, mod, set, planner.ValidateOptions{Cwd: cwd}))
+			ds = ds.Append(planner.Validate(ctx, mod, set, planner.ValidateOptions{Env: lang.Env{Cwd: cwd}}))
 		}
 	}
 	return ds

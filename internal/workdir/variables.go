@@ -142,10 +142,10 @@ func loadVarFile(path string, out map[string]planner.InputValue, files map[strin
 		return ds
 	}
 	attrs, hds := f.Body.JustAttributes()
-	ds = ds.Append(hds)
+	ds = ds.Append(diag.FromHCL(hds))
 	for name, attr := range attrs {
 		v, hds := attr.Expr.Value(nil)
-		ds = ds.Append(hds)
+		ds = ds.Append(diag.FromHCL(hds))
 		if !hds.HasErrors() {
 			out[name] = planner.InputValue{Value: v, SourceType: source}
 		}

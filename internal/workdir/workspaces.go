@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/rig-iac/rig/internal/backend"
 	"github.com/rig-iac/rig/internal/diag"
@@ -87,4 +88,68 @@ func (d *Dir) DeleteWorkspace(ctx context.Context, b backend.Backend, name strin
 		return diag.Diagnostics{diag.Errorf("Failed to delete workspace", "%s", err)}
 	}
 	return nil
+}
+
+// workspaceExists reports whether b has workspace name.
+func workspaceExists(ctx context.Context, b backend.Backend, name string) (bool, diag.Diagnostics) {
+	names, err := b.Workspaces(ctx)
+	if err != nil {
+		return false, diag.Diagnostics{diag.Errorf("Failed to list workspaces", "%s", err)}
+	}
+	return slices.Contains(names, name), nil
+}
+
+// NewWorkspace creates workspace name of b (CreateWorkspace), which must
+// not exist yet, and selects it.
+func (d *Dir) NewWorkspace(ctx context.Context, b backend.Backend, name string, lock LockOptions, initial *state.State) diag.Diagnostics {
+	exists, ds := workspaceExists(ctx, b, name)
+	switch {
+	case ds.HasErrors():
+		return ds
+	case exists:
+		return diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q already exists", name), "")}
+	}
+	if ds := d.CreateWorkspace(ctx, b, name, lock, initial); ds.HasErrors() {
+		return ds
+	}
+	return d.selectWorkspace(name)
+}
+
+// SwitchWorkspace selects workspace name of b; one that does not exist
+// is an error, or is created first (with the lock) when orCreate.
+func (d *Dir) SwitchWorkspace(ctx context.Context, b backend.Backend, name string, orCreate bool) diag.Diagnostics {
+	exists, ds := workspaceExists(ctx, b, name)
+	switch {
+	case ds.HasErrors():
+		return ds
+	case !exists && !orCreate:
+		return diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q doesn't exist.", name),
+			"You can create this workspace with the \"new\" subcommand or include the \"-or-create\" flag with the \"select\" subcommand.")}
+	case !exists:
+		if ds := d.CreateWorkspace(ctx, b, name, LockOptions{Lock: true}, nil); ds.HasErrors() {
+			return ds
+		}
+	}
+	return d.selectWorkspace(name)
+}
+
+// selectWorkspace is SelectWorkspace with its failure as a diagnostic.
+func (d *Dir) selectWorkspace(name string) diag.Diagnostics {
+	if err := d.SelectWorkspace(name); err != nil {
+		return diag.Diagnostics{diag.Errorf("Failed to select workspace", "%s", err)}
+	}
+	return nil
+}
+
+// RemoveWorkspace deletes workspace name of b (DeleteWorkspace), which
+// must exist and be neither the selected workspace nor "default".
+func (d *Dir) RemoveWorkspace(ctx context.Context, b backend.Backend, name string, force bool, lock LockOptions) diag.Diagnostics {
+	exists, ds := workspaceExists(ctx, b, name)
+	switch {
+	case ds.HasErrors():
+		return ds
+	case !exists:
+		return diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q doesn't exist.", name), "")}
+	}
+	return d.DeleteWorkspace(ctx, b, name, force, lock)
 }

@@ -14,6 +14,8 @@ import (
 	"net/url"
 	"strconv"
 	"time"
+
+	"github.com/rig-iac/rig/internal/parallel"
 )
 
 // client sends the backend's requests: authentication, headers and retries.
@@ -33,7 +35,7 @@ func newClient(cfg Config) (*client, error) {
 		transport.TLSClientConfig = tlsCfg
 	}
 	if cfg.Sleep == nil {
-		cfg.Sleep = sleep
+		cfg.Sleep = parallel.Sleep
 	}
 	return &client{cfg: cfg, http: &nethttp.Client{Transport: transport}}, nil
 }
@@ -194,16 +196,4 @@ func retryAfter(resp *response) (time.Duration, bool) {
 		return 0, false
 	}
 	return time.Duration(s) * time.Second, true
-}
-
-// sleep waits d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

@@ -33,5 +33,6 @@
 // whole snapshot. The password is never part of an error, a path or a
 // message.
 //
-// It imports only the standard library and internal/backend.
+// It imports only the standard library, internal/backend and
+// internal/parallel.
 package http

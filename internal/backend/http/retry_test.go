@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/rig-iac/rig/internal/backend"
 	"github.com/rig-iac/rig/internal/backend/http/stateserver"
+	"github.com/rig-iac/rig/internal/parallel"
 )
 
 // TestRetries: which answers are retried, how often, and how long rig
@@ -120,7 +121,7 @@ func TestRetryStopsOnCancel(t *testing.T) {
 	srv.FailNext(500, 500, 500)
 	ctx, cancel := context.WithCancel(context.Background())
 	b := newBackend(t, Config{Address: srv.URL + "/s", RetryMax: 5, RetryWaitMin: time.Hour, RetryWaitMax: time.Hour,
-		Sleep: func(ctx context.Context, d time.Duration) error { cancel(); return sleep(ctx, d) }})
+		Sleep: func(ctx context.Context, d time.Duration) error { cancel(); return parallel.Sleep(ctx, d) }})
 	_, err := openStore(t, b).Read(ctx)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Read = %v, want the context's error", err)

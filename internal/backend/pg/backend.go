@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/rig-iac/rig/internal/backend"
+	"github.com/rig-iac/rig/internal/parallel"
 )
 
 // Backend is the pg backend. It keeps no connection open: each call that
@@ -189,7 +190,7 @@ func (b *Backend) retry(ctx context.Context, fn func() error) error {
 		if attempt >= b.cfg.Retry.Attempts {
 			return fmt.Errorf("giving up after %d attempts: %w", attempt, err)
 		}
-		if werr := sleep(ctx, delay); werr != nil {
+		if werr := parallel.Sleep(ctx, delay); werr != nil {
 			return errors.Join(werr, err)
 		}
 		delay = min(2*delay, b.cfg.Retry.Max)

@@ -41,5 +41,6 @@
 // are idempotent.) When that fails the error is returned and the caller
 // keeps the state elsewhere (rig writes errored.tfstate).
 //
-// It imports only the standard library, pgx and internal/backend.
+// It imports only the standard library, pgx, internal/backend and
+// internal/parallel.
 package pg

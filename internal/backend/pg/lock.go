@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/rig-iac/rig/internal/backend"
+	"github.com/rig-iac/rig/internal/parallel"
 )
 
 // creationWait is how long Lock keeps trying while another session holds a
@@ -116,7 +117,7 @@ func (b *Backend) acquire(ctx context.Context, conn *pgx.Conn, name string) (key
 			}
 			if blocked != 0 {
 				if time.Now().Before(deadline) {
-					if err := sleep(ctx, 50*time.Millisecond); err != nil {
+					if err := parallel.Sleep(ctx, 50*time.Millisecond); err != nil {
 						return 0, "", err
 					}
 					continue
@@ -147,7 +148,7 @@ func (b *Backend) acquire(ctx context.Context, conn *pgx.Conn, name string) (key
 				return 0, "", err
 			}
 			if time.Now().Before(deadline) {
-				if err := sleep(ctx, 50*time.Millisecond); err != nil {
+				if err := parallel.Sleep(ctx, 50*time.Millisecond); err != nil {
 					return 0, "", err
 				}
 				continue

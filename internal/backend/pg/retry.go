@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/rig-iac/rig/internal/backend"
@@ -47,16 +46,4 @@ func retryable(err error) bool {
 	}
 	// pgx reports a use of a connection it already knows is closed this way.
 	return strings.Contains(err.Error(), "conn closed")
-}
-
-// sleep waits for d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

@@ -46,6 +46,6 @@
 // and ConfigFromSettings builds a Config from them and the environment
 // (settings.go).
 //
-// It imports only the standard library, the AWS SDK for Go v2, go-cty and
-// internal/backend.
+// It imports only the standard library, the AWS SDK for Go v2, go-cty,
+// internal/backend and internal/parallel.
 package s3

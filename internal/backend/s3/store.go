@@ -19,6 +19,7 @@ import (
 	s3types "github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
 	"github.com/rig-iac/rig/internal/backend"
+	"github.com/rig-iac/rig/internal/parallel"
 )
 
 // Store is one workspace's state object and its locks. It keeps nothing
@@ -66,7 +67,7 @@ func (s *Store) Read(ctx context.Context) ([]byte, error) {
 			return nil, fmt.Errorf("reading s3://%s: %w: the object's MD5 is %x, DynamoDB's item %s%s says %x; if S3 is not just slow, set the Digest of that item to %x",
 				s.Path(), ErrDigestMismatch, got, s.Path(), DigestSuffix, want, got)
 		}
-		if err := sleep(ctx, s.b.consistencyPoll); err != nil {
+		if err := parallel.Sleep(ctx, s.b.consistencyPoll); err != nil {
 			return nil, err
 		}
 	}
@@ -219,16 +220,4 @@ func isNotFound(err error) bool {
 	var nf *s3types.NotFound
 	var api smithy.APIError
 	return errors.As(err, &nk) || errors.As(err, &nf) || (errors.As(err, &api) && (api.ErrorCode() == "NoSuchKey" || api.ErrorCode() == "NotFound"))
-}
-
-// sleep waits for d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

@@ -45,3 +45,9 @@ func sortRefreshLines(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// ContainsText reports whether s contains want, ignoring how either is
+// wrapped into lines.
+func ContainsText(s, want string) bool {
+	return strings.Contains(strings.Join(strings.Fields(s), " "), strings.Join(strings.Fields(want), " "))
+}

@@ -2,9 +2,9 @@
 // through applies — at random moments over many iterations, with local
 // state, PostgreSQL and S3 — and check that nothing it reported complete
 // is lost, no object is left untracked and no provider outlives it. They
-// share internal/command's harness through commandtest and run beside
-// the other packages' tests.
+// run rig in-process through commandtest/cli, and as a process through
+// commandtest, beside the other packages' tests.
 //
-// It imports no rig package: it has only tests, which import the command
-// package and its commandtest.
+// It imports no rig package: it has only tests, which import commandtest and
+// commandtest/cli.
 package killtest

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/rig-iac/rig/internal/command/commandtest"
+	"github.com/rig-iac/rig/internal/command/commandtest/cli"
 )
 
 // TestKilledApplyLosesNothing kills an apply with SIGKILL part-way and
@@ -23,7 +24,7 @@ import (
 // under a umask that lets everyone read), and that planning again
 // converges.
 func TestKilledApplyLosesNothing(t *testing.T) {
-	withUmask(t, 0)
+	commandtest.WithUmask(t, 0)
 	killedApply(t, "", func(t *testing.T, dir string, present bool) {
 		fi, err := os.Stat(filepath.Join(dir, "terraform.tfstate.journal"))
 		if present && err != nil {
@@ -82,15 +83,15 @@ func TestS3KilledApplyLosesNothing(t *testing.T) {
 // journal with journalPresent after the kill (present) and after the fold
 // (not). It returns the working directory.
 func killedApply(t *testing.T, backendBlock string, journalPresent func(t *testing.T, dir string, present bool)) string {
-	bin := buildRig(t)
-	dir := workdir(t, map[string]string{"main.tf": backendBlock + `
+	bin := commandtest.BuildRig(t)
+	dir := commandtest.WorkDir(t, map[string]string{"main.tf": backendBlock + `
 resource "terraform_data" "r" {
   count = 4000
   input = "value-${count.index}"
 }
 `})
 	if backendBlock != "" {
-		mustRig(t, dir, "init", "-no-color")
+		cli.MustRun(t, dir, "init", "-no-color")
 	}
 	cmd := exec.Command(bin, "-chdir="+dir, "apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=4")
 	stdout, err := cmd.StdoutPipe()
@@ -120,9 +121,9 @@ resource "terraform_data" "r" {
 	journalPresent(t, dir, true)
 
 	// Unlocked readers see the recovered objects without changing anything.
-	r := rig(t, dir, "state", "list")
+	r := cli.Run(t, dir, "state", "list")
 	listed := map[string]bool{}
-	for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+	for _, l := range strings.Split(strings.TrimSpace(r.Stdout), "\n") {
 		listed[l] = true
 	}
 	for _, addr := range done {
@@ -133,12 +134,12 @@ resource "terraform_data" "r" {
 	// A plan without the lock reads the journal with the state (the
 	// journal may be a running apply's) and neither folds nor removes it.
 	before, _ := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
-	r = rig(t, dir, "plan", "-lock=false", "-no-color", "-input=false")
-	if r.code != 0 || !containsText(r.stderr+r.stdout, "State journal read without the lock") {
-		t.Fatalf("plan -lock=false after the kill: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	r = cli.Run(t, dir, "plan", "-lock=false", "-no-color", "-input=false")
+	if r.Code != 0 || !commandtest.ContainsText(r.Stderr+r.Stdout, "State journal read without the lock") {
+		t.Fatalf("plan -lock=false after the kill: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 	// It sees the journal's objects: only the others are to create.
-	if n := strings.Count(r.stdout, "will be created"); n > 4000-len(done) {
+	if n := strings.Count(r.Stdout, "will be created"); n > 4000-len(done) {
 		t.Errorf("plan -lock=false creates %d objects, more than the %d not reported complete", n, 4000-len(done))
 	}
 	journalPresent(t, dir, true)
@@ -146,20 +147,20 @@ resource "terraform_data" "r" {
 		t.Error("plan -lock=false changed the state file")
 	}
 	// The next locked run folds the journal into the state file.
-	r = rig(t, dir, "plan", "-no-color", "-input=false")
-	if r.code != 0 || !strings.Contains(r.stderr+r.stdout, "Recovered operations from an interrupted run") {
-		t.Fatalf("plan after the kill: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	r = cli.Run(t, dir, "plan", "-no-color", "-input=false")
+	if r.Code != 0 || !strings.Contains(r.Stderr+r.Stdout, "Recovered operations from an interrupted run") {
+		t.Fatalf("plan after the kill: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 	journalPresent(t, dir, false)
-	if r := rig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false"); r.code != 0 {
-		t.Fatalf("apply after recovery: %s", r.stderr)
+	if r := cli.Run(t, dir, "apply", "-auto-approve", "-no-color", "-input=false"); r.Code != 0 {
+		t.Fatalf("apply after recovery: %s", r.Stderr)
 	}
-	r = rig(t, dir, "state", "list")
-	if got := strings.Count(r.stdout, "terraform_data.r["); got != 4000 {
+	r = cli.Run(t, dir, "state", "list")
+	if got := strings.Count(r.Stdout, "terraform_data.r["); got != 4000 {
 		t.Fatalf("state has %d instances, want 4000", got)
 	}
-	if r := rig(t, dir, "plan", "-detailed-exitcode", "-no-color", "-input=false"); r.code != 0 {
-		t.Fatalf("plan did not converge: exit %d\n%s", r.code, r.stdout)
+	if r := cli.Run(t, dir, "plan", "-detailed-exitcode", "-no-color", "-input=false"); r.Code != 0 {
+		t.Fatalf("plan did not converge: exit %d\n%s", r.Code, r.Stdout)
 	}
 	return dir
 }

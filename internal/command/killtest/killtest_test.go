@@ -162,7 +162,7 @@ func killAtRandomMoments(t *testing.T, backendBlock string, defaultIterations in
 		case "replace":
 			key = fmt.Sprintf("k%d", i)
 		}
-		writeFile(t, e.dir, "terraform.tfvars", fmt.Sprintf("n = %d\ncontent = %q\nkey = %q\n", 50+rnd.IntN(21), content, key))
+		commandtest.WriteFile(t, e.dir, "terraform.tfvars", fmt.Sprintf("n = %d\ncontent = %q\nkey = %q\n", 50+rnd.IntN(21), content, key))
 		var mode []string
 		if phase == "destroy" {
 			mode = []string{"-destroy"}
@@ -180,24 +180,24 @@ func killAtRandomMoments(t *testing.T, backendBlock string, defaultIterations in
 }
 
 func newKillEnv(t *testing.T, backendBlock string) *killEnv {
-	e := &killEnv{t: t, bin: buildRig(t), world: t.TempDir()}
+	e := &killEnv{t: t, bin: commandtest.BuildRig(t), world: t.TempDir()}
 	e.provider = commandtest.TestProvider(t)
 	pluginDir := filepath.Dir(e.provider)
 	cliConfig := filepath.Join(t.TempDir(), "rig.tfrc")
-	writeFile(t, filepath.Dir(cliConfig), filepath.Base(cliConfig), `
+	commandtest.WriteFile(t, filepath.Dir(cliConfig), filepath.Base(cliConfig), `
 provider_installation {
   dev_overrides {
     "rig/test" = "`+pluginDir+`"
   }
 }
 `)
-	e.dir = workdir(t, map[string]string{"main.tf": backendBlock + killConfig, "rig.hcl": killSettings})
+	e.dir = commandtest.WorkDir(t, map[string]string{"main.tf": backendBlock + killConfig, "rig.hcl": killSettings})
 	e.env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "RIG_TESTPROVIDER_WORLD="+e.world, "RIG_TESTPROVIDER_DELAY_MS=2")
 	return e
 }
 
 // run runs the rig binary in the working directory.
-func (e *killEnv) run(args ...string) result {
+func (e *killEnv) run(args ...string) commandtest.Result {
 	cmd := exec.Command(e.bin, append([]string{"-chdir=" + e.dir}, args...)...)
 	cmd.Env = e.env
 	var out, errb strings.Builder
@@ -211,14 +211,14 @@ func (e *killEnv) run(args ...string) result {
 		}
 		code = ee.ExitCode()
 	}
-	return result{code: code, stdout: out.String(), stderr: errb.String()}
+	return commandtest.Result{Code: code, Stdout: out.String(), Stderr: errb.String()}
 }
 
-func (e *killEnv) mustRun(args ...string) result {
+func (e *killEnv) mustRun(args ...string) commandtest.Result {
 	e.t.Helper()
 	r := e.run(args...)
-	if r.code != 0 {
-		e.t.Fatalf("rig %v: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
+	if r.Code != 0 {
+		e.t.Fatalf("rig %v: exit %d\n%s%s", args, r.Code, r.Stdout, r.Stderr)
 	}
 	return r
 }
@@ -246,7 +246,7 @@ type killedRun struct {
 func (e *killEnv) planOps(mode []string) int {
 	r := e.mustRun(append([]string{"plan", "-no-color", "-input=false"}, mode...)...)
 	ops := 0
-	if m := planSummary.FindStringSubmatch(r.stdout); m != nil {
+	if m := planSummary.FindStringSubmatch(r.Stdout); m != nil {
 		for _, s := range m[1:] {
 			n, _ := strconv.Atoi(s)
 			ops += n
@@ -340,11 +340,11 @@ func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) 
 	// Recover: plan (which folds the journal in, and lists the creates
 	// the kill cut off), rig recover, apply, plan again.
 	recovery := e.mustRun(append([]string{"plan", "-no-color", "-input=false"}, mode...)...)
-	cutOff := recovery.stdout + recovery.stderr
+	cutOff := recovery.Stdout + recovery.Stderr
 	recovered := e.recoverCutOff(what)
 	e.mustRun(append([]string{"apply", "-auto-approve", "-no-color", "-input=false"}, mode...)...)
-	if r := e.run(append([]string{"plan", "-detailed-exitcode", "-no-color", "-input=false"}, mode...)...); r.code != 0 {
-		t.Fatalf("%s: the plan after recovery did not converge: exit %d\n%s%s", what, r.code, r.stdout, r.stderr)
+	if r := e.run(append([]string{"plan", "-detailed-exitcode", "-no-color", "-input=false"}, mode...)...); r.Code != 0 {
+		t.Fatalf("%s: the plan after recovery did not converge: exit %d\n%s%s", what, r.Code, r.Stdout, r.Stderr)
 	}
 
 	inState := e.stateObjects(i)
@@ -426,8 +426,8 @@ func (e *killEnv) worldObjects() map[string]string {
 // deposed: id to content.
 func (e *killEnv) stateObjects(i int) map[string]string {
 	r := e.mustRun("state", "pull")
-	var sf stateFile
-	if err := json.Unmarshal([]byte(r.stdout), &sf); err != nil {
+	var sf commandtest.StateFile
+	if err := json.Unmarshal([]byte(r.Stdout), &sf); err != nil {
 		e.t.Fatalf("iteration %d: state pull: %v", i, err)
 	}
 	objs := map[string]string{}

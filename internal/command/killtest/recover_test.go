@@ -55,10 +55,10 @@ func recoverReport(stdout string) []cutOffCreate {
 func (e *killEnv) recoverCutOff(what string) map[string]bool {
 	t := e.t
 	preview := e.run("recover", "-json")
-	found := recoverReport(preview.stdout)
+	found := recoverReport(preview.Stdout)
 	if len(found) == 0 {
-		if preview.code != 0 {
-			t.Fatalf("%s: rig recover: exit %d\n%s%s", what, preview.code, preview.stdout, preview.stderr)
+		if preview.Code != 0 {
+			t.Fatalf("%s: rig recover: exit %d\n%s%s", what, preview.Code, preview.Stdout, preview.Stderr)
 		}
 		return nil
 	}
@@ -86,7 +86,7 @@ func (e *killEnv) recoverCutOff(what string) map[string]bool {
 		}
 		switch {
 		case c.Status == "unsearchable":
-			t.Fatalf("%s: rig recover could not search for %s: %s\n%s", what, c.Address, c.Action, preview.stdout)
+			t.Fatalf("%s: rig recover could not search for %s: %s\n%s", what, c.Address, c.Action, preview.Stdout)
 		case len(picks) > 0:
 			args = append(args, "-select="+c.Address+"="+strings.Join(picks, ","))
 		default:
@@ -95,7 +95,7 @@ func (e *killEnv) recoverCutOff(what string) map[string]bool {
 	}
 	r := e.mustRun(args...)
 	imported := map[string]bool{}
-	for _, c := range recoverReport(r.stdout) {
+	for _, c := range recoverReport(r.Stdout) {
 		if len(c.Imports) == 0 && !c.Forgets {
 			t.Errorf("%s: rig recover left %s undecided: %s", what, c.Address, c.Action)
 		}
@@ -103,8 +103,8 @@ func (e *killEnv) recoverCutOff(what string) map[string]bool {
 			imported[c.Candidates[n-1].Identity.ID] = true
 		}
 	}
-	if left := e.run("recover", "-no-color"); !strings.Contains(left.stdout, "No creates cut off by a crash") {
-		t.Errorf("%s: creates left after rig recover:\n%s%s", what, left.stdout, left.stderr)
+	if left := e.run("recover", "-no-color"); !strings.Contains(left.Stdout, "No creates cut off by a crash") {
+		t.Errorf("%s: creates left after rig recover:\n%s%s", what, left.Stdout, left.Stderr)
 	}
 	return imported
 }

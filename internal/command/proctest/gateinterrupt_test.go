@@ -51,18 +51,18 @@ resource "test_thing" "lb" {
 // back (the old one stays current), starts nothing else, reports the
 // interrupted apply, and the state it saved lets the next apply finish.
 func TestInterruptDuringHealthGate(t *testing.T) {
-	bin := buildRig(t)
+	bin := commandtest.BuildRig(t)
 	exe := commandtest.TestProvider(t)
 	world := t.TempDir()
 	cli := filepath.Join(t.TempDir(), "rig.tfrc")
-	writeFile(t, filepath.Dir(cli), filepath.Base(cli), `
+	commandtest.WriteFile(t, filepath.Dir(cli), filepath.Base(cli), `
 provider_installation {
   dev_overrides {
     "rig/test" = "`+filepath.Dir(exe)+`"
   }
 }
 `)
-	dir := workdir(t, map[string]string{
+	dir := commandtest.WorkDir(t, map[string]string{
 		"main.tf": gatedFleet(world, "v1", "0"),
 		"rig.hcl": "health_gate \"test_service.web\" {\n  interval = \"20ms\"\n  timeout  = \"10m\"\n  batch    = 1\n}\n",
 	})
@@ -84,9 +84,9 @@ provider_installation {
 	if code, out, errs := run("apply", "-auto-approve", "-no-color", "-input=false"); code != 0 {
 		t.Fatalf("first apply: exit %d\n%s%s", code, out, errs)
 	}
-	before, _ := readStateFile(t, dir)
+	before, _ := commandtest.ReadStateFile(t, dir)
 
-	writeFile(t, dir, "main.tf", gatedFleet(world, "v2", "1000000"))
+	commandtest.WriteFile(t, dir, "main.tf", gatedFleet(world, "v2", "1000000"))
 	cmd := exec.Command(bin, "-chdir="+dir, "apply", "-auto-approve", "-no-color", "-input=false")
 	cmd.Env = env
 	var out, errb strings.Builder
@@ -126,8 +126,8 @@ provider_installation {
 			t.Errorf("%s exists: %v, want %v", id, err == nil, want)
 		}
 	}
-	after, _ := readStateFile(t, dir)
-	objects := func(sf stateFile) []string {
+	after, _ := commandtest.ReadStateFile(t, dir)
+	objects := func(sf commandtest.StateFile) []string {
 		var objs []string
 		for _, res := range sf.Resources {
 			for _, in := range res.Instances {
@@ -151,7 +151,7 @@ provider_installation {
 	}
 
 	// The next apply finishes the replacement.
-	writeFile(t, dir, "main.tf", gatedFleet(world, "v2", "1"))
+	commandtest.WriteFile(t, dir, "main.tf", gatedFleet(world, "v2", "1"))
 	if code, o, e := run("apply", "-auto-approve", "-no-color", "-input=false"); code != 0 {
 		t.Fatalf("apply after the interrupt: exit %d\n%s%s", code, o, e)
 	}

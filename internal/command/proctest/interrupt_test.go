@@ -14,14 +14,17 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rig-iac/rig/internal/command/commandtest"
+	"github.com/rig-iac/rig/internal/command/commandtest/cli"
 )
 
 // TestInterruptedApplySavesState sends SIGINT to a running apply: it starts
 // nothing new, lets running operations finish, saves everything it
 // reported complete into the state file, and a later apply converges.
 func TestInterruptedApplySavesState(t *testing.T) {
-	bin := buildRig(t)
-	dir := workdir(t, map[string]string{"main.tf": `
+	bin := commandtest.BuildRig(t)
+	dir := commandtest.WorkDir(t, map[string]string{"main.tf": `
 resource "terraform_data" "r" {
   count = 4000
   input = "value-${count.index}"
@@ -74,7 +77,7 @@ resource "terraform_data" "r" {
 	if applied < len(done) || applied+notStarted != 4000 {
 		t.Errorf("the report counts %d applied and %d not started; %d were reported complete, of 4000", applied, notStarted, len(done))
 	}
-	sf, _ := readStateFile(t, dir)
+	sf, _ := commandtest.ReadStateFile(t, dir)
 	recorded := map[string]bool{}
 	for _, r := range sf.Resources {
 		for _, inst := range r.Instances {
@@ -88,17 +91,17 @@ resource "terraform_data" "r" {
 			t.Fatalf("%s was reported complete but is not in the state", addr)
 		}
 	}
-	if got := instanceCount(sf); got < len(done) {
+	if got := commandtest.InstanceCount(sf); got < len(done) {
 		t.Fatalf("state has %d instances, but %d were reported complete", got, len(done))
 	}
 	if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate.journal")); !os.IsNotExist(err) {
 		t.Fatalf("journal left after a graceful stop: %v", err)
 	}
-	if r := rig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false"); r.code != 0 {
-		t.Fatalf("apply after interrupt: %s", r.stderr)
+	if r := cli.Run(t, dir, "apply", "-auto-approve", "-no-color", "-input=false"); r.Code != 0 {
+		t.Fatalf("apply after interrupt: %s", r.Stderr)
 	}
-	if r := rig(t, dir, "plan", "-detailed-exitcode", "-no-color", "-input=false"); r.code != 0 {
-		t.Fatalf("plan did not converge: exit %d", r.code)
+	if r := cli.Run(t, dir, "plan", "-detailed-exitcode", "-no-color", "-input=false"); r.Code != 0 {
+		t.Fatalf("plan did not converge: exit %d", r.Code)
 	}
 }
 
@@ -107,8 +110,8 @@ resource "terraform_data" "r" {
 // changed nothing: rig stops at once (within its grace of two seconds),
 // releases the lock and leaves the state as it was.
 func TestInterruptBeforeChangesStops(t *testing.T) {
-	bin := buildRig(t)
-	dir := workdir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}` + "\n"})
+	bin := commandtest.BuildRig(t)
+	dir := commandtest.WorkDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}` + "\n"})
 	cmd := exec.Command(bin, "-chdir="+dir, "apply", "-no-color")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -159,7 +162,7 @@ func TestInterruptBeforeChangesStops(t *testing.T) {
 	if data, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate")); err == nil && len(data) > 0 {
 		t.Errorf("the interrupted apply wrote a state:\n%s", data)
 	}
-	if r := rig(t, dir, "plan", "-no-color"); r.code != 0 {
-		t.Errorf("plan after the interrupt: exit %d\n%s", r.code, r.stderr)
+	if r := cli.Run(t, dir, "plan", "-no-color"); r.Code != 0 {
+		t.Errorf("plan after the interrupt: exit %d\n%s", r.Code, r.Stderr)
 	}
 }

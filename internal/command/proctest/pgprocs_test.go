@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/rig-iac/rig/internal/command/commandtest"
+	"github.com/rig-iac/rig/internal/command/commandtest/cli"
 )
 
 const countConfig = `
@@ -27,7 +28,7 @@ resource "terraform_data" "r" {
 `
 
 // runBin runs the rig binary in dir and returns what it did.
-func runBin(t *testing.T, bin, dir string, args ...string) result {
+func runBin(t *testing.T, bin, dir string, args ...string) commandtest.Result {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"-chdir=" + dir}, args...)...)
 	var out, errb bytes.Buffer
@@ -39,7 +40,7 @@ func runBin(t *testing.T, bin, dir string, args ...string) result {
 	} else if err != nil {
 		t.Errorf("running rig: %v", err)
 	}
-	return result{code: code, stdout: out.String(), stderr: errb.String()}
+	return commandtest.Result{Code: code, Stdout: out.String(), Stderr: errb.String()}
 }
 
 // snapshot is one state write seen by the history trigger.
@@ -56,11 +57,11 @@ type snapshot struct {
 // complete result into its own (so none was lost), with the serial growing
 // by exactly one at each write.
 func TestPGConcurrentApplyProcesses(t *testing.T) {
-	bin := buildRig(t)
+	bin := commandtest.BuildRig(t)
 	p := commandtest.NewPGTarget(t)
 	const procs, instances = 8, 30
-	dir := workdir(t, map[string]string{"main.tf": p.Block() + fmt.Sprintf(countConfig, instances)})
-	mustRig(t, dir, "init", "-no-color")
+	dir := commandtest.WorkDir(t, map[string]string{"main.tf": p.Block() + fmt.Sprintf(countConfig, instances)})
+	cli.MustRun(t, dir, "init", "-no-color")
 
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, p.Conn)
@@ -81,7 +82,7 @@ func TestPGConcurrentApplyProcesses(t *testing.T) {
 	}
 
 	var wg sync.WaitGroup
-	results := make([]result, procs)
+	results := make([]commandtest.Result, procs)
 	for i := range procs {
 		wg.Go(func() {
 			results[i] = runBin(t, bin, dir, "apply", "-auto-approve", "-input=false", "-no-color", "-lock-timeout=120s", fmt.Sprintf("-var=v=p%d", i))
@@ -89,8 +90,8 @@ func TestPGConcurrentApplyProcesses(t *testing.T) {
 	}
 	wg.Wait()
 	for i, r := range results {
-		if r.code != 0 {
-			t.Fatalf("process %d: exit %d\n%s", i, r.code, r.stderr)
+		if r.Code != 0 {
+			t.Fatalf("process %d: exit %d\n%s", i, r.Code, r.Stderr)
 		}
 	}
 
@@ -104,7 +105,7 @@ func TestPGConcurrentApplyProcesses(t *testing.T) {
 	}
 	var history []snapshot
 	for _, d := range datas {
-		var sf stateFile
+		var sf commandtest.StateFile
 		if err := json.Unmarshal([]byte(d), &sf); err != nil {
 			t.Fatal(err)
 		}
@@ -164,11 +165,11 @@ func TestPGConcurrentApplyProcesses(t *testing.T) {
 // prompt holds the lock (another apply reports it, naming the operation);
 // once that process is killed, another apply proceeds.
 func TestPGKilledProcessReleasesLock(t *testing.T) {
-	bin := buildRig(t)
+	bin := commandtest.BuildRig(t)
 	p := commandtest.NewPGTarget(t)
-	dir := workdir(t, map[string]string{"main.tf": p.Block() + fmt.Sprintf(countConfig, 3)})
-	mustRig(t, dir, "init", "-no-color")
-	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false", "-var=v=a")
+	dir := commandtest.WorkDir(t, map[string]string{"main.tf": p.Block() + fmt.Sprintf(countConfig, 3)})
+	cli.MustRun(t, dir, "init", "-no-color")
+	cli.MustRun(t, dir, "apply", "-auto-approve", "-no-color", "-input=false", "-var=v=a")
 
 	cmd := exec.Command(bin, "-chdir="+dir, "apply", "-no-color", "-var=v=b")
 	stdin, err := cmd.StdinPipe()
@@ -212,15 +213,15 @@ func TestPGKilledProcessReleasesLock(t *testing.T) {
 		t.Fatal("the apply never asked for confirmation")
 	}
 
-	r := rig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false", "-var=v=c")
-	if r.code != 1 || !strings.Contains(r.stderr, "Error acquiring the state lock") || !strings.Contains(r.stderr, "OperationTypeApply") {
-		t.Fatalf("apply while another holds the lock: exit %d\n%s", r.code, r.stderr)
+	r := cli.Run(t, dir, "apply", "-auto-approve", "-no-color", "-input=false", "-var=v=c")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "Error acquiring the state lock") || !strings.Contains(r.Stderr, "OperationTypeApply") {
+		t.Fatalf("apply while another holds the lock: exit %d\n%s", r.Code, r.Stderr)
 	}
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
-	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false", "-var=v=c", "-lock-timeout=30s")
+	cli.MustRun(t, dir, "apply", "-auto-approve", "-no-color", "-input=false", "-var=v=c", "-lock-timeout=30s")
 	sf := p.State(t, "default")
 	for _, inst := range sf.Resources[0].Instances {
 		if !bytes.Contains(inst.Attributes, []byte(`"value": "c-`)) {

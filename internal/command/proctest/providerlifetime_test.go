@@ -19,18 +19,18 @@ import (
 // TestKilledRigLeavesNoProvider kills rig with SIGKILL while a provider
 // plugin applies and checks that the provider process dies with it.
 func TestKilledRigLeavesNoProvider(t *testing.T) {
-	bin := buildRig(t)
+	bin := commandtest.BuildRig(t)
 	provider := commandtest.TestProvider(t)
 	pluginDir := filepath.Dir(provider)
 	cliConfig := filepath.Join(t.TempDir(), "rig.tfrc")
-	writeFile(t, filepath.Dir(cliConfig), filepath.Base(cliConfig), `
+	commandtest.WriteFile(t, filepath.Dir(cliConfig), filepath.Base(cliConfig), `
 provider_installation {
   dev_overrides {
     "rig/test" = "`+pluginDir+`"
   }
 }
 `)
-	dir := workdir(t, map[string]string{"main.tf": `
+	dir := commandtest.WorkDir(t, map[string]string{"main.tf": `
 terraform {
   required_providers {
     test = { source = "rig/test" }

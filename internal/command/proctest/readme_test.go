@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/rig-iac/rig/internal/command/commandtest"
 )
 
 // repoRoot is the checkout this package is in.
@@ -91,7 +93,7 @@ var ansiEscape = regexp.MustCompile("\x1b\\[[0-9;]*m")
 // once). Each must succeed, and the steps whose comments promise a result
 // must show it.
 func TestReadmeTour(t *testing.T) {
-	bin := buildRig(t)
+	bin := commandtest.BuildRig(t)
 	root := t.TempDir()
 	if err := os.CopyFS(filepath.Join(root, "examples"), os.DirFS(filepath.Join(repoRoot, "examples"))); err != nil {
 		t.Fatal(err)
