@@ -193,3 +193,38 @@ func TestRecoverAsks(t *testing.T) {
 		t.Errorf("c imported with identity %s", got)
 	}
 }
+
+// A create whose type the provider cannot list is shown for the user to
+// look for by hand, and stays listed until -absent forgets it.
+func TestRecoverUnsearchable(t *testing.T) {
+	pluginWorld(t)
+	dir := workDir(t, map[string]string{"main.tf": testFileProvider + `
+resource "test_thing" "x" {
+  name = "x"
+}
+`})
+	if err := os.MkdirAll(filepath.Join(dir, ".terraform"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, ".terraform/rig-intents.jsonl", `{"begin":{"address":"test_thing.x","provider":"provider[\"registry.terraform.io/rig/test\"]","values":{"name":"x"}}}`+"\n")
+	r := mustRig(t, dir, "recover", "-no-color", "-auto-approve")
+	for _, want := range []string{
+		"not searched: the provider rig/test cannot list test_thing objects. Look for the object with its planned values where its provider keeps it:\n    name = \"x\"\n",
+		`-> needs your decision: once you have looked, "rig import test_thing.x ID" or -absent=test_thing.x`,
+		"0 object(s) imported, 0 create(s) forgotten, 1 left.",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("recover does not say %q:\n%s", want, r.stdout)
+		}
+	}
+	if r := rig(t, dir, "recover", "-no-color", "-auto-approve", "-absent=test_thing.y"); r.code != 1 || !strings.Contains(r.stderr, "test_thing.y is not among the creates cut off by a crash") {
+		t.Errorf("-absent of an address not listed: exit %d\n%s", r.code, r.stderr)
+	}
+	r = mustRig(t, dir, "recover", "-no-color", "-auto-approve", "-absent=test_thing.x")
+	if !strings.Contains(r.stdout, "0 object(s) imported, 1 create(s) forgotten, 0 left.") {
+		t.Errorf("recover -absent:\n%s", r.stdout)
+	}
+	if r := mustRig(t, dir, "plan", "-no-color"); strings.Contains(r.stderr, "Creates cut off") {
+		t.Errorf("a forgotten create is still listed:\n%s", r.stderr)
+	}
+}

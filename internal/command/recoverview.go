@@ -3,6 +3,8 @@ package command
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/rig-iac/rig/internal/planner"
@@ -76,7 +78,10 @@ func (o recoverOutput) finding(f planner.CutOffFinding, c recoverChoice) {
 	b.WriteString("\n")
 	switch {
 	case f.Status == planner.CutOffUnsearchable:
-		fmt.Fprintf(&b, "  not searched: %s. Look for the object with its planned values where its provider keeps it.\n", f.Note)
+		fmt.Fprintf(&b, "  not searched: %s. Look for the object with its planned values where its provider keeps it:\n", f.Note)
+		for _, name := range slices.Sorted(maps.Keys(f.Create.Values)) {
+			fmt.Fprintf(&b, "    %s = %s\n", name, f.Create.Values[name])
+		}
 	case len(f.SearchedBy) > 0:
 		how := "by the planned values"
 		if f.ByIdentity {
