@@ -15,6 +15,9 @@ const (
 	// Ephemeral is an `ephemeral` block: opened for the length of a run
 	// and never recorded.
 	Ephemeral
+	// List is a `list` block of a query file (Terraform 1.14): the
+	// objects a provider finds, never planned or recorded.
+	List
 )
 
 // String returns "managed" or "data", as the state and JSON formats write it.
@@ -26,6 +29,8 @@ func (m ResourceMode) String() string {
 		return "data"
 	case Ephemeral:
 		return "ephemeral"
+	case List:
+		return "list"
 	}
 	return "invalid"
 }
@@ -44,6 +49,8 @@ func (r Resource) String() string {
 		return "data." + r.Type + "." + r.Name
 	case Ephemeral:
 		return "ephemeral." + r.Type + "." + r.Name
+	case List:
+		return "list." + r.Type + "." + r.Name
 	}
 	return r.Type + "." + r.Name
 }

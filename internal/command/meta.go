@@ -48,6 +48,9 @@ type Meta struct {
 	// varArgs are the command's -var and -var-file arguments, nil for a
 	// command without them (staticvars.go).
 	varArgs *[]workdir.VarArg
+	// queryFiles loads the query files with the configuration (query,
+	// validate -query).
+	queryFiles bool
 
 	// interrupts is how the command stops when interrupted.
 	interrupts *interrupt.Handler
@@ -68,7 +71,7 @@ func (m *Meta) dir() *workdir.Dir {
 			DataDir: m.dataDirEnv, ConfigDir: m.configDir, Legacy: m.legacy, StartDir: m.startDir,
 			InAutomation: m.inAutomation, CLIConfig: cli, CLIConfigProblems: problems, Log: m.log, Warnings: m.Err,
 			NewBuiltinTerraform: newBuiltinTerraform, TestProviders: testFactories, ModuleHTTPClient: moduleHTTPClient,
-			Vars: m.varArgs, Ask: m.staticAsk,
+			Vars: m.varArgs, Ask: m.staticAsk, QueryFiles: m.queryFiles,
 		})
 	}
 	return m.wd

@@ -6,7 +6,6 @@ import (
 	iofs "io/fs"
 	"os"
 
-	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/planner"
@@ -34,19 +33,8 @@ func runQuery(m *Meta, args []string) int {
 		return 1
 	}
 	defer m.endStream()
-	dir := "."
-	if m.configDir != "" {
-		dir = m.configDir
-	}
-	lists, ds := config.LoadQueryFiles(dir)
-	if ds.HasErrors() {
-		m.showDiagnostics(ds)
-		return 1
-	}
-	if len(lists) == 0 {
-		m.showDiagnostics(ds.Append(diag.Errorf("No query files", "The working directory has no list blocks: rig query runs those of its *.tfquery.hcl files.")))
-		return 1
-	}
+	m.queryFiles = true
+	var ds diag.Diagnostics
 	if *genOut != "" {
 		if _, err := os.Stat(*genOut); !errors.Is(err, iofs.ErrNotExist) {
 			m.showDiagnostics(ds.Append(diag.Errorf("Target generated file already exists",
@@ -63,6 +51,11 @@ func runQuery(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
+	if len(sess.Config.ListResources) == 0 {
+		m.showDiagnostics(ds.Append(diag.Errorf("No resources to query",
+			"The configuration does not contain any resources that can be queried: rig query runs the list blocks of the *.tfquery.hcl files.")))
+		return 1
+	}
 	human := ui.NewQueryView(m.Out, ui.RenderOptions{Color: m.Color})
 	var hooks plan.QueryHooks = human
 	var jsonView *ui.QueryJSONView
@@ -70,7 +63,7 @@ func runQuery(m *Meta, args []string) int {
 		jsonView = &ui.QueryJSONView{View: m.stream.View, Generated: map[string][]plan.GeneratedQueryResource{}}
 		hooks = generatingHooks{QueryHooks: jsonView, into: jsonView.Generated, on: *genOut != ""}
 	}
-	results, more := planner.Query(ctx, sess.Config, sess.State, sess.Providers, lists, planner.QueryOptions{
+	results, more := planner.Query(ctx, sess.Config, sess.State, sess.Providers, planner.QueryOptions{
 		Options:         planner.Options{Variables: sess.Variables, Env: sess.Env, Dependencies: sess.Dependencies},
 		IncludeResource: *genOut != "",
 		Hooks:           hooks,
@@ -102,7 +95,7 @@ type generatingHooks struct {
 
 func (h generatingHooks) PostList(res plan.ListResult) {
 	if h.on {
-		h.into[res.List.Address()] = planner.GenerateListed(res)
+		h.into[res.Addr.String()] = planner.GenerateListed(res)
 	}
 	h.QueryHooks.PostList(res)
 }
@@ -115,7 +108,7 @@ func queryGeneratedFile(results []plan.ListResult) []byte {
 	b.WriteString("# __generated__ by rig query\n# Please review these resources and move them into your main configuration files.\n")
 	for _, r := range results {
 		for _, g := range planner.GenerateListed(r) {
-			b.WriteString("\n# __generated__ by rig from " + r.List.Address() + "\n")
+			b.WriteString("\n# __generated__ by rig from " + r.Addr.String() + "\n")
 			b.Write(g.Config)
 			b.WriteString("\n")
 			b.Write(g.Import)

@@ -16,6 +16,7 @@ func runValidate(m *Meta, args []string) int {
 	noTests := fs.Bool("no-tests", false, "Do not validate the test files (*.tftest.hcl and the others rig test runs).")
 	var testDir string
 	addTestDirFlag(fs, &testDir)
+	fs.BoolVar(&m.queryFiles, "query", false, "Validate the query files (*.tfquery.hcl) too: their list, provider, variable and locals blocks.")
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}

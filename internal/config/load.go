@@ -255,32 +255,11 @@ func (m *Module) addFile(body hcl.Body) hcl.Diagnostics {
 		case "variable":
 			v, vDiags := decodeVariableBlock(block)
 			diags = append(diags, vDiags...)
-			if existing, ok := m.Variables[v.Name]; ok {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Duplicate variable declaration",
-					Detail:   fmt.Sprintf("A variable named %q was already declared at %s. Variable names must be unique within a module.", existing.Name, existing.DeclRange),
-					Subject:  v.DeclRange.Ptr(),
-				})
-				continue
-			}
-			m.Variables[v.Name] = v
+			diags = append(diags, m.addVariable(v)...)
 		case "locals":
 			locals, lDiags := decodeLocalsBlock(block)
 			diags = append(diags, lDiags...)
-			sortLocals(locals)
-			for _, l := range locals {
-				if existing, ok := m.Locals[l.Name]; ok {
-					diags = append(diags, &hcl.Diagnostic{
-						Severity: hcl.DiagError,
-						Summary:  "Duplicate local value definition",
-						Detail:   fmt.Sprintf("A local value named %q was already defined at %s. Local value names must be unique within a module.", existing.Name, existing.DeclRange),
-						Subject:  l.DeclRange.Ptr(),
-					})
-					continue
-				}
-				m.Locals[l.Name] = l
-			}
+			diags = append(diags, m.addLocals(locals)...)
 		case "output":
 			o, oDiags := decodeOutputBlock(block, false)
 			diags = append(diags, oDiags...)
@@ -461,6 +440,41 @@ func (m *Module) addTerraformBlock(tb *terraformBlock) hcl.Diagnostics {
 		for name, p := range rp.providers {
 			t.RequiredProviders[name] = p
 		}
+	}
+	return diags
+}
+
+// addVariable adds a variable block, unless one of the same name was
+// declared before.
+func (m *Module) addVariable(v *Variable) hcl.Diagnostics {
+	if existing, ok := m.Variables[v.Name]; ok {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Duplicate variable declaration",
+			Detail:   fmt.Sprintf("A variable named %q was already declared at %s. Variable names must be unique within a module.", existing.Name, existing.DeclRange),
+			Subject:  v.DeclRange.Ptr(),
+		}}
+	}
+	m.Variables[v.Name] = v
+	return nil
+}
+
+// addLocals adds the local values of a locals block, in name order,
+// except those of a name defined before.
+func (m *Module) addLocals(locals []*Local) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	sortLocals(locals)
+	for _, l := range locals {
+		if existing, ok := m.Locals[l.Name]; ok {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Duplicate local value definition",
+				Detail:   fmt.Sprintf("A local value named %q was already defined at %s. Local value names must be unique within a module.", existing.Name, existing.DeclRange),
+				Subject:  l.DeclRange.Ptr(),
+			})
+			continue
+		}
+		m.Locals[l.Name] = l
 	}
 	return diags
 }

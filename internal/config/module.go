@@ -60,6 +60,10 @@ type Module struct {
 	Checks []*Check
 	// Actions are the action blocks (Terraform 1.14), by address.
 	Actions map[addrs.Action]*Action
+	// ListResources are the list blocks of the root module's query files
+	// (Terraform 1.14), by address (mode addrs.List); empty unless the
+	// tree was loaded with TreeOptions.QueryFiles.
+	ListResources map[addrs.Resource]*List
 
 	// providerHost is LoadTree's TreeOptions.ProviderHost; nil keeps
 	// addrs.DefaultProviderRegistryHost.
@@ -394,5 +398,6 @@ func newModule() *Module {
 		ModuleCalls:        map[string]*ModuleCall{},
 		Children:           map[string]*Module{},
 		Actions:            map[addrs.Action]*Action{},
+		ListResources:      map[addrs.Resource]*List{},
 	}
 }

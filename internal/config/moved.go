@@ -81,7 +81,9 @@ func decodeMovedBlock(block *hcl.Block) (*Moved, hcl.Diagnostics) {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid \"moved\" addresses",
 			Detail:  fmt.Sprintf("Cannot move %s to %s: a managed resource cannot become a data resource, nor a data resource a managed one.", from, to),
 			Subject: mv.DeclRange.Ptr()})
-	case !from.IsModule() && from.Resource.Type != to.Resource.Type:
+	case !from.IsModule() && from.Resource.Type != to.Resource.Type && from.Resource.Mode != addrs.Managed:
+		// Managed resources may move to another type (Terraform 1.8,
+		// OpenTofu 1.8): the provider converts the object.
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Resource type mismatch",
 			Detail:  fmt.Sprintf("This statement declares a move from %s to %s, which is a resource of a different type.", from, to),
 			Subject: mv.DeclRange.Ptr()})

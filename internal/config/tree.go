@@ -56,6 +56,11 @@ type TreeOptions struct {
 	// locals, const variables, and (through Module.StaticValue) backend
 	// and encryption settings. Nil accepts constants only.
 	Static StaticEvaluator
+	// QueryFiles loads the root module's query files too (*.tfquery.hcl,
+	// *.tfquery.json): their list blocks, and their provider, variable and
+	// locals blocks as the module's own, as rig query and validate -query
+	// need them.
+	QueryFiles bool
 }
 
 // LoadTree loads the root module in dir and every module it calls,
@@ -68,6 +73,9 @@ type TreeOptions struct {
 // The returned Module is never nil; with error diagnostics it may be partial.
 func LoadTree(dir string, opts TreeOptions) (*Module, diag.Diagnostics) {
 	root, ds := LoadDir(dir)
+	if opts.QueryFiles {
+		ds = ds.Append(root.addQueryFiles(osFiles{}, dir))
+	}
 	root.static = opts.Static
 	ds = ds.Append(checkConstVariables(root))
 	ds = ds.Append(loadChildren(osFiles{}, root, root, opts.Resolve))
@@ -85,6 +93,9 @@ func LoadTree(dir string, opts TreeOptions) (*Module, diag.Diagnostics) {
 func LoadTreeFS(fsys fs.FS, opts TreeOptions) (*Module, diag.Diagnostics) {
 	r := fsFiles{fsys}
 	root, ds := loadDir(r, ".")
+	if opts.QueryFiles {
+		ds = ds.Append(root.addQueryFiles(r, "."))
+	}
 	root.static = opts.Static
 	ds = ds.Append(checkConstVariables(root))
 	ds = ds.Append(loadChildren(r, root, root, opts.Resolve))

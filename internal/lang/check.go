@@ -102,6 +102,7 @@ func checkModule(m *config.Module) diag.Diagnostics {
 		}
 	}
 	c.actions()
+	c.lists()
 	sort.SliceStable(c.diags, func(i, j int) bool { return lessSubject(c.diags[i].Subject, c.diags[j].Subject) })
 	return c.diags
 }
@@ -317,6 +318,10 @@ func (c *checker) ref(ref *Reference, sc refScope) {
 	switch ref.Kind {
 	case ResourceRef:
 		addr := ref.Resource
+		if addr.Mode == addrs.List {
+			c.listRef(ref, sc)
+			return
+		}
 		cfg := m.ResourceByAddr(addr)
 		if cfg == nil {
 			mode, suggestion := "managed", ""

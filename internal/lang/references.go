@@ -277,6 +277,12 @@ func parseRef(trav hcl.Traversal) (*Reference, hcl.Diagnostics) {
 		}
 		return parseResourceRef(addrs.Ephemeral, rootRange, trav[1:])
 
+	case "list":
+		if len(trav) < 3 {
+			return nil, invalidRef(trav.SourceRange(), `The "list" object must be followed by two attribute names: the list resource type and the list block name.`)
+		}
+		return parseResourceRef(addrs.List, rootRange, trav[1:])
+
 	case "resource":
 		if len(trav) < 3 {
 			return nil, invalidRef(trav.SourceRange(), `The "resource" object must be followed by two attribute names: the resource type and the resource name.`)

@@ -114,6 +114,7 @@ type ctxBuilder struct {
 	vars                                    map[string]cty.Value
 	diags                                   diag.Diagnostics
 	managed, data, ephemeral                map[string]map[string]cty.Value
+	lists                                   map[string]map[string]cty.Value
 	resourceRoot                            bool
 	vs, locals, paths, tf, count, each, mod map[string]cty.Value
 	// calls collects the module calls referred to, with their outputs.
@@ -145,6 +146,8 @@ func (s *Scope) addRef(b *ctxBuilder, ref *Reference) {
 			into = &b.data
 		} else if ref.Resource.Mode == addrs.Ephemeral {
 			into = &b.ephemeral
+		} else if ref.Resource.Mode == addrs.List {
+			into = &b.lists
 		} else if ref.viaResourceRoot {
 			b.resourceRoot = true
 		}
@@ -263,6 +266,9 @@ func (b *ctxBuilder) finish() {
 	}
 	if b.ephemeral != nil {
 		b.vars["ephemeral"] = cty.ObjectVal(resourceObjects(b.ephemeral))
+	}
+	if b.lists != nil {
+		b.vars["list"] = cty.ObjectVal(resourceObjects(b.lists))
 	}
 	for _, root := range [...]struct {
 		name string

@@ -86,6 +86,9 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	// The state as OpenTofu sees it after the moves implied by adding or
 	// removing count; the caller's state is left as it is.
 	prior, moved, moveDiags := applyMoves(cfg, prior)
+	if !moveDiags.HasErrors() && len(moved) > 0 {
+		moveDiags = moveDiags.Append(applyCrossTypeMoves(ctx, cfg, prior, moved, providers))
+	}
 	removed, more := removedStatements(cfg)
 	moveDiags = moveDiags.Append(more)
 	if opts.Parallelism <= 0 {
@@ -199,6 +202,10 @@ type planner struct {
 	outputs    map[string]*plan.OutputChange
 	// sel is what -target or -exclude select; nil plans everything.
 	sel *selection
+	// recorded answers references to resources with their values as
+	// recorded in state (a query, which plans nothing) rather than
+	// unknown.
+	recorded bool
 	// pool runs the provider-calling work of every object (objectWork),
 	// within -parallelism and the limits; limitClasses gives the limits
 	// an object counts against (nil without limits).
@@ -239,7 +246,7 @@ func (p *planner) ResourceValue(addr addrs.AbsResource) cty.Value {
 	if v, ok := p.planned[addr]; ok {
 		return v
 	}
-	if sch, ok := p.schemas[addr.InConfig()]; ok && p.sel != nil {
+	if sch, ok := p.schemas[addr.InConfig()]; ok && (p.sel != nil || p.recorded) {
 		// A resource the plan leaves alone: as recorded.
 		return priorResourceValue(p.refreshed, addr, sch.Block)
 	}

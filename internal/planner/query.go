@@ -3,7 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
-	"math/big"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -12,6 +12,7 @@ import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
@@ -32,13 +33,15 @@ type QueryOptions struct {
 	Hooks plan.QueryHooks
 }
 
-// Query asks the providers what exists for each list block of a query
-// file (rig query, Terraform 1.14): it evaluates each block's config,
-// include_resource and limit in the root module (its variables, locals
-// and provider configurations), configures the provider the block names
-// and streams its ListResource results. Nothing is planned and prior is
-// not changed.
-func Query(ctx context.Context, cfg *config.Module, prior *state.State, providers *provider.Set, lists []*config.List, opts QueryOptions) ([]plan.ListResult, diag.Diagnostics) {
+// Query asks the providers what exists for each list block of the
+// configuration's query files (rig query, Terraform 1.14): each instance
+// of a block (count and for_each repeat it) has its config, include_resource
+// and limit evaluated in the root module (its variables, locals, provider
+// configurations, the results of the list blocks it refers to, which run
+// first, and the resources' values as the state records them), its
+// provider configured, and its ListResource results
+// streamed. Nothing is planned and prior is not changed.
+func Query(ctx context.Context, cfg *config.Module, prior *state.State, providers *provider.Set, opts QueryOptions) ([]plan.ListResult, diag.Diagnostics) {
 	if prior == nil {
 		prior = state.New()
 	}
@@ -48,40 +51,90 @@ func Query(ctx context.Context, cfg *config.Module, prior *state.State, provider
 		planned:   map[addrs.AbsResource]cty.Value{},
 		schemas:   map[addrs.ConfigResource]provider.Schema{},
 		timestamp: time.Now().UTC(),
+		// A list block may use what the state records of a resource.
+		recorded: true,
 	}
 	ds := p.prepareImport()
 	if ds.HasErrors() {
 		return nil, ds
 	}
+	order, deps, more := listOrder(cfg)
+	if ds = ds.Append(more); ds.HasErrors() {
+		return nil, ds
+	}
 	var out []plan.ListResult
-	for _, l := range lists {
-		res, more := p.list(l, opts)
-		if ds = ds.Append(more); more.HasErrors() {
+	failed := map[addrs.Resource]bool{}
+	for _, l := range order {
+		// A list block that uses the results of one that failed is not
+		// run: the failure is reported once, where it happened.
+		if slices.ContainsFunc(deps[l.Addr()], func(d addrs.Resource) bool { return failed[d] }) {
+			failed[l.Addr()] = true
 			continue
 		}
-		out = append(out, res)
+		res, more := p.listBlock(l, opts)
+		ds = ds.Append(more)
+		failed[l.Addr()] = more.HasErrors()
+		out = append(out, res...)
 	}
 	return out, ds
 }
 
-// list runs one list block.
-func (p *planner) list(l *config.List, opts QueryOptions) (plan.ListResult, diag.Diagnostics) {
-	res := plan.ListResult{List: l, ProviderConfig: ResolveProviderConfig(p.cfg, l.Provider.Name, l.Provider.Alias)}
-	schemas, ds := p.providers.Schemas(p.ctx, res.ProviderConfig.Provider)
+// listBlock runs every instance of list block l, and records the block's
+// value for the expressions that refer to it: an object with the found
+// objects as data (each with display_name, identity and state) and the
+// config sent, as Terraform gives it; a tuple of those with count, an
+// object by key with for_each.
+func (p *planner) listBlock(l *config.List, opts QueryOptions) ([]plan.ListResult, diag.Diagnostics) {
+	addr := l.Addr().Absolute(addrs.RootModule)
+	exp, ds := eval.ExpandRepetition(p.eval.Scope(addrs.RootModule, lang.InstanceData{}), l.Count, l.ForEach)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	var out []plan.ListResult
+	vals := map[addrs.InstanceKey]cty.Value{}
+	for i, key := range exp.Keys {
+		res, more := p.list(l, addr.Instance(key), i, exp.InstanceData(key), opts)
+		if ds = ds.Append(more); more.HasErrors() {
+			continue
+		}
+		vals[key] = listValue(res)
+		out = append(out, res)
+	}
+	p.mu.Lock()
+	p.planned[addr] = exp.WholeValue(vals)
+	p.mu.Unlock()
+	return out, ds
+}
+
+// listValue is the value expressions see of what one list block instance
+// found.
+func listValue(res plan.ListResult) cty.Value {
+	stateTy := res.Schema.Block.ImpliedType()
+	data := make([]cty.Value, 0, len(res.Objects))
+	for _, o := range res.Objects {
+		st := o.Resource
+		if st == cty.NilVal {
+			st = cty.NullVal(stateTy)
+		}
+		// What the schema declares sensitive stays so in expressions.
+		st = res.Schema.Block.MarkSensitive(st)
+		data = append(data, cty.ObjectVal(map[string]cty.Value{
+			"display_name": cty.StringVal(o.DisplayName), "identity": o.Identity, "state": st,
+		}))
+	}
+	return cty.ObjectVal(map[string]cty.Value{"data": cty.TupleVal(data), "config": res.Config})
+}
+
+// list runs one instance of a list block.
+func (p *planner) list(l *config.List, addr addrs.AbsResourceInstance, index int, inst lang.InstanceData, opts QueryOptions) (plan.ListResult, diag.Diagnostics) {
+	ref := ProviderRef{Config: ResolveProviderConfig(p.cfg, l.Provider.Name, l.Provider.Alias), KeyExpr: l.Provider.KeyExpr, KeyFromResource: l.Provider.KeyExpr != nil}
+	res := plan.ListResult{List: l, Addr: addr, Index: index, ProviderConfig: ref.Config}
+	lsch, rsch, ds := listSchemas(p.ctx, p.providers, l, ref.Config.Provider)
 	if ds.HasErrors() {
 		return res, ds
 	}
-	lsch, ok := schemas.ListResources[l.Type]
-	if !ok {
-		return res, ds.Append(diag.At(l.DeclRange, "Invalid list resource type",
-			fmt.Sprintf("The provider %s does not support list resource type %q.", res.ProviderConfig.Provider.ForDisplay(), l.Type)))
-	}
-	res.Schema, ok = schemas.ResourceTypes[l.Type]
-	if !ok || res.Schema.Identity == nil {
-		return res, ds.Append(diag.At(l.DeclRange, "Invalid list resource type",
-			fmt.Sprintf("The provider %s lists %q objects but declares no managed resource type of that name with a resource identity.", res.ProviderConfig.Provider.ForDisplay(), l.Type)))
-	}
-	scope := p.eval.Scope(addrs.RootModule, lang.InstanceData{})
+	res.Schema = rsch
+	scope := p.eval.Scope(addrs.RootModule, inst)
 	body := l.Config
 	if body == nil {
 		body = hcl.EmptyBody()
@@ -92,61 +145,45 @@ func (p *planner) list(l *config.List, opts QueryOptions) (plan.ListResult, diag
 	}
 	if !input.IsWhollyKnown() {
 		return res, ds.Append(diag.At(l.DeclRange, "Invalid list configuration",
-			"The config block of a list block must be known before the query: it may refer only to variables, locals and other values known before apply."))
+			"The config block of a list block must be known before the query: it may refer to variables, locals, other list blocks' results and the values the state records of resources, not to values only known after apply."))
 	}
-	include := opts.IncludeResource
-	if l.IncludeResource != nil {
-		v, more := scope.EvalExpr(l.IncludeResource, cty.Bool)
-		if ds = ds.Append(more); more.HasErrors() {
-			return res, ds
-		}
-		if !v.IsKnown() || v.IsNull() {
-			return res, ds.Append(diag.At(l.IncludeResource.Range(), "Invalid include_resource argument", "include_resource must be a known boolean."))
-		}
-		v, _ = v.Unmark()
-		include = include || v.True()
-	}
-	limit := int64(DefaultListLimit)
-	if l.Limit != nil {
-		v, more := scope.EvalExpr(l.Limit, cty.Number)
-		if ds = ds.Append(more); more.HasErrors() {
-			return res, ds
-		}
-		v, _ = v.Unmark()
-		n, acc := big.NewInt(0), big.Accuracy(0)
-		if v.IsKnown() && !v.IsNull() {
-			n, acc = v.AsBigFloat().Int(nil)
-		}
-		if !v.IsKnown() || v.IsNull() || acc != big.Exact || n.Sign() < 0 || !n.IsInt64() {
-			return res, ds.Append(diag.At(l.Limit.Range(), "Invalid limit argument", "limit must be a known whole number, zero or more."))
-		}
-		limit = n.Int64()
-	}
-	prov, more := p.configuredProvider(res.ProviderConfig)
+	include, more := evalIncludeResource(scope, l.IncludeResource, false)
 	if ds = ds.Append(more); more.HasErrors() {
 		return res, ds
 	}
+	include = include || opts.IncludeResource
+	limit, more := evalLimit(scope, l.Limit, false)
+	if ds = ds.Append(more); more.HasErrors() {
+		return res, ds
+	}
+	pc, prov, more := p.instanceProvider(ref, addr, inst)
+	if ds = ds.Append(more); more.HasErrors() || prov == nil {
+		return res, ds
+	}
+	res.ProviderConfig = pc
 	input, _ = input.UnmarkDeep()
+	res.Config = input
 	if opts.Hooks != nil {
 		opts.Hooks.PreList(res, input)
+	}
+	// The provider checks the config first, as Terraform has it do.
+	more = prov.ValidateListResourceConfig(p.ctx, l.Type, input).InBody(l.Config).WithAddress(addr)
+	if ds = ds.Append(more); more.HasErrors() {
+		return res, ds
 	}
 	more = prov.ListResource(p.ctx, provider.ListRequest{TypeName: l.Type, Config: input, IncludeResource: include, Limit: limit}, func(o provider.ListedObject) {
 		if int64(len(res.Objects)) < limit {
 			res.Objects = append(res.Objects, o)
 		}
 	})
-	for i := range more {
-		if more[i].Address == "" {
-			more[i].Address = l.Address()
-		}
-	}
+	more = more.WithAddress(addr)
 	if ds = ds.Append(more); more.HasErrors() {
 		return res, ds
 	}
 	for _, o := range res.Objects {
 		if !o.Identity.IsWhollyKnown() {
 			return res, ds.Append(diag.Errorf("Provider produced invalid identity",
-				"Provider %q returned an identity with unknown values for an object %s listed.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", res.ProviderConfig.Provider.ForDisplay(), l.Address()))
+				"Provider %q returned an identity with unknown values for an object %s listed.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", res.ProviderConfig.Provider.ForDisplay(), addr))
 		}
 	}
 	if opts.Hooks != nil {
@@ -157,12 +194,17 @@ func (p *planner) list(l *config.List, opts QueryOptions) (plan.ListResult, diag
 
 // GenerateListed returns the configuration of each object r found (which
 // must include its attributes), named NAME_0, NAME_1, … after the list
-// block, with the list block's provider configuration, as Terraform
-// generates it.
+// block (NAME_I_0, NAME_I_1, … for the instance at position I of a block
+// with count or for_each), with the list block's provider configuration,
+// as Terraform generates it.
 func GenerateListed(r plan.ListResult) []plan.GeneratedQueryResource {
 	out := make([]plan.GeneratedQueryResource, 0, len(r.Objects))
 	for i, o := range r.Objects {
-		ra := addrs.Resource{Mode: addrs.Managed, Type: r.List.Type, Name: fmt.Sprintf("%s_%d", r.List.Name, i)}
+		name := fmt.Sprintf("%s_%d", r.List.Name, i)
+		if r.Addr.Resource.Key != addrs.NoKey {
+			name = fmt.Sprintf("%s_%d_%d", r.List.Name, r.Index, i)
+		}
+		ra := addrs.Resource{Mode: addrs.Managed, Type: r.List.Type, Name: name}
 		v := o.Resource
 		if v == cty.NilVal {
 			v = cty.NullVal(r.Schema.Block.ImpliedType())

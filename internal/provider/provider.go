@@ -38,6 +38,13 @@ type Interface interface {
 	// match a configuration, calling found for each as the provider
 	// streams them (see ListRequest).
 	ListResource(ctx context.Context, req ListRequest, found func(ListedObject)) diag.Diagnostics
+	// MoveResourceState converts an object of another resource type, of
+	// this provider or another, into one of req.TargetTypeName: a moved
+	// block whose source and destination types differ.
+	MoveResourceState(ctx context.Context, req MoveRequest) MoveResponse
+	// ValidateListResourceConfig checks a list block's config block (a
+	// value of the list resource schema's type) before ListResource.
+	ValidateListResourceConfig(ctx context.Context, typeName string, config cty.Value) diag.Diagnostics
 	// GetFunctions returns the provider-defined functions by name. It may
 	// be called before ConfigureProvider. The map is shared: callers must
 	// not modify it.
@@ -52,6 +59,34 @@ type Interface interface {
 	Stop(ctx context.Context) error
 	// Close releases the provider (ends its process for a plugin).
 	Close() error
+}
+
+// MoveRequest carries an object recorded under another resource type to
+// the provider of the type it moves to.
+type MoveRequest struct {
+	// SourceProvider is the address of the provider the object was
+	// recorded with (registry.terraform.io/hashicorp/null).
+	SourceProvider string
+	SourceTypeName string
+	// SourceSchemaVersion and SourceStateJSON are the object as recorded.
+	SourceSchemaVersion int64
+	SourceStateJSON     []byte
+	SourcePrivate       []byte
+	// SourceIdentityJSON and SourceIdentityVersion are the recorded
+	// identity; nil when there is none.
+	SourceIdentityJSON    []byte
+	SourceIdentityVersion int64
+	TargetTypeName        string
+}
+
+// MoveResponse is the object as the target resource type records it.
+type MoveResponse struct {
+	TargetState   cty.Value
+	TargetPrivate []byte
+	// TargetIdentity is the object's identity under the target type;
+	// cty.NilVal when the provider returned none.
+	TargetIdentity cty.Value
+	Diagnostics    diag.Diagnostics
 }
 
 // ConfigureRequest carries the provider configuration.

@@ -111,6 +111,18 @@ func (s *Set) Schemas(ctx context.Context, p addrs.Provider) (*Schemas, diag.Dia
 	return e.schemas, e.diags
 }
 
+// Validator returns an instance of provider p to check configurations
+// with (the Validate calls, which need no provider configuration): the
+// instance its schemas came from.
+func (s *Set) Validator(ctx context.Context, p addrs.Provider) (Interface, diag.Diagnostics) {
+	if _, ds := s.Schemas(ctx, p); ds.HasErrors() {
+		return nil, ds
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.schemas[p].first, nil
+}
+
 // Load starts the providers ps at once and fetches their schemas, so that
 // a run that needs several providers waits for the slowest to start rather
 // than for all of them one after another. Problems are not returned here:

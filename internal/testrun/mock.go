@@ -280,6 +280,14 @@ func (m *mockProvider) ImportResourceState(context.Context, provider.ImportReque
 	return provider.ImportResponse{Diagnostics: diag.Diagnostics{diag.Errorf("Import with a mock provider", "A mock provider has no objects to import.")}}
 }
 
+func (m *mockProvider) MoveResourceState(_ context.Context, req provider.MoveRequest) provider.MoveResponse {
+	return provider.MoveResponse{Diagnostics: diag.Diagnostics{diag.Errorf("Move with a mock provider", "A mock provider cannot move objects to %s.", req.TargetTypeName)}}
+}
+
+func (m *mockProvider) ValidateListResourceConfig(context.Context, string, cty.Value) diag.Diagnostics {
+	return nil
+}
+
 func (m *mockProvider) ListResource(context.Context, provider.ListRequest, func(provider.ListedObject)) diag.Diagnostics {
 	return diag.Diagnostics{diag.Errorf("List with a mock provider", "A mock provider has no objects to list.")}
 }

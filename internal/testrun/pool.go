@@ -254,6 +254,22 @@ func (pp *pooledProvider) ImportResourceState(ctx context.Context, req provider.
 	return t.ImportResourceState(ctx, req)
 }
 
+func (pp *pooledProvider) MoveResourceState(ctx context.Context, req provider.MoveRequest) provider.MoveResponse {
+	t, ds := pp.target(ctx)
+	if t == nil {
+		return provider.MoveResponse{Diagnostics: ds}
+	}
+	return t.MoveResourceState(ctx, req)
+}
+
+func (pp *pooledProvider) ValidateListResourceConfig(ctx context.Context, typeName string, config cty.Value) diag.Diagnostics {
+	t, ds := pp.target(ctx)
+	if t == nil {
+		return ds
+	}
+	return t.ValidateListResourceConfig(ctx, typeName, config)
+}
+
 func (pp *pooledProvider) ListResource(ctx context.Context, req provider.ListRequest, found func(provider.ListedObject)) diag.Diagnostics {
 	t, ds := pp.target(ctx)
 	if t == nil {

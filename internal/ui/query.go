@@ -37,11 +37,11 @@ func (v *QueryView) PreList(plan.ListResult, cty.Value) {}
 
 // PostList prints the objects one list block found.
 func (v *QueryView) PostList(res plan.ListResult) {
-	l := res.List
+	addr := res.Addr.String()
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if len(res.Objects) == 0 {
-		v.empty = append(v.empty, l.Address())
+		v.empty = append(v.empty, addr)
 		return
 	}
 	ids := make([]string, len(res.Objects))
@@ -52,7 +52,7 @@ func (v *QueryView) PostList(res plan.ListResult) {
 	}
 	var b strings.Builder
 	for i, o := range res.Objects {
-		fmt.Fprintf(&b, "%s   %-*s   %s\n", l.Address(), width, ids[i], o.DisplayName)
+		fmt.Fprintf(&b, "%s   %-*s   %s\n", addr, width, ids[i], o.DisplayName)
 	}
 	_, _ = io.WriteString(v.w, b.String()+"\n")
 }
@@ -119,7 +119,7 @@ func scalarString(v cty.Value) string {
 // list_complete. It implements plan.QueryHooks.
 type QueryJSONView struct {
 	View *JSONView
-	// Generated holds, by list block address, the generated resource and
+	// Generated holds, by list block instance address, the generated resource and
 	// import blocks of each object found, in order; nil without
 	// generation.
 	Generated map[string][]plan.GeneratedQueryResource
@@ -129,19 +129,20 @@ var _ plan.QueryHooks = (*QueryJSONView)(nil)
 
 // PreList writes list_start.
 func (v *QueryJSONView) PreList(res plan.ListResult, input cty.Value) {
-	l := res.List
-	v.View.emit("info", l.Address()+": Starting query...", "list_start", map[string]any{"list_start": map[string]any{
-		"address": l.Address(), "resource_type": l.Type, "input_config": objectFields(input),
+	addr := res.Addr.String()
+	v.View.emit("info", addr+": Starting query...", "list_start", map[string]any{"list_start": map[string]any{
+		"address": addr, "resource_type": res.List.Type, "input_config": objectFields(input),
 	}})
 }
 
 // PostList writes list_resource_found for each object, then list_complete.
 func (v *QueryJSONView) PostList(res plan.ListResult) {
 	l := res.List
-	gen := v.Generated[l.Address()]
+	addr := res.Addr.String()
+	gen := v.Generated[addr]
 	for i, o := range res.Objects {
 		found := map[string]any{
-			"address": l.Address(), "display_name": o.DisplayName, "identity": objectFields(o.Identity),
+			"address": addr, "display_name": o.DisplayName, "identity": objectFields(o.Identity),
 			"identity_version": res.Schema.IdentityVersion, "resource_type": l.Type,
 		}
 		if o.Resource != cty.NilVal {
@@ -150,10 +151,10 @@ func (v *QueryJSONView) PostList(res plan.ListResult) {
 		if i < len(gen) {
 			found["config"], found["import_config"] = string(gen[i].Config), string(gen[i].Import)
 		}
-		v.View.emit("info", l.Address()+": Result found", "list_resource_found", map[string]any{"list_resource_found": found})
+		v.View.emit("info", addr+": Result found", "list_resource_found", map[string]any{"list_resource_found": found})
 	}
-	v.View.emit("info", l.Address()+": List complete", "list_complete", map[string]any{"list_complete": map[string]any{
-		"address": l.Address(), "resource_type": l.Type, "total": len(res.Objects),
+	v.View.emit("info", addr+": List complete", "list_complete", map[string]any{"list_complete": map[string]any{
+		"address": addr, "resource_type": l.Type, "total": len(res.Objects),
 	}})
 }
 

@@ -31,7 +31,7 @@ func (d *Dir) LoadConfig() (*config.Module, diag.Diagnostics) {
 		dir = d.path(d.opts.ConfigDir)
 	}
 	start := time.Now()
-	mod, ds := config.LoadTree(dir, config.TreeOptions{Resolve: d.installedModules(), ProviderHost: hosts.Provider, Static: d.StaticEvaluator()})
+	mod, ds := config.LoadTree(dir, config.TreeOptions{Resolve: d.installedModules(), ProviderHost: hosts.Provider, Static: d.StaticEvaluator(), QueryFiles: d.opts.QueryFiles})
 	d.logConfig(mod, ds, time.Since(start))
 	return mod, ds
 }
@@ -78,6 +78,8 @@ func (d *Dir) NoConfigurationDiag(what string) diag.Diagnostic {
 		return diag.Errorf("No configuration files", "Plan requires configuration to be present. Planning without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run plan with the -destroy option. Otherwise, create a rig configuration file (.tf file) and try again.")
 	case "OperationTypeApply":
 		return diag.Errorf("No configuration files", "Apply requires configuration to be present. Applying without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run 'rig destroy' instead.")
+	case "OperationTypeQuery":
+		return diag.Errorf("No configuration files", "Query requires a query configuration to be present. Create a query configuration file (.tfquery.hcl file) and try again.")
 	}
 	dir, err := filepath.Abs(d.root)
 	if err != nil {

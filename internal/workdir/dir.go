@@ -76,6 +76,10 @@ type Options struct {
 	// nothing.
 	Vars *[]VarArg
 	Ask  Asker
+	// QueryFiles loads the query files (*.tfquery.hcl) with the
+	// configuration: their list blocks and the provider, variable and
+	// locals blocks they declare (rig query, validate -query).
+	QueryFiles bool
 }
 
 // Dir is a working directory as a command uses it: the configuration and

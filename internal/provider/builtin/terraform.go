@@ -227,6 +227,19 @@ func randomUUID() string {
 	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
 }
 
+// MoveResourceState reports that the built-in provider takes no objects
+// of other resource types.
+func (p *Terraform) MoveResourceState(_ context.Context, req provider.MoveRequest) provider.MoveResponse {
+	return provider.MoveResponse{Diagnostics: diag.Diagnostics{diag.Errorf("Unsupported `moved` across resource types",
+		"The provider %q does not support moved operations across resource types and providers.", "terraform.io/builtin/terraform")}}
+}
+
+// ValidateListResourceConfig reports that the built-in provider has no
+// list resource types.
+func (p *Terraform) ValidateListResourceConfig(_ context.Context, typeName string, _ cty.Value) diag.Diagnostics {
+	return p.ListResource(context.Background(), provider.ListRequest{TypeName: typeName}, nil)
+}
+
 // ListResource reports that the built-in provider has no list resource
 // types.
 func (p *Terraform) ListResource(_ context.Context, req provider.ListRequest, _ func(provider.ListedObject)) diag.Diagnostics {

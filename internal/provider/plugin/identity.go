@@ -93,6 +93,33 @@ func (p *Provider) upgradeIdentity(ctx context.Context, ws *wireSchemas, req pro
 	return v, ds
 }
 
+// ValidateListResourceConfig asks the provider to check a list block's
+// config. A provider that predates the call (it answers Unimplemented)
+// accepts every config its schema does.
+func (p *Provider) ValidateListResourceConfig(ctx context.Context, typeName string, config cty.Value) diag.Diagnostics {
+	ws, ds := p.loadSchema(ctx)
+	if ds.HasErrors() {
+		return ds
+	}
+	lsch, ok := ws.schemas.ListResources[typeName]
+	if !ok {
+		return diag.Diagnostics{diag.Errorf("Invalid list resource type",
+			"The provider %s does not support list resource type %q.", p.meta, typeName)}
+	}
+	cfg, err := encodeValue(config, lsch.Block.ImpliedType())
+	if err != nil {
+		return diag.Diagnostics{p.encodeFailed(typeName+" list configuration", err)}
+	}
+	out, err := p.proto.validateListResourceConfig(ctx, typeName, cfg)
+	if err != nil {
+		if status.Code(err) == codes.Unimplemented {
+			return nil
+		}
+		return diag.Diagnostics{p.callFailed("ValidateListResourceConfig", err)}
+	}
+	return out
+}
+
 // ListResource lists the objects of a list resource type that match
 // req.Config, calling found for each event the provider streams. The
 // diagnostics events carry are returned, with the objects they came with

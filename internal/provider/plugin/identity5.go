@@ -70,6 +70,11 @@ func (c *client5) listResource(ctx context.Context, req wireListRequest, found f
 	}
 }
 
+func (c *client5) validateListResourceConfig(ctx context.Context, typeName string, config dynamicValue) (diag.Diagnostics, error) {
+	resp, err := c.rpc.ValidateListResourceConfig(ctx, &proto.ValidateListResourceConfig_Request{TypeName: typeName, Config: dv5(config)})
+	return diags5(resp.GetDiagnostics()), err
+}
+
 // identity5 returns the value an identity message carries; nil for none.
 func identity5(id *proto.ResourceIdentityData) *dynamicValue {
 	dv := id.GetIdentityData()

@@ -70,6 +70,11 @@ func (c *client6) listResource(ctx context.Context, req wireListRequest, found f
 	}
 }
 
+func (c *client6) validateListResourceConfig(ctx context.Context, typeName string, config dynamicValue) (diag.Diagnostics, error) {
+	resp, err := c.rpc.ValidateListResourceConfig(ctx, &proto.ValidateListResourceConfig_Request{TypeName: typeName, Config: dv6(config)})
+	return diags6(resp.GetDiagnostics()), err
+}
+
 // identity6 returns the value an identity message carries; nil for none.
 func identity6(id *proto.ResourceIdentityData) *dynamicValue {
 	dv := id.GetIdentityData()

@@ -163,6 +163,19 @@ func TestListResource(t *testing.T) {
 			if !ds.HasErrors() || ds[0].Summary != "Invalid list resource type" {
 				t.Errorf("unknown list type: %v", ds)
 			}
+
+			// ValidateListResourceConfig: the provider's own rules, with
+			// the attribute path of what it refuses; unknowns allowed.
+			if ds := p.ValidateListResourceConfig(context.Background(), "test_file", cfg("a1", "", "")); ds.HasErrors() {
+				t.Errorf("valid list config refused: %v", ds.Err())
+			}
+			unknownID := cty.ObjectVal(map[string]cty.Value{"id": cty.UnknownVal(cty.String), "content": cty.NullVal(cty.String), "content_prefix": cty.StringVal("x")})
+			for _, c := range []cty.Value{cfg("a1", "", "x"), unknownID} {
+				ds := p.ValidateListResourceConfig(context.Background(), "test_file", c)
+				if !ds.HasErrors() || ds[0].Summary != "Conflicting filters" || len(ds[0].AttributePath) != 1 {
+					t.Errorf("conflicting list config %#v: %v", c, ds)
+				}
+			}
 		})
 	}
 }

@@ -40,6 +40,10 @@ type protocol interface {
 	upgradeResourceIdentity(ctx context.Context, typeName string, version int64, rawJSON []byte) (dynamicValue, diag.Diagnostics, error)
 	// listResource calls found for every event the provider streams.
 	listResource(ctx context.Context, req wireListRequest, found func(wireListed)) error
+	// moveResourceState converts an object of another resource type.
+	moveResourceState(ctx context.Context, req wireMoveRequest) (wireMoveResponse, error)
+	// validateListResourceConfig checks a list block's config.
+	validateListResourceConfig(ctx context.Context, typeName string, config dynamicValue) (diag.Diagnostics, error)
 }
 
 // dynamicValue is a DynamicValue of either protocol version. A zero
@@ -152,6 +156,23 @@ type wireImportResponse struct {
 type wireReadDataResponse struct {
 	state    dynamicValue
 	deferred bool
+	diags    diag.Diagnostics
+}
+
+// wireMoveRequest is a MoveResourceState request.
+type wireMoveRequest struct {
+	sourceProvider, sourceType, targetType string
+	sourceVersion                          int64
+	sourceJSON, sourcePrivate              []byte
+	sourceIdentityJSON                     []byte
+	sourceIdentityVersion                  int64
+}
+
+// wireMoveResponse is a MoveResourceState response.
+type wireMoveResponse struct {
+	state    dynamicValue
+	private  []byte
+	identity *dynamicValue
 	diags    diag.Diagnostics
 }
 

@@ -267,6 +267,18 @@ func unsupported(kind, typeName string) diag.Diagnostics {
 	return diag.Diagnostics{diag.Errorf("Unsupported "+kind+" type", "The test provider has no %s type %q.", kind, typeName)}
 }
 
+// MoveResourceState reports that the in-process test provider takes no
+// objects of other resource types.
+func (p *Provider) MoveResourceState(_ context.Context, req provider.MoveRequest) provider.MoveResponse {
+	return provider.MoveResponse{Diagnostics: unsupported("move to resource type", req.TargetTypeName)}
+}
+
+// ValidateListResourceConfig reports that the in-process test provider
+// has no list resource types.
+func (p *Provider) ValidateListResourceConfig(_ context.Context, typeName string, _ cty.Value) diag.Diagnostics {
+	return unsupported("list resource", typeName)
+}
+
 // ListResource reports that the in-process test provider has no list
 // resource types (the plugin test provider has).
 func (p *Provider) ListResource(_ context.Context, req provider.ListRequest, _ func(provider.ListedObject)) diag.Diagnostics {

@@ -181,11 +181,27 @@ func (s *server) ListResource(req *tfplugin6.ListResource_Request, stream grpc.S
 	return nil
 }
 
+// ValidateListResourceConfig refuses a test_file list config that names
+// an id together with a content filter.
 func (s *server) ValidateListResourceConfig(_ context.Context, req *tfplugin6.ValidateListResourceConfig_Request) (*tfplugin6.ValidateListResourceConfig_Response, error) {
-	if _, err := decode(req.Config, fileListConfigType); err != nil {
+	cfg, err := decode(req.Config, fileListConfigType)
+	if err != nil {
 		return &tfplugin6.ValidateListResourceConfig_Response{Diagnostics: decodeFailed(err)}, nil
 	}
+	set := func(name string) bool { return !cfg.IsNull() && !cfg.GetAttr(name).IsNull() }
+	if set("id") {
+		for _, name := range []string{"content", "content_prefix"} {
+			if set(name) {
+				return &tfplugin6.ValidateListResourceConfig_Response{Diagnostics: []*tfplugin6.Diagnostic{
+					errDiag("Conflicting filters", "A test_file list finds one file by id, or files by content: not both.", attrStep(name))}}, nil
+			}
+		}
+	}
 	return &tfplugin6.ValidateListResourceConfig_Response{}, nil
+}
+
+func (s *server5) ValidateListResourceConfig(ctx context.Context, in *tfplugin5.ValidateListResourceConfig_Request) (*tfplugin5.ValidateListResourceConfig_Response, error) {
+	return relay(ctx, in, new(tfplugin6.ValidateListResourceConfig_Request), new(tfplugin5.ValidateListResourceConfig_Response), s.v6.ValidateListResourceConfig)
 }
 
 func (s *server5) GetResourceIdentitySchemas(ctx context.Context, in *tfplugin5.GetResourceIdentitySchemas_Request) (*tfplugin5.GetResourceIdentitySchemas_Response, error) {

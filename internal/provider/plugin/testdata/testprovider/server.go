@@ -120,7 +120,7 @@ func schemaResponse() *tfplugin6.GetProviderSchema_Response {
 			Return:     &tfplugin6.Function_Return{Type: typeJSON(cty.String)},
 			Summary:    "Upper-cases a string.",
 		}},
-		ServerCapabilities:  &tfplugin6.ServerCapabilities{PlanDestroy: true},
+		ServerCapabilities:  &tfplugin6.ServerCapabilities{PlanDestroy: true, MoveResourceState: true},
 		ListResourceSchemas: map[string]*tfplugin6.Schema{"test_file": fileListSchema()},
 	}
 }
