@@ -340,9 +340,12 @@ func (p *planner) run() diag.Diagnostics {
 	if p.ctx.Err() != nil && res.Count(dag.NotRunCancelled) > 0 && !hasCancelled(ds) {
 		ds = ds.Append(errCancelled)
 	}
-	if ds.HasErrors() {
+	if ds.HasErrors() && !onlyProtectionErrors(ds) {
 		return ds
 	}
+	// A replacement a prevent_destroy refuses stops only what depends on
+	// it: the objects no longer configured are planned still, so that the
+	// deletes a recorded protection refuses are all shown.
 	if p.opts.Mode == plan.RefreshOnlyMode {
 		ds = ds.Append(p.refreshOrphans())
 	} else {
