@@ -2,8 +2,10 @@ package apply
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/ephemeral"
 	"github.com/rig-iac/rig/internal/marks"
@@ -15,16 +17,92 @@ import (
 // ephemerals opens, during an apply, the ephemeral resources that what
 // the apply evaluates refers to: each resource once, when first needed
 // (after everything its configuration refers to, since the operation that
-// needs it waits for that), and all of them closed when the apply ends.
-// Their problems are reported with the apply's diagnostics.
+// needs it waits for that). Each is closed once the last operation that
+// uses it has run (see planner.EphemeralUse), and those still open when
+// the apply ends. Their problems are reported with the apply's diagnostics.
 type ephemerals struct {
 	a   *applier
 	set *ephemeral.Set
+
+	// uses lists, per operation, the ephemeral resources it uses;
+	// pending counts, per ephemeral resource, the operations that use it
+	// and have not run. Both are set before the walk; pending's counters
+	// change during it.
+	uses    map[Op][]addrs.ConfigResource
+	pending map[addrs.ConfigResource]*atomic.Int32
 
 	mu    sync.Mutex
 	byRes map[addrs.AbsResource]*ephemeralEntry
 	// diags are the problems of opening them.
 	diags diag.Diagnostics
+}
+
+// track finds, before the walk, the operations of g that use each
+// ephemeral resource: the creates, updates and reads of the resources
+// whose configuration uses it, and every operation of a resource served by
+// a provider configured from it (configured anew).
+func (e *ephemerals) track(g *Graph) diag.Diagnostics {
+	a := e.a
+	users, ds := planner.EphemeralUsers(a.cfg, func(m *config.Module, r *config.Resource) (*provider.Block, bool) {
+		sch, ds := a.set.Schemas(a.opCtx, planner.ResolveProvider(m, r).Config.Provider)
+		if ds.HasErrors() {
+			return nil, false
+		}
+		var s provider.Schema
+		switch r.Addr.Mode {
+		case addrs.Managed:
+			s = sch.ResourceTypes[r.Addr.Type]
+		case addrs.Data:
+			s = sch.DataSources[r.Addr.Type]
+		case addrs.Ephemeral:
+			s = sch.EphemeralResources[r.Addr.Type]
+		}
+		return s.Block, s.Block != nil
+	})
+	if len(users) == 0 {
+		return ds
+	}
+	// A provider configured from an ephemeral value while planning had a
+	// value the plan has since closed: it is configured anew.
+	a.set.Forget(func(pc addrs.AbsProviderConfig) bool {
+		for _, use := range users {
+			if use.UsesProvider(pc) {
+				return true
+			}
+		}
+		return false
+	})
+	e.uses, e.pending = map[Op][]addrs.ConfigResource{}, map[addrs.ConfigResource]*atomic.Int32{}
+	for op, c := range g.Changes {
+		if op.IsBarrier() || c == nil {
+			continue
+		}
+		res := op.Addr.ContainingResource().InConfig()
+		for r, use := range users {
+			if (op.Kind != OpDelete && use.Resources[res]) || use.UsesProvider(c.ProviderConfig) {
+				e.uses[op] = append(e.uses[op], r)
+				if e.pending[r] == nil {
+					e.pending[r] = new(atomic.Int32)
+				}
+				e.pending[r].Add(1)
+			}
+		}
+	}
+	return ds
+}
+
+// done records that op has run, and closes the ephemeral resources it was
+// the last operation to use.
+func (e *ephemerals) done(op Op) {
+	var release []addrs.ConfigResource
+	for _, r := range e.uses[op] {
+		if e.pending[r].Add(-1) == 0 {
+			release = append(release, r)
+		}
+	}
+	if len(release) > 0 {
+		e.set.Release(e.a.opCtx, release...)
+	}
 }
 
 // close closes every ephemeral resource the apply opened and returns the
@@ -108,7 +186,7 @@ func (e *ephemerals) open(r addrs.AbsResource) (cty.Value, diag.Diagnostics) {
 		if ds = ds.Append(more); more.HasErrors() {
 			continue
 		}
-		v, more := planner.OpenEphemeral(a.opCtx, e.set, planner.EphemeralInstance{Config: rc, Schema: s, Provider: prov, Addr: addr, Scope: a.eval.Scope(r.Module, inst)})
+		v, more := planner.OpenEphemeral(a.opCtx, e.set, planner.EphemeralInstance{Config: rc, Schema: s, Provider: prov, Addr: addr, Scope: a.eval.Scope(r.Module, inst), Checks: a.checks})
 		ds = ds.Append(more)
 		vals[k] = v
 	}

@@ -66,7 +66,7 @@ func summarize(errors, fails, unknowns int) Status {
 type Kind uint8
 
 const (
-	// ResourceKind: a managed or data resource with conditions.
+	// ResourceKind: a managed, data or ephemeral resource with conditions.
 	ResourceKind Kind = iota + 1
 	// OutputKind: an output value with preconditions.
 	OutputKind
@@ -179,7 +179,7 @@ type objectResult struct {
 func NewState(root *config.Module) *State {
 	s := &State{configs: map[Config]*configResult{}}
 	for _, m := range root.AllModules() {
-		for _, rs := range []map[addrs.Resource]*config.Resource{m.ManagedResources, m.DataResources} {
+		for _, rs := range []map[addrs.Resource]*config.Resource{m.ManagedResources, m.DataResources, m.EphemeralResources} {
 			for addr, r := range rs {
 				if n := len(r.Preconditions) + len(r.Postconditions); n > 0 {
 					cr := &configResult{}
@@ -290,6 +290,29 @@ func (s *State) Report(obj Object, t RuleType, index int, status Status, message
 		or.messages[t][index] = message
 	} else {
 		or.messages[t][index] = ""
+	}
+}
+
+// Forget sets every result of the objects of the configuration objects
+// match selects back to unknown, keeping the objects: an apply does so for
+// the ephemeral resources, whose conditions only count once it opens them,
+// as OpenTofu records them.
+func (s *State) Forget(match func(Config) bool) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c, cr := range s.configs {
+		if !match(c) {
+			continue
+		}
+		for _, or := range cr.objects {
+			for t := range or.statuses {
+				clear(or.statuses[t])
+				clear(or.messages[t])
+			}
+		}
 	}
 }
 
@@ -457,9 +480,13 @@ func (s *State) PlanJSON() []any {
 	for _, r := range res {
 		addr := map[string]any{"kind": planKinds[r.Config.Kind], "to_display": r.Config.String()}
 		if r.Config.Kind == ResourceKind {
-			addr["mode"] = "managed"
-			if r.Config.Resource.Mode == addrs.Data {
+			switch r.Config.Resource.Mode {
+			case addrs.Data:
 				addr["mode"] = "data"
+			case addrs.Ephemeral:
+				addr["mode"] = "ephemeral"
+			default:
+				addr["mode"] = "managed"
 			}
 			addr["type"], addr["name"] = r.Config.Resource.Type, r.Config.Resource.Name
 		} else {

@@ -51,8 +51,6 @@ var varFlags = []CompatFlag{{Name: "var", Kind: CompatVariables}, {Name: "var-fi
 
 var (
 	ignoreRemoteVersion = CompatFlag{Name: "ignore-remote-version", Kind: CompatIgnored, IsBool: true, Usage: remoteVersionNote}
-	// invokeAction is Terraform 1.14's -invoke=action.TYPE.NAME.
-	invokeAction = CompatFlag{Name: "invoke", Kind: CompatRefused, Usage: "action blocks are read and checked, but actions are not run yet, so none can be invoked"}
 )
 
 // compatFlags lists, by command, the options of OpenTofu 1.12 and
@@ -75,8 +73,6 @@ var compatFlags = map[string][]CompatFlag{
 		{Name: "module-depth", Kind: CompatIgnored, Usage: "Accepted without effect, as in Terraform, where it is deprecated: every module is drawn; `N` is not used."},
 		{Name: "verbose", Kind: CompatIgnored, IsBool: true, Usage: "Accepted without effect: rig's graphs have no nodes that only OpenTofu's verbose graph would show."},
 	}, varFlags...),
-	"plan":  {invokeAction},
-	"apply": {invokeAction},
 	"refresh": {
 		{Name: "destroy", Kind: CompatRefused, IsBool: true, Usage: "refresh only updates the state to match remote objects; to destroy them, use \"rig destroy\""},
 		{Name: "refresh-only", Kind: CompatIgnored, IsBool: true, Usage: "Accepted without effect: refresh is always refresh-only."},

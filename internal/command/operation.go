@@ -53,6 +53,8 @@ type operationFlags struct {
 	// configuration, keeps the root outputs the configuration does not
 	// declare, and shows no plan and no summary.
 	refreshCommand bool
+	// invoke are the actions -invoke names (invoke.go).
+	invoke []string
 }
 
 func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
@@ -159,6 +161,8 @@ func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operation
 	}
 	sel := workdir.PlanSelection{Replace: f.replace, Targets: f.targets, Excludes: f.excludes, TargetFiles: f.targetFiles, ExcludeFiles: f.excludeFiles}
 	opts, ds := sel.Parse(m.sources)
+	invoke, more := parseInvoke(f)
+	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return nil, nil, ds
 	}
@@ -166,7 +170,7 @@ func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operation
 	switch {
 	case f.destroy:
 		mode = plan.DestroyMode
-	case f.refreshOnly:
+	case f.refreshOnly, len(invoke) > 0:
 		mode = plan.RefreshOnlyMode
 	}
 	refresh := sess.RefreshTracking(workdir.RefreshFlags{Changed: f.refreshChanged, Set: f.refreshSet, ListOnly: f.listRefreshed})
@@ -177,8 +181,8 @@ func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operation
 	if out != nil {
 		opts.Hooks, progress = out.RefreshHooks(), out.Progress
 	}
-	endProgress := beginPlanProgress(progress, sess, f, mode)
-	opts.Mode, opts.SkipRefresh = mode, !f.refresh
+	endProgress := beginPlanProgress(progress, sess, mode)
+	opts.Mode, opts.SkipRefresh, opts.Invoke = mode, !f.refresh, invoke
 	p, more := sess.Plan(ctx, opts)
 	endProgress()
 	return p, refresh, ds.Append(more)
@@ -197,6 +201,7 @@ func checkOperationFlags(f *operationFlags) diag.Diagnostics {
 	if f.refreshOnly && !f.refresh {
 		ds = ds.Append(diag.Errorf("Incompatible refresh options", "It doesn't make sense to use -refresh-only at the same time as -refresh=false, because rig would have nothing to do."))
 	}
+	ds = ds.Append(checkInvokeFlags(f))
 	if f.refreshOnly && len(f.replace) > 0 {
 		ds = ds.Append(diag.Errorf("Unsupported combination of options", "The -replace option is not allowed with -refresh-only, because a refresh-only run cannot change any object."))
 	}

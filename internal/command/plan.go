@@ -16,6 +16,7 @@ func runPlan(m *Meta, args []string) int {
 	var f operationFlags
 	fs := m.flagSet("plan")
 	m.addOperationFlags(fs, &f)
+	addInvokeFlag(fs, &f)
 	fs.BoolVar(&f.destroy, "destroy", false, "Select the \"destroy\" planning mode: plan to destroy every object the state manages instead of the usual changes.")
 	fs.BoolVar(&f.refreshOnly, "refresh-only", false, "Select the \"refresh only\" planning mode: plan only to update the state and root outputs to match changes made to remote objects outside of rig.")
 	fs.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "Return detailed exit codes: 0 when the plan succeeded with no changes, 1 on an error, 2 when it succeeded with changes present.")

@@ -14,16 +14,13 @@ func useProgressInterval(p *ui.PhaseProgress, sess *workdir.Session) {
 	}
 }
 
-// beginPlanProgress starts reporting to p (nil: nobody) on a plan in mode: its refresh of
-// the recorded objects (unless -refresh=false), then its planning. The
-// function returned ends it.
-func beginPlanProgress(p *ui.PhaseProgress, sess *workdir.Session, f *operationFlags, mode plan.Mode) func() {
+// beginPlanProgress starts reporting to p (nil: nobody) on a plan in
+// mode: planning, and the refresh of the recorded objects once the planner
+// says how many it reads back. The function returned ends it.
+func beginPlanProgress(p *ui.PhaseProgress, sess *workdir.Session, mode plan.Mode) func() {
 	if p == nil {
 		return func() {}
 	}
 	useProgressInterval(p, sess)
-	if !f.refresh {
-		return p.Begin(ui.PhasePlan, 0, false)
-	}
-	return p.Begin(ui.PhaseRefresh, workdir.RefreshableObjects(sess.State), mode == plan.RefreshOnlyMode)
+	return p.Begin(ui.PhasePlan, 0, mode == plan.RefreshOnlyMode)
 }

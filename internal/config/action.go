@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -14,8 +15,7 @@ import (
 
 // Action is an action block (Terraform 1.14): an operation of a provider
 // that is not a resource, run when a resource's action_trigger fires or
-// when invoked. rig reads and checks action blocks; it does not run them
-// yet.
+// when invoked.
 type Action struct {
 	Addr addrs.Action
 	// Config is the config block's body, nil when there is none; it is
@@ -28,6 +28,19 @@ type Action struct {
 	Provider  *ProviderConfigRef
 	DeclRange hcl.Range
 	TypeRange hcl.Range
+}
+
+// ActionProviderName returns the local name of the provider action a
+// uses: its provider argument's, or the one its type implies (the type's
+// first word).
+func ActionProviderName(a *Action) string {
+	if a.Provider != nil {
+		return a.Provider.Name
+	}
+	if i := strings.IndexByte(a.Addr.Type, '_'); i > 0 {
+		return a.Addr.Type[:i]
+	}
+	return a.Addr.Type
 }
 
 // ActionEvent is an event of a resource's lifecycle an action_trigger

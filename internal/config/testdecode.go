@@ -23,6 +23,7 @@ var testFileSchema = &hcl.BodySchema{
 		{Type: "variable", LabelNames: []string{"name"}},
 		{Type: "override_resource"},
 		{Type: "override_data"},
+		{Type: "override_ephemeral"},
 		{Type: "override_module"},
 		{Type: "test"},
 	},
@@ -39,7 +40,7 @@ var testRunBlockSchema = &hcl.BodySchema{
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "plan_options"}, {Type: "assert"}, {Type: "variables"}, {Type: "module"},
-		{Type: "override_resource"}, {Type: "override_data"}, {Type: "override_module"},
+		{Type: "override_resource"}, {Type: "override_data"}, {Type: "override_ephemeral"}, {Type: "override_module"},
 		{Type: "backend", LabelNames: []string{"type"}},
 	},
 }
@@ -150,7 +151,7 @@ func ParseTestFile(name, path string, src []byte) (*TestFile, diag.Diagnostics) 
 			}
 			diags = append(diags, tf.addProviderKey(mp.Key(), mp.DeclRange)...)
 			tf.Mocks[mp.Key()] = mp
-		case "override_resource", "override_data", "override_module":
+		case "override_resource", "override_data", "override_ephemeral", "override_module":
 			o, more := decodeOverrideBlock(b, DuringApply)
 			diags = append(diags, more...)
 			if o != nil {
@@ -236,7 +237,7 @@ func decodeTestRun(block *hcl.Block, tf *TestFile) (*TestRun, hcl.Diagnostics) {
 			if !more.HasErrors() {
 				run.Module = mod
 			}
-		case "override_resource", "override_data", "override_module":
+		case "override_resource", "override_data", "override_ephemeral", "override_module":
 			o, more := decodeOverrideBlock(b, DuringApply)
 			diags = append(diags, more...)
 			if o != nil {

@@ -123,6 +123,9 @@ const (
 	OverrideData
 	// OverrideModule is override_module: a module call's outputs.
 	OverrideModule
+	// OverrideEphemeral is override_ephemeral (Terraform 1.16): an
+	// ephemeral resource's values.
+	OverrideEphemeral
 )
 
 // BlockType returns the block type of the kind.
@@ -132,6 +135,8 @@ func (k OverrideKind) BlockType() string {
 		return "override_data"
 	case OverrideModule:
 		return "override_module"
+	case OverrideEphemeral:
+		return "override_ephemeral"
 	}
 	return "override_resource"
 }
@@ -148,7 +153,8 @@ const (
 	DuringPlan
 )
 
-// Override is an override_resource, override_data or override_module block.
+// Override is an override_resource, override_data, override_ephemeral or
+// override_module block.
 type Override struct {
 	Kind OverrideKind
 	// Target is the address targeted: a resource or one of its instances
@@ -178,7 +184,7 @@ type MockProvider struct {
 	// Source is the directory of .tfmock.hcl files the block names,
 	// relative to the module directory; "" when absent.
 	Source string
-	// Resources are the mock_resource and mock_data blocks.
+	// Resources are the mock_resource, mock_data and mock_ephemeral blocks.
 	Resources []*MockResource
 	// Overrides are the override blocks inside the mock_provider.
 	Overrides []*Override
@@ -190,8 +196,9 @@ type MockProvider struct {
 // Key returns the block's key in TestFile.Mocks: "name" or "name.alias".
 func (p *MockProvider) Key() string { return providerKey(p.Name, p.Alias) }
 
-// MockResource is a mock_resource or mock_data block: default values for
-// every resource (or data source) of a type a mock provider serves.
+// MockResource is a mock_resource, mock_data or mock_ephemeral block:
+// default values for every resource (data source, ephemeral resource) of a
+// type a mock provider serves.
 type MockResource struct {
 	Mode addrs.ResourceMode
 	Type string

@@ -160,6 +160,23 @@ func TestParseTestFileErrors(t *testing.T) {
 		{"override of a data source as resource", `override_resource {
   target = data.x.y
 }`, "Invalid override target", false},
+		{"override_ephemeral of a resource", `run "a" {
+  override_ephemeral {
+    target = x.y
+  }
+}`, "Invalid override target", false},
+		{"duplicate override_ephemeral", `mock_provider "aws" {
+  override_ephemeral {
+    target = ephemeral.x.y
+  }
+  override_ephemeral {
+    target = ephemeral.x.y
+  }
+}`, "Duplicate override_ephemeral block", false},
+		{"duplicate mock_ephemeral", `mock_provider "aws" {
+  mock_ephemeral "aws_x" {}
+  mock_ephemeral "aws_x" {}
+}`, "Duplicate mock_ephemeral block", false},
 		{"duplicate override", `override_resource {
   target = x.y
 }

@@ -25,8 +25,10 @@ var mockProviderSchema = &hcl.BodySchema{
 var mockDataBlocks = []hcl.BlockHeaderSchema{
 	{Type: "mock_resource", LabelNames: []string{"type"}},
 	{Type: "mock_data", LabelNames: []string{"type"}},
+	{Type: "mock_ephemeral", LabelNames: []string{"type"}},
 	{Type: "override_resource"},
 	{Type: "override_data"},
+	{Type: "override_ephemeral"},
 }
 
 var mockResourceSchema = &hcl.BodySchema{
@@ -74,7 +76,8 @@ func decodeMockProviderBlock(block *hcl.Block) (*MockProvider, hcl.Diagnostics) 
 	return mp, diags
 }
 
-// decodeMockData decodes the mock_resource, mock_data and override blocks
+// decodeMockData decodes the mock_resource, mock_data, mock_ephemeral and
+// override blocks
 // of a mock_provider block or a .tfmock.hcl file, whose default
 // override_during is during.
 func decodeMockData(blocks hcl.Blocks, during OverrideTime) ([]*MockResource, []*Override, hcl.Diagnostics) {
@@ -84,10 +87,13 @@ func decodeMockData(blocks hcl.Blocks, during OverrideTime) ([]*MockResource, []
 	seen := map[string]hcl.Range{}
 	for _, b := range blocks {
 		switch b.Type {
-		case "mock_resource", "mock_data":
+		case "mock_resource", "mock_data", "mock_ephemeral":
 			mr := &MockResource{Mode: addrs.Managed, Type: b.Labels[0], During: during, DeclRange: b.DefRange}
-			if b.Type == "mock_data" {
+			switch b.Type {
+			case "mock_data":
 				mr.Mode = addrs.Data
+			case "mock_ephemeral":
+				mr.Mode = addrs.Ephemeral
 			}
 			key := b.Type + "." + mr.Type
 			if prev, dup := seen[key]; dup {
@@ -107,7 +113,7 @@ func decodeMockData(blocks hcl.Blocks, during OverrideTime) ([]*MockResource, []
 			diags = append(diags, more...)
 			mr.During, mr.DuringSet = d, set
 			resources = append(resources, mr)
-		case "override_resource", "override_data":
+		case "override_resource", "override_data", "override_ephemeral":
 			o, more := decodeOverrideBlock(b, during)
 			diags = append(diags, more...)
 			if o != nil {
@@ -119,14 +125,16 @@ func decodeMockData(blocks hcl.Blocks, during OverrideTime) ([]*MockResource, []
 	return resources, overrides, diags
 }
 
-// decodeOverrideBlock decodes an override_resource, override_data or
-// override_module block; nil when its target is missing or invalid.
+// decodeOverrideBlock decodes an override_resource, override_data,
+// override_ephemeral or override_module block; nil when its target is missing or invalid.
 func decodeOverrideBlock(block *hcl.Block, during OverrideTime) (*Override, hcl.Diagnostics) {
 	o := &Override{Kind: OverrideResource, DeclRange: block.DefRange}
 	valuesName := "values"
 	switch block.Type {
 	case "override_data":
 		o.Kind = OverrideData
+	case "override_ephemeral":
+		o.Kind = OverrideEphemeral
 	case "override_module":
 		o.Kind, valuesName = OverrideModule, "outputs"
 	}
@@ -156,6 +164,10 @@ func decodeOverrideBlock(block *hcl.Block, during OverrideTime) (*Override, hcl.
 	case OverrideData:
 		if target.Kind == addrs.ModuleTarget || target.Resource.Mode != addrs.Data {
 			return invalid(fmt.Sprintf("You can only target data sources from override_data blocks, not %s.", target))
+		}
+	case OverrideEphemeral:
+		if target.Kind == addrs.ModuleTarget || target.Resource.Mode != addrs.Ephemeral {
+			return invalid(fmt.Sprintf("You can only target ephemeral resources from override_ephemeral blocks, not %s.", target))
 		}
 	default:
 		if target.Kind == addrs.ModuleTarget || target.Resource.Mode != addrs.Managed {

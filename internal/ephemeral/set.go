@@ -3,6 +3,7 @@ package ephemeral
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -23,8 +24,13 @@ type Set struct {
 	open   []*instance
 	byAddr map[addrs.AbsResourceInstance]*instance
 	closed bool
-	// renewDiags collects what renewals reported, returned by CloseAll.
+	// renewDiags collects what renewals and the closes Release queued
+	// reported, returned by CloseAll.
 	renewDiags diag.Diagnostics
+	// releasing holds the batches Release queued and not yet closed; one
+	// goroutine (running while releaseDone is open) closes them in order.
+	releasing   [][]*instance
+	releaseDone chan struct{}
 	// now is the clock (tests replace it).
 	now func() time.Time
 	// Hooks, when set before the set is used, observes opens and closes.
@@ -203,12 +209,75 @@ func (in *instance) close(ctx context.Context) diag.Diagnostics {
 	return withInstance(ds, in.addr, "closing")
 }
 
-// CloseAll closes every open instance, the last opened first (so that an
-// instance is closed before those its configuration used), even when ctx
-// is cancelled, and returns what closing and renewing reported. Nothing
-// can be opened afterwards.
+// Release closes, in the background, every open instance of the
+// resources rs (in any module instance), the last opened first, once the
+// run no longer needs them. Batches are closed one after another, in the
+// order they were released, so that an instance released with or before
+// the one its configuration used is closed first. Instances released are
+// no longer open: opening one again opens it anew. What closing reports
+// is returned by CloseAll, which waits for the closes under way.
+func (s *Set) Release(ctx context.Context, rs ...addrs.ConfigResource) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var batch []*instance
+	kept := s.open[:0]
+	for _, in := range s.open {
+		if slices.Contains(rs, in.addr.ContainingResource().InConfig()) {
+			batch = append(batch, in)
+			delete(s.byAddr, in.addr)
+			continue
+		}
+		kept = append(kept, in)
+	}
+	clear(s.open[len(kept):])
+	s.open = kept
+	if len(batch) == 0 {
+		return
+	}
+	s.releasing = append(s.releasing, batch)
+	if s.releaseDone != nil {
+		return
+	}
+	done := make(chan struct{})
+	s.releaseDone = done
+	go func() {
+		defer close(done)
+		for {
+			s.mu.Lock()
+			if len(s.releasing) == 0 {
+				s.releaseDone = nil
+				s.mu.Unlock()
+				return
+			}
+			batch := s.releasing[0]
+			s.releasing = s.releasing[1:]
+			s.mu.Unlock()
+			var ds diag.Diagnostics
+			for i := len(batch) - 1; i >= 0; i-- {
+				ds = ds.Append(batch[i].close(ctx))
+			}
+			if len(ds) > 0 {
+				s.mu.Lock()
+				s.renewDiags = s.renewDiags.Append(ds)
+				s.mu.Unlock()
+			}
+		}
+	}()
+}
+
+// CloseAll waits for the closes Release queued, then closes every
+// instance still open, the last opened first (so that an instance is
+// closed before those its configuration used), even when ctx is
+// cancelled, and returns what closing and renewing reported. Nothing can
+// be opened afterwards.
 func (s *Set) CloseAll(ctx context.Context) diag.Diagnostics {
 	s.mu.Lock()
+	for s.releaseDone != nil {
+		done := s.releaseDone
+		s.mu.Unlock()
+		<-done
+		s.mu.Lock()
+	}
 	open := s.open
 	s.open, s.closed = nil, true
 	s.byAddr = map[addrs.AbsResourceInstance]*instance{}

@@ -121,3 +121,43 @@ func TestSetRenews(t *testing.T) {
 		t.Errorf("renewed after close, or closed %d times: %v", p.count("close a"), p.calls)
 	}
 }
+
+// TestSetReleases closes the instances of the resources released, the last
+// opened first, before CloseAll returns, and the others with CloseAll; a
+// released instance opened again is opened anew.
+func TestSetReleases(t *testing.T) {
+	p := &fakeProvider{}
+	s := NewSet()
+	ctx := context.Background()
+	for _, n := range []string{"a", "b", "c"} {
+		if _, ds := s.Open(ctx, addr(n), p, "fake_thing", cty.StringVal(n)); ds.HasErrors() {
+			t.Fatal(ds.Err())
+		}
+	}
+	s.Release(ctx, addr("a").ContainingResource().InConfig(), addr("b").ContainingResource().InConfig())
+	if got := s.Opened(); len(got) != 1 || got[0] != addr("c") {
+		t.Errorf("open after release: %v, want only c", got)
+	}
+	if _, ds := s.Open(ctx, addr("a"), p, "fake_thing", cty.StringVal("a")); ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	if ds := s.CloseAll(ctx); ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	// The second open of a may come before or after the released ones close.
+	if p.count("open a") != 2 || p.count("close a") != 2 || p.count("close b") != 1 || p.count("close c") != 1 {
+		t.Fatalf("calls %v", p.calls)
+	}
+	closeB, closeA := -1, -1
+	for i, c := range p.calls {
+		if c == "close b" {
+			closeB = i
+		}
+		if c == "close a" && closeA < 0 {
+			closeA = i
+		}
+	}
+	if closeB > closeA {
+		t.Errorf("a closed before b, which was opened after it: %v", p.calls)
+	}
+}

@@ -11,13 +11,18 @@ type Plan struct {
 	PlannedValues    PlannedValues           `json:"planned_values"`
 	ResourceDrift    []ResourceChange        `json:"resource_drift,omitempty"`
 	ResourceChanges  []ResourceChange        `json:"resource_changes,omitempty"`
-	OutputChanges    map[string]Change       `json:"output_changes,omitempty"`
-	PriorState       *State                  `json:"prior_state,omitempty"`
-	Configuration    *Config                 `json:"configuration,omitempty"`
-	Relevant         []RelevantAttribute     `json:"relevant_attributes,omitempty"`
-	Checks           []any                   `json:"checks,omitempty"`
-	Timestamp        string                  `json:"timestamp,omitempty"`
-	Errored          bool                    `json:"errored"`
+	// ActionInvocations are the actions the plan runs (Terraform 1.14).
+	ActionInvocations []PlanActionInvocation `json:"action_invocations,omitempty"`
+	OutputChanges     map[string]Change      `json:"output_changes,omitempty"`
+	PriorState        *State                 `json:"prior_state,omitempty"`
+	Configuration     *Config                `json:"configuration,omitempty"`
+	Relevant          []RelevantAttribute    `json:"relevant_attributes,omitempty"`
+	Checks            []any                  `json:"checks,omitempty"`
+	Timestamp         string                 `json:"timestamp,omitempty"`
+	Errored           bool                   `json:"errored"`
+	// RigRefresh says which recorded objects the plan read back: rig's
+	// own field, absent when it read every one and listed none.
+	RigRefresh *PlanRefresh `json:"rig_refresh,omitempty"`
 }
 
 // RelevantAttribute is one of the plan's relevant_attributes.

@@ -25,12 +25,17 @@ type PlannedChange struct {
 
 // ChangeSummary is the change_summary message's counts.
 type ChangeSummary struct {
-	Add       int    `json:"add"`
-	Change    int    `json:"change"`
-	Import    int    `json:"import"`
-	Remove    int    `json:"remove"`
-	Forget    int    `json:"forget"`
-	Operation string `json:"operation"`
+	Add    int `json:"add"`
+	Change int `json:"change"`
+	Import int `json:"import"`
+	Remove int `json:"remove"`
+	Forget int `json:"forget"`
+	// ActionInvocation and ActionFail count the actions planned or
+	// invoked and those that failed (Terraform 1.14); left out when the
+	// configuration runs no action.
+	ActionInvocation *int   `json:"action_invocation,omitempty"`
+	ActionFail       *int   `json:"action_fail,omitempty"`
+	Operation        string `json:"operation"`
 }
 
 // OperationHook is the hook of the apply_* messages.

@@ -115,7 +115,9 @@ func (c *checker) actions() {
 		a := c.m.Actions[addr]
 		c.expr(a.Count, refScope{})
 		c.expr(a.ForEach, refScope{})
-		c.traversals(bodyTraversals(a.Config), refScope{hasCount: a.Count != nil, hasForEach: a.ForEach != nil})
+		// self is the object of the resource instance whose trigger
+		// invokes the action, as in Terraform.
+		c.traversals(bodyTraversals(a.Config), refScope{hasCount: a.Count != nil, hasForEach: a.ForEach != nil, selfAllowed: true})
 	}
 	for _, r := range c.m.Resources() {
 		if r.Managed == nil {

@@ -32,10 +32,15 @@ type Plan struct {
 	// the difference from the previous run's state to the refreshed one
 	// (Update, or Delete when the object is gone), sorted like Changes.
 	Drift []*ResourceInstanceChange
+	// Refresh says which recorded objects the plan read back, and
+	// RefreshMaxAge, under RefreshChanged, how old a last refresh could be
+	// for an object to be planned as recorded.
+	Refresh       RefreshMode
+	RefreshMaxAge time.Duration
 	// Refreshed lists the recorded objects read back from their APIs, and
 	// NotRefreshed those a -refresh=changed plan planned as recorded, both
-	// sorted; filled only when Options.RefreshScope was set.
-	Refreshed    []addrs.ObjectAddr
+	// sorted by address; filled only when the planner's RefreshScope was set.
+	Refreshed    []Refreshed
 	NotRefreshed []NotRefreshed
 	// Outputs holds the planned change of each root output, by name.
 	Outputs map[string]*OutputChange
@@ -61,6 +66,9 @@ type Plan struct {
 	// Checks are the results of the configuration's conditions as far as
 	// planning could evaluate them; nil for a destroy plan.
 	Checks *checks.State
+	// ActionInvocations are the actions the plan runs (Terraform 1.14),
+	// sorted by CompareActionInvocations; nil when it runs none.
+	ActionInvocations []*ActionInvocation
 	// Errored is true when planning stopped with errors; the plan is partial and cannot be applied.
 	Errored bool
 }
@@ -158,9 +166,12 @@ func (c *ResourceInstanceChange) Moved() bool {
 
 // HasChanges reports whether applying the plan would change anything:
 // an action other than no-op on an object or an output, an object that
-// moved (its new address must be recorded), or in a refresh-only plan an
-// object changed outside rig.
+// moved (its new address must be recorded), an action to invoke, or in a
+// refresh-only plan an object changed outside rig.
 func (p *Plan) HasChanges() bool {
+	if len(p.ActionInvocations) > 0 {
+		return true
+	}
 	if p.Mode == RefreshOnlyMode && len(p.Drift) > 0 {
 		// Applying records the refreshed objects.
 		return true

@@ -23,6 +23,7 @@ func (p *planner) planEphemeralResource(w *objectWork, m *config.Module, r *conf
 		return nil
 	}
 	absAddr, sch, exp := start.absAddr, start.sch, start.exp
+	p.expandChecks(absAddr, exp.Keys)
 	vals := make([]cty.Value, len(exp.Keys))
 	for i, k := range exp.Keys {
 		addr := absAddr.Instance(k)
@@ -30,7 +31,7 @@ func (p *planner) planEphemeralResource(w *objectWork, m *config.Module, r *conf
 		if prov == nil {
 			continue
 		}
-		inst := EphemeralInstance{Config: r, Schema: sch, Provider: prov, Addr: addr, Scope: p.eval.Scope(mi, exp.InstanceData(k))}
+		inst := EphemeralInstance{Config: r, Schema: sch, Provider: prov, Addr: addr, Scope: p.eval.Scope(mi, exp.InstanceData(k)), Checks: p.checks}
 		w.add(addr, pc, func() diag.Diagnostics {
 			v, ds := OpenEphemeral(p.ctx, p.ephemerals, inst)
 			vals[i] = v

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/checks"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/ephemeral"
@@ -23,12 +24,14 @@ type EphemeralInstance struct {
 	Addr     addrs.AbsResourceInstance
 	// Scope is the instance's scope (its count.index or each).
 	Scope *lang.Scope
+	// Checks records the results of its conditions (nil records none).
+	Checks *checks.State
 }
 
 // OpenEphemeral checks an ephemeral resource instance's preconditions,
 // evaluates its configuration, has the provider validate it and, when it
 // is wholly known, opens it in set (once per run) and checks its
-// postconditions. It returns the instance's value, marked ephemeral and
+// postconditions, recording their results in in.Checks. It returns the instance's value, marked ephemeral and
 // sensitive where the schema says: unknown where the configuration is
 // not yet known.
 func OpenEphemeral(ctx context.Context, set *ephemeral.Set, in EphemeralInstance) (cty.Value, diag.Diagnostics) {
@@ -38,8 +41,9 @@ func OpenEphemeral(ctx context.Context, set *ephemeral.Set, in EphemeralInstance
 		return cty.DynamicVal.Mark(marks.Ephemeral), nil
 	}
 	ty := blk.ImpliedType()
-	for _, rule := range r.Preconditions {
-		ds = ds.Append(eval.CheckRule(in.Scope, rule, "Resource precondition failed", "", eval.RuleAt{}))
+	obj := checks.ResourceObject(in.Addr)
+	for i, rule := range r.Preconditions {
+		ds = ds.Append(eval.CheckRule(in.Scope, rule, "Resource precondition failed", "", eval.RuleAt{Checks: in.Checks, Object: obj, Type: checks.Precondition, Index: i}))
 	}
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty).Mark(marks.Ephemeral), ds
@@ -75,8 +79,8 @@ func OpenEphemeral(ctx context.Context, set *ephemeral.Set, in EphemeralInstance
 	v = remark(v)
 	self := *in.Scope
 	self.Self = v
-	for _, rule := range r.Postconditions {
-		ds = ds.Append(eval.CheckRule(&self, rule, "Resource postcondition failed", "", eval.RuleAt{}))
+	for i, rule := range r.Postconditions {
+		ds = ds.Append(eval.CheckRule(&self, rule, "Resource postcondition failed", "", eval.RuleAt{Checks: in.Checks, Object: obj, Type: checks.Postcondition, Index: i}))
 	}
 	return v, ds
 }

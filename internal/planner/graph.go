@@ -518,6 +518,7 @@ func resourceReferences(m *config.Module, r *config.Resource, schemaOf schemaLoo
 	if r.Managed != nil {
 		refs = append(refs, exprRefs(&ds, r.Managed.ReplaceTriggeredBy...)...)
 		refs = append(refs, exprRefs(&ds, r.Managed.PreventDestroy)...)
+		refs = append(refs, actionTriggerReferences(&ds, m, r)...)
 	}
 	for _, c := range r.Preconditions {
 		refs = append(refs, exprRefs(&ds, c.Condition, c.ErrorMessage)...)

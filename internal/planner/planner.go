@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -74,6 +75,10 @@ type Options struct {
 	// HealthGates are rig.hcl's health_gate blocks, by the resource's
 	// address in configuration ("module.app.aws_instance.web").
 	HealthGates map[string]plan.HealthGate
+	// Invoke names the actions to invoke (apply -invoke, Terraform 1.14),
+	// in a refresh-only plan: each is planned with its configuration, to
+	// run once the refreshed state is recorded.
+	Invoke []addrs.AbsActionInstance
 }
 
 // Make plans the changes that bring prior in line with cfg (or destroy
@@ -111,7 +116,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 		timestamp:   now().UTC(),
 		removed:     removed,
 		ephemerals:  ephemeral.NewSet(),
-		refresh:     newRefreshTracker(opts.RefreshScope),
+		refresh:     newRefreshTracker(opts.RefreshScope, opts.Hooks),
 	}
 	if opts.Mode != plan.DestroyMode {
 		p.checks = checks.NewState(cfg)
@@ -126,9 +131,15 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	}
 	result := &plan.Plan{Mode: opts.Mode, PrevRunState: prior, Outputs: map[string]*plan.OutputChange{}, Timestamp: p.timestamp,
 		Targets: slices.Clone(opts.Targets), Excludes: slices.Clone(opts.Excludes)}
+	if opts.SkipRefresh {
+		result.Refresh = plan.RefreshNone
+	}
 	ds := moveDiags
 	if !ds.HasErrors() {
 		ds = ds.Append(p.run())
+	}
+	if !ds.HasErrors() && len(opts.Invoke) > 0 {
+		ds = ds.Append(p.planInvoked(opts.Invoke))
 	}
 	ds = ds.Append(p.ephemerals.CloseAll(ctx))
 	// Before forceCBD: the state records the setting OpenTofu records, the
@@ -163,6 +174,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 		result.Outputs = map[string]*plan.OutputChange{}
 	}
 	result.Checks = p.checks
+	result.ActionInvocations = p.sortedInvocations()
 	if !ds.HasErrors() && opts.Mode != plan.DestroyMode {
 		result.RelevantAttributes = p.relevantAttributes(p.changes, result.Outputs)
 	}
@@ -172,6 +184,8 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 }
 
 type planner struct {
+	// invocations are the planned action invocations (under mu).
+	invocations []*plan.ActionInvocation
 	// reported holds what reportOnce reported (under mu).
 	reported map[reportedKey]bool
 	// refresh tracks what is refreshed, with a RefreshScope; nil otherwise.
@@ -234,8 +248,9 @@ type planner struct {
 	// checks records the result of every condition evaluated; nil in a
 	// destroy plan, which evaluates none.
 	checks *checks.State
-	// ephemerals are the ephemeral resources the plan opened, closed
-	// when it ends.
+	// ephemerals are the ephemeral resources the plan opened, each closed
+	// once what uses it is planned (ephemeral_users.go), the rest when the
+	// plan ends.
 	ephemerals *ephemeral.Set
 }
 
@@ -301,9 +316,15 @@ func (p *planner) run() diag.Diagnostics {
 		}
 		return ds.Append(p.planDestroy())
 	}
+	p.expectRefreshes(func(oa addrs.ObjectAddr) bool { return p.sel.plansInstance(oa.Instance) })
 
 	var dmu sync.Mutex
+	var closer *ephemeralCloser
+	if hasEphemeralResources(p.cfg) {
+		closer = newEphemeralCloser(p.ctx, p.ephemerals, p.rg)
+	}
 	res := dag.Walk(p.ctx, p.rg.g, func(ctx context.Context, n node) error {
+		defer closer.done(n)
 		if !p.sel.visits(n) {
 			return nil
 		}
@@ -319,9 +340,12 @@ func (p *planner) run() diag.Diagnostics {
 	if p.ctx.Err() != nil && res.Count(dag.NotRunCancelled) > 0 && !hasCancelled(ds) {
 		ds = ds.Append(errCancelled)
 	}
-	if ds.HasErrors() {
+	if ds.HasErrors() && !onlyProtectionErrors(ds) {
 		return ds
 	}
+	// A replacement a prevent_destroy refuses stops only what depends on
+	// it: the objects no longer configured are planned still, so that the
+	// deletes a recorded protection refuses are all shown.
 	if p.opts.Mode == plan.RefreshOnlyMode {
 		ds = ds.Append(p.refreshOrphans())
 	} else {
@@ -455,6 +479,9 @@ func configProviders(cfg *config.Module) []addrs.Provider {
 		for _, r := range allResources(m) {
 			name, alias := m.ProviderLocalName(r)
 			add(ResolveProviderConfig(m, name, alias).Provider)
+		}
+		for _, key := range slices.SortedFunc(maps.Keys(m.Actions), func(a, b addrs.Action) int { return strings.Compare(a.String(), b.String()) }) {
+			add(ActionProvider(m, m.Actions[key]).Provider)
 		}
 		for _, name := range slices.Sorted(maps.Keys(m.Terraform.RequiredProviders)) {
 			add(m.Terraform.RequiredProviders[name].Provider)

@@ -57,6 +57,7 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set, 
 	ev, more := eval.New(ctx, eval.Options{Config: cfg, Env: lang.Env{Cwd: opts.Cwd}, Providers: providers})
 	ds = ds.Append(more)
 	ds = ds.Append(validateBodies(cfg, p.schemas, ev))
+	ds = ds.Append(validateActions(ctx, cfg, providers, ev))
 	ds = ds.Append(validateLists(ctx, cfg, providers, ev.FunctionsOf(cfg), opts.Cwd))
 	for _, m := range cfg.AllModules() {
 		for _, key := range slices.Sorted(maps.Keys(m.ProviderConfigs)) {

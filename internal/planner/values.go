@@ -23,13 +23,18 @@ import (
 // record is unknown. It is safe for concurrent use once built.
 type RecordedValues struct {
 	whole map[addrs.AbsResource]cty.Value
+	// ephemeral holds, per ephemeral resource, the value it has outside a
+	// run, which opens none (ephemeralValues).
+	ephemeral map[addrs.ConfigResource]cty.Value
 }
 
 // StateValues returns the values of the objects s records, decoded with
 // the schemas of set's providers (or by the shape of their JSON where a
 // schema is missing).
 func StateValues(ctx context.Context, cfg *config.Module, s *state.State, set *provider.Set) *RecordedValues {
-	return wholeValues(cfg, instanceValues(ctx, s, set))
+	rv := wholeValues(cfg, instanceValues(ctx, s, set))
+	rv.ephemeral = ephemeralValues(ctx, cfg, set)
+	return rv
 }
 
 // PlannedValues returns the values the objects will have once p is
@@ -55,7 +60,9 @@ func PlannedValues(ctx context.Context, cfg *config.Module, p *plan.Plan, set *p
 			vals[res][c.Addr.Resource.Key] = resourceBlock(ctx, set, res, c.ProviderConfig.Provider).MarkSensitive(c.After)
 		}
 	}
-	return wholeValues(cfg, vals)
+	rv := wholeValues(cfg, vals)
+	rv.ephemeral = ephemeralValues(ctx, cfg, set)
+	return rv
 }
 
 // ResourceValue implements eval.ResourceValues.
@@ -63,7 +70,48 @@ func (rv *RecordedValues) ResourceValue(addr addrs.AbsResource) cty.Value {
 	if v, ok := rv.whole[addr]; ok {
 		return v
 	}
+	if v, ok := rv.ephemeral[addr.InConfig()]; ok {
+		return v
+	}
 	return cty.DynamicVal
+}
+
+// ephemeralValues returns the value of each ephemeral resource of cfg
+// outside a plan or an apply, which is never opened: as in OpenTofu, an
+// object of unknown attributes, marked ephemeral as a whole and sensitive
+// where its schema says (the console prints it "(ephemeral value)" and its
+// attributes "(known after apply)"); one with count, for_each or enabled,
+// or whose schema is missing, is wholly unknown.
+func ephemeralValues(ctx context.Context, cfg *config.Module, set *provider.Set) map[addrs.ConfigResource]cty.Value {
+	out := map[addrs.ConfigResource]cty.Value{}
+	for _, m := range cfg.AllModules() {
+		for _, r := range m.EphemeralResources {
+			addr := addrs.ConfigResource{Module: m.Path, Resource: r.Addr}
+			out[addr] = cty.DynamicVal.Mark(marks.Ephemeral)
+			if r.Count != nil || r.ForEach != nil || r.Enabled != nil || set == nil {
+				continue
+			}
+			sch, ds := set.Schemas(ctx, ResolveProvider(m, r).Config.Provider)
+			if ds.HasErrors() {
+				continue
+			}
+			if s, ok := sch.EphemeralResources[r.Addr.Type]; ok && s.Block != nil {
+				out[addr] = marks.MarkEphemeral(s.Block.MarkSensitive(unknownObject(s.Block)))
+			}
+		}
+	}
+	return out
+}
+
+// unknownObject returns an object of b's type whose attributes and nested
+// blocks are all unknown.
+func unknownObject(b *provider.Block) cty.Value {
+	ty := b.ImpliedType()
+	vals := map[string]cty.Value{}
+	for name, at := range ty.AttributeTypes() {
+		vals[name] = cty.UnknownVal(at)
+	}
+	return cty.ObjectVal(vals)
 }
 
 func instanceValues(ctx context.Context, s *state.State, set *provider.Set) map[addrs.AbsResource]map[addrs.InstanceKey]cty.Value {

@@ -240,6 +240,9 @@ type Schemas struct {
 	// ListResources are the schemas of the list resource types (the
 	// config block of a list block), by type name; nil when none.
 	ListResources map[string]Schema
+	// Actions are the schemas of the action types (the config block of an
+	// action block), by type name; nil when none.
+	Actions map[string]Schema
 }
 
 // ResourceTypeSchema returns the schema of the managed resource type (mode

@@ -256,6 +256,21 @@ func (s *Set) Configured(ctx context.Context, pc addrs.AbsProviderConfig, config
 	return e.inst, e.diags
 }
 
+// Forget drops the configured instances of the provider configurations
+// match selects, so that the next Configured of each starts and configures
+// a new instance; the old ones are closed by Close. An apply that follows
+// a plan in the same run uses it for the configurations made from
+// ephemeral values, which the plan closed when it ended.
+func (s *Set) Forget(match func(addrs.AbsProviderConfig) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for pc := range s.instances {
+		if match(pc) {
+			delete(s.instances, pc)
+		}
+	}
+}
+
 // ConfiguredKnown reports whether provider configuration pc was configured,
 // by Configured, with a wholly known value, or is served (see Serve).
 // Only then is a plan it made the plan apply would make. Call it only

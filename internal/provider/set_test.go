@@ -108,3 +108,32 @@ func TestSetLoadStartsProvidersAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestSetForget configures a provider configuration anew after Forget
+// selects it, with the configuration's value of that time, and leaves the
+// others configured as they were.
+func TestSetForget(t *testing.T) {
+	ctx := context.Background()
+	configured := 0
+	live := providertest.New()
+	set := provider.NewSet(provider.Factories{providertest.Address(): func() (provider.Interface, error) {
+		return configureCounter{live, &configured}, nil
+	}})
+	defer set.Close()
+	eu := addrs.AbsProviderConfig{Module: addrs.RootModule, Provider: providertest.Address(), Alias: "eu"}
+	us := addrs.AbsProviderConfig{Module: addrs.RootModule, Provider: providertest.Address(), Alias: "us"}
+	configure := func(pc addrs.AbsProviderConfig) {
+		t.Helper()
+		if _, ds := set.Configured(ctx, pc, func(*provider.Schemas) (cty.Value, diag.Diagnostics) { return cty.EmptyObjectVal, nil }); ds.HasErrors() {
+			t.Fatal(ds.Err())
+		}
+	}
+	configure(eu)
+	configure(us)
+	set.Forget(func(pc addrs.AbsProviderConfig) bool { return pc.Alias == "eu" })
+	configure(eu)
+	configure(us)
+	if configured != 3 {
+		t.Errorf("configured %d times, want 3: eu twice, us once", configured)
+	}
+}

@@ -216,7 +216,8 @@ func writeDiags(b *strings.Builder, indent string, ds diag.Diagnostics) {
 
 // TestScenarios runs each testdata/*.txtar suite and compares what the
 // engine reports, the operations the fake provider carried out (in start
-// order) and the provider configurations it was configured with.
+// order), the provider configurations it was configured with and the
+// ephemeral resources it opened and closed.
 func TestScenarios(t *testing.T) {
 	txtartest.Run(t, filepath.Join("testdata", "*.txtar"), func(t *testing.T, p string, ar *txtar.Archive) {
 		sc := loadScenario(t, ar)
@@ -231,6 +232,9 @@ func TestScenarios(t *testing.T) {
 		}
 		got := rep.b.String() + "ops: " + providertest.OrderString(ops) + "\n" +
 			fmt.Sprintf("configured: %q\n", slices.Sorted(slices.Values(sc.live.Configured()))) + overlaps(ops)
+		if calls := sc.live.Ephemerals(); len(calls) > 0 {
+			got += fmt.Sprintf("ephemeral: %v\n", calls)
+		}
 		txtartest.Check(t, p, ar, "want", got, *update)
 	})
 }

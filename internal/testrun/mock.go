@@ -15,7 +15,8 @@ import (
 )
 
 // overrideSet finds the override of a resource instance: a run's override
-// blocks first, then its file's (override_resource and override_data).
+// blocks first, then its file's (override_resource, override_data and
+// override_ephemeral).
 type overrideSet struct {
 	list []*config.Override
 }
@@ -34,8 +35,11 @@ func newOverrideSet(run *config.TestRun, file *config.TestFile) *overrideSet {
 func findOverride(list []*config.Override, addr addrs.AbsResourceInstance) *config.Override {
 	for _, o := range list {
 		kind := config.OverrideResource
-		if addr.Resource.Resource.Mode == addrs.Data {
+		switch addr.Resource.Resource.Mode {
+		case addrs.Data:
 			kind = config.OverrideData
+		case addrs.Ephemeral:
+			kind = config.OverrideEphemeral
 		}
 		if o.Kind == kind && targetsInstance(o.Target, addr) {
 			return o
@@ -101,6 +105,8 @@ type overridingProvider struct {
 	provider.Interface
 	overrides *overrideSet
 	fakes     *fakeObjects
+	// opened are the ephemeral resource instances it opened itself.
+	opened overriddenOpens
 }
 
 // wrapFactories returns factories whose instances answer for the
@@ -193,8 +199,9 @@ func (p *overridingProvider) ReadDataSource(ctx context.Context, req provider.Re
 // installed) but without configuring it or calling it about any object.
 // Objects get the values of the overrides that target them (the run's,
 // the file's, then the mock_provider's own), else of their type's
-// mock_resource or mock_data block, else generated ones; reads keep what
-// is recorded; deletes only forget.
+// mock_resource, mock_data or mock_ephemeral block, else generated ones;
+// reads keep what is recorded; deletes only forget; ephemeral resources
+// open with such values (mockephemeral.go).
 type mockProvider struct {
 	addr      addrs.Provider
 	pool      *pool
@@ -215,8 +222,11 @@ func (m *mockProvider) valuesFor(ctx context.Context, mode addrs.ResourceMode, t
 	for _, r := range m.mock.Resources {
 		if r.Mode == mode && r.Type == typeName {
 			block := "mock_resource"
-			if mode == addrs.Data {
+			switch mode {
+			case addrs.Data:
 				block = "mock_data"
+			case addrs.Ephemeral:
+				block = "mock_ephemeral"
 			}
 			return mockValues{given: r.Defaults, during: r.During, what: fmt.Sprintf("%s %q of mock_provider %q", block, typeName, m.mock.Key())}, addr
 		}
@@ -320,8 +330,11 @@ type schemaFunc func(ctx context.Context, mode addrs.ResourceMode, typeName stri
 
 func blockOf(s *provider.Schemas, mode addrs.ResourceMode, typeName string) (*provider.Block, diag.Diagnostics) {
 	byType := s.ResourceTypes
-	if mode == addrs.Data {
+	switch mode {
+	case addrs.Data:
 		byType = s.DataSources
+	case addrs.Ephemeral:
+		byType = s.EphemeralResources
 	}
 	sch, ok := byType[typeName]
 	if !ok || sch.Block == nil {
@@ -361,7 +374,12 @@ func mockApply(ctx context.Context, schemaOf schemaFunc, mv mockValues, addr add
 }
 
 func mockRead(ctx context.Context, schemaOf schemaFunc, mv mockValues, addr addrs.AbsResourceInstance, req provider.ReadDataRequest) provider.ReadDataResponse {
-	block, ds := schemaOf(ctx, addrs.Data, req.TypeName)
+	return mockReadMode(ctx, schemaOf, addrs.Data, mv, addr, req)
+}
+
+// mockReadMode is mockRead for a data source or (mode) an ephemeral resource.
+func mockReadMode(ctx context.Context, schemaOf schemaFunc, mode addrs.ResourceMode, mv mockValues, addr addrs.AbsResourceInstance, req provider.ReadDataRequest) provider.ReadDataResponse {
+	block, ds := schemaOf(ctx, mode, req.TypeName)
 	if ds.HasErrors() {
 		return provider.ReadDataResponse{Diagnostics: ds}
 	}

@@ -175,6 +175,19 @@ func (pp *pooledProvider) target(ctx context.Context) (provider.Interface, diag.
 	return sp.inst, nil
 }
 
+// forward calls f with the instance pp answers from, or, when that
+// instance could not be started, returns fail of what starting it reported.
+func forward[R any](ctx context.Context, pp *pooledProvider, f func(provider.Interface) R, fail func(diag.Diagnostics) R) R {
+	t, ds := pp.target(ctx)
+	if t == nil {
+		return fail(ds)
+	}
+	return f(t)
+}
+
+// diagsOnly is forward's fail for the calls that return only diagnostics.
+func diagsOnly(ds diag.Diagnostics) diag.Diagnostics { return ds }
+
 func (pp *pooledProvider) GetProviderSchema(ctx context.Context) (*provider.Schemas, diag.Diagnostics) {
 	sp := pp.pool.spare(ctx, pp.addr)
 	return sp.schemas, sp.diags
@@ -189,19 +202,15 @@ func (pp *pooledProvider) ValidateProviderConfig(ctx context.Context, config cty
 }
 
 func (pp *pooledProvider) ValidateResourceConfig(ctx context.Context, typeName string, config cty.Value) diag.Diagnostics {
-	t, ds := pp.target(ctx)
-	if t == nil {
-		return ds
-	}
-	return t.ValidateResourceConfig(ctx, typeName, config)
+	return forward(ctx, pp, func(t provider.Interface) diag.Diagnostics {
+		return t.ValidateResourceConfig(ctx, typeName, config)
+	}, diagsOnly)
 }
 
 func (pp *pooledProvider) ValidateDataResourceConfig(ctx context.Context, typeName string, config cty.Value) diag.Diagnostics {
-	t, ds := pp.target(ctx)
-	if t == nil {
-		return ds
-	}
-	return t.ValidateDataResourceConfig(ctx, typeName, config)
+	return forward(ctx, pp, func(t provider.Interface) diag.Diagnostics {
+		return t.ValidateDataResourceConfig(ctx, typeName, config)
+	}, diagsOnly)
 }
 
 func (pp *pooledProvider) ConfigureProvider(ctx context.Context, req provider.ConfigureRequest) diag.Diagnostics {
@@ -215,43 +224,33 @@ func (pp *pooledProvider) ConfigureProvider(ctx context.Context, req provider.Co
 }
 
 func (pp *pooledProvider) UpgradeResourceState(ctx context.Context, req provider.UpgradeRequest) provider.UpgradeResponse {
-	t, ds := pp.target(ctx)
-	if t == nil {
-		return provider.UpgradeResponse{Diagnostics: ds}
-	}
-	return t.UpgradeResourceState(ctx, req)
+	return forward(ctx, pp, func(t provider.Interface) provider.UpgradeResponse {
+		return t.UpgradeResourceState(ctx, req)
+	}, func(ds diag.Diagnostics) provider.UpgradeResponse { return provider.UpgradeResponse{Diagnostics: ds} })
 }
 
 func (pp *pooledProvider) ReadResource(ctx context.Context, req provider.ReadRequest) provider.ReadResponse {
-	t, ds := pp.target(ctx)
-	if t == nil {
-		return provider.ReadResponse{Diagnostics: ds}
-	}
-	return t.ReadResource(ctx, req)
+	return forward(ctx, pp, func(t provider.Interface) provider.ReadResponse {
+		return t.ReadResource(ctx, req)
+	}, func(ds diag.Diagnostics) provider.ReadResponse { return provider.ReadResponse{Diagnostics: ds} })
 }
 
 func (pp *pooledProvider) PlanResourceChange(ctx context.Context, req provider.PlanRequest) provider.PlanResponse {
-	t, ds := pp.target(ctx)
-	if t == nil {
-		return provider.PlanResponse{Diagnostics: ds}
-	}
-	return t.PlanResourceChange(ctx, req)
+	return forward(ctx, pp, func(t provider.Interface) provider.PlanResponse {
+		return t.PlanResourceChange(ctx, req)
+	}, func(ds diag.Diagnostics) provider.PlanResponse { return provider.PlanResponse{Diagnostics: ds} })
 }
 
 func (pp *pooledProvider) ApplyResourceChange(ctx context.Context, req provider.ApplyRequest) provider.ApplyResponse {
-	t, ds := pp.target(ctx)
-	if t == nil {
-		return provider.ApplyResponse{Diagnostics: ds}
-	}
-	return t.ApplyResourceChange(ctx, req)
+	return forward(ctx, pp, func(t provider.Interface) provider.ApplyResponse {
+		return t.ApplyResourceChange(ctx, req)
+	}, func(ds diag.Diagnostics) provider.ApplyResponse { return provider.ApplyResponse{Diagnostics: ds} })
 }
 
 func (pp *pooledProvider) ImportResourceState(ctx context.Context, req provider.ImportRequest) provider.ImportResponse {
-	t, ds := pp.target(ctx)
-	if t == nil {
-		return provider.ImportResponse{Diagnostics: ds}
-	}
-	return t.ImportResourceState(ctx, req)
+	return forward(ctx, pp, func(t provider.Interface) provider.ImportResponse {
+		return t.ImportResourceState(ctx, req)
+	}, func(ds diag.Diagnostics) provider.ImportResponse { return provider.ImportResponse{Diagnostics: ds} })
 }
 
 func (pp *pooledProvider) MoveResourceState(ctx context.Context, req provider.MoveRequest) provider.MoveResponse {
@@ -271,19 +270,15 @@ func (pp *pooledProvider) ValidateListResourceConfig(ctx context.Context, typeNa
 }
 
 func (pp *pooledProvider) ListResource(ctx context.Context, req provider.ListRequest, found func(provider.ListedObject)) diag.Diagnostics {
-	t, ds := pp.target(ctx)
-	if t == nil {
-		return ds
-	}
-	return t.ListResource(ctx, req, found)
+	return forward(ctx, pp, func(t provider.Interface) diag.Diagnostics {
+		return t.ListResource(ctx, req, found)
+	}, diagsOnly)
 }
 
 func (pp *pooledProvider) ReadDataSource(ctx context.Context, req provider.ReadDataRequest) provider.ReadDataResponse {
-	t, ds := pp.target(ctx)
-	if t == nil {
-		return provider.ReadDataResponse{Diagnostics: ds}
-	}
-	return t.ReadDataSource(ctx, req)
+	return forward(ctx, pp, func(t provider.Interface) provider.ReadDataResponse {
+		return t.ReadDataSource(ctx, req)
+	}, func(ds diag.Diagnostics) provider.ReadDataResponse { return provider.ReadDataResponse{Diagnostics: ds} })
 }
 
 func (pp *pooledProvider) GetFunctions(ctx context.Context) (map[string]provider.FunctionSpec, diag.Diagnostics) {

@@ -18,52 +18,73 @@ var (
 	_ ephemeral.Hooks = (*HumanHooks)(nil)
 )
 
-// PreOpen prints "ADDR: Opening...".
-func (v *RefreshView) PreOpen(addr addrs.AbsResourceInstance) {
-	v.print(colorize("[reset][bold]", v.color) + addr.String() + ": Opening..." + colorize("[reset]", v.color))
+// ephemeralLines prints those lines, through print, colored when color
+// is set: the one rendering of the human views.
+type ephemeralLines struct {
+	color bool
+	print func(line string)
 }
+
+func (l ephemeralLines) line(addr addrs.AbsResourceInstance, text string) {
+	l.print(colorize("[reset][bold]", l.color) + addr.String() + ": " + text + colorize("[reset]", l.color))
+}
+
+// PreOpen prints "ADDR: Opening...".
+func (l ephemeralLines) PreOpen(addr addrs.AbsResourceInstance) { l.line(addr, "Opening...") }
+
+// PostOpen prints "ADDR: Open complete after 1s".
+func (l ephemeralLines) PostOpen(addr addrs.AbsResourceInstance, elapsed time.Duration, failed bool) {
+	if !failed {
+		l.line(addr, "Open complete after "+elapsed.Round(time.Second).String())
+	}
+}
+
+// PreClose prints "ADDR: Closing...".
+func (l ephemeralLines) PreClose(addr addrs.AbsResourceInstance) { l.line(addr, "Closing...") }
+
+// PostClose prints "ADDR: Close complete after 0s".
+func (l ephemeralLines) PostClose(addr addrs.AbsResourceInstance, elapsed time.Duration, failed bool) {
+	if !failed {
+		l.line(addr, "Close complete after "+elapsed.Round(time.Second).String())
+	}
+}
+
+func (v *RefreshView) ephemeralLines() ephemeralLines { return ephemeralLines{v.color, v.print} }
+
+func (h *HumanHooks) ephemeralLines() ephemeralLines {
+	return ephemeralLines{h.color, func(line string) { h.println("%s", line) }}
+}
+
+// PreOpen prints "ADDR: Opening...".
+func (v *RefreshView) PreOpen(addr addrs.AbsResourceInstance) { v.ephemeralLines().PreOpen(addr) }
 
 // PostOpen prints "ADDR: Open complete after 1s".
 func (v *RefreshView) PostOpen(addr addrs.AbsResourceInstance, elapsed time.Duration, failed bool) {
-	if !failed {
-		v.print(colorize("[reset][bold]", v.color) + addr.String() + ": Open complete after " + elapsed.Round(time.Second).String() + colorize("[reset]", v.color))
-	}
+	v.ephemeralLines().PostOpen(addr, elapsed, failed)
 }
 
 // PreClose prints "ADDR: Closing...".
-func (v *RefreshView) PreClose(addr addrs.AbsResourceInstance) {
-	v.print(colorize("[reset][bold]", v.color) + addr.String() + ": Closing..." + colorize("[reset]", v.color))
-}
+func (v *RefreshView) PreClose(addr addrs.AbsResourceInstance) { v.ephemeralLines().PreClose(addr) }
 
 // PostClose prints "ADDR: Close complete after 0s".
 func (v *RefreshView) PostClose(addr addrs.AbsResourceInstance, elapsed time.Duration, failed bool) {
-	if !failed {
-		v.print(colorize("[reset][bold]", v.color) + addr.String() + ": Close complete after " + elapsed.Round(time.Second).String() + colorize("[reset]", v.color))
-	}
+	v.ephemeralLines().PostClose(addr, elapsed, failed)
 }
 
 // PreOpen prints "ADDR: Opening...".
-func (h *HumanHooks) PreOpen(addr addrs.AbsResourceInstance) {
-	h.println("[reset][bold]%s: Opening...[reset]", addr)
-}
+func (h *HumanHooks) PreOpen(addr addrs.AbsResourceInstance) { h.ephemeralLines().PreOpen(addr) }
 
 // PostOpen prints "ADDR: Open complete after 1s".
 func (h *HumanHooks) PostOpen(addr addrs.AbsResourceInstance, elapsed time.Duration, failed bool) {
-	if !failed {
-		h.println("[reset][bold]%s: Open complete after %s[reset]", addr, elapsed.Round(time.Second))
-	}
+	h.ephemeralLines().PostOpen(addr, elapsed, failed)
 }
 
 // PreClose prints "ADDR: Closing...".
-func (h *HumanHooks) PreClose(addr addrs.AbsResourceInstance) {
-	h.println("[reset][bold]%s: Closing...[reset]", addr)
-}
+func (h *HumanHooks) PreClose(addr addrs.AbsResourceInstance) { h.ephemeralLines().PreClose(addr) }
 
 // PostClose prints "ADDR: Close complete after 0s".
 func (h *HumanHooks) PostClose(addr addrs.AbsResourceInstance, elapsed time.Duration, failed bool) {
-	if !failed {
-		h.println("[reset][bold]%s: Close complete after %s[reset]", addr, elapsed.Round(time.Second))
-	}
+	h.ephemeralLines().PostClose(addr, elapsed, failed)
 }
 
 var _ ephemeral.Hooks = (*JSONView)(nil)
@@ -107,66 +128,43 @@ func (v *JSONView) PostClose(addr addrs.AbsResourceInstance, _ time.Duration, fa
 // The multi-hooks forward the opening and closing of ephemeral resources
 // to those of their hooks that observe them.
 
-func (hs MultiRefreshHooks) PreOpen(addr addrs.AbsResourceInstance) {
+// eachEphemeral calls f with each of hs that observes ephemeral resources.
+func eachEphemeral[H any](hs []H, f func(ephemeral.Hooks)) {
 	for _, h := range hs {
-		if e, ok := h.(ephemeral.Hooks); ok {
-			e.PreOpen(addr)
+		if e, ok := any(h).(ephemeral.Hooks); ok {
+			f(e)
 		}
 	}
+}
+
+func (hs MultiRefreshHooks) PreOpen(addr addrs.AbsResourceInstance) {
+	eachEphemeral(hs, func(e ephemeral.Hooks) { e.PreOpen(addr) })
 }
 
 func (hs MultiRefreshHooks) PostOpen(addr addrs.AbsResourceInstance, elapsed time.Duration, failed bool) {
-	for _, h := range hs {
-		if e, ok := h.(ephemeral.Hooks); ok {
-			e.PostOpen(addr, elapsed, failed)
-		}
-	}
+	eachEphemeral(hs, func(e ephemeral.Hooks) { e.PostOpen(addr, elapsed, failed) })
 }
 
 func (hs MultiRefreshHooks) PreClose(addr addrs.AbsResourceInstance) {
-	for _, h := range hs {
-		if e, ok := h.(ephemeral.Hooks); ok {
-			e.PreClose(addr)
-		}
-	}
+	eachEphemeral(hs, func(e ephemeral.Hooks) { e.PreClose(addr) })
 }
 
 func (hs MultiRefreshHooks) PostClose(addr addrs.AbsResourceInstance, elapsed time.Duration, failed bool) {
-	for _, h := range hs {
-		if e, ok := h.(ephemeral.Hooks); ok {
-			e.PostClose(addr, elapsed, failed)
-		}
-	}
+	eachEphemeral(hs, func(e ephemeral.Hooks) { e.PostClose(addr, elapsed, failed) })
 }
 
 func (hs MultiHooks) PreOpen(addr addrs.AbsResourceInstance) {
-	for _, h := range hs {
-		if e, ok := h.(ephemeral.Hooks); ok {
-			e.PreOpen(addr)
-		}
-	}
+	eachEphemeral(hs, func(e ephemeral.Hooks) { e.PreOpen(addr) })
 }
 
 func (hs MultiHooks) PostOpen(addr addrs.AbsResourceInstance, elapsed time.Duration, failed bool) {
-	for _, h := range hs {
-		if e, ok := h.(ephemeral.Hooks); ok {
-			e.PostOpen(addr, elapsed, failed)
-		}
-	}
+	eachEphemeral(hs, func(e ephemeral.Hooks) { e.PostOpen(addr, elapsed, failed) })
 }
 
 func (hs MultiHooks) PreClose(addr addrs.AbsResourceInstance) {
-	for _, h := range hs {
-		if e, ok := h.(ephemeral.Hooks); ok {
-			e.PreClose(addr)
-		}
-	}
+	eachEphemeral(hs, func(e ephemeral.Hooks) { e.PreClose(addr) })
 }
 
 func (hs MultiHooks) PostClose(addr addrs.AbsResourceInstance, elapsed time.Duration, failed bool) {
-	for _, h := range hs {
-		if e, ok := h.(ephemeral.Hooks); ok {
-			e.PostClose(addr, elapsed, failed)
-		}
-	}
+	eachEphemeral(hs, func(e ephemeral.Hooks) { e.PostClose(addr, elapsed, failed) })
 }

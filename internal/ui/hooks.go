@@ -41,7 +41,10 @@ func (op Operation) String() string {
 // forget-then-create as one added and one forgotten.
 type ChangeSummary struct {
 	Add, Change, Import, Remove, Forget int
-	Operation                           Operation
+	// Actions counts the actions planned or invoked, ActionFail those
+	// that failed (Terraform 1.14).
+	Actions, ActionFail int
+	Operation           Operation
 }
 
 // String returns the summary sentence OpenTofu prints (and the -json
@@ -59,8 +62,18 @@ func (s ChangeSummary) String() string {
 			fmt.Fprintf(&b, ", %d forgotten", s.Forget)
 		}
 		b.WriteString(".")
+		if s.Actions > 0 {
+			fmt.Fprintf(&b, " Actions: %d invoked", s.Actions)
+			if s.ActionFail > 0 {
+				fmt.Fprintf(&b, ", %d failed", s.ActionFail)
+			}
+			b.WriteString(".")
+		}
 	case OperationDestroy:
 		fmt.Fprintf(&b, "Destroy complete! Resources: %d destroyed.", s.Remove)
+		if s.Actions > 0 {
+			fmt.Fprintf(&b, " Actions: %d invoked.", s.Actions)
+		}
 	default:
 		b.WriteString("Plan: ")
 		if s.Import > 0 {
@@ -71,13 +84,16 @@ func (s ChangeSummary) String() string {
 			fmt.Fprintf(&b, ", %d to forget", s.Forget)
 		}
 		b.WriteString(".")
+		if s.Actions > 0 {
+			fmt.Fprintf(&b, " Actions: %d to invoke.", s.Actions)
+		}
 	}
 	return b.String()
 }
 
 // PlanSummary counts the changes of a plan as its "Plan:" line does.
 func PlanSummary(p *plan.Plan) ChangeSummary {
-	s := ChangeSummary{Operation: OperationPlan}
+	s := ChangeSummary{Operation: OperationPlan, Actions: len(p.ActionInvocations)}
 	for _, c := range p.Changes {
 		if c.Action == plan.Delete && c.Addr.Resource.Resource.Mode == addrs.Data {
 			continue
@@ -266,6 +282,7 @@ func truncateID(id string, max int) string {
 type CountHooks struct {
 	mu                      sync.Mutex
 	added, changed, removed int
+	invoked, failed         int
 }
 
 var _ apply.Hooks = (*CountHooks)(nil)
@@ -306,5 +323,5 @@ func (c *CountHooks) PostProvision(apply.Operation, string, error) {}
 func (c *CountHooks) Summary(op Operation) ChangeSummary {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return ChangeSummary{Add: c.added, Change: c.changed, Remove: c.removed, Operation: op}
+	return ChangeSummary{Add: c.added, Change: c.changed, Remove: c.removed, Actions: c.invoked, ActionFail: c.failed, Operation: op}
 }

@@ -28,6 +28,7 @@ func MarshalPlanJSON(p *plan.Plan, schemas SchemaSource, opts JSONOptions) ([]by
 		out.Timestamp = p.Timestamp.UTC().Format(time.RFC3339)
 	}
 	out.Checks = p.Checks.PlanJSON()
+	out.RigRefresh = refreshJSON(p)
 	if len(p.Variables) > 0 {
 		out.Variables = map[string]jsonformat.PlanVariable{}
 		for name, v := range p.Variables {
@@ -84,6 +85,14 @@ func MarshalPlanJSON(p *plan.Plan, schemas SchemaSource, opts JSONOptions) ([]by
 		slices.SortFunc(planned[m], func(a, b jsonformat.StateResource) int { return strings.Compare(a.Address, b.Address) })
 	}
 	out.PlannedValues.RootModule = moduleTree(planned)
+
+	for _, ai := range p.ActionInvocations {
+		j, err := invocationToJSON(ai)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", ai.Addr, err)
+		}
+		out.ActionInvocations = append(out.ActionInvocations, j)
+	}
 
 	if len(p.Outputs) > 0 {
 		out.OutputChanges = map[string]jsonformat.Change{}

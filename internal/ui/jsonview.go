@@ -128,6 +128,9 @@ func (v *JSONView) Plan(p *plan.Plan) {
 		}
 		v.PlannedChange(c)
 	}
+	for _, ai := range p.ActionInvocations {
+		v.PlannedActionInvocation(ai)
+	}
 	v.ChangeSummary(PlanSummary(p))
 	if len(p.Outputs) > 0 {
 		outs := map[string]jsonformat.OutputValue{}
@@ -153,9 +156,13 @@ func (v *JSONView) ResourceDrift(c *plan.ResourceInstanceChange) {
 
 // ChangeSummary writes a "change_summary" message.
 func (v *JSONView) ChangeSummary(s ChangeSummary) {
-	v.emit("info", s.String(), "change_summary", map[string]any{"changes": jsonformat.ChangeSummary{
+	cs := jsonformat.ChangeSummary{
 		Add: s.Add, Change: s.Change, Import: s.Import, Remove: s.Remove, Forget: s.Forget, Operation: s.Operation.String(),
-	}})
+	}
+	if s.Actions > 0 {
+		cs.ActionInvocation, cs.ActionFail = &s.Actions, &s.ActionFail
+	}
+	v.emit("info", s.String(), "change_summary", map[string]any{"changes": cs})
 }
 
 // Outputs writes the "outputs" message after an apply: each root output's

@@ -47,7 +47,8 @@ func RenderPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, opts RenderOpti
 			return err
 		}
 	}
-	if len(changes) == 0 && outputs == "" {
+	invoked := renderInvokedActions(p, schemas, o)
+	if len(changes) == 0 && outputs == "" && len(p.ActionInvocations) == 0 {
 		switch {
 		case p.Errored:
 			b.WriteString(o.c("\n[reset][bold][red]Planning failed.[reset][bold] rig encountered an error while generating this plan.[reset]\n\n"))
@@ -72,7 +73,7 @@ func RenderPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, opts RenderOpti
 		}
 	}
 
-	if len(changes) > 0 {
+	if len(changes) > 0 || len(p.ActionInvocations) > 0 {
 		if p.Errored {
 			b.WriteString("\nrig planned the following actions, but then encountered a problem:\n")
 		} else {
@@ -82,7 +83,7 @@ func RenderPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, opts RenderOpti
 			return err
 		}
 		b.Reset()
-		if err := renderChanges(w, changes, schemas, o); err != nil {
+		if err := renderChanges(w, p, changes, schemas, o); err != nil {
 			return err
 		}
 		add := counts[plan.Create] + counts[plan.DeleteThenCreate] + counts[plan.CreateThenDelete] + counts[plan.ForgetThenCreate]
@@ -95,13 +96,14 @@ func RenderPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, opts RenderOpti
 			}
 		}
 		// The counts hold no "[": they are safe inside the color template.
-		summary := ChangeSummary{Add: add, Change: counts[plan.Update], Remove: destroy, Import: imports, Forget: forget}
+		summary := ChangeSummary{Add: add, Change: counts[plan.Update], Remove: destroy, Import: imports, Forget: forget, Actions: len(p.ActionInvocations)}
 		b.WriteString(o.c("\n[bold]Plan:[reset] " + strings.TrimPrefix(summary.String(), "Plan: ") + "\n"))
 		if n := len(p.Refused()); n > 0 {
 			b.WriteString(wordWrap(fmt.Sprintf("\n%d of these destroys %s refused: the state records a prevent_destroy for %s. This plan cannot be applied until none is refused.", n, plural(n, "is", "are"), plural(n, "its object", "their objects")), width) + "\n")
 		}
 	}
 
+	b.WriteString(invoked)
 	if outputs != "" {
 		b.WriteString("\nChanges to Outputs:\n")
 		b.WriteString(outputs)
@@ -343,7 +345,7 @@ func orNull(v cty.Value) cty.Value {
 
 // renderChanges writes each change's block, in order; a window of changes at
 // a time is rendered on all processors.
-func renderChanges(w io.Writer, changes []*plan.ResourceInstanceChange, schemas SchemaSource, o ropts) error {
+func renderChanges(w io.Writer, p *plan.Plan, changes []*plan.ResourceInstanceChange, schemas SchemaSource, o ropts) error {
 	const window = 512
 	texts := make([]string, window)
 	workers := runtime.GOMAXPROCS(0)
@@ -353,7 +355,7 @@ func renderChanges(w io.Writer, changes []*plan.ResourceInstanceChange, schemas 
 		for k := range workers {
 			wg.Go(func() {
 				for i := k; i < n; i += workers {
-					texts[i] = "\n" + renderChange(changes[i], schemas, o) + "\n"
+					texts[i] = "\n" + renderChange(changes[i], schemas, o) + renderTriggeredActions(p, changes[i], schemas, o) + "\n"
 				}
 			})
 		}

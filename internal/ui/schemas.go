@@ -54,6 +54,9 @@ func PlanSchemas(ctx context.Context, set *provider.Set, p *plan.Plan) ProviderS
 	for _, c := range p.Changes {
 		add(c.ProviderConfig)
 	}
+	for _, ai := range p.ActionInvocations {
+		add(ai.ProviderConfig)
+	}
 	if p.PriorState != nil {
 		for _, r := range p.PriorState.Resources {
 			add(r.ProviderConfig)

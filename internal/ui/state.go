@@ -183,8 +183,9 @@ func RenderApplyOutputs(w io.Writer, outputs map[string]state.OutputValue, opts 
 // FormatValue formats a value in the language's syntax, with type
 // conversion calls where the type would otherwise be ambiguous, as
 // `tofu output NAME` and `tofu console` print values. indent is the column
-// the value starts at, for nested lines. A sensitive value, at any depth,
-// is written "(sensitive value)".
+// the value starts at, for nested lines. At any depth, an unknown value is
+// written "(known after apply)", a sensitive one "(sensitive value)" and
+// an ephemeral one "(ephemeral value)", in that order, as OpenTofu does.
 func FormatValue(v cty.Value, indent int) string {
 	return RenderOptions{}.FormatValue(v, indent)
 }
@@ -209,14 +210,18 @@ type valueWriter struct {
 func (w valueWriter) write(v cty.Value, indent int) {
 	b := w.b
 	v, ms := v.Unmark()
+	if !v.IsKnown() {
+		b.WriteString("(known after apply)")
+		return
+	}
 	for m := range ms {
 		if marks.IsSensitive(m) && !w.show {
 			b.WriteString(marks.Redacted)
 			return
 		}
 	}
-	if !v.IsKnown() {
-		b.WriteString("(known after apply)")
+	if _, ok := ms[marks.Ephemeral]; ok {
+		b.WriteString("(ephemeral value)")
 		return
 	}
 	ty := v.Type()

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -25,6 +26,11 @@ type OrderStep struct {
 	// Provisioners are the types of the provisioners that run as part of
 	// the operation, in order: after a create, before a delete.
 	Provisioners []string `json:"provisioners,omitempty"`
+	// ActionsBefore and ActionsAfter are the actions the operation runs
+	// (action_trigger, Terraform 1.14) before and after it carries out its
+	// change, in order.
+	ActionsBefore []string `json:"actions_before,omitempty"`
+	ActionsAfter  []string `json:"actions_after,omitempty"`
 	// HealthGate is set on the create of a health-gated replacement
 	// (rig.hcl): "gated", or "gated, batch N" for a rolling one.
 	HealthGate string `json:"health_gate,omitempty"`
@@ -54,6 +60,12 @@ func OrderWaves(g *apply.Graph, provisioners func(apply.Op) []string) [][]OrderS
 			s.After = al.list(op)
 			if provisioners != nil {
 				s.Provisioners = provisioners(op)
+			}
+			for _, ai := range g.ActionsOf(op, true) {
+				s.ActionsBefore = append(s.ActionsBefore, ai.Addr.String())
+			}
+			for _, ai := range g.ActionsOf(op, false) {
+				s.ActionsAfter = append(s.ActionsAfter, ai.Addr.String())
 			}
 			steps = append(steps, s)
 		}
@@ -187,7 +199,7 @@ func DescribeOp(g *apply.Graph, op apply.Op) string { return describeOp(g, op) }
 func describeOp(g *apply.Graph, op apply.Op) string {
 	if op.IsBarrier() {
 		verb := "create"
-		if strings.HasPrefix(string(op.Deposed), "delete") {
+		if op.Barrier.Deletes() {
 			verb = "destroy"
 		}
 		return verb + " " + op.Addr.ContainingResource().String() + "[*]"
@@ -245,12 +257,18 @@ func (s OrderStep) describe() string {
 	if s.HealthGate != "" {
 		out += " (health " + s.HealthGate + ")"
 	}
-	if len(s.Provisioners) > 0 {
-		if s.Action == "delete" {
-			out += " (" + strings.Join(s.Provisioners, ", ") + " first)"
-		} else {
-			out += " (then " + strings.Join(s.Provisioners, ", ") + ")"
-		}
+	first, then := s.ActionsBefore, []string(nil)
+	if s.Action == "delete" {
+		first = append(slices.Clone(s.Provisioners), first...)
+	} else {
+		then = s.Provisioners
+	}
+	then = append(slices.Clone(then), s.ActionsAfter...)
+	if len(first) > 0 {
+		out += " (" + strings.Join(first, ", ") + " first)"
+	}
+	if len(then) > 0 {
+		out += " (then " + strings.Join(then, ", ") + ")"
 	}
 	return out
 }

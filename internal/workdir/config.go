@@ -52,7 +52,6 @@ func (d *Dir) LoadCheckedConfig() (*config.Module, diag.Diagnostics) {
 		if _, more := EncryptionOf(cfg); more.HasErrors() {
 			ds = ds.Append(more)
 		}
-		ds = ds.Append(actionsNotRun(cfg))
 		for _, mod := range cfg.AllModules() {
 			for _, key := range slices.Sorted(maps.Keys(mod.ProviderConfigs)) {
 				ds = ds.Append(eval.CheckProviderForEach(mod, mod.ProviderConfigs[key]))

@@ -30,7 +30,7 @@ func (d *Dir) pluginPathFile() string { return d.DataPath("plugin_path") }
 
 // RequiredProviders returns every provider module cfg itself needs (its
 // children left out): those in required_providers, those its resources,
-// data sources and import blocks imply or name, and those of its provider
+// data sources, actions and import blocks imply or name, and those of its provider
 // blocks, sorted.
 func RequiredProviders(cfg *config.Module) []addrs.Provider {
 	seen := map[addrs.Provider]bool{}
@@ -43,6 +43,9 @@ func RequiredProviders(cfg *config.Module) []addrs.Provider {
 	}
 	for _, pb := range cfg.ProviderConfigs {
 		seen[cfg.ProviderFor(pb.Name)] = true
+	}
+	for _, a := range cfg.Actions {
+		seen[cfg.ProviderFor(config.ActionProviderName(a))] = true
 	}
 	for _, imp := range cfg.Imports {
 		// The provider an import block generating configuration uses.

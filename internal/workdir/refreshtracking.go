@@ -76,8 +76,8 @@ func (t *RefreshTracking) Record(p *plan.Plan, s *state.State, applied bool) err
 	}
 	now := time.Now()
 	refreshed := make(map[addrs.ObjectAddr]bool, len(p.Refreshed))
-	for _, a := range p.Refreshed {
-		refreshed[a] = true
+	for _, r := range p.Refreshed {
+		refreshed[r.Addr] = true
 	}
 	if !applied {
 		for _, d := range p.Drift {
@@ -115,21 +115,4 @@ func (t *RefreshTracking) Record(p *plan.Plan, s *state.State, applied bool) err
 		}
 	}
 	return t.dir.SaveRefreshTimes(t.workspace, s, times)
-}
-
-// RefreshableObjects counts the current objects of managed resources in
-// s: the most a plan reads back.
-func RefreshableObjects(s *state.State) int {
-	n := 0
-	for _, r := range s.Resources {
-		if r.Addr.Resource.Mode != addrs.Managed {
-			continue
-		}
-		for _, inst := range r.Instances {
-			if inst.Current != nil {
-				n++
-			}
-		}
-	}
-	return n
 }

@@ -65,6 +65,14 @@ type fileJSON struct {
 	CheckResults       json.RawMessage       `json:"check_results,omitempty"`
 	Drift              []changeJSON          `json:"drift,omitempty"`
 	Relevant           []relevantJSON        `json:"relevant_attributes,omitempty"`
+	// ActionInvocations are the actions the plan runs.
+	ActionInvocations []invocationJSON `json:"action_invocations,omitempty"`
+	// Refresh is how the plan read recorded objects back, and what it
+	// read and left as recorded (refresh.go).
+	Refresh       string             `json:"refresh,omitempty"`
+	RefreshMaxAge string             `json:"refresh_max_age,omitempty"`
+	Refreshed     []refreshedJSON    `json:"refreshed,omitempty"`
+	NotRefreshed  []notRefreshedJSON `json:"not_refreshed,omitempty"`
 }
 
 type relevantJSON struct {
@@ -306,7 +314,11 @@ func Marshal(f *File) ([]byte, error) {
 		}
 		fj.Outputs[name] = outputJSON{Action: o.Action.String(), Before: before, After: after, BeforeSensitive: beforeSens, AfterSensitive: afterSens, Sensitive: o.Sensitive}
 	}
+	encodeRefresh(p, &fj)
 	var err error
+	if fj.ActionInvocations, err = encodeInvocations(p.ActionInvocations); err != nil {
+		return nil, err
+	}
 	if fj.CheckResults, err = p.Checks.MarshalDetail(); err != nil {
 		return nil, fmt.Errorf("encoding check results: %w", err)
 	}
@@ -438,7 +450,13 @@ func Unmarshal(data []byte) (*File, error) {
 		}
 		p.Outputs[name] = &plan.OutputChange{Action: a, Before: before, After: after, Sensitive: oj.Sensitive}
 	}
+	if err := decodeRefresh(&fj, p); err != nil {
+		return nil, err
+	}
 	var err error
+	if p.ActionInvocations, err = decodeInvocations(fj.ActionInvocations); err != nil {
+		return nil, err
+	}
 	if p.PriorState, err = statefile.Parse(fj.PriorState); err != nil {
 		return nil, fmt.Errorf("prior state: %w", err)
 	}

@@ -8,14 +8,12 @@ import (
 	"github.com/rig-iac/rig/internal/provider"
 	proto "github.com/rig-iac/rig/internal/provider/plugin/tfplugin5"
 	"github.com/zclconf/go-cty/cty"
-	"google.golang.org/grpc"
 )
 
 // client5 speaks protocol 5 (PrepareProviderConfig, Configure, Stop, no
 // nested attribute types).
 type client5 struct {
-	rpc  proto.ProviderClient
-	conn grpc.ClientConnInterface
+	rpc proto.ProviderClient
 }
 
 var _ protocol = (*client5)(nil)
@@ -24,8 +22,6 @@ var _ protocol = (*client5)(nil)
 var capabilities5 = &proto.ClientCapabilities{DeferralAllowed: false, WriteOnlyAttributesAllowed: true}
 
 func (c *client5) version() int { return 5 }
-
-func (c *client5) connection() grpc.ClientConnInterface { return c.conn }
 
 func (c *client5) getSchema(ctx context.Context) (wireSchemas, error) {
 	resp, err := c.rpc.GetSchema(ctx, &proto.GetProviderSchema_Request{})
@@ -85,6 +81,7 @@ func (c *client5) getSchema(ctx context.Context) (wireSchemas, error) {
 		ws.functions[name] = fn
 	}
 	ws.schemas.ListResources = listResourceSchemas5(resp.GetListResourceSchemas(), invalid)
+	ws.schemas.Actions = actionSchemas5(resp.GetActionSchemas(), invalid)
 	caps := resp.GetServerCapabilities()
 	ws.capabilities = serverCapabilities{
 		planDestroy:               caps.GetPlanDestroy(),

@@ -8,14 +8,12 @@ import (
 	"github.com/rig-iac/rig/internal/provider"
 	proto "github.com/rig-iac/rig/internal/provider/plugin/tfplugin6"
 	"github.com/zclconf/go-cty/cty"
-	"google.golang.org/grpc"
 )
 
 // client6 speaks protocol 6 (ValidateProviderConfig, ConfigureProvider,
 // StopProvider, nested attribute types).
 type client6 struct {
-	rpc  proto.ProviderClient
-	conn grpc.ClientConnInterface
+	rpc proto.ProviderClient
 }
 
 var _ protocol = (*client6)(nil)
@@ -24,8 +22,6 @@ var _ protocol = (*client6)(nil)
 var capabilities6 = &proto.ClientCapabilities{DeferralAllowed: false, WriteOnlyAttributesAllowed: true}
 
 func (c *client6) version() int { return 6 }
-
-func (c *client6) connection() grpc.ClientConnInterface { return c.conn }
 
 func (c *client6) getSchema(ctx context.Context) (wireSchemas, error) {
 	resp, err := c.rpc.GetProviderSchema(ctx, &proto.GetProviderSchema_Request{})
@@ -85,6 +81,7 @@ func (c *client6) getSchema(ctx context.Context) (wireSchemas, error) {
 		ws.functions[name] = fn
 	}
 	ws.schemas.ListResources = listResourceSchemas6(resp.GetListResourceSchemas(), invalid)
+	ws.schemas.Actions = actionSchemas6(resp.GetActionSchemas(), invalid)
 	caps := resp.GetServerCapabilities()
 	ws.capabilities = serverCapabilities{
 		planDestroy:               caps.GetPlanDestroy(),

@@ -10,7 +10,6 @@ import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
-	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // mirrorProvider returns the executable of provider TYPE from the local
@@ -113,28 +112,49 @@ func TestRealWriteOnlySchema(t *testing.T) {
 	}
 }
 
-// TestDecodeEphemeralResponse reads every field of an Open response and a
-// Renew response's private data from field 3.
-func TestDecodeEphemeralResponse(t *testing.T) {
-	var b []byte
-	var ts []byte
-	ts = protowire.AppendTag(ts, 1, protowire.VarintType)
-	ts = protowire.AppendVarint(ts, 1700000000)
-	b = protowire.AppendTag(b, 2, protowire.BytesType)
-	b = protowire.AppendBytes(b, ts)
-	b = protowire.AppendTag(b, 4, protowire.BytesType)
-	b = protowire.AppendBytes(b, []byte("priv"))
-	b = protowire.AppendTag(b, 9, protowire.VarintType) // a later field, skipped
-	b = protowire.AppendVarint(b, 7)
-	got, err := decodeEphemeralResponse(b, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !got.renewAt.Equal(time.Unix(1700000000, 0)) || string(got.private) != "priv" {
-		t.Fatalf("got %+v", got)
-	}
-	renew := appendPrivateRequest("x", []byte("p2")) // field 2; a Renew response has it at 3
-	if _, err := decodeEphemeralResponse(renew[:1], 3); err == nil {
-		t.Error("a truncated message decoded without error")
-	}
+// TestEphemeralCalls validates, opens, renews and closes the test
+// provider's ephemeral test_token over both protocol versions: the value,
+// private data and renewal times go through, and the provider's
+// diagnostics come back.
+func TestEphemeralCalls(t *testing.T) {
+	forEachProtocol(t, func(t *testing.T, p *Provider) {
+		ctx := context.Background()
+		schemas, ds := p.GetProviderSchema(ctx)
+		if ds.HasErrors() {
+			t.Fatal(ds.Err())
+		}
+		sch, ok := schemas.EphemeralResources["test_token"]
+		if !ok || sch.Block.Attributes["secret"] == nil || !sch.Block.Attributes["secret"].Sensitive {
+			t.Fatalf("test_token schema = %+v", sch)
+		}
+		cfg := func(name string) cty.Value {
+			return cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal(name), "secret": cty.NullVal(cty.String)})
+		}
+		if ds := p.ValidateEphemeralResourceConfig(ctx, "test_token", cfg("a")); ds.HasErrors() {
+			t.Fatalf("validate: %v", ds.Err())
+		}
+		if ds := p.ValidateEphemeralResourceConfig(ctx, "test_token", cfg("")); !ds.HasErrors() || ds[0].Summary != "Invalid name" {
+			t.Errorf("validate an empty name: %v, want Invalid name", ds)
+		}
+		open := p.OpenEphemeralResource(ctx, provider.OpenEphemeralRequest{TypeName: "test_token", Config: cfg("a")})
+		if open.Diagnostics.HasErrors() {
+			t.Fatalf("open: %v", open.Diagnostics.Err())
+		}
+		if got := open.Result.GetAttr("secret"); !got.RawEquals(cty.StringVal("token-a")) {
+			t.Errorf("secret = %#v", got)
+		}
+		if string(open.Private) != "p-a" || !open.RenewAt.Equal(time.Date(2030, 1, 2, 3, 4, 5, 6, time.UTC)) {
+			t.Errorf("private %q, renew at %v", open.Private, open.RenewAt)
+		}
+		renew := p.RenewEphemeralResource(ctx, provider.RenewEphemeralRequest{TypeName: "test_token", Private: open.Private})
+		if renew.Diagnostics.HasErrors() || string(renew.Private) != "p-a+renewed" || !renew.RenewAt.Equal(time.Date(2031, 1, 2, 3, 4, 5, 0, time.UTC)) {
+			t.Errorf("renew: private %q, renew at %v, %v", renew.Private, renew.RenewAt, renew.Diagnostics)
+		}
+		if ds := p.CloseEphemeralResource(ctx, provider.CloseEphemeralRequest{TypeName: "test_token", Private: renew.Private}); len(ds) > 0 {
+			t.Errorf("close: %v", ds)
+		}
+		if ds := p.CloseEphemeralResource(ctx, provider.CloseEphemeralRequest{TypeName: "test_token", Private: []byte("p-fail")}); !ds.HasErrors() || ds[0].Summary != "Close failed" {
+			t.Errorf("close of a failing token: %v, want Close failed", ds)
+		}
+	})
 }

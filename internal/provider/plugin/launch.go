@@ -193,7 +193,7 @@ type grpcPlugin5 struct {
 func (grpcPlugin5) GRPCServer(*goplugin.GRPCBroker, *grpc.Server) error { return errNotServer }
 
 func (grpcPlugin5) GRPCClient(_ context.Context, _ *goplugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
-	return &client5{rpc: tfplugin5.NewProviderClient(conn), conn: conn}, nil
+	return &client5{rpc: tfplugin5.NewProviderClient(conn)}, nil
 }
 
 // grpcPlugin6 dispenses protocol-6 clients.
@@ -204,7 +204,7 @@ type grpcPlugin6 struct {
 func (grpcPlugin6) GRPCServer(*goplugin.GRPCBroker, *grpc.Server) error { return errNotServer }
 
 func (grpcPlugin6) GRPCClient(_ context.Context, _ *goplugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
-	return &client6{rpc: tfplugin6.NewProviderClient(conn), conn: conn}, nil
+	return &client6{rpc: tfplugin6.NewProviderClient(conn)}, nil
 }
 
 // sdkLogVariables are the variables with which the provider SDKs set their

@@ -6,7 +6,6 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
-	"google.golang.org/grpc"
 )
 
 // protocol is one major version of the plugin protocol as the Provider
@@ -17,9 +16,6 @@ import (
 // those are diagnostics.
 type protocol interface {
 	version() int
-	// connection is the gRPC connection, for the calls the generated code
-	// lacks (ephemeral.go).
-	connection() grpc.ClientConnInterface
 	getSchema(ctx context.Context) (wireSchemas, error)
 	validateProviderConfig(ctx context.Context, config dynamicValue) (diag.Diagnostics, error)
 	validateResourceConfig(ctx context.Context, typeName string, config dynamicValue) (diag.Diagnostics, error)
@@ -40,10 +36,21 @@ type protocol interface {
 	upgradeResourceIdentity(ctx context.Context, typeName string, version int64, rawJSON []byte) (dynamicValue, diag.Diagnostics, error)
 	// listResource calls found for every event the provider streams.
 	listResource(ctx context.Context, req wireListRequest, found func(wireListed)) error
+	// The action calls (action.go); a provider that predates them answers
+	// Unimplemented.
+	validateActionConfig(ctx context.Context, typeName string, config dynamicValue) (diag.Diagnostics, error)
+	planAction(ctx context.Context, typeName string, config dynamicValue) (ds diag.Diagnostics, deferred bool, err error)
+	invokeAction(ctx context.Context, typeName string, config dynamicValue, event func(actionEvent)) error
 	// moveResourceState converts an object of another resource type.
 	moveResourceState(ctx context.Context, req wireMoveRequest) (wireMoveResponse, error)
 	// validateListResourceConfig checks a list block's config.
 	validateListResourceConfig(ctx context.Context, typeName string, config dynamicValue) (diag.Diagnostics, error)
+	// The ephemeral resource calls (ephemeral.go); a provider that
+	// predates them answers Unimplemented.
+	validateEphemeralResourceConfig(ctx context.Context, typeName string, config dynamicValue) (diag.Diagnostics, error)
+	openEphemeralResource(ctx context.Context, typeName string, config dynamicValue) (wireEphemeralResponse, error)
+	renewEphemeralResource(ctx context.Context, typeName string, private []byte) (wireEphemeralResponse, error)
+	closeEphemeralResource(ctx context.Context, typeName string, private []byte) (diag.Diagnostics, error)
 }
 
 // dynamicValue is a DynamicValue of either protocol version. A zero

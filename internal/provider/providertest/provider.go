@@ -50,6 +50,8 @@ type Provider struct {
 	stop   chan struct{}
 	stops  []int
 	closes []int
+	// ephemerals records the test_token calls (ephemeral.go).
+	ephemerals []EphemeralCall
 }
 
 var _ provider.Interface = (*Provider)(nil)

@@ -82,14 +82,15 @@ var secretBlock = func() *provider.Block {
 // one optional attribute, region (which names a configured instance: see
 // InstanceFactory), a provider_meta schema with one optional attribute,
 // module_name (recorded in Op.Meta), test_thing, test_other and
-// test_secret, no data sources. Each call
+// test_secret, the ephemeral test_token, no data sources. Each call
 // returns new maps the caller owns; the Blocks are shared.
 func Schemas() *provider.Schemas {
 	return &provider.Schemas{
-		Provider:      provider.Schema{Block: providerBlock},
-		ProviderMeta:  &provider.Schema{Block: metaBlock},
-		ResourceTypes: map[string]provider.Schema{ThingType: ThingSchema(), OtherType: ThingSchema(), SecretType: SecretSchema()},
-		DataSources:   map[string]provider.Schema{},
+		Provider:           provider.Schema{Block: providerBlock},
+		ProviderMeta:       &provider.Schema{Block: metaBlock},
+		ResourceTypes:      map[string]provider.Schema{ThingType: ThingSchema(), OtherType: ThingSchema(), SecretType: SecretSchema()},
+		DataSources:        map[string]provider.Schema{},
+		EphemeralResources: map[string]provider.Schema{TokenType: TokenSchema()},
 	}
 }
 

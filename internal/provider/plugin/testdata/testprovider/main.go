@@ -1,8 +1,9 @@
 // Command testprovider is a provider plugin for the tests of package
-// plugin and of the commands: it serves the resource types test_thing,
+// plugin and of the commands: it serves the actions test_log and test_fail
+// (action.go), the resource types test_thing,
 // test_file (objects kept as files in a directory, see world.go),
 // test_secret (a resource and a data source with sensitive attributes, see
-// secret.go) and, over
+// secret.go), the ephemeral resource test_token (ephemeral.go) and, over
 // protocol 6 only, test_nested, the data source test_echo and the function
 // upper, written
 // against rig's own tfplugin5/tfplugin6 stubs. Protocol 6 is implemented in

@@ -13,15 +13,17 @@ import (
 //   - the resource: id (computed, "id-secret-KEY"), key (required), token
 //     (optional, sensitive), password (computed, sensitive: "s3cr3t-KEY",
 //     unknown until created) and credential blocks with user and pin
-//     (optional, sensitive). A key starting with "bad" fails validation
-//     with a message that quotes it.
+//     (optional, sensitive), and pin_wo (optional, sensitive, write-only:
+//     never in a planned or new object) with pin_wo_version (optional),
+//     which a change of the write-only value goes with. A key starting
+//     with "bad" fails validation with a message that quotes it.
 //   - the data source: key (required) and password (computed, sensitive:
 //     "s3cr3t-ds-KEY").
 var (
 	credentialType = cty.Object(map[string]cty.Type{"user": cty.String, "pin": cty.String})
 	secretType     = cty.Object(map[string]cty.Type{
 		"id": cty.String, "key": cty.String, "token": cty.String, "password": cty.String,
-		"credential": cty.List(credentialType),
+		"pin_wo": cty.String, "pin_wo_version": cty.Number, "credential": cty.List(credentialType),
 	})
 	secretDataType = cty.Object(map[string]cty.Type{"key": cty.String, "password": cty.String})
 )
@@ -33,6 +35,8 @@ func secretSchema() *tfplugin6.Schema {
 			attr("key", cty.String, "r"),
 			attr("token", cty.String, "os"),
 			attr("password", cty.String, "cs"),
+			attr("pin_wo", cty.String, "osw"),
+			attr("pin_wo_version", cty.Number, "o"),
 		},
 		BlockTypes: []*tfplugin6.Schema_NestedBlock{
 			block(tfplugin6.Schema_NestedBlock_LIST, "credential", 0, 0, attr("user", cty.String, "o"), attr("pin", cty.String, "os")),
@@ -57,15 +61,19 @@ func validateSecret(cfg cty.Value) []*tfplugin6.Diagnostic {
 	return nil
 }
 
-// planSecret leaves the password unknown on create.
+// planSecret leaves the password unknown on create and the write-only
+// pin null.
 func planSecret(prior cty.Value, m map[string]cty.Value) {
 	if prior.IsNull() {
 		m["password"] = cty.UnknownVal(cty.String)
 	}
+	m["pin_wo"] = cty.NullVal(cty.String)
 }
 
-// applySecret fills in the id and the password.
+// applySecret fills in the id and the password; the write-only pin is
+// not kept.
 func applySecret(m map[string]cty.Value) {
+	m["pin_wo"] = cty.NullVal(cty.String)
 	key := m["key"].AsString()
 	if !m["id"].IsKnown() {
 		m["id"] = cty.StringVal("id-secret-" + key)
