@@ -61,6 +61,7 @@ func TestSmoke(t *testing.T) {
 // iteration is one round (-benchtime=1x). It logs a Markdown table (also
 // appended to the file RIG_BENCH_OUT names, if set). RIG_BENCH_LATENCY and
 // RIG_BENCH_RATE change the cloud. Without RIG_BENCH_TOFU, rig runs alone.
+// RIG_BENCH_PROGRESS names a file each row is appended to as it is measured.
 func BenchmarkSlowcloud(b *testing.B) {
 	tl := build(b)
 	tls := []tool{{name: "rig", exe: tl.rig}}

@@ -2,6 +2,7 @@ package cloudbench
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -93,6 +94,7 @@ func runSteps(tb testing.TB, t tools, c *cloud, tls []tool, dir string, n int) [
 				tb.Logf("%s %s (N = %d): exit %d, want %d\n%s", tl.name, s.name, n, r.exit, s.wantExit, tail(r.output, 40))
 			}
 			out = append(out, res)
+			logProgress(tableRow(res))
 		}
 	}
 	return out
@@ -122,15 +124,37 @@ func table(results []result) string {
 	}
 	b.WriteString("---:|---:|\n")
 	for _, r := range results {
-		wall := fmt.Sprintf("%.1f s", r.run.wall.Seconds())
-		if !r.ok {
-			wall += fmt.Sprintf(" (exit %d)", r.run.exit)
-		}
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %d | %d | %d |", r.n, r.step, r.tool, wall, r.apiCalls, r.throttled, r.failures)
-		for _, c := range rpcColumns {
-			fmt.Fprintf(&b, " %d |", r.stats.Providers.RPCs[c.rpc])
-		}
-		fmt.Fprintf(&b, " %d | %d MiB |\n", r.stats.MaxInFlight, r.run.maxRSSKiB/1024)
+		b.WriteString(tableRow(r))
 	}
 	return b.String()
+}
+
+// tableRow renders one result as a row of table.
+func tableRow(r result) string {
+	var b strings.Builder
+	wall := fmt.Sprintf("%.1f s", r.run.wall.Seconds())
+	if !r.ok {
+		wall += fmt.Sprintf(" (exit %d)", r.run.exit)
+	}
+	fmt.Fprintf(&b, "| %d | %s | %s | %s | %d | %d | %d |", r.n, r.step, r.tool, wall, r.apiCalls, r.throttled, r.failures)
+	for _, c := range rpcColumns {
+		fmt.Fprintf(&b, " %d |", r.stats.Providers.RPCs[c.rpc])
+	}
+	fmt.Fprintf(&b, " %d | %d MiB |\n", r.stats.MaxInFlight, r.run.maxRSSKiB/1024)
+	return b.String()
+}
+
+// logProgress appends row to the file RIG_BENCH_PROGRESS names, if set:
+// a long run shows each row as soon as it is measured.
+func logProgress(row string) {
+	path := os.Getenv("RIG_BENCH_PROGRESS")
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	_, _ = f.WriteString(row)
+	f.Close()
 }

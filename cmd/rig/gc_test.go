@@ -11,9 +11,10 @@ func TestMemoryLimitFor(t *testing.T) {
 		{200 << 20, heapSoftLimit},
 		{heapSoftLimit / 2, heapSoftLimit},
 		{heapSoftLimit / 3 * 2, heapSoftLimit},
-		{1 << 30, 3 << 29},
-		{2 << 30, 3 << 30},
-		{4 << 30, 6 << 30},
+		{heapSoftLimit / 4 * 3, heapSoftLimit},
+		{660 << 20, heapSoftLimit},
+		{3 << 28, 1 << 30},
+		{3 << 30, 4 << 30},
 	}
 	for _, tt := range tests {
 		if got := memoryLimitFor(tt.live); got != tt.want {

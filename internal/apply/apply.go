@@ -50,19 +50,57 @@ type Options struct {
 	// Provisioners run the provisioners of each type ("local-exec"); a
 	// resource whose provisioner's type is missing fails when it would run.
 	Provisioners map[string]Provisioner
-	// Graph is Order(p), when the caller already built it (to show the
-	// plan); nil builds it.
-	Graph *Graph
-	// ReleaseApplied lets Apply clear the values of each change in p once
-	// all its operations have run, replace a managed resource's
-	// configuration body in cfg with an empty one once all its instances
-	// are created or updated (at once when none is), and update
-	// p.PriorState in place rather than a copy, so that a large plan's and
-	// configuration's memory is given back as the apply goes; for callers
-	// that use neither p nor cfg afterwards. The values of the objects
-	// applied (and of prior objects expressions refer to) are then kept as
-	// their state objects' JSON, decoded when referred to.
-	ReleaseApplied bool
+}
+
+// Prepared is an apply ready to run: a plan, the configuration it was
+// made from and the plan's operation graph, built once by Prepare. The
+// graph may be shown (the order of operations, the timeline) before
+// Execute runs it.
+type Prepared struct {
+	cfg   *config.Module
+	plan  *plan.Plan
+	graph *Graph
+	spent atomic.Bool
+}
+
+// PrepareOptions tune Prepare.
+type PrepareOptions struct {
+	// DeposedKeys chooses the key each create_before_destroy replacement
+	// deposes its current object under; nil means RandomDeposedKeys.
+	DeposedKeys DeposedKeySource
+}
+
+// Prepare builds the operation graph of p, made from cfg, following the
+// ordering rules of docs/design.md §4 (OrderWith); it fails with a
+// diagnostic naming the cycle, and the settings involved, when they cannot
+// all hold. Prepare only reads p and cfg: the caller may go on reading
+// them (rendering the plan) while it runs and until Execute.
+func Prepare(cfg *config.Module, p *plan.Plan, opts PrepareOptions) (*Prepared, diag.Diagnostics) {
+	g, ds := OrderWith(p, OrderOptions{Config: cfg, DeposedKeys: opts.DeposedKeys})
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	return &Prepared{cfg: cfg, plan: p, graph: g}, ds
+}
+
+// Graph is the operation graph Execute walks.
+func (pr *Prepared) Graph() *Graph { return pr.graph }
+
+// Execute carries out the prepared plan as Apply does, and takes ownership
+// of the plan and the configuration: as operations finish it drops the
+// values of their changes and the configuration bodies of the resources
+// whose instances are all applied, and it updates the plan's prior state
+// in place to make the state it returns, so that a large plan's memory is
+// given back as the apply goes. Afterwards the caller may read the plan's
+// mode and its changes' addresses and actions, nothing else of the plan
+// or the configuration. The values of the objects applied (and of prior
+// objects expressions refer to) are kept as their state objects' JSON,
+// decoded when referred to. A Prepared executes once.
+func (pr *Prepared) Execute(ctx context.Context, set *provider.Set, opts Options) (*state.State, diag.Diagnostics) {
+	if !pr.spent.CompareAndSwap(false, true) {
+		return nil, diag.Diagnostics{diag.Errorf("Plan already applied", "This prepared plan was applied already; make a new plan.")}
+	}
+	return pr.execute(ctx, set, opts, true)
 }
 
 // Apply carries out p against the providers in set, recording every
@@ -74,18 +112,30 @@ type Options struct {
 // the new object as self, and their failure leaves it tainted; destroy-time
 // ones run before the delete of a current object that is not tainted, and
 // their failure keeps it. Cancelling ctx stops the running provisioners.
+// Apply leaves p and cfg as they were (it works on a copy of the prior
+// state); Prepare and Execute apply a plan whose owner no longer needs it.
 func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.Set, opts Options) (_ *state.State, ds diag.Diagnostics) {
 	if p.Errored {
-		return p.PriorState, ds.Append(diag.Errorf("Cannot apply incomplete plan", "The plan has errors and cannot be applied."))
+		return p.PriorState, erroredPlan()
 	}
-	g := opts.Graph
-	if g == nil {
-		var more diag.Diagnostics
-		g, more = Order(p)
-		ds = ds.Append(more)
-		if ds.HasErrors() {
-			return p.PriorState, ds
-		}
+	pr, ds := Prepare(cfg, p, PrepareOptions{})
+	if ds.HasErrors() {
+		return p.PriorState, ds
+	}
+	final, more := pr.execute(ctx, set, opts, false)
+	return final, ds.Append(more)
+}
+
+func erroredPlan() diag.Diagnostics {
+	return diag.Diagnostics{diag.Errorf("Cannot apply incomplete plan", "The plan has errors and cannot be applied.")}
+}
+
+// execute walks the prepared graph; owned says whether it owns the plan
+// and the configuration (see Execute).
+func (pr *Prepared) execute(ctx context.Context, set *provider.Set, opts Options, owned bool) (_ *state.State, ds diag.Diagnostics) {
+	cfg, p, g := pr.cfg, pr.plan, pr.graph
+	if p.Errored {
+		return p.PriorState, erroredPlan()
 	}
 	if opts.Parallelism <= 0 {
 		opts.Parallelism = 10
@@ -100,7 +150,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		cfg: cfg, plan: p, graph: g, set: set, opts: opts,
 		// Provider calls are not interrupted by ctx: a running operation finishes.
 		opCtx:  context.WithoutCancel(ctx),
-		values: newLiveValues(cfg, p, valueDecoder{ctx: ctx, set: set}, opts.ReleaseApplied),
+		values: newLiveValues(cfg, p, valueDecoder{ctx: ctx, set: set}, owned),
 	}
 	ev, more := eval.New(a.opCtx, eval.Options{Config: cfg, Variables: p.Variables, Resources: a.values, Env: opts.Env,
 		Timestamp: p.Timestamp, Providers: set, Applying: true})
@@ -118,7 +168,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 		return p.PriorState, ds
 	}
 	working := p.PriorState
-	if !opts.ReleaseApplied {
+	if !owned {
 		working = working.DeepCopy()
 	}
 	a.taintedPrior = taintedDeletes(p)
@@ -154,7 +204,7 @@ func Apply(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.
 	}
 
 	var release func(Op)
-	if opts.ReleaseApplied {
+	if owned {
 		release = releaser(cfg, g)
 	}
 	var dmu sync.Mutex

@@ -16,6 +16,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/builtin"
@@ -171,10 +172,23 @@ func equalActions(a, b map[string]plan.Action) bool {
 	return true
 }
 
-// TestReleaseApplied: with ReleaseApplied, every change whose operations all
-// ran has its values cleared, every configuration body is released (at
-// once when nothing creates or updates its resource, as in a destroy), and
-// the apply's result is the same as without.
+// applyOwned applies p with Prepare and Execute when owned, else with Apply.
+func applyOwned(ctx context.Context, cfg *config.Module, p *plan.Plan, set *provider.Set, opts Options, owned bool) (*state.State, diag.Diagnostics) {
+	if !owned {
+		return Apply(ctx, cfg, p, set, opts)
+	}
+	pr, ds := Prepare(cfg, p, PrepareOptions{})
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	return pr.Execute(ctx, set, opts)
+}
+
+// TestReleaseApplied: when Execute owns the plan, every change whose
+// operations all ran has its values cleared, every configuration body is
+// released (at once when nothing creates or updates its resource, as in a
+// destroy), and the apply's result is the same as Apply's, which leaves
+// the plan and the configuration as they were.
 func TestReleaseApplied(t *testing.T) {
 	for _, mode := range []plan.Mode{plan.NormalMode, plan.DestroyMode} {
 		for _, cbd := range []bool{false, true} {
@@ -195,7 +209,7 @@ func TestReleaseApplied(t *testing.T) {
 				if ds.HasErrors() {
 					t.Fatal(ds.Err())
 				}
-				s, ds := Apply(ctx, cfg, p, set, Options{StateWriter: &memWriter{}, ReleaseApplied: release})
+				s, ds := applyOwned(ctx, cfg, p, set, Options{StateWriter: &memWriter{}}, release)
 				set.Close()
 				if ds.HasErrors() {
 					t.Fatal(ds.Err())

@@ -37,9 +37,9 @@ type gatedObject struct {
 // its health gate (plan.HealthGate, rig.hcl) before anything moves onto
 // it: the object is recorded tainted (so a run killed meanwhile replaces
 // it, and the old object, still deposed, goes only after a new one has
-// passed), then read again and its postconditions evaluated with it as
-// self, at once and every interval, until they pass or the timeout
-// passes. It returns the object as last read when it passed. When it did
+// passed), then read again, with the data sources its postconditions
+// refer to, and its postconditions evaluated with it as self, at once and
+// every interval, until they pass or the timeout passes. It returns the object as last read when it passed. When it did
 // not (or the apply was interrupted meanwhile), the new object is
 // destroyed and the old one made current again, so that nothing that
 // depends on it changes, and the error names the gate and the last
@@ -58,8 +58,23 @@ func (a *applier) passGate(walkCtx context.Context, gate *plan.HealthGate, o gat
 	cur, private := o.value, o.private
 	var last string
 	reads := 0
+	interrupted := false
+	data := gateDataSources(o.op, o.r)
 	for {
 		reads++
+		// The data sources the conditions refer to (an HTTP health check)
+		// are read again for each check.
+		if more := a.rereadData(data); more.HasErrors() {
+			last = errorText(more)
+			if time.Since(start)+interval > gate.Timeout {
+				break
+			}
+			if !sleepOrDone(walkCtx, interval) {
+				interrupted = true
+				break
+			}
+			continue
+		}
 		resp := o.prov.ReadResource(provider.WithResourceInstance(a.opCtx, o.op.Addr), provider.ReadRequest{
 			TypeName: o.op.Addr.Resource.Resource.Type, PriorState: unmarked(cur), Private: private, ProviderMeta: o.meta})
 		switch {
@@ -79,21 +94,36 @@ func (a *applier) passGate(walkCtx context.Context, gate *plan.HealthGate, o gat
 		if time.Since(start)+interval > gate.Timeout {
 			break
 		}
-		interrupted := false
-		select {
-		case <-walkCtx.Done():
+		if !sleepOrDone(walkCtx, interval) {
 			interrupted = true
-		case <-time.After(interval):
-		}
-		if interrupted {
-			last = "the apply was interrupted while waiting; last check: " + last
 			break
 		}
 	}
+	if interrupted {
+		last = "the apply was interrupted while waiting; last check: " + last
+	}
 	ds := diag.Diagnostics{{Severity: diag.Error, Summary: "Health gate failed", Address: o.op.Addr,
-		Detail: fmt.Sprintf("The new object of %s did not pass its health gate (rig.hcl): %d read(s) over %s, every %s, timeout %s. Last result: %s\n\n",
+		Detail: fmt.Sprintf("The new object of %s did not pass its health gate (rig.hcl): %d read(s) over %s, every %s, timeout %s. Last result: %s",
 			o.op.Addr, reads, time.Since(start).Round(time.Millisecond), gate.Interval, gate.Timeout, last)}}
+	if interrupted {
+		// An interrupt, not the object, stopped the gate: the apply is
+		// reported interrupted.
+		ds = ds.Append(diag.Errorf("Operation interrupted",
+			"The apply was interrupted while the new object of %s waited at its health gate: it is rolled back, and what waits for it does not start. The state records every operation that finished.", o.op.Addr))
+	}
 	return cty.NilVal, nil, ds.Append(a.rollBack(o, cur, private))
+}
+
+// sleepOrDone waits for d, or until ctx is done: it reports false then.
+func sleepOrDone(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
 }
 
 // rollBack destroys the new object of a failed health gate and makes the

@@ -1,8 +1,9 @@
 package apply
 
 import (
+	"fmt"
 	"slices"
-	"strings"
+	"sync"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/checks"
@@ -31,6 +32,22 @@ const (
 	OpBarrierBefore
 	OpBarrierAfter
 )
+
+// BarrierKind says which operations of one resource a barrier stands
+// for; it is zero for every operation that is not a barrier.
+type BarrierKind uint8
+
+const (
+	// BarrierCreate stands for the resource's creates and updates.
+	BarrierCreate BarrierKind = iota + 1
+	// BarrierDelete stands for its deletes ordered delete-first.
+	BarrierDelete
+	// BarrierDeleteCBD stands for its create_before_destroy deletes.
+	BarrierDeleteCBD
+)
+
+// Deletes reports whether the barrier stands for deletes.
+func (b BarrierKind) Deletes() bool { return b == BarrierDelete || b == BarrierDeleteCBD }
 
 // String returns "create" or "destroy", as the order of operations shows it.
 func (k OpKind) String() string {
@@ -78,14 +95,14 @@ func (s *opSet) afterNode() dag.Node {
 }
 
 // barrierKind tells the barriers of different sets of one resource apart.
-func (s *opSet) barrierKind() addrs.DeposedKey {
+func (s *opSet) barrierKind() BarrierKind {
 	if s.kind == OpDelete {
 		if s.ops != nil && s.g.isCBD(s.ops[0]) {
-			return "delete-cbd"
+			return BarrierDeleteCBD
 		}
-		return "delete"
+		return BarrierDelete
 	}
-	return "create"
+	return BarrierCreate
 }
 
 // before returns the node every edge into the set goes to: the one
@@ -95,7 +112,7 @@ func (s *opSet) before() Op {
 		return s.ops[0]
 	}
 	if !s.hasFirst {
-		s.first = Op{Addr: s.resource.Instance(addrs.NoKey), Deposed: s.barrierKind(), Kind: OpBarrierBefore}
+		s.first = Op{Addr: s.resource.Instance(addrs.NoKey), Barrier: s.barrierKind(), Kind: OpBarrierBefore}
 		s.g.G.Add(s.first)
 		for _, op := range s.ops {
 			s.g.connect(s.first, op, RuleBarrier)
@@ -112,7 +129,7 @@ func (s *opSet) after() Op {
 		return s.ops[0]
 	}
 	if !s.has {
-		s.last = Op{Addr: s.resource.Instance(addrs.NoKey), Deposed: s.barrierKind(), Kind: OpBarrierAfter}
+		s.last = Op{Addr: s.resource.Instance(addrs.NoKey), Barrier: s.barrierKind(), Kind: OpBarrierAfter}
 		s.g.G.Add(s.last)
 		for _, op := range s.ops {
 			s.g.connect(op, s.last, RuleBarrier)
@@ -124,11 +141,14 @@ func (s *opSet) after() Op {
 
 // Op names one operation of the apply graph. For the delete half of a
 // create_before_destroy replacement, Deposed is the key the old object will
-// have been deposed under by the time the delete runs.
+// have been deposed under by the time the delete runs. A barrier's Addr
+// names its resource (with no instance key) and Barrier says which of the
+// resource's operations it stands for.
 type Op struct {
 	Addr    addrs.AbsResourceInstance
 	Deposed addrs.DeposedKey
 	Kind    OpKind
+	Barrier BarrierKind
 }
 
 // String returns the operation as users read it: "terraform_data.a (destroy)".
@@ -167,6 +187,38 @@ type OrderOptions struct {
 	// diagnostic of a cycle points at the create_before_destroy settings
 	// involved. It may be nil.
 	Config *config.Module
+	// DeposedKeys chooses the key each create_before_destroy replacement
+	// deposes its current object under; nil means RandomDeposedKeys.
+	DeposedKeys DeposedKeySource
+}
+
+// DeposedKeySource returns a key under which the current object of the
+// instance addr may be deposed: one none of the deposed objects of inst,
+// its recorded instance (nil when the state has none), has.
+type DeposedKeySource func(addr addrs.AbsResourceInstance, inst *state.Instance) addrs.DeposedKey
+
+// RandomDeposedKeys chooses random keys, as OpenTofu does: eight hex digits.
+func RandomDeposedKeys(_ addrs.AbsResourceInstance, inst *state.Instance) addrs.DeposedKey {
+	return state.NewDeposedKey(inst)
+}
+
+// SequentialDeposedKeys returns a source of the keys 00000001, 00000002, …
+// in the order they are asked for, skipping those inst already uses: for
+// runs that must be reproducible.
+func SequentialDeposedKeys() DeposedKeySource {
+	var mu sync.Mutex
+	n := 0
+	return func(_ addrs.AbsResourceInstance, inst *state.Instance) addrs.DeposedKey {
+		mu.Lock()
+		defer mu.Unlock()
+		for {
+			n++
+			k := addrs.DeposedKey(fmt.Sprintf("%08x", n))
+			if inst == nil || inst.Deposed[k] == nil {
+				return k
+			}
+		}
+	}
 }
 
 // Order builds the operation graph of p following every ordering rule of
@@ -183,7 +235,10 @@ func Order(p *plan.Plan) (*Graph, diag.Diagnostics) {
 // the graph is built again with its rules recorded, so that the cycle's
 // diagnostic names the rule of each of its edges.
 func OrderWith(p *plan.Plan, opts OrderOptions) (*Graph, diag.Diagnostics) {
-	g := order(p, opts, nil)
+	if opts.DeposedKeys == nil {
+		opts.DeposedKeys = RandomDeposedKeys
+	}
+	g := order(p, opts)
 	g.actions = p.ActionInvocations
 	cycles := g.G.Cycles()
 	if len(cycles) == 0 {
@@ -191,7 +246,9 @@ func OrderWith(p *plan.Plan, opts OrderOptions) (*Graph, diag.Diagnostics) {
 	}
 	if g.rules == nil {
 		opts.Rules = true
-		g = order(p, opts, g.DeposeKeys)
+		kept := g.DeposeKeys
+		opts.DeposedKeys = func(addr addrs.AbsResourceInstance, _ *state.Instance) addrs.DeposedKey { return kept[addr] }
+		g = order(p, opts)
 		g.actions = p.ActionInvocations
 		cycles = g.G.Cycles()
 	}
@@ -202,9 +259,9 @@ func OrderWith(p *plan.Plan, opts OrderOptions) (*Graph, diag.Diagnostics) {
 	return g, ds
 }
 
-// order builds the operation graph; keys, when not nil, are the deposed
-// keys to use rather than new ones.
-func order(p *plan.Plan, opts OrderOptions, keys map[addrs.AbsResourceInstance]addrs.DeposedKey) *Graph {
+// order builds the operation graph, deposing objects under the keys
+// opts.DeposedKeys gives.
+func order(p *plan.Plan, opts OrderOptions) *Graph {
 	// A replacement is two operations; most changes are one.
 	n := len(p.Changes) + len(p.Changes)/8
 	g := &Graph{G: dag.NewSized[Op](n), Changes: make(map[Op]*plan.ResourceInstanceChange, n), DeposeKeys: map[addrs.AbsResourceInstance]addrs.DeposedKey{}, config: opts.Config}
@@ -258,10 +315,7 @@ func order(p *plan.Plan, opts OrderOptions, keys map[addrs.AbsResourceInstance]a
 			cr := Op{Addr: c.Addr, Kind: OpCreate}
 			del := Op{Addr: c.Addr, Kind: OpDelete}
 			if c.Action == plan.CreateThenDelete {
-				dk, ok := keys[c.Addr]
-				if !ok {
-					dk = state.NewDeposedKey(prior.Instance(c.Addr))
-				}
+				dk := opts.DeposedKeys(c.Addr, prior.Instance(c.Addr))
 				g.DeposeKeys[c.Addr] = dk
 				del.Deposed = dk
 			}
@@ -496,7 +550,7 @@ func mergeDeps(a, b []addrs.AbsResource) []addrs.AbsResource {
 func (g *Graph) label(op Op) string {
 	if op.IsBarrier() {
 		verb := "create"
-		if strings.HasPrefix(string(op.Deposed), "delete") {
+		if op.Barrier.Deletes() {
 			verb = "destroy"
 		}
 		return "all " + op.Addr.ContainingResource().String() + " (" + verb + ")"

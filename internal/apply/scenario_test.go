@@ -34,6 +34,9 @@ type scenario struct {
 	// perInstance starts a providertest.Instance per provider
 	// configuration (instance), so ops record which one made them.
 	perInstance bool
+	// deposedKeys chooses the deposed keys of every step's apply:
+	// SequentialDeposedKeys unless set.
+	deposedKeys DeposedKeySource
 }
 
 func newScenario(t *testing.T) *scenario {
@@ -96,7 +99,15 @@ func (s *scenario) apply(src string, p *plan.Plan) ([]providertest.Op, diag.Diag
 	set := provider.NewSet(s.factories())
 	defer set.Close()
 	before := len(s.prov.Ops())
-	st, ds := Apply(context.Background(), cfg, p, set, Options{StateWriter: s, Parallelism: s.parallelism, Provisioners: s.provisioners, Hooks: s.hooks})
+	if s.deposedKeys == nil {
+		s.deposedKeys = SequentialDeposedKeys()
+	}
+	// As Apply, with reproducible deposed keys.
+	pr, ds := Prepare(cfg, p, PrepareOptions{DeposedKeys: s.deposedKeys})
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	st, ds := pr.execute(context.Background(), set, Options{StateWriter: s, Parallelism: s.parallelism, Provisioners: s.provisioners, Hooks: s.hooks}, false)
 	s.state = st
 	return s.prov.Ops()[before:], ds
 }

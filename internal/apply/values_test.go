@@ -116,7 +116,7 @@ output "ids" {
 		if ds.HasErrors() {
 			t.Fatal(ds.Err())
 		}
-		s, ds := Apply(ctx, cfg, p, set, Options{StateWriter: &memWriter{}, ReleaseApplied: release})
+		s, ds := applyOwned(ctx, cfg, p, set, Options{StateWriter: &memWriter{}}, release)
 		if ds.HasErrors() {
 			t.Fatalf("release=%v: %v", release, ds.Err())
 		}

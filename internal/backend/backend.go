@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 )
 
@@ -25,6 +26,16 @@ type Backend interface {
 	// invalid name (see ValidateWorkspaceName), and creates nothing: a
 	// workspace comes to exist when its Store is first written or locked.
 	Store(ctx context.Context, workspace string) (Store, error)
+}
+
+// StreamWriter is a Store that takes a snapshot as it is encoded, never
+// holding the whole of it in memory (the local file store).
+type StreamWriter interface {
+	// WriteFrom replaces the snapshot with what encode writes to w, with
+	// Write's guarantees, unless encode fails or says not to keep it
+	// (keep false): the snapshot is then left as it was. It reports
+	// whether the snapshot was replaced.
+	WriteFrom(ctx context.Context, encode func(w io.Writer) (keep bool, err error)) (bool, error)
 }
 
 // Store is one workspace's state snapshot and its lock. A Store value is

@@ -106,7 +106,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	if !p.HasChanges() || f.autoApprove {
 		// No one is asked to approve: the apply evaluates the check
 		// blocks again and reports them, as OpenTofu reports them once.
-		ds = withoutCheckAssertions(ds)
+		ds = eval.WithoutCheckAssertions(ds)
 	}
 	out.Diagnostics(ds)
 	ds = nil
@@ -138,13 +138,14 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		out.Diagnostics(diag.Diagnostics{diag.Errorf("Plan approval required", "-json on apply requires -auto-approve or a saved plan file.")})
 		return 1
 	}
-	return m.runApplyPhase(ctx, out, sess, p, g, refreshTimes, &f)
+	return m.runApplyPhase(ctx, out, sess, p, order.Prepared(), refreshTimes, &f)
 }
 
-// runApplyPhase applies a plan and reports the result. g is the plan's
-// operation graph when already built, or nil; refresh records the refresh
-// times of the plan (nil: none).
-func (m *Meta) runApplyPhase(ctx context.Context, out *ui.OperationView, sess *workdir.Session, p *plan.Plan, g *apply.Graph, refresh *workdir.RefreshTracking, f *operationFlags) int {
+// runApplyPhase applies a plan and reports the result. prepared is the
+// plan ready to apply (apply.Prepare) when already built, or nil: the
+// apply takes ownership of the plan and the session's configuration.
+// refresh records the refresh times of the plan (nil: none).
+func (m *Meta) runApplyPhase(ctx context.Context, out *ui.OperationView, sess *workdir.Session, p *plan.Plan, prepared *apply.Prepared, refresh *workdir.RefreshTracking, f *operationFlags) int {
 	if out.Human && p.HasChanges() && !f.refreshCommand {
 		fmt.Fprintln(m.Out)
 	}
@@ -161,7 +162,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *ui.OperationView, sess *w
 	}
 	useProgressInterval(out.Progress, sess)
 	endProgress := out.Progress.Begin(phase, ui.OperationCount(p), false)
-	applied, ds := sess.ApplyRecorded(ctx, p, workdir.RecordedApplyOptions{Graph: g, Carried: carried, Destroy: f.destroy, Timeline: f.timeline,
+	applied, ds := sess.ApplyRecorded(ctx, p, workdir.RecordedApplyOptions{Prepared: prepared, Carried: carried, Destroy: f.destroy, Timeline: f.timeline,
 		Refresh: refresh, SuppressForgetErrors: f.suppressForget, Applied: endProgress, Out: m.Out,
 		Observe: func(recorders ...apply.Hooks) apply.Hooks {
 			return append(ui.MultiHooks{out.Hooks(), counter}, recorders...)
@@ -236,18 +237,9 @@ func (m *Meta) applySavedPlan(run *run, out *ui.OperationView, path string, f *o
 		return 1
 	}
 	f.destroy = pf.Plan.Mode == plan.DestroyMode
-	return m.runApplyPhase(run.ctx, out, sess, pf.Plan, nil, nil, f)
-}
-
-// withoutCheckAssertions returns ds without the plan's warnings about
-// check block assertions.
-func withoutCheckAssertions(ds diag.Diagnostics) diag.Diagnostics {
-	out := ds[:0:0]
-	for _, d := range ds {
-		if d.Severity == diag.Warning && (d.Summary == eval.CheckAssertionFailed || d.Summary == eval.CheckAssertionUnknown) {
-			continue
-		}
-		out = append(out, d)
-	}
-	return out
+	// The refresh times recorded with the plan apply to this state: those
+	// of the objects the apply leaves alone are kept.
+	refresh := sess.RefreshTracking(workdir.RefreshFlags{})
+	out.NotRefreshed(pf.Plan)
+	return m.runApplyPhase(run.ctx, out, sess, pf.Plan, nil, refresh, f)
 }

@@ -104,6 +104,12 @@ Run the list blocks of the working directory's query files (*.tfquery.hcl), as T
     }
 
 The list blocks may refer to the root module's variables and local values and use its provider configurations. With -generate-config-out=FILE, rig writes into the new FILE, for every object found, a resource block with its attributes and an import block that imports it by its identity: "rig plan" then imports them. Nothing is written to the state.`},
+		"recover": {runRecover, "Find and import the objects of creates cut off by a crash", "[options]", `
+Look for the objects that creates cut off by a crash may have made. With record_create_intents = true in rig.hcl, an apply records each create's intent before asking the provider; a create still begun when rig (or the machine) died is listed by the next runs, because its provider may have made an object the state does not record.
+
+For each such create, rig asks the provider which objects of the type exist that the state does not record, through the type's list resource (as "rig query" does): filtered by the values the create was planned with where the list takes them, and all of them (at most 1,000), so that an object the provider made but never finished writing is found too. It shows each candidate with how it compares with the planned values, then, on confirmation, imports the one exact match (into the create's address; as a deposed object, which the next apply destroys, when an apply has since made another object there) and forgets a create whose provider lists no object the state does not record.
+
+Every other create needs a decision: -select=ADDR=N imports candidate N, -absent=ADDR forgets the create. Without -auto-approve, rig asks. A create whose provider cannot list its type is shown with its planned values: look for it by hand.`},
 		"import": {runImport, "Associate existing infrastructure with a rig resource", "[options] ADDR ID", `
 Import existing infrastructure into the rig state, so that it comes under rig's management without having been created by rig.
 

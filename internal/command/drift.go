@@ -47,18 +47,7 @@ func runDrift(m *Meta, args []string) int {
 		return driftFailed
 	}
 	report := ui.DriftReport{Drift: p.Drift, Objects: len(p.Refreshed), FailedConditions: p.FailedConditions()}
-	if out.JSON != nil {
-		for _, c := range p.Drift {
-			out.JSON.ResourceDrift(c)
-			for _, a := range ui.DriftedAttributes(c) {
-				out.JSON.DriftAttribute(c, a)
-			}
-		}
-		out.JSON.DriftSummary(report)
-	}
-	if out.Human {
-		ui.RenderDrift(m.Out, report, m.renderOptions())
-	}
+	out.Drift(p, report)
 	out.Diagnostics(ds)
 	if len(p.Drift) > 0 || report.FailedConditions > 0 {
 		return driftDetected

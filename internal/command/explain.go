@@ -32,7 +32,7 @@ func runExplain(m *Meta, args []string) int {
 		return nil
 	})
 	fs.BoolVar(&f.destroy, "destroy", false, "Explain a plan to destroy every object the state manages.")
-	fs.BoolVar(&f.refresh, "refresh", true, "Skip checking remote objects for changes made outside rig while planning.")
+	fs.Var(refreshFlag{refresh: &f.refresh, changed: &f.refreshChanged, set: &f.refreshSet}, "refresh", "Plan as if -refresh=false (or -refresh=changed) were given: explain says, for each object, whether the plan read it back and why.")
 	addLockFlags(fs, &f.lock, &f.lockTimeout)
 	fs.BoolVar(&f.json, "json", false, "Print the explanation as one JSON document.")
 	if code, ok := m.parseArgs(fs, args); !ok {

@@ -75,11 +75,18 @@ func runGraph(m *Meta, args []string) int {
 		}
 		p, _, more := m.makePlan(ctx, sess, &f, nil)
 		ds = ds.Append(more)
+		if ds.HasErrors() && !plan.OnlyRefusals(p, ds) {
+			m.showDiagnostics(ds)
+			return 1
+		}
+		// A plan refused only for protections the state records is whole:
+		// it is drawn, the refused deletes marked, and still refused.
+		code := m.graphPlan(p, sess.Config, *outPath, *format)
 		if ds.HasErrors() {
 			m.showDiagnostics(ds)
 			return 1
 		}
-		return m.graphPlan(p, sess.Config, *outPath, *format)
+		return code
 	}
 	fmt.Fprintf(m.Err, "Error: invalid -type %q: want \"plan\", \"plan-destroy\" or nothing.\n", *typ)
 	return 1

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rig-iac/rig/internal/ui"
 )
 
 // TestHelp checks that rig and every command and subcommand print their
@@ -46,8 +48,8 @@ func TestHelp(t *testing.T) {
 			t.Errorf("rig %s -help lists no subcommands:\n%s", name, help)
 		}
 		for _, line := range strings.Split(help, "\n") {
-			if len(line) > helpWidth {
-				t.Errorf("rig %s -help: line longer than %d: %q", name, helpWidth, line)
+			if len(line) > ui.HelpWidth {
+				t.Errorf("rig %s -help: line longer than %d: %q", name, ui.HelpWidth, line)
 			}
 		}
 		// `rig help NAME` and `rig -help NAME` are the same help.

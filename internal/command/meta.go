@@ -90,22 +90,10 @@ var moduleHTTPClient *http.Client
 func (m *Meta) flagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(m.Err)
-	fs.Var(boolFunc(func() { m.Color = false }), "no-color", "If specified, output won't contain any color.")
+	fs.Var(boolValue{set: func(on bool) { m.Color = m.Color && !on }}, "no-color", "If specified, output won't contain any color.")
 	fs.BoolVar(&m.Input, "input", true, "Disable interactive prompts: fail instead when a required variable has no value or an approval is needed.")
 	m.addViewFlags(fs)
 	return fs
-}
-
-// boolFunc is a flag.Value for a flag without a value that runs a function.
-type boolFunc func()
-
-func (f boolFunc) String() string   { return "" }
-func (f boolFunc) IsBoolFlag() bool { return true }
-func (f boolFunc) Set(s string) error {
-	if s == "true" {
-		f()
-	}
-	return nil
 }
 
 // showDiagnostics renders diagnostics on stderr (or as JSON when jsonView is set).

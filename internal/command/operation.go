@@ -181,7 +181,7 @@ func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operation
 	if out != nil {
 		opts.Hooks, progress = out.RefreshHooks(), out.Progress
 	}
-	endProgress := beginPlanProgress(progress, sess, f, mode)
+	endProgress := beginPlanProgress(progress, sess, mode)
 	opts.Mode, opts.SkipRefresh, opts.Invoke = mode, !f.refresh, invoke
 	p, more := sess.Plan(ctx, opts)
 	endProgress()

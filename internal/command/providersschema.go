@@ -10,6 +10,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/workdir"
 )
 
@@ -26,7 +27,7 @@ func runProvidersSchema(m *Meta, args []string) int {
 	if !asJSON {
 		// As Terraform words it, followed by the usage.
 		fmt.Fprintf(m.Err, "The `rig providers schema` command requires the `-json` flag.\n\nUsage: rig [global options] providers schema -json\n\n")
-		writeParagraphs(m.Err, "Prints out a json representation of the schemas for all providers used in the current configuration.", 2)
+		ui.RenderParagraphs(m.Err, "Prints out a json representation of the schemas for all providers used in the current configuration.", 2)
 		return 1
 	}
 	if fs.NArg() > 0 {

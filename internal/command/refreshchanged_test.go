@@ -102,7 +102,7 @@ func TestPlanRefreshChanged(t *testing.T) {
 	}
 
 	r = mustRig(t, dir, "explain", "-no-color", "test_thing.x[0]")
-	if !strings.Contains(r.stdout, "not refreshed: planned as recorded, last refreshed ") {
+	if !strings.Contains(r.stdout, "refresh: not read back (-refresh=changed): planned as recorded; last read back ") {
 		t.Errorf("explain does not say the object was not refreshed:\n%s", r.stdout)
 	}
 

@@ -31,7 +31,7 @@ type runEnv struct {
 }
 
 // readRunEnv reads TF_DATA_DIR, TF_IN_AUTOMATION and TF_INPUT; the log is
-// opened separately (openLog).
+// opened separately (corelog.Open).
 func readRunEnv(getenv func(string) string) runEnv {
 	e := runEnv{dataDirEnv: getenv("TF_DATA_DIR"), inAutomation: getenv("TF_IN_AUTOMATION") != ""}
 	if v := strings.TrimSpace(getenv("TF_INPUT")); v != "" {

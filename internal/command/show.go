@@ -155,6 +155,7 @@ func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 		return 0
 	}
 	opts := m.renderOptions()
+	ui.RenderNotRefreshed(m.Out, pf.Plan, pf.Plan.Timestamp)
 	_ = ui.RenderPlan(m.Out, pf.Plan, schemas, opts)
 	order := ui.StartOrder(pf.Plan, apply.OrderOptions{Config: m.dir().PlannedConfig(pf)})
 	if _, ds := order.Wait(); !ds.HasErrors() && pf.Plan.HasChanges() {

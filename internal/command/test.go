@@ -1,12 +1,10 @@
 package command
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/rig-iac/rig/internal/config"
@@ -90,12 +88,8 @@ func runTest(m *Meta, args []string) int {
 	opts.Stop, opts.Cancel = stop, cancel
 	res := testrun.Run(context.Background(), opts)
 	if f.junitXML != "" {
-		var buf bytes.Buffer
-		if err := testreport.WriteJUnit(&buf, res, sources, stopped(stop)); err == nil {
-			err = os.WriteFile(f.junitXML, buf.Bytes(), 0o644)
-			if err != nil {
-				m.showDiagnostics(diag.Diagnostics{diag.Errorf(fmt.Sprintf("error saving JUnit XML to file %q", f.junitXML), "%s", err)})
-			}
+		if err := testreport.SaveJUnit(f.junitXML, res, sources, stopped(stop)); err != nil {
+			m.showDiagnostics(diag.Diagnostics{diag.Errorf(fmt.Sprintf("error saving JUnit XML to file %q", f.junitXML), "%s", err)})
 		}
 	}
 	if res.Cancelled || res.Status != testrun.Pass {

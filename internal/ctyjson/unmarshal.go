@@ -2,6 +2,7 @@ package ctyjson
 
 import (
 	"sync"
+	"unique"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -138,7 +139,7 @@ func (d *decoder) stringVal(c byte) (cty.Value, bool) {
 		if !ok {
 			return cty.NilVal, false
 		}
-		return cty.StringVal(string(s)), true
+		return cty.StringVal(intern(s)), true
 	case 't', 'f':
 		b, ok := d.boolLit(c)
 		if !ok {
@@ -154,6 +155,21 @@ func (d *decoder) stringVal(c byte) (cty.Value, bool) {
 		return cty.StringVal(string(text)), true
 	}
 }
+
+// intern returns s as a string shared with every other string of the same
+// content that is still in use: the values decoded from a state repeat
+// the same identifiers many times (an object's id in the arguments and
+// outputs of the objects that refer to it).
+func intern(s []byte) string {
+	if len(s) > maxInterned {
+		return string(s)
+	}
+	return unique.Make(string(s)).Value()
+}
+
+// maxInterned is the length beyond which strings are not interned: long
+// ones (file contents, documents) rarely repeat.
+const maxInterned = 256
 
 // numberVal reads a number; like go-cty it also takes a string that parses
 // as one. Both are parsed by cty.ParseNumberVal, so precision and rounding

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -375,5 +376,23 @@ func TestUnmarshalConcurrent(t *testing.T) {
 		if got := <-done; !got.RawEquals(want) {
 			t.Errorf("got %#v, want %#v", got, want)
 		}
+	}
+}
+
+// TestUnmarshalSharesRepeatedStrings: a string decoded again, in the same
+// value or another, is the one decoded first, not a copy of it.
+func TestUnmarshalSharesRepeatedStrings(t *testing.T) {
+	ty := cty.Object(map[string]cty.Type{"id": cty.String, "refs": cty.List(cty.String)})
+	a, err := Unmarshal([]byte(`{"id":"4f0c2a7e-0000-4b1c-9d2e-8a7f6e5d4c3b","refs":[]}`), ty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Unmarshal([]byte(`{"id":"other","refs":["4f0c2a7e-0000-4b1c-9d2e-8a7f6e5d4c3b"]}`), ty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, ref := a.GetAttr("id").AsString(), b.GetAttr("refs").Index(cty.NumberIntVal(0)).AsString()
+	if id != ref || unsafe.StringData(id) != unsafe.StringData(ref) {
+		t.Errorf("the repeated string is a copy: %q at %p, %q at %p", id, unsafe.StringData(id), ref, unsafe.StringData(ref))
 	}
 }

@@ -57,7 +57,7 @@ func EphemeralOutput(o *config.Output, root bool, val cty.Value) (cty.Value, dia
 // managed resource or data source (config, decoded against blk), except
 // in write-only attributes, reporting each at its attribute within body.
 func EphemeralArguments(blk *provider.Block, config cty.Value, body hcl.Body, rng hcl.Range) diag.Diagnostics {
-	if blk == nil || !config.ContainsMarked() {
+	if blk == nil || !marks.Any(config) {
 		return nil
 	}
 	var ds diag.Diagnostics

@@ -133,3 +133,18 @@ const (
 	sensitiveMessageSummary = "Error message refers to sensitive values"
 	sensitiveMessageAdvice  = "You can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data."
 )
+
+// WithoutCheckAssertions returns ds without the warnings of check block
+// assertions (CheckAssertionFailed, CheckAssertionUnknown): those of a
+// plan that is applied at once, which the apply evaluates and reports
+// again.
+func WithoutCheckAssertions(ds diag.Diagnostics) diag.Diagnostics {
+	out := ds[:0:0]
+	for _, d := range ds {
+		if d.Severity == diag.Warning && (d.Summary == CheckAssertionFailed || d.Summary == CheckAssertionUnknown) {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}

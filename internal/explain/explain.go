@@ -34,9 +34,9 @@ type Object struct {
 	// Operations are the object's operations in the operation graph, in
 	// order of their steps; none for a no-op.
 	Operations []Operation
-	// NotRefreshed is set when a -refresh=changed plan planned the object
-	// as recorded, with when it was last refreshed.
-	NotRefreshed *plan.NotRefreshed
+	// Refresh is how the plan treated the object the state recorded:
+	// read back, planned as recorded, or not read (-refresh=false).
+	Refresh Refresh
 }
 
 // CBD is an object's create_before_destroy status.
@@ -122,7 +122,7 @@ func Explain(p *plan.Plan, g *apply.Graph, cfg *config.Module, addr Address) (re
 		if !addr.matches(c) {
 			continue
 		}
-		o := Object{Addr: c.ObjectAddr(), Change: c, Reasons: why.Reasons(c), NotRefreshed: notRefreshed(p, c.ObjectAddr())}
+		o := Object{Addr: c.ObjectAddr(), Change: c, Reasons: why.Reasons(c), Refresh: refreshOf(p, c)}
 		if r := src.resource(c.Addr.ContainingResource()); r != nil {
 			o.Declared = &r.DeclRange
 		}
@@ -222,14 +222,4 @@ func explainOp(g *apply.Graph, op apply.Op, steps map[apply.Op]int, src *sources
 	slices.SortFunc(o.WaitsFor, byStep)
 	slices.SortFunc(o.WaitedForBy, byStep)
 	return o
-}
-
-// notRefreshed returns p's record of the object at addr if the plan
-// planned it as recorded, without refreshing it; nil otherwise.
-func notRefreshed(p *plan.Plan, addr addrs.ObjectAddr) *plan.NotRefreshed {
-	i, ok := slices.BinarySearchFunc(p.NotRefreshed, addr, func(n plan.NotRefreshed, a addrs.ObjectAddr) int { return n.Addr.Compare(a) })
-	if !ok {
-		return nil
-	}
-	return &p.NotRefreshed[i]
 }

@@ -72,8 +72,8 @@ func writeObject(b *strings.Builder, o Object) {
 		}
 		b.WriteString("\n")
 	}
-	if n := o.NotRefreshed; n != nil {
-		fmt.Fprintf(b, "  not refreshed: planned as recorded, last refreshed %s (-refresh=changed)\n", n.LastRefreshed.UTC().Format(time.RFC3339))
+	if t := o.Refresh.Text(); t != "" && c.Addr.Resource.Resource.Mode == addrs.Managed {
+		fmt.Fprintf(b, "  refresh: %s\n", t)
 	}
 	if o.Declared != nil {
 		fmt.Fprintf(b, "  declared at %s\n", pos(*o.Declared))
@@ -152,6 +152,21 @@ type objectJSON struct {
 	Operations          []operationJSON     `json:"operations"`
 	// NotRefreshedSince is set for an object planned as recorded (-refresh=changed).
 	NotRefreshedSince string `json:"not_refreshed_since,omitempty"`
+	// Refresh says how the plan treated the recorded object; absent
+	// when there was none.
+	Refresh *refreshJSON `json:"refresh,omitempty"`
+}
+
+// refreshJSON is an object's Refresh: read_back, the plan's mode, and
+// cause, last_refreshed and dependency as the plan recorded them.
+type refreshJSON struct {
+	ReadBack      bool   `json:"read_back"`
+	Mode          string `json:"mode"`
+	Cause         string `json:"cause,omitempty"`
+	LastRefreshed string `json:"last_refreshed,omitempty"`
+	Dependency    string `json:"dependency,omitempty"`
+	MaxAgeSeconds int64  `json:"max_age_seconds,omitempty"`
+	Message       string `json:"message"`
 }
 
 type cbdJSON struct {
@@ -212,8 +227,24 @@ func WriteJSON(w io.Writer, rep Report) error {
 		if o.CBD.From != (addrs.AbsResource{}) {
 			oj.CreateBeforeDestroy.From = o.CBD.From.String()
 		}
-		if n := o.NotRefreshed; n != nil {
+		if n := o.Refresh.NotRefreshed; n != nil {
 			oj.NotRefreshedSince = n.LastRefreshed.UTC().Format(time.RFC3339)
+		}
+		if r := o.Refresh; r.Recorded && c.Addr.Resource.Resource.Mode == addrs.Managed {
+			rj := &refreshJSON{ReadBack: r.ReadBack(), Mode: r.Mode.String(), MaxAgeSeconds: int64(r.MaxAge / time.Second), Message: r.Text()}
+			if n := r.NotRefreshed; n != nil {
+				rj.LastRefreshed = n.LastRefreshed.UTC().Format(time.RFC3339)
+			}
+			if w := r.Refreshed; w != nil {
+				rj.Cause = w.Cause.String()
+				if !w.LastRefreshed.IsZero() {
+					rj.LastRefreshed = w.LastRefreshed.UTC().Format(time.RFC3339)
+				}
+				if w.Dependency != (addrs.AbsResource{}) {
+					rj.Dependency = w.Dependency.String()
+				}
+			}
+			oj.Refresh = rj
 		}
 		for _, r := range o.CBD.Path {
 			oj.CreateBeforeDestroy.Path = append(oj.CreateBeforeDestroy.Path, r.String())

@@ -90,6 +90,11 @@ type Node struct {
 	CBDInheritedFrom string `json:"cbdInheritedFrom,omitempty"`
 	// Reasons say why the plan chose the action; empty when it needs none.
 	Reasons []string `json:"reasons"`
+	// Protected is where the lifecycle.prevent_destroy recorded with the
+	// object (rig.hcl's record_prevent_destroy) was set ("main.tf:12");
+	// Refused, on a delete, where the protection that refuses it was set.
+	Protected string `json:"protected,omitempty"`
+	Refused   string `json:"refused,omitempty"`
 }
 
 // Edge says that From must finish before To starts (in the resource
@@ -122,7 +127,7 @@ func Build(g *apply.Graph, p *plan.Plan) *Document {
 	d := &Document{Title: "Operations", Kind: KindOperations}
 	d.ops = assemble(d, nodes, ops, g.G.EdgePositions(), func(a, b apply.Op) int {
 		return cmp.Or(addrs.ObjectAddr{Instance: a.Addr, Deposed: a.Deposed}.Compare(addrs.ObjectAddr{Instance: b.Addr, Deposed: b.Deposed}),
-			cmp.Compare(a.Kind, b.Kind))
+			cmp.Compare(a.Barrier, b.Barrier), cmp.Compare(a.Kind, b.Kind))
 	})
 	if g.RecordsRules() {
 		at := make(map[[2]int]int, len(d.Edges))
@@ -154,6 +159,10 @@ func opNode(g *apply.Graph, op apply.Op, reasons *plan.ReasonIndex) Node {
 	}
 	n.Action = action(c.Action, op.Kind)
 	n.CBD = c.CreateBeforeDestroy
+	n.Protected = c.PreventDestroy
+	if op.Kind == apply.OpDelete {
+		n.Refused = c.RefusedBy
+	}
 	if c.CBDInheritedFrom != (addrs.AbsResource{}) {
 		n.CBDInherited = true
 		n.CBDInheritedFrom = c.CBDInheritedFrom.String()

@@ -38,10 +38,15 @@ func (a Action) Color() string {
 	return actionColors[ActionNoOp]
 }
 
+// refusedColor outlines a delete the plan refuses (a protection recorded
+// in state), dashed, as on the page.
+const refusedColor = "#7a0b0b"
+
 // WriteSVG writes d laid out as l as a static SVG image (no script): every
 // module's band, every edge and every node, coloured by action, with a
 // mark for deposed objects and create_before_destroy (a filled dot when
-// own, a ring when inherited). Each node is a "g" element with class
+// own, a ring when inherited), a padlock for an object whose
+// prevent_destroy is recorded, and a dashed outline for a refused delete. Each node is a "g" element with class
 // "node" and its data-id and data-action; its "title" holds its label.
 // It returns the first error from w.
 func WriteSVG(w io.Writer, d *Document, l *Layout) error {
@@ -126,6 +131,10 @@ func WriteSVG(w io.Writer, d *Document, l *Layout) error {
 			continue
 		}
 		fmt.Fprintf(bw, `<rect x="%s" y="%s" width="%d" height="%d" rx="4" fill="%s"/>`, num(nx), num(ny), nodeW, nodeH, actionColors[n.Action])
+		if n.Refused != "" {
+			fmt.Fprintf(bw, `<rect class="refused" x="%s" y="%s" width="%d" height="%d" rx="5" fill="none" stroke="%s" stroke-width="2" stroke-dasharray="4 3"/>`,
+				num(nx-2), num(ny-2), nodeW+4, nodeH+4, refusedColor)
+		}
 		textX, room := nx+6, nodeW-6
 		if n.Deposed != "" {
 			fmt.Fprintf(bw, `<rect x="%s" y="%s" width="5" height="%d" fill="#000" fill-opacity="0.35"/>`, num(nx+3), num(ny+3), nodeH-6)
@@ -138,6 +147,15 @@ func WriteSVG(w io.Writer, d *Document, l *Layout) error {
 			} else {
 				fmt.Fprintf(bw, `<circle cx="%s" cy="%s" r="4" fill="#fff"/>`, num(nx+nodeW-8), num(ny+nodeH/2))
 			}
+			room -= 14
+		}
+		if n.Protected != "" || n.Refused != "" {
+			lx := nx + nodeW - 12
+			if n.CBD {
+				lx -= 14
+			}
+			fmt.Fprintf(bw, `<g class="protected" fill="none" stroke="#fff" stroke-width="1.5"><path d="M%s %sv-2.5a2.5 2.5 0 0 1 5 0v2.5"/><rect x="%s" y="%s" width="7" height="5" fill="#fff" stroke="none"/></g>`,
+				num(lx+1), num(ny+nodeH/2-1), num(lx), num(ny+nodeH/2-1))
 			room -= 14
 		}
 		fmt.Fprintf(bw, `<text x="%s" y="%s" font-size="10" font-family="ui-monospace, monospace" fill="#fff">%s</text></g>`+"\n",

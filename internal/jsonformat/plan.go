@@ -20,6 +20,9 @@ type Plan struct {
 	Checks            []any                  `json:"checks,omitempty"`
 	Timestamp         string                 `json:"timestamp,omitempty"`
 	Errored           bool                   `json:"errored"`
+	// RigRefresh says which recorded objects the plan read back: rig's
+	// own field, absent when it read every one and listed none.
+	RigRefresh *PlanRefresh `json:"rig_refresh,omitempty"`
 }
 
 // RelevantAttribute is one of the plan's relevant_attributes.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/marks"
 )
 
 // deprecatedArgument is the warning OpenTofu gives where a module call
@@ -102,7 +103,7 @@ func extractDeprecationsIn(v cty.Value, body hcl.Body) (cty.Value, diag.Diagnost
 }
 
 func extractDeprecations(v cty.Value, place func(*diag.Diagnostic, cty.Path)) (cty.Value, diag.Diagnostics) {
-	if !v.ContainsMarked() {
+	if !marks.Any(v) {
 		return v, nil
 	}
 	var ds diag.Diagnostics

@@ -15,7 +15,7 @@ func IsEphemeral(v cty.Value) bool { return v.HasMark(Ephemeral) }
 // ContainsEphemeral reports whether v or any value nested in it is
 // ephemeral.
 func ContainsEphemeral(v cty.Value) bool {
-	if v == cty.NilVal || !v.ContainsMarked() {
+	if !Any(v) {
 		return false
 	}
 	_, pvm := v.UnmarkDeepWithPaths()
@@ -29,7 +29,7 @@ func ContainsEphemeral(v cty.Value) bool {
 
 // EphemeralPaths returns the paths of v's ephemeral parts.
 func EphemeralPaths(v cty.Value) []cty.Path {
-	if v == cty.NilVal || !v.ContainsMarked() {
+	if !Any(v) {
 		return nil
 	}
 	_, pvm := v.UnmarkDeepWithPaths()

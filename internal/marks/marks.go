@@ -50,9 +50,47 @@ func Has(v cty.Value) bool {
 	return false
 }
 
+// Any reports whether v or any value nested in it carries a mark of any
+// kind. It answers what cty.Value.ContainsMarked does without building a
+// path for every value it visits, and stops at the first mark.
+func Any(v cty.Value) bool {
+	if v == cty.NilVal {
+		return false
+	}
+	if v.IsMarked() {
+		return true
+	}
+	if v.IsNull() || !v.IsKnown() {
+		return false
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsObjectType():
+		for name := range ty.AttributeTypes() {
+			if Any(v.GetAttr(name)) {
+				return true
+			}
+		}
+	case ty.IsListType(), ty.IsSetType(), ty.IsTupleType():
+		// Not ElementIterator, which makes a number value for each index.
+		for _, e := range v.AsValueSlice() {
+			if Any(e) {
+				return true
+			}
+		}
+	case ty.IsMapType():
+		for it := v.ElementIterator(); it.Next(); {
+			if _, e := it.Element(); Any(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Contains reports whether v or any value nested in it is sensitive.
 func Contains(v cty.Value) bool {
-	if v == cty.NilVal || !v.ContainsMarked() {
+	if !Any(v) {
 		return false
 	}
 	_, paths := Paths(v)
@@ -62,7 +100,7 @@ func Contains(v cty.Value) bool {
 // Paths returns v without any marks and the paths of its sensitive parts,
 // in the order cty finds them. Marks other than Sensitive are dropped.
 func Paths(v cty.Value) (cty.Value, []cty.Path) {
-	if v == cty.NilVal || !v.ContainsMarked() {
+	if !Any(v) {
 		return v, nil
 	}
 	uv, pvms := v.UnmarkDeepWithPaths()
@@ -158,7 +196,7 @@ func pathKey(p cty.Path) string {
 // value), each once: the texts an error message must not contain.
 // Booleans are left out: "true" and "false" give nothing away.
 func Secrets(v cty.Value) []string {
-	if v == cty.NilVal || !v.ContainsMarked() {
+	if !Any(v) {
 		return nil
 	}
 	var out []string

@@ -20,6 +20,20 @@ type RefreshHooks interface {
 	PostRefresh(addr addrs.ObjectAddr, current cty.Value)
 }
 
+// RefreshScopeHooks, when the plan's Hooks also implement it, learns how
+// many recorded objects the plan will read back, so that progress counts
+// only those. Calls come from several goroutines at once.
+type RefreshScopeHooks interface {
+	// RefreshesExpected is called once, before the first object is read:
+	// the plan reads back certain objects for sure, and each object of
+	// maybe is either read back too (PreRefresh) or planned as recorded
+	// under -refresh=changed (NotRefreshed). The hook may keep maybe.
+	RefreshesExpected(certain int, maybe []addrs.ObjectAddr)
+	// NotRefreshed is called when a -refresh=changed plan plans the
+	// object at addr as recorded, without reading it back.
+	NotRefreshed(addr addrs.ObjectAddr, lastRefreshed time.Time)
+}
+
 // DataReadHooks, when the plan's Hooks also implement it, observes the data
 // sources read while planning, from several goroutines at once.
 type DataReadHooks interface {

@@ -32,10 +32,15 @@ type Plan struct {
 	// the difference from the previous run's state to the refreshed one
 	// (Update, or Delete when the object is gone), sorted like Changes.
 	Drift []*ResourceInstanceChange
+	// Refresh says which recorded objects the plan read back, and
+	// RefreshMaxAge, under RefreshChanged, how old a last refresh could be
+	// for an object to be planned as recorded.
+	Refresh       RefreshMode
+	RefreshMaxAge time.Duration
 	// Refreshed lists the recorded objects read back from their APIs, and
 	// NotRefreshed those a -refresh=changed plan planned as recorded, both
-	// sorted; filled only when Options.RefreshScope was set.
-	Refreshed    []addrs.ObjectAddr
+	// sorted by address; filled only when the planner's RefreshScope was set.
+	Refreshed    []Refreshed
 	NotRefreshed []NotRefreshed
 	// Outputs holds the planned change of each root output, by name.
 	Outputs map[string]*OutputChange

@@ -23,6 +23,12 @@ import (
 type ImportTarget struct {
 	Addr addrs.AbsResourceInstance
 	ID   string
+	// Identity, when not cty.NilVal, names the object by its resource
+	// identity instead of ID (ID is then only shown).
+	Identity cty.Value
+	// Deposed records the object as a deposed object of Addr, beside any
+	// current one: an extra object, which the next apply destroys.
+	Deposed bool
 }
 
 // ImportOptions configures an import.
@@ -118,25 +124,20 @@ func (p *planner) importTarget(t ImportTarget, hooks plan.ImportHooks) diag.Diag
 		return ds.Append(diag.Errorf("Configuration for import target does not exist",
 			"The configuration for the given import target %s does not exist. All target instances must have an associated configuration to be imported. Before importing this resource, please create its configuration in the root module. For example:\n\n  resource %q %q {\n    # (resource arguments)\n  }", t.Addr, ra.Type, ra.Name))
 	}
-	if d, managed := p.alreadyManaged(t.Addr); managed {
+	if d, managed := p.alreadyManaged(t.Addr); managed && !t.Deposed {
 		return ds.Append(d)
 	}
-	ref := ResolveProvider(m, r)
-	var inst lang.InstanceData
-	if ref.KeyExpr != nil {
-		exp, more := eval.Expand(p.eval.Scope(t.Addr.Module, lang.InstanceData{}), r)
-		if ds = ds.Append(more); ds.HasErrors() {
-			return ds
-		}
-		inst = exp.InstanceData(t.Addr.Resource.Key)
-	}
-	pc, prov, more := p.instanceProvider(ref, t.Addr, inst)
+	pc, prov, more := p.resourceProvider(m, r, t.Addr)
 	if ds = ds.Append(more); ds.HasErrors() || prov == nil {
 		return ds
 	}
 
 	hooks.PreImport(t.Addr, t.ID)
-	resp := prov.ImportResourceState(p.ctx, provider.ImportRequest{TypeName: r.Addr.Type, ID: t.ID})
+	req := provider.ImportRequest{TypeName: r.Addr.Type, ID: t.ID, Identity: t.Identity}
+	if t.Identity != cty.NilVal {
+		req.ID = ""
+	}
+	resp := prov.ImportResourceState(p.ctx, req)
 	if ds = ds.Append(diag.WithAddress(resp.Diagnostics, addrs.ObjectAddr{Instance: t.Addr})); ds.HasErrors() {
 		return ds
 	}
@@ -161,13 +162,28 @@ func (p *planner) importTarget(t ImportTarget, hooks plan.ImportHooks) diag.Diag
 		} else {
 			seen[addr] = 0
 		}
-		if d, managed := p.alreadyManaged(addr); managed {
+		if d, managed := p.alreadyManaged(addr); managed && !t.Deposed {
 			ds = ds.Append(d)
 			continue
 		}
-		ds = ds.Append(p.recordImported(addr, imp, prov, pc, hooks))
+		ds = ds.Append(p.recordImported(addr, t.Deposed, imp, prov, pc, hooks))
 	}
 	return ds
+}
+
+// resourceProvider is the configured provider of instance addr of the
+// resource r of module m.
+func (p *planner) resourceProvider(m *config.Module, r *config.Resource, addr addrs.AbsResourceInstance) (addrs.AbsProviderConfig, provider.Interface, diag.Diagnostics) {
+	ref := ResolveProvider(m, r)
+	var inst lang.InstanceData
+	if ref.KeyExpr != nil {
+		exp, ds := eval.Expand(p.eval.Scope(addr.Module, lang.InstanceData{}), r)
+		if ds.HasErrors() {
+			return addrs.AbsProviderConfig{}, nil, ds
+		}
+		inst = exp.InstanceData(addr.Resource.Key)
+	}
+	return p.instanceProvider(ref, addr, inst)
 }
 
 // alreadyManaged reports the error of importing into an address that has
@@ -180,9 +196,13 @@ func (p *planner) alreadyManaged(addr addrs.AbsResourceInstance) (diag.Diagnosti
 		"rig is already managing a remote object for %s. To import to this address you must first remove the existing object from the state.", addr), true
 }
 
-// recordImported reads an imported object back and records it at addr.
-func (p *planner) recordImported(addr addrs.AbsResourceInstance, imp provider.ImportedObject, prov provider.Interface, pc addrs.AbsProviderConfig, hooks plan.ImportHooks) diag.Diagnostics {
+// recordImported reads an imported object back and records it at addr,
+// as its current object or a new deposed one.
+func (p *planner) recordImported(addr addrs.AbsResourceInstance, deposed bool, imp provider.ImportedObject, prov provider.Interface, pc addrs.AbsProviderConfig, hooks plan.ImportHooks) diag.Diagnostics {
 	oaddr := addrs.ObjectAddr{Instance: addr}
+	if deposed {
+		oaddr.Deposed = state.NewDeposedKey(p.refreshed.Instance(addr))
+	}
 	sch, ds := p.providers.ResourceTypeSchema(p.ctx, pc.Provider, addr.Resource.Resource.Type)
 	if ds.HasErrors() {
 		return diag.WithAddress(ds, oaddr)

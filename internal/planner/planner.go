@@ -116,7 +116,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 		timestamp:   now().UTC(),
 		removed:     removed,
 		ephemerals:  ephemeral.NewSet(),
-		refresh:     newRefreshTracker(opts.RefreshScope),
+		refresh:     newRefreshTracker(opts.RefreshScope, opts.Hooks),
 	}
 	if opts.Mode != plan.DestroyMode {
 		p.checks = checks.NewState(cfg)
@@ -131,6 +131,9 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	}
 	result := &plan.Plan{Mode: opts.Mode, PrevRunState: prior, Outputs: map[string]*plan.OutputChange{}, Timestamp: p.timestamp,
 		Targets: slices.Clone(opts.Targets), Excludes: slices.Clone(opts.Excludes)}
+	if opts.SkipRefresh {
+		result.Refresh = plan.RefreshNone
+	}
 	ds := moveDiags
 	if !ds.HasErrors() {
 		ds = ds.Append(p.run())
@@ -313,6 +316,7 @@ func (p *planner) run() diag.Diagnostics {
 		}
 		return ds.Append(p.planDestroy())
 	}
+	p.expectRefreshes(func(oa addrs.ObjectAddr) bool { return p.sel.plansInstance(oa.Instance) })
 
 	var dmu sync.Mutex
 	var closer *ephemeralCloser
@@ -336,9 +340,12 @@ func (p *planner) run() diag.Diagnostics {
 	if p.ctx.Err() != nil && res.Count(dag.NotRunCancelled) > 0 && !hasCancelled(ds) {
 		ds = ds.Append(errCancelled)
 	}
-	if ds.HasErrors() {
+	if ds.HasErrors() && !onlyProtectionErrors(ds) {
 		return ds
 	}
+	// A replacement a prevent_destroy refuses stops only what depends on
+	// it: the objects no longer configured are planned still, so that the
+	// deletes a recorded protection refuses are all shown.
 	if p.opts.Mode == plan.RefreshOnlyMode {
 		ds = ds.Append(p.refreshOrphans())
 	} else {

@@ -86,3 +86,14 @@ func (p *planner) refusedDiagnostics() diag.Diagnostics {
 	slices.SortStableFunc(out, func(a, b diag.Diagnostic) int { return strings.Compare(a.AddressText(), b.AddressText()) })
 	return out
 }
+
+// onlyProtectionErrors reports whether every error of ds refuses to
+// destroy an object a prevent_destroy protects.
+func onlyProtectionErrors(ds diag.Diagnostics) bool {
+	for _, d := range ds {
+		if d.Severity == diag.Error && d.Summary != plan.ProtectedSummary {
+			return false
+		}
+	}
+	return true
+}

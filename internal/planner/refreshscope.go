@@ -40,20 +40,27 @@ type RefreshScope struct {
 // refreshTracker is the planner's record of what it refreshed and what
 // changed, under its own lock.
 type refreshTracker struct {
-	scope        RefreshScope
+	scope RefreshScope
+	// hooks learn what is expected and what is left as recorded; nil when
+	// the plan's hooks do not listen.
+	hooks        plan.RefreshScopeHooks
 	mu           sync.Mutex
-	refreshed    []addrs.ObjectAddr
+	refreshed    []plan.Refreshed
 	notRefreshed []plan.NotRefreshed
 	// touched holds the resources with a change or drift, as recorded
 	// dependencies name them.
 	touched map[addrs.AbsResource]bool
+	// causes holds, for the objects about to be read back under
+	// -refresh=changed, why they are.
+	causes map[addrs.ObjectAddr]plan.Refreshed
 }
 
-func newRefreshTracker(scope *RefreshScope) *refreshTracker {
+func newRefreshTracker(scope *RefreshScope, hooks plan.RefreshHooks) *refreshTracker {
 	if scope == nil {
 		return nil
 	}
-	t := &refreshTracker{scope: *scope, touched: map[addrs.AbsResource]bool{}}
+	t := &refreshTracker{scope: *scope, touched: map[addrs.AbsResource]bool{}, causes: map[addrs.ObjectAddr]plan.Refreshed{}}
+	t.hooks, _ = hooks.(plan.RefreshScopeHooks)
 	if t.scope.MaxAge <= 0 {
 		t.scope.MaxAge = DefaultRefreshMaxAge
 	}
@@ -63,13 +70,44 @@ func newRefreshTracker(scope *RefreshScope) *refreshTracker {
 	return t
 }
 
+// cause returns why the object at addr is read back when nothing more
+// specific was noted: every object is (without -refresh=changed), or it is
+// one -refresh=changed always reads (deposed, orphaned).
+func (t *refreshTracker) cause(addr addrs.ObjectAddr) plan.Refreshed {
+	r := plan.Refreshed{Addr: addr, Cause: plan.RefreshEvery}
+	if t.scope.Changed {
+		r.Cause = plan.RefreshAlways
+	}
+	if t.scope.LastRefreshed != nil {
+		r.LastRefreshed, _ = t.scope.LastRefreshed(addr)
+	}
+	return r
+}
+
+// noteCause records why the object at addr is about to be read back.
+func (t *refreshTracker) noteCause(why plan.Refreshed) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.causes[why.Addr] = why
+	t.mu.Unlock()
+}
+
 // noteRefreshed records that the object at addr was read back.
 func (t *refreshTracker) noteRefreshed(addr addrs.ObjectAddr) {
 	if t == nil {
 		return
 	}
 	t.mu.Lock()
-	t.refreshed = append(t.refreshed, addr)
+	why, ok := t.causes[addr]
+	delete(t.causes, addr)
+	t.mu.Unlock()
+	if !ok {
+		why = t.cause(addr)
+	}
+	t.mu.Lock()
+	t.refreshed = append(t.refreshed, why)
 	t.mu.Unlock()
 }
 
@@ -84,25 +122,49 @@ func (t *refreshTracker) noteTouched(addr addrs.AbsResourceInstance) {
 	t.mu.Unlock()
 }
 
-// skippable reports whether the current object at addr, of a resource
-// with the given recorded dependencies, may be planned without a refresh,
-// and when it was last refreshed.
-func (t *refreshTracker) skippable(addr addrs.ObjectAddr, obj *state.Object, deps []addrs.AbsResource) (time.Time, bool) {
-	if t == nil || !t.scope.Changed || t.scope.LastRefreshed == nil || obj.Status == state.Tainted {
-		return time.Time{}, false
+// mayKeep reports whether the current object obj at addr may be planned
+// as recorded as far as its status and last refresh time say, and why not
+// when it may not.
+func (t *refreshTracker) mayKeep(addr addrs.ObjectAddr, obj *state.Object) (plan.Refreshed, bool) {
+	if t == nil {
+		return plan.Refreshed{Addr: addr}, false
+	}
+	if !t.scope.Changed || t.scope.LastRefreshed == nil {
+		return plan.Refreshed{Addr: addr, Cause: plan.RefreshEvery, LastRefreshed: t.cause(addr).LastRefreshed}, false
 	}
 	at, ok := t.scope.LastRefreshed(addr)
-	if !ok || t.scope.Now.Sub(at) > t.scope.MaxAge {
-		return time.Time{}, false
+	why := plan.Refreshed{Addr: addr, LastRefreshed: at}
+	switch {
+	case obj.Status == state.Tainted:
+		why.Cause = plan.RefreshTainted
+	case !ok:
+		why.Cause = plan.RefreshTimeUnknown
+	case t.scope.Now.Sub(at) > t.scope.MaxAge:
+		why.Cause = plan.RefreshTooOld
+	default:
+		return why, true
+	}
+	return why, false
+}
+
+// skippable reports whether the current object at addr, of a resource
+// with the given recorded dependencies, may be planned without a refresh:
+// if so why.LastRefreshed is when it was last refreshed, otherwise why
+// says why it is read back.
+func (t *refreshTracker) skippable(addr addrs.ObjectAddr, obj *state.Object, deps []addrs.AbsResource) (why plan.Refreshed, keep bool) {
+	why, keep = t.mayKeep(addr, obj)
+	if !keep {
+		return why, false
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, d := range deps {
 		if t.touched[d] {
-			return time.Time{}, false
+			why.Cause, why.Dependency = plan.RefreshDependencyChanged, d
+			return why, false
 		}
 	}
-	return at, true
+	return why, true
 }
 
 // noteNotRefreshed records that the object at addr was planned as recorded.
@@ -110,6 +172,9 @@ func (t *refreshTracker) noteNotRefreshed(addr addrs.ObjectAddr, at time.Time) {
 	t.mu.Lock()
 	t.notRefreshed = append(t.notRefreshed, plan.NotRefreshed{Addr: addr, LastRefreshed: at})
 	t.mu.Unlock()
+	if t.hooks != nil {
+		t.hooks.NotRefreshed(addr, at)
+	}
 }
 
 // results fills the plan's lists of refreshed and unrefreshed objects, sorted.
@@ -117,7 +182,52 @@ func (t *refreshTracker) results(p *plan.Plan) {
 	if t == nil {
 		return
 	}
-	slices.SortFunc(t.refreshed, func(a, b addrs.ObjectAddr) int { return a.Compare(b) })
+	slices.SortFunc(t.refreshed, func(a, b plan.Refreshed) int { return a.Addr.Compare(b.Addr) })
 	slices.SortFunc(t.notRefreshed, func(a, b plan.NotRefreshed) int { return a.Addr.Compare(b.Addr) })
 	p.Refreshed, p.NotRefreshed = t.refreshed, t.notRefreshed
+	if t.scope.Changed {
+		p.Refresh, p.RefreshMaxAge = plan.RefreshChanged, t.scope.MaxAge
+	}
+}
+
+// expectRefreshes tells the plan's hooks, before the first read, how many
+// recorded objects the plan reads back (plan.RefreshScopeHooks): the
+// objects of managed resources that selected accepts — current ones, and
+// deposed ones unless the plan is refresh-only — and the objects import
+// blocks bring in; those -refresh=changed may plan as recorded are only
+// maybe read.
+func (p *planner) expectRefreshes(selected func(addrs.ObjectAddr) bool) {
+	h, ok := p.opts.Hooks.(plan.RefreshScopeHooks)
+	if !ok || p.opts.SkipRefresh {
+		return
+	}
+	certain := 0
+	var maybe []addrs.ObjectAddr
+	for _, oa := range p.prevRun.Objects() {
+		if oa.Instance.Resource.Resource.Mode != addrs.Managed || !selected(oa) {
+			continue
+		}
+		switch {
+		case oa.Deposed != addrs.NotDeposed:
+			if p.opts.Mode != plan.RefreshOnlyMode {
+				certain++
+			}
+		case p.opts.Mode == plan.NormalMode:
+			if _, keep := p.refresh.mayKeep(oa, p.prevRun.Object(oa)); keep {
+				maybe = append(maybe, oa)
+				continue
+			}
+			certain++
+		default:
+			certain++
+		}
+	}
+	if p.opts.Mode == plan.NormalMode {
+		for addr := range p.imports {
+			if inst := p.prevRun.Instance(addr); (inst == nil || inst.Current == nil) && selected(addrs.ObjectAddr{Instance: addr}) {
+				certain++
+			}
+		}
+	}
+	h.RefreshesExpected(certain, maybe)
 }

@@ -3,6 +3,7 @@ package planner_test
 import (
 	"context"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/provider/providertest"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // TestRefreshChanged: a -refresh=changed plan reads back only the objects
@@ -42,6 +44,9 @@ resource "test_thing" "c" {
 		// times are the last refresh times known; the rest are unknown.
 		times         map[string]time.Time
 		wantRefreshed []string
+		// wantCauses says why each of wantRefreshed was read back, when
+		// not because every object is.
+		wantCauses map[string]string
 		// wantUpdates are the objects planned to change; the rest are no-ops.
 		wantUpdates []string
 	}{
@@ -49,13 +54,16 @@ resource "test_thing" "c" {
 			times: map[string]time.Time{"test_thing.a[0]": recent, "test_thing.a[1]": recent, "test_thing.a[2]": recent, "test_thing.b": recent, "test_thing.c": recent}},
 		{name: "unknown times are refreshed", config: base, changed: true,
 			times:         map[string]time.Time{"test_thing.a[0]": recent, "test_thing.a[2]": recent, "test_thing.c": recent},
-			wantRefreshed: []string{"test_thing.a[1]", "test_thing.b"}},
+			wantRefreshed: []string{"test_thing.a[1]", "test_thing.b"},
+			wantCauses:    map[string]string{"test_thing.a[1]": "time_unknown", "test_thing.b": "time_unknown"}},
 		{name: "older than the default max_age of a day", config: base, changed: true,
 			times:         map[string]time.Time{"test_thing.a[0]": fixedNow.Add(-25 * time.Hour), "test_thing.a[1]": recent, "test_thing.a[2]": recent, "test_thing.b": fixedNow.Add(-23 * time.Hour), "test_thing.c": recent},
-			wantRefreshed: []string{"test_thing.a[0]"}},
+			wantRefreshed: []string{"test_thing.a[0]"},
+			wantCauses:    map[string]string{"test_thing.a[0]": "max_age"}},
 		{name: "older than a max_age set", config: base, changed: true, maxAge: 30 * time.Minute,
 			times:         map[string]time.Time{"test_thing.a[0]": fixedNow.Add(-20 * time.Minute), "test_thing.a[1]": recent, "test_thing.a[2]": recent, "test_thing.b": recent, "test_thing.c": recent},
-			wantRefreshed: []string{"test_thing.a[1]", "test_thing.a[2]", "test_thing.b", "test_thing.c"}},
+			wantRefreshed: []string{"test_thing.a[1]", "test_thing.a[2]", "test_thing.b", "test_thing.c"},
+			wantCauses:    map[string]string{"test_thing.a[1]": "max_age", "test_thing.a[2]": "max_age", "test_thing.b": "max_age", "test_thing.c": "max_age"}},
 		{name: "a changed configuration and what depends on it", changed: true,
 			config: `
 resource "test_thing" "a" {
@@ -74,6 +82,7 @@ resource "test_thing" "c" {
 `,
 			times:         map[string]time.Time{"test_thing.a[0]": recent, "test_thing.a[1]": recent, "test_thing.a[2]": recent, "test_thing.b": recent, "test_thing.c": recent},
 			wantRefreshed: []string{"test_thing.a[1]", "test_thing.b", "test_thing.c"},
+			wantCauses:    map[string]string{"test_thing.a[1]": "would_change", "test_thing.b": "would_change", "test_thing.c": "dependency_changed test_thing.b"},
 			wantUpdates:   []string{"test_thing.a[1]", "test_thing.b"}},
 		{name: "without -refresh=changed everything is refreshed", config: base, changed: false,
 			times:         map[string]time.Time{"test_thing.a[0]": recent, "test_thing.a[1]": recent, "test_thing.a[2]": recent, "test_thing.b": recent, "test_thing.c": recent},
@@ -96,13 +105,41 @@ resource "test_thing" "c" {
 			scope := &planner.RefreshScope{Changed: tt.changed, MaxAge: tt.maxAge, Now: fixedNow,
 				LastRefreshed: func(a addrs.ObjectAddr) (time.Time, bool) { at, ok := times[a]; return at, ok }}
 			reads := live.Reads.Total()
-			p, ds := planner.Make(context.Background(), loadTree(t, map[string]string{"main.tf": tt.config}), prior, set, planner.Options{RefreshScope: scope, Now: func() time.Time { return fixedNow }})
+			hooks := &scopeHooks{}
+			p, ds := planner.Make(context.Background(), loadTree(t, map[string]string{"main.tf": tt.config}), prior, set,
+				planner.Options{RefreshScope: scope, Now: func() time.Time { return fixedNow }, Hooks: hooks})
 			if ds.HasErrors() {
 				t.Fatal(ds.Err())
 			}
 			var refreshed, kept []string
-			for _, a := range p.Refreshed {
-				refreshed = append(refreshed, a.String())
+			for _, r := range p.Refreshed {
+				refreshed = append(refreshed, r.Addr.String())
+				want, ok := tt.wantCauses[r.Addr.String()]
+				if !ok {
+					want = "every_object"
+				}
+				got := r.Cause.String()
+				if r.Dependency != (addrs.AbsResource{}) {
+					got += " " + r.Dependency.String()
+				}
+				if got != want {
+					t.Errorf("%s read back because %s, want %s", r.Addr, got, want)
+				}
+				if at, ok := times[r.Addr]; !r.LastRefreshed.Equal(at) || !ok && !r.LastRefreshed.IsZero() {
+					t.Errorf("%s read back, last refreshed %s, want %s", r.Addr, r.LastRefreshed, at)
+				}
+			}
+			if wantMode := map[bool]plan.RefreshMode{true: plan.RefreshChanged, false: plan.RefreshAll}[tt.changed]; p.Refresh != wantMode {
+				t.Errorf("plan's refresh mode %s, want %s", p.Refresh, wantMode)
+			}
+			// The hooks were told what would be read: the certain
+			// objects, and of the maybe ones those read after all; the
+			// others were reported as left as recorded.
+			if got := hooks.certain + len(hooks.read); got != len(tt.wantRefreshed) {
+				t.Errorf("hooks expected %d certain reads and saw %d undecided objects read, want %d in all", hooks.certain, len(hooks.read), len(tt.wantRefreshed))
+			}
+			if diff := cmp.Diff(len(hooks.maybe)-len(hooks.read), len(hooks.kept)); diff != "" {
+				t.Errorf("undecided objects reported kept (-want +got):\n%s", diff)
 			}
 			for _, n := range p.NotRefreshed {
 				kept = append(kept, n.Addr.String())
@@ -167,3 +204,38 @@ func TestRefreshChangedFindsDrift(t *testing.T) {
 		t.Errorf("drift %d, not refreshed %d; want the deletion found and nothing kept", len(p.Drift), len(p.NotRefreshed))
 	}
 }
+
+// scopeHooks records what a plan tells plan.RefreshScopeHooks: the reads
+// it expects, the undecided objects it reads after all, those it keeps.
+type scopeHooks struct {
+	mu      sync.Mutex
+	certain int
+	maybe   map[addrs.ObjectAddr]bool
+	read    []addrs.ObjectAddr
+	kept    []addrs.ObjectAddr
+}
+
+func (h *scopeHooks) RefreshesExpected(certain int, maybe []addrs.ObjectAddr) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.certain, h.maybe = certain, map[addrs.ObjectAddr]bool{}
+	for _, a := range maybe {
+		h.maybe[a] = true
+	}
+}
+
+func (h *scopeHooks) NotRefreshed(addr addrs.ObjectAddr, _ time.Time) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.kept = append(h.kept, addr)
+}
+
+func (h *scopeHooks) PreRefresh(addr addrs.ObjectAddr, _ cty.Value) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.maybe[addr] {
+		h.read = append(h.read, addr)
+	}
+}
+
+func (h *scopeHooks) PostRefresh(addrs.ObjectAddr, cty.Value) {}

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"sort"
-	"time"
 
 	"github.com/rig-iac/rig/internal/instance"
 	"github.com/rig-iac/rig/internal/plan"
@@ -218,10 +217,12 @@ func (p *planner) planInstanceScoped(cr addrs.ConfigResource, r *config.Resource
 		}
 		req.Prior, req.PriorPrivate, req.PriorIdentity, imported = v, priv, plan.IdentityOf(sch, id), &plan.Importing{ID: t.id, Identity: t.identity}
 	}
-	var keptAt time.Time
+	var keep plan.Refreshed
 	kept := false
 	if obj != nil && mayKeep && !p.opts.SkipRefresh {
-		keptAt, kept = p.refresh.skippable(oaddr, obj, p.rg.resourceDeps[cr])
+		if keep, kept = p.refresh.skippable(oaddr, obj, p.rg.resourceDeps[cr]); !kept {
+			p.refresh.noteCause(keep)
+		}
 	}
 	if obj != nil {
 		v, priv, id, more := p.priorValueRefreshing(prov, sch, oaddr, obj, pc, !p.opts.SkipRefresh && !kept)
@@ -239,9 +240,10 @@ func (p *planner) planInstanceScoped(cr addrs.ConfigResource, r *config.Resource
 		if change == nil || change.Action != plan.NoOp {
 			// The plan would change the object (or failed): plan it again
 			// against what its API says it is now.
+			p.refresh.noteCause(plan.Refreshed{Addr: oaddr, Cause: plan.RefreshWouldChange, LastRefreshed: keep.LastRefreshed})
 			return p.planInstanceScoped(cr, r, sch, prov, pc, addr, inst, false)
 		}
-		p.refresh.noteNotRefreshed(oaddr, keptAt)
+		p.refresh.noteNotRefreshed(oaddr, keep.LastRefreshed)
 	}
 	ds = ds.Append(more)
 	if change == nil {
@@ -413,6 +415,7 @@ func (p *planner) planOrphans() diag.Diagnostics {
 // -exclude, of those destroySelection selects).
 func (p *planner) planDestroy() diag.Diagnostics {
 	selected := destroySelection(p.prevRun, p.opts.Targets, p.opts.Excludes)
+	p.expectRefreshes(func(oa addrs.ObjectAddr) bool { return selected == nil || selected[oa] })
 	w := p.newWork()
 	for _, oa := range p.prevRun.Objects() {
 		if selected != nil && !selected[oa] {

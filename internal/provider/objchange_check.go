@@ -8,6 +8,8 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/rig-iac/rig/internal/marks"
 )
 
 // ValueError is one way a provider's planned or applied object breaks the
@@ -625,37 +627,6 @@ func (c *checker) compatSet(planned, actual cty.Value, path cty.Path, correlates
 	}
 }
 
-// HasMarks reports whether v or any value inside it is marked. It is
-// cty.Value.ContainsMarked without building a path for every value visited,
-// and stops at the first mark.
-func HasMarks(v cty.Value) bool {
-	if v.IsMarked() {
-		return true
-	}
-	if v.IsNull() || !v.IsKnown() {
-		return false
-	}
-	ty := v.Type()
-	switch {
-	case ty.IsObjectType():
-		for name := range ty.AttributeTypes() {
-			if HasMarks(v.GetAttr(name)) {
-				return true
-			}
-		}
-	case ty.IsListType(), ty.IsSetType(), ty.IsTupleType():
-		// Not ElementIterator, which makes a number value for each index.
-		for _, e := range v.AsValueSlice() {
-			if HasMarks(e) {
-				return true
-			}
-		}
-	case ty.IsMapType():
-		for it := v.ElementIterator(); it.Next(); {
-			if _, e := it.Element(); HasMarks(e) {
-				return true
-			}
-		}
-	}
-	return false
-}
+// HasMarks reports whether v or any value inside it is marked
+// (marks.Any).
+func HasMarks(v cty.Value) bool { return marks.Any(v) }

@@ -414,27 +414,3 @@ func TestErrorAt(t *testing.T) {
 		t.Errorf("ErrorAt = %q, want %q", got, want)
 	}
 }
-
-func TestHasMarks(t *testing.T) {
-	s := cty.StringVal("s").Mark("sensitive")
-	tests := []cty.Value{
-		cty.NilVal,
-		cty.StringVal("x"),
-		s,
-		cty.NullVal(cty.String).Mark("sensitive"),
-		cty.UnknownVal(cty.String),
-		cty.ObjectVal(map[string]cty.Value{"a": cty.StringVal("x"), "b": cty.ListVal([]cty.Value{cty.StringVal("y")})}),
-		cty.ObjectVal(map[string]cty.Value{"a": cty.StringVal("x"), "b": cty.ListVal([]cty.Value{s})}),
-		cty.TupleVal([]cty.Value{cty.True, cty.MapVal(map[string]cty.Value{"k": s})}),
-		cty.SetVal([]cty.Value{cty.StringVal("p"), s}),
-		cty.ListVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"deep": cty.TupleVal([]cty.Value{s})})}),
-		cty.ListValEmpty(cty.String).Mark("x"),
-		cty.DynamicVal,
-	}
-	for _, v := range tests {
-		want := v != cty.NilVal && v.ContainsMarked()
-		if got := HasMarks(v); got != want {
-			t.Errorf("HasMarks(%#v) = %v, want %v", v, got, want)
-		}
-	}
-}

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"time"
 
@@ -167,4 +168,14 @@ func plainDiagnostics(ds diag.Diagnostics, sources map[string][]byte) string {
 	var b bytes.Buffer
 	_ = ui.RenderDiagnosticsPlain(&b, ds, sources, ui.RenderOptions{Width: 80})
 	return b.String()
+}
+
+// SaveJUnit writes the JUnit XML of s (WriteJUnit) into the file at path;
+// the error is the file's, nil when the report could not be made.
+func SaveJUnit(path string, s *testrun.SuiteResult, sources map[string][]byte, stopped bool) error {
+	var buf bytes.Buffer
+	if err := WriteJUnit(&buf, s, sources, stopped); err != nil {
+		return nil
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
 }

@@ -28,6 +28,7 @@ func MarshalPlanJSON(p *plan.Plan, schemas SchemaSource, opts JSONOptions) ([]by
 		out.Timestamp = p.Timestamp.UTC().Format(time.RFC3339)
 	}
 	out.Checks = p.Checks.PlanJSON()
+	out.RigRefresh = refreshJSON(p)
 	if len(p.Variables) > 0 {
 		out.Variables = map[string]jsonformat.PlanVariable{}
 		for name, v := range p.Variables {

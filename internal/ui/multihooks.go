@@ -28,6 +28,24 @@ func (hs MultiRefreshHooks) PostRefresh(addr addrs.ObjectAddr, current cty.Value
 	}
 }
 
+// RefreshesExpected implements plan.RefreshScopeHooks.
+func (hs MultiRefreshHooks) RefreshesExpected(certain int, maybe []addrs.ObjectAddr) {
+	for _, h := range hs {
+		if r, ok := h.(plan.RefreshScopeHooks); ok {
+			r.RefreshesExpected(certain, maybe)
+		}
+	}
+}
+
+// NotRefreshed implements plan.RefreshScopeHooks.
+func (hs MultiRefreshHooks) NotRefreshed(addr addrs.ObjectAddr, lastRefreshed time.Time) {
+	for _, h := range hs {
+		if r, ok := h.(plan.RefreshScopeHooks); ok {
+			r.NotRefreshed(addr, lastRefreshed)
+		}
+	}
+}
+
 // PreRead implements plan.DataReadHooks.
 func (hs MultiRefreshHooks) PreRead(addr addrs.AbsResourceInstance) {
 	for _, h := range hs {

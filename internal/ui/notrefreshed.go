@@ -5,12 +5,15 @@ import (
 	"io"
 	"time"
 
+	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/plan"
 )
 
 // NotRefreshedMessage is what a -refresh=changed plan says of the objects
-// it planned as recorded, their last refresh measured from now; "" when it
-// refreshed every object.
+// it planned as recorded, their last refresh measured from now (the
+// plan's timestamp, so that a saved plan says what it said when it was
+// made); "" when it refreshed every object.
 func NotRefreshedMessage(p *plan.Plan, now time.Time) string {
 	oldest, ok := p.OldestNotRefreshed()
 	if !ok {
@@ -37,6 +40,18 @@ func NotRefreshedMessage(p *plan.Plan, now time.Time) string {
 func RenderNotRefreshed(w io.Writer, p *plan.Plan, now time.Time) {
 	if msg := NotRefreshedMessage(p, now); msg != "" {
 		fmt.Fprintf(w, "\n%s\n", msg)
+	}
+}
+
+// NotRefreshed says, before a saved plan is applied, which objects it
+// planned as recorded under -refresh=changed, as the plan said when it was
+// made: a paragraph, and a refresh_skipped message in the line stream.
+func (o *OperationView) NotRefreshed(p *plan.Plan) {
+	if o.JSON != nil {
+		o.JSON.NotRefreshed(p, p.Timestamp)
+	}
+	if o.Human {
+		RenderNotRefreshed(o.Out, p, p.Timestamp)
 	}
 }
 
@@ -71,4 +86,28 @@ func Ago(d time.Duration) string {
 	default:
 		return fmt.Sprintf("%dd%dh", int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour))
 	}
+}
+
+// refreshJSON is the JSON plan's rig_refresh for p: nil when p read back
+// every object it covers and listed none.
+func refreshJSON(p *plan.Plan) *jsonformat.PlanRefresh {
+	if p.Refresh == plan.RefreshAll && len(p.Refreshed) == 0 && len(p.NotRefreshed) == 0 {
+		return nil
+	}
+	out := &jsonformat.PlanRefresh{Mode: p.Refresh.String(), MaxAgeSeconds: int64(p.RefreshMaxAge / time.Second)}
+	for _, r := range p.Refreshed {
+		rj := jsonformat.RefreshedObject{Address: r.Addr.Instance.String(), Deposed: string(r.Addr.Deposed), Cause: r.Cause.String()}
+		if !r.LastRefreshed.IsZero() {
+			rj.LastRefreshed = r.LastRefreshed.UTC().Format(time.RFC3339)
+		}
+		if r.Dependency != (addrs.AbsResource{}) {
+			rj.Dependency = r.Dependency.String()
+		}
+		out.Refreshed = append(out.Refreshed, rj)
+	}
+	for _, n := range p.NotRefreshed {
+		out.NotRefreshed = append(out.NotRefreshed, jsonformat.NotRefreshedObject{Address: n.Addr.Instance.String(),
+			Deposed: string(n.Addr.Deposed), LastRefreshed: n.LastRefreshed.UTC().Format(time.RFC3339)})
+	}
+	return out
 }

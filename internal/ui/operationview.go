@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/diag"
@@ -67,7 +66,7 @@ func (o *OperationView) Diagnostics(ds diag.Diagnostics) {
 // Plan shows a plan, with its order of operations once order is built.
 func (o *OperationView) Plan(p *plan.Plan, schemas ProviderSchemas, order *PendingOrder) {
 	if o.JSON != nil {
-		o.JSON.NotRefreshed(p, time.Now())
+		o.JSON.NotRefreshed(p, p.Timestamp)
 		o.JSON.Plan(p)
 		if g, _ := order.Wait(); g != nil {
 			o.JSON.Order(order.Waves())
@@ -76,7 +75,7 @@ func (o *OperationView) Plan(p *plan.Plan, schemas ProviderSchemas, order *Pendi
 	if !o.Human {
 		return
 	}
-	RenderNotRefreshed(o.Out, p, time.Now())
+	RenderNotRefreshed(o.Out, p, p.Timestamp)
 	_ = RenderPlan(o.Out, p, schemas, o.Options)
 	if g, _ := order.Wait(); g != nil && p.HasChanges() {
 		RenderWaves(o.Out, order.Waves(), o.Options)
@@ -172,5 +171,22 @@ func (o *OperationView) Refreshed(final *state.State) {
 	}
 	if o.Human && len(final.Outputs) > 0 {
 		_ = RenderApplyOutputs(o.Out, final.Outputs, o.Options)
+	}
+}
+
+// Drift reports what rig drift found: each drifted object and attribute
+// and the summary in the line stream, the report for people.
+func (o *OperationView) Drift(p *plan.Plan, report DriftReport) {
+	if o.JSON != nil {
+		for _, c := range p.Drift {
+			o.JSON.ResourceDrift(c)
+			for _, a := range DriftedAttributes(c) {
+				o.JSON.DriftAttribute(c, a)
+			}
+		}
+		o.JSON.DriftSummary(report)
+	}
+	if o.Human {
+		RenderDrift(o.Out, report, o.Options)
 	}
 }

@@ -10,21 +10,24 @@ import (
 // shown with the plan, built on another goroutine while the plan is
 // rendered, which only reads the plan too.
 type PendingOrder struct {
-	done  chan struct{}
-	g     *apply.Graph
-	ds    diag.Diagnostics
-	waves [][]OrderStep
+	done     chan struct{}
+	prepared *apply.Prepared
+	g        *apply.Graph
+	ds       diag.Diagnostics
+	waves    [][]OrderStep
 }
 
-// StartOrder starts building p's operation graph (apply.OrderWith) and
-// its order of operations, naming the provisioners of opts.Config that
-// run with each operation.
+// StartOrder starts preparing p's apply (apply.Prepare with opts.Config
+// and opts.DeposedKeys, which builds its operation graph) and its order
+// of operations, naming the provisioners of opts.Config that run with
+// each operation.
 func StartOrder(p *plan.Plan, opts apply.OrderOptions) *PendingOrder {
 	o := &PendingOrder{done: make(chan struct{})}
 	go func() {
 		defer close(o.done)
-		o.g, o.ds = apply.OrderWith(p, opts)
-		if o.g != nil {
+		o.prepared, o.ds = apply.Prepare(opts.Config, p, apply.PrepareOptions{DeposedKeys: opts.DeposedKeys})
+		if o.prepared != nil {
+			o.g = o.prepared.Graph()
 			o.waves = OrderWaves(o.g, func(op apply.Op) []string {
 				return apply.ProvisionerTypes(opts.Config, p, op, o.g.Changes[op])
 			})
@@ -41,7 +44,7 @@ func NoOrder() *PendingOrder {
 	return o
 }
 
-// Wait returns the graph and apply.OrderWith's diagnostics once built;
+// Wait returns the graph and apply.Prepare's diagnostics once built;
 // the graph is nil when there is none.
 func (o *PendingOrder) Wait() (*apply.Graph, diag.Diagnostics) {
 	<-o.done
@@ -53,4 +56,11 @@ func (o *PendingOrder) Wait() (*apply.Graph, diag.Diagnostics) {
 func (o *PendingOrder) Waves() [][]OrderStep {
 	<-o.done
 	return o.waves
+}
+
+// Prepared returns the plan ready to apply once built (the apply then
+// walks the graph shown); nil when the plan cannot be ordered.
+func (o *PendingOrder) Prepared() *apply.Prepared {
+	<-o.done
+	return o.prepared
 }

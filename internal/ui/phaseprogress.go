@@ -31,9 +31,14 @@ var phaseVerbs = map[string]string{PhaseRefresh: "refreshing", PhasePlan: "plann
 // PhaseProgress reports, while a long phase runs, how far it has come:
 // every Interval a line "Still refreshing... 2,310/5,000 (41s)" to the
 // human output and a "progress" message to the JSON stream. It counts
-// what the plan's refresh hooks and the apply's hooks report; a refresh
-// whose objects are all read becomes the planning phase. The zero value
-// is not usable: see NewPhaseProgress. A nil *PhaseProgress does nothing.
+// what the plan's refresh hooks and the apply's hooks report. A plan's
+// refresh phase starts when the planner says how many objects it reads
+// back (RefreshesExpected), counts only those — under -refresh=changed,
+// those it certainly reads and those it decides to read, never the ones
+// it plans as recorded — and becomes the planning phase when they are
+// all read; while every object known to be read is read but some are
+// undecided, it reports planning. The zero value is not usable: see NewPhaseProgress. A nil
+// *PhaseProgress does nothing.
 type PhaseProgress struct {
 	human io.Writer
 	opts  RenderOptions
@@ -51,6 +56,10 @@ type PhaseProgress struct {
 	stop        chan struct{}
 	finished    chan struct{}
 	onlyRefresh bool
+	// maybe holds the objects a -refresh=changed plan has yet to decide
+	// to read back or plan as recorded; the refresh phase lasts until it
+	// is empty.
+	maybe map[addrs.ObjectAddr]bool
 }
 
 // NewPhaseProgress returns a reporter writing to human (nil: no lines) and
@@ -71,7 +80,7 @@ func (p *PhaseProgress) Begin(phase string, total int, refreshOnly bool) (end fu
 		return func() {}
 	}
 	p.mu.Lock()
-	p.phase, p.done, p.total, p.start, p.onlyRefresh = phase, 0, total, p.Now(), refreshOnly
+	p.phase, p.done, p.total, p.start, p.onlyRefresh, p.maybe = phase, 0, total, p.Now(), refreshOnly, nil
 	if phase == PhaseRefresh && total == 0 && !refreshOnly {
 		p.phase = PhasePlan
 	}
@@ -115,8 +124,51 @@ func (p *PhaseProgress) step(phase string) {
 		return
 	}
 	p.done++
-	if phase == PhaseRefresh && p.total > 0 && p.done >= p.total && !p.onlyRefresh {
+	if phase == PhaseRefresh {
+		// A read the planner did not announce (none is expected) still
+		// never counts past the total.
+		p.total = max(p.total, p.done)
+		p.refreshOver()
+	}
+}
+
+// refreshOver moves a plan on from refreshing to planning once every
+// object it reads back is read and none is left undecided. The caller
+// holds p.mu.
+func (p *PhaseProgress) refreshOver() {
+	if p.phase == PhaseRefresh && p.done >= p.total && len(p.maybe) == 0 && !p.onlyRefresh {
 		p.phase, p.done, p.total = PhasePlan, 0, 0
+	}
+}
+
+// RefreshesExpected starts a plan's refresh phase (plan.RefreshScopeHooks):
+// certain objects are read back, and each of maybe is counted once the
+// plan reads it back.
+func (p *PhaseProgress) RefreshesExpected(certain int, maybe []addrs.ObjectAddr) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.phase, p.done, p.total = PhaseRefresh, 0, certain
+	p.maybe = make(map[addrs.ObjectAddr]bool, len(maybe))
+	for _, a := range maybe {
+		p.maybe[a] = true
+	}
+	p.refreshOver()
+}
+
+// NotRefreshed notes that the plan leaves an object it might have read
+// as recorded (plan.RefreshScopeHooks): it is not counted.
+func (p *PhaseProgress) NotRefreshed(addr addrs.ObjectAddr, _ time.Time) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.maybe[addr] {
+		delete(p.maybe, addr)
+		p.refreshOver()
 	}
 }
 
@@ -124,6 +176,11 @@ func (p *PhaseProgress) step(phase string) {
 func (p *PhaseProgress) report() {
 	p.mu.Lock()
 	phase, done, total, elapsed := p.phase, p.done, p.total, p.Now().Sub(p.start).Round(time.Second)
+	if phase == PhaseRefresh && done >= total && !p.onlyRefresh {
+		// Every object known to be read back is read (or none is yet):
+		// the plan is planning objects it may leave as recorded.
+		phase, total = PhasePlan, 0
+	}
 	p.mu.Unlock()
 	counts := ""
 	if total > 0 {
@@ -151,8 +208,21 @@ func thousands(n int) string {
 	return s
 }
 
-// PreRefresh does nothing: reads are counted when they end.
-func (p *PhaseProgress) PreRefresh(addrs.ObjectAddr, cty.Value) {}
+// PreRefresh counts in the total an object the plan had yet to decide to
+// read back; reads are counted done when they end.
+func (p *PhaseProgress) PreRefresh(addr addrs.ObjectAddr, _ cty.Value) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.maybe[addr] {
+		delete(p.maybe, addr)
+		if p.phase == PhaseRefresh {
+			p.total++
+		}
+	}
+}
 
 // PostRefresh counts a recorded object read.
 func (p *PhaseProgress) PostRefresh(addrs.ObjectAddr, cty.Value) { p.step(PhaseRefresh) }

@@ -111,3 +111,74 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+// TestPhaseProgressCountsOnlyWhatIsRead: a plan's refresh phase counts the
+// objects the planner reads back — those it is sure to read and those
+// -refresh=changed decides to read — never those it plans as recorded,
+// and it lasts until every undecided object is decided.
+func TestPhaseProgressCountsOnlyWhatIsRead(t *testing.T) {
+	var human lockedBuffer
+	p := NewPhaseProgress(&human, RenderOptions{}, nil)
+	ticks := make(chan time.Time)
+	p.Ticks = ticks
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var clock sync.Mutex
+	p.Now = func() time.Time { clock.Lock(); defer clock.Unlock(); return now }
+	tick := func() {
+		clock.Lock()
+		now = now.Add(10 * time.Second)
+		at := now
+		clock.Unlock()
+		lines := strings.Count(human.String(), "\n")
+		ticks <- at
+		// Wait for the report, so that it sees the counts as they are now.
+		for strings.Count(human.String(), "\n") == lines {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	obj := func(key int) addrs.ObjectAddr {
+		return addrs.ObjectAddr{Instance: addrs.AbsResourceInstance{Resource: addrs.ResourceInstance{
+			Resource: addrs.Resource{Mode: addrs.Managed, Type: "test_thing", Name: "x"}, Key: addrs.IntKey(key)}}}
+	}
+
+	end := p.Begin(PhasePlan, 0, false)
+	tick() // providers starting: nothing announced yet
+	// 2 objects are read for sure (times unknown); 3 more may be.
+	p.RefreshesExpected(2, []addrs.ObjectAddr{obj(2), obj(3), obj(4)})
+	tick()
+	p.NotRefreshed(obj(2), now)
+	p.PreRefresh(obj(3), cty.NilVal) // its configuration changed: read after all
+	p.PostRefresh(obj(0), cty.NilVal)
+	p.PostRefresh(obj(1), cty.NilVal)
+	tick()
+	p.PostRefresh(obj(3), cty.NilVal)
+	tick() // all 3 read, obj(4) undecided: planning meanwhile
+	p.NotRefreshed(obj(4), now)
+	tick()
+	end()
+
+	// Under -refresh=changed with every time recent, nothing is read
+	// unless the plan decides so.
+	end = p.Begin(PhasePlan, 0, false)
+	p.RefreshesExpected(0, []addrs.ObjectAddr{obj(0), obj(1)})
+	tick()
+	p.PreRefresh(obj(1), cty.NilVal)
+	tick()
+	p.NotRefreshed(obj(0), now)
+	p.PostRefresh(obj(1), cty.NilVal)
+	tick()
+	end()
+
+	want := `Still planning... (10s)
+Still refreshing... 0/2 (20s)
+Still refreshing... 2/3 (30s)
+Still planning... (40s)
+Still planning... (50s)
+Still planning... (10s)
+Still refreshing... 0/1 (20s)
+Still planning... (30s)
+`
+	if got := human.String(); got != want {
+		t.Errorf("human output:\n%s\nwant:\n%s", got, want)
+	}
+}

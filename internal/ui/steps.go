@@ -199,7 +199,7 @@ func DescribeOp(g *apply.Graph, op apply.Op) string { return describeOp(g, op) }
 func describeOp(g *apply.Graph, op apply.Op) string {
 	if op.IsBarrier() {
 		verb := "create"
-		if strings.HasPrefix(string(op.Deposed), "delete") {
+		if op.Barrier.Deletes() {
 			verb = "destroy"
 		}
 		return verb + " " + op.Addr.ContainingResource().String() + "[*]"

@@ -16,9 +16,9 @@ import (
 
 // RecordedApplyOptions say how to apply a plan and what to record of it.
 type RecordedApplyOptions struct {
-	// Graph is the plan's operation graph when already built; nil builds
-	// it.
-	Graph *apply.Graph
+	// Prepared is the plan ready to apply (apply.Prepare of p) when
+	// already built, while the plan was shown; nil prepares it.
+	Prepared *apply.Prepared
 	// Observe returns the hooks that observe each operation: the
 	// caller's with those given, which record the log and the timeline
 	// (as one value, so that the apply sees every hook interface the
@@ -54,12 +54,13 @@ type AppliedRun struct {
 	Note   string
 }
 
-// ApplyRecorded applies p (Apply) and records what the working directory
-// keeps of it: each create's intent before its provider is asked, when
-// rig.hcl asks for them; the timeline of the operations that ran; the
-// final state (Persist) and, once it is persisted, the refresh times. The
-// diagnostics leave out the deprecation warnings the plan reported
-// already.
+// ApplyRecorded applies p (Apply, which takes ownership of p and the
+// session's configuration: afterwards p's addresses and actions are all
+// that may be read of it) and records what the working directory keeps
+// of it: each create's intent before its provider is asked, when rig.hcl
+// asks for them; the timeline of the operations that ran; the final state
+// (Persist) and, once it is persisted, the refresh times. The diagnostics
+// leave out the deprecation warnings the plan reported already.
 func (s *Session) ApplyRecorded(ctx context.Context, p *plan.Plan, opts RecordedApplyOptions) (AppliedRun, diag.Diagnostics) {
 	var run AppliedRun
 	applied := func() {}
@@ -67,6 +68,13 @@ func (s *Session) ApplyRecorded(ctx context.Context, p *plan.Plan, opts Recorded
 		applied = sync.OnceFunc(opts.Applied)
 	}
 	defer applied()
+	prepared := opts.Prepared
+	if prepared == nil {
+		var ds diag.Diagnostics
+		if prepared, ds = apply.Prepare(s.Config, p, apply.PrepareOptions{}); ds.HasErrors() {
+			return run, ds
+		}
+	}
 	intents, err := s.Dir.OpenIntents(s.Safeguards.RecordCreateIntents, opts.Carried)
 	if err != nil {
 		return run, diag.Diagnostics{diag.Errorf("Failed to record the creates' intents", "%s", err)}
@@ -75,30 +83,19 @@ func (s *Session) ApplyRecorded(ctx context.Context, p *plan.Plan, opts Recorded
 	if intents != nil {
 		intentLog = intents
 	}
-	g := opts.Graph
-	if g == nil {
-		// The timeline needs the graph; Apply reports its errors.
-		if built, ds := apply.Order(p); !ds.HasErrors() {
-			g = built
-		}
-	}
+	g := prepared.Graph()
 	var recorders []apply.Hooks
 	if lh := s.Dir.LogHooks(); lh != nil {
 		recorders = append(recorders, lh)
 	}
-	var rec *timeline.Recorder
-	if g != nil {
-		rec = s.NewTimelineRecorder(g, opts.Destroy)
-		recorders = append(recorders, rec)
-	}
-	final, ds := s.Apply(ctx, p, ApplyOptions{Graph: g, Hooks: opts.Observe(recorders...), Intents: intentLog})
+	rec := s.NewTimelineRecorder(g, opts.Destroy)
+	recorders = append(recorders, rec)
+	final, ds := s.Apply(ctx, prepared, ApplyOptions{Hooks: opts.Observe(recorders...), Intents: intentLog})
 	applied()
 	run.Final = final
-	if rec != nil {
-		var more diag.Diagnostics
-		run.Note, run.Record, more = s.KeepTimeline(rec, g, opts.Timeline, ds)
-		ds = ds.Append(more)
-	}
+	var more diag.Diagnostics
+	run.Note, run.Record, more = s.KeepTimeline(rec, g, opts.Timeline, ds)
+	ds = ds.Append(more)
 	// A final write covers anything not yet persisted (it is skipped when
 	// nothing changed); errored.tfstate keeps what the backend refuses.
 	persisted := s.Persist(final, opts.Out)

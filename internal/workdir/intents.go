@@ -3,6 +3,7 @@ package workdir
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/planner"
 )
 
 // IntentsPath is where applies record each create's intent before its
@@ -173,4 +175,50 @@ func (d *Dir) CloseIntents(l *IntentFile, completed bool) {
 	if completed {
 		os.Remove(d.IntentsPath())
 	}
+}
+
+// KeepCutOffCreates rewrites the intents file to hold only the creates in
+// left, those a recovery did not resolve (imported, or confirmed absent);
+// with none left it removes the file.
+func (d *Dir) KeepCutOffCreates(left []apply.Intent) error {
+	if len(left) == 0 {
+		if err := os.Remove(d.IntentsPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	l, err := d.OpenIntents(true, left)
+	if err != nil {
+		return fmt.Errorf("rewriting %s: %w", d.IntentsPath(), err)
+	}
+	d.CloseIntents(l, false)
+	return nil
+}
+
+// FindCutOffCreates searches, with the providers of the session, for the
+// objects the creates in ins may have made (planner.FindCutOffCreates):
+// one search per address, however many of its creates were cut off. A
+// create whose address no longer parses is not searched.
+func (s *Session) FindCutOffCreates(ctx context.Context, ins []apply.Intent) ([]planner.CutOffFinding, diag.Diagnostics) {
+	creates := make([]planner.CutOffCreate, 0, len(ins))
+	at := map[string]int{}
+	var ds diag.Diagnostics
+	for _, in := range ins {
+		if i, ok := at[in.Address]; ok {
+			creates[i].Count++
+			creates[i].Values = in.Values
+			continue
+		}
+		addr, err := addrs.ParseAbsResourceInstanceStr(in.Address)
+		if err != nil {
+			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Invalid address of a cut-off create",
+				Detail: fmt.Sprintf("The intents file records a create at %q, which is not a resource instance address (%s): it is not searched for.", in.Address, err)})
+			continue
+		}
+		at[in.Address] = len(creates)
+		creates = append(creates, planner.CutOffCreate{Addr: addr, Values: in.Values, Count: 1})
+	}
+	found, more := planner.FindCutOffCreates(ctx, s.Config, s.State, s.Providers, creates,
+		planner.Options{Variables: s.Variables, Env: s.Env, Dependencies: s.Dependencies})
+	return found, ds.Append(more)
 }

@@ -145,9 +145,6 @@ func (s *Session) UseSavedPlan(pf *planfile.File, path string) diag.Diagnostics 
 
 // ApplyOptions say how to apply a plan.
 type ApplyOptions struct {
-	// Graph is the plan's operation graph when already built; nil builds
-	// it.
-	Graph *apply.Graph
 	// Hooks observe each operation.
 	Hooks apply.Hooks
 	// Intents, when not nil, records each create's intent before its
@@ -155,15 +152,16 @@ type ApplyOptions struct {
 	Intents apply.IntentLog
 }
 
-// Apply applies p with the session's providers and settings, persisting
-// the state after each batch of operations, and returns the final state,
-// which Persist writes. The plan and the configuration are the apply's:
-// it releases what it applied as it goes.
-func (s *Session) Apply(ctx context.Context, p *plan.Plan, opts ApplyOptions) (*state.State, diag.Diagnostics) {
-	return apply.Apply(ctx, s.Config, p, s.Providers, apply.Options{
+// Apply executes the prepared plan pr (apply.Prepare of a plan of the
+// session's configuration) with the session's providers and settings,
+// persisting the state after each batch of operations, and returns the
+// final state, which Persist writes. The plan and the configuration become
+// the apply's (apply.Prepared.Execute): it releases what it applied as it
+// goes.
+func (s *Session) Apply(ctx context.Context, pr *apply.Prepared, opts ApplyOptions) (*state.State, diag.Diagnostics) {
+	return pr.Execute(ctx, s.Providers, apply.Options{
 		Parallelism: s.Parallelism, Limits: s.Limits, Hooks: opts.Hooks, StateWriter: s.stateWriter(), Env: s.Env,
-		Graph: opts.Graph, ReleaseApplied: true, SpliceDependencies: s.Dependencies == plan.ReducedDependencies,
-		Provisioners: Provisioners(), Intents: opts.Intents,
+		SpliceDependencies: s.Dependencies == plan.ReducedDependencies, Provisioners: Provisioners(), Intents: opts.Intents,
 	})
 }
 

@@ -76,8 +76,8 @@ func (t *RefreshTracking) Record(p *plan.Plan, s *state.State, applied bool) err
 	}
 	now := time.Now()
 	refreshed := make(map[addrs.ObjectAddr]bool, len(p.Refreshed))
-	for _, a := range p.Refreshed {
-		refreshed[a] = true
+	for _, r := range p.Refreshed {
+		refreshed[r.Addr] = true
 	}
 	if !applied {
 		for _, d := range p.Drift {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/command/commandtest"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/state/statefile"
@@ -46,7 +47,11 @@ output "name" {
 	if ds.HasErrors() {
 		t.Fatal(ds.Err())
 	}
-	final, ds := sess.Apply(ctx, p, ApplyOptions{})
+	prepared, ds := apply.Prepare(sess.Config, p, apply.PrepareOptions{})
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	final, ds := sess.Apply(ctx, prepared, ApplyOptions{})
 	if ds.HasErrors() {
 		t.Fatal(ds.Err())
 	}

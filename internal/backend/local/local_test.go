@@ -3,6 +3,8 @@ package local
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,6 +52,8 @@ func TestWriteAndBackup(t *testing.T) {
 		{name: "prior state is backed up once", prior: ptr("old"), writes: []string{"a", "b", "c"}, wantBackup: ptr("old")},
 		{name: "empty prior file is no state", prior: ptr(""), writes: []string{"a"}},
 		{name: "white space prior file is no state", prior: ptr(" \n\t\n"), writes: []string{"a"}},
+		{name: "white space before the content is kept", prior: ptr(strings.Repeat(" \n", 40<<10) + "{}"), writes: []string{"a"},
+			wantBackup: ptr(strings.Repeat(" \n", 40<<10) + "{}")},
 		{name: "backup disabled", opts: Options{BackupPath: "-"}, prior: ptr("old"), writes: []string{"a"}},
 		{name: "backup elsewhere", opts: Options{BackupPath: "backups/state.bak"}, prior: ptr("old"), writes: []string{"a"},
 			backupAt: "backups/state.bak", wantBackup: ptr("old")},
@@ -94,6 +98,49 @@ func TestWriteAndBackup(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestWriteFrom: a snapshot written as it is encoded replaces the state
+// file only when the encoding succeeds and keeps it; otherwise the file
+// is left as it was, with no temporary file behind.
+func TestWriteFrom(t *testing.T) {
+	boom := errors.New("boom")
+	tests := []struct {
+		name      string
+		keep      bool
+		err       error
+		want      string
+		wantSaved bool
+	}{
+		{name: "kept", keep: true, want: "new", wantSaved: true},
+		{name: "not kept", keep: false, want: "old"},
+		{name: "failed", keep: true, err: boom, want: "old"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			s := openStore(t, New(dir, Options{}), backend.DefaultWorkspace)
+			ctx := context.Background()
+			if err := s.Write(ctx, []byte("old")); err != nil {
+				t.Fatal(err)
+			}
+			saved, err := s.WriteFrom(ctx, func(w io.Writer) (bool, error) {
+				if _, err := io.WriteString(w, "new"); err != nil {
+					return false, err
+				}
+				return tt.keep, tt.err
+			})
+			if saved != tt.wantSaved || !errors.Is(err, tt.err) {
+				t.Errorf("WriteFrom = %v, %v; want %v, %v", saved, err, tt.wantSaved, tt.err)
+			}
+			if got, _ := os.ReadFile(filepath.Join(dir, "terraform.tfstate")); string(got) != tt.want {
+				t.Errorf("state file %q, want %q", got, tt.want)
+			}
+			if l := leftovers(t, dir); len(l) > 0 {
+				t.Errorf("temporary files left: %q", l)
+			}
+		})
+	}
+}
 
 // TestBackupIsPreviousRun checks that each run's first write backs up the
 // state the previous run left.

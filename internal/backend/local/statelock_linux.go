@@ -58,17 +58,21 @@ func ofdLock(f *os.File) error {
 // writeState replaces the state file with data (writeFileAtomic); while
 // the state lock is held, the new file is locked before it takes the
 // path, and the old one let go after.
-func (s *Store) writeState(data []byte) error {
+func (s *Store) writeState(encode func(io.Writer) (bool, error)) (bool, error) {
 	if s.state.f == nil {
-		return writeFileAtomic(s.path, data)
+		f, err := replaceFile(s.path, encode, nil)
+		if err != nil {
+			return false, err
+		}
+		return f != nil, closeFile(f)
 	}
-	f, err := writeFileAtomicKeep(s.path, data, ofdLock)
-	if err != nil {
-		return err
+	f, err := replaceFile(s.path, encode, ofdLock)
+	if err != nil || f == nil {
+		return false, err
 	}
 	old := s.state.f
 	s.state = stateLock{f: f}
-	return old.Close()
+	return true, old.Close()
 }
 
 // unlockStateFile lets go of the state lock; a state file the lock

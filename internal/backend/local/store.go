@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,7 +13,10 @@ import (
 	"github.com/rig-iac/rig/internal/backend"
 )
 
-var _ backend.Store = (*Store)(nil)
+var (
+	_ backend.Store        = (*Store)(nil)
+	_ backend.StreamWriter = (*Store)(nil)
+)
 
 // Store is one workspace's state file. A Store value is used by one
 // goroutine at a time.
@@ -52,30 +56,51 @@ func (s *Store) Read(ctx context.Context) ([]byte, error) {
 // too) to the backup path, so that the backup is the state as it was
 // before this run.
 func (s *Store) Write(ctx context.Context, data []byte) error {
+	_, err := s.WriteFrom(ctx, func(w io.Writer) (bool, error) {
+		_, err := w.Write(data)
+		return true, err
+	})
+	return err
+}
+
+// WriteFrom implements backend.StreamWriter: the snapshot encode writes
+// goes straight to the new file, which replaces the old one only when
+// encode keeps it.
+func (s *Store) WriteFrom(ctx context.Context, encode func(io.Writer) (bool, error)) (bool, error) {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("writing state %s: %w", s.path, err)
+		return false, fmt.Errorf("writing state %s: %w", s.path, err)
 	}
 	target := s.writePath()
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return fmt.Errorf("writing state %s: %w", target, err)
+		return false, fmt.Errorf("writing state %s: %w", target, err)
 	}
 	if !s.backedUp {
 		if err := s.backup(); err != nil {
-			return fmt.Errorf("writing state backup %s: %w", s.backupPath, err)
+			return false, fmt.Errorf("writing state backup %s: %w", s.backupPath, err)
 		}
 		s.backedUp = true
 	}
 	if s.outPath != "" {
 		// Another file than the one read, and so than the one locked.
-		if err := writeFileAtomic(s.outPath, data); err != nil {
-			return fmt.Errorf("writing state %s: %w", s.outPath, err)
+		f, err := replaceFile(s.outPath, encode, nil)
+		if err != nil {
+			return false, fmt.Errorf("writing state %s: %w", s.outPath, err)
 		}
+		return f != nil, closeFile(f)
+	}
+	kept, err := s.writeState(encode)
+	if err != nil {
+		return false, fmt.Errorf("writing state %s: %w", s.path, err)
+	}
+	return kept, nil
+}
+
+// closeFile closes f unless it is nil.
+func closeFile(f *os.File) error {
+	if f == nil {
 		return nil
 	}
-	if err := s.writeState(data); err != nil {
-		return fmt.Errorf("writing state %s: %w", s.path, err)
-	}
-	return nil
+	return f.Close()
 }
 
 // writePath is the file the state is written to: the one it is read from,
@@ -91,36 +116,73 @@ func (s *Store) backup() error {
 	if s.backupPath == "" {
 		return nil
 	}
-	old, err := os.ReadFile(s.writePath())
-	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(bytes.TrimSpace(old)) == 0) {
+	old, err := os.Open(s.writePath())
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
+	defer old.Close()
+	// A file of white space only is no state to keep.
+	if blank, err := onlySpace(old); err != nil || blank {
+		return err
+	}
 	if err := os.MkdirAll(filepath.Dir(s.backupPath), 0o755); err != nil {
 		return err
 	}
-	return writeFileAtomic(s.backupPath, old)
-}
-
-// writeFileAtomic replaces path with data so that a reader or a crash sees
-// the old or the new content, never a mixture: a temporary file in the
-// same directory, written and fsync'd, renamed over path, then the
-// directory fsync'd so that the rename itself is durable. The file's mode
-// is privateMode's.
-func writeFileAtomic(path string, data []byte) error {
-	f, err := writeFileAtomicKeep(path, data, nil)
+	f, err := replaceFile(s.backupPath, func(w io.Writer) (bool, error) {
+		if _, err := old.Seek(0, io.SeekStart); err != nil {
+			return false, err
+		}
+		_, err := io.Copy(w, old)
+		return true, err
+	}, nil)
 	if err != nil {
 		return err
 	}
 	return f.Close()
 }
 
-// writeFileAtomicKeep is writeFileAtomic returning the new file still
-// open; before the rename, lock (if not nil) is called on it, and its
-// error stops the replacement.
-func writeFileAtomicKeep(path string, data []byte, lock func(*os.File) error) (_ *os.File, err error) {
+// onlySpace reports whether what r holds is white space only.
+func onlySpace(r io.Reader) (bool, error) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(buf)
+		if len(bytes.TrimSpace(buf[:n])) > 0 {
+			return false, nil
+		}
+		if errors.Is(err, io.EOF) {
+			return true, nil
+		}
+		if err != nil {
+			return false, err
+		}
+	}
+}
+
+// writeFileAtomic replaces path with data so that a reader or a crash sees
+// the old or the new content, never a mixture (see replaceFile).
+func writeFileAtomic(path string, data []byte) error {
+	f, err := replaceFile(path, func(w io.Writer) (bool, error) {
+		_, err := w.Write(data)
+		return true, err
+	}, nil)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// replaceFile replaces path with what encode writes so that a reader or a
+// crash sees the old or the new content, never a mixture: a temporary
+// file in the same directory, written and fsync'd, renamed over path,
+// then the directory fsync'd so that the rename itself is durable. The
+// file's mode is privateMode's. It returns the new file still open;
+// before the rename, lock (if not nil) is called on it, and its error
+// stops the replacement. When encode does not keep what it wrote, path is
+// left as it was and the file returned is nil.
+func replaceFile(path string, encode func(io.Writer) (bool, error), lock func(*os.File) error) (_ *os.File, err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -131,13 +193,14 @@ func writeFileAtomicKeep(path string, data []byte, lock func(*os.File) error) (_
 		return nil, err
 	}
 	tmp := f.Name()
+	keep := false
 	defer func() {
-		if err != nil {
+		if err != nil || !keep {
 			f.Close()
 			os.Remove(tmp)
 		}
 	}()
-	if _, err := f.Write(data); err != nil {
+	if keep, err = encode(f); err != nil || !keep {
 		return nil, err
 	}
 	if err := f.Chmod(mode); err != nil {

@@ -34,14 +34,15 @@ import (
 //   - a following plan has no changes (-detailed-exitcode exits 0);
 //   - no phantom: every object in the state exists in the world, with the
 //     content the state records;
-//   - no leak: every object in the world is in the state, except objects
-//     whose create was under way when rig was killed (created during the
-//     killed run, never reported complete by it: the provider made them but
-//     rig never learned their id, which no engine can know). There can be
-//     at most -parallelism of those; each must be listed by the plan after
-//     the kill among the "Creates cut off by a crash", with the content it
-//     was planned with (rig.hcl's record_create_intents); the test counts
-//     and removes them.
+//   - no leak: every object in the world is in the state. Objects whose
+//     create was under way when rig was killed (created during the killed
+//     run, never reported complete by it: the provider made them but rig
+//     never learned their id) are listed by the plan after the kill among
+//     the "Creates cut off by a crash", with the content they were planned
+//     with (rig.hcl's record_create_intents), and `rig recover` finds them
+//     through the provider's list and imports them (recoverCutOff); every
+//     object it imports must be one of those, and there can be no more of
+//     them than creates the kill interrupted.
 //
 // The create_before_destroy replacements pass a health gate (rig.hcl), in
 // batches, so kills also land while new objects wait at their gate.
@@ -172,7 +173,7 @@ func killAtRandomMoments(t *testing.T, backendBlock string, defaultIterations in
 		}
 		strays += s
 	}
-	t.Logf("%d iterations, rig killed in %d, %d objects orphaned by creates under way at a kill", iterations, killed, strays)
+	t.Logf("%d iterations, rig killed in %d, %d objects orphaned by creates under way at a kill, all recovered", iterations, killed, strays)
 	if killed == 0 {
 		t.Fatal("no apply was killed: the test checked nothing")
 	}
@@ -337,9 +338,10 @@ func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) 
 	}
 
 	// Recover: plan (which folds the journal in, and lists the creates
-	// the kill cut off), apply, plan again.
+	// the kill cut off), rig recover, apply, plan again.
 	recovery := e.mustRun(append([]string{"plan", "-no-color", "-input=false"}, mode...)...)
 	cutOff := recovery.Stdout + recovery.Stderr
+	recovered := e.recoverCutOff(what)
 	e.mustRun(append([]string{"apply", "-auto-approve", "-no-color", "-input=false"}, mode...)...)
 	if r := e.run(append([]string{"plan", "-detailed-exitcode", "-no-color", "-input=false"}, mode...)...); r.Code != 0 {
 		t.Fatalf("%s: the plan after recovery did not converge: exit %d\n%s%s", what, r.Code, r.Stdout, r.Stderr)
@@ -356,15 +358,20 @@ func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) 
 			t.Errorf("%s: test_file %s has content %q in the world, %q in the state", what, id, got, content)
 		}
 	}
-	var orphans []string
 	for id := range world {
-		if _, ok := inState[id]; ok {
-			continue
+		if _, ok := inState[id]; !ok {
+			_, old := before[id]
+			_, byKilled := madeByKilled[id]
+			t.Errorf("%s: leaked: test_file %s is in the world but not in the state after rig recover (existed before: %v, created by a killed run: %v, reported complete: %v)",
+				what, id, old, byKilled && !old, run.reported[id])
 		}
+	}
+	var orphans []string
+	for id := range recovered {
 		_, old := before[id]
-		_, byKilled := madeByKilled[id]
+		content, byKilled := madeByKilled[id]
 		if old || !byKilled || run.reported[id] {
-			t.Errorf("%s: leaked: test_file %s is in the world but not in the state (existed before: %v, created by a killed run: %v, reported complete: %v)",
+			t.Errorf("%s: rig recover imported test_file %s, which no create cut off by the kill made (existed before: %v, created by a killed run: %v, reported complete: %v)",
 				what, id, old, byKilled && !old, run.reported[id])
 			continue
 		}
@@ -375,8 +382,8 @@ func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) 
 		// the file and writing it (every content planned here is
 		// non-empty): it is only counted among the listed creates below.
 		if !strings.Contains(cutOff, "Creates cut off by a crash") ||
-			world[id] != "" && !strings.Contains(cutOff, fmt.Sprintf("content = %q", world[id])) {
-			t.Errorf("%s: the create of orphan %s (content %q) is not listed among the creates cut off by the kill:\n%s", what, id, world[id], cutOff)
+			content != "" && !strings.Contains(cutOff, fmt.Sprintf("content = %q", content)) {
+			t.Errorf("%s: the create of orphan %s (content %q) is not listed among the creates cut off by the kill:\n%s", what, id, content, cutOff)
 		}
 	}
 	if listed := strings.Count(cutOff, " (provider[\""); len(orphans) > listed {
@@ -389,15 +396,8 @@ func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) 
 		t.FailNow()
 	}
 	slices.Sort(orphans)
-	for _, id := range orphans {
-		// Nothing can know these: the provider made them and died
-		// before rig learned their ids. Clear them away.
-		if err := os.Remove(filepath.Join(e.world, id)); err != nil {
-			t.Fatal(err)
-		}
-	}
 	if len(orphans) > 0 {
-		t.Logf("%s: orphaned by creates under way at the kill: %v", what, orphans)
+		t.Logf("%s: orphaned by creates under way at the kill, found and imported by rig recover: %v", what, orphans)
 	}
 	if len(mode) > 0 && len(inState) != 0 {
 		t.Fatalf("%s: %d objects in the state after a destroy", what, len(inState))

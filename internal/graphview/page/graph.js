@@ -20,7 +20,7 @@
     "read": "read", "no-op": doc.kind === "resources" ? "resource" : "no-op",
     "junction": "junction (every operation of one kind of a resource)",
   };
-  const PRED = "#e8590c", SUCC = "#1971c2";
+  const PRED = "#e8590c", SUCC = "#1971c2", REFUSED = "#7a0b0b";
   const COLW = 320, NODEW = 270, ROWH = 26, NODEH = 20, MARGIN = 24, JR = 5;
 
   // Adjacency, as edge indexes.
@@ -278,9 +278,33 @@
           ctx.lineWidth = 1.5;
           if (n.cbdInherited) ctx.stroke(); else ctx.fill();
         }
+        const locked = n.protected || n.refused;
+        if (locked) {
+          // A recorded prevent_destroy: a padlock, left of the dot.
+          const lx = b.x + b.w - 12 - (n.cbd ? 14 : 0), cy = b.y + b.h / 2;
+          ctx.beginPath();
+          ctx.moveTo(lx + 1, cy - 1);
+          ctx.arc(lx + 3.5, cy - 3.5, 2.5, Math.PI, 0);
+          ctx.lineTo(lx + 6, cy - 1);
+          ctx.strokeStyle = "#fff";
+          ctx.lineWidth = 1.5;
+          ctx.stroke();
+          ctx.fillStyle = "#fff";
+          ctx.fillRect(lx, cy - 1, 7, 5);
+        }
+        if (n.refused) {
+          // A delete the plan refuses: a dashed dark red outline.
+          ctx.beginPath();
+          ctx.roundRect(b.x - 2, b.y - 2, b.w + 4, b.h + 4, 5);
+          ctx.strokeStyle = REFUSED;
+          ctx.lineWidth = 2;
+          ctx.setLineDash([4, 3]);
+          ctx.stroke();
+          ctx.setLineDash([]);
+        }
         if (text) {
           ctx.fillStyle = "#fff";
-          ctx.fillText(fitText(short[v], b.w - (n.deposed ? 14 : 6) - (n.cbd ? 14 : 0)), b.x + (n.deposed ? 12 : 6), b.y + 14);
+          ctx.fillText(fitText(short[v], b.w - (n.deposed ? 14 : 6) - (n.cbd ? 14 : 0) - (locked ? 14 : 0)), b.x + (n.deposed ? 12 : 6), b.y + 14);
         }
       }
       if (k) {
@@ -422,6 +446,8 @@
     if (doc.kind === "operations") {
       row("Create before destroy", !n.cbd ? "no" : n.cbdInherited ? "yes, inherited from " + (n.cbdInheritedFrom || "a dependent") : "yes");
       if (n.deposed) row("Deposed key", n.deposed);
+      if (n.refused) row("Protection", "destroy refused: protected by the prevent_destroy set at " + n.refused + ", recorded in state (rig state unprotect lifts it)");
+      else if (n.protected) row("Protection", "prevent_destroy set at " + n.protected + ", recorded in state with the object");
       row("Reasons", n.reasons && n.reasons.length ? n.reasons.join("; ") : "none recorded");
     }
     panel.append(dl);
@@ -479,6 +505,9 @@
   };
   if (doc.kind === "operations") {
     legend.append(el("span", { textContent: "▮ deposed · ● create_before_destroy · ○ inherited" }));
+    if (nodes.some((n) => n.protected || n.refused)) {
+      legend.append(el("span", { textContent: "🔒 prevent_destroy recorded" + (nodes.some((n) => n.refused) ? " · dashed red: destroy refused" : "") }));
+    }
   }
   ring(PRED, false, "waits for: directly");
   ring(PRED, true, "transitively");

@@ -67,6 +67,12 @@ type fileJSON struct {
 	Relevant           []relevantJSON        `json:"relevant_attributes,omitempty"`
 	// ActionInvocations are the actions the plan runs.
 	ActionInvocations []invocationJSON `json:"action_invocations,omitempty"`
+	// Refresh is how the plan read recorded objects back, and what it
+	// read and left as recorded (refresh.go).
+	Refresh       string             `json:"refresh,omitempty"`
+	RefreshMaxAge string             `json:"refresh_max_age,omitempty"`
+	Refreshed     []refreshedJSON    `json:"refreshed,omitempty"`
+	NotRefreshed  []notRefreshedJSON `json:"not_refreshed,omitempty"`
 }
 
 type relevantJSON struct {
@@ -308,6 +314,7 @@ func Marshal(f *File) ([]byte, error) {
 		}
 		fj.Outputs[name] = outputJSON{Action: o.Action.String(), Before: before, After: after, BeforeSensitive: beforeSens, AfterSensitive: afterSens, Sensitive: o.Sensitive}
 	}
+	encodeRefresh(p, &fj)
 	var err error
 	if fj.ActionInvocations, err = encodeInvocations(p.ActionInvocations); err != nil {
 		return nil, err
@@ -442,6 +449,9 @@ func Unmarshal(data []byte) (*File, error) {
 			return nil, fmt.Errorf("output %s: %w", name, err)
 		}
 		p.Outputs[name] = &plan.OutputChange{Action: a, Before: before, After: after, Sensitive: oj.Sensitive}
+	}
+	if err := decodeRefresh(&fj, p); err != nil {
+		return nil, err
 	}
 	var err error
 	if p.ActionInvocations, err = decodeInvocations(fj.ActionInvocations); err != nil {

@@ -205,6 +205,22 @@ func TestRoundTrip(t *testing.T) {
 	refreshOnly := richPlan(t)
 	refreshOnly.Mode = plan.RefreshOnlyMode
 	empty := &plan.Plan{Timestamp: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
+	// A -refresh=changed plan keeps what it read back, why, and what it
+	// planned as recorded.
+	refreshChanged := richPlan(t)
+	refreshChanged.Refresh, refreshChanged.RefreshMaxAge = plan.RefreshChanged, 90*time.Minute
+	at := time.Date(2025, 1, 1, 10, 0, 0, 0, time.UTC)
+	obj := func(s string, deposed addrs.DeposedKey) addrs.ObjectAddr {
+		return addrs.ObjectAddr{Instance: mustInstance(t, s), Deposed: deposed}
+	}
+	refreshChanged.Refreshed = []plan.Refreshed{
+		{Addr: obj("test_thing.a", ""), Cause: plan.RefreshTimeUnknown},
+		{Addr: obj("test_thing.b", ""), Cause: plan.RefreshDependencyChanged, LastRefreshed: at, Dependency: addrs.AbsResource{Resource: addrs.Resource{Mode: addrs.Managed, Type: "test_thing", Name: "a"}}},
+		{Addr: obj("test_thing.c", "00000001"), Cause: plan.RefreshAlways, LastRefreshed: at},
+	}
+	refreshChanged.NotRefreshed = []plan.NotRefreshed{{Addr: obj("module.m.test_thing.d[\"k\"]", ""), LastRefreshed: at}}
+	noRefresh := richPlan(t)
+	noRefresh.Refresh = plan.RefreshNone
 
 	tests := []struct {
 		name string
@@ -218,6 +234,8 @@ func TestRoundTrip(t *testing.T) {
 		{"destroy", &File{Plan: destroy, Workspace: "default"}},
 		{"refresh-only", &File{Plan: refreshOnly, Workspace: "default"}},
 		{"empty plan and states", &File{Plan: empty, Workspace: "default"}},
+		{"refresh=changed", &File{Plan: refreshChanged, Workspace: "default"}},
+		{"refresh=false", &File{Plan: noRefresh, Workspace: "default"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

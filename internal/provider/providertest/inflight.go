@@ -2,6 +2,7 @@ package providertest
 
 import (
 	"context"
+	"math"
 	"sync"
 )
 
@@ -88,4 +89,28 @@ func (f *InFlight) Leave() {
 	f.mu.Lock()
 	f.now--
 	f.mu.Unlock()
+}
+
+// Block holds every later call until release is called (or the call's
+// context ends), whatever HoldUntil said; the counts go on. release may be
+// called more than once; after it no call is held.
+func (f *InFlight) Block() (release func()) {
+	f.mu.Lock()
+	gate := make(chan struct{})
+	if f.gate != nil {
+		close(f.gate) // calls held by HoldUntil go on
+	}
+	f.hold, f.waiting, f.gate = math.MaxInt, 0, gate
+	f.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			close(gate)
+			if f.gate == gate {
+				f.hold, f.waiting, f.gate = 0, 0, nil
+			}
+		})
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"hash"
+	"io"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/backend"
@@ -86,6 +87,12 @@ func (w *Writer) WriteState(ctx context.Context, s *state.State) error {
 		// in memory (a large apply's first write, of its refreshed state).
 		return nil
 	}
+	if sw, ok := w.store.(backend.StreamWriter); ok {
+		if err := w.stream(ctx, sw, s); err != nil {
+			return err
+		}
+		return w.retireJournal(ctx)
+	}
 	s.Serial = w.serial + 1
 	data, err := statefile.Marshal(s)
 	s.Serial = w.serial
@@ -120,12 +127,42 @@ func (w *Writer) WriteState(ctx context.Context, s *state.State) error {
 		s.Serial = w.serial
 		w.remember(len(data), d, ok, contentLen(data))
 	}
+	return w.retireJournal(ctx)
+}
+
+// retireJournal discards the journal once a snapshot holds its content.
+func (w *Writer) retireJournal(ctx context.Context) error {
 	if w.begun {
 		w.begun = false
 		if err := w.journal.Discard(ctx); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// stream writes s at the next serial as it is encoded, computing its
+// digest on the way; a snapshot whose content is the one last written is
+// not kept, and the serial stays.
+func (w *Writer) stream(ctx context.Context, sw backend.StreamWriter, s *state.State) error {
+	var h contentHasher
+	s.Serial = w.serial + 1
+	kept, err := sw.WriteFrom(ctx, func(out io.Writer) (bool, error) {
+		if err := statefile.Write(io.MultiWriter(out, &h), s); err != nil {
+			return false, err
+		}
+		d, ok := h.sum()
+		same := ok && w.written != nil && h.size-h.serialLen == w.writtenContent && d == *w.written
+		return !same, nil
+	})
+	s.Serial = w.serial
+	if err != nil || !kept {
+		return err
+	}
+	w.serial++
+	s.Serial = w.serial
+	d, ok := h.sum()
+	w.remember(h.size, d, ok, h.size-h.serialLen)
 	return nil
 }
 

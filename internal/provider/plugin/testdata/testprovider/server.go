@@ -115,7 +115,7 @@ func schemaResponse() *tfplugin6.GetProviderSchema_Response {
 		Provider:          &tfplugin6.Schema{Block: &tfplugin6.Schema_Block{Attributes: []*tfplugin6.Schema_Attribute{attr("region", cty.String, "o")}}},
 		ProviderMeta:      &tfplugin6.Schema{Block: &tfplugin6.Schema_Block{Attributes: []*tfplugin6.Schema_Attribute{attr("module_name", cty.String, "o")}}},
 		ResourceSchemas:   map[string]*tfplugin6.Schema{"test_thing": thing, "test_nested": nested, "test_file": fileSchema(), "test_secret": secretSchema(), "test_service": serviceSchema()},
-		DataSourceSchemas: map[string]*tfplugin6.Schema{"test_echo": {Block: &tfplugin6.Schema_Block{Attributes: []*tfplugin6.Schema_Attribute{attr("input", cty.String, "r"), attr("output", cty.String, "c")}}}, "test_secret": secretDataSchema()},
+		DataSourceSchemas: map[string]*tfplugin6.Schema{"test_echo": {Block: &tfplugin6.Schema_Block{Attributes: []*tfplugin6.Schema_Attribute{attr("input", cty.String, "r"), attr("output", cty.String, "c")}}}, "test_secret": secretDataSchema(), "test_probe": probeSchema()},
 		Functions: map[string]*tfplugin6.Function{"upper": {
 			Parameters: []*tfplugin6.Function_Parameter{{Name: "s", Type: typeJSON(cty.String)}},
 			Return:     &tfplugin6.Function_Return{Type: typeJSON(cty.String)},
@@ -267,8 +267,11 @@ func (s *server) ValidateResourceConfig(_ context.Context, req *tfplugin6.Valida
 
 func (s *server) ValidateDataResourceConfig(_ context.Context, req *tfplugin6.ValidateDataResourceConfig_Request) (*tfplugin6.ValidateDataResourceConfig_Response, error) {
 	ty := echoType
-	if req.TypeName == "test_secret" {
+	switch req.TypeName {
+	case "test_secret":
 		ty = secretDataType
+	case "test_probe":
+		ty = probeType
 	}
 	if _, err := decode(req.Config, ty); err != nil {
 		return &tfplugin6.ValidateDataResourceConfig_Response{Diagnostics: decodeFailed(err)}, nil
@@ -496,6 +499,9 @@ func (s *server) ReadDataSource(_ context.Context, req *tfplugin6.ReadDataSource
 			return &tfplugin6.ReadDataSource_Response{Diagnostics: decodeFailed(err)}, nil
 		}
 		return &tfplugin6.ReadDataSource_Response{State: encode(readSecretData(cfg), secretDataType)}, nil
+	}
+	if req.TypeName == "test_probe" {
+		return readProbe(req), nil
 	}
 	if req.TypeName != "test_echo" {
 		return &tfplugin6.ReadDataSource_Response{Diagnostics: []*tfplugin6.Diagnostic{errDiag("Unknown data source", req.TypeName)}}, nil

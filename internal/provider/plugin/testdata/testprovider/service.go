@@ -19,6 +19,7 @@ import (
 // object is ready once it was read ready_after times (at once when
 // ready_after is null or 0). Every create, read and delete appends a line
 // "create|read|delete ID" to dir/log, so a test sees what ran in order.
+// An object whose file ID.nodelete exists in dir cannot be deleted.
 // Changing name or version forces a replacement.
 var serviceType = cty.Object(map[string]cty.Type{
 	"id": cty.String, "dir": cty.String, "name": cty.String, "version": cty.String,
@@ -88,6 +89,9 @@ func planService(prior cty.Value, m map[string]cty.Value) []*tfplugin6.Attribute
 func applyService(prior, planned cty.Value) (cty.Value, error) {
 	if planned.IsNull() {
 		dir, id := prior.GetAttr("dir").AsString(), prior.GetAttr("id").AsString()
+		if _, err := os.Stat(filepath.Join(dir, id+".nodelete")); err == nil {
+			return cty.NilVal, fmt.Errorf("%s cannot be deleted (%s.nodelete exists)", id, id)
+		}
 		if err := os.Remove(filepath.Join(dir, id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return cty.NilVal, err
 		}

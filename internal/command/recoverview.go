@@ -1,0 +1,182 @@
+package command
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/rig-iac/rig/internal/planner"
+	"github.com/rig-iac/rig/internal/ui"
+)
+
+// recoverOutput shows what rig recover found and did: text on m.Out, or
+// with -json one cut_off_create message per create and a
+// recover_summary message.
+type recoverOutput struct {
+	w    io.Writer
+	json *ui.JSONView
+}
+
+func newRecoverOutput(m *Meta) recoverOutput {
+	if m.stream != nil {
+		if m.stream.Human {
+			return recoverOutput{w: m.Out, json: m.stream.View}
+		}
+		return recoverOutput{json: m.stream.View}
+	}
+	return recoverOutput{w: m.Out}
+}
+
+func (o recoverOutput) nothing() {
+	const msg = "No creates cut off by a crash: there is nothing to recover."
+	if o.w != nil {
+		fmt.Fprintln(o.w, msg)
+	}
+	if o.json != nil {
+		o.json.Message(msg, "recover_summary", map[string]any{"summary": map[string]any{"imported": []string{}, "forgotten": []string{}, "left": 0}})
+	}
+}
+
+// finding shows one cut-off create: what was searched, the candidates
+// (numbered, exact ones first, each with how it compares with the planned
+// values) and what rig will do unless told otherwise.
+func (o recoverOutput) finding(f planner.CutOffFinding, c recoverChoice) {
+	addr := f.Create.Addr.String()
+	action := recoverAction(f, c)
+	if o.json != nil {
+		cands := make([]map[string]any, len(f.Candidates))
+		for i, cand := range f.Candidates {
+			diffs := cand.Differences
+			if diffs == nil {
+				diffs = []planner.CutOffDifference{}
+			}
+			cands[i] = map[string]any{
+				"number": i + 1, "identity": jsonRaw(cand.IdentityJSON), "display_name": cand.DisplayName, "exact": cand.Exact,
+				"matched": nonNil(cand.Matched), "differences": diffs, "unreported": nonNil(cand.Unreported), "found_by_filter": cand.Filtered,
+			}
+		}
+		fields := map[string]any{
+			"address": addr, "provider": f.ProviderConfig.String(), "status": string(f.Status), "searched_by": nonNil(f.SearchedBy),
+			"by_identity": f.ByIdentity, "occupied": f.Occupied, "candidates": cands, "action": action,
+			"imports": append([]int{}, c.picks...), "forgets": c.absent, "creates": max(f.Create.Count, 1),
+		}
+		if f.Note != "" {
+			fields["note"] = f.Note
+		}
+		o.json.Message(fmt.Sprintf("%s: %s", addr, f.Status), "cut_off_create", map[string]any{"create": fields})
+	}
+	if o.w == nil {
+		return
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%s", addr)
+	if !f.ProviderConfig.Provider.IsZero() {
+		fmt.Fprintf(&b, " (%s)", f.ProviderConfig)
+	}
+	b.WriteString("\n")
+	switch {
+	case f.Status == planner.CutOffUnsearchable:
+		fmt.Fprintf(&b, "  not searched: %s. Look for the object with its planned values where its provider keeps it:\n", f.Note)
+		for _, name := range slices.Sorted(maps.Keys(f.Create.Values)) {
+			fmt.Fprintf(&b, "    %s = %s\n", name, f.Create.Values[name])
+		}
+	case len(f.SearchedBy) > 0:
+		how := "by the planned values"
+		if f.ByIdentity {
+			how = "by identity"
+		}
+		fmt.Fprintf(&b, "  searched %s (%s), and among every %s object the state does not record\n", how, strings.Join(f.SearchedBy, ", "), f.Create.Addr.Resource.Resource.Type)
+	default:
+		fmt.Fprintf(&b, "  searched among every %s object the state does not record (the list takes none of the planned values as a filter)\n", f.Create.Addr.Resource.Resource.Type)
+	}
+	if f.Status == planner.CutOffAbsent {
+		b.WriteString("  found nothing: the provider lists no such object the state does not record\n")
+	}
+	for i, cand := range f.Candidates {
+		kind := "near"
+		if cand.Exact {
+			kind = "exact"
+		}
+		name := cand.DisplayName
+		if name == "" {
+			name = cand.IdentityJSON
+		} else {
+			name += " " + cand.IdentityJSON
+		}
+		fmt.Fprintf(&b, "  [%d] %s match: %s\n", i+1, kind, name)
+		if len(cand.Matched) > 0 {
+			fmt.Fprintf(&b, "      has the planned %s\n", strings.Join(cand.Matched, ", "))
+		}
+		for _, d := range cand.Differences {
+			fmt.Fprintf(&b, "      %s is %s, planned %s\n", d.Name, d.Found, d.Planned)
+		}
+		if len(cand.Unreported) > 0 {
+			fmt.Fprintf(&b, "      not reported by the provider: %s\n", strings.Join(cand.Unreported, ", "))
+		}
+	}
+	if f.Create.Count > 1 {
+		fmt.Fprintf(&b, "  %d creates of %s were cut off: each may have made an object.\n", f.Create.Count, addr)
+	}
+	if f.Status == planner.CutOffNear {
+		b.WriteString("  No object has the planned values. An object with none of them may be half-made (the provider made it, then was cut off before writing it) or made outside rig: decide.\n")
+	}
+	if f.Occupied {
+		fmt.Fprintf(&b, "  An apply has made %s's object since: a candidate imported is an extra object, recorded as deposed, which the next apply destroys.\n", addr)
+	}
+	fmt.Fprintf(&b, "  -> %s\n", action)
+	fmt.Fprint(o.w, b.String())
+}
+
+// recoverAction says in words what rig will do about a finding.
+func recoverAction(f planner.CutOffFinding, c recoverChoice) string {
+	addr := f.Create.Addr.String()
+	switch {
+	case len(c.picks) > 0:
+		var parts []string
+		for i, n := range c.picks {
+			if i == 0 && !f.Occupied {
+				parts = append(parts, fmt.Sprintf("candidate %d into %s", n, addr))
+			} else {
+				parts = append(parts, fmt.Sprintf("candidate %d as a deposed object of %s", n, addr))
+			}
+		}
+		return fmt.Sprintf("import %s (%s)", strings.Join(parts, ", "), c.why)
+	case c.absent:
+		return fmt.Sprintf("forget the create: no object was made (%s)", c.why)
+	case f.Status == planner.CutOffUnsearchable:
+		return fmt.Sprintf("needs your decision: once you have looked, \"rig import %s ID\" or -absent=%s", addr, addr)
+	}
+	return fmt.Sprintf("needs your decision: -select=%s=N imports candidate N, -absent=%s forgets the create", addr, addr)
+}
+
+// summary says what rig recover did and what is left.
+func (o recoverOutput) summary(imported, forgotten []string, left int) {
+	msg := fmt.Sprintf("Recovery: %d object(s) imported, %d create(s) forgotten, %d left.", len(imported), len(forgotten), left)
+	if o.json != nil {
+		o.json.Message(msg, "recover_summary", map[string]any{"summary": map[string]any{"imported": nonNil(imported), "forgotten": nonNil(forgotten), "left": left}})
+	}
+	if o.w == nil {
+		return
+	}
+	fmt.Fprintf(o.w, "\n%s\n", msg)
+	if len(imported) > 0 {
+		fmt.Fprintln(o.w, "Run \"rig plan\" to see how the imported objects compare with the configuration.")
+	}
+	if left > 0 {
+		fmt.Fprintln(o.w, "rig lists the creates left until you decide them (rig recover) or an apply completes without errors.")
+	}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// jsonRaw is JSON text kept as it is in a message.
+type jsonRaw string
+
+func (r jsonRaw) MarshalJSON() ([]byte, error) { return []byte(r), nil }
