@@ -127,7 +127,7 @@ func runRecover(m *Meta, args []string) int {
 					ds = ds.Append(diag.Errorf("Object imported twice", "Candidate %s is chosen for both %s and %s: an object can be imported only once.", cand.IdentityJSON, other, addr))
 				}
 				picked[key] = addr
-				targets = append(targets, planner.ImportTarget{Addr: fd.Create.Addr, ID: cand.IdentityJSON, Identity: cand.Identity, Deposed: fd.Occupied || i > 0})
+				targets = append(targets, planner.ImportTarget{Addr: fd.Create.Addr, ID: cand.IdentityJSON, Identity: cand.Identity, Deposed: fd.Occupied || i > 0, BesideDeposed: true})
 			}
 		case c.absent:
 			forgotten = append(forgotten, addr)

@@ -29,6 +29,11 @@ type ImportTarget struct {
 	// Deposed records the object as a deposed object of Addr, beside any
 	// current one: an extra object, which the next apply destroys.
 	Deposed bool
+	// BesideDeposed lets the object become Addr's current object where
+	// the state records only deposed objects (a create_before_destroy
+	// replacement cut off after deposing the old one): rig recover's case.
+	// Otherwise any recorded object refuses the import, as in OpenTofu.
+	BesideDeposed bool
 }
 
 // ImportOptions configures an import.
@@ -124,7 +129,7 @@ func (p *planner) importTarget(t ImportTarget, hooks plan.ImportHooks) diag.Diag
 		return ds.Append(diag.Errorf("Configuration for import target does not exist",
 			"The configuration for the given import target %s does not exist. All target instances must have an associated configuration to be imported. Before importing this resource, please create its configuration in the root module. For example:\n\n  resource %q %q {\n    # (resource arguments)\n  }", t.Addr, ra.Type, ra.Name))
 	}
-	if d, managed := p.alreadyManaged(t.Addr); managed && !t.Deposed {
+	if d, managed := p.alreadyManaged(t, t.Addr); managed {
 		return ds.Append(d)
 	}
 	pc, prov, more := p.resourceProvider(m, r, t.Addr)
@@ -162,7 +167,7 @@ func (p *planner) importTarget(t ImportTarget, hooks plan.ImportHooks) diag.Diag
 		} else {
 			seen[addr] = 0
 		}
-		if d, managed := p.alreadyManaged(addr); managed && !t.Deposed {
+		if d, managed := p.alreadyManaged(t, addr); managed {
 			ds = ds.Append(d)
 			continue
 		}
@@ -186,10 +191,12 @@ func (p *planner) resourceProvider(m *config.Module, r *config.Resource, addr ad
 	return p.instanceProvider(ref, addr, inst)
 }
 
-// alreadyManaged reports the error of importing into an address that has
-// an object in state.
-func (p *planner) alreadyManaged(addr addrs.AbsResourceInstance) (diag.Diagnostic, bool) {
-	if p.refreshed.Instance(addr) == nil {
+// alreadyManaged reports the error of importing t's object to addr when
+// the state records an object there: any object, or with t.BesideDeposed
+// a current one. A deposed import goes beside whatever is recorded.
+func (p *planner) alreadyManaged(t ImportTarget, addr addrs.AbsResourceInstance) (diag.Diagnostic, bool) {
+	inst := p.refreshed.Instance(addr)
+	if t.Deposed || inst == nil || (t.BesideDeposed && inst.Current == nil) {
 		return diag.Diagnostic{}, false
 	}
 	return diag.Errorf("Resource already managed by rig",

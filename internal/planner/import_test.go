@@ -153,3 +153,46 @@ resource "test_thing" "x" {
 		t.Errorf("configured provider instances %v, want [us]", c)
 	}
 }
+
+// TestImportBesideDeposed: where the state records only a deposed object
+// (a create_before_destroy replacement cut off after deposing), an import
+// is refused as OpenTofu refuses it, unless the target asks to go beside
+// the deposed object (rig recover), which then stays recorded.
+func TestImportBesideDeposed(t *testing.T) {
+	const src = `resource "test_thing" "x" {}`
+	for _, beside := range []bool{false, true} {
+		t.Run(fmt.Sprintf("BesideDeposed=%v", beside), func(t *testing.T) {
+			live := providertest.New()
+			obj := cty.ObjectVal(map[string]cty.Value{
+				"id": cty.StringVal("new"), "key": cty.NullVal(cty.String), "name": cty.NullVal(cty.String),
+				"value": cty.NullVal(cty.String), "replace_key": cty.NullVal(cty.String), "output": cty.NullVal(cty.String), "ref": cty.NullVal(cty.List(cty.String)),
+			})
+			if err := live.AddLive(providertest.ThingType, obj); err != nil {
+				t.Fatal(err)
+			}
+			set := provider.NewSet(live.InstanceFactories())
+			defer set.Close()
+			addr := mustInstance(t, "test_thing.x")
+			old := addrs.ObjectAddr{Instance: addr, Deposed: "00000001"}
+			prior := state.New()
+			prior.SetObject(old, &state.Object{AttrsJSON: []byte(`{"id":"old"}`)}, addrs.AbsProviderConfig{Provider: providertest.Address()})
+			target := planner.ImportTarget{Addr: addr, ID: "new", BesideDeposed: beside}
+			got, ds := planner.Import(context.Background(), loadConfig(t, src), prior, set, []planner.ImportTarget{target}, planner.ImportOptions{Hooks: &importLog{}})
+			if !beside {
+				if !ds.HasErrors() || !strings.Contains(ds.Err().Error(), "Resource already managed by rig") {
+					t.Fatalf("diagnostics %v, want Resource already managed by rig", ds)
+				}
+				return
+			}
+			if ds.HasErrors() {
+				t.Fatal(ds.Err())
+			}
+			if cur := got.Object(addrs.ObjectAddr{Instance: addr}); cur == nil || !strings.Contains(string(cur.AttrsJSON), `"new"`) {
+				t.Errorf("current object %v, want the imported one", cur)
+			}
+			if got.Object(old) == nil {
+				t.Error("the deposed object is no longer recorded")
+			}
+		})
+	}
+}
