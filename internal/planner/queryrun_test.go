@@ -26,13 +26,15 @@ import (
 const listedType = "test_listed"
 
 // listingProvider is the test provider with the list resource type
-// test_listed: listing with config prefix P finds P-1 and P-2, and fails
-// for prefix "fail". Its calls
+// test_listed: listing with config prefix P finds P-1 and P-2 after
+// latency, and fails for prefix "fail". Its calls
 // are counted in calls; a call whose config sets after waits until the
 // call listing that prefix has returned.
 type listingProvider struct {
 	echoProvider
 	calls *providertest.InFlight
+	// latency is how long each listing takes, as a remote API's would.
+	latency time.Duration
 
 	mu       *sync.Mutex
 	finished map[string]chan struct{} // by prefix, closed when its listing returns
@@ -75,6 +77,18 @@ func (p listingProvider) done(prefix string) chan struct{} {
 	return ch
 }
 
+// finish closes the channel of prefix, once.
+func (p listingProvider) finish(prefix string) {
+	ch := p.done(prefix)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	select {
+	case <-ch:
+	default:
+		close(ch)
+	}
+}
+
 func (p listingProvider) ListResource(ctx context.Context, req provider.ListRequest, emit func(provider.ListedObject)) diag.Diagnostics {
 	if req.TypeName != listedType {
 		return p.echoProvider.ListResource(ctx, req, emit)
@@ -84,6 +98,7 @@ func (p listingProvider) ListResource(ctx context.Context, req provider.ListRequ
 		return diag.Diagnostics{diag.Errorf("Listing interrupted", "Listing %s: %s.", prefix, err)}
 	}
 	defer p.calls.Leave()
+	time.Sleep(p.latency)
 	if prefix == "fail" {
 		return diag.Diagnostics{diag.Errorf("Listing failed", "The test provider fails to list prefix %q.", prefix)}
 	}
@@ -94,7 +109,7 @@ func (p listingProvider) ListResource(ctx context.Context, req provider.ListRequ
 			return diag.Diagnostics{diag.Errorf("Listing interrupted", "Listing %s waited for %s: %s.", prefix, after.AsString(), ctx.Err())}
 		}
 	}
-	defer close(p.done(prefix))
+	defer p.finish(prefix)
 	for i := 1; i <= 2; i++ {
 		id := fmt.Sprintf("%s-%d", prefix, i)
 		emit(provider.ListedObject{Identity: cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(id)}), DisplayName: id})
@@ -298,5 +313,31 @@ list "test_listed" "other" {
 	want := []string{"start list.test_listed.bad", "start list.test_listed.other", "found list.test_listed.other 2"}
 	if diff := cmp.Diff(want, heard); diff != "" {
 		t.Errorf("hooks heard (-want +got):\n%s", diff)
+	}
+}
+
+// BenchmarkQuerySlowLists queries ten list blocks, one with count = 5,
+// against a provider whose every listing takes 50 ms, with the default
+// parallelism (10).
+func BenchmarkQuerySlowLists(b *testing.B) {
+	var query strings.Builder
+	for i := range 9 {
+		fmt.Fprintf(&query, "list \"test_listed\" \"l%d\" {\n  provider = test\n  config {\n    prefix = \"l%d\"\n  }\n}\n", i, i)
+	}
+	query.WriteString("list \"test_listed\" \"counted\" {\n  provider = test\n  count = 5\n  config {\n    prefix = \"c${count.index}\"\n  }\n}\n")
+	files := fstest.MapFS{"main.tf": {Data: []byte("provider \"test\" {}\n")}, "search.tfquery.hcl": {Data: []byte(query.String())}}
+	cfg, ds := config.LoadTreeFS(files, config.TreeOptions{QueryFiles: true})
+	if ds.HasErrors() {
+		b.Fatal(ds.Err())
+	}
+	p := newListingProvider()
+	p.latency = 50 * time.Millisecond
+	set := provider.NewSet(provider.Factories{providertest.Address(): func() (provider.Interface, error) { return p, nil }})
+	defer set.Close()
+	for b.Loop() {
+		res, ds := planner.Query(context.Background(), cfg, nil, set, planner.QueryOptions{})
+		if ds.HasErrors() || len(res) != 14 {
+			b.Fatalf("%d results: %v", len(res), ds.Err())
+		}
 	}
 }
