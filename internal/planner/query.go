@@ -89,13 +89,18 @@ func (p *planner) listBlock(l *config.List, run listRun) ([]plan.ListResult, dia
 	run.seq.expanded(run.block, len(exp.Keys))
 	results := make([]plan.ListResult, len(exp.Keys))
 	diags := make([]diag.Diagnostics, len(exp.Keys))
+	ran := make([]bool, len(exp.Keys))
 	var wg sync.WaitGroup
 	for i, key := range exp.Keys {
 		wg.Add(1)
 		run.pool.Go(nil, func() {
 			defer wg.Done()
 			ev := &listEvents{}
-			results[i], diags[i] = p.list(l, addr.Instance(key), i, exp.InstanceData(key), run.opts, ev)
+			// Once the query is interrupted, the instances not started
+			// are not queried (runLists reports the interruption).
+			if ran[i] = p.ctx.Err() == nil; ran[i] {
+				results[i], diags[i] = p.list(l, addr.Instance(key), i, exp.InstanceData(key), run.opts, ev)
+			}
 			run.seq.done(run.block, i, ev)
 		})
 	}
@@ -103,7 +108,7 @@ func (p *planner) listBlock(l *config.List, run listRun) ([]plan.ListResult, dia
 	var out []plan.ListResult
 	vals := map[addrs.InstanceKey]cty.Value{}
 	for i, key := range exp.Keys {
-		if ds = ds.Append(diags[i]); diags[i].HasErrors() {
+		if ds = ds.Append(diags[i]); diags[i].HasErrors() || !ran[i] {
 			continue
 		}
 		vals[key] = listValue(results[i])

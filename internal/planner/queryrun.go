@@ -16,8 +16,8 @@ import (
 )
 
 // errQueryCancelled is the diagnostic of a query interrupted before every
-// list block ran.
-var errQueryCancelled = diag.Errorf("Operation cancelled", "The query was interrupted before every list block ran.")
+// list block instance ran, or after.
+var errQueryCancelled = diag.Errorf("Operation cancelled", "The query was interrupted: what it had not listed yet is missing from its results.")
 
 // errListFailed tells the walk that a list block failed, so that the blocks
 // using its results do not run; its diagnostics say why.
@@ -49,7 +49,7 @@ func (p *planner) runLists(order []*config.List, deps map[addrs.Resource][]addrs
 	pool := parallel.NewPool(p.opts.Parallelism, nil)
 	results := make([][]plan.ListResult, len(order))
 	diags := make([]diag.Diagnostics, len(order))
-	walked := dag.Walk(p.ctx, g, func(_ context.Context, k addrs.Resource) error {
+	dag.Walk(p.ctx, g, func(_ context.Context, k addrs.Resource) error {
 		i := pos[k]
 		results[i], diags[i] = p.listBlock(order[i], listRun{pool: pool, seq: seq, block: i, opts: opts})
 		if diags[i].HasErrors() {
@@ -67,7 +67,9 @@ func (p *planner) runLists(order []*config.List, deps map[addrs.Resource][]addrs
 		out = append(out, results[i]...)
 		ds = ds.Append(diags[i])
 	}
-	if p.ctx.Err() != nil && walked.Count(dag.NotRunCancelled) > 0 {
+	// An interrupted query ends with an error, even when nothing it ran
+	// failed: what it skipped is missing from its results.
+	if p.ctx.Err() != nil {
 		ds = ds.Append(errQueryCancelled)
 	}
 	return out, ds

@@ -341,3 +341,51 @@ func BenchmarkQuerySlowLists(b *testing.B) {
 		}
 	}
 }
+
+// An interrupted query queries no instance that had not started, and ends
+// with an error.
+func TestQueryInterrupted(t *testing.T) {
+	const query = `
+list "test_listed" "many" {
+  provider = test
+  count    = 3
+  config {
+    prefix = "m${count.index}"
+  }
+}
+list "test_listed" "after" {
+  provider = test
+  config {
+    prefix = list.test_listed.many[0].data[0].identity.id
+  }
+}
+`
+	files := fstest.MapFS{"main.tf": {Data: []byte("provider \"test\" {}\n")}, "search.tfquery.hcl": {Data: []byte(query)}}
+	cfg, ds := config.LoadTreeFS(files, config.TreeOptions{QueryFiles: true})
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	p := newListingProvider()
+	release := p.calls.Block()
+	defer release()
+	set := provider.NewSet(provider.Factories{providertest.Address(): func() (provider.Interface, error) { return p, nil }})
+	defer set.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for p.calls.Total() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	res, ds := planner.Query(ctx, cfg, nil, set, planner.QueryOptions{Options: planner.Options{Parallelism: 1}})
+	var summaries []string
+	for _, d := range ds {
+		summaries = append(summaries, d.Summary)
+	}
+	if !slices.Equal(summaries, []string{"Listing interrupted", "Operation cancelled"}) || len(res) != 0 {
+		t.Errorf("interrupted query: %d results, diagnostics %v", len(res), ds)
+	}
+	if n := p.calls.Total(); n != 1 {
+		t.Errorf("%d listings after the interrupt, want only the one under way", n)
+	}
+}
