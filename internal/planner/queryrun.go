@@ -15,8 +15,8 @@ import (
 	"github.com/rig-iac/rig/internal/plan"
 )
 
-// errQueryCancelled is the diagnostic of a query interrupted before every
-// list block instance ran, or after.
+// errQueryCancelled ends a query that was interrupted, whatever it had
+// listed by then.
 var errQueryCancelled = diag.Errorf("Operation cancelled", "The query was interrupted: what it had not listed yet is missing from its results.")
 
 // errListFailed tells the walk that a list block failed, so that the blocks
