@@ -159,10 +159,8 @@ func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operation
 	if m.sources == nil {
 		m.sources = map[string][]byte{}
 	}
-	sel := workdir.PlanSelection{Replace: f.replace, Targets: f.targets, Excludes: f.excludes, TargetFiles: f.targetFiles, ExcludeFiles: f.excludeFiles}
+	sel := workdir.PlanSelection{Replace: f.replace, Targets: f.targets, Excludes: f.excludes, TargetFiles: f.targetFiles, ExcludeFiles: f.excludeFiles, Invoke: f.invoke}
 	opts, ds := sel.Parse(m.sources)
-	invoke, more := parseInvoke(f)
-	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return nil, nil, ds
 	}
@@ -170,7 +168,7 @@ func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operation
 	switch {
 	case f.destroy:
 		mode = plan.DestroyMode
-	case f.refreshOnly, len(invoke) > 0:
+	case f.refreshOnly, len(opts.Invoke) > 0:
 		mode = plan.RefreshOnlyMode
 	}
 	refresh := sess.RefreshTracking(workdir.RefreshFlags{Changed: f.refreshChanged, Set: f.refreshSet, ListOnly: f.listRefreshed})
@@ -182,7 +180,7 @@ func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operation
 		opts.Hooks, progress = out.RefreshHooks(), out.Progress
 	}
 	endProgress := beginPlanProgress(progress, sess, mode)
-	opts.Mode, opts.SkipRefresh, opts.Invoke = mode, !f.refresh, invoke
+	opts.Mode, opts.SkipRefresh = mode, !f.refresh
 	p, more := sess.Plan(ctx, opts)
 	endProgress()
 	return p, refresh, ds.Append(more)
