@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/config"
@@ -12,7 +11,6 @@ import (
 	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
-	"github.com/rig-iac/rig/internal/state/statefile"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/version"
 	"github.com/rig-iac/rig/internal/workdir"
@@ -119,10 +117,8 @@ func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 	pf, err := m.readSavedPlan(path)
 	if err != nil {
 		if orState {
-			if data, rerr := os.ReadFile(path); rerr == nil {
-				if s, serr := statefile.Parse(data); serr == nil {
-					return m.showState(out, s)
-				}
+			if s, serr := workdir.ReadStateFile(path); serr == nil {
+				return m.showState(out, s)
 			}
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a state or plan file", "%s", err)})
 			return 1
