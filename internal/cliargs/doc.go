@@ -8,7 +8,8 @@
 // OpenTofu's and Terraform's commands that rig's do not define, each
 // accepted or refused with its reason (CompatFlags), their commands rig
 // does not have (RefusedCommand) and the other names of its commands
-// (ResolveAlias).
+// (ResolveAlias); and the flag values rig's options share (values.go): a
+// boolean stored elsewhere, a repeated flag's list, -limit=NAME=N.
 //
 // It imports internal/corelog and internal/version.
 package cliargs

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/cliargs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/ui"
@@ -90,7 +91,7 @@ func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
 		f.parallelism, f.parallelismSet = n, true
 		return nil
 	})
-	fs.Var(limitFlags{limits: &f.limits}, "limit", "Run at most N operations at once of a provider, a resource type or a resource: `NAME=N`. Use this option more than once to limit more than one; limits can be set in rig.hcl too.")
+	fs.Var(cliargs.Limit{Add: func(name string, n int) { f.limits = append(f.limits, apply.Limit{Name: name, N: n}) }}, "limit", "Run at most N operations at once of a provider, a resource type or a resource: `NAME=N`. Use this option more than once to limit more than one; limits can be set in rig.hcl too.")
 	addLockFlags(fs, &f.lock, &f.lockTimeout)
 	fs.BoolVar(&f.json, "json", false, "Print machine-readable output: one JSON message a line, as OpenTofu documents them. apply and destroy need -auto-approve or a saved plan with it.")
 	addJSONIntoFlag(fs, &f.jsonInto)

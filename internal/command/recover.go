@@ -4,19 +4,13 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
+	"github.com/rig-iac/rig/internal/cliargs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/recovery"
 	"github.com/rig-iac/rig/internal/ui"
 )
-
-// listFlag collects a flag given several times.
-type listFlag []string
-
-func (l *listFlag) String() string     { return strings.Join(*l, ",") }
-func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
 // runRecover is `rig recover`: for each create an earlier apply left in
 // flight (record_create_intents), it asks the provider which objects of
@@ -31,7 +25,7 @@ func runRecover(m *Meta, args []string) int {
 	fs.BoolVar(&f.autoApprove, "auto-approve", false, "Import the exact matches and forget the creates that made nothing without asking.")
 	var stream streamFlags
 	addStreamFlags(fs, &stream)
-	var selects, absents listFlag
+	var selects, absents cliargs.List
 	fs.Var(&selects, "select", "Import candidate `ADDR=N` (its number in the list; N,M,… for several) for the create at ADDR; may be repeated.")
 	fs.Var(&absents, "absent", "Forget the create at `ADDR`: no object was made for it (or it was deleted); may be repeated.")
 	if code, ok := m.parseArgs(fs, args); !ok {
