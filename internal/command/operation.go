@@ -101,7 +101,7 @@ func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
 // operationOutput opens the output of an operation: human, JSON or both
 // (-json-into). The returned function closes the -json-into file.
 func (m *Meta) operationOutput(f *operationFlags) (*ui.OperationView, func(), bool) {
-	into, ds := openJSONInto(f.jsonInto, f.json)
+	into, ds := ui.OpenJSONInto(f.jsonInto, f.json)
 	if ds.HasErrors() {
 		out := m.newOutput(f.json, nil)
 		out.Diagnostics(ds)

@@ -60,7 +60,7 @@ func runTest(m *Meta, args []string) int {
 	if f.parallelism < 1 || f.runParallelism < 1 {
 		return m.argsError(fs, "Invalid parallelism", "-parallelism and -run-parallelism take a whole number greater than zero.")
 	}
-	into, ds := openJSONInto(f.jsonInto, f.json)
+	into, ds := ui.OpenJSONInto(f.jsonInto, f.json)
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1

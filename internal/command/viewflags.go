@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/rig-iac/rig/internal/cliargs"
@@ -90,21 +89,4 @@ func (m *Meta) renderDiags(w io.Writer, ds diag.Diagnostics) {
 // machine-readable stream into a file while the human output goes on.
 func addJSONIntoFlag(fs *flag.FlagSet, path *string) {
 	fs.StringVar(path, "json-into", "", "Write the machine-readable output -json prints into `FILE` (created or truncated, mode 0600), while the human output goes to the terminal as usual.")
-}
-
-// openJSONInto creates the file -json-into names, for the machine-readable
-// stream; nil without -json-into. -json and -json-into do not go together.
-// The caller closes the file.
-func openJSONInto(path string, json bool) (*os.File, diag.Diagnostics) {
-	if path == "" {
-		return nil, nil
-	}
-	if json {
-		return nil, diag.Diagnostics{diag.Errorf("Invalid output format", "The -json and -json-into arguments are mutually exclusive.")}
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return nil, diag.Diagnostics{diag.Errorf("Invalid argument", "Unable to open the file %q specified by -json-into for writing: %s.", path, err)}
-	}
-	return f, nil
 }
