@@ -66,3 +66,37 @@ func (l Limit) Set(s string) error {
 	l.Add(name, n)
 	return nil
 }
+
+// Refresh is -refresh: true, false or changed (-refresh alone is true).
+// Given records that it was given.
+type Refresh struct {
+	Value, Changed, Given *bool
+}
+
+// IsBoolFlag makes -refresh alone mean true.
+func (f Refresh) IsBoolFlag() bool { return true }
+
+func (f Refresh) String() string {
+	if f.Value == nil {
+		return ""
+	}
+	if f.Changed != nil && *f.Changed {
+		return "changed"
+	}
+	return strconv.FormatBool(*f.Value)
+}
+
+// Set implements flag.Value.
+func (f Refresh) Set(v string) error {
+	*f.Given = true
+	if v == "changed" {
+		*f.Value, *f.Changed = true, true
+		return nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return fmt.Errorf(`want true, false or changed`)
+	}
+	*f.Value, *f.Changed = b, false
+	return nil
+}

@@ -44,3 +44,34 @@ func TestValues(t *testing.T) {
 		t.Errorf("a Bool without a getter reads %q, want false", s)
 	}
 }
+
+func TestRefresh(t *testing.T) {
+	for _, tc := range []struct {
+		args                  []string
+		value, changed, given bool
+		text                  string
+	}{
+		{nil, true, false, false, "true"},
+		{[]string{"-refresh"}, true, false, true, "true"},
+		{[]string{"-refresh=false"}, false, false, true, "false"},
+		{[]string{"-refresh=changed"}, true, true, true, "changed"},
+		{[]string{"-refresh=changed", "-refresh=true"}, true, false, true, "true"},
+	} {
+		fs := flag.NewFlagSet("plan", flag.ContinueOnError)
+		value, changed, given := true, false, false
+		fs.Var(Refresh{Value: &value, Changed: &changed, Given: &given}, "refresh", "")
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if value != tc.value || changed != tc.changed || given != tc.given || fs.Lookup("refresh").Value.String() != tc.text {
+			t.Errorf("%v: got %v %v %v %q, want %v %v %v %q", tc.args, value, changed, given, fs.Lookup("refresh").Value.String(), tc.value, tc.changed, tc.given, tc.text)
+		}
+	}
+	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var value, changed, given bool
+	fs.Var(Refresh{Value: &value, Changed: &changed, Given: &given}, "refresh", "")
+	if err := fs.Parse([]string{"-refresh=sometimes"}); err == nil {
+		t.Errorf("-refresh=sometimes: no error")
+	}
+}

@@ -81,7 +81,7 @@ func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
 		return nil
 	})
 	f.refresh = true
-	fs.Var(refreshFlag{refresh: &f.refresh, changed: &f.refreshChanged, set: &f.refreshSet}, "refresh", "Skip checking remote objects for changes made outside rig while planning: faster, at the risk of planning against a stale record of them. -refresh=changed checks only those whose configuration, inputs or dependencies changed, those the plan changes, and those not checked for longer than refresh_max_age in rig.hcl (default 24h).")
+	fs.Var(cliargs.Refresh{Value: &f.refresh, Changed: &f.refreshChanged, Given: &f.refreshSet}, "refresh", "Skip checking remote objects for changes made outside rig while planning: faster, at the risk of planning against a stale record of them. -refresh=changed checks only those whose configuration, inputs or dependencies changed, those the plan changes, and those not checked for longer than refresh_max_age in rig.hcl (default 24h).")
 	f.parallelism = 10
 	fs.Func("parallelism", "Run at most `N` operations at once (default 10, or parallelism in rig.hcl).", func(v string) error {
 		n, err := strconv.Atoi(v)
