@@ -7,8 +7,10 @@ import (
 	"io"
 	"strings"
 
+	"github.com/rig-iac/rig/internal/cliargs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
 // parseArgs parses a command's arguments with fs, which m.flagSet made.
@@ -23,7 +25,9 @@ import (
 // with the nearest flag's name and where to find the command's help. Then
 // ok is false and code is the exit status: 0 after help, 1 after an error.
 func (m *Meta) parseArgs(fs *flag.FlagSet, args []string) (code int, ok bool) {
-	compat := m.addCompatFlags(fs) // the options handled for every command (compat.go)
+	// The options of OpenTofu and Terraform the command does not define;
+	// -var and -var-file set the root variables static expressions use.
+	compat := cliargs.AddCompatFlags(fs, func(fs *flag.FlagSet) { m.varFlags(fs, new([]workdir.VarArg)) })
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	var positional []string
@@ -52,7 +56,7 @@ func (m *Meta) parseArgs(fs *flag.FlagSet, args []string) (code int, ok bool) {
 	// Parsing again after "--" leaves the flags as they are and makes the
 	// positional arguments fs.Args().
 	_ = fs.Parse(append([]string{"--"}, positional...))
-	return compat.finish(m, fs)
+	return m.finishCompat(compat, fs)
 }
 
 // flagError reports a parse error of the flag package as Terraform does,
