@@ -63,14 +63,17 @@ func StateProviders(s *state.State) []addrs.Provider {
 }
 
 // WriteStateProviders writes the providers of the resources s records, as
-// `terraform providers` lists them after the configuration's tree; nothing
-// when s records no resource.
+// OpenTofu's providers command lists them after the configuration's tree
+// (a blank line between them); nothing when s records no resource.
 func WriteStateProviders(w io.Writer, s *state.State) {
 	if s == nil || len(s.Resources) == 0 {
 		return
 	}
 	fmt.Fprint(w, "\nProviders required by state:\n\n")
-	for _, p := range StateProviders(s) {
+	for i, p := range StateProviders(s) {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
 		fmt.Fprintf(w, "    provider[%s]\n", p)
 	}
 }
