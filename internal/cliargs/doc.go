@@ -9,8 +9,9 @@
 // accepted or refused with its reason (CompatFlags, defined on a command's
 // flag set by AddCompatFlags), their commands rig
 // does not have (RefusedCommand) and the other names of its commands
-// (ResolveAlias); and the flag values rig's options share (values.go): a
-// boolean stored elsewhere, a repeated flag's list, -limit=NAME=N.
+// (ResolveAlias); flags and positional arguments in any order (Parse);
+// and the flag values rig's options share (values.go): a boolean stored
+// elsewhere, a repeated flag's list, -refresh, -limit=NAME=N.
 //
 // It imports internal/corelog and internal/version.
 package cliargs
