@@ -148,7 +148,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *ui.OperationView, sess *w
 	if f.destroy {
 		phase = ui.PhaseDestroy
 	}
-	useProgressInterval(out.Progress, sess)
+	out.Progress.UseInterval(sess.ProgressInterval)
 	endProgress := out.Progress.Begin(phase, ui.OperationCount(p), false)
 	applied, ds := sess.ApplyRecorded(ctx, p, workdir.RecordedApplyOptions{Prepared: prepared, Carried: carried, Destroy: f.destroy, Timeline: f.timeline,
 		Refresh: refresh, SuppressForgetErrors: f.suppressForget, Applied: endProgress, Out: m.Out,

@@ -180,7 +180,7 @@ func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operation
 	if out != nil {
 		opts.Hooks, progress = out.RefreshHooks(), out.Progress
 	}
-	endProgress := beginPlanProgress(progress, sess, mode)
+	endProgress := progress.BeginPlan(mode, sess.ProgressInterval)
 	opts.Mode, opts.SkipRefresh = mode, !f.refresh
 	p, more := sess.Plan(ctx, opts)
 	endProgress()
