@@ -152,39 +152,24 @@ func (m *Meta) open(ctx context.Context, f *operationFlags, lockOp string) (*wor
 // carries its own (compared with the directory's when applied).
 func allowEmpty(f *operationFlags) bool { return f.destroy || f.savedPlan || f.refreshCommand }
 
-// makePlan plans with the session's inputs and the planning flags; out,
-// when not nil, shows the refresh and the progress. It returns the plan's
-// refresh times, which a plan or apply records once its state is
-// persisted.
+// makePlan plans with the session's inputs and the planning flags
+// (workdir.Session.PlanFor); out, when not nil, shows the refresh and the
+// progress. It returns the plan's refresh times, which a plan or apply
+// records once its state is persisted.
 func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operationFlags, out *ui.OperationView) (*plan.Plan, *workdir.RefreshTracking, diag.Diagnostics) {
 	if m.sources == nil {
 		m.sources = map[string][]byte{}
 	}
-	sel := workdir.PlanSelection{Replace: f.replace, Targets: f.targets, Excludes: f.excludes, TargetFiles: f.targetFiles, ExcludeFiles: f.excludeFiles, Invoke: f.invoke}
-	opts, ds := sel.Parse(m.sources)
-	if ds.HasErrors() {
-		return nil, nil, ds
+	req := workdir.PlanRequest{
+		Selection: workdir.PlanSelection{Replace: f.replace, Targets: f.targets, Excludes: f.excludes, TargetFiles: f.targetFiles, ExcludeFiles: f.excludeFiles, Invoke: f.invoke},
+		Destroy:   f.destroy, RefreshOnly: f.refreshOnly, Refresh: f.refresh,
+		Refreshes: workdir.RefreshFlags{Changed: f.refreshChanged, Set: f.refreshSet, ListOnly: f.listRefreshed},
 	}
-	mode := plan.NormalMode
-	switch {
-	case f.destroy:
-		mode = plan.DestroyMode
-	case f.refreshOnly, len(opts.Invoke) > 0:
-		mode = plan.RefreshOnlyMode
-	}
-	refresh := sess.RefreshTracking(workdir.RefreshFlags{Changed: f.refreshChanged, Set: f.refreshSet, ListOnly: f.listRefreshed})
-	if f.refresh {
-		opts.RefreshScope = refresh.Scope(mode)
-	}
-	var progress *ui.PhaseProgress
 	if out != nil {
-		opts.Hooks, progress = out.RefreshHooks(), out.Progress
+		req.Hooks = out.RefreshHooks()
+		req.Begin = func(mode plan.Mode) func() { return out.Progress.BeginPlan(mode, sess.ProgressInterval) }
 	}
-	endProgress := progress.BeginPlan(mode, sess.ProgressInterval)
-	opts.Mode, opts.SkipRefresh = mode, !f.refresh
-	p, more := sess.Plan(ctx, opts)
-	endProgress()
-	return p, refresh, ds.Append(more)
+	return sess.PlanFor(ctx, req, m.sources)
 }
 
 // checkOperationFlags reports combinations of operation flags that
