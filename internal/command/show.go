@@ -126,13 +126,7 @@ func (m *Meta) showPlanFile(out ui.DocumentView, path string, orState bool) int 
 	if !human {
 		return 0
 	}
-	opts := m.renderOptions()
-	ui.RenderNotRefreshed(m.Out, pf.Plan, pf.Plan.Timestamp)
-	_ = ui.RenderPlan(m.Out, pf.Plan, schemas, opts)
-	order := ui.StartOrder(pf.Plan, apply.OrderOptions{Config: m.dir().PlannedConfig(pf)})
-	if _, ds := order.Wait(); !ds.HasErrors() && pf.Plan.HasChanges() {
-		ui.RenderWaves(m.Out, order.Waves(), opts)
-	}
+	ui.RenderSavedPlan(m.Out, pf.Plan, schemas, apply.OrderOptions{Config: m.dir().PlannedConfig(pf)}, m.renderOptions())
 	return 0
 }
 
