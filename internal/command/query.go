@@ -1,7 +1,6 @@
 package command
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	iofs "io/fs"
@@ -83,7 +82,7 @@ func runQuery(m *Meta, args []string) int {
 		human.Done()
 	}
 	if *genOut != "" && len(results) > 0 {
-		if err := os.WriteFile(*genOut, queryGeneratedFile(results), 0o644); err != nil {
+		if err := os.WriteFile(*genOut, planner.QueryGeneratedFile(results), 0o644); err != nil {
 			ds = ds.Append(diag.Errorf("Failed to create target generated file",
 				"rig could not create the generated file (%s): %v.", *genOut, err))
 		}
@@ -108,21 +107,4 @@ func (h generatingHooks) PostList(res plan.ListResult) {
 		h.into[res.Addr.String()] = planner.GenerateListed(res)
 	}
 	h.QueryHooks.PostList(res)
-}
-
-// queryGeneratedFile is the content of rig query's -generate-config-out
-// file: for every object found, its resource block and the import block
-// that imports it by its identity.
-func queryGeneratedFile(results []plan.ListResult) []byte {
-	var b bytes.Buffer
-	b.WriteString("# __generated__ by rig query\n# Please review these resources and move them into your main configuration files.\n")
-	for _, r := range results {
-		for _, g := range planner.GenerateListed(r) {
-			b.WriteString("\n# __generated__ by rig from " + r.Addr.String() + "\n")
-			b.Write(g.Config)
-			b.WriteString("\n")
-			b.Write(g.Import)
-		}
-	}
-	return b.Bytes()
 }
