@@ -371,6 +371,7 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 		BeforeIdentity:      plan.IdentityOf(sch, priorIdentity), AfterIdentity: plan.NullIdentity(sch),
 		Dependencies: obj.Dependencies, SchemaVersion: obj.SchemaVersion,
 	}
+	p.storeBefore(change, obj, sch, prior)
 	p.addChange(change)
 	return ds.Append(p.planActionTriggers(r, change, KeyInstanceData(addr.Resource.Key)))
 }

@@ -627,7 +627,7 @@ func encodeChange(c *plan.ResourceInstanceChange) (changeJSON, error) {
 			}
 		}
 	}
-	if cj.Before, cj.BeforeSensitive, err = encodeValue(c.Before); err != nil {
+	if cj.Before, cj.BeforeSensitive, err = encodeValue(c.BeforeValue()); err != nil {
 		return changeJSON{}, fmt.Errorf("encoding %s: %w", c.Addr, err)
 	}
 	if cj.After, cj.AfterSensitive, err = encodeValue(c.After); err != nil {
