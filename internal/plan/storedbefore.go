@@ -15,6 +15,9 @@ import (
 type storedBefore struct {
 	obj *state.Object
 	blk *provider.Block
+	// decode, when set instead, gives the value from another encoding
+	// (a saved plan's).
+	decode func() (cty.Value, error)
 }
 
 // StoreBefore keeps the change's prior value as obj, an object of blk's
@@ -24,6 +27,15 @@ type storedBefore struct {
 func (c *ResourceInstanceChange) StoreBefore(obj *state.Object, blk *provider.Block) {
 	c.Before = cty.NilVal
 	c.before = &storedBefore{obj: obj, blk: blk}
+}
+
+// StoreBeforeEncoded keeps the change's prior value encoded in a form
+// only decode reads (a saved plan's value and sensitive paths, which the
+// caller has checked decode): Before becomes cty.NilVal and BeforeValue
+// calls decode each time.
+func (c *ResourceInstanceChange) StoreBeforeEncoded(decode func() (cty.Value, error)) {
+	c.Before = cty.NilVal
+	c.before = &storedBefore{decode: decode}
 }
 
 // BeforeStored reports whether the prior value is kept encoded (StoreBefore).
@@ -37,6 +49,14 @@ func (c *ResourceInstanceChange) BeforeValue() cty.Value {
 	sb := c.before
 	if sb == nil {
 		return c.Before
+	}
+	if sb.decode != nil {
+		v, err := sb.decode()
+		if err != nil {
+			// StoreBeforeEncoded's caller decoded the same bytes.
+			return cty.DynamicVal
+		}
+		return v
 	}
 	v, err := sb.obj.Decode(sb.blk.ImpliedType())
 	if err != nil {
