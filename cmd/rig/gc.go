@@ -11,10 +11,11 @@ import (
 // state and plan. Collecting garbage rarely (GOGC=400) makes it fast while
 // that heap is small; on a large graph the same setting would let garbage
 // grow to four times the live heap, so a soft memory limit takes over:
-// collections keep the process near heapSoftLimit (so that an apply or a
-// destroy of 100,000 objects stays within 1 GiB), and once the live heap
-// itself approaches that limit, near four thirds of the live heap (as
-// GOGC=33 would), which never lets the collector run back to back.
+// collections keep the process near heapSoftLimit (an apply, a no-op plan
+// or a destroy of 100,000 objects has a live heap of at most about 600 MB,
+// so the limit holds it within 1 GiB), and once the live heap itself
+// approaches that limit, near one and a half times the live heap (as
+// GOGC=50 would), which never lets the collector run back to back.
 const (
 	gcPercent     = 400
 	heapSoftLimit = 896 << 20
@@ -33,7 +34,7 @@ func tuneGC() {
 
 // memoryLimitFor is the soft memory limit for a live heap of live bytes.
 func memoryLimitFor(live uint64) int64 {
-	return max(heapSoftLimit, int64(live)+int64(live)/3)
+	return max(heapSoftLimit, int64(live)+int64(live)/2)
 }
 
 // watchLiveHeap moves the memory limit after every collection: a finalizer

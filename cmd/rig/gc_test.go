@@ -11,10 +11,9 @@ func TestMemoryLimitFor(t *testing.T) {
 		{200 << 20, heapSoftLimit},
 		{heapSoftLimit / 2, heapSoftLimit},
 		{heapSoftLimit / 3 * 2, heapSoftLimit},
-		{heapSoftLimit / 4 * 3, heapSoftLimit},
-		{660 << 20, heapSoftLimit},
-		{3 << 28, 1 << 30},
-		{3 << 30, 4 << 30},
+		{600 << 20, 900 << 20},
+		{3 << 28, 9 << 27},
+		{3 << 30, 9 << 29},
 	}
 	for _, tt := range tests {
 		if got := memoryLimitFor(tt.live); got != tt.want {

@@ -303,8 +303,7 @@ func releaser(cfg *config.Module, g *Graph) func(Op) {
 			}
 		}
 		if pending[c].Add(-1) == 0 {
-			c.Before, c.After = cty.NilVal, cty.NilVal
-			c.PriorPrivate, c.PlannedPrivate = nil, nil
+			c.DropValues()
 		}
 	}
 }
@@ -380,7 +379,8 @@ func (a *applier) schema(c *plan.ResourceInstanceChange) (provider.Schema, diag.
 // operation (the hooks see it complete, the object stays recorded): its
 // diagnostics follow, and they stop the operation's dependents.
 func (a *applier) run(walkCtx context.Context, op Op) diag.Diagnostics {
-	c := a.graph.Changes[op]
+	// A delete's prior value may be kept encoded until it runs.
+	c := a.graph.Changes[op].WithBeforeDecoded()
 	info := Operation{Addr: op.Addr, Deposed: op.Deposed, Action: c.Action, IDValue: idOf(c.Before)}
 	switch {
 	case c.Action.IsReplace():

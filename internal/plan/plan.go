@@ -89,7 +89,11 @@ type ResourceInstanceChange struct {
 	Reason         ActionReason
 	// Before is the prior object (null for a create); After the planned object
 	// (null for a delete), with unknown values where only apply will tell.
+	// A delete's Before may be kept encoded (StoreBefore): read it with
+	// BeforeValue.
 	Before, After cty.Value
+	// before, when set, holds Before encoded (see StoreBefore).
+	before *storedBefore
 	// RequiredReplace lists the attribute paths whose change forces replacement.
 	RequiredReplace []cty.Path
 	// PriorPrivate and PlannedPrivate are the provider's opaque data.

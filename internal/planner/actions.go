@@ -230,7 +230,7 @@ func (p *planner) planInvocation(m *config.Module, a *config.Action, ref config.
 	self := change.After
 	destroying := ev == config.BeforeDestroy || ev == config.AfterDestroy
 	if destroying {
-		self = change.Before
+		self = change.BeforeValue()
 	}
 	cfg, more := EvalActionConfig(p.eval, a, addr.Module, key, sch, self, ref.Expr.Range())
 	if ds = ds.Append(more); ds.HasErrors() {

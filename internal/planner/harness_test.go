@@ -394,7 +394,7 @@ func renderChange(c *plan.ResourceInstanceChange) string {
 	switch c.Action {
 	case plan.NoOp:
 	case plan.Delete, plan.Forget:
-		if id := attr(c.Before, "id"); id != cty.NilVal {
+		if id := attr(c.BeforeValue(), "id"); id != cty.NilVal {
 			fmt.Fprintf(&b, "  id: %s\n", formatValue(id))
 		}
 	case plan.Create, plan.Read:

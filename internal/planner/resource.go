@@ -366,11 +366,12 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 	}
 	change := &plan.ResourceInstanceChange{
 		Addr: addr, Deposed: dk, ProviderConfig: pc, Action: action, Reason: reason, RefusedBy: refusedBy,
-		Before: prior, After: cty.NullVal(prior.Type()), PriorPrivate: priv,
+		Before: prior, After: cty.NullVal(sch.Block.ImpliedType()), PriorPrivate: priv,
 		CreateBeforeDestroy: action == plan.Delete && (obj.CreateBeforeDestroy || dk != addrs.NotDeposed),
 		BeforeIdentity:      plan.IdentityOf(sch, priorIdentity), AfterIdentity: plan.NullIdentity(sch),
 		Dependencies: obj.Dependencies, SchemaVersion: obj.SchemaVersion,
 	}
+	p.storeBefore(change, obj, sch, prior)
 	p.addChange(change)
 	return ds.Append(p.planActionTriggers(r, change, KeyInstanceData(addr.Resource.Key)))
 }

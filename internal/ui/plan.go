@@ -166,12 +166,12 @@ func legend(a plan.Action) string {
 func renderChange(c *plan.ResourceInstanceChange, schemas SchemaSource, o ropts) string {
 	blk := lookupBlock(schemas, c.ProviderConfig.Provider, c.Addr.Resource.Resource)
 	d := &differ{before: pathSet{}, after: pathSet{}, replace: pathSet{}}
-	afterVal := c.After
+	beforeVal, afterVal := c.BeforeValue(), c.After
 	if c.Action == plan.Forget {
 		// The object stays as it is, only out of rig's hands.
-		afterVal = c.Before
+		afterVal = beforeVal
 	}
-	before, after := unmarkInto(c.Before, d.before), unmarkInto(afterVal, d.after)
+	before, after := unmarkInto(beforeVal, d.before), unmarkInto(afterVal, d.after)
 	if blk == nil {
 		blk = fallbackBlock(before, after)
 	}

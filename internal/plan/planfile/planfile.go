@@ -543,6 +543,12 @@ func decodeChange(cj changeJSON) (*plan.ResourceInstanceChange, error) {
 	if c.Before, err = decodeValue(cj.Before, cj.BeforeSensitive); err != nil {
 		return nil, fmt.Errorf("%s: %w", cj.Addr, err)
 	}
+	if c.Action == plan.Delete || c.Action == plan.Forget {
+		// Read once above, so that a damaged value is an error here; kept
+		// encoded until the delete runs.
+		before, sensitive := cj.Before, cj.BeforeSensitive
+		c.StoreBeforeEncoded(func() (cty.Value, error) { return decodeValue(before, sensitive) })
+	}
 	if c.After, err = decodeValue(cj.After, cj.AfterSensitive); err != nil {
 		return nil, fmt.Errorf("%s: %w", cj.Addr, err)
 	}
@@ -627,7 +633,7 @@ func encodeChange(c *plan.ResourceInstanceChange) (changeJSON, error) {
 			}
 		}
 	}
-	if cj.Before, cj.BeforeSensitive, err = encodeValue(c.Before); err != nil {
+	if cj.Before, cj.BeforeSensitive, err = encodeValue(c.BeforeValue()); err != nil {
 		return changeJSON{}, fmt.Errorf("encoding %s: %w", c.Addr, err)
 	}
 	if cj.After, cj.AfterSensitive, err = encodeValue(c.After); err != nil {

@@ -43,6 +43,9 @@ var planOpts = cmp.Options{
 		return bytes.Equal(ca.Bytes(), cb.Bytes())
 	}))),
 	cmpopts.EquateEmpty(),
+	// A prior value kept encoded compares as its decoded value.
+	cmp.Transformer("WithBeforeDecoded", (*plan.ResourceInstanceChange).WithBeforeDecoded),
+	cmpopts.IgnoreUnexported(plan.ResourceInstanceChange{}),
 	// Addresses are comparable values.
 	cmpopts.EquateComparable(addrs.AbsResourceInstance{}, addrs.AbsResource{}, addrs.AbsProviderConfig{}, addrs.InstanceKey{}),
 }
