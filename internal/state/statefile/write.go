@@ -398,6 +398,17 @@ func (e *encoder) resourcesParallel(sorted []*state.Resource) error {
 			if errs[i] != nil {
 				return errs[i]
 			}
+			if e.w != nil && len(p.buf) >= flushSize {
+				// A large part goes to w as it is, rather than through a
+				// copy in e.buf, which would grow to a window's size.
+				if err := e.flush(); err != nil {
+					return err
+				}
+				if _, err := e.w.Write(p.buf); err != nil {
+					return fmt.Errorf("writing state: %w", err)
+				}
+				continue
+			}
 			e.buf = append(e.buf, p.buf...)
 		}
 		if err := e.maybeFlush(); err != nil {
