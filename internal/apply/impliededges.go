@@ -100,8 +100,8 @@ func (im *impliedEdges) cover(deps []*resourceSets, own *resourceSets) {
 	}
 	cands := im.scratch[:0]
 	for _, rs := range deps {
-		if rs != own && rs.create != nil {
-			im.createDeps(rs)
+		// A dependency whose creates wait for nothing implies nothing.
+		if rs != own && rs.create != nil && len(im.createDeps(rs)) > 0 {
 			cands = append(cands, rs)
 		}
 	}
