@@ -18,7 +18,9 @@ import (
 // the order of operations shown with its plan: what rig does between
 // planning and applying. "all" keeps every edge of the recorded
 // dependencies, as rig graph and rig explain draw them; "apply" leaves out
-// those other edges imply, as the apply does. It reports the graph's edges.
+// those other edges imply, as the apply does. It reports the graph's edges
+// and the CPU time per operation (cpu-ms/op), which a busy machine
+// inflates less than the elapsed time.
 func BenchmarkOrderLayered(b *testing.B) {
 	for _, n := range []int{1000, 3000} {
 		cfg := load(b, gen.Options{Shape: gen.Layered, N: n, Seed: 1})
@@ -34,6 +36,7 @@ func BenchmarkOrderLayered(b *testing.B) {
 		}{{"all", apply.OrderOptions{}}, {"apply", apply.OrderOptions{OmitImplied: true}}} {
 			b.Run(fmt.Sprintf("%s/N=%d", v.name, n), func(b *testing.B) {
 				var edges int
+				defer reportCPU(b)()
 				for b.Loop() {
 					g, ds := apply.OrderWith(p, v.opts)
 					if ds.HasErrors() {

@@ -105,19 +105,50 @@ func (im *impliedEdges) cover(deps []*resourceSets, own *resourceSets) {
 			cands = append(cands, rs)
 		}
 	}
-	slices.SortFunc(cands, func(a, b *resourceSets) int { return cmp.Compare(len(b.createDeps), len(a.createDeps)) })
-	for _, e := range cands {
-		if e.stamp == im.stamp {
-			continue
-		}
-		for _, d := range e.createDeps {
-			if d != e {
-				d.stamp = im.stamp
+	// Each round marks what the longest uncovered list covers, and drops
+	// the covered candidates: with transitive lists a few rounds, one per
+	// direct dependency, cover everything. Past maxPicks, the candidates
+	// left are sorted once instead.
+	const maxPicks = 8
+	for picks := 0; len(cands) > 0; picks++ {
+		if picks == maxPicks {
+			slices.SortFunc(cands, func(a, b *resourceSets) int { return cmp.Compare(len(b.createDeps), len(a.createDeps)) })
+			for _, e := range cands {
+				if e.stamp != im.stamp {
+					im.mark(e)
+				}
 			}
+			break
 		}
+		n, best := 0, -1
+		for _, e := range cands {
+			if e.stamp == im.stamp {
+				continue
+			}
+			if best < 0 || len(e.createDeps) > len(cands[best].createDeps) {
+				best = n
+			}
+			cands[n] = e
+			n++
+		}
+		if best < 0 {
+			break
+		}
+		im.mark(cands[best])
+		cands[best] = cands[n-1]
+		cands = cands[:n-1]
 	}
 	clear(cands)
 	im.scratch = cands[:0]
+}
+
+// mark marks the sets e's creates wait for as covered.
+func (im *impliedEdges) mark(e *resourceSets) {
+	for _, d := range e.createDeps {
+		if d != e {
+			d.stamp = im.stamp
+		}
+	}
 }
 
 // implied reports whether the edges from rs's creates and deletes into the
