@@ -356,10 +356,11 @@ func objectKeys(r *state.Resource, dst []addrs.InstanceKey) []addrs.InstanceKey 
 }
 
 // resourcesParallel encodes sorted in runs of at most runInstances
-// instances and about runBytes (a resource with more is cut into several), a window of runs at a time
-// on all processors, appending each window's runs in order (and flushing
-// them, when writing), so that the memory it needs beyond the document is
-// a window's, whatever the size of one resource.
+// instances and about runBytes (a resource with more is cut into several),
+// a window of runs at a time on all processors, appending each window's
+// runs in order (and flushing them, when writing), so that the memory it
+// needs beyond the document is a window's, whatever the size of one
+// resource.
 func (e *encoder) resourcesParallel(sorted []*state.Resource) error {
 	var runs [][]segment
 	var run []segment
