@@ -100,8 +100,16 @@ func (im *impliedEdges) cover(deps []*resourceSets, own *resourceSets) {
 	}
 	cands := im.scratch[:0]
 	for _, rs := range deps {
-		// A dependency whose creates wait for nothing implies nothing.
-		if rs != own && rs.create != nil && len(im.createDeps(rs)) > 0 {
+		// A dependency whose creates wait for nothing implies nothing. One
+		// whose list is not shorter than the create's own may be part of a
+		// cycle of recorded dependencies (an acyclic transitive list holds
+		// its dependencies' lists and more): leaving it out keeps every
+		// path, by induction on the lists' lengths, so a cycle is still
+		// found as one.
+		if rs == own || rs.create == nil {
+			continue
+		}
+		if n := len(im.createDeps(rs)); n > 0 && n < len(deps) {
 			cands = append(cands, rs)
 		}
 	}

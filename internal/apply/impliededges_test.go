@@ -3,6 +3,7 @@ package apply
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -160,4 +161,20 @@ func mustOrder(t *testing.T, p *plan.Plan, opts OrderOptions) *Graph {
 		t.Fatal(ds.Err())
 	}
 	return g
+}
+
+// TestImpliedEdgesKeepCycles: dependencies recorded by an earlier run can
+// make the creates and updates of a plan wait for each other; the graph
+// without implied edges must still hold the cycle, and OrderWith report it.
+func TestImpliedEdgesKeepCycles(t *testing.T) {
+	p := buildPlan([]change{
+		{name: "d", action: plan.Update},
+		{name: "e", action: plan.Update, deps: []string{"d"}, recorded: []string{"d", "x"}},
+		{name: "x", action: plan.Update, deps: []string{"d", "e"}, recorded: []string{"d", "e"}},
+	})
+	for _, omit := range []bool{false, true} {
+		if _, ds := OrderWith(p, OrderOptions{OmitImplied: omit}); !ds.HasErrors() || !strings.Contains(ds.Err().Error(), "ycle") {
+			t.Errorf("OmitImplied %v: diagnostics %v, want a cycle", omit, ds.Err())
+		}
+	}
 }
