@@ -76,7 +76,7 @@ type PrepareOptions struct {
 // all hold. Prepare only reads p and cfg: the caller may go on reading
 // them (rendering the plan) while it runs and until Execute.
 func Prepare(cfg *config.Module, p *plan.Plan, opts PrepareOptions) (*Prepared, diag.Diagnostics) {
-	g, ds := OrderWith(p, OrderOptions{Config: cfg, DeposedKeys: opts.DeposedKeys})
+	g, ds := OrderWith(p, OrderOptions{Config: cfg, DeposedKeys: opts.DeposedKeys, OmitImplied: true})
 	if ds.HasErrors() {
 		return nil, ds
 	}

@@ -70,6 +70,11 @@ func (o Op) IsBarrier() bool { return o.Kind == OpBarrierBefore || o.Kind == OpB
 // when it has none of a kind.
 type resourceSets struct {
 	create, delete, deleteCBD *opSet
+	// stamp, createDeps and createDepsKnown are impliedEdges' (used when
+	// OrderOptions.OmitImplied is set).
+	stamp           uint32
+	createDeps      []*resourceSets
+	createDepsKnown bool
 }
 
 // opSet is the operations of one kind of one resource (see resourceSets),
@@ -190,6 +195,10 @@ type OrderOptions struct {
 	// DeposedKeys chooses the key each create_before_destroy replacement
 	// deposes its current object under; nil means RandomDeposedKeys.
 	DeposedKeys DeposedKeySource
+	// OmitImplied leaves out of the graph the edges into a create that
+	// other edges imply (see impliedEdges): the same order with fewer
+	// edges, for the apply. Ignored with Rules, which describe every edge.
+	OmitImplied bool
 }
 
 // DeposedKeySource returns a key under which the current object of the
@@ -381,11 +390,17 @@ func order(p *plan.Plan, opts OrderOptions) *Graph {
 	// records hundreds of dependencies in a graph of distinct resource
 	// blocks.
 	var preds predecessors
+	var im *impliedEdges
+	if opts.OmitImplied && !opts.Rules {
+		im = newImpliedEdges(g, prior, sets)
+	}
 	for _, op := range g.G.Nodes() {
 		c := g.Changes[op]
 		own := op.Addr.ContainingResource().Unkeyed()
-		switch op.Kind {
-		case OpCreate:
+		switch {
+		case op.Kind == OpCreate && im != nil:
+			connectCreate(g, im, &preds, op, c, sets[own], prior)
+		case op.Kind == OpCreate:
 			// Rules 1 and 4: after the creates/updates of what it depends on,
 			// and after (or, for a CBD dependency, before) their deletes.
 			preds.reset()
@@ -405,7 +420,7 @@ func order(p *plan.Plan, opts OrderOptions) *Graph {
 				}
 			}
 			preds.connect(g, op)
-		case OpDelete:
+		case op.Kind == OpDelete:
 			// Rules 2 and 4: before the deletes of what it depended on, and
 			// before (or, when itself CBD, after) their creates/updates.
 			for _, dep := range recordedDeps(prior, addrs.ObjectAddr{Instance: c.Addr, Deposed: c.Deposed}) {

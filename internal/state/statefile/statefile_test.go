@@ -613,3 +613,49 @@ func mustResource(t *testing.T, s string) addrs.AbsResource {
 	}
 	return r
 }
+
+// TestWriteLargeObjects: objects that record many dependencies make pieces
+// of a parallel encoding that are cut by their size (runBytes) rather than
+// by their number of instances, inside a resource and between resources,
+// and the document is the same.
+func TestWriteLargeObjects(t *testing.T) {
+	pc := addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")}
+	var deps []addrs.AbsResource
+	for i := range 300 {
+		deps = append(deps, addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: fmt.Sprintf("dep%d", i)}.Absolute(addrs.RootModule))
+	}
+	s := state.New()
+	for r, n := range []int{700, 1, 0, 1500, 3} {
+		ra := addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: fmt.Sprintf("r%d", r)}.Absolute(addrs.RootModule)
+		if n == 0 {
+			s.Resources[ra] = &state.Resource{Addr: ra, ProviderConfig: pc, Instances: map[addrs.InstanceKey]*state.Instance{}}
+		}
+		for i := range n {
+			addr := addrs.ObjectAddr{Instance: ra.Instance(addrs.IntKey(i))}
+			s.SetObject(addr, &state.Object{AttrsJSON: []byte(fmt.Sprintf(`{"id":"%d-%d"}`, r, i)), Dependencies: deps[:i%len(deps)]}, pc)
+		}
+	}
+	est, n := 0, 0
+	for _, r := range s.Resources {
+		for _, inst := range r.Instances {
+			est, n = est+estimateInstance(inst), n+1
+		}
+	}
+	if runInstances*est/n < 2*runBytes {
+		t.Fatalf("objects of %d estimated bytes on average would not cut pieces by size", est/n)
+	}
+	got, err := Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := referenceMarshal(t, s); !bytes.Equal(got, want) {
+		t.Fatalf("Marshal differs from the reference (-ref +got):\n%s", cmp.Diff(string(want), string(got)))
+	}
+	var w chunkWriter
+	if err := Write(&w, s); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(bytes.Join(w.chunks, nil), got) {
+		t.Error("Write differs from Marshal")
+	}
+}

@@ -139,17 +139,24 @@ func estimateSize(s *state.State) int {
 // estimateResource is estimateSize's guess for one resource.
 func estimateResource(r *state.Resource) int {
 	n := 300
+	for _, inst := range r.Instances {
+		n += estimateInstance(inst)
+	}
+	return n
+}
+
+// estimateInstance is estimateSize's guess for the objects of one instance.
+func estimateInstance(inst *state.Instance) int {
+	n := 0
 	obj := func(o *state.Object) {
 		n += 300 + 2*len(o.AttrsJSON) + 2*len(o.SensitiveAttributes) + 2*len(o.IdentityJSON) +
 			len(o.Private)*4/3 + 60*len(o.Dependencies) + 80*len(o.AttrsFlat)
 	}
-	for _, inst := range r.Instances {
-		if inst.Current != nil {
-			obj(inst.Current)
-		}
-		for _, o := range inst.Deposed {
-			obj(o)
-		}
+	if inst.Current != nil {
+		obj(inst.Current)
+	}
+	for _, o := range inst.Deposed {
+		obj(o)
 	}
 	return n
 }
@@ -306,9 +313,15 @@ func (e *encoder) resources(rs map[addrs.AbsResource]*state.Resource) error {
 // encodes the resources on all processors.
 const parallelInstances = 2048
 
-// runInstances is about how many instances one piece of a parallel
-// encoding holds: several resources, or part of one.
+// runInstances is how many instances one piece of a parallel encoding
+// holds at most: several resources, or part of one.
 const runInstances = 256
+
+// runBytes is about how large a piece of a parallel encoding grows, by
+// estimateInstance, before it is cut: objects that record hundreds of
+// dependencies take tens of kilobytes each, and pieces of 256 of them
+// would be buffers of megabytes grown by copying.
+const runBytes = 1 << 20
 
 func instanceCount(rs []*state.Resource) int {
 	n := 0
@@ -342,26 +355,34 @@ func objectKeys(r *state.Resource, dst []addrs.InstanceKey) []addrs.InstanceKey 
 	return dst
 }
 
-// resourcesParallel encodes sorted in runs of about runInstances instances
-// (a resource with more is cut into several), a window of runs at a time
-// on all processors, appending each window's runs in order (and flushing
-// them, when writing), so that the memory it needs beyond the document is
-// a window's, whatever the size of one resource.
+// resourcesParallel encodes sorted in runs of at most runInstances
+// instances and about runBytes (a resource with more is cut into several),
+// a window of runs at a time on all processors, appending each window's
+// runs in order (and flushing them, when writing), so that the memory it
+// needs beyond the document is a window's, whatever the size of one
+// resource.
 func (e *encoder) resourcesParallel(sorted []*state.Resource) error {
 	var runs [][]segment
 	var run []segment
-	n := 0
+	n, size := 0, 0
 	for i, r := range sorted {
 		keys := objectKeys(r, nil)
-		for from := 0; from < len(keys) || from == 0; from += runInstances {
-			to := min(len(keys), from+runInstances)
-			run = append(run, segment{r: r, keys: keys[from:to], head: from == 0, tail: to == len(keys), comma: i > 0 && from == 0})
-			if n += to - from; n >= runInstances {
-				runs, run, n = append(runs, run), nil, 0
+		for from := 0; ; {
+			// A segment grows to the end of its resource or of the run:
+			// runInstances instances or about runBytes of document.
+			to := from
+			for to < len(keys) && n+to-from < runInstances && size < runBytes {
+				size += estimateInstance(r.Instances[keys[to]])
+				to++
 			}
-			if len(keys) == 0 {
+			run = append(run, segment{r: r, keys: keys[from:to], head: from == 0, tail: to == len(keys), comma: i > 0 && from == 0})
+			if n += to - from; n >= runInstances || size >= runBytes {
+				runs, run, n, size = append(runs, run), nil, 0, 0
+			}
+			if to == len(keys) {
 				break
 			}
+			from = to
 		}
 	}
 	if len(run) > 0 {
@@ -397,6 +418,17 @@ func (e *encoder) resourcesParallel(sorted []*state.Resource) error {
 		for i, p := range parts {
 			if errs[i] != nil {
 				return errs[i]
+			}
+			if e.w != nil && len(p.buf) >= flushSize {
+				// A large part goes to w as it is, rather than through a
+				// copy in e.buf, which would grow to a window's size.
+				if err := e.flush(); err != nil {
+					return err
+				}
+				if _, err := e.w.Write(p.buf); err != nil {
+					return fmt.Errorf("writing state: %w", err)
+				}
+				continue
 			}
 			e.buf = append(e.buf, p.buf...)
 		}
