@@ -29,10 +29,14 @@ type Handler struct {
 	// grace of the first interrupt, whatever it is computing.
 	writing atomic.Int32
 	// mu guards atExit, the cleanups (unlocking, stopping providers) run
-	// before rig exits on an interrupt, and exiting.
-	mu      sync.Mutex
-	atExit  []func()
-	exiting bool
+	// before rig exits on an interrupt, exiting, received (an interrupt
+	// was received) and finished (Finish was called: later interrupts are
+	// not received).
+	mu       sync.Mutex
+	atExit   []func()
+	exiting  bool
+	received bool
+	finished bool
 }
 
 // New returns the handler of a command that tells people what happens on
@@ -96,6 +100,9 @@ func (h *Handler) Notify(onForce func()) (context.Context, func()) {
 			case <-done:
 				return
 			case <-sigs:
+				if !h.receive() {
+					continue
+				}
 				count++
 				if count == 1 {
 					fmt.Fprintf(h.err, "\nInterrupt received.\nPlease wait for rig to exit or data loss may occur.\nGracefully shutting down...\n")
@@ -124,6 +131,30 @@ func (h *Handler) Notify(onForce func()) (context.Context, func()) {
 		close(done)
 		cancel()
 	}
+}
+
+// receive notes an interrupt Notify received, unless the command has
+// finished (Finish): it reports whether to act on it.
+func (h *Handler) receive() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.finished {
+		return false
+	}
+	h.received = true
+	return true
+}
+
+// Finish marks the end of the command's interruptible work, once it has
+// decided its outcome but before it keeps that outcome (saves a plan,
+// exits 0), and reports whether an interrupt was received before: the
+// command then ends as interrupted. An interrupt that comes later is not
+// received (nor announced): the command is ending as it decided.
+func (h *Handler) Finish() (interrupted bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.finished = true
+	return h.received
 }
 
 // Twice closes stop on the first interrupt (or SIGTERM) and cancel on the
