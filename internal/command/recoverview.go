@@ -165,7 +165,7 @@ func (o recoverOutput) summary(imported, forgotten []string, left int) {
 		fmt.Fprintln(o.w, "Run \"rig plan\" to see how the imported objects compare with the configuration.")
 	}
 	if left > 0 {
-		fmt.Fprintln(o.w, "rig lists the creates left until you decide them (rig recover) or an apply completes without errors.")
+		fmt.Fprintln(o.w, "rig lists the creates left until you decide them (rig recover).")
 	}
 }
 
