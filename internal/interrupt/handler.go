@@ -37,6 +37,8 @@ type Handler struct {
 	exiting  bool
 	received bool
 	finished bool
+	// sayFunc, when set (SayWith), tells what happens instead of err.
+	sayFunc func(message string)
 }
 
 // New returns the handler of a command that tells people what happens on
@@ -78,7 +80,7 @@ func (h *Handler) exitInterrupted() {
 	cleanups := h.atExit
 	h.atExit = nil
 	h.mu.Unlock()
-	fmt.Fprintf(h.err, "\nStopped: the command was interrupted before it changed anything.\n")
+	h.say("\nStopped: the command was interrupted before it changed anything.\n")
 	for i := len(cleanups) - 1; i >= 0; i-- {
 		cleanups[i]()
 	}
@@ -105,7 +107,7 @@ func (h *Handler) Notify(onForce func()) (context.Context, func()) {
 				}
 				count++
 				if count == 1 {
-					fmt.Fprintf(h.err, "\nInterrupt received.\nPlease wait for rig to exit or data loss may occur.\nGracefully shutting down...\n")
+					h.say("\nInterrupt received.\nPlease wait for rig to exit or data loss may occur.\nGracefully shutting down...\n")
 					cancel()
 					// Outside a writing phase nothing is lost by stopping:
 					// a computation that does not notice the cancellation
@@ -118,7 +120,7 @@ func (h *Handler) Notify(onForce func()) (context.Context, func()) {
 						}
 					}()
 				} else {
-					fmt.Fprintf(h.err, "\nTwo interrupts received. Stopping running operations now; state is saved.\n")
+					h.say("\nTwo interrupts received. Stopping running operations now; state is saved.\n")
 					if onForce != nil {
 						onForce()
 					}
@@ -131,6 +133,26 @@ func (h *Handler) Notify(onForce func()) (context.Context, func()) {
 		close(done)
 		cancel()
 	}
+}
+
+// SayWith makes the handler tell what happens through say (a command's
+// -json stream, as log messages) instead of its writer.
+func (h *Handler) SayWith(say func(message string)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.sayFunc = say
+}
+
+// say tells msg through SayWith's function, or writes it.
+func (h *Handler) say(msg string) {
+	h.mu.Lock()
+	say := h.sayFunc
+	h.mu.Unlock()
+	if say != nil {
+		say(msg)
+		return
+	}
+	fmt.Fprint(h.err, msg)
 }
 
 // receive notes an interrupt Notify received, unless the command has
