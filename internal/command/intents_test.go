@@ -33,7 +33,7 @@ func TestCutOffCreatesListed(t *testing.T) {
 {"end":"test_thing.c"}
 {"begin":{"address":"test_thing.d","provider":"provider[\"registry.terraform.io/r`)
 	r := rigOK(t, dir, "plan", "-no-color")
-	got := oneLine(r.stderr)
+	got := oneLine(r.stdout)
 	for _, want := range []string{
 		"Warning: Creates cut off by a crash",
 		"rig was stopped while 1 create(s) were under way",
@@ -55,18 +55,19 @@ resource "test_thing" "b" {
   size = 1
 }
 `)
-	if r := rigOK(t, dir, "apply", "-auto-approve", "-no-color"); !strings.Contains(r.stderr, "test_thing.b") {
-		t.Errorf("apply does not list the cut-off create:\n%s", r.stderr)
+	r = rigOK(t, dir, "apply", "-auto-approve", "-no-color")
+	if got := oneLine(r.stdout); !strings.Contains(got, "Warning: Creates cut off by a crash") || !strings.Contains(got, `test_thing.b (provider["registry.terraform.io/rig/test"])`) {
+		t.Errorf("apply does not list the cut-off create:\n%s", r.stdout)
 	}
 	// The apply created test_thing.b anew: what the cut-off create made
 	// is still unrecorded, and listed.
 	r = rigOK(t, dir, "plan", "-no-color")
-	if got := oneLine(r.stderr); !strings.Contains(got, "rig was stopped while 1 create(s) were under way") || !strings.Contains(got, `test_thing.b (provider["registry.terraform.io/rig/test"]) name = "b" size = 1`) {
-		t.Errorf("a completed apply dropped the cut-off create:\n%s", r.stderr)
+	if got := oneLine(r.stdout); !strings.Contains(got, "rig was stopped while 1 create(s) were under way") || !strings.Contains(got, `test_thing.b (provider["registry.terraform.io/rig/test"]) name = "b" size = 1`) {
+		t.Errorf("a completed apply dropped the cut-off create:\n%s", r.stdout)
 	}
 	rigOK(t, dir, "recover", "-no-color", "-auto-approve", "-absent=test_thing.b")
-	if r := rigOK(t, dir, "plan", "-no-color"); strings.Contains(r.stderr, "Creates cut off") {
-		t.Errorf("the list outlived its recovery:\n%s", r.stderr)
+	if r := rigOK(t, dir, "plan", "-no-color"); strings.Contains(r.stdout+r.stderr, "Creates cut off") {
+		t.Errorf("the list outlived its recovery:\n%s%s", r.stdout, r.stderr)
 	}
 	if _, err := os.Stat(intents); !os.IsNotExist(err) {
 		t.Errorf("the intents outlived their recovery: %v", err)
