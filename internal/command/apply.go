@@ -108,7 +108,13 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		// blocks again and reports them, as OpenTofu reports them once.
 		ds = eval.WithoutCheckAssertions(ds)
 	}
+	if ctx.Err() != nil {
+		ds = ds.Append(errApplyInterrupted)
+	}
 	out.Diagnostics(ds)
+	if ds.HasErrors() {
+		return 1
+	}
 	ds = nil
 	if p.HasChanges() && !f.autoApprove && !f.json {
 		approval := ui.Approval{Destroy: f.destroy, Targeted: len(p.Targets) > 0 || len(p.Excludes) > 0, RefreshOnly: f.refreshOnly}

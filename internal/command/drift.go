@@ -48,7 +48,13 @@ func runDrift(m *Meta, args []string) int {
 	}
 	report := ui.DriftReport{Drift: p.Drift, Objects: len(p.Refreshed), FailedConditions: p.FailedConditions()}
 	out.Drift(p, report)
+	if m.interrupts.Finish() {
+		ds = ds.Append(errDriftInterrupted)
+	}
 	out.Diagnostics(ds)
+	if ds.HasErrors() {
+		return driftFailed
+	}
 	if len(p.Drift) > 0 || report.FailedConditions > 0 {
 		return driftDetected
 	}

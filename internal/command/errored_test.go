@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rig-iac/rig/internal/backend/pg"
 	"github.com/rig-iac/rig/internal/backend/pg/pgtest"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/builtin"
@@ -58,6 +60,11 @@ func TestPGConnectionLossMidApply(t *testing.T) {
 		{"state kept in errored.tfstate", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			// The waits between retries are cut short; the apply still
+			// tries as many times before it gives up.
+			retry := pg.DefaultRetry
+			pg.DefaultRetry = pg.Retry{Attempts: retry.Attempts, Base: 5 * time.Millisecond, Max: 20 * time.Millisecond}
+			t.Cleanup(func() { pg.DefaultRetry = retry })
 			server := pgtest.Server(t)
 			db := pgtest.NewDatabase(t)
 			var dbName string
@@ -129,6 +136,9 @@ func TestPGConnectionLossMidApply(t *testing.T) {
 
 			if r.code != 1 || !strings.Contains(r.stderr, "Failed to persist state to backend") || !strings.Contains(r.stderr, "rig state push errored.tfstate") {
 				t.Fatalf("apply: exit %d, want 1 pointing at errored.tfstate:\n%s", r.code, r.stderr)
+			}
+			if want := fmt.Sprintf("giving up after %d attempts", retry.Attempts); !strings.Contains(r.stderr, want) {
+				t.Errorf("the apply did not retry the write %d times:\n%s", retry.Attempts, r.stderr)
 			}
 			t.Logf("apply's diagnostics:\n%s", r.stderr)
 			data, err := os.ReadFile(errored)

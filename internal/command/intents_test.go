@@ -11,7 +11,8 @@ import (
 // each create's intent before the call and its end after; creates left
 // begun by a crash (written here as a killed apply leaves them, the last
 // line cut short) are listed, with their planned values, by every run
-// until an apply completes without errors.
+// until rig recover resolves them: an apply that completes, creating the
+// same instance again, keeps them, since what they made is in no state.
 func TestCutOffCreatesListed(t *testing.T) {
 	dir := workDir(t, map[string]string{
 		"main.tf": protectProviders + `resource "test_thing" "a" {
@@ -46,10 +47,29 @@ func TestCutOffCreatesListed(t *testing.T) {
 	if strings.Contains(got, "test_thing.c") || strings.Contains(got, "test_thing.d") {
 		t.Errorf("plan lists a create that ended or whose intent was never written:\n%s", r.stderr)
 	}
-	if r := rigOK(t, dir, "apply", "-auto-approve", "-no-color"); !strings.Contains(r.stdout, "test_thing.b") {
-		t.Errorf("apply does not list the cut-off create:\n%s", r.stderr)
+	writeFile(t, dir, "main.tf", protectProviders+`resource "test_thing" "a" {
+  name = "a"
+}
+resource "test_thing" "b" {
+  name = "b"
+  size = 1
+}
+`)
+	r = rigOK(t, dir, "apply", "-auto-approve", "-no-color")
+	if got := oneLine(r.stdout); !strings.Contains(got, "Warning: Creates cut off by a crash") || !strings.Contains(got, `test_thing.b (provider["registry.terraform.io/rig/test"])`) {
+		t.Errorf("apply does not list the cut-off create:\n%s", r.stdout)
 	}
-	if r := rigOK(t, dir, "plan", "-no-color"); strings.Contains(r.stdout, "Creates cut off") {
-		t.Errorf("the list outlived a completed apply:\n%s", r.stderr)
+	// The apply created test_thing.b anew: what the cut-off create made
+	// is still unrecorded, and listed.
+	r = rigOK(t, dir, "plan", "-no-color")
+	if got := oneLine(r.stdout); !strings.Contains(got, "rig was stopped while 1 create(s) were under way") || !strings.Contains(got, `test_thing.b (provider["registry.terraform.io/rig/test"]) name = "b" size = 1`) {
+		t.Errorf("a completed apply dropped the cut-off create:\n%s", r.stdout)
+	}
+	rigOK(t, dir, "recover", "-no-color", "-auto-approve", "-absent=test_thing.b")
+	if r := rigOK(t, dir, "plan", "-no-color"); strings.Contains(r.stdout+r.stderr, "Creates cut off") {
+		t.Errorf("the list outlived its recovery:\n%s%s", r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(intents); !os.IsNotExist(err) {
+		t.Errorf("the intents outlived their recovery: %v", err)
 	}
 }

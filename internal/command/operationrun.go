@@ -2,6 +2,8 @@ package command
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/rig-iac/rig/internal/diag"
@@ -71,6 +73,15 @@ func (m *Meta) startOperation(f *operationFlags) (*ui.OperationView, *run, bool)
 		out.Diagnostics(ds)
 		closeOut()
 		return nil, nil, false
+	}
+	if out.JSON != nil {
+		// As OpenTofu: what an interrupt does is told in the stream too.
+		m.interrupts.SayWith(func(msg string) {
+			if out.Human {
+				fmt.Fprint(m.Err, msg)
+			}
+			out.JSON.Log(strings.TrimSpace(msg))
+		})
 	}
 	r := m.startRun()
 	r.ends = append([]func(){closeOut}, r.ends...)

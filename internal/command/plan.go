@@ -85,6 +85,10 @@ func runPlan(m *Meta, args []string) int {
 		out.Diagnostics(ds)
 		return 1
 	}
+	if m.interrupts.Finish() {
+		out.Diagnostics(ds.Append(errPlanInterrupted))
+		return 1
+	}
 	out.Diagnostics(ds)
 	if len(generated) > 0 && !f.json && !m.inAutomation {
 		fmt.Fprintf(m.Out, "\n─────────────────────────────────────────────────────────────────────────────\n\nrig has generated configuration and written it to %s. Please review the\nconfiguration and edit it as necessary before adding it to version control.\n", genOut)

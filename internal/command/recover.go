@@ -137,7 +137,7 @@ func runRecover(m *Meta, args []string) int {
 		}
 	}
 	if err := m.dir().KeepCutOffCreates(recovery.Left(ins, append(slices.Clone(forgotten), imported...))); err != nil {
-		ds = ds.Append(diag.Errorf("Failed to update the creates' intents", "The state records the imported objects, but rig could not update the list of cut-off creates: %s. It lists them again until an apply completes.", err))
+		ds = ds.Append(diag.Errorf("Failed to update the creates' intents", "The state records the imported objects, but rig could not update the list of cut-off creates: %s. It lists them again until rig recover resolves them.", err))
 	}
 	m.showDiagnostics(ds)
 	out.Summary(imported, forgotten, res.Undecided)

@@ -29,10 +29,16 @@ type Handler struct {
 	// grace of the first interrupt, whatever it is computing.
 	writing atomic.Int32
 	// mu guards atExit, the cleanups (unlocking, stopping providers) run
-	// before rig exits on an interrupt, and exiting.
-	mu      sync.Mutex
-	atExit  []func()
-	exiting bool
+	// before rig exits on an interrupt, exiting, received (an interrupt
+	// was received) and finished (Finish was called: later interrupts are
+	// not received).
+	mu       sync.Mutex
+	atExit   []func()
+	exiting  bool
+	received bool
+	finished bool
+	// sayFunc, when set (SayWith), tells what happens instead of err.
+	sayFunc func(message string)
 }
 
 // New returns the handler of a command that tells people what happens on
@@ -74,7 +80,7 @@ func (h *Handler) exitInterrupted() {
 	cleanups := h.atExit
 	h.atExit = nil
 	h.mu.Unlock()
-	fmt.Fprintf(h.err, "\nStopped: the command was interrupted before it changed anything.\n")
+	h.say("\nStopped: the command was interrupted before it changed anything.\n")
 	for i := len(cleanups) - 1; i >= 0; i-- {
 		cleanups[i]()
 	}
@@ -96,9 +102,12 @@ func (h *Handler) Notify(onForce func()) (context.Context, func()) {
 			case <-done:
 				return
 			case <-sigs:
+				if !h.receive() {
+					continue
+				}
 				count++
 				if count == 1 {
-					fmt.Fprintf(h.err, "\nInterrupt received.\nPlease wait for rig to exit or data loss may occur.\nGracefully shutting down...\n")
+					h.say("\nInterrupt received.\nPlease wait for rig to exit or data loss may occur.\nGracefully shutting down...\n")
 					cancel()
 					// Outside a writing phase nothing is lost by stopping:
 					// a computation that does not notice the cancellation
@@ -111,7 +120,7 @@ func (h *Handler) Notify(onForce func()) (context.Context, func()) {
 						}
 					}()
 				} else {
-					fmt.Fprintf(h.err, "\nTwo interrupts received. Stopping running operations now; state is saved.\n")
+					h.say("\nTwo interrupts received. Stopping running operations now; state is saved.\n")
 					if onForce != nil {
 						onForce()
 					}
@@ -124,6 +133,50 @@ func (h *Handler) Notify(onForce func()) (context.Context, func()) {
 		close(done)
 		cancel()
 	}
+}
+
+// SayWith makes the handler tell what happens through say (a command's
+// -json stream, as log messages) instead of its writer.
+func (h *Handler) SayWith(say func(message string)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.sayFunc = say
+}
+
+// say tells msg through SayWith's function, or writes it.
+func (h *Handler) say(msg string) {
+	h.mu.Lock()
+	say := h.sayFunc
+	h.mu.Unlock()
+	if say != nil {
+		say(msg)
+		return
+	}
+	fmt.Fprint(h.err, msg)
+}
+
+// receive notes an interrupt Notify received, unless the command has
+// finished (Finish): it reports whether to act on it.
+func (h *Handler) receive() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.finished {
+		return false
+	}
+	h.received = true
+	return true
+}
+
+// Finish marks the end of the command's interruptible work, once it has
+// decided its outcome but before it keeps that outcome (saves a plan,
+// exits 0), and reports whether an interrupt was received before: the
+// command then ends as interrupted. An interrupt that comes later is not
+// received (nor announced): the command is ending as it decided.
+func (h *Handler) Finish() (interrupted bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.finished = true
+	return h.received
 }
 
 // Twice closes stop on the first interrupt (or SIGTERM) and cancel on the

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/providertest"
@@ -119,10 +120,13 @@ variable "ok" {
 			}
 			vars := map[string]planner.InputValue{"ok": {Value: cty.BoolVal(tc.ok), SourceType: "-var"}}
 			_, ds := planner.Make(ctx, loadConfig(t, src), state.New(), set, planner.Options{Variables: vars})
-			// An interrupt may come after the last node started: the plan
-			// then ends without an error.
-			if !tc.interrupt && ds.HasErrors() == tc.ok {
-				t.Fatalf("errors %v, want errors: %v", ds, !tc.ok)
+			// An interrupted plan ends with an error, also when the
+			// interrupt came after its last node started.
+			if wantErrors := !tc.ok || tc.interrupt; ds.HasErrors() != wantErrors {
+				t.Fatalf("errors %v, want errors: %v", ds, wantErrors)
+			}
+			if tc.interrupt && !slices.ContainsFunc(ds, func(d diag.Diagnostic) bool { return d.Summary == "Operation cancelled" }) {
+				t.Fatalf("diagnostics %v do not report the interruption", ds)
 			}
 			calls := live.Ephemerals()
 			opened, closed := map[string]int{}, map[string]int{}

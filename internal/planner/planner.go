@@ -142,6 +142,12 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 		ds = ds.Append(p.planInvoked(opts.Invoke))
 	}
 	ds = ds.Append(p.ephemerals.CloseAll(ctx))
+	// An interrupt received while the plan ran makes it incomplete, also
+	// when it came after the last node started: the plan is never offered
+	// or saved as complete.
+	if ctx.Err() != nil && !hasCancelled(ds) {
+		ds = ds.Append(errCancelled)
+	}
 	// Before forceCBD: the state records the setting OpenTofu records, the
 	// configuration's own or inherited one.
 	p.recordUnchanged()

@@ -175,15 +175,23 @@ func (s *suite) watch(ctx context.Context, done <-chan struct{}) {
 			return
 		case <-stop:
 			stop = nil
-			s.stopOnce.Do(func() {
-				close(s.stopped)
-				s.report(func(r Reporter) { r.Interrupted() })
-			})
+			s.interrupted()
 		case <-cancel:
+			// A second interrupt follows a first, also when both arrived
+			// before either was noticed: each is reported, in order.
+			s.interrupted()
 			s.doCancel()
 			return
 		}
 	}
+}
+
+// interrupted stops the suite on a first interrupt and reports it, once.
+func (s *suite) interrupted() {
+	s.stopOnce.Do(func() {
+		close(s.stopped)
+		s.report(func(r Reporter) { r.Interrupted() })
+	})
 }
 
 func (s *suite) doCancel() {

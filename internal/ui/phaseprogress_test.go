@@ -45,26 +45,35 @@ func TestPhaseProgress(t *testing.T) {
 	var clock sync.Mutex
 	p.Now = func() time.Time { clock.Lock(); defer clock.Unlock(); return now }
 	jv.Now = p.Now
-	advance := func(d time.Duration) { clock.Lock(); now = now.Add(d); clock.Unlock() }
+	// tick advances the clock by d and waits for the report, so that it
+	// sees the counts and the time as they are now.
+	tick := func(d time.Duration) {
+		clock.Lock()
+		now = now.Add(d)
+		at := now
+		clock.Unlock()
+		lines := strings.Count(human.String(), "\n")
+		ticks <- at
+		for strings.Count(human.String(), "\n") == lines {
+			time.Sleep(time.Millisecond)
+		}
+	}
 	obj := addrs.ObjectAddr{}
 
 	end := p.Begin(PhaseRefresh, 5000, false)
 	for range 2310 {
 		p.PostRefresh(obj, cty.NilVal)
 	}
-	advance(41 * time.Second)
-	ticks <- now
+	tick(41 * time.Second)
 	for range 2690 {
 		p.PostRefresh(obj, cty.NilVal)
 	}
-	advance(10 * time.Second)
-	ticks <- now
+	tick(10 * time.Second)
 	end()
 
 	end = p.Begin(PhaseApply, 3, false)
 	p.PostApply(apply.Operation{}, apply.Result{})
-	advance(12 * time.Second)
-	ticks <- now
+	tick(12 * time.Second)
 	end()
 
 	want := "Still refreshing... 2,310/5,000 (41s)\nStill planning... (51s)\nStill applying... 1/3 (12s)\n"

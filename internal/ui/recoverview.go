@@ -179,7 +179,7 @@ func (o RecoverView) Summary(imported, forgotten []string, left int) {
 		fmt.Fprintln(o.W, "Run \"rig plan\" to see how the imported objects compare with the configuration.")
 	}
 	if left > 0 {
-		fmt.Fprintln(o.W, "rig lists the creates left until you decide them (rig recover) or an apply completes without errors.")
+		fmt.Fprintln(o.W, "rig lists the creates left until you decide them (rig recover).")
 	}
 }
 

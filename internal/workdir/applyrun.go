@@ -25,8 +25,8 @@ type RecordedApplyOptions struct {
 	// caller's implement).
 	Observe func(recorders ...apply.Hooks) apply.Hooks
 	// Carried are the creates an earlier run left in flight
-	// (CutOffCreates): the intents file lists them until an apply
-	// completes.
+	// (CutOffCreates): the intents file lists them until rig recover
+	// resolves them.
 	Carried []apply.Intent
 	// Destroy says the run is a destroy, as its timeline names it;
 	// Timeline is the file -timeline names, "" for none.

@@ -65,7 +65,9 @@ func (l *IntentFile) End(addr addrs.AbsResourceInstance) error {
 }
 
 // InFlightCreates reads the intents file: the creates that began and
-// never ended, in the order they began; nil when there is no file.
+// never ended, in the order they began; nil when there is no file. An end
+// closes the latest create begun at its address: the one of the apply
+// that wrote it, never one an earlier run left cut off there.
 func (d *Dir) InFlightCreates() ([]apply.Intent, error) {
 	path := d.IntentsPath()
 	b, err := os.ReadFile(path)
@@ -90,8 +92,8 @@ func (d *Dir) InFlightCreates() ([]apply.Intent, error) {
 			out = append(out, *line.Begin)
 		case line.End != "":
 			if idx := open[line.End]; len(idx) > 0 {
-				out[idx[0]].Address = "" // ended
-				open[line.End] = idx[1:]
+				out[idx[len(idx)-1]].Address = "" // ended
+				open[line.End] = idx[:len(idx)-1]
 			}
 		}
 	}
@@ -118,7 +120,7 @@ func CutOffCreatesWarning(ins []apply.Intent) diag.Diagnostics {
 			fmt.Fprintf(&b, "    %s = %s\n", name, in.Values[name])
 		}
 	}
-	b.WriteString("\nLook for each object with these values where its provider keeps it (its console or API). If it exists, bring it under management with an import block or \"rig import ADDRESS ID\", or delete it; a plan that still configures the instance creates it again otherwise. rig lists these creates until an apply completes without errors.")
+	b.WriteString("\nLook for each object with these values where its provider keeps it (its console or API), or let \"rig recover\" look: if it exists, bring it under management with \"rig recover\", an import block or \"rig import ADDRESS ID\", or delete it; a plan that still configures the instance creates it again otherwise. rig lists these creates until \"rig recover\" resolves them.")
 	return diag.Diagnostics{{Severity: diag.Warning, Summary: "Creates cut off by a crash", Detail: b.String()}}
 }
 
@@ -134,7 +136,8 @@ func (d *Dir) CutOffCreates() ([]apply.Intent, diag.Diagnostics) {
 }
 
 // OpenIntents starts the intents file of an apply: the creates an earlier
-// run left in flight first, so they are listed until an apply completes.
+// run left in flight first, so they are listed until rig recover resolves
+// them, whatever this apply does.
 // It returns nil (no log) when rig.hcl does not ask for intents.
 func (d *Dir) OpenIntents(enabled bool, carried []apply.Intent) (*IntentFile, error) {
 	path := d.IntentsPath()
@@ -167,13 +170,20 @@ func (d *Dir) OpenIntents(enabled bool, carried []apply.Intent) (*IntentFile, er
 }
 
 // CloseIntents closes the apply's intents file; an apply that completed
-// without errors removes it, having listed the creates an earlier run left.
+// without errors, all its own creates ended, keeps in it only the creates
+// an earlier run left cut off (removing it when there are none): the
+// objects they may have made are not in the state, and stay listed until
+// rig recover resolves them.
 func (d *Dir) CloseIntents(l *IntentFile, completed bool) {
 	if l != nil {
 		l.f.Close()
 	}
-	if completed {
-		os.Remove(d.IntentsPath())
+	if !completed {
+		return
+	}
+	if left, err := d.InFlightCreates(); err == nil {
+		// On an error the file stays as it is: it lists too much, not too little.
+		_ = d.KeepCutOffCreates(left)
 	}
 }
 

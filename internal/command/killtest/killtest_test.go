@@ -341,7 +341,7 @@ func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) 
 	// the kill cut off), rig recover, apply, plan again.
 	recovery := e.mustRun(append([]string{"plan", "-no-color", "-input=false"}, mode...)...)
 	cutOff := recovery.Stdout + recovery.Stderr
-	recovered := e.recoverCutOff(what)
+	recovered, recoverLog := e.recoverCutOff(what)
 	e.mustRun(append([]string{"apply", "-auto-approve", "-no-color", "-input=false"}, mode...)...)
 	if r := e.run(append([]string{"plan", "-detailed-exitcode", "-no-color", "-input=false"}, mode...)...); r.Code != 0 {
 		t.Fatalf("%s: the plan after recovery did not converge: exit %d\n%s%s", what, r.Code, r.Stdout, r.Stderr)
@@ -362,8 +362,8 @@ func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) 
 		if _, ok := inState[id]; !ok {
 			_, old := before[id]
 			_, byKilled := madeByKilled[id]
-			t.Errorf("%s: leaked: test_file %s is in the world but not in the state after rig recover (existed before: %v, created by a killed run: %v, reported complete: %v)",
-				what, id, old, byKilled && !old, run.reported[id])
+			t.Errorf("%s: leaked: test_file %s (content %q) is in the world but not in the state after rig recover (existed before: %v, created by a killed run: %v, reported complete: %v)\nplan after the kill:\n%s\n%s",
+				what, id, world[id], old, byKilled && !old, run.reported[id], cutOff, recoverLog)
 		}
 	}
 	var orphans []string

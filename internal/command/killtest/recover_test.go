@@ -51,8 +51,9 @@ func recoverReport(stdout string) []cutOffCreate {
 // the rest: an object left empty (made, then cut off before it was
 // written: every content planned here is non-empty) is the half-made
 // object of one of the creates that found nothing else; a create left
-// without one made nothing. It returns the ids of the objects imported.
-func (e *killEnv) recoverCutOff(what string) map[string]bool {
+// without one made nothing. It returns the ids of the objects imported
+// and what rig recover showed and was told, for the test's failures.
+func (e *killEnv) recoverCutOff(what string) (map[string]bool, string) {
 	t := e.t
 	preview := e.run("recover", "-json")
 	found := recoverReport(preview.Stdout)
@@ -60,7 +61,7 @@ func (e *killEnv) recoverCutOff(what string) map[string]bool {
 		if preview.Code != 0 {
 			t.Fatalf("%s: rig recover: exit %d\n%s%s", what, preview.Code, preview.Stdout, preview.Stderr)
 		}
-		return nil
+		return nil, "rig recover found no cut-off creates"
 	}
 	args := []string{"recover", "-json", "-auto-approve"}
 	picked := map[string]bool{}
@@ -106,5 +107,5 @@ func (e *killEnv) recoverCutOff(what string) map[string]bool {
 	if left := e.run("recover", "-no-color"); !strings.Contains(left.Stdout, "No creates cut off by a crash") {
 		t.Errorf("%s: creates left after rig recover:\n%s%s", what, left.Stdout, left.Stderr)
 	}
-	return imported
+	return imported, fmt.Sprintf("rig recover -json:\n%srig %s:\n%s", preview.Stdout, strings.Join(args, " "), r.Stdout)
 }

@@ -6,7 +6,8 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// processGone reports whether pid has ended, waiting up to 5 s.
+// processGone reports whether pid has ended, waiting up to 30 s: a busy
+// machine ends processes late.
 func processGone(pid int) bool {
 	h, err := windows.OpenProcess(windows.SYNCHRONIZE, false, uint32(pid))
 	if errors.Is(err, windows.ERROR_INVALID_PARAMETER) {
@@ -16,6 +17,6 @@ func processGone(pid int) bool {
 		return false
 	}
 	defer windows.CloseHandle(h)
-	ev, err := windows.WaitForSingleObject(h, 5000)
+	ev, err := windows.WaitForSingleObject(h, 30000)
 	return err == nil && ev == windows.WAIT_OBJECT_0
 }

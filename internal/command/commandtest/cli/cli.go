@@ -10,10 +10,12 @@ import (
 )
 
 // Main runs the tests m of a package that drives rig, with an empty CLI
-// configuration, and then ends the provider plugin processes and removes
-// the harness's files; it returns the exit status: a TestMain calls
-// os.Exit(cli.Main(m)).
+// configuration and none of the environment variables that change rig's
+// output (commandtest.UnsetRigEnv), and then ends the provider plugin
+// processes and removes the harness's files; it returns the exit status: a
+// TestMain calls os.Exit(cli.Main(m)).
 func Main(m *testing.M) int {
+	commandtest.UnsetRigEnv()
 	removeConfig := commandtest.EmptyCLIConfig()
 	code := m.Run()
 	plugin.CleanupClients()

@@ -1,0 +1,119 @@
+//go:build unix
+
+package proctest
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rig-iac/rig/internal/command/commandtest"
+)
+
+// services is count test_service objects at version, logged in world.
+func services(world, version string) string {
+	return `terraform {
+  required_providers {
+    test = { source = "rig/test" }
+  }
+}
+resource "test_service" "s" {
+  count   = 12
+  dir     = "` + filepath.ToSlash(world) + `"
+  name    = "s${count.index}"
+  version = "` + version + `"
+}
+`
+}
+
+// TestInterruptedPlanFails sends SIGINT to a plan while it reads its
+// objects back, slowly: the plan ends with status 1 and the interruption
+// as an error, in the human output and in the -json stream, and saves no
+// plan file.
+func TestInterruptedPlanFails(t *testing.T) {
+	bin := commandtest.BuildRig(t)
+	exe := commandtest.TestProvider(t)
+	world := t.TempDir()
+	cli := filepath.Join(t.TempDir(), "rig.tfrc")
+	commandtest.WriteFile(t, filepath.Dir(cli), filepath.Base(cli), "provider_installation {\n  dev_overrides {\n    \"rig/test\" = \""+filepath.Dir(exe)+"\"\n  }\n}\n")
+	dir := commandtest.WorkDir(t, map[string]string{"main.tf": services(world, "v1")})
+	env := append(os.Environ(), "TF_CLI_CONFIG_FILE="+cli)
+	cmd := exec.Command(bin, "-chdir="+dir, "apply", "-auto-approve", "-no-color", "-input=false")
+	cmd.Env = env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("first apply: %v\n%s", err, out)
+	}
+	commandtest.WriteFile(t, dir, "main.tf", services(world, "v2"))
+	for _, tc := range []struct {
+		name string
+		json bool
+	}{{"human", false}, {"json", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			logged, _ := os.ReadFile(filepath.Join(world, "log"))
+			args := []string{"-chdir=" + dir, "plan", "-no-color", "-input=false", "-parallelism=2", "-out=tfplan"}
+			if tc.json {
+				args = append(args, "-json")
+			}
+			cmd := exec.Command(bin, args...)
+			cmd.Env = append(env, "RIG_TESTPROVIDER_CALL_DELAY=200ms")
+			var out, errb strings.Builder
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Interrupt once the plan has read the first object back.
+			for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+				b, _ := os.ReadFile(filepath.Join(world, "log"))
+				if strings.Contains(string(b[len(logged):]), "read ") {
+					break
+				}
+				if time.Now().After(deadline) {
+					_ = cmd.Process.Kill()
+					t.Fatalf("the plan never read an object:\n%s", b)
+				}
+			}
+			_ = cmd.Process.Signal(syscall.SIGINT)
+			err := cmd.Wait()
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+				t.Fatalf("interrupted plan: %v, want exit status 1\n%s%s", err, out.String(), errb.String())
+			}
+			if !tc.json && (!strings.Contains(errb.String(), "Interrupt received.") || !strings.Contains(errb.String(), "Error: Operation cancelled")) {
+				t.Errorf("the interrupt is not announced, or no error reports it:\n%s", errb.String())
+			}
+			if tc.json {
+				if announced, cancelled := jsonReportsInterrupt(t, out.String()); !announced || !cancelled {
+					t.Errorf("the -json stream does not announce the interrupt (%v) or report it as an error (%v):\n%s", announced, cancelled, out.String())
+				}
+			}
+			if _, err := os.Stat(filepath.Join(dir, "tfplan")); !os.IsNotExist(err) {
+				t.Errorf("the interrupted plan was saved (%v)", err)
+			}
+		})
+	}
+}
+
+// jsonReportsInterrupt reports whether the -json stream announces the
+// interrupt in a log message and has the interruption as an error
+// diagnostic.
+func jsonReportsInterrupt(t *testing.T, stream string) (announced, cancelled bool) {
+	for _, line := range strings.Split(strings.TrimSpace(stream), "\n") {
+		var msg struct {
+			Type       string `json:"type"`
+			Message    string `json:"@message"`
+			Diagnostic struct {
+				Severity, Summary string
+			} `json:"diagnostic"`
+		}
+		if err := json.Unmarshal([]byte(line), &msg); err != nil {
+			t.Fatalf("not a JSON line: %q", line)
+		}
+		announced = announced || msg.Type == "log" && strings.HasPrefix(msg.Message, "Interrupt received.")
+		cancelled = cancelled || msg.Type == "diagnostic" && msg.Diagnostic.Severity == "error" && msg.Diagnostic.Summary == "Operation cancelled"
+	}
+	return announced, cancelled
+}
