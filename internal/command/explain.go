@@ -39,6 +39,7 @@ func runExplain(m *Meta, args []string) int {
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
+	m.documentOut = f.json
 	switch {
 	case fs.NArg() == 0:
 		return m.argsError(fs, "Missing address", "The explain command needs the address of a resource, resource instance, deposed object or module to explain.")

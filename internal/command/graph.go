@@ -29,6 +29,7 @@ func runGraph(m *Meta, args []string) int {
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
+	m.documentOut = *outPath == ""
 	switch *format {
 	case "dot", "mermaid", "html", "svg":
 	default:

@@ -34,6 +34,10 @@ type Meta struct {
 	// stream is the JSON stream of a command without a plan, nil without
 	// -json and -json-into (jsonstream.go).
 	stream *ui.CommandStream
+	// documentOut says that standard output carries a machine-readable
+	// document (JSON, a graph): warnings go to standard error with the
+	// errors, so as not to spoil it.
+	documentOut bool
 	// configDir is the directory the configuration is loaded from: ""
 	// for the working directory (import -config=DIR names another).
 	configDir string

@@ -21,6 +21,7 @@ func runProvidersSchema(m *Meta, args []string) int {
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
+	m.documentOut = true
 	if !asJSON {
 		// As Terraform words it, followed by the usage.
 		fmt.Fprintf(m.Err, "The `rig providers schema` command requires the `-json` flag.\n\nUsage: rig [global options] providers schema -json\n\n")

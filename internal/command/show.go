@@ -36,6 +36,7 @@ func runShow(m *Meta, args []string) int {
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
+	m.documentOut = *jsonOut
 	if *jsonOut && jsonInto != "" {
 		return m.argsError(fs, "Invalid output format", "The -json and -json-into arguments are mutually exclusive.")
 	}

@@ -18,6 +18,7 @@ func runStatePull(m *Meta, args []string) int {
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
+	m.documentOut = true
 	if fs.NArg() > 0 {
 		return m.argsError(fs, "Too many command line arguments", "The state pull command takes no arguments.")
 	}

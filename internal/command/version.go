@@ -17,6 +17,7 @@ func runVersion(m *Meta, args []string) int {
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
+	m.documentOut = *jsonOut
 	if fs.NArg() > 0 {
 		return m.argsError(fs, "Unexpected argument", "The version command takes no arguments.")
 	}

@@ -84,12 +84,17 @@ func (m *Meta) renderDiags(w io.Writer, ds diag.Diagnostics) {
 }
 
 // renderDiagsSplit is renderDiags onto the command's streams as OpenTofu
-// writes them: sorted, warnings on standard output, errors on standard error.
+// writes them: sorted, warnings on standard output (standard error when
+// standard output carries a document), errors on standard error.
 func (m *Meta) renderDiagsSplit(ds diag.Diagnostics) {
 	if !m.streamDiagnostics(ds) {
 		return
 	}
-	m.diagnosticsView().ShowSplit(m.Out, m.Err, ds, m.sources)
+	out := m.Out
+	if m.documentOut {
+		out = m.Err
+	}
+	m.diagnosticsView().ShowSplit(out, m.Err, ds, m.sources)
 }
 
 func (m *Meta) diagnosticsView() ui.DiagnosticsView {
