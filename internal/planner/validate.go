@@ -35,7 +35,10 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set, 
 	ds = ds.Append(lang.CheckReferences(cfg))
 	ds = ds.Append(p.loadGraph())
 	ds = ds.Append(checkTriggerAttributes(cfg, p.schemas))
-	ev, more := eval.New(ctx, eval.Options{Config: cfg, Env: lang.Env{Cwd: opts.Cwd}, Providers: providers})
+	// The root variables are at their defaults for what is evaluated
+	// statically (a provider block's for_each); everywhere else they are
+	// unknown (validationData).
+	ev, more := eval.New(ctx, eval.Options{Config: cfg, Env: lang.Env{Cwd: opts.Cwd}, Providers: providers, Variables: variableDefaults(cfg)})
 	ds = ds.Append(more)
 	if !opts.SkipProviderConfigs {
 		ds = ds.Append(p.validateProviderConfigs(ev))
@@ -52,17 +55,18 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set, 
 }
 
 // uniqueDiagnostics drops repeats of a diagnostic (two checks finding the
-// same problem at the same place), keeping the first.
+// same problem at the same place, about the same object), keeping the
+// first.
 func uniqueDiagnostics(ds diag.Diagnostics) diag.Diagnostics {
 	type key struct {
-		severity        diag.Severity
-		summary, detail string
-		subject         hcl.Range
+		severity                 diag.Severity
+		summary, detail, address string
+		subject                  hcl.Range
 	}
 	seen := map[key]bool{}
 	out := ds[:0:0]
 	for _, d := range ds {
-		k := key{d.Severity, d.Summary, d.Detail, hcl.Range{}}
+		k := key{d.Severity, d.Summary, d.Detail, d.AddressText(), hcl.Range{}}
 		if d.Subject != nil {
 			k.subject = *d.Subject
 		}

@@ -89,3 +89,15 @@ func (d *validationData) Resource(addr addrs.Resource, _ hcl.Range) (cty.Value, 
 func (d *validationData) ModuleCall(string, []string, hcl.Range) (cty.Value, diag.Diagnostics) {
 	return cty.DynamicVal, nil
 }
+
+// variableDefaults returns the defaults of the root module's input
+// variables that have one.
+func variableDefaults(cfg *config.Module) map[string]cty.Value {
+	out := map[string]cty.Value{}
+	for name, v := range cfg.Variables {
+		if v.Default != cty.NilVal {
+			out[name] = v.Default
+		}
+	}
+	return out
+}

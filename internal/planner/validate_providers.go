@@ -59,8 +59,10 @@ func (p *planner) validateWithProvider(m *config.Module, r *config.Resource, val
 // validateProviderConfigs hands every provider block of the tree that
 // sets anything (a block with only an alias is left alone, as OpenTofu
 // does) to its provider's ValidateProviderConfig, evaluated as the
-// resources are: every reference unknown, and each.key and each.value
-// unknown in a block with for_each. Nothing is configured.
+// resources are, every reference unknown. A block with for_each is
+// checked once per instance, with its each.key and each.value, when its
+// for_each is known statically (see providerInstances), else once with
+// them unknown. Nothing is configured.
 func (p *planner) validateProviderConfigs(ev *eval.Evaluator) diag.Diagnostics {
 	var ds diag.Diagnostics
 	for _, m := range p.cfg.AllModules() {
@@ -79,24 +81,71 @@ func (p *planner) validateProviderConfigs(ev *eval.Evaluator) diag.Diagnostics {
 				// A missing provider is reported where it is required.
 				continue
 			}
-			s := *scope
-			if pb.ForEach != nil {
-				s.Instance = lang.InstanceData{EachKey: cty.UnknownVal(cty.String), EachValue: cty.DynamicVal}
-			}
-			val, more := s.EvalBlock(pb.Config, schemas.Provider.Block.DecoderSpec())
-			if ds = ds.Append(more); more.HasErrors() {
-				continue
-			}
 			prov, more := p.providers.Validator(p.ctx, fqn)
 			if more.HasErrors() {
 				continue
 			}
-			plain, _ := val.UnmarkDeep()
 			addr := addrs.AbsProviderConfig{Module: addrs.ModuleInstance(m.Path), Provider: fqn, Alias: pb.Alias}
-			ds = ds.Append(diag.SortBySource(diag.WithAddress(provider.Redacted(prov.ValidateProviderConfig(p.ctx, plain), val).InBody(pb.Config), addr)))
+			// The answers for all the instances of the block are in the
+			// order of their places, instance by instance at each.
+			var answers diag.Diagnostics
+			for _, inst := range providerInstances(ev, m, pb, addr) {
+				s := *scope
+				s.Instance = inst.data
+				val, more := s.EvalBlock(pb.Config, schemas.Provider.Block.DecoderSpec())
+				if ds = ds.Append(more); more.HasErrors() {
+					break
+				}
+				plain, _ := val.UnmarkDeep()
+				got := prov.ValidateProviderConfig(p.ctx, plain)
+				answers = answers.Append(diag.WithAddress(provider.Redacted(got, val).InBody(pb.Config), inst.addr))
+			}
+			ds = ds.Append(diag.SortBySource(answers))
 		}
 	}
 	return ds
+}
+
+// providerInstance is one instance of a provider block to validate: its
+// address and its each.key and each.value.
+type providerInstance struct {
+	addr addrs.AbsProviderConfig
+	data lang.InstanceData
+}
+
+// providerInstances returns the instances of provider block pb of module
+// m (addressed addr) that validation checks: the block itself without
+// for_each; with for_each, as OpenTofu does, each instance its for_each
+// gives when that is known statically in the root module (variables at
+// their defaults), else one with each.key and each.value unknown. The
+// for_each's own problems are reported by eval.CheckProviderForEach.
+func providerInstances(ev *eval.Evaluator, m *config.Module, pb *config.Provider, addr addrs.AbsProviderConfig) []providerInstance {
+	if pb.ForEach == nil {
+		return []providerInstance{{addr: addr}}
+	}
+	unknown := []providerInstance{{addr: addr, data: lang.InstanceData{EachKey: cty.UnknownVal(cty.String), EachValue: cty.DynamicVal}}}
+	if !m.Path.IsRoot() {
+		return unknown
+	}
+	exp, ds := ev.ProviderExpansion(addrs.RootModule, pb)
+	if ds.HasErrors() || exp.Mode != eval.ForEach || !wholeKnown(exp) {
+		return unknown
+	}
+	var out []providerInstance
+	for _, k := range exp.Keys {
+		out = append(out, providerInstance{addr: addr.Instance(k), data: exp.InstanceData(k)})
+	}
+	return out
+}
+
+// wholeKnown reports whether every each.value of exp is known.
+func wholeKnown(exp eval.Expansion) bool {
+	for _, v := range exp.Each {
+		if !v.IsWhollyKnown() {
+			return false
+		}
+	}
+	return true
 }
 
 // validateActionWithProvider hands the decoded configuration val of
