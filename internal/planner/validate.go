@@ -126,7 +126,7 @@ func validateModuleBodies(m *config.Module, schemas map[addrs.ConfigResource]pro
 		}
 		ds = ds.Append(validateComputed(r, sch.Block, val))
 		if r.Addr.Mode != addrs.Ephemeral {
-			ds = ds.Append(eval.EphemeralArguments(sch.Block, val, r.Config, r.DeclRange))
+			ds = ds.Append(diag.WithAddress(eval.EphemeralArguments(sch.Block, val, r.Config, r.DeclRange), configAddr(m, r)))
 		}
 		if check != nil {
 			ds = ds.Append(check(m, r, val))

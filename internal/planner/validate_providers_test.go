@@ -78,6 +78,10 @@ func TestValidateAsksProviders(t *testing.T) {
 		files: map[string]string{"main.tf": "resource \"test_thing\" \"a\" {\n  value = sensitive(\"invalid\")\n}\n"},
 		want:  []string{`main.tf:2:11 Invalid value [test_thing.a] The value (sensitive value) is refused.`},
 	}, {
+		name:  "ephemeral variable",
+		files: map[string]string{"main.tf": "variable \"e\" {\n  ephemeral = true\n}\nresource \"test_thing\" \"a\" {\n  value = var.e\n}\n"},
+		want:  []string{`main.tf:5:11 Ephemeral value used in non-ephemeral context [test_thing.a] Attribute ".value" is referencing an ephemeral value but ephemeral values can be referenced only by other ephemeral attributes or by write-only ones.`},
+	}, {
 		name:  "variable unknown",
 		files: map[string]string{"main.tf": "variable \"v\" {\n  default = \"invalid\"\n}\nresource \"test_thing\" \"a\" {\n  value = var.v\n}\n"},
 	}, {
