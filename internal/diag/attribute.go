@@ -18,7 +18,8 @@ func AttributeNote(path cty.Path) string {
 // range the range in body (a resource's or data source's configuration)
 // where that attribute is set, as OpenTofu places provider diagnostics:
 // the attribute's expression, else the nested block the path reaches,
-// else nothing. A diagnostic so placed loses its AttributeNote. It
+// else (an attribute left unset) the opening brace of the deepest body
+// the path reaches. A diagnostic so placed loses its AttributeNote. It
 // modifies and returns ds.
 func (ds Diagnostics) InBody(body hcl.Body) Diagnostics {
 	for i := range ds {
@@ -28,7 +29,7 @@ func (ds Diagnostics) InBody(body hcl.Body) Diagnostics {
 		}
 		rng, ok := rangeOfPath(body, d.AttributePath)
 		if !ok {
-			continue
+			rng = body.MissingItemRange()
 		}
 		d.Subject = &rng
 		note := AttributeNote(d.AttributePath)
@@ -38,7 +39,8 @@ func (ds Diagnostics) InBody(body hcl.Body) Diagnostics {
 }
 
 // rangeOfPath finds where path is set in a native syntax body: an
-// attribute's expression, or the deepest nested block it reaches.
+// attribute's expression, or the deepest nested block it reaches; false
+// when it reaches none.
 func rangeOfPath(body hcl.Body, path cty.Path) (hcl.Range, bool) {
 	sb, ok := body.(*hclsyntax.Body)
 	if !ok {

@@ -98,7 +98,7 @@ func Plan(ctx context.Context, req PlanRequest) (*plan.ResourceInstanceChange, d
 		return nil, ds
 	}
 	configVal, configMarks := cfg.Value, cfg.Marks
-	ds = ds.Append(diag.WithAddress(provider.Redacted(prov.ValidateResourceConfig(ctx, typeName, configVal), cfg.Marked).InBody(r.Config), oaddr))
+	ds = ds.Append(diag.SortBySource(diag.WithAddress(provider.Redacted(prov.ValidateResourceConfig(ctx, typeName, configVal), cfg.Marked).InBody(r.Config), oaddr)))
 	if ds.HasErrors() {
 		return nil, ds
 	}

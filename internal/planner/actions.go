@@ -384,8 +384,10 @@ func validateActions(ctx context.Context, cfg *config.Module, providers *provide
 			case a.ForEach != nil:
 				s.Instance.EachKey, s.Instance.EachValue = cty.UnknownVal(cty.String), cty.DynamicVal
 			}
-			_, more = s.EvalBlock(a.Config, sch.Block.DecoderSpec())
-			ds = ds.Append(more)
+			val, more := s.EvalBlock(a.Config, sch.Block.DecoderSpec())
+			if ds = ds.Append(more); !more.HasErrors() {
+				ds = ds.Append(validateActionWithProvider(ctx, providers, m, a, val))
+			}
 		}
 	}
 	return ds

@@ -98,7 +98,7 @@ func (p *planner) planDataInstance(d dataInstance) (cty.Value, diag.Diagnostics)
 	if more.HasErrors() {
 		return cty.NilVal, ds
 	}
-	ds = ds.Append(provider.Redacted(prov.ValidateDataResourceConfig(p.ctx, r.Addr.Type, cfg.Value), cfg.Marked).InBody(r.Config))
+	ds = ds.Append(diag.SortBySource(provider.Redacted(prov.ValidateDataResourceConfig(p.ctx, r.Addr.Type, cfg.Value), cfg.Marked).InBody(r.Config)))
 	read := &plan.ResourceInstanceChange{Addr: addr, ProviderConfig: pc, Action: plan.Read,
 		Before: cty.NullVal(ty), Dependencies: p.rg.resourceDeps[d.cr]}
 	// A read during apply: the configured values, with the configuration's

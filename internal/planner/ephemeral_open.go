@@ -63,7 +63,7 @@ func OpenEphemeral(ctx context.Context, set *ephemeral.Set, in EphemeralInstance
 		return cty.UnknownVal(ty).Mark(marks.Ephemeral), ds.Append(diag.At(r.DeclRange, "Ephemeral resources not supported",
 			"The provider of "+in.Addr.String()+" does not support ephemeral resources."))
 	}
-	ds = ds.Append(provider.Redacted(ep.ValidateEphemeralResourceConfig(ctx, r.Addr.Type, cfg), marked).InBody(r.Config))
+	ds = ds.Append(diag.SortBySource(provider.Redacted(ep.ValidateEphemeralResourceConfig(ctx, r.Addr.Type, cfg), marked).InBody(r.Config)))
 	if ds.HasErrors() {
 		return cty.UnknownVal(ty).Mark(marks.Ephemeral), ds
 	}

@@ -316,7 +316,7 @@ func (p *planner) run() diag.Diagnostics {
 		// A destroy evaluates no resource body: check them all first, as
 		// OpenTofu validates the configuration before any operation. A
 		// normal plan evaluates every body anyway and reports the same errors.
-		ds = ds.Append(validateBodies(p.cfg, p.schemas, p.eval))
+		ds = ds.Append(validateBodies(p.cfg, p.schemas, p.eval, nil))
 		if ds.HasErrors() {
 			return ds
 		}

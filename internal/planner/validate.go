@@ -16,35 +16,16 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
-	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 )
 
-// unknownData answers every reference with an unknown value, so that a
-// configuration can be checked without variables or state.
-type unknownData struct{}
-
-func (unknownData) InputVariable(string, hcl.Range) (cty.Value, diag.Diagnostics) {
-	return cty.DynamicVal, nil
-}
-func (unknownData) LocalValue(string, hcl.Range) (cty.Value, diag.Diagnostics) {
-	return cty.DynamicVal, nil
-}
-func (unknownData) Resource(addr addrs.Resource, _ hcl.Range) (cty.Value, diag.Diagnostics) {
-	if addr.Mode == addrs.Ephemeral {
-		return marks.MarkEphemeral(cty.DynamicVal), nil
-	}
-	return cty.DynamicVal, nil
-}
-func (unknownData) ModuleCall(string, []string, hcl.Range) (cty.Value, diag.Diagnostics) {
-	return cty.DynamicVal, nil
-}
-
 // Validate checks a configuration without state or variable values:
-// references, cycles, resource types, and every resource body against its
-// schema (with all referenced values unknown).
+// references, cycles, resource types, every resource body against its
+// schema (with all referenced values unknown), and every provider block,
+// resource, data source, ephemeral resource, action and list block with
+// its provider's validation call. No provider is configured.
 func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set, opts ValidateOptions) diag.Diagnostics {
 	p := &planner{ctx: ctx, cfg: cfg, providers: providers, schemas: map[addrs.ConfigResource]provider.Schema{}}
 	// Every independent problem is reported: reference errors do not stop
@@ -54,9 +35,15 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set, 
 	ds = ds.Append(lang.CheckReferences(cfg))
 	ds = ds.Append(p.loadGraph())
 	ds = ds.Append(checkTriggerAttributes(cfg, p.schemas))
-	ev, more := eval.New(ctx, eval.Options{Config: cfg, Env: lang.Env{Cwd: opts.Cwd}, Providers: providers})
+	// The root variables are at their defaults for what is evaluated
+	// statically (a provider block's for_each); everywhere else they are
+	// unknown (validationData).
+	ev, more := eval.New(ctx, eval.Options{Config: cfg, Env: lang.Env{Cwd: opts.Cwd}, Providers: providers, Variables: variableDefaults(cfg)})
 	ds = ds.Append(more)
-	ds = ds.Append(validateBodies(cfg, p.schemas, ev))
+	if !opts.SkipProviderConfigs {
+		ds = ds.Append(p.validateProviderConfigs(ev))
+	}
+	ds = ds.Append(validateBodies(cfg, p.schemas, ev, p.validateWithProvider))
 	ds = ds.Append(validateActions(ctx, cfg, providers, ev))
 	ds = ds.Append(validateLists(ctx, cfg, providers, ev.FunctionsOf(cfg), opts.Cwd))
 	for _, m := range cfg.AllModules() {
@@ -68,17 +55,18 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set, 
 }
 
 // uniqueDiagnostics drops repeats of a diagnostic (two checks finding the
-// same problem at the same place), keeping the first.
+// same problem at the same place, about the same object), keeping the
+// first.
 func uniqueDiagnostics(ds diag.Diagnostics) diag.Diagnostics {
 	type key struct {
-		severity        diag.Severity
-		summary, detail string
-		subject         hcl.Range
+		severity                 diag.Severity
+		summary, detail, address string
+		subject                  hcl.Range
 	}
 	seen := map[key]bool{}
 	out := ds[:0:0]
 	for _, d := range ds {
-		k := key{d.Severity, d.Summary, d.Detail, hcl.Range{}}
+		k := key{d.Severity, d.Summary, d.Detail, d.AddressText(), hcl.Range{}}
 		if d.Subject != nil {
 			k.subject = *d.Subject
 		}
@@ -94,21 +82,26 @@ func uniqueDiagnostics(ds diag.Diagnostics) diag.Diagnostics {
 type ValidateOptions struct {
 	// Env holds path.cwd; validation evaluates with no workspace.
 	lang.Env
+	// SkipProviderConfigs leaves the provider blocks to the providers'
+	// configuration: rig test sets it, since a test file's provider
+	// blocks may refer to the outputs of runs that have not run yet.
+	SkipProviderConfigs bool
 }
 
 // validateBodies decodes every resource body against its schema with all
 // referenced values unknown, catching unsupported arguments, type errors and
-// unknown functions before anything is planned. Provider functions are
-// called only with known arguments.
-func validateBodies(cfg *config.Module, schemas map[addrs.ConfigResource]provider.Schema, ev *eval.Evaluator) diag.Diagnostics {
+// unknown functions before anything is planned, then hands each body that
+// decoded to check (when not nil). Provider functions are called only with known
+// arguments.
+func validateBodies(cfg *config.Module, schemas map[addrs.ConfigResource]provider.Schema, ev *eval.Evaluator, check providerCheck) diag.Diagnostics {
 	var ds diag.Diagnostics
 	for _, m := range cfg.AllModules() {
-		ds = ds.Append(validateModuleBodies(m, schemas, ev.FunctionsOf(m), ev.Cwd))
+		ds = ds.Append(validateModuleBodies(m, schemas, ev.FunctionsOf(m), ev.Cwd, check))
 	}
 	return ds
 }
 
-func validateModuleBodies(m *config.Module, schemas map[addrs.ConfigResource]provider.Schema, fns *lang.ProviderFunctions, cwd string) diag.Diagnostics {
+func validateModuleBodies(m *config.Module, schemas map[addrs.ConfigResource]provider.Schema, fns *lang.ProviderFunctions, cwd string, check providerCheck) diag.Diagnostics {
 	var ds diag.Diagnostics
 	scope := validationScope(m, fns, cwd)
 	for _, r := range allResources(m) {
@@ -133,7 +126,10 @@ func validateModuleBodies(m *config.Module, schemas map[addrs.ConfigResource]pro
 		}
 		ds = ds.Append(validateComputed(r, sch.Block, val))
 		if r.Addr.Mode != addrs.Ephemeral {
-			ds = ds.Append(eval.EphemeralArguments(sch.Block, val, r.Config, r.DeclRange))
+			ds = ds.Append(diag.WithAddress(eval.EphemeralArguments(sch.Block, val, r.Config, r.DeclRange), configAddr(m, r)))
+		}
+		if check != nil {
+			ds = ds.Append(check(m, r, val))
 		}
 	}
 	return ds
@@ -194,13 +190,15 @@ func refersToRepetition(expr hcl.Expression) bool {
 }
 
 // validationScope is the scope module m's expressions are checked in
-// without variables or state: every reference unknown.
+// without variables or state (see validationData).
 func validationScope(m *config.Module, fns *lang.ProviderFunctions, cwd string) *lang.Scope {
 	dir := m.SourceDir
 	if dir == "" {
 		dir = "."
 	}
-	return &lang.Scope{Data: unknownData{}, ModuleDir: dir, RootDir: ".", Env: lang.Env{Cwd: cwd}, ProviderFunctions: fns}
+	s := &lang.Scope{ModuleDir: dir, RootDir: ".", Env: lang.Env{Cwd: cwd}, ProviderFunctions: fns}
+	s.Data = &validationData{m: m, scope: s, locals: map[string]cty.Value{}}
+	return s
 }
 
 // validateComputed rejects configurations that set computed-only attributes.

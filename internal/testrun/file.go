@@ -214,7 +214,7 @@ func (fr *fileRunner) configFor(run *config.TestRun) (*config.Module, diag.Diagn
 // validate validates cfg once per file, with the providers of setup.
 func (fr *fileRunner) validate(cfg *config.Module, setup *runSetup) diag.Diagnostics {
 	ds, _ := fr.validated.Do(cfg, func(ds *diag.Diagnostics) {
-		*ds = planner.Validate(fr.s.cancelCtx, setup.cfg, setup.set, planner.ValidateOptions{Env: lang.Env{Cwd: fr.s.opts.Cwd}})
+		*ds = planner.Validate(fr.s.cancelCtx, setup.cfg, setup.set, planner.ValidateOptions{Env: lang.Env{Cwd: fr.s.opts.Cwd}, SkipProviderConfigs: true})
 	})
 	return *ds
 }

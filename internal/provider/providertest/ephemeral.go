@@ -42,12 +42,16 @@ func (c EphemeralCall) String() string { return c.Call + " " + c.Name }
 
 var _ provider.EphemeralResources = (*Provider)(nil)
 
-// ValidateEphemeralResourceConfig accepts every configuration of test_token.
-func (p *Provider) ValidateEphemeralResourceConfig(_ context.Context, typeName string, _ cty.Value) diag.Diagnostics {
+// ValidateEphemeralResourceConfig accepts every configuration of
+// test_token but a name of Refused.
+func (p *Provider) ValidateEphemeralResourceConfig(_ context.Context, typeName string, config cty.Value) diag.Diagnostics {
 	if typeName != TokenType {
 		return diag.Diagnostics{diag.Errorf("Unknown ephemeral resource type", "The test provider has no ephemeral resource type %q.", typeName)}
 	}
-	return nil
+	if config.IsNull() || !config.IsKnown() {
+		return nil
+	}
+	return refuse(config, "name")
 }
 
 // OpenEphemeralResource opens a test_token and records the call.

@@ -2,6 +2,7 @@ package providertest
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -96,8 +97,15 @@ func (p *Provider) GetProviderSchema(context.Context) (*provider.Schemas, diag.D
 // ValidateProviderConfig accepts the empty configuration.
 func (p *Provider) ValidateProviderConfig(context.Context, cty.Value) diag.Diagnostics { return nil }
 
-// ValidateResourceConfig rejects unknown resource types and settings of the
-// computed attributes id and output.
+// Refused is the value that the validation calls refuse, as a real
+// provider's validators refuse what is out of range: a resource's value
+// (ValidateResourceConfig) or a test_token's name
+// (ValidateEphemeralResourceConfig). The diagnostic carries the
+// attribute's path.
+const Refused = "invalid"
+
+// ValidateResourceConfig rejects unknown resource types, settings of the
+// computed attributes id and output, and a value of Refused.
 func (p *Provider) ValidateResourceConfig(_ context.Context, typeName string, config cty.Value) diag.Diagnostics {
 	if !knownType(typeName) {
 		return unsupported("resource", typeName)
@@ -111,7 +119,19 @@ func (p *Provider) ValidateResourceConfig(_ context.Context, typeName string, co
 			ds = ds.Append(diag.Errorf("Invalid resource configuration", "The %q attribute of %s is read-only.", attr, typeName))
 		}
 	}
+	ds = ds.Append(refuse(config, "value"))
 	return ds
+}
+
+// refuse returns the diagnostic of a known attribute name of config set
+// to Refused, with the attribute's path; nil otherwise.
+func refuse(config cty.Value, name string) diag.Diagnostics {
+	v := config.GetAttr(name)
+	if !v.IsKnown() || v.IsNull() || v.AsString() != Refused {
+		return nil
+	}
+	return diag.Diagnostics{{Severity: diag.Error, Summary: "Invalid " + name,
+		Detail: fmt.Sprintf("The %s %q is refused.", name, Refused), AttributePath: cty.GetAttrPath(name)}}
 }
 
 // ValidateDataResourceConfig rejects every data source: the provider has none.

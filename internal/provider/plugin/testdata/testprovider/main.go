@@ -4,8 +4,8 @@
 // test_file (objects kept as files in a directory, see world.go),
 // test_secret (a resource and a data source with sensitive attributes, see
 // secret.go), the ephemeral resource test_token (ephemeral.go) and, over
-// protocol 6 only, test_nested, the data source test_echo and the function
-// upper, written
+// protocol 6 only, test_nested, the data source test_echo (whose input
+// "invalid" its validation refuses) and the function upper, written
 // against rig's own tfplugin5/tfplugin6 stubs. Protocol 6 is implemented in
 // server.go; protocol 5 relays each call to it, re-encoding the messages
 // (the two protocols share field numbers for everything it uses).

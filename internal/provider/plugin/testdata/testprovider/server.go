@@ -273,8 +273,15 @@ func (s *server) ValidateDataResourceConfig(_ context.Context, req *tfplugin6.Va
 	case "test_probe":
 		ty = probeType
 	}
-	if _, err := decode(req.Config, ty); err != nil {
+	cfg, err := decode(req.Config, ty)
+	if err != nil {
 		return &tfplugin6.ValidateDataResourceConfig_Response{Diagnostics: decodeFailed(err)}, nil
+	}
+	if req.TypeName == "test_echo" {
+		if in := cfg.GetAttr("input"); in.IsKnown() && !in.IsNull() && in.AsString() == "invalid" {
+			return &tfplugin6.ValidateDataResourceConfig_Response{Diagnostics: []*tfplugin6.Diagnostic{
+				errDiag("Invalid input", `The input "invalid" is refused.`, attrStep("input"))}}, nil
+		}
 	}
 	return &tfplugin6.ValidateDataResourceConfig_Response{}, nil
 }
