@@ -2,6 +2,7 @@ package apply
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -60,12 +61,19 @@ func (a *applier) passGate(walkCtx context.Context, gate *plan.HealthGate, o gat
 	reads := 0
 	interrupted := false
 	data := gateDataSources(o.op, o.r)
+	hooks, _ := a.opts.Hooks.(GateHooks)
 	for {
 		reads++
+		if hooks != nil {
+			hooks.GateCheckStart(o.op.Addr, reads, GateDataSources(o.op.Addr, o.r))
+		}
 		// The data sources the conditions refer to (an HTTP health check)
 		// are read again for each check.
 		if more := a.rereadData(data); more.HasErrors() {
 			last = errorText(more)
+			if hooks != nil {
+				hooks.GateCheckComplete(o.op.Addr, reads, errors.New(last))
+			}
 			if time.Since(start)+interval > gate.Timeout {
 				break
 			}
@@ -87,9 +95,15 @@ func (a *applier) passGate(walkCtx context.Context, gate *plan.HealthGate, o gat
 			cur, private = o.sch.Block.MarkSensitive(resp.NewState.MarkWithPaths(marks)), resp.Private
 			conds := a.postconditions(o.op, o.r, o.inst, cur)
 			if !conds.HasErrors() {
+				if hooks != nil {
+					hooks.GateCheckComplete(o.op.Addr, reads, nil)
+				}
 				return cur, private, nil
 			}
 			last = errorText(conds)
+		}
+		if hooks != nil {
+			hooks.GateCheckComplete(o.op.Addr, reads, errors.New(last))
 		}
 		if time.Since(start)+interval > gate.Timeout {
 			break
