@@ -8,6 +8,7 @@ import (
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/ui"
 )
 
@@ -18,6 +19,23 @@ type Report struct {
 	// Objects holds one entry per object with a planned change (no-ops
 	// included), in the plan's order.
 	Objects []Object
+	// Actions holds the plan's invocations of the action an action
+	// address names, in the plan's order.
+	Actions []ActionReport
+	// Ephemerals holds the ephemeral resource an ephemeral resource's
+	// address names, when ExplainWith was told what uses it.
+	Ephemerals []EphemeralReport
+}
+
+// Extras is what explains more than a plan and its configuration tell.
+type Extras struct {
+	// Schemas give the actions' schemas, so that their configuration's
+	// sensitive attributes are redacted as the plan redacts them; nil
+	// redacts what is marked sensitive alone.
+	Schemas ui.SchemaSource
+	// Ephemerals are the users of each ephemeral resource
+	// (planner.EphemeralUsers); nil when unknown.
+	Ephemerals map[addrs.ConfigResource]planner.EphemeralUse
 }
 
 // Object is one object's planned change explained.
@@ -37,6 +55,8 @@ type Object struct {
 	// Refresh is how the plan treated the object the state recorded:
 	// read back, planned as recorded, or not read (-refresh=false).
 	Refresh Refresh
+	// Gate is the health gate of the object's replacement; nil for none.
+	Gate *Gate
 }
 
 // CBD is an object's create_before_destroy status.
@@ -110,7 +130,27 @@ type Source struct {
 // when unknown: the report then has no source locations). ok is false when
 // addr names no object of the plan.
 func Explain(p *plan.Plan, g *apply.Graph, cfg *config.Module, addr Address) (rep Report, ok bool) {
+	return ExplainWith(p, g, cfg, addr, Extras{})
+}
+
+// ExplainWith is Explain with what x tells: an action address explains
+// the plan's invocations of the action (what fires each, when it runs and
+// its configuration, sensitive values redacted), and, with the users of
+// the ephemeral resources, an ephemeral resource's address explains when
+// apply opens it and after which operation it closes it.
+func ExplainWith(p *plan.Plan, g *apply.Graph, cfg *config.Module, addr Address, x Extras) (rep Report, ok bool) {
 	rep.Address = addr
+	if addr.IsAction {
+		rep.Actions = explainActions(p, g, newSources(cfg), addr, x.Schemas, stepNumbers(g))
+		return rep, len(rep.Actions) > 0
+	}
+	if t := addr.Target; t.Kind != addrs.ModuleTarget && t.Resource.Mode == addrs.Ephemeral && x.Ephemerals != nil {
+		r := addrs.ConfigResource{Module: t.Module.Module(), Resource: t.Resource}
+		if uses, found := x.Ephemerals[r]; found {
+			rep.Ephemerals = append(rep.Ephemerals, explainEphemeral(g, newSources(cfg), r, uses, stepNumbers(g)))
+		}
+		return rep, len(rep.Ephemerals) > 0
+	}
 	why := plan.NewReasonIndex(p)
 	ops := map[addrs.ObjectAddr][]apply.Op{}
 	for op, c := range g.Changes {
@@ -122,7 +162,7 @@ func Explain(p *plan.Plan, g *apply.Graph, cfg *config.Module, addr Address) (re
 		if !addr.matches(c) {
 			continue
 		}
-		o := Object{Addr: c.ObjectAddr(), Change: c, Reasons: why.Reasons(c), Refresh: refreshOf(p, c)}
+		o := Object{Addr: c.ObjectAddr(), Change: c, Reasons: why.Reasons(c), Refresh: refreshOf(p, c), Gate: gateOf(c, src)}
 		if r := src.resource(c.Addr.ContainingResource()); r != nil {
 			o.Declared = &r.DeclRange
 		}
