@@ -1,6 +1,7 @@
 package command
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -69,4 +70,44 @@ func errorSection(r result) string {
 	}
 	_, errs, _ := strings.Cut(r.stderr, "Error: ")
 	return "(exit " + strconv.Itoa(r.code) + ")\nError: " + errs
+}
+
+// A gated replacement is explained with its health gate: how often and
+// how long it checks, and what each check reads again.
+func TestExplainHealthGate(t *testing.T) {
+	world := t.TempDir()
+	dir := workDir(t, map[string]string{
+		"main.tf": probedConfig(world, "v1", "1"),
+		"rig.hcl": "health_gate \"test_service.web\" {\n  interval   = \"10ms\"\n  timeout    = \"20s\"\n}\n",
+	})
+	rigOK(t, dir, "init", "-no-color", "-plugin-dir="+testProviderMirror(t))
+	rigOK(t, dir, "apply", "-auto-approve", "-no-color")
+	writeFile(t, dir, "main.tf", probedConfig(world, "v2", "1"))
+	r := rigOK(t, dir, "explain", "-no-color", "test_service.web")
+	want := "  health gate (rig.hcl): the new object waits, before anything moves onto it, until its postconditions pass, checked at once and every 10ms for up to 20s\n" +
+		"    each check reads again: data.test_probe.health, then the new object\n" +
+		"    postcondition at main.tf:17\n"
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("explain test_service.web lacks:\n%s\nin:\n%s", want, r.stdout)
+	}
+	r = rigOK(t, dir, "explain", "-no-color", "-json", "test_service.web")
+	var rep struct {
+		Objects []struct {
+			HealthGate *struct {
+				Interval float64  `json:"interval_seconds"`
+				Reads    []string `json:"reads"`
+			} `json:"health_gate"`
+		} `json:"objects"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Objects) != 1 || rep.Objects[0].HealthGate == nil || rep.Objects[0].HealthGate.Interval != 0.01 ||
+		strings.Join(rep.Objects[0].HealthGate.Reads, ",") != "data.test_probe.health" {
+		t.Errorf("explain -json test_service.web: health gate not as configured:\n%s", r.stdout)
+	}
+	// An object whose change is not gated says nothing of a gate.
+	if r := rigOK(t, dir, "explain", "-no-color", "test_thing.lb"); strings.Contains(r.stdout, "health gate") {
+		t.Errorf("explain test_thing.lb mentions a gate:\n%s", r.stdout)
+	}
 }
