@@ -42,4 +42,12 @@ func TestGraphActionsAndEphemerals(t *testing.T) {
 			t.Errorf("-format=%s shows the token's secret", format)
 		}
 	}
+
+	// An action -invoke names runs once every operation is done; a saved
+	// plan of it draws it so.
+	mustRig(t, dir, "plan", "-no-color", "-invoke=action.test_log.before", "-out=invoke.tfplan")
+	r = mustRig(t, dir, "graph", "-plan=invoke.tfplan")
+	if !strings.Contains(r.stdout, `[label="action.test_log.before (-invoke)", "color"="#0ca678", "shape"="cds"]`) {
+		t.Errorf("the graph of a plan invoking an action lacks its node:\n%s", r.stdout)
+	}
 }
