@@ -12,6 +12,7 @@ import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/graphview"
+	"github.com/rig-iac/rig/internal/plan"
 )
 
 // The Recorder notes ephemeral resources and health gate checks as
@@ -39,6 +40,12 @@ func TestActivities(t *testing.T) {
 	rec.PostOpen(token, 0, false)
 	info := operation(g, web)
 	rec.PreApply(info)
+	event, _ := plan.ParseActionEvent("after_create")
+	ai := &plan.ActionInvocation{Addr: addrs.Action{Type: "test_fail", Name: "f"}.Instance(addrs.RootModule, addrs.NoKey),
+		Trigger: &plan.ActionTrigger{Resource: web.Addr, Event: event}}
+	rec.ActionStart(ai)
+	rec.ActionProgress(ai, "working")
+	rec.ActionComplete(ai, errors.New("it failed"))
 	rec.GateCheckStart(web.Addr, 1, []apply.GateRead{health})
 	rec.GateCheckComplete(web.Addr, 1, errors.New("not ready"))
 	rec.GateCheckStart(web.Addr, 2, []apply.GateRead{health})
@@ -61,6 +68,7 @@ func TestActivities(t *testing.T) {
 	}
 	want := []got{
 		{graphview.ActionOpenEphemeral, "open ephemeral.test_token.t", false, OK, ""},
+		{graphview.ActionInvoke, "action.test_fail.f (after_create of " + web.Addr.String() + ")", true, Failed, "it failed"},
 		{graphview.ActionGateCheck, "health gate check 1 of " + web.Addr.String() + " (reads data.http.health)", true, Failed, "not ready"},
 		{graphview.ActionGateCheck, "health gate check 2 of " + web.Addr.String() + " (reads data.http.health)", true, OK, ""},
 		{graphview.ActionCloseEphemeral, "close ephemeral.test_token.t", false, Failed, "failed to close ephemeral.test_token.t"},
@@ -84,10 +92,10 @@ func TestActivities(t *testing.T) {
 			order = append(order, m[2])
 		}
 	}
-	if diff := cmp.Diff([]string{"open-ephemeral", "operation", "gate-check", "gate-check", "close-ephemeral"}, order); diff != "" {
+	if diff := cmp.Diff([]string{"open-ephemeral", "operation", "invoke-action", "gate-check", "gate-check", "close-ephemeral"}, order); diff != "" {
 		t.Errorf("Gantt rows (-want +got):\n%s", diff)
 	}
-	for _, want := range []string{`class="activity failed" data-kind="gate-check"`, "open ephemeral", "health gate check", "close ephemeral"} {
+	for _, want := range []string{`class="activity failed" data-kind="gate-check"`, `<circle class="progress"`, "<title>working</title>", "open ephemeral", "health gate check", "close ephemeral"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("the page lacks %q", want)
 		}
