@@ -105,12 +105,12 @@ func WriteHTML(w io.Writer, r *Record) error {
 	writeReport(bw, r)
 
 	// The Gantt chart.
+	rows := activityRows(r, ran)
 	rowH := bigRowH
-	if len(ran) > labelledRows {
+	if len(rows) > labelledRows {
 		rowH = thinRowH
 	}
 	width := labelW + chartW + rightW
-	rows := activityRows(r, ran)
 	height := axisH + len(rows)*rowH + 10
 	bw.WriteString("<section><h2>Operations</h2>\n")
 	fmt.Fprintf(bw, `<svg id="gantt" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`+"\n", width, height, width, height)
