@@ -15,7 +15,7 @@ import (
 	"github.com/rig-iac/rig/internal/plan"
 )
 
-// The Recorder notes ephemeral resources and health gate checks as
+// The Recorder notes actions, ephemeral resources and health gate checks as
 // activities, placed within their operation when they have one, and the
 // page draws each in a row under that operation (or among the operations
 // by start), a failed one outlined.
@@ -38,6 +38,8 @@ func TestActivities(t *testing.T) {
 	health := apply.GateRead{Resource: addrs.AbsResource{Resource: addrs.Resource{Mode: addrs.Data, Type: "http", Name: "health"}}}
 	rec.PreOpen(token)
 	rec.PostOpen(token, 0, false)
+	rec.PreRenew(token)
+	rec.PostRenew(token, 0, false)
 	info := operation(g, web)
 	rec.PreApply(info)
 	event, _ := plan.ParseActionEvent("after_create")
@@ -68,6 +70,7 @@ func TestActivities(t *testing.T) {
 	}
 	want := []got{
 		{graphview.ActionOpenEphemeral, "open ephemeral.test_token.t", false, OK, ""},
+		{graphview.ActionRenewEphemeral, "renew ephemeral.test_token.t", false, OK, ""},
 		{graphview.ActionInvoke, "action.test_fail.f (after_create of " + web.Addr.String() + ")", true, Failed, "it failed"},
 		{graphview.ActionGateCheck, "health gate check 1 of " + web.Addr.String() + " (reads data.http.health)", true, Failed, "not ready"},
 		{graphview.ActionGateCheck, "health gate check 2 of " + web.Addr.String() + " (reads data.http.health)", true, OK, ""},
@@ -77,8 +80,8 @@ func TestActivities(t *testing.T) {
 		t.Errorf("activities (-want +got):\n%s", diff)
 	}
 
-	// Rows: the open (before the operation started), the operation, its
-	// two checks, then the close.
+	// Rows: the open and the renewal (before the operation started), the
+	// operation, its action and its two checks, then the close.
 	var b strings.Builder
 	if err := WriteHTML(&b, r); err != nil {
 		t.Fatal(err)
@@ -92,7 +95,7 @@ func TestActivities(t *testing.T) {
 			order = append(order, m[2])
 		}
 	}
-	if diff := cmp.Diff([]string{"open-ephemeral", "operation", "invoke-action", "gate-check", "gate-check", "close-ephemeral"}, order); diff != "" {
+	if diff := cmp.Diff([]string{"open-ephemeral", "renew-ephemeral", "operation", "invoke-action", "gate-check", "gate-check", "close-ephemeral"}, order); diff != "" {
 		t.Errorf("Gantt rows (-want +got):\n%s", diff)
 	}
 	for _, want := range []string{`class="activity failed" data-kind="gate-check"`, `<circle class="progress"`, "<title>working</title>", "open ephemeral", "health gate check", "close ephemeral"} {
