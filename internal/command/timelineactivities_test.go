@@ -123,6 +123,24 @@ func TestTimelineActivities(t *testing.T) {
 		}
 	}
 
+	// An apply that only invokes an action keeps its record too: the
+	// action, run once every operation (none here) is done.
+	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-invoke=action.test_log.before")
+	// (Planning reads test_thing.via back through the token's provider.)
+	wantOps(t, "the provider's log of the invocation", readOps(t, oplog), "open_tok", "close_tok", "action_before")
+	b2, err := os.ReadFile(filepath.Join(dir, ".terraform", "rig-timeline.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv, err := timeline.Unmarshal(b2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(inv.Ran()) != 0 || len(inv.Activities) != 1 || inv.Activities[0].Event != "invoke" || inv.Activities[0].Operation != -1 ||
+		inv.Activities[0].Label != "action.test_log.before (-invoke)" || inv.Activities[0].Outcome != timeline.OK {
+		t.Errorf("the record of an apply invoking an action: %d operations ran, activities %+v", len(inv.Ran()), inv.Activities)
+	}
+
 	// The page draws them, each with its kind; the token's secret is
 	// nowhere in the record or on the page.
 	html, err := os.ReadFile(page)

@@ -101,6 +101,19 @@ func (r *Recorder) end(key any, err string, failed bool) {
 	}
 }
 
+// Actions returns how many action invocations started.
+func (r *Recorder) Actions() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, a := range r.activities {
+		if a.Kind == graphview.ActionInvoke {
+			n++
+		}
+	}
+	return n
+}
+
 // ActionStart notes that an action invocation started (apply.ActionHooks).
 func (r *Recorder) ActionStart(ai *plan.ActionInvocation) {
 	a := &activity{key: ai}
