@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/ui"
 )
@@ -26,6 +27,9 @@ type ActionReport struct {
 	// Config is the action block as the plan shows it, sensitive values
 	// redacted.
 	Config string
+	// DestroyPlan is set when the plan destroys everything: no action's
+	// failure blocks it.
+	DestroyPlan bool
 }
 
 // explainActions explains the invocations of p that addr (an action
@@ -37,7 +41,7 @@ func explainActions(p *plan.Plan, g *apply.Graph, src *sources, addr Address, sc
 		if !addr.matchesAction(ai.Addr) {
 			continue
 		}
-		r := ActionReport{Invocation: ai, Config: ui.RenderInvocation(ai, schemas)}
+		r := ActionReport{Invocation: ai, Config: ui.RenderInvocation(ai, schemas), DestroyPlan: p.Mode == plan.DestroyMode}
 		if m := src.module(ai.Addr.Module); m != nil && m.Actions[ai.Addr.Action] != nil {
 			rng := m.Actions[ai.Addr.Action].DeclRange
 			r.Declared = &rng
@@ -70,18 +74,36 @@ func (a Address) matchesAction(ai addrs.AbsActionInstance) bool {
 	return a.Action.Key == addrs.NoKey || a.Action.Key == ai.Key
 }
 
-// when says when the invocation runs, in words.
+// when says when the invocation runs, and what its failure does, in
+// words.
 func (r ActionReport) when() string {
 	ai := r.Invocation
 	switch {
 	case ai.Trigger == nil:
-		return "invoked with -invoke: runs once every operation of the apply is done"
+		return "invoked with -invoke: runs once every operation of the apply is done; if it fails, the apply fails"
 	case r.Operation == nil:
 		return "fired by a change the operation graph does not carry out"
 	case ai.Before():
-		return fmt.Sprintf("runs within step %d: %s, after everything it waits for and before the operation starts; if it fails, the operation does not run", r.Operation.Step, r.Operation.Label)
+		return fmt.Sprintf("runs within step %d: %s, after everything it waits for and before the operation starts; %s", r.Operation.Step, r.Operation.Label, r.onFailure())
 	}
-	return fmt.Sprintf("runs within step %d: %s, once the operation's result is recorded in state and before anything that waits for it starts", r.Operation.Step, r.Operation.Label)
+	return fmt.Sprintf("runs within step %d: %s, once the operation's result is recorded in state and before anything that waits for it starts; %s", r.Operation.Step, r.Operation.Label, r.onFailure())
+}
+
+// onFailure says what a failure of a triggered invocation does, as apply
+// treats it.
+func (r ActionReport) onFailure() string {
+	t := r.Invocation.Trigger
+	switch {
+	case r.DestroyPlan && r.Invocation.Destroys():
+		return "if it fails, a warning says so: destroying everything is never blocked by an action"
+	case t.OnFailure == config.OnFailureContinue:
+		return "if it fails, a warning says so and the apply goes on (on_failure = continue)"
+	case t.OnFailure == config.OnFailureTaint && t.Event == config.AfterCreate:
+		return "if it fails, the new object is recorded tainted, to be replaced by the next plan, and the apply fails (on_failure = taint)"
+	case r.Invocation.Before():
+		return "if it fails, the operation does not run and the apply fails"
+	}
+	return "if it fails, the apply fails and nothing that waits for the operation starts"
 }
 
 func writeActionReport(b *strings.Builder, r ActionReport) {
