@@ -72,22 +72,26 @@ func Extend(g *apply.Graph, x Extras) *dag.Graph[Vertex] {
 	for _, e := range g.G.Edges() {
 		out.Connect(opVertex(e.From), opVertex(e.To))
 	}
-	triggered := false
+	// The invocations by the resource instance that fires them.
+	byResource := map[addrs.AbsResourceInstance][]*plan.ActionInvocation{}
 	for _, ai := range x.Actions {
-		triggered = triggered || ai.Trigger != nil
+		if ai.Trigger != nil {
+			byResource[ai.Trigger.Resource] = append(byResource[ai.Trigger.Resource], ai)
+		}
 	}
 	for _, op := range ops {
-		if op.IsBarrier() || !triggered {
+		actions := byResource[op.Addr]
+		if op.IsBarrier() || len(actions) == 0 {
 			continue
 		}
-		if before := actionVertices(g, op, true, x.Actions); len(before) > 0 {
+		if before := actionVertices(g, op, true, actions); len(before) > 0 {
 			for _, p := range g.G.Predecessors(op) {
 				out.Connect(opVertex(p), before[0])
 			}
 			chain(out, before)
 			out.Connect(before[len(before)-1], opVertex(op))
 		}
-		if after := actionVertices(g, op, false, x.Actions); len(after) > 0 {
+		if after := actionVertices(g, op, false, actions); len(after) > 0 {
 			out.Connect(opVertex(op), after[0])
 			chain(out, after)
 			for _, s := range g.G.Successors(op) {
@@ -119,7 +123,7 @@ func Extend(g *apply.Graph, x Extras) *dag.Graph[Vertex] {
 }
 
 // actionVertices returns the vertices of the actions op runs before (or
-// after) it, in order, if the plan's invocations are given.
+// after) it, in order, among actions.
 func actionVertices(g *apply.Graph, op apply.Op, before bool, actions []*plan.ActionInvocation) []Vertex {
 	var out []Vertex
 	for _, ai := range apply.TriggeredActions(&plan.Plan{ActionInvocations: actions}, op, g.Changes[op], before) {
