@@ -15,14 +15,11 @@ import (
 
 // explainExtras returns what explaining addr needs beyond p and cfg: for
 // an action, the schemas of the actions' providers (their sensitive
-// attributes are redacted); for an ephemeral resource, what uses each
-// ephemeral resource of cfg. The providers are started only then.
+// attributes are redacted); otherwise what uses each ephemeral resource of
+// cfg. The providers are started only for an action, or for a
+// configuration that has ephemeral resources.
 func (m *Meta) explainExtras(ctx context.Context, p *plan.Plan, cfg *config.Module, addr explain.Address) (explain.Extras, diag.Diagnostics) {
 	var x explain.Extras
-	ephemeral := !addr.IsAction && addr.Target.Kind != addrs.ModuleTarget && addr.Target.Resource.Mode == addrs.Ephemeral
-	if !addr.IsAction && !ephemeral {
-		return x, nil
-	}
 	set := provider.NewSet(m.dir().ProviderFactories())
 	defer set.Close()
 	var ds diag.Diagnostics
@@ -40,7 +37,7 @@ func (m *Meta) explainExtras(ctx context.Context, p *plan.Plan, cfg *config.Modu
 		}
 		x.Schemas = schemas
 	}
-	if ephemeral && cfg != nil {
+	if !addr.IsAction && cfg != nil {
 		users, more := planner.EphemeralUsersOf(ctx, cfg, set)
 		ds = ds.Append(more)
 		if users == nil {

@@ -169,3 +169,22 @@ func (s *sources) configResource(r addrs.ConfigResource) *config.Resource {
 	}
 	return s.cfg.ConfigResource(r)
 }
+
+// writeUses writes the ephemeral resources an operation uses.
+func writeUses(b *strings.Builder, rs []addrs.ConfigResource) {
+	if len(rs) == 0 {
+		return
+	}
+	b.WriteString("    uses ephemeral resources (opened before the first operation that uses each, closed once the last is done):\n")
+	for _, r := range rs {
+		fmt.Fprintf(b, "      %s\n", r)
+	}
+}
+
+func ephemeralNames(rs []addrs.ConfigResource) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.String())
+	}
+	return out
+}

@@ -87,6 +87,10 @@ type Operation struct {
 	WaitsFor, WaitedForBy []Edge
 	// Actions are the actions the operation runs, in order (actions.go).
 	Actions []Action
+	// Ephemerals are the ephemeral resources the operation uses, when
+	// ExplainWith was told what uses them: apply opens each before the
+	// first operation that uses it and closes it after the last.
+	Ephemerals []addrs.ConfigResource
 }
 
 // Edge is one edge of the operation graph seen from one of its ends.
@@ -158,6 +162,7 @@ func ExplainWith(p *plan.Plan, g *apply.Graph, cfg *config.Module, addr Address,
 	}
 	steps := stepNumbers(g)
 	src := newSources(cfg)
+	uses := apply.EphemeralUses(g, x.Ephemerals)
 	for _, c := range p.Changes {
 		if !addr.matches(c) {
 			continue
@@ -179,6 +184,7 @@ func ExplainWith(p *plan.Plan, g *apply.Graph, cfg *config.Module, addr Address,
 		for _, op := range mine {
 			eo := explainOp(g, op, steps, src)
 			eo.Actions = actionsOf(p, op, c, src)
+			eo.Ephemerals = uses[op]
 			o.Operations = append(o.Operations, eo)
 		}
 		rep.Objects = append(rep.Objects, o)

@@ -103,6 +103,7 @@ func writeObject(b *strings.Builder, o Object) {
 		fmt.Fprintf(b, "  step %d: %s\n", op.Step, op.Label)
 		writeEdges(b, "waits for", op.WaitsFor)
 		writeActions(b, op.Actions)
+		writeUses(b, op.Ephemerals)
 		writeEdges(b, "waited for by", op.WaitedForBy)
 	}
 }
@@ -205,6 +206,8 @@ type operationJSON struct {
 	WaitedForBy []edgeJSON `json:"waited_for_by"`
 	// Actions are the actions the operation runs (Terraform 1.14).
 	Actions []actionJSON `json:"actions,omitempty"`
+	// UsesEphemeral are the ephemeral resources the operation uses.
+	UsesEphemeral []string `json:"uses_ephemeral,omitempty"`
 }
 
 type edgeJSON struct {
@@ -274,7 +277,7 @@ func WriteJSON(w io.Writer, rep Report) error {
 		for _, op := range o.Operations {
 			action, _, _ := strings.Cut(op.Label, " ")
 			opj := operationJSON{Operation: op.Label, Action: action, Step: op.Step, WaitsFor: edgesJSON(op.WaitsFor), WaitedForBy: edgesJSON(op.WaitedForBy),
-				Actions: actionsJSON(op.Actions)}
+				Actions: actionsJSON(op.Actions), UsesEphemeral: ephemeralNames(op.Ephemerals)}
 			oj.Operations = append(oj.Operations, opj)
 		}
 		out.Objects = append(out.Objects, oj)
