@@ -45,9 +45,9 @@ func TestExplainActionsAndEphemerals(t *testing.T) {
 				// Leading options, then one address.
 				args := strings.Fields(line)
 				r := rig(t, dir, append([]string{"explain", "-no-color"}, args...)...)
-				text.WriteString("$ rig explain " + line + "\n" + r.stdout + errorSection(r) + "\n")
+				text.WriteString("$ rig explain " + line + "\n" + withoutOverrideWarning(r.stdout) + errorSection(r) + "\n")
 				r = rig(t, dir, append([]string{"explain", "-no-color", "-json"}, args...)...)
-				js.WriteString("$ rig explain -json " + line + "\n" + r.stdout + errorSection(r) + "\n")
+				js.WriteString("$ rig explain -json " + line + "\n" + withoutOverrideWarning(r.stdout) + errorSection(r) + "\n")
 			}
 			for _, out := range []string{text.String(), js.String()} {
 				for _, secret := range []string{"hush-4711", "token-tok"} {
@@ -110,4 +110,20 @@ func TestExplainHealthGate(t *testing.T) {
 	if r := rigOK(t, dir, "explain", "-no-color", "test_thing.lb"); strings.Contains(r.stdout, "health gate") {
 		t.Errorf("explain test_thing.lb mentions a gate:\n%s", r.stdout)
 	}
+}
+
+// withoutOverrideWarning is out without the warning that the test
+// provider is a development override.
+func withoutOverrideWarning(out string) string {
+	const start, end = "Warning: Provider development overrides are in effect\n", "published\nreleases.\n"
+	i := strings.Index(out, start)
+	if i < 0 {
+		return out
+	}
+	j := strings.Index(out[i:], end)
+	if j < 0 {
+		return out
+	}
+	rest := strings.TrimPrefix(out[i+j+len(end):], "\n")
+	return strings.TrimSuffix(out[:i], "\n") + rest
 }
