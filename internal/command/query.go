@@ -3,8 +3,10 @@ package command
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	iofs "io/fs"
 	"os"
+	"strconv"
 
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
@@ -20,6 +22,14 @@ func runQuery(m *Meta, args []string) int {
 	var f operationFlags
 	fs := m.flagSet("query")
 	addVarFlags(fs, &f.vars)
+	fs.Func("parallelism", "Query at most `N` list block instances at once (default 10, or parallelism in rig.hcl).", func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("want a whole number greater than zero")
+		}
+		f.parallelism, f.parallelismSet = n, true
+		return nil
+	})
 	var stream streamFlags
 	fs.BoolVar(&stream.json, "json", false, "Print machine-readable output: one JSON message a line (list_start, list_resource_found, list_complete), as Terraform writes them; implies -input=false.")
 	genOut := fs.String("generate-config-out", "", "Write a resource block and an import block (by the object's identity) for every object found into the new file at `PATH`.")
@@ -64,7 +74,7 @@ func runQuery(m *Meta, args []string) int {
 		hooks = generatingHooks{QueryHooks: jsonView, into: jsonView.Generated, on: *genOut != ""}
 	}
 	results, more := planner.Query(ctx, sess.Config, sess.State, sess.Providers, planner.QueryOptions{
-		Options:         planner.Options{Variables: sess.Variables, Env: sess.Env, Dependencies: sess.Dependencies},
+		Options:         planner.Options{Variables: sess.Variables, Env: sess.Env, Dependencies: sess.Dependencies, Parallelism: sess.Parallelism},
 		IncludeResource: *genOut != "",
 		Hooks:           hooks,
 	})

@@ -39,9 +39,15 @@ func (o recoverOutput) nothing() {
 	}
 }
 
+// recoverNearShown is how many near candidates of a create the text
+// shows, the best ranked; -json lists them all.
+const recoverNearShown = 5
+
 // finding shows one cut-off create: what was searched, the candidates
-// (numbered, exact ones first, each with how it compares with the planned
-// values) and what rig will do unless told otherwise.
+// (numbered, exact ones first, then the near ones that have the most
+// planned values, at most recoverNearShown of them, each with how it
+// compares with the planned values) and what rig will do unless told
+// otherwise.
 func (o recoverOutput) finding(f planner.CutOffFinding, c recoverChoice) {
 	addr := f.Create.Addr.String()
 	action := recoverAction(f, c)
@@ -94,10 +100,14 @@ func (o recoverOutput) finding(f planner.CutOffFinding, c recoverChoice) {
 	if f.Status == planner.CutOffAbsent {
 		b.WriteString("  found nothing: the provider lists no such object the state does not record\n")
 	}
+	near := 0
 	for i, cand := range f.Candidates {
 		kind := "near"
 		if cand.Exact {
 			kind = "exact"
+		} else if near++; near > recoverNearShown {
+			fmt.Fprintf(&b, "  ... and %d more near candidate(s), none with more of the planned values than those above (-json lists every one)\n", len(f.Candidates)-i)
+			break
 		}
 		name := cand.DisplayName
 		if name == "" {
