@@ -5,7 +5,6 @@ import (
 	"sync/atomic"
 
 	"github.com/rig-iac/rig/internal/addrs"
-	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/ephemeral"
 	"github.com/rig-iac/rig/internal/marks"
@@ -43,22 +42,7 @@ type ephemerals struct {
 // a provider configured from it (configured anew).
 func (e *ephemerals) track(g *Graph) diag.Diagnostics {
 	a := e.a
-	users, ds := planner.EphemeralUsers(a.cfg, func(m *config.Module, r *config.Resource) (*provider.Block, bool) {
-		sch, ds := a.set.Schemas(a.opCtx, planner.ResolveProvider(m, r).Config.Provider)
-		if ds.HasErrors() {
-			return nil, false
-		}
-		var s provider.Schema
-		switch r.Addr.Mode {
-		case addrs.Managed:
-			s = sch.ResourceTypes[r.Addr.Type]
-		case addrs.Data:
-			s = sch.DataSources[r.Addr.Type]
-		case addrs.Ephemeral:
-			s = sch.EphemeralResources[r.Addr.Type]
-		}
-		return s.Block, s.Block != nil
-	})
+	users, ds := planner.EphemeralUsersOf(a.opCtx, a.cfg, a.set)
 	if len(users) == 0 {
 		return ds
 	}
@@ -72,20 +56,13 @@ func (e *ephemerals) track(g *Graph) diag.Diagnostics {
 		}
 		return false
 	})
-	e.uses, e.pending = map[Op][]addrs.ConfigResource{}, map[addrs.ConfigResource]*atomic.Int32{}
-	for op, c := range g.Changes {
-		if op.IsBarrier() || c == nil {
-			continue
-		}
-		res := op.Addr.ContainingResource().InConfig()
-		for r, use := range users {
-			if (op.Kind != OpDelete && use.Resources[res]) || use.UsesProvider(c.ProviderConfig) {
-				e.uses[op] = append(e.uses[op], r)
-				if e.pending[r] == nil {
-					e.pending[r] = new(atomic.Int32)
-				}
-				e.pending[r].Add(1)
+	e.uses, e.pending = EphemeralUses(g, users), map[addrs.ConfigResource]*atomic.Int32{}
+	for _, rs := range e.uses {
+		for _, r := range rs {
+			if e.pending[r] == nil {
+				e.pending[r] = new(atomic.Int32)
 			}
+			e.pending[r].Add(1)
 		}
 	}
 	return ds

@@ -2,6 +2,7 @@ package apply
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -67,13 +68,21 @@ func (a *applier) passGate(walkCtx context.Context, gate *plan.HealthGate, o gat
 	rounds := a.gateRoundsOf(o.op, gate.Batch, interval)
 	shared, own := a.splitGateData(o.op, gateDataSources(o.op, o.r))
 	tick := rounds.firstTick(start)
+	hooks, _ := a.opts.Hooks.(GateHooks)
+	reread := GateDataSources(o.op.Addr, o.r)
 	for {
 		if !sleepUntil(walkCtx, tick) {
 			interrupted = true
 			break
 		}
+		if hooks != nil {
+			hooks.GateCheckStart(o.op.Addr, reads+1, reread)
+		}
 		round, ok := rounds.join(walkCtx, tick, func() diag.Diagnostics { return a.rereadData(shared) })
 		if !ok {
+			if hooks != nil {
+				hooks.GateCheckComplete(o.op.Addr, reads+1, errors.New("the apply was interrupted"))
+			}
 			interrupted = true
 			break
 		}
@@ -93,10 +102,16 @@ func (a *applier) passGate(walkCtx context.Context, gate *plan.HealthGate, o gat
 				cur, private = o.sch.Block.MarkSensitive(resp.NewState.MarkWithPaths(marks)), resp.Private
 				conds := a.postconditions(o.op, o.r, o.inst, cur)
 				if !conds.HasErrors() {
+					if hooks != nil {
+						hooks.GateCheckComplete(o.op.Addr, reads, nil)
+					}
 					return cur, private, nil
 				}
 				last = errorText(conds)
 			}
+		}
+		if hooks != nil {
+			hooks.GateCheckComplete(o.op.Addr, reads, errors.New(last))
 		}
 		if tick = rounds.nextTick(round.at); tick.Sub(start) > gate.Timeout {
 			break

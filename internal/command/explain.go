@@ -33,6 +33,7 @@ func runExplain(m *Meta, args []string) int {
 		return nil
 	})
 	fs.BoolVar(&f.destroy, "destroy", false, "Explain a plan to destroy every object the state manages.")
+	addInvokeFlag(fs, &f)
 	fs.Var(cliargs.Refresh{Value: &f.refresh, Changed: &f.refreshChanged, Given: &f.refreshSet}, "refresh", "Plan as if -refresh=false (or -refresh=changed) were given: explain says, for each object, whether the plan read it back and why.")
 	addLockFlags(fs, &f.lock, &f.lockTimeout)
 	fs.BoolVar(&f.json, "json", false, "Print the explanation as one JSON document.")
@@ -42,7 +43,7 @@ func runExplain(m *Meta, args []string) int {
 	m.documentOut = f.json
 	switch {
 	case fs.NArg() == 0:
-		return m.argsError(fs, "Missing address", "The explain command needs the address of a resource, resource instance, deposed object or module to explain.")
+		return m.argsError(fs, "Missing address", "The explain command needs the address of a resource, resource instance, deposed object, module, action or ephemeral resource to explain.")
 	case fs.NArg() > 2:
 		return m.argsError(fs, "Too many command line arguments", "Expected an address and, optionally, the path of a saved plan file.")
 	}
@@ -64,10 +65,14 @@ func runExplain(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	rep, ok := explain.Explain(p, g, cfg, addr)
+	x, ds := m.explainExtras(context.Background(), p, cfg, addr)
+	if ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return 1
+	}
+	rep, ok := explain.ExplainWith(p, g, cfg, addr, x)
 	if !ok {
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf("No such object in the plan",
-			"The plan has no change for %s.%s", addr, explain.DidYouMean(p, addr))})
+		m.showDiagnostics(diag.Diagnostics{notExplained(p, addr)})
 		return 1
 	}
 	write := explain.WriteText

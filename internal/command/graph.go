@@ -111,12 +111,26 @@ func (m *Meta) graphPlan(p *plan.Plan, cfg *config.Module, outPath, format strin
 		m.showDiagnostics(ds)
 		return 1
 	}
+	x, more := m.graphExtras(context.Background(), p, g, cfg)
+	if more.HasErrors() {
+		m.showDiagnostics(more)
+		return 1
+	}
 	return m.writeGraph(outPath, format, func(w io.Writer, mermaid bool) error {
+		if !x.Empty() {
+			// Actions and ephemeral resources are drawn as nodes of their own.
+			ext := graphview.Extend(g, x)
+			label := func(v graphview.Vertex) string { return graphview.VertexLabel(g, v) }
+			if mermaid {
+				return ext.Mermaid(w, dag.MermaidOptions[graphview.Vertex]{Name: label})
+			}
+			return ext.DOT(w, dag.DOTOptions[graphview.Vertex]{GraphName: "rig", Name: label, NodeAttrs: graphview.VertexDOTAttrs})
+		}
 		if mermaid {
 			return g.G.Mermaid(w, dag.MermaidOptions[apply.Op]{Name: g.Label})
 		}
 		return g.G.DOT(w, dag.DOTOptions[apply.Op]{GraphName: "rig", Name: g.Label})
-	}, func() *graphview.Document { return graphview.Build(g, p) })
+	}, func() *graphview.Document { return graphview.BuildWith(g, p, x) })
 }
 
 // writeGraph writes a graph to path (standard output when "") in format

@@ -47,6 +47,13 @@ type Hooks interface {
 	PostClose(addr addrs.AbsResourceInstance, elapsed time.Duration, failed bool)
 }
 
+// RenewHooks, implemented by a Hooks, is also told of each renewal of an
+// open instance. Methods may be called from several goroutines at once.
+type RenewHooks interface {
+	PreRenew(addr addrs.AbsResourceInstance)
+	PostRenew(addr addrs.AbsResourceInstance, elapsed time.Duration, failed bool)
+}
+
 // instance is one open ephemeral resource instance.
 type instance struct {
 	addr     addrs.AbsResourceInstance
@@ -167,7 +174,15 @@ func (s *Set) renew(ctx context.Context, in *instance) {
 		in.mu.Lock()
 		private := in.private
 		in.mu.Unlock()
+		rh, _ := in.hooks.(RenewHooks)
+		start := time.Now()
+		if rh != nil {
+			rh.PreRenew(in.addr)
+		}
 		resp := in.prov.RenewEphemeralResource(ctx, provider.RenewEphemeralRequest{TypeName: in.typeName, Private: private})
+		if rh != nil {
+			rh.PostRenew(in.addr, time.Since(start), resp.Diagnostics.HasErrors())
+		}
 		in.mu.Lock()
 		if resp.Private != nil {
 			in.private = resp.Private

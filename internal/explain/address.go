@@ -17,10 +17,17 @@ type Address struct {
 	// Deposed is set for a deposed object: ADDR[deposed=KEY], or
 	// "ADDR (deposed object KEY)" as plans print it.
 	Deposed addrs.DeposedKey
+	// IsAction is set for an action address (action.TYPE.NAME, with an
+	// instance key or not), which Action holds; Target is then zero.
+	IsAction bool
+	Action   addrs.AbsActionInstance
 }
 
 // String returns the address as ParseAddress accepts it.
 func (a Address) String() string {
+	if a.IsAction {
+		return a.Action.String()
+	}
 	if a.Deposed != addrs.NotDeposed {
 		return a.Target.String() + "[deposed=" + string(a.Deposed) + "]"
 	}
@@ -32,6 +39,13 @@ func (a Address) String() string {
 // terraform_data.a (deposed object KEY).
 func ParseAddress(s string) (Address, error) {
 	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "action.") || strings.Contains(s, ".action.") {
+		if ai, err := addrs.ParseAbsActionInstanceStr(s); err == nil {
+			return Address{IsAction: true, Action: ai}, nil
+		} else if strings.HasPrefix(s, "action.") {
+			return Address{}, err
+		}
+	}
 	var dk addrs.DeposedKey
 	if rest, ok := strings.CutSuffix(s, ")"); ok {
 		if i := strings.LastIndex(rest, " (deposed object "); i >= 0 {
@@ -81,6 +95,10 @@ func Candidates(p *plan.Plan) []string {
 			seen[m.String()] = true
 		}
 	}
+	for _, ai := range p.ActionInvocations {
+		seen[ai.Addr.String()] = true
+		seen[ai.Addr.ConfigString()] = true
+	}
 	out := make([]string, 0, len(seen))
 	for s := range seen {
 		out = append(out, s)
@@ -98,7 +116,7 @@ func Nearest(p *plan.Plan, a Address, n int) []string {
 	if near := diag.Nearest(given, Candidates(p), max(3, len(given)/6), n); len(near) > 0 {
 		return near
 	}
-	if a.Target.Kind == addrs.ModuleTarget {
+	if a.Target.Kind == addrs.ModuleTarget || a.IsAction {
 		return nil
 	}
 	seen := map[string]bool{}

@@ -8,6 +8,7 @@ import (
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/plan"
+	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/ui"
 )
 
@@ -18,6 +19,23 @@ type Report struct {
 	// Objects holds one entry per object with a planned change (no-ops
 	// included), in the plan's order.
 	Objects []Object
+	// Actions holds the plan's invocations of the action an action
+	// address names, in the plan's order.
+	Actions []ActionReport
+	// Ephemerals holds the ephemeral resource an ephemeral resource's
+	// address names, when ExplainWith was told what uses it.
+	Ephemerals []EphemeralReport
+}
+
+// Extras is what explains more than a plan and its configuration tell.
+type Extras struct {
+	// Schemas give the actions' schemas, so that their configuration's
+	// sensitive attributes are redacted as the plan redacts them; nil
+	// redacts what is marked sensitive alone.
+	Schemas ui.SchemaSource
+	// Ephemerals are the users of each ephemeral resource
+	// (planner.EphemeralUsers); nil when unknown.
+	Ephemerals map[addrs.ConfigResource]planner.EphemeralUse
 }
 
 // Object is one object's planned change explained.
@@ -37,6 +55,8 @@ type Object struct {
 	// Refresh is how the plan treated the object the state recorded:
 	// read back, planned as recorded, or not read (-refresh=false).
 	Refresh Refresh
+	// Gate is the health gate of the object's replacement; nil for none.
+	Gate *Gate
 }
 
 // CBD is an object's create_before_destroy status.
@@ -67,6 +87,10 @@ type Operation struct {
 	WaitsFor, WaitedForBy []Edge
 	// Actions are the actions the operation runs, in order (actions.go).
 	Actions []Action
+	// Ephemerals are the ephemeral resources the operation uses, when
+	// ExplainWith was told what uses them: apply opens each before the
+	// first operation that uses it and closes it after the last.
+	Ephemerals []addrs.ConfigResource
 }
 
 // Edge is one edge of the operation graph seen from one of its ends.
@@ -110,7 +134,27 @@ type Source struct {
 // when unknown: the report then has no source locations). ok is false when
 // addr names no object of the plan.
 func Explain(p *plan.Plan, g *apply.Graph, cfg *config.Module, addr Address) (rep Report, ok bool) {
+	return ExplainWith(p, g, cfg, addr, Extras{})
+}
+
+// ExplainWith is Explain with what x tells: an action address explains
+// the plan's invocations of the action (what fires each, when it runs and
+// its configuration, sensitive values redacted), and, with the users of
+// the ephemeral resources, an ephemeral resource's address explains when
+// apply opens it and after which operation it closes it.
+func ExplainWith(p *plan.Plan, g *apply.Graph, cfg *config.Module, addr Address, x Extras) (rep Report, ok bool) {
 	rep.Address = addr
+	if addr.IsAction {
+		rep.Actions = explainActions(p, g, newSources(cfg), addr, x.Schemas, stepNumbers(g))
+		return rep, len(rep.Actions) > 0
+	}
+	if t := addr.Target; t.Kind != addrs.ModuleTarget && t.Resource.Mode == addrs.Ephemeral && x.Ephemerals != nil {
+		r := addrs.ConfigResource{Module: t.Module.Module(), Resource: t.Resource}
+		if uses, found := x.Ephemerals[r]; found {
+			rep.Ephemerals = append(rep.Ephemerals, explainEphemeral(g, newSources(cfg), r, uses, stepNumbers(g)))
+		}
+		return rep, len(rep.Ephemerals) > 0
+	}
 	why := plan.NewReasonIndex(p)
 	ops := map[addrs.ObjectAddr][]apply.Op{}
 	for op, c := range g.Changes {
@@ -118,11 +162,12 @@ func Explain(p *plan.Plan, g *apply.Graph, cfg *config.Module, addr Address) (re
 	}
 	steps := stepNumbers(g)
 	src := newSources(cfg)
+	uses := apply.EphemeralUses(g, x.Ephemerals)
 	for _, c := range p.Changes {
 		if !addr.matches(c) {
 			continue
 		}
-		o := Object{Addr: c.ObjectAddr(), Change: c, Reasons: why.Reasons(c), Refresh: refreshOf(p, c)}
+		o := Object{Addr: c.ObjectAddr(), Change: c, Reasons: why.Reasons(c), Refresh: refreshOf(p, c), Gate: gateOf(c, src)}
 		if r := src.resource(c.Addr.ContainingResource()); r != nil {
 			o.Declared = &r.DeclRange
 		}
@@ -139,6 +184,7 @@ func Explain(p *plan.Plan, g *apply.Graph, cfg *config.Module, addr Address) (re
 		for _, op := range mine {
 			eo := explainOp(g, op, steps, src)
 			eo.Actions = actionsOf(p, op, c, src)
+			eo.Ephemerals = uses[op]
 			o.Operations = append(o.Operations, eo)
 		}
 		rep.Objects = append(rep.Objects, o)

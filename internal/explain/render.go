@@ -51,6 +51,18 @@ func WriteText(w io.Writer, rep Report) error {
 		}
 		writeObject(&b, o)
 	}
+	for i, r := range rep.Actions {
+		if i > 0 || len(rep.Objects) > 0 {
+			b.WriteString("\n")
+		}
+		writeActionReport(&b, r)
+	}
+	for i, r := range rep.Ephemerals {
+		if i > 0 || len(rep.Objects)+len(rep.Actions) > 0 {
+			b.WriteString("\n")
+		}
+		writeEphemeralReport(&b, r)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -81,6 +93,9 @@ func writeObject(b *strings.Builder, o Object) {
 	if c.Addr.Resource.Resource.Mode == addrs.Managed {
 		b.WriteString("  create_before_destroy: " + cbdText(o.CBD) + "\n")
 	}
+	if o.Gate != nil {
+		writeGate(b, o.Gate)
+	}
 	if len(o.Operations) == 0 {
 		b.WriteString("  no operations\n")
 	}
@@ -88,6 +103,7 @@ func writeObject(b *strings.Builder, o Object) {
 		fmt.Fprintf(b, "  step %d: %s\n", op.Step, op.Label)
 		writeEdges(b, "waits for", op.WaitsFor)
 		writeActions(b, op.Actions)
+		writeUses(b, op.Ephemerals)
 		writeEdges(b, "waited for by", op.WaitedForBy)
 	}
 }
@@ -139,6 +155,10 @@ func writeEdges(b *strings.Builder, title string, edges []Edge) {
 type reportJSON struct {
 	Address string       `json:"address"`
 	Objects []objectJSON `json:"objects"`
+	// Actions and Ephemerals explain an action's invocations and an
+	// ephemeral resource.
+	Actions    []actionReportJSON    `json:"actions,omitempty"`
+	Ephemerals []ephemeralReportJSON `json:"ephemeral_resources,omitempty"`
 }
 
 type objectJSON struct {
@@ -155,6 +175,8 @@ type objectJSON struct {
 	// Refresh says how the plan treated the recorded object; absent
 	// when there was none.
 	Refresh *refreshJSON `json:"refresh,omitempty"`
+	// HealthGate is the gate of the object's replacement (rig.hcl).
+	HealthGate *gateJSON `json:"health_gate,omitempty"`
 }
 
 // refreshJSON is an object's Refresh: read_back, the plan's mode, and
@@ -184,6 +206,8 @@ type operationJSON struct {
 	WaitedForBy []edgeJSON `json:"waited_for_by"`
 	// Actions are the actions the operation runs (Terraform 1.14).
 	Actions []actionJSON `json:"actions,omitempty"`
+	// UsesEphemeral are the ephemeral resources the operation uses.
+	UsesEphemeral []string `json:"uses_ephemeral,omitempty"`
 }
 
 type edgeJSON struct {
@@ -223,7 +247,8 @@ func WriteJSON(w io.Writer, rep Report) error {
 		c := o.Change
 		oj := objectJSON{Address: c.Addr.String(), Deposed: string(c.Deposed), Action: c.Action.String(),
 			ActionReason: c.Reason.JSON(), Reasons: ui.ReasonsJSON(o.Reasons), Declared: rangeOf(o.Declared),
-			CreateBeforeDestroy: cbdJSON{Enabled: o.CBD.Enabled, Setting: rangeOf(o.CBD.Setting)}, Operations: []operationJSON{}}
+			CreateBeforeDestroy: cbdJSON{Enabled: o.CBD.Enabled, Setting: rangeOf(o.CBD.Setting)}, Operations: []operationJSON{},
+			HealthGate: gateToJSON(o.Gate)}
 		if o.CBD.From != (addrs.AbsResource{}) {
 			oj.CreateBeforeDestroy.From = o.CBD.From.String()
 		}
@@ -252,11 +277,13 @@ func WriteJSON(w io.Writer, rep Report) error {
 		for _, op := range o.Operations {
 			action, _, _ := strings.Cut(op.Label, " ")
 			opj := operationJSON{Operation: op.Label, Action: action, Step: op.Step, WaitsFor: edgesJSON(op.WaitsFor), WaitedForBy: edgesJSON(op.WaitedForBy),
-				Actions: actionsJSON(op.Actions)}
+				Actions: actionsJSON(op.Actions), UsesEphemeral: ephemeralNames(op.Ephemerals)}
 			oj.Operations = append(oj.Operations, opj)
 		}
 		out.Objects = append(out.Objects, oj)
 	}
+	out.Actions = actionReportsJSON(rep.Actions)
+	out.Ephemerals = ephemeralReportsJSON(rep.Ephemerals)
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encoding the explanation of %s: %w", rep.Address, err)

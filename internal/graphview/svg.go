@@ -25,10 +25,13 @@ var actionColors = map[Action]string{
 	ActionCreate: "#2f9e44", ActionUpdate: "#e0a100", ActionDelete: "#e03131",
 	ActionReplaceCreate: "#7048e8", ActionReplaceDelete: "#c2255c",
 	ActionRead: "#1c7ed6", ActionNoOp: "#868e96", ActionJunction: "#adb5bd",
+	ActionInvoke: "#0ca678", ActionOpenEphemeral: "#ae3ec9", ActionRenewEphemeral: "#da77f2",
+	ActionCloseEphemeral: "#862e9c", ActionGateCheck: "#1098ad",
 }
 
 // LegendOrder is the order of the actions in a legend.
-var LegendOrder = []Action{ActionCreate, ActionUpdate, ActionDelete, ActionReplaceCreate, ActionReplaceDelete, ActionRead, ActionNoOp, ActionJunction}
+var LegendOrder = []Action{ActionCreate, ActionUpdate, ActionDelete, ActionReplaceCreate, ActionReplaceDelete, ActionRead, ActionNoOp, ActionJunction,
+	ActionInvoke, ActionOpenEphemeral, ActionRenewEphemeral, ActionCloseEphemeral, ActionGateCheck}
 
 // Color returns the colour (CSS hex) the pictures give the action.
 func (a Action) Color() string {

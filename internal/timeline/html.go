@@ -47,6 +47,9 @@ func WriteHTML(w io.Writer, r *Record) error {
 	for _, v := range ran {
 		total = max(total, r.Nodes[v].End.Sub(r.Started))
 	}
+	for _, a := range r.Activities {
+		total = max(total, a.End.Sub(r.Started))
+	}
 	if total <= 0 {
 		total = time.Millisecond
 	}
@@ -83,6 +86,9 @@ func WriteHTML(w io.Writer, r *Record) error {
 	for _, v := range ran {
 		used[r.Nodes[v].Action] = true
 	}
+	for _, a := range r.Activities {
+		used[a.Kind] = true
+	}
 	for _, a := range graphview.LegendOrder {
 		if used[a] {
 			fmt.Fprintf(bw, `<span><i style="background:%s"></i>%s</span>`, a.Color(), a)
@@ -99,17 +105,22 @@ func WriteHTML(w io.Writer, r *Record) error {
 	writeReport(bw, r)
 
 	// The Gantt chart.
+	rows := activityRows(r, ran)
 	rowH := bigRowH
-	if len(ran) > labelledRows {
+	if len(rows) > labelledRows {
 		rowH = thinRowH
 	}
 	width := labelW + chartW + rightW
-	height := axisH + len(ran)*rowH + 10
+	height := axisH + len(rows)*rowH + 10
 	bw.WriteString("<section><h2>Operations</h2>\n")
 	fmt.Fprintf(bw, `<svg id="gantt" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`+"\n", width, height, width, height)
 	writeAxis(bw, total, scale, height)
 	row := map[int]int{}
-	for i, v := range ran {
+	for i, v := range rows {
+		if v < 0 {
+			writeActivity(bw, r.Activities[-1-v], -1-v, axisH+i*rowH, rowH, x)
+			continue
+		}
 		row[v] = i
 		n := r.Nodes[v]
 		y := axisH + i*rowH
@@ -271,6 +282,10 @@ svg { display: block; font-family: system-ui, sans-serif; }
 .series { font-size: 12px; font-weight: bold; fill: #1d2330; text-anchor: end; }
 .grid { stroke: #e3e6eb; stroke-width: 1; }
 .bar { rx: 2; }
+.activity { rx: 2; opacity: 0.9; }
+.activity.failed { stroke: #e03131; stroke-width: 2; stroke-dasharray: 3 2; }
+.activity-label { fill: #5b6372; font-style: italic; }
+.progress { fill: #fff; stroke: #1d2330; stroke-width: 1; }
 .bar.critical { stroke: #111; stroke-width: 1.5; }
 .bar.failed { stroke: #e03131; stroke-width: 2; stroke-dasharray: 3 2; }
 .critical-path { fill: none; stroke: #111; stroke-width: 1; stroke-dasharray: 2 2; }

@@ -39,6 +39,10 @@ type Record struct {
 	// (reads while planning, writes while applying) and their adaptive
 	// limit, over time; a plan's record has these alone.
 	APIs []API `json:"apis,omitempty"`
+	// Activities are what ran within or beside the operations: actions,
+	// ephemeral resources' opens, renewals and closes, health gate checks;
+	// by start time.
+	Activities []Activity `json:"activities,omitempty"`
 	// Edges say that From had to finish before To started; written last,
 	// by hand (see Marshal).
 	Edges []Edge `json:"edges"`
@@ -202,9 +206,12 @@ type Recorder struct {
 	opts    Options
 	started time.Time
 
-	mu sync.Mutex // guards spans
+	mu sync.Mutex // guards spans and activities
 	// spans holds each operation that started, by operation.
 	spans map[apply.Op]*span
+	// activities holds what ran within or beside the operations, in the
+	// order it started (activities.go).
+	activities []*activity
 }
 
 type span struct {
@@ -303,5 +310,6 @@ func (r *Recorder) Finish(g *apply.Graph) *Record {
 			n.Limits = r.opts.LimitNames(op)
 		}
 	}
+	rec.Activities = r.finishActivities(d, now)
 	return rec
 }

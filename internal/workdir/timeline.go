@@ -71,7 +71,7 @@ func (s *Session) NewTimelineRecorder(g *apply.Graph, destroy bool) *timeline.Re
 }
 
 // KeepTimeline records the apply rec observed in TimelinePath when it
-// ran an operation, and writes its page to the file page (-timeline)
+// ran an operation or an action, and writes its page to the file page (-timeline)
 // names, if any; note then tells where. A failure to record is a warning;
 // a failure to write the page asked for is an error.
 //
@@ -80,13 +80,13 @@ func (s *Session) NewTimelineRecorder(g *apply.Graph, destroy bool) *timeline.Re
 // as well when the apply failed before any operation ran (a
 // precondition, an interrupt).
 func (s *Session) KeepTimeline(rec *timeline.Recorder, g *apply.Graph, page string, runDiags diag.Diagnostics) (note string, r *timeline.Record, ds diag.Diagnostics) {
-	if rec.Operations() == 0 && page == "" && !runDiags.HasErrors() {
+	if rec.Operations() == 0 && rec.Actions() == 0 && page == "" && !runDiags.HasErrors() {
 		return "", nil, nil
 	}
 	r = rec.Finish(g)
 	NoteRunErrors(r, runDiags)
 	r.APIs = apiSeries(s.Providers)
-	if rec.Operations() > 0 || runDiags.HasErrors() {
+	if rec.Operations() > 0 || rec.Actions() > 0 || runDiags.HasErrors() {
 		if err := s.Dir.SaveTimeline(r); err != nil {
 			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Failed to record the timeline",
 				Detail: fmt.Sprintf("rig show -timeline will not show this %s: %s", r.Command, err)})

@@ -13,12 +13,14 @@
     "create": "#2f9e44", "update": "#e0a100", "delete": "#e03131",
     "replace-create": "#7048e8", "replace-delete": "#c2255c",
     "read": "#1c7ed6", "no-op": "#868e96", "junction": "#adb5bd",
+    "invoke-action": "#0ca678", "open-ephemeral": "#ae3ec9", "close-ephemeral": "#862e9c",
   };
   const NAMES = {
     "create": "create", "update": "update", "delete": "delete",
     "replace-create": "replace: create half", "replace-delete": "replace: delete half",
     "read": "read", "no-op": doc.kind === "resources" ? "resource" : "no-op",
     "junction": "junction (every operation of one kind of a resource)",
+    "invoke-action": "action", "open-ephemeral": "open ephemeral", "close-ephemeral": "close ephemeral",
   };
   const PRED = "#e8590c", SUCC = "#1971c2", REFUSED = "#7a0b0b";
   const COLW = 320, NODEW = 270, ROWH = 26, NODEH = 20, MARGIN = 24, JR = 5;

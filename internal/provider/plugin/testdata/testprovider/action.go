@@ -14,7 +14,8 @@ import (
 
 // The actions: test_log appends "action MESSAGE" to the operation log
 // (the file RIG_TESTPROVIDER_OPLOG names, where every apply of a test_thing
-// also appends "create NAME", "update NAME" or "delete NAME"), streaming
+// also appends "create NAME", "update NAME" or "delete NAME", and every
+// open and close of a test_token "open NAME" and "close NAME"), streaming
 // one progress message first; test_fail streams a progress message and
 // fails with its message. A message of "invalid" is refused by
 // ValidateActionConfig and PlanAction.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/rig-iac/rig/internal/provider/plugin/tfplugin5"
@@ -48,6 +49,7 @@ func (s *server) OpenEphemeralResource(_ context.Context, req *tfplugin6.OpenEph
 		return &tfplugin6.OpenEphemeralResource_Response{Diagnostics: decodeFailed(err)}, nil
 	}
 	name := v.GetAttr("name").AsString()
+	opLog("open %s", name)
 	out := cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal(name), "secret": cty.StringVal("token-" + name)})
 	return &tfplugin6.OpenEphemeralResource_Response{Result: encode(out, tokenType), Private: []byte("p-" + name),
 		RenewAt: timestamppb.New(tokenRenewAt)}, nil
@@ -58,6 +60,8 @@ func (s *server) RenewEphemeralResource(_ context.Context, req *tfplugin6.RenewE
 }
 
 func (s *server) CloseEphemeralResource(_ context.Context, req *tfplugin6.CloseEphemeralResource_Request) (*tfplugin6.CloseEphemeralResource_Response, error) {
+	name, _, _ := strings.Cut(strings.TrimPrefix(string(req.Private), "p-"), "+")
+	opLog("close %s", name)
 	if string(req.Private) == "p-fail" {
 		return &tfplugin6.CloseEphemeralResource_Response{Diagnostics: []*tfplugin6.Diagnostic{errDiag("Close failed", "The token could not be revoked.")}}, nil
 	}
