@@ -186,6 +186,26 @@ terraform {
 	}
 }
 
+// staticStateSettings is a terraform block whose local backend's path is
+// local.path and whose state encryption's passphrase is var.pass, both
+// evaluated statically.
+const staticStateSettings = `terraform {
+  backend "local" {
+    path = local.path
+  }
+  encryption {
+    key_provider "pbkdf2" "k" {
+      passphrase = var.pass
+    }
+    method "aes_gcm" "m" {
+      keys = key_provider.pbkdf2.k
+    }
+    state {
+      method = method.aes_gcm.m
+    }
+  }
+}`
+
 // TestStaticBackendAndEncryption: the local backend's path comes from a
 // variable through a local value and the encryption passphrase from a
 // sensitive variable; init records the evaluated path (hashed as OpenTofu
@@ -204,22 +224,7 @@ variable "pass" {
 locals {
   path = "states/${var.name}.tfstate"
 }
-terraform {
-  backend "local" {
-    path = local.path
-  }
-  encryption {
-    key_provider "pbkdf2" "k" {
-      passphrase = var.pass
-    }
-    method "aes_gcm" "m" {
-      keys = key_provider.pbkdf2.k
-    }
-    state {
-      method = method.aes_gcm.m
-    }
-  }
-}
+` + staticStateSettings + `
 resource "terraform_data" "r" {
   input = var.name
 }

@@ -25,22 +25,7 @@ variable "pass" {
 locals {
   path = "states/${var.env}.tfstate"
 }
-terraform {
-  backend "local" {
-    path = local.path
-  }
-  encryption {
-    key_provider "pbkdf2" "k" {
-      passphrase = var.pass
-    }
-    method "aes_gcm" "m" {
-      keys = key_provider.pbkdf2.k
-    }
-    state {
-      method = method.aes_gcm.m
-    }
-  }
-}
+` + staticStateSettings + `
 module "outer" {
   source = "./outer"
   env    = upper(var.env)
