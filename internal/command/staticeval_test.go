@@ -316,6 +316,26 @@ output "id" {
 	}
 }
 
+// staticOuterCall calls module outer, whose const variable env is
+// upper(var.env); staticOuterModule is that module: it calls module inner
+// from the directory ../${lower(var.env)}, a source known only once the
+// root variable is.
+const (
+	staticOuterCall = `module "outer" {
+  source = "./outer"
+  env    = upper(var.env)
+}
+`
+	staticOuterModule = `
+variable "env" {
+  const = true
+}
+module "inner" {
+  source = "../${lower(var.env)}"
+}
+`
+)
+
 // TestStaticNestedModuleSource: a child module's source built from its
 // variable, which its caller sets from a root variable, is installed from
 // the evaluated path; without the root variable the error about the
@@ -326,20 +346,9 @@ func TestStaticNestedModuleSource(t *testing.T) {
 variable "env" {
   type = string
 }
-module "outer" {
-  source = "./outer"
-  env    = upper(var.env)
-}
-`,
-		"outer/main.tf": `
-variable "env" {
-  const = true
-}
-module "inner" {
-  source = "../${lower(var.env)}"
-}
-`,
-		"b/main.tf": `resource "terraform_data" "x" {}`,
+` + staticOuterCall,
+		"outer/main.tf": staticOuterModule,
+		"b/main.tf":     `resource "terraform_data" "x" {}`,
 	})
 	r := rig(t, dir, "init", "-input=false", "-no-color")
 	want := "Error: Unable to compute static value\n\n  on outer/main.tf line 6, in module \"inner\":\n   6:   source = \"../${lower(var.env)}\"\n\nmodule.outer:module.inner.source depends on module.outer:var.env which is not\navailable"

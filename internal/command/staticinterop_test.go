@@ -25,21 +25,9 @@ variable "pass" {
 locals {
   path = "states/${var.env}.tfstate"
 }
-` + staticStateSettings + `
-module "outer" {
-  source = "./outer"
-  env    = upper(var.env)
-}
-`,
-	"outer/main.tf": `
-variable "env" {
-  const = true
-}
-module "inner" {
-  source = "../${lower(var.env)}"
-}
-`,
-	"b/main.tf": `resource "terraform_data" "x" { input = "b" }`,
+` + staticStateSettings + "\n" + staticOuterCall,
+	"outer/main.tf": staticOuterModule,
+	"b/main.tf":     `resource "terraform_data" "x" { input = "b" }`,
 }
 
 // TestStaticEvaluationMatchesOpenTofu runs OpenTofu (RIG_TEST_TOFU, or
