@@ -25,10 +25,7 @@ import (
 // in the order the operations actually ran.
 func TestExplainScenarios(t *testing.T) {
 	txtartest.Run(t, filepath.Join("testdata", "explain", "*.txtar"), func(t *testing.T, path string, ar *txtar.Archive) {
-		sections := map[string]string{}
-		for _, f := range ar.Files {
-			sections[f.Name] = string(f.Data)
-		}
+		sections := txtartest.Files(ar)
 		dir := t.TempDir()
 		for name, data := range sections {
 			switch name {
@@ -174,14 +171,7 @@ func hookKey(label string) string {
 // plan tells, and the saved plan's JSON carries the reasons, the
 // inheritance path included.
 func TestExplainSavedPlan(t *testing.T) {
-	ar, err := txtar.ParseFile(filepath.Join("testdata", "explain", "forced_cbd_path.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{}
-	for _, f := range ar.Files {
-		files[f.Name] = string(f.Data)
-	}
+	files := txtartest.ReadFiles(t, filepath.Join("testdata", "explain", "forced_cbd_path.txtar"))
 	dir := t.TempDir()
 	writeFile(t, dir, "main.tf", files["before.tf"])
 	if r := rig(t, dir, "apply", "-auto-approve"); r.code != 0 {
