@@ -44,12 +44,7 @@ func (c *client6) getSchema(ctx context.Context) (wireSchemas, error) {
 			ws.providerMeta = &meta
 		}
 	}
-	ws.schemas.ResourceTypes = convertEach(resp.GetResourceSchemas(), "resource type", schema6, invalid)
-	ws.schemas.DataSources = convertEach(resp.GetDataSourceSchemas(), "data source", schema6, invalid)
-	ws.schemas.EphemeralResources = convertEach(resp.GetEphemeralResourceSchemas(), "ephemeral resource type", schema6, invalid)
-	ws.functions = convertEach(resp.GetFunctions(), "function", function6, invalid)
-	ws.schemas.ListResources = convertEach(resp.GetListResourceSchemas(), "list resource type", schema6, invalid)
-	ws.schemas.Actions = convertEach(resp.GetActionSchemas(), "action type", func(s *proto.ActionSchema) (provider.Schema, error) { return schema6(s.GetSchema()) }, invalid)
+	convertNamed(&ws, resp, schema6, function6, func(s *proto.ActionSchema) (provider.Schema, error) { return schema6(s.GetSchema()) }, invalid)
 	caps := resp.GetServerCapabilities()
 	ws.capabilities = serverCapabilities{
 		planDestroy:               caps.GetPlanDestroy(),
