@@ -233,11 +233,22 @@ func (pr *Prepared) execute(ctx context.Context, set *provider.Set, opts Options
 	if !ds.HasErrors() && res.Count(dag.NotRunCancelled) == 0 {
 		ds = ds.Append(a.invokeRequested(ctx))
 	}
-	if !ds.HasErrors() && p.Mode != plan.DestroyMode {
-		ds = ds.Append(a.checkConditions())
+	// When operations failed, the outputs and checks that do not depend on
+	// them are still evaluated (not after an interruption).
+	var part *partial
+	evaluate := !ds.HasErrors()
+	if !evaluate && p.Mode != plan.DestroyMode && res.Count(dag.NotRunCancelled) == 0 {
+		var more diag.Diagnostics
+		part, more = a.partialAfter(res)
+		evaluate = part != nil && !more.HasErrors()
 	}
-	if !ds.HasErrors() || p.Mode == plan.DestroyMode {
-		ds = ds.Append(a.recordOutputs())
+	if evaluate && p.Mode != plan.DestroyMode {
+		more := a.checkConditions(part)
+		ds = ds.Append(more)
+		evaluate = !more.HasErrors()
+	}
+	if evaluate || p.Mode == plan.DestroyMode {
+		ds = ds.Append(a.recordOutputs(part))
 	}
 	if a.checks != nil {
 		// Recorded with the final state the caller writes, as OpenTofu

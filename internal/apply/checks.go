@@ -34,17 +34,26 @@ func (a *applier) markCheckFailed(mi addrs.ModuleInstance, name string) {
 // that stand for no resource operation: the preconditions of every module
 // output (errors) and the assertions of every check block (warnings), in
 // every module instance, with the values the apply produced.
-func (a *applier) checkConditions() diag.Diagnostics {
+//
+// After a partly failed apply (part not nil), only those that do not
+// depend on a failed resource are evaluated.
+func (a *applier) checkConditions(part *partial) diag.Diagnostics {
 	var ds diag.Diagnostics
 	for _, m := range a.cfg.AllModules() {
 		for _, mi := range a.eval.ModuleInstances(m.Path) {
 			scope := a.eval.Scope(mi, lang.InstanceData{})
 			for _, name := range slices.Sorted(maps.Keys(m.Outputs)) {
+				if !part.outputOK(m.Path, name) {
+					continue
+				}
 				for i, rule := range m.Outputs[name].Preconditions {
 					ds = ds.Append(eval.CheckRule(scope, rule, "Module output value precondition failed", "", a.ruleAt(checks.NamedObject(checks.OutputKind, mi, name), checks.Precondition, i)))
 				}
 			}
 			for _, c := range m.Checks {
+				if !part.checkOK(m.Path, c.Name) {
+					continue
+				}
 				a.checkMu.Lock()
 				failed := a.checkFailed[checkInstance{module: mi.String(), name: c.Name}]
 				a.checkMu.Unlock()

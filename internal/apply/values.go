@@ -263,8 +263,10 @@ func (lv *liveValues) ResourceValue(r addrs.AbsResource) cty.Value {
 	return w.v
 }
 
-// recordOutputs evaluates the root outputs with the applied values and records them.
-func (a *applier) recordOutputs() diag.Diagnostics {
+// recordOutputs evaluates the root outputs with the applied values and
+// records them. After a partly failed apply (part not nil), an output that
+// depends on a failed resource keeps its recorded value.
+func (a *applier) recordOutputs(part *partial) diag.Diagnostics {
 	var ds diag.Diagnostics
 	outs := map[string]state.OutputValue{}
 	// An output the plan has no change for (one a targeted plan leaves
@@ -277,6 +279,12 @@ func (a *applier) recordOutputs() diag.Diagnostics {
 	if a.plan.Mode != plan.DestroyMode {
 		for name, o := range a.cfg.Outputs {
 			if _, ok := a.plan.Outputs[name]; o.Expr == nil || !ok {
+				continue
+			}
+			if !part.outputOK(addrs.RootModule.Module(), name) {
+				if prior, ok := a.priorOutputs[name]; ok {
+					outs[name] = prior
+				}
 				continue
 			}
 			v, more := eval.EvalOutput(a.eval.Scope(addrs.RootModule, lang.InstanceData{}), o)

@@ -54,7 +54,7 @@ output "keys" {
 	if r := rig(t, dir, "output", "nope"); r.code != 1 || !strings.Contains(r.stderr, `Output "nope" not found`) {
 		t.Errorf("missing output: exit %d\n%s", r.code, r.stderr)
 	}
-	if r := rig(t, dir, "state", "show", "terraform_data.zzz"); r.code != 1 || !strings.Contains(r.stderr, "No instance found for the given address!") {
+	if r := rig(t, dir, "state", "show", "terraform_data.zzz"); r.code != 1 || !strings.Contains(r.stderr, "No instance found for the given address") {
 		t.Errorf("missing instance: exit %d\n%s", r.code, r.stderr)
 	}
 }

@@ -31,7 +31,10 @@ func runProviders(m *Meta, args []string) int {
 	ds = ds.Append(more)
 	if s != nil && len(s.Resources) > 0 {
 		fmt.Fprint(m.Out, "\nProviders required by state:\n\n")
-		for _, p := range workdir.StateProviders(s) {
+		for i, p := range workdir.StateProviders(s) {
+			if i > 0 {
+				fmt.Fprintln(m.Out)
+			}
 			fmt.Fprintf(m.Out, "    provider[%s]\n", p)
 		}
 	}

@@ -72,7 +72,7 @@ func runStateShow(m *Meta, args []string) int {
 	}
 	inst := s.Instance(addr)
 	if inst == nil || !inst.HasObjects() {
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf("No instance found for the given address!",
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("No instance found for the given address",
 			"This command requires that the address references one specific instance. To view the available instances, use \"rig state list\". Please modify the address to reference a specific instance.")})
 		return 1
 	}

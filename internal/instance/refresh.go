@@ -83,6 +83,9 @@ func Refresh(ctx context.Context, req RefreshRequest) (Refreshed, diag.Diagnosti
 	if newVal == cty.NilVal {
 		newVal = cty.NullVal(ty)
 	}
+	// Blocks come back in the form the schema promises, whatever the SDK
+	// answered (older ones answer null for absent blocks).
+	newVal = sch.Block.NormalizeRead(newVal)
 	if plan.HasIdentity(read.NewIdentity) && !newVal.IsNull() {
 		ds = ds.Append(plan.CheckIdentity(read.NewIdentity, true, req.ProviderConfig, addr.Instance))
 		ds = ds.Append(plan.CheckIdentityKept("read", identity, read.NewIdentity, req.ProviderConfig, addr.Instance))

@@ -192,8 +192,14 @@ func (b *Block) decoderSpec() hcldec.Spec {
 	for name, nb := range b.BlockTypes {
 		child := nb.Block.DecoderSpec()
 		switch nb.Nesting {
-		case NestingSingle, NestingGroup:
+		case NestingSingle:
 			ret[name] = &hcldec.BlockSpec{TypeName: name, Nested: child, Required: nb.MinItems == 1}
+		case NestingGroup:
+			// An absent group block is its empty value, never null.
+			ret[name] = &hcldec.DefaultSpec{
+				Primary: &hcldec.BlockSpec{TypeName: name, Nested: child, Required: nb.MinItems == 1},
+				Default: &hcldec.LiteralSpec{Value: nb.Block.EmptyValue()},
+			}
 		case NestingList:
 			if nb.Block.ImpliedType().HasDynamicTypes() {
 				ret[name] = &hcldec.BlockTupleSpec{TypeName: name, Nested: child, MinItems: nb.MinItems, MaxItems: nb.MaxItems}
@@ -211,4 +217,41 @@ func (b *Block) decoderSpec() hcldec.Spec {
 		}
 	}
 	return ret
+}
+
+// EmptyValue is the value of an empty body of b: every attribute null,
+// nested blocks absent (null single blocks, empty collections, group blocks
+// their own empty values). It is what an absent group block decodes to.
+func (b *Block) EmptyValue() cty.Value {
+	if b == nil {
+		return cty.EmptyObjectVal
+	}
+	vals := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
+	for name, a := range b.Attributes {
+		vals[name] = cty.NullVal(a.ImpliedType())
+	}
+	for name, nb := range b.BlockTypes {
+		ety := nb.Block.ImpliedType()
+		switch nb.Nesting {
+		case NestingGroup:
+			vals[name] = nb.Block.EmptyValue()
+		case NestingList:
+			if ety.HasDynamicTypes() {
+				vals[name] = cty.EmptyTupleVal
+			} else {
+				vals[name] = cty.ListValEmpty(ety)
+			}
+		case NestingSet:
+			vals[name] = cty.SetValEmpty(ety)
+		case NestingMap:
+			if ety.HasDynamicTypes() {
+				vals[name] = cty.EmptyObjectVal
+			} else {
+				vals[name] = cty.MapValEmpty(ety)
+			}
+		default:
+			vals[name] = cty.NullVal(ety)
+		}
+	}
+	return cty.ObjectVal(vals)
 }
