@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rig-iac/rig/internal/command/commandtest"
 )
 
 // TestApplyWhileLockedFails checks that an apply on a state another
@@ -61,17 +63,11 @@ resource "terraform_data" "r" {
 		results := make([]result, 2)
 		for i := range 2 {
 			wg.Go(func() {
-				cmd := exec.Command(bin, "-chdir="+dir, "apply", "-auto-approve", "-input=false", "-no-color", "-var=v=round"+string(rune('0'+round))+string(rune('a'+i)))
-				var out, errb bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &out, &errb
-				err := cmd.Run()
-				code := 0
-				if ee, ok := err.(*exec.ExitError); ok {
-					code = ee.ExitCode()
-				} else if err != nil {
+				r, err := commandtest.Exec(exec.Command(bin, "-chdir="+dir, "apply", "-auto-approve", "-input=false", "-no-color", "-var=v=round"+string(rune('0'+round))+string(rune('a'+i))))
+				if err != nil {
 					t.Errorf("running rig: %v", err)
 				}
-				results[i] = result{code: code, stdout: out.String(), stderr: errb.String()}
+				results[i] = result{code: r.Code, stdout: r.Stdout, stderr: r.Stderr}
 			})
 		}
 		wg.Wait()
