@@ -199,7 +199,7 @@ resource "test_thing" "a" {
 
 	writeFile(t, dir, "main.tf", config("before_create", "continue"))
 	r = mustRig(t, dir, "apply", "-auto-approve", "-no-color")
-	if !strings.Contains(r.stderr, "Warning: Action failed") || !strings.Contains(r.stdout, "Actions: 1 invoked, 1 failed.") {
+	if !strings.Contains(r.stdout, "Warning: Action failed") || !strings.Contains(r.stdout, "Actions: 1 invoked, 1 failed.") {
 		t.Errorf("continue:\n%s%s", r.stdout, r.stderr)
 	}
 	wantOps(t, "continue", readOps(t, oplog), "fail_boom", "create_a")

@@ -129,7 +129,7 @@ resource "terraform_data" "b" {}
 		t.Errorf("after the aliases: %q", r.stdout)
 	}
 	r := rig(t, dir, "env", "list", "-no-color")
-	if r.code != 0 || r.stdout != "* default\n\n" || !strings.Contains(r.stderr, `The "rig env" family of commands is deprecated`) {
+	if r.code != 0 || r.stderr != "" || !strings.HasSuffix(r.stdout, "* default\n\n") || !strings.Contains(r.stdout, `The "rig env" family of commands is deprecated`) {
 		t.Errorf("env list: exit %d %q\n%s", r.code, r.stdout, r.stderr)
 	}
 }

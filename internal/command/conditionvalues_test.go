@@ -49,11 +49,11 @@ func TestConditionValues(t *testing.T) {
 		"    │ var.n is 3\n    ├────────────────\n    │ Diff: \n    │     3 -> 4\n\nn differs.",
 		"    │ terraform_data.a.id is a string\n    │ terraform_data.a.output is a number\n\nThe condition could not be evaluated",
 	} {
-		if !strings.Contains(r.stderr, want) {
+		if !strings.Contains(r.stdout, want) {
 			t.Errorf("plan lacks %q:\n%s", want, r.stderr)
 		}
 	}
-	if strings.Contains(r.stderr, "│ var.secret") || strings.Contains(r.stderr, "hunter2") || strings.Contains(r.stderr, "known only after apply") {
+	if strings.Contains(r.stdout, "│ var.secret") || strings.Contains(r.stdout, "hunter2") || strings.Contains(r.stdout, "known only after apply") {
 		t.Errorf("plan says too much of a value:\n%s", r.stderr)
 	}
 	r = rig(t, dir, "plan", "-json", "-input=false")
@@ -65,10 +65,10 @@ func TestConditionValues(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("apply: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	if n := strings.Count(r.stderr, "Warning: Check block assertion failed"); n != 2 {
+	if n := strings.Count(r.stdout, "Warning: Check block assertion failed"); n != 2 {
 		t.Errorf("apply -auto-approve reports the two failed checks %d times, want once each:\n%s", n, r.stderr)
 	}
-	if strings.Contains(r.stderr, "Check block assertion known after apply") {
+	if strings.Contains(r.stdout, "Check block assertion known after apply") {
 		t.Errorf("apply -auto-approve reports the plan's undecided check:\n%s", r.stderr)
 	}
 }
@@ -91,12 +91,12 @@ check "k" {
 	r := rig(t, dir, "plan", "-no-color", "-input=false", "-detailed-exitcode", "-out=p.tfplan")
 	if r.code != 0 || !strings.HasPrefix(r.stdout, "\nNo changes. Your infrastructure matches the configuration.\n") ||
 		strings.Contains(r.stdout, "Saved the plan") || strings.Contains(r.stdout, "-out option") ||
-		!strings.Contains(r.stderr, "Warning: Check block assertion failed") {
+		!strings.Contains(r.stdout, "Warning: Check block assertion failed") {
 		t.Errorf("plan: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	r = rig(t, dir, "apply", "-no-color", "-input=false", "p.tfplan")
 	if r.code != 0 || !strings.Contains(r.stdout, "Apply complete! Resources: 0 added, 0 changed, 0 destroyed.") ||
-		strings.Count(r.stderr, "Warning: Check block assertion failed") != 1 {
+		strings.Count(r.stdout, "Warning: Check block assertion failed") != 1 {
 		t.Errorf("apply p.tfplan: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -66,12 +66,12 @@ output "remote" {
 			args = append(args, tc.level)
 		}
 		r := mustRig(t, dir, args...)
-		local := strings.Contains(r.stderr, "9:   input = module.own.old") && strings.Contains(oneLine(r.stderr), "This value's attribute input is derived from module.own.old, which is deprecated with the following message: Use new instead.")
-		remote := strings.Contains(r.stderr, "15:   value = module.ext.old")
+		local := strings.Contains(r.stdout, "9:   input = module.own.old") && strings.Contains(oneLine(r.stdout), "This value's attribute input is derived from module.own.old, which is deprecated with the following message: Use new instead.")
+		remote := strings.Contains(r.stdout, "15:   value = module.ext.old")
 		if local != tc.local || remote != tc.remote {
 			t.Errorf("%q: warned about the local module %v (want %v), the remote one %v (want %v):\n%s", tc.level, local, tc.local, remote, tc.remote, r.stderr)
 		}
-		if strings.Contains(r.stderr, "module.own.new") {
+		if strings.Contains(r.stdout, "module.own.new") {
 			t.Errorf("%q: warned about an output that is not deprecated:\n%s", tc.level, r.stderr)
 		}
 	}
@@ -80,7 +80,7 @@ output "remote" {
 		t.Errorf("-json stream has %d deprecation diagnostics, want 2:\n%s", n, stream.stdout)
 	}
 	r := mustRig(t, dir, "apply", "-auto-approve", "-no-color")
-	if n := strings.Count(r.stderr, summary); n != 2 {
+	if n := strings.Count(r.stdout, summary); n != 2 {
 		t.Errorf("apply shows %d deprecation warnings, want the plan's 2:\n%s", n, r.stderr)
 	}
 }
@@ -201,7 +201,7 @@ output "key" {
 }
 `})
 	r := mustRig(t, dir, "plan", "-no-color")
-	got := oneLine(r.stderr)
+	got := oneLine(r.stdout)
 	for _, want := range []string{
 		`Warning: Value derived from a deprecated source on main.tf line 6, in output "name": 6: value = test_thing.a.name This value is derived from test_thing.a.name, which is deprecated with the following message: Use key instead.`,
 		`Warning: Argument is deprecated with test_thing.a, on main.tf line 3, in resource "test_thing" "a": 3: name = "n" Use key instead.`,
@@ -210,10 +210,10 @@ output "key" {
 			t.Errorf("plan lacks %q:\n%s", want, r.stderr)
 		}
 	}
-	if strings.Contains(r.stderr, "test_thing.a.key") {
+	if strings.Contains(r.stdout, "test_thing.a.key") {
 		t.Errorf("warned about an attribute that is not deprecated:\n%s", r.stderr)
 	}
-	if r := mustRig(t, dir, "plan", "-no-color", "-deprecation=module:none"); strings.Contains(r.stderr, "Value derived from a deprecated source") {
+	if r := mustRig(t, dir, "plan", "-no-color", "-deprecation=module:none"); strings.Contains(r.stdout, "Value derived from a deprecated source") {
 		t.Errorf("-deprecation=module:none still warns:\n%s", r.stderr)
 	}
 }
@@ -239,7 +239,7 @@ output "n" {
 `})
 	runOK(t, dir, "init", "-plugin-dir="+mirror)
 	r := runOK(t, dir, "plan", "-input=false")
-	got := oneLine(r.stderr)
+	got := oneLine(r.stdout)
 	for _, want := range []string{
 		"Warning: Attribute Deprecated with random_string.s, on main.tf line 8",
 		"Warning: Value derived from a deprecated source on main.tf line 11, in output \"n\": 11: value = random_string.s.number This value is derived from random_string.s.number, which is deprecated with the following message: **NOTE**: This is deprecated, use `numeric` instead.",

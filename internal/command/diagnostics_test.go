@@ -115,8 +115,8 @@ func TestCLIConfigFileProblems(t *testing.T) {
 		for _, args := range [][]string{{"version", "-no-color"}, {"state", "list", "-no-color"}, {"output", "-no-color"}, {"plan", "-no-color"}} {
 			r := rig(t, dir, args...)
 			if r.code != 0 || !strings.HasPrefix(r.stderr, "There are some problems with the CLI configuration:\n") ||
-				!strings.Contains(r.stderr, "Warning: Unable to open CLI configuration file") || !strings.Contains(flat(r.stderr), tt.want) ||
-				strings.Count(r.stderr, "Unable to open CLI configuration file") != 1 {
+				!strings.Contains(r.stdout, "Warning: Unable to open CLI configuration file") || !strings.Contains(flat(r.stdout), tt.want) ||
+				strings.Count(r.stdout, "Unable to open CLI configuration file") != 1 {
 				t.Errorf("%s, %v: exit %d\n%s", tt.path, args, r.code, r.stderr)
 			}
 		}

@@ -49,7 +49,7 @@ func TestDrift(t *testing.T) {
 	}
 
 	r = rig(t, dir, "drift", "-no-color", "-var", "want=w")
-	if r.code != 2 || !strings.Contains(r.stderr, "Warning: Resource postcondition failed") || !strings.Contains(r.stdout, "1 checked object has conditions that failed") {
+	if r.code != 2 || !strings.Contains(r.stdout, "Warning: Resource postcondition failed") || !strings.Contains(r.stdout, "1 checked object has conditions that failed") {
 		t.Errorf("drift with a failing postcondition: exit %d, want 2\n%s%s", r.code, r.stdout, r.stderr)
 	}
 
@@ -69,7 +69,7 @@ func TestDrift(t *testing.T) {
 			t.Errorf("drift output lacks %q:\n%s", want, r.stdout)
 		}
 	}
-	if strings.Contains(r.stderr, "Warning") {
+	if strings.Contains(r.stdout, "Warning") {
 		t.Errorf("a postcondition that holds on the drifted object warns:\n%s", r.stderr)
 	}
 

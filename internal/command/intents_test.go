@@ -32,7 +32,7 @@ func TestCutOffCreatesListed(t *testing.T) {
 {"end":"test_thing.c"}
 {"begin":{"address":"test_thing.d","provider":"provider[\"registry.terraform.io/r`)
 	r := rigOK(t, dir, "plan", "-no-color")
-	got := oneLine(r.stderr)
+	got := oneLine(r.stdout)
 	for _, want := range []string{
 		"Warning: Creates cut off by a crash",
 		"rig was stopped while 1 create(s) were under way",
@@ -46,10 +46,10 @@ func TestCutOffCreatesListed(t *testing.T) {
 	if strings.Contains(got, "test_thing.c") || strings.Contains(got, "test_thing.d") {
 		t.Errorf("plan lists a create that ended or whose intent was never written:\n%s", r.stderr)
 	}
-	if r := rigOK(t, dir, "apply", "-auto-approve", "-no-color"); !strings.Contains(r.stderr, "test_thing.b") {
+	if r := rigOK(t, dir, "apply", "-auto-approve", "-no-color"); !strings.Contains(r.stdout, "test_thing.b") {
 		t.Errorf("apply does not list the cut-off create:\n%s", r.stderr)
 	}
-	if r := rigOK(t, dir, "plan", "-no-color"); strings.Contains(r.stderr, "Creates cut off") {
+	if r := rigOK(t, dir, "plan", "-no-color"); strings.Contains(r.stdout, "Creates cut off") {
 		t.Errorf("the list outlived a completed apply:\n%s", r.stderr)
 	}
 }

@@ -96,12 +96,13 @@ func (m *Meta) flagSet(name string) *flag.FlagSet {
 	return fs
 }
 
-// showDiagnostics renders diagnostics on stderr (or as JSON when jsonView is set).
+// showDiagnostics renders diagnostics, warnings on stdout and errors on
+// stderr (or as JSON when jsonView is set).
 func (m *Meta) showDiagnostics(ds diag.Diagnostics) {
 	if len(ds) == 0 {
 		return
 	}
-	m.renderDiags(m.Err, ds)
+	m.renderDiagsSplit(ds)
 }
 
 // loadConfig loads the working directory's configuration

@@ -74,8 +74,8 @@ func TestValidateWarnings(t *testing.T) {
 	}
 	writeFile(t, dir, "m/main.tf", "provider \"terraform\" {}\nresource \"terraform_data\" \"a\" {}\n")
 	r := rig(t, dir, "validate", "-no-color")
-	if r.code != 0 || !strings.Contains(r.stderr, "Warning: Redundant empty provider block") ||
-		r.stdout != "Success! The configuration is valid, but there were some validation warnings\nas shown above.\n" {
+	if r.code != 0 || r.stderr != "" || !strings.HasPrefix(r.stdout, "\nWarning: Redundant empty provider block") ||
+		!strings.HasSuffix(r.stdout, "\nSuccess! The configuration is valid, but there were some validation warnings\nas shown above.\n") {
 		t.Errorf("validate: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 }

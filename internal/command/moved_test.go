@@ -99,13 +99,13 @@ moved {
 func TestRemovedBlockForgets(t *testing.T) {
 	dir := workDir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {\n  input = \"x\"\n}\nresource \"terraform_data\" \"b\" {}\n"})
 	if r := rig(t, dir, "apply", "-auto-approve", "-no-color"); r.code != 0 {
-		t.Fatalf("apply: exit %d\n%s", r.code, r.stderr)
+		t.Fatalf("apply: exit %d\n%s", r.code, r.stdout)
 	}
 	writeFile(t, dir, "main.tf", "resource \"terraform_data\" \"b\" {}\nremoved {\n  from = terraform_data.a\n  lifecycle {\n    destroy = false\n  }\n}\n")
 	r := rig(t, dir, "plan", "-no-color")
 	if r.code != 0 || !strings.Contains(r.stdout, "# terraform_data.a will no longer be managed by rig, but will not be destroyed") ||
 		!strings.Contains(r.stdout, "Plan: 0 to add, 0 to change, 0 to destroy, 1 to forget.") ||
-		!strings.Contains(r.stderr, "Warning: Resource will be removed from the state") {
+		!strings.Contains(r.stdout, "Warning: Resource will be removed from the state") {
 		t.Fatalf("plan: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = rig(t, dir, "apply", "-auto-approve", "-no-color")

@@ -47,7 +47,7 @@ output "n" {
 		t.Errorf("output -json: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	for _, args := range [][]string{{"output", "-no-color", "o"}, {"output", "-no-color", "-raw", "o"}, {"output", "-no-color"}} {
-		if r := rig(t, dir, args...); r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, "Warning: No outputs found") {
+		if r := rig(t, dir, args...); r.code != 0 || r.stderr != "" || !strings.Contains(r.stdout, "Warning: No outputs found") {
 			t.Errorf("%s: exit %d\n%s%s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
 		}
 	}

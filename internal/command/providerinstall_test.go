@@ -95,7 +95,7 @@ resource "random_id" "a" {
 	if !strings.Contains(r.stdout, "- Installed hashicorp/random v3.8.0 (unauthenticated)") {
 		t.Errorf("first init:\n%s", r.stdout)
 	}
-	if strings.Contains(r.stderr, "Warning") {
+	if strings.Contains(r.stdout+r.stderr, "Warning") {
 		t.Errorf("init warns:\n%s", r.stderr)
 	}
 	lock := readLock(t, dir)
@@ -157,7 +157,7 @@ provider_installation {
 	os.RemoveAll(filepath.Join(dir, ".terraform", "providers"))
 	os.Remove(filepath.Join(dir, getproviders.LockFileName))
 	r = rig(t, dir, "plan", "-no-color", "-detailed-exitcode")
-	if r.code != 0 || !strings.Contains(r.stdout, "No changes.") || !strings.Contains(r.stderr, "Provider development overrides are in effect") {
+	if r.code != 0 || !strings.Contains(r.stdout, "No changes.") || !strings.Contains(r.stdout, "Provider development overrides are in effect") {
 		t.Errorf("plan with dev_overrides: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	runOK(t, dir, "destroy", "-auto-approve")

@@ -50,13 +50,13 @@ func before(s, first, second string) bool {
 func TestTargetResource(t *testing.T) {
 	dir := workDir(t, targetingConfig)
 	r := mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-target=terraform_data.b")
-	if !strings.HasPrefix(strings.TrimSpace(r.stderr), "Warning: Resource targeting is in effect") {
+	if !strings.HasPrefix(strings.TrimSpace(r.stdout), "Warning: Resource targeting is in effect") {
 		t.Errorf("apply does not start with the targeting warning:\n%s", r.stderr)
 	}
-	if !strings.Contains(r.stderr, "The -target and -exclude options are not for routine use") {
+	if !strings.Contains(r.stdout, "The -target and -exclude options are not for routine use") {
 		t.Errorf("warning lacks its detail:\n%s", r.stderr)
 	}
-	if !before(r.stderr, "Resource targeting is in effect", "Applied changes may be incomplete") {
+	if !before(r.stdout, "Resource targeting is in effect", "Applied changes may be incomplete") {
 		t.Errorf("apply does not end with the incomplete-apply warning:\n%s", r.stderr)
 	}
 	if !before(r.stdout, "terraform_data.a: Creation complete", "terraform_data.b: Creating...") {
@@ -88,7 +88,7 @@ func TestTargetInstanceAndModule(t *testing.T) {
 	if !strings.Contains(r.stdout, "Plan: 2 to add, 0 to change, 0 to destroy.") || !strings.Contains(r.stdout, "module.m.terraform_data.x will be created") {
 		t.Errorf("plan -target=module.m:\n%s", r.stdout)
 	}
-	if !strings.Contains(r.stderr, "Resource targeting is in effect") {
+	if !strings.Contains(r.stdout, "Resource targeting is in effect") {
 		t.Errorf("plan lacks the targeting warning:\n%s", r.stderr)
 	}
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color", "-target=module.m")
@@ -104,7 +104,7 @@ func TestTargetSavedPlan(t *testing.T) {
 	if got, want := stateAddresses(t, dir), []string{"terraform_data.c"}; !slices.Equal(got, want) {
 		t.Errorf("state %v, want %v", got, want)
 	}
-	if !strings.Contains(r.stderr, "Applied changes may be incomplete") {
+	if !strings.Contains(r.stdout, "Applied changes may be incomplete") {
 		t.Errorf("apply of a targeted plan lacks the warning:\n%s", r.stderr)
 	}
 }
@@ -133,7 +133,7 @@ func TestExclude(t *testing.T) {
 	if got, want := stateAddresses(t, dir), []string{"terraform_data.c", "terraform_data.n[0]", "terraform_data.n[1]"}; !slices.Equal(got, want) {
 		t.Errorf("state %v, want %v", got, want)
 	}
-	if !strings.Contains(r.stderr, "Resource targeting is in effect") || !strings.Contains(r.stderr, "Applied changes may be incomplete") {
+	if !strings.Contains(r.stdout, "Resource targeting is in effect") || !strings.Contains(r.stdout, "Applied changes may be incomplete") {
 		t.Errorf("warnings:\n%s", r.stderr)
 	}
 }
@@ -200,7 +200,7 @@ func TestTargetFiles(t *testing.T) {
 				}
 				return
 			}
-			if r.code != 0 || !strings.Contains(r.stderr, "Resource targeting is in effect") {
+			if r.code != 0 || !strings.Contains(r.stdout, "Resource targeting is in effect") {
 				t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 			}
 			if got := stateAddresses(t, dir); !slices.Equal(got, tc.wantState) {

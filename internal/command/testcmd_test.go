@@ -206,7 +206,7 @@ run "two" {
 	if r := rig(t, dir, "validate", "-no-tests", "-no-color"); r.code != 0 {
 		t.Errorf("-no-tests: exit %d\n%s", r.code, r.stderr)
 	}
-	if r := rig(t, dir, "validate", "-test-directory=elsewhere", "-no-color"); r.code != 0 || !strings.Contains(r.stderr, "Test directory does not exist") {
+	if r := rig(t, dir, "validate", "-test-directory=elsewhere", "-no-color"); r.code != 0 || !strings.Contains(r.stdout, "Test directory does not exist") {
 		t.Errorf("-test-directory=elsewhere: exit %d\n%s", r.code, r.stderr)
 	}
 }

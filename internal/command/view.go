@@ -3,7 +3,6 @@ package command
 import (
 	"io"
 
-	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/version"
 )
@@ -23,7 +22,7 @@ func (m *Meta) newOutput(json bool, into io.Writer) *ui.OperationView {
 		stream.Version(version.Terraform, version.Rig)
 	}
 	o := ui.NewOperationView(m.Out, !json, m.view.concise, m.renderOptions(), stream)
-	o.ShowDiagnostics = func(ds diag.Diagnostics) { m.renderDiags(m.Err, ds) }
+	o.ShowDiagnostics = m.renderDiagsSplit
 	o.Sources = func() map[string][]byte { return m.sources }
 	return o
 }

@@ -107,9 +107,22 @@ func (m *Meta) renderDiags(w io.Writer, ds diag.Diagnostics) {
 	if !m.streamDiagnostics(ds) {
 		return
 	}
-	ui.DiagnosticsView{Color: m.Color, Deprecation: m.view.deprecation, Condense: ui.CondenseOptions{
+	m.diagnosticsView().Show(w, ds, m.sources)
+}
+
+// renderDiagsSplit is renderDiags onto the command's streams as OpenTofu
+// writes them: sorted, warnings on standard output, errors on standard error.
+func (m *Meta) renderDiagsSplit(ds diag.Diagnostics) {
+	if !m.streamDiagnostics(ds) {
+		return
+	}
+	m.diagnosticsView().ShowSplit(m.Out, m.Err, ds, m.sources)
+}
+
+func (m *Meta) diagnosticsView() ui.DiagnosticsView {
+	return ui.DiagnosticsView{Color: m.Color, Deprecation: m.view.deprecation, Condense: ui.CondenseOptions{
 		ConsolidateWarnings: !m.view.splitWarnings, ConsolidateErrors: m.view.consolidateErrors, CompactWarnings: m.view.compactWarnings,
-	}}.Show(w, ds, m.sources)
+	}}
 }
 
 // addJSONIntoFlag defines -json-into, which sends a command's

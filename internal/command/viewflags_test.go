@@ -39,7 +39,7 @@ func TestWarningsConsolidatedAndCompact(t *testing.T) {
 			if r.code != 0 {
 				t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 			}
-			golden(t, "viewflags/warnings-"+tc.name, r.stderr)
+			golden(t, "viewflags/warnings-"+tc.name, r.stdout)
 		})
 	}
 }
@@ -56,12 +56,12 @@ func TestCompactWarningsWithError(t *testing.T) {
 		t.Fatalf("exit %d, want 1\n%s", r.code, r.stderr)
 	}
 	for _, want := range []string{"Warning: Quoted references are deprecated", "Error: Reference to undeclared resource", "In this context, references are expected literally"} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		if !strings.Contains(r.stdout+r.stderr, want) {
+			t.Errorf("output lacks %q:\n%s%s", want, r.stdout, r.stderr)
 		}
 	}
-	if strings.Contains(r.stderr, "without -compact-warnings") {
-		t.Errorf("warnings shown compact beside an error:\n%s", r.stderr)
+	if strings.Contains(r.stdout, "without -compact-warnings") {
+		t.Errorf("warnings shown compact beside an error:\n%s", r.stdout)
 	}
 }
 
@@ -154,7 +154,7 @@ func TestJSONInto(t *testing.T) {
 		if strings.Contains(r.stdout, `"@level"`) || !strings.Contains(r.stdout, "terraform_data.a") {
 			t.Errorf("%s: stdout is not the human output:\n%s", args[0], r.stdout)
 		}
-		if !strings.Contains(r.stderr, "Warning: Quoted references are deprecated") {
+		if !strings.Contains(r.stdout, "Warning: Quoted references are deprecated") {
 			t.Errorf("%s: the warning is not shown to people:\n%s", args[0], r.stderr)
 		}
 		fi, err := os.Stat(file)
@@ -303,15 +303,15 @@ module "ext" {
 		if r.code != 0 {
 			t.Fatalf("%s: exit %d\n%s%s", tc.level, r.code, r.stdout, r.stderr)
 		}
-		local := strings.Contains(r.stderr, `7:   old    = "a"`)
-		remote := strings.Contains(r.stderr, `old     = "b"`)
+		local := strings.Contains(r.stdout, `7:   old    = "a"`)
+		remote := strings.Contains(r.stdout, `old     = "b"`)
 		if local != tc.local || remote != tc.remote {
 			t.Errorf("%q: warned about the local module %v (want %v), the remote one %v (want %v):\n%s", tc.level, local, tc.local, remote, tc.remote, r.stderr)
 		}
-		if n := strings.Count(r.stderr, summary); tc.local && tc.remote && n != 2 {
+		if n := strings.Count(r.stdout, summary); tc.local && tc.remote && n != 2 {
 			t.Errorf("%q: %d warnings, want 2 (one for both calls of ./own):\n%s", tc.level, n, r.stderr)
 		}
-		if !strings.Contains(r.stderr, "Warning: Deprecated variable used from the root module") {
+		if !strings.Contains(r.stdout, "Warning: Deprecated variable used from the root module") {
 			t.Errorf("%q: no warning about the root variable:\n%s", tc.level, r.stderr)
 		}
 	}

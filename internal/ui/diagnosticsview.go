@@ -34,3 +34,24 @@ func (v DiagnosticsView) Show(w io.Writer, ds diag.Diagnostics, sources map[stri
 		_ = RenderDiagnosticsPlain(w, Condense(ds, v.Condense), sources, opts)
 	}
 }
+
+// ShowSplit writes ds for people as OpenTofu does: sorted
+// (SortDiagnostics), the warnings to out and the errors to errs, each
+// filtered, condensed and rendered as Show does.
+func (v DiagnosticsView) ShowSplit(out, errs io.Writer, ds diag.Diagnostics, sources map[string][]byte) {
+	var warnings, errors diag.Diagnostics
+	for _, d := range SortDiagnostics(ds) {
+		if d.Severity == diag.Error {
+			errors = append(errors, d)
+		} else {
+			warnings = append(warnings, d)
+		}
+	}
+	if len(errors) > 0 {
+		// Compact warnings are for runs without errors, whose warnings
+		// give an error its context.
+		v.Condense.CompactWarnings = false
+	}
+	v.Show(out, warnings, sources)
+	v.Show(errs, errors, sources)
+}
