@@ -86,8 +86,10 @@ var allowedImports = map[string][]string{
 	// The machine-readable JSON shapes: below the renderers that fill them
 	// in (ui), above the configuration and schemas it describes.
 	"internal/jsonformat": {"internal/addrs", "internal/config", "internal/getproviders", "internal/lang", "internal/provider", "internal/state"},
+	// What rig recover decides about the creates a crash cut off.
+	"internal/recovery": {"internal/apply", "internal/diag", "internal/planner"},
 	"internal/ui": {"internal/addrs", "internal/apply", "internal/dag", "internal/diag", "internal/ephemeral", "internal/jsonformat", "internal/marks", "internal/plan",
-		"internal/provider", "internal/state"},
+		"internal/planner", "internal/provider", "internal/recovery", "internal/state"},
 	// Why a plan does what it does to one address (rig explain).
 	"internal/explain": {"internal/addrs", "internal/apply", "internal/config", "internal/diag", "internal/jsonformat", "internal/lang",
 		"internal/plan", "internal/planner", "internal/ui"},
@@ -114,7 +116,7 @@ var allowedImports = map[string][]string{
 		"internal/corelog", "internal/dag", "internal/diag", "internal/eval", "internal/explain",
 		"internal/getmodules", "internal/getproviders", "internal/graphview", "internal/hclfmt", "internal/interrupt",
 		"internal/jsonformat", "internal/lang", "internal/plan", "internal/plan/planfile", "internal/planner", "internal/provider",
-		"internal/provider/builtin", "internal/provider/plugin", "internal/state", "internal/state/statefile",
+		"internal/provider/builtin", "internal/provider/plugin", "internal/recovery", "internal/state", "internal/state/statefile",
 		"internal/testreport", "internal/testrun", "internal/timeline", "internal/ui", "internal/version",
 		"internal/workdir"},
 	"cmd/rig": {"internal/command"},

@@ -340,6 +340,8 @@ type applier struct {
 
 	// exps holds the count/for_each of each resource, evaluated once.
 	exps parallel.Memo[addrs.AbsResource, expansionEntry]
+	// gateRounds paces the health gate checks of each batch (gaterounds.go).
+	gateRounds parallel.Memo[gateRoundsKey, *gateRounds]
 	// ephemerals opens the ephemeral resources the apply needs.
 	ephemerals *ephemerals
 

@@ -39,7 +39,9 @@ type gatedObject struct {
 // it, and the old object, still deposed, goes only after a new one has
 // passed), then read again, with the data sources its postconditions
 // refer to, and its postconditions evaluated with it as self, at once and
-// every interval, until they pass or the timeout passes. It returns the object as last read when it passed. When it did
+// every interval, until they pass or the timeout passes. The new objects
+// of one batch are checked in shared rounds (gateRounds), each reading
+// the data sources once for all of them. It returns the object as last read when it passed. When it did
 // not (or the apply was interrupted meanwhile), the new object is
 // destroyed and the old one made current again, so that nothing that
 // depends on it changes, and the error names the gate and the last
@@ -59,43 +61,44 @@ func (a *applier) passGate(walkCtx context.Context, gate *plan.HealthGate, o gat
 	var last string
 	reads := 0
 	interrupted := false
-	data := gateDataSources(o.op, o.r)
+	// The data sources the conditions refer to (an HTTP health check)
+	// are read again for each check: once a round for the whole batch,
+	// except those whose configuration depends on the gated object.
+	rounds := a.gateRoundsOf(o.op, gate.Batch, interval)
+	shared, own := a.splitGateData(o.op, gateDataSources(o.op, o.r))
+	tick := rounds.firstTick(start)
 	for {
-		reads++
-		// The data sources the conditions refer to (an HTTP health check)
-		// are read again for each check.
-		if more := a.rereadData(data); more.HasErrors() {
-			last = errorText(more)
-			if time.Since(start)+interval > gate.Timeout {
-				break
-			}
-			if !sleepOrDone(walkCtx, interval) {
-				interrupted = true
-				break
-			}
-			continue
-		}
-		resp := o.prov.ReadResource(provider.WithResourceInstance(a.opCtx, o.op.Addr), provider.ReadRequest{
-			TypeName: o.op.Addr.Resource.Resource.Type, PriorState: unmarked(cur), Private: private, ProviderMeta: o.meta})
-		switch {
-		case resp.Diagnostics.HasErrors():
-			last = errorText(diag.WithAddress(provider.Redacted(resp.Diagnostics, cur), oaddr))
-		case resp.NewState == cty.NilVal || resp.NewState.IsNull():
-			last = "the new object no longer exists"
-		default:
-			_, marks := cur.UnmarkDeepWithPaths()
-			cur, private = o.sch.Block.MarkSensitive(resp.NewState.MarkWithPaths(marks)), resp.Private
-			conds := a.postconditions(o.op, o.r, o.inst, cur)
-			if !conds.HasErrors() {
-				return cur, private, nil
-			}
-			last = errorText(conds)
-		}
-		if time.Since(start)+interval > gate.Timeout {
+		if !sleepUntil(walkCtx, tick) {
+			interrupted = true
 			break
 		}
-		if !sleepOrDone(walkCtx, interval) {
+		round, ok := rounds.join(walkCtx, tick, func() diag.Diagnostics { return a.rereadData(shared) })
+		if !ok {
 			interrupted = true
+			break
+		}
+		reads++
+		if more := round.ds.Append(a.rereadData(own)); more.HasErrors() {
+			last = errorText(more)
+		} else {
+			resp := o.prov.ReadResource(provider.WithResourceInstance(a.opCtx, o.op.Addr), provider.ReadRequest{
+				TypeName: o.op.Addr.Resource.Resource.Type, PriorState: unmarked(cur), Private: private, ProviderMeta: o.meta})
+			switch {
+			case resp.Diagnostics.HasErrors():
+				last = errorText(diag.WithAddress(provider.Redacted(resp.Diagnostics, cur), oaddr))
+			case resp.NewState == cty.NilVal || resp.NewState.IsNull():
+				last = "the new object no longer exists"
+			default:
+				_, marks := cur.UnmarkDeepWithPaths()
+				cur, private = o.sch.Block.MarkSensitive(resp.NewState.MarkWithPaths(marks)), resp.Private
+				conds := a.postconditions(o.op, o.r, o.inst, cur)
+				if !conds.HasErrors() {
+					return cur, private, nil
+				}
+				last = errorText(conds)
+			}
+		}
+		if tick = rounds.nextTick(round.at); tick.Sub(start) > gate.Timeout {
 			break
 		}
 	}
@@ -112,6 +115,16 @@ func (a *applier) passGate(walkCtx context.Context, gate *plan.HealthGate, o gat
 			"The apply was interrupted while the new object of %s waited at its health gate: it is rolled back, and what waits for it does not start. The state records every operation that finished.", o.op.Addr))
 	}
 	return cty.NilVal, nil, ds.Append(a.rollBack(o, cur, private))
+}
+
+// sleepUntil waits until t, or until ctx is done: it reports false then.
+// It returns true at once when t has passed.
+func sleepUntil(ctx context.Context, t time.Time) bool {
+	d := time.Until(t)
+	if d <= 0 {
+		return true
+	}
+	return sleepOrDone(ctx, d)
 }
 
 // sleepOrDone waits for d, or until ctx is done: it reports false then.

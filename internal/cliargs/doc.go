@@ -6,9 +6,12 @@
 // log records of every run when it starts (LogStart, LogCommand). It also
 // holds what rig's command line shares with theirs: the options of
 // OpenTofu's and Terraform's commands that rig's do not define, each
-// accepted or refused with its reason (CompatFlags), their commands rig
+// accepted or refused with its reason (CompatFlags, defined on a command's
+// flag set by AddCompatFlags), their commands rig
 // does not have (RefusedCommand) and the other names of its commands
-// (ResolveAlias).
+// (ResolveAlias); flags and positional arguments in any order (Parse);
+// and the flag values rig's options share (values.go): a boolean stored
+// elsewhere, a repeated flag's list, -refresh, -limit=NAME=N.
 //
 // It imports internal/corelog and internal/version.
 package cliargs

@@ -111,27 +111,15 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	out.Diagnostics(ds)
 	ds = nil
 	if p.HasChanges() && !f.autoApprove && !f.json {
-		question, explanation := "Do you want to perform these actions?", "rig will perform the actions described above.\nOnly 'yes' will be accepted to approve."
-		switch {
-		case f.destroy && (len(p.Targets) > 0 || len(p.Excludes) > 0):
-			question, explanation = "Do you really want to destroy?", "rig will destroy the resources shown above.\nThere is no undo. Only 'yes' will be accepted to confirm."
-		case f.destroy:
-			question, explanation = "Do you really want to destroy all resources?", "rig will destroy all your managed infrastructure, as shown above.\nThere is no undo. Only 'yes' will be accepted to confirm."
-		case f.refreshOnly:
-			question, explanation = "Would you like to update the rig state to reflect these detected changes?", "rig will write these changes to the state without modifying any real infrastructure.\nThere is no undo. Only 'yes' will be accepted to confirm."
-		}
+		approval := ui.Approval{Destroy: f.destroy, Targeted: len(p.Targets) > 0 || len(p.Excludes) > 0, RefreshOnly: f.refreshOnly}
 		if !m.inputAllowed() {
 			// As OpenTofu words it for -json: there is no one to ask.
 			out.Diagnostics(diag.Diagnostics{diag.Errorf("Plan file or auto-approve required",
 				"rig cannot ask for interactive approval when input is disabled (-input=false, or TF_INPUT=false). You can either apply a saved plan file, or enable the -auto-approve option.")})
 			return 1
 		}
-		if !m.confirm(question, explanation) {
-			if f.destroy {
-				fmt.Fprintf(m.Err, "\nDestroy cancelled.\n")
-			} else {
-				fmt.Fprintf(m.Err, "\nApply cancelled.\n")
-			}
+		if !m.confirm(approval.Question()) {
+			approval.Cancelled(m.Err)
 			return 1
 		}
 	} else if p.HasChanges() && !f.autoApprove && f.json {
@@ -160,7 +148,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *ui.OperationView, sess *w
 	if f.destroy {
 		phase = ui.PhaseDestroy
 	}
-	useProgressInterval(out.Progress, sess)
+	out.Progress.UseInterval(sess.ProgressInterval)
 	endProgress := out.Progress.Begin(phase, ui.OperationCount(p), false)
 	applied, ds := sess.ApplyRecorded(ctx, p, workdir.RecordedApplyOptions{Prepared: prepared, Carried: carried, Destroy: f.destroy, Timeline: f.timeline,
 		Refresh: refresh, SuppressForgetErrors: f.suppressForget, Applied: endProgress, Out: m.Out,

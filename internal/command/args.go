@@ -7,52 +7,36 @@ import (
 	"io"
 	"strings"
 
+	"github.com/rig-iac/rig/internal/cliargs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/workdir"
 )
 
-// parseArgs parses a command's arguments with fs, which m.flagSet made.
-// Flags and positional arguments may come in any order, as in
-// `rig apply next.plan -no-color` or `rig output name -json`; "--" ends
-// the flags, and a flag's value given as the next argument (`-out
-// next.plan`) is the flag's, never a positional argument. When ok, fs.Args()
-// holds the positional arguments in the order given.
+// parseArgs parses a command's arguments with fs, which m.flagSet made,
+// flags and positional arguments in any order (cliargs.Parse). When ok,
+// fs.Args() holds the positional arguments in the order given.
 //
 // -h, -help or --help prints the command's help on standard output; a flag
 // fs does not define, or a bad flag value, is reported on standard error
 // with the nearest flag's name and where to find the command's help. Then
 // ok is false and code is the exit status: 0 after help, 1 after an error.
 func (m *Meta) parseArgs(fs *flag.FlagSet, args []string) (code int, ok bool) {
-	compat := m.addCompatFlags(fs) // the options handled for every command (compat.go)
+	// The options of OpenTofu and Terraform the command does not define;
+	// -var and -var-file set the root variables static expressions use.
+	compat := cliargs.AddCompatFlags(fs, func(fs *flag.FlagSet) { m.varFlags(fs, new([]workdir.VarArg)) })
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	var positional []string
-	rest := args
-	for {
-		err := fs.Parse(rest)
-		if errors.Is(err, flag.ErrHelp) {
-			writeCommandHelp(m.Out, fs)
-			return 0, false
-		}
-		if err != nil {
-			m.flagError(fs, err)
-			return 1, false
-		}
-		remaining := fs.Args()
-		if consumed := len(rest) - len(remaining); consumed > 0 && rest[consumed-1] == "--" {
-			positional = append(positional, remaining...)
-			break
-		}
-		if len(remaining) == 0 {
-			break
-		}
-		positional = append(positional, remaining[0])
-		rest = remaining[1:]
+	err := cliargs.Parse(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		writeCommandHelp(m.Out, fs)
+		return 0, false
 	}
-	// Parsing again after "--" leaves the flags as they are and makes the
-	// positional arguments fs.Args().
-	_ = fs.Parse(append([]string{"--"}, positional...))
-	return compat.finish(m, fs)
+	if err != nil {
+		m.flagError(fs, err)
+		return 1, false
+	}
+	return m.finishCompat(compat, fs)
 }
 
 // flagError reports a parse error of the flag package as Terraform does,

@@ -3,88 +3,25 @@ package command
 import (
 	"flag"
 	"fmt"
-	"slices"
 
 	"github.com/rig-iac/rig/internal/cliargs"
 	"github.com/rig-iac/rig/internal/diag"
-	"github.com/rig-iac/rig/internal/workdir"
 )
 
-// compatState is what the compatibility options of one command's parse
-// recorded.
-type compatState struct {
-	refused []string // the names of refused options given, in order
-	stream  streamFlags
-	// streamed is set when -json or -json-into of cliargs.CompatStream was
-	// given.
-	streamed bool
-}
-
-// addCompatFlags defines on fs the compatibility options of its command
-// that it does not define itself.
-func (m *Meta) addCompatFlags(fs *flag.FlagSet) *compatState {
-	cs := &compatState{}
-	for _, cf := range cliargs.CompatFlags(fs.Name()) {
-		if fs.Lookup(cf.Name) != nil {
-			continue
-		}
-		if cf.Kind == cliargs.CompatVariables {
-			// Root variables, for what the configuration evaluates
-			// statically (module sources, backend, encryption).
-			m.varFlags(fs, new([]workdir.VarArg))
-			continue
-		}
-		usage := cf.Usage
-		if cf.Kind == cliargs.CompatRefused {
-			usage = "Not supported: " + cf.Usage + "."
-		}
-		fs.Var(compatValue{cs: cs, flag: cf}, cf.Name, usage)
-	}
-	return cs
-}
-
-// compatValue is the flag.Value of a compatibility option.
-type compatValue struct {
-	cs   *compatState
-	flag cliargs.CompatFlag
-}
-
-func (v compatValue) String() string   { return "" }
-func (v compatValue) IsBoolFlag() bool { return v.flag.IsBool }
-
-func (v compatValue) Set(s string) error {
-	switch v.flag.Kind {
-	case cliargs.CompatRefused:
-		if !slices.Contains(v.cs.refused, v.flag.Name) {
-			v.cs.refused = append(v.cs.refused, v.flag.Name)
-		}
-	case cliargs.CompatStream:
-		v.cs.streamed = true
-		if v.flag.Name == "json" {
-			v.cs.stream.json = s != "false"
-		} else {
-			v.cs.stream.into = s
-		}
-	}
-	return nil
-}
-
-// finish reports the refused options given, and starts the JSON stream
-// -json or -json-into asks for. It returns the exit status and false when
-// the command must not run.
-func (cs *compatState) finish(m *Meta, fs *flag.FlagSet) (int, bool) {
-	if len(cs.refused) > 0 {
+// finishCompat reports the refused compatibility options given, and
+// starts the JSON stream -json or -json-into asks for. It returns the exit
+// status and false when the command must not run.
+func (m *Meta) finishCompat(given *cliargs.CompatGiven, fs *flag.FlagSet) (int, bool) {
+	if len(given.Refused) > 0 {
 		var ds diag.Diagnostics
-		for _, name := range cs.refused {
-			flags := cliargs.CompatFlags(fs.Name())
-			i := slices.IndexFunc(flags, func(cf cliargs.CompatFlag) bool { return cf.Name == name })
-			ds = ds.Append(diag.Errorf(fmt.Sprintf("Option -%s is not supported", name), "%s", diag.Sentence(flags[i].Usage)))
+		for _, name := range given.Refused {
+			ds = ds.Append(diag.Errorf(fmt.Sprintf("Option -%s is not supported", name), "%s", diag.Sentence(cliargs.RefusedReason(fs.Name(), name))))
 		}
 		m.showDiagnostics(ds)
 		m.helpPointer(fs.Name())
 		return 1, false
 	}
-	if cs.streamed && !m.startStream(cs.stream) {
+	if given.Streamed && !m.startStream(streamFlags{json: given.JSON, into: given.Into}) {
 		return 1, false
 	}
 	return 0, true

@@ -12,7 +12,7 @@
 // internal/getproviders, internal/graphview, internal/hclfmt,
 // internal/interrupt, internal/jsonformat, internal/lang, internal/plan,
 // internal/plan/planfile, internal/planner, internal/provider, internal/provider/builtin,
-// internal/provider/plugin, internal/state, internal/state/statefile,
+// internal/provider/plugin, internal/recovery, internal/state, internal/state/statefile,
 // internal/testreport, internal/testrun, internal/timeline, internal/ui,
 // internal/version and internal/workdir.
 package command

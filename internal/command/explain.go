@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/cliargs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/explain"
@@ -32,7 +33,7 @@ func runExplain(m *Meta, args []string) int {
 		return nil
 	})
 	fs.BoolVar(&f.destroy, "destroy", false, "Explain a plan to destroy every object the state manages.")
-	fs.Var(refreshFlag{refresh: &f.refresh, changed: &f.refreshChanged, set: &f.refreshSet}, "refresh", "Plan as if -refresh=false (or -refresh=changed) were given: explain says, for each object, whether the plan read it back and why.")
+	fs.Var(cliargs.Refresh{Value: &f.refresh, Changed: &f.refreshChanged, Given: &f.refreshSet}, "refresh", "Plan as if -refresh=false (or -refresh=changed) were given: explain says, for each object, whether the plan read it back and why.")
 	addLockFlags(fs, &f.lock, &f.lockTimeout)
 	fs.BoolVar(&f.json, "json", false, "Print the explanation as one JSON document.")
 	if code, ok := m.parseArgs(fs, args); !ok {

@@ -6,6 +6,7 @@ import (
 	"maps"
 
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/workdir"
 )
 
@@ -48,15 +49,15 @@ func runInit(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
+	view := ui.InitView{W: m.Out, Color: m.Color, InAutomation: m.inAutomation}
 	if workdir.IsEmptyConfig(cfg) {
 		// As OpenTofu: nothing to install, and nothing is written.
 		m.showDiagnostics(ds)
-		fmt.Fprint(m.Out, colorText(m.Color, "\x1b[32m\x1b[1mrig initialized in an empty directory!\x1b[0m\n", "rig initialized in an empty directory!\n"))
-		fmt.Fprintln(m.Out, "\nThe directory has no rig configuration files. You may begin working\nwith rig immediately by creating rig configuration files.")
+		view.EmptyDirectory()
 		return 0
 	}
 	if f.backend {
-		fmt.Fprint(m.Out, colorText(m.Color, "\x1b[1mInitializing the backend...\x1b[0m\n", "Initializing the backend...\n"))
+		view.Heading("Initializing the backend...")
 		backendFlags.Out, backendFlags.Confirm = m.Out, m.confirm
 		if more := m.dir().InitBackend(context.Background(), cfg, &backendFlags); more.HasErrors() {
 			m.showDiagnostics(ds.Append(more))
@@ -68,7 +69,8 @@ func runInit(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	fmt.Fprint(m.Out, colorText(m.Color, "\n\x1b[1mInitializing provider plugins...\x1b[0m\n", "\nInitializing provider plugins...\n"))
+	fmt.Fprintln(m.Out)
+	view.Heading("Initializing provider plugins...")
 	ds = ds.Append(m.dir().InstallProviders(context.Background(), cfg, workdir.InstallProvidersOptions{
 		PluginDirs: f.pluginDirs, Upgrade: f.upgrade, LockfileReadonly: f.lockfileReadonly, Out: m.Out}))
 	if ds.HasErrors() {
@@ -76,10 +78,7 @@ func runInit(m *Meta, args []string) int {
 		return 1
 	}
 	m.showDiagnostics(ds)
-	fmt.Fprint(m.Out, colorText(m.Color, "\n\x1b[32m\x1b[1mrig has been successfully initialized!\x1b[0m\n", "\nrig has been successfully initialized!\n"))
-	if !m.inAutomation {
-		fmt.Fprintln(m.Out, "\nYou may now begin working with rig. Try running \"rig plan\" to see\nany changes that are required for your infrastructure.")
-	}
+	view.Initialized()
 	return 0
 }
 
@@ -103,7 +102,7 @@ func (m *Meta) initModules(upgrade bool, testDir string) diag.Diagnostics {
 	if upgrade {
 		title = "Upgrading modules..."
 	}
-	fmt.Fprint(m.Out, colorText(m.Color, "\x1b[1m"+title+"\x1b[0m\n", title+"\n"))
+	ui.InitView{W: m.Out, Color: m.Color}.Heading(title)
 	inst, more := m.dir().ModuleInstaller(upgrade, m.Out)
 	if len(more) > 0 {
 		m.showDiagnostics(more) // warnings about the credentials, shown once here

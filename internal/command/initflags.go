@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/rig-iac/rig/internal/cliargs"
 	"github.com/rig-iac/rig/internal/workdir"
 )
 
@@ -34,7 +35,7 @@ type initFlags struct {
 
 func addInitFlags(fs *flag.FlagSet, f *initFlags) {
 	fs.BoolVar(&f.backend, "backend", true, "Skip the backend step: keep using the backend the last init configured, without checking or migrating it.")
-	fs.Var(boolValue{set: func(on bool) { f.backend = on }, get: func() bool { return f.backend }}, "cloud", "The same as -backend, which OpenTofu and Terraform accept under this name too.")
+	fs.Var(cliargs.NewBool(func(on bool) { f.backend = on }, func() bool { return f.backend }), "cloud", "The same as -backend, which OpenTofu and Terraform accept under this name too.")
 	fs.StringVar(&f.fromModule, "from-module", "", "Copy the module at `SOURCE` (a local path, a registry address, a git or HTTP source) into the working directory, which must be empty, before initializing it.")
 	addStreamFlags(fs, &f.stream)
 	fs.BoolVar(&f.get, "get", true, "Don't install the modules the configuration calls when they are installed already.")

@@ -3,31 +3,16 @@ package command
 import (
 	"flag"
 
-	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 )
 
-// addInvokeFlag defines -invoke (Terraform 1.14) on plan and apply.
+// addInvokeFlag defines -invoke (Terraform 1.14) on plan and apply; the
+// addresses are parsed with the plan's selection (workdir.PlanSelection).
 func addInvokeFlag(fs *flag.FlagSet, f *operationFlags) {
 	fs.Func("invoke", "Invoke the action at `ADDRESS` (action.TYPE.NAME, with its instance key when it has count or for_each) instead of planning changes: the plan only refreshes the state (what -target selects, when given) and runs the action.", func(s string) error {
 		f.invoke = append(f.invoke, s)
 		return nil
 	})
-}
-
-// parseInvoke parses the addresses given to -invoke.
-func parseInvoke(f *operationFlags) ([]addrs.AbsActionInstance, diag.Diagnostics) {
-	var ds diag.Diagnostics
-	var out []addrs.AbsActionInstance
-	for _, s := range f.invoke {
-		a, err := addrs.ParseAbsActionInstanceStr(s)
-		if err != nil {
-			ds = ds.Append(diag.Errorf("Invalid target "+quote(s), "%s", err))
-			continue
-		}
-		out = append(out, a)
-	}
-	return out, ds
 }
 
 // checkInvokeFlags reports what -invoke cannot go with: as in Terraform,
@@ -49,5 +34,3 @@ func checkInvokeFlags(f *operationFlags) diag.Diagnostics {
 	}
 	return ds
 }
-
-func quote(s string) string { return `"` + s + `"` }

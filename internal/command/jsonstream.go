@@ -37,7 +37,7 @@ func (m *Meta) startTypedStream(f streamFlags) bool {
 }
 
 func (m *Meta) startStreamWith(f streamFlags, convertLines bool) bool {
-	file, ds := openJSONInto(f.into, f.json)
+	file, ds := ui.OpenJSONInto(f.into, f.json)
 	if ds.HasErrors() {
 		if f.json {
 			m.stream, _ = ui.StartCommandStream(m.Out, nil, m.Out, false, false, version.Terraform, version.Rig)
@@ -70,23 +70,4 @@ func (m *Meta) streamDiagnostics(ds diag.Diagnostics) (human bool) {
 		return true
 	}
 	return m.stream.Diagnostics(ds, m.sources)
-}
-
-// writeJSONInto writes the JSON document a command prints with -json into
-// the file -json-into names (created or truncated, mode 0600), for the
-// commands whose machine-readable output is one document (output, show,
-// validate, state show).
-func writeJSONInto(path string, doc []byte) diag.Diagnostics {
-	f, ds := openJSONInto(path, false)
-	if ds.HasErrors() {
-		return ds
-	}
-	_, err := f.Write(append(doc, '\n'))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return diag.Diagnostics{diag.Errorf("Failed to write the -json-into file", "Writing %s: %s.", path, err)}
-	}
-	return nil
 }

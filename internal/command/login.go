@@ -10,6 +10,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/getproviders"
+	"github.com/rig-iac/rig/internal/ui"
 )
 
 // defaultLoginHost is the host `login` and `logout` use when given none,
@@ -55,22 +56,13 @@ func runLogin(m *Meta, args []string) int {
 		m.showDiagnostics(ds.Append(diag.Errorf("Failed to find the credentials file", "%s", err)))
 		return 1
 	}
-	fmt.Fprintf(m.Out, "rig will request an API token for %s, which you create on its web pages\nand paste here.\n\n", host)
-	fmt.Fprintf(m.Out, "If login is successful, rig will store the token in plain text in\nthe following file for use by subsequent commands:\n    %s\n", file)
+	view := ui.LoginView{W: m.Out, Color: m.Color}
+	view.Intro(host, file)
 	if !m.confirm("Do you want to proceed?", "Only 'yes' will be accepted to confirm.") {
 		m.showDiagnostics(ds.Append(diag.Errorf("Login cancelled", "Login process cancelled because it was not confirmed")))
 		return 1
 	}
-	fmt.Fprint(m.Out, "\n---------------------------------------------------------------------------------\n\n")
-	if hasTFE {
-		fmt.Fprintf(m.Out, "Open the following URL to access the tokens page for %s:\n    https://%s/app/settings/tokens?source=terraform-login\n\n", host, host)
-	} else {
-		fmt.Fprintf(m.Out, "%s offers a login through a web browser (OAuth), which rig does not open.\nCreate an API token for %s with its web interface, or ask its administrators\nfor one.\n\n", host, host)
-	}
-	fmt.Fprint(m.Out, "---------------------------------------------------------------------------------\n\n")
-	fmt.Fprint(m.Out, "Generate a token using your browser, and copy-paste it into this prompt.\n\n")
-	fmt.Fprintf(m.Out, "rig will store the token in plain text in the following file\nfor use by subsequent commands:\n    %s\n\n", file)
-	fmt.Fprintf(m.Out, "Token for %s:\n  Enter a value: ", host)
+	view.TokenPage(host, file, hasTFE)
 	token, err := m.readSecret()
 	fmt.Fprintln(m.Out)
 	token = strings.TrimSpace(token)
@@ -90,16 +82,14 @@ func runLogin(m *Meta, args []string) int {
 			m.showDiagnostics(ds)
 			return 1
 		}
-		fmt.Fprint(m.Out, colorText(m.Color, "\nRetrieved token for user \x1b[1m"+user+"\x1b[0m\n", "\nRetrieved token for user "+user+"\n"))
+		view.Retrieved(user)
 	}
 	if err := getproviders.StoreToken(file, host, token); err != nil {
 		m.showDiagnostics(ds.Append(diag.Errorf("Failed to save API token", "The given host returned an API token, but rig failed to save it: %s.", err)))
 		return 1
 	}
 	m.showDiagnostics(ds)
-	fmt.Fprint(m.Out, "\n---------------------------------------------------------------------------------\n\n")
-	fmt.Fprint(m.Out, colorText(m.Color, "\x1b[32m\x1b[1mSuccess!\x1b[0m \x1b[1mrig has obtained and saved an API token.\x1b[0m\n", "Success! rig has obtained and saved an API token.\n"))
-	fmt.Fprintf(m.Out, "\nThe new API token will be used for any future rig command that must make\nauthenticated requests to %s.\n", host)
+	view.Saved(host)
 	return 0
 }
 
@@ -127,7 +117,7 @@ func runLogout(m *Meta, args []string) int {
 		removed, err = getproviders.RemoveToken(file, host)
 		if err == nil && !removed {
 			m.showDiagnostics(ds)
-			fmt.Fprintf(m.Out, "No credentials for %s are stored.\n\n", host)
+			ui.LoginView{W: m.Out}.NothingStored(host)
 			return 0
 		}
 	}
@@ -136,9 +126,7 @@ func runLogout(m *Meta, args []string) int {
 		return 1
 	}
 	m.showDiagnostics(ds)
-	fmt.Fprintf(m.Out, "Removing the stored credentials for %s from the following file:\n    %s\n\n", host, file)
-	fmt.Fprintf(m.Out, "%s\n\n", colorText(m.Color, "\x1b[32m\x1b[1mSuccess!\x1b[0m \x1b[1mrig has removed the stored API token for "+host+".\x1b[0m",
-		"Success! rig has removed the stored API token for "+host+"."))
+	ui.LoginView{W: m.Out, Color: m.Color}.Removed(host, file)
 	return 0
 }
 

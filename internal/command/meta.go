@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/rig-iac/rig/internal/cliargs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/interrupt"
@@ -90,7 +91,7 @@ var moduleHTTPClient *http.Client
 func (m *Meta) flagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(m.Err)
-	fs.Var(boolValue{set: func(on bool) { m.Color = m.Color && !on }}, "no-color", "If specified, output won't contain any color.")
+	fs.Var(cliargs.NewBool(func(on bool) { m.Color = m.Color && !on }, nil), "no-color", "If specified, output won't contain any color.")
 	fs.BoolVar(&m.Input, "input", true, "Disable interactive prompts: fail instead when a required variable has no value or an approval is needed.")
 	m.addViewFlags(fs)
 	return fs

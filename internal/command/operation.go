@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/cliargs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/ui"
@@ -80,7 +81,7 @@ func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
 		return nil
 	})
 	f.refresh = true
-	fs.Var(refreshFlag{refresh: &f.refresh, changed: &f.refreshChanged, set: &f.refreshSet}, "refresh", "Skip checking remote objects for changes made outside rig while planning: faster, at the risk of planning against a stale record of them. -refresh=changed checks only those whose configuration, inputs or dependencies changed, those the plan changes, and those not checked for longer than refresh_max_age in rig.hcl (default 24h).")
+	fs.Var(cliargs.Refresh{Value: &f.refresh, Changed: &f.refreshChanged, Given: &f.refreshSet}, "refresh", "Skip checking remote objects for changes made outside rig while planning: faster, at the risk of planning against a stale record of them. -refresh=changed checks only those whose configuration, inputs or dependencies changed, those the plan changes, and those not checked for longer than refresh_max_age in rig.hcl (default 24h).")
 	f.parallelism = 10
 	fs.Func("parallelism", "Run at most `N` operations at once (default 10, or parallelism in rig.hcl).", func(v string) error {
 		n, err := strconv.Atoi(v)
@@ -90,7 +91,7 @@ func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
 		f.parallelism, f.parallelismSet = n, true
 		return nil
 	})
-	fs.Var(limitFlags{limits: &f.limits}, "limit", "Run at most N operations at once of a provider, a resource type or a resource: `NAME=N`. Use this option more than once to limit more than one; limits can be set in rig.hcl too.")
+	fs.Var(cliargs.Limit{Add: func(name string, n int) { f.limits = append(f.limits, apply.Limit{Name: name, N: n}) }}, "limit", "Run at most N operations at once of a provider, a resource type or a resource: `NAME=N`. Use this option more than once to limit more than one; limits can be set in rig.hcl too.")
 	addLockFlags(fs, &f.lock, &f.lockTimeout)
 	fs.BoolVar(&f.json, "json", false, "Print machine-readable output: one JSON message a line, as OpenTofu documents them. apply and destroy need -auto-approve or a saved plan with it.")
 	addJSONIntoFlag(fs, &f.jsonInto)
@@ -100,7 +101,7 @@ func (m *Meta) addOperationFlags(fs *flag.FlagSet, f *operationFlags) {
 // operationOutput opens the output of an operation: human, JSON or both
 // (-json-into). The returned function closes the -json-into file.
 func (m *Meta) operationOutput(f *operationFlags) (*ui.OperationView, func(), bool) {
-	into, ds := openJSONInto(f.jsonInto, f.json)
+	into, ds := ui.OpenJSONInto(f.jsonInto, f.json)
 	if ds.HasErrors() {
 		out := m.newOutput(f.json, nil)
 		out.Diagnostics(ds)
@@ -151,41 +152,24 @@ func (m *Meta) open(ctx context.Context, f *operationFlags, lockOp string) (*wor
 // carries its own (compared with the directory's when applied).
 func allowEmpty(f *operationFlags) bool { return f.destroy || f.savedPlan || f.refreshCommand }
 
-// makePlan plans with the session's inputs and the planning flags; out,
-// when not nil, shows the refresh and the progress. It returns the plan's
-// refresh times, which a plan or apply records once its state is
-// persisted.
+// makePlan plans with the session's inputs and the planning flags
+// (workdir.Session.PlanFor); out, when not nil, shows the refresh and the
+// progress. It returns the plan's refresh times, which a plan or apply
+// records once its state is persisted.
 func (m *Meta) makePlan(ctx context.Context, sess *workdir.Session, f *operationFlags, out *ui.OperationView) (*plan.Plan, *workdir.RefreshTracking, diag.Diagnostics) {
 	if m.sources == nil {
 		m.sources = map[string][]byte{}
 	}
-	sel := workdir.PlanSelection{Replace: f.replace, Targets: f.targets, Excludes: f.excludes, TargetFiles: f.targetFiles, ExcludeFiles: f.excludeFiles}
-	opts, ds := sel.Parse(m.sources)
-	invoke, more := parseInvoke(f)
-	ds = ds.Append(more)
-	if ds.HasErrors() {
-		return nil, nil, ds
+	req := workdir.PlanRequest{
+		Selection: workdir.PlanSelection{Replace: f.replace, Targets: f.targets, Excludes: f.excludes, TargetFiles: f.targetFiles, ExcludeFiles: f.excludeFiles, Invoke: f.invoke},
+		Destroy:   f.destroy, RefreshOnly: f.refreshOnly, Refresh: f.refresh,
+		Refreshes: workdir.RefreshFlags{Changed: f.refreshChanged, Set: f.refreshSet, ListOnly: f.listRefreshed},
 	}
-	mode := plan.NormalMode
-	switch {
-	case f.destroy:
-		mode = plan.DestroyMode
-	case f.refreshOnly, len(invoke) > 0:
-		mode = plan.RefreshOnlyMode
-	}
-	refresh := sess.RefreshTracking(workdir.RefreshFlags{Changed: f.refreshChanged, Set: f.refreshSet, ListOnly: f.listRefreshed})
-	if f.refresh {
-		opts.RefreshScope = refresh.Scope(mode)
-	}
-	var progress *ui.PhaseProgress
 	if out != nil {
-		opts.Hooks, progress = out.RefreshHooks(), out.Progress
+		req.Hooks = out.RefreshHooks()
+		req.Begin = func(mode plan.Mode) func() { return out.Progress.BeginPlan(mode, sess.ProgressInterval) }
 	}
-	endProgress := beginPlanProgress(progress, sess, mode)
-	opts.Mode, opts.SkipRefresh, opts.Invoke = mode, !f.refresh, invoke
-	p, more := sess.Plan(ctx, opts)
-	endProgress()
-	return p, refresh, ds.Append(more)
+	return sess.PlanFor(ctx, req, m.sources)
 }
 
 // checkOperationFlags reports combinations of operation flags that

@@ -41,7 +41,7 @@ func runOutput(m *Meta, args []string) int {
 			name = fs.Arg(0)
 		}
 		if b, ok := jsonformat.MarshalOutputs(s.Outputs, name); ok {
-			if ds := writeJSONInto(jsonInto, b); ds.HasErrors() {
+			if ds := ui.WriteJSONInto(jsonInto, b); ds.HasErrors() {
 				m.showDiagnostics(ds)
 				return 1
 			}

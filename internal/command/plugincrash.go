@@ -1,10 +1,9 @@
 package command
 
 import (
-	"fmt"
-
 	"github.com/rig-iac/rig/internal/corelog"
 	"github.com/rig-iac/rig/internal/provider/plugin"
+	"github.com/rig-iac/rig/internal/ui"
 )
 
 // showPluginCrashes shows, after a command that failed, the panic output
@@ -13,9 +12,6 @@ import (
 func (m *Meta) showPluginCrashes() {
 	for _, c := range plugin.TakeCrashes() {
 		m.log.Error("provider plugin crashed", corelog.String("plugin", c.Plugin))
-		fmt.Fprintf(m.Err, "\nStack trace from the %s plugin:\n\n%s\n\n", c.Plugin, c.Text())
-		fmt.Fprint(m.Err, colorText(m.Color, "\x1b[31m\x1b[1mError:\x1b[0m\x1b[1m ", "Error: "))
-		fmt.Fprintf(m.Err, "The %s plugin crashed!%s\n\n", c.Plugin, colorText(m.Color, "\x1b[0m", ""))
-		fmt.Fprintf(m.Err, "A plugin that crashes has a bug: please report it to the plugin's developers\nwith the output above, which shows where it happened.\n")
+		ui.RenderPluginCrash(m.Err, c.Plugin, c.Text(), m.Color)
 	}
 }

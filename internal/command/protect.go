@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/diag"
@@ -44,7 +43,7 @@ func runStateUnprotect(m *Meta, args []string) int {
 		if ds.HasErrors() {
 			return false, ds
 		}
-		fmt.Fprintf(m.Out, "Resource instance %s is no longer protected: the prevent_destroy set at %s is lifted.\n", addr, setAt)
+		ui.StateEditView{W: m.Out}.Unprotected(addr, setAt)
 		return true, nil
 	})
 }

@@ -29,15 +29,7 @@ func runProviders(m *Meta, args []string) int {
 	ds = ds.Append(workdir.WriteProviderTree(m.Out, cfg, ""))
 	s, more := m.currentState()
 	ds = ds.Append(more)
-	if s != nil && len(s.Resources) > 0 {
-		fmt.Fprint(m.Out, "\nProviders required by state:\n\n")
-		for i, p := range workdir.StateProviders(s) {
-			if i > 0 {
-				fmt.Fprintln(m.Out)
-			}
-			fmt.Fprintf(m.Out, "    provider[%s]\n", p)
-		}
-	}
+	workdir.WriteStateProviders(m.Out, s)
 	fmt.Fprintln(m.Out)
 	m.showDiagnostics(ds)
 	if ds.HasErrors() {

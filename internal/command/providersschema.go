@@ -4,11 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 
-	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
-	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/workdir"
@@ -43,29 +40,12 @@ func runProvidersSchema(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	used := workdir.TreeRequiredProviders(cfg)
 	s, more := m.currentState()
 	ds = ds.Append(more)
-	if s != nil {
-		used = append(used, workdir.StateProviders(s)...)
-	}
-	slices.SortFunc(used, addrs.Provider.Compare)
-	used = slices.Compact(used)
-
-	ctx := context.Background()
 	set := provider.NewSet(m.dir().ProviderFactories())
 	defer set.Close()
-	out := jsonformat.ProviderSchemas{FormatVersion: "1.0", Schemas: map[string]*jsonformat.ProviderSchema{}}
-	for _, p := range used {
-		schemas, more := set.Schemas(ctx, p)
-		ds = ds.Append(more)
-		if more.HasErrors() {
-			continue
-		}
-		fns, more := set.Functions(ctx, p)
-		ds = ds.Append(more)
-		out.Schemas[p.String()] = jsonformat.NewProviderSchema(p, schemas, fns)
-	}
+	out, more := ui.ProviderSchemasJSON(context.Background(), set, workdir.UsedProviders(cfg, s))
+	ds = ds.Append(more)
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1

@@ -1,10 +1,11 @@
 package command
 
 import (
-	"bytes"
 	"errors"
+	"fmt"
 	iofs "io/fs"
 	"os"
+	"strconv"
 
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
@@ -20,6 +21,14 @@ func runQuery(m *Meta, args []string) int {
 	var f operationFlags
 	fs := m.flagSet("query")
 	addVarFlags(fs, &f.vars)
+	fs.Func("parallelism", "Query at most `N` list block instances at once (default 10, or parallelism in rig.hcl).", func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("want a whole number greater than zero")
+		}
+		f.parallelism, f.parallelismSet = n, true
+		return nil
+	})
 	var stream streamFlags
 	fs.BoolVar(&stream.json, "json", false, "Print machine-readable output: one JSON message a line (list_start, list_resource_found, list_complete), as Terraform writes them; implies -input=false.")
 	genOut := fs.String("generate-config-out", "", "Write a resource block and an import block (by the object's identity) for every object found into the new file at `PATH`.")
@@ -64,7 +73,7 @@ func runQuery(m *Meta, args []string) int {
 		hooks = generatingHooks{QueryHooks: jsonView, into: jsonView.Generated, on: *genOut != ""}
 	}
 	results, more := planner.Query(ctx, sess.Config, sess.State, sess.Providers, planner.QueryOptions{
-		Options:         planner.Options{Variables: sess.Variables, Env: sess.Env, Dependencies: sess.Dependencies},
+		Options:         planner.Options{Variables: sess.Variables, Env: sess.Env, Dependencies: sess.Dependencies, Parallelism: sess.Parallelism},
 		IncludeResource: *genOut != "",
 		Hooks:           hooks,
 	})
@@ -73,7 +82,7 @@ func runQuery(m *Meta, args []string) int {
 		human.Done()
 	}
 	if *genOut != "" && len(results) > 0 {
-		if err := os.WriteFile(*genOut, queryGeneratedFile(results), 0o644); err != nil {
+		if err := os.WriteFile(*genOut, planner.QueryGeneratedFile(results), 0o644); err != nil {
 			ds = ds.Append(diag.Errorf("Failed to create target generated file",
 				"rig could not create the generated file (%s): %v.", *genOut, err))
 		}
@@ -98,21 +107,4 @@ func (h generatingHooks) PostList(res plan.ListResult) {
 		h.into[res.Addr.String()] = planner.GenerateListed(res)
 	}
 	h.QueryHooks.PostList(res)
-}
-
-// queryGeneratedFile is the content of rig query's -generate-config-out
-// file: for every object found, its resource block and the import block
-// that imports it by its identity.
-func queryGeneratedFile(results []plan.ListResult) []byte {
-	var b bytes.Buffer
-	b.WriteString("# __generated__ by rig query\n# Please review these resources and move them into your main configuration files.\n")
-	for _, r := range results {
-		for _, g := range planner.GenerateListed(r) {
-			b.WriteString("\n# __generated__ by rig from " + r.Addr.String() + "\n")
-			b.Write(g.Config)
-			b.WriteString("\n")
-			b.Write(g.Import)
-		}
-	}
-	return b.Bytes()
 }

@@ -4,30 +4,13 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
-	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/cliargs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/planner"
+	"github.com/rig-iac/rig/internal/recovery"
+	"github.com/rig-iac/rig/internal/ui"
 )
-
-// listFlag collects a flag given several times.
-type listFlag []string
-
-func (l *listFlag) String() string     { return strings.Join(*l, ",") }
-func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
-
-// recoverChoice is what rig recover does about the creates cut off at one
-// address: import some of its candidates (picks, 1-based: the first as
-// the instance's current object, unless it has one, the others as deposed
-// objects), or forget them (absent); nothing when neither.
-type recoverChoice struct {
-	picks  []int
-	absent bool
-	// why says who decided: "exact match", "-select", "answer", …
-	why string
-}
 
 // runRecover is `rig recover`: for each create an earlier apply left in
 // flight (record_create_intents), it asks the provider which objects of
@@ -42,7 +25,7 @@ func runRecover(m *Meta, args []string) int {
 	fs.BoolVar(&f.autoApprove, "auto-approve", false, "Import the exact matches and forget the creates that made nothing without asking.")
 	var stream streamFlags
 	addStreamFlags(fs, &stream)
-	var selects, absents listFlag
+	var selects, absents cliargs.List
 	fs.Var(&selects, "select", "Import candidate `ADDR=N` (its number in the list; N,M,… for several) for the create at ADDR; may be repeated.")
 	fs.Var(&absents, "absent", "Forget the create at `ADDR`: no object was made for it (or it was deleted); may be repeated.")
 	if code, ok := m.parseArgs(fs, args); !ok {
@@ -60,12 +43,12 @@ func runRecover(m *Meta, args []string) int {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the creates' intents", "%s", err)})
 		return 1
 	}
-	out := newRecoverOutput(m)
+	out := ui.NewRecoverView(m.Out, m.stream)
 	if len(ins) == 0 {
-		out.nothing()
+		out.Nothing()
 		return 0
 	}
-	choices, ds := recoverFlagChoices(ins, selects, absents)
+	choices, ds := recovery.FlagChoices(ins, selects, absents)
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
@@ -92,15 +75,15 @@ func runRecover(m *Meta, args []string) int {
 	}
 	for i := range found {
 		c, ok := choices[found[i].Create.Addr.String()]
-		if ok && slices.Max(append([]int{0}, c.picks...)) > len(found[i].Candidates) {
-			ds = ds.Append(diag.Errorf("Invalid -select", "-select=%s: %s has %d candidate(s).", found[i].Create.Addr, found[i].Create.Addr, len(found[i].Candidates)))
+		if more := recovery.CheckPicks(found[i], c); more.HasErrors() {
+			ds = ds.Append(more)
 			continue
 		}
 		if !ok {
-			c = defaultRecoverChoice(found[i])
+			c = recovery.Default(found[i])
 		}
-		out.finding(found[i], c)
-		if len(c.picks) == 0 && !c.absent && found[i].Status != planner.CutOffUnsearchable && !stream.json && !f.autoApprove && m.inputAllowed() {
+		out.Finding(found[i], c)
+		if !c.Decided() && found[i].Status != planner.CutOffUnsearchable && !stream.json && !f.autoApprove && m.inputAllowed() {
 			c = m.askRecoverChoice(found[i])
 		}
 		choices[found[i].Create.Addr.String()] = c
@@ -110,39 +93,16 @@ func runRecover(m *Meta, args []string) int {
 		return 1
 	}
 
-	var targets []planner.ImportTarget
-	var forgotten []string
-	resolved := map[string]bool{}
-	picked := map[string]string{} // candidate to the address importing it
-	undecided := 0
-	for _, fd := range found {
-		addr := fd.Create.Addr.String()
-		c := choices[addr]
-		switch {
-		case len(c.picks) > 0:
-			for i, n := range c.picks {
-				cand := fd.Candidates[n-1]
-				key := fd.ProviderConfig.String() + " " + cand.IdentityJSON
-				if other, dup := picked[key]; dup {
-					ds = ds.Append(diag.Errorf("Object imported twice", "Candidate %s is chosen for both %s and %s: an object can be imported only once.", cand.IdentityJSON, other, addr))
-				}
-				picked[key] = addr
-				targets = append(targets, planner.ImportTarget{Addr: fd.Create.Addr, ID: cand.IdentityJSON, Identity: cand.Identity, Deposed: fd.Occupied || i > 0, BesideDeposed: true})
-			}
-		case c.absent:
-			forgotten = append(forgotten, addr)
-			resolved[addr] = true
-		default:
-			undecided++
-		}
-	}
+	res, more := recovery.Resolve(found, choices)
+	targets, forgotten := res.Targets, res.Forgotten
+	ds = ds.Append(more)
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
 	}
 	if len(targets)+len(forgotten) == 0 {
 		m.showDiagnostics(ds)
-		out.summary(nil, nil, undecided)
+		out.Summary(nil, nil, res.Undecided)
 		return 0
 	}
 	if !f.autoApprove && !stream.json {
@@ -162,7 +122,7 @@ func runRecover(m *Meta, args []string) int {
 		st, more := sess.Import(ctx, targets, nil)
 		if ds = ds.Append(more); ds.HasErrors() {
 			m.showDiagnostics(ds)
-			out.summary(nil, nil, len(found))
+			out.Summary(nil, nil, len(found))
 			return 1
 		}
 		endWriting := m.interrupts.BeginWriting()
@@ -174,110 +134,23 @@ func runRecover(m *Meta, args []string) int {
 		}
 		for _, t := range targets {
 			imported = append(imported, t.Addr.String())
-			resolved[t.Addr.String()] = true
 		}
 	}
-	var left []apply.Intent
-	for _, in := range ins {
-		if !resolved[in.Address] {
-			left = append(left, in)
-		}
-	}
-	if err := m.dir().KeepCutOffCreates(left); err != nil {
+	if err := m.dir().KeepCutOffCreates(recovery.Left(ins, append(slices.Clone(forgotten), imported...))); err != nil {
 		ds = ds.Append(diag.Errorf("Failed to update the creates' intents", "The state records the imported objects, but rig could not update the list of cut-off creates: %s. It lists them again until an apply completes.", err))
 	}
 	m.showDiagnostics(ds)
-	out.summary(imported, forgotten, undecided)
+	out.Summary(imported, forgotten, res.Undecided)
 	if ds.HasErrors() {
 		return 1
 	}
 	return 0
 }
 
-// recoverFlagChoices reads -select and -absent, by address.
-func recoverFlagChoices(ins []apply.Intent, selects, absents []string) (map[string]recoverChoice, diag.Diagnostics) {
-	listed := map[string]bool{}
-	for _, in := range ins {
-		listed[in.Address] = true
-	}
-	out := map[string]recoverChoice{}
-	var ds diag.Diagnostics
-	check := func(flag, addr string) bool {
-		if !listed[addr] {
-			ds = ds.Append(diag.Errorf("Invalid "+flag, "%s is not among the creates cut off by a crash.", addr))
-			return false
-		}
-		if _, dup := out[addr]; dup {
-			ds = ds.Append(diag.Errorf("Invalid "+flag, "%s is decided twice.", addr))
-			return false
-		}
-		return true
-	}
-	for _, s := range selects {
-		i := strings.LastIndexByte(s, '=')
-		picks, ok := parsePicks(s[i+1:])
-		if i < 0 || !ok {
-			ds = ds.Append(diag.Errorf("Invalid -select", "-select=%s: want ADDR=N (or ADDR=N,M,…), N a candidate's number in rig recover's list.", s))
-			continue
-		}
-		if check("-select", s[:i]) {
-			out[s[:i]] = recoverChoice{picks: picks, why: "-select"}
-		}
-	}
-	for _, addr := range absents {
-		if check("-absent", addr) {
-			out[addr] = recoverChoice{absent: true, why: "-absent"}
-		}
-	}
-	return out, ds
-}
-
-// defaultRecoverChoice is what rig does about a finding unless told: import
-// the one exact match, forget a create whose provider lists nothing the
-// state does not record; leave the rest to the user.
-func defaultRecoverChoice(f planner.CutOffFinding) recoverChoice {
-	switch f.Status {
-	case planner.CutOffFound:
-		c := recoverChoice{why: "the one exact match"}
-		for i, cand := range f.Candidates {
-			if cand.Exact {
-				c.picks = append(c.picks, i+1)
-			}
-		}
-		if len(c.picks) > 1 {
-			c.why = "an exact match for each create cut off"
-		}
-		return c
-	case planner.CutOffAbsent:
-		return recoverChoice{absent: true, why: "nothing found"}
-	}
-	return recoverChoice{}
-}
-
 // askRecoverChoice asks what to do about a finding that needs a decision.
-func (m *Meta) askRecoverChoice(f planner.CutOffFinding) recoverChoice {
+func (m *Meta) askRecoverChoice(f planner.CutOffFinding) recovery.Choice {
 	fmt.Fprintf(m.Out, "\nWhat should rig do about %s?\n  Enter a candidate's number to import it (N,M,… for several), \"absent\" if no object was made for it, or nothing to decide later.\n\n  Enter a value: ", f.Create.Addr)
 	answer, _ := readLine(m.In)
 	fmt.Fprintln(m.Out)
-	answer = strings.TrimSpace(answer)
-	if answer == "absent" {
-		return recoverChoice{absent: true, why: "answer"}
-	}
-	if picks, ok := parsePicks(answer); ok && slices.Max(picks) <= len(f.Candidates) {
-		return recoverChoice{picks: picks, why: "answer"}
-	}
-	return recoverChoice{}
-}
-
-// parsePicks reads "N" or "N,M,…": candidate numbers, each once.
-func parsePicks(s string) ([]int, bool) {
-	var out []int
-	for _, part := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(part))
-		if err != nil || n < 1 || slices.Contains(out, n) {
-			return nil, false
-		}
-		out = append(out, n)
-	}
-	return out, true
+	return recovery.ParseAnswer(answer, len(f.Candidates))
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/config"
@@ -12,7 +11,6 @@ import (
 	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/state"
-	"github.com/rig-iac/rig/internal/state/statefile"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/version"
 	"github.com/rig-iac/rig/internal/workdir"
@@ -69,7 +67,7 @@ func runShow(m *Meta, args []string) int {
 	case fs.NArg() > 1:
 		return m.argsError(fs, "Too many command line arguments", "Expected at most one positional argument: the path of a saved plan file or a state file.")
 	}
-	out := showOutput{m: m, json: *jsonOut, into: jsonInto}
+	out := ui.DocumentView{W: m.Out, JSON: *jsonOut, Into: jsonInto}
 	switch {
 	case *configTarget:
 		return m.showConfig(out)
@@ -88,41 +86,15 @@ func runShow(m *Meta, args []string) int {
 	return m.showState(out, s)
 }
 
-// showOutput is where show writes: the human rendering unless -json, and
-// the JSON document on standard output (-json) or into a file (-json-into).
-type showOutput struct {
-	m    *Meta
-	json bool
-	into string
-}
-
-// document writes the JSON document b where it goes; it reports whether
-// the human rendering follows.
-func (o showOutput) document(b []byte) (human bool, ds diag.Diagnostics) {
-	switch {
-	case o.json:
-		fmt.Fprintln(o.m.Out, string(b))
-		return false, nil
-	case o.into != "":
-		return true, writeJSONInto(o.into, b)
-	}
-	return true, nil
-}
-
-// wantsJSON reports whether the JSON document is needed.
-func (o showOutput) wantsJSON() bool { return o.json || o.into != "" }
-
 // showPlanFile shows the plan saved at path; orState lets the file be a
 // state file instead, as a positional argument may be.
-func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
+func (m *Meta) showPlanFile(out ui.DocumentView, path string, orState bool) int {
 	ctx := context.Background()
 	pf, err := m.readSavedPlan(path)
 	if err != nil {
 		if orState {
-			if data, rerr := os.ReadFile(path); rerr == nil {
-				if s, serr := statefile.Parse(data); serr == nil {
-					return m.showState(out, s)
-				}
+			if s, serr := workdir.ReadStateFile(path); serr == nil {
+				return m.showState(out, s)
 			}
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a state or plan file", "%s", err)})
 			return 1
@@ -134,7 +106,7 @@ func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 	defer set.Close()
 	schemas := ui.PlanSchemas(ctx, set, pf.Plan)
 	human := true
-	if out.wantsJSON() {
+	if out.Wanted() {
 		cfg := m.dir().PlannedConfig(pf)
 		if err := workdir.RestoreChecks(pf, cfg); err != nil {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a plan", "%s", err)})
@@ -146,7 +118,7 @@ func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 			return 1
 		}
 		var ds diag.Diagnostics
-		if human, ds = out.document(b); ds.HasErrors() {
+		if human, ds = out.Write(b); ds.HasErrors() {
 			m.showDiagnostics(ds)
 			return 1
 		}
@@ -154,28 +126,22 @@ func (m *Meta) showPlanFile(out showOutput, path string, orState bool) int {
 	if !human {
 		return 0
 	}
-	opts := m.renderOptions()
-	ui.RenderNotRefreshed(m.Out, pf.Plan, pf.Plan.Timestamp)
-	_ = ui.RenderPlan(m.Out, pf.Plan, schemas, opts)
-	order := ui.StartOrder(pf.Plan, apply.OrderOptions{Config: m.dir().PlannedConfig(pf)})
-	if _, ds := order.Wait(); !ds.HasErrors() && pf.Plan.HasChanges() {
-		ui.RenderWaves(m.Out, order.Waves(), opts)
-	}
+	ui.RenderSavedPlan(m.Out, pf.Plan, schemas, apply.OrderOptions{Config: m.dir().PlannedConfig(pf)}, m.renderOptions())
 	return 0
 }
 
 // showState shows a state.
-func (m *Meta) showState(out showOutput, s *state.State) int {
+func (m *Meta) showState(out ui.DocumentView, s *state.State) int {
 	set := provider.NewSet(m.dir().ProviderFactories())
 	defer set.Close()
 	schemas := ui.StateSchemas(context.Background(), set, s)
-	if out.wantsJSON() {
+	if out.Wanted() {
 		b, err := ui.MarshalStateJSON(s, schemas, ui.JSONOptions{Version: version.Terraform})
 		if err != nil {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to encode state", "%s", err)})
 			return 1
 		}
-		human, ds := out.document(b)
+		human, ds := out.Write(b)
 		if ds.HasErrors() {
 			m.showDiagnostics(ds)
 			return 1
@@ -195,7 +161,7 @@ func (m *Meta) showState(out showOutput, s *state.State) int {
 // showConfig prints the configuration of the working directory as the
 // JSON plan's "configuration" describes it, with the providers' schemas
 // for its expressions.
-func (m *Meta) showConfig(out showOutput) int {
+func (m *Meta) showConfig(out ui.DocumentView) int {
 	cfg, ds := m.loadCheckedConfig()
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
@@ -209,7 +175,7 @@ func (m *Meta) showConfig(out showOutput) int {
 // showModule prints the module in dir alone, as OpenTofu's show -module
 // does: without the modules it calls, without schemas, and so without
 // expressions, but with each variable's type and whether it is required.
-func (m *Meta) showModule(out showOutput, dir string) int {
+func (m *Meta) showModule(out ui.DocumentView, dir string) int {
 	mod, ds := config.LoadDir(dir)
 	if mod != nil {
 		m.sources = mod.Sources
@@ -224,14 +190,14 @@ func (m *Meta) showModule(out showOutput, dir string) int {
 
 // showJSON shows ds, then writes v as a JSON document where out says
 // (failure is the summary of the error when v cannot be encoded).
-func (m *Meta) showJSON(out showOutput, v any, failure string, ds diag.Diagnostics) int {
+func (m *Meta) showJSON(out ui.DocumentView, v any, failure string, ds diag.Diagnostics) int {
 	b, err := json.Marshal(v)
 	if err != nil {
 		m.showDiagnostics(ds.Append(diag.Errorf(failure, "%s", err)))
 		return 1
 	}
 	m.showDiagnostics(ds)
-	if _, more := out.document(b); more.HasErrors() {
+	if _, more := out.Write(b); more.HasErrors() {
 		m.showDiagnostics(more)
 		return 1
 	}

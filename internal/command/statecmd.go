@@ -89,7 +89,7 @@ func runStateShow(m *Meta, args []string) int {
 			fmt.Fprintln(m.Out, string(doc))
 			return 0
 		}
-		if ds := writeJSONInto(jsonInto, doc); ds.HasErrors() {
+		if ds := ui.WriteJSONInto(jsonInto, doc); ds.HasErrors() {
 			m.showDiagnostics(ds)
 			return 1
 		}

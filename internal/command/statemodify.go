@@ -9,6 +9,7 @@ import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/state"
+	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/workdir"
 )
 
@@ -31,16 +32,8 @@ func (m *Meta) moveObjects(src, dst *state.State, from, to workdir.StateTarget, 
 	if ds.HasErrors() {
 		return false, ds
 	}
-	verb := "Move"
-	if dry {
-		verb = "Would move"
-	}
-	fmt.Fprintf(m.Out, "%s %q to %q\n", verb, from, to)
-	if dry {
-		return false, nil
-	}
-	fmt.Fprintf(m.Out, "Successfully moved %d object(s).\n", n)
-	return true, nil
+	ui.StateEditView{W: m.Out, DryRun: dry}.Moved(from, to, n)
+	return !dry, nil
 }
 
 // stateFlags are the options every state-changing command takes.
@@ -80,18 +73,8 @@ func runStateRm(m *Meta, args []string) int {
 		if ds.HasErrors() {
 			return false, ds
 		}
-		verb := "Removed"
-		if *dry {
-			verb = "Would remove"
-		}
-		for _, inst := range instances {
-			fmt.Fprintf(m.Out, "%s %s\n", verb, inst)
-		}
-		if *dry {
-			return false, ds
-		}
-		fmt.Fprintf(m.Out, "Successfully removed %d resource instance(s).\n", len(instances))
-		return true, ds
+		ui.StateEditView{W: m.Out, DryRun: *dry}.Removed(instances)
+		return !*dry, ds
 	})
 }
 
@@ -150,12 +133,8 @@ func setTainted(m *Meta, name string, args []string, tainted bool) int {
 	}
 	return m.modifyState(*lock, *lockTimeout, func(s *state.State) (bool, diag.Diagnostics) {
 		changed, ds := workdir.SetTainted(s, addr, tainted, *allowMissing)
-		switch {
-		case !changed:
-		case tainted:
-			fmt.Fprintf(m.Out, "Resource instance %s has been marked as tainted.\n", addr)
-		default:
-			fmt.Fprintf(m.Out, "Resource instance %s has been successfully untainted.\n", addr)
+		if changed {
+			ui.StateEditView{W: m.Out}.Tainted(addr, tainted)
 		}
 		return changed, ds
 	})
@@ -203,15 +182,14 @@ func runStateReplaceProvider(m *Meta, args []string) int {
 	}
 	return m.modifyState(*lock, *lockTimeout, func(s *state.State) (bool, diag.Diagnostics) {
 		matched := workdir.ResourcesOfProvider(s, from)
-		if len(matched) == 0 {
-			fmt.Fprintln(m.Out, "No matching resources found.")
+		view := ui.StateEditView{W: m.Out}
+		var resources []addrs.AbsResource
+		for _, r := range matched {
+			resources = append(resources, r.Addr)
+		}
+		if view.ProviderReplacement(from, to, resources); len(matched) == 0 {
 			return false, nil
 		}
-		fmt.Fprintf(m.Out, "rig will perform the following actions:\n\n  ~ Updating provider:\n    - %s\n    + %s\n\nChanging %d resources:\n\n", from, to, len(matched))
-		for _, r := range matched {
-			fmt.Fprintf(m.Out, "  %s\n", r.Addr)
-		}
-		fmt.Fprintln(m.Out)
 		if !*autoApprove && !m.confirm("Do you want to make these changes?", "Only 'yes' will be accepted to continue.") {
 			fmt.Fprintln(m.Out, "Cancelled replacing providers.")
 			return false, nil
@@ -219,7 +197,7 @@ func runStateReplaceProvider(m *Meta, args []string) int {
 		for _, r := range matched {
 			r.ProviderConfig.Provider = to
 		}
-		fmt.Fprintf(m.Out, "\nSuccessfully replaced provider for %d resources.\n", len(matched))
+		view.ProvidersReplaced(len(matched))
 		return true, nil
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 
 	"github.com/rig-iac/rig/internal/config"
@@ -60,7 +61,7 @@ func runTest(m *Meta, args []string) int {
 	if f.parallelism < 1 || f.runParallelism < 1 {
 		return m.argsError(fs, "Invalid parallelism", "-parallelism and -run-parallelism take a whole number greater than zero.")
 	}
-	into, ds := openJSONInto(f.jsonInto, f.json)
+	into, ds := ui.OpenJSONInto(f.jsonInto, f.json)
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
@@ -70,15 +71,19 @@ func runTest(m *Meta, args []string) int {
 	}
 	m.Input = false
 
-	opts, sources, ds := m.dir().TestSuite(f.vars, f.testDir, f.filter)
+	opts, files, ds := m.dir().TestSuite(f.vars, f.testDir, f.filter)
+	sources := map[string][]byte{} // the module under test's, for the reports
+	maps.Copy(sources, files)
+	outputs := m.testOutputs(&f, into)
+	reporter := outputs.Reporter(sources)
 	m.sources = sources
-
-	reporter, sources := m.testReporter(&f, into)
+	if !f.json {
+		m.showDiagnostics(ds)
+	}
+	outputs.SetupDiagnostics(ds, sources)
 	if ds.HasErrors() {
-		m.showTestSetupWarnings(&f, into, ds, sources)
 		return 1
 	}
-	m.showTestSetupWarnings(&f, into, ds, sources)
 
 	stop, cancel := make(chan struct{}), make(chan struct{})
 	stopSignals := interrupt.Twice(stop, cancel)
@@ -98,53 +103,22 @@ func runTest(m *Meta, args []string) int {
 	return 0
 }
 
-// testReporter returns the reporters the output options ask for, and the
-// sources of the module under test.
-func (m *Meta) testReporter(f *testFlags, into io.Writer) (testrun.Reporter, map[string][]byte) {
-	sources := map[string][]byte{}
-	for k, v := range m.sources {
-		sources[k] = v
-	}
-	var reps testreport.Multi
-	if !f.json {
-		reps = append(reps, &testreport.Human{Out: m.Out, Err: m.Err, Options: m.renderOptions(), Sources: sources, Times: true,
-			Diagnostics: func(w io.Writer, ds diag.Diagnostics, src map[string][]byte) {
-				saved := m.sources
-				m.sources = src
-				m.renderDiags(w, ds)
-				m.sources = saved
-			}})
-	}
-	out := into
+// testOutputs returns the reports the output options ask for (into is
+// the -json-into file, or nil).
+func (m *Meta) testOutputs(f *testFlags, into io.Writer) testreport.Outputs {
+	o := testreport.Outputs{JSON: into, TerraformVersion: version.Terraform, RigVersion: version.Rig}
 	if f.json {
-		out = m.Out
+		o.JSON = m.Out
+		return o
 	}
-	if out != nil {
-		view := ui.NewJSONView(out)
-		view.Version(version.Terraform, version.Rig)
-		reps = append(reps, &testreport.JSON{View: view, Sources: sources})
-	}
-	return reps, sources
-}
-
-// showTestSetupWarnings reports the diagnostics found before the suite
-// runs, or that stop it before it starts.
-func (m *Meta) showTestSetupWarnings(f *testFlags, into io.Writer, ds diag.Diagnostics, sources map[string][]byte) {
-	if len(ds) == 0 {
-		return
-	}
-	if !f.json {
-		m.sources = sources
-		m.showDiagnostics(ds)
-	}
-	out := into
-	if f.json {
-		out = m.Out
-	}
-	if out != nil {
-		view := ui.NewJSONView(out)
-		view.Diagnostics(ds, sources)
-	}
+	o.Human = &testreport.Human{Out: m.Out, Err: m.Err, Options: m.renderOptions(), Times: true,
+		Diagnostics: func(w io.Writer, ds diag.Diagnostics, src map[string][]byte) {
+			saved := m.sources
+			m.sources = src
+			m.renderDiags(w, ds)
+			m.sources = saved
+		}}
+	return o
 }
 
 func stopped(stop chan struct{}) bool {

@@ -43,7 +43,7 @@ func runValidate(m *Meta, args []string) int {
 		}
 		if *jsonOut {
 			fmt.Fprintln(m.Out, string(b))
-		} else if more := writeJSONInto(jsonInto, b); more.HasErrors() {
+		} else if more := ui.WriteJSONInto(jsonInto, b); more.HasErrors() {
 			m.showDiagnostics(more)
 			return 1
 		}

@@ -22,20 +22,13 @@ func runVersion(m *Meta, args []string) int {
 	}
 	// As in Terraform, a missing or unreadable lock file is no selections.
 	locks, _ := m.dir().ReadLockFile()
-	selections := map[string]string{}
 	var sorted []*getproviders.Lock
 	if locks != nil {
 		sorted = locks.Sorted()
 	}
-	for _, l := range sorted {
-		selections[l.Provider.String()] = l.Version.String()
-	}
 	platform := getproviders.CurrentPlatform.String()
 	if *jsonOut {
-		b, err := json.MarshalIndent(jsonformat.Version{
-			TerraformVersion: version.Terraform, Platform: platform,
-			ProviderSelections: selections, RigVersion: version.Rig,
-		}, "", "  ")
+		b, err := json.MarshalIndent(jsonformat.NewVersion(sorted, platform, version.Terraform, version.Rig), "", "  ")
 		if err != nil {
 			fmt.Fprintf(m.Err, "Error: encoding version information: %s\n", err)
 			return 1

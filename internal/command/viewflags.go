@@ -4,9 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
+	"github.com/rig-iac/rig/internal/cliargs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/ui"
 )
@@ -40,7 +40,7 @@ var viewFlagNames = []string{"compact-warnings", "consolidate-warnings", "consol
 // addViewFlags defines the output options every command accepts.
 func (m *Meta) addViewFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&m.view.compactWarnings, "compact-warnings", false, "If rig produces warnings and no error, show them in a compact form that includes only their summaries and where they are.")
-	fs.Var(boolValue{set: func(on bool) { m.view.splitWarnings = !on }, get: func() bool { return !m.view.splitWarnings }}, "consolidate-warnings",
+	fs.Var(cliargs.NewBool(func(on bool) { m.view.splitWarnings = !on }, func() bool { return !m.view.splitWarnings }), "consolidate-warnings",
 		"Show the warnings that share a summary once, saying how many more there are elsewhere (the default); -consolidate-warnings=false shows each of them.")
 	fs.BoolVar(&m.view.consolidateErrors, "consolidate-errors", false, "Show the errors that share a summary once, saying how many more there are elsewhere.")
 	fs.BoolVar(&m.view.concise, "concise", false, "Leave out progress messages: refreshing, creating, still creating, and provisioner output.")
@@ -66,33 +66,6 @@ func (m *Meta) addViewFlags(fs *flag.FlagSet) {
 // render values.
 func (m *Meta) addShowSensitiveFlag(fs *flag.FlagSet) {
 	fs.BoolVar(&m.view.showSensitive, "show-sensitive", false, "Show sensitive values instead of hiding them.")
-}
-
-// boolValue is a boolean flag.Value whose value lives elsewhere.
-type boolValue struct {
-	set func(bool)
-	get func() bool
-}
-
-func (b boolValue) IsBoolFlag() bool { return true }
-
-func (b boolValue) String() string {
-	if b.get != nil && b.get() {
-		return "true"
-	}
-	return "false"
-}
-
-func (b boolValue) Set(s string) error {
-	switch s {
-	case "true", "1", "t", "T", "TRUE", "True":
-		b.set(true)
-	case "false", "0", "f", "F", "FALSE", "False":
-		b.set(false)
-	default:
-		return fmt.Errorf("want true or false")
-	}
-	return nil
 }
 
 // renderOptions are the options of every human renderer.
@@ -129,21 +102,4 @@ func (m *Meta) diagnosticsView() ui.DiagnosticsView {
 // machine-readable stream into a file while the human output goes on.
 func addJSONIntoFlag(fs *flag.FlagSet, path *string) {
 	fs.StringVar(path, "json-into", "", "Write the machine-readable output -json prints into `FILE` (created or truncated, mode 0600), while the human output goes to the terminal as usual.")
-}
-
-// openJSONInto creates the file -json-into names, for the machine-readable
-// stream; nil without -json-into. -json and -json-into do not go together.
-// The caller closes the file.
-func openJSONInto(path string, json bool) (*os.File, diag.Diagnostics) {
-	if path == "" {
-		return nil, nil
-	}
-	if json {
-		return nil, diag.Diagnostics{diag.Errorf("Invalid output format", "The -json and -json-into arguments are mutually exclusive.")}
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return nil, diag.Diagnostics{diag.Errorf("Invalid argument", "Unable to open the file %q specified by -json-into for writing: %s.", path, err)}
-	}
-	return f, nil
 }

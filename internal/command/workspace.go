@@ -4,13 +4,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/rig-iac/rig/internal/backend"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/state"
-	"github.com/rig-iac/rig/internal/state/statefile"
+	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/workdir"
 )
 
@@ -48,18 +47,11 @@ func runWorkspaceList(m *Meta, args []string) int {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to list workspaces", "%s", err)})
 		return 1
 	}
-	current := m.dir().Workspace()
+	var messages *ui.JSONView
 	if m.stream != nil {
-		m.stream.View.Message("list of workspaces", "workspace_list", map[string]any{"workspaces": names, "current_workspace": current})
+		messages = m.stream.View
 	}
-	for _, n := range names {
-		mark := "  "
-		if n == current {
-			mark = "* "
-		}
-		fmt.Fprintln(m.Out, mark+n)
-	}
-	fmt.Fprintln(m.Out)
+	ui.RenderWorkspaceList(m.Out, messages, names, m.dir().Workspace())
 	return 0
 }
 
@@ -92,13 +84,12 @@ func (m *Meta) oneWorkspaceArg(fs *flag.FlagSet, args []string) (name string, co
 	return name, 0, true
 }
 
+// workspaceOverridden shows why the selected workspace cannot change
+// when TF_WORKSPACE overrides it (workdir.CheckWorkspaceSelectable).
 func (m *Meta) workspaceOverridden() bool {
-	if os.Getenv("TF_WORKSPACE") == "" {
-		return false
-	}
-	m.showDiagnostics(diag.Diagnostics{diag.Errorf("Workspace overridden",
-		"The selected workspace is currently overridden using the TF_WORKSPACE environment variable. To select a new workspace, either update this environment variable or unset it and then run this command again.")})
-	return true
+	ds := workdir.CheckWorkspaceSelectable()
+	m.showDiagnostics(ds)
+	return ds.HasErrors()
 }
 
 func runWorkspaceNew(m *Meta, args []string) int {
@@ -113,11 +104,8 @@ func runWorkspaceNew(m *Meta, args []string) int {
 	}
 	var initial *state.State
 	if *from != "" {
-		data, err := os.ReadFile(*from)
-		if err == nil {
-			initial, err = statefile.Parse(data)
-		}
-		if err != nil {
+		var err error
+		if initial, err = workdir.ReadStateFile(*from); err != nil {
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the state to copy", "Reading %s: %s.", *from, err)})
 			return 1
 		}
@@ -169,13 +157,8 @@ func runWorkspaceDelete(m *Meta, args []string) int {
 	if !ok {
 		return code
 	}
-	if name == m.dir().Workspace() {
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q is your active workspace.", name),
-			"You cannot delete the currently active workspace. Please switch to another workspace and try again.")})
-		return 1
-	}
-	if name == backend.DefaultWorkspace {
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Can't delete the default workspace", "%s", backend.ErrDefaultWorkspace)})
+	if ds := m.dir().CheckWorkspaceRemovable(name); ds.HasErrors() {
+		m.showDiagnostics(ds)
 		return 1
 	}
 	b, ok := m.workspaceBackend()

@@ -98,8 +98,9 @@ type CutOffFinding struct {
 	SearchedBy []string
 	// ByIdentity says the filters include every identity attribute.
 	ByIdentity bool
-	// Candidates are the exact matches first, then the near ones, each
-	// group in identity order.
+	// Candidates are the exact matches first, in identity order, then the
+	// near ones, those that have the most planned values first
+	// (rankCandidates).
 	Candidates []CutOffCandidate
 	// Occupied says the state has a current object at the address (an
 	// apply since the crash made one): a candidate is an extra object.
@@ -394,7 +395,7 @@ func compareCandidate(o provider.ListedObject, id string, planned map[string]cty
 // classifyCutOff sets each searched finding's status: found when it has
 // one exact candidate that no other finding has, ambiguous when it has
 // several or shares one, near when it has only inexact ones, absent when
-// it has none; and puts the exact candidates first.
+// it has none; and ranks the candidates (rankCandidates).
 func classifyCutOff(fs []CutOffFinding) {
 	claims := map[string]int{}
 	for _, f := range fs {
@@ -415,21 +416,7 @@ func classifyCutOff(fs []CutOffFinding) {
 		f.Candidates = slices.DeleteFunc(f.Candidates, func(c CutOffCandidate) bool {
 			return !c.Exact && (hasExact || claims[f.ProviderConfig.String()+" "+c.IdentityJSON] > 0)
 		})
-		slices.SortStableFunc(f.Candidates, func(a, b CutOffCandidate) int {
-			if a.Exact != b.Exact {
-				if a.Exact {
-					return -1
-				}
-				return 1
-			}
-			switch {
-			case a.IdentityJSON < b.IdentityJSON:
-				return -1
-			case a.IdentityJSON > b.IdentityJSON:
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(f.Candidates, rankCandidates)
 		exact := 0
 		shared := false
 		for _, c := range f.Candidates {

@@ -3,7 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
-	"slices"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -29,7 +29,8 @@ type QueryOptions struct {
 	// IncludeResource asks every list block for its objects' attributes,
 	// whatever it says (configuration generation needs them).
 	IncludeResource bool
-	// Hooks, when set, hears of each list block as it is queried.
+	// Hooks, when set, hears of each list block instance once it and
+	// those before it have been queried, from one goroutine at a time.
 	Hooks plan.QueryHooks
 }
 
@@ -40,10 +41,17 @@ type QueryOptions struct {
 // configurations, the results of the list blocks it refers to, which run
 // first, and the resources' values as the state records them), its
 // provider configured, and its ListResource results
-// streamed. Nothing is planned and prior is not changed.
+// streamed. Blocks that do not depend on each other, and the instances of
+// a block, run at once, at most Parallelism instances at a time; the
+// results and the hooks' calls still come in the blocks' dependency order
+// (file order where they are independent), instance by instance. Nothing
+// is planned and prior is not changed.
 func Query(ctx context.Context, cfg *config.Module, prior *state.State, providers *provider.Set, opts QueryOptions) ([]plan.ListResult, diag.Diagnostics) {
 	if prior == nil {
 		prior = state.New()
+	}
+	if opts.Parallelism <= 0 {
+		opts.Parallelism = 10
 	}
 	p := &planner{
 		ctx: ctx, cfg: cfg, providers: providers, opts: opts.Options,
@@ -62,43 +70,49 @@ func Query(ctx context.Context, cfg *config.Module, prior *state.State, provider
 	if ds = ds.Append(more); ds.HasErrors() {
 		return nil, ds
 	}
-	var out []plan.ListResult
-	failed := map[addrs.Resource]bool{}
-	for _, l := range order {
-		// A list block that uses the results of one that failed is not
-		// run: the failure is reported once, where it happened.
-		if slices.ContainsFunc(deps[l.Addr()], func(d addrs.Resource) bool { return failed[d] }) {
-			failed[l.Addr()] = true
-			continue
-		}
-		res, more := p.listBlock(l, opts)
-		ds = ds.Append(more)
-		failed[l.Addr()] = more.HasErrors()
-		out = append(out, res...)
-	}
-	return out, ds
+	return p.runLists(order, deps, opts)
 }
 
-// listBlock runs every instance of list block l, and records the block's
-// value for the expressions that refer to it: an object with the found
-// objects as data (each with display_name, identity and state) and the
-// config sent, as Terraform gives it; a tuple of those with count, an
-// object by key with for_each.
-func (p *planner) listBlock(l *config.List, opts QueryOptions) ([]plan.ListResult, diag.Diagnostics) {
+// listBlock runs every instance of list block l, side by side on
+// run.pool, and records the block's value for the expressions that refer
+// to it: an object with the found objects as data (each with
+// display_name, identity and state) and the config sent, as Terraform
+// gives it; a tuple of those with count, an object by key with for_each.
+// Its results come in the order of its instances.
+func (p *planner) listBlock(l *config.List, run listRun) ([]plan.ListResult, diag.Diagnostics) {
 	addr := l.Addr().Absolute(addrs.RootModule)
 	exp, ds := eval.ExpandRepetition(p.eval.Scope(addrs.RootModule, lang.InstanceData{}), l.Count, l.ForEach)
 	if ds.HasErrors() {
+		run.seq.expanded(run.block, 0)
 		return nil, ds
 	}
+	run.seq.expanded(run.block, len(exp.Keys))
+	results := make([]plan.ListResult, len(exp.Keys))
+	diags := make([]diag.Diagnostics, len(exp.Keys))
+	ran := make([]bool, len(exp.Keys))
+	var wg sync.WaitGroup
+	for i, key := range exp.Keys {
+		wg.Add(1)
+		run.pool.Go(nil, func() {
+			defer wg.Done()
+			ev := &listEvents{}
+			// Once the query is interrupted, the instances not started
+			// are not queried (runLists reports the interruption).
+			if ran[i] = p.ctx.Err() == nil; ran[i] {
+				results[i], diags[i] = p.list(l, addr.Instance(key), i, exp.InstanceData(key), run.opts, ev)
+			}
+			run.seq.done(run.block, i, ev)
+		})
+	}
+	wg.Wait()
 	var out []plan.ListResult
 	vals := map[addrs.InstanceKey]cty.Value{}
 	for i, key := range exp.Keys {
-		res, more := p.list(l, addr.Instance(key), i, exp.InstanceData(key), opts)
-		if ds = ds.Append(more); more.HasErrors() {
+		if ds = ds.Append(diags[i]); diags[i].HasErrors() || !ran[i] {
 			continue
 		}
-		vals[key] = listValue(res)
-		out = append(out, res)
+		vals[key] = listValue(results[i])
+		out = append(out, results[i])
 	}
 	p.mu.Lock()
 	p.planned[addr] = exp.WholeValue(vals)
@@ -125,8 +139,8 @@ func listValue(res plan.ListResult) cty.Value {
 	return cty.ObjectVal(map[string]cty.Value{"data": cty.TupleVal(data), "config": res.Config})
 }
 
-// list runs one instance of a list block.
-func (p *planner) list(l *config.List, addr addrs.AbsResourceInstance, index int, inst lang.InstanceData, opts QueryOptions) (plan.ListResult, diag.Diagnostics) {
+// list runs one instance of a list block; hooks hears of it.
+func (p *planner) list(l *config.List, addr addrs.AbsResourceInstance, index int, inst lang.InstanceData, opts QueryOptions, hooks plan.QueryHooks) (plan.ListResult, diag.Diagnostics) {
 	ref := ProviderRef{Config: ResolveProviderConfig(p.cfg, l.Provider.Name, l.Provider.Alias), KeyExpr: l.Provider.KeyExpr, KeyFromResource: l.Provider.KeyExpr != nil}
 	res := plan.ListResult{List: l, Addr: addr, Index: index, ProviderConfig: ref.Config}
 	lsch, rsch, ds := listSchemas(p.ctx, p.providers, l, ref.Config.Provider)
@@ -163,9 +177,7 @@ func (p *planner) list(l *config.List, addr addrs.AbsResourceInstance, index int
 	res.ProviderConfig = pc
 	input, _ = input.UnmarkDeep()
 	res.Config = input
-	if opts.Hooks != nil {
-		opts.Hooks.PreList(res, input)
-	}
+	hooks.PreList(res, input)
 	// The provider checks the config first, as Terraform has it do.
 	more = diag.WithAddress(prov.ValidateListResourceConfig(p.ctx, l.Type, input).InBody(l.Config), addr)
 	if ds = ds.Append(more); more.HasErrors() {
@@ -186,9 +198,7 @@ func (p *planner) list(l *config.List, addr addrs.AbsResourceInstance, index int
 				"Provider %q returned an identity with unknown values for an object %s listed.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", res.ProviderConfig.Provider.ForDisplay(), addr))
 		}
 	}
-	if opts.Hooks != nil {
-		opts.Hooks.PostList(res)
-	}
+	hooks.PostList(res)
 	return res, ds
 }
 

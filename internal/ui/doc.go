@@ -1,6 +1,7 @@
 // Package ui owns everything rig shows to people and tools: the human plan
 // diff, state and output listings, diagnostics with source snippets, apply
-// progress lines, the machine-readable -json message stream, and the JSON
+// progress lines, what rig recover found and did, the machine-readable -json
+// message stream, and the JSON
 // plan and state representations of `rig show -json`, each in the shapes
 // OpenTofu prints so that readers and parsers of those formats work unchanged.
 //
@@ -9,7 +10,8 @@
 // CountHooks) implement apply.Hooks and are safe for concurrent use.
 //
 // It imports internal/addrs, internal/apply, internal/dag, internal/diag,
-// internal/ephemeral, internal/jsonformat, internal/marks, internal/plan, internal/provider,
-// internal/state and the hcl/cty libraries (including
+// internal/ephemeral, internal/jsonformat, internal/marks, internal/plan,
+// internal/planner, internal/provider, internal/recovery, internal/state
+// and the hcl/cty libraries (including
 // go-wordwrap, which hcl uses, for OpenTofu's exact line wrapping).
 package ui

@@ -10,7 +10,10 @@
 // legacy -state options; the state store (encrypted as the configuration's
 // encryption block says, locked, its journal recovered), init's state
 // migration and errored.tfstate; saved plan files; the states
-// terraform_remote_state reads; rig's timeline of the last apply and the
+// terraform_remote_state reads; the workspaces and which of them may be
+// selected or deleted (workspacerules.go); the planning options' addresses
+// (PlanSelection: -replace, -target, -exclude, their files and -invoke);
+// rig's timeline of the last apply and the
 // pages of -timeline; the intents of an apply's creates (intents.go); validate's checks beyond loading, with the test
 // files; and what rig test takes from the working directory (its
 // variables, the modules run blocks name, errored_test.tfstate).

@@ -61,3 +61,31 @@ func StateProviders(s *state.State) []addrs.Provider {
 	slices.SortFunc(out, addrs.Provider.Compare)
 	return slices.Compact(out)
 }
+
+// WriteStateProviders writes the providers of the resources s records, as
+// OpenTofu's providers command lists them after the configuration's tree
+// (a blank line between them); nothing when s records no resource.
+func WriteStateProviders(w io.Writer, s *state.State) {
+	if s == nil || len(s.Resources) == 0 {
+		return
+	}
+	fmt.Fprint(w, "\nProviders required by state:\n\n")
+	for i, p := range StateProviders(s) {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "    provider[%s]\n", p)
+	}
+}
+
+// UsedProviders returns the providers the configuration cfg requires and
+// those the resources s records (s may be nil), each once, sorted by
+// address: those `providers schema` describes.
+func UsedProviders(cfg *config.Module, s *state.State) []addrs.Provider {
+	used := TreeRequiredProviders(cfg)
+	if s != nil {
+		used = append(used, StateProviders(s)...)
+	}
+	slices.SortFunc(used, addrs.Provider.Compare)
+	return slices.Compact(used)
+}

@@ -47,16 +47,17 @@ func ParseTargetFiles(paths []string, flag string, sources map[string][]byte) ([
 }
 
 // PlanSelection is what the planning options select, as given: the
-// addresses of -replace, -target and -exclude, and the files of
-// -target-file and -exclude-file.
+// addresses of -replace, -target and -exclude, the files of -target-file
+// and -exclude-file, and the actions -invoke names.
 type PlanSelection struct {
 	Replace, Targets, Excludes []string
 	TargetFiles, ExcludeFiles  []string
+	Invoke                     []string
 }
 
 // Parse parses the selection into the PlanOptions fields it sets
-// (Replace, Targets, Excludes); the files read go into sources, for the
-// snippets of diagnostics.
+// (Replace, Targets, Excludes, Invoke); the files read go into sources,
+// for the snippets of diagnostics.
 func (sel PlanSelection) Parse(sources map[string][]byte) (PlanOptions, diag.Diagnostics) {
 	var opts PlanOptions
 	var ds diag.Diagnostics
@@ -84,6 +85,14 @@ func (sel PlanSelection) Parse(sources map[string][]byte) (PlanOptions, diag.Dia
 		fromFiles, more := ParseTargetFiles(list.files, list.flag, sources)
 		ds = ds.Append(more)
 		*list.into = append(*list.into, fromFiles...)
+	}
+	for _, s := range sel.Invoke {
+		a, err := addrs.ParseAbsActionInstanceStr(s)
+		if err != nil {
+			ds = ds.Append(diag.Errorf(`Invalid target "`+s+`"`, "%s", err))
+			continue
+		}
+		opts.Invoke = append(opts.Invoke, a)
 	}
 	return opts, ds
 }

@@ -1,6 +1,7 @@
-package command
+package ui
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -8,44 +9,53 @@ import (
 	"strings"
 
 	"github.com/rig-iac/rig/internal/planner"
-	"github.com/rig-iac/rig/internal/ui"
+	"github.com/rig-iac/rig/internal/recovery"
 )
 
-// recoverOutput shows what rig recover found and did: text on m.Out, or
-// with -json one cut_off_create message per create and a
-// recover_summary message.
-type recoverOutput struct {
-	w    io.Writer
-	json *ui.JSONView
+// RecoverView shows what rig recover found and did: text on W, and on
+// JSON one cut_off_create message per create and a recover_summary
+// message. Either may be nil.
+type RecoverView struct {
+	W    io.Writer
+	JSON *JSONView
 }
 
-func newRecoverOutput(m *Meta) recoverOutput {
-	if m.stream != nil {
-		if m.stream.Human {
-			return recoverOutput{w: m.Out, json: m.stream.View}
-		}
-		return recoverOutput{json: m.stream.View}
+// NewRecoverView returns the view of a command whose JSON stream is
+// stream (nil without -json and -json-into), its human output on w.
+func NewRecoverView(w io.Writer, stream *CommandStream) RecoverView {
+	switch {
+	case stream == nil:
+		return RecoverView{W: w}
+	case stream.Human:
+		return RecoverView{W: w, JSON: stream.View}
 	}
-	return recoverOutput{w: m.Out}
+	return RecoverView{JSON: stream.View}
 }
 
-func (o recoverOutput) nothing() {
+// Nothing says there is no cut-off create to recover.
+func (o RecoverView) Nothing() {
 	const msg = "No creates cut off by a crash: there is nothing to recover."
-	if o.w != nil {
-		fmt.Fprintln(o.w, msg)
+	if o.W != nil {
+		fmt.Fprintln(o.W, msg)
 	}
-	if o.json != nil {
-		o.json.Message(msg, "recover_summary", map[string]any{"summary": map[string]any{"imported": []string{}, "forgotten": []string{}, "left": 0}})
+	if o.JSON != nil {
+		o.JSON.Message(msg, "recover_summary", map[string]any{"summary": map[string]any{"imported": []string{}, "forgotten": []string{}, "left": 0}})
 	}
 }
 
-// finding shows one cut-off create: what was searched, the candidates
-// (numbered, exact ones first, each with how it compares with the planned
-// values) and what rig will do unless told otherwise.
-func (o recoverOutput) finding(f planner.CutOffFinding, c recoverChoice) {
+// RecoverNearShown is how many near candidates of a create the text
+// shows, the best ranked; -json lists them all.
+const RecoverNearShown = 5
+
+// Finding shows one cut-off create: what was searched, the candidates
+// (numbered, exact ones first, then the near ones that have the most
+// planned values, at most RecoverNearShown of them, each with how it
+// compares with the planned values) and what rig will do unless told
+// otherwise.
+func (o RecoverView) Finding(f planner.CutOffFinding, c recovery.Choice) {
 	addr := f.Create.Addr.String()
-	action := recoverAction(f, c)
-	if o.json != nil {
+	action := RecoverAction(f, c)
+	if o.JSON != nil {
 		cands := make([]map[string]any, len(f.Candidates))
 		for i, cand := range f.Candidates {
 			diffs := cand.Differences
@@ -53,21 +63,21 @@ func (o recoverOutput) finding(f planner.CutOffFinding, c recoverChoice) {
 				diffs = []planner.CutOffDifference{}
 			}
 			cands[i] = map[string]any{
-				"number": i + 1, "identity": jsonRaw(cand.IdentityJSON), "display_name": cand.DisplayName, "exact": cand.Exact,
+				"number": i + 1, "identity": json.RawMessage(cand.IdentityJSON), "display_name": cand.DisplayName, "exact": cand.Exact,
 				"matched": nonNil(cand.Matched), "differences": diffs, "unreported": nonNil(cand.Unreported), "found_by_filter": cand.Filtered,
 			}
 		}
 		fields := map[string]any{
 			"address": addr, "provider": f.ProviderConfig.String(), "status": string(f.Status), "searched_by": nonNil(f.SearchedBy),
 			"by_identity": f.ByIdentity, "occupied": f.Occupied, "candidates": cands, "action": action,
-			"imports": append([]int{}, c.picks...), "forgets": c.absent, "creates": max(f.Create.Count, 1),
+			"imports": append([]int{}, c.Picks...), "forgets": c.Absent, "creates": max(f.Create.Count, 1),
 		}
 		if f.Note != "" {
 			fields["note"] = f.Note
 		}
-		o.json.Message(fmt.Sprintf("%s: %s", addr, f.Status), "cut_off_create", map[string]any{"create": fields})
+		o.JSON.Message(fmt.Sprintf("%s: %s", addr, f.Status), "cut_off_create", map[string]any{"create": fields})
 	}
-	if o.w == nil {
+	if o.W == nil {
 		return
 	}
 	var b strings.Builder
@@ -94,10 +104,14 @@ func (o recoverOutput) finding(f planner.CutOffFinding, c recoverChoice) {
 	if f.Status == planner.CutOffAbsent {
 		b.WriteString("  found nothing: the provider lists no such object the state does not record\n")
 	}
+	near := 0
 	for i, cand := range f.Candidates {
 		kind := "near"
 		if cand.Exact {
 			kind = "exact"
+		} else if near++; near > RecoverNearShown {
+			fmt.Fprintf(&b, "  ... and %d more near candidate(s), none with more of the planned values than those above (-json lists every one)\n", len(f.Candidates)-i)
+			break
 		}
 		name := cand.DisplayName
 		if name == "" {
@@ -126,57 +140,53 @@ func (o recoverOutput) finding(f planner.CutOffFinding, c recoverChoice) {
 		fmt.Fprintf(&b, "  An apply has made %s's object since: a candidate imported is an extra object, recorded as deposed, which the next apply destroys.\n", addr)
 	}
 	fmt.Fprintf(&b, "  -> %s\n", action)
-	fmt.Fprint(o.w, b.String())
+	fmt.Fprint(o.W, b.String())
 }
 
-// recoverAction says in words what rig will do about a finding.
-func recoverAction(f planner.CutOffFinding, c recoverChoice) string {
+// RecoverAction says in words what rig will do about a finding.
+func RecoverAction(f planner.CutOffFinding, c recovery.Choice) string {
 	addr := f.Create.Addr.String()
 	switch {
-	case len(c.picks) > 0:
+	case len(c.Picks) > 0:
 		var parts []string
-		for i, n := range c.picks {
+		for i, n := range c.Picks {
 			if i == 0 && !f.Occupied {
 				parts = append(parts, fmt.Sprintf("candidate %d into %s", n, addr))
 			} else {
 				parts = append(parts, fmt.Sprintf("candidate %d as a deposed object of %s", n, addr))
 			}
 		}
-		return fmt.Sprintf("import %s (%s)", strings.Join(parts, ", "), c.why)
-	case c.absent:
-		return fmt.Sprintf("forget the create: no object was made (%s)", c.why)
+		return fmt.Sprintf("import %s (%s)", strings.Join(parts, ", "), c.Why)
+	case c.Absent:
+		return fmt.Sprintf("forget the create: no object was made (%s)", c.Why)
 	case f.Status == planner.CutOffUnsearchable:
 		return fmt.Sprintf("needs your decision: once you have looked, \"rig import %s ID\" or -absent=%s", addr, addr)
 	}
 	return fmt.Sprintf("needs your decision: -select=%s=N imports candidate N, -absent=%s forgets the create", addr, addr)
 }
 
-// summary says what rig recover did and what is left.
-func (o recoverOutput) summary(imported, forgotten []string, left int) {
+// Summary says what rig recover did and what is left.
+func (o RecoverView) Summary(imported, forgotten []string, left int) {
 	msg := fmt.Sprintf("Recovery: %d object(s) imported, %d create(s) forgotten, %d left.", len(imported), len(forgotten), left)
-	if o.json != nil {
-		o.json.Message(msg, "recover_summary", map[string]any{"summary": map[string]any{"imported": nonNil(imported), "forgotten": nonNil(forgotten), "left": left}})
+	if o.JSON != nil {
+		o.JSON.Message(msg, "recover_summary", map[string]any{"summary": map[string]any{"imported": nonNil(imported), "forgotten": nonNil(forgotten), "left": left}})
 	}
-	if o.w == nil {
+	if o.W == nil {
 		return
 	}
-	fmt.Fprintf(o.w, "\n%s\n", msg)
+	fmt.Fprintf(o.W, "\n%s\n", msg)
 	if len(imported) > 0 {
-		fmt.Fprintln(o.w, "Run \"rig plan\" to see how the imported objects compare with the configuration.")
+		fmt.Fprintln(o.W, "Run \"rig plan\" to see how the imported objects compare with the configuration.")
 	}
 	if left > 0 {
-		fmt.Fprintln(o.w, "rig lists the creates left until you decide them (rig recover) or an apply completes without errors.")
+		fmt.Fprintln(o.W, "rig lists the creates left until you decide them (rig recover) or an apply completes without errors.")
 	}
 }
 
+// nonNil is s, or an empty list for JSON's [] rather than null.
 func nonNil(s []string) []string {
 	if s == nil {
 		return []string{}
 	}
 	return s
 }
-
-// jsonRaw is JSON text kept as it is in a message.
-type jsonRaw string
-
-func (r jsonRaw) MarshalJSON() ([]byte, error) { return []byte(r), nil }
