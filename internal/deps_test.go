@@ -37,7 +37,7 @@ var allowedImports = map[string][]string{
 	// Durability: snapshots at increasing serials, the journal, its fold and replay.
 	"internal/state/statemgr": {"internal/addrs", "internal/backend", "internal/diag", "internal/state",
 		"internal/state/journal", "internal/state/statefile", "internal/version"},
-	"internal/provider":         {"internal/adaptive", "internal/addrs", "internal/diag", "internal/marks", "internal/version"},
+	"internal/provider":         {"internal/adaptive", "internal/addrs", "internal/diag", "internal/marks", "internal/parallel", "internal/version"},
 	"internal/provider/builtin": {"internal/addrs", "internal/ctyjson", "internal/diag", "internal/provider"},
 	// The provisioners rig runs: their schemas and local-exec.
 	"internal/provisioner":           {},

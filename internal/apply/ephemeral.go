@@ -8,6 +8,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/ephemeral"
 	"github.com/rig-iac/rig/internal/marks"
+	"github.com/rig-iac/rig/internal/parallel"
 	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
@@ -30,9 +31,11 @@ type ephemerals struct {
 	uses    map[Op][]addrs.ConfigResource
 	pending map[addrs.ConfigResource]*atomic.Int32
 
-	mu    sync.Mutex
-	byRes map[addrs.AbsResource]*ephemeralEntry
-	// diags are the problems of opening them.
+	// values holds each ephemeral resource's value, opened once.
+	values parallel.Memo[addrs.AbsResource, cty.Value]
+
+	mu sync.Mutex
+	// diags are the problems of opening them; guarded by mu.
 	diags diag.Diagnostics
 }
 
@@ -91,35 +94,23 @@ func (e *ephemerals) close() diag.Diagnostics {
 	return e.diags.Append(ds)
 }
 
-type ephemeralEntry struct {
-	once sync.Once
-	v    cty.Value
-}
-
 func newEphemerals(a *applier) *ephemerals {
-	return &ephemerals{a: a, set: ephemeral.NewSet(), byRes: map[addrs.AbsResource]*ephemeralEntry{}}
+	return &ephemerals{a: a, set: ephemeral.NewSet()}
 }
 
 // value returns the value of ephemeral resource r, opening its instances
 // on first use.
 func (e *ephemerals) value(r addrs.AbsResource) cty.Value {
-	e.mu.Lock()
-	en := e.byRes[r]
-	if en == nil {
-		en = &ephemeralEntry{}
-		e.byRes[r] = en
-	}
-	e.mu.Unlock()
-	en.once.Do(func() {
+	v, _ := e.values.Do(r, func(v *cty.Value) {
 		var ds diag.Diagnostics
-		en.v, ds = e.open(r)
+		*v, ds = e.open(r)
 		if len(ds) > 0 {
 			e.mu.Lock()
 			e.diags = e.diags.Append(ds)
 			e.mu.Unlock()
 		}
 	})
-	return en.v
+	return *v
 }
 
 // open opens every instance of ephemeral resource r.

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/rig-iac/rig/internal/command/commandtest"
 )
 
 // terraformIn returns a function running the terraform binary in dir, or
@@ -34,16 +34,11 @@ func toolIn(t *testing.T, bin, dir string, env ...string) func(args ...string) r
 		cmd := exec.Command(bin, args...)
 		cmd.Dir = dir
 		cmd.Env = append(append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_CLI_CONFIG_FILE=/dev/null", "TF_INPUT=0"), env...)
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
+		r, err := commandtest.Exec(cmd)
+		if err != nil {
 			t.Fatal(err)
 		}
-		return result{code: code, stdout: out.String(), stderr: errb.String()}
+		return result{code: r.Code, stdout: r.Stdout, stderr: r.Stderr}
 	}
 }
 

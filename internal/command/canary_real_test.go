@@ -36,18 +36,15 @@ output "pw" {
 }
 `
 
-// TestCanaryRealProviders is the canary run with the real random and local
-// plugins: random_password's result (sensitive in the provider's schema)
-// feeds local_file's content, a local_sensitive_file data source reads it
-// back and another file copies that. With TF_LOG=trace, no command but
-// the JSON views and output -raw prints a password, whichever generation
-// of it (every -replace makes a new one); the dependents' state records
-// content as sensitive; and Terraform (when installed) shows rig's state
-// with the same values hidden and records the same sensitive paths.
-func TestCanaryRealProviders(t *testing.T) {
-	mirror := realMirror(t, "random", "local")
+// newRealCanaryEnv is a canary environment whose working directory holds
+// config as main.tf and whose CLI configuration installs providers, real
+// plugins, from the local mirror (realMirror, which skips the test
+// without them).
+func newRealCanaryEnv(t *testing.T, config string, providers ...string) *canaryEnv {
+	t.Helper()
+	mirror := realMirror(t, providers...)
 	e := newCanaryEnv(t, buildRig(t))
-	e.dir = workDir(t, map[string]string{"main.tf": realCanaryConfig})
+	e.dir = workDir(t, map[string]string{"main.tf": config})
 	cliDir := t.TempDir()
 	writeFile(t, cliDir, "cli.tfrc", `provider_installation {
   filesystem_mirror {
@@ -57,6 +54,19 @@ func TestCanaryRealProviders(t *testing.T) {
 `)
 	e.env = append(slices.DeleteFunc(e.env, func(kv string) bool { return strings.HasPrefix(kv, "TF_CLI_CONFIG_FILE=") }),
 		"TF_CLI_CONFIG_FILE="+filepath.Join(cliDir, "cli.tfrc"))
+	return e
+}
+
+// TestCanaryRealProviders is the canary run with the real random and local
+// plugins: random_password's result (sensitive in the provider's schema)
+// feeds local_file's content, a local_sensitive_file data source reads it
+// back and another file copies that. With TF_LOG=trace, no command but
+// the JSON views and output -raw prints a password, whichever generation
+// of it (every -replace makes a new one); the dependents' state records
+// content as sensitive; and Terraform (when installed) shows rig's state
+// with the same values hidden and records the same sensitive paths.
+func TestCanaryRealProviders(t *testing.T) {
+	e := newRealCanaryEnv(t, realCanaryConfig, "random", "local")
 
 	steps := []canaryStep{
 		{name: "init", args: []string{"init"}},

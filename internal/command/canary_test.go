@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rig-iac/rig/internal/command/commandtest"
 )
 
 // The canary configuration holds secrets of every kind rig must hide: a
@@ -283,17 +285,11 @@ func (e *canaryEnv) runEnv(args []string, stdin string, env []string) result {
 	cmd := exec.Command(e.bin, append([]string{"-chdir=" + e.dir}, args...)...)
 	cmd.Env = env
 	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	code := 0
-	if err := cmd.Run(); err != nil {
-		ee, ok := err.(*exec.ExitError)
-		if !ok {
-			e.t.Fatalf("%s %v: %v", filepath.Base(e.bin), args, err)
-		}
-		code = ee.ExitCode()
+	r, err := commandtest.Exec(cmd)
+	if err != nil {
+		e.t.Fatalf("%s %v: %v", filepath.Base(e.bin), args, err)
 	}
-	return result{code: code, stdout: out.String(), stderr: errb.String()}
+	return result{code: r.Code, stdout: r.Stdout, stderr: r.Stderr}
 }
 
 // withNoColor adds -no-color to the commands that print in color.

@@ -3,7 +3,6 @@ package command
 import (
 	"encoding/json"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -69,18 +68,7 @@ output "cert" {
 // changes on the other's state. (TestCanary checks that no ephemeral value
 // is shown or kept.)
 func TestEphemeralRealPlugins(t *testing.T) {
-	mirror := realMirror(t, "random", "tls", "local")
-	e := newCanaryEnv(t, buildRig(t))
-	e.dir = workDir(t, map[string]string{"main.tf": realEphemeralConfig})
-	cliDir := t.TempDir()
-	writeFile(t, cliDir, "cli.tfrc", `provider_installation {
-  filesystem_mirror {
-    path = "`+mirror+`"
-  }
-}
-`)
-	e.env = append(slices.DeleteFunc(e.env, func(kv string) bool { return strings.HasPrefix(kv, "TF_CLI_CONFIG_FILE=") }),
-		"TF_CLI_CONFIG_FILE="+filepath.Join(cliDir, "cli.tfrc"))
+	e := newRealCanaryEnv(t, realEphemeralConfig, "random", "tls", "local")
 	tokenVar := "-var=token=" + realEphemeralToken
 
 	steps := []struct {

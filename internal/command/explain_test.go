@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
+
+	"github.com/rig-iac/rig/internal/txtartest"
 )
 
 // TestExplainScenarios runs the scenarios of testdata/explain/*.txtar, the
@@ -22,72 +24,59 @@ import (
 // Then the plan is applied, and every "waits for" the JSON names must hold
 // in the order the operations actually ran.
 func TestExplainScenarios(t *testing.T) {
-	paths, err := filepath.Glob(filepath.Join("testdata", "explain", "*.txtar"))
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no scenarios: %v", err)
-	}
-	for _, path := range paths {
-		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sections := map[string]string{}
-			for _, f := range ar.Files {
-				sections[f.Name] = string(f.Data)
-			}
-			dir := t.TempDir()
-			for name, data := range sections {
-				switch name {
-				case "before.tf", "main.tf", "args", "want", "want.json", "no-apply":
-				default:
-					if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					writeFile(t, dir, name, data)
+	txtartest.Run(t, filepath.Join("testdata", "explain", "*.txtar"), func(t *testing.T, path string, ar *txtar.Archive) {
+		sections := txtartest.Files(ar)
+		dir := t.TempDir()
+		for name, data := range sections {
+			switch name {
+			case "before.tf", "main.tf", "args", "want", "want.json", "no-apply":
+			default:
+				if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
+					t.Fatal(err)
 				}
+				writeFile(t, dir, name, data)
 			}
-			if before, ok := sections["before.tf"]; ok {
-				writeFile(t, dir, "main.tf", before)
-				if r := rig(t, dir, "apply", "-auto-approve"); r.code != 0 {
-					t.Fatalf("applying before.tf: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		if before, ok := sections["before.tf"]; ok {
+			writeFile(t, dir, "main.tf", before)
+			if r := rig(t, dir, "apply", "-auto-approve"); r.code != 0 {
+				t.Fatalf("applying before.tf: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+		}
+		writeFile(t, dir, "main.tf", sections["main.tf"])
+		var text, js strings.Builder
+		var planArgs []string
+		var reports []explainJSON
+		for _, line := range strings.Split(strings.TrimSpace(sections["args"]), "\n") {
+			// Leading options, then one address, which may hold spaces.
+			var args []string
+			rest := line
+			for strings.HasPrefix(rest, "-") {
+				opt, more, _ := strings.Cut(rest, " ")
+				args = append(args, opt)
+				planArgs = append(planArgs, opt)
+				rest = strings.TrimSpace(more)
+			}
+			args = append(args, rest)
+			r := rig(t, dir, append([]string{"explain", "-no-color"}, args...)...)
+			text.WriteString("$ rig explain " + line + "\n" + r.stdout + stderrSection(r) + "\n")
+			r = rig(t, dir, append([]string{"explain", "-no-color", "-json"}, args...)...)
+			js.WriteString("$ rig explain -json " + line + "\n" + r.stdout + stderrSection(r) + "\n")
+			var rep explainJSON
+			if r.code == 0 {
+				if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+					t.Fatalf("explain -json %s: %v\n%s", line, err, r.stdout)
 				}
+				reports = append(reports, rep)
 			}
-			writeFile(t, dir, "main.tf", sections["main.tf"])
-			var text, js strings.Builder
-			var planArgs []string
-			var reports []explainJSON
-			for _, line := range strings.Split(strings.TrimSpace(sections["args"]), "\n") {
-				// Leading options, then one address, which may hold spaces.
-				var args []string
-				rest := line
-				for strings.HasPrefix(rest, "-") {
-					opt, more, _ := strings.Cut(rest, " ")
-					args = append(args, opt)
-					planArgs = append(planArgs, opt)
-					rest = strings.TrimSpace(more)
-				}
-				args = append(args, rest)
-				r := rig(t, dir, append([]string{"explain", "-no-color"}, args...)...)
-				text.WriteString("$ rig explain " + line + "\n" + r.stdout + stderrSection(r) + "\n")
-				r = rig(t, dir, append([]string{"explain", "-no-color", "-json"}, args...)...)
-				js.WriteString("$ rig explain -json " + line + "\n" + r.stdout + stderrSection(r) + "\n")
-				var rep explainJSON
-				if r.code == 0 {
-					if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
-						t.Fatalf("explain -json %s: %v\n%s", line, err, r.stdout)
-					}
-					reports = append(reports, rep)
-				}
-			}
-			checkSection(t, path, ar, "want", normalize(text.String()))
-			checkSection(t, path, ar, "want.json", normalize(js.String()))
-			if _, ok := sections["no-apply"]; ok {
-				return
-			}
-			checkRunOrder(t, dir, planArgs, reports)
-		})
-	}
+		}
+		txtartest.Check(t, path, ar, "want", normalize(text.String()), *update)
+		txtartest.Check(t, path, ar, "want.json", normalize(js.String()), *update)
+		if _, ok := sections["no-apply"]; ok {
+			return
+		}
+		checkRunOrder(t, dir, planArgs, reports)
+	})
 }
 
 func stderrSection(r result) string {
@@ -95,36 +84,6 @@ func stderrSection(r result) string {
 		return ""
 	}
 	return "(stderr)\n" + r.stderr
-}
-
-// checkSection compares got with the named section of the archive at path,
-// rewriting it with -update.
-func checkSection(t *testing.T, path string, ar *txtar.Archive, name, got string) {
-	t.Helper()
-	for i, f := range ar.Files {
-		if f.Name != name {
-			continue
-		}
-		if *update {
-			ar.Files[i].Data = []byte(got)
-			if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return
-		}
-		if diff := cmp.Diff(string(f.Data), got); diff != "" {
-			t.Errorf("%s: %s (-want +got):\n%s", path, name, diff)
-		}
-		return
-	}
-	if *update {
-		ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(got)})
-		if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Errorf("%s: no %s section (run with -update)", path, name)
 }
 
 // explainJSON is the part of `rig explain -json` checkRunOrder reads.
@@ -212,14 +171,7 @@ func hookKey(label string) string {
 // plan tells, and the saved plan's JSON carries the reasons, the
 // inheritance path included.
 func TestExplainSavedPlan(t *testing.T) {
-	ar, err := txtar.ParseFile(filepath.Join("testdata", "explain", "forced_cbd_path.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{}
-	for _, f := range ar.Files {
-		files[f.Name] = string(f.Data)
-	}
+	files := txtartest.ReadFiles(t, filepath.Join("testdata", "explain", "forced_cbd_path.txtar"))
 	dir := t.TempDir()
 	writeFile(t, dir, "main.tf", files["before.tf"])
 	if r := rig(t, dir, "apply", "-auto-approve"); r.code != 0 {

@@ -3,35 +3,15 @@ package command
 import (
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rig-iac/rig/internal/command/commandtest"
 )
 
-// gatedConfig is a fleet of count test_service objects, replaced create
-// first when version changes, each new one ready after readyAfter reads
-// and checked by a postcondition; a dependent refers to every one.
-func gatedConfig(world, version, readyAfter string, count int) string {
-	return protectProviders + `resource "test_service" "web" {
-  count       = ` + strconv.Itoa(count) + `
-  dir         = "` + filepath.ToSlash(world) + `"
-  name        = "web${count.index}"
-  version     = "` + version + `"
-  ready_after = ` + readyAfter + `
-  lifecycle {
-    create_before_destroy = true
-    postcondition {
-      condition     = self.ready
-      error_message = "${self.id} is not ready."
-    }
-  }
-}
-resource "test_thing" "lb" {
-  name = "lb"
-  tags = { backends = join(",", test_service.web[*].id) }
-}
-`
-}
+// gatedConfig is a fleet of count test_service objects behind a health
+// gate's postcondition, and a dependent (commandtest.GatedFleet).
+var gatedConfig = commandtest.GatedFleet
 
 // serviceLogLines returns the test provider's log of test_service calls.
 func serviceLogLines(t *testing.T, world string) []string {

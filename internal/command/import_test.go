@@ -13,8 +13,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/rig-iac/rig/internal/backend"
-	"github.com/rig-iac/rig/internal/backend/local"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/providertest"
@@ -293,17 +291,7 @@ func TestImportErrors(t *testing.T) {
 // with -lock=false.
 func TestImportLock(t *testing.T) {
 	dir := workDir(t, map[string]string{"main.tf": importConfig})
-	ctx := context.Background()
-	store, err := local.New(dir, local.Options{}).Store(ctx, "default")
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := backend.NewLockInfo("OperationTypeApply")
-	info.Who = "alice@build-host"
-	id, err := store.Lock(ctx, info)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, unlock := holdLocalLock(t, dir)
 	r := rig(t, dir, "import", "-input=false", "-no-color", "-var=name=x", "terraform_data.a", "id-a")
 	if r.code != 1 || !strings.Contains(r.stderr, "Error acquiring the state lock") || !strings.Contains(r.stderr, "alice@build-host") {
 		t.Fatalf("locked import: exit %d, want 1 naming the holder\n%s", r.code, r.stderr)
@@ -318,7 +306,7 @@ func TestImportLock(t *testing.T) {
 	}
 	go func() {
 		time.Sleep(300 * time.Millisecond)
-		_ = store.Unlock(ctx, id)
+		unlock()
 	}()
 	r = rig(t, dir, "import", "-input=false", "-no-color", "-lock-timeout=30s", "-var=name=x", "terraform_data.b", "id-b")
 	if r.code != 0 || !strings.Contains(r.stdout, "Import successful!") {

@@ -157,10 +157,7 @@ func TestInitFromModule(t *testing.T) {
 // init -from-module fetches a remote source (here git) as a module call
 // would, and leaves no temporary directory behind.
 func TestInitFromGitModule(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not on PATH")
-	}
-	repo := gitRepoWith(t, map[string]string{"app/main.tf": "resource \"terraform_data\" \"app\" {}\n"})
+	repo := gitRepo(t, map[string]string{"app/main.tf": "resource \"terraform_data\" \"app\" {}\n"})
 	dir := t.TempDir()
 	r := rig(t, dir, "init", "-no-color", "-from-module=git::file://"+filepath.ToSlash(repo)+"//app?ref=v1")
 	if r.code != 0 {
@@ -172,29 +169,6 @@ func TestInitFromGitModule(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ".terraform", "init-from-module")); err == nil {
 		t.Errorf("the temporary directory is left")
 	}
-}
-
-// gitRepoWith makes a bare repository holding files at the tag v1.
-func gitRepoWith(t *testing.T, files map[string]string) string {
-	t.Helper()
-	repo := filepath.Join(t.TempDir(), "modules.git")
-	work := workDir(t, files)
-	gitRun := func(dir string, args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
-	gitRun(".", "init", "-q", "--bare", repo)
-	gitRun(work, "init", "-q")
-	gitRun(work, "add", ".")
-	gitRun(work, "commit", "-q", "-m", "v1")
-	gitRun(work, "tag", "v1")
-	gitRun(work, "push", "-q", repo, "HEAD:refs/heads/main", "v1")
-	return repo
 }
 
 // init -json prints OpenTofu's messages, one JSON object a line, and

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"golang.org/x/tools/txtar"
+	"github.com/rig-iac/rig/internal/txtartest"
 )
 
 var planTimestamp = regexp.MustCompile(`"timestamp": "[^"]*"`)
@@ -22,14 +22,7 @@ var planTimestamp = regexp.MustCompile(`"timestamp": "[^"]*"`)
 // whole module instances) and the prior state, the configuration taken
 // from the plan file.
 func TestShowJSONPlanModules(t *testing.T) {
-	ar, err := txtar.ParseFile(filepath.Join("testdata", "modules", "config.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{}
-	for _, f := range ar.Files {
-		files[f.Name] = string(f.Data)
-	}
+	files := txtartest.ReadFiles(t, filepath.Join("testdata", "modules", "config.txtar"))
 	dir := workDir(t, files)
 	if r := rig(t, dir, "init", "-no-color"); r.code != 0 {
 		t.Fatalf("init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -63,14 +56,7 @@ func TestShowJSONPlanModules(t *testing.T) {
 // (resources, root and module outputs) refer to, through locals,
 // variables, module outputs and other resources' arguments.
 func TestRelevantAttributesLikeTerraform(t *testing.T) {
-	ar, err := txtar.ParseFile(filepath.Join("testdata", "modules", "config.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{}
-	for _, f := range ar.Files {
-		files[f.Name] = string(f.Data)
-	}
+	files := txtartest.ReadFiles(t, filepath.Join("testdata", "modules", "config.txtar"))
 	relevant := func(show string) string {
 		t.Helper()
 		var doc struct {

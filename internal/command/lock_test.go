@@ -2,7 +2,6 @@ package command
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,8 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rig-iac/rig/internal/backend"
-	"github.com/rig-iac/rig/internal/backend/local"
+	"github.com/rig-iac/rig/internal/command/commandtest"
 )
 
 // TestApplyWhileLockedFails checks that an apply on a state another
@@ -25,17 +23,7 @@ func TestApplyWhileLockedFails(t *testing.T) {
 	}
 	_, before := readStateFile(t, dir)
 
-	ctx := context.Background()
-	store, err := local.New(dir, local.Options{}).Store(ctx, "default")
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := backend.NewLockInfo("OperationTypeApply")
-	info.Who = "alice@build-host"
-	id, err := store.Lock(ctx, info)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, unlock := holdLocalLock(t, dir)
 
 	r := rig(t, dir, "apply", "-auto-approve", "-input=false", "-no-color", "-var=value=changed")
 	if r.code != 1 || !strings.Contains(r.stderr, "Error acquiring the state lock") || !strings.Contains(r.stderr, "alice@build-host") || !strings.Contains(r.stderr, "OperationTypeApply") {
@@ -49,7 +37,7 @@ func TestApplyWhileLockedFails(t *testing.T) {
 	// With -lock-timeout, the apply waits until the holder releases the lock.
 	go func() {
 		time.Sleep(300 * time.Millisecond)
-		_ = store.Unlock(ctx, id)
+		unlock()
 	}()
 	r = rig(t, dir, "apply", "-auto-approve", "-input=false", "-no-color", "-var=value=changed", "-lock-timeout=30s")
 	if r.code != 0 || !strings.Contains(r.stdout, "Apply complete!") {
@@ -75,17 +63,11 @@ resource "terraform_data" "r" {
 		results := make([]result, 2)
 		for i := range 2 {
 			wg.Go(func() {
-				cmd := exec.Command(bin, "-chdir="+dir, "apply", "-auto-approve", "-input=false", "-no-color", "-var=v=round"+string(rune('0'+round))+string(rune('a'+i)))
-				var out, errb bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &out, &errb
-				err := cmd.Run()
-				code := 0
-				if ee, ok := err.(*exec.ExitError); ok {
-					code = ee.ExitCode()
-				} else if err != nil {
+				r, err := commandtest.Exec(exec.Command(bin, "-chdir="+dir, "apply", "-auto-approve", "-input=false", "-no-color", "-var=v=round"+string(rune('0'+round))+string(rune('a'+i))))
+				if err != nil {
 					t.Errorf("running rig: %v", err)
 				}
-				results[i] = result{code: code, stdout: out.String(), stderr: errb.String()}
+				results[i] = result{code: r.Code, stdout: r.Stdout, stderr: r.Stderr}
 			})
 		}
 		wg.Wait()
@@ -122,18 +104,8 @@ func TestForceUnlock(t *testing.T) {
 	if r := rig(t, dir, "force-unlock", "-no-color", "some-id"); r.code != 1 || !strings.Contains(r.stderr, "The state is not locked") {
 		t.Fatalf("force-unlock of an unlocked state: exit %d\n%s", r.code, r.stderr)
 	}
-	ctx := context.Background()
-	store, err := local.New(dir, local.Options{}).Store(ctx, "default")
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := backend.NewLockInfo("OperationTypeApply")
-	info.Who = "alice@build-host"
-	id, err := store.Lock(ctx, info)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Unlock(ctx, id)
+	id, unlock := holdLocalLock(t, dir)
+	defer unlock()
 	if r := rig(t, dir, "force-unlock", "-no-color", "wrong-id"); r.code != 1 || !strings.Contains(r.stderr, "does not match") {
 		t.Fatalf("force-unlock with a wrong ID: exit %d\n%s", r.code, r.stderr)
 	}

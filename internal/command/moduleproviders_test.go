@@ -12,30 +12,11 @@ import (
 	"github.com/rig-iac/rig/internal/getproviders/registrytest"
 )
 
-// gitModuleRepo commits files into a new bare git repository and returns
-// it as a module source, git::file://REPO; it skips the test without git.
+// gitModuleRepo commits files into a new bare git repository (gitRepo) and
+// returns it as a module source, git::file://REPO?ref=main.
 func gitModuleRepo(t *testing.T, files map[string]string) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not on PATH")
-	}
-	repo := filepath.Join(t.TempDir(), "module.git")
-	work := workDir(t, files)
-	gitRun := func(dir string, args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
-	gitRun(".", "init", "-q", "--bare", repo)
-	gitRun(work, "init", "-q")
-	gitRun(work, "add", ".")
-	gitRun(work, "commit", "-q", "-m", "module")
-	gitRun(work, "push", "-q", repo, "HEAD:refs/heads/main")
-	return "git::file://" + filepath.ToSlash(repo) + "?ref=main"
+	return "git::file://" + filepath.ToSlash(gitRepo(t, files)) + "?ref=main"
 }
 
 // childProvidersConfig is a root module that requires no provider itself:

@@ -163,37 +163,14 @@ func TestModulesExampleLifecycle(t *testing.T) {
 // repository, by file URL) at a tag and from a subdirectory, as init does
 // for git:: sources, then plans and applies with it.
 func TestGitModuleSource(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not on PATH")
-	}
-	repo := filepath.Join(t.TempDir(), "modules.git")
-	work := t.TempDir()
-	gitRun := func(dir string, args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
-	gitRun(".", "init", "-q", "--bare", repo)
-	gitRun(work, "init", "-q")
-	if err := os.MkdirAll(filepath.Join(work, "naming"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, work, "naming/main.tf", `variable "prefix" {}
+	repo := gitRepo(t, map[string]string{"naming/main.tf": `variable "prefix" {}
 resource "terraform_data" "name" {
   input = "${var.prefix}-v1"
 }
 output "name" {
   value = terraform_data.name.output
 }
-`)
-	gitRun(work, "add", ".")
-	gitRun(work, "commit", "-q", "-m", "v1")
-	gitRun(work, "tag", "v1")
-	gitRun(work, "push", "-q", repo, "HEAD:refs/heads/main", "v1")
+`})
 
 	dir := workDir(t, map[string]string{"main.tf": `module "naming" {
   source = "git::file://` + filepath.ToSlash(repo) + `//naming?ref=v1"

@@ -1,13 +1,14 @@
 package command
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rig-iac/rig/internal/command/commandtest"
 )
 
 // TestCIPipeline runs rig as a CI pipeline written for Terraform runs it:
@@ -65,22 +66,17 @@ output "app" {
 		cmd := exec.Command(bin, args...)
 		cmd.Dir, cmd.Env = checkout, env
 		cmd.Stdin = strings.NewReader("") // no terminal, nothing to read
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
+		r, err := commandtest.Exec(cmd)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if code != wantCode {
-			t.Fatalf("rig %s: exit %d, want %d\n%s\n%s", strings.Join(args, " "), code, wantCode, out.String(), errb.String())
+		if r.Code != wantCode {
+			t.Fatalf("rig %s: exit %d, want %d\n%s\n%s", strings.Join(args, " "), r.Code, wantCode, r.Stdout, r.Stderr)
 		}
-		if strings.Contains(out.String(), "Enter a value") {
-			t.Fatalf("rig %s prompted:\n%s", strings.Join(args, " "), out.String())
+		if strings.Contains(r.Stdout, "Enter a value") {
+			t.Fatalf("rig %s prompted:\n%s", strings.Join(args, " "), r.Stdout)
 		}
-		return out.String(), errb.String()
+		return r.Stdout, r.Stderr
 	}
 	jsonMessages := func(stdout string) []map[string]any {
 		t.Helper()

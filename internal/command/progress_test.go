@@ -1,11 +1,8 @@
 package command
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rig-iac/rig/internal/provider/providertest"
 )
@@ -29,23 +26,12 @@ resource "test_thing" "b" { key = "b" }
 		"rig.hcl": `progress_interval = "20ms"`,
 	})
 	release := live.BlockOn("b", providertest.Create)
-	stream := filepath.Join(t.TempDir(), "stream.json")
-	done := make(chan result)
-	go func() { done <- rig(t, dir, "apply", "-auto-approve", "-no-color", "-json-into="+stream) }()
+	stream, done := runStreaming(t, dir, "apply", "-auto-approve", "-no-color")
 	// Wait for a progress message that counts test_thing.a done while
-	// test_thing.b is held (the limit only keeps a broken build from hanging).
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		b, _ := os.ReadFile(stream)
-		if strings.Contains(string(b), `"progress":{"done":1,`) && strings.Contains(string(b), `"phase":"apply"`) {
-			break
-		}
-		if time.Now().After(deadline) {
-			release()
-			t.Fatalf("no progress message while an operation was held:\n%s", b)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	// test_thing.b is held.
+	awaitStream(t, stream, "progress message while an operation was held", release, func(b string) bool {
+		return strings.Contains(b, `"progress":{"done":1,`) && strings.Contains(b, `"phase":"apply"`)
+	})
 	release()
 	r := <-done
 	if r.code != 0 {

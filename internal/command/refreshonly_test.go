@@ -31,16 +31,31 @@ output "value" {
 // changed outside rig.
 func driftValue(t *testing.T, live *providertest.Provider, value string) {
 	t.Helper()
-	objs := live.Live()
-	if len(objs) != 1 {
+	if objs := live.Live(); len(objs) != 1 {
 		t.Fatalf("live objects: %v", objs)
 	}
-	m := objs[0].State.AsValueMap()
-	m["value"], m["output"] = cty.StringVal(value), cty.StringVal(value)
-	live.RemoveLive(objs[0].ID)
-	if err := live.AddLive(objs[0].Type, cty.ObjectVal(m)); err != nil {
-		t.Fatal(err)
+	driftObject(t, live, "k", map[string]string{"value": value, "output": value})
+}
+
+// driftObject sets attributes of the live object whose key is key to the
+// values attrs gives, as if changed outside rig.
+func driftObject(t *testing.T, live *providertest.Provider, key string, attrs map[string]string) {
+	t.Helper()
+	for _, o := range live.Live() {
+		if o.State.GetAttr("key").AsString() != key {
+			continue
+		}
+		m := o.State.AsValueMap()
+		for name, v := range attrs {
+			m[name] = cty.StringVal(v)
+		}
+		live.RemoveLive(o.ID)
+		if err := live.AddLive(o.Type, cty.ObjectVal(m)); err != nil {
+			t.Fatal(err)
+		}
+		return
 	}
+	t.Fatalf("no live object has the key %q", key)
 }
 
 // TestRefreshOnly: a refresh-only plan shows what changed outside rig and
@@ -165,18 +180,7 @@ func TestNormalPlanShowsRelevantDrift(t *testing.T) {
 	withTestProvider(t, live)
 	dir = workDir(t, map[string]string{"main.tf": relevantDriftConfig})
 	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
-	objs := live.Live()
-	for _, o := range objs {
-		if o.State.GetAttr("key").AsString() == "k" {
-			m := o.State.AsValueMap()
-			m["value"] = cty.StringVal("changed")
-			m["output"] = cty.StringVal("out-changed")
-			live.RemoveLive(o.ID)
-			if err := live.AddLive(o.Type, cty.ObjectVal(m)); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	driftObject(t, live, "k", map[string]string{"value": "changed", "output": "out-changed"})
 	r = rig(t, dir, "plan", "-no-color", "-out=p.plan")
 	for _, want := range []string{
 		"Note: Objects have changed outside of rig",

@@ -15,26 +15,7 @@ import (
 // refresh times, so the next plan reads none back.
 func TestSavedPlanRefreshChanged(t *testing.T) {
 	live := providertest.New()
-	withTestProvider(t, live)
-	dir := workDir(t, map[string]string{
-		"main.tf": `
-terraform {
-  required_providers {
-    test = { source = "hashicorp/test" }
-  }
-}
-variable "v" {
-  default = "v"
-}
-resource "test_thing" "x" {
-  count = 3
-  key   = "k${count.index}"
-  value = count.index == 0 ? var.v : "fixed"
-}
-`,
-		"rig.hcl": `refresh = "changed"`,
-	})
-	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
+	dir := appliedThings(t, live, 3, "", `refresh = "changed"`)
 	mustRig(t, dir, "plan", "-no-color") // every time is known from now on
 
 	reads := live.Reads.Total()
@@ -99,29 +80,11 @@ resource "test_thing" "x" {
 // it back, and why, or planned it as recorded, and since when.
 func TestExplainRefresh(t *testing.T) {
 	live := providertest.New()
-	withTestProvider(t, live)
-	dir := workDir(t, map[string]string{
-		"main.tf": `
-terraform {
-  required_providers {
-    test = { source = "hashicorp/test" }
-  }
-}
-variable "v" {
-  default = "v"
-}
-resource "test_thing" "x" {
-  count = 2
-  key   = "k${count.index}"
-  value = count.index == 0 ? var.v : "fixed"
-}
-resource "test_thing" "y" {
+	dir := appliedThings(t, live, 2, `resource "test_thing" "y" {
   key   = "y"
   value = test_thing.x[0].value
 }
-`,
-	})
-	mustRig(t, dir, "apply", "-auto-approve", "-no-color")
+`, "")
 	steps := []struct {
 		name string
 		args []string

@@ -186,6 +186,26 @@ terraform {
 	}
 }
 
+// staticStateSettings is a terraform block whose local backend's path is
+// local.path and whose state encryption's passphrase is var.pass, both
+// evaluated statically.
+const staticStateSettings = `terraform {
+  backend "local" {
+    path = local.path
+  }
+  encryption {
+    key_provider "pbkdf2" "k" {
+      passphrase = var.pass
+    }
+    method "aes_gcm" "m" {
+      keys = key_provider.pbkdf2.k
+    }
+    state {
+      method = method.aes_gcm.m
+    }
+  }
+}`
+
 // TestStaticBackendAndEncryption: the local backend's path comes from a
 // variable through a local value and the encryption passphrase from a
 // sensitive variable; init records the evaluated path (hashed as OpenTofu
@@ -204,22 +224,7 @@ variable "pass" {
 locals {
   path = "states/${var.name}.tfstate"
 }
-terraform {
-  backend "local" {
-    path = local.path
-  }
-  encryption {
-    key_provider "pbkdf2" "k" {
-      passphrase = var.pass
-    }
-    method "aes_gcm" "m" {
-      keys = key_provider.pbkdf2.k
-    }
-    state {
-      method = method.aes_gcm.m
-    }
-  }
-}
+` + staticStateSettings + `
 resource "terraform_data" "r" {
   input = var.name
 }
@@ -311,6 +316,26 @@ output "id" {
 	}
 }
 
+// staticOuterCall calls module outer, whose const variable env is
+// upper(var.env); staticOuterModule is that module: it calls module inner
+// from the directory ../${lower(var.env)}, a source known only once the
+// root variable is.
+const (
+	staticOuterCall = `module "outer" {
+  source = "./outer"
+  env    = upper(var.env)
+}
+`
+	staticOuterModule = `
+variable "env" {
+  const = true
+}
+module "inner" {
+  source = "../${lower(var.env)}"
+}
+`
+)
+
 // TestStaticNestedModuleSource: a child module's source built from its
 // variable, which its caller sets from a root variable, is installed from
 // the evaluated path; without the root variable the error about the
@@ -321,20 +346,9 @@ func TestStaticNestedModuleSource(t *testing.T) {
 variable "env" {
   type = string
 }
-module "outer" {
-  source = "./outer"
-  env    = upper(var.env)
-}
-`,
-		"outer/main.tf": `
-variable "env" {
-  const = true
-}
-module "inner" {
-  source = "../${lower(var.env)}"
-}
-`,
-		"b/main.tf": `resource "terraform_data" "x" {}`,
+` + staticOuterCall,
+		"outer/main.tf": staticOuterModule,
+		"b/main.tf":     `resource "terraform_data" "x" {}`,
 	})
 	r := rig(t, dir, "init", "-input=false", "-no-color")
 	want := "Error: Unable to compute static value\n\n  on outer/main.tf line 6, in module \"inner\":\n   6:   source = \"../${lower(var.env)}\"\n\nmodule.outer:module.inner.source depends on module.outer:var.env which is not\navailable"

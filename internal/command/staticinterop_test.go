@@ -25,36 +25,9 @@ variable "pass" {
 locals {
   path = "states/${var.env}.tfstate"
 }
-terraform {
-  backend "local" {
-    path = local.path
-  }
-  encryption {
-    key_provider "pbkdf2" "k" {
-      passphrase = var.pass
-    }
-    method "aes_gcm" "m" {
-      keys = key_provider.pbkdf2.k
-    }
-    state {
-      method = method.aes_gcm.m
-    }
-  }
-}
-module "outer" {
-  source = "./outer"
-  env    = upper(var.env)
-}
-`,
-	"outer/main.tf": `
-variable "env" {
-  const = true
-}
-module "inner" {
-  source = "../${lower(var.env)}"
-}
-`,
-	"b/main.tf": `resource "terraform_data" "x" { input = "b" }`,
+` + staticStateSettings + "\n" + staticOuterCall,
+	"outer/main.tf": staticOuterModule,
+	"b/main.tf":     `resource "terraform_data" "x" { input = "b" }`,
 }
 
 // TestStaticEvaluationMatchesOpenTofu runs OpenTofu (RIG_TEST_TOFU, or

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -24,42 +23,13 @@ import (
 // fixtures (test_resource, test_data_source), as a development override.
 func TestTestFixturesMatchOpenTofu(t *testing.T) {
 	bin := buildRig(t)
-	providerDir := commandtest.FixtureProvider(t)
-	dirs, _ := filepath.Glob(filepath.Join("testdata", "testfixtures", "*"))
-	if len(dirs) < 10 {
-		t.Fatalf("%d fixtures", len(dirs))
-	}
-	for _, dir := range dirs {
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join(dir, "outcomes.txt"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := tofutest.ParseOutcomesFile(src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wantExit := regexp.MustCompile(`exit (\d+)`).FindStringSubmatch(string(src))
-			var args []string
-			if b, err := os.ReadFile(filepath.Join(dir, "testcompare.args")); err == nil {
-				args = strings.Fields(string(b))
-			}
-			got, err := tofutest.RunFixture(context.Background(), tofutest.Tool{Name: "rig", Path: bin}, dir, args,
-				tofutest.Options{ProviderDir: providerDir, Init: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, d := range tofutest.Diff(want, got.Outcomes) {
-				t.Error(d)
-			}
-			if wantExit == nil || wantExit[1] != strconv.Itoa(got.ExitCode) {
-				t.Errorf("exit status %d, OpenTofu's was %s", got.ExitCode, wantExit[1])
-			}
-			if t.Failed() {
-				t.Logf("output:\n%s", got.Output)
-			}
-		})
-	}
+	opts := tofutest.Options{ProviderDir: commandtest.FixtureProvider(t), Init: true}
+	compareTestFixtures(t, bin, filepath.Join("testdata", "testfixtures", "*"), 10, opts, func(t *testing.T, _ string, recorded []byte, got *tofutest.Result) {
+		wantExit := regexp.MustCompile(`exit (\d+)`).FindStringSubmatch(string(recorded))
+		if wantExit == nil || wantExit[1] != strconv.Itoa(got.ExitCode) {
+			t.Errorf("exit status %d, OpenTofu's was %s", got.ExitCode, wantExit[1])
+		}
+	})
 }
 
 // elapsedSuffix is the time the human report adds to each line.
@@ -285,50 +255,25 @@ run "main" {
 func TestTestRealProvidersMatchTerraform(t *testing.T) {
 	mirror := realMirror(t, "random", "local")
 	bin := buildRig(t)
-	dirs, _ := filepath.Glob(filepath.Join("testdata", "testrealfixtures", "*"))
-	if len(dirs) < 3 {
-		t.Fatalf("%d fixtures", len(dirs))
-	}
-	for _, dir := range dirs {
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join(dir, "outcomes.txt"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := tofutest.ParseOutcomesFile(src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wantShape, err := os.ReadFile(filepath.Join(dir, "junit.txt"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := tofutest.RunFixture(context.Background(), tofutest.Tool{Name: "rig", Path: bin}, dir, nil,
-				tofutest.Options{Mirror: mirror, Init: true, JUnit: true, Keep: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer os.RemoveAll(filepath.Dir(got.Dir))
-			for _, d := range tofutest.Diff(want, got.Outcomes) {
-				t.Error(d)
-			}
-			shape, err := tofutest.JUnitShape(got.JUnit)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(string(wantShape), shape); diff != "" {
-				t.Errorf("JUnit XML outline (-terraform +rig):\n%s", diff)
-			}
-			left, _ := filepath.Glob(filepath.Join(got.Dir, "out", "*"))
-			left2, _ := filepath.Glob(filepath.Join(got.Dir, "*", "out", "*"))
-			if len(left)+len(left2) > 0 {
-				t.Errorf("the cleanup left files: %v %v", left, left2)
-			}
-			if t.Failed() {
-				t.Logf("output:\n%s", got.Output)
-			}
-		})
-	}
+	opts := tofutest.Options{Mirror: mirror, Init: true, JUnit: true, Keep: true}
+	compareTestFixtures(t, bin, filepath.Join("testdata", "testrealfixtures", "*"), 3, opts, func(t *testing.T, fixture string, _ []byte, got *tofutest.Result) {
+		wantShape, err := os.ReadFile(filepath.Join(fixture, "junit.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		shape, err := tofutest.JUnitShape(got.JUnit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(wantShape), shape); diff != "" {
+			t.Errorf("JUnit XML outline (-terraform +rig):\n%s", diff)
+		}
+		left, _ := filepath.Glob(filepath.Join(got.Dir, "out", "*"))
+		left2, _ := filepath.Glob(filepath.Join(got.Dir, "*", "out", "*"))
+		if len(left)+len(left2) > 0 {
+			t.Errorf("the cleanup left files: %v %v", left, left2)
+		}
+	})
 }
 
 // A run block may run a registry module: init installs it (and the

@@ -54,3 +54,16 @@ func (m *Memo[K, V]) Computed(k K) (v *V, ok bool) {
 	}
 	return &e.v, true
 }
+
+// Forget drops the entries whose keys match selects, so that the next Do
+// for each computes its value anew. Callers already holding an entry's
+// value, or waiting for it to be computed, keep that one.
+func (m *Memo[K, V]) Forget(match func(k K) bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for k := range m.entries {
+		if match(k) {
+			delete(m.entries, k)
+		}
+	}
+}

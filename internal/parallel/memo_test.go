@@ -63,3 +63,28 @@ func TestMemoOtherKeysGoOnWhileOneComputes(t *testing.T) {
 		t.Error("Computed(3) is ok, never asked for")
 	}
 }
+
+func TestMemoForgetComputesMatchingKeysAnew(t *testing.T) {
+	var m Memo[string, int]
+	calls := map[string]int{}
+	get := func(k string) (int, bool) {
+		v, first := m.Do(k, func(v *int) { calls[k]++; *v = calls[k] })
+		return *v, first
+	}
+	get("a")
+	get("b")
+	old, _ := m.Computed("a")
+	m.Forget(func(k string) bool { return k == "a" })
+	if _, ok := m.Computed("a"); ok {
+		t.Error("Computed(a) is ok after Forget")
+	}
+	if v, first := get("a"); v != 2 || !first {
+		t.Errorf("Do(a) after Forget = %d, %v; want a new value 2, first", v, first)
+	}
+	if v, first := get("b"); v != 1 || first {
+		t.Errorf("Do(b) after forgetting a = %d, %v; want the kept value 1, not first", v, first)
+	}
+	if *old != 1 {
+		t.Errorf("value held before Forget = %d, want it unchanged (1)", *old)
+	}
+}

@@ -8,5 +8,6 @@
 // functions) and providertest (a recording fake).
 //
 // It imports internal/adaptive, internal/addrs, internal/diag,
-// internal/marks, internal/version and the hcl/cty libraries.
+// internal/marks, internal/parallel, internal/version and the hcl/cty
+// libraries.
 package provider

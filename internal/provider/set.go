@@ -8,6 +8,7 @@ import (
 	"github.com/rig-iac/rig/internal/adaptive"
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/parallel"
 	"github.com/rig-iac/rig/internal/version"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -26,10 +27,18 @@ type Factories map[addrs.Provider]Factory
 type Set struct {
 	factories Factories
 
-	mu        sync.Mutex
-	schemas   map[addrs.Provider]*schemaEntry
-	instances map[addrs.AbsProviderConfig]*instanceEntry
-	all       []Interface
+	// schemas and functions are fetched once per provider; instances are
+	// started and configured once per provider configuration instance.
+	schemas   parallel.Memo[addrs.Provider, schemaEntry]
+	functions parallel.Memo[addrs.Provider, functionsEntry]
+	instances parallel.Memo[addrs.AbsProviderConfig, instanceEntry]
+
+	mu sync.Mutex
+	// spares are the unconfigured instances the schemas came from, each
+	// handed to the first configuration of its provider so that a
+	// provider with one configuration runs one process, not two.
+	spares map[addrs.Provider]Interface
+	all    []Interface
 	// adaptive, when set by Adapt, makes each configured instance report
 	// its calls to the limiter of its configuration in limiters.
 	adaptive *Adaptive
@@ -40,24 +49,19 @@ type Set struct {
 }
 
 type schemaEntry struct {
-	once    sync.Once
 	schemas *Schemas
 	diags   diag.Diagnostics
-	// spare is the unconfigured instance the schemas came from, handed to
-	// the first configuration of the provider (under Set.mu) so that a
-	// provider with one configuration runs one process, not two.
-	spare Interface
 	// first is the instance the schemas came from, configured or not; it
-	// serves the provider's functions. Set under Set.mu, then never changed.
+	// serves the provider's functions and validates configurations.
 	first Interface
+}
 
-	fnOnce  sync.Once
-	fns     map[string]FunctionSpec
-	fnDiags diag.Diagnostics
+type functionsEntry struct {
+	fns   map[string]FunctionSpec
+	diags diag.Diagnostics
 }
 
 type instanceEntry struct {
-	once  sync.Once
 	inst  Interface
 	diags diag.Diagnostics
 	// unknownConfig is set when the configuration had unknown values.
@@ -66,7 +70,7 @@ type instanceEntry struct {
 
 // NewSet returns a Set that starts providers with the given factories.
 func NewSet(f Factories) *Set {
-	return &Set{factories: f, schemas: map[addrs.Provider]*schemaEntry{}, instances: map[addrs.AbsProviderConfig]*instanceEntry{}}
+	return &Set{factories: f, spares: map[addrs.Provider]Interface{}}
 }
 
 func (s *Set) start(p addrs.Provider) (Interface, diag.Diagnostics) {
@@ -87,40 +91,40 @@ func (s *Set) start(p addrs.Provider) (Interface, diag.Diagnostics) {
 
 // Schemas returns the schemas of provider p, fetching them once.
 func (s *Set) Schemas(ctx context.Context, p addrs.Provider) (*Schemas, diag.Diagnostics) {
-	s.mu.Lock()
-	e := s.schemas[p]
-	if e == nil {
-		e = &schemaEntry{}
-		s.schemas[p] = e
-	}
-	s.mu.Unlock()
-	e.once.Do(func() {
+	e := s.schemaEntry(ctx, p)
+	return e.schemas, e.diags
+}
+
+// schemaEntry returns the schemas of provider p and the instance they came
+// from, starting it and fetching them on the first call for p.
+func (s *Set) schemaEntry(ctx context.Context, p addrs.Provider) *schemaEntry {
+	e, _ := s.schemas.Do(p, func(e *schemaEntry) {
 		inst, ds := s.start(p)
 		if ds.HasErrors() {
 			e.diags = ds
 			return
 		}
 		e.schemas, e.diags = inst.GetProviderSchema(ctx)
+		e.first = inst
 		s.mu.Lock()
-		e.spare, e.first = inst, inst
+		s.spares[p] = inst
 		s.mu.Unlock()
 		if e.schemas == nil && !e.diags.HasErrors() {
 			e.diags = e.diags.Append(diag.Errorf("Invalid provider schema", "Provider %s returned no schema.", p.ForDisplay()))
 		}
 	})
-	return e.schemas, e.diags
+	return e
 }
 
 // Validator returns an instance of provider p to check configurations
 // with (the Validate calls, which need no provider configuration): the
 // instance its schemas came from.
 func (s *Set) Validator(ctx context.Context, p addrs.Provider) (Interface, diag.Diagnostics) {
-	if _, ds := s.Schemas(ctx, p); ds.HasErrors() {
-		return nil, ds
+	e := s.schemaEntry(ctx, p)
+	if e.diags.HasErrors() {
+		return nil, e.diags
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.schemas[p].first, nil
+	return e.first, nil
 }
 
 // Load starts the providers ps at once and fetches their schemas, so that
@@ -141,27 +145,23 @@ func (s *Set) Load(ctx context.Context, ps []addrs.Provider) {
 // once from the instance its schemas came from. The map is shared: callers
 // must not modify it.
 func (s *Set) Functions(ctx context.Context, p addrs.Provider) (map[string]FunctionSpec, diag.Diagnostics) {
-	if _, ds := s.Schemas(ctx, p); ds.HasErrors() {
-		return nil, ds
+	e := s.schemaEntry(ctx, p)
+	if e.diags.HasErrors() {
+		return nil, e.diags
 	}
-	s.mu.Lock()
-	e := s.schemas[p]
-	s.mu.Unlock()
-	e.fnOnce.Do(func() { e.fns, e.fnDiags = e.first.GetFunctions(ctx) })
-	return e.fns, e.fnDiags
+	f, _ := s.functions.Do(p, func(f *functionsEntry) { f.fns, f.diags = e.first.GetFunctions(ctx) })
+	return f.fns, f.diags
 }
 
 // CallFunction calls the function name of provider p on the instance its
 // schemas came from (functions need no configuration). Errors are those of
 // Interface.CallFunction.
 func (s *Set) CallFunction(ctx context.Context, p addrs.Provider, name string, args []cty.Value) (cty.Value, error) {
-	if _, ds := s.Schemas(ctx, p); ds.HasErrors() {
-		return cty.NilVal, fmt.Errorf("call provider function %s: %w", name, ds.Err())
+	e := s.schemaEntry(ctx, p)
+	if e.diags.HasErrors() {
+		return cty.NilVal, fmt.Errorf("call provider function %s: %w", name, e.diags.Err())
 	}
-	s.mu.Lock()
-	inst := s.schemas[p].first
-	s.mu.Unlock()
-	return inst.CallFunction(ctx, name, args)
+	return e.first.CallFunction(ctx, name, args)
 }
 
 // ResourceTypeSchema returns the schema of a managed resource type.
@@ -201,59 +201,59 @@ func (s *Set) Configured(ctx context.Context, pc addrs.AbsProviderConfig, config
 		s.mu.Unlock()
 		return inst, nil
 	}
-	e := s.instances[pc]
-	if e == nil {
-		e = &instanceEntry{}
-		s.instances[pc] = e
-	}
 	s.mu.Unlock()
-	e.once.Do(func() {
-		schemas, ds := s.Schemas(ctx, pc.Provider)
-		if ds.HasErrors() {
-			e.diags = ds
-			return
-		}
-		s.mu.Lock()
-		inst := s.schemas[pc.Provider].spare
-		s.schemas[pc.Provider].spare = nil
-		s.mu.Unlock()
-		if inst == nil {
-			var ds2 diag.Diagnostics
-			inst, ds2 = s.start(pc.Provider)
-			ds = ds.Append(ds2)
-		}
-		if ds.HasErrors() {
-			e.diags = ds
-			return
-		}
-		if _, more := inst.GetProviderSchema(ctx); more.HasErrors() {
-			e.diags = ds.Append(more)
-			return
-		}
-		cfg, more := config(schemas)
-		ds = ds.Append(more)
-		if ds.HasErrors() {
-			e.diags = ds
-			return
-		}
-		// Providers see values without marks, and never know which are
-		// sensitive: their diagnostics are kept from quoting them.
-		plain, _ := cfg.UnmarkDeep()
-		e.unknownConfig = !plain.IsWhollyKnown()
-		ds = ds.Append(Redacted(inst.ValidateProviderConfig(ctx, plain), cfg))
-		if ds.HasErrors() {
-			e.diags = ds
-			return
-		}
-		ds = ds.Append(Redacted(inst.ConfigureProvider(ctx, ConfigureRequest{TerraformVersion: version.Terraform, Config: plain}), cfg))
-		e.inst, e.diags = inst, ds
-		if ds.HasErrors() {
-			e.inst = nil
-		} else if l := s.Limiter(pc); l != nil {
-			e.inst = measured{Interface: inst, lim: l}
-		}
-	})
+	e, _ := s.instances.Do(pc, func(e *instanceEntry) { s.configure(ctx, pc, config, e) })
 	return e.inst, e.diags
+}
+
+// configure fills in e: the instance for provider configuration pc (the
+// spare the schemas came from, or a new one), configured with the value
+// config returns, or the diagnostics of failing to.
+func (s *Set) configure(ctx context.Context, pc addrs.AbsProviderConfig, config func(*Schemas) (cty.Value, diag.Diagnostics), e *instanceEntry) {
+	schemas, ds := s.Schemas(ctx, pc.Provider)
+	if ds.HasErrors() {
+		e.diags = ds
+		return
+	}
+	s.mu.Lock()
+	inst := s.spares[pc.Provider]
+	delete(s.spares, pc.Provider)
+	s.mu.Unlock()
+	if inst == nil {
+		var ds2 diag.Diagnostics
+		inst, ds2 = s.start(pc.Provider)
+		ds = ds.Append(ds2)
+	}
+	if ds.HasErrors() {
+		e.diags = ds
+		return
+	}
+	if _, more := inst.GetProviderSchema(ctx); more.HasErrors() {
+		e.diags = ds.Append(more)
+		return
+	}
+	cfg, more := config(schemas)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		e.diags = ds
+		return
+	}
+	// Providers see values without marks, and never know which are
+	// sensitive: their diagnostics are kept from quoting them.
+	plain, _ := cfg.UnmarkDeep()
+	e.unknownConfig = !plain.IsWhollyKnown()
+	ds = ds.Append(Redacted(inst.ValidateProviderConfig(ctx, plain), cfg))
+	if ds.HasErrors() {
+		e.diags = ds
+		return
+	}
+	ds = ds.Append(Redacted(inst.ConfigureProvider(ctx, ConfigureRequest{TerraformVersion: version.Terraform, Config: plain}), cfg))
+	e.inst, e.diags = inst, ds
+	if ds.HasErrors() {
+		e.inst = nil
+	} else if l := s.Limiter(pc); l != nil {
+		e.inst = measured{Interface: inst, lim: l}
+	}
 }
 
 // Forget drops the configured instances of the provider configurations
@@ -262,13 +262,7 @@ func (s *Set) Configured(ctx context.Context, pc addrs.AbsProviderConfig, config
 // a plan in the same run uses it for the configurations made from
 // ephemeral values, which the plan closed when it ended.
 func (s *Set) Forget(match func(addrs.AbsProviderConfig) bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for pc := range s.instances {
-		if match(pc) {
-			delete(s.instances, pc)
-		}
-	}
+	s.instances.Forget(match)
 }
 
 // ConfiguredKnown reports whether provider configuration pc was configured,
@@ -277,17 +271,13 @@ func (s *Set) Forget(match func(addrs.AbsProviderConfig) bool) {
 // after Configured returned for pc.
 func (s *Set) ConfiguredKnown(pc addrs.AbsProviderConfig) bool {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.served[pc.Config()]; ok {
+	_, served := s.served[pc.Config()]
+	s.mu.Unlock()
+	if served {
 		return true
 	}
-	e := s.instances[pc]
-	if e == nil {
-		return false
-	}
-	// The entry's fields are written once, inside its sync.Once, which
-	// returned before the caller received the configured instance.
-	return e.inst != nil && !e.unknownConfig
+	e, ok := s.instances.Computed(pc)
+	return ok && e.inst != nil && !e.unknownConfig
 }
 
 // Serve makes inst every instance of provider configuration pc (pc's

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/parallel"
 	"github.com/rig-iac/rig/internal/provider"
 )
 
@@ -21,15 +22,18 @@ import (
 type pool struct {
 	factories provider.Factories
 
-	mu         sync.Mutex
-	spares     map[addrs.Provider]*spare
+	spares parallel.Memo[addrs.Provider, spare]
+
+	mu sync.Mutex
+	// configured are the processes configured with a wholly known value,
+	// found by comparing values (which cannot be map keys); one configured
+	// with unknown values is never shared.
 	configured map[addrs.Provider][]*configuredProcess
 	all        []provider.Interface
 }
 
 // spare is the unconfigured process of one provider, started once.
 type spare struct {
-	once    sync.Once
 	inst    provider.Interface
 	schemas *provider.Schemas
 	diags   diag.Diagnostics
@@ -44,7 +48,7 @@ type configuredProcess struct {
 }
 
 func newPool(f provider.Factories) *pool {
-	return &pool{factories: f, spares: map[addrs.Provider]*spare{}, configured: map[addrs.Provider][]*configuredProcess{}}
+	return &pool{factories: f, configured: map[addrs.Provider][]*configuredProcess{}}
 }
 
 // Factories returns factories whose instances are views of the pool's
@@ -70,14 +74,7 @@ func (p *pool) start(addr addrs.Provider) (provider.Interface, error) {
 
 // spare returns the unconfigured process of addr with its schemas.
 func (p *pool) spare(ctx context.Context, addr addrs.Provider) *spare {
-	p.mu.Lock()
-	sp := p.spares[addr]
-	if sp == nil {
-		sp = &spare{}
-		p.spares[addr] = sp
-	}
-	p.mu.Unlock()
-	sp.once.Do(func() {
+	sp, _ := p.spares.Do(addr, func(sp *spare) {
 		inst, err := p.start(addr)
 		if err != nil {
 			sp.diags = sp.diags.Append(diag.Errorf("Failed to start provider", "Starting provider %s: %s.", addr.ForDisplay(), err))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -54,6 +55,29 @@ func Check(t testing.TB, path string, ar *txtar.Archive, name, got string, updat
 	if diff := cmp.Diff(string(ar.Files[i].Data), got); diff != "" {
 		t.Errorf("%s: %s (-want +got):\n%s", path, name, diff)
 	}
+}
+
+// Files returns the sections of ar as text by name, but those named in
+// except: the files of a scenario, without its want sections.
+func Files(ar *txtar.Archive, except ...string) map[string]string {
+	files := make(map[string]string, len(ar.Files))
+	for _, f := range ar.Files {
+		if !slices.Contains(except, f.Name) {
+			files[f.Name] = string(f.Data)
+		}
+	}
+	return files
+}
+
+// ReadFiles parses the archive at path and returns its sections as Files
+// does; an archive that cannot be read fails the test.
+func ReadFiles(t testing.TB, path string, except ...string) map[string]string {
+	t.Helper()
+	ar, err := txtar.ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Files(ar, except...)
 }
 
 // Section returns the index of ar's section name, or -1.

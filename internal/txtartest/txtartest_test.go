@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"golang.org/x/tools/txtar"
 )
 
@@ -46,5 +48,17 @@ func TestSection(t *testing.T) {
 	}
 	if got := Section(ar, "missing"); got != -1 {
 		t.Errorf("Section(missing) = %d, want -1", got)
+	}
+}
+
+func TestFiles(t *testing.T) {
+	ar := txtar.Parse([]byte("-- main.tf --\nx\n-- m/main.tf --\ny\n-- want --\nz\n"))
+	got := Files(ar, "want")
+	want := map[string]string{"main.tf": "x\n", "m/main.tf": "y\n"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Files(ar, want) (-want +got):\n%s", diff)
+	}
+	if got := Files(ar); len(got) != 3 {
+		t.Errorf("Files(ar) has %d sections, want 3", len(got))
 	}
 }

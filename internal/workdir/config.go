@@ -109,13 +109,9 @@ func (d *Dir) Cwd() (string, diag.Diagnostics) {
 // .terraform/modules (modules in TF_DATA_DIR).
 func (d *Dir) installedModules() config.ModuleDirResolver {
 	modulesDir := d.DataPath("modules")
-	var (
-		once     sync.Once
-		manifest getmodules.Manifest
-		err      error
-	)
+	readManifest := sync.OnceValues(func() (getmodules.Manifest, error) { return getmodules.ReadManifest(modulesDir) })
 	return func(key string, call *config.ModuleCall) (string, diag.Diagnostics) {
-		once.Do(func() { manifest, err = getmodules.ReadManifest(modulesDir) })
+		manifest, err := readManifest()
 		if err != nil {
 			return "", diag.Diagnostics{diag.At(call.DeclRange, "Failed to read module manifest", err.Error())}
 		}

@@ -51,16 +51,25 @@ func RunBinary(t testing.TB, bin, dir string, env []string, args ...string) Resu
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"-chdir=" + dir}, args...)...)
 	cmd.Env = env
+	r, err := Exec(cmd)
+	if err != nil {
+		t.Fatalf("running rig %v: %v", args, err)
+	}
+	return r
+}
+
+// Exec runs cmd, whose Stdout and Stderr must be unset, and returns its
+// exit status and output. err is a failure to run it at all; an exit
+// status other than 0 is not one.
+func Exec(cmd *exec.Cmd) (Result, error) {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("running rig %v: %v", args, err)
+		code, err = ee.ExitCode(), nil
 	}
-	return Result{Code: code, Stdout: out.String(), Stderr: errb.String()}
+	return Result{Code: code, Stdout: out.String(), Stderr: errb.String()}, err
 }
 
 // EmptyCLIConfig points TF_CLI_CONFIG_FILE at a new empty file, so that

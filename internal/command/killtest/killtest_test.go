@@ -198,20 +198,7 @@ provider_installation {
 
 // run runs the rig binary in the working directory.
 func (e *killEnv) run(args ...string) commandtest.Result {
-	cmd := exec.Command(e.bin, append([]string{"-chdir=" + e.dir}, args...)...)
-	cmd.Env = e.env
-	var out, errb strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if err != nil {
-		ee, ok := err.(*exec.ExitError)
-		if !ok {
-			e.t.Fatalf("rig %v: %v", args, err)
-		}
-		code = ee.ExitCode()
-	}
-	return commandtest.Result{Code: code, Stdout: out.String(), Stderr: errb.String()}
+	return commandtest.RunBinary(e.t, e.bin, e.dir, e.env, args...)
 }
 
 func (e *killEnv) mustRun(args ...string) commandtest.Result {

@@ -17,35 +17,6 @@ import (
 	"github.com/rig-iac/rig/internal/command/commandtest"
 )
 
-// gatedFleet is two test_service objects replaced create first through a
-// health gate, each new one ready after readyAfter reads, and a dependent.
-func gatedFleet(world, version, readyAfter string) string {
-	return `terraform {
-  required_providers {
-    test = { source = "rig/test" }
-  }
-}
-resource "test_service" "web" {
-  count       = 2
-  dir         = "` + filepath.ToSlash(world) + `"
-  name        = "web${count.index}"
-  version     = "` + version + `"
-  ready_after = ` + readyAfter + `
-  lifecycle {
-    create_before_destroy = true
-    postcondition {
-      condition     = self.ready
-      error_message = "${self.id} is not ready."
-    }
-  }
-}
-resource "test_thing" "lb" {
-  name = "lb"
-  tags = { backends = join(",", test_service.web[*].id) }
-}
-`
-}
-
 // TestInterruptDuringHealthGate sends SIGINT to an apply while a new
 // object waits at its health gate: rig stops waiting, rolls the new object
 // back (the old one stays current), starts nothing else, reports the
@@ -63,30 +34,20 @@ provider_installation {
 }
 `)
 	dir := commandtest.WorkDir(t, map[string]string{
-		"main.tf": gatedFleet(world, "v1", "0"),
+		"main.tf": commandtest.GatedFleet(world, "v1", "0", 2),
 		"rig.hcl": "health_gate \"test_service.web\" {\n  interval = \"20ms\"\n  timeout  = \"10m\"\n  batch    = 1\n}\n",
 	})
 	env := append(os.Environ(), "TF_CLI_CONFIG_FILE="+cli)
 	run := func(args ...string) (int, string, string) {
-		cmd := exec.Command(bin, append([]string{"-chdir=" + dir}, args...)...)
-		cmd.Env = env
-		var out, errb strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return code, out.String(), errb.String()
+		r := commandtest.RunBinary(t, bin, dir, env, args...)
+		return r.Code, r.Stdout, r.Stderr
 	}
 	if code, out, errs := run("apply", "-auto-approve", "-no-color", "-input=false"); code != 0 {
 		t.Fatalf("first apply: exit %d\n%s%s", code, out, errs)
 	}
 	before, _ := commandtest.ReadStateFile(t, dir)
 
-	commandtest.WriteFile(t, dir, "main.tf", gatedFleet(world, "v2", "1000000"))
+	commandtest.WriteFile(t, dir, "main.tf", commandtest.GatedFleet(world, "v2", "1000000", 2))
 	cmd := exec.Command(bin, "-chdir="+dir, "apply", "-auto-approve", "-no-color", "-input=false")
 	cmd.Env = env
 	var out, errb strings.Builder
@@ -151,7 +112,7 @@ provider_installation {
 	}
 
 	// The next apply finishes the replacement.
-	commandtest.WriteFile(t, dir, "main.tf", gatedFleet(world, "v2", "1"))
+	commandtest.WriteFile(t, dir, "main.tf", commandtest.GatedFleet(world, "v2", "1", 2))
 	if code, o, e := run("apply", "-auto-approve", "-no-color", "-input=false"); code != 0 {
 		t.Fatalf("apply after the interrupt: exit %d\n%s%s", code, o, e)
 	}

@@ -30,17 +30,11 @@ resource "terraform_data" "r" {
 // runBin runs the rig binary in dir and returns what it did.
 func runBin(t *testing.T, bin, dir string, args ...string) commandtest.Result {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"-chdir=" + dir}, args...)...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Errorf("running rig: %v", err)
+	r, err := commandtest.Exec(exec.Command(bin, append([]string{"-chdir=" + dir}, args...)...))
+	if err != nil {
+		t.Errorf("running rig: %v", err) // called from several goroutines: no t.Fatal
 	}
-	return commandtest.Result{Code: code, Stdout: out.String(), Stderr: errb.String()}
+	return r
 }
 
 // snapshot is one state write seen by the history trigger.

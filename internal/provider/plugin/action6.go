@@ -2,12 +2,8 @@ package plugin
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io"
 
 	"github.com/rig-iac/rig/internal/diag"
-	"github.com/rig-iac/rig/internal/provider"
 	proto "github.com/rig-iac/rig/internal/provider/plugin/tfplugin6"
 )
 
@@ -33,36 +29,12 @@ func (c *client6) invokeAction(ctx context.Context, typeName string, config dyna
 	if err != nil {
 		return err
 	}
-	for {
-		ev, err := stream.Recv()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	return receiveAll(stream.Recv, func(ev *proto.InvokeAction_Event) {
 		switch t := ev.GetType().(type) {
 		case *proto.InvokeAction_Event_Progress_:
 			event(actionEvent{progress: t.Progress.GetMessage()})
 		case *proto.InvokeAction_Event_Completed_:
 			event(actionEvent{completed: true, diags: diags6(t.Completed.GetDiagnostics())})
 		}
-	}
-}
-
-// actionSchemas6 converts the action schemas of a schema response.
-func actionSchemas6(in map[string]*proto.ActionSchema, invalid func(string, error)) map[string]provider.Schema {
-	if len(in) == 0 {
-		return nil
-	}
-	out := make(map[string]provider.Schema, len(in))
-	for name, s := range in {
-		sch, err := schema6(s.GetSchema())
-		if err != nil {
-			invalid(fmt.Sprintf("action type %s", name), err)
-			continue
-		}
-		out[name] = sch
-	}
-	return out
+	})
 }

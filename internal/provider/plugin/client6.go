@@ -44,44 +44,7 @@ func (c *client6) getSchema(ctx context.Context) (wireSchemas, error) {
 			ws.providerMeta = &meta
 		}
 	}
-	ws.schemas.ResourceTypes = make(map[string]provider.Schema, len(resp.GetResourceSchemas()))
-	for name, s := range resp.GetResourceSchemas() {
-		sch, err := schema6(s)
-		if err != nil {
-			invalid("resource type "+name, err)
-			continue
-		}
-		ws.schemas.ResourceTypes[name] = sch
-	}
-	ws.schemas.DataSources = make(map[string]provider.Schema, len(resp.GetDataSourceSchemas()))
-	for name, s := range resp.GetDataSourceSchemas() {
-		sch, err := schema6(s)
-		if err != nil {
-			invalid("data source "+name, err)
-			continue
-		}
-		ws.schemas.DataSources[name] = sch
-	}
-	ws.schemas.EphemeralResources = make(map[string]provider.Schema, len(resp.GetEphemeralResourceSchemas()))
-	for name, s := range resp.GetEphemeralResourceSchemas() {
-		sch, err := schema6(s)
-		if err != nil {
-			invalid("ephemeral resource type "+name, err)
-			continue
-		}
-		ws.schemas.EphemeralResources[name] = sch
-	}
-	ws.functions = make(map[string]provider.FunctionSpec, len(resp.GetFunctions()))
-	for name, f := range resp.GetFunctions() {
-		fn, err := function6(f)
-		if err != nil {
-			invalid("function "+name, err)
-			continue
-		}
-		ws.functions[name] = fn
-	}
-	ws.schemas.ListResources = listResourceSchemas6(resp.GetListResourceSchemas(), invalid)
-	ws.schemas.Actions = actionSchemas6(resp.GetActionSchemas(), invalid)
+	convertNamed(&ws, resp, schema6, function6, func(s *proto.ActionSchema) (provider.Schema, error) { return schema6(s.GetSchema()) }, invalid)
 	caps := resp.GetServerCapabilities()
 	ws.capabilities = serverCapabilities{
 		planDestroy:               caps.GetPlanDestroy(),

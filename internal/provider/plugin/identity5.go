@@ -2,9 +2,6 @@ package plugin
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io"
 
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/provider"
@@ -53,21 +50,14 @@ func (c *client5) listResource(ctx context.Context, req wireListRequest, found f
 	if err != nil {
 		return err
 	}
-	for {
-		ev, err := stream.Recv()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	return receiveAll(stream.Recv, func(ev *proto.ListResource_Event) {
 		found(wireListed{
 			identity:    identity5(ev.GetIdentity()),
 			displayName: ev.GetDisplayName(),
 			resource:    optFromDV5(ev.GetResourceObject()),
 			diags:       diags5(ev.GetDiagnostic()),
 		})
-	}
+	})
 }
 
 func (c *client5) validateListResourceConfig(ctx context.Context, typeName string, config dynamicValue) (diag.Diagnostics, error) {
@@ -96,22 +86,4 @@ func optFromDV5(v *proto.DynamicValue) *dynamicValue {
 	}
 	dv := fromDV5(v)
 	return &dv
-}
-
-// listResourceSchemas5 converts the list resource schemas of a schema
-// response.
-func listResourceSchemas5(in map[string]*proto.Schema, invalid func(string, error)) map[string]provider.Schema {
-	if len(in) == 0 {
-		return nil
-	}
-	out := make(map[string]provider.Schema, len(in))
-	for name, s := range in {
-		sch, err := schema5(s)
-		if err != nil {
-			invalid(fmt.Sprintf("list resource type %s", name), err)
-			continue
-		}
-		out[name] = sch
-	}
-	return out
 }
