@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/rig-iac/rig/internal/txtartest"
 )
 
 // TestExplainActionsAndEphemerals runs the scenarios of
@@ -17,49 +19,30 @@ import (
 // sections (rewritten with -update). No output holds a sensitive or
 // ephemeral value.
 func TestExplainActionsAndEphemerals(t *testing.T) {
-	paths, err := filepath.Glob(filepath.Join("testdata", "explainextras", "*.txtar"))
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no scenarios: %v", err)
-	}
 	actionsWorld(t)
-	for _, path := range paths {
-		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			files := map[string]string{}
-			var args string
-			for _, f := range ar.Files {
-				switch f.Name {
-				case "args":
-					args = string(f.Data)
-				case "want", "want.json":
-				default:
-					files[f.Name] = string(f.Data)
+	txtartest.Run(t, filepath.Join("testdata", "explainextras", "*.txtar"), func(t *testing.T, path string, ar *txtar.Archive) {
+		files := txtartest.Files(ar, "args", "want", "want.json")
+		args := txtartest.Files(ar)["args"]
+		dir := workDir(t, files)
+		var text, js strings.Builder
+		for _, line := range strings.Split(strings.TrimSpace(args), "\n") {
+			// Leading options, then one address.
+			args := strings.Fields(line)
+			r := rig(t, dir, append([]string{"explain", "-no-color"}, args...)...)
+			text.WriteString("$ rig explain " + line + "\n" + withoutOverrideWarning(r.stdout) + errorSection(r) + "\n")
+			r = rig(t, dir, append([]string{"explain", "-no-color", "-json"}, args...)...)
+			js.WriteString("$ rig explain -json " + line + "\n" + withoutOverrideWarning(r.stdout) + errorSection(r) + "\n")
+		}
+		for _, out := range []string{text.String(), js.String()} {
+			for _, secret := range []string{"hush-4711", "token-tok"} {
+				if strings.Contains(out, secret) {
+					t.Errorf("explain shows %q:\n%s", secret, out)
 				}
 			}
-			dir := workDir(t, files)
-			var text, js strings.Builder
-			for _, line := range strings.Split(strings.TrimSpace(args), "\n") {
-				// Leading options, then one address.
-				args := strings.Fields(line)
-				r := rig(t, dir, append([]string{"explain", "-no-color"}, args...)...)
-				text.WriteString("$ rig explain " + line + "\n" + withoutOverrideWarning(r.stdout) + errorSection(r) + "\n")
-				r = rig(t, dir, append([]string{"explain", "-no-color", "-json"}, args...)...)
-				js.WriteString("$ rig explain -json " + line + "\n" + withoutOverrideWarning(r.stdout) + errorSection(r) + "\n")
-			}
-			for _, out := range []string{text.String(), js.String()} {
-				for _, secret := range []string{"hush-4711", "token-tok"} {
-					if strings.Contains(out, secret) {
-						t.Errorf("explain shows %q:\n%s", secret, out)
-					}
-				}
-			}
-			checkSection(t, path, ar, "want", normalize(text.String()))
-			checkSection(t, path, ar, "want.json", normalize(js.String()))
-		})
-	}
+		}
+		txtartest.Check(t, path, ar, "want", normalize(text.String()), *update)
+		txtartest.Check(t, path, ar, "want.json", normalize(js.String()), *update)
+	})
 }
 
 // errorSection is the errors r printed, from the first, when it failed
