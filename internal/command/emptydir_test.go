@@ -21,7 +21,8 @@ func TestEmptyDirectory(t *testing.T) {
 	}{
 		{[]string{"init", "-no-color"}, 0, "rig initialized in an empty directory!\n\nThe directory has no rig configuration files.", ""},
 		{[]string{"validate", "-no-color"}, 0, "Success! The configuration is valid.", ""},
-		{[]string{"validate", "-json"}, 0, `"valid":true`, ""},
+		// The document indented as OpenTofu and Terraform print it.
+		{[]string{"validate", "-json"}, 0, "{\n  \"format_version\": \"1.0\",\n  \"valid\": true,\n  \"error_count\": 0,\n  \"warning_count\": 0,\n  \"diagnostics\": []\n}\n", ""},
 		{[]string{"plan", "-no-color", "-input=false"}, 1, "", "Error: No configuration files\n\nPlan requires configuration to be present."},
 		{[]string{"apply", "-no-color", "-input=false", "-auto-approve"}, 1, "", "Error: No configuration files\n\nApply requires configuration to be present."},
 		{[]string{"providers", "-no-color"}, 1, "", "Error: No configuration files"},

@@ -346,7 +346,7 @@ list "test_file" "c" {
 		}
 	}
 	r = rig(t, dir, "validate", "-json", "-query")
-	if r.code == 0 || !strings.Contains(r.stdout, `"valid":false`) || !strings.Contains(r.stdout, `"filename":"q.tfquery.hcl"`) {
+	if r.code == 0 || !strings.Contains(r.stdout, `"valid": false`) || !strings.Contains(r.stdout, `"filename": "q.tfquery.hcl"`) {
 		t.Errorf("validate -json -query: exit %d\n%s", r.code, r.stdout)
 	}
 

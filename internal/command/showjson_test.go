@@ -94,7 +94,7 @@ func TestJSONIntoDocuments(t *testing.T) {
 		{[]string{"output"}, `greeting = "hello"`, `"greeting": {`, []string{"output", "-json"}},
 		{[]string{"output", "greeting"}, `"hello"`, `"hello"`, []string{"output", "-json", "greeting"}},
 		{[]string{"show"}, `resource "terraform_data" "a" {`, `"format_version":"1.0"`, []string{"show", "-json"}},
-		{[]string{"validate"}, "Success! The configuration is valid.", `"valid":true`, []string{"validate", "-json"}},
+		{[]string{"validate"}, "Success! The configuration is valid.", `"valid": true`, []string{"validate", "-json"}},
 	}
 	for _, tc := range cases {
 		into := filepath.Join(t.TempDir(), "out.json")

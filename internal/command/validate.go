@@ -36,7 +36,7 @@ func runValidate(m *Meta, args []string) int {
 		maps.Copy(m.sources, files)
 	}
 	if *jsonOut || jsonInto != "" {
-		b, err := ui.MarshalValidateJSON(ds, m.sources)
+		b, err := ui.ValidateDocument(ds, m.sources)
 		if err != nil {
 			fmt.Fprintf(m.Err, "Error: encoding validation result: %s\n", err)
 			return 1

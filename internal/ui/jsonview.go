@@ -392,6 +392,20 @@ func MarshalValidateJSON(ds diag.Diagnostics, sources map[string][]byte) ([]byte
 	return marshalJSON(out)
 }
 
+// ValidateDocument is MarshalValidateJSON's document indented by two
+// spaces, as OpenTofu and Terraform print `validate -json`.
+func ValidateDocument(ds diag.Diagnostics, sources map[string][]byte) ([]byte, error) {
+	b, err := MarshalValidateJSON(ds, sources)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, b, "", "  "); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
 // marshalJSON encodes without HTML escaping and without a trailing newline.
 func marshalJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
