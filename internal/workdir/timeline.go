@@ -141,7 +141,9 @@ func apiSeries(set *provider.Set) []timeline.API {
 		}
 		a := timeline.API{Provider: pcs[i].String(), Ceiling: l.Max(), Steps: make([]timeline.APIStep, len(trace))}
 		for j, p := range trace {
-			a.Steps[j] = timeline.APIStep{At: p.At, InFlight: p.InFlight, Limit: p.Limit}
+			// Without the monotonic reading, as the record keeps it: the
+			// page drawn now and the one drawn from the record agree.
+			a.Steps[j] = timeline.APIStep{At: p.At.Round(0), InFlight: p.InFlight, Limit: p.Limit}
 		}
 		out = append(out, a)
 	}
