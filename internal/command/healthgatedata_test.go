@@ -44,20 +44,9 @@ resource "test_thing" "lb" {
 // check whose answer flips after some reads lets the new object pass;
 // one that never flips fails the gate with the data source's last answer.
 func TestHealthGateReadsDataSources(t *testing.T) {
-	world := t.TempDir()
-	dir := workDir(t, map[string]string{
-		"main.tf": probedConfig(world, "v1", "1"),
-		"rig.hcl": "health_gate \"test_service.web\" {\n  interval = \"10ms\"\n  timeout  = \"20s\"\n}\n",
-	})
-	rigOK(t, dir, "init", "-no-color", "-plugin-dir="+testProviderMirror(t))
-	rigOK(t, dir, "apply", "-auto-approve", "-no-color")
-	os.Remove(filepath.Join(world, "log"))
-	os.Remove(filepath.Join(world, "probe-web"))
-
 	// The plan reads the probe once (not ready); the gate reads it again
 	// until its fourth read says ready.
-	writeFile(t, dir, "main.tf", probedConfig(world, "v2", "4"))
-	rigOK(t, dir, "apply", "-auto-approve", "-no-color")
+	world, dir := gatedRedeploy(t, probedConfig, "health_gate \"test_service.web\" {\n  interval = \"10ms\"\n  timeout  = \"20s\"\n}\n", "probe-web", "4")
 	log := serviceLogLines(t, world)
 	got := strings.Join(log, "\n")
 	create := strings.Index(got, "create web-v2")
@@ -145,4 +134,22 @@ func TestHealthGateRollbackFails(t *testing.T) {
 	if r := rigOK(t, dir, "plan", "-no-color", "-detailed-exitcode"); r.code != 0 {
 		t.Errorf("plan after recovering from the failed rollback: exit %d\n%s", r.code, r.stdout)
 	}
+}
+
+// gatedRedeploy applies the configuration config makes at version v1
+// (its probe ready at once) under the health gate rig.hcl describes,
+// clears the provider's log and probe file, then applies version v2 whose
+// probe says ready at its readyAfter-th read. It returns the provider's
+// world and the working directory.
+func gatedRedeploy(t *testing.T, config func(world, version, readyAfter string) string, gate, probe, readyAfter string) (world, dir string) {
+	t.Helper()
+	world = t.TempDir()
+	dir = workDir(t, map[string]string{"main.tf": config(world, "v1", "1"), "rig.hcl": gate})
+	rigOK(t, dir, "init", "-no-color", "-plugin-dir="+testProviderMirror(t))
+	rigOK(t, dir, "apply", "-auto-approve", "-no-color")
+	os.Remove(filepath.Join(world, "log"))
+	os.Remove(filepath.Join(world, probe))
+	writeFile(t, dir, "main.tf", config(world, "v2", readyAfter))
+	rigOK(t, dir, "apply", "-auto-approve", "-no-color")
+	return world, dir
 }

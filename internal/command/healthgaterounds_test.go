@@ -1,7 +1,6 @@
 package command
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -36,23 +35,12 @@ resource "test_service" "web" {
 // checked in rounds, and each round reads the health check they share
 // once, not once per object.
 func TestHealthGateReadsDataOncePerRound(t *testing.T) {
-	world := t.TempDir()
-	dir := workDir(t, map[string]string{
-		"main.tf": probedFleet(world, "v1", "1"),
-		"rig.hcl": "health_gate \"test_service.web\" {\n  interval = \"300ms\"\n  timeout  = \"20s\"\n  batch    = 3\n}\n",
-	})
-	rigOK(t, dir, "init", "-no-color", "-plugin-dir="+testProviderMirror(t))
-	rigOK(t, dir, "apply", "-auto-approve", "-no-color")
-	os.Remove(filepath.Join(world, "log"))
-	os.Remove(filepath.Join(world, "probe-fleet"))
-
 	// The plan reads the probe once (not ready); it says ready at its
 	// fourth read. Read once a round for the three objects together, it
 	// is read three times more; read by each object's check, it would be
 	// read five times or more (each object needs a read of its own that
 	// says ready).
-	writeFile(t, dir, "main.tf", probedFleet(world, "v2", "4"))
-	rigOK(t, dir, "apply", "-auto-approve", "-no-color")
+	world, _ := gatedRedeploy(t, probedFleet, "health_gate \"test_service.web\" {\n  interval = \"300ms\"\n  timeout  = \"20s\"\n  batch    = 3\n}\n", "probe-fleet", "4")
 	log := serviceLogLines(t, world)
 	got := strings.Join(log, "\n")
 	first := strings.Index(got, "create web")

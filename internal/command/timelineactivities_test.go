@@ -165,17 +165,7 @@ func TestTimelineActivities(t *testing.T) {
 // provider saw probes after the new object's create, all failed but the
 // last.
 func TestTimelineGateChecks(t *testing.T) {
-	world := t.TempDir()
-	dir := workDir(t, map[string]string{
-		"main.tf": probedConfig(world, "v1", "1"),
-		"rig.hcl": "health_gate \"test_service.web\" {\n  interval = \"10ms\"\n  timeout  = \"20s\"\n}\n",
-	})
-	rigOK(t, dir, "init", "-no-color", "-plugin-dir="+testProviderMirror(t))
-	rigOK(t, dir, "apply", "-auto-approve", "-no-color")
-	os.Remove(filepath.Join(world, "log"))
-	os.Remove(filepath.Join(world, "probe-web"))
-	writeFile(t, dir, "main.tf", probedConfig(world, "v2", "3"))
-	rigOK(t, dir, "apply", "-auto-approve", "-no-color")
+	world, dir := gatedRedeploy(t, probedConfig, "health_gate \"test_service.web\" {\n  interval = \"10ms\"\n  timeout  = \"20s\"\n}\n", "probe-web", "3")
 	log := strings.Join(serviceLogLines(t, world), "\n")
 	create := strings.Index(log, "create web-v2")
 	if create < 0 {
