@@ -85,32 +85,56 @@ func (e *LockError) Unwrap() error { return e.Err }
 // It returns the last *LockError when the time runs out, any other error at
 // once, and, if ctx ends first, ctx's error joined with the last LockError.
 func LockWithTimeout(ctx context.Context, s Store, info LockInfo, timeout time.Duration) (string, error) {
+	return lockWithTimeout(ctx, s, info, timeout, systemClock{})
+}
+
+// lockWithTimeout is LockWithTimeout reading the time from, and waiting
+// with, clock.
+func lockWithTimeout(ctx context.Context, s Store, info LockInfo, timeout time.Duration, clock lockClock) (string, error) {
 	id, err := s.Lock(ctx, info)
 	var lerr *LockError
 	if err == nil || timeout <= 0 || !errors.As(err, &lerr) {
 		return id, err
 	}
-	deadline := time.Now().Add(timeout)
+	deadline := clock.Now().Add(timeout)
 	delay := 50 * time.Millisecond
-	timer := time.NewTimer(0)
-	<-timer.C
-	defer timer.Stop()
 	for {
-		wait := min(delay, time.Until(deadline))
+		wait := min(delay, deadline.Sub(clock.Now()))
 		if wait <= 0 {
 			return "", err
 		}
-		timer.Reset(wait)
-		select {
-		case <-ctx.Done():
-			return "", errors.Join(ctx.Err(), err)
-		case <-timer.C:
+		if cerr := clock.Wait(ctx, wait); cerr != nil {
+			return "", errors.Join(cerr, err)
 		}
 		id, err = s.Lock(ctx, info)
 		if err == nil || !errors.As(err, &lerr) {
 			return id, err
 		}
 		delay = min(2*delay, time.Second)
+	}
+}
+
+// A lockClock is what lockWithTimeout reads the time from and waits with:
+// the system's clock, or a test's.
+type lockClock interface {
+	Now() time.Time
+	// Wait returns nil after d, or ctx's error as soon as ctx ends.
+	Wait(ctx context.Context, d time.Duration) error
+}
+
+// systemClock is the lockClock of the system's time and timers.
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+
+func (systemClock) Wait(ctx context.Context, d time.Duration) error {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
 	}
 }
 
