@@ -146,18 +146,23 @@ func TestLockWithTimeoutErrors(t *testing.T) {
 	}
 }
 
-// fakeClock is a lockClock whose waits pass at once: each moves its time
-// on by the wait.
-type fakeClock struct{ now time.Time }
+// fakeClock is a lockClock whose waits pass at once, moving its time on
+// by the wait, but for those begun after ctx (when set) has ended, which
+// never pass.
+type fakeClock struct {
+	now time.Time
+	ctx context.Context
+}
 
 func (c *fakeClock) Now() time.Time { return c.now }
 
-func (c *fakeClock) Wait(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
+func (c *fakeClock) After(d time.Duration) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	if c.ctx == nil || c.ctx.Err() == nil {
+		c.now = c.now.Add(d)
+		ch <- c.now
 	}
-	c.now = c.now.Add(d)
-	return nil
+	return ch
 }
 
 // clockedStore is a fakeStore that notes, by clock, when each Lock call
@@ -221,7 +226,7 @@ func TestLockWithTimeoutBackoff(t *testing.T) {
 func TestLockWithTimeoutCancelled(t *testing.T) {
 	held := &LockError{Err: ErrLocked}
 	ctx, cancel := context.WithCancel(context.Background())
-	clock := &fakeClock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	clock := &fakeClock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), ctx: ctx}
 	s := &clockedStore{clock: clock, start: clock.now, fakeStore: fakeStore{errs: []error{held, held, held}}}
 	cancelling := &cancelOnLock{Store: s, after: 2, cancel: cancel}
 	_, err := lockWithTimeout(ctx, cancelling, LockInfo{ID: "x"}, time.Minute, clock)

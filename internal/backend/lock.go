@@ -89,7 +89,7 @@ func LockWithTimeout(ctx context.Context, s Store, info LockInfo, timeout time.D
 }
 
 // lockWithTimeout is LockWithTimeout reading the time from, and waiting
-// with, clock.
+// on, clock.
 func lockWithTimeout(ctx context.Context, s Store, info LockInfo, timeout time.Duration, clock lockClock) (string, error) {
 	id, err := s.Lock(ctx, info)
 	var lerr *LockError
@@ -103,8 +103,10 @@ func lockWithTimeout(ctx context.Context, s Store, info LockInfo, timeout time.D
 		if wait <= 0 {
 			return "", err
 		}
-		if cerr := clock.Wait(ctx, wait); cerr != nil {
-			return "", errors.Join(cerr, err)
+		select {
+		case <-ctx.Done():
+			return "", errors.Join(ctx.Err(), err)
+		case <-clock.After(wait):
 		}
 		id, err = s.Lock(ctx, info)
 		if err == nil || !errors.As(err, &lerr) {
@@ -114,12 +116,12 @@ func lockWithTimeout(ctx context.Context, s Store, info LockInfo, timeout time.D
 	}
 }
 
-// A lockClock is what lockWithTimeout reads the time from and waits with:
+// A lockClock is what lockWithTimeout reads the time from and waits on:
 // the system's clock, or a test's.
 type lockClock interface {
 	Now() time.Time
-	// Wait returns nil after d, or ctx's error as soon as ctx ends.
-	Wait(ctx context.Context, d time.Duration) error
+	// After returns a channel that receives once d has passed.
+	After(d time.Duration) <-chan time.Time
 }
 
 // systemClock is the lockClock of the system's time and timers.
@@ -127,16 +129,7 @@ type systemClock struct{}
 
 func (systemClock) Now() time.Time { return time.Now() }
 
-func (systemClock) Wait(ctx context.Context, d time.Duration) error {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-timer.C:
-		return nil
-	}
-}
+func (systemClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
 // newUUID returns a random (version 4) UUID string.
 func newUUID() string {
