@@ -98,6 +98,17 @@ func golden(t *testing.T, name, got string) {
 	goldenfile.Check(t, filepath.Join("testdata", name+".golden"), normalize(got))
 }
 
+// checkContains reports each of wants that out lacks, naming the output
+// (what: "plan", "the log") and showing it whole.
+func checkContains(t *testing.T, what, out string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, out)
+		}
+	}
+}
+
 // stateFile is the parts of a v4 state file the tests check.
 type stateFile = commandtest.StateFile
 
