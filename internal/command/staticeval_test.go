@@ -170,11 +170,7 @@ terraform {
 			if r.code != 1 {
 				t.Fatalf("init: exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
 			}
-			for _, want := range c.want {
-				if !strings.Contains(r.stderr, want) {
-					t.Errorf("init stderr:\n%s\nwant it to contain:\n%s", r.stderr, want)
-				}
-			}
+			checkContains(t, "init stderr", r.stderr, c.want...)
 			if strings.Count(r.stderr, "Error: ") != len(c.want) {
 				t.Errorf("init reported %d errors, want %d:\n%s", strings.Count(r.stderr, "Error: "), len(c.want), r.stderr)
 			}
