@@ -101,6 +101,12 @@ resource "test_thing" "b" {
 			if got := commandtest.InstanceCount(sf); got != 2 {
 				t.Fatalf("state has %d objects, want the 2 the apply created", got)
 			}
+			// The record of the last apply says so too.
+			show := exec.Command(bin, "-chdir="+dir, "show", "-last-apply", "-json")
+			show.Env = env
+			if b, err := show.Output(); err != nil || !strings.Contains(string(b), `"outcome":"interrupted"`) {
+				t.Errorf("rig show -last-apply -json: %v\n%s", err, b)
+			}
 			plan := exec.Command(bin, "-chdir="+dir, "plan", "-detailed-exitcode", "-no-color", "-input=false")
 			plan.Env = env
 			if b, err := plan.CombinedOutput(); err != nil {
