@@ -21,8 +21,12 @@ import (
 )
 
 // fuzzSecret is the value of the sensitive variables of FuzzMarkedConditions,
-// which no diagnostic may show.
-const fuzzSecret = "hunter2-Qx7Zk"
+// and fuzzEphemeral that of its ephemeral one, which no diagnostic may
+// show.
+const (
+	fuzzSecret    = "hunter2-Qx7Zk"
+	fuzzEphemeral = "EphTok-9Rw4"
+)
 
 const fuzzMarksConfig = `
 variable "secret" {
@@ -55,7 +59,7 @@ func (fuzzNoResources) ResourceValue(addrs.AbsResource) cty.Value { return cty.D
 // validation, a pre- or postcondition, a check block's assertion): none
 // panics, and no diagnostic, rendered as a user sees it, shows a
 // sensitive value unless the expressions ask for it (nonsensitive) or
-// write it themselves.
+// write it themselves, nor an ephemeral value.
 func FuzzMarkedConditions(f *testing.F) {
 	seeds := [][2]string{
 		{`length(var.secret) >= 12`, `"Too short."`},
@@ -66,6 +70,8 @@ func FuzzMarkedConditions(f *testing.F) {
 		{`var.secret[0] == "h"`, `var.map["k"]`},
 		{`{ for k, v in var.map : k => v }["k"] == var.secret`, `jsonencode(var.map)`},
 		{`var.eph != var.secret`, `"${var.eph} ${var.plain}"`},
+		{`var.eph == "x"`, `"Got ${var.eph}."`},
+		{`length(var.eph) > 100`, `"${upper(var.eph)} ${var.secret}"`},
 		{`var.list == ["a"]`, `upper(var.secret)`},
 		{`startswith(var.secret, "zz") || var.plain == "q"`, `var.secret`},
 		{`var.secret`, `null`},
@@ -83,7 +89,7 @@ func FuzzMarkedConditions(f *testing.F) {
 		"secret": secret,
 		"list":   cty.ListVal([]cty.Value{cty.StringVal(fuzzSecret), cty.StringVal("a")}).Mark(marks.Sensitive),
 		"map":    cty.MapVal(map[string]cty.Value{"k": cty.StringVal(fuzzSecret)}).Mark(marks.Sensitive),
-		"eph":    marks.MarkEphemeral(cty.StringVal("eph-value")),
+		"eph":    marks.MarkEphemeral(cty.StringVal(fuzzEphemeral)),
 		"plain":  cty.StringVal("plain"),
 	}})
 	if ds.HasErrors() {
@@ -91,8 +97,8 @@ func FuzzMarkedConditions(f *testing.F) {
 	}
 	scope := e.Scope(addrs.RootModule, lang.InstanceData{})
 	f.Fuzz(func(t *testing.T, condition, message string) {
-		cond, pds := hclsyntax.ParseExpression([]byte(condition), "main.tf", hcl.InitialPos)
-		msg, mds := hclsyntax.ParseExpression([]byte(message), "main.tf", hcl.InitialPos)
+		cond, pds := hclsyntax.ParseExpression([]byte(condition), "condition.tf", hcl.InitialPos)
+		msg, mds := hclsyntax.ParseExpression([]byte(message), "message.tf", hcl.InitialPos)
 		if pds.HasErrors() || mds.HasErrors() {
 			return
 		}
@@ -102,13 +108,17 @@ func FuzzMarkedConditions(f *testing.F) {
 		all = all.Append(eval.CheckRule(scope, rule, "Resource precondition failed", "", eval.RuleAt{Type: checks.Precondition}))
 		all = all.Append(eval.CheckAssert(scope, rule, eval.RuleAt{Type: checks.Assertion}))
 		var out strings.Builder
-		if err := ui.RenderDiagnosticsPlain(&out, all, nil, ui.RenderOptions{Width: 1 << 20}); err != nil {
+		sources := map[string][]byte{"condition.tf": []byte(condition), "message.tf": []byte(message)}
+		if err := ui.RenderDiagnosticsPlain(&out, all, sources, ui.RenderOptions{Width: 1 << 20}); err != nil {
 			t.Fatal(err)
 		}
 		asked := strings.Contains(condition+message, "nonsensitive") || strings.Contains(condition+message, "hunter") ||
 			strings.Contains(condition+message, "Qx7Zk")
 		if !asked && strings.Contains(out.String(), fuzzSecret) {
 			t.Errorf("condition %q, message %q: a diagnostic shows the sensitive value:\n%s", condition, message, out.String())
+		}
+		if !strings.Contains(condition+message, "EphTok") && !strings.Contains(condition+message, "9Rw4") && strings.Contains(out.String(), fuzzEphemeral) {
+			t.Errorf("condition %q, message %q: a diagnostic shows the ephemeral value:\n%s", condition, message, out.String())
 		}
 	})
 }

@@ -80,11 +80,11 @@ func CheckAssert(scope *lang.Scope, rule *config.CheckRule, at RuleAt) diag.Diag
 // it holds, is unknown or is invalid (the diagnostics then say why). It
 // records the result as at says.
 //
-// A condition over sensitive values is judged like any other: its result
-// says nothing of them. An error message that is itself sensitive is not
-// shown, as OpenTofu and Terraform word it: for a variable's validation an
-// error and a stand-in message, for any other condition a warning and a
-// message that points to it.
+// A condition over sensitive or ephemeral values is judged like any
+// other: its result says nothing of them. An error message that is itself
+// sensitive or ephemeral is not shown, as OpenTofu words it: for a
+// variable's validation an error and a stand-in message, for any other
+// condition a warning and a message that points to it.
 func failure(scope *lang.Scope, rule *config.CheckRule, val cty.Value, ds diag.Diagnostics, at RuleAt) (diag.Diagnostics, *string) {
 	if ds.HasErrors() {
 		at.report(checks.Error, "")
@@ -120,6 +120,16 @@ func failure(scope *lang.Scope, rule *config.CheckRule, val cty.Value, ds diag.D
 			at.report(checks.Fail, "")
 			msg = "This check failed, but has an invalid error message as described in the other accompanying messages."
 			return ds, &msg
+		case marks.ContainsEphemeral(m) && at.Type == checks.Validation:
+			ds = ds.Append(diag.At(rule.ErrorMessage.Range(), ephemeralMessageSummary,
+				"The error expression used to explain this condition refers to ephemeral values. rig will not display the resulting message.\n\n"+ephemeralMessageAdvice))
+			msg = "The error message included an ephemeral value, so it will not be displayed."
+		case marks.ContainsEphemeral(m):
+			ds = ds.Append(diag.WarningAt(rule.ErrorMessage.Range(), ephemeralMessageSummary,
+				"The error expression used to explain this condition refers to ephemeral values, so rig will not display the resulting message.\n\n"+ephemeralMessageAdvice))
+			at.report(checks.Fail, "")
+			msg = "This check failed, but has an invalid error message as described in the other accompanying messages."
+			return ds, &msg
 		default:
 			m, _ = m.UnmarkDeep()
 			msg = m.AsString()
@@ -132,6 +142,8 @@ func failure(scope *lang.Scope, rule *config.CheckRule, val cty.Value, ds diag.D
 const (
 	sensitiveMessageSummary = "Error message refers to sensitive values"
 	sensitiveMessageAdvice  = "You can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data."
+	ephemeralMessageSummary = "Error message refers to ephemeral values"
+	ephemeralMessageAdvice  = "You can correct this by removing references to ephemeral values or by utilizing the builtin ephemeralasnull() function."
 )
 
 // WithoutCheckAssertions returns ds without the warnings of check block

@@ -30,8 +30,12 @@ func exprStatements(values []diag.ExprValue, showSensitive bool) []jsonformat.Ex
 	return out
 }
 
-// exprStatement is what a diagnostic says of one value; "" for nothing.
+// exprStatement is what a diagnostic says of one value; "" for nothing,
+// which is what it says of an ephemeral value, as OpenTofu does.
 func exprStatement(v cty.Value, showSensitive bool) string {
+	if marks.ContainsEphemeral(v) {
+		return ""
+	}
 	v, ms := v.Unmark()
 	for m := range ms {
 		if marks.IsSensitive(m) && !showSensitive {
@@ -104,9 +108,10 @@ func writeExprValues(b *strings.Builder, values []diag.ExprValue, o ropts) {
 
 // writeExprDifference writes the two sides of a failed equality as a diff
 // under the values of its expression, as OpenTofu 1.12 does: the left side
-// before, the right side after; a sensitive side hides the whole diff.
+// before, the right side after; a sensitive side hides the whole diff, and
+// there is none when a side is ephemeral.
 func writeExprDifference(b *strings.Builder, d *diag.ExprDifference, o ropts) {
-	if d == nil {
+	if d == nil || ephemeralDifference(d) {
 		return
 	}
 	b.WriteString(o.c("    [dark_gray]├────────────────[reset]\n"))
@@ -114,6 +119,12 @@ func writeExprDifference(b *strings.Builder, d *diag.ExprDifference, o ropts) {
 	for _, l := range strings.Split("    "+renderExprDifference(d, o), "\n") {
 		fmt.Fprintf(b, o.c("    [dark_gray]│[reset] %s\n"), l)
 	}
+}
+
+// ephemeralDifference reports whether either side of d holds an ephemeral
+// value, which no view of the difference may show.
+func ephemeralDifference(d *diag.ExprDifference) bool {
+	return marks.ContainsEphemeral(d.Left) || marks.ContainsEphemeral(d.Right)
 }
 
 func renderExprDifference(d *diag.ExprDifference, o ropts) string {
@@ -128,9 +139,10 @@ func renderExprDifference(d *diag.ExprDifference, o ropts) string {
 // differenceToJSON is a diagnostic's "difference", as OpenTofu 1.12 writes
 // it: the left side as the value before, the right side as the value
 // after, each with its sensitive paths. Sensitive parts are written as
-// null (OpenTofu writes them out); nil when d is nil or cannot be encoded.
+// null (OpenTofu writes them out); nil when d is nil, has an ephemeral
+// side or cannot be encoded.
 func differenceToJSON(d *diag.ExprDifference) *jsonformat.Change {
-	if d == nil {
+	if d == nil || ephemeralDifference(d) {
 		return nil
 	}
 	bset, aset := pathSet{}, pathSet{}
