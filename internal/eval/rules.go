@@ -110,7 +110,7 @@ func failure(scope *lang.Scope, rule *config.CheckRule, val cty.Value, ds diag.D
 		switch {
 		case more.HasErrors() || !m.IsKnown() || m.IsNull():
 		case marks.Contains(m) && at.Type == checks.Validation:
-			ds = ds.Append(diag.At(rule.ErrorMessage.Range(), sensitiveMessageSummary,
+			ds = ds.Append(confidentialMessage(scope, rule, sensitiveMessageSummary,
 				"The error expression used to explain this condition refers to sensitive values. rig will not display the resulting message.\n\n"+sensitiveMessageAdvice))
 			msg = "The error message included a sensitive value, so it will not be displayed."
 		case marks.Contains(m):
@@ -121,7 +121,7 @@ func failure(scope *lang.Scope, rule *config.CheckRule, val cty.Value, ds diag.D
 			msg = "This check failed, but has an invalid error message as described in the other accompanying messages."
 			return ds, &msg
 		case marks.ContainsEphemeral(m) && at.Type == checks.Validation:
-			ds = ds.Append(diag.At(rule.ErrorMessage.Range(), ephemeralMessageSummary,
+			ds = ds.Append(confidentialMessage(scope, rule, ephemeralMessageSummary,
 				"The error expression used to explain this condition refers to ephemeral values. rig will not display the resulting message.\n\n"+ephemeralMessageAdvice))
 			msg = "The error message included an ephemeral value, so it will not be displayed."
 		case marks.ContainsEphemeral(m):
@@ -137,6 +137,16 @@ func failure(scope *lang.Scope, rule *config.CheckRule, val cty.Value, ds diag.D
 	}
 	at.report(checks.Fail, msg)
 	return ds, &msg
+}
+
+// confidentialMessage is the error that a validation's error message
+// refers to sensitive or ephemeral values, which names them under its
+// source line ("var.pw has a sensitive value"), as OpenTofu does.
+func confidentialMessage(scope *lang.Scope, rule *config.CheckRule, summary, detail string) diag.Diagnostic {
+	d := diag.At(rule.ErrorMessage.Range(), summary, detail)
+	d.Values = scope.ExpressionValues(rule.ErrorMessage)
+	d.ConfidentialCause = true
+	return d
 }
 
 const (

@@ -19,15 +19,32 @@ import (
 // sensitive or an unknown value did not cause (a failed condition) leaves
 // a sensitive value out, unless showSensitive, and gives only the type of
 // an unknown one, so that no one takes either for the cause.
-func exprStatements(values []diag.ExprValue, showSensitive bool) []jsonformat.ExpressionValue {
+func exprStatements(values []diag.ExprValue, showSensitive, confidentialCause bool) []jsonformat.ExpressionValue {
 	out := make([]jsonformat.ExpressionValue, 0, len(values))
 	for _, v := range values {
-		if st := exprStatement(v.Value, showSensitive); st != "" {
+		st := exprStatement(v.Value, showSensitive)
+		if confidentialCause {
+			st = confidentialStatement(v.Value, st)
+		}
+		if st != "" {
 			out = append(out, jsonformat.ExpressionValue{Traversal: v.Traversal, Statement: st})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Traversal < out[j].Traversal })
 	return out
+}
+
+// confidentialStatement is what a diagnostic caused by sensitive or
+// ephemeral values says of one value, as OpenTofu words it: that it has
+// one, never what it is; st, what any diagnostic says, otherwise.
+func confidentialStatement(v cty.Value, st string) string {
+	switch {
+	case marks.Has(v):
+		return "has a sensitive value"
+	case marks.IsEphemeral(v):
+		return "has an ephemeral value"
+	}
+	return st
 }
 
 // exprStatement is what a diagnostic says of one value; "" for nothing,
@@ -95,8 +112,8 @@ func compactValue(v cty.Value) string {
 
 // writeExprValues writes the values of a diagnostic's expression under its
 // source lines, as OpenTofu does.
-func writeExprValues(b *strings.Builder, values []diag.ExprValue, o ropts) {
-	statements := exprStatements(values, o.showSensitive)
+func writeExprValues(b *strings.Builder, values []diag.ExprValue, confidentialCause bool, o ropts) {
+	statements := exprStatements(values, o.showSensitive, confidentialCause)
 	if len(statements) == 0 {
 		return
 	}
