@@ -34,7 +34,7 @@ func CheckRule(scope *lang.Scope, rule *config.CheckRule, summary, suffix string
 	val, ds := scope.EvalExpr(rule.Condition, cty.Bool)
 	ds, failed := failure(scope, rule, val, ds, at)
 	if failed == nil {
-		return ds
+		return unshownMessage(scope, rule, val, ds, at)
 	}
 	d := diag.At(rule.Condition.Range(), summary, *failed+suffix)
 	d.Values = scope.ExpressionValues(rule.Condition)
@@ -56,6 +56,7 @@ const (
 func CheckAssert(scope *lang.Scope, rule *config.CheckRule, at RuleAt) diag.Diagnostics {
 	val, ds := scope.EvalExpr(rule.Condition, cty.Bool)
 	if !ds.HasErrors() && !val.IsKnown() {
+		ds = unshownMessage(scope, rule, val, ds, at)
 		at.report(checks.Unknown, "")
 		d := diag.WarningAt(rule.Condition.Range(), CheckAssertionUnknown,
 			"The condition could not be evaluated at this time, a result will be known when this plan is applied.")
@@ -66,7 +67,7 @@ func CheckAssert(scope *lang.Scope, rule *config.CheckRule, at RuleAt) diag.Diag
 	}
 	ds, failed := failure(scope, rule, val, ds, at)
 	if failed == nil {
-		return ds
+		return unshownMessage(scope, rule, val, ds, at)
 	}
 	d := diag.WarningAt(rule.Condition.Range(), CheckAssertionFailed, *failed)
 	d.Values = scope.ExpressionValues(rule.Condition)
@@ -137,6 +138,29 @@ func failure(scope *lang.Scope, rule *config.CheckRule, val cty.Value, ds diag.D
 	}
 	at.report(checks.Fail, msg)
 	return ds, &msg
+}
+
+// unshownMessage adds to ds, the diagnostics of a condition that did not
+// fail (val its value), the warning that its error message refers to
+// sensitive or ephemeral values, which OpenTofu gives whatever the result,
+// having evaluated the message first: a failed condition gives it with
+// its failure. A variable's validation evaluates its message only when it
+// fails, as in OpenTofu; an invalid condition gives only its errors.
+func unshownMessage(scope *lang.Scope, rule *config.CheckRule, val cty.Value, ds diag.Diagnostics, at RuleAt) diag.Diagnostics {
+	if at.Type == checks.Validation || rule.ErrorMessage == nil || ds.HasErrors() || (val.IsKnown() && val.IsNull()) {
+		return ds
+	}
+	m, more := scope.EvalExpr(rule.ErrorMessage, cty.String)
+	switch {
+	case more.HasErrors() || !m.IsKnown() || m.IsNull():
+	case marks.Contains(m):
+		return append(diag.Diagnostics{diag.WarningAt(rule.ErrorMessage.Range(), sensitiveMessageSummary,
+			"The error expression used to explain this condition refers to sensitive values, so rig will not display the resulting message.\n\n"+sensitiveMessageAdvice)}, ds...)
+	case marks.ContainsEphemeral(m):
+		return append(diag.Diagnostics{diag.WarningAt(rule.ErrorMessage.Range(), ephemeralMessageSummary,
+			"The error expression used to explain this condition refers to ephemeral values, so rig will not display the resulting message.\n\n"+ephemeralMessageAdvice)}, ds...)
+	}
+	return ds
 }
 
 // confidentialMessage is the error that a validation's error message
