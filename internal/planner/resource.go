@@ -249,6 +249,9 @@ func (p *planner) planInstanceScoped(cr addrs.ConfigResource, r *config.Resource
 	if change == nil {
 		return cty.UnknownVal(ty), ds
 	}
+	if !change.Action.Deletes() {
+		ds = ds.Append(p.checkPreventDestroyValue(r, addr))
+	}
 	change.Dependencies = p.rg.resourceDeps[cr]
 	change.Importing = imported
 	change.PreventDestroy = p.protectionAt(r, addr, obj)
