@@ -75,6 +75,17 @@ func (d *Dir) gatherVariables(cfg *config.Module, args []VarArg, ask Asker) (val
 	for _, f := range found {
 		ds = ds.Append(loadVarFile(f, out, files, "a .tfvars file"))
 	}
+	ds = ds.Append(parseFlagVariables(cfg, args, out, files))
+	if ask != nil {
+		ds = ds.Append(askRequired(cfg, out, ask))
+	}
+	return out, files, ds
+}
+
+// parseFlagVariables reads the values -var and -var-file (args) give, in
+// order, into out, and the files' sources into files.
+func parseFlagVariables(cfg *config.Module, args []VarArg, out map[string]planner.InputValue, files map[string][]byte) diag.Diagnostics {
+	var ds diag.Diagnostics
 	for _, arg := range args {
 		if arg.File {
 			ds = ds.Append(loadVarFile(arg.Value, out, files, "-var-file"))
@@ -92,10 +103,7 @@ func (d *Dir) gatherVariables(cfg *config.Module, args []VarArg, ask Asker) (val
 			out[name] = planner.InputValue{Value: v, SourceType: "-var"}
 		}
 	}
-	if ask != nil {
-		ds = ds.Append(askRequired(cfg, out, ask))
-	}
-	return out, files, ds
+	return ds
 }
 
 // parseRawVariable interprets a string from the command line or the
