@@ -107,11 +107,12 @@ func parseFlagVariables(cfg *config.Module, args []VarArg, out map[string]planne
 }
 
 // parseRawVariable interprets a string from the command line or the
-// environment: literally for a variable of primitive type (or undeclared),
-// as an HCL expression otherwise, as OpenTofu does.
+// environment: literally for a variable of primitive type, one declared
+// without a type, or one not declared, as an HCL expression otherwise (a
+// complex type, or any), as OpenTofu and Terraform do.
 func parseRawVariable(cfg *config.Module, name, raw, source string) (cty.Value, diag.Diagnostics) {
 	v, declared := cfg.Variables[name]
-	if !declared || v.Type.IsPrimitiveType() || v.Type == cty.DynamicPseudoType && !looksLikeExpression(raw) {
+	if !declared || !v.TypeGiven || v.Type.IsPrimitiveType() {
 		return cty.StringVal(raw), nil
 	}
 	expr, hds := hclsyntax.ParseExpression([]byte(raw), fmt.Sprintf("<value for var.%s>", name), hcl.Pos{Line: 1, Column: 1})
@@ -123,11 +124,6 @@ func parseRawVariable(cfg *config.Module, name, raw, source string) (cty.Value, 
 		return cty.NilVal, diag.FromHCL(hds)
 	}
 	return val, nil
-}
-
-func looksLikeExpression(raw string) bool {
-	t := strings.TrimSpace(raw)
-	return strings.HasPrefix(t, "[") || strings.HasPrefix(t, "{")
 }
 
 // loadVarFile reads a .tfvars (HCL) or .tfvars.json file into out, and
