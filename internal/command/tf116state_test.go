@@ -65,3 +65,15 @@ removed {
 		t.Errorf("show -json of the plan:\n%s%s", r.stdout, r.stderr)
 	}
 }
+
+// An object rig cannot decode (a store block holding a value, which rig's
+// terraform_data lacks) fails `rig show` with the reason, as OpenTofu
+// fails, rather than a state shown without it.
+func TestShowUndecodableObject(t *testing.T) {
+	st := strings.Replace(terraform116DataState, `"store": null`, `"store": {"input": null, "output": "kept", "sensitive": null, "sensitive_output": null, "replace": null, "version": null}`, 1)
+	dir := workDir(t, map[string]string{"terraform.tfstate": st})
+	r := rig(t, dir, "show", "-no-color")
+	if r.code != 1 || !strings.Contains(r.stderr, "Error: Failed to show state") || !strings.Contains(r.stderr, `unsupported attribute "store"`) {
+		t.Errorf("show: exit %d, want 1 naming the attribute\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
