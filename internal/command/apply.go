@@ -207,14 +207,13 @@ func (m *Meta) applySavedPlan(run *run, out *ui.OperationView, path string, f *o
 		return 1
 	}
 	m.dir().UseSavedPlanVariables(pf.Plan.Variables)
-	if len(f.vars) > 0 && len(pf.Plan.EphemeralVariables) == 0 {
-		out.Diagnostics(diag.Diagnostics{diag.Errorf("Can't set variables when applying a saved plan",
-			"The -var and -var-file options cannot be used when applying a saved plan file, because a saved plan includes the variable values that were set when it was created.")})
-		return 1
-	}
 	vars := f.vars
 	f.vars, f.savedPlan = nil, true
 	sess, ds := run.open(m, f, "OperationTypeApply")
+	if !ds.HasErrors() {
+		// -var and -var-file may repeat the values the plan was made with.
+		ds = ds.Append(m.dir().CheckSavedPlanVariables(sess.Config, pf.Plan, vars))
+	}
 	if !ds.HasErrors() && len(pf.Plan.EphemeralVariables) > 0 {
 		var ask workdir.Asker
 		if m.inputAllowed() {

@@ -88,12 +88,17 @@ func (p *Terraform) ConfigureProvider(context.Context, provider.ConfigureRequest
 	return nil
 }
 
-// UpgradeResourceState decodes the stored object; terraform_data has only schema version 0.
+// UpgradeResourceState decodes the stored object; terraform_data has only
+// schema version 0. The empty store block Terraform 1.16 records is dropped.
 func (p *Terraform) UpgradeResourceState(_ context.Context, req provider.UpgradeRequest) provider.UpgradeResponse {
 	if req.TypeName != DataResourceType {
 		return provider.UpgradeResponse{Diagnostics: unsupported("resource", req.TypeName)}
 	}
-	v, err := ctyjson.Unmarshal(req.RawStateJSON, DataSchema().Block.ImpliedType())
+	raw, err := withoutEmptyStore(req.RawStateJSON)
+	if err != nil {
+		return provider.UpgradeResponse{Diagnostics: diag.Diagnostics{diag.Errorf("Invalid stored object", "Decoding terraform_data state: %s.", err)}}
+	}
+	v, err := ctyjson.Unmarshal(raw, DataSchema().Block.ImpliedType())
 	if err != nil {
 		return provider.UpgradeResponse{Diagnostics: diag.Diagnostics{diag.Errorf("Invalid stored object", "Decoding terraform_data state: %s.", err)}}
 	}
