@@ -17,7 +17,7 @@ import (
 // A provider using the legacy SDK type system is exempt: OpenTofu only logs
 // its invalid plans, and rig drops them.
 func CheckPlanned(sch *provider.Block, prior, config cty.Value, resp provider.PlanResponse, pc addrs.AbsProviderConfig, addr addrs.AbsResourceInstance) diag.Diagnostics {
-	if resp.LegacyTypeSystem {
+	if resp.LegacyTypeSystem || resp.Checked {
 		return nil
 	}
 	var ds diag.Diagnostics
