@@ -38,7 +38,10 @@ func EvalConfig(scope *lang.Scope, r *config.Resource, sch provider.Schema, pc a
 	// configuration's sensitive marks back, for state and for dependents
 	// (not its ephemeral ones: only write-only arguments hold them, and
 	// those are never planned).
-	v, ms := marked.UnmarkDeepWithPaths()
-	ms = marks.WithoutEphemeralPaths(ms)
+	v, ms := marked, []cty.PathValueMarks(nil)
+	if marks.Any(marked) {
+		v, ms = marked.UnmarkDeepWithPaths()
+		ms = marks.WithoutEphemeralPaths(ms)
+	}
 	return Config{Marked: marked, Value: v, Marks: plan.WithEchoedMarks(pc.Provider, r.Addr.Type, ms)}, ds
 }
