@@ -91,7 +91,7 @@ func sameSensitivity(blk *provider.Block, prior cty.Value, recorded []cty.Path, 
 //
 // A value the saved plan has marked sensitive is not shown.
 func checkFinalPlan(saved, final cty.Value) error {
-	if !marks.Any(saved) && !marks.Any(final) && finalMatches(saved, final) {
+	if finalMatches(saved, final) {
 		// The common case, decided without building a path for every
 		// value: the walk below only says what does not match.
 		return nil
@@ -148,8 +148,10 @@ func finalPlanMismatch(saved, final cty.Value) error {
 
 // finalMatches reports whether checkFinalPlan finds nothing wrong with
 // final, the value at some path of the final plan, against saved, the value
-// at that path of the saved plan; neither has marks. It visits what
-// checkFinalPlan's walk visits, with the same rules, without paths.
+// at that path of the saved plan. It visits what checkFinalPlan's walk
+// visits, with the same rules, without paths; values with marks it
+// compares with their marks, so that it may find a difference where the
+// walk, which compares them without, finds none (never the reverse).
 func finalMatches(saved, final cty.Value) bool {
 	if !saved.IsKnown() || !final.IsKnown() {
 		return true
