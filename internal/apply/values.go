@@ -77,8 +77,8 @@ var wholeBudget = 16384
 // recorded values liveValues keeps decoded when it stores values: an apply
 // of a few thousand objects keeps them all (decoding each again for every
 // resource that refers to it costs more than the memory it saves), a large
-// one keeps the first and stores the rest.
-var decodedBudget = 16 << 20
+// one keeps the first (some tens of megabytes decoded) and stores the rest.
+var decodedBudget = 4 << 20
 
 // newLiveValues starts from the plan's values, as dec gives them. With
 // stored, prior objects are decoded only when referred to, and set keeps
