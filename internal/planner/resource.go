@@ -482,8 +482,7 @@ func (p *planner) planOutputs() diag.Diagnostics {
 			val = cty.DynamicVal
 		}
 		if !o.Sensitive && val.ContainsMarked() {
-			ds = ds.Append(diag.At(o.DeclRange, "Output refers to sensitive values",
-				"To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, rig requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true"))
+			ds = ds.Append(sensitiveOutputError(o))
 		}
 		before := cty.NullVal(cty.DynamicPseudoType)
 		prior, had := p.prevRun.Outputs[name]

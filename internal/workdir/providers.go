@@ -234,12 +234,10 @@ func (d *Dir) loadPluginProviders() *pluginProviders {
 // CheckProviders reports what keeps the configuration's providers from
 // starting, before any of them is needed: a provider required but not
 // selected in the lock file, a locked package not installed or changed
-// since. It also carries the dev_overrides warning.
+// since. The dev_overrides warning is DevOverridesWarning's.
 func (d *Dir) CheckProviders(cfg *config.Module) diag.Diagnostics {
 	pp := d.loadPluginProviders()
-	ds := append(diag.Diagnostics(nil), pp.devWarning...)
-	reqs, more := TreeRequirements(cfg)
-	ds = ds.Append(more)
+	reqs, ds := TreeRequirements(cfg)
 	// Only problems with the providers this configuration uses count.
 	needed := map[addrs.Provider]bool{}
 	for _, req := range reqs {
