@@ -136,5 +136,5 @@ func (d *Dir) InstallProviders(ctx context.Context, cfg *config.Module, opts Ins
 	if ds.HasErrors() {
 		return ds
 	}
-	return ds.Append(d.recordLocks(old, locks, opts.LockfileReadonly, out))
+	return ds.Append(d.recordLocks(old, locks, opts.LockfileReadonly, inst.LocallyHashed(), out))
 }
