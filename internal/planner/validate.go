@@ -27,7 +27,10 @@ import (
 // resource, data source, ephemeral resource, action and list block with
 // its provider's validation call. No provider is configured.
 func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set, opts ValidateOptions) diag.Diagnostics {
-	p := &planner{ctx: ctx, cfg: cfg, providers: providers, schemas: map[addrs.ConfigResource]provider.Schema{}}
+	// The dependencies objects record are not needed here: the cheaper
+	// direct ones are computed.
+	p := &planner{ctx: ctx, cfg: cfg, providers: providers, schemas: map[addrs.ConfigResource]provider.Schema{},
+		opts: Options{Dependencies: plan.ReducedDependencies}}
 	// Every independent problem is reported: reference errors do not stop
 	// the checks of resource types, cycles and bodies.
 	var ds diag.Diagnostics
