@@ -2,6 +2,7 @@ package getproviders
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
 )
@@ -14,15 +15,7 @@ import (
 // cannot install them from the lock file as it is. Sorted; nil for none.
 func (i *Installer) LocallyHashed() []addrs.Provider {
 	out := slices.Clone(i.locallyHashed)
-	slices.SortFunc(out, func(a, b addrs.Provider) int {
-		if a.ForDisplay() < b.ForDisplay() {
-			return -1
-		}
-		if a.ForDisplay() > b.ForDisplay() {
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(a, b addrs.Provider) int { return strings.Compare(a.ForDisplay(), b.ForDisplay()) })
 	return out
 }
 
