@@ -8,6 +8,7 @@ import (
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
+	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
@@ -28,6 +29,12 @@ func validateOutputs(cfg *config.Module, schemas map[addrs.ConfigResource]provid
 		for _, name := range slices.Sorted(maps.Keys(m.Outputs)) {
 			o := m.Outputs[name]
 			if o.Expr == nil {
+				continue
+			}
+			refs, _ := lang.ReferencesInExpr(o.Expr)
+			if more := attributeReferenceErrors(m, schemas, refs); more.HasErrors() {
+				// Not evaluated: the value would only repeat the error.
+				ds = ds.Append(more)
 				continue
 			}
 			val, more := eval.EvalOutput(scope, o)
