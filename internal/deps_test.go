@@ -132,6 +132,8 @@ var allowedImports = map[string][]string{
 
 	// The runner of the txtar specifications under testdata.
 	"internal/txtartest": {"internal/diag"},
+	// The golden files of tests and their -update flag.
+	"internal/golden": {},
 
 	// Benchmarks drive the engine packages directly.
 	"bench":            {"*"},

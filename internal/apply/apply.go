@@ -50,6 +50,12 @@ type Options struct {
 	// Provisioners run the provisioners of each type ("local-exec"); a
 	// resource whose provisioner's type is missing fails when it would run.
 	Provisioners map[string]Provisioner
+	// Finish, when set, is called once the operations have ended and
+	// reports whether the run was interrupted meanwhile (then the apply
+	// ends as interrupted, whether or not ctx was cancelled yet); from
+	// then on an interrupt no longer concerns the apply
+	// (interrupt.Handler.Finish).
+	Finish func() (interrupted bool)
 }
 
 // Prepared is an apply ready to run: a plan, the configuration it was
@@ -226,18 +232,27 @@ func (pr *Prepared) execute(ctx context.Context, set *provider.Set, opts Options
 		return d.Err()
 	}, dag.WalkOptions[Op]{Limit: opts.Parallelism, Classes: classes, ClassLimits: classLimits, ClassLimit: classLimit,
 		ReleasedLimit: releasedLimit(opts.Parallelism)})
+	// An interrupt makes the apply fail also when it came after the last
+	// operation started: as OpenTofu, rig never ends an apply it was asked
+	// to stop as if it had completed.
+	interrupted := ctx.Err() != nil || res.Count(dag.NotRunCancelled) > 0
+	if opts.Finish != nil && opts.Finish() {
+		interrupted = true
+	}
 	if n := res.Count(dag.NotRunCancelled); n > 0 {
 		ds = ds.Append(diag.Errorf("Operation interrupted", "The apply was interrupted: %d operation(s) did not start. The state records every operation that finished.", n))
+	} else if interrupted {
+		ds = ds.Append(errInterruptedAfterLast)
 	}
 
-	if !ds.HasErrors() && res.Count(dag.NotRunCancelled) == 0 {
+	if !ds.HasErrors() {
 		ds = ds.Append(a.invokeRequested(ctx))
 	}
 	// When operations failed, the outputs and checks that do not depend on
 	// them are still evaluated (not after an interruption).
 	var part *partial
 	evaluate := !ds.HasErrors()
-	if !evaluate && p.Mode != plan.DestroyMode && res.Count(dag.NotRunCancelled) == 0 {
+	if !evaluate && p.Mode != plan.DestroyMode && !interrupted {
 		var more diag.Diagnostics
 		part, more = a.partialAfter(res)
 		evaluate = part != nil && !more.HasErrors()

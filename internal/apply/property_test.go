@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -51,12 +52,17 @@ func (rc randomConfig) effectiveCBD() []bool {
 	return eff
 }
 
-// hcl renders the configuration. Names are unique among live objects: a
-// resource replaced create-first gets a name with its replacement key in it
-// (so old and new can coexist), one replaced delete-first keeps a fixed name
-// (so creating before deleting would collide).
-func (rc randomConfig) hcl() string {
-	eff := rc.effectiveCBD()
+// hcl renders the configuration, its names chosen for the configuration's
+// own create_before_destroy settings (see hclNamed).
+func (rc randomConfig) hcl() string { return rc.hclNamed(rc.effectiveCBD()) }
+
+// hclNamed renders the configuration with names chosen for the
+// create_before_destroy settings eff the plan is to have. Names are unique
+// among live objects: a resource replaced create-first gets a name with
+// its replacement key in it (so old and new can coexist), one replaced
+// delete-first keeps a fixed name (so creating before deleting would
+// collide).
+func (rc randomConfig) hclNamed(eff []bool) string {
 	var b strings.Builder
 	for i, ok := range rc.present {
 		if !ok {
@@ -219,50 +225,65 @@ func liveRefs(p *providertest.Provider) map[string][]string {
 	return out
 }
 
+// The random configurations come from seeds 0…N-1 of one PCG stream; other
+// streams explore other configurations:
+//
+//	go test ./internal/apply -run TestRandomConfigsKeepOrderInvariants -args -property.stream=11 -property.seeds=400
+var (
+	propertyStream = flag.Uint64("property.stream", 7, "PCG stream of the random configurations")
+	propertySeeds  = flag.Int("property.seeds", 0, "number of random configurations (0: 150, 30 with -short)")
+)
+
 // TestRandomConfigsKeepOrderInvariants: for random configurations and
-// random changes between two versions, applying never deletes an object
-// something live still refers to, never creates an object before what it
-// refers to exists, and never has two live objects with the same unique
-// name; the state then matches the provider and planning again converges.
+// random changes between two versions, every change is planned
+// create_before_destroy exactly when the rules make it so (plannedCBD), and
+// applying never deletes an object something live still refers to, never
+// creates an object before what it refers to exists, and never has two
+// live objects with the same unique name; the state then matches the
+// provider and planning again converges.
 func TestRandomConfigsKeepOrderInvariants(t *testing.T) {
 	seeds := 150
-	if testing.Short() {
+	if *propertySeeds > 0 {
+		seeds = *propertySeeds
+	} else if testing.Short() {
 		seeds = 30
 	}
 	for seed := range seeds {
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
-			r := rand.New(rand.NewPCG(uint64(seed), 7))
+			r := rand.New(rand.NewPCG(uint64(seed), *propertyStream))
 			v1 := randomFirst(r)
 			v2 := randomNext(r, v1)
 			s := newScenario(t)
 			s.parallelism = 1 + r.IntN(4)
-			prev := randomConfig{}
-			for _, step := range []struct {
+			rec := recordedObjects{}
+			for n, step := range []struct {
 				cfg  randomConfig
 				mode plan.Mode
 			}{{v1, plan.NormalMode}, {v2, plan.NormalMode}, {v2, plan.DestroyMode}} {
-				src := step.cfg.hcl()
+				planned := step.cfg
+				if step.mode == plan.DestroyMode {
+					planned = absent(len(step.cfg.present))
+				}
+				// A delete is create-before-destroy when the plan makes it
+				// so: the resource's setting, own or inherited, completed
+				// through recorded dependencies (plannedCBD).
+				cbd := plannedCBD(rec, planned)
+				src := step.cfg.hclNamed(cbd)
 				initial := liveRefs(s.prov)
-				_, ops, ds := s.step(src, step.mode)
+				p, ops, ds := s.step(src, step.mode)
+				if checkPlannedCBD(t, p, cbd); t.Failed() {
+					t.Fatalf("plan %d of 3 (mode %d), config:\n%s", n+1, step.mode, src)
+				}
 				if ds.HasErrors() {
 					t.Fatalf("apply failed (unique names collide when the order is wrong): %v\nconfig:\n%s", ds.Err(), src)
 				}
-				// A delete is create-before-destroy when the resource is (in
-				// the configuration applied, or as recorded when it is gone).
-				effNow, effPrev := step.cfg.effectiveCBD(), prev.effectiveCBD()
 				cbdDelete := func(key string) bool {
 					var i int
 					fmt.Sscanf(key, "r%d", &i)
-					if step.mode != plan.DestroyMode && step.cfg.present[i] {
-						return effNow[i]
-					}
-					if step.mode == plan.DestroyMode {
-						return effNow[i]
-					}
-					return i < len(effPrev) && effPrev[i]
+					return cbd[i]
 				}
 				checkOrderInvariants(t, initial, ops, cbdDelete)
-				prev = step.cfg
+				rec = recordedIn(s.state, step.cfg)
 				s.checkNoLeaks()
 				if t.Failed() {
 					t.Fatalf("config:\n%s", src)

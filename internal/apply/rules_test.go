@@ -1,9 +1,6 @@
 package apply
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -11,10 +8,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
+	"github.com/rig-iac/rig/internal/golden"
 	"github.com/rig-iac/rig/internal/plan"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata")
 
 // TestEdgeRules checks the rule recorded for every edge of the seeds'
 // scenarios: each line is "X before Y: rule".
@@ -103,7 +99,7 @@ func TestCycleDiagnostic(t *testing.T) {
 		t.Fatalf("got %d diagnostics, want 1: %v", len(ds), ds)
 	}
 	got := ds[0].Summary + "\n\n" + ds[0].Detail + "\n"
-	golden(t, filepath.Join("testdata", "cycle-cbd.golden"), got)
+	golden.Check(t, "testdata/cycle-cbd.golden", got)
 }
 
 // TestCycleDiagnosticPointsAtTheSetting: given the configuration, the
@@ -138,25 +134,5 @@ resource "terraform_data" "b" {
 	}
 	if want := "terraform_data.b sets create_before_destroy (main.tf:8)"; !strings.Contains(d.Detail, want) {
 		t.Errorf("detail does not say %q:\n%s", want, d.Detail)
-	}
-}
-
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading golden file (run with -update to create it): %v", err)
-	}
-	if diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(got, "\n")); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestLockInfoJSON reads the lock-info file Terraform 1.11.4 wrote while it
@@ -144,23 +146,110 @@ func TestLockWithTimeoutErrors(t *testing.T) {
 	}
 }
 
-// TestLockWithTimeoutBackoff: the waits grow but never exceed a second.
+// fakeClock is a lockClock whose waits pass at once, moving its time on
+// by the wait, but for those begun after ctx (when set) has ended, which
+// never pass.
+type fakeClock struct {
+	now time.Time
+	ctx context.Context
+}
+
+func (c *fakeClock) Now() time.Time { return c.now }
+
+func (c *fakeClock) After(d time.Duration) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	if c.ctx == nil || c.ctx.Err() == nil {
+		c.now = c.now.Add(d)
+		ch <- c.now
+	}
+	return ch
+}
+
+// clockedStore is a fakeStore that notes, by clock, when each Lock call
+// came.
+type clockedStore struct {
+	fakeStore
+	clock *fakeClock
+	start time.Time
+	at    []time.Duration
+}
+
+func (s *clockedStore) Lock(ctx context.Context, info LockInfo) (string, error) {
+	s.at = append(s.at, s.clock.now.Sub(s.start))
+	return s.fakeStore.Lock(ctx, info)
+}
+
+// TestLockWithTimeoutBackoff: the waits between tries start at 50ms and
+// double, but never exceed a second; the last is cut to end at the
+// deadline, where a last try finds the lock still held.
 func TestLockWithTimeoutBackoff(t *testing.T) {
+	ms := func(ns ...int) []time.Duration {
+		var ds []time.Duration
+		for _, n := range ns {
+			ds = append(ds, time.Duration(n)*time.Millisecond)
+		}
+		return ds
+	}
+	tests := []struct {
+		name    string
+		timeout time.Duration
+		want    []time.Duration // when each try came
+	}{
+		{"doubling, cut at the deadline", 2500 * time.Millisecond, ms(0, 50, 150, 350, 750, 1550, 2500)},
+		{"at most a second", 5 * time.Second, ms(0, 50, 150, 350, 750, 1550, 2550, 3550, 4550, 5000)},
+		{"a deadline before the first wait ends", 30 * time.Millisecond, ms(0, 30)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			held := &LockError{Err: ErrLocked}
+			clock := &fakeClock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+			s := &clockedStore{clock: clock, start: clock.now}
+			for range 20 {
+				s.errs = append(s.errs, held)
+			}
+			_, err := lockWithTimeout(context.Background(), s, LockInfo{ID: "x"}, tt.timeout, clock)
+			if !errors.Is(err, ErrLocked) {
+				t.Fatalf("err = %v, want the LockError", err)
+			}
+			if diff := cmp.Diff(tt.want, s.at); diff != "" {
+				t.Errorf("tries at (-want +got):\n%s", diff)
+			}
+			if waited := clock.now.Sub(s.start); waited != tt.timeout {
+				t.Errorf("gave up after %s, want %s", waited, tt.timeout)
+			}
+		})
+	}
+}
+
+// TestLockWithTimeoutCancelled: a context that ends while rig waits stops
+// the waiting at once, with the context's error and the holder's.
+func TestLockWithTimeoutCancelled(t *testing.T) {
 	held := &LockError{Err: ErrLocked}
-	s := &fakeStore{errs: []error{held, held, held, held, held, held, held}}
-	start := time.Now()
-	_, err := LockWithTimeout(context.Background(), s, LockInfo{ID: "x"}, 2500*time.Millisecond)
-	elapsed := time.Since(start)
-	// Calls at 0, 0.05, 0.15, 0.35, 0.75 and 1.55s (waits doubling from
-	// 50ms), then a wait cut from 1s to the deadline and a last call at 2.5s;
-	// all find the lock held.
-	if !errors.Is(err, ErrLocked) {
-		t.Fatalf("err = %v, want the LockError", err)
+	ctx, cancel := context.WithCancel(context.Background())
+	clock := &fakeClock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), ctx: ctx}
+	s := &clockedStore{clock: clock, start: clock.now, fakeStore: fakeStore{errs: []error{held, held, held}}}
+	cancelling := &cancelOnLock{Store: s, after: 2, cancel: cancel}
+	_, err := lockWithTimeout(ctx, cancelling, LockInfo{ID: "x"}, time.Minute, clock)
+	if !errors.Is(err, context.Canceled) || !errors.Is(err, ErrLocked) {
+		t.Errorf("err = %v, want the cancellation and the LockError", err)
 	}
-	if elapsed < 2500*time.Millisecond || elapsed > 4*time.Second {
-		t.Errorf("gave up after %s, want about 2.5s", elapsed)
+	if diff := cmp.Diff([]time.Duration{0, 50 * time.Millisecond}, s.at); diff != "" {
+		t.Errorf("tries at (-want +got):\n%s", diff)
 	}
-	if s.calls != 7 {
-		t.Errorf("%d Lock calls, want 7", s.calls)
+}
+
+// cancelOnLock calls cancel once its store has been asked for the lock
+// after times.
+type cancelOnLock struct {
+	Store
+	after  int
+	cancel context.CancelFunc
+}
+
+func (c *cancelOnLock) Lock(ctx context.Context, info LockInfo) (string, error) {
+	id, err := c.Store.Lock(ctx, info)
+	if c.after--; c.after == 0 {
+		c.cancel()
 	}
+	return id, err
 }

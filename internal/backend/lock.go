@@ -85,26 +85,28 @@ func (e *LockError) Unwrap() error { return e.Err }
 // It returns the last *LockError when the time runs out, any other error at
 // once, and, if ctx ends first, ctx's error joined with the last LockError.
 func LockWithTimeout(ctx context.Context, s Store, info LockInfo, timeout time.Duration) (string, error) {
+	return lockWithTimeout(ctx, s, info, timeout, systemClock{})
+}
+
+// lockWithTimeout is LockWithTimeout reading the time from, and waiting
+// on, clock.
+func lockWithTimeout(ctx context.Context, s Store, info LockInfo, timeout time.Duration, clock lockClock) (string, error) {
 	id, err := s.Lock(ctx, info)
 	var lerr *LockError
 	if err == nil || timeout <= 0 || !errors.As(err, &lerr) {
 		return id, err
 	}
-	deadline := time.Now().Add(timeout)
+	deadline := clock.Now().Add(timeout)
 	delay := 50 * time.Millisecond
-	timer := time.NewTimer(0)
-	<-timer.C
-	defer timer.Stop()
 	for {
-		wait := min(delay, time.Until(deadline))
+		wait := min(delay, deadline.Sub(clock.Now()))
 		if wait <= 0 {
 			return "", err
 		}
-		timer.Reset(wait)
 		select {
 		case <-ctx.Done():
 			return "", errors.Join(ctx.Err(), err)
-		case <-timer.C:
+		case <-clock.After(wait):
 		}
 		id, err = s.Lock(ctx, info)
 		if err == nil || !errors.As(err, &lerr) {
@@ -113,6 +115,21 @@ func LockWithTimeout(ctx context.Context, s Store, info LockInfo, timeout time.D
 		delay = min(2*delay, time.Second)
 	}
 }
+
+// A lockClock is what lockWithTimeout reads the time from and waits on:
+// the system's clock, or a test's.
+type lockClock interface {
+	Now() time.Time
+	// After returns a channel that receives once d has passed.
+	After(d time.Duration) <-chan time.Time
+}
+
+// systemClock is the lockClock of the system's time and timers.
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+
+func (systemClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
 // newUUID returns a random (version 4) UUID string.
 func newUUID() string {

@@ -170,7 +170,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *ui.OperationView, sess *w
 	out.Progress.UseInterval(sess.ProgressInterval)
 	endProgress := out.Progress.Begin(phase, ui.OperationCount(p), false)
 	applied, ds := sess.ApplyRecorded(ctx, p, workdir.RecordedApplyOptions{Prepared: prepared, Carried: carried, Destroy: f.destroy, Timeline: f.timeline,
-		Refresh: refresh, SuppressForgetErrors: f.suppressForget, Applied: endProgress, Out: m.Out,
+		Refresh: refresh, SuppressForgetErrors: f.suppressForget, Applied: endProgress, Out: m.Out, Finish: m.interrupts.Finish,
 		Observe: func(recorders ...apply.Hooks) apply.Hooks {
 			return append(ui.MultiHooks{out.Hooks(), counter}, recorders...)
 		}})

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -24,24 +23,16 @@ check "id" {
 	if r.code != 0 {
 		t.Fatalf("plan: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{
+	checkContains(t, "plan output", r.stdout+r.stderr,
 		"Warning: Check block assertion known after apply",
-	} {
-		if !strings.Contains(r.stdout+r.stderr, want) {
-			t.Errorf("plan output lacks %q:\n%s%s", want, r.stdout, r.stderr)
-		}
-	}
+	)
 
 	r = rig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false")
 	if r.code != 0 {
 		t.Fatalf("apply: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	out := normalize(r.stdout + r.stderr)
-	for _, want := range []string{"Apply complete!", "Warning: Check block assertion failed", "Unexpected id id-N."} {
-		if !strings.Contains(out, want) {
-			t.Errorf("apply output lacks %q:\n%s", want, out)
-		}
-	}
+	checkContains(t, "apply output", out, "Apply complete!", "Warning: Check block assertion failed", "Unexpected id id-N.")
 	sf, _ := readStateFile(t, dir)
 	if got := instanceCount(sf); got != 1 {
 		t.Errorf("state has %d instances, want 1", got)

@@ -101,10 +101,6 @@ func TestRequiredVersionUnmet(t *testing.T) {
 			t.Errorf("%s: exit %d, want 1\n%s", args[0], r.code, r.stdout+r.stderr)
 		}
 		out := r.stdout + r.stderr
-		for _, want := range []string{"Error: Unsupported OpenTofu Core version", "on child/main.tf line 2", "Module module.child (from ./child) does not support OpenTofu version"} {
-			if !strings.Contains(out, want) {
-				t.Errorf("%s: output lacks %q:\n%s", args[0], want, out)
-			}
-		}
+		checkContains(t, args[0]+" output", out, "Error: Unsupported OpenTofu Core version", "on child/main.tf line 2", "Module module.child (from ./child) does not support OpenTofu version")
 	}
 }

@@ -1,12 +1,10 @@
 package command
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	goldenfile "github.com/rig-iac/rig/internal/golden"
 )
 
 // The graph of a plan draws the actions its changes fire and the opening
@@ -17,19 +15,7 @@ func TestGraphActionsAndEphemerals(t *testing.T) {
 	actionsWorld(t)
 	dir := workDir(t, map[string]string{"main.tf": activitiesConfig})
 	r := mustRig(t, dir, "graph", "-type=plan")
-	golden := filepath.Join("testdata", "graph", "actions.dot")
-	if *update {
-		if err := os.WriteFile(golden, []byte(r.stdout), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(want), r.stdout); diff != "" {
-		t.Errorf("rig graph -type=plan (-want +got):\n%s", diff)
-	}
+	goldenfile.Check(t, "testdata/graph/actions.dot", r.stdout)
 	for _, format := range []string{"svg", "html"} {
 		r := mustRig(t, dir, "graph", "-type=plan", "-format="+format)
 		for _, want := range []string{"action.test_log.after (after_create of test_thing.a)", "open ephemeral.test_token.t", "close ephemeral.test_token.t",

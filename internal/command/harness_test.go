@@ -1,7 +1,6 @@
 package command
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -10,14 +9,16 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/rig-iac/rig/internal/command/commandtest"
+	goldenfile "github.com/rig-iac/rig/internal/golden"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/builtin"
 	"github.com/rig-iac/rig/internal/provider/plugin"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
+// update is the -update flag, declared by package golden: the tests
+// rewrite their golden files and txtar want sections.
+var update = goldenfile.Update
 
 var idCounter atomic.Int64
 
@@ -90,26 +91,21 @@ func writeFile(t *testing.T, dir, name, content string) {
 // keys, temporary paths) with fixed placeholders.
 func normalize(s string) string { return commandtest.Normalize(s) }
 
-// golden compares got with testdata/NAME.golden, rewriting it with -update.
+// golden compares got, normalized, with testdata/NAME.golden, rewriting
+// it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	got = normalize(got)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
+	goldenfile.Check(t, filepath.Join("testdata", name+".golden"), normalize(got))
+}
+
+// checkContains reports each of wants that out lacks, naming the output
+// (what: "plan", "the log") and showing it whole.
+func checkContains(t *testing.T, what, out string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, out)
 		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading golden file (run with -update to create it): %v", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
 	}
 }
 

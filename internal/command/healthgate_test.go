@@ -40,14 +40,10 @@ func TestHealthGatedRollingReplacement(t *testing.T) {
 	writeFile(t, dir, "main.tf", gatedConfig(world, "v2", "3", 3))
 	r := rigOK(t, dir, "plan", "-no-color")
 	order := r.stdout[strings.Index(r.stdout, "Order of operations:"):]
-	for _, want := range []string{
+	checkContains(t, "the order of operations", order,
 		"1. create test_service.web[0] (health gated, batch 1)\n     create test_service.web[1] (health gated, batch 1)\n",
 		"2. create test_service.web[2] (health gated, batch 2)",
-	} {
-		if !strings.Contains(order, want) {
-			t.Errorf("the order of operations does not show the batches (%q):\n%s", want, order)
-		}
-	}
+	)
 	if r := rigOK(t, dir, "explain", "-no-color", "test_service.web[2]"); !strings.Contains(oneLine(r.stdout), "rolling replacement: batch 2 of test_service.web starts once batch 1 has passed its health gate") {
 		t.Errorf("explain does not give the batch rule:\n%s", r.stdout)
 	}

@@ -98,12 +98,9 @@ func TestHealthGateRollbackFails(t *testing.T) {
 		}
 	}
 	report := oneLine(r.stdout[max(strings.Index(r.stdout, "Apply report:"), 0):])
-	for _, want := range []string{"Apply report: failed. 0 applied, 1 failed, 2 not started.", "test_service.web[0] (create) Health gate failed", "Failed to destroy the new object",
-		"test_service.web[0] (destroy deposed) (waits for the failed test_service.web[0] (create))", "test_thing.lb (update) (waits for the failed test_service.web[0] (create))"} {
-		if !strings.Contains(report, want) {
-			t.Errorf("the apply report does not say %q:\n%s", want, r.stdout)
-		}
-	}
+	checkContains(t, "the apply report", report, "Apply report: failed. 0 applied, 1 failed, 2 not started.", "test_service.web[0] (create) Health gate failed", "Failed to destroy the new object",
+		"test_service.web[0] (destroy deposed) (waits for the failed test_service.web[0] (create))", "test_thing.lb (update) (waits for the failed test_service.web[0] (create))",
+	)
 	sf, _ := readStateFile(t, dir)
 	var objs []string
 	for _, res := range sf.Resources {

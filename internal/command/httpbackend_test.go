@@ -120,11 +120,7 @@ func TestHTTPLockHeld(t *testing.T) {
 	}
 	srv.Lock("/s", tfInfo)
 	r := rig(t, dir, "apply", "-auto-approve", "-no-color", "-input=false")
-	for _, want := range []string{"Error acquiring the state lock", "the HTTP server answered 423", "ID:        6d384548-ba5d-bca5-2f4c-7177264de875", "Who:       root@vm", "Version:   1.11.4"} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("apply under Terraform's lock: exit %d, no %q in\n%s", r.code, want, r.stderr)
-		}
-	}
+	checkContains(t, fmt.Sprintf("apply under Terraform's lock (exit %d)", r.code), r.stderr, "Error acquiring the state lock", "the HTTP server answered 423", "ID:        6d384548-ba5d-bca5-2f4c-7177264de875", "Who:       root@vm", "Version:   1.11.4")
 	if r.code != 1 || srv.State("/s") != nil {
 		t.Errorf("apply under Terraform's lock: exit %d, state written: %v", r.code, srv.State("/s") != nil)
 	}

@@ -196,11 +196,7 @@ resource "test_file" "a" {
 }
 `})
 	r := mustRig(t, dir, "plan", "-no-color", "-out=tfplan")
-	for _, want := range []string{"test_file.a: Preparing import... [id=abc]", "# test_file.a will be imported", "Plan: 1 to import, 0 to add, 0 to change, 0 to destroy."} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("plan lacks %q:\n%s", want, r.stdout)
-		}
-	}
+	checkContains(t, "plan", r.stdout, "test_file.a: Preparing import... [id=abc]", "# test_file.a will be imported", "Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.")
 	js := mustRig(t, dir, "show", "-json", "tfplan").stdout
 	if !strings.Contains(js, `"importing":{"identity":{"id":"abc"}}`) {
 		t.Errorf("plan JSON lacks the importing identity:\n%s", js)

@@ -81,11 +81,7 @@ func TestModulesExampleLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`{"Key":"","Source":"","Dir":"."}`, `{"Key":"service.instance","Source":"./modules/instance","Dir":"modules/service/modules/instance"}`} {
-		if !strings.Contains(string(manifest), want) {
-			t.Errorf("modules.json lacks %s:\n%s", want, manifest)
-		}
-	}
+	checkContains(t, "modules.json", string(manifest), `{"Key":"","Source":"","Dir":"."}`, `{"Key":"service.instance","Source":"./modules/instance","Dir":"modules/service/modules/instance"}`)
 
 	r = rig(t, dir, "plan", "-no-color")
 	if r.code != 0 {

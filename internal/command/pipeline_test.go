@@ -133,18 +133,14 @@ output "app" {
 	}
 	// The log holds each command, with TF_CLI_ARGS_plan's words inserted.
 	log := readFile(t, filepath.Dir(logFile), filepath.Base(logFile))
-	for _, want := range []string{
+	checkContains(t, "the log", log,
 		`CLI command args: args=["plan", "-lock-timeout=30s", "-parallelism=4", "-compact-warnings", "-input=false", "-out=tfplan", "-detailed-exitcode", "-json"]`,
 		`CLI command args: args=["apply", "-lock-timeout=30s", "-compact-warnings", "-input=false", "-json", "tfplan"]`,
 		"operation complete: address=test_thing.app action=create",
 		"state written: path=terraform.tfstate",
 		// The provider plugin's log, beside rig's, from the plugin client.
 		"provider.rig/test",
-	} {
-		if !strings.Contains(log, want) {
-			t.Errorf("the log lacks %q:\n%s", want, log)
-		}
-	}
+	)
 
 	// Without -auto-approve and with input disabled, apply says what it needs.
 	writeFile(t, checkout, "ci.auto.tfvars", `env = "staging"`)

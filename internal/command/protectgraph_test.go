@@ -68,15 +68,11 @@ resource "test_thing" "c" {
 		t.Fatalf("plan: exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	got := oneLine(r.stdout + r.stderr)
-	for _, want := range []string{
+	checkContains(t, "plan", got,
 		"# test_thing.a will be destroyed",
 		"# module.m.test_thing.d will be destroyed",
 		"# test_thing.b[1] will be destroyed",
 		"3 of these destroys are refused",
 		"Resource instance test_thing.b[0] has prevent_destroy set, but the plan calls for it to be destroyed.",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("plan does not say %q:\n%s%s", want, r.stdout, r.stderr)
-		}
-	}
+	)
 }

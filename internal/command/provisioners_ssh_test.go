@@ -94,11 +94,7 @@ resource "terraform_data" "bad" {
 	if _, err := os.Stat(filepath.Join(s.Dir, "run_0.sh")); err != nil {
 		t.Errorf("script_path from the resource's connection block was not used: %v", err)
 	}
-	for _, want := range []string{"Error: remote-exec provisioner error", "with terraform_data.bad,", fmt.Sprintf(`"%s/bad.sh" exit status: 4`, s.Dir)} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
-		}
-	}
+	checkContains(t, "stderr", r.stderr, "Error: remote-exec provisioner error", "with terraform_data.bad,", fmt.Sprintf(`"%s/bad.sh" exit status: 4`, s.Dir))
 	if !strings.Contains(r.stdout, "terraform_data.bad (remote-exec): failing") {
 		t.Errorf("the failing command's output is missing:\n%s", r.stdout)
 	}
@@ -136,11 +132,7 @@ resource "terraform_data" "x" {
 	if r.code != 1 {
 		t.Fatalf("apply: %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{"Error: remote-exec provisioner error", fmt.Sprintf("timeout - last error: dial tcp 127.0.0.1:%d:", port), "connection refused"} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
-		}
-	}
+	checkContains(t, "stderr", r.stderr, "Error: remote-exec provisioner error", fmt.Sprintf("timeout - last error: dial tcp 127.0.0.1:%d:", port), "connection refused")
 
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(`
 resource "terraform_data" "x" {

@@ -131,11 +131,7 @@ func TestLocalExecFailure(t *testing.T) {
 	if r.code != 1 {
 		t.Fatalf("apply: %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{"Error: local-exec provisioner error", "with terraform_data.bad,", "Error running command 'echo failing; exit 3': exit status 3. Output: failing"} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
-		}
-	}
+	checkContains(t, "stderr", r.stderr, "Error: local-exec provisioner error", "with terraform_data.bad,", "Error running command 'echo failing; exit 3': exit status 3. Output: failing")
 	if strings.Contains(r.stderr, "exit 5") || !strings.Contains(r.stdout, "terraform_data.tolerant (local-exec): still here") {
 		t.Errorf("on_failure = continue did not go on quietly:\n%s%s", r.stdout, r.stderr)
 	}
@@ -422,12 +418,9 @@ variable "v" {
 		t.Errorf("order of the creates:\n%s", r.stdout)
 	}
 	r = mustRig(t, dir, "plan", "-no-color", "-var=v=2")
-	for _, want := range []string{"destroy terraform_data.a (local-exec first)", "create terraform_data.a (then local-exec)",
-		"destroy terraform_data.c (deposed)  ", "create terraform_data.c\n"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("order lacks %q:\n%s", want, r.stdout)
-		}
-	}
+	checkContains(t, "order", r.stdout, "destroy terraform_data.a (local-exec first)", "create terraform_data.a (then local-exec)",
+		"destroy terraform_data.c (deposed)  ", "create terraform_data.c\n",
+	)
 	var steps []string
 	for _, line := range strings.Split(strings.TrimSpace(mustRig(t, dir, "plan", "-json", "-var=v=2").stdout), "\n") {
 		var m struct {

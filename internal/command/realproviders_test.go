@@ -211,16 +211,12 @@ func TestRealProvidersLifecycle(t *testing.T) {
 	}
 
 	r = runOK(t, dir, "init", "-plugin-dir="+mirror)
-	for _, want := range []string{
+	checkContains(t, "init output", r.stdout,
 		`- Finding hashicorp/random versions matching "~> 3.0"...`,
 		"- Finding latest version of hashicorp/local...",
 		"- Installed hashicorp/tls v",
 		"rig has created a lock file .terraform.lock.hcl",
-	} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("init output lacks %q:\n%s", want, r.stdout)
-		}
-	}
+	)
 	locks, ds := getproviders.ReadLockFile(filepath.Join(dir, getproviders.LockFileName))
 	if ds.HasErrors() || len(locks.Providers) != 4 {
 		t.Fatalf("lock file: %v, %d providers\n", ds.Err(), len(locks.Providers))
@@ -469,16 +465,12 @@ func TestRealProviderImport(t *testing.T) {
 	runOK(t, dir, "init", "-plugin-dir="+mirror)
 
 	r := runOK(t, dir, "import", "-input=false", "random_string.token", "abcdefghijkl")
-	for _, want := range []string{
+	checkContains(t, "import output", r.stdout,
 		`random_string.token: Importing from ID "abcdefghijkl"...`,
 		"random_string.token: Import prepared!\n  Prepared random_string for import\n",
 		"random_string.token: Refreshing state... [id=abcdefghijkl]",
 		"Import successful!",
-	} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("import output lacks %q:\n%s", want, r.stdout)
-		}
-	}
+	)
 	runOK(t, dir, "import", "-input=false", "random_password.db", "s3cr3t-passw")
 	runOK(t, dir, "import", "-input=false", "random_integer.port", "8080,1024,65535")
 	r = rig(t, dir, "import", "-input=false", "-no-color", "random_pet.name", "happy-cat")
@@ -559,15 +551,11 @@ func TestRealProviderGenerateConfig(t *testing.T) {
 	dir := workDir(t, map[string]string{"main.tf": realGenerateConfig})
 	runOK(t, dir, "init", "-plugin-dir="+mirror)
 	r := runOK(t, dir, "plan", "-input=false", "-generate-config-out=gen.tf")
-	for _, want := range []string{
+	checkContains(t, "plan output", r.stdout,
 		"Plan: 2 to import, 0 to add, 0 to change, 0 to destroy.",
 		"# (config will be generated)",
 		"rig has generated configuration and written it to gen.tf.",
-	} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("plan output lacks %q:\n%s", want, r.stdout)
-		}
-	}
+	)
 	gen, err := os.ReadFile(filepath.Join(dir, "gen.tf"))
 	if err != nil {
 		t.Fatal(err)
@@ -579,11 +567,7 @@ func TestRealProviderGenerateConfig(t *testing.T) {
 		t.Errorf("apply output:\n%s", r.stdout)
 	}
 	out := normalize(r.stdout + r.stderr)
-	for _, want := range []string{"Warning: Attribute Deprecated", `on gen.tf line 21, in resource "random_password" "db":`, "number           = true"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("apply output lacks %q:\n%s", want, out)
-		}
-	}
+	checkContains(t, "apply output", out, "Warning: Attribute Deprecated", `on gen.tf line 21, in resource "random_password" "db":`, "number           = true")
 	if strings.Contains(out, "At attribute number.") {
 		t.Errorf("the deprecation warning names the attribute instead of its line:\n%s", out)
 	}
@@ -632,11 +616,7 @@ func TestRealProviderFunctions(t *testing.T) {
 	runOK(t, dir, "init", "-plugin-dir="+mirror)
 	runOK(t, dir, "validate")
 	r := runOK(t, dir, "plan", "-input=false")
-	for _, want := range []string{"+ year         = 2024", "+ minutes      = 90", "+ here         = true", "+ created_year = (known after apply)"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("plan lacks %q:\n%s", want, r.stdout)
-		}
-	}
+	checkContains(t, "plan", r.stdout, "+ year         = 2024", "+ minutes      = 90", "+ here         = true", "+ created_year = (known after apply)")
 	runOK(t, dir, "apply", "-input=false", "-auto-approve")
 	r = runOK(t, dir, "output", "-json")
 	var outs map[string]struct {

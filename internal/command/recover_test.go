@@ -70,32 +70,24 @@ resource "test_file" "a" {
 		t.Errorf("recover without approval nor input: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r := mustRig(t, dir, "recover", "-no-color", "-auto-approve")
-	for _, want := range []string{
-		"test_file.b (provider[\"registry.terraform.io/rig/test\"])\n  searched by the planned values (content = \"bee\"), and among every test_file object the state does not record\n  [1] exact match: file b0b0 {\"id\":\"b0b0\"}\n      has the planned content\n  [2] exact match: file b1b1 {\"id\":\"b1b1\"}\n      has the planned content\n  2 creates of test_file.b were cut off: each may have made an object.\n" +
+	checkContains(t, "recover", r.stdout,
+		"test_file.b (provider[\"registry.terraform.io/rig/test\"])\n  searched by the planned values (content = \"bee\"), and among every test_file object the state does not record\n  [1] exact match: file b0b0 {\"id\":\"b0b0\"}\n      has the planned content\n  [2] exact match: file b1b1 {\"id\":\"b1b1\"}\n      has the planned content\n  2 creates of test_file.b were cut off: each may have made an object.\n"+
 			"  -> import candidate 1 into test_file.b, candidate 2 as a deposed object of test_file.b (an exact match for each create cut off)\n",
 		"test_file.c (provider[\"registry.terraform.io/rig/test\"])\n  searched by the planned values (content = \"sea\"), and among every test_file object the state does not record\n  [1] near match: file c0c0 {\"id\":\"c0c0\"}\n      content is \"\", planned \"sea\"\n  No object has the planned values.",
 		"-> needs your decision: -select=test_file.c=N imports candidate N, -absent=test_file.c forgets the create",
 		"[1] exact match: file a0a0 {\"id\":\"a0a0\"}",
 		"-> import candidate 1 as a deposed object of test_file.a (the one exact match)",
 		"Recovery: 3 object(s) imported, 0 create(s) forgotten, 1 left.",
-	} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("recover does not say %q:\n%s", want, r.stdout)
-		}
-	}
+	)
 	if got := string(stateInstance(t, dir, "test_file", "b")["identity"]); got != `{"id":"b0b0"}` {
 		t.Errorf("b imported with identity %s", got)
 	}
 	r = mustRig(t, dir, "plan", "-no-color")
-	for _, want := range []string{
+	checkContains(t, "plan after recover", r.stdout+r.stderr,
 		"test_file.a (deposed object", "will be destroyed",
 		"test_file.c will be created", // still undecided
 		"Creates cut off by a crash",
-	} {
-		if !strings.Contains(r.stdout+r.stderr, want) {
-			t.Errorf("plan after recover does not say %q:\n%s%s", want, r.stdout, r.stderr)
-		}
-	}
+	)
 	if strings.Contains(r.stdout, "test_file.b will") || strings.Contains(r.stderr, "test_file.b (") {
 		t.Errorf("b still planned or listed after its import:\n%s%s", r.stdout, r.stderr)
 	}
@@ -179,16 +171,12 @@ func TestRecoverAsks(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("recover: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{
+	checkContains(t, "recover", r.stdout,
 		"What should rig do about test_file.c?",
 		"Do you want to perform these actions?",
 		"rig will import 1 object(s) and forget 0 create(s) cut off by a crash.",
 		"Recovery: 1 object(s) imported, 0 create(s) forgotten, 0 left.",
-	} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("recover does not say %q:\n%s", want, r.stdout)
-		}
-	}
+	)
 	if got := string(stateInstance(t, dir, "test_file", "c")["identity"]); got != `{"id":"c0c0"}` {
 		t.Errorf("c imported with identity %s", got)
 	}
@@ -208,15 +196,11 @@ resource "test_thing" "x" {
 	}
 	writeFile(t, dir, ".terraform/rig-intents.jsonl", `{"begin":{"address":"test_thing.x","provider":"provider[\"registry.terraform.io/rig/test\"]","values":{"name":"x"}}}`+"\n")
 	r := mustRig(t, dir, "recover", "-no-color", "-auto-approve")
-	for _, want := range []string{
+	checkContains(t, "recover", r.stdout,
 		"not searched: the provider rig/test cannot list test_thing objects. Look for the object with its planned values where its provider keeps it:\n    name = \"x\"\n",
 		`-> needs your decision: once you have looked, "rig import test_thing.x ID" or -absent=test_thing.x`,
 		"0 object(s) imported, 0 create(s) forgotten, 1 left.",
-	} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("recover does not say %q:\n%s", want, r.stdout)
-		}
-	}
+	)
 	if r := rig(t, dir, "recover", "-no-color", "-auto-approve", "-absent=test_thing.y"); r.code != 1 || !strings.Contains(r.stderr, "test_thing.y is not among the creates cut off by a crash") {
 		t.Errorf("-absent of an address not listed: exit %d\n%s", r.code, r.stderr)
 	}

@@ -54,15 +54,11 @@ output "name" {
 	if r.code != 1 {
 		t.Fatalf("init without the variable: exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{
+	checkContains(t, "init stderr", r.stderr,
 		"Error: Failed to request input from user for variable var.env\n\n  on main.tf line 2:",
 		"Error: Unable to compute static value\n\n  on main.tf line 6, in locals:\n   6:   dir = \"./mod-${var.env}\"\n\nlocal.dir depends on var.env which is not available",
 		"Error: Unable to compute static value\n\n  on main.tf line 9, in module \"m\":\n   9:   source = local.dir\n\nmodule.m.source depends on local.dir which is not available",
-	} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("init stderr:\n%s\nwant it to contain:\n%s", r.stderr, want)
-		}
-	}
+	)
 
 	r = mustRig(t, dir, "init", "-var", "env=a", "-input=false", "-no-color")
 	if !strings.Contains(r.stdout, "- m in mod-a\n") {
@@ -174,11 +170,7 @@ terraform {
 			if r.code != 1 {
 				t.Fatalf("init: exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
 			}
-			for _, want := range c.want {
-				if !strings.Contains(r.stderr, want) {
-					t.Errorf("init stderr:\n%s\nwant it to contain:\n%s", r.stderr, want)
-				}
-			}
+			checkContains(t, "init stderr", r.stderr, c.want...)
 			if strings.Count(r.stderr, "Error: ") != len(c.want) {
 				t.Errorf("init reported %d errors, want %d:\n%s", strings.Count(r.stderr, "Error: "), len(c.want), r.stderr)
 			}

@@ -195,14 +195,10 @@ run "two" {
 	if r.code != 1 {
 		t.Errorf("exit %d, want 1", r.code)
 	}
-	for _, want := range []string{
+	checkContains(t, "validate stderr", r.stderr,
 		"Error: Reference to undeclared resource", "on tests/broken.tftest.hcl line 4, in run \"one\":",
 		"Error: Invalid `expect_failures` reference",
-	} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("missing %q in\n%s", want, r.stderr)
-		}
-	}
+	)
 	if r := rig(t, dir, "validate", "-no-tests", "-no-color"); r.code != 0 {
 		t.Errorf("-no-tests: exit %d\n%s", r.code, r.stderr)
 	}

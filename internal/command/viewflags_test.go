@@ -55,11 +55,7 @@ func TestCompactWarningsWithError(t *testing.T) {
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1\n%s", r.code, r.stderr)
 	}
-	for _, want := range []string{"Warning: Quoted references are deprecated", "Error: Reference to undeclared resource", "In this context, references are expected literally"} {
-		if !strings.Contains(r.stdout+r.stderr, want) {
-			t.Errorf("output lacks %q:\n%s%s", want, r.stdout, r.stderr)
-		}
-	}
+	checkContains(t, "output", r.stdout+r.stderr, "Warning: Quoted references are deprecated", "Error: Reference to undeclared resource", "In this context, references are expected literally")
 	if strings.Contains(r.stdout, "without -compact-warnings") {
 		t.Errorf("warnings shown compact beside an error:\n%s", r.stdout)
 	}
@@ -222,11 +218,7 @@ output "id" {
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
-	for _, want := range []string{"# terraform_data.a will be created", "Apply complete! Resources: 1 added", "Outputs:"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("apply -concise lacks %q:\n%s", want, r.stdout)
-		}
-	}
+	checkContains(t, "apply -concise", r.stdout, "# terraform_data.a will be created", "Apply complete! Resources: 1 added", "Outputs:")
 	if strings.Contains(r.stdout, "Creating...") || strings.Contains(r.stdout, "Creation complete") {
 		t.Errorf("apply -concise shows progress:\n%s", r.stdout)
 	}

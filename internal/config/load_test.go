@@ -1,17 +1,19 @@
 package config
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/rig-iac/rig/internal/golden"
 	"github.com/rig-iac/rig/internal/txtartest"
 )
 
-var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar")
+// update is the -update flag, declared by package golden: it rewrites
+// the want sections of testdata/*.txtar.
+var update = golden.Update
 
 // formatDiags renders diagnostics as the want sections read them.
 var formatDiags = txtartest.Diagnostics

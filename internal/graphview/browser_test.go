@@ -17,6 +17,7 @@ import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/browsertest"
 	"github.com/rig-iac/rig/internal/dag"
+	"github.com/rig-iac/rig/internal/golden"
 )
 
 // writePage writes the page of d into a temporary directory and returns its path.
@@ -217,7 +218,7 @@ func TestGraphPage(t *testing.T) {
 		t.Errorf("the page reported errors:\n%q", errs)
 	}
 
-	if *update {
+	if *golden.Update {
 		lb := nodeID(t, d, "module.app.terraform_data.image (create)")
 		browsertest.Do(t, b, chromedp.EmulateViewport(2400, 800))
 		browsertest.Eval[bool](t, b, `document.getElementById("search").value = "", document.getElementById("search").dispatchEvent(new Event("input")), true`)

@@ -1,13 +1,10 @@
 package graphview
 
 import (
-	"flag"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files and docs/img screenshots")
 
 // doc builds a document of nodes named by their labels ("module.a:x" is
 // node x of module.a) and edges "x>y".

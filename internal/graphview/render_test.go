@@ -4,29 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
-)
 
-// golden compares got with the file at path, or rewrites it with -update.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(want, got) {
-		t.Errorf("%s differs from the output (run with -update to rewrite it)", path)
-	}
-}
+	"github.com/rig-iac/rig/internal/golden"
+)
 
 // TestSVG checks the static image of the example plan against its golden
 // file, that it is well-formed XML and has one node group per operation.
@@ -36,7 +19,7 @@ func TestSVG(t *testing.T) {
 	if err := WriteSVG(&buf, d, LayoutOf(d)); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "testdata/example.svg", buf.Bytes())
+	golden.Check(t, "testdata/example.svg", buf.Bytes())
 	dec := xml.NewDecoder(bytes.NewReader(buf.Bytes()))
 	nodes, ops := 0, 0
 	for {

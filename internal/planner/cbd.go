@@ -9,11 +9,15 @@ import (
 // forceCBD completes create_before_destroy inheritance over the planned
 // changes. The configuration's own inheritance (inheritCBD) cannot see
 // objects that are only in state: an orphan or deposed object recorded as
-// create_before_destroy, or the old object of a replacement whose recorded
-// dependencies differ from its configuration's. Every resource such a
-// change depends on (by configuration or by recorded dependencies), directly
-// or transitively, must be replaced create-first too, or the operation graph
-// has a cycle. One breadth-first pass over the changes: O(changes + deps).
+// create_before_destroy, or the old object of a create-first replacement
+// whose recorded dependencies differ from its configuration's. Every
+// resource such an object depends on, directly or transitively, must be
+// replaced create-first too, or the operation graph has a cycle (its
+// deposed destroy waits for their creates, which wait for their deletes,
+// which wait for it). An object updated in place leaves no old object
+// behind, so its recorded dependencies force nothing: they are replaced as
+// their own settings say, deleted before the update as OpenTofu orders it.
+// One breadth-first pass over the changes: O(changes + deps).
 func forceCBD(changes []*plan.ResourceInstanceChange, prior *state.State) {
 	byResource := map[addrs.AbsResource][]*plan.ResourceInstanceChange{}
 	for _, c := range changes {
@@ -23,7 +27,7 @@ func forceCBD(changes []*plan.ResourceInstanceChange, prior *state.State) {
 	}
 	deps := func(c *plan.ResourceInstanceChange) []addrs.AbsResource {
 		out := c.Dependencies
-		if obj := prior.Object(c.ObjectAddr()); obj != nil && c.Action != plan.Delete {
+		if obj := prior.Object(c.ObjectAddr()); obj != nil && c.Action == plan.CreateThenDelete {
 			out = append(append([]addrs.AbsResource(nil), out...), obj.Dependencies...)
 		}
 		return out

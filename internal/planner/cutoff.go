@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"slices"
 	"sort"
 	"time"
@@ -299,23 +300,12 @@ func identityKey(v cty.Value) string {
 func managedIdentities(st *state.State, typeName string, idSchema provider.Block) map[string]bool {
 	out := map[string]bool{}
 	ty := idSchema.ImpliedType()
-	for ra, r := range st.Resources {
-		if ra.Resource.Type != typeName || ra.Resource.Mode != addrs.Managed {
+	for o := range managedObjects(st, typeName) {
+		if len(o.IdentityJSON) == 0 {
 			continue
 		}
-		for _, inst := range r.Instances {
-			objs := []*state.Object{inst.Current}
-			for _, o := range inst.Deposed {
-				objs = append(objs, o)
-			}
-			for _, o := range objs {
-				if o == nil || len(o.IdentityJSON) == 0 {
-					continue
-				}
-				if v, err := ctyjson.Unmarshal(o.IdentityJSON, ty); err == nil && !v.IsNull() {
-					out[identityKey(v)] = true
-				}
-			}
+		if v, err := ctyjson.Unmarshal(o.IdentityJSON, ty); err == nil && !v.IsNull() {
+			out[identityKey(v)] = true
 		}
 	}
 	return out
@@ -333,26 +323,37 @@ func managedByID(st *state.State, typeName string, listed cty.Value) bool {
 		return false
 	}
 	want := id.AsString()
-	for ra, r := range st.Resources {
-		if ra.Resource.Type != typeName || ra.Resource.Mode != addrs.Managed {
-			continue
+	for o := range managedObjects(st, typeName) {
+		var attrs struct {
+			ID *string `json:"id"`
 		}
-		for _, inst := range r.Instances {
-			objs := []*state.Object{inst.Current}
-			for _, o := range inst.Deposed {
-				objs = append(objs, o)
+		if json.Unmarshal(o.AttrsJSON, &attrs) == nil && attrs.ID != nil && *attrs.ID == want {
+			return true
+		}
+	}
+	return false
+}
+
+// managedObjects yields the objects, current and deposed, of the managed
+// resources of typeName the state records, in no particular order.
+func managedObjects(st *state.State, typeName string) iter.Seq[*state.Object] {
+	return func(yield func(*state.Object) bool) {
+		for ra, r := range st.Resources {
+			if ra.Resource.Type != typeName || ra.Resource.Mode != addrs.Managed {
+				continue
 			}
-			for _, o := range objs {
-				var attrs struct {
-					ID *string `json:"id"`
+			for _, inst := range r.Instances {
+				if inst.Current != nil && !yield(inst.Current) {
+					return
 				}
-				if o != nil && json.Unmarshal(o.AttrsJSON, &attrs) == nil && attrs.ID != nil && *attrs.ID == want {
-					return true
+				for _, o := range inst.Deposed {
+					if o != nil && !yield(o) {
+						return
+					}
 				}
 			}
 		}
 	}
-	return false
 }
 
 // compareCandidate compares a listed object with the planned values.

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"slices"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/rig-iac/rig/internal/golden"
 	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/txtartest"
 
@@ -33,7 +33,9 @@ import (
 	"github.com/rig-iac/rig/internal/state/statefile"
 )
 
-var update = flag.Bool("update", false, "rewrite the want sections of testdata/plan/*.txtar")
+// update is the -update flag, declared by package golden: it rewrites
+// the want sections of testdata/plan/*.txtar.
+var update = golden.Update
 
 // fixedNow is the plan timestamp of every test plan.
 var fixedNow = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)

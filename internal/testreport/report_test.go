@@ -2,26 +2,21 @@ package testreport
 
 import (
 	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/golden"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/testrun"
 	"github.com/rig-iac/rig/internal/ui"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 const testSrc = `run "ok" {}
 run "bad" {
@@ -89,7 +84,7 @@ func TestHumanReport(t *testing.T) {
 	s, _ := suiteResult(t)
 	var out bytes.Buffer
 	report(&Human{Out: &out, Err: &out, Times: true}, s)
-	checkGolden(t, "human.golden", out.Bytes())
+	golden.Check(t, "testdata/human.golden", out.Bytes())
 	if strings.Contains(out.String(), "hunter2") {
 		t.Error("the report shows a sensitive value")
 	}
@@ -106,7 +101,7 @@ func TestJSONReport(t *testing.T) {
 	view := ui.NewJSONView(&out)
 	view.Now = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
 	report(&JSON{View: view}, s)
-	checkGolden(t, "report.json", out.Bytes())
+	golden.Check(t, "testdata/report.json", out.Bytes())
 	if strings.Contains(out.String(), "hunter2") {
 		t.Error("the report shows a sensitive value")
 	}
@@ -118,26 +113,5 @@ func TestJUnit(t *testing.T) {
 	if err := WriteJUnit(&out, s, sources, false); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "junit.xml", out.Bytes())
-}
-
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
-	}
+	golden.Check(t, "testdata/junit.xml", out.Bytes())
 }

@@ -2,7 +2,6 @@ package testrun_test
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io/fs"
 	"path"
@@ -22,6 +21,7 @@ import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/golden"
 	"github.com/rig-iac/rig/internal/planner"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/builtin"
@@ -30,7 +30,9 @@ import (
 	"github.com/rig-iac/rig/internal/txtartest"
 )
 
-var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar")
+// update is the -update flag, declared by package golden: it rewrites
+// the want sections of testdata/*.txtar.
+var update = golden.Update
 
 // scenario is one txtar test: a module (*.tf, modules in subdirectories),
 // its test files (*.tftest.hcl and the others) and options.

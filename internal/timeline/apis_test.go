@@ -3,10 +3,11 @@ package timeline
 import (
 	"bytes"
 	"encoding/xml"
-	"os"
 	"regexp"
 	"testing"
 	"time"
+
+	"github.com/rig-iac/rig/internal/golden"
 )
 
 // planRecord is the record of a plan whose reads of two provider
@@ -31,16 +32,7 @@ func planRecord() *Record {
 // configuration, against its golden file.
 func TestPlanPage(t *testing.T) {
 	page := writePage(t, planRecord())
-	path := "testdata/plan.html"
-	if *update {
-		if err := os.WriteFile(path, page, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	} else if want, err := os.ReadFile(path); err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	} else if !bytes.Equal(want, page) {
-		t.Errorf("%s differs from the output (run with -update to rewrite it)", path)
-	}
+	golden.Check(t, "testdata/plan.html", page)
 	plots := regexp.MustCompile(`<svg class="api" data-provider="([^"]*)" data-peak="(\d+)" data-ceiling="(\d+)"`).FindAllSubmatch(page, -1)
 	if len(plots) != 2 || string(plots[0][2]) != "40" || string(plots[1][2]) != "3" || string(plots[0][3]) != "64" {
 		t.Errorf("API plots %q, want two: peaks 40 and 3, ceiling 64", plots)

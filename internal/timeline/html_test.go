@@ -15,6 +15,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/browsertest"
+	"github.com/rig-iac/rig/internal/golden"
 	"github.com/rig-iac/rig/internal/plan/plantest"
 )
 
@@ -31,16 +32,7 @@ func writePage(t *testing.T, r *Record) []byte {
 // golden file, and that it is self-contained.
 func TestHTML(t *testing.T) {
 	page := writePage(t, exampleRecord(t))
-	path := "testdata/example.html"
-	if *update {
-		if err := os.WriteFile(path, page, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	} else if want, err := os.ReadFile(path); err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	} else if !bytes.Equal(want, page) {
-		t.Errorf("%s differs from the output (run with -update to rewrite it)", path)
-	}
+	golden.Check(t, "testdata/example.html", page)
 	for _, re := range []string{`(?i)<script`, `(?i)<link\b`, `(?i)\bsrc\s*=`, `(?i)@import`, `(?i)url\(`} {
 		if m := regexp.MustCompile(re).Find(page); m != nil {
 			t.Errorf("the page is not self-contained: %q", m)
@@ -99,7 +91,7 @@ func TestTimelinePage(t *testing.T) {
 	if errs := b.Errors(); len(errs) > 0 {
 		t.Errorf("the page reported errors:\n%q", errs)
 	}
-	if *update {
+	if *golden.Update {
 		browsertest.Do(t, b, chromedp.EmulateViewport(1400, 900))
 		png := browsertest.Screenshot(t, b)
 		if len(png) > 300<<10 {

@@ -3,7 +3,6 @@ package timeline
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"strings"
 	"testing"
 	"time"
@@ -13,8 +12,6 @@ import (
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/graphview"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files and docs/img screenshots")
 
 // TestRecorder checks the record of a simulated apply of the example:
 // every operation ran once, in the order the graph allows, with its

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
+	"github.com/rig-iac/rig/internal/golden"
 )
 
 const mainTF = `variable "env" {}
@@ -43,7 +44,7 @@ func TestRenderDiagnostics(t *testing.T) {
 	if err := RenderDiagnostics(&buf, testDiagnostics()[:1], sources, RenderOptions{Color: true}); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "diagnostics.golden", buf.Bytes())
+	golden.Check(t, "testdata/diagnostics.golden", buf.Bytes())
 }
 
 func TestMarshalValidateJSON(t *testing.T) {
@@ -51,5 +52,5 @@ func TestMarshalValidateJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "validate.json", indentJSON(t, got))
+	golden.Check(t, "testdata/validate.json", indentJSON(t, got))
 }

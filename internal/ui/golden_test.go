@@ -1,37 +1,10 @@
 package ui
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
-	"testing"
-
-	"github.com/google/go-cmp/cmp"
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// checkGolden compares got with testdata/name, or rewrites it under -update.
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
-	}
-}
 
 var (
 	builtinProvider = addrs.NewBuiltInProvider("terraform")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/apply"
+	"github.com/rig-iac/rig/internal/golden"
 	"github.com/rig-iac/rig/internal/plan"
 )
 
@@ -57,7 +58,7 @@ func TestHumanHooks(t *testing.T) {
 	if err := RenderApplySummary(&buf, counts.Summary(OperationApply), RenderOptions{Color: true}); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "hooks.golden", buf.Bytes())
+	golden.Check(t, "testdata/hooks.golden", buf.Bytes())
 }
 
 // TestHooksConcurrent checks, under -race, that hooks may be called from

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/rig-iac/rig/internal/golden"
 	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/plan"
 )
@@ -25,7 +26,7 @@ func TestMarshalPlanJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "plan.json", indentJSON(t, got))
+	golden.Check(t, "testdata/plan.json", indentJSON(t, got))
 
 	minimal, err := MarshalPlanJSON(&plan.Plan{}, nil, JSONOptions{Version: "0.1.0"})
 	if err != nil {

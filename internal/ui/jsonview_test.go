@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/golden"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
@@ -35,7 +36,7 @@ func TestJSONView(t *testing.T) {
 	if err := v.Err(); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "jsonview.golden", buf.Bytes())
+	golden.Check(t, "testdata/jsonview.golden", buf.Bytes())
 }
 
 // TestChangeReasonsJSON checks the reason a planned_change message gives

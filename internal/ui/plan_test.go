@@ -2,10 +2,12 @@ package ui
 
 import (
 	"bytes"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/golden"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
@@ -168,7 +170,7 @@ func TestRenderPlan(t *testing.T) {
 			if !tt.opts.Color && bytes.Contains(buf.Bytes(), []byte("\x1b")) {
 				t.Error("escape sequence in uncolored output")
 			}
-			checkGolden(t, tt.name, buf.Bytes())
+			golden.Check(t, filepath.Join("testdata", tt.name), buf.Bytes())
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/golden"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -47,7 +48,7 @@ func TestRenderState(t *testing.T) {
 	if err := RenderState(&buf, state.New(), nil, RenderOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "state.golden", buf.Bytes())
+	golden.Check(t, "testdata/state.golden", buf.Bytes())
 
 	if err := RenderStateInstance(&buf, showState(), managed("terraform_data", "nope", addrs.NoKey), nil, RenderOptions{}); err == nil {
 		t.Error("RenderStateInstance of a missing instance: no error")
@@ -60,7 +61,7 @@ func TestRenderOutputs(t *testing.T) {
 	if err := RenderApplyOutputs(&buf, outs, RenderOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "outputs.golden", buf.Bytes())
+	golden.Check(t, "testdata/outputs.golden", buf.Bytes())
 
 	buf.Reset()
 	if err := RenderApplyOutputs(&buf, nil, RenderOptions{}); err != nil || buf.Len() != 0 {
@@ -101,7 +102,7 @@ func TestMarshalStateJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "state.json", indentJSON(t, got))
+	golden.Check(t, "testdata/state.json", indentJSON(t, got))
 
 	empty, err := MarshalStateJSON(state.New(), nil, JSONOptions{Version: "0.1.0"})
 	if err != nil {

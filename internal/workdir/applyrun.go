@@ -43,6 +43,9 @@ type RecordedApplyOptions struct {
 	Applied func()
 	// Out receives what Persist says of a state the backend refused.
 	Out io.Writer
+	// Finish is apply.Options.Finish: whether the command was interrupted
+	// while the operations ran.
+	Finish func() (interrupted bool)
 }
 
 // AppliedRun is what an apply leaves: the final state, the record of its
@@ -90,7 +93,7 @@ func (s *Session) ApplyRecorded(ctx context.Context, p *plan.Plan, opts Recorded
 	}
 	rec := s.NewTimelineRecorder(g, opts.Destroy)
 	recorders = append(recorders, rec)
-	final, ds := s.Apply(ctx, prepared, ApplyOptions{Hooks: opts.Observe(recorders...), Intents: intentLog})
+	final, ds := s.Apply(ctx, prepared, ApplyOptions{Hooks: opts.Observe(recorders...), Intents: intentLog, Finish: opts.Finish})
 	applied()
 	run.Final = final
 	var more diag.Diagnostics

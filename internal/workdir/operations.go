@@ -150,6 +150,8 @@ type ApplyOptions struct {
 	// Intents, when not nil, records each create's intent before its
 	// provider is asked (rig.hcl's record_create_intents).
 	Intents apply.IntentLog
+	// Finish is apply.Options.Finish.
+	Finish func() (interrupted bool)
 }
 
 // Apply executes the prepared plan pr (apply.Prepare of a plan of the
@@ -162,6 +164,7 @@ func (s *Session) Apply(ctx context.Context, pr *apply.Prepared, opts ApplyOptio
 	return pr.Execute(ctx, s.Providers, apply.Options{
 		Parallelism: s.Parallelism, Limits: s.Limits, Hooks: opts.Hooks, StateWriter: s.stateWriter(), Env: s.Env,
 		SpliceDependencies: s.Dependencies == plan.ReducedDependencies, Provisioners: Provisioners(), Intents: opts.Intents,
+		Finish: opts.Finish,
 	})
 }
 

@@ -10,9 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/rig-iac/rig/internal/command/commandtest"
 )
@@ -25,19 +23,11 @@ func TestInterruptDuringHealthGate(t *testing.T) {
 	bin := commandtest.BuildRig(t)
 	exe := commandtest.TestProvider(t)
 	world := t.TempDir()
-	cli := filepath.Join(t.TempDir(), "rig.tfrc")
-	commandtest.WriteFile(t, filepath.Dir(cli), filepath.Base(cli), `
-provider_installation {
-  dev_overrides {
-    "rig/test" = "`+filepath.Dir(exe)+`"
-  }
-}
-`)
 	dir := commandtest.WorkDir(t, map[string]string{
 		"main.tf": commandtest.GatedFleet(world, "v1", "0", 2),
 		"rig.hcl": "health_gate \"test_service.web\" {\n  interval = \"20ms\"\n  timeout  = \"10m\"\n  batch    = 1\n}\n",
 	})
-	env := append(os.Environ(), "TF_CLI_CONFIG_FILE="+cli)
+	env := devOverrides(t, exe)
 	run := func(args ...string) (int, string, string) {
 		r := commandtest.RunBinary(t, bin, dir, env, args...)
 		return r.Code, r.Stdout, r.Stderr
@@ -50,27 +40,13 @@ provider_installation {
 	commandtest.WriteFile(t, dir, "main.tf", commandtest.GatedFleet(world, "v2", "1000000", 2))
 	cmd := exec.Command(bin, "-chdir="+dir, "apply", "-auto-approve", "-no-color", "-input=false")
 	cmd.Env = env
-	var out, errb strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	out, errb := startKept(t, cmd)
 	// Interrupt once the new object has been read at its gate a few times.
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-		b, _ := os.ReadFile(filepath.Join(world, "log"))
-		if strings.Count(string(b), "read web0-v2") >= 3 {
-			break
-		}
-		if time.Now().After(deadline) {
-			_ = cmd.Process.Kill()
-			t.Fatalf("the new object never waited at its gate:\n%s", b)
-		}
-	}
-	_ = cmd.Process.Signal(syscall.SIGINT)
+	interruptOnceLogged(t, cmd, filepath.Join(world, "log"), func(b []byte) bool {
+		return strings.Count(string(b), "read web0-v2") >= 3
+	}, "the new object never waited at its gate")
 	err := cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-		t.Fatalf("interrupted apply: %v, want exit status 1\n%s%s", err, out.String(), errb.String())
-	}
+	wantInterruptedExit(t, "apply", err, out.String()+errb.String())
 	stderr := strings.Join(strings.Fields(errb.String()), " ")
 	for _, want := range []string{"Interrupt received", "Error: Health gate failed", "Last result: the apply was interrupted while waiting; last check: Resource postcondition failed: web0-v2 is not ready."} {
 		if !strings.Contains(stderr, want) {

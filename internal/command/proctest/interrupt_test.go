@@ -31,15 +31,7 @@ resource "terraform_data" "r" {
 }
 `})
 	cmd := exec.Command(bin, "-chdir="+dir, "apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=4")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdout, stderr := startPiped(t, cmd)
 	complete := regexp.MustCompile(`^(terraform_data\.r\[\d+\]): Creation complete`)
 	done := map[string]bool{}
 	sc := bufio.NewScanner(stdout)
@@ -54,13 +46,11 @@ resource "terraform_data" "r" {
 		}
 	}
 	_, _ = io.Copy(io.Discard, stdout)
-	err = cmd.Wait()
+	err := cmd.Wait()
 	if len(done) < 300 {
 		t.Fatalf("the apply finished before it could be interrupted (%d operations)", len(done))
 	}
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-		t.Fatalf("interrupted apply: %v, want exit status 1", err)
-	}
+	wantInterruptedExit(t, "apply", err, stderr.String())
 	if !strings.Contains(stderr.String(), "Interrupt received") || !strings.Contains(stderr.String(), "interrupted") {
 		t.Fatalf("stderr does not report the interrupt:\n%s", stderr.String())
 	}
@@ -118,15 +108,7 @@ func TestInterruptBeforeChangesStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stdin.Close()
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdout, stderr := startPiped(t, cmd)
 	sc := bufio.NewScanner(stdout)
 	sc.Split(bufio.ScanWords)
 	asked := false

@@ -8,9 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/rig-iac/rig/internal/command/commandtest"
 )
@@ -39,10 +37,8 @@ func TestInterruptedPlanFails(t *testing.T) {
 	bin := commandtest.BuildRig(t)
 	exe := commandtest.TestProvider(t)
 	world := t.TempDir()
-	cli := filepath.Join(t.TempDir(), "rig.tfrc")
-	commandtest.WriteFile(t, filepath.Dir(cli), filepath.Base(cli), "provider_installation {\n  dev_overrides {\n    \"rig/test\" = \""+filepath.Dir(exe)+"\"\n  }\n}\n")
 	dir := commandtest.WorkDir(t, map[string]string{"main.tf": services(world, "v1")})
-	env := append(os.Environ(), "TF_CLI_CONFIG_FILE="+cli)
+	env := devOverrides(t, exe)
 	cmd := exec.Command(bin, "-chdir="+dir, "apply", "-auto-approve", "-no-color", "-input=false")
 	cmd.Env = env
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -61,27 +57,13 @@ func TestInterruptedPlanFails(t *testing.T) {
 			}
 			cmd := exec.Command(bin, args...)
 			cmd.Env = append(env, "RIG_TESTPROVIDER_CALL_DELAY=200ms")
-			var out, errb strings.Builder
-			cmd.Stdout, cmd.Stderr = &out, &errb
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
+			out, errb := startKept(t, cmd)
 			// Interrupt once the plan has read the first object back.
-			for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-				b, _ := os.ReadFile(filepath.Join(world, "log"))
-				if strings.Contains(string(b[len(logged):]), "read ") {
-					break
-				}
-				if time.Now().After(deadline) {
-					_ = cmd.Process.Kill()
-					t.Fatalf("the plan never read an object:\n%s", b)
-				}
-			}
-			_ = cmd.Process.Signal(syscall.SIGINT)
+			interruptOnceLogged(t, cmd, filepath.Join(world, "log"), func(b []byte) bool {
+				return strings.Contains(string(b[len(logged):]), "read ")
+			}, "the plan never read an object")
 			err := cmd.Wait()
-			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-				t.Fatalf("interrupted plan: %v, want exit status 1\n%s%s", err, out.String(), errb.String())
-			}
+			wantInterruptedExit(t, "plan", err, out.String()+errb.String())
 			if !tc.json && (!strings.Contains(errb.String(), "Interrupt received.") || !strings.Contains(errb.String(), "Error: Operation cancelled")) {
 				t.Errorf("the interrupt is not announced, or no error reports it:\n%s", errb.String())
 			}

@@ -5,9 +5,7 @@ package proctest
 import (
 	"bufio"
 	"io"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -21,15 +19,6 @@ import (
 func TestKilledRigLeavesNoProvider(t *testing.T) {
 	bin := commandtest.BuildRig(t)
 	provider := commandtest.TestProvider(t)
-	pluginDir := filepath.Dir(provider)
-	cliConfig := filepath.Join(t.TempDir(), "rig.tfrc")
-	commandtest.WriteFile(t, filepath.Dir(cliConfig), filepath.Base(cliConfig), `
-provider_installation {
-  dev_overrides {
-    "rig/test" = "`+pluginDir+`"
-  }
-}
-`)
 	dir := commandtest.WorkDir(t, map[string]string{"main.tf": `
 terraform {
   required_providers {
@@ -42,16 +31,8 @@ resource "test_thing" "slow" {
 }
 `})
 	cmd := exec.Command(bin, "-chdir="+dir, "apply", "-auto-approve", "-input=false", "-no-color")
-	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd.Env = devOverrides(t, provider)
+	stdout, stderr := startPiped(t, cmd)
 	creating := false
 	sc := bufio.NewScanner(stdout)
 	for sc.Scan() {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,11 +12,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/golden"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata")
 
 // stateCmp compares states: cty values by RawEquals.
 var stateCmp = cmp.Options{
@@ -222,19 +220,7 @@ func TestMarshalModel(t *testing.T) {
 	for dk := range s.Instance(a.Instance(addrs.IntKey(1))).Deposed {
 		got = bytes.ReplaceAll(got, []byte(dk), []byte("deadbeef"))
 	}
-	golden := filepath.Join("testdata", "model.golden")
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("Marshal (-want +got):\n%s", diff)
-	}
+	golden.Check(t, "testdata/model.golden", got)
 	if _, err := Parse(got); err != nil {
 		t.Errorf("Parse(Marshal(s)): %v", err)
 	}
