@@ -41,3 +41,20 @@ provider_installation {
 		txtartest.Check(t, path, ar, "want.json", normalize(fmt.Sprintf("exit %d\nstdout:\n%sstderr:\n%s", r.code, r.stdout, r.stderr)), *update)
 	})
 }
+
+// TestInitDevOverridesWarning: init, which installs nothing for a
+// provider dev_overrides names, warns in its own words, as OpenTofu and
+// Terraform do: init is not needed for it.
+func TestInitDevOverridesWarning(t *testing.T) {
+	pluginWorld(t)
+	dir := workDir(t, map[string]string{"main.tf": testFileProvider + `
+resource "test_thing" "a" {
+  name = "a"
+}
+`})
+	r := rig(t, dir, "init", "-no-color")
+	want := "Warning: Provider development overrides are in effect\n\nThe following provider development overrides are set in the CLI\nconfiguration:\n - rig/test in TMPDIR\n\nSkip rig init when using provider development overrides. It is not necessary\nand may error unexpectedly.\n"
+	if got := normalize(r.stdout); r.code != 0 || !strings.Contains(got, want) {
+		t.Errorf("init: exit %d, want 0 and\n%s\nin:\n%s%s", r.code, want, got, r.stderr)
+	}
+}

@@ -101,7 +101,7 @@ func (d *Dir) InstallProviders(ctx context.Context, cfg *config.Module, opts Ins
 		return ds
 	}
 	pp := d.loadPluginProviders()
-	ds = ds.Append(pp.devWarning)
+	ds = ds.Append(devOverridesInitWarning(pp.devWarning))
 	var toInstall []getproviders.Requirement
 	for _, req := range reqs {
 		if pp.overridden[req.Provider] {

@@ -211,8 +211,7 @@ func (d *Dir) loadPluginProviders() *pluginProviders {
 		}
 		sort.Strings(lines)
 		pp.devWarning = diag.Diagnostics{{Severity: diag.Warning, Summary: "Provider development overrides are in effect",
-			Detail: "The following provider development overrides are set in the CLI configuration:\n" + strings.Join(lines, "\n") +
-				"\n\nThe behavior may therefore not match any released version of the provider and applying changes may cause the state to become incompatible with published releases."}}
+			Detail: "The following provider development overrides are set in the CLI configuration:\n" + strings.Join(lines, "\n") + "\n\n" + devOverridesRuntimeNote}}
 	}
 	reattach, err := plugin.ParseReattachProviders(os.Getenv(plugin.ReattachEnv))
 	if err != nil {
