@@ -482,7 +482,7 @@ func (p *planner) planOutputs() diag.Diagnostics {
 			val = cty.DynamicVal
 		}
 		if !o.Sensitive && val.ContainsMarked() {
-			ds = ds.Append(sensitiveOutputError(o))
+			ds = ds.Append(sensitiveRootOutput(o))
 		}
 		before := cty.NullVal(cty.DynamicPseudoType)
 		prior, had := p.prevRun.Outputs[name]

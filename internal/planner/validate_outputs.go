@@ -14,12 +14,13 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// validateOutputs evaluates the output values of every module of the tree
-// as OpenTofu's validate walk does, without variables or state
-// (validationData): what their expressions and types refuse, an
-// ephemeral value where the output does not allow one, and a root output
-// that refers to a sensitive value (a sensitive variable, a sensitive
-// attribute of a resource) without being declared sensitive.
+// validateOutputs checks the outputs of every module of the tree with the
+// values validation knows (validationData), as OpenTofu's validate walk
+// does: what their expressions and types refuse (an attribute a
+// resource's schema lacks, before evaluating), an output not declared
+// ephemeral may not hold an ephemeral value, and a root output not
+// declared sensitive may not hold a sensitive one (of a sensitive
+// variable, or a sensitive attribute of a resource).
 func validateOutputs(cfg *config.Module, schemas map[addrs.ConfigResource]provider.Schema, ev *eval.Evaluator) diag.Diagnostics {
 	var ds diag.Diagnostics
 	for _, m := range cfg.AllModules() {
@@ -45,7 +46,7 @@ func validateOutputs(cfg *config.Module, schemas map[addrs.ConfigResource]provid
 			}
 			ds = ds.Append(more)
 			if !more.HasErrors() && root && !o.Sensitive && marks.Contains(val) {
-				ds = ds.Append(sensitiveOutputError(o))
+				ds = ds.Append(sensitiveRootOutput(o))
 			}
 		}
 	}
@@ -53,9 +54,9 @@ func validateOutputs(cfg *config.Module, schemas map[addrs.ConfigResource]provid
 	return diag.SortBySource(ds)
 }
 
-// sensitiveOutputError is OpenTofu's error for a root output whose value
-// is sensitive though the output is not declared so.
-func sensitiveOutputError(o *config.Output) diag.Diagnostic {
+// sensitiveRootOutput is the error for root output o, not declared
+// sensitive, whose value is, in OpenTofu's words.
+func sensitiveRootOutput(o *config.Output) diag.Diagnostic {
 	return diag.At(o.DeclRange, "Output refers to sensitive values",
 		"To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, rig requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true")
 }
