@@ -3,7 +3,6 @@
 package proctest
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -68,7 +67,7 @@ func TestInterruptedPlanFails(t *testing.T) {
 				t.Errorf("the interrupt is not announced, or no error reports it:\n%s", errb.String())
 			}
 			if tc.json {
-				if announced, cancelled := jsonReportsInterrupt(t, out.String()); !announced || !cancelled {
+				if announced, cancelled := jsonReportsInterrupt(t, out.String(), "Operation cancelled"); !announced || !cancelled {
 					t.Errorf("the -json stream does not announce the interrupt (%v) or report it as an error (%v):\n%s", announced, cancelled, out.String())
 				}
 			}
@@ -77,25 +76,4 @@ func TestInterruptedPlanFails(t *testing.T) {
 			}
 		})
 	}
-}
-
-// jsonReportsInterrupt reports whether the -json stream announces the
-// interrupt in a log message and has the interruption as an error
-// diagnostic.
-func jsonReportsInterrupt(t *testing.T, stream string) (announced, cancelled bool) {
-	for _, line := range strings.Split(strings.TrimSpace(stream), "\n") {
-		var msg struct {
-			Type       string `json:"type"`
-			Message    string `json:"@message"`
-			Diagnostic struct {
-				Severity, Summary string
-			} `json:"diagnostic"`
-		}
-		if err := json.Unmarshal([]byte(line), &msg); err != nil {
-			t.Fatalf("not a JSON line: %q", line)
-		}
-		announced = announced || msg.Type == "log" && strings.HasPrefix(msg.Message, "Interrupt received.")
-		cancelled = cancelled || msg.Type == "diagnostic" && msg.Diagnostic.Severity == "error" && msg.Diagnostic.Summary == "Operation cancelled"
-	}
-	return announced, cancelled
 }
