@@ -5,9 +5,7 @@ package proctest
 import (
 	"bufio"
 	"io"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -23,10 +21,7 @@ import (
 // in the -json stream.
 func TestInterruptAfterLastOperationStarted(t *testing.T) {
 	bin := commandtest.BuildRig(t)
-	exe := commandtest.TestProvider(t)
-	cli := filepath.Join(t.TempDir(), "rig.tfrc")
-	commandtest.WriteFile(t, filepath.Dir(cli), filepath.Base(cli), "provider_installation {\n  dev_overrides {\n    \"rig/test\" = \""+filepath.Dir(exe)+"\"\n  }\n}\n")
-	env := append(os.Environ(), "TF_CLI_CONFIG_FILE="+cli, "RIG_TESTPROVIDER_CALL_DELAY=1500ms")
+	env := append(devOverrides(t, commandtest.TestProvider(t)), "RIG_TESTPROVIDER_CALL_DELAY=1500ms")
 	for _, tc := range []struct {
 		name string
 		json bool
@@ -53,15 +48,7 @@ resource "test_thing" "b" {
 			}
 			cmd := exec.Command(bin, args...)
 			cmd.Env = env
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
+			stdout, stderr := startPiped(t, cmd)
 			var out strings.Builder
 			sc := bufio.NewScanner(stdout)
 			signalled := false
@@ -74,15 +61,13 @@ resource "test_thing" "b" {
 				}
 			}
 			_, _ = io.Copy(io.Discard, stdout)
-			err = cmd.Wait()
+			err := cmd.Wait()
 			if !signalled {
 				t.Fatalf("the last operation never started:\n%s%s", out.String(), stderr.String())
 			}
-			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-				t.Fatalf("interrupted apply: %v, want exit status 1\n%s%s", err, out.String(), stderr.String())
-			}
+			wantInterruptedExit(t, "apply", err, out.String()+stderr.String())
 			if tc.json {
-				if announced, interrupted := jsonReportsApplyInterrupt(t, out.String()); !announced || !interrupted {
+				if announced, interrupted := jsonReportsInterrupt(t, out.String(), "Operation interrupted"); !announced || !interrupted {
 					t.Errorf("the -json stream does not announce the interrupt (%v) or report it as an error (%v):\n%s", announced, interrupted, out.String())
 				}
 			} else {
@@ -114,16 +99,4 @@ resource "test_thing" "b" {
 			}
 		})
 	}
-}
-
-// jsonReportsApplyInterrupt reports whether the -json stream announces the
-// interrupt in a log message and has the interruption of the apply as an
-// error diagnostic.
-func jsonReportsApplyInterrupt(t *testing.T, stream string) (announced, interrupted bool) {
-	t.Helper()
-	for _, line := range strings.Split(strings.TrimSpace(stream), "\n") {
-		announced = announced || strings.Contains(line, `"type":"log"`) && strings.Contains(line, `"@message":"Interrupt received.`)
-		interrupted = interrupted || strings.Contains(line, `"type":"diagnostic"`) && strings.Contains(line, `"severity":"error"`) && strings.Contains(line, `"summary":"Operation interrupted"`)
-	}
-	return announced, interrupted
 }

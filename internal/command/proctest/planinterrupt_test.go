@@ -68,7 +68,7 @@ func TestInterruptedPlanFails(t *testing.T) {
 				t.Errorf("the interrupt is not announced, or no error reports it:\n%s", errb.String())
 			}
 			if tc.json {
-				if announced, cancelled := jsonReportsInterrupt(t, out.String()); !announced || !cancelled {
+				if announced, cancelled := jsonReportsInterrupt(t, out.String(), "Operation cancelled"); !announced || !cancelled {
 					t.Errorf("the -json stream does not announce the interrupt (%v) or report it as an error (%v):\n%s", announced, cancelled, out.String())
 				}
 			}
@@ -80,9 +80,10 @@ func TestInterruptedPlanFails(t *testing.T) {
 }
 
 // jsonReportsInterrupt reports whether the -json stream announces the
-// interrupt in a log message and has the interruption as an error
-// diagnostic.
-func jsonReportsInterrupt(t *testing.T, stream string) (announced, cancelled bool) {
+// interrupt in a log message and has an error diagnostic with the given
+// summary ("Operation cancelled" for a plan, "Operation interrupted" for
+// an apply).
+func jsonReportsInterrupt(t *testing.T, stream, summary string) (announced, reported bool) {
 	for _, line := range strings.Split(strings.TrimSpace(stream), "\n") {
 		var msg struct {
 			Type       string `json:"type"`
@@ -95,7 +96,7 @@ func jsonReportsInterrupt(t *testing.T, stream string) (announced, cancelled boo
 			t.Fatalf("not a JSON line: %q", line)
 		}
 		announced = announced || msg.Type == "log" && strings.HasPrefix(msg.Message, "Interrupt received.")
-		cancelled = cancelled || msg.Type == "diagnostic" && msg.Diagnostic.Severity == "error" && msg.Diagnostic.Summary == "Operation cancelled"
+		reported = reported || msg.Type == "diagnostic" && msg.Diagnostic.Severity == "error" && msg.Diagnostic.Summary == summary
 	}
-	return announced, cancelled
+	return announced, reported
 }
