@@ -219,7 +219,9 @@ func (pr *Prepared) execute(ctx context.Context, set *provider.Set, opts Options
 		if op.IsBarrier() {
 			return nil
 		}
+		executed := a.rec.executing()
 		d := a.run(ctx, op)
+		executed()
 		a.ephemerals.done(op)
 		if release != nil {
 			release(op)

@@ -3,6 +3,8 @@ package apply
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
+	"time"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/state"
@@ -31,6 +33,11 @@ type recorder struct {
 	w    StateWriter
 	reqs chan recordReq
 	done chan struct{}
+	// busy counts the operations executing, those waiting for their
+	// records to be durable included; lastWrite is how long the last
+	// write took (see linger).
+	busy      atomic.Int64
+	lastWrite time.Duration
 }
 
 type recordReq struct {
@@ -67,6 +74,7 @@ func (r *recorder) run() {
 				break drain
 			}
 		}
+		batch = r.linger(batch)
 		var changed []addrs.ObjectAddr
 		outputs, full := false, false
 		for _, b := range batch {
@@ -79,6 +87,7 @@ func (r *recorder) run() {
 			full = full || b.full
 		}
 		var werr error
+		start := time.Now()
 		switch {
 		case r.w == nil:
 		case full:
@@ -86,6 +95,7 @@ func (r *recorder) run() {
 		case len(changed) > 0 || outputs:
 			werr = r.w.WriteChanges(context.Background(), r.st, changed, outputs)
 		}
+		r.lastWrite = time.Since(start)
 		var err error
 		if werr != nil {
 			err = fmt.Errorf("persisting state: %w", werr)

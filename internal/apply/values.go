@@ -41,6 +41,9 @@ type liveValues struct {
 	// stored; cached counts the instances their values hold.
 	recent list.List
 	cached int
+	// decodedBytes counts the JSON of the recorded objects whose values
+	// set keeps decoded as well, up to decodedBudget.
+	decodedBytes int
 	// decode gives the value of an object of the prior state.
 	decode func(*state.Resource, *state.Object) (cty.Value, error)
 	// ephemeral gives the value of an ephemeral resource, opening it.
@@ -69,6 +72,13 @@ type wholeValue struct {
 // wholeBudget bounds the instances whose values liveValues keeps decoded
 // in the whole values of resources, when it stores values.
 var wholeBudget = 16384
+
+// decodedBudget bounds, in bytes of their state objects' JSON, the
+// recorded values liveValues keeps decoded when it stores values: an apply
+// of a few thousand objects keeps them all (decoding each again for every
+// resource that refers to it costs more than the memory it saves), a large
+// one keeps the first (some tens of megabytes decoded) and stores the rest.
+var decodedBudget = 4 << 20
 
 // newLiveValues starts from the plan's values, as dec gives them. With
 // stored, prior objects are decoded only when referred to, and set keeps
@@ -187,12 +197,16 @@ func decodeImplied(obj *state.Object) (cty.Value, error) {
 // state object (of type ty; nil when the apply records none).
 func (lv *liveValues) set(addr addrs.AbsResourceInstance, v cty.Value, obj *state.Object, ty cty.Type) {
 	val := liveValue{v: v}
-	if lv.stored && obj != nil && obj.AttrsJSON != nil {
-		_, marks := v.UnmarkDeepWithPaths()
-		val = liveValue{obj: obj, ty: ty, marks: marks}
-	}
 	lv.mu.Lock()
 	defer lv.mu.Unlock()
+	if lv.stored && obj != nil && obj.AttrsJSON != nil {
+		if lv.decodedBytes+len(obj.AttrsJSON) <= decodedBudget {
+			lv.decodedBytes += len(obj.AttrsJSON)
+		} else {
+			_, marks := v.UnmarkDeepWithPaths()
+			val = liveValue{obj: obj, ty: ty, marks: marks}
+		}
+	}
 	lv.vals[addr] = val
 	lv.forget(addr.ContainingResource())
 }

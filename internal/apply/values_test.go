@@ -47,9 +47,9 @@ resource "terraform_data" "b" {}
 			"triggers_replace": cty.NullVal(cty.DynamicPseudoType),
 		})
 	}
-	budget := wholeBudget
-	wholeBudget = 2
-	defer func() { wholeBudget = budget }()
+	budget, decoded := wholeBudget, decodedBudget
+	wholeBudget, decodedBudget = 2, 0
+	defer func() { wholeBudget, decodedBudget = budget, decoded }()
 	lv := newLiveValues(cfg, p, valueDecoder{}, true)
 	want := make([]cty.Value, 3)
 	for i := range want {
@@ -77,8 +77,8 @@ resource "terraform_data" "b" {}
 
 // TestReleaseAppliedValues: expressions see the same values, sensitive
 // marks included, whether the apply keeps the values it recorded decoded
-// or as their objects' JSON (with a budget that keeps almost nothing
-// decoded).
+// or as their objects' JSON (with budgets that keep almost no whole value
+// decoded, and no recorded value or only the first few).
 func TestReleaseAppliedValues(t *testing.T) {
 	const src = `
 variable "secret" {
@@ -104,11 +104,23 @@ output "ids" {
   value = terraform_data.b[*].id
 }
 `
-	budget := wholeBudget
+	budget, decoded := wholeBudget, decodedBudget
 	wholeBudget = 3
-	defer func() { wholeBudget = budget }()
-	sensitive := map[bool]map[string]string{}
-	for _, release := range []bool{false, true} {
+	defer func() { wholeBudget, decodedBudget = budget, decoded }()
+	modes := []struct {
+		name    string
+		release bool
+		decoded int
+	}{
+		{"kept", false, decoded},
+		{"released, all decoded", true, decoded},
+		{"released, the first decoded", true, 600},
+		{"released, none decoded", true, 0},
+	}
+	sensitive := map[string]map[string]string{}
+	for _, mode := range modes {
+		name := mode.name
+		decodedBudget = mode.decoded
 		cfg := loadConfig(t, src)
 		ctx := context.Background()
 		set := builtinSet()
@@ -116,20 +128,20 @@ output "ids" {
 		if ds.HasErrors() {
 			t.Fatal(ds.Err())
 		}
-		s, ds := applyOwned(ctx, cfg, p, set, Options{StateWriter: &memWriter{}}, release)
+		s, ds := applyOwned(ctx, cfg, p, set, Options{StateWriter: &memWriter{}}, mode.release)
 		if ds.HasErrors() {
-			t.Fatalf("release=%v: %v", release, ds.Err())
+			t.Fatalf("%s: %v", name, ds.Err())
 		}
 		sch, ds := set.ResourceTypeSchema(ctx, addrs.NewBuiltInProvider("terraform"), "terraform_data")
 		set.Close()
 		if ds.HasErrors() {
 			t.Fatal(ds.Err())
 		}
-		sensitive[release] = map[string]string{}
+		sensitive[name] = map[string]string{}
 		values := map[string]cty.Value{}
 		for _, oa := range s.Objects() {
 			obj := s.Object(oa)
-			sensitive[release][oa.String()] = string(obj.SensitiveAttributes)
+			sensitive[name][oa.String()] = string(obj.SensitiveAttributes)
 			v, err := obj.Decode(sch.Block.ImpliedType())
 			if err != nil {
 				t.Fatal(err)
@@ -140,19 +152,21 @@ output "ids" {
 			b := values["terraform_data.b["+string(rune('0'+i))+"]"].GetAttr("output")
 			next := values["terraform_data.a["+string(rune('0'+(i+1)%5))+"]"].GetAttr("id")
 			if got := b.Index(cty.NumberIntVal(1)); !got.RawEquals(next) {
-				t.Errorf("release=%v: b[%d] refers to id %#v, want %#v", release, i, got, next)
+				t.Errorf("%s: b[%d] refers to id %#v, want %#v", name, i, got, next)
 			}
 		}
 		if !s.Outputs["c"].Sensitive || s.Outputs["ids"].Value.LengthInt() != 5 {
-			t.Errorf("release=%v: outputs %v", release, s.Outputs)
+			t.Errorf("%s: outputs %v", name, s.Outputs)
 		}
 	}
-	for addr, paths := range sensitive[false] {
-		if got := sensitive[true][addr]; got != paths {
-			t.Errorf("%s records sensitive paths %s with released values, %s without", addr, got, paths)
+	for _, mode := range modes[1:] {
+		for addr, paths := range sensitive["kept"] {
+			if got := sensitive[mode.name][addr]; got != paths {
+				t.Errorf("%s records sensitive paths %s with values %s, %s with values kept", addr, got, mode.name, paths)
+			}
 		}
 	}
-	if sensitive[false]["terraform_data.b[0]"] == "" {
+	if sensitive["kept"]["terraform_data.b[0]"] == "" {
 		t.Errorf("b[0] records no sensitive path: the secret's mark did not reach it")
 	}
 }

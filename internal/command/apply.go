@@ -63,6 +63,10 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		return 1
 	}
 	defer run.end()
+	if !refresh {
+		// As OpenTofu: before anything else (a refresh does not warn).
+		out.Diagnostics(m.dir().DevOverridesWarning())
+	}
 	ctx := run.ctx
 	if fs.NArg() == 1 {
 		return m.applySavedPlan(run, out, fs.Arg(0), &f)
@@ -77,11 +81,18 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		out.Diagnostics(ds)
 		return 1
 	}
+	// As OpenTofu: the configuration is validated first, and its errors
+	// stop the operation before anything is planned.
+	validated := sess.Validate(ctx)
+	if ds = ds.Append(validated); ds.HasErrors() {
+		out.Diagnostics(ds)
+		return 1
+	}
 	if refresh {
 		ds = ds.Append(workdir.EmptyStateWarning(sess.State))
 	}
 	p, refreshTimes, more := m.makePlan(ctx, sess, &f, out)
-	ds = ds.Append(more)
+	ds = ds.Append(withoutRepeats(more, validated))
 	if ds.HasErrors() {
 		if !m.showRefusedPlan(ctx, out, sess, p, ds) && !refresh {
 			out.ErroredPlan(ctx, p, sess.Providers)
@@ -132,15 +143,18 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		out.Diagnostics(diag.Diagnostics{diag.Errorf("Plan approval required", "-json on apply requires -auto-approve or a saved plan file.")})
 		return 1
 	}
-	return m.runApplyPhase(ctx, out, sess, p, order.Prepared(), refreshTimes, &f)
+	return m.runApplyPhase(ctx, out, sess, p, order.Prepared(), refreshTimes, &f, nil)
 }
 
 // runApplyPhase applies a plan and reports the result. prepared is the
 // plan ready to apply (apply.Prepare) when already built, or nil: the
 // apply takes ownership of the plan and the session's configuration.
-// refresh records the refresh times of the plan (nil: none).
-func (m *Meta) runApplyPhase(ctx context.Context, out *ui.OperationView, sess *workdir.Session, p *plan.Plan, prepared *apply.Prepared, refresh *workdir.RefreshTracking, f *operationFlags) int {
-	if out.Human && p.HasChanges() && !f.refreshCommand {
+// refresh records the refresh times of the plan (nil: none). warnings,
+// those of the validation before a saved plan's apply, are shown with the
+// apply's diagnostics, as OpenTofu shows them.
+func (m *Meta) runApplyPhase(ctx context.Context, out *ui.OperationView, sess *workdir.Session, p *plan.Plan, prepared *apply.Prepared, refresh *workdir.RefreshTracking, f *operationFlags, warnings diag.Diagnostics) int {
+	if out.Human && p.HasChanges() && !f.refreshCommand && !f.savedPlan {
+		// After the plan, as OpenTofu; a saved plan's apply shows none.
 		fmt.Fprintln(m.Out)
 	}
 	counter := &ui.CountHooks{}
@@ -161,6 +175,7 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *ui.OperationView, sess *w
 		Observe: func(recorders ...apply.Hooks) apply.Hooks {
 			return append(ui.MultiHooks{out.Hooks(), counter}, recorders...)
 		}})
+	ds = warnings.Append(withoutRepeats(ds, warnings))
 	out.Diagnostics(ds)
 	printNote := func() {
 		if applied.Note != "" && out.Human {
@@ -207,14 +222,13 @@ func (m *Meta) applySavedPlan(run *run, out *ui.OperationView, path string, f *o
 		return 1
 	}
 	m.dir().UseSavedPlanVariables(pf.Plan.Variables)
-	if len(f.vars) > 0 && len(pf.Plan.EphemeralVariables) == 0 {
-		out.Diagnostics(diag.Diagnostics{diag.Errorf("Can't set variables when applying a saved plan",
-			"The -var and -var-file options cannot be used when applying a saved plan file, because a saved plan includes the variable values that were set when it was created.")})
-		return 1
-	}
 	vars := f.vars
 	f.vars, f.savedPlan = nil, true
 	sess, ds := run.open(m, f, "OperationTypeApply")
+	if !ds.HasErrors() {
+		// -var and -var-file may repeat the values the plan was made with.
+		ds = ds.Append(m.dir().CheckSavedPlanVariables(sess.Config, pf.Plan, vars))
+	}
 	if !ds.HasErrors() && len(pf.Plan.EphemeralVariables) > 0 {
 		var ask workdir.Asker
 		if m.inputAllowed() {
@@ -230,10 +244,17 @@ func (m *Meta) applySavedPlan(run *run, out *ui.OperationView, path string, f *o
 		out.Diagnostics(ds)
 		return 1
 	}
+	// As OpenTofu: the configuration the plan was made from is validated
+	// again, with the providers as they are now.
+	validated := sess.Validate(run.ctx)
+	if validated.HasErrors() {
+		out.Diagnostics(validated)
+		return 1
+	}
 	f.destroy = pf.Plan.Mode == plan.DestroyMode
 	// The refresh times recorded with the plan apply to this state: those
 	// of the objects the apply leaves alone are kept.
 	refresh := sess.RefreshTracking(workdir.RefreshFlags{})
 	out.NotRefreshed(pf.Plan)
-	return m.runApplyPhase(run.ctx, out, sess, pf.Plan, nil, refresh, f)
+	return m.runApplyPhase(run.ctx, out, sess, pf.Plan, nil, refresh, f, validated)
 }

@@ -1,7 +1,10 @@
 package command
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,11 +13,19 @@ import (
 	"testing"
 )
 
+// realCanaryConfig names its providers by their full source, so that
+// OpenTofu (whose default registry is another) installs the same plugins
+// from the mirror.
 const realCanaryConfig = `terraform {
   required_providers {
-    random = { source = "hashicorp/random" }
-    local  = { source = "hashicorp/local" }
+    random = { source = "registry.terraform.io/hashicorp/random" }
+    local  = { source = "registry.terraform.io/hashicorp/local" }
   }
+}
+variable "secret" {
+  type      = string
+  sensitive = true
+  default   = "CanaryVar-real"
 }
 resource "random_password" "p" {
   length = 24
@@ -25,6 +36,10 @@ resource "local_file" "f" {
 }
 data "local_sensitive_file" "r" {
   filename = local_file.f.filename
+}
+resource "local_file" "v" {
+  filename = "${path.module}/v.txt"
+  content  = "v=${var.secret}"
 }
 resource "local_file" "copy" {
   filename = "${path.module}/copy.txt"
@@ -60,11 +75,12 @@ func newRealCanaryEnv(t *testing.T, config string, providers ...string) *canaryE
 // TestCanaryRealProviders is the canary run with the real random and local
 // plugins: random_password's result (sensitive in the provider's schema)
 // feeds local_file's content, a local_sensitive_file data source reads it
-// back and another file copies that. With TF_LOG=trace, no command but
-// the JSON views and output -raw prints a password, whichever generation
-// of it (every -replace makes a new one); the dependents' state records
-// content as sensitive; and Terraform (when installed) shows rig's state
-// with the same values hidden and records the same sensitive paths.
+// back and another file copies that; a sensitive variable feeds another
+// file. With TF_LOG=trace, no command but the JSON views and output -raw
+// prints a password, whichever generation of it (every -replace makes a
+// new one), or the variable; the dependents' state records content as
+// sensitive; and Terraform (when installed) and OpenTofu (RIG_TEST_TOFU)
+// show rig's state with the same values hidden and marked.
 func TestCanaryRealProviders(t *testing.T) {
 	e := newRealCanaryEnv(t, realCanaryConfig, "random", "local")
 
@@ -106,6 +122,7 @@ func TestCanaryRealProviders(t *testing.T) {
 			for addr, want := range map[string]string{
 				"local_file.f":                `[[{"type":"get_attr","value":"content"}],[{"type":"get_attr","value":"sensitive_content"}]]`,
 				"local_file.copy":             `[[{"type":"get_attr","value":"content"}],[{"type":"get_attr","value":"sensitive_content"}]]`,
+				"local_file.v":                `[[{"type":"get_attr","value":"content"}],[{"type":"get_attr","value":"sensitive_content"}]]`,
 				"random_password.p":           `[[{"type":"get_attr","value":"bcrypt_hash"}],[{"type":"get_attr","value":"result"}]]`,
 				"data.local_sensitive_file.r": `[[{"type":"get_attr","value":"content"}],[{"type":"get_attr","value":"content_base64"}]]`,
 			} {
@@ -113,8 +130,11 @@ func TestCanaryRealProviders(t *testing.T) {
 					t.Errorf("%s: sensitive_attributes\n got %s\nwant %s", addr, paths[addr], want)
 				}
 			}
-			if tf, err := exec.LookPath("terraform"); err == nil {
-				checkTerraformOnRealState(t, e, tf, passwords[0])
+			tf, _ := exec.LookPath("terraform")
+			for _, bin := range []string{tf, tofuBinary()} {
+				if bin != "" {
+					checkToolOnRealState(t, e, bin, passwords[0])
+				}
 			}
 		}
 	}
@@ -127,6 +147,8 @@ func TestCanaryRealProviders(t *testing.T) {
 			return strings.Contains(outputs[i], pw) || strings.Contains(outputs[i], strings.Trim(string(quoted), `"`))
 		})
 		switch {
+		case !s.shows && canaryPattern.MatchString(outputs[i]):
+			t.Errorf("%s printed the sensitive variable:\n%s", s.name, outputs[i])
 		case printed && !s.shows:
 			t.Errorf("%s printed a password:\n%s", s.name, outputs[i])
 		case !printed && s.shows:
@@ -155,24 +177,62 @@ func realPassword(t *testing.T, raw string) string {
 	return ""
 }
 
-// checkTerraformOnRealState runs Terraform's show and state show on the
-// state rig wrote (in a copy of the directory, initialised by Terraform):
-// the password is hidden there too.
-func checkTerraformOnRealState(t *testing.T, e *canaryEnv, tf, password string) {
+// checkToolOnRealState runs another tool's (bin: Terraform or OpenTofu)
+// show, show -json, state show and plan on the state rig wrote (in a copy
+// of the directory, initialised by that tool): the password and the
+// sensitive variable are hidden there too, and its JSON marks the same
+// attributes sensitive as rig's.
+func checkToolOnRealState(t *testing.T, e *canaryEnv, bin, password string) {
 	t.Helper()
+	tool := filepath.Base(bin)
 	dir := workDir(t, map[string]string{"main.tf": realCanaryConfig, "terraform.tfstate": e.file("terraform.tfstate"),
 		".terraform.lock.hcl": e.file(".terraform.lock.hcl")})
-	te := &canaryEnv{t: t, bin: tf, dir: dir, env: e.env}
+	te := &canaryEnv{t: t, bin: bin, dir: dir, env: e.env}
 	if r := te.run([]string{"init"}, ""); r.code != 0 {
-		t.Fatalf("terraform init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		t.Fatalf("%s init: exit %d\n%s%s", tool, r.code, r.stdout, r.stderr)
 	}
-	for _, args := range [][]string{{"show"}, {"state", "show", "local_file.f"}, {"state", "show", "local_file.copy"}, {"plan", "-replace=random_password.p"}} {
+	for _, args := range [][]string{{"show"}, {"state", "show", "local_file.f"}, {"state", "show", "local_file.v"}, {"state", "show", "local_file.copy"}, {"plan", "-replace=random_password.p"}} {
 		r := te.run(args, "")
 		if r.code != 0 {
-			t.Errorf("terraform %v on rig's state: exit %d\n%s", args, r.code, r.stderr)
+			t.Errorf("%s %v on rig's state: exit %d\n%s", tool, args, r.code, r.stderr)
 		}
-		if strings.Contains(r.stdout+r.stderr, password) {
-			t.Errorf("terraform %v prints the password from rig's state:\n%s", args, r.stdout)
+		if strings.Contains(r.stdout+r.stderr, password) || canaryPattern.MatchString(r.stdout+r.stderr) {
+			t.Errorf("%s %v prints a secret from rig's state:\n%s", tool, args, r.stdout)
 		}
 	}
+	rigValues, toolValues := realSensitiveValues(t, e.run([]string{"show", "-json"}, "").stdout), realSensitiveValues(t, te.run([]string{"show", "-json"}, "").stdout)
+	if len(toolValues) == 0 || !maps.Equal(rigValues, toolValues) {
+		t.Errorf("show -json sensitive_values\n%s %v\nrig %v", tool, toolValues, rigValues)
+	}
+}
+
+// realSensitiveValues returns the sensitive_values of each resource of a
+// show -json document, as compact JSON by address, and "output NAME" the
+// sensitive flag of each output.
+func realSensitiveValues(t *testing.T, doc string) map[string]string {
+	t.Helper()
+	var d struct {
+		Values struct {
+			Outputs    map[string]struct{ Sensitive bool } `json:"outputs"`
+			RootModule struct {
+				Resources []struct {
+					Address         string          `json:"address"`
+					SensitiveValues json.RawMessage `json:"sensitive_values"`
+				} `json:"resources"`
+			} `json:"root_module"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal([]byte(doc), &d); err != nil {
+		t.Fatalf("show -json: %v", err)
+	}
+	out := map[string]string{}
+	for _, r := range d.Values.RootModule.Resources {
+		var b bytes.Buffer
+		_ = json.Compact(&b, r.SensitiveValues)
+		out[r.Address] = b.String()
+	}
+	for name, o := range d.Values.Outputs {
+		out["output "+name] = fmt.Sprint(o.Sensitive)
+	}
+	return out
 }

@@ -178,7 +178,37 @@ type canaryStep struct {
 	shows bool
 	// noEph: the ephemeral variable is not given.
 	noEph bool
+	// files are added to the configuration for this step only.
+	files map[string]string
 }
+
+// canaryBadOutput is a configuration file with a root output that refers
+// to the sensitive variable without saying it is sensitive, which every
+// command that loads the configuration refuses.
+var canaryBadOutput = map[string]string{"bad.tf": `output "leak" {
+  value = "${var.secret}-leak"
+}
+`}
+
+// canaryBadSyntax is a configuration file that does not parse.
+var canaryBadSyntax = map[string]string{"bad.tf": `resource "test_thing" "bad" {
+  name = "${var.secret}-${var.missing
+}
+`}
+
+// canaryBadState replaces the state with a file that is not one (and is
+// put back after the step).
+var canaryBadState = map[string]string{"terraform.tfstate": "{not json"}
+
+// canaryFailingProvisioner is a configuration file with a resource whose
+// provisioner's command, given the sensitive variable, fails.
+var canaryFailingProvisioner = map[string]string{"fails.tf": `resource "test_thing" "fails" {
+  name = "fails"
+  provisioner "local-exec" {
+    command = "echo ${var.secret} && exit 3"
+  }
+}
+`}
 
 var canarySteps = []canaryStep{
 	{name: "init", args: []string{"init"}, tfArgs: []string{"get"}},
@@ -218,6 +248,16 @@ var canarySteps = []canaryStep{
 	{name: "refresh with a variable that fails validation", args: []string{"refresh", "-var", "secret=CanaryVar-BAD"}, fails: true},
 	{name: "destroy with a variable that fails validation", args: []string{"destroy", "-auto-approve", "-var", "secret=CanaryVar-BAD"}, fails: true},
 	{name: "show of a missing plan file", args: []string{"show", "missing.plan"}, fails: true},
+	{name: "show -json of a missing plan file", args: []string{"show", "-json", "missing.plan"}, fails: true},
+	{name: "init with a missing backend configuration file", args: []string{"init", "-backend-config=missing.hcl"}, fails: true},
+	{name: "validate of a configuration with an output that leaks", args: []string{"validate"}, files: canaryBadOutput, fails: true},
+	{name: "plan of a configuration with an output that leaks", args: []string{"plan"}, files: canaryBadOutput, fails: true},
+	{name: "graph -format=html of a configuration that does not parse", args: []string{"graph", "-format=html"}, files: canaryBadSyntax, rigOnly: true, fails: true},
+	{name: "apply with a provisioner that fails", args: []string{"apply", "-auto-approve"}, files: canaryFailingProvisioner, fails: true},
+	{name: "apply -json with a provisioner that fails", args: []string{"apply", "-json", "-auto-approve"}, files: canaryFailingProvisioner, fails: true},
+	{name: "apply -timeline with a provisioner that fails", args: []string{"apply", "-auto-approve", "-timeline=timeline3.html"}, files: canaryFailingProvisioner, rigOnly: true, fails: true},
+	{name: "state list of a state that is not one", args: []string{"state", "list"}, files: canaryBadState, fails: true},
+	{name: "state pull of a state that is not one", args: []string{"state", "pull"}, files: canaryBadState, fails: true},
 	{name: "console with a failing conversion", args: []string{"console"}, stdin: "tonumber(var.secret)\n", fails: true},
 	{name: "state show of a missing object", args: []string{"state", "show", "test_thing.nope"}, fails: true},
 	{name: "output of a missing output", args: []string{"output", "nope"}, fails: true},
@@ -276,6 +316,16 @@ func (e *canaryEnv) runStep(s canaryStep, args []string) result {
 	if s.noEph {
 		env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, "TF_VAR_eph=") })
 	}
+	for name, content := range s.files {
+		path := filepath.Join(e.dir, name)
+		old, err := os.ReadFile(path)
+		if err == nil {
+			defer writeFile(e.t, e.dir, name, string(old))
+		} else {
+			defer os.Remove(path)
+		}
+		writeFile(e.t, e.dir, name, content)
+	}
 	return e.runEnv(args, s.stdin, env)
 }
 
@@ -315,7 +365,7 @@ func (e *canaryEnv) file(name string) string {
 // canaryFilesKept are the files the commands write in the working
 // directory, which may hold sensitive values (the state, a saved plan) but
 // never an ephemeral one.
-var canaryFilesKept = []string{"terraform.tfstate", "terraform.tfstate.backup", "p.plan", "timeline.html", "timeline2.html", ".terraform/rig-timeline.json"}
+var canaryFilesKept = []string{"terraform.tfstate", "terraform.tfstate.backup", "p.plan", "timeline.html", "timeline2.html", "timeline3.html", ".terraform/rig-timeline.json"}
 
 // TestCanary runs every command a user runs on the canary configuration
 // with TF_LOG=trace and checks that the sensitive values appear only where
@@ -370,7 +420,7 @@ func TestCanary(t *testing.T) {
 			checkCanaryState(t, e.file("terraform.tfstate"))
 		}
 	}
-	for _, name := range []string{"timeline.html", "timeline2.html", ".terraform/rig-timeline.json"} {
+	for _, name := range []string{"timeline.html", "timeline2.html", "timeline3.html", ".terraform/rig-timeline.json"} {
 		content := e.file(name)
 		if content == "" {
 			t.Errorf("%s was not written", name)

@@ -66,7 +66,7 @@ output "remote" {
 			args = append(args, tc.level)
 		}
 		r := mustRig(t, dir, args...)
-		local := strings.Contains(r.stdout, "9:   input = module.own.old") && strings.Contains(oneLine(r.stdout), "This value's attribute input is derived from module.own.old, which is deprecated with the following message: Use new instead.")
+		local := strings.Contains(r.stdout, "9:   input = module.own.old") && strings.Contains(oneLine(r.stdout), "This value is derived from module.own.old, which is deprecated with the following message: Use new instead.")
 		remote := strings.Contains(r.stdout, "15:   value = module.ext.old")
 		if local != tc.local || remote != tc.remote {
 			t.Errorf("%q: warned about the local module %v (want %v), the remote one %v (want %v):\n%s", tc.level, local, tc.local, remote, tc.remote, r.stderr)

@@ -77,6 +77,10 @@ func runInit(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
+	if len(ds) > 0 {
+		// As OpenTofu: a blank line between the steps' lines and the warnings.
+		fmt.Fprintln(m.Out)
+	}
 	m.showDiagnostics(ds)
 	view.Initialized()
 	return 0

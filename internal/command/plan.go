@@ -36,9 +36,18 @@ func runPlan(m *Meta, args []string) int {
 		return 1
 	}
 	defer run.end()
+	// As OpenTofu: before anything else.
+	out.Diagnostics(m.dir().DevOverridesWarning())
 	ctx := run.ctx
 	sess, ds := run.open(m, &f, "OperationTypePlan")
 	if ds.HasErrors() {
+		out.Diagnostics(ds)
+		return 1
+	}
+	// As OpenTofu: the configuration is validated first, and its errors
+	// stop the plan before anything is planned.
+	validated := sess.Validate(ctx)
+	if ds = ds.Append(validated); ds.HasErrors() {
 		out.Diagnostics(ds)
 		return 1
 	}
@@ -61,7 +70,7 @@ func runPlan(m *Meta, args []string) int {
 	}
 	started := time.Now()
 	p, refresh, more := m.makePlan(ctx, sess, &f, out)
-	ds = ds.Append(more)
+	ds = ds.Append(withoutRepeats(more, validated))
 	if ds.HasErrors() {
 		if !m.showRefusedPlan(ctx, out, sess, p, ds) {
 			out.ErroredPlan(ctx, p, sess.Providers)

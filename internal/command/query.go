@@ -54,6 +54,8 @@ func runQuery(m *Meta, args []string) int {
 	ctx, stop := m.interrupts.Notify(nil)
 	defer stop()
 	f.lock = false // a query changes no state
+	// Shown with the query's other diagnostics, after its results.
+	ds = ds.Append(m.dir().DevOverridesWarning())
 	sess, more := m.open(ctx, &f, "OperationTypeQuery")
 	defer sess.Close()
 	if ds = ds.Append(more); ds.HasErrors() {

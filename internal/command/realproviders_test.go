@@ -650,10 +650,12 @@ terraform {
 }
 
 variable "instances" {
+  type    = list(string)
   default = ["a", "b"]
 }
 
 variable "pets" {
+  type    = list(string)
   default = ["a", "b"]
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/rig-iac/rig/internal/apply"
 	"github.com/rig-iac/rig/internal/config"
@@ -155,7 +156,14 @@ func (m *Meta) showState(out ui.DocumentView, s *state.State) int {
 		fmt.Fprintln(m.Out, "No state.")
 		return 0
 	}
-	_ = ui.RenderState(m.Out, s, schemas, m.renderOptions())
+	// An object the schema cannot decode is an error, as in OpenTofu,
+	// not a state shown without it.
+	var text strings.Builder
+	if err := ui.RenderState(&text, s, schemas, m.renderOptions()); err != nil {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to show state", "%s.", err)})
+		return 1
+	}
+	fmt.Fprint(m.Out, text.String())
 	return 0
 }
 

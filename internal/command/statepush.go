@@ -12,7 +12,7 @@ import (
 )
 
 // runStatePull prints the selected workspace's state as stored (nothing
-// when there is none).
+// when there is none); what is not a state is an error, as in OpenTofu.
 func runStatePull(m *Meta, args []string) int {
 	fs := m.flagSet("state pull")
 	if code, ok := m.parseArgs(fs, args); !ok {
@@ -32,6 +32,10 @@ func runStatePull(m *Meta, args []string) int {
 	data, err := store.Read(ctx)
 	if err != nil {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to load state", "%s", err)})
+		return 1
+	}
+	if _, ds := workdir.ParseState(store, data); ds.HasErrors() {
+		m.showDiagnostics(ds)
 		return 1
 	}
 	if len(data) > 0 {

@@ -35,6 +35,8 @@ func runValidate(m *Meta, args []string) int {
 		}
 		maps.Copy(m.sources, files)
 	}
+	// As OpenTofu: after the validation's own diagnostics, whatever they are.
+	ds = ds.Append(m.dir().DevOverridesWarning())
 	if *jsonOut || jsonInto != "" {
 		b, err := ui.ValidateDocument(ds, m.sources)
 		if err != nil {

@@ -185,6 +185,10 @@ type Variable struct {
 	// ConcreteType is Type without optional attribute markers: the type of
 	// the variable's final value (use it for unknown values).
 	ConcreteType cty.Type
+	// TypeGiven says the block has a type argument: a value from the
+	// command line or the environment for a variable without one is a
+	// string, as in OpenTofu and Terraform, even if it looks like a list.
+	TypeGiven bool
 	// TypeDefaults holds the defaults of optional() attributes; nil if none.
 	TypeDefaults *typeexpr.Defaults
 	// Default is the default value converted to Type; cty.NilVal when the

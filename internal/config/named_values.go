@@ -69,6 +69,7 @@ func decodeVariableBlock(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 		diags = append(diags, tyDiags...)
 		v.Type, v.TypeDefaults = ty, defaults
 		v.ConcreteType = ty.WithoutOptionalAttributesDeep()
+		v.TypeGiven = true
 	}
 	if attr, ok := content.Attributes["sensitive"]; ok {
 		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &v.Sensitive)...)

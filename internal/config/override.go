@@ -299,6 +299,7 @@ func (v *Variable) merge(block *hcl.Block) hcl.Diagnostics {
 		ty, defaults, tyDiags := decodeVariableType(content.Attributes["type"].Expr)
 		diags = append(diags, tyDiags...)
 		v.Type, v.TypeDefaults, v.ConcreteType = ty, defaults, ty.WithoutOptionalAttributesDeep()
+		v.TypeGiven = true
 	}
 	defaultAttr, defaultSet := content.Attributes["default"]
 	if defaultSet {

@@ -169,8 +169,28 @@ func checkConstVariables(m *Module) diag.Diagnostics {
 		}
 		_, more := m.static.EvalStatic(StaticRequest{Module: m, Expr: ref, AllowSensitive: true})
 		ds = ds.Append(more)
+		ds = ds.Append(constCallDiagnostic(m, name, more))
 	}
 	return ds
+}
+
+// constCallDiagnostic is OpenTofu's note, at the module call, that the
+// const variable name of child module m could not be computed, when ds
+// (its evaluation's diagnostics) has errors.
+func constCallDiagnostic(m *Module, name string, ds diag.Diagnostics) diag.Diagnostics {
+	if !ds.HasErrors() || m.Parent == nil {
+		return nil
+	}
+	calls := m.Path.Calls()
+	if len(calls) == 0 {
+		return nil
+	}
+	call := m.Parent.ModuleCalls[calls[len(calls)-1]]
+	if call == nil {
+		return nil
+	}
+	return diag.Diagnostics{diag.At(call.DeclRange, "Unable to compute static value",
+		fmt.Sprintf("%s: depends on %s:var.%s which is not available", m.Path, m.Path, name))}
 }
 
 // ResolveCall sets the source and version of a call of m that refer to

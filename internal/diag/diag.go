@@ -66,6 +66,11 @@ type Diagnostic struct {
 	// Difference holds the values of the two sides of a failed condition
 	// written as an equality (a == b), shown as a diff; nil otherwise.
 	Difference *ExprDifference
+	// ConfidentialCause says that sensitive or ephemeral values are what
+	// the diagnostic is about (an error message that refers to them): its
+	// Values then say of such a value that it "has a sensitive value" or
+	// "has an ephemeral value", where otherwise they leave it out.
+	ConfidentialCause bool
 }
 
 // Address is what a diagnostic is about: the address of a resource

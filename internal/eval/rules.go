@@ -34,7 +34,7 @@ func CheckRule(scope *lang.Scope, rule *config.CheckRule, summary, suffix string
 	val, ds := scope.EvalExpr(rule.Condition, cty.Bool)
 	ds, failed := failure(scope, rule, val, ds, at)
 	if failed == nil {
-		return ds
+		return unshownMessage(scope, rule, val, ds, at)
 	}
 	d := diag.At(rule.Condition.Range(), summary, *failed+suffix)
 	d.Values = scope.ExpressionValues(rule.Condition)
@@ -56,6 +56,7 @@ const (
 func CheckAssert(scope *lang.Scope, rule *config.CheckRule, at RuleAt) diag.Diagnostics {
 	val, ds := scope.EvalExpr(rule.Condition, cty.Bool)
 	if !ds.HasErrors() && !val.IsKnown() {
+		ds = unshownMessage(scope, rule, val, ds, at)
 		at.report(checks.Unknown, "")
 		d := diag.WarningAt(rule.Condition.Range(), CheckAssertionUnknown,
 			"The condition could not be evaluated at this time, a result will be known when this plan is applied.")
@@ -66,7 +67,7 @@ func CheckAssert(scope *lang.Scope, rule *config.CheckRule, at RuleAt) diag.Diag
 	}
 	ds, failed := failure(scope, rule, val, ds, at)
 	if failed == nil {
-		return ds
+		return unshownMessage(scope, rule, val, ds, at)
 	}
 	d := diag.WarningAt(rule.Condition.Range(), CheckAssertionFailed, *failed)
 	d.Values = scope.ExpressionValues(rule.Condition)
@@ -80,11 +81,11 @@ func CheckAssert(scope *lang.Scope, rule *config.CheckRule, at RuleAt) diag.Diag
 // it holds, is unknown or is invalid (the diagnostics then say why). It
 // records the result as at says.
 //
-// A condition over sensitive values is judged like any other: its result
-// says nothing of them. An error message that is itself sensitive is not
-// shown, as OpenTofu and Terraform word it: for a variable's validation an
-// error and a stand-in message, for any other condition a warning and a
-// message that points to it.
+// A condition over sensitive or ephemeral values is judged like any
+// other: its result says nothing of them. An error message that is itself
+// sensitive or ephemeral is not shown, as OpenTofu words it: for a
+// variable's validation an error and a stand-in message, for any other
+// condition a warning and a message that points to it.
 func failure(scope *lang.Scope, rule *config.CheckRule, val cty.Value, ds diag.Diagnostics, at RuleAt) (diag.Diagnostics, *string) {
 	if ds.HasErrors() {
 		at.report(checks.Error, "")
@@ -110,13 +111,23 @@ func failure(scope *lang.Scope, rule *config.CheckRule, val cty.Value, ds diag.D
 		switch {
 		case more.HasErrors() || !m.IsKnown() || m.IsNull():
 		case marks.Contains(m) && at.Type == checks.Validation:
-			ds = ds.Append(diag.At(rule.ErrorMessage.Range(), sensitiveMessageSummary,
+			ds = ds.Append(confidentialMessage(scope, rule, sensitiveMessageSummary,
 				"The error expression used to explain this condition refers to sensitive values. rig will not display the resulting message.\n\n"+sensitiveMessageAdvice))
 			msg = "The error message included a sensitive value, so it will not be displayed."
 		case marks.Contains(m):
 			ds = ds.Append(diag.WarningAt(rule.ErrorMessage.Range(), sensitiveMessageSummary,
 				"The error expression used to explain this condition refers to sensitive values, so rig will not display the resulting message.\n\n"+sensitiveMessageAdvice))
 			// The check's result records no message, as in OpenTofu.
+			at.report(checks.Fail, "")
+			msg = "This check failed, but has an invalid error message as described in the other accompanying messages."
+			return ds, &msg
+		case marks.ContainsEphemeral(m) && at.Type == checks.Validation:
+			ds = ds.Append(confidentialMessage(scope, rule, ephemeralMessageSummary,
+				"The error expression used to explain this condition refers to ephemeral values. rig will not display the resulting message.\n\n"+ephemeralMessageAdvice))
+			msg = "The error message included an ephemeral value, so it will not be displayed."
+		case marks.ContainsEphemeral(m):
+			ds = ds.Append(diag.WarningAt(rule.ErrorMessage.Range(), ephemeralMessageSummary,
+				"The error expression used to explain this condition refers to ephemeral values, so rig will not display the resulting message.\n\n"+ephemeralMessageAdvice))
 			at.report(checks.Fail, "")
 			msg = "This check failed, but has an invalid error message as described in the other accompanying messages."
 			return ds, &msg
@@ -129,9 +140,44 @@ func failure(scope *lang.Scope, rule *config.CheckRule, val cty.Value, ds diag.D
 	return ds, &msg
 }
 
+// unshownMessage adds to ds, the diagnostics of a condition that did not
+// fail (val its value), the warning that its error message refers to
+// sensitive or ephemeral values, which OpenTofu gives whatever the result,
+// having evaluated the message first: a failed condition gives it with
+// its failure. A variable's validation evaluates its message only when it
+// fails, as in OpenTofu; an invalid condition gives only its errors.
+func unshownMessage(scope *lang.Scope, rule *config.CheckRule, val cty.Value, ds diag.Diagnostics, at RuleAt) diag.Diagnostics {
+	if at.Type == checks.Validation || rule.ErrorMessage == nil || ds.HasErrors() || (val.IsKnown() && val.IsNull()) {
+		return ds
+	}
+	m, more := scope.EvalExpr(rule.ErrorMessage, cty.String)
+	switch {
+	case more.HasErrors() || !m.IsKnown() || m.IsNull():
+	case marks.Contains(m):
+		return append(diag.Diagnostics{diag.WarningAt(rule.ErrorMessage.Range(), sensitiveMessageSummary,
+			"The error expression used to explain this condition refers to sensitive values, so rig will not display the resulting message.\n\n"+sensitiveMessageAdvice)}, ds...)
+	case marks.ContainsEphemeral(m):
+		return append(diag.Diagnostics{diag.WarningAt(rule.ErrorMessage.Range(), ephemeralMessageSummary,
+			"The error expression used to explain this condition refers to ephemeral values, so rig will not display the resulting message.\n\n"+ephemeralMessageAdvice)}, ds...)
+	}
+	return ds
+}
+
+// confidentialMessage is the error that a validation's error message
+// refers to sensitive or ephemeral values, which names them under its
+// source line ("var.pw has a sensitive value"), as OpenTofu does.
+func confidentialMessage(scope *lang.Scope, rule *config.CheckRule, summary, detail string) diag.Diagnostic {
+	d := diag.At(rule.ErrorMessage.Range(), summary, detail)
+	d.Values = scope.ExpressionValues(rule.ErrorMessage)
+	d.ConfidentialCause = true
+	return d
+}
+
 const (
 	sensitiveMessageSummary = "Error message refers to sensitive values"
 	sensitiveMessageAdvice  = "You can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data."
+	ephemeralMessageSummary = "Error message refers to ephemeral values"
+	ephemeralMessageAdvice  = "You can correct this by removing references to ephemeral values or by utilizing the builtin ephemeralasnull() function."
 )
 
 // WithoutCheckAssertions returns ds without the warnings of check block

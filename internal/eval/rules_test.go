@@ -18,7 +18,7 @@ import (
 // Conditions over sensitive values are evaluated like any others; an
 // error message that is itself sensitive is not shown, in the words of
 // OpenTofu and Terraform (an error for a variable's validation, a warning
-// for the other conditions).
+// for the other conditions, which OpenTofu gives also when they hold).
 func TestConditionsOverSensitiveValues(t *testing.T) {
 	cfg := loadTree(t, map[string]string{"main.tf": `
 variable "pw" {
@@ -71,7 +71,10 @@ resource "terraform_data" "a" {
 		{"validation whose message is sensitive", pw.Validations[1], RuleAt{Checks: st, Object: obj, Type: checks.Validation, Index: 1}, checks.Fail,
 			[]string{"error: Error message refers to sensitive values: The error expression used to explain this condition refers to sensitive values. rig will not display the resulting message.",
 				"error: Invalid value for variable: The error message included a sensitive value, so it will not be displayed."}},
-		{"precondition that holds", r.Preconditions[0], RuleAt{}, checks.Pass, nil},
+		// OpenTofu evaluates the message of a condition that holds too,
+		// and warns that it refers to sensitive values.
+		{"precondition that holds", r.Preconditions[0], RuleAt{}, checks.Pass,
+			[]string{"warning: Error message refers to sensitive values: The error expression used to explain this condition refers to sensitive values, so rig will not display the resulting message."}},
 		{"precondition whose message is sensitive", r.Preconditions[1], RuleAt{}, checks.Fail,
 			[]string{"warning: Error message refers to sensitive values: The error expression used to explain this condition refers to sensitive values, so rig will not display the resulting message.",
 				"error: Invalid value for variable: This check failed, but has an invalid error message as described in the other accompanying messages."}},

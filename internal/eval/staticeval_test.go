@@ -137,6 +137,8 @@ module "m" {
 			},
 			diags: []string{
 				"main.tf:5: Dynamic value in static context: Unable to use terraform_data.r in static context, which is required by module.m:var.c",
+				// OpenTofu 1.12's note at the module call.
+				"main.tf:3: Unable to compute static value: module.m: depends on module.m:var.c which is not available",
 			},
 		},
 		"circular locals": {

@@ -63,6 +63,9 @@ type Installer struct {
 	// thirdParty records, during Install, that a package signed by a key
 	// other than HashiCorp's was installed.
 	thirdParty bool
+	// locallyHashed records, during Install, the providers whose lock
+	// holds only hashes computed here (LocallyHashed).
+	locallyHashed []addrs.Provider
 }
 
 // InstallOptions changes how Install selects versions.
@@ -100,6 +103,7 @@ func (i *Installer) Install(ctx context.Context, reqs []Requirement, locks *Lock
 	}
 	sort.Slice(reqs, func(a, b int) bool { return reqs[a].Provider.String() < reqs[b].Provider.String() })
 	i.thirdParty = false
+	i.locallyHashed = nil
 	for _, req := range reqs {
 		lock, more := i.installOne(ctx, req, locks.Get(req.Provider), opts)
 		ds = ds.Append(more)
@@ -181,6 +185,7 @@ func (i *Installer) installOne(ctx context.Context, req Requirement, locked *Loc
 		return nil, diag.Diagnostics{lockMismatch(p, selected, hashes, prior)}
 	}
 	i.log("- Installed %s v%s (%s)", p.ForDisplay(), selected, Unauthenticated)
+	i.noteLocallyHashed(p, prior, hashes, nil)
 	return &Lock{Provider: p, Version: selected, Constraints: cs, Hashes: append(append([]string(nil), prior...), hashes...)}, nil
 }
 
@@ -240,6 +245,7 @@ func (i *Installer) installRemote(ctx context.Context, pkg Package, cs string, p
 	if auth.ThirdPartySigned() {
 		i.thirdParty = true
 	}
+	i.noteLocallyHashed(p, prior, []string{h1}, auth.RegistryHashes)
 	hashes := append(append([]string{h1}, prior...), auth.RegistryHashes...)
 	return &Lock{Provider: p, Version: v, Constraints: cs, Hashes: hashes}, nil
 }
@@ -267,6 +273,7 @@ func (i *Installer) useCached(p addrs.Provider, v Version, cs string, prior []st
 	if err := i.linkFromCache(Package{Provider: p, Version: v, Platform: i.platform()}); err != nil {
 		return nil, diag.Diagnostics{installError(p, v, err)}
 	}
+	i.noteLocallyHashed(p, prior, []string{h}, nil)
 	return &Lock{Provider: p, Version: v, Constraints: cs, Hashes: append(append([]string(nil), prior...), h)}, nil
 }
 

@@ -114,9 +114,12 @@ func Apply(ctx context.Context, req ApplyRequest) (Applied, diag.Diagnostics) {
 		}
 	}
 	planned := planResp.PlannedState
-	if err := checkFinalPlan(c.After, planned); err != nil {
-		return Applied{}, ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Provider produced inconsistent final plan", Address: addr,
-			Detail: fmt.Sprintf("When expanding the plan for %s to include new values learned so far during apply, provider %q produced an invalid new value: %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", addr, c.ProviderConfig.Provider.ForDisplay(), err)})
+	// The saved plan, when it is the final plan, is consistent with itself.
+	if !final {
+		if err := checkFinalPlan(c.After, planned); err != nil {
+			return Applied{}, ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Provider produced inconsistent final plan", Address: addr,
+				Detail: fmt.Sprintf("When expanding the plan for %s to include new values learned so far during apply, provider %q produced an invalid new value: %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", addr, c.ProviderConfig.Provider.ForDisplay(), err)})
+		}
 	}
 	cbd := req.Depose != nil
 	if cbd {
@@ -126,7 +129,12 @@ func Apply(ctx context.Context, req ApplyRequest) (Applied, diag.Diagnostics) {
 	}
 
 	var resp provider.ApplyResponse
-	if eq := prior.Equals(planned); c.Action == plan.Update && eq.IsKnown() && eq.True() {
+	onlyMarks := false
+	if c.Action == plan.Update {
+		eq := prior.Equals(planned)
+		onlyMarks = eq.IsKnown() && eq.True()
+	}
+	if onlyMarks {
 		// Only what is sensitive changes: the object is recorded with its
 		// new marks, without asking the provider, as OpenTofu does.
 		resp = provider.ApplyResponse{NewState: planned, Private: planResp.PlannedPrivate, NewIdentity: priorIdentity}
@@ -150,7 +158,7 @@ func Apply(ctx context.Context, req ApplyRequest) (Applied, diag.Diagnostics) {
 		failed = true
 		newVal = cty.UnknownAsNull(newVal)
 	}
-	if !failed && !resp.LegacyTypeSystem {
+	if !failed && !resp.LegacyTypeSystem && !resp.Checked {
 		// As in OpenTofu, the object is still recorded (tainted, if created).
 		for _, err := range provider.AssertObjectCompatible(sch.Block, planned.MarkWithPaths(configMarks), newVal) {
 			ds = ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Provider produced inconsistent result after apply", Address: addr,

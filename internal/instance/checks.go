@@ -17,7 +17,7 @@ import (
 // A provider using the legacy SDK type system is exempt: OpenTofu only logs
 // its invalid plans, and rig drops them.
 func CheckPlanned(sch *provider.Block, prior, config cty.Value, resp provider.PlanResponse, pc addrs.AbsProviderConfig, addr addrs.AbsResourceInstance) diag.Diagnostics {
-	if resp.LegacyTypeSystem {
+	if resp.LegacyTypeSystem || resp.Checked {
 		return nil
 	}
 	var ds diag.Diagnostics
@@ -91,6 +91,17 @@ func sameSensitivity(blk *provider.Block, prior cty.Value, recorded []cty.Path, 
 //
 // A value the saved plan has marked sensitive is not shown.
 func checkFinalPlan(saved, final cty.Value) error {
+	if finalMatches(saved, final) {
+		// The common case, decided without building a path for every
+		// value: the walk below only says what does not match.
+		return nil
+	}
+	return finalPlanMismatch(saved, final)
+}
+
+// finalPlanMismatch is checkFinalPlan's walk, which names the first
+// value of saved that final does not match.
+func finalPlanMismatch(saved, final cty.Value) error {
 	// Marks say how values are shown, not what they are.
 	saved, hidden := marks.Paths(saved)
 	final, _ = final.UnmarkDeep()
@@ -133,6 +144,40 @@ func checkFinalPlan(saved, final cty.Value) error {
 		return true, nil
 	})
 	return bad
+}
+
+// finalMatches reports whether checkFinalPlan finds nothing wrong with
+// final, the value at some path of the final plan, against saved, the value
+// at that path of the saved plan. It visits what checkFinalPlan's walk
+// visits, with the same rules, without paths; values with marks it
+// compares with their marks, so that it may find a difference where the
+// walk, which compares them without, finds none (never the reverse).
+func finalMatches(saved, final cty.Value) bool {
+	if !saved.IsKnown() || !final.IsKnown() {
+		return true
+	}
+	ty := saved.Type()
+	switch {
+	case ty.IsPrimitiveType() || saved.IsNull():
+		return saved.RawEquals(final) || (saved.IsNull() && final.IsNull())
+	case ty.IsSetType() || ty.IsListType() || ty.IsTupleType() || ty.IsMapType():
+		return !saved.IsWhollyKnown() || !final.IsWhollyKnown() || saved.RawEquals(final)
+	case ty.IsObjectType():
+		for name := range ty.AttributeTypes() {
+			sv := saved.GetAttr(name)
+			if !sv.IsKnown() {
+				continue
+			}
+			// Where the walk fails to find the attribute in the final plan.
+			if final.IsNull() || !final.Type().IsObjectType() || !final.Type().HasAttribute(name) {
+				return false
+			}
+			if !finalMatches(sv, final.GetAttr(name)) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // describePath names the part of an object a path leads to in messages.

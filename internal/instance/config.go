@@ -28,7 +28,8 @@ type Config struct {
 // provider configuration pc.
 func EvalConfig(scope *lang.Scope, r *config.Resource, sch provider.Schema, pc addrs.AbsProviderConfig) (Config, diag.Diagnostics) {
 	marked, ds := scope.EvalBlock(r.Config, sch.Block.DecoderSpec())
-	if !ds.HasErrors() {
+	hasMarks := !ds.HasErrors() && marks.Any(marked)
+	if hasMarks {
 		ds = ds.Append(eval.EphemeralArguments(sch.Block, marked, r.Config, r.DeclRange))
 	}
 	if ds.HasErrors() {
@@ -38,7 +39,10 @@ func EvalConfig(scope *lang.Scope, r *config.Resource, sch provider.Schema, pc a
 	// configuration's sensitive marks back, for state and for dependents
 	// (not its ephemeral ones: only write-only arguments hold them, and
 	// those are never planned).
-	v, ms := marked.UnmarkDeepWithPaths()
-	ms = marks.WithoutEphemeralPaths(ms)
+	v, ms := marked, []cty.PathValueMarks(nil)
+	if hasMarks {
+		v, ms = marked.UnmarkDeepWithPaths()
+		ms = marks.WithoutEphemeralPaths(ms)
+	}
 	return Config{Marked: marked, Value: v, Marks: plan.WithEchoedMarks(pc.Provider, r.Addr.Type, ms)}, ds
 }

@@ -92,6 +92,8 @@ resource "test_thing" "a" {
 		{name: "tainted", prior: thing("id-1", "a", "v2", "r1"), tainted: true, wantAction: plan.DeleteThenCreate, wantReason: plan.ReplaceBecauseTainted, wantPreventDestroy: true},
 		{name: "tainted ignores ignore_changes", lifecycle: "lifecycle {\n ignore_changes = all\n}", prior: thing("id-1", "a", "v1", "r1"), tainted: true, wantAction: plan.DeleteThenCreate, wantReason: plan.ReplaceBecauseTainted, wantPreventDestroy: true},
 		{name: "-replace", prior: thing("id-1", "a", "v2", "r1"), replace: true, wantAction: plan.DeleteThenCreate, wantReason: plan.ReplaceByRequest, wantPreventDestroy: true},
+		// OpenTofu 1.12 gives a create its trigger's reason in the JSON plan.
+		{name: "create triggered", trigger: true, wantAction: plan.Create, wantReason: plan.ReplaceByTriggers},
 		{name: "replace_triggered_by first", prior: thing("id-1", "a", "v2", "r0"), trigger: true, replace: true, wantAction: plan.DeleteThenCreate, wantReason: plan.ReplaceByTriggers, wantPreventDestroy: true},
 	}
 	for _, tt := range tests {

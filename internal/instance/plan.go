@@ -57,8 +57,7 @@ type PlanRequest struct {
 // depend on other objects' plans.
 type Lifecycle interface {
 	// ReplaceTriggered reports the replace_triggered_by entry of r that
-	// fires for addr, if any, evaluated in scope; asked only when there is
-	// a prior object.
+	// fires for addr, if any, evaluated in scope.
 	ReplaceTriggered(r *config.Resource, scope *lang.Scope, addr addrs.AbsResourceInstance) (*plan.Trigger, diag.Diagnostics)
 	// PreventDestroy checks r's prevent_destroy for addr; asked only when
 	// the planned action deletes the prior object.
@@ -141,12 +140,12 @@ func Plan(ctx context.Context, req PlanRequest) (*plan.ResourceInstanceChange, d
 	// names the reason whatever else forces the replacement; the paths the
 	// provider says force replacement are recorded whatever the reason.
 	var trigger *plan.Trigger
+	if req.Lifecycle != nil {
+		t, more := req.Lifecycle.ReplaceTriggered(r, scope, addr)
+		ds = ds.Append(more)
+		trigger = t
+	}
 	if !priorVal.IsNull() {
-		if req.Lifecycle != nil {
-			t, more := req.Lifecycle.ReplaceTriggered(r, scope, addr)
-			ds = ds.Append(more)
-			trigger = t
-		}
 		if !req.Tainted {
 			change.RequiredReplace = changedPaths(resp.RequiresReplace, priorVal, planned)
 		}
@@ -235,7 +234,12 @@ func replaceAction(lc *config.ManagedLifecycle, cbd bool) plan.Action {
 func chooseAction(req PlanRequest, change *plan.ResourceInstanceChange, trigger *plan.Trigger, configMarks []cty.PathValueMarks) (replace bool) {
 	switch {
 	case change.Before.IsNull():
+		// A create whose trigger fires keeps the trigger as its reason, as
+		// OpenTofu 1.12's JSON plan and -json messages give it.
 		change.Action = plan.Create
+		if trigger != nil {
+			change.Reason, change.Trigger = plan.ReplaceByTriggers, trigger
+		}
 	case trigger != nil:
 		replace, change.Reason, change.Trigger = true, plan.ReplaceByTriggers, trigger
 	case req.Tainted:

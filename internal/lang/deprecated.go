@@ -84,14 +84,16 @@ func OutputDeprecated(v cty.Value, call string, out *config.Output, child *confi
 // them. v may be any value, marked or not; a value without deprecation
 // marks comes back unchanged.
 func ExtractDeprecations(v cty.Value, rng hcl.Range) (cty.Value, diag.Diagnostics) {
-	return extractDeprecations(v, func(d *diag.Diagnostic, _ cty.Path) { d.Subject = rng.Ptr() })
+	return extractDeprecations(v, true, func(d *diag.Diagnostic, _ cty.Path) { d.Subject = rng.Ptr() })
 }
 
 // extractDeprecationsIn is ExtractDeprecations for the value of a block
 // decoded from body: each warning is at the argument its path leads to,
-// or at the body when none does.
+// or at the body when none does. Since the warning points at the
+// argument, its detail says "This value", as OpenTofu words the warnings
+// of a block's arguments.
 func extractDeprecationsIn(v cty.Value, body hcl.Body) (cty.Value, diag.Diagnostics) {
-	out, ds := extractDeprecations(v, func(d *diag.Diagnostic, path cty.Path) { d.AttributePath = path })
+	out, ds := extractDeprecations(v, false, func(d *diag.Diagnostic, path cty.Path) { d.AttributePath = path })
 	ds = ds.InBody(body)
 	for i := range ds {
 		if ds[i].Subject == nil {
@@ -102,7 +104,10 @@ func extractDeprecationsIn(v cty.Value, body hcl.Body) (cty.Value, diag.Diagnost
 	return out, ds
 }
 
-func extractDeprecations(v cty.Value, place func(*diag.Diagnostic, cty.Path)) (cty.Value, diag.Diagnostics) {
+// extractDeprecations is ExtractDeprecations with the place of each
+// warning set by place; namePath names the attribute path within the value
+// in the detail ("This value's attribute x").
+func extractDeprecations(v cty.Value, namePath bool, place func(*diag.Diagnostic, cty.Path)) (cty.Value, diag.Diagnostics) {
 	if !marks.Any(v) {
 		return v, nil
 	}
@@ -114,7 +119,7 @@ func extractDeprecations(v cty.Value, place func(*diag.Diagnostic, cty.Path)) (c
 		}
 		path = path.Copy() // the walk reuses its path
 		source := "This value"
-		if p := diag.FormatPath(path); p != "" {
+		if p := diag.FormatPath(path); p != "" && namePath {
 			source += "'s attribute " + p
 		}
 		detail := fmt.Sprintf("%s is derived from %s, which is deprecated.", source, dm.By)

@@ -71,8 +71,15 @@ func Any(v cty.Value) bool {
 				return true
 			}
 		}
+	case (ty.IsListType() || ty.IsTupleType()) && v.LengthInt() <= len(indexKeys):
+		// By index, with keys made once: an iterator (AsValueSlice's
+		// too) makes a number value for each element.
+		for i := range v.LengthInt() {
+			if Any(v.Index(indexKeys[i])) {
+				return true
+			}
+		}
 	case ty.IsListType(), ty.IsSetType(), ty.IsTupleType():
-		// Not ElementIterator, which makes a number value for each index.
 		for _, e := range v.AsValueSlice() {
 			if Any(e) {
 				return true
@@ -87,6 +94,15 @@ func Any(v cty.Value) bool {
 	}
 	return false
 }
+
+// indexKeys are the index keys Any looks up the elements of short lists
+// and tuples with.
+var indexKeys = func() (keys [64]cty.Value) {
+	for i := range keys {
+		keys[i] = cty.NumberIntVal(int64(i))
+	}
+	return keys
+}()
 
 // Contains reports whether v or any value nested in it is sensitive.
 func Contains(v cty.Value) bool {

@@ -123,6 +123,17 @@ func TestAny(t *testing.T) {
 		cty.ListVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"deep": cty.TupleVal([]cty.Value{s})})}),
 		cty.ListValEmpty(cty.String).Mark("x"),
 		cty.DynamicVal,
+		cty.ListVal([]cty.Value{cty.StringVal("a"), cty.UnknownVal(cty.String), cty.StringVal("b")}),
+		cty.TupleVal([]cty.Value{cty.StringVal("a"), cty.UnknownVal(cty.String), s}),
+	}
+	// Long lists and tuples, their last element marked or not.
+	for _, n := range []int{63, 64, 65, 200} {
+		plain := make([]cty.Value, n)
+		for i := range plain {
+			plain[i] = cty.StringVal("e")
+		}
+		last := append(plain[:n-1:n-1], s)
+		tests = append(tests, cty.ListVal(plain), cty.TupleVal(plain), cty.ListVal(last), cty.TupleVal(last))
 	}
 	for _, v := range tests {
 		want := v != cty.NilVal && v.ContainsMarked()

@@ -14,7 +14,6 @@ import (
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
 )
 
 // replaceTriggered reports whether any replace_triggered_by entry of r names
@@ -158,23 +157,14 @@ func (p *planner) preventDestroy(r *config.Resource, addr addrs.AbsResourceInsta
 		return nil
 	}
 	expr := r.Managed.PreventDestroy
-	const invalid = "Invalid value for prevent_destroy"
-	v, ds := p.eval.Scope(addr.Module, lang.InstanceData{}).EvalExpr(expr, cty.DynamicPseudoType)
-	if ds.HasErrors() {
-		return ds
-	}
-	if v.HasMark(lang.Sensitive) {
-		return ds.Append(diag.At(expr.Range(), invalid, fmt.Sprintf("Resource instance %s has a sensitive value for its prevent_destroy argument, which is invalid because it would cause rig to disclose the sensitive value by whether deletion is blocked.\n\nIf you know this value is not sensitive in practice, consider using the nonsensitive function to declare that.", addr)))
-	}
-	v, _ = v.UnmarkDeep()
-	b, err := convert.Convert(v, cty.Bool)
+	b, ds := p.preventDestroyValue(r, addr)
 	switch {
-	case err != nil:
-		return ds.Append(diag.At(expr.Range(), invalid, fmt.Sprintf("Resource instance %s has an invalid value for its prevent_destroy argument: %s.", addr, diag.FormatError(err))))
+	case ds.HasErrors():
+		return ds
 	case !b.IsKnown():
-		return ds.Append(diag.At(expr.Range(), invalid, fmt.Sprintf("Resource instance %s has a prevent_destroy argument but its value will not be known until the apply step, so rig can't predict whether destroying this is acceptable.\n\nTo proceed, exclude instances of this resource from this round using:\n    -exclude=%q", addr, addr.ContainingResource())))
+		return ds.Append(diag.At(expr.Range(), invalidPreventDestroy, fmt.Sprintf("Resource instance %s has a prevent_destroy argument but its value will not be known until the apply step, so rig can't predict whether destroying this is acceptable.\n\nTo proceed, exclude instances of this resource from this round using:\n    -exclude=%q", addr, addr.ContainingResource())))
 	case b.IsNull():
-		return ds.Append(diag.At(expr.Range(), invalid, fmt.Sprintf("Resource instance %s has prevent_destroy set to null. When making a dynamic decision to allow destroy, use false instead.", addr)))
+		return ds.Append(diag.At(expr.Range(), invalidPreventDestroy, fmt.Sprintf("Resource instance %s has prevent_destroy set to null. When making a dynamic decision to allow destroy, use false instead.", addr)))
 	case b.True():
 		return ds.Append(diag.At(r.DeclRange, "Resource instance cannot be destroyed", fmt.Sprintf("Resource instance %s has prevent_destroy set, but the plan calls for it to be destroyed.\n\nTo proceed, either disable prevent_destroy for this resource or exclude instances of this resource from this round using:\n    -exclude=%q", addr, addr.ContainingResource())))
 	}

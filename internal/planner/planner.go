@@ -185,6 +185,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 		result.RelevantAttributes = p.relevantAttributes(p.changes, result.Outputs)
 	}
 	ds = ds.Append(refused)
+	ds = ds.Append(p.forgetWarnings())
 	result.Errored = ds.HasErrors()
 	return result, ds
 }
@@ -251,6 +252,9 @@ type planner struct {
 	// refused are the errors of the deletions a recorded prevent_destroy
 	// refuses (protect.go).
 	refused diag.Diagnostics
+	// forgotten are the objects the plan forgets, for their warnings
+	// (forgetwarnings.go).
+	forgotten []addrs.AbsResourceInstance
 	// checks records the result of every condition evaluated; nil in a
 	// destroy plan, which evaluates none.
 	checks *checks.State

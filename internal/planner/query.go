@@ -175,9 +175,13 @@ func (p *planner) list(l *config.List, addr addrs.AbsResourceInstance, index int
 		return res, ds
 	}
 	res.ProviderConfig = pc
+	// The hooks see the config with its sensitive values marked (the
+	// configuration's and those the list schema declares); the provider
+	// gets it without marks.
+	shown := lsch.Block.MarkSensitive(input)
 	input, _ = input.UnmarkDeep()
 	res.Config = input
-	hooks.PreList(res, input)
+	hooks.PreList(res, shown)
 	// The provider checks the config first, as Terraform has it do.
 	more = diag.WithAddress(prov.ValidateListResourceConfig(p.ctx, l.Type, input).InBody(l.Config), addr)
 	if ds = ds.Append(more); more.HasErrors() {

@@ -249,6 +249,9 @@ func (p *planner) planInstanceScoped(cr addrs.ConfigResource, r *config.Resource
 	if change == nil {
 		return cty.UnknownVal(ty), ds
 	}
+	if !change.Action.Deletes() {
+		ds = ds.Append(p.checkPreventDestroyValue(r, addr))
+	}
 	change.Dependencies = p.rg.resourceDeps[cr]
 	change.Importing = imported
 	change.PreventDestroy = p.protectionAt(r, addr, obj)
@@ -349,8 +352,7 @@ func (p *planner) planDelete(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 			reason = why
 		}
 		if p.opts.Mode != plan.DestroyMode {
-			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Resource will be removed from the state",
-				Detail: fmt.Sprintf("After this plan is applied, the resource %s will not be managed anymore by rig.\n\nIn case you want to manage the resource again, you will have to import it.", addr)})
+			p.noteForgotten(addr)
 		}
 	} else if dk == addrs.NotDeposed {
 		// The state's record refuses the deletion first: the plan goes on
@@ -482,8 +484,7 @@ func (p *planner) planOutputs() diag.Diagnostics {
 			val = cty.DynamicVal
 		}
 		if !o.Sensitive && val.ContainsMarked() {
-			ds = ds.Append(diag.At(o.DeclRange, "Output refers to sensitive values",
-				"To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, rig requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true"))
+			ds = ds.Append(sensitiveRootOutput(o))
 		}
 		before := cty.NullVal(cty.DynamicPseudoType)
 		prior, had := p.prevRun.Outputs[name]

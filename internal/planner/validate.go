@@ -16,6 +16,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/parallel"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -27,7 +28,10 @@ import (
 // resource, data source, ephemeral resource, action and list block with
 // its provider's validation call. No provider is configured.
 func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set, opts ValidateOptions) diag.Diagnostics {
-	p := &planner{ctx: ctx, cfg: cfg, providers: providers, schemas: map[addrs.ConfigResource]provider.Schema{}}
+	// The dependencies objects record are not needed here: the cheaper
+	// direct ones are computed.
+	p := &planner{ctx: ctx, cfg: cfg, providers: providers, schemas: map[addrs.ConfigResource]provider.Schema{},
+		opts: Options{Dependencies: plan.ReducedDependencies}}
 	// Every independent problem is reported: reference errors do not stop
 	// the checks of resource types, cycles and bodies.
 	var ds diag.Diagnostics
@@ -44,6 +48,8 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set, 
 		ds = ds.Append(p.validateProviderConfigs(ev))
 	}
 	ds = ds.Append(validateBodies(cfg, p.schemas, ev, p.validateWithProvider))
+	ds = ds.Append(validateAttributeReferences(cfg, p.schemas))
+	ds = ds.Append(validateOutputs(cfg, p.schemas, ev))
 	ds = ds.Append(validateActions(ctx, cfg, providers, ev))
 	ds = ds.Append(validateLists(ctx, cfg, providers, ev.FunctionsOf(cfg), opts.Cwd))
 	for _, m := range cfg.AllModules() {
@@ -102,35 +108,54 @@ func validateBodies(cfg *config.Module, schemas map[addrs.ConfigResource]provide
 }
 
 func validateModuleBodies(m *config.Module, schemas map[addrs.ConfigResource]provider.Schema, fns *lang.ProviderFunctions, cwd string, check providerCheck) diag.Diagnostics {
-	var ds diag.Diagnostics
 	scope := validationScope(m, fns, cwd)
-	for _, r := range allResources(m) {
-		sch, ok := schemas[configAddr(m, r)]
-		if !ok {
-			continue
-		}
-		inst := lang.InstanceData{}
-		switch {
-		case r.Count != nil:
-			inst.CountIndex = cty.UnknownVal(cty.Number)
-		case r.ForEach != nil:
-			inst.EachKey, inst.EachValue = cty.UnknownVal(cty.String), cty.DynamicVal
-		}
-		s := *scope
-		s.Instance = inst
-		ds = ds.Append(validateLifecycleValues(scope, r, true))
-		val, more := s.EvalBlock(r.Config, sch.Block.DecoderSpec())
+	// The local values are evaluated first, one after another, so that
+	// the bodies, checked on every core, only read them.
+	data := scope.Data.(*validationData)
+	for _, name := range slices.Sorted(maps.Keys(m.Locals)) {
+		data.LocalValue(name, hcl.Range{})
+	}
+	resources := allResources(m)
+	perResource := make([]diag.Diagnostics, len(resources))
+	parallel.For(len(resources), func(i int) {
+		perResource[i] = validateResourceBody(scope, m, resources[i], schemas, check)
+	})
+	var ds diag.Diagnostics
+	for _, more := range perResource {
 		ds = ds.Append(more)
-		if more.HasErrors() {
-			continue
-		}
-		ds = ds.Append(validateComputed(r, sch.Block, val))
-		if r.Addr.Mode != addrs.Ephemeral {
-			ds = ds.Append(diag.WithAddress(eval.EphemeralArguments(sch.Block, val, r.Config, r.DeclRange), configAddr(m, r)))
-		}
-		if check != nil {
-			ds = ds.Append(check(m, r, val))
-		}
+	}
+	return ds
+}
+
+// validateResourceBody decodes the body of resource r of module m in
+// scope, whose local values are already evaluated, and hands it to
+// check (when not nil).
+func validateResourceBody(scope *lang.Scope, m *config.Module, r *config.Resource, schemas map[addrs.ConfigResource]provider.Schema, check providerCheck) diag.Diagnostics {
+	sch, ok := schemas[configAddr(m, r)]
+	if !ok {
+		return nil
+	}
+	inst := lang.InstanceData{}
+	switch {
+	case r.Count != nil:
+		inst.CountIndex = cty.UnknownVal(cty.Number)
+	case r.ForEach != nil:
+		inst.EachKey, inst.EachValue = cty.UnknownVal(cty.String), cty.DynamicVal
+	}
+	s := *scope
+	s.Instance = inst
+	ds := validateLifecycleValues(scope, r, true)
+	val, more := s.EvalBlock(r.Config, sch.Block.DecoderSpec())
+	ds = ds.Append(more)
+	if more.HasErrors() {
+		return ds
+	}
+	ds = ds.Append(validateComputed(r, sch.Block, val))
+	if r.Addr.Mode != addrs.Ephemeral {
+		ds = ds.Append(diag.WithAddress(eval.EphemeralArguments(sch.Block, val, r.Config, r.DeclRange), configAddr(m, r)))
+	}
+	if check != nil {
+		ds = ds.Append(check(m, r, val))
 	}
 	return ds
 }

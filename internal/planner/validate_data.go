@@ -7,6 +7,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/marks"
+	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -27,6 +28,10 @@ type validationData struct {
 	// reported elsewhere, and is unknown here).
 	locals     map[string]cty.Value
 	evaluating map[string]bool
+	// schemas, when set, give a resource without count or for_each its
+	// sensitive attributes (unknownResourceValue); else resources are
+	// wholly unknown.
+	schemas map[addrs.ConfigResource]provider.Schema
 }
 
 func (d *validationData) InputVariable(name string, _ hcl.Range) (cty.Value, diag.Diagnostics) {
@@ -82,6 +87,11 @@ func (d *validationData) LocalValue(name string, _ hcl.Range) (cty.Value, diag.D
 func (d *validationData) Resource(addr addrs.Resource, _ hcl.Range) (cty.Value, diag.Diagnostics) {
 	if addr.Mode == addrs.Ephemeral {
 		return marks.MarkEphemeral(cty.DynamicVal), nil
+	}
+	if r := d.m.ResourceByAddr(addr); r != nil && d.schemas != nil && r.Count == nil && r.ForEach == nil && r.Enabled == nil {
+		if sch, ok := d.schemas[addrs.ConfigResource{Module: d.m.Path, Resource: addr}]; ok {
+			return unknownResourceValue(sch.Block), nil
+		}
 	}
 	return cty.DynamicVal, nil
 }

@@ -162,6 +162,11 @@ type PlanResponse struct {
 	LegacyTypeSystem bool
 	// PlannedIdentity is the identity the provider planned; cty.NilVal when none.
 	PlannedIdentity cty.Value
+	// Checked is set by the providers built into rig, whose planned
+	// objects are valid plans (AssertPlanValid) by construction, as their
+	// tests check: the engine does not check them again. Never set by a
+	// plugin.
+	Checked bool
 }
 
 // ApplyRequest asks to carry out a planned change; PlannedState is null for a delete.
@@ -186,6 +191,11 @@ type ApplyResponse struct {
 	LegacyTypeSystem bool
 	// NewIdentity is the new object's identity; cty.NilVal when none.
 	NewIdentity cty.Value
+	// Checked is set by the providers built into rig, whose new objects
+	// complete their planned ones (AssertObjectCompatible) by
+	// construction, as their tests check: the engine does not check them
+	// again. Never set by a plugin.
+	Checked bool
 }
 
 // ImportRequest asks to import the object with the given ID.

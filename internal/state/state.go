@@ -141,12 +141,13 @@ type Object struct {
 	IdentityJSON json.RawMessage
 }
 
-// Decode returns the object's attributes as a value of type ty.
+// Decode returns the object's attributes as a value of type ty; null
+// attributes ty does not have (a newer schema's) are left out.
 func (o *Object) Decode(ty cty.Type) (cty.Value, error) {
 	if o.AttrsJSON == nil {
 		return cty.NullVal(ty), fmt.Errorf("object has no attributes in JSON form")
 	}
-	v, err := ctyjson.Unmarshal(o.AttrsJSON, ty)
+	v, err := decodeAttrs(o.AttrsJSON, ty)
 	if err != nil {
 		return cty.NullVal(ty), fmt.Errorf("decoding attributes: %w", err)
 	}

@@ -19,10 +19,14 @@ import (
 // sensitive or an unknown value did not cause (a failed condition) leaves
 // a sensitive value out, unless showSensitive, and gives only the type of
 // an unknown one, so that no one takes either for the cause.
-func exprStatements(values []diag.ExprValue, showSensitive bool) []jsonformat.ExpressionValue {
+func exprStatements(values []diag.ExprValue, showSensitive, confidentialCause bool) []jsonformat.ExpressionValue {
 	out := make([]jsonformat.ExpressionValue, 0, len(values))
 	for _, v := range values {
-		if st := exprStatement(v.Value, showSensitive); st != "" {
+		st := exprStatement(v.Value, showSensitive)
+		if confidentialCause {
+			st = confidentialStatement(v.Value, st)
+		}
+		if st != "" {
 			out = append(out, jsonformat.ExpressionValue{Traversal: v.Traversal, Statement: st})
 		}
 	}
@@ -30,8 +34,25 @@ func exprStatements(values []diag.ExprValue, showSensitive bool) []jsonformat.Ex
 	return out
 }
 
-// exprStatement is what a diagnostic says of one value; "" for nothing.
+// confidentialStatement is what a diagnostic caused by sensitive or
+// ephemeral values says of one value, as OpenTofu words it: that it has
+// one, never what it is; st, what any diagnostic says, otherwise.
+func confidentialStatement(v cty.Value, st string) string {
+	switch {
+	case marks.Has(v):
+		return "has a sensitive value"
+	case marks.IsEphemeral(v):
+		return "has an ephemeral value"
+	}
+	return st
+}
+
+// exprStatement is what a diagnostic says of one value; "" for nothing,
+// which is what it says of an ephemeral value, as OpenTofu does.
 func exprStatement(v cty.Value, showSensitive bool) string {
+	if marks.ContainsEphemeral(v) {
+		return ""
+	}
 	v, ms := v.Unmark()
 	for m := range ms {
 		if marks.IsSensitive(m) && !showSensitive {
@@ -91,8 +112,8 @@ func compactValue(v cty.Value) string {
 
 // writeExprValues writes the values of a diagnostic's expression under its
 // source lines, as OpenTofu does.
-func writeExprValues(b *strings.Builder, values []diag.ExprValue, o ropts) {
-	statements := exprStatements(values, o.showSensitive)
+func writeExprValues(b *strings.Builder, values []diag.ExprValue, confidentialCause bool, o ropts) {
+	statements := exprStatements(values, o.showSensitive, confidentialCause)
 	if len(statements) == 0 {
 		return
 	}
@@ -104,9 +125,10 @@ func writeExprValues(b *strings.Builder, values []diag.ExprValue, o ropts) {
 
 // writeExprDifference writes the two sides of a failed equality as a diff
 // under the values of its expression, as OpenTofu 1.12 does: the left side
-// before, the right side after; a sensitive side hides the whole diff.
+// before, the right side after; a sensitive side hides the whole diff, and
+// there is none when a side is ephemeral.
 func writeExprDifference(b *strings.Builder, d *diag.ExprDifference, o ropts) {
-	if d == nil {
+	if d == nil || ephemeralDifference(d) {
 		return
 	}
 	b.WriteString(o.c("    [dark_gray]├────────────────[reset]\n"))
@@ -114,6 +136,12 @@ func writeExprDifference(b *strings.Builder, d *diag.ExprDifference, o ropts) {
 	for _, l := range strings.Split("    "+renderExprDifference(d, o), "\n") {
 		fmt.Fprintf(b, o.c("    [dark_gray]│[reset] %s\n"), l)
 	}
+}
+
+// ephemeralDifference reports whether either side of d holds an ephemeral
+// value, which no view of the difference may show.
+func ephemeralDifference(d *diag.ExprDifference) bool {
+	return marks.ContainsEphemeral(d.Left) || marks.ContainsEphemeral(d.Right)
 }
 
 func renderExprDifference(d *diag.ExprDifference, o ropts) string {
@@ -128,9 +156,10 @@ func renderExprDifference(d *diag.ExprDifference, o ropts) string {
 // differenceToJSON is a diagnostic's "difference", as OpenTofu 1.12 writes
 // it: the left side as the value before, the right side as the value
 // after, each with its sensitive paths. Sensitive parts are written as
-// null (OpenTofu writes them out); nil when d is nil or cannot be encoded.
+// null (OpenTofu writes them out); nil when d is nil, has an ephemeral
+// side or cannot be encoded.
 func differenceToJSON(d *diag.ExprDifference) *jsonformat.Change {
-	if d == nil {
+	if d == nil || ephemeralDifference(d) {
 		return nil
 	}
 	bset, aset := pathSet{}, pathSet{}

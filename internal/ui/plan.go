@@ -108,7 +108,7 @@ func RenderPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, opts RenderOpti
 		b.WriteString("\nChanges to Outputs:\n")
 		b.WriteString(outputs)
 		b.WriteString("\n")
-		if len(counts) == 0 {
+		if len(counts) == 0 && !p.Errored {
 			b.WriteString(wordWrap("\nYou can apply this plan to save these new output values to the rig state, without changing any real infrastructure.", width) + "\n")
 		}
 	}

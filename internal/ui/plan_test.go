@@ -159,6 +159,10 @@ func TestRenderPlan(t *testing.T) {
 			"greeting": {Action: plan.Update, Before: cty.StringVal("hi"), After: cty.ObjectVal(map[string]cty.Value{"text": cty.StringVal("hello")})},
 		}}, nil, RenderOptions{}},
 		{"plan_errored.golden", &plan.Plan{Errored: true}, nil, RenderOptions{}},
+		// A plan that failed cannot be applied: it does not offer to save its outputs.
+		{"plan_outputs_only_errored.golden", &plan.Plan{Errored: true, Outputs: map[string]*plan.OutputChange{
+			"ports": {Action: plan.Create, Before: cty.NullVal(cty.DynamicPseudoType), After: cty.UnknownVal(cty.DynamicPseudoType)},
+		}}, nil, RenderOptions{}},
 		{"plan_data_reads.golden", dataReadsPlan(), nil, RenderOptions{}},
 	}
 	for _, tt := range tests {

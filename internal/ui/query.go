@@ -130,9 +130,14 @@ var _ plan.QueryHooks = (*QueryJSONView)(nil)
 // PreList writes list_start.
 func (v *QueryJSONView) PreList(res plan.ListResult, input cty.Value) {
 	addr := res.Addr.String()
-	v.View.emit("info", addr+": Starting query...", "list_start", map[string]any{"list_start": map[string]any{
-		"address": addr, "resource_type": res.List.Type, "input_config": objectFields(input),
-	}})
+	// The config's sensitive values are left out and named, where
+	// Terraform names them and writes them anyway.
+	fields, sensitive := redactedFields(input, nil)
+	start := map[string]any{"address": addr, "resource_type": res.List.Type, "input_config": fields}
+	if len(sensitive) > 0 {
+		start["sensitive_attribute_paths"] = sensitive
+	}
+	v.View.emit("info", addr+": Starting query...", "list_start", map[string]any{"list_start": start})
 }
 
 // PostList writes list_resource_found for each object, then list_complete.
@@ -146,7 +151,13 @@ func (v *QueryJSONView) PostList(res plan.ListResult) {
 			"identity_version": res.Schema.IdentityVersion, "resource_type": l.Type,
 		}
 		if o.Resource != cty.NilVal {
-			found["resource_object"] = objectFields(o.Resource)
+			// The object's sensitive attributes are left out and named:
+			// Terraform writes them, rig never prints a secret.
+			fields, sensitive := redactedFields(o.Resource, res.Schema.Block)
+			found["resource_object"] = fields
+			if len(sensitive) > 0 {
+				found["sensitive_attribute_paths"] = sensitive
+			}
 		}
 		if i < len(gen) {
 			found["config"], found["import_config"] = string(gen[i].Config), string(gen[i].Import)

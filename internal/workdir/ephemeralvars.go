@@ -2,7 +2,6 @@ package workdir
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -26,8 +25,7 @@ func (d *Dir) EphemeralVariables(cfg *config.Module, args []VarArg, ask Asker) (
 // root variables, which the plan file leaves out: from -var and -var-file
 // (flags), the .tfvars files and TF_VAR_ variables, as when planning, or
 // asked for (ask; nil asks nothing), else their defaults. A required one
-// without a value is an error, as in OpenTofu; a flag may set only an
-// ephemeral variable, since the plan holds the others' values.
+// without a value is an error, as in OpenTofu.
 func (d *Dir) EphemeralPlanVariables(cfg *config.Module, p *plan.Plan, flags []VarArg, ask Asker) diag.Diagnostics {
 	// Only the ephemeral variables are asked for: the plan has the others.
 	only := *cfg
@@ -37,13 +35,9 @@ func (d *Dir) EphemeralPlanVariables(cfg *config.Module, p *plan.Plan, flags []V
 			only.Variables[name] = v
 		}
 	}
+	// The flags' values of the other variables are checked against the
+	// plan's (CheckSavedPlanVariables).
 	given, ds := d.EphemeralVariables(&only, flags, ask)
-	for name, in := range given {
-		if in.SourceType == "-var" && !slices.Contains(p.EphemeralVariables, name) && cfg.Variables[name] != nil {
-			ds = ds.Append(diag.Errorf("Can't set variables when applying a saved plan",
-				"%s", fmt.Sprintf("The variable %q is not ephemeral: a saved plan includes the values of the variables that were set when it was created, and only ephemeral variables are given again when it is applied.", name)))
-		}
-	}
 	if p.Variables == nil {
 		p.Variables = map[string]cty.Value{}
 	}

@@ -101,7 +101,7 @@ func (d *Dir) InstallProviders(ctx context.Context, cfg *config.Module, opts Ins
 		return ds
 	}
 	pp := d.loadPluginProviders()
-	ds = ds.Append(pp.devWarning)
+	ds = ds.Append(devOverridesInitWarning(pp.devWarning))
 	var toInstall []getproviders.Requirement
 	for _, req := range reqs {
 		if pp.overridden[req.Provider] {
@@ -136,5 +136,5 @@ func (d *Dir) InstallProviders(ctx context.Context, cfg *config.Module, opts Ins
 	if ds.HasErrors() {
 		return ds
 	}
-	return ds.Append(d.recordLocks(old, locks, opts.LockfileReadonly, out))
+	return ds.Append(d.recordLocks(old, locks, opts.LockfileReadonly, inst.LocallyHashed(), out))
 }

@@ -211,8 +211,7 @@ func (d *Dir) loadPluginProviders() *pluginProviders {
 		}
 		sort.Strings(lines)
 		pp.devWarning = diag.Diagnostics{{Severity: diag.Warning, Summary: "Provider development overrides are in effect",
-			Detail: "The following provider development overrides are set in the CLI configuration:\n" + strings.Join(lines, "\n") +
-				"\n\nThe behavior may therefore not match any released version of the provider and applying changes may cause the state to become incompatible with published releases."}}
+			Detail: "The following provider development overrides are set in the CLI configuration:\n" + strings.Join(lines, "\n") + "\n\n" + devOverridesRuntimeNote}}
 	}
 	reattach, err := plugin.ParseReattachProviders(os.Getenv(plugin.ReattachEnv))
 	if err != nil {
@@ -234,12 +233,10 @@ func (d *Dir) loadPluginProviders() *pluginProviders {
 // CheckProviders reports what keeps the configuration's providers from
 // starting, before any of them is needed: a provider required but not
 // selected in the lock file, a locked package not installed or changed
-// since. It also carries the dev_overrides warning.
+// since. The dev_overrides warning is DevOverridesWarning's.
 func (d *Dir) CheckProviders(cfg *config.Module) diag.Diagnostics {
 	pp := d.loadPluginProviders()
-	ds := append(diag.Diagnostics(nil), pp.devWarning...)
-	reqs, more := TreeRequirements(cfg)
-	ds = ds.Append(more)
+	reqs, ds := TreeRequirements(cfg)
 	// Only problems with the providers this configuration uses count.
 	needed := map[addrs.Provider]bool{}
 	for _, req := range reqs {

@@ -61,6 +61,13 @@ func ReadState(ctx context.Context, store backend.Store) (*state.State, diag.Dia
 	if err != nil {
 		return nil, diag.Diagnostics{diag.Errorf("Failed to load state", "%s", err)}
 	}
+	return ParseState(store, data)
+}
+
+// ParseState parses data, the state store holds, as ReadState does: no
+// state, or white space only, is an empty state; what is not a state is
+// an error that names the store.
+func ParseState(store backend.Store, data []byte) (*state.State, diag.Diagnostics) {
 	s, err := statefile.Parse(data)
 	switch {
 	case errors.Is(err, statefile.ErrEmpty):

@@ -75,6 +75,17 @@ func (d *Dir) gatherVariables(cfg *config.Module, args []VarArg, ask Asker) (val
 	for _, f := range found {
 		ds = ds.Append(loadVarFile(f, out, files, "a .tfvars file"))
 	}
+	ds = ds.Append(parseFlagVariables(cfg, args, out, files))
+	if ask != nil {
+		ds = ds.Append(askRequired(cfg, out, ask))
+	}
+	return out, files, ds
+}
+
+// parseFlagVariables reads the values -var and -var-file (args) give, in
+// order, into out, and the files' sources into files.
+func parseFlagVariables(cfg *config.Module, args []VarArg, out map[string]planner.InputValue, files map[string][]byte) diag.Diagnostics {
+	var ds diag.Diagnostics
 	for _, arg := range args {
 		if arg.File {
 			ds = ds.Append(loadVarFile(arg.Value, out, files, "-var-file"))
@@ -92,18 +103,16 @@ func (d *Dir) gatherVariables(cfg *config.Module, args []VarArg, ask Asker) (val
 			out[name] = planner.InputValue{Value: v, SourceType: "-var"}
 		}
 	}
-	if ask != nil {
-		ds = ds.Append(askRequired(cfg, out, ask))
-	}
-	return out, files, ds
+	return ds
 }
 
 // parseRawVariable interprets a string from the command line or the
-// environment: literally for a variable of primitive type (or undeclared),
-// as an HCL expression otherwise, as OpenTofu does.
+// environment: literally for a variable of primitive type, one declared
+// without a type, or one not declared, as an HCL expression otherwise (a
+// complex type, or any), as OpenTofu and Terraform do.
 func parseRawVariable(cfg *config.Module, name, raw, source string) (cty.Value, diag.Diagnostics) {
 	v, declared := cfg.Variables[name]
-	if !declared || v.Type.IsPrimitiveType() || v.Type == cty.DynamicPseudoType && !looksLikeExpression(raw) {
+	if !declared || !v.TypeGiven || v.Type.IsPrimitiveType() {
 		return cty.StringVal(raw), nil
 	}
 	expr, hds := hclsyntax.ParseExpression([]byte(raw), fmt.Sprintf("<value for var.%s>", name), hcl.Pos{Line: 1, Column: 1})
@@ -115,11 +124,6 @@ func parseRawVariable(cfg *config.Module, name, raw, source string) (cty.Value, 
 		return cty.NilVal, diag.FromHCL(hds)
 	}
 	return val, nil
-}
-
-func looksLikeExpression(raw string) bool {
-	t := strings.TrimSpace(raw)
-	return strings.HasPrefix(t, "[") || strings.HasPrefix(t, "{")
 }
 
 // loadVarFile reads a .tfvars (HCL) or .tfvars.json file into out, and

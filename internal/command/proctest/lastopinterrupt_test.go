@@ -21,7 +21,8 @@ import (
 // in the -json stream.
 func TestInterruptAfterLastOperationStarted(t *testing.T) {
 	bin := commandtest.BuildRig(t)
-	env := append(devOverrides(t, commandtest.TestProvider(t)), "RIG_TESTPROVIDER_CALL_DELAY=1500ms")
+	exe := commandtest.TestProvider(t)
+	env := append(devOverrides(t, exe), "RIG_TESTPROVIDER_CALL_DELAY=1500ms")
 	for _, tc := range []struct {
 		name string
 		json bool

@@ -3,7 +3,6 @@
 package proctest
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,26 +76,4 @@ func TestInterruptedPlanFails(t *testing.T) {
 			}
 		})
 	}
-}
-
-// jsonReportsInterrupt reports whether the -json stream announces the
-// interrupt in a log message and has an error diagnostic with the given
-// summary ("Operation cancelled" for a plan, "Operation interrupted" for
-// an apply).
-func jsonReportsInterrupt(t *testing.T, stream, summary string) (announced, reported bool) {
-	for _, line := range strings.Split(strings.TrimSpace(stream), "\n") {
-		var msg struct {
-			Type       string `json:"type"`
-			Message    string `json:"@message"`
-			Diagnostic struct {
-				Severity, Summary string
-			} `json:"diagnostic"`
-		}
-		if err := json.Unmarshal([]byte(line), &msg); err != nil {
-			t.Fatalf("not a JSON line: %q", line)
-		}
-		announced = announced || msg.Type == "log" && strings.HasPrefix(msg.Message, "Interrupt received.")
-		reported = reported || msg.Type == "diagnostic" && msg.Diagnostic.Severity == "error" && msg.Diagnostic.Summary == summary
-	}
-	return announced, reported
 }

@@ -3,6 +3,7 @@
 package proctest
 
 import (
+	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
@@ -85,4 +86,27 @@ func wantInterruptedExit(t *testing.T, what string, err error, output string) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
 		t.Fatalf("interrupted %s: %v, want exit status 1\n%s", what, err, output)
 	}
+}
+
+// jsonReportsInterrupt reports whether the -json stream announces the
+// interrupt in a log message and has the interruption as an error
+// diagnostic whose summary is summary ("Operation cancelled" for a plan,
+// "Operation interrupted" for an apply).
+func jsonReportsInterrupt(t *testing.T, stream, summary string) (announced, reported bool) {
+	t.Helper()
+	for _, line := range strings.Split(strings.TrimSpace(stream), "\n") {
+		var msg struct {
+			Type       string `json:"type"`
+			Message    string `json:"@message"`
+			Diagnostic struct {
+				Severity, Summary string
+			} `json:"diagnostic"`
+		}
+		if err := json.Unmarshal([]byte(line), &msg); err != nil {
+			t.Fatalf("not a JSON line: %q", line)
+		}
+		announced = announced || msg.Type == "log" && strings.HasPrefix(msg.Message, "Interrupt received.")
+		reported = reported || msg.Type == "diagnostic" && msg.Diagnostic.Severity == "error" && msg.Diagnostic.Summary == summary
+	}
+	return announced, reported
 }

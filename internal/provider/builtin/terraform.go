@@ -88,12 +88,17 @@ func (p *Terraform) ConfigureProvider(context.Context, provider.ConfigureRequest
 	return nil
 }
 
-// UpgradeResourceState decodes the stored object; terraform_data has only schema version 0.
+// UpgradeResourceState decodes the stored object; terraform_data has only
+// schema version 0. The empty store block Terraform 1.16 records is dropped.
 func (p *Terraform) UpgradeResourceState(_ context.Context, req provider.UpgradeRequest) provider.UpgradeResponse {
 	if req.TypeName != DataResourceType {
 		return provider.UpgradeResponse{Diagnostics: unsupported("resource", req.TypeName)}
 	}
-	v, err := ctyjson.Unmarshal(req.RawStateJSON, DataSchema().Block.ImpliedType())
+	raw, err := withoutEmptyStore(req.RawStateJSON)
+	if err != nil {
+		return provider.UpgradeResponse{Diagnostics: diag.Diagnostics{diag.Errorf("Invalid stored object", "Decoding terraform_data state: %s.", err)}}
+	}
+	v, err := ctyjson.Unmarshal(raw, DataSchema().Block.ImpliedType())
 	if err != nil {
 		return provider.UpgradeResponse{Diagnostics: diag.Diagnostics{diag.Errorf("Invalid stored object", "Decoding terraform_data state: %s.", err)}}
 	}
@@ -110,12 +115,12 @@ func (p *Terraform) ReadResource(_ context.Context, req provider.ReadRequest) pr
 // leaves output unknown until apply.
 func (p *Terraform) PlanResourceChange(_ context.Context, req provider.PlanRequest) provider.PlanResponse {
 	if req.ProposedNewState.IsNull() {
-		return provider.PlanResponse{PlannedState: req.ProposedNewState}
+		return provider.PlanResponse{PlannedState: req.ProposedNewState, Checked: true}
 	}
 	planned := req.ProposedNewState.AsValueMap()
 	input := req.ProposedNewState.GetAttr("input")
 	triggers := req.ProposedNewState.GetAttr("triggers_replace")
-	var resp provider.PlanResponse
+	resp := provider.PlanResponse{Checked: true}
 	newOutput := func() cty.Value {
 		if input.IsNull() {
 			return input
@@ -140,7 +145,7 @@ func (p *Terraform) PlanResourceChange(_ context.Context, req provider.PlanReque
 // ApplyResourceChange fills in the unknown id and output.
 func (p *Terraform) ApplyResourceChange(_ context.Context, req provider.ApplyRequest) provider.ApplyResponse {
 	if req.PlannedState.IsNull() {
-		return provider.ApplyResponse{NewState: req.PlannedState}
+		return provider.ApplyResponse{NewState: req.PlannedState, Checked: true}
 	}
 	obj := req.PlannedState.AsValueMap()
 	if !obj["output"].IsKnown() {
@@ -155,7 +160,7 @@ func (p *Terraform) ApplyResourceChange(_ context.Context, req provider.ApplyReq
 		}
 		obj["id"] = cty.StringVal(id)
 	}
-	return provider.ApplyResponse{NewState: cty.ObjectVal(obj), Private: req.PlannedPrivate}
+	return provider.ApplyResponse{NewState: cty.ObjectVal(obj), Private: req.PlannedPrivate, Checked: true}
 }
 
 // ImportResourceState imports an object with only its id set.

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/rig-iac/rig/internal/provider"
@@ -60,5 +61,26 @@ func TestTerraformDataRejectsReadOnly(t *testing.T) {
 	cfg := dataObj(cty.StringVal("set"), cty.NullVal(cty.DynamicPseudoType), cty.NullVal(cty.DynamicPseudoType), cty.NullVal(cty.DynamicPseudoType))
 	if ds := NewTerraform().ValidateResourceConfig(context.Background(), DataResourceType, cfg); !ds.HasErrors() {
 		t.Fatal("setting id accepted")
+	}
+}
+
+// TestTerraformDataReadsTerraform116State: Terraform 1.16 records a store
+// attribute on every terraform_data object, null unless its store block is
+// used; rig reads such an object, and refuses one whose store holds a value
+// rather than lose it.
+func TestTerraformDataReadsTerraform116State(t *testing.T) {
+	p := NewTerraform()
+	resp := p.UpgradeResourceState(context.Background(), provider.UpgradeRequest{TypeName: DataResourceType,
+		RawStateJSON: []byte(`{"id":"abc","input":null,"output":null,"store":null,"triggers_replace":null}`)})
+	if resp.Diagnostics.HasErrors() {
+		t.Fatalf("a Terraform 1.16 object with an empty store: %v", resp.Diagnostics.Err())
+	}
+	if got := resp.UpgradedState.GetAttr("id"); !got.RawEquals(cty.StringVal("abc")) {
+		t.Errorf("id = %#v, want abc", got)
+	}
+	resp = p.UpgradeResourceState(context.Background(), provider.UpgradeRequest{TypeName: DataResourceType,
+		RawStateJSON: []byte(`{"id":"abc","input":null,"output":null,"store":{"input":null,"output":"v","sensitive":null,"sensitive_output":null,"replace":null,"version":null},"triggers_replace":null}`)})
+	if !resp.Diagnostics.HasErrors() || !strings.Contains(resp.Diagnostics.Err().Error(), "store block") {
+		t.Errorf("an object with a stored value: %v, want an error naming the store block", resp.Diagnostics.Err())
 	}
 }
