@@ -46,7 +46,8 @@ func TestCLIArgsFromEnvironment(t *testing.T) {
 	// Every command's, and a subcommand's by its full name.
 	t.Setenv("TF_CLI_ARGS", "-no-color")
 	t.Setenv("TF_CLI_ARGS_state", "-bogus")
-	if r = rig(t, dir, "state", "list"); r.code != 0 {
+	// No state yet: state list says so, and did not take -bogus.
+	if r = rig(t, dir, "state", "list"); r.code != 1 || !strings.Contains(r.stderr, "No state file was found") {
 		t.Fatalf("TF_CLI_ARGS_state applied to state list: exit %d\n%s", r.code, r.stderr)
 	}
 	t.Setenv("TF_CLI_ARGS_state_list", "-bogus")

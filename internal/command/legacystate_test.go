@@ -67,8 +67,8 @@ func TestLegacyStateOptions(t *testing.T) {
 			t.Errorf("state list -state: %q", r.stdout)
 		}
 	}
-	if r := rig(t, dir, "state", "list"); r.code != 0 || r.stdout != "" {
-		t.Errorf("the workspace's state is not empty: exit %d %q", r.code, r.stdout)
+	if r := rig(t, dir, "state", "list"); r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "No state file was found") {
+		t.Errorf("the workspace has a state: exit %d %q\n%s", r.code, r.stdout, r.stderr)
 	}
 
 	// -state alone reads and writes one file, backed up as -backup says.

@@ -7,6 +7,7 @@ import (
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/state"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/version"
 	"github.com/rig-iac/rig/internal/workdir"
@@ -27,7 +28,7 @@ func runStateList(m *Meta, args []string) int {
 		return 1
 	}
 	defer m.endStream()
-	s, ds := m.currentState()
+	s, ds := m.storedState()
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
@@ -40,6 +41,13 @@ func runStateList(m *Meta, args []string) int {
 		}
 	}
 	return 0
+}
+
+// storedState reads the state for a state command: an error when there
+// is none, as in OpenTofu.
+func (m *Meta) storedState() (*state.State, diag.Diagnostics) {
+	cfg, _ := m.loadConfigQuiet()
+	return m.dir().StoredState(context.Background(), cfg)
 }
 
 // runStateShow shows one instance's attributes.
@@ -65,7 +73,7 @@ func runStateShow(m *Meta, args []string) int {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Error parsing instance address", "%s", err)})
 		return 1
 	}
-	s, ds := m.currentState()
+	s, ds := m.storedState()
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1

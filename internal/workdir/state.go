@@ -1,6 +1,7 @@
 package workdir
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -126,6 +127,30 @@ func (d *Dir) PullState(ctx context.Context, cfg *config.Module) ([]byte, diag.D
 	}
 	return data, ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "State includes operations from an interrupted run",
 		Detail: "A run ended before it wrote the state, and the operations it completed are in the state journal. They are included here, with the serial the next run that takes the state lock writes when it folds them into the state."})
+}
+
+// StoredState is CurrentState for the state commands, which need a
+// state: a store holding none is OpenTofu's "No state file was found".
+func (d *Dir) StoredState(ctx context.Context, cfg *config.Module) (*state.State, diag.Diagnostics) {
+	store, ds := d.StateStore(ctx, cfg)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	data, err := store.Read(ctx)
+	if err != nil {
+		return nil, ds.Append(diag.Errorf("Failed to load state", "%s", err))
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, ds.Append(diag.Errorf("No state file was found",
+			"State management commands require a state file. Run this command in a directory where rig has been run or use the -state flag to point the command to a specific state location."))
+	}
+	s, more := ParseState(store, data)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	_, more = statemgr.Replay(ctx, store, s)
+	return s, ds.Append(more)
 }
 
 // LockState takes the state lock for an operation, waiting up to timeout.
