@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
@@ -66,12 +67,17 @@ type ConfigOutput struct {
 	Description string          `json:"description,omitempty"`
 }
 
-// ConfigVariable describes one variable block.
+// ConfigVariable describes one variable block, with the fields OpenTofu
+// 1.12 writes: its type constraint (none for "any"), and whether a value
+// must be given.
 type ConfigVariable struct {
+	Type        json.RawMessage `json:"type,omitempty"`
 	Default     json.RawMessage `json:"default,omitempty"`
 	Description string          `json:"description,omitempty"`
+	Required    bool            `json:"required,omitempty"`
 	Sensitive   bool            `json:"sensitive,omitempty"`
 	Ephemeral   bool            `json:"ephemeral,omitempty"`
+	Deprecated  string          `json:"deprecated,omitempty"`
 }
 
 // ConfigModuleCall describes one module block and the module it calls.
@@ -300,7 +306,10 @@ func moduleSummary(m *config.Module, schemas map[addrs.Provider]*provider.Schema
 		out.Variables = map[string]ConfigVariable{}
 	}
 	for name, v := range m.Variables {
-		vs := ConfigVariable{Description: v.Description, Sensitive: v.Sensitive, Ephemeral: v.Ephemeral}
+		vs := ConfigVariable{Description: v.Description, Required: v.Required(), Sensitive: v.Sensitive, Ephemeral: v.Ephemeral, Deprecated: v.Deprecated}
+		if v.Type != cty.NilType && v.Type != cty.DynamicPseudoType {
+			vs.Type, _ = ctyjson.MarshalType(v.Type)
+		}
 		if v.Default != cty.NilVal {
 			vs.Default = constantJSON(v.Default)
 		}

@@ -279,7 +279,9 @@ output "vpc_id" {
             }
           },
           "variables": {
-            "cidr": {}
+            "cidr": {
+              "required": true
+            }
           }
         },
         "depends_on": [
@@ -289,20 +291,34 @@ output "vpc_id" {
     },
     "variables": {
       "n": {
+        "type": "number",
         "default": 2,
         "description": "How many.",
         "sensitive": true
       },
       "obj": {
+        "type": [
+          "object",
+          {
+            "a": "string",
+            "b": "number"
+          },
+          [
+            "b"
+          ]
+        ],
         "default": {
           "a": "x",
           "b": 3
         }
       },
       "opt": {
+        "type": "string",
         "default": null
       },
-      "req": {}
+      "req": {
+        "required": true
+      }
     }
   }
 }`
