@@ -35,8 +35,7 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set, 
 	// Every independent problem is reported: reference errors do not stop
 	// the checks of resource types, cycles and bodies.
 	var ds diag.Diagnostics
-	ds = ds.Append(unsupportedConstructs(cfg))
-	ds = ds.Append(lang.CheckReferences(cfg))
+	ds = ds.Append(configChecks(cfg))
 	ds = ds.Append(p.loadGraph())
 	ds = ds.Append(checkTriggerAttributes(cfg, p.schemas))
 	// The root variables are at their defaults for what is evaluated
