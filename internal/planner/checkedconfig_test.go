@@ -2,6 +2,7 @@ package planner_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"testing/fstest"
 
@@ -13,13 +14,14 @@ import (
 	"github.com/rig-iac/rig/internal/state"
 )
 
-// A plan that follows validation on the same loaded configuration reports
-// what validation found as a plan alone would: reference errors again,
-// and a valid configuration plans as usual.
+// A plan that follows validation on the same loaded configuration
+// (which keeps what it checked and built for that plan) reports what a
+// plan alone would: reference errors again, and for a valid
+// configuration the changes and the dependencies of its mode.
 func TestPlanAfterValidateOnSameConfig(t *testing.T) {
 	tests := []struct {
 		name, src   string
-		wantSummary string // the plan's first error, "" for none
+		wantSummary string // the first error, "" for none
 		wantChanges int
 	}{{
 		name:        "undeclared reference",
@@ -30,30 +32,45 @@ func TestPlanAfterValidateOnSameConfig(t *testing.T) {
 		src:         "resource \"test_thing\" \"a\" {\n  value = \"x\"\n  provisioner \"nope\" {}\n}\n",
 		wantSummary: "Failed to obtain provisioner schema",
 	}, {
-		name:        "valid",
-		src:         "resource \"test_thing\" \"a\" {\n  value = \"x\"\n}\nresource \"test_thing\" \"b\" {\n  value = test_thing.a.value\n}\n",
-		wantChanges: 2,
+		name: "valid",
+		src: "resource \"test_thing\" \"a\" {\n  value = \"x\"\n}\nresource \"test_thing\" \"b\" {\n  value = test_thing.a.value\n}\n" +
+			"resource \"test_thing\" \"c\" {\n  value = test_thing.b.value\n}\n",
+		wantChanges: 3,
 	}}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			cfg, ds := config.LoadTreeFS(fstest.MapFS{"main.tf": {Data: []byte(tt.src), Mode: 0o644}}, config.TreeOptions{})
-			if ds.HasErrors() {
-				t.Fatalf("configuration does not load: %v", ds.Err())
-			}
-			set := providerSet(providertest.New())
-			defer set.Close()
-			validated := planner.Validate(context.Background(), cfg, set, planner.ValidateOptions{})
-			if got := firstError(validated); got != tt.wantSummary {
-				t.Errorf("validation's first error = %q, want %q", got, tt.wantSummary)
-			}
-			p, ds := planner.Make(context.Background(), cfg, state.New(), set, planner.Options{Mode: plan.NormalMode})
-			if got := firstError(ds); got != tt.wantSummary {
-				t.Fatalf("plan's first error = %q, want %q", got, tt.wantSummary)
-			}
-			if tt.wantSummary == "" && len(p.Changes) != tt.wantChanges {
-				t.Errorf("plan has %d changes, want %d", len(p.Changes), tt.wantChanges)
-			}
-		})
+		for _, mode := range []plan.DependencyMode{plan.TransitiveDependencies, plan.ReducedDependencies} {
+			t.Run(fmt.Sprintf("%s/mode=%d", tt.name, mode), func(t *testing.T) {
+				cfg, ds := config.LoadTreeFS(fstest.MapFS{"main.tf": {Data: []byte(tt.src), Mode: 0o644}}, config.TreeOptions{})
+				if ds.HasErrors() {
+					t.Fatalf("configuration does not load: %v", ds.Err())
+				}
+				set := providerSet(providertest.New())
+				defer set.Close()
+				validated := planner.Validate(context.Background(), cfg, set, planner.ValidateOptions{ForPlan: true, Dependencies: mode})
+				if got := firstError(validated); got != tt.wantSummary {
+					t.Errorf("validation's first error = %q, want %q", got, tt.wantSummary)
+				}
+				p, ds := planner.Make(context.Background(), cfg, state.New(), set, planner.Options{Mode: plan.NormalMode, Dependencies: mode})
+				if got := firstError(ds); got != tt.wantSummary {
+					t.Fatalf("plan's first error = %q, want %q", got, tt.wantSummary)
+				}
+				if tt.wantSummary != "" {
+					return
+				}
+				if len(p.Changes) != tt.wantChanges {
+					t.Errorf("plan has %d changes, want %d", len(p.Changes), tt.wantChanges)
+				}
+				want := "[test_thing.a test_thing.b]"
+				if mode == plan.ReducedDependencies {
+					want = "[test_thing.b]"
+				}
+				for _, c := range p.Changes {
+					if got := fmt.Sprint(c.Dependencies); c.Addr.String() == "test_thing.c" && got != want {
+						t.Errorf("test_thing.c depends on %s, want %s", got, want)
+					}
+				}
+			})
+		}
 	}
 }
 

@@ -370,6 +370,9 @@ func (p *planner) run() diag.Diagnostics {
 // then builds the reference graph and each resource's effective
 // create_before_destroy.
 func (p *planner) loadGraph() diag.Diagnostics {
+	if ds, ok := p.takeGraph(); ok {
+		return ds
+	}
 	var ds diag.Diagnostics
 	for _, m := range p.cfg.AllModules() {
 		for _, r := range allResources(m) {
