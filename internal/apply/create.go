@@ -80,9 +80,9 @@ func (a *applier) applyInstance(walkCtx context.Context, op Op, c *plan.Resource
 		}
 	}
 	if a.opts.Intents != nil {
-		req.BeforeCreate = func(planned cty.Value) diag.Diagnostics {
+		req.BeforeCreate = func(planned, identity cty.Value) diag.Diagnostics {
 			// Durable before the call: a crash during it leaves the intent.
-			if err := a.opts.Intents.Begin(intentOf(op.Addr, c.ProviderConfig, sch.Block, planned)); err != nil {
+			if err := a.opts.Intents.Begin(intentOf(op.Addr, c.ProviderConfig, sch.Block, planned, identity)); err != nil {
 				return diag.Diagnostics{diag.Errorf("Failed to record the create's intent", "Before creating %s: %s", op.Addr, err)}
 			}
 			return nil

@@ -12,7 +12,8 @@ import (
 )
 
 // runStatePull prints the selected workspace's state as stored (nothing
-// when there is none); what is not a state is an error, as in OpenTofu.
+// when there is none), with what a crashed run left in its journal; what
+// is not a state is an error, as in OpenTofu.
 func runStatePull(m *Meta, args []string) int {
 	fs := m.flagSet("state pull")
 	if code, ok := m.parseArgs(fs, args); !ok {
@@ -23,19 +24,11 @@ func runStatePull(m *Meta, args []string) int {
 		return m.argsError(fs, "Too many command line arguments", "The state pull command takes no arguments.")
 	}
 	cfg, _ := m.loadConfigQuiet()
-	ctx := context.Background()
-	store, ds := m.dir().StateStore(ctx, cfg)
+	data, ds := m.dir().PullState(context.Background(), cfg)
+	if len(ds) > 0 {
+		m.showDiagnostics(ds)
+	}
 	if ds.HasErrors() {
-		m.showDiagnostics(ds)
-		return 1
-	}
-	data, err := store.Read(ctx)
-	if err != nil {
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to load state", "%s", err)})
-		return 1
-	}
-	if _, ds := workdir.ParseState(store, data); ds.HasErrors() {
-		m.showDiagnostics(ds)
 		return 1
 	}
 	if len(data) > 0 {
@@ -76,8 +69,11 @@ func runStatePush(m *Meta, args []string) int {
 		return 1
 	}
 	cfg, _ := m.loadConfigQuiet()
-	if ds := m.dir().PushState(context.Background(), cfg, data, *force, workdir.LockOptions{Lock: lock, Timeout: lockTimeout}); ds.HasErrors() {
+	ds := m.dir().PushState(context.Background(), cfg, data, *force, workdir.LockOptions{Lock: lock, Timeout: lockTimeout})
+	if len(ds) > 0 {
 		m.showDiagnostics(ds)
+	}
+	if ds.HasErrors() {
 		return 1
 	}
 	return 0

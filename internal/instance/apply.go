@@ -30,9 +30,10 @@ type ApplyRequest struct {
 	// is checked, before the provider applies it.
 	Depose func() diag.Diagnostics
 	// BeforeCreate, when not nil, is called with the final planned object
-	// (with its configuration's marks) just before the provider is asked
-	// to create it; an error stops the create.
-	BeforeCreate func(planned cty.Value) diag.Diagnostics
+	// (with its configuration's marks) and the identity the provider
+	// planned for it (cty.NilVal when none) just before the provider is
+	// asked to create it; an error stops the create.
+	BeforeCreate func(planned, identity cty.Value) diag.Diagnostics
 }
 
 // Outcome is what the state records of an instance once Apply returns.
@@ -140,7 +141,7 @@ func Apply(ctx context.Context, req ApplyRequest) (Applied, diag.Diagnostics) {
 		resp = provider.ApplyResponse{NewState: planned, Private: planResp.PlannedPrivate, NewIdentity: priorIdentity}
 	} else {
 		if req.BeforeCreate != nil && c.Action.Creates() {
-			if ds = ds.Append(req.BeforeCreate(planned.MarkWithPaths(configMarks))); ds.HasErrors() {
+			if ds = ds.Append(req.BeforeCreate(planned.MarkWithPaths(configMarks), planResp.PlannedIdentity)); ds.HasErrors() {
 				return Applied{}, ds
 			}
 		}

@@ -28,11 +28,14 @@ const CutOffListLimit = 1000
 // it was planned with (its known, non-sensitive top-level attributes, as
 // JSON, by name). Count is how many creates of the instance were cut off
 // (an apply killed, then the one after it), each of which may have made
-// an object; the values are the last one's.
+// an object; the values are the last one's. Identity holds the known
+// attributes of the resource identity the provider planned for the object
+// (as JSON, by name), when it planned one.
 type CutOffCreate struct {
-	Addr   addrs.AbsResourceInstance
-	Values map[string]json.RawMessage
-	Count  int
+	Addr     addrs.AbsResourceInstance
+	Values   map[string]json.RawMessage
+	Identity map[string]json.RawMessage
+	Count    int
 }
 
 // CutOffStatus is what the search for a cut-off create's object found.
@@ -79,6 +82,9 @@ type CutOffCandidate struct {
 	// (the list resource's filters); otherwise only by listing every object
 	// of the type.
 	Filtered bool
+	// IdentityMatch says the object has the identity the provider planned
+	// for the create (CutOffCreate.Identity).
+	IdentityMatch bool
 }
 
 // CutOffDifference is a planned attribute a candidate holds another value
@@ -108,6 +114,11 @@ type CutOffFinding struct {
 	Occupied bool
 	// Note says why the create could not be searched for.
 	Note string
+	// PlannedIdentity lists the identity the create was planned with
+	// ("id = \"a\""), empty when none; IdentityFiltered says the provider
+	// was asked for the object with it (the first search).
+	PlannedIdentity  []string
+	IdentityFiltered bool
 }
 
 // FindCutOffCreates asks the providers, for each create a crash cut off,
@@ -175,6 +186,7 @@ func (s *cutOffSearch) search(c CutOffCreate, ds diag.Diagnostics) (CutOffFindin
 		return f, ds
 	}
 	planned := decodePlanned(c.Values, rsch.Block.ImpliedType())
+	byIdentity, ds := s.searchByIdentity(&f, c, prov, lsch, rsch, ds)
 
 	// The search by planned values: each attribute of the list
 	// resource's config that the create was planned with.
@@ -232,7 +244,10 @@ func (s *cutOffSearch) search(c CutOffCreate, ds diag.Diagnostics) (CutOffFindin
 			return
 		}
 		seen[id] = true
-		f.Candidates = append(f.Candidates, compareCandidate(o, id, planned, c.Values, byFilter))
+		f.Candidates = append(f.Candidates, byIdentity.judge(compareCandidate(o, id, planned, c.Values, byFilter), o))
+	}
+	for _, o := range byIdentity.found {
+		add(o, true)
 	}
 	for _, o := range filtered {
 		add(o, true)
@@ -395,9 +410,11 @@ func compareCandidate(o provider.ListedObject, id string, planned map[string]cty
 
 // classifyCutOff sets each searched finding's status: found when it has
 // one exact candidate that no other finding has, ambiguous when it has
-// several or shares one, near when it has only inexact ones, absent when
-// it has none; and ranks the candidates (rankCandidates).
+// several or shares one, half made when the best of its inexact ones has
+// the planned identity, near when it has only other inexact ones, absent
+// when it has none; and ranks the candidates (rankCandidates).
 func classifyCutOff(fs []CutOffFinding) {
+	dropOthersIdentityMatches(fs)
 	claims := map[string]int{}
 	for _, f := range fs {
 		for _, c := range f.Candidates {
@@ -417,6 +434,7 @@ func classifyCutOff(fs []CutOffFinding) {
 		f.Candidates = slices.DeleteFunc(f.Candidates, func(c CutOffCandidate) bool {
 			return !c.Exact && (hasExact || claims[f.ProviderConfig.String()+" "+c.IdentityJSON] > 0)
 		})
+		keepIdentityMatches(f)
 		slices.SortStableFunc(f.Candidates, rankCandidates)
 		exact := 0
 		shared := false
@@ -432,6 +450,8 @@ func classifyCutOff(fs []CutOffFinding) {
 			f.Status = CutOffFound
 		case exact > 0:
 			f.Status = CutOffAmbiguous
+		case len(f.Candidates) > 0 && f.Candidates[0].IdentityMatch:
+			f.Status = CutOffHalfMade
 		case len(f.Candidates) > 0:
 			f.Status = CutOffNear
 		default:

@@ -9,10 +9,13 @@ import (
 // Each finding's status follows from its candidates and those of the
 // others: one exact match per create cut off is found, more (or one
 // another create claims too) is ambiguous, only near ones near, none
-// absent; near candidates give way to exact ones.
+// absent; near candidates give way to exact ones. An object with the
+// identity planned for the create but other values is half-made; one
+// with the identity planned for another create is not a candidate.
 func TestClassifyCutOff(t *testing.T) {
 	exact := func(id string) CutOffCandidate { return CutOffCandidate{IdentityJSON: id, Exact: true} }
 	near := func(id string) CutOffCandidate { return CutOffCandidate{IdentityJSON: id} }
+	half := func(id string) CutOffCandidate { return CutOffCandidate{IdentityJSON: id, IdentityMatch: true} }
 	tests := []struct {
 		name  string
 		count int
@@ -29,6 +32,10 @@ func TestClassifyCutOff(t *testing.T) {
 		{"near only", 1, []CutOffCandidate{near("h")}, nil, CutOffNear, 1},
 		{"near is another's exact", 1, []CutOffCandidate{near("a")}, []CutOffCandidate{exact("a")}, CutOffAbsent, 0},
 		{"none", 1, nil, nil, CutOffAbsent, 0},
+		{"planned identity, other values", 1, []CutOffCandidate{half("a")}, nil, CutOffHalfMade, 1},
+		{"planned identity beside near", 1, []CutOffCandidate{near("h"), half("a")}, nil, CutOffHalfMade, 1},
+		{"exact beside planned identity", 1, []CutOffCandidate{half("h"), exact("a")}, nil, CutOffFound, 1},
+		{"another's planned identity", 1, []CutOffCandidate{near("a")}, []CutOffCandidate{half("a")}, CutOffAbsent, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

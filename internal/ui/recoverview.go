@@ -65,12 +65,14 @@ func (o RecoverView) Finding(f planner.CutOffFinding, c recovery.Choice) {
 			cands[i] = map[string]any{
 				"number": i + 1, "identity": json.RawMessage(cand.IdentityJSON), "display_name": cand.DisplayName, "exact": cand.Exact,
 				"matched": nonNil(cand.Matched), "differences": diffs, "unreported": nonNil(cand.Unreported), "found_by_filter": cand.Filtered,
+				"identity_match": cand.IdentityMatch,
 			}
 		}
 		fields := map[string]any{
 			"address": addr, "provider": f.ProviderConfig.String(), "status": string(f.Status), "searched_by": nonNil(f.SearchedBy),
 			"by_identity": f.ByIdentity, "occupied": f.Occupied, "candidates": cands, "action": action,
 			"imports": append([]int{}, c.Picks...), "forgets": c.Absent, "creates": max(f.Create.Count, 1),
+			"planned_identity": nonNil(f.PlannedIdentity), "searched_by_planned_identity": f.IdentityFiltered,
 		}
 		if f.Note != "" {
 			fields["note"] = f.Note
@@ -92,6 +94,8 @@ func (o RecoverView) Finding(f planner.CutOffFinding, c recovery.Choice) {
 		for _, name := range slices.Sorted(maps.Keys(f.Create.Values)) {
 			fmt.Fprintf(&b, "    %s = %s\n", name, f.Create.Values[name])
 		}
+	case len(f.PlannedIdentity) > 0:
+		b.WriteString(searchedWithIdentity(f))
 	case len(f.SearchedBy) > 0:
 		how := "by the planned values"
 		if f.ByIdentity {
@@ -109,6 +113,8 @@ func (o RecoverView) Finding(f planner.CutOffFinding, c recovery.Choice) {
 		kind := "near"
 		if cand.Exact {
 			kind = "exact"
+		} else if cand.IdentityMatch {
+			kind = "identity"
 		} else if near++; near > RecoverNearShown {
 			fmt.Fprintf(&b, "  ... and %d more near candidate(s), none with more of the planned values than those above (-json lists every one)\n", len(f.Candidates)-i)
 			break
@@ -120,6 +126,9 @@ func (o RecoverView) Finding(f planner.CutOffFinding, c recovery.Choice) {
 			name += " " + cand.IdentityJSON
 		}
 		fmt.Fprintf(&b, "  [%d] %s match: %s\n", i+1, kind, name)
+		if cand.IdentityMatch {
+			b.WriteString("      has the planned identity\n")
+		}
 		if len(cand.Matched) > 0 {
 			fmt.Fprintf(&b, "      has the planned %s\n", strings.Join(cand.Matched, ", "))
 		}
@@ -132,6 +141,9 @@ func (o RecoverView) Finding(f planner.CutOffFinding, c recovery.Choice) {
 	}
 	if f.Create.Count > 1 {
 		fmt.Fprintf(&b, "  %d creates of %s were cut off: each may have made an object.\n", f.Create.Count, addr)
+	}
+	if f.Status == planner.CutOffHalfMade {
+		b.WriteString("  The object with the planned identity does not have the planned values: it may be half-made (the provider made it, then was cut off before finishing it) or changed since: decide.\n")
 	}
 	if f.Status == planner.CutOffNear {
 		b.WriteString("  No object has the planned values. An object with none of them may be half-made (the provider made it, then was cut off before writing it) or made outside rig: decide.\n")
@@ -189,4 +201,27 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// searchedWithIdentity says how a create planned with an identity was
+// searched for: by it (where the list takes it as a filter), by the
+// planned values, and among every object of the type, each compared with
+// the planned identity.
+func searchedWithIdentity(f planner.CutOffFinding) string {
+	identity := strings.Join(f.PlannedIdentity, ", ")
+	var by []string
+	if f.IdentityFiltered {
+		by = append(by, fmt.Sprintf("by the planned identity (%s)", identity))
+	}
+	if len(f.SearchedBy) > 0 {
+		by = append(by, fmt.Sprintf("by the planned values (%s)", strings.Join(f.SearchedBy, ", ")))
+	}
+	all := fmt.Sprintf("among every %s object the state does not record", f.Create.Addr.Resource.Resource.Type)
+	if !f.IdentityFiltered {
+		all += fmt.Sprintf(", for the planned identity (%s)", identity)
+	}
+	if len(by) == 0 {
+		return "  searched " + all + "\n"
+	}
+	return fmt.Sprintf("  searched %s, and %s\n", strings.Join(by, ", "), all)
 }

@@ -111,6 +111,10 @@ func CutOffCreatesWarning(ins []apply.Intent) diag.Diagnostics {
 	fmt.Fprintf(&b, "rig was stopped while %d create(s) were under way: their providers may have made objects that the state does not record.\n", len(ins))
 	for _, in := range ins {
 		fmt.Fprintf(&b, "\n  %s (%s)\n", in.Address, in.Provider)
+		if len(in.Identity) > 0 {
+			identity, _ := json.Marshal(in.Identity)
+			fmt.Fprintf(&b, "    identity = %s\n", identity)
+		}
 		names := make([]string, 0, len(in.Values))
 		for name := range in.Values {
 			names = append(names, name)
@@ -216,7 +220,7 @@ func (s *Session) FindCutOffCreates(ctx context.Context, ins []apply.Intent) ([]
 	for _, in := range ins {
 		if i, ok := at[in.Address]; ok {
 			creates[i].Count++
-			creates[i].Values = in.Values
+			creates[i].Values, creates[i].Identity = in.Values, in.Identity
 			continue
 		}
 		addr, err := addrs.ParseAbsResourceInstanceStr(in.Address)
@@ -226,7 +230,7 @@ func (s *Session) FindCutOffCreates(ctx context.Context, ins []apply.Intent) ([]
 			continue
 		}
 		at[in.Address] = len(creates)
-		creates = append(creates, planner.CutOffCreate{Addr: addr, Values: in.Values, Count: 1})
+		creates = append(creates, planner.CutOffCreate{Addr: addr, Values: in.Values, Identity: in.Identity, Count: 1})
 	}
 	found, more := planner.FindCutOffCreates(ctx, s.Config, s.State, s.Providers, creates,
 		planner.Options{Variables: s.Variables, Env: s.Env, Dependencies: s.Dependencies})

@@ -96,6 +96,38 @@ func (d *Dir) CurrentState(ctx context.Context, cfg *config.Module) (*state.Stat
 	return s, ds.Append(more)
 }
 
+// PullState returns the selected workspace's state as state pull prints
+// it: as stored, unless a run that ended before writing its state left
+// operations in the journal; then with those operations, and the serial
+// the next locked run writes when it folds them in. A store holding no
+// state gives nil.
+func (d *Dir) PullState(ctx context.Context, cfg *config.Module) ([]byte, diag.Diagnostics) {
+	store, ds := d.StateStore(ctx, cfg)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	data, err := store.Read(ctx)
+	if err != nil {
+		return nil, ds.Append(diag.Errorf("Failed to load state", "%s", err))
+	}
+	s, more := ParseState(store, data)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	replayed, more := statemgr.Replay(ctx, store, s)
+	ds = ds.Append(more)
+	if !replayed || ds.HasErrors() {
+		return data, ds
+	}
+	s.Serial++
+	if data, err = statefile.Marshal(s); err != nil {
+		return nil, ds.Append(diag.Errorf("Failed to load state", "Encoding the state with its journal: %s", err))
+	}
+	return data, ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "State includes operations from an interrupted run",
+		Detail: "A run ended before it wrote the state, and the operations it completed are in the state journal. They are included here, with the serial the next run that takes the state lock writes when it folds them into the state."})
+}
+
 // LockState takes the state lock for an operation, waiting up to timeout.
 // unlock releases it; a failure to release it is written to the
 // Warnings of the Options.

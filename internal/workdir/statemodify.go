@@ -195,23 +195,30 @@ func (d *Dir) PushState(ctx context.Context, cfg *config.Module, data []byte, fo
 	if ds.HasErrors() {
 		return ds
 	}
+	var warnings diag.Diagnostics
 	if lock.Lock {
 		unlock, ds := d.LockState(ctx, store, "OperationTypeInvalid", lock.Timeout)
 		if ds.HasErrors() {
 			return ds
 		}
 		defer unlock()
+		// What a crashed run left in the journal is folded in first, so
+		// that a state pulled before it (without those objects) is older
+		// than the stored one and refused, not written over them.
+		if _, warnings = d.readRecovered(ctx, store); warnings.HasErrors() {
+			return warnings
+		}
 	}
 	existing, err := store.Read(ctx)
 	if err != nil {
-		return diag.Diagnostics{diag.Errorf("Failed to load state", "%s", err)}
+		return warnings.Append(diag.Errorf("Failed to load state", "%s", err))
 	}
 	if bytes.Equal(existing, data) {
-		return nil
+		return warnings
 	}
 	if len(existing) > 0 {
 		if reason := importConflict(data, existing); reason != "" && !force {
-			return diag.Diagnostics{diag.Errorf("Failed to write state", "%s. Use -force to write it anyway.", reason)}
+			return warnings.Append(diag.Errorf("Failed to write state", "%s. Use -force to write it anyway.", reason))
 		}
 		if old, err := statefile.Parse(existing); err == nil && pushed.Serial <= old.Serial {
 			pushed.Serial = old.Serial + 1
@@ -221,9 +228,9 @@ func (d *Dir) PushState(ctx context.Context, cfg *config.Module, data []byte, fo
 		}
 	}
 	if err := store.Write(ctx, data); err != nil {
-		return diag.Diagnostics{diag.Errorf("Failed to write state", "%s", err)}
+		return warnings.Append(diag.Errorf("Failed to write state", "%s", err))
 	}
-	return nil
+	return warnings
 }
 
 // NoStateMatch is the error of a state command whose target names no

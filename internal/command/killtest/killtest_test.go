@@ -150,7 +150,7 @@ func killAtRandomMoments(t *testing.T, backendBlock string, defaultIterations in
 		e.mustRun("init", "-no-color", "-input=false")
 	}
 	phases := []string{"create", "update", "replace", "destroy"}
-	var killed, strays int
+	var killed, strays, gated, listed int
 	content, key := "c", "k"
 	for i := range iterations {
 		// Every phase changes the number of objects too, so each apply
@@ -167,13 +167,16 @@ func killAtRandomMoments(t *testing.T, backendBlock string, defaultIterations in
 		if phase == "destroy" {
 			mode = []string{"-destroy"}
 		}
-		k, s := e.iteration(rnd, i, phase, mode)
-		if k {
+		res := e.iteration(rnd, i, phase, mode)
+		if res.killed {
 			killed++
 		}
-		strays += s
+		strays += res.orphaned
+		gated += res.atGate
+		listed += res.listed
 	}
-	t.Logf("%d iterations, rig killed in %d, %d objects orphaned by creates under way at a kill, all recovered", iterations, killed, strays)
+	t.Logf("%d iterations, rig killed in %d, %d replacements left waiting at their health gate by a kill, all finished; %d creates listed as cut off, %d objects orphaned by them, all found and imported by rig recover",
+		iterations, killed, gated, listed, strays)
 	if killed == 0 {
 		t.Fatal("no apply was killed: the test checked nothing")
 	}
@@ -302,11 +305,19 @@ func (e *killEnv) applyAndKill(rnd *rand.Rand, what string, ops int, mode []stri
 	return res
 }
 
+// iterationResult is what one iteration saw.
+type iterationResult struct {
+	killed bool
+	// orphaned counts the objects the kills orphaned, listed the creates
+	// the plan after them listed as cut off, atGate the replacements they
+	// left waiting at their health gate.
+	orphaned, listed, atGate int
+}
+
 // iteration applies the configuration as it stands, killing rig at a
 // random moment (and, one time in three, the apply recovering from that
-// too), recovers and checks the world against the state. It returns
-// whether rig was killed and how many objects the kills orphaned.
-func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) (killed bool, orphaned int) {
+// too), recovers and checks the world against the state.
+func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) iterationResult {
 	t := e.t
 	before := e.worldObjects()
 	what := fmt.Sprintf("iteration %d (%s)", i, phase)
@@ -328,6 +339,7 @@ func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) 
 	// the kill cut off), rig recover, apply, plan again.
 	recovery := e.mustRun(append([]string{"plan", "-no-color", "-input=false"}, mode...)...)
 	cutOff := recovery.Stdout + recovery.Stderr
+	atGate := e.atGate(i)
 	recovered, recoverLog := e.recoverCutOff(what)
 	e.mustRun(append([]string{"apply", "-auto-approve", "-no-color", "-input=false"}, mode...)...)
 	if r := e.run(append([]string{"plan", "-detailed-exitcode", "-no-color", "-input=false"}, mode...)...); r.Code != 0 {
@@ -373,7 +385,8 @@ func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) 
 			t.Errorf("%s: the create of orphan %s (content %q) is not listed among the creates cut off by the kill:\n%s", what, id, content, cutOff)
 		}
 	}
-	if listed := strings.Count(cutOff, " (provider[\""); len(orphans) > listed {
+	listed := strings.Count(cutOff, " (provider[\"")
+	if len(orphans) > listed {
 		t.Errorf("%s: %d objects orphaned by the kill, %d creates listed as cut off:\n%s", what, len(orphans), listed, cutOff)
 	}
 	if len(orphans) > run.underWay {
@@ -383,13 +396,13 @@ func (e *killEnv) iteration(rnd *rand.Rand, i int, phase string, mode []string) 
 		t.FailNow()
 	}
 	slices.Sort(orphans)
-	if len(orphans) > 0 {
-		t.Logf("%s: orphaned by creates under way at the kill, found and imported by rig recover: %v", what, orphans)
+	if len(orphans) > 0 || listed > 0 || atGate > 0 {
+		t.Logf("%s: %d creates listed as cut off; %d replacements left at their health gate; orphaned by creates under way at the kill, found and imported by rig recover: %v", what, listed, atGate, orphans)
 	}
 	if len(mode) > 0 && len(inState) != 0 {
 		t.Fatalf("%s: %d objects in the state after a destroy", what, len(inState))
 	}
-	return run.killed, len(orphans)
+	return iterationResult{killed: run.killed, orphaned: len(orphans), listed: listed, atGate: atGate}
 }
 
 // worldObjects returns the test_file objects in the world: id to content.

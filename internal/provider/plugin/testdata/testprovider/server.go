@@ -379,9 +379,12 @@ func (s *server) PlanResourceChange(_ context.Context, req *tfplugin6.PlanResour
 	if prior.IsNull() {
 		m["id"] = cty.UnknownVal(cty.String).RefineNotNull()
 	}
-	if req.TypeName == "test_file" && !prior.IsNull() && !prior.GetAttr("key").RawEquals(proposed.GetAttr("key")) {
-		resp.RequiresReplace = []*tfplugin6.AttributePath{{Steps: []*tfplugin6.AttributePath_Step{attrStep("key")}}}
-		m["id"] = cty.UnknownVal(cty.String).RefineNotNull()
+	if req.TypeName == "test_file" {
+		config, err := decode(req.Config, ty)
+		if err != nil {
+			return &tfplugin6.PlanResourceChange_Response{Diagnostics: decodeFailed(err)}, nil
+		}
+		planFile(prior, config, m, resp)
 	}
 	if req.TypeName == "test_secret" {
 		planSecret(prior, m)
@@ -406,10 +409,10 @@ func (s *server) PlanResourceChange(_ context.Context, req *tfplugin6.PlanResour
 		}
 	}
 	resp.PlannedState = encode(cty.ObjectVal(m), ty)
-	if req.TypeName == "test_file" && !prior.IsNull() && m["id"].IsKnown() {
-		// Kept on an update; none until a create is applied (as the
-		// plugin framework plans it: the tools refuse unknown
-		// identities in their saved plans).
+	if req.TypeName == "test_file" && !prior.IsNull() && m["id"].IsKnown() && len(resp.RequiresReplace) == 0 {
+		// Kept on an update; on a create, known only when the
+		// configuration names the file (planFile): the tools refuse
+		// unknown identities in their saved plans.
 		resp.PlannedIdentity = req.PriorIdentity
 	}
 	return resp, nil

@@ -15,7 +15,8 @@ import (
 
 // test_service is a resource whose objects become ready after a number of
 // reads, for the tests of health gates. Each object is a file in dir,
-// named by its id (NAME-VERSION), holding how many times it was read; an
+// named by its id (NAME-VERSION, or NAME-VERSION.N when an object of that
+// name and version exists already), holding how many times it was read; an
 // object is ready once it was read ready_after times (at once when
 // ready_after is null or 0). Every create, read and delete appends a line
 // "create|read|delete ID" to dir/log, so a test sees what ran in order.
@@ -104,8 +105,8 @@ func applyService(prior, planned cty.Value) (cty.Value, error) {
 		if v := m["version"]; !v.IsNull() {
 			version = v.AsString()
 		}
-		id := m["name"].AsString() + "-" + version
-		if err := os.WriteFile(filepath.Join(dir, id), []byte("0"), 0o644); err != nil {
+		id, err := newServiceID(dir, m["name"].AsString()+"-"+version)
+		if err != nil {
 			return cty.NilVal, err
 		}
 		m["id"] = cty.StringVal(id)
@@ -136,4 +137,24 @@ func readService(cur cty.Value) (cty.Value, error) {
 	m := cur.AsValueMap()
 	m["ready"] = serviceReady(cur, n)
 	return cty.ObjectVal(m), serviceLog(dir, "read "+id)
+}
+
+// newServiceID makes the file of a new test_service object and returns
+// its id: base, or base.N (N from 2) while an object has the one before.
+func newServiceID(dir, base string) (string, error) {
+	id := base
+	for n := 2; ; n++ {
+		f, err := os.OpenFile(filepath.Join(dir, id), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err == nil {
+			_, err = f.WriteString("0")
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			return id, err
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+		id = base + "." + strconv.Itoa(n)
+	}
 }

@@ -18,8 +18,9 @@ import (
 
 // test_file is a resource whose objects live outside rig, so a test can list
 // them: each object is a file in the directory RIG_TESTPROVIDER_WORLD names,
-// called by its id (random hex the provider draws at create) and holding its
-// content. Changing key forces a replacement; changing content updates the
+// called by its id (random hex the provider draws at create, unless the
+// configuration names it: then the plan knows the object's identity) and
+// holding its content. Changing key forces a replacement; changing content updates the
 // file in place. RIG_TESTPROVIDER_DELAY_MS=N makes each create, update and
 // delete wait up to N milliseconds (drawn at random) both before and after
 // it touches the file, so a process killed meanwhile leaves the world part-way.
@@ -29,7 +30,7 @@ func fileSchema() *tfplugin6.Schema {
 	return &tfplugin6.Schema{Block: &tfplugin6.Schema_Block{
 		Description: "A file in the directory RIG_TESTPROVIDER_WORLD names.",
 		Attributes: []*tfplugin6.Schema_Attribute{
-			attr("id", cty.String, "c"),
+			attr("id", cty.String, "oc"),
 			attr("key", cty.String, "o"),
 			attr("content", cty.String, "r"),
 		},
@@ -88,11 +89,10 @@ func applyFile(prior, planned cty.Value) (cty.Value, error) {
 		}
 		return planned, nil
 	case prior.IsNull():
-		var b [8]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			return cty.NilVal, fmt.Errorf("create test_file: %w", err)
+		id, err := newFileID(planned.GetAttr("id"))
+		if err != nil {
+			return cty.NilVal, err
 		}
-		id := hex.EncodeToString(b[:])
 		path := filepath.Join(dir, id)
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if err != nil {
@@ -118,5 +118,46 @@ func applyFile(prior, planned cty.Value) (cty.Value, error) {
 			return cty.NilVal, fmt.Errorf("update test_file %s: %w", id, err)
 		}
 		return planned, nil
+	}
+}
+
+// newFileID is the id of a new test_file: the planned one when the
+// configuration names it, else random hex.
+func newFileID(planned cty.Value) (string, error) {
+	if planned.IsKnown() && !planned.IsNull() {
+		return planned.AsString(), nil
+	}
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("create test_file: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+// planFile plans a test_file change in m (the proposed object, whose id is
+// already unknown on a create): a file the configuration names (config.id)
+// keeps that name, and its planned identity is known from the plan on;
+// changing key or the configured id replaces the file.
+func planFile(prior, config cty.Value, m map[string]cty.Value, resp *tfplugin6.PlanResourceChange_Response) {
+	named := cty.NullVal(cty.String)
+	if !config.IsNull() {
+		named = config.GetAttr("id")
+	}
+	var replace []*tfplugin6.AttributePath
+	if !prior.IsNull() && !prior.GetAttr("key").RawEquals(m["key"]) {
+		replace = append(replace, &tfplugin6.AttributePath{Steps: []*tfplugin6.AttributePath_Step{attrStep("key")}})
+	}
+	if !prior.IsNull() && !named.IsNull() && !prior.GetAttr("id").RawEquals(named) {
+		replace = append(replace, &tfplugin6.AttributePath{Steps: []*tfplugin6.AttributePath_Step{attrStep("id")}})
+	}
+	if len(replace) > 0 {
+		resp.RequiresReplace = replace
+		m["id"] = cty.UnknownVal(cty.String).RefineNotNull()
+	}
+	if !named.IsNull() && (prior.IsNull() || len(replace) > 0) {
+		m["id"] = named
+		if named.IsKnown() {
+			resp.PlannedIdentity = fileIdentity(cty.ObjectVal(m))
+		}
 	}
 }
