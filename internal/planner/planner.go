@@ -280,8 +280,7 @@ func (p *planner) ResourceValue(addr addrs.AbsResource) cty.Value {
 
 func (p *planner) run() diag.Diagnostics {
 	var ds diag.Diagnostics
-	ds = ds.Append(unsupportedConstructs(p.cfg))
-	ds = ds.Append(lang.CheckReferences(p.cfg))
+	ds = ds.Append(configChecks(p.cfg))
 	if ds.HasErrors() {
 		return ds
 	}
@@ -371,6 +370,9 @@ func (p *planner) run() diag.Diagnostics {
 // then builds the reference graph and each resource's effective
 // create_before_destroy.
 func (p *planner) loadGraph() diag.Diagnostics {
+	if ds, ok := p.takeGraph(); ok {
+		return ds
+	}
 	var ds diag.Diagnostics
 	for _, m := range p.cfg.AllModules() {
 		for _, r := range allResources(m) {
@@ -677,6 +679,9 @@ func unsupportedConstructs(m *config.Module) diag.Diagnostics {
 // resource's block or the provisioner's: it is checked when the
 // provisioner runs.
 func checkProvisioners(r *config.Resource) diag.Diagnostics {
+	if r.Connection == nil && len(r.Provisioners) == 0 {
+		return nil
+	}
 	var ds diag.Diagnostics
 	connSchema := hcldec.ImpliedSchema(provisioner.ConnectionSpec())
 	for i := range connSchema.Attributes {

@@ -32,12 +32,18 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set, 
 	// direct ones are computed.
 	p := &planner{ctx: ctx, cfg: cfg, providers: providers, schemas: map[addrs.ConfigResource]provider.Schema{},
 		opts: Options{Dependencies: plan.ReducedDependencies}}
+	if opts.ForPlan {
+		p.opts.Dependencies = opts.Dependencies
+	}
 	// Every independent problem is reported: reference errors do not stop
 	// the checks of resource types, cycles and bodies.
 	var ds diag.Diagnostics
-	ds = ds.Append(unsupportedConstructs(cfg))
-	ds = ds.Append(lang.CheckReferences(cfg))
-	ds = ds.Append(p.loadGraph())
+	ds = ds.Append(configChecks(cfg))
+	graph := p.loadGraph()
+	if opts.ForPlan {
+		p.keepGraph(graph)
+	}
+	ds = ds.Append(graph)
 	ds = ds.Append(checkTriggerAttributes(cfg, p.schemas))
 	// The root variables are at their defaults for what is evaluated
 	// statically (a provider block's for_each); everywhere else they are
@@ -92,6 +98,12 @@ type ValidateOptions struct {
 	// configuration: rig test sets it, since a test file's provider
 	// blocks may refer to the outputs of runs that have not run yet.
 	SkipProviderConfigs bool
+	// ForPlan says a plan of the same configuration with the same
+	// providers and Dependencies follows: validation builds the plan's
+	// reference graph in that mode and keeps it for the plan, instead
+	// of the cheaper direct graph.
+	ForPlan      bool
+	Dependencies plan.DependencyMode
 }
 
 // validateBodies decodes every resource body against its schema with all

@@ -11,6 +11,7 @@ import (
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/lang"
+	"github.com/rig-iac/rig/internal/marks"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -39,7 +40,10 @@ func (p *planner) validateWithProvider(m *config.Module, r *config.Resource, val
 		// Reported with the resource's schema.
 		return nil
 	}
-	plain, _ := val.UnmarkDeep()
+	plain := val
+	if marks.Any(val) {
+		plain, _ = val.UnmarkDeep()
+	}
 	var got diag.Diagnostics
 	switch r.Addr.Mode {
 	case addrs.Managed:

@@ -13,10 +13,12 @@ import (
 // its provider's validation call, whatever its count or for_each), with
 // the session's providers. A plan, apply, destroy or refresh runs it
 // before planning and stops on its errors, as OpenTofu's local operations
-// do, so that a block without instances is checked too.
+// do, so that a block without instances is checked too. The reference
+// graph it builds is kept for that plan.
 func (s *Session) Validate(ctx context.Context) diag.Diagnostics {
 	if s.Config == nil || s.Providers == nil {
 		return nil
 	}
-	return planner.Validate(ctx, s.Config, s.Providers, planner.ValidateOptions{Env: lang.Env{Cwd: s.Cwd}})
+	return planner.Validate(ctx, s.Config, s.Providers, planner.ValidateOptions{Env: lang.Env{Cwd: s.Cwd},
+		ForPlan: true, Dependencies: s.Dependencies})
 }
