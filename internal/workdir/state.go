@@ -84,17 +84,8 @@ func ParseState(store backend.Store, data []byte) (*state.State, diag.Diagnostic
 // CurrentState reads the state of the selected workspace without locking
 // it: a crashed run's journal is applied in memory only.
 func (d *Dir) CurrentState(ctx context.Context, cfg *config.Module) (*state.State, diag.Diagnostics) {
-	store, ds := d.StateStore(ctx, cfg)
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	s, more := ReadState(ctx, store)
-	ds = ds.Append(more)
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	_, more = statemgr.Replay(ctx, store, s)
-	return s, ds.Append(more)
+	_, s, _, ds := d.readWithJournal(ctx, cfg)
+	return s, ds
 }
 
 // PullState returns the selected workspace's state as state pull prints
@@ -103,26 +94,13 @@ func (d *Dir) CurrentState(ctx context.Context, cfg *config.Module) (*state.Stat
 // the next locked run writes when it folds them in. A store holding no
 // state gives nil.
 func (d *Dir) PullState(ctx context.Context, cfg *config.Module) ([]byte, diag.Diagnostics) {
-	store, ds := d.StateStore(ctx, cfg)
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	data, err := store.Read(ctx)
-	if err != nil {
-		return nil, ds.Append(diag.Errorf("Failed to load state", "%s", err))
-	}
-	s, more := ParseState(store, data)
-	ds = ds.Append(more)
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	replayed, more := statemgr.Replay(ctx, store, s)
-	ds = ds.Append(more)
+	data, s, replayed, ds := d.readWithJournal(ctx, cfg)
 	if !replayed || ds.HasErrors() {
 		return data, ds
 	}
 	s.Serial++
-	if data, err = statefile.Marshal(s); err != nil {
+	data, err := statefile.Marshal(s)
+	if err != nil {
 		return nil, ds.Append(diag.Errorf("Failed to load state", "Encoding the state with its journal: %s", err))
 	}
 	return data, ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "State includes operations from an interrupted run",
@@ -132,25 +110,33 @@ func (d *Dir) PullState(ctx context.Context, cfg *config.Module) ([]byte, diag.D
 // StoredState is CurrentState for the state commands, which need a
 // state: a store holding none is OpenTofu's "No state file was found".
 func (d *Dir) StoredState(ctx context.Context, cfg *config.Module) (*state.State, diag.Diagnostics) {
+	data, s, _, ds := d.readWithJournal(ctx, cfg)
+	if !ds.HasErrors() && len(bytes.TrimSpace(data)) == 0 {
+		return nil, ds.Append(diag.Errorf("No state file was found",
+			"State management commands require a state file. Run this command in a directory where rig has been run or use the -state flag to point the command to a specific state location."))
+	}
+	return s, ds
+}
+
+// readWithJournal reads the selected workspace's state without locking
+// it: what the store holds, and the state parsed from it with a crashed
+// run's journal applied in memory (replayed says whether there was one).
+func (d *Dir) readWithJournal(ctx context.Context, cfg *config.Module) (data []byte, s *state.State, replayed bool, ds diag.Diagnostics) {
 	store, ds := d.StateStore(ctx, cfg)
 	if ds.HasErrors() {
-		return nil, ds
+		return nil, nil, false, ds
 	}
 	data, err := store.Read(ctx)
 	if err != nil {
-		return nil, ds.Append(diag.Errorf("Failed to load state", "%s", err))
-	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, ds.Append(diag.Errorf("No state file was found",
-			"State management commands require a state file. Run this command in a directory where rig has been run or use the -state flag to point the command to a specific state location."))
+		return nil, nil, false, ds.Append(diag.Errorf("Failed to load state", "%s", err))
 	}
 	s, more := ParseState(store, data)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
-		return nil, ds
+		return nil, nil, false, ds
 	}
-	_, more = statemgr.Replay(ctx, store, s)
-	return s, ds.Append(more)
+	replayed, more = statemgr.Replay(ctx, store, s)
+	return data, s, replayed, ds.Append(more)
 }
 
 // LockState takes the state lock for an operation, waiting up to timeout.
