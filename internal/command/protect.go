@@ -38,7 +38,7 @@ func runStateUnprotect(m *Meta, args []string) int {
 	if !ok {
 		return code
 	}
-	return m.modifyState(*lock, *lockTimeout, func(s *state.State) (bool, diag.Diagnostics) {
+	return m.modifyState(workdir.LockOptions{Lock: *lock, Timeout: *lockTimeout}, func(s *state.State) (bool, diag.Diagnostics) {
 		setAt, ds := workdir.Unprotect(s, addr)
 		if ds.HasErrors() {
 			return false, ds

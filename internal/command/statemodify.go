@@ -15,9 +15,9 @@ import (
 
 // modifyState changes the workspace's state with fn under its lock
 // (workdir.Dir.ModifyState) and shows what came of it.
-func (m *Meta) modifyState(lock bool, lockTimeout time.Duration, fn func(s *state.State) (changed bool, ds diag.Diagnostics)) int {
+func (m *Meta) modifyState(opts workdir.LockOptions, fn func(s *state.State) (changed bool, ds diag.Diagnostics)) int {
 	cfg, _ := m.loadConfigQuiet()
-	ds := m.dir().ModifyState(context.Background(), cfg, workdir.LockOptions{Lock: lock, Timeout: lockTimeout}, fn)
+	ds := m.dir().ModifyState(context.Background(), cfg, opts, fn)
 	m.showDiagnostics(ds)
 	if ds.HasErrors() {
 		return 1
@@ -68,7 +68,7 @@ func runStateRm(m *Meta, args []string) int {
 		}
 		targets = append(targets, t)
 	}
-	return m.modifyState(*lock, *lockTimeout, func(s *state.State) (bool, diag.Diagnostics) {
+	return m.modifyState(workdir.LockOptions{Lock: *lock, Timeout: *lockTimeout, RequireState: true}, func(s *state.State) (bool, diag.Diagnostics) {
 		instances, ds := workdir.RemoveObjects(s, targets, *dry)
 		if ds.HasErrors() {
 			return false, ds
@@ -97,7 +97,7 @@ func runStateMv(m *Meta, args []string) int {
 		if to, err = workdir.ParseStateTarget(fs.Arg(1)); err == nil {
 			if *stateOut != "" {
 				cfg, _ := m.loadConfigQuiet()
-				ds := m.dir().ModifyStateAndFile(context.Background(), cfg, workdir.LockOptions{Lock: *lock, Timeout: *lockTimeout}, *stateOut, *backupOut,
+				ds := m.dir().ModifyStateAndFile(context.Background(), cfg, workdir.LockOptions{Lock: *lock, Timeout: *lockTimeout, RequireState: true}, *stateOut, *backupOut,
 					func(src, dst *state.State) (bool, diag.Diagnostics) { return m.moveObjects(src, dst, from, to, *dry) })
 				m.showDiagnostics(ds)
 				if ds.HasErrors() {
@@ -105,7 +105,7 @@ func runStateMv(m *Meta, args []string) int {
 				}
 				return 0
 			}
-			return m.modifyState(*lock, *lockTimeout, func(s *state.State) (bool, diag.Diagnostics) {
+			return m.modifyState(workdir.LockOptions{Lock: *lock, Timeout: *lockTimeout, RequireState: true}, func(s *state.State) (bool, diag.Diagnostics) {
 				return m.moveObjects(s, s, from, to, *dry)
 			})
 		}
@@ -131,7 +131,7 @@ func setTainted(m *Meta, name string, args []string, tainted bool) int {
 	if !ok {
 		return code
 	}
-	return m.modifyState(*lock, *lockTimeout, func(s *state.State) (bool, diag.Diagnostics) {
+	return m.modifyState(workdir.LockOptions{Lock: *lock, Timeout: *lockTimeout}, func(s *state.State) (bool, diag.Diagnostics) {
 		changed, ds := workdir.SetTainted(s, addr, tainted, *allowMissing)
 		if changed {
 			ui.StateEditView{W: m.Out}.Tainted(addr, tainted)
@@ -180,7 +180,7 @@ func runStateReplaceProvider(m *Meta, args []string) int {
 		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Invalid provider address", "%s", err)})
 		return 1
 	}
-	return m.modifyState(*lock, *lockTimeout, func(s *state.State) (bool, diag.Diagnostics) {
+	return m.modifyState(workdir.LockOptions{Lock: *lock, Timeout: *lockTimeout, RequireState: true}, func(s *state.State) (bool, diag.Diagnostics) {
 		matched := workdir.ResourcesOfProvider(s, from)
 		view := ui.StateEditView{W: m.Out}
 		var resources []addrs.AbsResource

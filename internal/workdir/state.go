@@ -111,11 +111,21 @@ func (d *Dir) PullState(ctx context.Context, cfg *config.Module) ([]byte, diag.D
 // state: a store holding none is OpenTofu's "No state file was found".
 func (d *Dir) StoredState(ctx context.Context, cfg *config.Module) (*state.State, diag.Diagnostics) {
 	data, s, _, ds := d.readWithJournal(ctx, cfg)
-	if !ds.HasErrors() && len(bytes.TrimSpace(data)) == 0 {
-		return nil, ds.Append(diag.Errorf("No state file was found",
-			"State management commands require a state file. Run this command in a directory where rig has been run or use the -state flag to point the command to a specific state location."))
+	if !ds.HasErrors() && noStateIn(data) {
+		return nil, ds.Append(noStateFound())
 	}
 	return s, ds
+}
+
+// noStateIn reports whether data, what a store holds, is no state: nothing
+// or white space, as OpenTofu reads it.
+func noStateIn(data []byte) bool { return len(bytes.TrimSpace(data)) == 0 }
+
+// noStateFound is OpenTofu's error for a state command run where no
+// state is stored.
+func noStateFound() diag.Diagnostic {
+	return diag.Errorf("No state file was found",
+		"State management commands require a state file. Run this command in a directory where rig has been run or use the -state flag to point the command to a specific state location.")
 }
 
 // readWithJournal reads the selected workspace's state without locking
@@ -169,4 +179,8 @@ func (d *Dir) LockState(ctx context.Context, store backend.Store, operation stri
 type LockOptions struct {
 	Lock    bool
 	Timeout time.Duration
+	// RequireState makes a state edit fail with "No state file was
+	// found" where no state is stored (state rm, mv, replace-provider),
+	// as OpenTofu's do.
+	RequireState bool
 }

@@ -87,7 +87,7 @@ func (d *Dir) ModifyState(ctx context.Context, cfg *config.Module, lock LockOpti
 		}
 		defer unlock()
 	}
-	s, more := d.readRecovered(ctx, store)
+	s, more := d.readRecovered(ctx, store, lock.RequireState)
 	if ds = ds.Append(more); ds.HasErrors() {
 		return ds
 	}
@@ -100,9 +100,17 @@ func (d *Dir) ModifyState(ctx context.Context, cfg *config.Module, lock LockOpti
 }
 
 // readRecovered reads a locked store's state with the operations a
-// crashed run left in its journal.
-func (d *Dir) readRecovered(ctx context.Context, store backend.Store) (*state.State, diag.Diagnostics) {
-	s, ds := ReadState(ctx, store)
+// crashed run left in its journal; with requireState, none stored is an
+// error.
+func (d *Dir) readRecovered(ctx context.Context, store backend.Store, requireState bool) (*state.State, diag.Diagnostics) {
+	data, err := store.Read(ctx)
+	if err != nil {
+		return nil, diag.Diagnostics{diag.Errorf("Failed to load state", "%s", err)}
+	}
+	if requireState && noStateIn(data) {
+		return nil, diag.Diagnostics{noStateFound()}
+	}
+	s, ds := ParseState(store, data)
 	if !ds.HasErrors() {
 		ds = ds.Append(statemgr.Recover(ctx, store, s))
 	}
@@ -153,7 +161,8 @@ func (d *Dir) ModifyStateAndFile(ctx context.Context, cfg *config.Module, lock L
 			}
 			defer unlock()
 		}
-		s, more := d.readRecovered(ctx, store)
+		// The file moved into may be new; the state moved from may not.
+		s, more := d.readRecovered(ctx, store, lock.RequireState && i == 0)
 		if ds = ds.Append(more); ds.HasErrors() {
 			return ds
 		}
@@ -205,7 +214,7 @@ func (d *Dir) PushState(ctx context.Context, cfg *config.Module, data []byte, fo
 		// What a crashed run left in the journal is folded in first, so
 		// that a state pulled before it (without those objects) is older
 		// than the stored one and refused, not written over them.
-		if _, warnings = d.readRecovered(ctx, store); warnings.HasErrors() {
+		if _, warnings = d.readRecovered(ctx, store, false); warnings.HasErrors() {
 			return warnings
 		}
 	}
