@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
 	"github.com/rig-iac/rig/internal/provider/providertest"
@@ -210,26 +211,7 @@ func TestInterruptFinishesRunningOperations(t *testing.T) {
 		thingSpec{name: "b", value: "1", refs: []string{"a"}},
 	)
 	s := newScenario(t)
-	release := s.prov.BlockOn("a", providertest.Create)
-	started := s.prov.Started("a", providertest.Create)
-	p, ds := s.plan(cfg, plan.NormalMode)
-	if ds.HasErrors() {
-		t.Fatal(ds.Err())
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	var st *state.State
-	go func() {
-		defer close(done)
-		set := provider.NewSet(s.factories())
-		defer set.Close()
-		st, ds = Apply(ctx, loadConfig(t, cfg), p, set, Options{StateWriter: s})
-	}()
-	<-started
-	cancel()
-	release()
-	<-done
-	s.state = st
+	ds := s.applyCancelledDuring(cfg, "a")
 	if !ds.HasErrors() || !strings.Contains(ds.Err().Error(), "interrupted") {
 		t.Fatalf("diagnostics: %v", ds.Err())
 	}
@@ -326,4 +308,32 @@ func TestRemovedFromConfigFailure(t *testing.T) {
 		t.Fatalf("next plan for b: %v %v", act, r)
 	}
 	s.converge(things(a))
+}
+
+// applyCancelledDuring plans cfg and applies it with a context cancelled
+// while the create of the thing named name runs, which then finishes; the
+// state the apply returns becomes the scenario's.
+func (s *scenario) applyCancelledDuring(cfg, name string) diag.Diagnostics {
+	s.t.Helper()
+	release := s.prov.BlockOn(name, providertest.Create)
+	started := s.prov.Started(name, providertest.Create)
+	p, ds := s.plan(cfg, plan.NormalMode)
+	if ds.HasErrors() {
+		s.t.Fatal(ds.Err())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	var st *state.State
+	go func() {
+		defer close(done)
+		set := provider.NewSet(s.factories())
+		defer set.Close()
+		st, ds = Apply(ctx, loadConfig(s.t, cfg), p, set, Options{StateWriter: s})
+	}()
+	<-started
+	cancel()
+	release()
+	<-done
+	s.state = st
+	return ds
 }

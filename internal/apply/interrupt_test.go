@@ -6,8 +6,6 @@ import (
 
 	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/provider"
-	"github.com/rig-iac/rig/internal/provider/providertest"
-	"github.com/rig-iac/rig/internal/state"
 )
 
 // TestInterruptAfterLastOperationStarted: an interrupt that comes once
@@ -19,26 +17,7 @@ func TestInterruptAfterLastOperationStarted(t *testing.T) {
 		thingSpec{name: "b", value: "1", refs: []string{"a"}},
 	) + "\noutput \"b\" {\n  value = test_thing.b.id\n}\n"
 	s := newScenario(t)
-	release := s.prov.BlockOn("b", providertest.Create)
-	started := s.prov.Started("b", providertest.Create)
-	p, ds := s.plan(cfg, plan.NormalMode)
-	if ds.HasErrors() {
-		t.Fatal(ds.Err())
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	var st *state.State
-	go func() {
-		defer close(done)
-		set := provider.NewSet(s.factories())
-		defer set.Close()
-		st, ds = Apply(ctx, loadConfig(t, cfg), p, set, Options{StateWriter: s})
-	}()
-	<-started
-	cancel()
-	release()
-	<-done
-	s.state = st
+	ds := s.applyCancelledDuring(cfg, "b")
 	if !ds.HasErrors() || ds[len(ds)-1].Detail != errInterruptedAfterLast.Detail {
 		t.Fatalf("diagnostics: %v, want the apply reported interrupted after its last operation started", ds.Err())
 	}
