@@ -646,30 +646,8 @@ func compareWithToolShow(t *testing.T, rigEnv *canaryEnv, bin string) {
 			t.Errorf("%s %v shows %q from rig's state", filepath.Base(bin), args, found)
 		}
 	}
-	sensitiveValues := func(out string) map[string]string {
-		var doc struct {
-			Values struct {
-				RootModule struct {
-					Resources []struct {
-						Address         string          `json:"address"`
-						SensitiveValues json.RawMessage `json:"sensitive_values"`
-					} `json:"resources"`
-				} `json:"root_module"`
-			} `json:"values"`
-		}
-		if err := json.Unmarshal([]byte(out), &doc); err != nil {
-			t.Fatalf("show -json: %v", err)
-		}
-		m := map[string]string{}
-		for _, r := range doc.Values.RootModule.Resources {
-			var b bytes.Buffer
-			_ = json.Compact(&b, r.SensitiveValues)
-			m[r.Address] = b.String()
-		}
-		return m
-	}
-	tfJSON := sensitiveValues(tfOnRig.run([]string{"show", "-json"}, "").stdout)
-	rigJSON := sensitiveValues(rigEnv.run([]string{"show", "-json"}, "").stdout)
+	tfJSON := realSensitiveValues(t, tfOnRig.run([]string{"show", "-json"}, "").stdout)
+	rigJSON := realSensitiveValues(t, rigEnv.run([]string{"show", "-json"}, "").stdout)
 	for addr, v := range tfJSON {
 		if rigJSON[addr] != v {
 			t.Errorf("%s: sensitive_values\n%s %s\nrig       %s", addr, filepath.Base(bin), v, rigJSON[addr])
