@@ -415,6 +415,8 @@ func TestAppendDependency(t *testing.T) {
 		addrs.Resource{Mode: addrs.Data, Type: "t", Name: "a"}.Absolute("module.m.module.n"),
 		addrs.Resource{Mode: addrs.Managed, Type: "t", Name: "caf\u00e9"}.Absolute(`module.m["<k>"]`),
 		addrs.Resource{Mode: addrs.Data, Type: "t&", Name: "a"}.Absolute(addrs.RootModule),
+		addrs.Resource{Mode: addrs.Managed, Type: "t", Name: "a"}.Absolute("module.m[\"k\\\x7f\"]"),
+		addrs.Resource{Mode: addrs.Managed, Type: "t", Name: "a~"}.Absolute("module.m[\"\x1f\"]"),
 	} {
 		want, _ := json.Marshal(dep.String())
 		if got := appendDependency([]byte("x"), dep); !bytes.Equal(got, append([]byte("x"), want...)) {

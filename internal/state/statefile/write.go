@@ -294,7 +294,7 @@ func (e *encoder) resources(rs map[addrs.AbsResource]*state.Resource) error {
 	}
 	slices.SortFunc(sorted, compareResources)
 	e.buf = append(e.buf, '[')
-	if len(sorted) > 1 && instanceCount(sorted) >= parallelInstances || len(sorted) == 1 && instanceCount(sorted) >= 2*runInstances {
+	if len(sorted) > 1 && (instanceCount(sorted) >= parallelInstances || largerThan(sorted, parallelBytes)) || len(sorted) == 1 && instanceCount(sorted) >= 2*runInstances {
 		if err := e.resourcesParallel(sorted); err != nil {
 			return err
 		}
@@ -312,6 +312,26 @@ func (e *encoder) resources(rs map[addrs.AbsResource]*state.Resource) error {
 // parallelInstances is the number of resource instances from which Marshal
 // encodes the resources on all processors.
 const parallelInstances = 2048
+
+// parallelBytes is the estimated size of a document (estimateInstance)
+// from which Marshal encodes the resources on all processors, however few
+// instances it has: objects that record hundreds of dependencies take tens
+// of kilobytes each.
+const parallelBytes = 2 << 20
+
+// largerThan reports whether the objects of rs take more than limit bytes
+// of document, by estimateInstance.
+func largerThan(rs []*state.Resource, limit int) bool {
+	n := 0
+	for _, r := range rs {
+		for _, inst := range r.Instances {
+			if n += estimateInstance(inst); n > limit {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // runInstances is how many instances one piece of a parallel encoding
 // holds at most: several resources, or part of one.
@@ -648,12 +668,21 @@ func appendDependency(dst []byte, dep addrs.AbsResource) []byte {
 // as it is.
 func plainJSON(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+		if !plainByte[s[i]] {
 			return false
 		}
 	}
 	return true
 }
+
+// plainByte marks the bytes plainJSON accepts: one lookup a byte, where
+// most of a large state's bytes are the dependencies' addresses.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
 
 // raw appends the JSON value src indented as json.MarshalIndent would place
 // it after a key at the line prefix pre, with encoding/json's HTML-safe
