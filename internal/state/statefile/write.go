@@ -611,14 +611,21 @@ func (e *encoder) object(r *state.Resource, k addrs.InstanceKey, dk addrs.Depose
 	}
 	if len(o.Dependencies) > 0 {
 		e.buf = append(e.buf, ","+indent5+`"dependencies": [`...)
+		// A line (compact) has no line breaks: those of its hundreds of
+		// dependencies are not written to be taken out again.
+		sep, end := ","+indent6, indent5+"]"
+		if e.compact {
+			sep, end = ",", "]"
+		} else {
+			e.buf = append(e.buf, indent6...)
+		}
 		for i, dep := range o.Dependencies {
 			if i > 0 {
-				e.buf = append(e.buf, ',')
+				e.buf = append(e.buf, sep...)
 			}
-			e.buf = append(e.buf, indent6...)
 			e.buf = appendDependency(e.buf, dep)
 		}
-		e.buf = append(e.buf, indent5+"]"...)
+		e.buf = append(e.buf, end...)
 	}
 	if o.CreateBeforeDestroy {
 		e.buf = append(e.buf, ","+indent5+`"create_before_destroy": true`...)
