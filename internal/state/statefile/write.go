@@ -619,11 +619,12 @@ func (e *encoder) object(r *state.Resource, k addrs.InstanceKey, dk addrs.Depose
 		} else {
 			e.buf = append(e.buf, indent6...)
 		}
+		var known plainGroup
 		for i, dep := range o.Dependencies {
 			if i > 0 {
 				e.buf = append(e.buf, sep...)
 			}
-			e.buf = appendDependency(e.buf, dep)
+			e.buf = known.appendDependency(e.buf, dep)
 		}
 		e.buf = append(e.buf, end...)
 	}
@@ -650,10 +651,15 @@ func objectError(r *state.Resource, k addrs.InstanceKey, dk addrs.DeposedKey, fi
 // without building the string: a large state records millions of
 // dependencies.
 func appendDependency(dst []byte, dep addrs.AbsResource) []byte {
-	mod, typ, name := string(dep.Module), dep.Resource.Type, dep.Resource.Name
-	if !plainJSON(mod) || !plainJSON(typ) || !plainJSON(name) {
+	if !plainJSON(string(dep.Module)) || !plainJSON(dep.Resource.Type) || !plainJSON(dep.Resource.Name) {
 		return appendString(dst, dep.String())
 	}
+	return appendPlainDependency(dst, dep)
+}
+
+// appendPlainDependency appends dep, whose parts plainJSON accepts, quoted.
+func appendPlainDependency(dst []byte, dep addrs.AbsResource) []byte {
+	mod, typ, name := string(dep.Module), dep.Resource.Type, dep.Resource.Name
 	dst = append(dst, '"')
 	if !dep.Module.IsRoot() {
 		dst = append(dst, mod...)
@@ -669,6 +675,30 @@ func appendDependency(dst []byte, dep addrs.AbsResource) []byte {
 	dst = append(dst, '.')
 	dst = append(dst, name...)
 	return append(dst, '"')
+}
+
+// plainGroup remembers the module and type of the last dependency
+// appendDependency found plain: a list's entries mostly share them (the
+// same strings), and only their names are checked again.
+type plainGroup struct {
+	module addrs.ModuleInstance
+	typ    string
+	set    bool
+}
+
+// appendDependency is appendDependency(dst, dep), checking dep's module and
+// type only when they are not those of the last plain dependency.
+func (g *plainGroup) appendDependency(dst []byte, dep addrs.AbsResource) []byte {
+	if !g.set || dep.Resource.Type != g.typ || dep.Module != g.module {
+		if !plainJSON(string(dep.Module)) || !plainJSON(dep.Resource.Type) {
+			return appendString(dst, dep.String())
+		}
+		g.module, g.typ, g.set = dep.Module, dep.Resource.Type, true
+	}
+	if !plainJSON(dep.Resource.Name) {
+		return appendString(dst, dep.String())
+	}
+	return appendPlainDependency(dst, dep)
 }
 
 // plainJSON reports whether s is printable ASCII that appendString writes
