@@ -32,7 +32,7 @@ func runWorkspaceList(m *Meta, args []string) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no arguments.")
+		return m.argsError(fs, "Unexpected argument", "The "+fs.Name()+" command takes no arguments.")
 	}
 	if !m.startTypedStream(stream) {
 		return 1
@@ -61,7 +61,7 @@ func runWorkspaceShow(m *Meta, args []string) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no arguments.")
+		return m.argsError(fs, "Unexpected argument", "The "+fs.Name()+" command takes no arguments.")
 	}
 	fmt.Fprintln(m.Out, m.dir().Workspace())
 	return 0
@@ -74,7 +74,7 @@ func (m *Meta) oneWorkspaceArg(fs *flag.FlagSet, args []string) (name string, co
 		return "", code, false
 	}
 	if fs.NArg() != 1 {
-		return "", m.argsError(fs, "Expected a single argument: NAME", "The "+fs.Name()+" command expects exactly one argument: the name of the workspace."), false
+		return "", m.argsError(fs, "Invalid arguments list", "The "+fs.Name()+" command expects exactly one argument: the name of the workspace."), false
 	}
 	name = fs.Arg(0)
 	if err := backend.ValidateWorkspaceName(name); err != nil {

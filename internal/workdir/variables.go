@@ -1,7 +1,9 @@
 package workdir
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -131,7 +133,10 @@ func parseRawVariable(cfg *config.Module, name, raw, source string) (cty.Value, 
 func loadVarFile(path string, out map[string]planner.InputValue, files map[string][]byte, source string) diag.Diagnostics {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return diag.Diagnostics{diag.Errorf("Failed to read variables file", "Given variables file %s does not exist or cannot be read: %s.", path, err)}
+		if errors.Is(err, fs.ErrNotExist) {
+			return diag.Diagnostics{diag.Errorf("Failed to read variables file", "Given variables file %s does not exist.", path)}
+		}
+		return diag.Diagnostics{diag.Errorf("Failed to read variables file", "Error while reading %s: %s.", path, err)}
 	}
 	files[path] = src
 	var f *hcl.File
