@@ -57,10 +57,10 @@ func (d *Dir) gatherVariables(cfg *config.Module, args []VarArg, ask Asker) (val
 			continue
 		}
 		name = strings.TrimPrefix(name, "TF_VAR_")
-		v, more := parseRawVariable(cfg, name, raw, "an environment variable")
+		v, more := parseRawVariable(cfg, name, raw, planner.SourceEnv)
 		ds = ds.Append(more)
 		if !more.HasErrors() {
-			out[name] = planner.InputValue{Value: v, SourceType: "an environment variable"}
+			out[name] = planner.InputValue{Value: v, SourceType: planner.SourceEnv}
 		}
 	}
 	var found []string
@@ -96,13 +96,13 @@ func parseFlagVariables(cfg *config.Module, args []VarArg, out map[string]planne
 		name, raw, ok := strings.Cut(arg.Value, "=")
 		if !ok || name == "" {
 			ds = ds.Append(diag.Errorf("Invalid -var option",
-				"The given -var option %q is not correctly specified. It must be a variable name and value separated by an equals sign, like -var=\"key=value\".", arg.Value))
+				"The given -var option %q is not correctly specified. Must be a variable name and value separated by an equals sign, like -var=\"key=value\".", arg.Value))
 			continue
 		}
 		v, more := parseRawVariable(cfg, name, raw, "-var")
 		ds = ds.Append(more)
 		if !more.HasErrors() {
-			out[name] = planner.InputValue{Value: v, SourceType: "-var"}
+			out[name] = planner.InputValue{Value: v, SourceType: planner.SourceCLI}
 		}
 	}
 	return ds
@@ -156,7 +156,7 @@ func loadVarFile(path string, out map[string]planner.InputValue, files map[strin
 		v, hds := attr.Expr.Value(nil)
 		ds = ds.Append(diag.FromHCL(hds))
 		if !hds.HasErrors() {
-			out[name] = planner.InputValue{Value: v, SourceType: source}
+			out[name] = planner.InputValue{Value: v, SourceType: source, File: path}
 		}
 	}
 	return ds
@@ -180,7 +180,7 @@ func askRequired(cfg *config.Module, out map[string]planner.InputValue, ask Aske
 		val, more := parseRawVariable(cfg, name, line, "input")
 		ds = ds.Append(more)
 		if !more.HasErrors() {
-			out[name] = planner.InputValue{Value: val, SourceType: "input"}
+			out[name] = planner.InputValue{Value: val, SourceType: planner.SourceInput}
 		}
 	}
 	return ds
