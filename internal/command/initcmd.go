@@ -20,7 +20,7 @@ func runInit(m *Meta, args []string) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
+		return m.argsError(fs, "Unexpected argument", "The "+fs.Name()+" command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
 	}
 	if f.upgrade && f.lockfileReadonly {
 		return m.argsError(fs, "Invalid options", "The -upgrade flag conflicts with -lockfile=readonly.")
