@@ -204,3 +204,24 @@ func moduleText(m *Module) string {
 	}
 	return m.Path.String()
 }
+
+// IsProxyProvider reports whether m's provider block under key ("name" or
+// "name.alias") is only a proxy: an empty block in a child module whose
+// caller passes a configuration under that name. The configuration passed
+// is the one used, as in OpenTofu and Terraform; the block configures
+// nothing.
+func (m *Module) IsProxyProvider(key string) bool {
+	if !m.hasEmptyProviderConfig(key) {
+		return false
+	}
+	call := m.call()
+	if call == nil {
+		return false
+	}
+	for _, p := range call.Providers {
+		if p.InChild.String() == key {
+			return true
+		}
+	}
+	return false
+}
