@@ -64,7 +64,14 @@ func runInit(m *Meta, args []string) int {
 			return 1
 		}
 	}
-	cfg, more := m.dir().PlaceProvidersFromState(context.Background(), cfg)
+	placed, more := m.dir().PlaceProvidersFromState(context.Background(), cfg)
+	if !f.backend && more.HasErrors() {
+		// As OpenTofu: without the backend step, a backend that cannot be
+		// opened yet (never initialized, or of a type rig lacks) has no
+		// state to read providers from, and init goes on without one.
+		placed, more = cfg, nil
+	}
+	cfg = placed
 	if ds = ds.Append(more); ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
