@@ -278,7 +278,7 @@ func ResourceGraph(ctx context.Context, cfg *config.Module, providers *provider.
 		}
 	}
 	if p.rg != nil {
-		for cr, deps := range p.rg.resourceDeps {
+		for cr, deps := range p.rg.dependencies() {
 			for _, dep := range deps {
 				g.Connect(dep.InConfig(), cr)
 			}
