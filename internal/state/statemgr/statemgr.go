@@ -75,29 +75,70 @@ func (w *Writer) remember(size int, d contentSum, ok bool, contentLen int) {
 
 // WriteState implements apply.StateWriter: it writes the whole state, at
 // the next serial, unless its content is what was last written, and retires
-// the journal, whose content the state file now holds.
+// the journal, whose content the state file now holds. A serial-0 snapshot
+// (the starting point of a first apply, see WriteStart) is always
+// superseded, so that the first complete state is serial 1.
 func (w *Writer) WriteState(ctx context.Context, s *state.State) error {
 	s.TerraformVersion = version.Terraform
 	s.Lineage = w.lineage
-	if w.written != nil && !w.begun && w.unchanged(s) {
+	if w.written != nil && !w.begun && w.serial > 0 && w.unchanged(s) {
 		// Nothing recorded since the last snapshot, and the state is
 		// what it holds: checked piece by piece, without the whole file
-		// in memory (a large apply's first write, of its refreshed state).
+		// in memory.
 		return nil
 	}
-	if sw, ok := w.store.(backend.StreamWriter); ok {
-		if err := w.stream(ctx, sw, s); err != nil {
-			return err
-		}
-		return w.retireJournal(ctx)
+	if err := w.snapshot(ctx, s, w.serial+1, w.serial > 0); err != nil {
+		return err
 	}
-	s.Serial = w.serial + 1
+	return w.retireJournal(ctx)
+}
+
+// WriteStart implements apply.StateWriter: it persists s, the state an
+// apply starts from, so that the snapshot plus the journal the apply
+// appends to always give the apply's state, without counting a serial of
+// its own: the apply's state is one serial past the one it started from,
+// as in OpenTofu and Terraform. When the store holds no snapshot yet, s is
+// written as serial 0, which the journal belongs to; when it holds one and
+// s differs from it (the refresh found objects changed or gone), s is the
+// journal's first record, a base that replaces the snapshot's content on
+// replay. A store without a journal gets the whole snapshot.
+func (w *Writer) WriteStart(ctx context.Context, s *state.State) error {
+	if w.journal == nil {
+		return w.WriteState(ctx, s)
+	}
+	s.TerraformVersion = version.Terraform
+	s.Lineage = w.lineage
+	if w.serial == 0 {
+		return w.snapshot(ctx, s, 0, false)
+	}
+	if w.written != nil && !w.begun && w.unchanged(s) {
+		return nil
+	}
+	if err := w.begin(ctx); err != nil {
+		return err
+	}
+	s.Serial = w.serial
+	rec, err := journal.Base(w.record[:0], s)
+	if err != nil {
+		return err
+	}
+	return w.appendRecord(ctx, rec)
+}
+
+// snapshot writes s at serial, skipping the write when skipSame is set and
+// its content is the one last written; once written, serial is the
+// writer's.
+func (w *Writer) snapshot(ctx context.Context, s *state.State, serial uint64, skipSame bool) error {
+	if sw, ok := w.store.(backend.StreamWriter); ok {
+		return w.stream(ctx, sw, s, serial, skipSame)
+	}
+	s.Serial = serial
 	data, err := statefile.Marshal(s)
 	s.Serial = w.serial
 	if err != nil {
 		return err
 	}
-	if w.written == nil || contentLen(data) != w.writtenContent {
+	if !skipSame || w.written == nil || contentLen(data) != w.writtenContent {
 		// Certainly a change: the digest, needed for the next comparison,
 		// is computed while the store writes.
 		type digested struct {
@@ -114,18 +155,18 @@ func (w *Writer) WriteState(ctx context.Context, s *state.State) error {
 		if err != nil {
 			return err
 		}
-		w.serial++
+		w.serial = serial
 		s.Serial = w.serial
 		w.remember(len(data), dg.d, dg.ok, contentLen(data))
 	} else if d, ok := contentDigest(data); !ok || d != *w.written {
 		if err := w.store.Write(ctx, data); err != nil {
 			return err
 		}
-		w.serial++
+		w.serial = serial
 		s.Serial = w.serial
 		w.remember(len(data), d, ok, contentLen(data))
 	}
-	return w.retireJournal(ctx)
+	return nil
 }
 
 // retireJournal discards the journal once a snapshot holds its content.
@@ -139,25 +180,25 @@ func (w *Writer) retireJournal(ctx context.Context) error {
 	return nil
 }
 
-// stream writes s at the next serial as it is encoded, computing its
-// digest on the way; a snapshot whose content is the one last written is
-// not kept, and the serial stays.
-func (w *Writer) stream(ctx context.Context, sw backend.StreamWriter, s *state.State) error {
+// stream writes s at serial as it is encoded, computing its digest on the
+// way; when skipSame is set, a snapshot whose content is the one last
+// written is not kept, and the serial stays.
+func (w *Writer) stream(ctx context.Context, sw backend.StreamWriter, s *state.State, serial uint64, skipSame bool) error {
 	var h contentHasher
-	s.Serial = w.serial + 1
+	s.Serial = serial
 	kept, err := sw.WriteFrom(ctx, func(out io.Writer) (bool, error) {
 		if err := statefile.Write(io.MultiWriter(out, &h), s); err != nil {
 			return false, err
 		}
 		d, ok := h.sum()
 		same := ok && w.written != nil && h.size-h.serialLen == w.writtenContent && d == *w.written
-		return !same, nil
+		return !skipSame || !same, nil
 	})
 	s.Serial = w.serial
 	if err != nil || !kept {
 		return err
 	}
-	w.serial++
+	w.serial = serial
 	s.Serial = w.serial
 	d, ok := h.sum()
 	w.remember(h.size, d, ok, h.size-h.serialLen)
@@ -252,25 +293,43 @@ func (w *Writer) WriteChanges(ctx context.Context, s *state.State, changed []add
 	if w.journal == nil {
 		return w.WriteState(ctx, s)
 	}
-	if !w.begun {
-		if err := w.journal.Begin(ctx, w.lineage, w.serial); err != nil {
-			return err
-		}
-		w.begun, w.journalSize = true, 0
+	if err := w.begin(ctx); err != nil {
+		return err
 	}
 	s.Lineage, s.Serial, s.TerraformVersion = w.lineage, w.serial, version.Terraform
 	rec, err := journal.Record(w.record[:0], s, changed, outputs)
 	if err != nil {
 		return err
 	}
+	if err := w.appendRecord(ctx, rec); err != nil {
+		return err
+	}
+	if w.journalSize > max(minFoldSize, 2*int64(w.writtenSize)) {
+		return w.WriteState(ctx, s)
+	}
+	return nil
+}
+
+// begin begins the journal for the current snapshot, unless it was.
+func (w *Writer) begin(ctx context.Context) error {
+	if w.begun {
+		return nil
+	}
+	if err := w.journal.Begin(ctx, w.lineage, w.serial); err != nil {
+		return err
+	}
+	w.begun, w.journalSize = true, 0
+	return nil
+}
+
+// appendRecord appends rec to the begun journal, keeping its buffer for
+// the next record.
+func (w *Writer) appendRecord(ctx context.Context, rec []byte) error {
 	w.record = rec
 	if err := w.journal.Append(ctx, rec); err != nil {
 		return err
 	}
 	w.journalSize += int64(len(rec)) + 1
-	if w.journalSize > max(minFoldSize, 2*int64(w.writtenSize)) {
-		return w.WriteState(ctx, s)
-	}
 	return nil
 }
 
