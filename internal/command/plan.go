@@ -72,8 +72,9 @@ func runPlan(m *Meta, args []string) int {
 	p, refresh, more := m.makePlan(ctx, sess, &f, out)
 	ds = ds.Append(withoutRepeats(more, validated))
 	if ds.HasErrors() {
-		if f.out != "" && p != nil {
-			// As OpenTofu: saved, for show to inspect.
+		if interrupted := m.interrupts.Finish(); !interrupted && f.out != "" && p != nil {
+			// As OpenTofu: saved, for show to inspect (an interrupted
+			// plan is not: it says so).
 			ds = ds.Append(writeErroredPlan(f.out, p, sess))
 		}
 		if !m.showRefusedPlan(ctx, out, sess, p, ds) {
