@@ -17,7 +17,7 @@ func TestConfidentialRepetitionArguments(t *testing.T) {
 	d.vars["eph"] = cty.StringVal("hunter2-eph").Mark(marks.Ephemeral)
 	s := &Scope{Data: d}
 	tests := []struct {
-		src, detail string
+		src, detail  string
 		confidential bool
 		values       string // the traversals named, joined by ","
 	}{
