@@ -142,7 +142,7 @@ func resourceChangeToJSON(c *plan.ResourceInstanceChange, schemas SchemaSource) 
 	}
 	blk := lookupBlock(schemas, c.ProviderConfig.Provider, r)
 	bset, aset := pathSet{}, pathSet{}
-	before, after := unmarkInto(c.BeforeValue(), bset), unmarkInto(c.After, aset)
+	before, after := unmarkInto(c.BeforeValue(), bset), unmarkInto(plan.WithoutUnknownEcho(c.ProviderConfig.Provider, r.Type, cty.NilVal, c.After), aset)
 	ty := cty.DynamicPseudoType
 	if blk != nil {
 		ty = blk.ImpliedType()
