@@ -155,6 +155,8 @@ func resourceChangeToJSON(c *plan.ResourceInstanceChange, schemas SchemaSource) 
 	}
 	addSchemaSensitive(blk, before, nil, bset)
 	addSchemaSensitive(blk, after, nil, aset)
+	before = plan.WithoutNullStore(c.ProviderConfig.Provider, r.Type, before)
+	after = plan.WithoutNullStore(c.ProviderConfig.Provider, r.Type, after)
 
 	body := jsonformat.Change{Actions: c.Action.JSONActions()}
 	var err error
