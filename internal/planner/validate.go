@@ -56,6 +56,7 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set, 
 	ds = ds.Append(validateBodies(cfg, p.schemas, ev, p.validateWithProvider))
 	ds = ds.Append(validateAttributeReferences(cfg, p.schemas))
 	ds = ds.Append(validateOutputs(cfg, p.schemas, ev))
+	ds = ds.Append(validateCallArguments(cfg, ev))
 	ds = ds.Append(validateCheckMessages(cfg, ev))
 	ds = ds.Append(validateActions(ctx, cfg, providers, ev))
 	ds = ds.Append(validateLists(ctx, cfg, providers, ev.FunctionsOf(cfg), opts.Cwd))
@@ -278,7 +279,7 @@ func ResourceGraph(ctx context.Context, cfg *config.Module, providers *provider.
 		}
 	}
 	if p.rg != nil {
-		for cr, deps := range p.rg.resourceDeps {
+		for cr, deps := range p.rg.dependencies() {
 			for _, dep := range deps {
 				g.Connect(dep.InConfig(), cr)
 			}
