@@ -216,6 +216,11 @@ func resourceChangeToJSON(c *plan.ResourceInstanceChange, schemas SchemaSource) 
 		}
 	}
 	pv.SensitiveValues = body.AfterSensitive
+	if rs := replacementSensitive(c.Action, after, aset); len(rs) != len(aset) {
+		if pv.SensitiveValues, err = marshalValue(sensitiveAsBool(after, nil, rs)); err != nil {
+			return rc, nil, err
+		}
+	}
 	if c.AfterIdentity != cty.NilVal && !c.AfterIdentity.IsNull() && c.AfterIdentity.IsWhollyKnown() {
 		if sch, ok := schemaOf(schemas, c.ProviderConfig.Provider, r); ok && sch.Identity != nil {
 			v := uint64(sch.IdentityVersion)
