@@ -70,7 +70,8 @@ func TestEveryTerraformAndOpenTofuOptionIsKnown(t *testing.T) {
 // The refused options and commands fail with their reason; the accepted
 // ones run.
 func TestRefusedAndIgnoredOptions(t *testing.T) {
-	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}` + "\n"})
+	// validate reads -var-file, as OpenTofu's does, to evaluate what is static.
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}` + "\n", "x.tfvars": ""})
 	refused := []struct {
 		args []string
 		want string
