@@ -56,3 +56,30 @@ func TestArgumentMistakes(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanFileArgumentMistakes: a saved plan given to destroy, or a
+// directory or a file that is not a plan given to apply, is explained as
+// OpenTofu explains it.
+func TestPlanFileArgumentMistakes(t *testing.T) {
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}`, "sub/main.tf": ""})
+	if r := rig(t, dir, "plan", "-destroy", "-out=d.plan", "-no-color"); r.code != 0 {
+		t.Fatalf("plan -destroy -out: exit %d\n%s", r.code, r.stderr)
+	}
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"destroy", "d.plan"}, "Error: Destroy can't be called with a plan file\n\nIf this plan was created using plan -destroy, apply it using:\n  rig apply \"d.plan\""},
+		{[]string{"destroy", "sub"}, "Error: Failed to load \"sub\" as a plan file\n\nThe specified path is a directory, not a plan file. You can use the global\n-chdir flag"},
+		{[]string{"apply", "sub"}, "Error: Failed to load \"sub\" as a plan file\n\nThe specified path is a directory, not a plan file."},
+		{[]string{"apply", "nosuch.plan"}, "Error: Failed to load \"nosuch.plan\" as a plan file"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			r := rig(t, dir, append(tt.args, "-no-color")...)
+			if r.code != 1 || !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("exit %d, want 1 with %q\n%s%s", r.code, tt.want, r.stdout, r.stderr)
+			}
+		})
+	}
+}
