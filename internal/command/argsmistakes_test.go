@@ -83,3 +83,21 @@ func TestPlanFileArgumentMistakes(t *testing.T) {
 		})
 	}
 }
+
+// TestGroupCommandMistakes: a command with subcommands given none, or an
+// option where the subcommand goes, shows its help and exits 1; extra
+// arguments to metadata functions -json are ignored with a warning, the
+// document unspoiled, as both tools ignore them.
+func TestGroupCommandMistakes(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{{"state"}, {"state", "-no-color"}, {"workspace", "-json"}} {
+		r := rig(t, dir, args...)
+		if r.code != 1 || !strings.HasPrefix(r.stderr, "Usage: rig [global options] "+args[0]+" <subcommand>") {
+			t.Errorf("rig %s: exit %d, want 1 and the group's help\n%s%s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+		}
+	}
+	r := rig(t, dir, "metadata", "functions", "-json", "-no-color", "extra")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, `{"format_version":`) || !strings.Contains(r.stderr, "Warning: Unexpected argument") {
+		t.Errorf("metadata functions -json extra: exit %d\n%.200s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
