@@ -101,3 +101,13 @@ func TestGroupCommandMistakes(t *testing.T) {
 		t.Errorf("metadata functions -json extra: exit %d\n%.200s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestPlanOutIntoMissingDirectory: a plan that cannot be saved where -out
+// says fails as OpenTofu's does.
+func TestPlanOutIntoMissingDirectory(t *testing.T) {
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}`})
+	r := rig(t, dir, "plan", "-no-color", "-out=nodir/p.plan")
+	if r.code != 1 || !strings.Contains(r.stderr, "Error: Failed to write plan file\n\nThe plan file could not be written: ") {
+		t.Fatalf("plan -out=nodir/p.plan: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
