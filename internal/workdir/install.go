@@ -41,7 +41,7 @@ func (d *Dir) ModuleInstaller(upgrade bool, out io.Writer) (getmodules.Installer
 // LoadRootModule loads the root module alone, without the modules it
 // calls: what installing those starts from.
 func (d *Dir) LoadRootModule() (*config.Module, diag.Diagnostics) {
-	return config.LoadDir(d.root)
+	return versionProblemsFirst(config.LoadDir(d.root))
 }
 
 // InstallProvidersOptions are init's provider options.
