@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/getmodules"
@@ -57,6 +58,10 @@ type InstallProvidersOptions struct {
 	LockfileReadonly bool
 	// Out receives what the step tells people.
 	Out io.Writer
+	// StateProviders are providers to install, without a version
+	// constraint, besides the configuration's: those only the state's
+	// objects need (ProvidersOnlyInState).
+	StateProviders []addrs.Provider
 }
 
 // InstallProviders is init's provider step: it makes the data directory,
@@ -99,6 +104,9 @@ func (d *Dir) InstallProviders(ctx context.Context, cfg *config.Module, opts Ins
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return ds
+	}
+	for _, p := range opts.StateProviders {
+		reqs = append(reqs, getproviders.Requirement{Provider: p})
 	}
 	pp := d.loadPluginProviders()
 	ds = ds.Append(devOverridesInitWarning(pp.devWarning))
