@@ -59,3 +59,40 @@ resource "terraform_data" "d" {}
 		t.Errorf("init with a legacy provider address in state: exit %d, want 1 naming it\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestInitWarnsOfProvidersOfOneType: providers of the hashicorp and
+// opentofu namespaces with the same type, both required, get OpenTofu's
+// "Potential provider misconfiguration" warning from init, even when they
+// cannot be installed.
+func TestInitWarnsOfProvidersOfOneType(t *testing.T) {
+	cli := filepath.Join(t.TempDir(), "rig.tfrc")
+	writeFile(t, filepath.Dir(cli), filepath.Base(cli), fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", t.TempDir()))
+	t.Setenv("TF_CLI_CONFIG_FILE", cli)
+	dir := workDir(t, map[string]string{
+		"main.tf": `
+terraform {
+  required_providers {
+    foo = { source = "opentofu/foo" }
+    bar = { source = "hashicorp/bar" }
+  }
+}
+module "child" {
+  source = "./child"
+}
+`,
+		"child/main.tf": `
+terraform {
+  required_providers {
+    other = { source = "hashicorp/bar" }
+  }
+}
+resource "foo_thing" "a" {}
+`,
+	})
+	r := rig(t, dir, "init", "-no-color")
+	got := r.stdout + r.stderr
+	if r.code != 1 || strings.Count(got, "Warning: Potential provider misconfiguration") != 1 ||
+		!strings.Contains(got, "several providers of type foo (hashicorp/foo, opentofu/foo)") {
+		t.Errorf("init: exit %d, want one warning about foo\n%s", r.code, got)
+	}
+}

@@ -108,6 +108,7 @@ func (d *Dir) InstallProviders(ctx context.Context, cfg *config.Module, opts Ins
 	for _, p := range opts.StateProviders {
 		reqs = append(reqs, getproviders.Requirement{Provider: p})
 	}
+	ds = ds.Append(providerTypeConflicts(reqs))
 	pp := d.loadPluginProviders()
 	ds = ds.Append(devOverridesInitWarning(pp.devWarning))
 	var toInstall []getproviders.Requirement
