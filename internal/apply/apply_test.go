@@ -32,6 +32,10 @@ func (w *memWriter) WriteState(_ context.Context, s *state.State) error {
 	return nil
 }
 
+func (w *memWriter) WriteStart(ctx context.Context, s *state.State) error {
+	return w.WriteState(ctx, s)
+}
+
 func (w *memWriter) WriteChanges(_ context.Context, s *state.State, _ []addrs.ObjectAddr, _ bool) error {
 	w.writes++
 	return nil
@@ -259,6 +263,8 @@ func (p signalingProvider) ApplyResourceChange(ctx context.Context, req provider
 type blockingWriter struct{ applied chan struct{} }
 
 func (w blockingWriter) WriteState(context.Context, *state.State) error { return nil }
+
+func (w blockingWriter) WriteStart(context.Context, *state.State) error { return nil }
 
 func (w blockingWriter) WriteChanges(context.Context, *state.State, []addrs.ObjectAddr, bool) error {
 	select {

@@ -19,6 +19,8 @@ type batchWriter struct {
 
 func (w *batchWriter) WriteState(context.Context, *state.State) error { return nil }
 
+func (w *batchWriter) WriteStart(context.Context, *state.State) error { return nil }
+
 func (w *batchWriter) WriteChanges(_ context.Context, _ *state.State, changed []addrs.ObjectAddr, _ bool) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -11,11 +11,15 @@ import (
 )
 
 // StateWriter persists the state. apply calls it from a single goroutine:
-// WriteState with the whole state before the first operation, then
+// WriteStart with the whole state before the first operation, then
 // WriteChanges after every batch of completed operations, waiting for it to
-// return before any dependent operation starts. Both must make what they
-// are given durable before returning, and must not retain s.
+// return before any dependent operation starts. Each must make what it is
+// given durable before returning, and must not retain s.
 type StateWriter interface {
+	// WriteStart persists the whole state the apply starts from; it may
+	// keep it as the base of the changes that follow rather than as a
+	// snapshot of its own.
+	WriteStart(ctx context.Context, s *state.State) error
 	// WriteState persists the whole state.
 	WriteState(ctx context.Context, s *state.State) error
 	// WriteChanges persists the objects named in changed (their content in
@@ -47,8 +51,9 @@ type recordReq struct {
 	// changed names the objects mutate changes; outputs is set when it changes the outputs.
 	changed []addrs.ObjectAddr
 	outputs bool
-	// full asks for the whole state to be written.
-	full  bool
+	// start asks for the whole state to be written, as the state the
+	// apply starts from.
+	start bool
 	reply chan error
 }
 
@@ -76,7 +81,7 @@ func (r *recorder) run() {
 		}
 		batch = r.linger(batch)
 		var changed []addrs.ObjectAddr
-		outputs, full := false, false
+		outputs, first := false, false
 		for _, b := range batch {
 			b.mutate(r.st)
 			changed = append(changed, b.changed...)
@@ -84,14 +89,14 @@ func (r *recorder) run() {
 				changed = append(changed, b.more(r.st)...)
 			}
 			outputs = outputs || b.outputs
-			full = full || b.full
+			first = first || b.start
 		}
 		var werr error
 		start := time.Now()
 		switch {
 		case r.w == nil:
-		case full:
-			werr = r.w.WriteState(context.Background(), r.st)
+		case first:
+			werr = r.w.WriteStart(context.Background(), r.st)
 		case len(changed) > 0 || outputs:
 			werr = r.w.WriteChanges(context.Background(), r.st, changed, outputs)
 		}
@@ -129,10 +134,10 @@ func (r *recorder) recordOutputs(outs map[string]state.OutputValue) error {
 	return <-reply
 }
 
-// writeAll persists the whole state, for the start of an apply.
+// writeAll persists the whole state, as the state the apply starts from.
 func (r *recorder) writeAll() error {
 	reply := make(chan error, 1)
-	r.reqs <- recordReq{mutate: func(*state.State) {}, full: true, reply: reply}
+	r.reqs <- recordReq{mutate: func(*state.State) {}, start: true, reply: reply}
 	return <-reply
 }
 

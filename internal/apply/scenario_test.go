@@ -62,6 +62,11 @@ func (s *scenario) WriteState(_ context.Context, st *state.State) error {
 	return nil
 }
 
+// WriteStart implements StateWriter.
+func (s *scenario) WriteStart(ctx context.Context, st *state.State) error {
+	return s.WriteState(ctx, st)
+}
+
 // WriteChanges implements StateWriter.
 func (s *scenario) WriteChanges(_ context.Context, st *state.State, _ []addrs.ObjectAddr, _ bool) error {
 	s.writes++

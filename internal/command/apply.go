@@ -251,6 +251,10 @@ func (m *Meta) applySavedPlan(run *run, out *ui.OperationView, path string, f *o
 		out.Diagnostics(validated)
 		return 1
 	}
+	if pf.Plan.Errored {
+		out.Diagnostics(validated.Append(errIncompletePlan))
+		return 1
+	}
 	f.destroy = pf.Plan.Mode == plan.DestroyMode
 	// The refresh times recorded with the plan apply to this state: those
 	// of the objects the apply leaves alone are kept.

@@ -96,6 +96,10 @@ func (m *Meta) explainedPlan(path string, f *operationFlags) (p *plan.Plan, cfg 
 			m.showDiagnostics(diag.Diagnostics{diag.Errorf("Failed to read the given file as a plan", "%s", err)})
 			return nil, nil, 1
 		}
+		if pf.Plan.Errored {
+			// Saved by a plan that stopped with errors.
+			fmt.Fprintln(m.Err, "The plan is incomplete.")
+		}
 		return pf.Plan, m.dir().PlannedConfig(pf), 0
 	}
 	ctx := context.Background()

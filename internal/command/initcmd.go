@@ -20,7 +20,7 @@ func runInit(m *Meta, args []string) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
+		return m.argsError(fs, "Unexpected argument", "The "+fs.Name()+" command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
 	}
 	if f.upgrade && f.lockfileReadonly {
 		return m.argsError(fs, "Invalid options", "The -upgrade flag conflicts with -lockfile=readonly.")
@@ -39,13 +39,17 @@ func runInit(m *Meta, args []string) int {
 		}
 	}
 	if f.get {
-		if ds := m.initModules(f.upgrade, f.testDir); ds.HasErrors() {
+		if ds, inConfig := m.initModules(f.upgrade, f.testDir); ds.HasErrors() {
+			if inConfig {
+				m.initConfigProblems()
+			}
 			m.showDiagnostics(ds)
 			return 1
 		}
 	}
 	cfg, ds := m.loadCheckedConfig()
 	if ds.HasErrors() {
+		m.initConfigProblems()
 		m.showDiagnostics(ds)
 		return 1
 	}
@@ -106,17 +110,19 @@ func runInit(m *Meta, args []string) int {
 // configuration calls (registry modules and HTTP sources downloaded, git
 // sources cloned, local ones recorded in place; tokens from the CLI
 // configuration and TF_TOKEN_… variables) and writes
-// .terraform/modules/modules.json as terraform and tofu do.
-func (m *Meta) initModules(upgrade bool, testDir string) diag.Diagnostics {
+// .terraform/modules/modules.json as terraform and tofu do. inConfig says
+// the errors are the root module's (or its tests'), found before anything
+// was installed.
+func (m *Meta) initModules(upgrade bool, testDir string) (ds diag.Diagnostics, inConfig bool) {
 	root, ds := m.dir().LoadRootModule()
 	m.sources = maps.Clone(root.Sources)
 	if ds.HasErrors() {
-		return ds
+		return ds, true
 	}
 	consts := root.SetStatic(nil, "", m.dir().StaticEvaluator()) // the root's const variables
 	root, more := m.dir().WithTestModuleCalls(root, testDir)
 	if ds = ds.Append(more); ds.HasErrors() || len(root.ModuleCalls) == 0 {
-		return consts.Append(ds)
+		return consts.Append(ds), true
 	}
 	title := "Initializing modules..."
 	if upgrade {
@@ -132,5 +138,18 @@ func (m *Meta) initModules(upgrade bool, testDir string) diag.Diagnostics {
 	if !more.HasErrors() {
 		fmt.Fprintln(m.Out)
 	}
-	return consts.Append(ds).Append(more)
+	return consts.Append(ds).Append(more), false
+}
+
+// initConfigProblems heads the configuration errors that stop init, as
+// OpenTofu heads them: init needs a valid configuration to know what to
+// install. In the -json stream it is an "error" message of its own.
+func (m *Meta) initConfigProblems() {
+	if m.stream != nil {
+		m.stream.InitConfigProblems()
+		if !m.stream.Human {
+			return
+		}
+	}
+	ui.InitConfigProblems(m.Err, m.Color)
 }

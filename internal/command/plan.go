@@ -72,6 +72,10 @@ func runPlan(m *Meta, args []string) int {
 	p, refresh, more := m.makePlan(ctx, sess, &f, out)
 	ds = ds.Append(withoutRepeats(more, validated))
 	if ds.HasErrors() {
+		if f.out != "" && p != nil {
+			// As OpenTofu: saved, for show to inspect.
+			ds = ds.Append(writeErroredPlan(f.out, p, sess))
+		}
 		if !m.showRefusedPlan(ctx, out, sess, p, ds) {
 			out.ErroredPlan(ctx, p, sess.Providers)
 		}

@@ -49,8 +49,8 @@ var (
 // the safeguards leave plans and states as they are without them: the
 // saved plan's JSON and every state file are the golden ones, which hold
 // no record of them (for the same steps, OpenTofu 1.12.6 writes the same
-// states but for the serial, the order of the check results and a final
-// blank line), the data directory holds no intents, and deleting a block
+// states, serials included, but for the order of the check results and a
+// final blank line), the data directory holds no intents, and deleting a block
 // that sets prevent_destroy destroys its object, as in OpenTofu.
 func TestSafeguardsAbsentChangeNothing(t *testing.T) {
 	dir := workDir(t, map[string]string{"main.tf": safeguardsConfig})

@@ -352,16 +352,23 @@ func (s *Scope) EvalBlock(body hcl.Body, spec hcldec.Spec) (cty.Value, diag.Diag
 	if body == nil {
 		body = hcl.EmptyBody()
 	}
-	refs, diags, hasDynamic := cachedBodyReferences(body, spec)
-	ctx, ctxDiags := s.EvalContext(refs)
+	cached := cachedBody(body, spec)
+	diags := cached.diags
+	ctx, ctxDiags := s.EvalContext(cached.refs)
 	diags = append(diags, ctxDiags...)
 	if diags.HasErrors() {
 		return cty.UnknownVal(hcldec.ImpliedType(spec)), diags
 	}
-	if hasDynamic {
+	if cached.hasDynamic {
 		body = dynblock.Expand(body, ctx)
 	}
-	val, hdiags := hcldec.Decode(body, spec, ctx)
+	var val cty.Value
+	var hdiags hcl.Diagnostics
+	if plain, ok := cached.plainValue(ctx); ok {
+		val = plain
+	} else {
+		val, hdiags = hcldec.Decode(body, spec, ctx)
+	}
 	s.ProviderFunctions.explainUnknown(hdiags)
 	redactDiagnostics(hdiags)
 	val, more := extractDeprecationsIn(val, body)

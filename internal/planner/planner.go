@@ -181,7 +181,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	}
 	result.Checks = p.checks
 	result.ActionInvocations = p.sortedInvocations()
-	if !ds.HasErrors() && opts.Mode != plan.DestroyMode {
+	if (!ds.HasErrors() || p.walked) && opts.Mode != plan.DestroyMode {
 		result.RelevantAttributes = p.relevantAttributes(p.changes, result.Outputs)
 	}
 	ds = ds.Append(refused)
@@ -211,6 +211,9 @@ type planner struct {
 	cbd       map[addrs.ConfigResource]cbdSource
 	// removed are the configuration's removed blocks.
 	removed []removedStatement
+	// walked says the configuration's graph was walked: an errored plan
+	// then holds what its walk planned.
+	walked bool
 	// imports are the expanded import blocks, by target; set before the walk.
 	imports map[addrs.AbsResourceInstance]importTarget
 	// childImports are the import blocks of child modules, by the
@@ -346,11 +349,17 @@ func (p *planner) run() diag.Diagnostics {
 		}
 		return nil
 	}, dag.WalkOptions[node]{Limit: p.walkLimit})
+	p.walked = true
 	if p.ctx.Err() != nil && res.Count(dag.NotRunCancelled) > 0 && !hasCancelled(ds) {
 		ds = ds.Append(errCancelled)
 	}
 	if ds.HasErrors() && !onlyProtectionErrors(ds) {
-		return ds
+		// As OpenTofu, the errored plan still holds the root outputs
+		// whose dependencies were all planned.
+		return ds.Append(p.planOutputs(func(name string) bool {
+			r, ok := res.Get(node{kind: outputNode, name: name})
+			return ok && r.Outcome == dag.Done
+		}))
 	}
 	// A replacement a prevent_destroy refuses stops only what depends on
 	// it: the objects no longer configured are planned still, so that the
@@ -361,7 +370,7 @@ func (p *planner) run() diag.Diagnostics {
 		ds = ds.Append(p.planOrphans())
 	}
 	if !ds.HasErrors() {
-		ds = ds.Append(p.planOutputs())
+		ds = ds.Append(p.planOutputs(nil))
 	}
 	return ds
 }

@@ -220,7 +220,7 @@ func (p *planner) planInstanceScoped(cr addrs.ConfigResource, r *config.Resource
 	var keep plan.Refreshed
 	kept := false
 	if obj != nil && mayKeep && !p.opts.SkipRefresh {
-		if keep, kept = p.refresh.skippable(oaddr, obj, p.rg.resourceDeps[cr]); !kept {
+		if keep, kept = p.refresh.skippable(oaddr, obj, p.rg.dependencies()[cr]); !kept {
 			p.refresh.noteCause(keep)
 		}
 	}
@@ -252,7 +252,7 @@ func (p *planner) planInstanceScoped(cr addrs.ConfigResource, r *config.Resource
 	if !change.Action.Deletes() {
 		ds = ds.Append(p.checkPreventDestroyValue(r, addr))
 	}
-	change.Dependencies = p.rg.resourceDeps[cr]
+	change.Dependencies = p.rg.dependencies()[cr]
 	change.Importing = imported
 	change.PreventDestroy = p.protectionAt(r, addr, obj)
 	if cbd && inh.from != cr {
@@ -451,14 +451,19 @@ func (p *planner) planDestroy() diag.Diagnostics {
 	return ds
 }
 
-// planOutputs evaluates every root output against the planned values.
-func (p *planner) planOutputs() diag.Diagnostics {
+// planOutputs evaluates every root output against the planned values;
+// when ready is not nil, only those it accepts (in a plan that stopped
+// with errors, those whose dependencies were all planned).
+func (p *planner) planOutputs(ready func(name string) bool) diag.Diagnostics {
 	var ds diag.Diagnostics
 	p.outputs = map[string]*plan.OutputChange{}
 	for _, name := range slices.Sorted(maps.Keys(p.cfg.Outputs)) {
 		o := p.cfg.Outputs[name]
 		if o.Expr == nil || !p.sel.visits(node{kind: outputNode, name: name}) {
 			// Left out of a targeted plan: it keeps its recorded value.
+			continue
+		}
+		if ready != nil && !ready(name) {
 			continue
 		}
 		scope := p.eval.Scope(addrs.RootModule, lang.InstanceData{})
@@ -507,7 +512,7 @@ func (p *planner) planOutputs() diag.Diagnostics {
 		p.outputs[name] = oc
 	}
 	for name, o := range p.prevRun.Outputs {
-		if _, ok := p.cfg.Outputs[name]; !ok && len(p.opts.Targets) == 0 {
+		if _, ok := p.cfg.Outputs[name]; !ok && len(p.opts.Targets) == 0 && ready == nil {
 			p.outputs[name] = &plan.OutputChange{Action: plan.Delete, Before: o.Value, After: cty.NullVal(o.Value.Type()), Sensitive: o.Sensitive}
 		}
 	}

@@ -13,6 +13,10 @@ import (
 func RenderSavedPlan(w io.Writer, p *plan.Plan, schemas SchemaSource, order apply.OrderOptions, opts RenderOptions) {
 	RenderNotRefreshed(w, p, p.Timestamp)
 	_ = RenderPlan(w, p, schemas, opts)
+	if p.Errored {
+		// It cannot be applied: no order of operations.
+		return
+	}
 	pending := StartOrder(p, order)
 	if _, ds := pending.Wait(); !ds.HasErrors() && p.HasChanges() {
 		RenderWaves(w, pending.Waves(), opts)

@@ -54,7 +54,7 @@ func (s *Store) Read(ctx context.Context) ([]byte, error) {
 // Write implements backend.Store. Before the first write of this Store
 // value, an existing non-empty state file is copied (atomically and durably
 // too) to the backup path, so that the backup is the state as it was
-// before this run.
+// before this run (see backingUp).
 func (s *Store) Write(ctx context.Context, data []byte) error {
 	_, err := s.WriteFrom(ctx, func(w io.Writer) (bool, error) {
 		_, err := w.Write(data)
@@ -74,12 +74,7 @@ func (s *Store) WriteFrom(ctx context.Context, encode func(io.Writer) (bool, err
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 		return false, fmt.Errorf("writing state %s: %w", target, err)
 	}
-	if !s.backedUp {
-		if err := s.backup(); err != nil {
-			return false, fmt.Errorf("writing state backup %s: %w", s.backupPath, err)
-		}
-		s.backedUp = true
-	}
+	encode = s.backingUp(encode)
 	if s.outPath != "" {
 		// Another file than the one read, and so than the one locked.
 		f, err := replaceFile(s.outPath, encode, nil)
@@ -93,6 +88,27 @@ func (s *Store) WriteFrom(ctx context.Context, encode func(io.Writer) (bool, err
 		return false, fmt.Errorf("writing state %s: %w", s.path, err)
 	}
 	return kept, nil
+}
+
+// backingUp wraps encode so that, before the first snapshot this Store
+// keeps replaces the state file, the file is copied to the backup path: a
+// snapshot encode does not keep (nothing changed) leaves no backup, as
+// OpenTofu and Terraform leave none.
+func (s *Store) backingUp(encode func(io.Writer) (bool, error)) func(io.Writer) (bool, error) {
+	if s.backedUp {
+		return encode
+	}
+	return func(w io.Writer) (bool, error) {
+		keep, err := encode(w)
+		if err != nil || !keep {
+			return keep, err
+		}
+		if err := s.backup(); err != nil {
+			return false, fmt.Errorf("backup %s: %w", s.backupPath, err)
+		}
+		s.backedUp = true
+		return true, nil
+	}
 }
 
 // closeFile closes f unless it is nil.

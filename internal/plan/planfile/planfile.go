@@ -47,6 +47,7 @@ type fileJSON struct {
 	Format       string            `json:"format"`
 	Version      int               `json:"version"`
 	Mode         string            `json:"mode"`
+	Errored      bool              `json:"errored,omitempty"` // a partial plan, to show, never to apply
 	Targets      []string          `json:"targets,omitempty"`
 	Excludes     []string          `json:"excludes,omitempty"`
 	Timestamp    time.Time         `json:"timestamp"`
@@ -251,7 +252,7 @@ func Marshal(f *File) ([]byte, error) {
 	p := f.Plan
 	fj := fileJSON{
 		Format: formatName, Version: formatVersion, Timestamp: p.Timestamp, Workspace: f.Workspace,
-		StateLineage: f.StateLineage, StateSerial: f.StateSerial,
+		StateLineage: f.StateLineage, StateSerial: f.StateSerial, Errored: p.Errored,
 		Config: map[string]string{}, Variables: map[string][]byte{}, Outputs: map[string]outputJSON{},
 	}
 	switch p.Mode {
@@ -380,7 +381,7 @@ func Unmarshal(data []byte) (*File, error) {
 	if fj.Version != formatVersion {
 		return nil, fmt.Errorf("plan file format version %d is not supported (want %d)", fj.Version, formatVersion)
 	}
-	p := &plan.Plan{Timestamp: fj.Timestamp, Variables: map[string]cty.Value{}, Outputs: map[string]*plan.OutputChange{}}
+	p := &plan.Plan{Timestamp: fj.Timestamp, Errored: fj.Errored, Variables: map[string]cty.Value{}, Outputs: map[string]*plan.OutputChange{}}
 	switch fj.Mode {
 	case "destroy":
 		p.Mode = plan.DestroyMode

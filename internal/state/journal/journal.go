@@ -11,8 +11,10 @@ import (
 
 // record is one committed batch of changes: the objects set (as a partial
 // version-4 state holding only them), the objects removed, and the root
-// outputs when they changed.
+// outputs when they changed. A base record's Set is a whole state, which
+// replaces everything recorded before it.
 type record struct {
+	Base    bool            `json:"base,omitempty"`
 	Set     json.RawMessage `json:"set,omitempty"`
 	Removed []removedObject `json:"removed,omitempty"`
 	Outputs bool            `json:"outputs,omitempty"`
@@ -73,6 +75,21 @@ func Record(dst []byte, s *state.State, changed []addrs.ObjectAddr, outputs bool
 	return append(line, '}'), nil
 }
 
+// Base encodes, as one line of JSON, the whole of s: replayed, it replaces
+// every object, output and check result of the state it is replayed onto.
+// It records the state an apply starts from when that differs from the
+// snapshot the journal belongs to (a refresh found objects changed or gone).
+// The record is appended to dst.
+func Base(dst []byte, s *state.State) ([]byte, error) {
+	start := len(dst)
+	line := append(dst, `{"base":true,"set":`...)
+	line, err := statefile.AppendLine(line, s)
+	if err != nil {
+		return dst[:start], fmt.Errorf("journal: %w", err)
+	}
+	return append(line, `,"outputs":true}`...), nil
+}
+
 // Replay applies records, in order, to s, the state they were recorded
 // against. It stops at the first record that is not one.
 func Replay(s *state.State, records [][]byte) error {
@@ -89,6 +106,14 @@ func Replay(s *state.State, records [][]byte) error {
 }
 
 func apply(s *state.State, rec record) error {
+	if rec.Base {
+		part, err := statefile.Parse(rec.Set)
+		if err != nil {
+			return err
+		}
+		s.Resources, s.Outputs, s.CheckResults = part.Resources, part.Outputs, part.CheckResults
+		return nil
+	}
 	for _, r := range rec.Removed {
 		addr, err := addrs.ParseAbsResourceInstanceStr(r.Addr)
 		if err != nil {

@@ -3,9 +3,7 @@ package statemgr
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"fmt"
-	"hash"
 	"io"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -34,7 +32,7 @@ type Writer struct {
 	// written is the digest of the last snapshot written (or read), its
 	// serial aside, and writtenSize its length; written is nil until then.
 	// writtenContent is that length without the serial's digits.
-	written        *[sha256.Size]byte
+	written        *contentSum
 	writtenSize    int
 	writtenContent int
 	// journal is nil when the store keeps none; begun says whether it was
@@ -66,7 +64,7 @@ func NewWriter(store backend.Store, s *state.State) *Writer {
 
 // remember records that the store holds size bytes whose content digest
 // (when ok) is d and whose content length is contentLen.
-func (w *Writer) remember(size int, d [sha256.Size]byte, ok bool, contentLen int) {
+func (w *Writer) remember(size int, d contentSum, ok bool, contentLen int) {
 	w.writtenSize = size
 	if !ok {
 		w.written = nil
@@ -77,33 +75,74 @@ func (w *Writer) remember(size int, d [sha256.Size]byte, ok bool, contentLen int
 
 // WriteState implements apply.StateWriter: it writes the whole state, at
 // the next serial, unless its content is what was last written, and retires
-// the journal, whose content the state file now holds.
+// the journal, whose content the state file now holds. A serial-0 snapshot
+// (the starting point of a first apply, see WriteStart) is always
+// superseded, so that the first complete state is serial 1.
 func (w *Writer) WriteState(ctx context.Context, s *state.State) error {
 	s.TerraformVersion = version.Terraform
 	s.Lineage = w.lineage
-	if w.written != nil && !w.begun && w.unchanged(s) {
+	if w.written != nil && !w.begun && w.serial > 0 && w.unchanged(s) {
 		// Nothing recorded since the last snapshot, and the state is
 		// what it holds: checked piece by piece, without the whole file
-		// in memory (a large apply's first write, of its refreshed state).
+		// in memory.
 		return nil
 	}
-	if sw, ok := w.store.(backend.StreamWriter); ok {
-		if err := w.stream(ctx, sw, s); err != nil {
-			return err
-		}
-		return w.retireJournal(ctx)
+	if err := w.snapshot(ctx, s, w.serial+1, w.serial > 0); err != nil {
+		return err
 	}
-	s.Serial = w.serial + 1
+	return w.retireJournal(ctx)
+}
+
+// WriteStart implements apply.StateWriter: it persists s, the state an
+// apply starts from, so that the snapshot plus the journal the apply
+// appends to always give the apply's state, without counting a serial of
+// its own: the apply's state is one serial past the one it started from,
+// as in OpenTofu and Terraform. When the store holds no snapshot yet, s is
+// written as serial 0, which the journal belongs to; when it holds one and
+// s differs from it (the refresh found objects changed or gone), s is the
+// journal's first record, a base that replaces the snapshot's content on
+// replay. A store without a journal gets the whole snapshot.
+func (w *Writer) WriteStart(ctx context.Context, s *state.State) error {
+	if w.journal == nil {
+		return w.WriteState(ctx, s)
+	}
+	s.TerraformVersion = version.Terraform
+	s.Lineage = w.lineage
+	if w.serial == 0 {
+		return w.snapshot(ctx, s, 0, false)
+	}
+	if w.written != nil && !w.begun && w.unchanged(s) {
+		return nil
+	}
+	if err := w.begin(ctx); err != nil {
+		return err
+	}
+	s.Serial = w.serial
+	rec, err := journal.Base(w.record[:0], s)
+	if err != nil {
+		return err
+	}
+	return w.appendRecord(ctx, rec)
+}
+
+// snapshot writes s at serial, skipping the write when skipSame is set and
+// its content is the one last written; once written, serial is the
+// writer's.
+func (w *Writer) snapshot(ctx context.Context, s *state.State, serial uint64, skipSame bool) error {
+	if sw, ok := w.store.(backend.StreamWriter); ok {
+		return w.stream(ctx, sw, s, serial, skipSame)
+	}
+	s.Serial = serial
 	data, err := statefile.Marshal(s)
 	s.Serial = w.serial
 	if err != nil {
 		return err
 	}
-	if w.written == nil || contentLen(data) != w.writtenContent {
+	if !skipSame || w.written == nil || contentLen(data) != w.writtenContent {
 		// Certainly a change: the digest, needed for the next comparison,
 		// is computed while the store writes.
 		type digested struct {
-			d  [sha256.Size]byte
+			d  contentSum
 			ok bool
 		}
 		done := make(chan digested, 1)
@@ -116,18 +155,18 @@ func (w *Writer) WriteState(ctx context.Context, s *state.State) error {
 		if err != nil {
 			return err
 		}
-		w.serial++
+		w.serial = serial
 		s.Serial = w.serial
 		w.remember(len(data), dg.d, dg.ok, contentLen(data))
 	} else if d, ok := contentDigest(data); !ok || d != *w.written {
 		if err := w.store.Write(ctx, data); err != nil {
 			return err
 		}
-		w.serial++
+		w.serial = serial
 		s.Serial = w.serial
 		w.remember(len(data), d, ok, contentLen(data))
 	}
-	return w.retireJournal(ctx)
+	return nil
 }
 
 // retireJournal discards the journal once a snapshot holds its content.
@@ -141,25 +180,25 @@ func (w *Writer) retireJournal(ctx context.Context) error {
 	return nil
 }
 
-// stream writes s at the next serial as it is encoded, computing its
-// digest on the way; a snapshot whose content is the one last written is
-// not kept, and the serial stays.
-func (w *Writer) stream(ctx context.Context, sw backend.StreamWriter, s *state.State) error {
+// stream writes s at serial as it is encoded, computing its digest on the
+// way; when skipSame is set, a snapshot whose content is the one last
+// written is not kept, and the serial stays.
+func (w *Writer) stream(ctx context.Context, sw backend.StreamWriter, s *state.State, serial uint64, skipSame bool) error {
 	var h contentHasher
-	s.Serial = w.serial + 1
+	s.Serial = serial
 	kept, err := sw.WriteFrom(ctx, func(out io.Writer) (bool, error) {
 		if err := statefile.Write(io.MultiWriter(out, &h), s); err != nil {
 			return false, err
 		}
 		d, ok := h.sum()
 		same := ok && w.written != nil && h.size-h.serialLen == w.writtenContent && d == *w.written
-		return !same, nil
+		return !skipSame || !same, nil
 	})
 	s.Serial = w.serial
 	if err != nil || !kept {
 		return err
 	}
-	w.serial++
+	w.serial = serial
 	s.Serial = w.serial
 	d, ok := h.sum()
 	w.remember(h.size, d, ok, h.size-h.serialLen)
@@ -178,10 +217,10 @@ func (w *Writer) unchanged(s *state.State) bool {
 	return ok && h.size-h.serialLen == w.writtenContent && d == *w.written
 }
 
-// contentDigest returns the SHA-256 of a marshalled state without its
+// contentDigest returns the digest of a marshalled state without its
 // serial, the third key of the document: two snapshots with the same digest
 // differ at most in serial.
-func contentDigest(data []byte) (digest [sha256.Size]byte, ok bool) {
+func contentDigest(data []byte) (digest contentSum, ok bool) {
 	var h contentHasher
 	h.Write(data)
 	return h.sum()
@@ -191,7 +230,7 @@ func contentDigest(data []byte) (digest [sha256.Size]byte, ok bool) {
 // in pieces, the first of which holds the serial field (statefile.Write
 // writes at least its first 64 KiB at once).
 type contentHasher struct {
-	h         hash.Hash
+	h         *contentHash
 	size      int  // bytes written
 	serialLen int  // length of the serial field left out
 	found     bool // whether the first piece held the serial field
@@ -200,7 +239,7 @@ type contentHasher struct {
 // Write hashes p, leaving out the serial field when p is the first piece.
 func (c *contentHasher) Write(p []byte) (int, error) {
 	if c.h == nil {
-		c.h = sha256.New()
+		c.h = newContentHash()
 		if i, end, ok := serialField(p); ok {
 			c.h.Write(p[:i])
 			c.h.Write(p[end:])
@@ -215,12 +254,11 @@ func (c *contentHasher) Write(p []byte) (int, error) {
 }
 
 // sum returns the digest, and false when what was written had no serial field.
-func (c *contentHasher) sum() (digest [sha256.Size]byte, ok bool) {
+func (c *contentHasher) sum() (digest contentSum, ok bool) {
 	if !c.found {
 		return digest, false
 	}
-	c.h.Sum(digest[:0])
-	return digest, true
+	return c.h.sum(), true
 }
 
 // contentLen is the length of a marshalled state without its serial field,
@@ -255,25 +293,43 @@ func (w *Writer) WriteChanges(ctx context.Context, s *state.State, changed []add
 	if w.journal == nil {
 		return w.WriteState(ctx, s)
 	}
-	if !w.begun {
-		if err := w.journal.Begin(ctx, w.lineage, w.serial); err != nil {
-			return err
-		}
-		w.begun, w.journalSize = true, 0
+	if err := w.begin(ctx); err != nil {
+		return err
 	}
 	s.Lineage, s.Serial, s.TerraformVersion = w.lineage, w.serial, version.Terraform
 	rec, err := journal.Record(w.record[:0], s, changed, outputs)
 	if err != nil {
 		return err
 	}
+	if err := w.appendRecord(ctx, rec); err != nil {
+		return err
+	}
+	if w.journalSize > max(minFoldSize, 2*int64(w.writtenSize)) {
+		return w.WriteState(ctx, s)
+	}
+	return nil
+}
+
+// begin begins the journal for the current snapshot, unless it was.
+func (w *Writer) begin(ctx context.Context) error {
+	if w.begun {
+		return nil
+	}
+	if err := w.journal.Begin(ctx, w.lineage, w.serial); err != nil {
+		return err
+	}
+	w.begun, w.journalSize = true, 0
+	return nil
+}
+
+// appendRecord appends rec to the begun journal, keeping its buffer for
+// the next record.
+func (w *Writer) appendRecord(ctx context.Context, rec []byte) error {
 	w.record = rec
 	if err := w.journal.Append(ctx, rec); err != nil {
 		return err
 	}
 	w.journalSize += int64(len(rec)) + 1
-	if w.journalSize > max(minFoldSize, 2*int64(w.writtenSize)) {
-		return w.WriteState(ctx, s)
-	}
 	return nil
 }
 
