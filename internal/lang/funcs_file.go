@@ -45,7 +45,7 @@ func readFile(baseDir, path string) ([]byte, error) {
 	src, err := os.ReadFile(full)
 	if err != nil {
 		if os.IsNotExist(err) {
-			return nil, function.NewArgErrorf(0, "no file exists at %s; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource.", path)
+			return nil, function.NewArgErrorf(0, "no file exists at %q; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource", path)
 		}
 		return nil, function.NewArgErrorf(0, "failed to read %s", path)
 	}

@@ -49,6 +49,6 @@ func TestFileset(t *testing.T) {
 		{name: "filebase64sha256", src: `filebase64sha256("a.txt")`, want: cty.StringVal("LPJNul+wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ=")},
 		{name: "filebase64sha512", src: `filebase64sha512("files/hello.txt")`, want: cty.StringVal("m3HSJL1i83hdltRq0+o9czGb+8KJDKra4t/3JRlnPKcjI8PZm6XBHXx6zG4UuMXaDEZjR1wuXDre9G9zvN7AQw==")},
 		{name: "filebase64sha256 missing", src: `filebase64sha256("nope")`, summary: argErr,
-			detail: `Invalid value for "path" parameter: no file exists at nope; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource..`},
+			detail: `Invalid value for "path" parameter: no file exists at "nope"; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource.`},
 	})
 }

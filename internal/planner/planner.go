@@ -187,6 +187,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	ds = ds.Append(refused)
 	ds = ds.Append(p.forgetWarnings())
 	result.Errored = ds.HasErrors()
+	result.Evaluated = p.walked
 	return result, ds
 }
 
@@ -211,8 +212,9 @@ type planner struct {
 	cbd       map[addrs.ConfigResource]cbdSource
 	// removed are the configuration's removed blocks.
 	removed []removedStatement
-	// walked says the configuration's graph was walked: an errored plan
-	// then holds what its walk planned.
+	// walked says the configuration's graph was walked (or the state's
+	// objects planned for deletion): an errored plan then holds what was
+	// planned (plan.Plan.Evaluated).
 	walked bool
 	// imports are the expanded import blocks, by target; set before the walk.
 	imports map[addrs.AbsResourceInstance]importTarget
@@ -326,6 +328,7 @@ func (p *planner) run() diag.Diagnostics {
 		if ds.HasErrors() {
 			return ds
 		}
+		p.walked = true
 		return ds.Append(p.planDestroy())
 	}
 	p.expectRefreshes(func(oa addrs.ObjectAddr) bool { return p.sel.plansInstance(oa.Instance) })

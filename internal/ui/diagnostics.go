@@ -138,7 +138,7 @@ func writeSnippet(b *strings.Builder, d diag.Diagnostic, files *sourceFiles, o r
 	for i, l := range strings.Split(code, "\n") {
 		fmt.Fprintf(b, "%4d: %s\n", sn.StartLine+i, l)
 	}
-	writeExprValues(b, d.Values, d.ConfidentialCause, o)
+	writeExprValues(b, d, o)
 	writeExprDifference(b, d.Difference, o)
 	b.WriteString("\n")
 }
@@ -207,7 +207,7 @@ func (f *sourceFiles) snippet(d diag.Diagnostic) *jsonformat.Snippet {
 	if !ok || src == nil {
 		return nil
 	}
-	sn := &jsonformat.Snippet{StartLine: sr.Start.Line, Values: exprStatements(d.Values, false, d.ConfidentialCause)}
+	sn := &jsonformat.Snippet{StartLine: sr.Start.Line, Values: exprStatements(d.Values, false, d.ConfidentialCause), FunctionCall: functionCallToJSON(d.FunctionCall)}
 	if hf := f.file(sr.Filename); hf != nil {
 		if ctx := hcled.ContextString(hf, hl.Start.Byte-1); ctx != "" {
 			sn.Context = &ctx

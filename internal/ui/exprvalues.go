@@ -111,13 +111,17 @@ func compactValue(v cty.Value) string {
 }
 
 // writeExprValues writes the values of a diagnostic's expression under its
-// source lines, as OpenTofu does.
-func writeExprValues(b *strings.Builder, values []diag.ExprValue, confidentialCause bool, o ropts) {
-	statements := exprStatements(values, o.showSensitive, confidentialCause)
-	if len(statements) == 0 {
+// source lines, after the function whose call failed, as OpenTofu does.
+func writeExprValues(b *strings.Builder, d diag.Diagnostic, o ropts) {
+	statements := exprStatements(d.Values, o.showSensitive, d.ConfidentialCause)
+	call := callSignature(d.FunctionCall)
+	if len(statements) == 0 && call == "" {
 		return
 	}
 	b.WriteString(o.c("    [dark_gray]├────────────────[reset]\n"))
+	if call != "" {
+		fmt.Fprintf(b, o.c("    [dark_gray]│[reset] while calling [bold]%s[reset](%s)\n"), printable(d.FunctionCall.CalledAs), call)
+	}
 	for _, v := range statements {
 		fmt.Fprintf(b, o.c("    [dark_gray]│[reset] [bold]%s[reset] %s\n"), printable(v.Traversal), printable(v.Statement))
 	}
