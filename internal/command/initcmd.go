@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 
 	"github.com/rig-iac/rig/internal/diag"
@@ -32,6 +33,8 @@ func runInit(m *Meta, args []string) int {
 		return 1
 	}
 	defer m.endStream()
+	said := &sayingWriter{w: m.Out}
+	m.Out = said
 	if f.fromModule != "" {
 		if ds := m.dir().InitFromModule(context.Background(), f.fromModule, m.Out); ds.HasErrors() {
 			m.showDiagnostics(ds)
@@ -61,6 +64,10 @@ func runInit(m *Meta, args []string) int {
 		return 0
 	}
 	if f.backend {
+		if !said.said {
+			// As OpenTofu: init's first step comes after a blank line.
+			fmt.Fprintln(m.Out)
+		}
 		view.Heading("Initializing the backend...")
 		backendFlags.Out, backendFlags.Confirm = m.Out, m.confirm
 		if more := m.dir().InitBackend(context.Background(), cfg, &backendFlags); more.HasErrors() {
@@ -136,4 +143,16 @@ func (m *Meta) initConfigProblems() {
 		}
 	}
 	ui.InitConfigProblems(m.Err, m.Color)
+}
+
+// sayingWriter is init's standard output, which remembers whether
+// anything was written to it.
+type sayingWriter struct {
+	w    io.Writer
+	said bool
+}
+
+func (s *sayingWriter) Write(p []byte) (int, error) {
+	s.said = s.said || len(p) > 0
+	return s.w.Write(p)
 }
