@@ -13,6 +13,8 @@ import (
 
 func runInit(m *Meta, args []string) int {
 	fs := m.flagSet("init")
+	// As OpenTofu's init: a blank line after each diagnostic.
+	m.view.separated = true
 	var backendFlags workdir.InitBackendOptions // -backend-config, -migrate-state, … (initflags.go)
 	addInitBackendFlags(fs, &backendFlags)
 	var f initFlags // -backend, -get, -plugin-dir, -upgrade, -lockfile (initflags.go)
@@ -88,10 +90,9 @@ func runInit(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	if len(ds) > 0 {
-		// As OpenTofu: a blank line between the steps' lines and the warnings.
-		fmt.Fprintln(m.Out)
-	}
+	// As OpenTofu: a blank line after the steps' lines, then the
+	// warnings, each followed by a blank line, then the success.
+	fmt.Fprintln(m.Out)
 	m.showDiagnostics(ds)
 	view.Initialized()
 	return 0

@@ -37,6 +37,9 @@ func RenderDiagnostics(w io.Writer, ds diag.Diagnostics, sources map[string][]by
 	var b strings.Builder
 	for _, d := range limitPerFile(ds) {
 		b.WriteString(boxedDiagnostic(printableDiagnostic(d), files, opts))
+		if opts.Separated {
+			b.WriteString("\n")
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -62,6 +65,9 @@ func RenderDiagnosticsPlain(w io.Writer, ds diag.Diagnostics, sources map[string
 		b.WriteString(d.Summary + "\n\n")
 		writeSnippet(&b, d, files, ropts{showSensitive: opts.ShowSensitive})
 		writeDetail(&b, d.Detail, width-1)
+		if opts.Separated {
+			b.WriteString("\n")
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
