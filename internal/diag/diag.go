@@ -75,6 +75,11 @@ type Diagnostic struct {
 	// Values then say of such a value that it "has a sensitive value" or
 	// "has an ephemeral value", where otherwise they leave it out.
 	ConfidentialCause bool
+	// UnknownCause says that values not yet known are what the diagnostic
+	// is about (an unknown for_each): its Values then say of such a value
+	// that it is "known only after apply", where otherwise they give only
+	// its type.
+	UnknownCause bool
 }
 
 // Address is what a diagnostic is about: the address of a resource

@@ -120,16 +120,24 @@ func EvalForEach(s *Scope, expr hcl.Expression) (map[string]cty.Value, diag.Diag
 	if !s.QuietDeprecations {
 		diags = diags.Append(more)
 	}
+	// As OpenTofu's, the diagnostics show the values of the references,
+	// saying of a sensitive, ephemeral or unknown one that it is, when
+	// that is the problem.
+	invalidBecause := func(detail string, confidential, unknown bool) (map[string]cty.Value, diag.Diagnostics) {
+		d := diag.At(expr.Range(), "Invalid for_each argument", detail)
+		d.Values, d.ConfidentialCause, d.UnknownCause = diag.TraversalValues(expr, ctx), confidential, unknown
+		return nil, append(diags, d)
+	}
 	invalid := func(detail string) (map[string]cty.Value, diag.Diagnostics) {
-		return nil, append(diags, diag.At(expr.Range(), "Invalid for_each argument", detail))
+		return invalidBecause(detail, false, false)
 	}
 	const allowed = "map, or set of strings"
 
 	if marks.ContainsEphemeral(v) {
-		return invalid(ephemeralForEachDetail)
+		return invalidBecause(ephemeralForEachDetail, true, false)
 	}
 	if v.IsMarked() {
-		return invalid("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
+		return invalidBecause("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.", true, false)
 	}
 	ty := v.Type()
 	if v.IsKnown() && !ty.IsMapType() && !ty.IsSetType() && !ty.IsObjectType() {
@@ -140,9 +148,9 @@ func EvalForEach(s *Scope, expr hcl.Expression) (map[string]cty.Value, diag.Diag
 		return invalid(fmt.Sprintf(`The given "for_each" argument value is unsuitable: the given "for_each" argument value is null. A %s is allowed.`, allowed))
 	case !v.IsKnown():
 		if ty.IsSetType() {
-			return invalid(forEachUnknownSetDetail)
+			return invalidBecause(forEachUnknownSetDetail, false, true)
 		}
-		return invalid(forEachUnknownMapDetail)
+		return invalidBecause(forEachUnknownMapDetail, false, true)
 	}
 
 	if n := v.LengthInt(); n > s.maxInstances() {
@@ -157,7 +165,7 @@ func EvalForEach(s *Scope, expr hcl.Expression) (map[string]cty.Value, diag.Diag
 		return out, diags
 	}
 	if !v.IsWhollyKnown() {
-		return invalid(forEachUnknownSetDetail)
+		return invalidBecause(forEachUnknownSetDetail, false, true)
 	}
 	if v.LengthInt() == 0 {
 		return out, diags
@@ -171,7 +179,7 @@ func EvalForEach(s *Scope, expr hcl.Expression) (map[string]cty.Value, diag.Diag
 			return invalid(`The given "for_each" argument value is unsuitable: "for_each" sets must not contain null values.`)
 		}
 		if e.IsMarked() {
-			return invalid("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
+			return invalidBecause("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.", true, false)
 		}
 		out[e.AsString()] = e
 	}

@@ -213,7 +213,7 @@ func (f *sourceFiles) snippet(d diag.Diagnostic) *jsonformat.Snippet {
 	if !ok || src == nil {
 		return nil
 	}
-	sn := &jsonformat.Snippet{StartLine: sr.Start.Line, Values: exprStatements(d.Values, false, d.ConfidentialCause), FunctionCall: functionCallToJSON(d.FunctionCall)}
+	sn := &jsonformat.Snippet{StartLine: sr.Start.Line, Values: exprStatements(d.Values, false, d.ConfidentialCause, d.UnknownCause), FunctionCall: functionCallToJSON(d.FunctionCall)}
 	if hf := f.file(sr.Filename); hf != nil {
 		if ctx := hcled.ContextString(hf, hl.Start.Byte-1); ctx != "" {
 			sn.Context = &ctx
