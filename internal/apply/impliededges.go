@@ -32,7 +32,7 @@ import (
 type impliedEdges struct {
 	g     *Graph
 	prior *state.State
-	sets  map[addrs.AbsResource]*resourceSets
+	sets  *setIndex
 	// lists holds each dependency list resolved to the sets of the
 	// resources it names that have operations: lists are shared between
 	// instances and resources, so each is resolved once.
@@ -49,7 +49,7 @@ type listKey struct {
 }
 
 func newImpliedEdges(g *Graph, prior *state.State, sets map[addrs.AbsResource]*resourceSets) *impliedEdges {
-	return &impliedEdges{g: g, prior: prior, sets: sets, lists: map[listKey][]*resourceSets{}}
+	return &impliedEdges{g: g, prior: prior, sets: newSetIndex(sets), lists: map[listKey][]*resourceSets{}}
 }
 
 // resolve returns the sets of the resources deps names that have
@@ -64,7 +64,7 @@ func (im *impliedEdges) resolve(deps []addrs.AbsResource) []*resourceSets {
 	}
 	var out []*resourceSets
 	for _, d := range deps {
-		if rs := im.sets[d]; rs != nil {
+		if rs := im.sets.lookup(d); rs != nil {
 			out = append(out, rs)
 		}
 	}

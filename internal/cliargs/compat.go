@@ -56,7 +56,10 @@ var (
 // compatFlags lists, by command, the options of OpenTofu 1.12 and
 // Terraform 1.11 that the command does not define itself (CompatFlags).
 var compatFlags = map[string][]CompatFlag{
-	"init":     append([]CompatFlag{ignoreRemoteVersion}, varFlags...),
+	"init": append([]CompatFlag{ignoreRemoteVersion,
+		{Name: "enable-pluggable-state-storage-experiment", Kind: CompatRefused, IsBool: true, Usage: "pluggable state storage is an experiment of Terraform that rig does not have; rig's state is kept by the backend block's backend"},
+		{Name: "state-provider-lock-file", Kind: CompatRefused, Usage: "pluggable state storage is an experiment of Terraform that rig does not have; rig's state is kept by the backend block's backend"},
+	}, varFlags...),
 	"get":      slices.Clone(varFlags),
 	"modules":  slices.Clone(varFlags),
 	"validate": slices.Clone(varFlags),
@@ -67,6 +70,7 @@ var compatFlags = map[string][]CompatFlag{
 	},
 	"console": {
 		{Name: "json", Kind: CompatRefused, IsBool: true, Usage: "the console prints human-readable values; -json-into writes each result as a JSON message into a file beside them, as OpenTofu allows"},
+		{Name: "scope", Kind: CompatRefused, Usage: "the console evaluates expressions in the root module only; to see a child module's values, make them outputs of the module and refer to module.NAME.OUTPUT"},
 	},
 	"graph": append([]CompatFlag{
 		{Name: "draw-cycles", Kind: CompatRefused, IsBool: true, Usage: "rig draws no graph of a configuration or a plan that has a cycle: the \"Cycle:\" error lists each edge of the cycle, with the file and line of the reference behind it"},
@@ -84,15 +88,18 @@ var compatFlags = map[string][]CompatFlag{
 	"import": append([]CompatFlag{ignoreRemoteVersion,
 		{Name: "parallelism", Kind: CompatIgnored, Usage: "Accepted without effect: import reads one object, so `N` is not used."},
 	}, jsonStreamFlags...),
-	"force-unlock":           append(slices.Clone(jsonStreamFlags), varFlags...),
-	"login":                  append(slices.Clone(jsonStreamFlags), varFlags...),
-	"logout":                 slices.Clone(jsonStreamFlags),
-	"output":                 slices.Clone(varFlags),
-	"show":                   slices.Clone(varFlags),
-	"providers":              append([]CompatFlag{{Name: "test-directory", Kind: CompatIgnored, Usage: "Accepted without effect: the tree lists the providers the configuration requires; a provider only a test file names (in `DIR`) is not listed."}}, varFlags...),
-	"providers schema":       slices.Clone(varFlags),
-	"providers mirror":       append(slices.Clone(jsonStreamFlags), varFlags...),
-	"providers lock":         append([]CompatFlag{{Name: "enable-plugin-cache", Kind: CompatIgnored, IsBool: true, Usage: "Accepted without effect: rig's providers lock finds packages in the plugin cache directory the CLI configuration names, if any, whether or not this is given."}}, append(slices.Clone(jsonStreamFlags), varFlags...)...),
+	"force-unlock":     append(slices.Clone(jsonStreamFlags), varFlags...),
+	"login":            append(slices.Clone(jsonStreamFlags), varFlags...),
+	"logout":           slices.Clone(jsonStreamFlags),
+	"output":           slices.Clone(varFlags),
+	"show":             slices.Clone(varFlags),
+	"providers":        append([]CompatFlag{{Name: "test-directory", Kind: CompatIgnored, Usage: "Accepted without effect: the tree lists the providers the configuration requires; a provider only a test file names (in `DIR`) is not listed."}}, varFlags...),
+	"providers schema": slices.Clone(varFlags),
+	"providers mirror": append(slices.Clone(jsonStreamFlags), varFlags...),
+	"providers lock": append([]CompatFlag{
+		{Name: "enable-plugin-cache", Kind: CompatIgnored, IsBool: true, Usage: "Accepted without effect: rig's providers lock finds packages in the plugin cache directory the CLI configuration names, if any, whether or not this is given."},
+		{Name: "test-directory", Kind: CompatIgnored, Usage: "Accepted without effect: the lock file records the providers the configuration requires; a provider only a test file in `DIR` names is not locked."},
+	}, append(slices.Clone(jsonStreamFlags), varFlags...)...),
 	"state list":             slices.Clone(varFlags),
 	"state show":             slices.Clone(varFlags),
 	"state pull":             slices.Clone(varFlags),

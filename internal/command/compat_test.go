@@ -81,6 +81,8 @@ func TestRefusedAndIgnoredOptions(t *testing.T) {
 		{[]string{"refresh", "-destroy"}, "use \"rig destroy\""},
 		{[]string{"test", "-cloud-run=app.terraform.io/org/mod/aws"}, "no HCP Terraform"},
 		{[]string{"test", "-allow-deferral"}, "experiment of Terraform"},
+		{[]string{"init", "-enable-pluggable-state-storage-experiment"}, "experiment of Terraform"},
+		{[]string{"console", "-scope=module.net"}, "refer to module.NAME.OUTPUT"},
 		{[]string{"push"}, "removed from Terraform in 0.12"},
 		{[]string{"internal-plugin"}, "built into early Terraform"},
 	}
@@ -101,6 +103,7 @@ func TestRefusedAndIgnoredOptions(t *testing.T) {
 		{"refresh", "-refresh-only"},
 		{"state", "list", "-var=a=1"},
 		{"providers", "lock", "-enable-plugin-cache"},
+		{"providers", "lock", "-test-directory=tests"},
 	}
 	for _, args := range accepted {
 		if r := rig(t, dir, append(args, "-no-color")...); r.code != 0 {

@@ -119,7 +119,7 @@ func TestFmtTargets(t *testing.T) {
 		{name: "syntax error", files: map[string]string{"bad.tf": "a = {\n", "ok.tf": unformatted},
 			args: []string{"fmt", "-no-color"}, code: 2, stdout: "ok.tf\n", stderr: "Error: Missing expression\n\n  on bad.tf line 2:", formatted: []string{"ok.tf"}},
 		{name: "stdin syntax error", args: []string{"fmt", "-no-color", "-"}, stdin: "a = {\n", code: 2, stderr: "on <stdin> line 2:"},
-		{name: "no such file", args: []string{"fmt", "-no-color", "nosuch.tf"}, code: 2, stderr: "Error: No file or directory at nosuch.tf"},
+		{name: "no such file", args: []string{"fmt", "-no-color", "nosuch.tf"}, code: 2, stderr: "Error: Invalid file or directory path\n\nNo file or directory at nosuch.tf"},
 		{name: "other extension", files: map[string]string{"x.hcl": unformatted}, args: []string{"fmt", "-no-color", "x.hcl"}, code: 2,
 			stderr: "Error: Only .tf, .tofu, .tfvars, and .tftest.hcl files can be processed with rig fmt"},
 	}

@@ -26,7 +26,7 @@ func runForceUnlock(m *Meta, args []string) int {
 		return code
 	}
 	if fs.NArg() != 1 {
-		return m.argsError(fs, "Invalid number of arguments", "Exactly one argument expected: the ID of the lock to unlock.")
+		return m.argsError(fs, "Wrong number of arguments", "Exactly one argument expected: the ID of the lock to unlock.")
 	}
 	id := fs.Arg(0)
 	ctx := context.Background()

@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 	// The variables that change what every command prints or where it
 	// keeps its files: tests set them themselves.
 	for _, name := range []string{"TF_LOG", "TF_LOG_CORE", "TF_LOG_PROVIDER", "TF_LOG_PATH", "TF_DATA_DIR",
-		"TF_IN_AUTOMATION", "TF_INPUT", "TF_WORKSPACE"} {
+		"TF_IN_AUTOMATION", "TF_INPUT", "TF_WORKSPACE", "TF_ENCRYPTION"} {
 		os.Unsetenv(name)
 	}
 	for _, kv := range os.Environ() {

@@ -23,7 +23,7 @@ func runImport(m *Meta, args []string) int {
 		return code
 	}
 	if fs.NArg() != 2 {
-		return m.argsError(fs, "Wrong number of arguments", "The import command expects two arguments: the address to import into and the remote object's ID.")
+		return m.argsError(fs, "Invalid number of arguments", "The import command expects two arguments: the address to import into and the remote object's ID.")
 	}
 	addr, err := addrs.ParseAbsResourceInstanceStr(fs.Arg(0))
 	if err != nil {

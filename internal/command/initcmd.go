@@ -23,7 +23,7 @@ func runInit(m *Meta, args []string) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
+		return m.argsError(fs, "Unexpected argument", "The "+fs.Name()+" command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
 	}
 	if f.upgrade && f.lockfileReadonly {
 		return m.argsError(fs, "Invalid options", "The -upgrade flag conflicts with -lockfile=readonly.")
@@ -77,7 +77,14 @@ func runInit(m *Meta, args []string) int {
 			return 1
 		}
 	}
-	cfg, more := m.dir().PlaceProvidersFromState(context.Background(), cfg)
+	placed, more := m.dir().PlaceProvidersFromState(context.Background(), cfg)
+	if !f.backend && more.HasErrors() {
+		// As OpenTofu: without the backend step, a backend that cannot be
+		// opened yet (never initialized, or of a type rig lacks) has no
+		// state to read providers from, and init goes on without one.
+		placed, more = cfg, nil
+	}
+	cfg = placed
 	if ds = ds.Append(more); ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1

@@ -127,10 +127,10 @@ func (m *Meta) run(args []string) int {
 	if c.run != nil {
 		if len(args) > 0 {
 			if sub, ok := commands[name+" "+args[0]]; ok {
-				return sub.run(m, args[1:])
+				return m.runCommand(name+" "+args[0], sub, args[1:])
 			}
 		}
-		return c.run(m, args)
+		return m.runCommand(name, c, args)
 	}
 	// A command with subcommands: its help without one, as Terraform does.
 	switch {
@@ -147,7 +147,7 @@ func (m *Meta) run(args []string) int {
 			name, args[0], didYouMean(args[0], subcommands(name)), name)
 		return 1
 	}
-	return sub.run(m, args[1:])
+	return m.runCommand(name+" "+args[0], sub, args[1:])
 }
 
 // didYouMean is ` Did you mean "NAME"?` for the candidate nearest to name,

@@ -66,7 +66,9 @@ func runOutput(m *Meta, args []string) int {
 		case *raw:
 			v, err := ui.RawString(o.Value)
 			if err != nil {
-				m.showDiagnostics(diag.Diagnostics{diag.Errorf("Unsupported value for raw output", "%s", err)})
+				m.showDiagnostics(diag.Diagnostics{diag.Errorf("Unsupported value for raw output",
+					"The -raw option only supports strings, numbers, and boolean values, but output value %q is %s.\n\nUse the -json option for machine-readable representations of output values that have complex types.",
+					name, o.Value.Type().FriendlyName())})
 				return 1
 			}
 			fmt.Fprint(m.Out, v)

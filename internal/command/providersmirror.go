@@ -20,7 +20,7 @@ func runProvidersMirror(m *Meta, args []string) int {
 		return code
 	}
 	if fs.NArg() != 1 {
-		return m.argsError(fs, "No output directory specified", "The providers mirror command requires an output directory as a command-line argument.")
+		return m.argsError(fs, "Wrong number of arguments", "The providers mirror command requires an output directory as a command-line argument.")
 	}
 	out := fs.Arg(0)
 	cfg, ds := m.loadConfig()

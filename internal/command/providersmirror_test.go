@@ -91,7 +91,7 @@ func TestProvidersMirrorErrors(t *testing.T) {
 	mirror := packedMirror(t, []string{"1.0.0"}, "linux_amd64")
 	dir := workDir(t, map[string]string{"main.tf": fakeConfig})
 	r := rig(t, dir, "providers", "mirror", "-no-color", "-fs-mirror="+mirror)
-	if r.code != 1 || !strings.Contains(r.stderr, "Error: No output directory specified") {
+	if r.code != 1 || !strings.Contains(r.stderr, "Error: Wrong number of arguments") {
 		t.Errorf("no directory: exit %d\n%s", r.code, r.stderr)
 	}
 	r = rig(t, dir, "providers", "mirror", "-no-color", "-fs-mirror="+mirror, "-platform=linux_amd64", "-platform=windows_386", t.TempDir())

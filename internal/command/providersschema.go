@@ -23,10 +23,8 @@ func runProvidersSchema(m *Meta, args []string) int {
 	}
 	m.documentOut = true
 	if !asJSON {
-		// As Terraform words it, followed by the usage.
-		fmt.Fprintf(m.Err, "The `rig providers schema` command requires the `-json` flag.\n\nUsage: rig [global options] providers schema -json\n\n")
-		ui.RenderParagraphs(m.Err, "Prints out a json representation of the schemas for all providers used in the current configuration.", 2)
-		return 1
+		// As OpenTofu words it.
+		return m.argsError(fs, "Output only in json is allowed", "The `rig providers schema` command requires the `-json` flag.")
 	}
 	if fs.NArg() > 0 {
 		return m.argsError(fs, "Too many command line arguments", "The providers schema command takes no positional arguments. To run it in another working directory, use the global -chdir option.")

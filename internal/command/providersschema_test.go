@@ -19,12 +19,13 @@ func TestProvidersSchemaBuiltIn(t *testing.T) {
 	golden(t, "providers/schema-builtin", r.stdout)
 }
 
-// TestProvidersSchemaWithoutJSON fails as Terraform does: the -json flag
+// TestProvidersSchemaWithoutJSON fails as OpenTofu does: the -json flag
 // is required.
 func TestProvidersSchemaWithoutJSON(t *testing.T) {
 	dir := workDir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {}\n"})
-	r := rig(t, dir, "providers", "schema")
-	if r.code != 1 || r.stdout != "" || !strings.HasPrefix(r.stderr, "The `rig providers schema` command requires the `-json` flag.\n") {
+	r := rig(t, dir, "providers", "schema", "-no-color")
+	if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "Error: Output only in json is allowed") ||
+		!strings.Contains(r.stderr, "The `rig providers schema` command requires the `-json` flag.") {
 		t.Errorf("providers schema: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

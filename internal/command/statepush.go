@@ -21,7 +21,7 @@ func runStatePull(m *Meta, args []string) int {
 	}
 	m.documentOut = true
 	if fs.NArg() > 0 {
-		return m.argsError(fs, "Too many command line arguments", "The state pull command takes no arguments.")
+		return m.argsError(fs, "Unexpected argument", "The state pull command takes no arguments.")
 	}
 	cfg, _ := m.loadConfigQuiet()
 	data, ds := m.dir().PullState(context.Background(), cfg)
@@ -55,7 +55,7 @@ func runStatePush(m *Meta, args []string) int {
 		return code
 	}
 	if fs.NArg() != 1 {
-		return m.argsError(fs, "Exactly one argument expected", "The state push command expects exactly one argument: the path of a state file, or - for standard input.")
+		return m.argsError(fs, "Invalid number of arguments", "The state push command expects exactly one argument: the path of a state file, or - for standard input.")
 	}
 	var data []byte
 	var err error

@@ -56,7 +56,9 @@ func runTest(m *Meta, args []string) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		return m.argsError(fs, "Too many command line arguments", "The test command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
+		// OpenTofu and Terraform ignore them, and run every test file: so
+		// does rig, and says so.
+		m.showDiagnostics(diag.Diagnostics{warningf("Unexpected argument", "The test command takes no positional arguments; %q and what follows it are ignored, and every test file runs. To choose test files, use -filter=FILE; to run the tests of another directory, use -test-directory=DIR or the global -chdir option.", fs.Arg(0))})
 	}
 	if f.parallelism < 1 || f.runParallelism < 1 {
 		return m.argsError(fs, "Invalid parallelism", "-parallelism and -run-parallelism take a whole number greater than zero.")

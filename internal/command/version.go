@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/getproviders"
 	"github.com/rig-iac/rig/internal/jsonformat"
 	"github.com/rig-iac/rig/internal/version"
@@ -19,7 +20,8 @@ func runVersion(m *Meta, args []string) int {
 	}
 	m.documentOut = *jsonOut
 	if fs.NArg() > 0 {
-		return m.argsError(fs, "Unexpected argument", "The version command takes no arguments.")
+		// OpenTofu and Terraform ignore them: a warning, and the version.
+		m.showDiagnostics(diag.Diagnostics{warningf("Unexpected argument", "The version command takes no arguments; %q and what follows it are ignored.", fs.Arg(0))})
 	}
 	// As in Terraform, a missing or unreadable lock file is no selections.
 	locks, _ := m.dir().ReadLockFile()

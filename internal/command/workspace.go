@@ -32,7 +32,7 @@ func runWorkspaceList(m *Meta, args []string) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no arguments.")
+		return m.argsError(fs, "Unexpected argument", "The "+fs.Name()+" command takes no arguments.")
 	}
 	if !m.startTypedStream(stream) {
 		return 1
@@ -51,7 +51,7 @@ func runWorkspaceList(m *Meta, args []string) int {
 	if m.stream != nil {
 		messages = m.stream.View
 	}
-	ui.RenderWorkspaceList(m.Out, messages, names, m.dir().Workspace())
+	ui.RenderWorkspaceList(m.Out, messages, names, m.dir().Workspace(), workdir.WorkspaceOverridden())
 	return 0
 }
 
@@ -61,7 +61,7 @@ func runWorkspaceShow(m *Meta, args []string) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no arguments.")
+		return m.argsError(fs, "Unexpected argument", "The "+fs.Name()+" command takes no arguments.")
 	}
 	fmt.Fprintln(m.Out, m.dir().Workspace())
 	return 0
@@ -74,7 +74,7 @@ func (m *Meta) oneWorkspaceArg(fs *flag.FlagSet, args []string) (name string, co
 		return "", code, false
 	}
 	if fs.NArg() != 1 {
-		return "", m.argsError(fs, "Expected a single argument: NAME", "The "+fs.Name()+" command expects exactly one argument: the name of the workspace."), false
+		return "", m.argsError(fs, "Invalid arguments list", "The "+fs.Name()+" command expects exactly one argument: the name of the workspace."), false
 	}
 	name = fs.Arg(0)
 	if err := backend.ValidateWorkspaceName(name); err != nil {
@@ -110,7 +110,8 @@ func runWorkspaceNew(m *Meta, args []string) int {
 			return 1
 		}
 	}
-	if m.workspaceOverridden() {
+	if ds := workdir.CheckWorkspaceCreatable(name); ds.HasErrors() {
+		m.showDiagnostics(ds)
 		return 1
 	}
 	b, ok := m.workspaceBackend()
@@ -121,7 +122,7 @@ func runWorkspaceNew(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	fmt.Fprintf(m.Out, "Created and switched to workspace %q!\n\nYou're now on a new, empty workspace. Workspaces isolate their state,\nso if you run \"rig plan\" rig will not see any existing state\nfor this configuration.\n", name)
+	m.printWorkspaceCreated(name)
 	return 0
 }
 
@@ -139,12 +140,30 @@ func runWorkspaceSelect(m *Meta, args []string) int {
 	if !ok {
 		return 1
 	}
-	if ds := m.dir().SwitchWorkspace(context.Background(), b, name, *orCreate); ds.HasErrors() {
+	if name == m.dir().Workspace() {
+		// Already selected: nothing to say, as in OpenTofu.
+		return 0
+	}
+	created, ds := m.dir().SwitchWorkspace(context.Background(), b, name, *orCreate)
+	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	fmt.Fprintf(m.Out, "Switched to workspace %q.\n", name)
+	if created {
+		m.printWorkspaceCreated(name)
+		return 0
+	}
+	text := fmt.Sprintf("Switched to workspace %q.", name)
+	fmt.Fprintln(m.Out, colorText(m.Color, "\x1b[0m\x1b[32m"+text+"\x1b[0m", text))
 	return 0
+}
+
+// printWorkspaceCreated says that workspace name was created and
+// selected, in green as OpenTofu says it.
+func (m *Meta) printWorkspaceCreated(name string) {
+	head := fmt.Sprintf("Created and switched to workspace %q!", name)
+	const rest = "\n\nYou're now on a new, empty workspace. Workspaces isolate their state,\nso if you run \"rig plan\" rig will not see any existing state\nfor this configuration."
+	fmt.Fprintln(m.Out, colorText(m.Color, "\x1b[0m\x1b[32m\x1b[1m"+head+"\x1b[0m\x1b[32m"+rest+"\x1b[0m", head+rest))
 }
 
 func runWorkspaceDelete(m *Meta, args []string) int {

@@ -30,9 +30,10 @@ type Import struct {
 	// ForEach repeats the block (OpenTofu 1.7+); nil without.
 	ForEach hcl.Expression
 	// Provider is the provider configuration to import with; nil for the
-	// resource's own.
-	Provider  *ProviderConfigRef
-	DeclRange hcl.Range
+	// resource's own. ProviderRange is where it is set.
+	Provider      *ProviderConfigRef
+	ProviderRange hcl.Range
+	DeclRange     hcl.Range
 }
 
 var importBlockSchema = &hcl.BodySchema{
@@ -66,7 +67,7 @@ func decodeImportBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
 	if a, ok := content.Attributes["provider"]; ok {
 		ref, d := decodeProviderConfigRef(a.Expr, "provider")
 		diags = append(diags, d...)
-		imp.Provider = ref
+		imp.Provider, imp.ProviderRange = ref, a.Range
 	}
 	toExpr := content.Attributes["to"].Expr
 	imp.ToRange = toExpr.Range()

@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/rig-iac/rig/internal/addrs"
 )
 
 // ManagedLifecycle is the lifecycle block of a managed resource (the zero
@@ -77,7 +79,17 @@ func (r *Resource) decodeLifecycle(block *hcl.Block, override bool, enabledName 
 	}
 	if r.Managed == nil {
 		for _, name := range managedOnlyLifecycleArguments {
-			if attr, ok := content.Attributes[name]; ok {
+			attr, ok := content.Attributes[name]
+			if ok && r.Addr.Mode == addrs.Ephemeral {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid lifecycle configuration for ephemeral resource",
+					Detail:   fmt.Sprintf("An ephemeral resource cannot set the lifecycle argument %q: it belongs in \"resource\" blocks only.", name),
+					Subject:  block.DefRange.Ptr(),
+				})
+				continue
+			}
+			if ok {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "Invalid data resource lifecycle argument",

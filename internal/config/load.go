@@ -159,7 +159,7 @@ func LoadFiles(files map[string][]byte) (*Module, diag.Diagnostics) {
 	if m.Terraform.Encryption != nil {
 		m.Terraform.Encryption.module = m
 	}
-	return m, diag.FromHCL(hdiags).Append(m.checkActionTriggers())
+	return m, diag.FromHCL(hdiags).Append(m.checkActionTriggers()).Append(m.importProviderProblems())
 }
 
 // parseFile parses one configuration file; the body is nil when the file

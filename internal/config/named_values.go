@@ -112,6 +112,7 @@ func decodeVariableBlock(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 			})
 			converted = cty.DynamicVal
 		}
+		diags = append(diags, ignoredDefaultAttributes(attr.Expr, v.Type)...)
 		if !v.Nullable && converted.IsNull() {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,

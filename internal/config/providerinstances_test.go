@@ -45,7 +45,7 @@ module "m" {
   source    = "./m"
   for_each  = toset(["a"])
   providers = { aws = aws.by_region[each.key] }
-}`, "m/main.tf": ""}, nil},
+}`, "m/main.tf": "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}"}, nil},
 		{"for_each without alias", map[string]string{"main.tf": `
 provider "aws" {
   for_each = toset(["a"])
@@ -74,13 +74,13 @@ resource "aws_x" "a" {
 module "m" {
   source    = "./m"
   providers = { aws = aws.by_region }
-}`, "m/main.tf": ""}, []string{"error main.tf:14: Invalid module provider configuration: A reference to a provider configuration which uses for_each requires an instance key."}},
+}`, "m/main.tf": "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}"}, []string{"error main.tf:14: Invalid module provider configuration: A reference to a provider configuration which uses for_each requires an instance key."}},
 		{"key on the child side", map[string]string{"main.tf": providers + `
 module "m" {
   source    = "./m"
   for_each  = toset(["a"])
   providers = { aws.x["a"] = aws.by_region[each.key] }
-}`, "m/main.tf": ""}, []string{"error main.tf:15: Invalid module provider configuration: Instance keys are not allowed on the left side of a provider configuration assignment."}},
+}`, "m/main.tf": "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}"}, []string{"error main.tf:15: Invalid module provider configuration: Instance keys are not allowed on the left side of a provider configuration assignment."}},
 		{"same for_each as the resource", map[string]string{"main.tf": providers + `
 resource "aws_x" "a" {
   for_each = var.regions
@@ -106,7 +106,7 @@ module "m" {
   source    = "./m"
   for_each  = var.regions
   providers = { aws = aws.by_region[each.key] }
-}`, "m/main.tf": ""}, []string{"warning main.tf:14: Provider configuration for_each matches module: This provider configuration uses the same for_each expression as a module, which means that subsequent removal of elements from this collection would cause a planning error."}},
+}`, "m/main.tf": "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}"}, []string{"warning main.tf:14: Provider configuration for_each matches module: This provider configuration uses the same for_each expression as a module, which means that subsequent removal of elements from this collection would cause a planning error."}},
 		{"nested module", map[string]string{"main.tf": `module "m" { source = "./m" }`, "m/main.tf": providers + `
 resource "aws_x" "a" {
   provider = aws.by_region

@@ -139,6 +139,16 @@ var dataBlockSchema = &hcl.BodySchema{
 	},
 }
 
+// ephemeralBlockSchema is dataBlockSchema with the connection and
+// provisioner blocks, which an ephemeral block may not have: decoded only
+// to report them as OpenTofu does.
+var ephemeralBlockSchema = &hcl.BodySchema{
+	Attributes: resourceBlockSchema.Attributes,
+	Blocks: append(slices.Clip(dataBlockSchema.Blocks),
+		hcl.BlockHeaderSchema{Type: "connection"},
+		hcl.BlockHeaderSchema{Type: "provisioner", LabelNames: []string{"type"}}),
+}
+
 var provisionerBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "when"}, {Name: "on_failure"}},
 	Blocks: []hcl.BlockHeaderSchema{
@@ -164,7 +174,7 @@ func decodeResourceBlock(block *hcl.Block, mode addrs.ResourceMode, override boo
 		schema = dataBlockSchema
 		what, typeSummary, nameSummary = "data", "Invalid data source name", "Invalid data resource name"
 	case addrs.Ephemeral:
-		schema = dataBlockSchema
+		schema = ephemeralBlockSchema
 		what, typeSummary, nameSummary = "ephemeral", "Invalid ephemeral resource type name", "Invalid ephemeral resource name"
 	default:
 		r.Managed = &ManagedLifecycle{}
@@ -214,7 +224,24 @@ func decodeResourceBlock(block *hcl.Block, mode addrs.ResourceMode, override boo
 			}
 			seenLifecycle = b
 			diags = append(diags, r.decodeLifecycle(b, override, &enabledName)...)
-		case "connection":
+		case "connection", "provisioner":
+			if mode == addrs.Ephemeral {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid configuration block for ephemeral resource",
+					Detail:   fmt.Sprintf("An ephemeral resource cannot have a %q block: it belongs in \"resource\" blocks only.", b.Type),
+					Subject:  b.DefRange.Ptr(),
+				})
+				continue
+			}
+			if b.Type == "provisioner" {
+				p, pDiags := decodeProvisionerBlock(b)
+				diags = append(diags, pDiags...)
+				if p != nil {
+					r.Provisioners = append(r.Provisioners, p)
+				}
+				continue
+			}
 			if seenConnection != nil {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
@@ -226,12 +253,6 @@ func decodeResourceBlock(block *hcl.Block, mode addrs.ResourceMode, override boo
 			}
 			seenConnection = b
 			r.Connection = &Connection{Config: b.Body, DeclRange: b.DefRange}
-		case "provisioner":
-			p, pDiags := decodeProvisionerBlock(b)
-			diags = append(diags, pDiags...)
-			if p != nil {
-				r.Provisioners = append(r.Provisioners, p)
-			}
 		case "_":
 			if seenEscape != nil {
 				diags = append(diags, &hcl.Diagnostic{

@@ -118,6 +118,11 @@ func validVersionConstraint(s string) bool {
 
 // decodeVersionConstraint decodes a literal version constraint string.
 func decodeVersionConstraint(attr *hcl.Attribute) (string, hcl.Diagnostics) {
+	if lit, ok := attr.Expr.(*hclsyntax.LiteralValueExpr); ok && !lit.Val.IsKnown() {
+		// What the parser puts where an expression failed to parse: the
+		// parser has reported it.
+		return "", nil
+	}
 	v, diags := attr.Expr.Value(nil)
 	if diags.HasErrors() {
 		return "", diags

@@ -87,6 +87,13 @@ func (m *Module) resolveCall(call *ModuleCall) diag.Diagnostics {
 	st.done = true
 	if st.version != nil {
 		v, ds := m.StaticValue(st.version, fmt.Sprintf("module.%s.version", call.Name), false)
+		for i := range ds {
+			if ds[i].Summary == "Sensitive value not allowed" {
+				// OpenTofu's words for a version.
+				ds[i].Summary = "Invalid version constraint"
+				ds[i].Detail = "Sensitive values, or values derived from sensitive values, cannot be used as version arguments."
+			}
+		}
 		st.diags = st.diags.Append(ds)
 		if !ds.HasErrors() {
 			if v.IsNull() {

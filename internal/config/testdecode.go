@@ -371,7 +371,7 @@ func (run *TestRun) CheckExpectFailures() diag.Diagnostics {
 				diags = append(diags, invalidExpectFailure(t, root))
 			}
 			continue
-		case root == "module" || root == "local" || root == "run" || root == "path" || root == "terraform" || root == "count" || root == "each" || root == "self":
+		case root == "module" || root == "local" || root == "run" || root == "path" || root == "terraform" || root == "tofu" || root == "count" || root == "each" || root == "self":
 			diags = append(diags, invalidExpectFailure(t, traversalText(t)))
 			continue
 		}

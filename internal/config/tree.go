@@ -121,7 +121,7 @@ func setProviderHosts(m *Module, host func(addrs.Provider) addrs.Provider) {
 }
 
 func loadChildren(r files, root, m *Module, resolve ModuleDirResolver) diag.Diagnostics {
-	var ds diag.Diagnostics
+	ds := undefinedPassedProviders(m)
 	names := make([]string, 0, len(m.ModuleCalls))
 	for name := range m.ModuleCalls {
 		names = append(names, name)
@@ -162,10 +162,7 @@ func loadChildren(r files, root, m *Module, resolve ModuleDirResolver) diag.Diag
 		ds = ds.Append(checkChildOnlyBlocks(child))
 		ds = ds.Append(checkConstVariables(child))
 		ds = ds.Append(redundantProviderBlocks(child))
-		if len(child.ProviderConfigs) > 0 && (call.Count != nil || call.ForEach != nil || call.Enabled != nil || len(call.DependsOn) > 0) {
-			ds = ds.Append(diag.At(call.DeclRange, "Module is incompatible with count, for_each, enabled and depends_on",
-				fmt.Sprintf("The module at %s is a legacy module which contains its own local provider configurations, and so calls to it may not use the count, for_each, enabled or depends_on arguments.\n\nIf you also control the module %q, consider updating this module to instead expect provider configurations to be passed by its caller.", path, call.Source)))
-		}
+		ds = ds.Append(callProviderProblems(m, call, child))
 		ds = ds.Append(loadChildren(r, root, child, resolve))
 	}
 	return ds

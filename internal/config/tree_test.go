@@ -87,8 +87,8 @@ func TestLoadTreeErrors(t *testing.T) {
 			"Module calls nested too deeply m/main.tf:1"},
 		{"count on a module with its own provider block", map[string]string{
 			"main.tf":   "module \"m\" {\n  source = \"./m\"\n  count  = 2\n}",
-			"m/main.tf": "provider \"aws\" {}"},
-			"Module is incompatible with count, for_each, enabled and depends_on main.tf:1"},
+			"m/main.tf": "provider \"aws\" {\n  region = \"x\"\n}"},
+			"Module is incompatible with count, for_each, enabled and depends_on main.tf:3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

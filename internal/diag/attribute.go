@@ -14,17 +14,23 @@ func AttributeNote(path cty.Path) string {
 	return "At attribute " + FormatPath(path) + "."
 }
 
-// InBody gives each diagnostic about an attribute path that has no source
-// range the range in body (a resource's or data source's configuration)
-// where that attribute is set, as OpenTofu places provider diagnostics:
-// the attribute's expression, else the nested block the path reaches,
-// else (an attribute left unset) the opening brace of the deepest body
-// the path reaches. A diagnostic so placed loses its AttributeNote. It
-// modifies and returns ds.
+// InBody gives each provider diagnostic that has no source range a range
+// in body (the configuration of a resource, data source or provider block)
+// as OpenTofu places them: for a diagnostic about an attribute path, the
+// attribute's expression, else the nested block the path reaches, else
+// (an attribute left unset) the opening brace of the deepest body the path
+// reaches; for a diagnostic about no attribute, the body's opening brace,
+// shown on the block's header. A diagnostic so placed loses its
+// AttributeNote. It modifies and returns ds.
 func (ds Diagnostics) InBody(body hcl.Body) Diagnostics {
 	for i := range ds {
 		d := &ds[i]
-		if d.Subject != nil || len(d.AttributePath) == 0 || body == nil {
+		if d.Subject != nil || body == nil {
+			continue
+		}
+		if len(d.AttributePath) == 0 {
+			rng := body.MissingItemRange()
+			d.Subject = &rng
 			continue
 		}
 		rng, ok := rangeOfPath(body, d.AttributePath)

@@ -59,10 +59,14 @@ setting "x" {
 			}
 		})
 	}
-	// A diagnostic already placed, or with no path, is left alone.
+	// A diagnostic already placed is left alone; one about no attribute is
+	// at the start of the body, where OpenTofu places it.
 	rng := hcl.Range{Filename: "other.tf", Start: hcl.Pos{Line: 9}}
-	ds := Diagnostics{{Summary: "placed", Subject: &rng, AttributePath: cty.GetAttrPath("name")}, {Summary: "no path"}}.InBody(f.Body)
-	if ds[0].Subject.Filename != "other.tf" || ds[1].Subject != nil {
-		t.Errorf("InBody changed diagnostics it should leave: %+v", ds)
+	ds := Diagnostics{{Summary: "placed", Subject: &rng, AttributePath: cty.GetAttrPath("name")}, {Summary: "no path", Detail: "Whole."}}.InBody(f.Body)
+	if ds[0].Subject.Filename != "other.tf" {
+		t.Errorf("InBody moved a placed diagnostic: %+v", ds[0])
+	}
+	if s := ds[1].Subject; s == nil || s.Filename != "main.tf" || s.Start != f.Body.(*hclsyntax.Body).SrcRange.Start || ds[1].Detail != "Whole." {
+		t.Errorf("diagnostic with no path: subject %v detail %q, want the start of the body", s, ds[1].Detail)
 	}
 }

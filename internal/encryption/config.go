@@ -81,9 +81,15 @@ func New(block *config.RawBlock) (*Encryption, diag.Diagnostics) {
 	if block == nil {
 		return nil, nil
 	}
-	vals := valuer(block.StaticValue)
 	content, hds := block.Body.Content(encryptionSchema)
-	ds := diag.FromHCL(hds)
+	return decode(block.StaticValue, content, nil, diag.FromHCL(hds))
+}
+
+// decode reads an encryption block's content, its arguments evaluated by
+// vals; enforcedBy are blocks (state, plan) whose enforced = true holds
+// for the block of the same type in content too, and ds the diagnostics
+// so far.
+func decode(vals valuer, content *hcl.BodyContent, enforcedBy map[string]*hcl.Block, ds diag.Diagnostics) (*Encryption, diag.Diagnostics) {
 	providers := map[string]*keyProvider{}
 	methods := map[string]*method{}
 	var stateBlock, planBlock, remoteBlock *hcl.Block
@@ -147,11 +153,11 @@ func New(block *config.RawBlock) (*Encryption, diag.Diagnostics) {
 	e := &Encryption{}
 	var more diag.Diagnostics
 	if stateBlock != nil {
-		e.state, more = decodeTarget(vals, stateBlock, methods)
+		e.state, more = decodeTarget(vals, stateBlock, methods, enforcedIn(vals, enforcedBy["state"]))
 		ds = ds.Append(more)
 	}
 	if planBlock != nil {
-		e.plan, more = decodeTarget(vals, planBlock, methods)
+		e.plan, more = decodeTarget(vals, planBlock, methods, enforcedIn(vals, enforcedBy["plan"]))
 		ds = ds.Append(more)
 	}
 	if remoteBlock != nil {
@@ -204,17 +210,19 @@ func decodeMethod(vals valuer, b *hcl.Block, addr string, providers map[string]*
 	return m, ds
 }
 
-// decodeTarget reads a state or plan block and its chain of fallbacks.
-func decodeTarget(vals valuer, b *hcl.Block, methods map[string]*method) (*target, diag.Diagnostics) {
+// decodeTarget reads a state or plan block and its chain of fallbacks;
+// enforced is true when another block enforces it already.
+func decodeTarget(vals valuer, b *hcl.Block, methods map[string]*method, enforced bool) (*target, diag.Diagnostics) {
 	content, hds := b.Body.Content(targetSchema)
 	ds := diag.FromHCL(hds)
 	if hds.HasErrors() {
 		return nil, ds
 	}
 	t := &target{name: b.Type}
-	enforced := false
 	if a, ok := content.Attributes["enforced"]; ok {
-		ds = ds.Append(decodeAttr(vals, "encryption."+b.Type, a, cty.Bool, &enforced))
+		var set bool
+		ds = ds.Append(decodeAttr(vals, "encryption."+b.Type, a, cty.Bool, &set))
+		enforced = enforced || set
 	}
 	if _, ok := content.Attributes["method"]; !ok {
 		return nil, ds.Append(diag.At(b.DefRange, "Missing encryption method", fmt.Sprintf("The %s block must set method.", b.Type)))
@@ -259,7 +267,7 @@ func (e *Encryption) decodeRemoteTargets(vals valuer, b *hcl.Block, methods map[
 	content, hds := b.Body.Content(remoteStateSchema)
 	ds := diag.FromHCL(hds)
 	for _, rb := range content.Blocks {
-		t, more := decodeTarget(vals, rb, methods)
+		t, more := decodeTarget(vals, rb, methods, false)
 		ds = ds.Append(more)
 		if t == nil {
 			continue

@@ -1,5 +1,6 @@
 // Package encryption owns state and plan encryption as OpenTofu 1.10 does
-// it: the terraform block's "encryption" block, the pbkdf2 key provider,
+// it: the terraform block's "encryption" block and what the TF_ENCRYPTION
+// environment variable merges into it (NewWithEnv), the pbkdf2 key provider,
 // the aes_gcm and unencrypted methods, and the JSON envelope an encrypted
 // state or plan is stored in, so that either tool reads what the other
 // wrote. The remote_state_data_sources block gives the targets the states

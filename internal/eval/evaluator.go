@@ -571,31 +571,32 @@ func (d moduleData) ModuleCall(name string, outputs []string, rng hcl.Range) (ct
 // configured (once per run, in provider.Set) from its block evaluated in the
 // block's module; an instance of a block with for_each (pc.Key) with its
 // each.key and each.value. A default configuration without a block is
-// empty.
+// empty. The provider's diagnostics about the configuration are placed in
+// the block.
 func (e *Evaluator) ConfiguredProvider(ctx context.Context, set *provider.Set, pc addrs.AbsProviderConfig) (provider.Interface, diag.Diagnostics) {
-	return set.Configured(ctx, pc, func(s *provider.Schemas) (cty.Value, diag.Diagnostics) {
+	return set.ConfiguredFrom(ctx, pc, func(s *provider.Schemas) (cty.Value, hcl.Body, diag.Diagnostics) {
 		block := e.ProviderBlock(pc)
 		if block == nil {
 			if pc.Alias != "" {
-				return cty.NilVal, diag.Diagnostics{diag.Errorf("Provider configuration not present",
+				return cty.NilVal, nil, diag.Diagnostics{diag.Errorf("Provider configuration not present",
 					"To work with resources of %s, rig needs the provider configuration %s, which is not declared.", pc.Provider.ForDisplay(), pc.Config())}
 			}
-			return emptyObject(s.Provider.Block.ImpliedType()), nil
+			return emptyObject(s.Provider.Block.ImpliedType()), nil, nil
 		}
 		inst, ok, ds := e.ProviderInstance(pc)
 		if ds.HasErrors() {
-			return cty.NilVal, ds
+			return cty.NilVal, nil, ds
 		}
 		switch {
 		case !ok && block.ForEach != nil && pc.Key.IsNone():
-			return cty.NilVal, ds.Append(diag.At(block.DeclRange, "Provider instance not present",
+			return cty.NilVal, nil, ds.Append(diag.At(block.DeclRange, "Provider instance not present",
 				fmt.Sprintf("The provider configuration %s uses for_each: an instance key must select one of its instances.", pc)))
 		case !ok:
-			return cty.NilVal, ds.Append(diag.At(block.DeclRange, "Provider instance not present",
+			return cty.NilVal, nil, ds.Append(diag.At(block.DeclRange, "Provider instance not present",
 				fmt.Sprintf("The provider configuration %s declares no instance %s.", pc.Config(), pc)))
 		}
 		v, more := e.Scope(pc.Module, inst).EvalBlock(block.Config, s.Provider.Block.DecoderSpec())
-		return v, ds.Append(more)
+		return v, block.Config, ds.Append(more)
 	})
 }
 

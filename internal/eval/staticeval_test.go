@@ -167,6 +167,20 @@ module "m" { source = var.s }`,
 			},
 			diags: []string{"main.tf:6: Sensitive value not allowed: Sensitive values, or values derived from sensitive values, cannot be used as module.m.source."},
 		},
+		"sensitive version": {
+			files: map[string]string{
+				"main.tf": `
+variable "v" {
+  default   = "1.0.0"
+  sensitive = true
+}
+module "m" {
+  source  = "example.com/a/b/c"
+  version = var.v
+}`,
+			},
+			diags: []string{"main.tf:8: Invalid version constraint: Sensitive values, or values derived from sensitive values, cannot be used as version arguments."},
+		},
 		"version from a variable, null meaning none": {
 			files: map[string]string{
 				"main.tf": `

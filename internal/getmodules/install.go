@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/getproviders"
@@ -232,6 +233,15 @@ func (inst *installation) installCall(mod *config.Module, call *config.ModuleCal
 		return
 	}
 	src, err := ParseSource(call.Source)
+	if err != nil && call.Version != "" {
+		if host, ok := registryShapedHost(call.Source); ok {
+			// With a version, the source can only be a registry address:
+			// its host name is what is wrong, as OpenTofu reports.
+			_, herr := addrs.ParseRegistryHostname(host)
+			inst.diags = inst.diags.Append(versionedSourceProblem(rng, fmt.Sprintf("invalid module registry hostname %q: %s", host, herr)))
+			return
+		}
+	}
 	if err != nil {
 		summary := "Invalid module source address"
 		if src.Kind == OtherSource {
@@ -466,6 +476,12 @@ func versionNotAllowed(rng hcl.Range, src Source) diag.Diagnostic {
 	if src.Kind == LocalSource {
 		reason = fmt.Sprintf("can't use local directory %q as a module registry address", src.Raw)
 	}
+	return versionedSourceProblem(rng, reason)
+}
+
+// versionedSourceProblem is the error of a module source that a version
+// argument makes a registry address, but that is not a valid one.
+func versionedSourceProblem(rng hcl.Range, reason string) diag.Diagnostic {
 	return diag.At(rng, "Invalid registry module source address", fmt.Sprintf(
 		"Failed to parse module registry address: %s.\n\nrig assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules.",
 		reason))

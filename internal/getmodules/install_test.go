@@ -135,6 +135,13 @@ func TestInstallDiagnostics(t *testing.T) {
 			file:    "main.tf", line: 2,
 		},
 		{
+			name:    "version on a registry address whose host is invalid",
+			files:   map[string]string{"main.tf": "module \"a\" {\n  source  = \"---.com/HashiCorp/Consul/aws\"\n  version = \"1.0.0\"\n}\n"},
+			summary: "Invalid registry module source address",
+			detail:  `Failed to parse module registry address: invalid module registry hostname "---.com": `,
+			file:    "main.tf", line: 2,
+		},
+		{
 			name:    "missing directory",
 			files:   map[string]string{"main.tf": `module "nope" { source = "./nope" }`},
 			summary: "Unreadable module directory",

@@ -107,11 +107,12 @@ type InstallMethod struct {
 }
 
 // CLIConfigPath returns the CLI configuration file to read: the one
-// TF_CLI_CONFIG_FILE (or TOFU_CLI_CONFIG_FILE) names, else ~/.terraformrc,
+// TF_CLI_CONFIG_FILE (or TOFU_CLI_CONFIG_FILE, or the older
+// TERRAFORM_CONFIG, which both tools still read) names, else ~/.terraformrc,
 // else ~/.tofurc (%APPDATA%\terraform.rc, else %APPDATA%\tofu.rc on
 // Windows), whichever exists; "" for none.
 func CLIConfigPath() string {
-	for _, env := range []string{"TF_CLI_CONFIG_FILE", "TOFU_CLI_CONFIG_FILE"} {
+	for _, env := range []string{"TF_CLI_CONFIG_FILE", "TOFU_CLI_CONFIG_FILE", "TERRAFORM_CONFIG"} {
 		if p := os.Getenv(env); p != "" {
 			return p
 		}

@@ -151,3 +151,23 @@ func TestLoadCLIConfigUnusableFile(t *testing.T) {
 		})
 	}
 }
+
+// TestCLIConfigPathFromEnvironment: TF_CLI_CONFIG_FILE first, then
+// TOFU_CLI_CONFIG_FILE, then the older TERRAFORM_CONFIG that OpenTofu and
+// Terraform still read.
+func TestCLIConfigPathFromEnvironment(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	for _, tt := range []struct{ tf, tofu, legacy, want string }{
+		{"a.tfrc", "b.tfrc", "c.tfrc", "a.tfrc"},
+		{"", "b.tfrc", "c.tfrc", "b.tfrc"},
+		{"", "", "c.tfrc", "c.tfrc"},
+		{"", "", "", ""},
+	} {
+		t.Setenv("TF_CLI_CONFIG_FILE", tt.tf)
+		t.Setenv("TOFU_CLI_CONFIG_FILE", tt.tofu)
+		t.Setenv("TERRAFORM_CONFIG", tt.legacy)
+		if got := CLIConfigPath(); got != tt.want {
+			t.Errorf("TF_CLI_CONFIG_FILE=%q TOFU_CLI_CONFIG_FILE=%q TERRAFORM_CONFIG=%q: %q, want %q", tt.tf, tt.tofu, tt.legacy, got, tt.want)
+		}
+	}
+}

@@ -71,7 +71,7 @@ func (f *Files) Target(path string) {
 	info, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		f.Diags = f.Diags.Append(diag.Errorf("No file or directory at "+path, ""))
+		f.Diags = f.Diags.Append(diag.Errorf("Invalid file or directory path", "No file or directory at %s", path))
 		return
 	case err != nil:
 		f.Diags = f.Diags.Append(diag.Errorf("Failed to read "+path, "%s", err))

@@ -16,12 +16,22 @@ type ProviderSchemas struct {
 }
 
 // ProviderSchema is one provider's schemas: its configuration, resource
-// types, data sources and functions.
+// types, data sources, ephemeral resource types and functions, as both
+// tools write them, and the list resource types and actions Terraform
+// adds.
 type ProviderSchema struct {
-	Provider          *Schema              `json:"provider,omitempty"`
-	ResourceSchemas   map[string]*Schema   `json:"resource_schemas,omitempty"`
-	DataSourceSchemas map[string]*Schema   `json:"data_source_schemas,omitempty"`
-	Functions         map[string]*Function `json:"functions,omitempty"`
+	Provider                 *Schema                  `json:"provider,omitempty"`
+	ResourceSchemas          map[string]*Schema       `json:"resource_schemas,omitempty"`
+	DataSourceSchemas        map[string]*Schema       `json:"data_source_schemas,omitempty"`
+	EphemeralResourceSchemas map[string]*Schema       `json:"ephemeral_resource_schemas,omitempty"`
+	ListResourceSchemas      map[string]*Schema       `json:"list_resource_schemas,omitempty"`
+	Functions                map[string]*Function     `json:"functions,omitempty"`
+	ActionSchemas            map[string]*ActionSchema `json:"action_schemas,omitempty"`
+}
+
+// ActionSchema is an action type's configuration block.
+type ActionSchema struct {
+	Block *Block `json:"block,omitempty"`
 }
 
 // Schema is one versioned schema.
@@ -37,6 +47,8 @@ type Block struct {
 	Description     string                `json:"description,omitempty"`
 	DescriptionKind string                `json:"description_kind,omitempty"`
 	Deprecated      bool                  `json:"deprecated,omitempty"`
+	// DeprecationMessage is OpenTofu 1.12's: what to use instead.
+	DeprecationMessage string `json:"deprecation_message,omitempty"`
 }
 
 // BlockType is a nested block type with its nesting mode.
@@ -54,10 +66,13 @@ type Attribute struct {
 	Description     string          `json:"description,omitempty"`
 	DescriptionKind string          `json:"description_kind,omitempty"`
 	Deprecated      bool            `json:"deprecated,omitempty"`
-	Required        bool            `json:"required,omitempty"`
-	Optional        bool            `json:"optional,omitempty"`
-	Computed        bool            `json:"computed,omitempty"`
-	Sensitive       bool            `json:"sensitive,omitempty"`
+	// DeprecationMessage is OpenTofu 1.12's: what to use instead.
+	DeprecationMessage string `json:"deprecation_message,omitempty"`
+	Required           bool   `json:"required,omitempty"`
+	Optional           bool   `json:"optional,omitempty"`
+	Computed           bool   `json:"computed,omitempty"`
+	Sensitive          bool   `json:"sensitive,omitempty"`
+	WriteOnly          bool   `json:"write_only,omitempty"`
 }
 
 // NestedType is an attribute's nested object type.
@@ -74,16 +89,14 @@ func NewProviderSchema(p addrs.Provider, s *provider.Schemas, fns map[string]pro
 	if p.IsBuiltIn() && len(s.Provider.Block.Attributes)+len(s.Provider.Block.BlockTypes) == 0 {
 		out.Provider.Block = nil
 	}
-	if len(s.ResourceTypes) > 0 {
-		out.ResourceSchemas = map[string]*Schema{}
-		for name, rs := range s.ResourceTypes {
-			out.ResourceSchemas[name] = marshalSchema(rs)
-		}
-	}
-	if len(s.DataSources) > 0 {
-		out.DataSourceSchemas = map[string]*Schema{}
-		for name, ds := range s.DataSources {
-			out.DataSourceSchemas[name] = marshalSchema(ds)
+	out.ResourceSchemas = marshalSchemas(s.ResourceTypes)
+	out.DataSourceSchemas = marshalSchemas(s.DataSources)
+	out.EphemeralResourceSchemas = marshalSchemas(s.EphemeralResources)
+	out.ListResourceSchemas = marshalSchemas(s.ListResources)
+	if len(s.Actions) > 0 {
+		out.ActionSchemas = map[string]*ActionSchema{}
+		for name, as := range s.Actions {
+			out.ActionSchemas[name] = &ActionSchema{Block: marshalSchema(as).Block}
 		}
 	}
 	if len(fns) > 0 {
@@ -91,6 +104,18 @@ func NewProviderSchema(p addrs.Provider, s *provider.Schemas, fns map[string]pro
 		for name, f := range fns {
 			out.Functions[name] = newProviderFunction(f)
 		}
+	}
+	return out
+}
+
+// marshalSchemas converts schemas by type name; nil when there are none.
+func marshalSchemas(schemas map[string]provider.Schema) map[string]*Schema {
+	if len(schemas) == 0 {
+		return nil
+	}
+	out := make(map[string]*Schema, len(schemas))
+	for name, s := range schemas {
+		out[name] = marshalSchema(s)
 	}
 	return out
 }
@@ -104,7 +129,7 @@ func marshalSchema(s provider.Schema) *Schema {
 
 // marshalBlock converts a block; b may be the Block of a NestedBlock.
 func marshalBlock(b *provider.Block) *Block {
-	out := &Block{Description: b.Description, DescriptionKind: stringKindName(b.DescriptionKind), Deprecated: b.Deprecated}
+	out := &Block{Description: b.Description, DescriptionKind: stringKindName(b.DescriptionKind), Deprecated: b.Deprecated, DeprecationMessage: b.DeprecationMessage}
 	if len(b.Attributes) > 0 {
 		out.Attributes = map[string]*Attribute{}
 		for name, a := range b.Attributes {
@@ -127,13 +152,15 @@ func marshalBlock(b *provider.Block) *Block {
 
 func marshalAttribute(a *provider.Attribute) *Attribute {
 	out := &Attribute{
-		Description:     a.Description,
-		DescriptionKind: stringKindName(a.DescriptionKind),
-		Deprecated:      a.Deprecated,
-		Required:        a.Required,
-		Optional:        a.Optional,
-		Computed:        a.Computed,
-		Sensitive:       a.Sensitive,
+		Description:        a.Description,
+		DescriptionKind:    stringKindName(a.DescriptionKind),
+		Deprecated:         a.Deprecated,
+		DeprecationMessage: a.DeprecationMessage,
+		Required:           a.Required,
+		Optional:           a.Optional,
+		Computed:           a.Computed,
+		Sensitive:          a.Sensitive,
+		WriteOnly:          a.WriteOnly,
 	}
 	if a.NestedType != nil {
 		nt := &NestedType{NestingMode: nestingModeName(a.NestedType.Nesting), Attributes: map[string]*Attribute{}}

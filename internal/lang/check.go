@@ -227,6 +227,16 @@ func (c *checker) replaceTriggeredBy(expr hcl.Expression, sc refScope) {
 		return
 	}
 	refs, diags := ReferencesInExpr(expr)
+	metaProblem := triggerMetaAttrProblem(expr)
+	if metaProblem != nil {
+		// Reported as OpenTofu reports it, once; the resources the entry
+		// names are still counted.
+		diags = slices.DeleteFunc(diags, func(d diag.Diagnostic) bool {
+			return d.Summary == `Invalid "each" attribute` || d.Summary == `Invalid "count" attribute`
+		})
+		c.diags = append(c.diags, *metaProblem)
+		refs = slices.DeleteFunc(refs, func(r *Reference) bool { return r.Kind == EachValue })
+	}
 	c.diags = append(c.diags, diags...)
 	if diags.HasErrors() {
 		return
@@ -480,4 +490,31 @@ func lessSubject(a, b *hcl.Range) bool {
 		return a.Filename < b.Filename
 	}
 	return a.Start.Byte < b.Start.Byte
+}
+
+// triggerMetaAttrProblem reports a replace_triggered_by entry that uses an
+// attribute of each or count other than each.key and count.index (each.val,
+// count.foo) as OpenTofu does, rather than as an unknown attribute; nil when
+// there is none.
+func triggerMetaAttrProblem(expr hcl.Expression) *diag.Diagnostic {
+	for _, t := range expr.Variables() {
+		if len(t) < 2 {
+			continue
+		}
+		attr, ok := t[1].(hcl.TraverseAttr)
+		if !ok {
+			continue
+		}
+		switch {
+		case t.RootName() == "each" && attr.Name != "key":
+			d := diag.At(expr.Range(), "Invalid each reference in replace_triggered_by expression",
+				"Only each.key may be used in replace_triggered_by.")
+			return &d
+		case t.RootName() == "count" && attr.Name != "index":
+			d := diag.At(expr.Range(), "Invalid count reference in replace_triggered_by expression",
+				"Only count.index may be used in replace_triggered_by.")
+			return &d
+		}
+	}
+	return nil
 }

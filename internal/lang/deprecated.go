@@ -22,6 +22,9 @@ func deprecatedArgument(v *config.Variable, attr *hcl.Attribute, child *config.M
 		fmt.Sprintf("Variable %q is marked as deprecated with the following message:\n%s", v.Name, v.Deprecated))
 	d.Severity = diag.Warning
 	d.Deprecation = diag.LocalModuleDeprecation
+	// As OpenTofu: warnings about different variables (or messages) are
+	// not consolidated with each other.
+	d.GroupKey = v.Name + "\n" + v.Deprecated
 	if FromRemoteModule(child) {
 		d.Deprecation = diag.RemoteModuleDeprecation
 	}

@@ -131,13 +131,19 @@ func EvalForEach(s *Scope, expr hcl.Expression) (map[string]cty.Value, diag.Diag
 	invalid := func(detail string) (map[string]cty.Value, diag.Diagnostics) {
 		return invalidBecause(detail, false, false)
 	}
+	// A sensitive or ephemeral value is the cause, and its diagnostic
+	// names the values that have one ("var.x has an ephemeral value"), as
+	// OpenTofu's does.
+	confidential := func(detail string) (map[string]cty.Value, diag.Diagnostics) {
+		return invalidBecause(detail, true, false)
+	}
 	const allowed = "map, or set of strings"
 
 	if marks.ContainsEphemeral(v) {
-		return invalidBecause(ephemeralForEachDetail, true, false)
+		return confidential(ephemeralForEachDetail)
 	}
 	if v.IsMarked() {
-		return invalidBecause("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.", true, false)
+		return confidential(sensitiveForEachDetail)
 	}
 	ty := v.Type()
 	if v.IsKnown() && !ty.IsMapType() && !ty.IsSetType() && !ty.IsObjectType() {
@@ -179,7 +185,7 @@ func EvalForEach(s *Scope, expr hcl.Expression) (map[string]cty.Value, diag.Diag
 			return invalid(`The given "for_each" argument value is unsuitable: "for_each" sets must not contain null values.`)
 		}
 		if e.IsMarked() {
-			return invalidBecause("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.", true, false)
+			return confidential(sensitiveForEachDetail)
 		}
 		out[e.AsString()] = e
 	}
@@ -199,7 +205,7 @@ func EvalEnabled(s *Scope, expr hcl.Expression) (bool, diag.Diagnostics) {
 		return false, append(diags, diag.At(expr.Range(), "Invalid enabled argument", detail))
 	}
 	if marks.ContainsEphemeral(v) {
-		return invalid(`Ephemeral values, or values derived from ephemeral values, cannot be used in "enabled" arguments.`)
+		return invalid(`The given "enabled" argument value is unsuitable: the given value is ephemeral.`)
 	}
 	if v.HasMark(Sensitive) {
 		return invalid(`Sensitive values, or values derived from sensitive values, cannot be used in "enabled" arguments. If used, the sensitive value would be exposed by whether an instance is present.`)
@@ -218,9 +224,10 @@ func EvalEnabled(s *Scope, expr hcl.Expression) (bool, diag.Diagnostics) {
 	return b.True(), diags
 }
 
-// The details of the diagnostics for an ephemeral count or for_each, as
-// OpenTofu words them.
+// The details of the diagnostics for an ephemeral count or for_each, or a
+// sensitive for_each, as OpenTofu words them.
 const (
 	ephemeralCountDetail   = "Ephemeral values, or values derived from ephemeral values, cannot be used as count arguments. If used, the ephemeral value could be exposed as a resource instance key."
 	ephemeralForEachDetail = "Ephemeral values, or values derived from ephemeral values, cannot be used as for_each arguments. If used, the ephemeral value could be exposed as a resource instance key."
+	sensitiveForEachDetail = "Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key."
 )

@@ -265,9 +265,13 @@ func makeToFunc(want cty.Type) function.Function {
 			}
 			v, _ := args[0].UnmarkDeep()
 			got := v.Type()
+			// Nothing about an ephemeral or sensitive value is told, not
+			// even the reason it does not convert; an ephemeral one is
+			// named so first, as OpenTofu names it.
+			if marks.ContainsEphemeral(args[0]) {
+				return cty.NilVal, function.NewArgErrorf(0, "cannot convert this ephemeral %s to %s", got.FriendlyName(), want.FriendlyNameForConstraint())
+			}
 			if marks.Contains(args[0]) {
-				// Nothing about a sensitive value is told, not even the
-				// reason it does not convert.
 				return cty.NilVal, function.NewArgErrorf(0, "cannot convert this sensitive %s to %s", got.FriendlyName(), want.FriendlyNameForConstraint())
 			}
 			what := "string"

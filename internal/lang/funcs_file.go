@@ -103,7 +103,7 @@ func fileExistsFunc(baseDir string) function.Function {
 				if os.IsNotExist(err) {
 					return cty.False, nil
 				}
-				return cty.UnknownVal(cty.Bool), fmt.Errorf("failed to stat %s", path)
+				return cty.UnknownVal(cty.Bool), fmt.Errorf("failed to stat %q", path)
 			}
 			if fi.Mode().IsRegular() {
 				return cty.True, nil

@@ -64,14 +64,22 @@ var isSensitiveFunc = function.New(&function.Spec{
 })
 
 // redact quotes s for an error message, or stands in for it when any of
-// marks is Sensitive.
+// marks is Sensitive or Ephemeral, as OpenTofu words it ("(sensitive
+// value)", "(ephemeral value)", "(ephemeral sensitive value)").
 func redact(s string, markses ...cty.ValueMarks) string {
+	var kind marks.SecretKind
 	for _, ms := range markses {
 		for m := range ms {
-			if marks.IsSensitive(m) {
-				return marks.Redacted
+			switch {
+			case marks.IsSensitive(m):
+				kind |= marks.SecretSensitive
+			case m == marks.Ephemeral:
+				kind |= marks.SecretEphemeral
 			}
 		}
+	}
+	if kind != 0 {
+		return kind.Redacted()
 	}
 	return strconv.Quote(s)
 }

@@ -8,6 +8,7 @@ import (
 	"crypto/sha512"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -89,10 +90,10 @@ var (
 	base64DecodeFunc = stringToString(func(s string) (string, error) {
 		b, err := base64.StdEncoding.DecodeString(s)
 		if err != nil {
-			return "", function.NewArgErrorf(0, "failed to decode base64 data %q", s)
+			return "", fmt.Errorf("failed to decode base64 data %q", s)
 		}
 		if !utf8.Valid(b) {
-			return "", function.NewArgErrorf(0, "the result of decoding the provided string is not valid UTF-8")
+			return "", errors.New("the result of decoding the provided string is not valid UTF-8")
 		}
 		return string(b), nil
 	})

@@ -210,7 +210,7 @@ func TestFunctionErrors(t *testing.T) {
 		detail  string
 	}{
 		{`nosuch(1)`, "Call to unknown function", `There is no function named "nosuch".`},
-		{`file("missing.txt")`, "Invalid function argument", `no file exists at "missing.txt"`},
+		{`file("missing.txt")`, "Invalid function argument", `no file exists at "missing.txt"; this function`},
 		{`index(["a"], "z")`, "Error in function call", "item not found"},
 		{`tonumber("x")`, "Invalid function argument", `cannot convert "x" to number`},
 		{`one(["a", "b"])`, "Invalid function argument", "must be a list, set, or tuple value with either zero or one elements"},

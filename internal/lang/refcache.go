@@ -66,6 +66,7 @@ type bodyRefs struct {
 	refs       []*Reference
 	diags      diag.Diagnostics
 	hasDynamic bool
+	plain      *plainDecode // nil: decoded by hcldec
 }
 
 var bodyCache sync.Map // bodyKey → bodyRefs
@@ -83,28 +84,42 @@ func CachedReferencesInBody(body hcl.Body, spec hcldec.Spec) ([]*Reference, diag
 // native-syntax body and spec like cachedReferences. It also reports whether
 // the body has any "dynamic" block, so that EvalBlock can skip expansion.
 func cachedBodyReferences(body hcl.Body, spec hcldec.Spec) (refs []*Reference, diags diag.Diagnostics, hasDynamic bool) {
+	res := cachedBody(body, spec)
+	return res.refs, res.diags, res.hasDynamic
+}
+
+// cachedBody is what EvalBlock needs to know of a body before evaluating
+// it, cached per native-syntax body and spec: its references, whether it
+// has "dynamic" blocks, and whether it can be decoded without hcldec
+// (plainDecode). The diagnostics are clipped: appending to them copies.
+func cachedBody(body hcl.Body, spec hcldec.Spec) bodyRefs {
 	syn, ok := body.(*hclsyntax.Body)
 	rv := reflect.ValueOf(spec)
 	if !ok || !rv.IsValid() || (rv.Kind() != reflect.Map && rv.Kind() != reflect.Pointer) {
-		refs, diags = ReferencesInBody(body, spec)
-		return refs, diags, true
+		refs, diags := ReferencesInBody(body, spec)
+		return bodyRefs{spec: spec, refs: refs, diags: diags, hasDynamic: true}
 	}
 	key := bodyKey{body: weak.Make(syn), spec: rv.Pointer()}
 	if r, ok := bodyCache.Load(key); ok {
 		res := r.(bodyRefs)
-		return res.refs, res.diags[:len(res.diags):len(res.diags)], res.hasDynamic
+		res.diags = res.diags[:len(res.diags):len(res.diags)]
+		return res
 	}
-	refs, diags = ReferencesInBody(body, spec)
-	hasDynamic = hasDynamicBlock(syn)
+	refs, diags := ReferencesInBody(body, spec)
+	res := bodyRefs{spec: spec, refs: refs, diags: diags, hasDynamic: hasDynamicBlock(syn)}
+	if !res.hasDynamic {
+		res.plain = newPlainDecode(syn, spec)
+	}
 	if refCacheSize.Add(1) > refCacheLimit {
 		refCache.Clear()
 		bodyCache.Clear()
 		refCacheSize.Store(1)
 	}
-	if _, loaded := bodyCache.LoadOrStore(key, bodyRefs{spec: spec, refs: refs, diags: diags, hasDynamic: hasDynamic}); !loaded {
+	if _, loaded := bodyCache.LoadOrStore(key, res); !loaded {
 		runtime.AddCleanup(syn, func(k bodyKey) { bodyCache.Delete(k) }, key)
 	}
-	return refs, diags[:len(diags):len(diags)], hasDynamic
+	res.diags = diags[:len(diags):len(diags)]
+	return res
 }
 
 func hasDynamicBlock(b *hclsyntax.Body) bool {

@@ -101,9 +101,22 @@ type Reference struct {
 	// e.g. .output for terraform_data.a.output; nil when there is none.
 	Remaining hcl.Traversal
 
+	// ViaTofu records the tofu.ATTR spelling of a TerraformWorkspace or
+	// TerraformApplying reference, OpenTofu's other name for terraform.ATTR.
+	ViaTofu bool
+
 	// viaResourceRoot records the resource.TYPE.NAME spelling, so that
 	// EvalContext defines the "resource" root only when it is used.
 	viaResourceRoot bool
+}
+
+// terraformRoot is the name a TerraformWorkspace or TerraformApplying
+// reference is written under: "terraform", or OpenTofu's "tofu".
+func (r *Reference) terraformRoot() string {
+	if r.ViaTofu {
+		return "tofu"
+	}
+	return "terraform"
 }
 
 // String returns the referenced object in configuration syntax, without
@@ -132,9 +145,9 @@ func (r *Reference) String() string {
 	case PathCwd:
 		return "path.cwd"
 	case TerraformWorkspace:
-		return "terraform.workspace"
+		return r.terraformRoot() + ".workspace"
 	case TerraformApplying:
-		return "terraform.applying"
+		return r.terraformRoot() + ".applying"
 	case Self:
 		return "self"
 	case ModuleCallOutput:
@@ -363,28 +376,29 @@ func parseRef(trav hcl.Traversal) (*Reference, hcl.Diagnostics) {
 	case "self":
 		return &Reference{Kind: Self, Range: rootRange, Remaining: trav[1:]}, nil
 
-	case "terraform":
+	case "terraform", "tofu":
 		name, rng, remain, diags := parseSingleAttrRef(trav)
 		if diags.HasErrors() {
 			return nil, diags
 		}
+		tofu := root == "tofu"
 		switch name {
 		case "workspace":
-			return &Reference{Kind: TerraformWorkspace, Range: rng, Remaining: remain}, nil
+			return &Reference{Kind: TerraformWorkspace, Range: rng, Remaining: remain, ViaTofu: tofu}, nil
 		case "applying":
-			return &Reference{Kind: TerraformApplying, Range: rng, Remaining: remain}, nil
+			return &Reference{Kind: TerraformApplying, Range: rng, Remaining: remain, ViaTofu: tofu}, nil
 		case "env":
 			return nil, hcl.Diagnostics{{
 				Severity: hcl.DiagError,
-				Summary:  `Invalid "terraform" attribute`,
-				Detail:   `The terraform.env attribute was deprecated in v0.10 and removed in v0.12. The "state environment" concept was renamed to "workspace" in v0.12, and so the workspace name can now be accessed using the terraform.workspace attribute.`,
+				Summary:  fmt.Sprintf(`Invalid %q attribute`, root),
+				Detail:   fmt.Sprintf(`The %s.env attribute was deprecated in v0.10 and removed in v0.12. The "state environment" concept was renamed to "workspace" in v0.12, and so the workspace name can now be accessed using the %s.workspace attribute.`, root, root),
 				Subject:  rng.Ptr(),
 			}}
 		}
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
-			Summary:  `Invalid "terraform" attribute`,
-			Detail:   fmt.Sprintf(`The "terraform" object does not have an attribute named %q. The only supported attribute is terraform.workspace, the name of the currently-selected workspace.`, name),
+			Summary:  fmt.Sprintf(`Invalid %q attribute`, root),
+			Detail:   fmt.Sprintf(`The %q object does not have an attribute named %q. The only supported attribute is %s.workspace, the name of the currently-selected workspace.`, root, name, root),
 			Subject:  rng.Ptr(),
 		}}
 

@@ -47,6 +47,8 @@ func TestParseRef(t *testing.T) {
 		{src: "path.root", kind: PathRoot, str: "path.root", rangeEnd: 10},
 		{src: "path.cwd", kind: PathCwd, str: "path.cwd", rangeEnd: 9},
 		{src: "terraform.workspace", kind: TerraformWorkspace, str: "terraform.workspace", rangeEnd: 20},
+		{src: "tofu.workspace", kind: TerraformWorkspace, str: "tofu.workspace", rangeEnd: 15},
+		{src: "tofu.applying", kind: TerraformApplying, str: "tofu.applying", rangeEnd: 14},
 		{src: "self.id", kind: Self, str: "self", rangeEnd: 5, remaining: 1},
 		{src: "module.m", kind: ModuleCallOutput, str: "module.m", name: "m", rangeEnd: 9},
 		{src: "module.m[1].out.x", kind: ModuleCallOutput, str: "module.m[1].out", name: "m", keyGiven: true, key: addrs.IntKey(1), rangeEnd: 16, remaining: 1},
@@ -87,6 +89,8 @@ func TestParseRefErrors(t *testing.T) {
 		{"path.modul", `Invalid "path" attribute`},
 		{"terraform.env", `Invalid "terraform" attribute`},
 		{"terraform.foo", `Invalid "terraform" attribute`},
+		{"tofu.env", `Invalid "tofu" attribute`},
+		{"tofu.foo", `Invalid "tofu" attribute`},
 		{"template.x", "Reserved symbol name"},
 		{"module.m[0][1]", "Invalid reference"},
 	}

@@ -119,6 +119,9 @@ type ctxBuilder struct {
 	vs, locals, paths, tf, count, each, mod map[string]cty.Value
 	// calls collects the module calls referred to, with their outputs.
 	calls []*moduleCallRefs
+
+	// tofu holds the attributes referred to as tofu.ATTR.
+	tofu map[string]cty.Value
 }
 
 // moduleCallRefs is what an expression refers to of one module call.
@@ -203,9 +206,9 @@ func (s *Scope) addRef(b *ctxBuilder, ref *Reference) {
 	case PathCwd:
 		put(&b.paths, "cwd", cty.StringVal(s.Cwd))
 	case TerraformWorkspace:
-		put(&b.tf, "workspace", cty.StringVal(s.Workspace))
+		put(b.terraformObject(ref), "workspace", cty.StringVal(s.Workspace))
 	case TerraformApplying:
-		put(&b.tf, "applying", marks.MarkEphemeral(cty.BoolVal(s.Applying)))
+		put(b.terraformObject(ref), "applying", marks.MarkEphemeral(cty.BoolVal(s.Applying)))
 	case Self:
 		if s.Self == cty.NilVal {
 			b.diags = append(b.diags, diag.At(ref.Range, `Invalid "self" reference`,
@@ -248,6 +251,15 @@ func (s *Scope) addModuleCalls(b *ctxBuilder) {
 	}
 }
 
+// terraformObject is the object a terraform.ATTR or tofu.ATTR reference is
+// read from, under the name it was written with.
+func (b *ctxBuilder) terraformObject(ref *Reference) *map[string]cty.Value {
+	if ref.ViaTofu {
+		return &b.tofu
+	}
+	return &b.tf
+}
+
 func (b *ctxBuilder) finish() {
 	if b.managed != nil {
 		for typeName, byName := range b.managed {
@@ -273,7 +285,7 @@ func (b *ctxBuilder) finish() {
 	for _, root := range [...]struct {
 		name string
 		m    map[string]cty.Value
-	}{{"var", b.vs}, {"local", b.locals}, {"path", b.paths}, {"terraform", b.tf}, {"count", b.count}, {"each", b.each}, {"module", b.mod}} {
+	}{{"var", b.vs}, {"local", b.locals}, {"path", b.paths}, {"terraform", b.tf}, {"tofu", b.tofu}, {"count", b.count}, {"each", b.each}, {"module", b.mod}} {
 		if root.m != nil {
 			b.vars[root.name] = cty.ObjectVal(root.m)
 		}
@@ -340,16 +352,23 @@ func (s *Scope) EvalBlock(body hcl.Body, spec hcldec.Spec) (cty.Value, diag.Diag
 	if body == nil {
 		body = hcl.EmptyBody()
 	}
-	refs, diags, hasDynamic := cachedBodyReferences(body, spec)
-	ctx, ctxDiags := s.EvalContext(refs)
+	cached := cachedBody(body, spec)
+	diags := cached.diags
+	ctx, ctxDiags := s.EvalContext(cached.refs)
 	diags = append(diags, ctxDiags...)
 	if diags.HasErrors() {
 		return cty.UnknownVal(hcldec.ImpliedType(spec)), diags
 	}
-	if hasDynamic {
+	if cached.hasDynamic {
 		body = dynblock.Expand(body, ctx)
 	}
-	val, hdiags := hcldec.Decode(body, spec, ctx)
+	var val cty.Value
+	var hdiags hcl.Diagnostics
+	if plain, ok := cached.plainValue(ctx); ok {
+		val = plain
+	} else {
+		val, hdiags = hcldec.Decode(body, spec, ctx)
+	}
 	s.ProviderFunctions.explainUnknown(hdiags)
 	redactDiagnostics(hdiags)
 	val, more := extractDeprecationsIn(val, body)

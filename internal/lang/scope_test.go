@@ -124,6 +124,8 @@ func TestEvalExprReferenceKinds(t *testing.T) {
 		{`path.root`, cty.StringVal("root")},
 		{`path.cwd`, cty.StringVal("/work")},
 		{`terraform.workspace`, cty.StringVal("staging")},
+		{`tofu.workspace`, cty.StringVal("staging")},
+		{`"${terraform.workspace}/${tofu.workspace}"`, cty.StringVal("staging/staging")},
 		{`self.id`, cty.StringVal("me")},
 		{`upper(var.name)`, cty.StringVal("WEB")},
 		// Unknown values flow through instead of failing.

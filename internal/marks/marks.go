@@ -2,6 +2,7 @@ package marks
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"strconv"
@@ -212,17 +213,27 @@ func pathKey(p cty.Path) string {
 // value), each once: the texts an error message must not contain.
 // Booleans are left out: "true" and "false" give nothing away.
 func Secrets(v cty.Value) []string {
-	if !Any(v) {
-		return nil
-	}
 	var out []string
-	var walk func(v cty.Value, inside bool)
-	walk = func(v cty.Value, inside bool) {
+	walkSecrets(v, func(text string, _ SecretKind) { out = appendOnce(out, text) })
+	return out
+}
+
+// walkSecrets calls found with the text form of each known string and
+// number of v that is sensitive or ephemeral, and what makes it secret.
+func walkSecrets(v cty.Value, found func(text string, kind SecretKind)) {
+	if !Any(v) {
+		return
+	}
+	var walk func(v cty.Value, kind SecretKind)
+	walk = func(v cty.Value, kind SecretKind) {
 		v, ms := v.Unmark()
 		for m := range ms {
 			// An ephemeral value is as secret as a sensitive one.
-			if IsSensitive(m) || m == Ephemeral {
-				inside = true
+			switch {
+			case IsSensitive(m):
+				kind |= SecretSensitive
+			case m == Ephemeral:
+				kind |= SecretEphemeral
 			}
 		}
 		if !v.IsKnown() || v.IsNull() {
@@ -231,25 +242,24 @@ func Secrets(v cty.Value) []string {
 		ty := v.Type()
 		switch {
 		case ty == cty.String:
-			if inside {
-				out = appendOnce(out, v.AsString())
+			if kind != 0 {
+				found(v.AsString(), kind)
 			}
 		case ty == cty.Number:
-			if inside {
-				out = appendOnce(out, numberText(v.AsBigFloat()))
+			if kind != 0 {
+				found(numberText(v.AsBigFloat()), kind)
 			}
 		case ty.IsCollectionType() || ty.IsObjectType() || ty.IsTupleType():
 			for it := v.ElementIterator(); it.Next(); {
 				k, ev := it.Element()
 				if ty.IsMapType() {
-					walk(k, inside)
+					walk(k, kind)
 				}
-				walk(ev, inside)
+				walk(ev, kind)
 			}
 		}
 	}
-	walk(v, false)
-	return out
+	walk(v, 0)
 }
 
 func numberText(f *big.Float) string { return f.Text('f', -1) }
@@ -274,25 +284,80 @@ func RedactText(s string, secrets []string) string {
 	if len(secrets) == 0 || s == "" {
 		return s
 	}
-	sorted := slices.Clone(secrets)
-	slices.SortFunc(sorted, func(a, b string) int { return len(b) - len(a) })
-	// A stand-in no secret contains, so that a shorter secret is not
-	// looked for inside what replaced a longer one.
-	const hole = "\x00"
+	kinds := make(map[string]SecretKind, len(secrets))
+	for _, sec := range secrets {
+		kinds[sec] = SecretSensitive
+	}
+	return RedactTextByKind(s, kinds)
+}
+
+// RedactTextByKind is RedactText for secrets that say what makes each
+// secret: each is replaced by its kind's placeholder (SecretKind.Redacted).
+func RedactTextByKind(s string, secrets map[string]SecretKind) string {
+	if len(secrets) == 0 || s == "" {
+		return s
+	}
+	sorted := slices.Collect(maps.Keys(secrets))
+	slices.SortFunc(sorted, func(a, b string) int {
+		if d := len(b) - len(a); d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	// Stand-ins no secret contains, one per kind, so that a shorter secret
+	// is not looked for inside what replaced a longer one.
+	hole := func(k SecretKind) string { return "\x00" + string(rune('0'+k)) + "\x00" }
 	changed := false
 	for _, sec := range sorted {
-		if sec == "" || strings.Contains(sec, hole) {
+		if sec == "" || strings.Contains(sec, "\x00") {
 			continue
 		}
+		h := hole(secrets[sec])
 		if q := strconv.Quote(sec); strings.Contains(s, q) {
-			s, changed = strings.ReplaceAll(s, q, hole), true
+			s, changed = strings.ReplaceAll(s, q, h), true
 		}
 		if len(sec) >= minBareSecret && strings.Contains(s, sec) {
-			s, changed = strings.ReplaceAll(s, sec, hole), true
+			s, changed = strings.ReplaceAll(s, sec, h), true
 		}
 	}
 	if !changed {
 		return s
 	}
-	return strings.ReplaceAll(s, hole, Redacted)
+	for _, k := range []SecretKind{SecretSensitive, SecretEphemeral, SecretSensitive | SecretEphemeral} {
+		s = strings.ReplaceAll(s, hole(k), k.Redacted())
+	}
+	return s
+}
+
+// SecretKind says what makes a text secret: a sensitive value, an
+// ephemeral one, or both.
+type SecretKind uint8
+
+// The kinds of secret, combined with |.
+const (
+	SecretSensitive SecretKind = 1 << iota
+	SecretEphemeral
+)
+
+// Redacted is what a message shows in place of a secret of kind k, as
+// OpenTofu words it: "(sensitive value)", "(ephemeral value)", or for
+// both "(ephemeral sensitive value)".
+func (k SecretKind) Redacted() string {
+	switch k {
+	case SecretEphemeral:
+		return "(ephemeral value)"
+	case SecretEphemeral | SecretSensitive:
+		return "(ephemeral sensitive value)"
+	}
+	return Redacted
+}
+
+// AddSecrets adds the secrets of v to secrets with their kinds (a text
+// both sensitive and ephemeral, here or in an earlier value, has both).
+func AddSecrets(secrets map[string]SecretKind, v cty.Value) {
+	walkSecrets(v, func(text string, kind SecretKind) {
+		if text != "" {
+			secrets[text] |= kind
+		}
+	})
 }

@@ -100,7 +100,7 @@ func (p *planner) planDataInstance(d dataInstance) (cty.Value, diag.Diagnostics)
 	}
 	ds = ds.Append(diag.SortBySource(provider.Redacted(prov.ValidateDataResourceConfig(p.ctx, r.Addr.Type, cfg.Value), cfg.Marked).InBody(r.Config)))
 	read := &plan.ResourceInstanceChange{Addr: addr, ProviderConfig: pc, Action: plan.Read,
-		Before: cty.NullVal(ty), Dependencies: p.rg.resourceDeps[d.cr]}
+		Before: cty.NullVal(ty), Dependencies: p.rg.dependencies()[d.cr]}
 	// A read during apply: the configured values, with the configuration's
 	// sensitive marks and the schema's, the rest unknown.
 	deferredValue := func() cty.Value {

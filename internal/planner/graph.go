@@ -85,8 +85,12 @@ type refGraph struct {
 	// resourceDeps holds, for each resource, the resources it records as
 	// its dependencies (see DependencyMode), as state records them: sorted,
 	// and shared between resources with the same list and by the changes
-	// and objects of their instances, so never modified.
+	// and objects of their instances, so never modified. Read it through
+	// dependencies: it is computed while validation goes on.
 	resourceDeps map[addrs.ConfigResource][]addrs.AbsResource
+	// depsDone is closed once resourceDeps is computed (nil: it was
+	// computed, or never will be, when the graph was built).
+	depsDone chan struct{}
 	// ranges holds every node's declaration, for diagnostics.
 	ranges map[node]hcl.Range
 }
@@ -263,8 +267,22 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode plan.Depende
 	if err != nil {
 		return rg, ds.Append(diag.FromError(err))
 	}
-	rg.resourceDeps = recordedDependencies(order, direct, mode)
+	// Nothing else reads order and direct: the lists are computed while
+	// the caller goes on (validation checks the bodies meanwhile).
+	rg.depsDone = make(chan struct{})
+	go func() {
+		defer close(rg.depsDone)
+		rg.resourceDeps = recordedDependencies(order, direct, mode)
+	}()
 	return rg, ds
+}
+
+// dependencies returns resourceDeps, once computed.
+func (rg *refGraph) dependencies() map[addrs.ConfigResource][]addrs.AbsResource {
+	if rg.depsDone != nil {
+		<-rg.depsDone
+	}
+	return rg.resourceDeps
 }
 
 // recordedDependencies computes, in one pass in topological order, the

@@ -229,7 +229,7 @@ func (p *planner) recordImported(addr addrs.AbsResourceInstance, deposed bool, i
 	// dependencies, create_before_destroy and skip_destroy, as a plan would
 	// record them.
 	if cr := addr.ContainingResource().InConfig(); p.cfg.ConfigResource(cr) != nil {
-		obj.Dependencies = p.rg.resourceDeps[cr]
+		obj.Dependencies = p.rg.dependencies()[cr]
 		_, obj.CreateBeforeDestroy = p.cbd[cr]
 		obj.SkipDestroy = p.cfg.ConfigResource(cr).Managed.SkipsDestroy()
 	}

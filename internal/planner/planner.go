@@ -533,8 +533,9 @@ func (p *planner) providerConfigAddr(m *config.Module, r *config.Resource) addrs
 }
 
 // ResolveProviderConfig finds the provider configuration that the local
-// provider name and alias stand for in module m: a provider block of m,
-// else what m's caller passes for it in the call's providers argument,
+// provider name and alias stand for in module m: a provider block of m
+// (but an empty one its caller passes a configuration for), else what m's
+// caller passes for it in the call's providers argument,
 // else (for a default configuration) the caller's own default
 // configuration of the same provider, up to the root, where a default
 // configuration without a block is an empty one.
@@ -549,7 +550,8 @@ func resolveProviderConfig(m *config.Module, name, alias string, passed func(*co
 	fqn := m.ProviderFor(name)
 	cur := m
 	for {
-		if _, ok := cur.ProviderConfigs[providerKeyOf(name, alias)]; ok || cur.Parent == nil {
+		key := providerKeyOf(name, alias)
+		if _, ok := cur.ProviderConfigs[key]; (ok && !cur.IsProxyProvider(key)) || cur.Parent == nil {
 			return addrs.AbsProviderConfig{Module: addrs.ModuleInstance(cur.Path), Provider: fqn, Alias: alias}
 		}
 		_, callName := cur.Path.Parent()

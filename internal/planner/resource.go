@@ -220,7 +220,7 @@ func (p *planner) planInstanceScoped(cr addrs.ConfigResource, r *config.Resource
 	var keep plan.Refreshed
 	kept := false
 	if obj != nil && mayKeep && !p.opts.SkipRefresh {
-		if keep, kept = p.refresh.skippable(oaddr, obj, p.rg.resourceDeps[cr]); !kept {
+		if keep, kept = p.refresh.skippable(oaddr, obj, p.rg.dependencies()[cr]); !kept {
 			p.refresh.noteCause(keep)
 		}
 	}
@@ -252,7 +252,7 @@ func (p *planner) planInstanceScoped(cr addrs.ConfigResource, r *config.Resource
 	if !change.Action.Deletes() {
 		ds = ds.Append(p.checkPreventDestroyValue(r, addr))
 	}
-	change.Dependencies = p.rg.resourceDeps[cr]
+	change.Dependencies = p.rg.dependencies()[cr]
 	change.Importing = imported
 	change.PreventDestroy = p.protectionAt(r, addr, obj)
 	if cbd && inh.from != cr {

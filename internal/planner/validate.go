@@ -45,10 +45,10 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set, 
 	}
 	ds = ds.Append(graph)
 	ds = ds.Append(checkTriggerAttributes(cfg, p.schemas))
-	// The root variables are at their defaults for what is evaluated
-	// statically (a provider block's for_each); everywhere else they are
-	// unknown (validationData).
-	ev, more := eval.New(ctx, eval.Options{Config: cfg, Env: lang.Env{Cwd: opts.Cwd}, Providers: providers, Variables: variableDefaults(cfg)})
+	// The root variables have the values given, else their defaults, for
+	// what is evaluated statically (a provider block's for_each);
+	// everywhere else they are unknown (validationData).
+	ev, more := eval.New(ctx, eval.Options{Config: cfg, Env: lang.Env{Cwd: opts.Cwd}, Providers: providers, Variables: staticVariables(cfg, opts.Variables)})
 	ds = ds.Append(more)
 	if !opts.SkipProviderConfigs {
 		ds = ds.Append(p.validateProviderConfigs(ev))
@@ -56,6 +56,7 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set, 
 	ds = ds.Append(validateBodies(cfg, p.schemas, ev, p.validateWithProvider))
 	ds = ds.Append(validateAttributeReferences(cfg, p.schemas))
 	ds = ds.Append(validateOutputs(cfg, p.schemas, ev))
+	ds = ds.Append(validateCallArguments(cfg, ev))
 	ds = ds.Append(validateActions(ctx, cfg, providers, ev))
 	ds = ds.Append(validateLists(ctx, cfg, providers, ev.FunctionsOf(cfg), opts.Cwd))
 	for _, m := range cfg.AllModules() {
@@ -104,6 +105,10 @@ type ValidateOptions struct {
 	// of the cheaper direct graph.
 	ForPlan      bool
 	Dependencies plan.DependencyMode
+	// Variables are the root variables' values given (-var, variable
+	// files, TF_VAR_), which what is evaluated statically (a provider
+	// block's for_each) uses, as OpenTofu does; nil: their defaults.
+	Variables map[string]InputValue
 }
 
 // validateBodies decodes every resource body against its schema with all
@@ -273,7 +278,7 @@ func ResourceGraph(ctx context.Context, cfg *config.Module, providers *provider.
 		}
 	}
 	if p.rg != nil {
-		for cr, deps := range p.rg.resourceDeps {
+		for cr, deps := range p.rg.dependencies() {
 			for _, dep := range deps {
 				g.Connect(dep.InConfig(), cr)
 			}

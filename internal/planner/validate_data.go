@@ -100,6 +100,18 @@ func (d *validationData) ModuleCall(string, []string, hcl.Range) (cty.Value, dia
 	return cty.DynamicVal, nil
 }
 
+// staticVariables are the root variables' values for what validation
+// evaluates statically: the values given, checked and converted as a plan
+// does (a value that is not suitable, or a required variable without one,
+// is unknown; the plan reports them), or with none given the defaults.
+func staticVariables(cfg *config.Module, given map[string]InputValue) map[string]cty.Value {
+	if given == nil {
+		return variableDefaults(cfg)
+	}
+	vals, _ := prepareVariables(cfg, given)
+	return vals
+}
+
 // variableDefaults returns the defaults of the root module's input
 // variables that have one.
 func variableDefaults(cfg *config.Module) map[string]cty.Value {

@@ -136,7 +136,37 @@ resource "terraform_data" "x" {
 			name: "value of the wrong type",
 			vars: map[string]planner.InputValue{"name": str("n"), "size": str("big")},
 			want: []wantDiag{{diag.Error, "Invalid value for input variable", "main.tf:6",
+				`Unsuitable value for var.size set using -var="size=...": a number is required.`}},
+		},
+		{
+			name: "value of the wrong type from the environment",
+			vars: map[string]planner.InputValue{"name": str("n"), "size": {Value: cty.StringVal("big"), SourceType: planner.SourceEnv}},
+			want: []wantDiag{{diag.Error, "Invalid value for input variable", "main.tf:6",
+				"Unsuitable value for var.size set using the TF_VAR_size environment variable: a number is required."}},
+		},
+		{
+			name: "value of the wrong type from a file",
+			vars: map[string]planner.InputValue{"name": str("n"), "size": {Value: cty.StringVal("big"), SourceType: "a .tfvars file", File: "terraform.tfvars"}},
+			want: []wantDiag{{diag.Error, "Invalid value for input variable", "main.tf:6",
 				"The given value is not suitable for var.size declared at main.tf:6,1-16: a number is required."}},
+		},
+		{
+			// TF_VAR_ variables are often set for many configurations.
+			name: "undeclared variable in the environment is ignored",
+			vars: map[string]planner.InputValue{"name": str("n"), "nope": {Value: cty.StringVal("x"), SourceType: planner.SourceEnv}},
+		},
+		{
+			name: "undeclared variables in files: two warnings, then a count",
+			vars: map[string]planner.InputValue{"name": str("n"),
+				"a": {Value: cty.StringVal("x"), SourceType: "a .tfvars file", File: "terraform.tfvars"},
+				"b": {Value: cty.StringVal("x"), SourceType: "a .tfvars file", File: "terraform.tfvars"},
+				"c": {Value: cty.StringVal("x"), SourceType: "-var-file", File: "ci.tfvars"},
+				"d": {Value: cty.StringVal("x"), SourceType: "-var-file", File: "ci.tfvars"}},
+			want: []wantDiag{
+				{diag.Warning, "Value for undeclared variable", "", `The root module does not declare a variable named "a" but a value was found in file "terraform.tfvars".`},
+				{diag.Warning, "Value for undeclared variable", "", `The root module does not declare a variable named "b" but a value was found in file "terraform.tfvars".`},
+				{diag.Warning, "Values for undeclared variables", "", "In addition to the other similar warnings shown, 2 other variable(s) defined without being declared."},
+			},
 		},
 		{
 			name: "object missing a required attribute",
@@ -151,9 +181,11 @@ resource "terraform_data" "x" {
 		},
 		{
 			name: "undeclared variable in a file is a warning",
-			vars: map[string]planner.InputValue{"name": str("n"), "nope": {Value: cty.StringVal("x"), SourceType: "a .tfvars file"}},
+			vars: map[string]planner.InputValue{"name": str("n"), "nope": {Value: cty.StringVal("x"), SourceType: "a .tfvars file", File: "terraform.tfvars"}},
 			want: []wantDiag{{diag.Warning, "Value for undeclared variable", "",
-				`The root module does not declare a variable named "nope" but a value was found in a .tfvars file.`}},
+				`The root module does not declare a variable named "nope" but a value was found in file "terraform.tfvars". If you meant to use this value, add a "variable" block to the configuration.
+
+To silence these warnings, use TF_VAR_... environment variables to provide certain "global" settings to all configurations in your organization. To reduce the verbosity of these warnings, use the -compact-warnings option.`}},
 			check: func(t *testing.T, p *plan.Plan) {
 				if p.Errored || len(p.Changes) != 1 {
 					t.Errorf("a warning must not stop planning: errored=%v, %d changes", p.Errored, len(p.Changes))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/rig-iac/rig/internal/adaptive"
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/diag"
@@ -196,6 +197,17 @@ func (s *Set) DataSourceSchema(ctx context.Context, p addrs.Provider, typeName s
 // and configuring it with the value config returns on first use. Later calls
 // return the same instance (or the same diagnostics).
 func (s *Set) Configured(ctx context.Context, pc addrs.AbsProviderConfig, config func(*Schemas) (cty.Value, diag.Diagnostics)) (Interface, diag.Diagnostics) {
+	return s.ConfiguredFrom(ctx, pc, func(sch *Schemas) (cty.Value, hcl.Body, diag.Diagnostics) {
+		v, ds := config(sch)
+		return v, nil, ds
+	})
+}
+
+// ConfiguredFrom is Configured for a configuration config returns with the
+// body it is written in (a provider block's, or nil): the provider's
+// diagnostics about validating and configuring it are placed there
+// (diag.Diagnostics.InBody) and name pc.
+func (s *Set) ConfiguredFrom(ctx context.Context, pc addrs.AbsProviderConfig, config func(*Schemas) (cty.Value, hcl.Body, diag.Diagnostics)) (Interface, diag.Diagnostics) {
 	s.mu.Lock()
 	if inst, ok := s.served[pc.Config()]; ok {
 		s.mu.Unlock()
@@ -209,7 +221,7 @@ func (s *Set) Configured(ctx context.Context, pc addrs.AbsProviderConfig, config
 // configure fills in e: the instance for provider configuration pc (the
 // spare the schemas came from, or a new one), configured with the value
 // config returns, or the diagnostics of failing to.
-func (s *Set) configure(ctx context.Context, pc addrs.AbsProviderConfig, config func(*Schemas) (cty.Value, diag.Diagnostics), e *instanceEntry) {
+func (s *Set) configure(ctx context.Context, pc addrs.AbsProviderConfig, config func(*Schemas) (cty.Value, hcl.Body, diag.Diagnostics), e *instanceEntry) {
 	schemas, ds := s.Schemas(ctx, pc.Provider)
 	if ds.HasErrors() {
 		e.diags = ds
@@ -232,7 +244,7 @@ func (s *Set) configure(ctx context.Context, pc addrs.AbsProviderConfig, config 
 		e.diags = ds.Append(more)
 		return
 	}
-	cfg, more := config(schemas)
+	cfg, body, more := config(schemas)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		e.diags = ds
@@ -242,12 +254,12 @@ func (s *Set) configure(ctx context.Context, pc addrs.AbsProviderConfig, config 
 	// sensitive: their diagnostics are kept from quoting them.
 	plain, _ := cfg.UnmarkDeep()
 	e.unknownConfig = !plain.IsWhollyKnown()
-	ds = ds.Append(Redacted(inst.ValidateProviderConfig(ctx, plain), cfg))
+	ds = ds.Append(diag.WithAddress(Redacted(inst.ValidateProviderConfig(ctx, plain), cfg).InBody(body), pc))
 	if ds.HasErrors() {
 		e.diags = ds
 		return
 	}
-	ds = ds.Append(Redacted(inst.ConfigureProvider(ctx, ConfigureRequest{TerraformVersion: version.Terraform, Config: plain}), cfg))
+	ds = ds.Append(diag.WithAddress(Redacted(inst.ConfigureProvider(ctx, ConfigureRequest{TerraformVersion: version.Terraform, Config: plain}), cfg).InBody(body), pc))
 	e.inst, e.diags = inst, ds
 	if ds.HasErrors() {
 		e.inst = nil

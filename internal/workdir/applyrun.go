@@ -96,13 +96,19 @@ func (s *Session) ApplyRecorded(ctx context.Context, p *plan.Plan, opts Recorded
 	final, ds := s.Apply(ctx, prepared, ApplyOptions{Hooks: opts.Observe(recorders...), Intents: intentLog, Finish: opts.Finish})
 	applied()
 	run.Final = final
+	// The timeline is recorded while the final state is written: neither
+	// waits for the other.
 	var more diag.Diagnostics
-	run.Note, run.Record, more = s.KeepTimeline(rec, g, opts.Timeline, ds)
-	ds = ds.Append(more)
+	kept := make(chan struct{})
+	go func() {
+		defer close(kept)
+		run.Note, run.Record, more = s.KeepTimeline(rec, g, opts.Timeline, ds)
+	}()
 	// A final write covers anything not yet persisted (it is skipped when
 	// nothing changed); errored.tfstate keeps what the backend refuses.
 	persisted := s.Persist(final, opts.Out)
-	ds = ds.Append(persisted)
+	<-kept
+	ds = ds.Append(more).Append(persisted)
 	if !persisted.HasErrors() {
 		if err := opts.Refresh.Record(p, final, true); err != nil {
 			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "Failed to record refresh times", Detail: err.Error()})

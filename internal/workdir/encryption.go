@@ -14,13 +14,15 @@ import (
 	"github.com/rig-iac/rig/internal/plan/planfile"
 )
 
-// EncryptionOf reads the configuration's encryption block; nil (no
-// encryption) when it has none.
+// EncryptionOf reads the configuration's encryption block, with what the
+// TF_ENCRYPTION environment variable adds to it or overrides
+// (encryption.NewWithEnv); nil (no encryption) when neither says any.
 func EncryptionOf(cfg *config.Module) (*encryption.Encryption, diag.Diagnostics) {
-	if cfg == nil || cfg.Terraform == nil {
-		return nil, nil
+	var block *config.RawBlock
+	if cfg != nil && cfg.Terraform != nil {
+		block = cfg.Terraform.Encryption
 	}
-	return encryption.New(cfg.Terraform.Encryption)
+	return encryption.NewWithEnv(block, cfg, os.Getenv(encryption.EnvName))
 }
 
 // encryptedStore is a state store whose snapshots are encrypted as the

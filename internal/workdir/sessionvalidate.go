@@ -14,11 +14,12 @@ import (
 // the session's providers. A plan, apply, destroy or refresh runs it
 // before planning and stops on its errors, as OpenTofu's local operations
 // do, so that a block without instances is checked too. The reference
-// graph it builds is kept for that plan.
+// graph it builds is kept for that plan. What is evaluated statically (a
+// provider block's for_each) uses the session's root variables.
 func (s *Session) Validate(ctx context.Context) diag.Diagnostics {
 	if s.Config == nil || s.Providers == nil {
 		return nil
 	}
 	return planner.Validate(ctx, s.Config, s.Providers, planner.ValidateOptions{Env: lang.Env{Cwd: s.Cwd},
-		ForPlan: true, Dependencies: s.Dependencies})
+		ForPlan: true, Dependencies: s.Dependencies, Variables: s.Variables})
 }

@@ -30,8 +30,13 @@ func (d *Dir) Validate(ctx context.Context, cfg *config.Module, tests bool, test
 	}
 	if !ds.HasErrors() {
 		set := provider.NewSet(d.ProviderFactories())
-		ds = ds.Append(planner.Validate(ctx, cfg, set, planner.ValidateOptions{Env: lang.Env{Cwd: cwd}}))
-		if tests {
+		// A value given that cannot be read stops validation, as OpenTofu's
+		// stops: what is evaluated statically cannot be.
+		vars, more := d.staticVariableValues(cfg)
+		if ds = ds.Append(more); !more.HasErrors() {
+			ds = ds.Append(planner.Validate(ctx, cfg, set, planner.ValidateOptions{Env: lang.Env{Cwd: cwd}, Variables: vars}))
+		}
+		if tests && !more.HasErrors() {
 			ds = ds.Append(d.validateTestFiles(ctx, cfg, set, testDir, cwd, files))
 		}
 		_ = set.Close()
@@ -85,4 +90,17 @@ func (d *Dir) validateTestFiles(ctx context.Context, cfg *config.Module, set *pr
 		}
 	}
 	return ds
+}
+
+// staticVariableValues are the root variables given to `rig validate`
+// (-var, -var-file, the variable files and TF_VAR_), for what validation
+// evaluates statically, as OpenTofu's validate takes them, with the
+// problems of reading them. Nobody is asked for a missing one.
+func (d *Dir) staticVariableValues(cfg *config.Module) (map[string]planner.InputValue, diag.Diagnostics) {
+	var args []VarArg
+	if d.opts.Vars != nil {
+		args = *d.opts.Vars
+	}
+	values, _, ds := d.Variables(cfg, args, nil)
+	return values, ds
 }

@@ -1,7 +1,9 @@
 package workdir
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -55,10 +57,10 @@ func (d *Dir) gatherVariables(cfg *config.Module, args []VarArg, ask Asker) (val
 			continue
 		}
 		name = strings.TrimPrefix(name, "TF_VAR_")
-		v, more := parseRawVariable(cfg, name, raw, "an environment variable")
+		v, more := parseRawVariable(cfg, name, raw, planner.SourceEnv)
 		ds = ds.Append(more)
 		if !more.HasErrors() {
-			out[name] = planner.InputValue{Value: v, SourceType: "an environment variable"}
+			out[name] = planner.InputValue{Value: v, SourceType: planner.SourceEnv}
 		}
 	}
 	var found []string
@@ -94,13 +96,13 @@ func parseFlagVariables(cfg *config.Module, args []VarArg, out map[string]planne
 		name, raw, ok := strings.Cut(arg.Value, "=")
 		if !ok || name == "" {
 			ds = ds.Append(diag.Errorf("Invalid -var option",
-				"The given -var option %q is not correctly specified. It must be a variable name and value separated by an equals sign, like -var=\"key=value\".", arg.Value))
+				"The given -var option %q is not correctly specified. Must be a variable name and value separated by an equals sign, like -var=\"key=value\".", arg.Value))
 			continue
 		}
 		v, more := parseRawVariable(cfg, name, raw, "-var")
 		ds = ds.Append(more)
 		if !more.HasErrors() {
-			out[name] = planner.InputValue{Value: v, SourceType: "-var"}
+			out[name] = planner.InputValue{Value: v, SourceType: planner.SourceCLI}
 		}
 	}
 	return ds
@@ -131,7 +133,10 @@ func parseRawVariable(cfg *config.Module, name, raw, source string) (cty.Value, 
 func loadVarFile(path string, out map[string]planner.InputValue, files map[string][]byte, source string) diag.Diagnostics {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return diag.Diagnostics{diag.Errorf("Failed to read variables file", "Given variables file %s does not exist or cannot be read: %s.", path, err)}
+		if errors.Is(err, fs.ErrNotExist) {
+			return diag.Diagnostics{diag.Errorf("Failed to read variables file", "Given variables file %s does not exist.", path)}
+		}
+		return diag.Diagnostics{diag.Errorf("Failed to read variables file", "Error while reading %s: %s.", path, err)}
 	}
 	files[path] = src
 	var f *hcl.File
@@ -151,7 +156,7 @@ func loadVarFile(path string, out map[string]planner.InputValue, files map[strin
 		v, hds := attr.Expr.Value(nil)
 		ds = ds.Append(diag.FromHCL(hds))
 		if !hds.HasErrors() {
-			out[name] = planner.InputValue{Value: v, SourceType: source}
+			out[name] = planner.InputValue{Value: v, SourceType: source, File: path}
 		}
 	}
 	return ds
@@ -175,7 +180,7 @@ func askRequired(cfg *config.Module, out map[string]planner.InputValue, ask Aske
 		val, more := parseRawVariable(cfg, name, line, "input")
 		ds = ds.Append(more)
 		if !more.HasErrors() {
-			out[name] = planner.InputValue{Value: val, SourceType: "input"}
+			out[name] = planner.InputValue{Value: val, SourceType: planner.SourceInput}
 		}
 	}
 	return ds

@@ -11,15 +11,41 @@ import (
 )
 
 // CheckWorkspaceSelectable reports that the selected workspace cannot be
-// changed (workspace new, workspace select) while TF_WORKSPACE overrides
-// the selection.
+// changed (workspace select) while TF_WORKSPACE overrides the selection.
 func CheckWorkspaceSelectable() diag.Diagnostics {
 	if os.Getenv("TF_WORKSPACE") == "" {
 		return nil
 	}
-	return diag.Diagnostics{diag.Errorf("Workspace overridden",
-		"The selected workspace is currently overridden using the TF_WORKSPACE environment variable. To select a new workspace, either update this environment variable or unset it and then run this command again.")}
+	return diag.Diagnostics{diag.Errorf("The selected workspace is overridden using the TF_WORKSPACE environment variable",
+		"To select a new workspace, either update this environment variable or unset it and then run this command again.")}
 }
+
+// CheckWorkspaceCreatable reports that workspace name cannot be created
+// (workspace new) while TF_WORKSPACE names another one; creating the one
+// it names is allowed, so that a pipeline may set TF_WORKSPACE first and
+// create its workspace on the first run.
+func CheckWorkspaceCreatable(name string) diag.Diagnostics {
+	if env := os.Getenv("TF_WORKSPACE"); env == "" || env == name {
+		return nil
+	}
+	return diag.Diagnostics{diag.Errorf("The workspace is overridden using the TF_WORKSPACE environment variable",
+		"To create a new workspace, either unset this environment variable or update it to match the workspace name you are trying to create, and then run this command again.")}
+}
+
+// CheckWorkspaceEnv reports a TF_WORKSPACE that is not a workspace name
+// (backend.ValidateWorkspaceName), before a command uses it.
+func CheckWorkspaceEnv() diag.Diagnostics {
+	env := os.Getenv("TF_WORKSPACE")
+	if env == "" || backend.ValidateWorkspaceName(env) == nil {
+		return nil
+	}
+	return diag.Diagnostics{diag.Errorf("Invalid workspace name set using TF_WORKSPACE",
+		"The workspace name %q is not allowed. The name must contain only URL safe characters, and no path separators.", env)}
+}
+
+// WorkspaceOverridden reports whether TF_WORKSPACE sets the selected
+// workspace.
+func WorkspaceOverridden() bool { return os.Getenv("TF_WORKSPACE") != "" }
 
 // CheckWorkspaceRemovable reports why workspace name cannot be deleted
 // whatever the backend holds: it is the selected workspace, or the

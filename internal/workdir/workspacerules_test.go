@@ -13,9 +13,19 @@ func TestWorkspaceRules(t *testing.T) {
 	if ds := CheckWorkspaceSelectable(); ds.HasErrors() {
 		t.Errorf("without TF_WORKSPACE: %v", ds)
 	}
+	if ds := CheckWorkspaceCreatable("dev"); ds.HasErrors() {
+		t.Errorf("without TF_WORKSPACE, creating: %v", ds)
+	}
 	t.Setenv("TF_WORKSPACE", "dev")
-	if ds := CheckWorkspaceSelectable(); !ds.HasErrors() || ds[0].Summary != "Workspace overridden" {
+	if ds := CheckWorkspaceSelectable(); !ds.HasErrors() || ds[0].Summary != "The selected workspace is overridden using the TF_WORKSPACE environment variable" {
 		t.Errorf("with TF_WORKSPACE: got %v, want the override refused", ds)
+	}
+	// The workspace TF_WORKSPACE names may be created, no other.
+	if ds := CheckWorkspaceCreatable("dev"); ds.HasErrors() {
+		t.Errorf("creating the workspace TF_WORKSPACE names: %v", ds)
+	}
+	if ds := CheckWorkspaceCreatable("staging"); !ds.HasErrors() || ds[0].Summary != "The workspace is overridden using the TF_WORKSPACE environment variable" {
+		t.Errorf("creating another workspace than TF_WORKSPACE's: got %v, want it refused", ds)
 	}
 	d := New(t.TempDir(), Options{})
 	for name, want := range map[string]string{
@@ -29,6 +39,21 @@ func TestWorkspaceRules(t *testing.T) {
 			t.Errorf("%s: got %v, want it removable", name, ds)
 		case want != "" && (!ds.HasErrors() || ds[0].Summary != want):
 			t.Errorf("%s: got %v, want %q", name, ds, want)
+		}
+	}
+}
+
+// TestWorkspaceEnv: a TF_WORKSPACE that is no workspace name is reported
+// before a command uses it.
+func TestWorkspaceEnv(t *testing.T) {
+	for env, valid := range map[string]bool{"": true, "dev": true, "team-a_2": true, "bad/name": false, "a b": false} {
+		t.Setenv("TF_WORKSPACE", env)
+		ds := CheckWorkspaceEnv()
+		if ds.HasErrors() == valid {
+			t.Errorf("TF_WORKSPACE=%q: got %v, want valid=%v", env, ds, valid)
+		}
+		if !valid && ds[0].Summary != "Invalid workspace name set using TF_WORKSPACE" {
+			t.Errorf("TF_WORKSPACE=%q: summary %q", env, ds[0].Summary)
 		}
 	}
 }

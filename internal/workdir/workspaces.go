@@ -116,21 +116,22 @@ func (d *Dir) NewWorkspace(ctx context.Context, b backend.Backend, name string, 
 }
 
 // SwitchWorkspace selects workspace name of b; one that does not exist
-// is an error, or is created first (with the lock) when orCreate.
-func (d *Dir) SwitchWorkspace(ctx context.Context, b backend.Backend, name string, orCreate bool) diag.Diagnostics {
+// is an error, or is created first (with the lock) when orCreate, and
+// created says so.
+func (d *Dir) SwitchWorkspace(ctx context.Context, b backend.Backend, name string, orCreate bool) (created bool, _ diag.Diagnostics) {
 	exists, ds := workspaceExists(ctx, b, name)
 	switch {
 	case ds.HasErrors():
-		return ds
+		return false, ds
 	case !exists && !orCreate:
-		return diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q doesn't exist.", name),
+		return false, diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q doesn't exist.", name),
 			"You can create this workspace with the \"new\" subcommand or include the \"-or-create\" flag with the \"select\" subcommand.")}
 	case !exists:
 		if ds := d.CreateWorkspace(ctx, b, name, LockOptions{Lock: true}, nil); ds.HasErrors() {
-			return ds
+			return false, ds
 		}
 	}
-	return d.selectWorkspace(name)
+	return !exists, d.selectWorkspace(name)
 }
 
 // selectWorkspace is SelectWorkspace with its failure as a diagnostic.

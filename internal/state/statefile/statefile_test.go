@@ -410,15 +410,28 @@ func TestAppendString(t *testing.T) {
 // TestAppendDependency: a recorded dependency is written as its address,
 // escaped as any string.
 func TestAppendDependency(t *testing.T) {
-	for _, dep := range []addrs.AbsResource{
+	deps := []addrs.AbsResource{
 		addrs.Resource{Mode: addrs.Managed, Type: "t", Name: "a"}.Absolute(addrs.RootModule),
+		addrs.Resource{Mode: addrs.Managed, Type: "t", Name: "b\u00e9"}.Absolute(addrs.RootModule),
+		addrs.Resource{Mode: addrs.Managed, Type: "t", Name: "c"}.Absolute(addrs.RootModule),
 		addrs.Resource{Mode: addrs.Data, Type: "t", Name: "a"}.Absolute("module.m.module.n"),
 		addrs.Resource{Mode: addrs.Managed, Type: "t", Name: "caf\u00e9"}.Absolute(`module.m["<k>"]`),
+		addrs.Resource{Mode: addrs.Managed, Type: "t", Name: "d"}.Absolute(`module.m["<k>"]`),
 		addrs.Resource{Mode: addrs.Data, Type: "t&", Name: "a"}.Absolute(addrs.RootModule),
-	} {
+		addrs.Resource{Mode: addrs.Data, Type: "t&", Name: "b"}.Absolute(addrs.RootModule),
+		addrs.Resource{Mode: addrs.Managed, Type: "t", Name: "a"}.Absolute("module.m[\"k\\\x7f\"]"),
+		addrs.Resource{Mode: addrs.Managed, Type: "t", Name: "a~"}.Absolute("module.m[\"\x1f\"]"),
+		addrs.Resource{Mode: addrs.Managed, Type: "u", Name: "a"}.Absolute(addrs.RootModule),
+	}
+	// One at a time, and as a list whose entries share a module and type.
+	var g plainGroup
+	for _, dep := range deps {
 		want, _ := json.Marshal(dep.String())
 		if got := appendDependency([]byte("x"), dep); !bytes.Equal(got, append([]byte("x"), want...)) {
 			t.Errorf("appendDependency(%s) = %s, want x%s", dep, got, want)
+		}
+		if got := g.appendDependency([]byte("x"), dep); !bytes.Equal(got, append([]byte("x"), want...)) {
+			t.Errorf("in a list, appendDependency(%s) = %s, want x%s", dep, got, want)
 		}
 	}
 }

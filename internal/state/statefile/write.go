@@ -294,7 +294,7 @@ func (e *encoder) resources(rs map[addrs.AbsResource]*state.Resource) error {
 	}
 	slices.SortFunc(sorted, compareResources)
 	e.buf = append(e.buf, '[')
-	if len(sorted) > 1 && instanceCount(sorted) >= parallelInstances || len(sorted) == 1 && instanceCount(sorted) >= 2*runInstances {
+	if len(sorted) > 1 && (instanceCount(sorted) >= parallelInstances || largerThan(sorted, parallelBytes)) || len(sorted) == 1 && instanceCount(sorted) >= 2*runInstances {
 		if err := e.resourcesParallel(sorted); err != nil {
 			return err
 		}
@@ -312,6 +312,26 @@ func (e *encoder) resources(rs map[addrs.AbsResource]*state.Resource) error {
 // parallelInstances is the number of resource instances from which Marshal
 // encodes the resources on all processors.
 const parallelInstances = 2048
+
+// parallelBytes is the estimated size of a document (estimateInstance)
+// from which Marshal encodes the resources on all processors, however few
+// instances it has: objects that record hundreds of dependencies take tens
+// of kilobytes each.
+const parallelBytes = 2 << 20
+
+// largerThan reports whether the objects of rs take more than limit bytes
+// of document, by estimateInstance.
+func largerThan(rs []*state.Resource, limit int) bool {
+	n := 0
+	for _, r := range rs {
+		for _, inst := range r.Instances {
+			if n += estimateInstance(inst); n > limit {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // runInstances is how many instances one piece of a parallel encoding
 // holds at most: several resources, or part of one.
@@ -591,14 +611,22 @@ func (e *encoder) object(r *state.Resource, k addrs.InstanceKey, dk addrs.Depose
 	}
 	if len(o.Dependencies) > 0 {
 		e.buf = append(e.buf, ","+indent5+`"dependencies": [`...)
+		// A line (compact) has no line breaks: those of its hundreds of
+		// dependencies are not written to be taken out again.
+		sep, end := ","+indent6, indent5+"]"
+		if e.compact {
+			sep, end = ",", "]"
+		} else {
+			e.buf = append(e.buf, indent6...)
+		}
+		var known plainGroup
 		for i, dep := range o.Dependencies {
 			if i > 0 {
-				e.buf = append(e.buf, ',')
+				e.buf = append(e.buf, sep...)
 			}
-			e.buf = append(e.buf, indent6...)
-			e.buf = appendDependency(e.buf, dep)
+			e.buf = known.appendDependency(e.buf, dep)
 		}
-		e.buf = append(e.buf, indent5+"]"...)
+		e.buf = append(e.buf, end...)
 	}
 	if o.CreateBeforeDestroy {
 		e.buf = append(e.buf, ","+indent5+`"create_before_destroy": true`...)
@@ -623,10 +651,15 @@ func objectError(r *state.Resource, k addrs.InstanceKey, dk addrs.DeposedKey, fi
 // without building the string: a large state records millions of
 // dependencies.
 func appendDependency(dst []byte, dep addrs.AbsResource) []byte {
-	mod, typ, name := string(dep.Module), dep.Resource.Type, dep.Resource.Name
-	if !plainJSON(mod) || !plainJSON(typ) || !plainJSON(name) {
+	if !plainJSON(string(dep.Module)) || !plainJSON(dep.Resource.Type) || !plainJSON(dep.Resource.Name) {
 		return appendString(dst, dep.String())
 	}
+	return appendPlainDependency(dst, dep)
+}
+
+// appendPlainDependency appends dep, whose parts plainJSON accepts, quoted.
+func appendPlainDependency(dst []byte, dep addrs.AbsResource) []byte {
+	mod, typ, name := string(dep.Module), dep.Resource.Type, dep.Resource.Name
 	dst = append(dst, '"')
 	if !dep.Module.IsRoot() {
 		dst = append(dst, mod...)
@@ -644,16 +677,49 @@ func appendDependency(dst []byte, dep addrs.AbsResource) []byte {
 	return append(dst, '"')
 }
 
+// plainGroup remembers the module and type of the last dependency
+// appendDependency found plain: a list's entries mostly share them (the
+// same strings), and only their names are checked again.
+type plainGroup struct {
+	module addrs.ModuleInstance
+	typ    string
+	set    bool
+}
+
+// appendDependency is appendDependency(dst, dep), checking dep's module and
+// type only when they are not those of the last plain dependency.
+func (g *plainGroup) appendDependency(dst []byte, dep addrs.AbsResource) []byte {
+	if !g.set || dep.Resource.Type != g.typ || dep.Module != g.module {
+		if !plainJSON(string(dep.Module)) || !plainJSON(dep.Resource.Type) {
+			return appendString(dst, dep.String())
+		}
+		g.module, g.typ, g.set = dep.Module, dep.Resource.Type, true
+	}
+	if !plainJSON(dep.Resource.Name) {
+		return appendString(dst, dep.String())
+	}
+	return appendPlainDependency(dst, dep)
+}
+
 // plainJSON reports whether s is printable ASCII that appendString writes
 // as it is.
 func plainJSON(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+		if !plainByte[s[i]] {
 			return false
 		}
 	}
 	return true
 }
+
+// plainByte marks the bytes plainJSON accepts: one lookup a byte, where
+// most of a large state's bytes are the dependencies' addresses.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
 
 // raw appends the JSON value src indented as json.MarshalIndent would place
 // it after a key at the line prefix pre, with encoding/json's HTML-safe

@@ -3,9 +3,7 @@ package statemgr
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"fmt"
-	"hash"
 	"io"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -34,7 +32,7 @@ type Writer struct {
 	// written is the digest of the last snapshot written (or read), its
 	// serial aside, and writtenSize its length; written is nil until then.
 	// writtenContent is that length without the serial's digits.
-	written        *[sha256.Size]byte
+	written        *contentSum
 	writtenSize    int
 	writtenContent int
 	// journal is nil when the store keeps none; begun says whether it was
@@ -66,7 +64,7 @@ func NewWriter(store backend.Store, s *state.State) *Writer {
 
 // remember records that the store holds size bytes whose content digest
 // (when ok) is d and whose content length is contentLen.
-func (w *Writer) remember(size int, d [sha256.Size]byte, ok bool, contentLen int) {
+func (w *Writer) remember(size int, d contentSum, ok bool, contentLen int) {
 	w.writtenSize = size
 	if !ok {
 		w.written = nil
@@ -144,7 +142,7 @@ func (w *Writer) snapshot(ctx context.Context, s *state.State, serial uint64, sk
 		// Certainly a change: the digest, needed for the next comparison,
 		// is computed while the store writes.
 		type digested struct {
-			d  [sha256.Size]byte
+			d  contentSum
 			ok bool
 		}
 		done := make(chan digested, 1)
@@ -219,10 +217,10 @@ func (w *Writer) unchanged(s *state.State) bool {
 	return ok && h.size-h.serialLen == w.writtenContent && d == *w.written
 }
 
-// contentDigest returns the SHA-256 of a marshalled state without its
+// contentDigest returns the digest of a marshalled state without its
 // serial, the third key of the document: two snapshots with the same digest
 // differ at most in serial.
-func contentDigest(data []byte) (digest [sha256.Size]byte, ok bool) {
+func contentDigest(data []byte) (digest contentSum, ok bool) {
 	var h contentHasher
 	h.Write(data)
 	return h.sum()
@@ -232,7 +230,7 @@ func contentDigest(data []byte) (digest [sha256.Size]byte, ok bool) {
 // in pieces, the first of which holds the serial field (statefile.Write
 // writes at least its first 64 KiB at once).
 type contentHasher struct {
-	h         hash.Hash
+	h         *contentHash
 	size      int  // bytes written
 	serialLen int  // length of the serial field left out
 	found     bool // whether the first piece held the serial field
@@ -241,7 +239,7 @@ type contentHasher struct {
 // Write hashes p, leaving out the serial field when p is the first piece.
 func (c *contentHasher) Write(p []byte) (int, error) {
 	if c.h == nil {
-		c.h = sha256.New()
+		c.h = newContentHash()
 		if i, end, ok := serialField(p); ok {
 			c.h.Write(p[:i])
 			c.h.Write(p[end:])
@@ -256,12 +254,11 @@ func (c *contentHasher) Write(p []byte) (int, error) {
 }
 
 // sum returns the digest, and false when what was written had no serial field.
-func (c *contentHasher) sum() (digest [sha256.Size]byte, ok bool) {
+func (c *contentHasher) sum() (digest contentSum, ok bool) {
 	if !c.found {
 		return digest, false
 	}
-	c.h.Sum(digest[:0])
-	return digest, true
+	return c.h.sum(), true
 }
 
 // contentLen is the length of a marshalled state without its serial field,

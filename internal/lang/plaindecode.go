@@ -1,0 +1,94 @@
+package lang
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/customdecode"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// plainDecode is what hcldec.Decode would do with a body of arguments only,
+// worked out once per body and spec: the spec is an object of attributes,
+// and the body's content for it has no problem (every argument is
+// expected, every required one is set, no block). Decoding such a body is
+// evaluating each argument's expression and converting its value to the
+// attribute's type; the content (hidden items, schema, maps of attributes)
+// is the same every time and is not built again for every instance.
+type plainDecode struct {
+	attrs []plainAttr
+}
+
+// plainAttr is one attribute of a plainDecode: the key of its value in the
+// decoded object, its type, and the expression that sets it (nil when the
+// body does not set it: its value is then null).
+type plainAttr struct {
+	key  string
+	name string
+	ty   cty.Type
+	null cty.Value
+	expr hcl.Expression
+}
+
+// newPlainDecode returns the plainDecode of body and spec, or nil when the
+// body must be decoded by hcldec: a spec with anything but attributes, a
+// type with a custom expression decoder, or content with any diagnostic.
+func newPlainDecode(body *hclsyntax.Body, spec hcldec.Spec) *plainDecode {
+	obj, ok := spec.(hcldec.ObjectSpec)
+	if !ok {
+		return nil
+	}
+	p := &plainDecode{attrs: make([]plainAttr, 0, len(obj))}
+	for key, s := range obj {
+		as, ok := s.(*hcldec.AttrSpec)
+		if !ok || customdecode.CustomExpressionDecoderForType(as.Type) != nil {
+			return nil
+		}
+		p.attrs = append(p.attrs, plainAttr{key: key, name: as.Name, ty: as.Type, null: cty.NullVal(as.Type.WithoutOptionalAttributesDeep())})
+	}
+	content, diags := body.Content(hcldec.ImpliedSchema(spec))
+	if len(diags) > 0 || len(content.Blocks) > 0 {
+		return nil
+	}
+	for i := range p.attrs {
+		if a, ok := content.Attributes[p.attrs[i].name]; ok {
+			p.attrs[i].expr = a.Expr
+		}
+	}
+	return p
+}
+
+// decode returns the value hcldec.Decode returns for the body, or ok false
+// when an expression or a conversion reports anything: the caller then
+// decodes with hcldec, for its diagnostics exactly.
+func (p *plainDecode) decode(ctx *hcl.EvalContext) (val cty.Value, ok bool) {
+	if len(p.attrs) == 0 {
+		return cty.EmptyObjectVal, true
+	}
+	vals := make(map[string]cty.Value, len(p.attrs))
+	for _, a := range p.attrs {
+		if a.expr == nil {
+			vals[a.key] = a.null
+			continue
+		}
+		v, diags := a.expr.Value(ctx)
+		if len(diags) > 0 {
+			return cty.NilVal, false
+		}
+		v, err := convert.Convert(v, a.ty)
+		if err != nil {
+			return cty.NilVal, false
+		}
+		vals[a.key] = v
+	}
+	return cty.ObjectVal(vals), true
+}
+
+// plainValue is the body's value decoded without hcldec, when it can be.
+func (b bodyRefs) plainValue(ctx *hcl.EvalContext) (cty.Value, bool) {
+	if b.plain == nil {
+		return cty.NilVal, false
+	}
+	return b.plain.decode(ctx)
+}
