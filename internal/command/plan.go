@@ -72,7 +72,7 @@ func runPlan(m *Meta, args []string) int {
 	p, refresh, more := m.makePlan(ctx, sess, &f, out)
 	ds = ds.Append(withoutRepeats(more, validated))
 	if ds.HasErrors() {
-		if interrupted := m.interrupts.Finish(); !interrupted && f.out != "" && p != nil {
+		if interrupted := m.interrupts.Finish(); !interrupted && f.out != "" && p != nil && p.Evaluated {
 			// As OpenTofu: saved, for show to inspect (an interrupted
 			// plan is not: it says so).
 			ds = ds.Append(writeErroredPlan(f.out, p, sess))
