@@ -486,7 +486,8 @@ func (p *planner) planOutputs(ready func(name string) bool) diag.Diagnostics {
 		}
 		ds = ds.Append(more)
 		if more.HasErrors() {
-			val = cty.DynamicVal
+			// As in OpenTofu, an output that failed has no planned change.
+			continue
 		}
 		if !o.Sensitive && val.ContainsMarked() {
 			ds = ds.Append(sensitiveRootOutput(o))
