@@ -94,3 +94,54 @@ output "p" {
 		}
 	}
 }
+
+// TestErroredPlanOfFailedVariableValidation: a root variable's failed
+// validation, which OpenTofu checks as it plans, makes an errored plan:
+// "Planning failed." before the error, and saved to -out, as OpenTofu
+// does; a cycle, found before anything is planned, makes none.
+func TestErroredPlanOfFailedVariableValidation(t *testing.T) {
+	tests := []struct {
+		name      string
+		main      string
+		wantSaved bool
+	}{
+		{"variable validation", `
+variable "n" {
+  default = 3
+  validation {
+    condition     = var.n > 5
+    error_message = "Too small."
+  }
+}
+
+resource "terraform_data" "a" {
+  input = var.n
+}
+`, true},
+		{"cycle", `
+resource "terraform_data" "a" {
+  input = terraform_data.b.id
+}
+
+resource "terraform_data" "b" {
+  input = terraform_data.a.id
+}
+`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := workDir(t, map[string]string{"main.tf": tt.main})
+			r := rig(t, dir, "plan", "-no-color", "-input=false", "-out=errored.tfplan")
+			if r.code != 1 {
+				t.Fatalf("exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			_, err := os.Stat(filepath.Join(dir, "errored.tfplan"))
+			if saved := err == nil; saved != tt.wantSaved {
+				t.Errorf("plan saved %v, want %v", saved, tt.wantSaved)
+			}
+			if failed := strings.Contains(r.stdout, "Planning failed. rig encountered an error while generating this plan."); failed != tt.wantSaved {
+				t.Errorf("\"Planning failed.\" shown %v, want %v\n%s", failed, tt.wantSaved, r.stdout)
+			}
+		})
+	}
+}

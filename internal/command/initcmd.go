@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 
 	"github.com/rig-iac/rig/internal/diag"
@@ -12,6 +13,8 @@ import (
 
 func runInit(m *Meta, args []string) int {
 	fs := m.flagSet("init")
+	// As OpenTofu's init: a blank line after each diagnostic.
+	m.view.separated = true
 	var backendFlags workdir.InitBackendOptions // -backend-config, -migrate-state, … (initflags.go)
 	addInitBackendFlags(fs, &backendFlags)
 	var f initFlags // -backend, -get, -plugin-dir, -upgrade, -lockfile (initflags.go)
@@ -32,6 +35,8 @@ func runInit(m *Meta, args []string) int {
 		return 1
 	}
 	defer m.endStream()
+	said := &sayingWriter{w: m.Out}
+	m.Out = said
 	if f.fromModule != "" {
 		if ds := m.dir().InitFromModule(context.Background(), f.fromModule, m.Out); ds.HasErrors() {
 			m.showDiagnostics(ds)
@@ -61,6 +66,10 @@ func runInit(m *Meta, args []string) int {
 		return 0
 	}
 	if f.backend {
+		if !said.said {
+			// As OpenTofu: init's first step comes after a blank line.
+			fmt.Fprintln(m.Out)
+		}
 		view.Heading("Initializing the backend...")
 		backendFlags.Out, backendFlags.Confirm = m.Out, m.confirm
 		if more := m.dir().InitBackend(context.Background(), cfg, &backendFlags); more.HasErrors() {
@@ -97,10 +106,9 @@ func runInit(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	if len(ds) > 0 {
-		// As OpenTofu: a blank line between the steps' lines and the warnings.
-		fmt.Fprintln(m.Out)
-	}
+	// As OpenTofu: a blank line after the steps' lines, then the
+	// warnings, each followed by a blank line, then the success.
+	fmt.Fprintln(m.Out)
 	m.showDiagnostics(ds)
 	view.Initialized()
 	return 0
@@ -152,4 +160,16 @@ func (m *Meta) initConfigProblems() {
 		}
 	}
 	ui.InitConfigProblems(m.Err, m.Color)
+}
+
+// sayingWriter is init's standard output, which remembers whether
+// anything was written to it.
+type sayingWriter struct {
+	w    io.Writer
+	said bool
+}
+
+func (s *sayingWriter) Write(p []byte) (int, error) {
+	s.said = s.said || len(p) > 0
+	return s.w.Write(p)
 }

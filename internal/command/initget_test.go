@@ -194,7 +194,7 @@ func TestInitJSON(t *testing.T) {
 		Message string `json:"@message"`
 	}
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil || !strings.HasPrefix(last.Message, "You may now begin working with rig.") {
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil || !strings.HasPrefix(last.Message, "If you ever set or change modules or backend configuration for rig,") {
 		t.Errorf("the -json-into file ends with %q (%v):\n%s", last.Message, err, b)
 	}
 	bad := workDir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {\n"})

@@ -67,3 +67,24 @@ func TestInitConfigProblemsHeading(t *testing.T) {
 		})
 	}
 }
+
+// TestInitDiagnosticsSeparated: init follows each diagnostic with a blank
+// line, as OpenTofu's init does: after the last error, and between the
+// warnings and the success message, which comes after one blank line.
+func TestInitDiagnosticsSeparated(t *testing.T) {
+	dir := workDir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {\n  input =\n}\n"})
+	r := rig(t, dir, "init", "-no-color")
+	if r.code != 1 || !strings.HasSuffix(r.stderr, "found an invalid expression token.\n\n") {
+		t.Errorf("exit %d, want 1 and a blank line after the error:\n%q", r.code, r.stderr)
+	}
+
+	dir = workDir(t, map[string]string{"main.tf": "module \"m\" {\n  source = \"./m\"\n}\n",
+		"m/main.tf": "terraform {\n  required_providers {\n    terraform = { source = \"terraform.io/builtin/terraform\" }\n  }\n}\n\nprovider \"terraform\" {}\n"})
+	r = rig(t, dir, "init", "-no-color")
+	if r.code != 0 || !strings.Contains(r.stdout, "Warning: Redundant empty provider block") {
+		t.Fatalf("no warning: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "\n    }\n\nrig has been successfully initialized!\n") {
+		t.Errorf("not one blank line between the warning and the success:\n%s", r.stdout)
+	}
+}

@@ -31,6 +31,9 @@ type viewOptions struct {
 	deprecation ui.DeprecationLevel
 	// showSensitive shows sensitive values instead of hiding them.
 	showSensitive bool
+	// separated follows each diagnostic with a blank line, as OpenTofu's
+	// init writes them (initcmd.go).
+	separated bool
 }
 
 // viewFlagNames are the flags addViewFlags defines, which every command
@@ -98,7 +101,7 @@ func (m *Meta) renderDiagsSplit(ds diag.Diagnostics) {
 }
 
 func (m *Meta) diagnosticsView() ui.DiagnosticsView {
-	return ui.DiagnosticsView{Color: m.Color, Deprecation: m.view.deprecation, Condense: ui.CondenseOptions{
+	return ui.DiagnosticsView{Color: m.Color, Deprecation: m.view.deprecation, Separated: m.view.separated, Condense: ui.CondenseOptions{
 		ConsolidateWarnings: !m.view.splitWarnings, ConsolidateErrors: m.view.consolidateErrors, CompactWarnings: m.view.compactWarnings,
 	}}
 }

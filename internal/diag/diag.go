@@ -57,8 +57,12 @@ type Diagnostic struct {
 	// diagnostic is about (the deprecated output module.net.id).
 	GroupKey string
 	// Values are the values of the references of the expression at Subject
-	// (a failed condition's), shown under its source line; nil when none.
+	// (a failed condition's, or the expression an evaluation error is
+	// about), shown under its source line; nil when none.
 	Values []ExprValue
+	// FunctionCall is the function whose call failed, when the diagnostic
+	// is about one ("while calling file(path)"); nil otherwise.
+	FunctionCall *FunctionCall
 	// Apart keeps the diagnostic out of consolidation: shown in full
 	// however many others share its summary (a check block's assertion,
 	// as OpenTofu shows each).
@@ -71,6 +75,11 @@ type Diagnostic struct {
 	// Values then say of such a value that it "has a sensitive value" or
 	// "has an ephemeral value", where otherwise they leave it out.
 	ConfidentialCause bool
+	// UnknownCause says that values not yet known are what the diagnostic
+	// is about (an unknown for_each): its Values then say of such a value
+	// that it is "known only after apply", where otherwise they give only
+	// its type.
+	UnknownCause bool
 }
 
 // Address is what a diagnostic is about: the address of a resource
@@ -250,6 +259,7 @@ func fromHCLOne(hd *hcl.Diagnostic) Diagnostic {
 	} else {
 		d.Severity = Error
 	}
+	withExpression(&d, hd)
 	return d
 }
 

@@ -3,5 +3,6 @@
 // report, each with a summary, a detail and, where there is one, the source
 // range it concerns.
 //
-// It imports only the standard library and github.com/hashicorp/hcl/v2.
+// It imports only the standard library, github.com/hashicorp/hcl/v2 and
+// github.com/zclconf/go-cty.
 package diag

@@ -100,6 +100,9 @@ type Snippet struct {
 	HighlightStartOffset int               `json:"highlight_start_offset"`
 	HighlightEndOffset   int               `json:"highlight_end_offset"`
 	Values               []ExpressionValue `json:"values"`
+	// FunctionCall is the function whose call failed, when the
+	// diagnostic is about one.
+	FunctionCall *FunctionCall `json:"function_call,omitempty"`
 }
 
 // ExpressionValue is an expression value shown with a snippet: a reference

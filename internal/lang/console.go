@@ -68,7 +68,7 @@ func EvalConsole(cfg *config.Module, scope *Scope, line string) (v cty.Value, is
 				kind = "data"
 			}
 			ds = ds.Append(diag.At(ref.Range, "Reference to undeclared resource",
-				fmt.Sprintf("There is no %s resource %q %q definition in the root module.", kind, ref.Resource.Type, ref.Resource.Name)))
+				fmt.Sprintf("There is no %s resource %q %q definition in %s.", kind, ref.Resource.Type, ref.Resource.Name, moduleDisplay(cfg))))
 		}
 	}
 	if ds.HasErrors() {

@@ -120,17 +120,22 @@ func EvalForEach(s *Scope, expr hcl.Expression) (map[string]cty.Value, diag.Diag
 	if !s.QuietDeprecations {
 		diags = diags.Append(more)
 	}
+	// As OpenTofu's, the diagnostics show the values of the references,
+	// saying of a sensitive, ephemeral or unknown one that it is, when
+	// that is the problem.
+	invalidBecause := func(detail string, confidential, unknown bool) (map[string]cty.Value, diag.Diagnostics) {
+		d := diag.At(expr.Range(), "Invalid for_each argument", detail)
+		d.Values, d.ConfidentialCause, d.UnknownCause = diag.TraversalValues(expr, ctx), confidential, unknown
+		return nil, append(diags, d)
+	}
 	invalid := func(detail string) (map[string]cty.Value, diag.Diagnostics) {
-		return nil, append(diags, diag.At(expr.Range(), "Invalid for_each argument", detail))
+		return invalidBecause(detail, false, false)
 	}
 	// A sensitive or ephemeral value is the cause, and its diagnostic
 	// names the values that have one ("var.x has an ephemeral value"), as
 	// OpenTofu's does.
 	confidential := func(detail string) (map[string]cty.Value, diag.Diagnostics) {
-		d := diag.At(expr.Range(), "Invalid for_each argument", detail)
-		d.Values = s.ExpressionValues(expr)
-		d.ConfidentialCause = true
-		return nil, append(diags, d)
+		return invalidBecause(detail, true, false)
 	}
 	const allowed = "map, or set of strings"
 
@@ -149,9 +154,9 @@ func EvalForEach(s *Scope, expr hcl.Expression) (map[string]cty.Value, diag.Diag
 		return invalid(fmt.Sprintf(`The given "for_each" argument value is unsuitable: the given "for_each" argument value is null. A %s is allowed.`, allowed))
 	case !v.IsKnown():
 		if ty.IsSetType() {
-			return invalid(forEachUnknownSetDetail)
+			return invalidBecause(forEachUnknownSetDetail, false, true)
 		}
-		return invalid(forEachUnknownMapDetail)
+		return invalidBecause(forEachUnknownMapDetail, false, true)
 	}
 
 	if n := v.LengthInt(); n > s.maxInstances() {
@@ -166,7 +171,7 @@ func EvalForEach(s *Scope, expr hcl.Expression) (map[string]cty.Value, diag.Diag
 		return out, diags
 	}
 	if !v.IsWhollyKnown() {
-		return invalid(forEachUnknownSetDetail)
+		return invalidBecause(forEachUnknownSetDetail, false, true)
 	}
 	if v.LengthInt() == 0 {
 		return out, diags

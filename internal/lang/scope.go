@@ -332,9 +332,9 @@ func (s *Scope) EvalExpr(expr hcl.Expression, want cty.Type) (cty.Value, diag.Di
 	if want != cty.DynamicPseudoType {
 		conv, err := convert.Convert(val, want)
 		if err != nil {
-			diags = append(diags, diag.At(expr.Range(), "Incorrect value type",
-				fmt.Sprintf("Invalid expression value: %s.", formatError(err))))
-			return cty.UnknownVal(want), diags
+			d := diag.At(expr.Range(), "Incorrect value type", fmt.Sprintf("Invalid expression value: %s.", formatError(err)))
+			d.Values = diag.TraversalValues(expr, ctx)
+			return cty.UnknownVal(want), append(diags, d)
 		}
 		val = conv
 	}

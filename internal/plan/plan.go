@@ -71,6 +71,11 @@ type Plan struct {
 	ActionInvocations []*ActionInvocation
 	// Errored is true when planning stopped with errors; the plan is partial and cannot be applied.
 	Errored bool
+	// Evaluated says planning got as far as evaluating the configuration's
+	// objects: an errored plan that did is shown and saved (as OpenTofu
+	// shows and saves it, "Planning failed." when it planned nothing), one
+	// that stopped before (a variable, a cycle) is not.
+	Evaluated bool
 }
 
 // ResourceInstanceChange is the planned change of one object.

@@ -187,6 +187,7 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 	ds = ds.Append(refused)
 	ds = ds.Append(p.forgetWarnings())
 	result.Errored = ds.HasErrors()
+	result.Evaluated = p.walked || p.evaluated
 	return result, ds
 }
 
@@ -211,9 +212,13 @@ type planner struct {
 	cbd       map[addrs.ConfigResource]cbdSource
 	// removed are the configuration's removed blocks.
 	removed []removedStatement
-	// walked says the configuration's graph was walked: an errored plan
-	// then holds what its walk planned.
+	// walked says the configuration's graph was walked (or the state's
+	// objects planned for deletion): an errored plan then holds what was
+	// planned (plan.Plan.Evaluated).
 	walked bool
+	// evaluated says the root variables' validations failed, which
+	// OpenTofu checks in its plan walk: the plan is Evaluated too.
+	evaluated bool
 	// imports are the expanded import blocks, by target; set before the walk.
 	imports map[addrs.AbsResourceInstance]importTarget
 	// childImports are the import blocks of child modules, by the
@@ -300,6 +305,9 @@ func (p *planner) run() diag.Diagnostics {
 	}
 	ds = ds.Append(p.validateVariables())
 	if ds.HasErrors() {
+		// As in OpenTofu, whose plan walk checks them: the plan that
+		// failed is shown ("Planning failed.") and saved.
+		p.evaluated = true
 		return ds
 	}
 
@@ -313,6 +321,9 @@ func (p *planner) run() diag.Diagnostics {
 		return ds.Append(errTargetAndExclude)
 	}
 	p.sel = newSelection(p.rg, p.opts.Targets, p.opts.Excludes)
+	if len(p.opts.Invoke) > 0 {
+		p.sel = p.invokeSelection()
+	}
 	if p.opts.Mode != plan.DestroyMode {
 		if ds = ds.Append(p.expandImports()); ds.HasErrors() {
 			return ds
@@ -326,6 +337,7 @@ func (p *planner) run() diag.Diagnostics {
 		if ds.HasErrors() {
 			return ds
 		}
+		p.walked = true
 		return ds.Append(p.planDestroy())
 	}
 	p.expectRefreshes(func(oa addrs.ObjectAddr) bool { return p.sel.plansInstance(oa.Instance) })

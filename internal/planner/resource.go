@@ -154,7 +154,7 @@ func (p *planner) priorValueRefreshing(prov provider.Interface, sch provider.Sch
 		}
 		return newVal, nil, rf.Identity, ds
 	}
-	refreshed, err := instance.RefreshedObject(obj, sch, newVal, rf.Private, rf.Identity)
+	refreshed, err := instance.RefreshedObject(obj, pc.Provider, addr.Instance.Resource.Resource.Type, sch, newVal, rf.Private, rf.Identity)
 	if err != nil {
 		return val, obj.Private, rf.Identity, ds.Append(diag.FromError(fmt.Errorf("%s: %w", addr, err)))
 	}
@@ -486,7 +486,8 @@ func (p *planner) planOutputs(ready func(name string) bool) diag.Diagnostics {
 		}
 		ds = ds.Append(more)
 		if more.HasErrors() {
-			val = cty.DynamicVal
+			// As in OpenTofu, an output that failed has no planned change.
+			continue
 		}
 		if !o.Sensitive && val.ContainsMarked() {
 			ds = ds.Append(sensitiveRootOutput(o))

@@ -19,6 +19,9 @@ type RenderOptions struct {
 	// "(sensitive value)": the one switch behind -show-sensitive. The JSON
 	// renderings carry values and their sensitivity whatever it says.
 	ShowSensitive bool
+	// Separated follows each diagnostic with a blank line, as OpenTofu's
+	// init and the commands like it write them.
+	Separated bool
 }
 
 // ropts returns the rendering options of the diff renderers.

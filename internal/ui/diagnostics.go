@@ -37,6 +37,9 @@ func RenderDiagnostics(w io.Writer, ds diag.Diagnostics, sources map[string][]by
 	var b strings.Builder
 	for _, d := range limitPerFile(ds) {
 		b.WriteString(boxedDiagnostic(printableDiagnostic(d), files, opts))
+		if opts.Separated {
+			b.WriteString("\n")
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -62,6 +65,9 @@ func RenderDiagnosticsPlain(w io.Writer, ds diag.Diagnostics, sources map[string
 		b.WriteString(d.Summary + "\n\n")
 		writeSnippet(&b, d, files, ropts{showSensitive: opts.ShowSensitive})
 		writeDetail(&b, d.Detail, width-1)
+		if opts.Separated {
+			b.WriteString("\n")
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -138,7 +144,7 @@ func writeSnippet(b *strings.Builder, d diag.Diagnostic, files *sourceFiles, o r
 	for i, l := range strings.Split(code, "\n") {
 		fmt.Fprintf(b, "%4d: %s\n", sn.StartLine+i, l)
 	}
-	writeExprValues(b, d.Values, d.ConfidentialCause, o)
+	writeExprValues(b, d, o)
 	writeExprDifference(b, d.Difference, o)
 	b.WriteString("\n")
 }
@@ -207,7 +213,7 @@ func (f *sourceFiles) snippet(d diag.Diagnostic) *jsonformat.Snippet {
 	if !ok || src == nil {
 		return nil
 	}
-	sn := &jsonformat.Snippet{StartLine: sr.Start.Line, Values: exprStatements(d.Values, false, d.ConfidentialCause)}
+	sn := &jsonformat.Snippet{StartLine: sr.Start.Line, Values: exprStatements(d.Values, false, d.ConfidentialCause, d.UnknownCause), FunctionCall: functionCallToJSON(d.FunctionCall)}
 	if hf := f.file(sr.Filename); hf != nil {
 		if ctx := hcled.ContextString(hf, hl.Start.Byte-1); ctx != "" {
 			sn.Context = &ctx

@@ -12,6 +12,8 @@ type DiagnosticsView struct {
 	Color       bool
 	Deprecation DeprecationLevel
 	Condense    CondenseOptions
+	// Separated follows each diagnostic with a blank line (init).
+	Separated bool
 }
 
 // Show writes ds for people: without the deprecation warnings the view
@@ -23,7 +25,7 @@ func (v DiagnosticsView) Show(w io.Writer, ds diag.Diagnostics, sources map[stri
 	if len(ds) == 0 {
 		return
 	}
-	opts := RenderOptions{Color: v.Color}
+	opts := RenderOptions{Color: v.Color, Separated: v.Separated}
 	if v.Condense.CompactWarnings && OnlyWarnings(ds) {
 		_ = RenderWarningsCompact(w, ds, "rig", opts, v.Condense)
 		return

@@ -19,10 +19,13 @@ import (
 // sensitive or an unknown value did not cause (a failed condition) leaves
 // a sensitive value out, unless showSensitive, and gives only the type of
 // an unknown one, so that no one takes either for the cause.
-func exprStatements(values []diag.ExprValue, showSensitive, confidentialCause bool) []jsonformat.ExpressionValue {
+func exprStatements(values []diag.ExprValue, showSensitive, confidentialCause, unknownCause bool) []jsonformat.ExpressionValue {
 	out := make([]jsonformat.ExpressionValue, 0, len(values))
 	for _, v := range values {
 		st := exprStatement(v.Value, showSensitive)
+		if unknownCause {
+			st = unknownStatement(v.Value, st)
+		}
 		if confidentialCause {
 			st = confidentialStatement(v.Value, st)
 		}
@@ -32,6 +35,40 @@ func exprStatements(values []diag.ExprValue, showSensitive, confidentialCause bo
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Traversal < out[j].Traversal })
 	return out
+}
+
+// unknownStatement is what a diagnostic caused by values not yet known
+// says of one value, as OpenTofu words it: that it is known only after
+// apply, with what its type and length refinements tell; st, what any
+// diagnostic says, for a known value or a sensitive or ephemeral one.
+func unknownStatement(v cty.Value, st string) string {
+	if marks.Has(v) || marks.IsEphemeral(v) {
+		return st
+	}
+	v, _ = v.UnmarkDeep()
+	if v.IsKnown() {
+		return st
+	}
+	ty := v.Type()
+	switch {
+	case ty == cty.DynamicPseudoType:
+		return "will be known only after apply"
+	case ty.IsCollectionType():
+		rng := v.Range()
+		lo, hi := rng.LengthLowerBound(), rng.LengthUpperBound()
+		const maxShown = 1024
+		switch {
+		case lo == hi:
+			return fmt.Sprintf("is a %s of length %d, known only after apply", ty.FriendlyName(), lo)
+		case lo != 0 && hi <= maxShown:
+			return fmt.Sprintf("is a %s with between %d and %d elements, known only after apply", ty.FriendlyName(), lo, hi)
+		case lo != 0:
+			return fmt.Sprintf("is a %s with at least %d elements, known only after apply", ty.FriendlyName(), lo)
+		case hi <= maxShown:
+			return fmt.Sprintf("is a %s with up to %d elements, known only after apply", ty.FriendlyName(), hi)
+		}
+	}
+	return fmt.Sprintf("is a %s, known only after apply", ty.FriendlyName())
 }
 
 // confidentialStatement is what a diagnostic caused by sensitive or
@@ -111,13 +148,17 @@ func compactValue(v cty.Value) string {
 }
 
 // writeExprValues writes the values of a diagnostic's expression under its
-// source lines, as OpenTofu does.
-func writeExprValues(b *strings.Builder, values []diag.ExprValue, confidentialCause bool, o ropts) {
-	statements := exprStatements(values, o.showSensitive, confidentialCause)
-	if len(statements) == 0 {
+// source lines, after the function whose call failed, as OpenTofu does.
+func writeExprValues(b *strings.Builder, d diag.Diagnostic, o ropts) {
+	statements := exprStatements(d.Values, o.showSensitive, d.ConfidentialCause, d.UnknownCause)
+	call := callSignature(d.FunctionCall)
+	if len(statements) == 0 && call == "" {
 		return
 	}
 	b.WriteString(o.c("    [dark_gray]├────────────────[reset]\n"))
+	if call != "" {
+		fmt.Fprintf(b, o.c("    [dark_gray]│[reset] while calling [bold]%s[reset](%s)\n"), printable(d.FunctionCall.CalledAs), call)
+	}
 	for _, v := range statements {
 		fmt.Fprintf(b, o.c("    [dark_gray]│[reset] [bold]%s[reset] %s\n"), printable(v.Traversal), printable(v.Statement))
 	}

@@ -38,7 +38,7 @@ func TestExprStatements(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := exprStatements([]diag.ExprValue{{Traversal: "var.x", Value: tc.value}}, tc.showSensitive, false)
+			got := exprStatements([]diag.ExprValue{{Traversal: "var.x", Value: tc.value}}, tc.showSensitive, false, false)
 			if tc.want == "" {
 				if len(got) != 0 {
 					t.Errorf("got %+v, want nothing said of var.x", got)

@@ -85,11 +85,11 @@ func (o *OperationView) Plan(p *plan.Plan, schemas ProviderSchemas, order *Pendi
 // ErroredPlan shows what a plan that stopped with errors had planned, as
 // OpenTofu shows it before the errors: the changes planned so far ("rig
 // planned the following actions, but then encountered a problem"), or
-// "Planning failed." when it planned objects without a change; nothing
-// for a plan of no object and no output. It shows no order of
-// operations: the plan cannot be applied.
+// "Planning failed." when it planned no change; nothing for a plan that
+// stopped before evaluating the configuration's objects (OpenTofu then has
+// no plan). It shows no order of operations: the plan cannot be applied.
 func (o *OperationView) ErroredPlan(ctx context.Context, p *plan.Plan, providers *provider.Set) {
-	if p == nil || len(p.Changes) == 0 && len(p.Outputs) == 0 {
+	if p == nil || !p.Evaluated {
 		return
 	}
 	o.Plan(p, PlanSchemas(ctx, providers, p), NoOrder())
