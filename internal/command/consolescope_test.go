@@ -39,7 +39,7 @@ resource "terraform_data" "r" { input = var.x }
 		t.Fatalf("console -plan -scope=module.b: exit %d\n%q\n%s", r.code, r.stdout, r.stderr)
 	}
 	r = rigInput(t, dir, "terraform_data.nosuch.id\n", "console", "-no-color", "-scope=module.b")
-	if r.code != 1 || !strings.Contains(strings.Join(strings.Fields(r.stderr), " "), `A managed resource "terraform_data" "nosuch" has not been declared in module.b.`) {
+	if r.code != 1 || !strings.Contains(strings.Join(strings.Fields(r.stderr), " "), `There is no managed resource "terraform_data" "nosuch" definition in module.b.`) {
 		t.Fatalf("an undeclared resource in module.b: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	for _, scope := range []string{"module.a", "module.a[2]", "module.b[0]", "module.nosuch"} {

@@ -336,16 +336,14 @@ func (c *checker) ref(ref *Reference, sc refScope) {
 		}
 		cfg := m.ResourceByAddr(addr)
 		if cfg == nil {
-			mode, suggestion := "managed", ""
+			mode := "managed"
 			if addr.Mode == addrs.Data {
 				mode = "data"
 			} else if addr.Mode == addrs.Ephemeral {
 				mode = "ephemeral"
-			} else if alt := (addrs.Resource{Mode: addrs.Data, Type: addr.Type, Name: addr.Name}); m.ResourceByAddr(alt) != nil {
-				suggestion = fmt.Sprintf("\n\nDid you mean the data resource %s?", alt)
 			}
 			add("Reference to undeclared resource",
-				fmt.Sprintf("A %s resource %q %q has not been declared in %s.%s", mode, addr.Type, addr.Name, moduleDisplay(m), suggestion))
+				fmt.Sprintf("There is no %s resource %q %q definition in %s.%s", mode, addr.Type, addr.Name, moduleDisplay(m), otherModeSuggestion(m, addr)))
 			return
 		}
 		if sc.self != nil && *sc.self == addr {
@@ -517,4 +515,34 @@ func triggerMetaAttrProblem(expr hcl.Expression) *diag.Diagnostic {
 		}
 	}
 	return nil
+}
+
+// otherModeSuggestion is OpenTofu's hint for a reference to an undeclared
+// resource when one of another mode has its type and name (data. or
+// ephemeral. forgotten, or written where it does not belong); "" when none.
+func otherModeSuggestion(m *config.Module, addr addrs.Resource) string {
+	var modes []addrs.ResourceMode
+	switch addr.Mode {
+	case addrs.Managed:
+		modes = []addrs.ResourceMode{addrs.Data, addrs.Ephemeral}
+	case addrs.Data:
+		modes = []addrs.ResourceMode{addrs.Managed, addrs.Ephemeral}
+	case addrs.Ephemeral:
+		modes = []addrs.ResourceMode{addrs.Managed, addrs.Data}
+	}
+	for _, mode := range modes {
+		alt := addrs.Resource{Mode: mode, Type: addr.Type, Name: addr.Name}
+		if m.ResourceByAddr(alt) == nil {
+			continue
+		}
+		block := "resource"
+		switch mode {
+		case addrs.Data:
+			block = "data"
+		case addrs.Ephemeral:
+			block = "ephemeral"
+		}
+		return fmt.Sprintf("\n\nDid you mean the %s resource %s?", block, alt)
+	}
+	return ""
 }

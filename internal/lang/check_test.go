@@ -58,9 +58,9 @@ func TestCheckReferencesDetails(t *testing.T) {
 	}{
 		{"undeclared", "Reference to undeclared input variable", `An input variable with the name "nam" has not been declared. Did you mean "name"?`},
 		{"undeclared", "Reference to undeclared input variable", `An input variable with the name "undeclared" has not been declared. This variable can be declared with a variable "undeclared" {} block.`},
-		{"undeclared", "Reference to undeclared resource", `A managed resource "terraform_data" "missing" has not been declared in the root module.`},
+		{"undeclared", "Reference to undeclared resource", `There is no managed resource "terraform_data" "missing" definition in the root module.`},
 		{"undeclared", "Reference to undeclared local value", `A local value with the name "nope" has not been declared.`},
-		{"data_suggestion", "Reference to undeclared resource", "A managed resource \"null_data_source\" \"d\" has not been declared in the root module.\n\nDid you mean the data resource data.null_data_source.d?"},
+		{"data_suggestion", "Reference to undeclared resource", "There is no managed resource \"null_data_source\" \"d\" definition in the root module.\n\nDid you mean the data resource data.null_data_source.d?"},
 		{"self", "Self-referential block", "Configuration for terraform_data.b may not refer to itself."},
 		{"replace_triggered_by", "Invalid replace_triggered_by expression", "Missing resource reference in replace_triggered_by expression."},
 	}

@@ -63,12 +63,12 @@ func EvalConsole(cfg *config.Module, scope *Scope, line string) (v cty.Value, is
 	ds = ds.Append(more)
 	for _, ref := range refs {
 		if ref.Kind == ResourceRef && !slices.ContainsFunc(cfg.Resources(), func(r *config.Resource) bool { return r.Addr == ref.Resource }) {
-			kind := "managed resource"
+			kind := "managed"
 			if ref.Resource.Mode == addrs.Data {
-				kind = "data resource"
+				kind = "data"
 			}
 			ds = ds.Append(diag.At(ref.Range, "Reference to undeclared resource",
-				fmt.Sprintf("A %s %q %q has not been declared in %s.", kind, ref.Resource.Type, ref.Resource.Name, moduleDisplay(cfg))))
+				fmt.Sprintf("There is no %s resource %q %q definition in %s.", kind, ref.Resource.Type, ref.Resource.Name, moduleDisplay(cfg))))
 		}
 	}
 	if ds.HasErrors() {
