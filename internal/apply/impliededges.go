@@ -62,7 +62,7 @@ func (im *impliedEdges) resolve(deps []addrs.AbsResource) []*resourceSets {
 	if out, ok := im.lists[k]; ok {
 		return out
 	}
-	var out []*resourceSets
+	out := make([]*resourceSets, 0, len(deps))
 	for _, d := range deps {
 		if rs := im.sets.lookup(d); rs != nil {
 			out = append(out, rs)

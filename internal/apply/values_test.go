@@ -45,6 +45,7 @@ resource "terraform_data" "b" {}
 			}),
 			"output":           cty.TupleVal([]cty.Value{cty.StringVal("x"), cty.NumberFloatVal(2.5)}),
 			"triggers_replace": cty.NullVal(cty.DynamicPseudoType),
+			"store":            cty.NullVal(sch.Block.ImpliedType().AttributeType("store")),
 		})
 	}
 	budget, decoded := wholeBudget, decodedBudget

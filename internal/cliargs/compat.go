@@ -70,7 +70,6 @@ var compatFlags = map[string][]CompatFlag{
 	},
 	"console": {
 		{Name: "json", Kind: CompatRefused, IsBool: true, Usage: "the console prints human-readable values; -json-into writes each result as a JSON message into a file beside them, as OpenTofu allows"},
-		{Name: "scope", Kind: CompatRefused, Usage: "the console evaluates expressions in the root module only; to see a child module's values, make them outputs of the module and refer to module.NAME.OUTPUT"},
 	},
 	"graph": append([]CompatFlag{
 		{Name: "draw-cycles", Kind: CompatRefused, IsBool: true, Usage: "rig draws no graph of a configuration or a plan that has a cycle: the \"Cycle:\" error lists each edge of the cycle, with the file and line of the reference behind it"},

@@ -52,6 +52,9 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 	if refresh {
 		f.refreshOnly, f.autoApprove, f.refreshCommand = true, true, true
 	}
+	if destroy && fs.NArg() == 1 {
+		return m.destroyWithArgument(fs.Arg(0))
+	}
 	if (destroy || refresh) && fs.NArg() > 0 {
 		return m.argsError(fs, "Too many command line arguments", fmt.Sprintf("Unexpected argument %q: the %s command takes no positional arguments. To run it in another working directory, use the global -chdir option.", fs.Arg(0), name))
 	}
@@ -218,7 +221,7 @@ func (m *Meta) applySavedPlan(run *run, out *ui.OperationView, path string, f *o
 	// The configuration's errors are reported below.
 	pf, err := m.readSavedPlan(path)
 	if err != nil {
-		out.Diagnostics(diag.Diagnostics{diag.Errorf("Failed to load plan file", "%s", err)})
+		out.Diagnostics(diag.Diagnostics{planFileLoadError(path, err)})
 		return 1
 	}
 	m.dir().UseSavedPlanVariables(pf.Plan.Variables)

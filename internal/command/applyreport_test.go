@@ -44,7 +44,7 @@ resource "test_thing" "last" {
 
 Failed:
   test_thing.bad (create)
-      Apply failed; The thing was created but could not be tagged.
+      main.tf:9,29: Apply failed; The thing was created but could not be tagged.
 
 Not started:
   test_thing.after (create) (waits for the failed test_thing.bad (create))

@@ -56,3 +56,58 @@ func TestArgumentMistakes(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanFileArgumentMistakes: a saved plan given to destroy, or a
+// directory or a file that is not a plan given to apply, is explained as
+// OpenTofu explains it.
+func TestPlanFileArgumentMistakes(t *testing.T) {
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}`, "sub/main.tf": ""})
+	if r := rig(t, dir, "plan", "-destroy", "-out=d.plan", "-no-color"); r.code != 0 {
+		t.Fatalf("plan -destroy -out: exit %d\n%s", r.code, r.stderr)
+	}
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"destroy", "d.plan"}, "Error: Destroy can't be called with a plan file\n\nIf this plan was created using plan -destroy, apply it using:\n  rig apply \"d.plan\""},
+		{[]string{"destroy", "sub"}, "Error: Failed to load \"sub\" as a plan file\n\nThe specified path is a directory, not a plan file. You can use the global\n-chdir flag"},
+		{[]string{"apply", "sub"}, "Error: Failed to load \"sub\" as a plan file\n\nThe specified path is a directory, not a plan file."},
+		{[]string{"apply", "nosuch.plan"}, "Error: Failed to load \"nosuch.plan\" as a plan file"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			r := rig(t, dir, append(tt.args, "-no-color")...)
+			if r.code != 1 || !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("exit %d, want 1 with %q\n%s%s", r.code, tt.want, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+// TestGroupCommandMistakes: a command with subcommands given none, or an
+// option where the subcommand goes, shows its help and exits 1; extra
+// arguments to metadata functions -json are ignored with a warning, the
+// document unspoiled, as both tools ignore them.
+func TestGroupCommandMistakes(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{{"state"}, {"state", "-no-color"}, {"workspace", "-json"}} {
+		r := rig(t, dir, args...)
+		if r.code != 1 || !strings.HasPrefix(r.stderr, "Usage: rig [global options] "+args[0]+" <subcommand>") {
+			t.Errorf("rig %s: exit %d, want 1 and the group's help\n%s%s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+		}
+	}
+	r := rig(t, dir, "metadata", "functions", "-json", "-no-color", "extra")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, `{"format_version":`) || !strings.Contains(r.stderr, "Warning: Unexpected argument") {
+		t.Errorf("metadata functions -json extra: exit %d\n%.200s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestPlanOutIntoMissingDirectory: a plan that cannot be saved where -out
+// says fails as OpenTofu's does.
+func TestPlanOutIntoMissingDirectory(t *testing.T) {
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}`})
+	r := rig(t, dir, "plan", "-no-color", "-out=nodir/p.plan")
+	if r.code != 1 || !strings.Contains(r.stderr, "Error: Failed to write plan file\n\nThe plan file could not be written: ") {
+		t.Fatalf("plan -out=nodir/p.plan: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -166,6 +166,10 @@ Show the attributes of one resource instance in the state.
 ADDRESS must name a single instance, such as aws_instance.web[0]. "rig state list" lists the instances there are.
 
 With -json, the instance is printed as OpenTofu prints it: its version message, then a JSON state holding the instance alone.`},
+		"state identities": {runStateIdentities, "List the identities of resources in the state", "[options] -json [ADDRESS...]", `
+Print, as one JSON object, the resource identity the state records for each resource instance that has one (resource types whose provider declares identities), keyed by instance address, as Terraform prints them.
+
+With ADDRESS arguments, only the instances they match: an instance address itself, every instance of a resource address, or every instance whose address begins with ADDRESS followed by a dot. With -id=ID, only the instances whose object's id attribute is ID.`},
 		"state pull": {runStatePull, "Print the state as stored", "[options]", `
 Print the current workspace's state exactly as it is stored, in the state file format, whichever backend stores it. Nothing is printed when there is no state.`},
 		"state push": {runStatePush, "Replace the state with a state file", "[options] PATH", `

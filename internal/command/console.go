@@ -12,7 +12,6 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
@@ -36,6 +35,7 @@ func runConsole(m *Meta, args []string) int {
 	m.varArgs = &vars
 	m.addLegacyStateFlags(fs, legacyStateOnly)
 	m.legacy.AnyBackend = true
+	scopeAddr := fs.String("scope", "", "Evaluate the expressions in the module instance at `ADDRESS` (module.NAME, with its key when it has count or for_each, and so on down), as its own expressions are evaluated, rather than in the root module.")
 	planned := fs.Bool("plan", false, "Make a plan first, as \"rig plan\" does, and evaluate the expressions against the values it plans (unknown until apply where the plan cannot know them) rather than against the state.")
 	var lock bool
 	var lockTimeout time.Duration
@@ -87,11 +87,14 @@ func runConsole(m *Meta, args []string) int {
 			return 1
 		}
 	}
-	cfg := options.Config
 	ev, more := eval.New(ctx, options)
 	ds = ds.Append(more)
+	scope, cfg, more := consoleScope(ev, options.Config, *scopeAddr)
+	ds = ds.Append(more)
 	m.showDiagnostics(ds)
-	scope := ev.Scope(addrs.RootModule, lang.InstanceData{})
+	if ds.HasErrors() {
+		return 1
+	}
 	interactive := isTerminal(m.In)
 	in := bufio.NewScanner(m.In)
 	in.Buffer(nil, 1<<20)

@@ -96,16 +96,19 @@ func TestHTTPLifecycle(t *testing.T) {
 	}
 }
 
-// TestHTTPWrongPassword: a refused password is reported without showing it.
+// TestHTTPWrongPassword: a refused password is reported without showing
+// it, by init (which reads the state for the providers its objects need,
+// as OpenTofu's does) and by plan.
 func TestHTTPWrongPassword(t *testing.T) {
 	srv := stateserver.Start(t, stateserver.Options{Username: "ci", Password: "right"})
 	dir := workDir(t, map[string]string{"main.tf": httpBlock(srv, "/s") + simpleConfig})
-	mustRig(t, dir, "init", "-no-color", "-input=false", "-backend-config=password="+httpPassword)
-	r := rig(t, dir, "plan", "-no-color", "-input=false")
-	if r.code != 1 || !strings.Contains(r.stderr, "HTTP remote state endpoint invalid auth") {
-		t.Errorf("plan with a wrong password: exit %d\n%s", r.code, r.stderr)
+	for _, args := range [][]string{{"init", "-backend-config=password=" + httpPassword}, {"plan"}} {
+		r := rig(t, dir, append(args, "-no-color", "-input=false")...)
+		if r.code != 1 || !strings.Contains(r.stderr, "HTTP remote state endpoint invalid auth") {
+			t.Errorf("%s with a wrong password: exit %d\n%s", args[0], r.code, r.stderr)
+		}
+		noPassword(t, args[0], r)
 	}
-	noPassword(t, "plan", r)
 }
 
 // TestHTTPLockHeld: a lock Terraform holds on the server (its LOCK request
@@ -284,9 +287,7 @@ func TestHTTPUnreachable(t *testing.T) {
 	l.Close() // nothing listens there now
 	block := fmt.Sprintf("terraform {\n  backend \"http\" {\n    address = %q\n    lock_address = %q\n    retry_max = 0\n  }\n}\n", addr, addr)
 	dir := workDir(t, map[string]string{"main.tf": block + simpleConfig})
-	r := mustRig(t, dir, "init", "-no-color", "-input=false")
-	noPassword(t, "init", r)
-	for _, args := range [][]string{{"plan", "-no-color", "-input=false"}, {"apply", "-auto-approve", "-no-color", "-input=false"}, {"state", "list"}} {
+	for _, args := range [][]string{{"init", "-no-color", "-input=false"}, {"plan", "-no-color", "-input=false"}, {"apply", "-auto-approve", "-no-color", "-input=false"}, {"state", "list"}} {
 		r := rig(t, dir, args...)
 		if r.code != 1 || !strings.Contains(r.stderr, "connection refused") {
 			t.Errorf("%s: exit %d\n%s", args[0], r.code, r.stderr)

@@ -87,10 +87,19 @@ func runInit(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
+	onlyInState, more := m.dir().ProvidersOnlyInState(context.Background(), cfg)
+	if !f.backend && more.HasErrors() {
+		onlyInState, more = nil, nil
+	}
+	if ds = ds.Append(more); ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return 1
+	}
 	fmt.Fprintln(m.Out)
 	view.Heading("Initializing provider plugins...")
 	ds = ds.Append(m.dir().InstallProviders(context.Background(), cfg, workdir.InstallProvidersOptions{
-		PluginDirs: f.pluginDirs, Upgrade: f.upgrade, LockfileReadonly: f.lockfileReadonly, Out: m.Out}))
+		PluginDirs: f.pluginDirs, Upgrade: f.upgrade, LockfileReadonly: f.lockfileReadonly, Out: m.Out,
+		StateProviders: onlyInState}))
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1

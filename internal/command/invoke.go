@@ -9,7 +9,7 @@ import (
 // addInvokeFlag defines -invoke (Terraform 1.14) on plan and apply; the
 // addresses are parsed with the plan's selection (workdir.PlanSelection).
 func addInvokeFlag(fs *flag.FlagSet, f *operationFlags) {
-	fs.Func("invoke", "Invoke the action at `ADDRESS` (action.TYPE.NAME, with its instance key when it has count or for_each) instead of planning changes: the plan only refreshes the state (what -target selects, when given) and runs the action.", func(s string) error {
+	fs.Func("invoke", "Invoke the action at `ADDRESS` (action.TYPE.NAME, with its instance key when it has count or for_each) instead of planning changes: the plan only refreshes what the action refers to (and what -target selects, when given) and runs the action.", func(s string) error {
 		f.invoke = append(f.invoke, s)
 		return nil
 	})

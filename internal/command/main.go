@@ -134,12 +134,14 @@ func (m *Meta) run(args []string) int {
 	}
 	// A command with subcommands: its help without one, as Terraform does.
 	switch {
-	case len(args) == 0:
-		writeGroupHelp(m.Err, name)
-		return 1
-	case cliargs.IsHelp(args[0]):
+	case len(args) > 0 && cliargs.IsHelp(args[0]):
 		writeGroupHelp(m.Out, name)
 		return 0
+	case len(args) == 0 || strings.HasPrefix(args[0], "-"):
+		// No subcommand, or an option where it goes (rig state
+		// -no-color): the group's help, as both tools show it.
+		writeGroupHelp(m.Err, name)
+		return 1
 	}
 	sub, ok := commands[name+" "+args[0]]
 	if !ok {

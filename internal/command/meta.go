@@ -34,6 +34,9 @@ type Meta struct {
 	// stream is the JSON stream of a command without a plan, nil without
 	// -json and -json-into (jsonstream.go).
 	stream *ui.CommandStream
+	// op is the view of a plan, apply or other operation once it has
+	// one (view.go), nil before.
+	op *ui.OperationView
 	// documentOut says that standard output carries a machine-readable
 	// document (JSON, a graph): warnings go to standard error with the
 	// errors, so as not to spoil it.
@@ -74,7 +77,7 @@ func (m *Meta) dir() *workdir.Dir {
 		cli, problems := m.cliConfig()
 		m.wd = workdir.New(".", workdir.Options{
 			DataDir: m.dataDirEnv, ConfigDir: m.configDir, Legacy: m.legacy, StartDir: m.startDir,
-			InAutomation: m.inAutomation, CLIConfig: cli, CLIConfigProblems: problems, Log: m.log, Warnings: m.Err,
+			InAutomation: m.inAutomation, CLIConfig: cli, CLIConfigProblems: problems, Log: m.log, Warnings: m.Err, LockWaiting: m.sayAcquiringLock,
 			NewBuiltinTerraform: newBuiltinTerraform, TestProviders: testFactories, ModuleHTTPClient: moduleHTTPClient,
 			Vars: m.varArgs, Ask: m.staticAsk, QueryFiles: m.queryFiles,
 		})

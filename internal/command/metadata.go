@@ -15,11 +15,13 @@ func runMetadataFunctions(m *Meta, args []string) int {
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
-	if fs.NArg() > 0 {
-		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no arguments.")
-	}
 	if !*jsonOut {
 		return m.argsError(fs, "Invalid arguments", "The `rig metadata functions` command requires the `-json` flag.")
+	}
+	m.documentOut = true
+	if fs.NArg() > 0 {
+		// OpenTofu and Terraform ignore them: a warning, and the document.
+		m.showDiagnostics(diag.Diagnostics{warningf("Unexpected argument", "The %s command takes no arguments; %q and what follows it are ignored.", fs.Name(), fs.Arg(0))})
 	}
 	sigs, err := jsonformat.NewFunctionSignatures(lang.Functions("."))
 	var b []byte

@@ -185,13 +185,16 @@ import {
 	}
 }
 
-// An import block's provider argument must name the target's own
-// provider configuration.
+// An import block's provider argument must name the provider
+// configuration the target's own provider argument names, as in OpenTofu
+// and Terraform.
 func TestImportBlockProvider(t *testing.T) {
 	dir := workDir(t, map[string]string{"main.tf": `provider "terraform" {
   alias = "other"
 }
-resource "terraform_data" "a" {}
+resource "terraform_data" "a" {
+  provider = terraform
+}
 import {
   to       = terraform_data.a
   id       = "x"

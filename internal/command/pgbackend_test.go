@@ -159,7 +159,7 @@ func TestWorkspaces(t *testing.T) {
 			if r := rig(t, dir, "workspace", "delete", "dev"); r.code != 1 || !strings.Contains(r.stderr, "your active workspace") {
 				t.Errorf("deleting the active workspace: exit %d %s", r.code, r.stderr)
 			}
-			if r := rig(t, dir, "workspace", "select", "nope"); r.code != 1 || !strings.Contains(r.stderr, `Workspace "nope" doesn't exist.`) {
+			if r := rig(t, dir, "workspace", "select", "nope"); r.code != 1 || !strings.Contains(r.stderr, `Workspace "nope" doesn't exist`) {
 				t.Errorf("select a missing workspace: exit %d %s", r.code, r.stderr)
 			}
 			mustRig(t, dir, "workspace", "select", "default")

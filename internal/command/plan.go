@@ -72,8 +72,9 @@ func runPlan(m *Meta, args []string) int {
 	p, refresh, more := m.makePlan(ctx, sess, &f, out)
 	ds = ds.Append(withoutRepeats(more, validated))
 	if ds.HasErrors() {
-		if f.out != "" && p != nil && p.Evaluated {
-			// As OpenTofu: saved, for show to inspect.
+		if interrupted := m.interrupts.Finish(); !interrupted && f.out != "" && p != nil && p.Evaluated {
+			// As OpenTofu: saved, for show to inspect (an interrupted
+			// plan is not: it says so).
 			ds = ds.Append(writeErroredPlan(f.out, p, sess))
 		}
 		if !m.showRefusedPlan(ctx, out, sess, p, ds) {
@@ -109,7 +110,7 @@ func runPlan(m *Meta, args []string) int {
 	if f.out != "" {
 		pf := &planfile.File{Plan: p, Config: sess.Config.Sources, StateLineage: sess.State.Lineage, StateSerial: sess.State.Serial, Workspace: sess.Workspace}
 		if err := workdir.WritePlan(f.out, pf, sess.Config); err != nil {
-			out.Diagnostics(ds.Append(diag.FromError(err)))
+			out.Diagnostics(ds.Append(diag.Errorf("Failed to write plan file", "The plan file could not be written: %s.", err)))
 			return 1
 		}
 		// As OpenTofu, a plan with nothing to apply (only check results,

@@ -66,14 +66,20 @@ removed {
 	}
 }
 
-// An object rig cannot decode (a store block holding a value, which rig's
-// terraform_data lacks) fails `rig show` with the reason, as OpenTofu
-// fails, rather than a state shown without it.
+// A store block holding a value, as Terraform 1.16 writes it, is read and
+// shown; an object rig cannot decode (an attribute its schema lacks)
+// fails `rig show` with the reason, as OpenTofu fails, rather than a
+// state shown without it.
 func TestShowUndecodableObject(t *testing.T) {
-	st := strings.Replace(terraform116DataState, `"store": null`, `"store": {"input": null, "output": "kept", "sensitive": null, "sensitive_output": null, "replace": null, "version": null}`, 1)
+	st := strings.Replace(terraform116DataState, `"store": null`, `"store": {"input": null, "output": {"value": "kept", "type": "string"}, "sensitive": null, "sensitive_output": null, "replace": null, "version": {"value": 1, "type": "number"}}`, 1)
 	dir := workDir(t, map[string]string{"terraform.tfstate": st})
+	if r := rig(t, dir, "show", "-no-color"); r.code != 0 || !strings.Contains(r.stdout, `output  = "kept"`) {
+		t.Errorf("show of a kept store value: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	st = strings.Replace(terraform116DataState, `"store": null`, `"store": null, "nope": 1`, 1)
+	dir = workDir(t, map[string]string{"terraform.tfstate": st})
 	r := rig(t, dir, "show", "-no-color")
-	if r.code != 1 || !strings.Contains(r.stderr, "Error: Failed to show state") || !strings.Contains(r.stderr, `unsupported attribute "store"`) {
+	if r.code != 1 || !strings.Contains(r.stderr, "Error: Failed to show state") || !strings.Contains(r.stderr, `unsupported attribute "nope"`) {
 		t.Errorf("show: exit %d, want 1 naming the attribute\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -24,5 +24,6 @@ func (m *Meta) newOutput(json bool, into io.Writer) *ui.OperationView {
 	o := ui.NewOperationView(m.Out, !json, m.view.concise, m.renderOptions(), stream)
 	o.ShowDiagnostics = m.renderDiagsSplit
 	o.Sources = func() map[string][]byte { return m.sources }
+	m.op = o
 	return o
 }

@@ -77,8 +77,9 @@ func (m *Meta) oneWorkspaceArg(fs *flag.FlagSet, args []string) (name string, co
 		return "", m.argsError(fs, "Invalid arguments list", "The "+fs.Name()+" command expects exactly one argument: the name of the workspace."), false
 	}
 	name = fs.Arg(0)
-	if err := backend.ValidateWorkspaceName(name); err != nil {
-		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Invalid workspace name", "%s", err)})
+	if backend.ValidateWorkspaceName(name) != nil {
+		m.showDiagnostics(diag.Diagnostics{diag.Errorf("Invalid workspace name",
+			"The workspace name %q is not allowed. The name must contain only URL safe characters, and no path separators.", name)})
 		return "", 1, false
 	}
 	return name, 0, true

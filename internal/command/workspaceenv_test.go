@@ -82,3 +82,25 @@ func TestInvalidWorkspaceEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkspaceMistakes: the workspace commands' errors read as
+// OpenTofu's.
+func TestWorkspaceMistakes(t *testing.T) {
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}`})
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"workspace", "select", "nope"}, "Error: Workspace \"nope\" doesn't exist\n\nYou can create this workspace"},
+		{[]string{"workspace", "new", "default"}, "Error: Workspace \"default\" already exists\n\nA workspace having the given name already exists"},
+		{[]string{"workspace", "delete", "default"}, "Error: Workspace \"default\" is your active workspace\n"},
+		{[]string{"workspace", "new", "a/b"}, "Error: Invalid workspace name\n\nThe workspace name \"a/b\" is not allowed. The name must contain only URL safe\ncharacters, and no path separators."},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			if r := rig(t, dir, append(tt.args, "-no-color")...); r.code != 1 || !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("exit %d, want 1 with %q\n%s%s", r.code, tt.want, r.stdout, r.stderr)
+			}
+		})
+	}
+}

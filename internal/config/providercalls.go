@@ -77,6 +77,11 @@ func passedProviderType(parent, child *Module, p PassedProvider) diag.Diagnostic
 				fmt.Sprintf("The child module declares no provider requirement with the local name %q.\n\nIf you also control the child module, you can add a required_providers entry named %q with the source address %q to accept this provider configuration.", p.InChild.Name, p.InChild.Name, childType.ForDisplay())))
 		}
 	}
+	// A name the caller does not declare has no type of its own to
+	// compare: what is wrong there is reported as undefined.
+	if _, ok := parent.Terraform.RequiredProviders[p.InParent.Name]; !ok {
+		return ds
+	}
 	parentType := parent.ProviderFor(p.InParent.Name)
 	if childType.SameAs(parentType) {
 		return ds

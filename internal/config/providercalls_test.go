@@ -52,6 +52,10 @@ func TestModuleCallProviderChecks(t *testing.T) {
 			"main.tf":   "terraform {\n  required_providers {\n    foo = { source = \"hashicorp/foo\" }\n  }\n}\nmodule \"m\" {\n  source = \"./m\"\n  providers = {\n    foo = foo\n  }\n}\n",
 			"m/main.tf": "terraform {\n  required_providers {\n    foo = { source = \"example.com/vendor/foo\" }\n  }\n}\n",
 		}, []string{"error main.tf:9: Provider type mismatch"}},
+		{"a name the caller does not declare has no type to mismatch", map[string]string{
+			"main.tf":   "terraform {\n  required_providers {\n    dummy = { source = \"my/dummy\" }\n  }\n}\nmodule \"m\" {\n  source = \"./m\"\n  providers = {\n    dummy = dumme\n  }\n}\n",
+			"m/main.tf": "terraform {\n  required_providers {\n    dummy = { source = \"my/dummy\" }\n  }\n}\n",
+		}, []string{"warning main.tf:9: Reference to undefined provider"}},
 		{"names neither side declares", map[string]string{
 			"main.tf":   "module \"m\" {\n  source = \"./m\"\n  providers = {\n    bar = bar\n  }\n}\n",
 			"m/main.tf": "resource \"bar_thing\" \"a\" {}\n",

@@ -275,6 +275,11 @@ func decodeResourceBlock(block *hcl.Block, mode addrs.ResourceMode, override boo
 			})
 		}
 	}
+	if r.Connection != nil && slices.ContainsFunc(r.Provisioners, func(p *Provisioner) bool { return p.When == ProvisionerWhenDestroy }) {
+		// A destroy-time provisioner uses the resource's connection block
+		// too, so the same references are refused there, as in OpenTofu.
+		diags = append(diags, onlySelfRefs(r.Connection.Config)...)
+	}
 	objects := "resources"
 	switch mode {
 	case addrs.Data:

@@ -320,6 +320,13 @@ func (inst *installation) installCall(mod *config.Module, call *config.ModuleCal
 	inst.records = append(inst.records, Record{Key: key, Source: src.String(), Version: version, Dir: pos.dir})
 
 	child, ds := config.LoadDir(pathIn(inst.workDir, pos.dir))
+	if ds.HasErrors() && child != nil {
+		// As OpenTofu: a module written for another version may use what
+		// this one does not know, so only its version is reported.
+		if more := child.CheckCoreVersion(); more.HasErrors() {
+			ds = more
+		}
+	}
 	inst.diags = inst.diags.Append(ds)
 	inst.diags = inst.diags.Append(child.SetStatic(mod, call.Name, inst.Static))
 	inst.installCalls(child, pos)

@@ -149,6 +149,15 @@ func LoadCLIConfig() (*CLIConfig, diag.Diagnostics) {
 	if d := os.Getenv("TF_PLUGIN_CACHE_DIR"); d != "" {
 		cfg.PluginCacheDir = expandPath(d)
 	}
+	if cfg.PluginCacheDir != "" {
+		// OpenTofu reports it among the CLI configuration's problems and
+		// goes on, as rig does.
+		if _, err := os.Stat(cfg.PluginCacheDir); err != nil {
+			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning,
+				Summary: fmt.Sprintf("The specified plugin cache dir %s cannot be opened", cfg.PluginCacheDir),
+				Detail:  fmt.Sprintf("%s. Providers are installed all the same; the directory is created when a downloaded package is first cached.", err)})
+		}
+	}
 	if v := os.Getenv("TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE"); v != "" && v != "0" {
 		// Like the setting, and as in Terraform: either one turns it on.
 		cfg.CacheMayBreakLock = true

@@ -171,3 +171,27 @@ func TestCLIConfigPathFromEnvironment(t *testing.T) {
 		}
 	}
 }
+
+// TestPluginCacheDirThatDoesNotExist: a plugin cache directory that does
+// not exist is reported, as OpenTofu reports it, and is not an error.
+func TestPluginCacheDirThatDoesNotExist(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("TF_CLI_CONFIG_FILE", "")
+	t.Setenv("TOFU_CLI_CONFIG_FILE", "")
+	t.Setenv("TERRAFORM_CONFIG", "")
+	missing := filepath.Join(t.TempDir(), "cache")
+	t.Setenv("TF_PLUGIN_CACHE_DIR", missing)
+	cfg, ds := LoadCLIConfig()
+	if len(ds) != 1 || ds[0].Severity != diag.Warning || ds[0].Summary != "The specified plugin cache dir "+missing+" cannot be opened" {
+		t.Fatalf("diagnostics = %v", ds)
+	}
+	if cfg.PluginCacheDir != missing {
+		t.Errorf("PluginCacheDir = %q, want %q", cfg.PluginCacheDir, missing)
+	}
+	if err := os.Mkdir(missing, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, ds := LoadCLIConfig(); len(ds) != 0 {
+		t.Errorf("with the directory there: %v", ds)
+	}
+}

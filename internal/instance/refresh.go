@@ -105,12 +105,12 @@ func Refresh(ctx context.Context, req RefreshRequest) (Refreshed, diag.Diagnosti
 	return out, ds
 }
 
-// RefreshedObject is obj as a refresh read it: value v (not null) at the
-// schema's version with the provider's private data and its identity
-// (cty.NilVal keeps what obj records), sensitive where the schema says and
-// where obj recorded.
-func RefreshedObject(obj *state.Object, sch provider.Schema, v cty.Value, private []byte, identity cty.Value) (*state.Object, error) {
-	nobj, err := state.NewObject(v, sch.Block.ImpliedType())
+// RefreshedObject is obj, an object of resource type typeName of provider
+// p, as a refresh read it: value v (not null) at the schema's version with
+// the provider's private data and its identity (cty.NilVal keeps what obj
+// records), sensitive where the schema says and where obj recorded.
+func RefreshedObject(obj *state.Object, p addrs.Provider, typeName string, sch provider.Schema, v cty.Value, private []byte, identity cty.Value) (*state.Object, error) {
+	nobj, err := state.NewObject(plan.StateValue(p, typeName, sch, v))
 	if err != nil {
 		return nil, err
 	}

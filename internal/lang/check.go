@@ -152,7 +152,7 @@ func (c *checker) resource(r *config.Resource) {
 	if r.ProviderConfigRef != nil {
 		c.expr(r.ProviderConfigRef.KeyExpr, selfRef)
 	}
-	c.traversals(bodyTraversals(r.Config), selfRef)
+	c.traversals(cachedBodyTraversals(r.Config), selfRef)
 	c.dependsOn(r.DependsOn)
 	// A condition naming its own resource is reported when the
 	// configuration loads (config.conditionSelfReferences).

@@ -68,7 +68,7 @@ func EvalConsole(cfg *config.Module, scope *Scope, line string) (v cty.Value, is
 				kind = "data resource"
 			}
 			ds = ds.Append(diag.At(ref.Range, "Reference to undeclared resource",
-				fmt.Sprintf("A %s %q %q has not been declared in the root module.", kind, ref.Resource.Type, ref.Resource.Name)))
+				fmt.Sprintf("A %s %q %q has not been declared in %s.", kind, ref.Resource.Type, ref.Resource.Name, moduleDisplay(cfg))))
 		}
 	}
 	if ds.HasErrors() {

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,16 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 )
+
+// readError describes why path could not be read, naming it as the
+// configuration wrote it rather than as resolved.
+func readError(path string, err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Sprintf("%s %s: %s", pe.Op, path, pe.Err)
+	}
+	return err.Error()
+}
 
 // resolvePath expands a leading "~" and makes a relative path relative to baseDir.
 func resolvePath(baseDir, path string) (string, error) {
@@ -47,9 +58,15 @@ func readFile(baseDir, path string) ([]byte, error) {
 		if os.IsNotExist(err) {
 			return nil, function.NewArgErrorf(0, "no file exists at %q; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource", path)
 		}
-		return nil, function.NewArgErrorf(0, "failed to read %s", path)
+		return nil, function.NewArgErrorf(0, "failed to read file: %s", readError(path, err))
 	}
 	return src, nil
+}
+
+// notUTF8Error is the error of file and templatefile for a file that is not
+// UTF-8 text, an error of the call as in OpenTofu.
+func notUTF8Error(path string) error {
+	return fmt.Errorf("contents of %q are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead", path)
 }
 
 // fileFunc is file (UTF-8 text) or, with encode, filebase64.
@@ -67,7 +84,7 @@ func fileFunc(baseDir string, encode bool) function.Function {
 				return cty.StringVal(base64.StdEncoding.EncodeToString(src)), nil
 			}
 			if !utf8.Valid(src) {
-				return cty.UnknownVal(cty.String), function.NewArgErrorf(0, "contents of %s are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead", path)
+				return cty.UnknownVal(cty.String), notUTF8Error(path)
 			}
 			return cty.StringVal(string(src)), nil
 		},
@@ -108,6 +125,9 @@ func fileExistsFunc(baseDir string) function.Function {
 			if fi.Mode().IsRegular() {
 				return cty.True, nil
 			}
+			if fi.IsDir() {
+				return cty.False, fmt.Errorf("%q is a directory, not a file", path)
+			}
 			return cty.False, fmt.Errorf("%s is not a regular file, but %q", path, fi.Mode().String())
 		},
 	})
@@ -124,8 +144,14 @@ var (
 )
 
 // templateFileFunc renders a template file with the given variables; the
-// template may call any function but templatefile itself.
+// template may call any function, templatefile too, as OpenTofu allows,
+// down to maxTemplateDepth nested calls.
 func templateFileFunc(baseDir string, funcs func() map[string]function.Function) function.Function {
+	return templateFileFuncAt(baseDir, funcs, 1)
+}
+
+// templateFileFuncAt is templatefile called depth calls deep.
+func templateFileFuncAt(baseDir string, funcs func() map[string]function.Function, depth int) function.Function {
 	return function.New(&function.Spec{
 		Params: []function.Parameter{
 			{Name: "path", Type: cty.String},
@@ -138,10 +164,16 @@ func templateFileFunc(baseDir string, funcs func() map[string]function.Function)
 			return cty.DynamicPseudoType, nil
 		},
 		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+			if depth > maxTemplateDepth {
+				return cty.DynamicVal, &templateDepthError{}
+			}
 			path := args[0].AsString()
 			src, err := readFile(baseDir, path)
 			if err != nil {
 				return cty.DynamicVal, err
+			}
+			if !utf8.Valid(src) {
+				return cty.DynamicVal, notUTF8Error(path)
 			}
 			expr, diags := hclsyntax.ParseTemplate(src, path, hcl.InitialPos)
 			if diags.HasErrors() {
@@ -159,15 +191,53 @@ func templateFileFunc(baseDir string, funcs func() map[string]function.Function)
 			for name, f := range all {
 				fns[name] = f
 			}
-			noRecursion := function.New(&function.Spec{
-				Params: []function.Parameter{{Name: "path", Type: cty.String}, {Name: "vars", Type: cty.DynamicPseudoType}},
-				Type:   function.StaticReturnType(cty.DynamicPseudoType),
-				Impl: func([]cty.Value, cty.Type) (cty.Value, error) {
-					return cty.DynamicVal, fmt.Errorf("cannot recursively call templatefile from inside templatefile call")
-				},
-			})
-			fns["templatefile"], fns[coreNamespace+"templatefile"] = noRecursion, noRecursion
-			return renderTemplate(expr, vars, fns, true)
+			nested := templateFileFuncAt(baseDir, funcs, depth+1)
+			fns["templatefile"], fns[coreNamespace+"templatefile"] = nested, nested
+			v, err := renderTemplate(expr, vars, fns, true)
+			if deep := templateDepthIn(err); deep != nil {
+				// Passed up as it is, not wrapped in each level's message.
+				return cty.DynamicVal, deep
+			}
+			return v, err
 		},
 	})
+}
+
+// maxTemplateDepth is how deep templatefile calls may nest, as in OpenTofu.
+const maxTemplateDepth = 1024
+
+// templateDepthError is the error of a templatefile call nested too deep:
+// at is where the innermost call was made.
+type templateDepthError struct {
+	at string
+}
+
+func (e *templateDepthError) Error() string {
+	if e.at == "" {
+		return fmt.Sprintf("maximum recursion depth %d reached", maxTemplateDepth)
+	}
+	return fmt.Sprintf("maximum recursion depth %d reached in %s", maxTemplateDepth, e.at)
+}
+
+// templateDepthIn returns the templateDepthError among the diagnostics of
+// rendering a template, with where its call is when not known yet.
+func templateDepthIn(err error) *templateDepthError {
+	diags, ok := err.(hcl.Diagnostics)
+	if !ok {
+		return nil
+	}
+	for _, d := range diags {
+		extra, ok := d.Extra.(hclsyntax.FunctionCallDiagExtra)
+		if !ok {
+			continue
+		}
+		var deep *templateDepthError
+		if errors.As(extra.FunctionCallError(), &deep) {
+			if deep.at == "" && d.Subject != nil {
+				deep.at = d.Subject.String()
+			}
+			return deep
+		}
+	}
+	return nil
 }

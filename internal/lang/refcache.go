@@ -44,11 +44,7 @@ func cachedReferences(expr hcl.Expression) ([]*Reference, diag.Diagnostics) {
 		return res.refs, res.diags[:len(res.diags):len(res.diags)]
 	}
 	refs, diags := ReferencesInExpr(expr)
-	if refCacheSize.Add(1) > refCacheLimit {
-		refCache.Clear()
-		bodyCache.Clear()
-		refCacheSize.Store(1)
-	}
+	countCacheEntry()
 	refCache.Store(key, refsResult{refs, diags})
 	return refs, diags[:len(diags):len(diags)]
 }
@@ -105,20 +101,23 @@ func cachedBody(body hcl.Body, spec hcldec.Spec) bodyRefs {
 		res.diags = res.diags[:len(res.diags):len(res.diags)]
 		return res
 	}
-	refs, diags := ReferencesInBody(body, spec)
-	res := bodyRefs{spec: spec, refs: refs, diags: diags, hasDynamic: hasDynamicBlock(syn)}
+	res := bodyRefs{spec: spec, hasDynamic: hasDynamicBlock(syn)}
 	if !res.hasDynamic {
 		res.plain = newPlainDecode(syn, spec)
 	}
-	if refCacheSize.Add(1) > refCacheLimit {
-		refCache.Clear()
-		bodyCache.Clear()
-		refCacheSize.Store(1)
+	if res.plain != nil {
+		// Every argument the body sets is one of the spec's, and it has
+		// no visible block: its references are those the check of the
+		// configuration found.
+		res.refs, res.diags = References(cachedBodyTraversals(syn))
+	} else {
+		res.refs, res.diags = ReferencesInBody(body, spec)
 	}
+	countCacheEntry()
 	if _, loaded := bodyCache.LoadOrStore(key, res); !loaded {
 		runtime.AddCleanup(syn, func(k bodyKey) { bodyCache.Delete(k) }, key)
 	}
-	res.diags = diags[:len(diags):len(diags)]
+	res.diags = res.diags[:len(res.diags):len(res.diags)]
 	return res
 }
 

@@ -23,7 +23,7 @@ import (
 // dependencies and create_before_destroy.
 func NewStateObject(p addrs.Provider, typeName string, sch provider.Schema, v cty.Value) (*state.Object, error) {
 	v, marked := marks.Paths(v)
-	obj, err := state.NewObject(v, sch.Block.ImpliedType())
+	obj, err := state.NewObject(StateValue(p, typeName, sch, v))
 	if err != nil {
 		return nil, err
 	}

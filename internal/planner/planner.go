@@ -321,6 +321,9 @@ func (p *planner) run() diag.Diagnostics {
 		return ds.Append(errTargetAndExclude)
 	}
 	p.sel = newSelection(p.rg, p.opts.Targets, p.opts.Excludes)
+	if len(p.opts.Invoke) > 0 {
+		p.sel = p.invokeSelection()
+	}
 	if p.opts.Mode != plan.DestroyMode {
 		if ds = ds.Append(p.expandImports()); ds.HasErrors() {
 			return ds

@@ -154,7 +154,7 @@ func (p *planner) priorValueRefreshing(prov provider.Interface, sch provider.Sch
 		}
 		return newVal, nil, rf.Identity, ds
 	}
-	refreshed, err := instance.RefreshedObject(obj, sch, newVal, rf.Private, rf.Identity)
+	refreshed, err := instance.RefreshedObject(obj, pc.Provider, addr.Instance.Resource.Resource.Type, sch, newVal, rf.Private, rf.Identity)
 	if err != nil {
 		return val, obj.Private, rf.Identity, ds.Append(diag.FromError(fmt.Errorf("%s: %w", addr, err)))
 	}

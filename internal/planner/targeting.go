@@ -21,6 +21,9 @@ type selection struct {
 	// whole holds the resources included as a dependency of a target:
 	// every instance of them is planned.
 	whole map[addrs.ConfigResource]bool
+	// invoked says the plan is of -invoke: it covers nodes alone, as a
+	// targeted plan does, even with no targets (invokeSelection).
+	invoked bool
 }
 
 // newSelection returns the selection for targets or excludes (at most
@@ -49,12 +52,12 @@ func named(n node, ts []addrs.Target) bool {
 	return false
 }
 
-// selectTargets includes the targeted objects and everything they depend
-// on, and the root outputs all of whose resources are included (as
-// OpenTofu updates an output only when it is derived from targeted
-// resources alone).
-func (s *selection) selectTargets(rg *refGraph) {
-	var seeds []node
+// selectTargets includes the targeted objects (and the nodes extra)
+// and everything they depend on, and the root outputs all of whose
+// resources are included (as OpenTofu updates an output only when it is
+// derived from targeted resources alone).
+func (s *selection) selectTargets(rg *refGraph, extra ...node) {
+	seeds := append([]node(nil), extra...)
 	for _, n := range rg.g.Nodes() {
 		if named(n, s.targets) {
 			seeds = append(seeds, n)
@@ -156,7 +159,7 @@ func (s *selection) visits(n node) bool {
 	switch {
 	case s == nil:
 		return true
-	case len(s.targets) > 0:
+	case len(s.targets) > 0 || s.invoked:
 		return s.nodes[n]
 	}
 	return !s.excluded[n]
@@ -168,7 +171,7 @@ func (s *selection) plansInstance(addr addrs.AbsResourceInstance) bool {
 	if s == nil {
 		return true
 	}
-	if len(s.targets) > 0 {
+	if len(s.targets) > 0 || s.invoked {
 		if s.whole[addr.ContainingResource().InConfig()] {
 			return true
 		}

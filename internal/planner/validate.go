@@ -57,6 +57,7 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set, 
 	ds = ds.Append(validateAttributeReferences(cfg, p.schemas))
 	ds = ds.Append(validateOutputs(cfg, p.schemas, ev))
 	ds = ds.Append(validateCallArguments(cfg, ev))
+	ds = ds.Append(validateCheckMessages(cfg, ev))
 	ds = ds.Append(validateActions(ctx, cfg, providers, ev))
 	ds = ds.Append(validateLists(ctx, cfg, providers, ev.FunctionsOf(cfg), opts.Cwd))
 	for _, m := range cfg.AllModules() {

@@ -45,6 +45,9 @@ func Validate(file *config.TestFile, cfg *config.Module, load ModuleLoader) diag
 				ds = ds.Append(diag.At(pp.InParent.NameRange, fmt.Sprintf("Missing provider definition for %s", pp.InParent.String()),
 					"This provider block references a provider definition that does not exist."))
 			}
+			if real && configs[run] != nil {
+				ds = ds.Append(passedTypeMismatch(file, cfg, configs[run], pp))
+			}
 		}
 		target := configs[run]
 		for _, rule := range run.Asserts {
@@ -179,4 +182,23 @@ func overrideTargetExists(o *config.Override, cfg *config.Module) bool {
 		return true
 	}
 	return m.ResourceByAddr(o.Target.Resource) != nil
+}
+
+// passedTypeMismatch reports, as OpenTofu does, a run's providers entry
+// that hands the module under test (target) a provider configuration of
+// the file (whose names cfg's required_providers give types to) of another
+// provider type than the module's name for it stands for.
+func passedTypeMismatch(file *config.TestFile, cfg, target *config.Module, pp config.PassedProvider) diag.Diagnostics {
+	given := cfg.ProviderFor(pp.InParent.Name)
+	want := target.ProviderFor(pp.InChild.Name)
+	if given.SameAs(want) {
+		return nil
+	}
+	module := "the root module"
+	if target != cfg {
+		module = "the module under test"
+	}
+	return diag.Diagnostics{diag.At(pp.InParent.NameRange, "Provider type mismatch",
+		fmt.Sprintf("The local name %q in %s stands for provider %q, but %q in %s stands for %q: a run can only pass a configuration of the provider type the module expects.",
+			pp.InParent.Name, file.Name, given.ForDisplay(), pp.InChild.Name, module, want.ForDisplay()))}
 }

@@ -142,7 +142,7 @@ func resourceChangeToJSON(c *plan.ResourceInstanceChange, schemas SchemaSource) 
 	}
 	blk := lookupBlock(schemas, c.ProviderConfig.Provider, r)
 	bset, aset := pathSet{}, pathSet{}
-	before, after := unmarkInto(c.BeforeValue(), bset), unmarkInto(c.After, aset)
+	before, after := unmarkInto(c.BeforeValue(), bset), unmarkInto(plan.WithoutUnknownEcho(c.ProviderConfig.Provider, r.Type, cty.NilVal, c.After), aset)
 	ty := cty.DynamicPseudoType
 	if blk != nil {
 		ty = blk.ImpliedType()
@@ -155,6 +155,8 @@ func resourceChangeToJSON(c *plan.ResourceInstanceChange, schemas SchemaSource) 
 	}
 	addSchemaSensitive(blk, before, nil, bset)
 	addSchemaSensitive(blk, after, nil, aset)
+	before = plan.WithoutNullStore(c.ProviderConfig.Provider, r.Type, before)
+	after = plan.WithoutNullStore(c.ProviderConfig.Provider, r.Type, after)
 
 	body := jsonformat.Change{Actions: c.Action.JSONActions()}
 	var err error
@@ -214,6 +216,11 @@ func resourceChangeToJSON(c *plan.ResourceInstanceChange, schemas SchemaSource) 
 		}
 	}
 	pv.SensitiveValues = body.AfterSensitive
+	if rs := replacementSensitive(c.Action, after, aset); len(rs) != len(aset) {
+		if pv.SensitiveValues, err = marshalValue(sensitiveAsBool(after, nil, rs)); err != nil {
+			return rc, nil, err
+		}
+	}
 	if c.AfterIdentity != cty.NilVal && !c.AfterIdentity.IsNull() && c.AfterIdentity.IsWhollyKnown() {
 		if sch, ok := schemaOf(schemas, c.ProviderConfig.Provider, r); ok && sch.Identity != nil {
 			v := uint64(sch.IdentityVersion)

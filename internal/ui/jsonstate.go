@@ -8,6 +8,7 @@ import (
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/jsonformat"
+	"github.com/rig-iac/rig/internal/plan"
 	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -108,6 +109,7 @@ func stateResourceJSON(s *state.State, oa addrs.ObjectAddr, schemas SchemaSource
 	if err != nil {
 		return rj, fmt.Errorf("%s: %w", oa, err)
 	}
+	v = plan.WithoutNullStore(r.ProviderConfig.Provider, oa.Instance.Resource.Resource.Type, v)
 	if rj.AttributeValues, err = attributeValues(v); err != nil {
 		return rj, fmt.Errorf("%s: %w", oa, err)
 	}

@@ -166,7 +166,7 @@ func legend(a plan.Action) string {
 func renderChange(c *plan.ResourceInstanceChange, schemas SchemaSource, o ropts) string {
 	blk := lookupBlock(schemas, c.ProviderConfig.Provider, c.Addr.Resource.Resource)
 	d := &differ{before: pathSet{}, after: pathSet{}, replace: pathSet{}}
-	beforeVal, afterVal := c.BeforeValue(), c.After
+	beforeVal, afterVal := c.BeforeValue(), plan.WithoutUnknownEcho(c.ProviderConfig.Provider, c.Addr.Resource.Resource.Type, c.BeforeValue(), c.After)
 	if c.Action == plan.Forget {
 		// The object stays as it is, only out of rig's hands.
 		afterVal = beforeVal

@@ -174,8 +174,8 @@ func (d *Dir) writeBackendRecord(spec backendSpec) error {
 func blockSpec(b *config.Backend) (backendSpec, diag.Diagnostics) {
 	schema, ok := backendSettings[b.Type]
 	if !ok {
-		return backendSpec{}, diag.Diagnostics{diag.At(b.TypeRange, "Unsupported backend type",
-			fmt.Sprintf("rig does not support the %q backend yet; it supports \"local\", \"pg\", \"http\" and \"s3\".", b.Type))}
+		summary, detail := unknownBackendType(b.Type)
+		return backendSpec{}, diag.Diagnostics{diag.At(b.TypeRange, summary, detail)}
 	}
 	attrs, hds := b.Config.JustAttributes()
 	ds := diag.FromHCL(objectBlocksHint(b, hds))
@@ -361,7 +361,8 @@ func (d *Dir) openBackend(ctx context.Context, spec backendSpec) (backend.Backen
 		}
 		return b, nil
 	}
-	return nil, diag.Diagnostics{diag.Errorf("Unsupported backend type", "rig does not support the %q backend yet; it supports \"local\", \"pg\", \"http\" and \"s3\".", spec.Type)}
+	summary, detail := unknownBackendType(spec.Type)
+	return nil, diag.Diagnostics{diag.Errorf(summary, "%s", detail)}
 }
 
 // objectBlocksHint rewrites the error about a block in a backend block

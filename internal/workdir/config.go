@@ -43,8 +43,11 @@ func (d *Dir) LoadConfig() (*config.Module, diag.Diagnostics) {
 // must be readable, and every provider block's for_each must be one a
 // static evaluation can compute (as OpenTofu checks while loading).
 func (d *Dir) LoadCheckedConfig() (*config.Module, diag.Diagnostics) {
-	cfg, ds := d.LoadConfig()
-	if cfg != nil && !ds.HasErrors() {
+	cfg, ds := versionProblemsFirst(d.LoadConfig())
+	if ds.HasErrors() {
+		return cfg, ds
+	}
+	if cfg != nil {
 		ds = ds.Append(cfg.CheckCoreVersion())
 		// The encryption block's settings are evaluated statically (they
 		// may refer to variables): what they may not refer to is reported
@@ -57,6 +60,20 @@ func (d *Dir) LoadCheckedConfig() (*config.Module, diag.Diagnostics) {
 				ds = ds.Append(eval.CheckProviderForEach(mod, mod.ProviderConfigs[key]))
 			}
 		}
+	}
+	return cfg, ds
+}
+
+// versionProblemsFirst returns, in place of the errors of a configuration
+// that did not load, those of its version constraints when they fail: as
+// in OpenTofu and Terraform, a module written for another version may use
+// what this one does not know, so only the version is reported.
+func versionProblemsFirst(cfg *config.Module, ds diag.Diagnostics) (*config.Module, diag.Diagnostics) {
+	if cfg == nil || !ds.HasErrors() {
+		return cfg, ds
+	}
+	if more := cfg.CheckCoreVersion(); more.HasErrors() {
+		return cfg, more
 	}
 	return cfg, ds
 }

@@ -57,6 +57,11 @@ type Options struct {
 	// Warnings receives what can only be reported as it happens, such as a
 	// state lock that could not be released; nil discards it.
 	Warnings io.Writer
+	// LockWaiting is called once when acquiring the state lock takes
+	// longer than LockWaitNotice (another run holds it), on another
+	// goroutine while the caller waits; it has returned before the lock
+	// is acquired or given up. nil says nothing.
+	LockWaiting func()
 
 	// NewBuiltinTerraform makes the built-in terraform provider, which
 	// reads remote states with read; nil makes a builtin.Terraform. Tests

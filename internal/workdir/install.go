@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/getmodules"
@@ -41,7 +42,7 @@ func (d *Dir) ModuleInstaller(upgrade bool, out io.Writer) (getmodules.Installer
 // LoadRootModule loads the root module alone, without the modules it
 // calls: what installing those starts from.
 func (d *Dir) LoadRootModule() (*config.Module, diag.Diagnostics) {
-	return config.LoadDir(d.root)
+	return versionProblemsFirst(config.LoadDir(d.root))
 }
 
 // InstallProvidersOptions are init's provider options.
@@ -57,6 +58,10 @@ type InstallProvidersOptions struct {
 	LockfileReadonly bool
 	// Out receives what the step tells people.
 	Out io.Writer
+	// StateProviders are providers to install, without a version
+	// constraint, besides the configuration's: those only the state's
+	// objects need (ProvidersOnlyInState).
+	StateProviders []addrs.Provider
 }
 
 // InstallProviders is init's provider step: it makes the data directory,
@@ -100,6 +105,10 @@ func (d *Dir) InstallProviders(ctx context.Context, cfg *config.Module, opts Ins
 	if ds.HasErrors() {
 		return ds
 	}
+	for _, p := range opts.StateProviders {
+		reqs = append(reqs, getproviders.Requirement{Provider: p})
+	}
+	ds = ds.Append(providerTypeConflicts(reqs))
 	pp := d.loadPluginProviders()
 	ds = ds.Append(devOverridesInitWarning(pp.devWarning))
 	var toInstall []getproviders.Requirement

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/rig-iac/rig/internal/backend"
@@ -154,7 +155,7 @@ func (d *Dir) readWithJournal(ctx context.Context, cfg *config.Module) (data []b
 // Warnings of the Options.
 func (d *Dir) LockState(ctx context.Context, store backend.Store, operation string, timeout time.Duration) (unlock func(), ds diag.Diagnostics) {
 	info := backend.NewLockInfo(operation)
-	id, err := backend.LockWithTimeout(ctx, store, info, timeout)
+	id, err := d.lockNoticing(ctx, store, info, timeout)
 	if err != nil {
 		var le *backend.LockError
 		detail := err.Error()
@@ -172,6 +173,31 @@ func (d *Dir) LockState(ctx context.Context, store backend.Store, operation stri
 		}
 		log.Debug("state unlocked", corelog.String("path", store.Path()), corelog.String("lock_id", id))
 	}, nil
+}
+
+// LockWaitNotice is how long acquiring the state lock may take before
+// Options.LockWaiting is called, as OpenTofu waits before it says it is
+// acquiring the lock.
+const LockWaitNotice = 400 * time.Millisecond
+
+// lockNoticing is backend.LockWithTimeout, calling Options.LockWaiting
+// when it takes longer than LockWaitNotice.
+func (d *Dir) lockNoticing(ctx context.Context, store backend.Store, info backend.LockInfo, timeout time.Duration) (string, error) {
+	if d.opts.LockWaiting == nil {
+		return backend.LockWithTimeout(ctx, store, info, timeout)
+	}
+	var noticed sync.WaitGroup
+	noticed.Add(1)
+	t := time.AfterFunc(LockWaitNotice, func() {
+		defer noticed.Done()
+		d.opts.LockWaiting()
+	})
+	id, err := backend.LockWithTimeout(ctx, store, info, timeout)
+	if t.Stop() {
+		noticed.Done()
+	}
+	noticed.Wait()
+	return id, err
 }
 
 // LockOptions say whether and how long a command waits for the state lock

@@ -53,7 +53,7 @@ func WorkspaceOverridden() bool { return os.Getenv("TF_WORKSPACE") != "" }
 func (d *Dir) CheckWorkspaceRemovable(name string) diag.Diagnostics {
 	switch name {
 	case d.Workspace():
-		return diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q is your active workspace.", name),
+		return diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q is your active workspace", name),
 			"You cannot delete the currently active workspace. Please switch to another workspace and try again.")}
 	case backend.DefaultWorkspace:
 		return diag.Diagnostics{diag.Errorf("Can't delete the default workspace", "%s", backend.ErrDefaultWorkspace)}

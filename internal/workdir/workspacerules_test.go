@@ -29,7 +29,7 @@ func TestWorkspaceRules(t *testing.T) {
 	}
 	d := New(t.TempDir(), Options{})
 	for name, want := range map[string]string{
-		"dev":     `Workspace "dev" is your active workspace.`,
+		"dev":     `Workspace "dev" is your active workspace`,
 		"default": "Can't delete the default workspace",
 		"staging": "",
 	} {

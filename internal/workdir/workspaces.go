@@ -107,7 +107,7 @@ func (d *Dir) NewWorkspace(ctx context.Context, b backend.Backend, name string, 
 	case ds.HasErrors():
 		return ds
 	case exists:
-		return diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q already exists", name), "")}
+		return diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q already exists", name), "A workspace having the given name already exists")}
 	}
 	if ds := d.CreateWorkspace(ctx, b, name, lock, initial); ds.HasErrors() {
 		return ds
@@ -124,7 +124,7 @@ func (d *Dir) SwitchWorkspace(ctx context.Context, b backend.Backend, name strin
 	case ds.HasErrors():
 		return false, ds
 	case !exists && !orCreate:
-		return false, diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q doesn't exist.", name),
+		return false, diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q doesn't exist", name),
 			"You can create this workspace with the \"new\" subcommand or include the \"-or-create\" flag with the \"select\" subcommand.")}
 	case !exists:
 		if ds := d.CreateWorkspace(ctx, b, name, LockOptions{Lock: true}, nil); ds.HasErrors() {
@@ -150,7 +150,7 @@ func (d *Dir) RemoveWorkspace(ctx context.Context, b backend.Backend, name strin
 	case ds.HasErrors():
 		return ds
 	case !exists:
-		return diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q doesn't exist.", name), "")}
+		return diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q doesn't exist", name), "")}
 	}
 	return d.DeleteWorkspace(ctx, b, name, force, lock)
 }

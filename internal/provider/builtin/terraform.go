@@ -30,13 +30,14 @@ var _ provider.Interface = (*Terraform)(nil)
 // NewTerraform returns the built-in provider.
 func NewTerraform() *Terraform { return &Terraform{} }
 
-// dataBlock is terraform_data's schema, built once and never changed.
+// dataBlock is terraform_data's schema, built once and never changed. Its
+// store block is Terraform 1.16's (datastore.go).
 var dataBlock = &provider.Block{Attributes: map[string]*provider.Attribute{
 	"id":               {Type: cty.String, Computed: true},
 	"input":            {Type: cty.DynamicPseudoType, Optional: true},
 	"output":           {Type: cty.DynamicPseudoType, Computed: true},
 	"triggers_replace": {Type: cty.DynamicPseudoType, Optional: true},
-}}
+}, BlockTypes: map[string]*provider.NestedBlock{"store": {Nesting: provider.NestingSingle, Block: storeBlock}}}
 
 // DataSchema is the schema of terraform_data. Its Block is shared and must
 // not be modified.
@@ -89,16 +90,13 @@ func (p *Terraform) ConfigureProvider(context.Context, provider.ConfigureRequest
 }
 
 // UpgradeResourceState decodes the stored object; terraform_data has only
-// schema version 0. The empty store block Terraform 1.16 records is dropped.
+// schema version 0. An object without a store attribute (as OpenTofu and
+// rig write one without a store block) has a null store.
 func (p *Terraform) UpgradeResourceState(_ context.Context, req provider.UpgradeRequest) provider.UpgradeResponse {
 	if req.TypeName != DataResourceType {
 		return provider.UpgradeResponse{Diagnostics: unsupported("resource", req.TypeName)}
 	}
-	raw, err := withoutEmptyStore(req.RawStateJSON)
-	if err != nil {
-		return provider.UpgradeResponse{Diagnostics: diag.Diagnostics{diag.Errorf("Invalid stored object", "Decoding terraform_data state: %s.", err)}}
-	}
-	v, err := ctyjson.Unmarshal(raw, DataSchema().Block.ImpliedType())
+	v, err := ctyjson.Unmarshal(req.RawStateJSON, DataSchema().Block.ImpliedType())
 	if err != nil {
 		return provider.UpgradeResponse{Diagnostics: diag.Diagnostics{diag.Errorf("Invalid stored object", "Decoding terraform_data state: %s.", err)}}
 	}
@@ -127,16 +125,35 @@ func (p *Terraform) PlanResourceChange(_ context.Context, req provider.PlanReque
 		}
 		return cty.UnknownVal(input.Type())
 	}
+	prior := req.PriorState
 	switch {
-	case req.PriorState.IsNull():
+	case prior.IsNull():
 		planned["id"] = cty.UnknownVal(cty.String).RefineNotNull()
 		planned["output"] = newOutput()
-	case !req.PriorState.GetAttr("triggers_replace").RawEquals(triggers):
+	case !prior.GetAttr("triggers_replace").RawEquals(triggers):
 		resp.RequiresReplace = []cty.Path{cty.GetAttrPath("triggers_replace")}
 		planned["id"] = cty.UnknownVal(cty.String).RefineNotNull()
 		planned["output"] = newOutput()
-	case !req.PriorState.GetAttr("input").RawEquals(input):
+		// The replacement keeps its store as a new object does.
+		prior = cty.NullVal(prior.Type())
+	case !prior.GetAttr("input").RawEquals(input):
 		planned["output"] = cty.UnknownVal(input.Type())
+	}
+	store, replace, ds := planStore(prior, req.ProposedNewState, req.Config)
+	if ds.HasErrors() {
+		return provider.PlanResponse{Diagnostics: ds}
+	}
+	planned["store"] = store
+	if replace {
+		// The output that takes the new value: the engine replaces for a
+		// path whose value changes, and the write-only input never has one
+		// (Terraform 1.16 names store.input).
+		kept := "output"
+		if !store.GetAttr("sensitive_output").IsKnown() {
+			kept = "sensitive_output"
+		}
+		resp.RequiresReplace = append(resp.RequiresReplace, cty.GetAttrPath("store").GetAttr(kept))
+		planned["id"] = cty.UnknownVal(cty.String).RefineNotNull()
 	}
 	resp.PlannedState = cty.ObjectVal(planned)
 	return resp
@@ -151,6 +168,7 @@ func (p *Terraform) ApplyResourceChange(_ context.Context, req provider.ApplyReq
 	if !obj["output"].IsKnown() {
 		obj["output"] = obj["input"]
 	}
+	obj["store"] = applyStore(obj["store"], req.Config)
 	if !obj["id"].IsKnown() {
 		id := ""
 		if p.NewID != nil {
@@ -173,6 +191,7 @@ func (p *Terraform) ImportResourceState(_ context.Context, req provider.ImportRe
 		"input":            cty.NullVal(cty.DynamicPseudoType),
 		"output":           cty.NullVal(cty.DynamicPseudoType),
 		"triggers_replace": cty.NullVal(cty.DynamicPseudoType),
+		"store":            cty.NullVal(storeBlock.ImpliedType()),
 	})
 	return provider.ImportResponse{Imported: []provider.ImportedObject{{TypeName: req.TypeName, State: v}}}
 }

@@ -383,6 +383,7 @@ func objectKeys(r *state.Resource, dst []addrs.InstanceKey) []addrs.InstanceKey 
 // resource.
 func (e *encoder) resourcesParallel(sorted []*state.Resource) error {
 	var runs [][]segment
+	var sizes []int // each run's estimated size
 	var run []segment
 	n, size := 0, 0
 	for i, r := range sorted {
@@ -397,7 +398,7 @@ func (e *encoder) resourcesParallel(sorted []*state.Resource) error {
 			}
 			run = append(run, segment{r: r, keys: keys[from:to], head: from == 0, tail: to == len(keys), comma: i > 0 && from == 0})
 			if n += to - from; n >= runInstances || size >= runBytes {
-				runs, run, n, size = append(runs, run), nil, 0, 0
+				runs, sizes, run, n, size = append(runs, run), append(sizes, size), nil, 0, 0
 			}
 			if to == len(keys) {
 				break
@@ -406,7 +407,7 @@ func (e *encoder) resourcesParallel(sorted []*state.Resource) error {
 		}
 	}
 	if len(run) > 0 {
-		runs = append(runs, run)
+		runs, sizes = append(runs, run), append(sizes, size)
 	}
 
 	workers := runtime.GOMAXPROCS(0)
@@ -426,6 +427,9 @@ func (e *encoder) resourcesParallel(sorted []*state.Resource) error {
 					if first+i >= len(runs) {
 						continue
 					}
+					// Grown once to what the run is estimated to take,
+					// rather than by doubling as it is encoded.
+					p.buf = slices.Grow(p.buf, sizes[first+i])
 					for _, seg := range runs[first+i] {
 						if errs[i] = p.resource(seg); errs[i] != nil {
 							break

@@ -1,0 +1,55 @@
+package lang
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+)
+
+// The file functions as OpenTofu 1.12 has them: templatefile may call
+// templatefile (a template including another), down to 1024 nested calls;
+// a file that is not UTF-8 text, a directory where a file is wanted, are
+// errors in OpenTofu's words.
+func TestFileFunctionsAsOpenTofu(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"outer.tmpl":     `<${templatefile("inner.tmpl", {who = name})}>`,
+		"inner.tmpl":     `hello ${who}`,
+		"recursive.tmpl": `${templatefile("recursive.tmpl", {})}`,
+		"binary.dat":     "\xff\xfe",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := &Scope{Data: testData(), FileDir: dir}
+
+	got, diags := s.EvalExpr(parseExpr(t, `templatefile("outer.tmpl", {name = "Ann"})`), cty.DynamicPseudoType)
+	if diags.HasErrors() || !got.RawEquals(cty.StringVal("<hello Ann>")) {
+		t.Errorf("nested templatefile = %#v, %v", got, diags.Err())
+	}
+
+	tests := []struct {
+		src, summary, detail string
+	}{
+		{`templatefile("recursive.tmpl", {})`, "Error in function call", `Call to function "templatefile" failed: maximum recursion depth 1024 reached in recursive.tmpl:1,3-16.`},
+		{`file("binary.dat")`, "Error in function call", `Call to function "file" failed: contents of "binary.dat" are not valid UTF-8; use the filebase64 function`},
+		{`templatefile("binary.dat", {})`, "Error in function call", `Call to function "templatefile" failed: contents of "binary.dat" are not valid UTF-8`},
+		{`file("sub")`, "Invalid function argument", `Invalid value for "path" parameter: failed to read file: read sub: is a directory.`},
+		{`fileexists("sub")`, "Error in function call", `Call to function "fileexists" failed: "sub" is a directory, not a file.`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.src, func(t *testing.T) {
+			_, diags := s.EvalExpr(parseExpr(t, tt.src), cty.DynamicPseudoType)
+			if len(diags) != 1 || diags[0].Summary != tt.summary || !strings.HasPrefix(diags[0].Detail, tt.detail) {
+				t.Fatalf("diagnostics = %v, want one %q starting %q", diags, tt.summary, tt.detail)
+			}
+		})
+	}
+}
