@@ -160,7 +160,7 @@ func TestJSONStreamOfSimpleCommands(t *testing.T) {
 		t.Errorf("the -json-into file lacks the message:\n%s", b)
 	}
 	r = rig(t, dir, "workspace", "new", "-json", "dev")
-	if r.code != 0 || !strings.Contains(r.stdout, `"@message":"Created and switched to workspace \"dev\"!"`) {
+	if r.code != 0 || !strings.Contains(r.stdout, `"@message":"Created and switched to workspace \"dev\". You're now on a new, empty workspace.`) {
 		t.Errorf("workspace new -json: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = rig(t, dir, "workspace", "list", "-json")

@@ -67,11 +67,17 @@ func runWorkspaceShow(m *Meta, args []string) int {
 	return 0
 }
 
-// oneWorkspaceArg parses a subcommand's flags and its single NAME
+// oneWorkspaceArg parses a subcommand's flags, with -json and -json-into,
+// starts its JSON stream (workspaceMessage) and checks its single NAME
 // argument; when not ok, code is the exit status.
 func (m *Meta) oneWorkspaceArg(fs *flag.FlagSet, args []string) (name string, code int, ok bool) {
+	var stream streamFlags
+	addStreamFlags(fs, &stream)
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return "", code, false
+	}
+	if !m.startTypedStream(stream) {
+		return "", 1, false
 	}
 	if fs.NArg() != 1 {
 		return "", m.argsError(fs, "Invalid arguments list", "The "+fs.Name()+" command expects exactly one argument: the name of the workspace."), false
@@ -154,8 +160,9 @@ func runWorkspaceSelect(m *Meta, args []string) int {
 		m.printWorkspaceCreated(name)
 		return 0
 	}
-	text := fmt.Sprintf("Switched to workspace %q.", name)
-	fmt.Fprintln(m.Out, colorText(m.Color, "\x1b[0m\x1b[32m"+text+"\x1b[0m", text))
+	text := fmt.Sprintf("Switched to workspace %q", name)
+	fmt.Fprintln(m.Out, colorText(m.Color, "\x1b[0m\x1b[32m"+text+".\x1b[0m", text+"."))
+	m.workspaceMessage(text)
 	return 0
 }
 
@@ -165,6 +172,16 @@ func (m *Meta) printWorkspaceCreated(name string) {
 	head := fmt.Sprintf("Created and switched to workspace %q!", name)
 	const rest = "\n\nYou're now on a new, empty workspace. Workspaces isolate their state,\nso if you run \"rig plan\" rig will not see any existing state\nfor this configuration."
 	fmt.Fprintln(m.Out, colorText(m.Color, "\x1b[0m\x1b[32m\x1b[1m"+head+"\x1b[0m\x1b[32m"+rest+"\x1b[0m", head+rest))
+	m.workspaceMessage(fmt.Sprintf("Created and switched to workspace %q. You're now on a new, empty workspace. Workspaces isolate their state, so if you run \"rig plan\" rig will not see any existing state for this configuration", name))
+}
+
+// workspaceMessage sends what a workspace command did to its JSON stream,
+// if any, as OpenTofu words its messages: one info message, without the
+// human output's final punctuation.
+func (m *Meta) workspaceMessage(text string) {
+	if m.stream != nil {
+		m.stream.View.Info(text)
+	}
 }
 
 func runWorkspaceDelete(m *Meta, args []string) int {
@@ -190,5 +207,6 @@ func runWorkspaceDelete(m *Meta, args []string) int {
 		return 1
 	}
 	fmt.Fprintf(m.Out, "Deleted workspace %q!\n", name)
+	m.workspaceMessage(fmt.Sprintf("Deleted workspace %q", name))
 	return 0
 }

@@ -104,3 +104,23 @@ func TestWorkspaceMistakes(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkspaceJSON: workspace new, select and delete with -json write
+// one message for what they did, worded as OpenTofu's.
+func TestWorkspaceJSON(t *testing.T) {
+	dir := workDir(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}`})
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"workspace", "new", "-json", "w1"}, `"@message":"Created and switched to workspace \"w1\". You're now on a new, empty workspace. Workspaces isolate their state, so if you run \"rig plan\" rig will not see any existing state for this configuration"`},
+		{[]string{"workspace", "select", "-json", "default"}, `"@message":"Switched to workspace \"default\""`},
+		{[]string{"workspace", "delete", "-json", "w1"}, `"@message":"Deleted workspace \"w1\""`},
+	} {
+		r := rig(t, dir, tt.args...)
+		lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+		if r.code != 0 || len(lines) != 2 || !strings.Contains(lines[1], tt.want) {
+			t.Errorf("rig %s: exit %d, want the version message and one with %s\n%s%s", strings.Join(tt.args, " "), r.code, tt.want, r.stdout, r.stderr)
+		}
+	}
+}

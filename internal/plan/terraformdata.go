@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"sync/atomic"
+
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -47,10 +49,10 @@ func hasOutput(v cty.Value) bool {
 }
 
 // withoutNullStore returns v, a terraform_data object of type ty, and ty
-// without the store attribute when it is null, as OpenTofu writes such
-// objects (it refuses an attribute its schema lacks); a store holding a
-// value, which only Terraform 1.16 reads, is kept.
-func withoutNullStore(v cty.Value, ty cty.Type) (cty.Value, cty.Type) {
+// without the store attribute (storeless) when it is null, as OpenTofu
+// writes such objects (it refuses an attribute its schema lacks); a store
+// holding a value, which only Terraform 1.16 reads, is kept.
+func withoutNullStore(v cty.Value, ty, storeless cty.Type) (cty.Value, cty.Type) {
 	if v.IsNull() || !v.IsKnown() || !ty.IsObjectType() || !ty.HasAttribute("store") || !v.Type().IsObjectType() {
 		return v, ty
 	}
@@ -59,24 +61,46 @@ func withoutNullStore(v cty.Value, ty cty.Type) (cty.Value, cty.Type) {
 	}
 	attrs := v.AsValueMap()
 	delete(attrs, "store")
-	types := make(map[string]cty.Type, len(attrs))
+	return cty.ObjectVal(attrs), storeless
+}
+
+// storelessType returns object type ty without its store attribute.
+func storelessType(ty cty.Type) cty.Type {
+	if !ty.IsObjectType() {
+		return ty
+	}
+	types := make(map[string]cty.Type, len(ty.AttributeTypes()))
 	for name, t := range ty.AttributeTypes() {
 		if name != "store" {
 			types[name] = t
 		}
 	}
-	return cty.ObjectVal(attrs), cty.Object(types)
+	return cty.Object(types)
+}
+
+// storelessTypes caches the types of the last schema block StateValue
+// was given for terraform_data: the built-in provider has one.
+var storelessTypes atomic.Pointer[storelessCache]
+
+type storelessCache struct {
+	blk             *provider.Block
+	full, storeless cty.Type
 }
 
 // StateValue returns v, an unmarked object of resource type typeName of
 // provider p, and the type to record it with in state: the schema's, but
 // for the built-in terraform_data without a null store block.
 func StateValue(p addrs.Provider, typeName string, sch provider.Schema, v cty.Value) (cty.Value, cty.Type) {
-	ty := sch.Block.ImpliedType()
-	if echoes(p, typeName) {
-		return withoutNullStore(v, ty)
+	if !echoes(p, typeName) {
+		return v, sch.Block.ImpliedType()
 	}
-	return v, ty
+	c := storelessTypes.Load()
+	if c == nil || c.blk != sch.Block {
+		ty := sch.Block.ImpliedType()
+		c = &storelessCache{blk: sch.Block, full: ty, storeless: storelessType(ty)}
+		storelessTypes.Store(c)
+	}
+	return withoutNullStore(v, c.full, c.storeless)
 }
 
 // WithoutNullStore returns v, an unmarked object of resource type typeName
@@ -88,6 +112,6 @@ func WithoutNullStore(p addrs.Provider, typeName string, v cty.Value) cty.Value 
 	if !echoes(p, typeName) || v == cty.NilVal || v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() {
 		return v
 	}
-	stripped, _ := withoutNullStore(v, v.Type())
+	stripped, _ := withoutNullStore(v, v.Type(), storelessType(v.Type()))
 	return stripped
 }
