@@ -17,7 +17,7 @@ func (m *Meta) finishCompat(given *cliargs.CompatGiven, fs *flag.FlagSet) (int, 
 		for _, name := range given.Refused {
 			ds = ds.Append(diag.Errorf(fmt.Sprintf("Option -%s is not supported", name), "%s", diag.Sentence(cliargs.RefusedReason(fs.Name(), name))))
 		}
-		m.showDiagnostics(ds)
+		m.showUsageDiagnostics(ds)
 		m.helpPointer(fs.Name())
 		return 1, false
 	}

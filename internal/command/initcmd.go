@@ -13,8 +13,6 @@ import (
 
 func runInit(m *Meta, args []string) int {
 	fs := m.flagSet("init")
-	// As OpenTofu's init: a blank line after each diagnostic.
-	m.view.separated = true
 	var backendFlags workdir.InitBackendOptions // -backend-config, -migrate-state, … (initflags.go)
 	addInitBackendFlags(fs, &backendFlags)
 	var f initFlags // -backend, -get, -plugin-dir, -upgrade, -lockfile (initflags.go)

@@ -150,7 +150,7 @@ func (m *Meta) loginHost(command string, args []string) (string, int, bool) {
 
 // argsErrorNamed is argsError for a command whose flag set is not at hand.
 func (m *Meta) argsErrorNamed(command, summary, detail string) int {
-	m.showDiagnostics(diag.Diagnostics{diag.Errorf(summary, "%s", detail)})
+	m.showUsageDiagnostics(diag.Diagnostics{diag.Errorf(summary, "%s", detail)})
 	m.helpPointer(command)
 	return 1
 }

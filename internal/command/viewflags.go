@@ -31,8 +31,8 @@ type viewOptions struct {
 	deprecation ui.DeprecationLevel
 	// showSensitive shows sensitive values instead of hiding them.
 	showSensitive bool
-	// separated follows each diagnostic with a blank line, as OpenTofu's
-	// init writes them (initcmd.go).
+	// separated follows each diagnostic with a blank line, as the
+	// command's OpenTofu counterpart writes them (separatedDiagnostics).
 	separated bool
 }
 
