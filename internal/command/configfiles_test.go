@@ -104,3 +104,18 @@ func TestRequiredVersionUnmet(t *testing.T) {
 		checkContains(t, args[0]+" output", out, "Error: Unsupported OpenTofu Core version", "on child/main.tf line 2", "Module module.child (from ./child) does not support OpenTofu version")
 	}
 }
+
+// TestRequiredVersionOfNewerTerraform runs a configuration written for a
+// Terraform release newer than the version rig stands in for, whose
+// language rig accepts, as Terraform and OpenTofu 1.12 run it.
+func TestRequiredVersionOfNewerTerraform(t *testing.T) {
+	dir := workDir(t, map[string]string{
+		"main.tf":       "terraform {\n  required_version = \">= 1.14, < 2.0\"\n}\nmodule \"child\" {\n  source = \"./child\"\n}\n",
+		"child/main.tf": "terraform {\n  required_version = \"~> 1.16.0\"\n}\nresource \"terraform_data\" \"a\" {}\n",
+	})
+	for _, args := range [][]string{{"validate", "-no-color"}, {"plan", "-input=false", "-no-color"}} {
+		if r := rig(t, dir, args...); r.code != 0 {
+			t.Errorf("%s: exit %d, want 0\n%s", args[0], r.code, r.stdout+r.stderr)
+		}
+	}
+}

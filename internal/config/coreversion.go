@@ -23,10 +23,12 @@ type VersionConstraint struct {
 // below it, with OpenTofu's diagnostics, and one for each constraint naming
 // a prerelease (which OpenTofu does not support):
 //
-//   - required_version in a .tf file against version.Terraform, the
-//     version rig stands in for ("Unsupported OpenTofu Core version", as
-//     OpenTofu 1.10 and Terraform check it; OpenTofu 1.12 leaves these to
-//     other software);
+//   - required_version in a .tf file against the versions whose language
+//     rig implements: version.Terraform, the version rig stands in for,
+//     through the newest Terraform release whose additions it accepts,
+//     version.TerraformNewest ("Unsupported OpenTofu Core version", as
+//     OpenTofu 1.10 and Terraform check it, when none of them is allowed;
+//     OpenTofu 1.12 leaves these to other software);
 //   - required_version in a .tofu file and the opentofu constraint of a
 //     language block's compatible_with against version.OpenTofu, the
 //     OpenTofu language rig implements ("Incompatible module", as OpenTofu
@@ -62,12 +64,12 @@ func (m *Module) CheckCoreVersion() diag.Diagnostics {
 				}
 				return
 			}
-			if allowsVersion(parts, terraform) {
+			if allowsTerraformLanguage(parts, terraform) {
 				return
 			}
-			detail := fmt.Sprintf("This configuration does not support OpenTofu version %s, the version rig is compatible with.", version.Terraform)
+			detail := fmt.Sprintf("This configuration does not support OpenTofu version %s, the version rig is compatible with, nor any Terraform version up to %s.x, whose language rig also accepts.", version.Terraform, version.TerraformNewest)
 			if call := mod.call(); call != nil {
-				detail = fmt.Sprintf("Module %s (from %s) does not support OpenTofu version %s, the version rig is compatible with.", mod.Path, call.Source, version.Terraform)
+				detail = fmt.Sprintf("Module %s (from %s) does not support OpenTofu version %s, the version rig is compatible with, nor any Terraform version up to %s.x, whose language rig also accepts.", mod.Path, call.Source, version.Terraform, version.TerraformNewest)
 			}
 			hdiags = append(hdiags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,

@@ -11,6 +11,11 @@ const Rig = "0.1.0"
 // never newer than the releases rig's states must be readable by.
 const Terraform = "1.10.6"
 
+// TerraformNewest is the newest Terraform minor release whose language
+// additions rig accepts; a .tf file's required_version may ask for any
+// version from Terraform up to it.
+const TerraformNewest = "1.16"
+
 // OpenTofu is the OpenTofu release whose language rig implements: a
 // module's declarations of OpenTofu compatibility (a language block's
 // compatible_with, OpenTofu 1.12, and required_version in a .tofu file)
