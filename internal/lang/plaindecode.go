@@ -32,8 +32,9 @@ type plainAttr struct {
 }
 
 // newPlainDecode returns the plainDecode of body and spec, or nil when the
-// body must be decoded by hcldec: a spec with anything but attributes, a
-// type with a custom expression decoder, or content with any diagnostic.
+// body must be decoded by hcldec: a spec with anything but attributes and
+// optional single blocks, a type with a custom expression decoder, content
+// with any block, or content with any diagnostic.
 func newPlainDecode(body *hclsyntax.Body, spec hcldec.Spec) *plainDecode {
 	obj, ok := spec.(hcldec.ObjectSpec)
 	if !ok {
@@ -41,6 +42,12 @@ func newPlainDecode(body *hclsyntax.Body, spec hcldec.Spec) *plainDecode {
 	}
 	p := &plainDecode{attrs: make([]plainAttr, 0, len(obj))}
 	for key, s := range obj {
+		if bs, ok := s.(*hcldec.BlockSpec); ok && !bs.Required {
+			// A single nested block the body does not have (checked
+			// below) is null, as hcldec decodes it.
+			p.attrs = append(p.attrs, plainAttr{key: key, null: cty.NullVal(hcldec.ImpliedType(bs.Nested))})
+			continue
+		}
 		as, ok := s.(*hcldec.AttrSpec)
 		if !ok || customdecode.CustomExpressionDecoderForType(as.Type) != nil {
 			return nil
@@ -52,6 +59,9 @@ func newPlainDecode(body *hclsyntax.Body, spec hcldec.Spec) *plainDecode {
 		return nil
 	}
 	for i := range p.attrs {
+		if p.attrs[i].name == "" {
+			continue // an absent block
+		}
 		if a, ok := content.Attributes[p.attrs[i].name]; ok {
 			p.attrs[i].expr = a.Expr
 		}

@@ -51,7 +51,10 @@ tags = { k = var.num }
 		{"conversion error", "name = \"x\"\nsize = \"many\"\n", spec, false, false},
 		{"expression error", "name = \"x\"\nsize = var.missing\n", spec, false, false},
 		{"custom decoder type", "t = string\n", hcldec.ObjectSpec{"t": &hcldec.AttrSpec{Name: "t", Type: typeexpr.TypeConstraintType}}, false, true},
-		{"nested block spec", "", hcldec.ObjectSpec{"b": &hcldec.BlockSpec{TypeName: "b", Nested: hcldec.ObjectSpec{}}}, false, true},
+		{"absent single block", "name = \"x\"\n", hcldec.ObjectSpec{"name": spec["name"], "b": &hcldec.BlockSpec{TypeName: "b", Nested: hcldec.ObjectSpec{"a": &hcldec.AttrSpec{Name: "a", Type: cty.String}}}}, true, false},
+		{"present single block", "b {\n  a = \"y\"\n}\n", hcldec.ObjectSpec{"b": &hcldec.BlockSpec{TypeName: "b", Nested: hcldec.ObjectSpec{"a": &hcldec.AttrSpec{Name: "a", Type: cty.String}}}}, false, true},
+		{"required single block", "", hcldec.ObjectSpec{"b": &hcldec.BlockSpec{TypeName: "b", Nested: hcldec.ObjectSpec{}, Required: true}}, false, false},
+		{"list block spec", "", hcldec.ObjectSpec{"b": &hcldec.BlockListSpec{TypeName: "b", Nested: hcldec.ObjectSpec{}}}, false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
