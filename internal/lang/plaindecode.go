@@ -45,7 +45,7 @@ func newPlainDecode(body *hclsyntax.Body, spec hcldec.Spec) *plainDecode {
 		if bs, ok := s.(*hcldec.BlockSpec); ok && !bs.Required {
 			// A single nested block the body does not have (checked
 			// below) is null, as hcldec decodes it.
-			p.attrs = append(p.attrs, plainAttr{key: key, null: cty.NullVal(hcldec.ImpliedType(bs.Nested))})
+			p.attrs = append(p.attrs, plainAttr{key: key, null: cty.NullVal(hcldec.ImpliedType(bs.Nested).WithoutOptionalAttributesDeep())})
 			continue
 		}
 		as, ok := s.(*hcldec.AttrSpec)

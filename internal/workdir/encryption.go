@@ -145,3 +145,7 @@ func RestoreChecks(pf *planfile.File, cfg *config.Module) error {
 	}
 	return nil
 }
+
+// WritesElsewhere implements backend.ElsewhereWriter for the store
+// encrypted.
+func (s encryptedStore) WritesElsewhere() bool { return backend.WritesElsewhere(s.Store) }

@@ -97,3 +97,6 @@ func (d *Dir) LogGraph(g *apply.Graph) {
 	}
 	d.opts.Log.Info("operation graph built", corelog.Int("operations", g.G.Len()), corelog.Int("edges", g.G.EdgeCount()))
 }
+
+// WritesElsewhere implements backend.ElsewhereWriter for the store logged.
+func (s loggedStore) WritesElsewhere() bool { return backend.WritesElsewhere(s.Store) }

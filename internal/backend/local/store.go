@@ -247,3 +247,7 @@ func privateMode(path string) fs.FileMode {
 	}
 	return 0o600
 }
+
+// WritesElsewhere implements backend.ElsewhereWriter: with -state-out,
+// snapshots go to another file than the one read.
+func (s *Store) WritesElsewhere() bool { return s.outPath != "" && s.outPath != s.path }

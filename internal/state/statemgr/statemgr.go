@@ -41,6 +41,9 @@ type Writer struct {
 	begun       bool
 	journalSize int64
 	record      []byte // reused for each record
+	// startCopied says the state an apply starts from was written to a
+	// store that writes elsewhere than it reads (WriteStart).
+	startCopied bool
 }
 
 // NewWriter returns the writer of an apply that starts from state s as
@@ -110,6 +113,13 @@ func (w *Writer) WriteStart(ctx context.Context, s *state.State) error {
 	s.Lineage = w.lineage
 	if w.serial == 0 {
 		return w.snapshot(ctx, s, 0, false)
+	}
+	if !w.begun && !w.startCopied && backend.WritesElsewhere(w.store) {
+		// Writes go to another file than the one read (-state-out): s
+		// is written there first, at the serial read, so that the
+		// journal belongs to a file that exists and names its lineage.
+		w.startCopied = true
+		return w.snapshot(ctx, s, w.serial, false)
 	}
 	if w.written != nil && !w.begun && w.unchanged(s) {
 		return nil
