@@ -192,6 +192,11 @@ func (s *Session) Persist(final *state.State, out io.Writer) diag.Diagnostics {
 func (s *Session) stateWriter() *statemgr.Writer {
 	if s.writer == nil {
 		s.writer = statemgr.NewWriter(s.Store, s.State)
+		if s.journalReplayed {
+			// The state is not what the store holds: the journal the
+			// run will begin replaces one whose operations it carries.
+			s.writer.ForgetStored()
+		}
 	}
 	return s.writer
 }

@@ -103,9 +103,12 @@ type Session struct {
 	// rather than importing them again.
 	generated []planner.GeneratedResource
 	// writer persists the state (Persist), made on first use.
-	writer    *statemgr.Writer
-	unlock    func()
-	closeOnce sync.Once
+	writer *statemgr.Writer
+	// journalReplayed says the state holds a journal's operations read
+	// without the lock (-lock=false): the store's snapshot lacks them.
+	journalReplayed bool
+	unlock          func()
+	closeOnce       sync.Once
 }
 
 // Open loads everything an operation needs and takes the state lock. The
@@ -187,6 +190,7 @@ func (d *Dir) Open(ctx context.Context, opts OpenOptions) (*Session, diag.Diagno
 	} else {
 		replayed, more := statemgr.Replay(ctx, store, st8)
 		ds = ds.Append(more)
+		s.journalReplayed = replayed
 		if replayed && !more.HasErrors() {
 			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning, Summary: "State journal read without the lock",
 				Detail: "The state has a journal of operations from a run that is still going on or was interrupted. Without the lock (-lock=false) rig read it together with the state but left both as they are; the next run that takes the lock records them in the state."})

@@ -65,6 +65,12 @@ func NewWriter(store backend.Store, s *state.State) *Writer {
 	return w
 }
 
+// ForgetStored makes the writer take the state it started from for
+// different from what the store holds (a journal read without the lock was
+// replayed into it): the run's first write keeps all of it, as a snapshot
+// or as the journal's base record, before the journal is begun anew.
+func (w *Writer) ForgetStored() { w.written = nil }
+
 // remember records that the store holds size bytes whose content digest
 // (when ok) is d and whose content length is contentLen.
 func (w *Writer) remember(size int, d contentSum, ok bool, contentLen int) {
