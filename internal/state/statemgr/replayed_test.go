@@ -18,13 +18,8 @@ import (
 // crashed run's objects, not only its own.
 func TestForgetStoredKeepsReplayedOperations(t *testing.T) {
 	ctx := context.Background()
-	provider := addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform"), Module: addrs.RootModule}
-	addr := func(name string) addrs.ObjectAddr {
-		return addrs.ObjectAddr{Instance: addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: name}.Absolute(addrs.RootModule).Instance(addrs.NoKey)}
-	}
-	set := func(s *state.State, name string) {
-		s.SetObject(addr(name), &state.Object{AttrsJSON: []byte(`{"id":"` + name + `"}`)}, provider)
-	}
+	addr := dataAddr
+	set := func(s *state.State, name string) { setData(s, name, name) }
 	inner, err := inmem.New().Store(ctx, backend.DefaultWorkspace)
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/backend"
 	"github.com/rig-iac/rig/internal/backend/inmem"
 	"github.com/rig-iac/rig/internal/state"
@@ -47,13 +46,7 @@ func (s *journalStore) Journal() backend.Journal { return &s.j }
 // state.
 func TestWriteStartCountsNoSerial(t *testing.T) {
 	ctx := context.Background()
-	provider := addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform"), Module: addrs.RootModule}
-	addr := func(name string) addrs.ObjectAddr {
-		return addrs.ObjectAddr{Instance: addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: name}.Absolute(addrs.RootModule).Instance(addrs.NoKey)}
-	}
-	set := func(s *state.State, name, id string) {
-		s.SetObject(addr(name), &state.Object{AttrsJSON: []byte(`{"id":"` + id + `"}`)}, provider)
-	}
+	addr, set, provider := dataAddr, setData, testProvider
 	// stored returns a store holding s (nothing when s is nil) and the state read from it.
 	stored := func(t *testing.T, s *state.State) (*journalStore, *state.State) {
 		inner, err := inmem.New().Store(ctx, backend.DefaultWorkspace)

@@ -20,10 +20,7 @@ import (
 // apply recorded, whether or not the refresh changed anything.
 func TestWriteStartWithStateOut(t *testing.T) {
 	ctx := context.Background()
-	provider := addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform"), Module: addrs.RootModule}
-	addr := func(name string) addrs.ObjectAddr {
-		return addrs.ObjectAddr{Instance: addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: name}.Absolute(addrs.RootModule).Instance(addrs.NoKey)}
-	}
+	addr, provider := dataAddr, testProvider
 	for _, refreshChanged := range []bool{false, true} {
 		dir := t.TempDir()
 		in, out := filepath.Join(dir, "a.tfstate"), filepath.Join(dir, "b.tfstate")
