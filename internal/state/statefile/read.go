@@ -424,12 +424,15 @@ func (d *decoder) dependency(s []byte) (dependency, error) {
 	if dep, ok := d.deps[string(s)]; ok {
 		return dep, nil
 	}
-	addr, err := addrs.ParseAbsResourceStr(string(s))
-	if err != nil {
-		return dependency{}, err
-	}
-	if addr.String() != string(s) {
-		return dependency{}, fmt.Errorf("invalid resource address %q: not in canonical form (%s)", s, addr)
+	addr, ok := plainManagedAddr(s)
+	if !ok {
+		var err error
+		if addr, err = addrs.ParseAbsResourceStr(string(s)); err != nil {
+			return dependency{}, err
+		}
+		if addr.String() != string(s) {
+			return dependency{}, fmt.Errorf("invalid resource address %q: not in canonical form (%s)", s, addr)
+		}
 	}
 	dep := dependency{addr: addr, n: uint64(len(d.deps))}
 	d.deps[string(s)] = dep
