@@ -41,6 +41,7 @@ func countCacheEntry() {
 		refCache.Clear()
 		bodyCache.Clear()
 		travCache.Clear()
+		plainTemplates.Clear()
 		refCacheSize.Store(1)
 	}
 }
