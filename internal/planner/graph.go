@@ -498,6 +498,15 @@ func ProviderBlockOf(m *config.Module, r *config.Resource) (*config.Module, *con
 	for pm.Path != pc.Module.Module() && pm.Parent != nil {
 		pm = pm.Parent
 	}
+	if len(pm.ProviderConfigs) <= 1 {
+		// Nothing to sort.
+		for _, pb := range pm.ProviderConfigs {
+			if pm.ProviderFor(pb.Name) == pc.Provider && pb.Alias == pc.Alias {
+				return pm, pb
+			}
+		}
+		return nil, nil
+	}
 	for _, key := range slices.Sorted(maps.Keys(pm.ProviderConfigs)) {
 		if pb := pm.ProviderConfigs[key]; pm.ProviderFor(pb.Name) == pc.Provider && pb.Alias == pc.Alias {
 			return pm, pb
