@@ -75,3 +75,26 @@ func checkAgainstParser(t *testing.T, in string, got addrs.AbsResource) {
 		t.Fatalf("plainManagedAddr(%q) = %#v, parser %#v (prints %q)", in, got, want, want.String())
 	}
 }
+
+// TestKeptListsAreCapped: the dependency lists a state decodes share
+// blocks of memory, but appending to one never changes another.
+func TestKeptListsAreCapped(t *testing.T) {
+	src := `{"version": 4, "serial": 1, "lineage": "l", "resources": [
+  {"mode": "managed", "type": "t", "name": "a", "provider": "provider[\"registry.opentofu.org/hashicorp/t\"]",
+   "instances": [{"attributes": {}, "dependencies": ["t.x", "t.y"]}]},
+  {"mode": "managed", "type": "t", "name": "b", "provider": "provider[\"registry.opentofu.org/hashicorp/t\"]",
+   "instances": [{"attributes": {}, "dependencies": ["t.z"]}]}
+]}`
+	st, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps := func(name string) []addrs.AbsResource {
+		return st.Resources[addrs.AbsResource{Resource: addrs.Resource{Mode: addrs.Managed, Type: "t", Name: name}}].Instances[addrs.NoKey].Current.Dependencies
+	}
+	a := deps("a")
+	_ = append(a, addrs.AbsResource{Resource: addrs.Resource{Mode: addrs.Managed, Type: "t", Name: "changed"}})
+	if got := deps("b"); len(got) != 1 || got[0].String() != "t.z" {
+		t.Errorf("b's dependencies are %v after appending to a's, want [t.z]", got)
+	}
+}

@@ -134,6 +134,7 @@ type decoder struct {
 	// instances of one resource) share one slice.
 	lists     map[uint64][][]addrs.AbsResource
 	scratch   []addrs.AbsResource // the list being decoded
+	listArena []addrs.AbsResource // the current block of kept lists (keepList)
 	arena     []byte              // the current block of compacted raw JSON
 	compacted []byte              // raw's buffer
 }
@@ -412,7 +413,7 @@ func (d *decoder) dependencies(raw json.RawMessage) ([]addrs.AbsResource, error)
 			return list, nil
 		}
 	}
-	list := slices.Clone(d.scratch)
+	list := d.keepList(d.scratch)
 	d.lists[hash] = append(d.lists[hash], list)
 	return list, nil
 }
