@@ -620,6 +620,11 @@ func refTargets(m *config.Module, ref *lang.Reference) []node {
 }
 
 func allResources(m *config.Module) []*config.Resource {
+	return sortedResourcesOf(m)
+}
+
+// sortResources returns every resource block of m, sorted by address.
+func sortResources(m *config.Module) []*config.Resource {
 	out := make([]*config.Resource, 0, len(m.ManagedResources)+len(m.DataResources)+len(m.EphemeralResources))
 	for _, r := range m.ManagedResources {
 		out = append(out, r)
