@@ -30,7 +30,17 @@ func TestRecordedDependenciesSharePrior(t *testing.T) {
 	for k, v := range prior {
 		before[k] = slices.Clone(v)
 	}
-	got := recordedDependencies(order, direct, plan.TransitiveDependencies, prior)
+	defer func(max int) { maxBitsetResources = max }(maxBitsetResources)
+	for _, max := range []int{0, maxBitsetResources} {
+		maxBitsetResources = max
+		checkSharedPrior(t, recordedDependencies(order, direct, plan.TransitiveDependencies, prior), prior, before, b, c, d)
+	}
+}
+
+func checkSharedPrior(t *testing.T, got, prior, before map[addrs.ConfigResource][]addrs.AbsResource, b, c, d node) {
+	t.Helper()
+	addr := func(n node) addrs.AbsResource { return recordedAddr(n.configResource()) }
+	a := node{kind: resourceNode, module: addrs.RootModuleStatic, resource: addrs.Resource{Mode: addrs.Managed, Type: "terraform_data", Name: "a"}}
 	want := map[addrs.ConfigResource][]addrs.AbsResource{
 		b.configResource(): {addr(a)},
 		c.configResource(): {addr(a), addr(b)},

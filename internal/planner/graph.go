@@ -313,6 +313,9 @@ func recordedDependencies(order []node, direct map[node][]node, mode plan.Depend
 	for i, r := range resources {
 		rank[r] = int32(i)
 	}
+	if len(resources) <= maxBitsetResources {
+		return recordedDependencyBits(order, direct, mode, prior, resources, rank)
+	}
 	// listKey names a list by its backing array: shared lists are the same slice.
 	type listKey struct {
 		first *int32

@@ -103,14 +103,19 @@ func TestRecordedDependencies(t *testing.T) {
 			f.configResource(): recorded(e, a, b),
 		}},
 	}
-	for _, tt := range tests {
-		got := recordedDependencies(order, direct, tt.mode, nil)
-		if diff := cmp.Diff(tt.want, got); diff != "" {
-			t.Errorf("mode %d: recorded dependencies (-want +got):\n%s", tt.mode, diff)
-			continue
-		}
-		if &got[c.configResource()][0] != &got[f.configResource()][0] {
-			t.Errorf("mode %d: %s and %s record the same list in two slices", tt.mode, c, f)
+	// As sorted lists (no bitsets) and as bitsets.
+	defer func(max int) { maxBitsetResources = max }(maxBitsetResources)
+	for _, max := range []int{0, maxBitsetResources} {
+		maxBitsetResources = max
+		for _, tt := range tests {
+			got := recordedDependencies(order, direct, tt.mode, nil)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("bitsets up to %d, mode %d: recorded dependencies (-want +got):\n%s", max, tt.mode, diff)
+				continue
+			}
+			if &got[c.configResource()][0] != &got[f.configResource()][0] {
+				t.Errorf("bitsets up to %d, mode %d: %s and %s record the same list in two slices", max, tt.mode, c, f)
+			}
 		}
 	}
 }
