@@ -27,8 +27,8 @@ type Config struct {
 // EvalConfig evaluates r's body in scope against the schema sch of
 // provider configuration pc.
 func EvalConfig(scope *lang.Scope, r *config.Resource, sch provider.Schema, pc addrs.AbsProviderConfig) (Config, diag.Diagnostics) {
-	marked, ds := scope.EvalBlock(r.Config, sch.Block.DecoderSpec())
-	hasMarks := !ds.HasErrors() && marks.Any(marked)
+	marked, hasMarks, ds := scope.EvalBlockMarked(r.Config, sch.Block.DecoderSpec())
+	hasMarks = hasMarks && !ds.HasErrors()
 	if hasMarks {
 		ds = ds.Append(eval.EphemeralArguments(sch.Block, marked, r.Config, r.DeclRange))
 	}

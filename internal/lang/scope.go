@@ -349,6 +349,14 @@ func (s *Scope) EvalExpr(expr hcl.Expression, want cty.Type) (cty.Value, diag.Di
 // spec (typically the provider schema's). With errors the result may be
 // partial or unknown. A nil body decodes as an empty one.
 func (s *Scope) EvalBlock(body hcl.Body, spec hcldec.Spec) (cty.Value, diag.Diagnostics) {
+	val, _, diags := s.EvalBlockMarked(body, spec)
+	return val, diags
+}
+
+// EvalBlockMarked is EvalBlock that also reports whether the value
+// carries any mark (marks.Any), found by the walk that looks for
+// deprecation marks rather than by another.
+func (s *Scope) EvalBlockMarked(body hcl.Body, spec hcldec.Spec) (cty.Value, bool, diag.Diagnostics) {
 	if body == nil {
 		body = hcl.EmptyBody()
 	}
@@ -357,7 +365,7 @@ func (s *Scope) EvalBlock(body hcl.Body, spec hcldec.Spec) (cty.Value, diag.Diag
 	ctx, ctxDiags := s.EvalContext(cached.refs)
 	diags = append(diags, ctxDiags...)
 	if diags.HasErrors() {
-		return cty.UnknownVal(hcldec.ImpliedType(spec)), diags
+		return cty.UnknownVal(hcldec.ImpliedType(spec)), false, diags
 	}
 	if cached.hasDynamic {
 		body = dynblock.Expand(body, ctx)
@@ -371,11 +379,16 @@ func (s *Scope) EvalBlock(body hcl.Body, spec hcldec.Spec) (cty.Value, diag.Diag
 	}
 	s.ProviderFunctions.explainUnknown(hdiags)
 	redactDiagnostics(hdiags)
-	val, more := extractDeprecationsIn(val, body)
+	marked := marks.Any(val)
+	var more diag.Diagnostics
+	if marked {
+		val, more = extractDeprecationsIn(val, body)
+		marked = marks.Any(val)
+	}
 	if s.QuietDeprecations {
 		more = nil
 	}
-	return val, diags.Append(diag.FromHCL(hdiags)).Append(more)
+	return val, marked, diags.Append(diag.FromHCL(hdiags)).Append(more)
 }
 
 // formatError words a conversion error as OpenTofu's tfdiags.FormatError
