@@ -159,9 +159,9 @@ func finalMatches(saved, final cty.Value) bool {
 	ty := saved.Type()
 	switch {
 	case ty.IsPrimitiveType() || saved.IsNull():
-		return saved.RawEquals(final) || (saved.IsNull() && final.IsNull())
+		return rawEqual(saved, final) || (saved.IsNull() && final.IsNull())
 	case ty.IsSetType() || ty.IsListType() || ty.IsTupleType() || ty.IsMapType():
-		return !whollyKnown(saved) || !whollyKnown(final) || saved.RawEquals(final)
+		return !whollyKnown(saved) || !whollyKnown(final) || rawEqual(saved, final)
 	case ty.IsObjectType():
 		for name := range ty.AttributeTypes() {
 			sv := saved.GetAttr(name)

@@ -48,3 +48,42 @@ var indexKeys = func() (keys [64]cty.Value) {
 	}
 	return keys
 }()
+
+// rawEqual reports what a.RawEquals(b) reports. Unmarked, known values
+// are compared here, strings and bools directly and lists, tuples and
+// objects element by element: RawEquals first walks both values whole for
+// marks, which for the small objects an apply compares cost more than the
+// comparison. Everything else is left to RawEquals.
+func rawEqual(a, b cty.Value) bool {
+	if a.IsMarked() || b.IsMarked() || !a.IsKnown() || !b.IsKnown() || a.IsNull() || b.IsNull() {
+		return a.RawEquals(b)
+	}
+	ty := a.Type()
+	switch {
+	case ty == cty.String:
+		return b.Type() == cty.String && a.AsString() == b.AsString()
+	case ty == cty.Bool:
+		return b.Type() == cty.Bool && a.True() == b.True()
+	case ty.IsListType(), ty.IsTupleType():
+		if !ty.Equals(b.Type()) || a.LengthInt() != b.LengthInt() {
+			return false
+		}
+		for i := range a.LengthInt() {
+			if !rawEqual(a.Index(indexKey(i)), b.Index(indexKey(i))) {
+				return false
+			}
+		}
+		return true
+	case ty.IsObjectType():
+		if !ty.Equals(b.Type()) {
+			return false
+		}
+		for name := range ty.AttributeTypes() {
+			if !rawEqual(a.GetAttr(name), b.GetAttr(name)) {
+				return false
+			}
+		}
+		return true
+	}
+	return a.RawEquals(b)
+}

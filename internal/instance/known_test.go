@@ -50,3 +50,34 @@ func TestWhollyKnown(t *testing.T) {
 		})
 	}
 }
+
+// TestRawEqual: rawEqual agrees with go-cty's RawEquals, marks, unknowns,
+// nulls of other types and collections of other element types included.
+func TestRawEqual(t *testing.T) {
+	s := cty.StringVal
+	obj := func(ref cty.Value) cty.Value {
+		return cty.ObjectVal(map[string]cty.Value{"id": s("i"), "input": cty.ObjectVal(map[string]cty.Value{"refs": cty.TupleVal([]cty.Value{s("a"), ref})})})
+	}
+	vals := []cty.Value{
+		s("a"), s("b"), s("a").Mark("sensitive"), cty.True, cty.False, cty.NumberIntVal(1), cty.NumberFloatVal(1.0),
+		cty.NullVal(cty.String), cty.NullVal(cty.Number), cty.NullVal(cty.DynamicPseudoType),
+		cty.UnknownVal(cty.String), cty.UnknownVal(cty.String).RefineNotNull(), cty.DynamicVal,
+		cty.ListValEmpty(cty.String), cty.ListValEmpty(cty.Number), cty.ListVal([]cty.Value{s("a")}), cty.ListVal([]cty.Value{s("a"), s("b")}),
+		cty.ListVal([]cty.Value{s("a").Mark("sensitive")}),
+		cty.TupleVal([]cty.Value{s("a")}), cty.TupleVal([]cty.Value{s("a"), cty.True}), cty.EmptyTupleVal,
+		cty.SetVal([]cty.Value{s("a")}), cty.MapVal(map[string]cty.Value{"k": s("a")}),
+		obj(s("b")), obj(s("c")), obj(s("b").Mark("sensitive")), obj(cty.UnknownVal(cty.String)), obj(cty.NullVal(cty.String)),
+		cty.ObjectVal(map[string]cty.Value{"id": s("i")}), cty.EmptyObjectVal,
+	}
+	for i, a := range vals {
+		for j, b := range vals {
+			// Equal values built apart, not the same value twice.
+			if got, want := rawEqual(a, b), a.RawEquals(b); got != want {
+				t.Errorf("rawEqual(%#v, %#v) = %v, RawEquals %v (%d, %d)", a, b, got, want, i, j)
+			}
+		}
+	}
+	if !rawEqual(obj(s("b")), obj(s("b"))) || rawEqual(obj(s("b")), obj(s("b").Mark("sensitive"))) {
+		t.Error("objects built apart compare wrongly")
+	}
+}
