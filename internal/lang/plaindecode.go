@@ -29,6 +29,8 @@ type plainAttr struct {
 	ty   cty.Type
 	null cty.Value
 	expr hcl.Expression
+	// konst holds expr's value when expr is constant (constantExpr).
+	konst *constantValue
 }
 
 // newPlainDecode returns the plainDecode of body and spec, or nil when the
@@ -64,6 +66,9 @@ func newPlainDecode(body *hclsyntax.Body, spec hcldec.Spec) *plainDecode {
 		}
 		if a, ok := content.Attributes[p.attrs[i].name]; ok {
 			p.attrs[i].expr = a.Expr
+			if constantExpr(a.Expr) {
+				p.attrs[i].konst = &constantValue{}
+			}
 		}
 	}
 	return p
@@ -80,6 +85,14 @@ func (p *plainDecode) decode(ctx *hcl.EvalContext) (val cty.Value, ok bool) {
 	for _, a := range p.attrs {
 		if a.expr == nil {
 			vals[a.key] = a.null
+			continue
+		}
+		if a.konst != nil {
+			v, ok := a.konst.value(a.expr, a.ty, ctx)
+			if !ok {
+				return cty.NilVal, false
+			}
+			vals[a.key] = v
 			continue
 		}
 		v, diags := a.expr.Value(ctx)
