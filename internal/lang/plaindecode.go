@@ -29,8 +29,10 @@ type plainAttr struct {
 	ty   cty.Type
 	null cty.Value
 	expr hcl.Expression
-	// konst holds expr's value when expr is constant (constantExpr).
+	// konst holds expr's value when expr is constant (constantExpr);
+	// plain evaluates it otherwise.
 	konst *constantValue
+	plain plainExpr
 }
 
 // newPlainDecode returns the plainDecode of body and spec, or nil when the
@@ -68,6 +70,8 @@ func newPlainDecode(body *hclsyntax.Body, spec hcldec.Spec) *plainDecode {
 			p.attrs[i].expr = a.Expr
 			if constantExpr(a.Expr) {
 				p.attrs[i].konst = &constantValue{}
+			} else {
+				p.attrs[i].plain = compilePlain(a.Expr)
 			}
 		}
 	}
@@ -95,8 +99,8 @@ func (p *plainDecode) decode(ctx *hcl.EvalContext) (val cty.Value, ok bool) {
 			vals[a.key] = v
 			continue
 		}
-		v, diags := a.expr.Value(ctx)
-		if len(diags) > 0 {
+		v, ok := a.plain.value(ctx)
+		if !ok {
 			return cty.NilVal, false
 		}
 		v, err := convert.Convert(v, a.ty)
