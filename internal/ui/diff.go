@@ -126,7 +126,7 @@ func primAction(b, a side, strict bool) plan.Action {
 		return plan.Create
 	case aMissing && !bMissing:
 		return plan.Delete
-	case valueKey(b.v) == valueKey(a.v) && (!strict || b.explicit == a.explicit):
+	case sameKey(b.v, a.v) && (!strict || b.explicit == a.explicit):
 		return plan.NoOp
 	}
 	return plan.Update
