@@ -161,8 +161,14 @@ func (r *attrRef) value(ctx *hcl.EvalContext) (cty.Value, bool) {
 	if ctx != nil {
 		if v, found := ctx.Variables[r.root]; found {
 			for _, name := range r.attrs {
+				// The type's own map is looked in, without normalizing the
+				// name as HasAttribute does: a name that is not found so
+				// goes to hclsyntax.
 				ty := v.Type()
-				if v.IsNull() || !ty.IsObjectType() || !ty.HasAttribute(name) || !v.IsKnown() {
+				if v.IsNull() || !ty.IsObjectType() || !v.IsKnown() {
+					return hclExpr{r.expr}.value(ctx)
+				}
+				if _, ok := ty.AttributeTypes()[name]; !ok {
 					return hclExpr{r.expr}.value(ctx)
 				}
 				v = v.GetAttr(name)
