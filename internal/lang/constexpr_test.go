@@ -1,6 +1,8 @@
 package lang
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -94,6 +96,38 @@ name = var.name
 	for range 2 {
 		if _, ok := p.decode(&hcl.EvalContext{}); ok {
 			t.Fatal("a constant that does not convert decoded without hcldec")
+		}
+	}
+}
+
+// TestEvalBlockReadsFilesAgain: an argument that calls a function is
+// evaluated at every decoding, beside a literal one that is not: a file
+// whose content changes between the plan's evaluation and the apply's is
+// read again, so that the final plan's check sees the change.
+func TestEvalBlockReadsFilesAgain(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "content.txt")
+	src := "content = file(\"content.txt\")\nkind = \"literal\"\n"
+	f, diags := hclsyntax.ParseConfig([]byte(src), "main.tf", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	spec := hcldec.ObjectSpec{
+		"content": &hcldec.AttrSpec{Name: "content", Type: cty.String},
+		"kind":    &hcldec.AttrSpec{Name: "kind", Type: cty.String},
+	}
+	s := &Scope{Data: testData(), FileDir: dir}
+	for _, content := range []string{"at plan", "at apply"} {
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got, ds := s.EvalBlock(f.Body, spec)
+		if ds.HasErrors() {
+			t.Fatal(ds.Err())
+		}
+		want := cty.ObjectVal(map[string]cty.Value{"content": cty.StringVal(content), "kind": cty.StringVal("literal")})
+		if !got.RawEquals(want) {
+			t.Errorf("with %q in the file: %#v, want %#v", content, got, want)
 		}
 	}
 }
