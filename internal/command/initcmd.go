@@ -45,7 +45,7 @@ func runInit(m *Meta, args []string) int {
 	// As OpenTofu: the root module alone selects the backend, which is
 	// initialized before the modules are installed; the backend's errors
 	// are shown once the modules are.
-	root, ds := m.loadInitRoot(f.testDir)
+	root, consts, ds := m.loadInitRoot(f.testDir)
 	if ds.HasErrors() {
 		m.initConfigProblems()
 		m.showDiagnostics(ds)
@@ -59,7 +59,7 @@ func runInit(m *Meta, args []string) int {
 		return 0
 	}
 	var backendProblems diag.Diagnostics
-	if f.backend {
+	if f.backend && !consts.HasErrors() {
 		if !said.said {
 			// As OpenTofu: init's first step comes after a blank line.
 			fmt.Fprintln(m.Out)
@@ -67,6 +67,18 @@ func runInit(m *Meta, args []string) int {
 		view.Heading("Initializing the backend...")
 		backendFlags.Out, backendFlags.Confirm = m.Out, m.confirm
 		backendProblems = m.dir().InitBackend(context.Background(), root, &backendFlags)
+	}
+	if consts.HasErrors() {
+		// The const variables' errors stop init before the backend, as
+		// OpenTofu's errors of the root module do; the module step still
+		// reports what the module sources' static evaluation finds.
+		var more diag.Diagnostics
+		if f.get {
+			more = m.initModules(root, f.upgrade)
+		}
+		m.initConfigProblems()
+		m.showDiagnostics(ds.Append(consts).Append(more))
+		return 1
 	}
 	if f.get {
 		if more := m.initModules(root, f.upgrade); more.HasErrors() {
@@ -124,20 +136,20 @@ func runInit(m *Meta, args []string) int {
 	return 0
 }
 
-// loadInitRoot loads the root module alone, with its const variables
-// checked and the modules its tests call (in testDir) among its calls:
-// what init's backend and module steps start from.
-func (m *Meta) loadInitRoot(testDir string) (*config.Module, diag.Diagnostics) {
-	root, ds := m.dir().LoadRootModule()
+// loadInitRoot loads the root module alone, with the modules its tests
+// call (in testDir) among its calls: what init's backend and module steps
+// start from. consts are the problems of its const variables, apart.
+func (m *Meta) loadInitRoot(testDir string) (root *config.Module, consts, ds diag.Diagnostics) {
+	root, ds = m.dir().LoadRootModule()
 	if root != nil {
 		m.sources = maps.Clone(root.Sources)
 	}
 	if ds.HasErrors() {
-		return root, ds
+		return root, nil, ds
 	}
-	ds = root.SetStatic(nil, "", m.dir().StaticEvaluator()).Append(ds)
+	consts = root.SetStatic(nil, "", m.dir().StaticEvaluator())
 	root, more := m.dir().WithTestModuleCalls(root, testDir)
-	return root, ds.Append(more)
+	return root, consts, ds.Append(more)
 }
 
 // initModules is init's module step: it installs the modules root calls
