@@ -33,7 +33,12 @@ func runStateList(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	for _, inst := range workdir.ListInstances(s, fs.Args(), *id) {
+	insts, ds := workdir.ListInstances(s, fs.Args(), *id)
+	if ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return 1
+	}
+	for _, inst := range insts {
 		addr := inst.String()
 		fmt.Fprintln(m.Out, addr)
 		if m.stream != nil {
