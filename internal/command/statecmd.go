@@ -71,7 +71,7 @@ func runStateShow(m *Meta, args []string) int {
 		return m.argsError(fs, "Invalid output format", "The -json and -json-into arguments are mutually exclusive.")
 	}
 	if fs.NArg() != 1 {
-		return m.argsError(fs, "Invalid number of arguments", "The state show command expects exactly one argument: the address of a resource instance.")
+		return m.argsError(fs, "Invalid number of arguments", "Exactly one argument expected")
 	}
 	addr, err := addrs.ParseAbsResourceInstanceStr(fs.Arg(0))
 	if err != nil {

@@ -82,3 +82,20 @@ func TestUsageErrorHelp(t *testing.T) {
 		})
 	}
 }
+
+// The details of a wrong number of arguments are OpenTofu's words.
+func TestArgumentCountWording(t *testing.T) {
+	dir := workDir(t, map[string]string{"main.tf": ""})
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"state", "show"}, "\nError: Invalid number of arguments\n\nExactly one argument expected\n\n"},
+		{[]string{"taint"}, "\nError: Invalid arguments\n\nThe taint command expects exactly one argument.\n\n"},
+		{[]string{"untaint"}, "\nError: Invalid arguments\n\nThe untaint command expects exactly one argument.\n\n"},
+	} {
+		if r := rig(t, dir, append(tt.args, "-no-color")...); r.code != 1 || r.stderr != tt.want {
+			t.Errorf("rig %s: exit %d\n%q\nwant\n%q", strings.Join(tt.args, " "), r.code, r.stderr, tt.want)
+		}
+	}
+}
