@@ -95,3 +95,48 @@ func readFixture(t *testing.T, path string) *state.State {
 	}
 	return s
 }
+
+// TestParseLegacyProviderAddresses: a version 4 state names a provider of
+// the legacy namespace as Terraform 0.12 wrote it (provider.aws), as
+// Terraform 0.13 did (under registry.terraform.io) or as OpenTofu does
+// after upgrading an older state (under registry.opentofu.org); rig reads
+// them all, and writes the first in the canonical form.
+func TestParseLegacyProviderAddresses(t *testing.T) {
+	const head = `{"version":4,"terraform_version":"0.12.28","serial":1,"lineage":"l","outputs":{},"resources":[`
+	res := func(module, provider string) string {
+		return `{"module":"` + module + `","mode":"managed","type":"alpha_thing","name":"a","provider":` + provider + `,"instances":[{"schema_version":0,"attributes":{"id":"a"}}]}`
+	}
+	legacy := func(host string) addrs.Provider { return addrs.Provider{Hostname: host, Namespace: "-", Type: "alpha"} }
+	tests := []struct {
+		name, module, provider string
+		want                   addrs.AbsProviderConfig
+		written                string
+	}{
+		{"Terraform 0.12", "", `"provider.alpha"`, addrs.AbsProviderConfig{Provider: legacy("registry.terraform.io")}, `provider[\"registry.terraform.io/-/alpha\"]`},
+		{"Terraform 0.12 in a module with an alias", "module.m", `"module.m.provider.alpha.west"`, addrs.AbsProviderConfig{Module: "module.m", Provider: legacy("registry.terraform.io"), Alias: "west"}, `module.m.provider[\"registry.terraform.io/-/alpha\"].west`},
+		{"Terraform 0.13", "", `"provider[\"registry.terraform.io/-/alpha\"]"`, addrs.AbsProviderConfig{Provider: legacy("registry.terraform.io")}, `provider[\"registry.terraform.io/-/alpha\"]`},
+		{"OpenTofu", "", `"provider[\"registry.opentofu.org/-/alpha\"]"`, addrs.AbsProviderConfig{Provider: legacy("registry.opentofu.org")}, `provider[\"registry.opentofu.org/-/alpha\"]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Parse([]byte(head + res(tt.module, tt.provider) + `]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			addr := addrs.Resource{Mode: addrs.Managed, Type: "alpha_thing", Name: "a"}.Absolute(addrs.ModuleInstance(tt.module))
+			if got := s.Resources[addr].ProviderConfig; got != tt.want {
+				t.Errorf("provider %s, want %s", got, tt.want)
+			}
+			out, err := Marshal(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(out), `"provider": "`+tt.written+`"`) {
+				t.Errorf("written:\n%s\nwant provider %s", out, tt.written)
+			}
+		})
+	}
+	if _, err := Parse([]byte(head + res("", `"provider.${var.x}"`) + `]}`)); err == nil {
+		t.Errorf("an invalid legacy provider address was accepted")
+	}
+}

@@ -365,16 +365,26 @@ func (d *decoder) instance(r *state.Resource, is *instanceV4) error {
 }
 
 // provider parses a provider configuration address, which must be in the
-// canonical form addrs prints, so that it is written back unchanged.
+// canonical form addrs prints, so that it is written back unchanged, or in
+// the form Terraform 0.12 wrote (provider.aws, module.net.provider.aws.west),
+// which names a provider of the legacy namespace and is written back in the
+// canonical form.
 func (d *decoder) provider(s string) (addrs.AbsProviderConfig, error) {
 	if pc, ok := d.providers[s]; ok {
 		return pc, nil
 	}
-	pc, err := addrs.ParseAbsProviderConfig(s)
+	canonical := s
+	if !strings.Contains(s, "provider[") && (strings.HasPrefix(s, "provider.") || strings.Contains(s, ".provider.")) {
+		var err error
+		if canonical, err = legacyProvider(s, "", addrs.Resource{}); err != nil {
+			return addrs.AbsProviderConfig{}, err
+		}
+	}
+	pc, err := addrs.ParseAbsProviderConfig(canonical)
 	if err != nil {
 		return pc, err
 	}
-	if pc.String() != s {
+	if pc.String() != canonical {
 		return pc, fmt.Errorf("invalid provider configuration address %q: not in canonical form (%s)", s, pc)
 	}
 	if err := d.checkModule(string(pc.Module)); err != nil {
