@@ -33,6 +33,10 @@ type plainAttr struct {
 	ty   cty.Type
 	null cty.Value
 	expr hcl.Expression
+	// konst holds expr's value when expr is constant (constantExpr);
+	// plain evaluates it otherwise.
+	konst *constantValue
+	plain plainExpr
 }
 
 // newPlainDecode returns the plainDecode of body and spec, or nil when the
@@ -56,6 +60,11 @@ func newPlainDecode(body *hclsyntax.Body, spec hcldec.Spec) *plainDecode {
 		}
 		if a, ok := content.Attributes[p.attrs[i].name]; ok {
 			p.attrs[i].expr = a.Expr
+			if constantExpr(a.Expr) {
+				p.attrs[i].konst = &constantValue{}
+			} else {
+				p.attrs[i].plain = compilePlain(a.Expr)
+			}
 		}
 	}
 	return p
@@ -130,8 +139,16 @@ func (p *plainDecode) decode(ctx *hcl.EvalContext) (val cty.Value, ok bool) {
 			vals[a.key] = a.null
 			continue
 		}
-		v, diags := a.expr.Value(ctx)
-		if len(diags) > 0 {
+		if a.konst != nil {
+			v, ok := a.konst.value(a.expr, a.ty, ctx)
+			if !ok {
+				return cty.NilVal, false
+			}
+			vals[a.key] = v
+			continue
+		}
+		v, ok := a.plain.value(ctx)
+		if !ok {
 			return cty.NilVal, false
 		}
 		v, err := convert.Convert(v, a.ty)

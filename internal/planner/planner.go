@@ -366,6 +366,9 @@ func (p *planner) run() diag.Diagnostics {
 		return nil
 	}, dag.WalkOptions[node]{Limit: p.walkLimit})
 	p.walked = true
+	if p.ctx.Err() == nil {
+		ds = ds.Append(p.validateAfterWalk())
+	}
 	if p.ctx.Err() != nil && res.Count(dag.NotRunCancelled) > 0 && !hasCancelled(ds) {
 		ds = ds.Append(errCancelled)
 	}
@@ -446,7 +449,7 @@ func (p *planner) visit(n node) diag.Diagnostics {
 			_, more := p.eval.InputVariable(mi, n.name)
 			ds = ds.Append(more)
 			if !more.HasErrors() {
-				ds = ds.Append(p.validateVariable(mi, m.Variables[n.name]))
+				ds = ds.Append(p.validateVariable(mi, m.Variables[n.name], beforeWalk))
 			}
 		}
 	case moduleCallNode:
@@ -656,35 +659,20 @@ func (p *planner) changeOf(addr addrs.AbsResourceInstance) *plan.ResourceInstanc
 	return p.byAddr[addr]
 }
 
+// validateVariables checks the validation rules of the root variables
+// that refer to nothing the plan computes (see validateAfterWalk).
 func (p *planner) validateVariables() diag.Diagnostics {
 	var ds diag.Diagnostics
 	for _, name := range slices.Sorted(maps.Keys(p.cfg.Variables)) {
-		ds = ds.Append(p.validateVariable(addrs.RootModule, p.cfg.Variables[name]))
+		ds = ds.Append(p.validateVariable(addrs.RootModule, p.cfg.Variables[name], beforeWalk))
 	}
 	return ds
 }
 
-// validateVariable checks the validation rules of variable v in module instance mi.
-func (p *planner) validateVariable(mi addrs.ModuleInstance, v *config.Variable) diag.Diagnostics {
-	var ds diag.Diagnostics
-	for i, rule := range v.Validations {
-		more := eval.CheckRule(p.eval.Scope(mi, lang.InstanceData{}), rule, "Invalid value for variable",
-			fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", rule.DeclRange.String()),
-			p.ruleAt(checks.NamedObject(checks.VariableKind, mi, v.Name), checks.Validation, i))
-		for i := range more {
-			// OpenTofu reports a failed validation where the value is
-			// defined: a root variable's declaration, a child's argument.
-			if more[i].Summary == "Invalid value for variable" {
-				rng := v.DeclRange
-				if arg, ok := p.eval.ArgumentRange(mi, v.Name); ok {
-					rng = arg
-				}
-				more[i].Subject = &rng
-			}
-		}
-		ds = ds.Append(more)
-	}
-	return ds
+// validateVariable checks the validation rules of variable v in module
+// instance mi that when selects.
+func (p *planner) validateVariable(mi addrs.ModuleInstance, v *config.Variable, when func(*config.CheckRule) bool) diag.Diagnostics {
+	return CheckVariableRules(p.eval, mi, v, p.checks, when)
 }
 
 // unsupportedConstructs reports configuration rig parses but cannot act on
