@@ -36,20 +36,3 @@ func plainManagedAddr(s []byte) (addr addrs.AbsResource, ok bool) {
 	str := string(s)
 	return addrs.AbsResource{Resource: addrs.Resource{Mode: addrs.Managed, Type: str[:dot], Name: str[dot+1:]}}, true
 }
-
-// listArenaBlock is the number of addresses each block of the decoder's
-// arena of dependency lists holds (at least).
-const listArenaBlock = 8192
-
-// keepList copies list into the decoder's arena of dependency lists,
-// blocks that many lists share (a state of distinct resources records a
-// list of hundreds of entries for each), and returns the copy, capped so
-// that appending to it never writes into the arena.
-func (d *decoder) keepList(list []addrs.AbsResource) []addrs.AbsResource {
-	if len(list) > cap(d.listArena)-len(d.listArena) {
-		d.listArena = make([]addrs.AbsResource, 0, max(listArenaBlock, len(list)))
-	}
-	start := len(d.listArena)
-	d.listArena = append(d.listArena, list...)
-	return d.listArena[start:len(d.listArena):len(d.listArena)]
-}

@@ -76,8 +76,8 @@ func checkAgainstParser(t *testing.T, in string, got addrs.AbsResource) {
 	}
 }
 
-// TestKeptListsAreCapped: the dependency lists a state decodes share
-// blocks of memory, but appending to one never changes another.
+// TestKeptListsAreCapped: appending to one of the dependency lists a state
+// decodes never changes another.
 func TestKeptListsAreCapped(t *testing.T) {
 	src := `{"version": 4, "serial": 1, "lineage": "l", "resources": [
   {"mode": "managed", "type": "t", "name": "a", "provider": "provider[\"registry.opentofu.org/hashicorp/t\"]",

@@ -156,7 +156,6 @@ type decoder struct {
 	// instances of one resource) share one slice.
 	lists     map[uint64][][]addrs.AbsResource
 	scratch   []addrs.AbsResource // the list being decoded
-	listArena []addrs.AbsResource // the current block of kept lists (keepList)
 	arena     []byte              // the current block of compacted raw JSON
 	compacted []byte              // raw's buffer
 }
@@ -445,7 +444,7 @@ func (d *decoder) dependencies(raw json.RawMessage) ([]addrs.AbsResource, error)
 			return list, nil
 		}
 	}
-	list := d.keepList(d.scratch)
+	list := slices.Clone(d.scratch)
 	d.lists[hash] = append(d.lists[hash], list)
 	return list, nil
 }
