@@ -79,6 +79,10 @@ type Scope struct {
 	// evaluates without warning about them (a module called with
 	// ignore_nested_deprecations).
 	QuietDeprecations bool
+	// Shared, when not nil, is the context EvalBlock evaluates bodies
+	// with instead of one built for each: it must hold every reference
+	// the bodies make (NewSharedContext).
+	Shared *SharedContext
 }
 
 // Functions returns the function table this scope evaluates with: the
@@ -362,8 +366,14 @@ func (s *Scope) EvalBlockMarked(body hcl.Body, spec hcldec.Spec) (cty.Value, boo
 	}
 	cached := cachedBody(body, spec)
 	diags := cached.diags
-	ctx, ctxDiags := s.EvalContext(cached.refs)
-	diags = append(diags, ctxDiags...)
+	var ctx *hcl.EvalContext
+	if s.Shared != nil {
+		ctx = s.Shared.ctx
+	} else {
+		var ctxDiags diag.Diagnostics
+		ctx, ctxDiags = s.EvalContext(cached.refs)
+		diags = append(diags, ctxDiags...)
+	}
 	if diags.HasErrors() {
 		return cty.UnknownVal(hcldec.ImpliedType(spec)), false, diags
 	}

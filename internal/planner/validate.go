@@ -140,9 +140,10 @@ func validateModuleBodies(m *config.Module, schemas map[addrs.ConfigResource]pro
 		data.LocalValue(name, hcl.Range{})
 	}
 	resources := allResources(m)
+	scopes := validationScopes(scope, m, resources, schemas)
 	perResource := make([]diag.Diagnostics, len(resources))
 	parallel.For(len(resources), func(i int) {
-		perResource[i] = validateResourceBody(scope, m, resources[i], schemas, check)
+		perResource[i] = validateResourceBody(scopes[i], m, resources[i], schemas, check)
 	})
 	var ds diag.Diagnostics
 	for _, more := range perResource {
