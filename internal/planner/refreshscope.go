@@ -203,7 +203,8 @@ func (p *planner) expectRefreshes(selected func(addrs.ObjectAddr) bool) {
 	}
 	certain := 0
 	var maybe []addrs.ObjectAddr
-	for _, oa := range p.prevRun.Objects() {
+	// Counted in the state's own order; maybe is sorted at the end.
+	for oa := range p.prevRun.AllObjects() {
 		if oa.Instance.Resource.Resource.Mode != addrs.Managed || !selected(oa) {
 			continue
 		}
@@ -229,5 +230,6 @@ func (p *planner) expectRefreshes(selected func(addrs.ObjectAddr) bool) {
 			}
 		}
 	}
+	slices.SortFunc(maybe, addrs.ObjectAddr.Compare)
 	h.RefreshesExpected(certain, maybe)
 }
