@@ -36,3 +36,31 @@ func plainManagedAddr(s []byte) (addr addrs.AbsResource, ok bool) {
 	str := string(s)
 	return addrs.AbsResource{Resource: addrs.Resource{Mode: addrs.Managed, Type: str[:dot], Name: str[dot+1:]}}, true
 }
+
+// prevLookahead is how many entries of the last list prevDependency looks
+// at for the next entry of the current one.
+const prevLookahead = 4
+
+// startList starts the decoding of a list: the one decoded last becomes
+// the one its entries are looked for in.
+func (d *decoder) startList() {
+	if len(d.curDeps) > 0 {
+		d.prevDeps, d.curDeps = d.curDeps, d.prevDeps
+	}
+	d.curDeps = d.curDeps[:0]
+	d.prevNext = 0
+}
+
+// prevDependency finds s among the next few entries of the list decoded
+// last, without a lookup by its text: the lists of neighbouring objects
+// are sorted the same way and mostly hold the same addresses. ok is false
+// when it is not there (dependency then finds it).
+func (d *decoder) prevDependency(s []byte) (dependency, bool) {
+	for j := d.prevNext; j < len(d.prevDeps) && j < d.prevNext+prevLookahead; j++ {
+		if d.prevDeps[j].text == string(s) {
+			d.prevNext = j + 1
+			return d.prevDeps[j], true
+		}
+	}
+	return dependency{}, false
+}

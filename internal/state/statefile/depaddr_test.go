@@ -1,7 +1,9 @@
 package statefile
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/rig-iac/rig/internal/addrs"
@@ -96,5 +98,44 @@ func TestKeptListsAreCapped(t *testing.T) {
 	_ = append(a, addrs.AbsResource{Resource: addrs.Resource{Mode: addrs.Managed, Type: "t", Name: "changed"}})
 	if got := deps("b"); len(got) != 1 || got[0].String() != "t.z" {
 		t.Errorf("b's dependencies are %v after appending to a's, want [t.z]", got)
+	}
+}
+
+// TestDependencyListsOfNeighbours: lists decoded after one another, which
+// share some entries, in any order, each decode to their own entries.
+func TestDependencyListsOfNeighbours(t *testing.T) {
+	lists := [][]string{
+		{"t.a", "t.b", "t.c", "t.d"},
+		{"t.a", "t.c", "t.d", "t.e"},
+		{"t.x", "t.a", "t.b"},
+		{},
+		{"t.e", "data.t.f", "module.m.t.g", "t.a"},
+		{"t.a", "t.b", "t.c", "t.d", "t.e", "t.f", "t.g", "t.h", "t.i"},
+		{"t.i"},
+		{"t.a", "t.i"},
+	}
+	var res []string
+	for i, l := range lists {
+		q := make([]string, len(l))
+		for j, s := range l {
+			q[j] = `"` + s + `"`
+		}
+		res = append(res, fmt.Sprintf(`{"mode": "managed", "type": "t", "name": "r%d", "provider": "provider[\"registry.opentofu.org/hashicorp/t\"]",
+   "instances": [{"attributes": {}, "dependencies": [%s]}]}`, i, strings.Join(q, ", ")))
+	}
+	src := `{"version": 4, "serial": 1, "lineage": "l", "resources": [` + strings.Join(res, ",\n") + `]}`
+	st, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range lists {
+		obj := st.Resources[addrs.AbsResource{Resource: addrs.Resource{Mode: addrs.Managed, Type: "t", Name: fmt.Sprintf("r%d", i)}}].Instances[addrs.NoKey].Current
+		var got []string
+		for _, d := range obj.Dependencies {
+			got = append(got, d.String())
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("r%d records %v, want %v", i, got, want)
+		}
 	}
 }

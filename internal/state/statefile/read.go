@@ -154,16 +154,23 @@ type decoder struct {
 	// lists holds the dependency lists decoded so far by a hash of their
 	// addresses' numbers, so that objects recording the same list (the
 	// instances of one resource) share one slice.
-	lists     map[uint64][][]addrs.AbsResource
-	scratch   []addrs.AbsResource // the list being decoded
-	arena     []byte              // the current block of compacted raw JSON
-	compacted []byte              // raw's buffer
+	lists   map[uint64][][]addrs.AbsResource
+	scratch []addrs.AbsResource // the list being decoded
+	// prevDeps and curDeps are the entries of the last list decoded and
+	// of the one being decoded; prevNext is where the next entry is looked
+	// for in prevDeps (prevDependency).
+	prevDeps, curDeps []dependency
+	prevNext          int
+	arena             []byte // the current block of compacted raw JSON
+	compacted         []byte // raw's buffer
 }
 
-// dependency is a parsed dependency address and its number in the decoder.
+// dependency is a parsed dependency address, its number in the decoder and
+// the text it was parsed from.
 type dependency struct {
 	addr addrs.AbsResource
 	n    uint64
+	text string
 }
 
 func decodeV4(f *fileV4) (*state.State, error) {
@@ -411,6 +418,7 @@ func (d *decoder) dependencies(raw json.RawMessage) ([]addrs.AbsResource, error)
 		return nil, errors.New("want a list of resource addresses")
 	}
 	d.scratch = d.scratch[:0]
+	d.startList()
 	// FNV-1a over the addresses' numbers.
 	hash := uint64(14695981039346656037)
 	for i = skipJSONSpace(raw, i+1); i < len(raw) && raw[i] != ']'; {
@@ -426,10 +434,14 @@ func (d *decoder) dependencies(raw json.RawMessage) ([]addrs.AbsResource, error)
 			}
 			s = []byte(unquoted)
 		}
-		dep, err := d.dependency(s)
-		if err != nil {
-			return nil, err
+		dep, ok := d.prevDependency(s)
+		if !ok {
+			var err error
+			if dep, err = d.dependency(s); err != nil {
+				return nil, err
+			}
 		}
+		d.curDeps = append(d.curDeps, dep)
 		d.scratch = append(d.scratch, dep.addr)
 		hash = (hash ^ dep.n) * 1099511628211
 		if i = skipJSONSpace(raw, end); i < len(raw) && raw[i] == ',' {
@@ -466,8 +478,9 @@ func (d *decoder) dependency(s []byte) (dependency, error) {
 			return dependency{}, fmt.Errorf("invalid resource address %q: not in canonical form (%s)", s, addr)
 		}
 	}
-	dep := dependency{addr: addr, n: uint64(len(d.deps))}
-	d.deps[string(s)] = dep
+	text := string(s)
+	dep := dependency{addr: addr, n: uint64(len(d.deps)), text: text}
+	d.deps[text] = dep
 	return dep, nil
 }
 
