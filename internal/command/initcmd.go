@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 
+	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/ui"
 	"github.com/rig-iac/rig/internal/workdir"
@@ -41,16 +42,21 @@ func runInit(m *Meta, args []string) int {
 			return 1
 		}
 	}
+	var testWarnings diag.Diagnostics // the test files', shown with the others at the end
 	if f.get {
-		if ds, inConfig := m.initModules(f.upgrade, f.testDir); ds.HasErrors() {
+		ds, inConfig := m.initModules(f.upgrade, f.testDir)
+		if ds.HasErrors() {
 			if inConfig {
 				m.initConfigProblems()
 			}
 			m.showDiagnostics(ds)
 			return 1
 		}
+		testWarnings = testFileWarnings(ds)
 	}
 	cfg, ds := m.loadCheckedConfig()
+	ds = ds.Append(testWarnings)
+	m.addDiagnosticSources(testWarnings)
 	if ds.HasErrors() {
 		m.initConfigProblems()
 		m.showDiagnostics(ds)
@@ -170,4 +176,19 @@ type sayingWriter struct {
 func (s *sayingWriter) Write(p []byte) (int, error) {
 	s.said = s.said || len(p) > 0
 	return s.w.Write(p)
+}
+
+// testFileWarnings are the warnings among ds about test files that
+// OpenTofu's init shows, with its other warnings: those of decoding their
+// provider blocks (a version constraint there). Those OpenTofu gives only
+// when it validates or runs the tests (two runs of one name) are left to
+// validate and test.
+func testFileWarnings(ds diag.Diagnostics) diag.Diagnostics {
+	var out diag.Diagnostics
+	for _, d := range ds {
+		if d.Severity == diag.Warning && d.Subject != nil && config.IsTestFile(d.Subject.Filename) && d.Summary == config.ProviderVersionDeprecated {
+			out = out.Append(d)
+		}
+	}
+	return out
 }
