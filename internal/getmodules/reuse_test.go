@@ -11,7 +11,7 @@ import (
 func TestInstallReusesRegistryModuleRecordedWithoutHost(t *testing.T) {
 	wd := t.TempDir()
 	writeFiles(t, wd, map[string]string{
-		"main.tf": `module "dice" { source = "acme/bar/random" }`,
+		"main.tf":                         `module "dice" { source = "acme/bar/random" }`,
 		".terraform/modules/modules.json": `{"Modules":[{"Key":"dice","Source":"acme/bar/random","Version":"1.0.0","Dir":".terraform/modules/dice/terraform-random-bar-1.0.0"},{"Key":"","Source":"","Dir":"."}]}`,
 		".terraform/modules/dice/terraform-random-bar-1.0.0/main.tf": `output "v" { value = 1 }`,
 	})
