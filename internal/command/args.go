@@ -48,30 +48,14 @@ func (m *Meta) flagError(fs *flag.FlagSet, err error) {
 			detail += fmt.Sprintf("\n\nDid you mean \"-%s\"?", near)
 		}
 	}
-	m.showUsageDiagnostics(diag.Diagnostics{diag.Errorf("Failed to parse command-line flags", "%s", detail)})
-	m.helpPointer(fs.Name())
+	m.usageError(fs, diag.Diagnostics{diag.Errorf("Failed to parse command-line flags", "%s", detail)})
 }
 
 // argsError reports positional arguments a command cannot take, with
 // where to find its help, and returns the exit status 1.
 func (m *Meta) argsError(fs *flag.FlagSet, summary, detail string) int {
-	m.showUsageDiagnostics(diag.Diagnostics{diag.Errorf(summary, "%s", detail)})
-	m.helpPointer(fs.Name())
+	m.usageError(fs, diag.Diagnostics{diag.Errorf(summary, "%s", detail)})
 	return 1
-}
-
-// showUsageDiagnostics shows the diagnostics of a command line the
-// command cannot run, before the pointer to its help: never followed by a
-// blank line of their own (separatedDiagnostics).
-func (m *Meta) showUsageDiagnostics(ds diag.Diagnostics) {
-	separated := m.view.separated
-	m.view.separated = false
-	m.showDiagnostics(ds)
-	m.view.separated = separated
-}
-
-func (m *Meta) helpPointer(command string) {
-	fmt.Fprintf(m.Err, "\nFor more help on using this command, run:\n  rig %s -help\n", command)
 }
 
 // nearestFlag returns the name of fs's flag nearest to name, or "" when

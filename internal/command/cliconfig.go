@@ -29,7 +29,7 @@ func (m *Meta) cliConfig() (*getproviders.CLIConfig, diag.Diagnostics) {
 	switch {
 	case !c.shown:
 		return c.cfg, c.ds
-	case c.ds.HasErrors():
+	case c.cfg.Stops(c.ds):
 		return c.cfg, diag.Diagnostics{diag.Errorf("Invalid CLI configuration",
 			"The CLI configuration %s has the errors shown above; fix them first.", c.cfg.Path)}
 	}
@@ -48,6 +48,22 @@ func (m *Meta) showCLIConfigProblems() {
 	fmt.Fprintln(m.Err, "There are some problems with the CLI configuration:")
 	m.showDiagnostics(ds)
 	if ds.HasErrors() {
-		fmt.Fprint(m.Err, "\nAs a result of the above problems, rig may not behave as intended.\n\n")
+		// As OpenTofu: the closing sentence comes after the blank line
+		// that ends an error of a summary alone (all of OpenTofu's are),
+		// and is followed by two.
+		if hasDetailedError(ds) {
+			fmt.Fprintln(m.Err)
+		}
+		fmt.Fprint(m.Err, "As a result of the above problems, rig may not behave as intended.\n\n\n")
 	}
+}
+
+// hasDetailedError reports whether an error of ds has a detail.
+func hasDetailedError(ds diag.Diagnostics) bool {
+	for _, d := range ds {
+		if d.Severity == diag.Error && d.Detail != "" {
+			return true
+		}
+	}
+	return false
 }

@@ -17,8 +17,7 @@ func (m *Meta) finishCompat(given *cliargs.CompatGiven, fs *flag.FlagSet) (int, 
 		for _, name := range given.Refused {
 			ds = ds.Append(diag.Errorf(fmt.Sprintf("Option -%s is not supported", name), "%s", diag.Sentence(cliargs.RefusedReason(fs.Name(), name))))
 		}
-		m.showUsageDiagnostics(ds)
-		m.helpPointer(fs.Name())
+		m.usageError(fs, ds)
 		return 1, false
 	}
 	if given.Streamed && !m.startStream(streamFlags{json: given.JSON, into: given.Into}) {

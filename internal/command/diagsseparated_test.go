@@ -38,7 +38,11 @@ func TestDiagnosticsSeparatedByCommand(t *testing.T) {
 	}
 	dir := workDir(t, map[string]string{"main.tf": ""})
 	r := rig(t, dir, "workspace", "select", "-no-color", "-nope", "x")
-	if want := "\nFor more help on using this command, run:\n  rig workspace select -help\n"; r.code != 1 || !strings.Contains(r.stderr, "-nope\n"+want) {
+	if r.code != 1 || !strings.HasSuffix(r.stderr, "-nope\n\n") || !strings.HasPrefix(r.stdout, "Usage: rig [global options] workspace select") {
+		t.Errorf("a flag mistake: exit %d, want 1, the error followed by a blank line and the help on stdout\n%q\n%q", r.code, r.stderr, r.stdout)
+	}
+	r = rig(t, dir, "plan", "-no-color", "-nope")
+	if want := "\nFor more help on using this command, run:\n  rig plan -help\n"; r.code != 1 || !strings.Contains(r.stderr, "-nope\n"+want) || r.stdout != "" {
 		t.Errorf("a flag mistake: exit %d, want 1 and the error then %q\n%q", r.code, want, r.stderr)
 	}
 }

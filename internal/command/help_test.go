@@ -90,6 +90,9 @@ func TestMistyped(t *testing.T) {
 		name string
 		args []string
 		want string // the whole of stderr, or with flag errors a part of it
+		// wantHelp begins stdout, where the command prints its help after
+		// the error ("" for none).
+		wantHelp string
 	}{
 		{name: "command", args: []string{"plna"},
 			want: "rig has no command named \"plna\". Did you mean \"plan\"?\n\nTo see all of rig's top-level commands, run:\n  rig -help\n"},
@@ -106,7 +109,7 @@ func TestMistyped(t *testing.T) {
 		{name: "flag after an argument", args: []string{"apply", "next.plan", "-no-color", "-auto-aprove"},
 			want: "flag provided but not defined: -auto-aprove\n\nDid you mean \"-auto-approve\"?\n\nFor more help on using this command, run:\n  rig apply -help\n"},
 		{name: "flag of a subcommand", args: []string{"state", "push", "-no-color", "-forse", "x"},
-			want: "Did you mean \"-force\"?\n\nFor more help on using this command, run:\n  rig state push -help\n"},
+			want: "Did you mean \"-force\"?\n\n", wantHelp: "Usage: rig [global options] state push [options] PATH\n"},
 		{name: "flag without a near one", args: []string{"output", "-no-color", "-frobnicate"},
 			want: "Error: Failed to parse command-line flags\n\nflag provided but not defined: -frobnicate\n\nFor more help on using this command, run:\n  rig output -help\n"},
 		{name: "bad flag value", args: []string{"plan", "-no-color", "-parallelism=0"},
@@ -119,7 +122,7 @@ func TestMistyped(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := rig(t, t.TempDir(), tt.args...)
-			if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, tt.want) {
+			if r.code != 1 || !strings.HasPrefix(r.stdout, tt.wantHelp) || (tt.wantHelp == "") != (r.stdout == "") || !strings.Contains(r.stderr, tt.want) {
 				t.Errorf("rig %s: exit %d, want 1 and stderr with %q\nstdout: %s\nstderr: %s", tt.args, r.code, tt.want, r.stdout, r.stderr)
 			}
 		})

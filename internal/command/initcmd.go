@@ -42,45 +42,65 @@ func runInit(m *Meta, args []string) int {
 			return 1
 		}
 	}
-	var testWarnings diag.Diagnostics // the test files', shown with the others at the end
-	if f.get {
-		ds, inConfig := m.initModules(f.upgrade, f.testDir)
-		if ds.HasErrors() {
-			if inConfig {
-				m.initConfigProblems()
-			}
-			m.showDiagnostics(ds)
-			return 1
-		}
-		testWarnings = testFileWarnings(ds)
-	}
-	cfg, ds := m.loadCheckedConfig()
-	ds = ds.Append(testWarnings)
-	m.addDiagnosticSources(testWarnings)
+	// As OpenTofu: the root module alone selects the backend, which is
+	// initialized before the modules are installed; the backend's errors
+	// are shown once the modules are.
+	root, consts, ds := m.loadInitRoot(f.testDir)
 	if ds.HasErrors() {
 		m.initConfigProblems()
 		m.showDiagnostics(ds)
 		return 1
 	}
-	view := ui.InitView{W: m.Out, Color: m.Color, InAutomation: m.inAutomation}
-	if workdir.IsEmptyConfig(cfg) {
+	view := ui.InitView{W: m.Out, Color: m.Color, InAutomation: m.inAutomation, Stream: m.stream}
+	if workdir.IsEmptyConfig(root) {
 		// As OpenTofu: nothing to install, and nothing is written.
 		m.showDiagnostics(ds)
 		view.EmptyDirectory()
 		return 0
 	}
-	if f.backend {
+	var backendProblems diag.Diagnostics
+	if f.backend && !consts.HasErrors() {
 		if !said.said {
 			// As OpenTofu: init's first step comes after a blank line.
 			fmt.Fprintln(m.Out)
 		}
 		view.Heading("Initializing the backend...")
 		backendFlags.Out, backendFlags.Confirm = m.Out, m.confirm
-		if more := m.dir().InitBackend(context.Background(), cfg, &backendFlags); more.HasErrors() {
+		backendProblems = m.dir().InitBackend(context.Background(), root, &backendFlags)
+	}
+	if consts.HasErrors() {
+		// The const variables' errors stop init before the backend, as
+		// OpenTofu's errors of the root module do; the module step still
+		// reports what the module sources' static evaluation finds.
+		var more diag.Diagnostics
+		if f.get {
+			more = m.initModules(root, f.upgrade)
+		}
+		m.initConfigProblems()
+		m.showDiagnostics(ds.Append(consts).Append(more))
+		return 1
+	}
+	if f.get {
+		if more := m.initModules(root, f.upgrade); more.HasErrors() {
 			m.showDiagnostics(ds.Append(more))
 			return 1
 		}
 	}
+	if backendProblems.HasErrors() {
+		m.showDiagnostics(ds.Append(backendProblems))
+		return 1
+	}
+	cfg, more := m.loadCheckedConfig()
+	if more.HasErrors() {
+		m.initConfigProblems()
+		m.showDiagnostics(more)
+		return 1
+	}
+	// The root module's warnings were those of the configuration loaded
+	// again, with its children's; the test files' are kept.
+	testWarnings := testFileWarnings(ds)
+	m.addDiagnosticSources(testWarnings)
+	ds = more.Append(backendProblems).Append(testWarnings)
 	placed, more := m.dir().PlaceProvidersFromState(context.Background(), cfg)
 	if !f.backend && more.HasErrors() {
 		// As OpenTofu: without the backend step, a backend that cannot be
@@ -118,39 +138,43 @@ func runInit(m *Meta, args []string) int {
 	return 0
 }
 
-// initModules is init's module step: it installs the modules the
-// configuration calls (registry modules and HTTP sources downloaded, git
-// sources cloned, local ones recorded in place; tokens from the CLI
-// configuration and TF_TOKEN_… variables) and writes
-// .terraform/modules/modules.json as terraform and tofu do. inConfig says
-// the errors are the root module's (or its tests'), found before anything
-// was installed.
-func (m *Meta) initModules(upgrade bool, testDir string) (ds diag.Diagnostics, inConfig bool) {
-	root, ds := m.dir().LoadRootModule()
-	m.sources = maps.Clone(root.Sources)
-	if ds.HasErrors() {
-		return ds, true
+// loadInitRoot loads the root module alone, with the modules its tests
+// call (in testDir) among its calls: what init's backend and module steps
+// start from. consts are the problems of its const variables, apart.
+func (m *Meta) loadInitRoot(testDir string) (root *config.Module, consts, ds diag.Diagnostics) {
+	root, ds = m.dir().LoadRootModule()
+	if root != nil {
+		m.sources = maps.Clone(root.Sources)
 	}
-	consts := root.SetStatic(nil, "", m.dir().StaticEvaluator()) // the root's const variables
+	if ds.HasErrors() {
+		return root, nil, ds
+	}
+	consts = root.SetStatic(nil, "", m.dir().StaticEvaluator())
 	root, more := m.dir().WithTestModuleCalls(root, testDir)
-	if ds = ds.Append(more); ds.HasErrors() || len(root.ModuleCalls) == 0 {
-		return consts.Append(ds), true
+	return root, consts, ds.Append(more)
+}
+
+// initModules is init's module step: it installs the modules root calls
+// (registry modules and HTTP sources downloaded, git sources cloned, local
+// ones recorded in place; tokens from the CLI configuration and TF_TOKEN_…
+// variables) and writes .terraform/modules/modules.json as terraform and
+// tofu do.
+func (m *Meta) initModules(root *config.Module, upgrade bool) diag.Diagnostics {
+	if len(root.ModuleCalls) == 0 {
+		return nil
 	}
 	title := "Initializing modules..."
 	if upgrade {
 		title = "Upgrading modules..."
 	}
-	ui.InitView{W: m.Out, Color: m.Color}.Heading(title)
-	inst, more := m.dir().ModuleInstaller(upgrade, m.Out)
+	ui.InitView{W: m.Out, Color: m.Color, Stream: m.stream}.Heading(title)
+	inst, more := m.dir().ModuleInstaller(upgrade, m.moduleProgress())
 	if len(more) > 0 {
 		m.showDiagnostics(more) // warnings about the credentials, shown once here
 	}
 	_, more = inst.Install(context.Background(), root)
 	m.addDiagnosticSources(more)
-	if !more.HasErrors() {
-		fmt.Fprintln(m.Out)
-	}
-	return consts.Append(ds).Append(more), false
+	return more
 }
 
 // initConfigProblems heads the configuration errors that stop init, as

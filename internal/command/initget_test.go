@@ -171,7 +171,9 @@ func TestInitFromGitModule(t *testing.T) {
 	}
 }
 
-// init -json prints OpenTofu's messages, one JSON object a line, and
+// init -json prints OpenTofu's messages, one JSON object a line (the
+// backend's step first, each module installed, the closing advice in one
+// message), and
 // -json-into writes them into a file beside the human output; -backend and
 // -cloud are one option.
 func TestInitJSON(t *testing.T) {
@@ -194,7 +196,8 @@ func TestInitJSON(t *testing.T) {
 		Message string `json:"@message"`
 	}
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil || !strings.HasPrefix(last.Message, "If you ever set or change modules or backend configuration for rig,") {
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil || !strings.HasPrefix(last.Message, "You may now begin working with rig.") ||
+		!strings.Contains(last.Message, "should now work. If you ever set or change modules or backend configuration for rig,") {
 		t.Errorf("the -json-into file ends with %q (%v):\n%s", last.Message, err, b)
 	}
 	bad := workDir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {\n"})

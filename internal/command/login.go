@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -28,7 +29,7 @@ func runLogin(m *Meta, args []string) int {
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
-	host, code, ok := m.loginHost(fs.Name(), fs.Args())
+	host, code, ok := m.loginHost(fs)
 	if !ok {
 		return code
 	}
@@ -100,7 +101,7 @@ func runLogout(m *Meta, args []string) int {
 	if code, ok := m.parseArgs(fs, args); !ok {
 		return code
 	}
-	host, code, ok := m.loginHost(fs.Name(), fs.Args())
+	host, code, ok := m.loginHost(fs)
 	if !ok {
 		return code
 	}
@@ -132,13 +133,14 @@ func runLogout(m *Meta, args []string) int {
 
 // loginHost returns the host login and logout are given (the default
 // one when none), checked and lower-cased.
-func (m *Meta) loginHost(command string, args []string) (string, int, bool) {
+func (m *Meta) loginHost(fs *flag.FlagSet) (string, int, bool) {
+	command, args := fs.Name(), fs.Args()
 	switch len(args) {
 	case 0:
 		return defaultLoginHost, 0, true
 	case 1:
 	default:
-		return "", m.argsErrorNamed(command, "Unexpected argument", "The "+command+" command expects at most one argument: the host to log "+map[bool]string{true: "in to", false: "out of"}[command == "login"]+"."), false
+		return "", m.argsError(fs, "Unexpected argument", "The "+command+" command expects at most one argument: the host to log "+map[bool]string{true: "in to", false: "out of"}[command == "login"]+"."), false
 	}
 	host, ok := getproviders.ParseHost(args[0])
 	if !ok {
@@ -146,13 +148,6 @@ func (m *Meta) loginHost(command string, args []string) (string, int, bool) {
 		return "", 1, false
 	}
 	return host, 0, true
-}
-
-// argsErrorNamed is argsError for a command whose flag set is not at hand.
-func (m *Meta) argsErrorNamed(command, summary, detail string) int {
-	m.showUsageDiagnostics(diag.Diagnostics{diag.Errorf(summary, "%s", detail)})
-	m.helpPointer(command)
-	return 1
 }
 
 // readSecret reads one line from standard input without echoing it when

@@ -100,7 +100,10 @@ func (m *Meta) flagSet(name string) *flag.FlagSet {
 	fs.SetOutput(m.Err)
 	m.view.separated = separatedDiagnostics[name]
 	fs.Var(cliargs.NewBool(func(on bool) { m.Color = m.Color && !on }, nil), "no-color", "If specified, output won't contain any color.")
-	fs.BoolVar(&m.Input, "input", true, "Disable interactive prompts: fail instead when a required variable has no value or an approval is needed.")
+	m.Input = true
+	if !refusesInputFlag[name] {
+		fs.BoolVar(&m.Input, "input", true, "Disable interactive prompts: fail instead when a required variable has no value or an approval is needed.")
+	}
 	m.addViewFlags(fs)
 	return fs
 }

@@ -20,11 +20,11 @@ func TestProvidersSchemaBuiltIn(t *testing.T) {
 }
 
 // TestProvidersSchemaWithoutJSON fails as OpenTofu does: the -json flag
-// is required.
+// is required, and the command's help follows on stdout.
 func TestProvidersSchemaWithoutJSON(t *testing.T) {
 	dir := workDir(t, map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {}\n"})
 	r := rig(t, dir, "providers", "schema", "-no-color")
-	if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "Error: Output only in json is allowed") ||
+	if r.code != 1 || !strings.HasPrefix(r.stdout, "Usage: rig [global options] providers schema") || !strings.Contains(r.stderr, "Error: Output only in json is allowed") ||
 		!strings.Contains(r.stderr, "The `rig providers schema` command requires the `-json` flag.") {
 		t.Errorf("providers schema: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}

@@ -33,7 +33,12 @@ func runStateList(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	for _, inst := range workdir.ListInstances(s, fs.Args(), *id) {
+	insts, ds := workdir.ListInstances(s, fs.Args(), *id)
+	if ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return 1
+	}
+	for _, inst := range insts {
 		addr := inst.String()
 		fmt.Fprintln(m.Out, addr)
 		if m.stream != nil {
@@ -66,7 +71,7 @@ func runStateShow(m *Meta, args []string) int {
 		return m.argsError(fs, "Invalid output format", "The -json and -json-into arguments are mutually exclusive.")
 	}
 	if fs.NArg() != 1 {
-		return m.argsError(fs, "Invalid number of arguments", "The state show command expects exactly one argument: the address of a resource instance.")
+		return m.argsError(fs, "Invalid number of arguments", "Exactly one argument expected")
 	}
 	addr, err := addrs.ParseAbsResourceInstanceStr(fs.Arg(0))
 	if err != nil {

@@ -32,7 +32,12 @@ func runStateIdentities(m *Meta, args []string) int {
 		return 1
 	}
 	out := map[string]any{}
-	for _, inst := range workdir.ListInstances(s, fs.Args(), *id) {
+	insts, ds := workdir.ListInstances(s, fs.Args(), *id)
+	if ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return 1
+	}
+	for _, inst := range insts {
 		obj := s.Object(addrs.ObjectAddr{Instance: inst})
 		if obj == nil || len(obj.IdentityJSON) == 0 {
 			continue

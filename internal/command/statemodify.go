@@ -146,7 +146,7 @@ func setTainted(m *Meta, name string, args []string, tainted bool) int {
 // code is the exit status.
 func (m *Meta) oneManagedInstance(fs *flag.FlagSet, what string) (addrs.AbsResourceInstance, int, bool) {
 	if fs.NArg() != 1 {
-		return addrs.AbsResourceInstance{}, m.argsError(fs, "Invalid arguments", "The "+fs.Name()+" command expects exactly one argument: the address of a resource instance."), false
+		return addrs.AbsResourceInstance{}, m.argsError(fs, "Invalid arguments", "The "+fs.Name()+" command expects exactly one argument."), false
 	}
 	addr, err := addrs.ParseAbsResourceInstanceStr(fs.Arg(0))
 	if err == nil && addr.Resource.Resource.Mode != addrs.Managed {

@@ -60,10 +60,9 @@ type Evaluator struct {
 	args    parallel.Memo[*config.ModuleCall, hcl.Attributes]
 	provs   parallel.Memo[*config.Provider, lazyExpansion]
 	metas   parallel.Memo[metaKey, lazyValue]
-	// deprecations holds, per resource (addrs.ConfigResource), its schema
-	// when that declares deprecated attributes or blocks (a nil
-	// *provider.Block when not), see deprecatedSchema.
-	deprecations sync.Map
+	// deprecations holds, per resource, its schema when that declares
+	// deprecated attributes or blocks (nil when not), see deprecatedSchema.
+	deprecations deprecatedSchemas
 
 	// ctx and providers, set by New when given providers, are what
 	// deprecatedSchema asks for resource schemas.

@@ -202,6 +202,8 @@ func checkValidation(scope *lang.Scope, rule *config.CheckRule, summary, suffix 
 	case !m.IsKnown():
 		at.report(checks.Fail, "")
 		d := invalidMessage(scope, rule, "Value used in error message is not known and can not be used in error_message until after apply.")
+		// As OpenTofu: its values not yet known are what it is about.
+		d.UnknownCause = true
 		return ds.Append(d)
 	case m.IsNull():
 	default:

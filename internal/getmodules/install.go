@@ -286,7 +286,8 @@ func (inst *installation) installCall(mod *config.Module, call *config.ModuleCal
 		if !inst.checkDir(call, key, pos.dir, "") {
 			return
 		}
-		if prev, ok := inst.old.Record(key); !ok || prev.Source != src.String() || prev.Dir != pos.dir {
+		// As OpenTofu: listed when new or moved, and all again with -upgrade.
+		if prev, ok := inst.old.Record(key); !ok || inst.Upgrade || prev.Source != src.String() || prev.Dir != pos.dir {
 			fmt.Fprintf(inst.out, "- %s in %s\n", key, pos.dir)
 		}
 	case GitSource, HTTPSource:

@@ -67,6 +67,9 @@ type CLIConfig struct {
 	Path string
 	// PluginCacheDir is plugin_cache_dir (or TF_PLUGIN_CACHE_DIR), "" when unset.
 	PluginCacheDir string
+	// cacheDirProblem is the summary of the error about a PluginCacheDir
+	// that cannot be opened, "" when there is none.
+	cacheDirProblem string
 	// Installation is the provider_installation block; nil when absent,
 	// which means the implied local mirror directories.
 	Installation []InstallMethod
@@ -150,12 +153,12 @@ func LoadCLIConfig() (*CLIConfig, diag.Diagnostics) {
 		cfg.PluginCacheDir = expandPath(d)
 	}
 	if cfg.PluginCacheDir != "" {
-		// OpenTofu reports it among the CLI configuration's problems and
-		// goes on, as rig does.
+		// As OpenTofu: an error among the CLI configuration's problems
+		// that stops nothing (see Stops); the directory is made when a
+		// package is first cached.
 		if _, err := os.Stat(cfg.PluginCacheDir); err != nil {
-			ds = ds.Append(diag.Diagnostic{Severity: diag.Warning,
-				Summary: fmt.Sprintf("The specified plugin cache dir %s cannot be opened", cfg.PluginCacheDir),
-				Detail:  fmt.Sprintf("%s. Providers are installed all the same; the directory is created when a downloaded package is first cached.", err)})
+			cfg.cacheDirProblem = fmt.Sprintf("The specified plugin cache dir %s cannot be opened: %s", cfg.PluginCacheDir, err)
+			ds = ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: cfg.cacheDirProblem})
 		}
 	}
 	if v := os.Getenv("TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE"); v != "" && v != "0" {
@@ -550,4 +553,17 @@ func mirrorProviders(dir string) []Pattern {
 		}
 	}
 	return out
+}
+
+// Stops reports whether ds, the problems LoadCLIConfig found with c,
+// should stop what needs the configuration: any error but that of a
+// plugin cache directory that cannot be opened, which OpenTofu reports as
+// an error and goes on after.
+func (c *CLIConfig) Stops(ds diag.Diagnostics) bool {
+	for _, d := range ds {
+		if d.Severity == diag.Error && (c == nil || c.cacheDirProblem == "" || d.Summary != c.cacheDirProblem) {
+			return true
+		}
+	}
+	return false
 }

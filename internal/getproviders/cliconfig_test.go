@@ -173,7 +173,7 @@ func TestCLIConfigPathFromEnvironment(t *testing.T) {
 }
 
 // TestPluginCacheDirThatDoesNotExist: a plugin cache directory that does
-// not exist is reported, as OpenTofu reports it, and is not an error.
+// not exist is an error, as OpenTofu reports it, that stops nothing.
 func TestPluginCacheDirThatDoesNotExist(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("TF_CLI_CONFIG_FILE", "")
@@ -182,8 +182,15 @@ func TestPluginCacheDirThatDoesNotExist(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "cache")
 	t.Setenv("TF_PLUGIN_CACHE_DIR", missing)
 	cfg, ds := LoadCLIConfig()
-	if len(ds) != 1 || ds[0].Severity != diag.Warning || ds[0].Summary != "The specified plugin cache dir "+missing+" cannot be opened" {
+	want := "The specified plugin cache dir " + missing + " cannot be opened: stat " + missing + ": no such file or directory"
+	if len(ds) != 1 || ds[0].Severity != diag.Error || ds[0].Summary != want || ds[0].Detail != "" {
 		t.Fatalf("diagnostics = %v", ds)
+	}
+	if cfg.Stops(ds) {
+		t.Errorf("the missing cache directory stops commands")
+	}
+	if !cfg.Stops(append(ds, diag.Errorf("Invalid setting", "x"))) {
+		t.Errorf("another error does not stop commands")
 	}
 	if cfg.PluginCacheDir != missing {
 		t.Errorf("PluginCacheDir = %q, want %q", cfg.PluginCacheDir, missing)

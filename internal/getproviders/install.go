@@ -137,13 +137,8 @@ func (i *Installer) installOne(ctx context.Context, req Requirement, locked *Loc
 		i.log("- Reusing previous version of %s from the dependency lock file", p.ForDisplay())
 		selected = locked.Version
 		// Already installed and matching the lock: nothing to fetch.
-		if dir := i.packageDir(i.TargetDir, p, selected); dir != "" {
-			if h, err := HashDir(dir); err == nil && containsString(locked.Hashes, h) {
-				if _, ok := FindExecutable(dir, p); ok {
-					i.log("- Using previously-installed %s v%s", p.ForDisplay(), selected)
-					return &Lock{Provider: p, Version: selected, Constraints: cs, Hashes: locked.Hashes}, nil
-				}
-			}
+		if lock, ok := i.installedAsLocked(p, selected, cs, locked.Hashes); ok {
+			return lock, nil
 		}
 		// In the shared cache and matching the lock: linked from there
 		// without asking any source (which may be out of reach).
@@ -159,6 +154,13 @@ func (i *Installer) installOne(ctx context.Context, req Requirement, locked *Loc
 	selected, ds := i.selectVersion(ctx, req, selected, useLock)
 	if ds.HasErrors() {
 		return nil, ds
+	}
+	if !useLock && locked != nil && locked.Version == selected {
+		// As OpenTofu with -upgrade: the version selected is the one the
+		// lock file records and is installed already.
+		if lock, ok := i.installedAsLocked(p, selected, cs, locked.Hashes); ok {
+			return lock, nil
+		}
 	}
 
 	pkg, err := i.findPackage(ctx, p, selected, platform)
@@ -187,6 +189,23 @@ func (i *Installer) installOne(ctx context.Context, req Requirement, locked *Loc
 	i.log("- Installed %s v%s (%s)", p.ForDisplay(), selected, Unauthenticated)
 	i.noteLocallyHashed(p, prior, hashes, nil)
 	return &Lock{Provider: p, Version: selected, Constraints: cs, Hashes: append(append([]string(nil), prior...), hashes...)}, nil
+}
+
+// installedAsLocked returns the lock of provider p at version v when the
+// target directory holds a package of it that hashes matches, saying so.
+func (i *Installer) installedAsLocked(p addrs.Provider, v Version, cs string, hashes []string) (*Lock, bool) {
+	dir := i.packageDir(i.TargetDir, p, v)
+	if dir == "" {
+		return nil, false
+	}
+	if h, err := HashDir(dir); err != nil || !containsString(hashes, h) {
+		return nil, false
+	}
+	if _, ok := FindExecutable(dir, p); !ok {
+		return nil, false
+	}
+	i.log("- Using previously-installed %s v%s", p.ForDisplay(), v)
+	return &Lock{Provider: p, Version: v, Constraints: cs, Hashes: hashes}, true
 }
 
 func installError(p addrs.Provider, v Version, err error) diag.Diagnostic {

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -13,7 +14,46 @@ import (
 // Check rewrites each golden file with what its test produced, and the
 // tests rewrite their other expected outputs (txtar sections, screenshots)
 // likewise.
-var Update = flag.Bool("update", false, "rewrite the golden files with what the tests produce")
+var Update = updateFlag(flag.CommandLine)
+
+// updateFlag returns the value of the -update flag of fs. When a package
+// initialized before this one has defined it already (its own -update,
+// for its own expected files), it is looked up rather than defined again,
+// which would panic ("flag redefined"): the value returned follows that
+// flag, and both rewrite their files. Else it defines it.
+func updateFlag(fs *flag.FlagSet) *bool {
+	f := fs.Lookup("update")
+	if f == nil {
+		return fs.Bool("update", false, "rewrite the golden files with what the tests produce")
+	}
+	v := &followedFlag{Value: f.Value, on: new(bool)}
+	*v.on, _ = strconv.ParseBool(f.Value.String())
+	f.Value = v
+	return v.on
+}
+
+// followedFlag is a flag defined elsewhere whose boolean value, as it is
+// set, is also kept in on.
+type followedFlag struct {
+	flag.Value
+	on *bool
+}
+
+// Set sets the flag, and on to what it now says.
+func (v *followedFlag) Set(s string) error {
+	if err := v.Value.Set(s); err != nil {
+		return err
+	}
+	*v.on, _ = strconv.ParseBool(v.Value.String())
+	return nil
+}
+
+// IsBoolFlag says, as the flag package asks, whether the flag needs no
+// value ("-update" alone): as the followed flag says.
+func (v *followedFlag) IsBoolFlag() bool {
+	b, ok := v.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
 
 // Check compares got with the golden file at path and reports the
 // difference (-want +got). With -update it writes got to path instead,

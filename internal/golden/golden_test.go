@@ -1,6 +1,7 @@
 package golden
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -102,5 +103,38 @@ func TestCheckUpdate(t *testing.T) {
 				t.Errorf("the check after -update reported %q %q", r.errors, r.fatals)
 			}
 		})
+	}
+}
+
+// The -update flag is looked up before it is defined: where a package
+// initialized before this one defined it, defining it again would panic;
+// instead its value follows that flag, "-update" alone included.
+func TestUpdateFlagDefinedElsewhere(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		args []string
+		want bool
+	}{
+		{"not given", nil, false},
+		{"alone", []string{"-update"}, true},
+		{"with a value", []string{"-update=true"}, true},
+		{"turned off", []string{"-update=false"}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := flag.NewFlagSet("test", flag.ContinueOnError)
+			theirs := fs.Bool("update", false, "their own")
+			ours := updateFlag(fs) // panicked with "flag redefined: update"
+			if err := fs.Parse(tt.args); err != nil {
+				t.Fatal(err)
+			}
+			if *ours != tt.want || *theirs != tt.want {
+				t.Errorf("golden's -update is %v and theirs %v, want both %v", *ours, *theirs, tt.want)
+			}
+		})
+	}
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	ours := updateFlag(fs)
+	if err := fs.Parse([]string{"-update"}); err != nil || !*ours {
+		t.Errorf("defined here: -update gives %v (%v)", *ours, err)
 	}
 }

@@ -30,10 +30,17 @@ func CheckPlanned(sch *provider.Block, prior, config cty.Value, resp provider.Pl
 	return ds
 }
 
-// changedPaths returns the paths among paths whose values differ between prior and planned.
-func changedPaths(paths []cty.Path, prior, planned cty.Value) []cty.Path {
+// changedPaths returns the paths among paths whose values differ between
+// prior and planned, and those of schema's write-only attributes, whose
+// values are always null: as OpenTofu and Terraform do, a provider that
+// says one forces replacement is taken at its word.
+func changedPaths(schema *provider.Block, paths []cty.Path, prior, planned cty.Value) []cty.Path {
 	var out []cty.Path
 	for _, path := range paths {
+		if schema.WriteOnlyPath(path) {
+			out = append(out, path)
+			continue
+		}
 		pv, perr := path.Apply(prior)
 		nv, nerr := path.Apply(planned)
 		if perr != nil && nerr != nil {
@@ -136,7 +143,7 @@ func finalPlanMismatch(saved, final cty.Value) error {
 			return false, nil
 		}
 		if sv.Type().IsSetType() || sv.Type().IsListType() || sv.Type().IsTupleType() || sv.Type().IsMapType() {
-			if sv.IsWhollyKnown() && fv.IsWhollyKnown() && !sv.RawEquals(fv) {
+			if whollyKnown(sv) && whollyKnown(fv) && !sv.RawEquals(fv) {
 				bad = fmt.Errorf("planned value for %s does not match the final plan", describePath(path))
 			}
 			return false, nil
@@ -159,9 +166,9 @@ func finalMatches(saved, final cty.Value) bool {
 	ty := saved.Type()
 	switch {
 	case ty.IsPrimitiveType() || saved.IsNull():
-		return saved.RawEquals(final) || (saved.IsNull() && final.IsNull())
+		return rawEqual(saved, final) || (saved.IsNull() && final.IsNull())
 	case ty.IsSetType() || ty.IsListType() || ty.IsTupleType() || ty.IsMapType():
-		return !saved.IsWhollyKnown() || !final.IsWhollyKnown() || saved.RawEquals(final)
+		return !whollyKnown(saved) || !whollyKnown(final) || rawEqual(saved, final)
 	case ty.IsObjectType():
 		for name := range ty.AttributeTypes() {
 			sv := saved.GetAttr(name)
@@ -186,4 +193,15 @@ func describePath(path cty.Path) string {
 		return "the object"
 	}
 	return diag.FormatPath(path)
+}
+
+// anyWriteOnly reports whether one of paths leads into a write-only
+// attribute of schema.
+func anyWriteOnly(schema *provider.Block, paths []cty.Path) bool {
+	for _, p := range paths {
+		if schema.WriteOnlyPath(p) {
+			return true
+		}
+	}
+	return false
 }

@@ -147,7 +147,7 @@ func Plan(ctx context.Context, req PlanRequest) (*plan.ResourceInstanceChange, d
 	}
 	if !priorVal.IsNull() {
 		if !req.Tainted {
-			change.RequiredReplace = changedPaths(resp.RequiresReplace, priorVal, planned)
+			change.RequiredReplace = changedPaths(sch.Block, resp.RequiresReplace, priorVal, planned)
 		}
 	}
 	replace := chooseAction(req, change, trigger, configMarks)
@@ -246,6 +246,10 @@ func chooseAction(req PlanRequest, change *plan.ResourceInstanceChange, trigger 
 		replace, change.Reason = true, plan.ReplaceBecauseTainted
 	case req.Replace:
 		replace, change.Reason = true, plan.ReplaceByRequest
+	case anyWriteOnly(req.Schema.Block, change.RequiredReplace):
+		// As OpenTofu: a write-only argument that forces replacement
+		// replaces the object whatever the other values.
+		replace, change.Reason = true, plan.ReplaceBecauseCannotUpdate
 	case ValuesEqual(change.After, change.Before) && sameSensitivity(req.Schema.Block, change.Before, req.PriorSensitive, change.After, configMarks):
 		change.Action = plan.NoOp
 		// One value for both sides: an unchanged object is kept once in memory.

@@ -192,6 +192,10 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 }
 
 type planner struct {
+	// depsPrior is the state whose recorded dependency lists those the
+	// reference graph computes share where they are the same (nil:
+	// prevRun's).
+	depsPrior *state.State
 	// invocations are the planned action invocations (under mu).
 	invocations []*plan.ActionInvocation
 	// reported holds what reportOnce reported (under mu).
@@ -410,10 +414,14 @@ func (p *planner) loadGraph() diag.Diagnostics {
 	if ds.HasErrors() {
 		return ds
 	}
-	rg, more := buildRefGraph(p.cfg, func(m *config.Module, r *config.Resource) (*provider.Block, bool) {
+	prior := p.depsPrior
+	if prior == nil {
+		prior = p.prevRun
+	}
+	rg, more := buildRefGraphSharing(p.cfg, func(m *config.Module, r *config.Resource) (*provider.Block, bool) {
 		s, ok := p.schemas[configAddr(m, r)]
 		return s.Block, ok
-	}, p.opts.Dependencies)
+	}, p.opts.Dependencies, recordedLists(prior))
 	if ds = ds.Append(more); ds.HasErrors() {
 		return ds
 	}

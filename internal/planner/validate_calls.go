@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/rig-iac/rig/internal/checks"
 	"github.com/rig-iac/rig/internal/config"
 	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/eval"
@@ -74,7 +75,8 @@ func validateCallArgument(ev *eval.Evaluator, scope *lang.Scope, child *config.M
 	var out diag.Diagnostics
 	for _, rule := range v.Validations {
 		more := eval.CheckRule(&rules, rule, "Invalid value for variable",
-			fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", rule.DeclRange.String()), eval.RuleAt{})
+			fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", rule.DeclRange.String()),
+			eval.RuleAt{Type: checks.Validation}) // judged as a validation, recorded nowhere
 		for _, d := range more {
 			if d.Severity != diag.Error {
 				// Warnings about the rule itself are the plan's to give.

@@ -18,7 +18,9 @@ type CommandStream struct {
 	// lines turns what the command writes on its standard output into
 	// messages; nil for a command that writes its messages itself.
 	lines *LogLines
-	file  io.Closer
+	// stdout is the terminal's writer, where Say writes when Human.
+	stdout io.Writer
+	file   io.Closer
 }
 
 // StartCommandStream starts the stream on w (file, when not nil, is the
@@ -29,7 +31,7 @@ type CommandStream struct {
 // when human); without, the command writes its own messages to View, and
 // stdout is unchanged (discarded unless human).
 func StartCommandStream(w io.Writer, file io.Closer, stdout io.Writer, human, convertLines bool, tfVersion, rigVersion string) (*CommandStream, io.Writer) {
-	s := &CommandStream{View: NewJSONView(w), Human: human, file: file}
+	s := &CommandStream{View: NewJSONView(w), Human: human, stdout: stdout, file: file}
 	s.View.Version(tfVersion, rigVersion)
 	switch {
 	case convertLines && human:
@@ -63,4 +65,17 @@ func (s *CommandStream) Diagnostics(ds diag.Diagnostics, sources map[string][]by
 	}
 	s.View.Diagnostics(ds, sources)
 	return s.Human
+}
+
+// Say writes text for people, when they see the command's output, and msg
+// as one message of the stream, after what the command said before: for
+// what is worded or broken into paragraphs differently in the two.
+func (s *CommandStream) Say(text, msg string) {
+	if s.lines != nil {
+		s.lines.Flush()
+	}
+	if s.Human {
+		io.WriteString(s.stdout, text)
+	}
+	s.View.Info(msg)
 }

@@ -64,19 +64,17 @@ type InstallProvidersOptions struct {
 	StateProviders []addrs.Provider
 }
 
-// InstallProviders is init's provider step: it makes the data directory,
-// checks the built-in providers the configuration requires (refusing a
-// version constraint on one, or one rig does not have, as OpenTofu does)
-// and that they start, installs every plugin provider the modules of the
-// configuration require (their version constraints merged) from the
-// sources of the CLI configuration (skipping dev_overrides and reattached
-// providers) and records the selections in the dependency lock file
-// (lockfile.go).
+// InstallProviders is init's provider step: it checks the built-in
+// providers the configuration requires (refusing a version constraint on
+// one, or one rig does not have, as OpenTofu does) and that they start,
+// installs every plugin provider the modules of the configuration require
+// (their version constraints merged) from the sources of the CLI
+// configuration (skipping dev_overrides and reattached providers) and
+// records the selections in the dependency lock file (lockfile.go).
 func (d *Dir) InstallProviders(ctx context.Context, cfg *config.Module, opts InstallProvidersOptions) diag.Diagnostics {
+	// As OpenTofu: the data directory is made by what is put in it (a
+	// provider installed, -plugin-dir recorded), not for its own sake.
 	out := opts.Out
-	if err := os.MkdirAll(d.DataDir(), 0o755); err != nil {
-		return diag.Diagnostics{diag.Errorf("Failed to initialize", "Creating %s: %s", d.DataDir(), err)}
-	}
 	var ds diag.Diagnostics
 	factories := d.ProviderFactories()
 	builtins := provider.NewSet(factories)

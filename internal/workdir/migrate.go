@@ -107,7 +107,7 @@ func (d *Dir) InitBackend(ctx context.Context, cfg *config.Module, f *InitBacken
 		return ds.Append(diag.Errorf("Failed to record the backend configuration", "%s", err))
 	}
 	if !prev.same(want) && !want.Implicit {
-		fmt.Fprintf(f.Out, "Successfully configured the backend %q! rig will automatically\nuse this backend unless the backend configuration changes.\n", want.Type)
+		fmt.Fprintf(f.Out, "\nSuccessfully configured the backend %q! rig will automatically\nuse this backend unless the backend configuration changes.\n", want.Type)
 	}
 	return ds
 }

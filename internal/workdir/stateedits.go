@@ -10,25 +10,19 @@ import (
 
 // RemoveObjects removes from s every object the targets name (state rm),
 // unless dry, and returns the instances they belong to, in the order
-// found. A target that names no object is an error, and then nothing is
-// removed.
+// found. As in OpenTofu, a target that names no object is passed over;
+// when none names one, that is an error.
 func RemoveObjects(s *state.State, targets []StateTarget, dry bool) ([]addrs.AbsResourceInstance, diag.Diagnostics) {
-	var ds diag.Diagnostics
 	var removed []addrs.ObjectAddr
 	for _, t := range targets {
-		n := 0
 		for _, oa := range s.Objects() {
 			if t.Matches(oa) {
 				removed = append(removed, oa)
-				n++
 			}
 		}
-		if n == 0 {
-			ds = ds.Append(NoStateMatch(t.String()))
-		}
 	}
-	if ds.HasErrors() {
-		return nil, ds
+	if len(removed) == 0 {
+		return nil, diag.Diagnostics{NoStateMatch()}
 	}
 	var instances []addrs.AbsResourceInstance
 	seen := map[addrs.AbsResourceInstance]bool{}
@@ -43,7 +37,7 @@ func RemoveObjects(s *state.State, targets []StateTarget, dry bool) ([]addrs.Abs
 			s.SetObject(oa, nil, addrs.AbsProviderConfig{})
 		}
 	}
-	return instances, ds
+	return instances, nil
 }
 
 // SetTainted marks the current object of instance addr in s tainted (the

@@ -2,17 +2,53 @@ package workdir
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/rig-iac/rig/internal/addrs"
+	"github.com/rig-iac/rig/internal/diag"
 	"github.com/rig-iac/rig/internal/state"
 )
 
 // ListInstances returns the instances s records, in its order, as
-// `state list` selects them: those filters name (an instance, its
-// resource, or a module prefix; all without filters) and, unless id is
-// "", whose current object's id attribute is id.
-func ListInstances(s *state.State, filters []string, id string) []addrs.AbsResourceInstance {
+// `state list` selects them: those filters name (an instance, every
+// instance of a resource, or of a module and the modules in it; all
+// without filters) and, unless id is "", whose current object's id
+// attribute is id; with filters, the instances of each in turn. As in
+// OpenTofu, a filter that is not an address, or names what s does not
+// hold, is an error.
+func ListInstances(s *state.State, filters []string, id string) ([]addrs.AbsResourceInstance, diag.Diagnostics) {
+	var ds diag.Diagnostics
+	targets := make([]addrs.Target, 0, len(filters))
+	for _, f := range filters {
+		t, err := addrs.ParseTargetStr(f)
+		if err != nil {
+			ds = ds.Append(diag.Errorf("Invalid address", "%s", diag.Sentence(err.Error())))
+			continue
+		}
+		targets = append(targets, t)
+	}
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	if len(targets) == 0 {
+		return selectInstances(s, nil, id), nil
+	}
+	// As OpenTofu: the instances of each filter in turn, so that one
+	// named twice is listed twice.
+	var out []addrs.AbsResourceInstance
+	for _, t := range targets {
+		insts := selectInstances(s, &t, id)
+		if len(insts) == 0 && len(selectInstances(s, &t, "")) == 0 {
+			ds = ds.Append(unknownInState(t))
+		}
+		out = append(out, insts...)
+	}
+	return out, ds
+}
+
+// selectInstances returns the instances of s in t (all when t is nil), in
+// the state's order, and, unless id is "", whose current object's id
+// attribute is id.
+func selectInstances(s *state.State, t *addrs.Target, id string) []addrs.AbsResourceInstance {
 	seen := map[addrs.AbsResourceInstance]bool{}
 	var out []addrs.AbsResourceInstance
 	for _, o := range s.Objects() {
@@ -20,16 +56,24 @@ func ListInstances(s *state.State, filters []string, id string) []addrs.AbsResou
 			continue
 		}
 		seen[o.Instance] = true
-		addr := o.Instance.String()
-		if len(filters) > 0 && !matchesAny(addr, o.Instance.ContainingResource().String(), filters) {
-			continue
-		}
-		if id != "" && !hasID(s, o.Instance, id) {
+		if (t != nil && !t.ContainsInstance(o.Instance)) || (id != "" && !hasID(s, o.Instance, id)) {
 			continue
 		}
 		out = append(out, o.Instance)
 	}
 	return out
+}
+
+// unknownInState is OpenTofu's error for a state command's address that
+// names nothing the state holds.
+func unknownInState(t addrs.Target) diag.Diagnostic {
+	switch t.Kind {
+	case addrs.ModuleTarget:
+		return diag.Errorf("Unknown module", "The current state contains no module at %s. If you've just added this module to the configuration, you must run \"rig apply\" first to create the module's entry in the state.", t)
+	case addrs.ResourceTarget:
+		return diag.Errorf("Unknown resource", "The current state contains no resource %s. If you've just added this resource to the configuration, you must run \"rig apply\" first to create the resource's entry in the state.", t)
+	}
+	return diag.Errorf("Unknown resource instance", "The current state contains no resource instance %s. If you've just added its resource to the configuration or have changed the count or for_each arguments, you must run \"rig apply\" first to update the resource's entry in the state.", t)
 }
 
 // hasID reports whether the current object of inst has the id attribute
@@ -47,15 +91,4 @@ func hasID(s *state.State, inst addrs.AbsResourceInstance, id string) bool {
 	}
 	got, ok := attrs.ID.(string)
 	return ok && got == id
-}
-
-// matchesAny reports whether an instance (or its resource) is one of
-// filters, or within a module one of them names.
-func matchesAny(instance, resource string, filters []string) bool {
-	for _, f := range filters {
-		if instance == f || resource == f || strings.HasPrefix(instance, f+".") {
-			return true
-		}
-	}
-	return false
 }

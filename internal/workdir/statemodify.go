@@ -242,11 +242,11 @@ func (d *Dir) PushState(ctx context.Context, cfg *config.Module, data []byte, fo
 	return warnings
 }
 
-// NoStateMatch is the error of a state command whose target names no
+// NoStateMatch is OpenTofu's error of a state rm whose targets name no
 // object of the state.
-func NoStateMatch(target string) diag.Diagnostic {
+func NoStateMatch() diag.Diagnostic {
 	return diag.Errorf("Invalid target address",
-		"No matching objects found for %s. To view the available instances, use \"rig state list\". Please modify the address to reference a specific instance.", target)
+		"No matching objects found. To view the available instances, use \"rig state list\". Please modify the address to reference a specific instance.")
 }
 
 // MoveObjects moves what from names in src to to in dst (src itself, or
@@ -292,7 +292,8 @@ func MoveObjects(src, dst *state.State, from, to StateTarget, dry bool) (int, di
 		moves = append(moves, move{oa, dst})
 	}
 	if len(moves) == 0 {
-		return 0, diag.Diagnostics{NoStateMatch(from.raw)}
+		// As OpenTofu words it.
+		return 0, diag.Diagnostics{diag.Errorf("Invalid source address", "Cannot move %s: does not match anything in the current state.", from.raw)}
 	}
 	moving := map[addrs.ObjectAddr]bool{}
 	for _, mv := range moves {

@@ -34,7 +34,7 @@ func TestMoveObjects(t *testing.T) {
 		{name: "onto an object", from: "terraform_data.a[0]", to: "terraform_data.a[1]", wantErr: "there is already an object at terraform_data.a[1]"},
 		{name: "another type", from: "terraform_data.a", to: "null_resource.a", wantErr: "resource types don't match"},
 		{name: "a resource onto an instance", from: "terraform_data.a", to: "terraform_data.b[0]", wantErr: "an instance can only move to an instance"},
-		{name: "nothing there", from: "terraform_data.nope", to: "terraform_data.b", wantErr: "No matching objects found for terraform_data.nope"},
+		{name: "nothing there", from: "terraform_data.nope", to: "terraform_data.b", wantErr: "Cannot move terraform_data.nope: does not match anything in the current state."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

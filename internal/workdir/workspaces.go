@@ -124,8 +124,7 @@ func (d *Dir) SwitchWorkspace(ctx context.Context, b backend.Backend, name strin
 	case ds.HasErrors():
 		return false, ds
 	case !exists && !orCreate:
-		return false, diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q doesn't exist", name),
-			"You can create this workspace with the \"new\" subcommand or include the \"-or-create\" flag with the \"select\" subcommand.")}
+		return false, diag.Diagnostics{workspaceMissing(name)}
 	case !exists:
 		if ds := d.CreateWorkspace(ctx, b, name, LockOptions{Lock: true}, nil); ds.HasErrors() {
 			return false, ds
@@ -150,7 +149,14 @@ func (d *Dir) RemoveWorkspace(ctx context.Context, b backend.Backend, name strin
 	case ds.HasErrors():
 		return ds
 	case !exists:
-		return diag.Diagnostics{diag.Errorf(fmt.Sprintf("Workspace %q doesn't exist", name), "")}
+		return diag.Diagnostics{workspaceMissing(name)}
 	}
 	return d.DeleteWorkspace(ctx, b, name, force, lock)
+}
+
+// workspaceMissing is OpenTofu's error for a workspace that does not
+// exist, which select and delete word alike, with its line break.
+func workspaceMissing(name string) diag.Diagnostic {
+	return diag.Errorf(fmt.Sprintf("Workspace %q doesn't exist", name),
+		"You can create this workspace with the \"new\" subcommand \nor include the \"-or-create\" flag with the \"select\" subcommand.")
 }

@@ -115,7 +115,7 @@ func (p *Terraform) PlanResourceChange(_ context.Context, req provider.PlanReque
 	if req.ProposedNewState.IsNull() {
 		return provider.PlanResponse{PlannedState: req.ProposedNewState, Checked: true}
 	}
-	planned := req.ProposedNewState.AsValueMap()
+	planned := attrMap(req.ProposedNewState)
 	input := req.ProposedNewState.GetAttr("input")
 	triggers := req.ProposedNewState.GetAttr("triggers_replace")
 	resp := provider.PlanResponse{Checked: true}
@@ -145,14 +145,8 @@ func (p *Terraform) PlanResourceChange(_ context.Context, req provider.PlanReque
 	}
 	planned["store"] = store
 	if replace {
-		// The output that takes the new value: the engine replaces for a
-		// path whose value changes, and the write-only input never has one
-		// (Terraform 1.16 names store.input).
-		kept := "output"
-		if !store.GetAttr("sensitive_output").IsKnown() {
-			kept = "sensitive_output"
-		}
-		resp.RequiresReplace = append(resp.RequiresReplace, cty.GetAttrPath("store").GetAttr(kept))
+		// As Terraform 1.16: the write-only input forces replacement.
+		resp.RequiresReplace = append(resp.RequiresReplace, cty.GetAttrPath("store").GetAttr("input"))
 		planned["id"] = cty.UnknownVal(cty.String).RefineNotNull()
 	}
 	resp.PlannedState = cty.ObjectVal(planned)
@@ -164,7 +158,7 @@ func (p *Terraform) ApplyResourceChange(_ context.Context, req provider.ApplyReq
 	if req.PlannedState.IsNull() {
 		return provider.ApplyResponse{NewState: req.PlannedState, Checked: true}
 	}
-	obj := req.PlannedState.AsValueMap()
+	obj := attrMap(req.PlannedState)
 	if !obj["output"].IsKnown() {
 		obj["output"] = obj["input"]
 	}

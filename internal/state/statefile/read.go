@@ -156,6 +156,7 @@ type decoder struct {
 	// instances of one resource) share one slice.
 	lists     map[uint64][][]addrs.AbsResource
 	scratch   []addrs.AbsResource // the list being decoded
+	listArena []addrs.AbsResource // the current block of kept lists (keepList)
 	arena     []byte              // the current block of compacted raw JSON
 	compacted []byte              // raw's buffer
 }
@@ -444,7 +445,7 @@ func (d *decoder) dependencies(raw json.RawMessage) ([]addrs.AbsResource, error)
 			return list, nil
 		}
 	}
-	list := slices.Clone(d.scratch)
+	list := d.keepList(d.scratch)
 	d.lists[hash] = append(d.lists[hash], list)
 	return list, nil
 }
@@ -456,12 +457,15 @@ func (d *decoder) dependency(s []byte) (dependency, error) {
 	if dep, ok := d.deps[string(s)]; ok {
 		return dep, nil
 	}
-	addr, err := addrs.ParseAbsResourceStr(string(s))
-	if err != nil {
-		return dependency{}, err
-	}
-	if addr.String() != string(s) {
-		return dependency{}, fmt.Errorf("invalid resource address %q: not in canonical form (%s)", s, addr)
+	addr, ok := plainManagedAddr(s)
+	if !ok {
+		var err error
+		if addr, err = addrs.ParseAbsResourceStr(string(s)); err != nil {
+			return dependency{}, err
+		}
+		if addr.String() != string(s) {
+			return dependency{}, fmt.Errorf("invalid resource address %q: not in canonical form (%s)", s, addr)
+		}
 	}
 	dep := dependency{addr: addr, n: uint64(len(d.deps))}
 	d.deps[string(s)] = dep
