@@ -121,11 +121,16 @@ func runInit(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
+	testReqs, more := m.dir().TestRequirements(cfg, f.testDir)
+	if ds = ds.Append(more); ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return 1
+	}
 	fmt.Fprintln(m.Out)
 	view.Heading("Initializing provider plugins...")
 	ds = ds.Append(m.dir().InstallProviders(context.Background(), cfg, workdir.InstallProvidersOptions{
 		PluginDirs: f.pluginDirs, Upgrade: f.upgrade, LockfileReadonly: f.lockfileReadonly, Out: m.Out,
-		StateProviders: onlyInState}))
+		StateProviders: onlyInState, TestRequirements: testReqs}))
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
