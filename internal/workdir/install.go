@@ -43,7 +43,11 @@ func (d *Dir) ModuleInstaller(upgrade bool, out io.Writer) (getmodules.Installer
 // LoadRootModule loads the root module alone, without the modules it
 // calls: what installing those starts from.
 func (d *Dir) LoadRootModule() (*config.Module, diag.Diagnostics) {
-	return versionProblemsFirst(config.LoadDir(d.root))
+	root, ds := versionProblemsFirst(config.LoadDir(d.root))
+	if root != nil && !ds.HasErrors() {
+		ds = ds.Append(triggerShapes(root))
+	}
+	return root, ds
 }
 
 // InstallProvidersOptions are init's provider options.
