@@ -42,6 +42,9 @@ type InitBackendOptions struct {
 // recorded by the last init, migrates the state when asked to, and records
 // the new one in .terraform/terraform.tfstate.
 func (d *Dir) InitBackend(ctx context.Context, cfg *config.Module, f *InitBackendOptions) diag.Diagnostics {
+	if c := cloudBlock(cfg); c != nil {
+		return diag.Diagnostics{unsupportedCloud(c)}
+	}
 	want, block, ds := configuredSpec(cfg)
 	if ds.HasErrors() {
 		return ds
