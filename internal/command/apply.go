@@ -56,7 +56,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		return m.destroyWithArgument(fs.Arg(0))
 	}
 	if (destroy || refresh) && fs.NArg() > 0 {
-		return m.argsError(fs, "Too many command line arguments", fmt.Sprintf("Unexpected argument %q: the %s command takes no positional arguments. To run it in another working directory, use the global -chdir option.", fs.Arg(0), name))
+		return m.argsError(fs, "Too many command line arguments", "Expected at most one positional argument.")
 	}
 	if fs.NArg() > 1 {
 		return m.argsError(fs, "Too many command line arguments", "Expected at most one positional argument: the path of a saved plan file.")

@@ -29,7 +29,7 @@ func runPlan(m *Meta, args []string) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		return m.argsError(fs, "Too many command line arguments", fmt.Sprintf("Unexpected argument %q: the plan command takes no positional arguments. To plan in another working directory, use the global -chdir option.", fs.Arg(0)))
+		return m.argsError(fs, "Too many command line arguments", "To specify a working directory for the plan, use the global -chdir flag.")
 	}
 	out, run, ok := m.startOperation(&f)
 	if !ok {

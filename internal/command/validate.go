@@ -24,7 +24,7 @@ func runValidate(m *Meta, args []string) int {
 		return m.argsError(fs, "Invalid output format", "The -json and -json-into arguments are mutually exclusive.")
 	}
 	if fs.NArg() > 0 {
-		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
+		return m.argsError(fs, "Too many command line arguments", "Expected at most one positional argument.")
 	}
 	cfg, ds := m.loadCheckedConfig()
 	if !ds.HasErrors() {
