@@ -66,6 +66,9 @@ func runInit(m *Meta, args []string) int {
 		}
 		view.Heading("Initializing the backend...")
 		backendFlags.Out, backendFlags.Confirm = m.Out, m.confirm
+		if m.stream != nil {
+			backendFlags.Say = m.stream.Say
+		}
 		backendProblems = m.dir().InitBackend(context.Background(), root, &backendFlags)
 	}
 	if consts.HasErrors() {

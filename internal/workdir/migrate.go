@@ -32,6 +32,10 @@ type InitBackendOptions struct {
 	// Out receives what the step tells people (the migration of each
 	// workspace, the backend configured).
 	Out io.Writer
+	// Say, when not nil, is where the step says what differs between the
+	// words for people (text) and the message of a -json stream (msg);
+	// else text goes to Out.
+	Say func(text, msg string)
 	// Confirm asks a yes/no question, with its explanation, before a state
 	// in the new backend is overwritten; nil answers no.
 	Confirm func(question, explanation string) bool
@@ -107,7 +111,13 @@ func (d *Dir) InitBackend(ctx context.Context, cfg *config.Module, f *InitBacken
 		return ds.Append(diag.Errorf("Failed to record the backend configuration", "%s", err))
 	}
 	if !prev.same(want) && !want.Implicit {
-		fmt.Fprintf(f.Out, "\nSuccessfully configured the backend %q! rig will automatically\nuse this backend unless the backend configuration changes.\n", want.Type)
+		text := fmt.Sprintf("\nSuccessfully configured the backend %q! rig will automatically\nuse this backend unless the backend configuration changes.\n", want.Type)
+		if f.Say != nil {
+			// As OpenTofu's message, without the full stop.
+			f.Say(text, fmt.Sprintf("Successfully configured the backend %q! rig will automatically use this backend unless the backend configuration changes", want.Type))
+		} else {
+			io.WriteString(f.Out, text)
+		}
 	}
 	return ds
 }
