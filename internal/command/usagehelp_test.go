@@ -98,7 +98,7 @@ func TestArgumentCountWording(t *testing.T) {
 		{[]string{"workspace", "show", "x"}, "\nError: Unexpected argument\n\nToo many command line arguments. Did you mean to use -chdir?\n\n"},
 		{[]string{"plan", "x"}, "\nError: Too many command line arguments\n\nTo specify a working directory for the plan, use the global -chdir flag.\n\nFor more help on using this command, run:\n  rig plan -help\n"},
 		{[]string{"refresh", "x"}, "\nError: Too many command line arguments\n\nExpected at most one positional argument.\n\nFor more help on using this command, run:\n  rig refresh -help\n"},
-		{[]string{"validate", "x"}, "\nError: Too many command line arguments\n\nExpected at most one positional argument.\n\nFor more help on using this command, run:\n  rig validate -help\n"},
+		{[]string{"validate", "x", "y"}, "\nError: Too many command line arguments\n\nExpected at most one positional argument.\n\nFor more help on using this command, run:\n  rig validate -help\n"},
 		{[]string{"providers", "schema", "-json", "x"}, "\nError: Too many command line arguments\n\nExpected at most zero positional arguments.\n"},
 	} {
 		if r := rig(t, dir, append(tt.args, "-no-color")...); r.code != 1 || r.stderr != tt.want {
