@@ -83,9 +83,18 @@ func (d *Dir) InitBackend(ctx context.Context, cfg *config.Module, f *InitBacken
 			want = want.withForm(form)
 		}
 	}
+	if recorded && !prev.same(want) && !f.Reconfigure && !f.Migrate {
+		// As OpenTofu: a backend recorded by an earlier init that the
+		// configuration (or -backend-config) changes is kept until one of
+		// the two options says what to do with its state, held or not.
+		return ds.Append(backendChanged())
+	}
 	newB, more := d.openBackend(ctx, want)
 	if ds = ds.Append(more); ds.HasErrors() {
 		return ds
+	}
+	if recorded && !prev.same(want) && f.Migrate {
+		fmt.Fprint(f.Out, "Backend configuration changed!\n\nrig has detected that the configuration specified for the backend\nhas changed. rig will now check for existing state in the backends.\n")
 	}
 	if !prev.same(want) && !f.Reconfigure {
 		oldB, more := d.openBackend(ctx, prev)
@@ -98,8 +107,7 @@ func (d *Dir) InitBackend(ctx context.Context, cfg *config.Module, f *InitBacken
 		}
 		if has {
 			if !f.Migrate {
-				return ds.Append(diag.Errorf("Backend configuration changed",
-					"A change in the backend configuration has been detected (from %q to %q), and the previous backend holds state. To copy that state to the new backend, use \"rig init -migrate-state\". To use the new backend without the previous state, use \"rig init -reconfigure\".", prev.Type, want.Type))
+				return ds.Append(backendChanged())
 			}
 			fmt.Fprintf(f.Out, "Migrating state from the %q backend to the %q backend...\n", prev.Type, want.Type)
 			if ds = ds.Append(d.migrateState(ctx, oldB, newB, prev, want, f)); ds.HasErrors() {
@@ -120,6 +128,15 @@ func (d *Dir) InitBackend(ctx context.Context, cfg *config.Module, f *InitBacken
 		}
 	}
 	return ds
+}
+
+// backendChanged is OpenTofu's error for a backend configuration that
+// changed without -migrate-state or -reconfigure.
+func backendChanged() diag.Diagnostic {
+	return diag.Errorf("Backend configuration changed",
+		"A change in the backend configuration has been detected, which may require migrating existing state.\n\n"+
+			"If you wish to attempt automatic migration of the state, use \"rig init -migrate-state\".\n"+
+			"If you wish to store the current configuration with no changes to the state, use \"rig init -reconfigure\".")
 }
 
 // hasState reports whether any workspace of b holds a state.
