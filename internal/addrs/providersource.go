@@ -67,9 +67,11 @@ func ParseProviderSource(s string) (Provider, error) {
 				fmt.Sprintf("Invalid provider source hostname %q in source %q: %s.", parts[0], s, err)}
 		}
 	}
-	if p.Namespace == legacyProviderNamespace && p.Hostname != DefaultProviderRegistryHost {
+	if p.Namespace == legacyProviderNamespace && p.Hostname != DefaultProviderRegistryHost && p.Hostname != OpenTofuRegistryHost {
+		// Terraform 0.13 records such providers under its registry,
+		// OpenTofu under its own.
 		return Provider{}, &ProviderSourceError{s, "Invalid provider namespace",
-			fmt.Sprintf("The legacy provider namespace %q can be used only with hostname %s.", legacyProviderNamespace, DefaultProviderRegistryHost)}
+			fmt.Sprintf("The legacy provider namespace %q can be used only with hostname %s or %s.", legacyProviderNamespace, DefaultProviderRegistryHost, OpenTofuRegistryHost)}
 	}
 	if err := checkTypePrefix(s, p); err != nil {
 		return Provider{}, err

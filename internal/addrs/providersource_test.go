@@ -36,7 +36,7 @@ func TestParseProviderSource(t *testing.T) {
 		{src: "hashicorp/a--ws", summary: "Invalid provider type", detail: "cannot use multiple consecutive dashes"},
 		{src: "hashicorp/-aws", summary: "Invalid provider type", detail: "must contain only letters, digits, and dashes, and may not use leading or trailing dashes"},
 		{src: "hash_corp/aws", summary: "Invalid provider namespace", detail: `Invalid provider namespace "hash_corp" in source "hash_corp/aws": must contain only letters`},
-		{src: "example.com/-/aws", summary: "Invalid provider namespace", detail: `The legacy provider namespace "-" can be used only with hostname registry.terraform.io.`},
+		{src: "example.com/-/aws", summary: "Invalid provider namespace", detail: `The legacy provider namespace "-" can be used only with hostname registry.terraform.io or registry.opentofu.org.`},
 		{src: "example..com/acme/bar", summary: "Invalid provider source hostname", detail: "hostname contains empty label (two consecutive periods)"},
 		{src: "exa_mple.com/acme/bar", summary: "Invalid provider source hostname", detail: `Invalid provider source hostname "exa_mple.com" in source "exa_mple.com/acme/bar": idna: disallowed rune U+005F.`},
 		{src: "my host.com/acme/bar", summary: "Invalid provider source hostname", detail: "disallowed rune U+0020"},

@@ -260,6 +260,10 @@ func (pr *Prepared) execute(ctx context.Context, set *provider.Set, opts Options
 		evaluate = part != nil && !more.HasErrors()
 	}
 	if evaluate && p.Mode != plan.DestroyMode {
+		if part == nil {
+			// Not after a partly failed apply: a rule may refer to what failed.
+			ds = ds.Append(a.checkVariableRules())
+		}
 		more := a.checkConditions(part)
 		ds = ds.Append(more)
 		evaluate = !more.HasErrors()

@@ -30,6 +30,28 @@ func (a *applier) markCheckFailed(mi addrs.ModuleInstance, name string) {
 	a.checkFailed[checkInstance{module: mi.String(), name: name}] = true
 }
 
+// checkVariableRules evaluates, once every operation has run, the
+// validation rules of variables that refer to resources, module outputs or
+// local values, in every module instance, with the values the apply
+// produced, as OpenTofu checks them again once those are applied: a rule
+// whose result was unknown in the plan is judged now. A failure is an
+// error of the apply; the outputs are recorded still, as in OpenTofu.
+func (a *applier) checkVariableRules() diag.Diagnostics {
+	var ds diag.Diagnostics
+	for _, m := range a.cfg.AllModules() {
+		for _, name := range slices.Sorted(maps.Keys(m.Variables)) {
+			v := m.Variables[name]
+			if !slices.ContainsFunc(v.Validations, planner.AfterPlanned) {
+				continue
+			}
+			for _, mi := range a.eval.ModuleInstances(m.Path) {
+				ds = ds.Append(planner.CheckVariableRules(a.eval, mi, v, a.checks, planner.AfterPlanned))
+			}
+		}
+	}
+	return ds
+}
+
 // checkConditions evaluates, once every operation has run, the conditions
 // that stand for no resource operation: the preconditions of every module
 // output (errors) and the assertions of every check block (warnings), in

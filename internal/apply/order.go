@@ -277,11 +277,14 @@ func order(p *plan.Plan, opts OrderOptions) *Graph {
 	if opts.Rules {
 		g.rules = make(map[edge]Rule, 2*n)
 	}
-	creates := map[addrs.AbsResource][]Op{}
+	// Sized for the changes that act: growing maps of thousands of
+	// entries copied them over and over.
+	acting := actingChanges(p.Changes)
+	creates := make(map[addrs.AbsResource][]Op, acting)
 	deletes := map[addrs.AbsResource][]Op{}
 	// current holds each instance's create or update; earlier holds the
 	// deletes of objects deposed by an earlier run.
-	current := map[addrs.AbsResourceInstance]Op{}
+	current := make(map[addrs.AbsResourceInstance]Op, acting)
 	var earlier []Op
 	prior := p.PriorState
 	if prior == nil {

@@ -87,7 +87,7 @@ func newLiveValues(cfg *config.Module, p *plan.Plan, dec valueDecoder, stored bo
 	lv := &liveValues{
 		modes:  map[addrs.ConfigResource]eval.ExpansionMode{},
 		keys:   map[addrs.AbsResource][]addrs.InstanceKey{},
-		vals:   map[addrs.AbsResourceInstance]liveValue{},
+		vals:   make(map[addrs.AbsResourceInstance]liveValue, len(p.Changes)),
 		whole:  map[addrs.AbsResource]*wholeValue{},
 		stored: stored,
 		decode: dec.prior,
@@ -97,7 +97,7 @@ func newLiveValues(cfg *config.Module, p *plan.Plan, dec valueDecoder, stored bo
 			lv.modes[addrs.ConfigResource{Module: m.Path, Resource: r.Addr}] = eval.ModeOf(r.Count, r.ForEach, r.Enabled)
 		}
 	}
-	changed := map[addrs.AbsResourceInstance]bool{}
+	changed := make(map[addrs.AbsResourceInstance]bool, len(p.Changes))
 	for _, c := range p.Changes {
 		if c.Deposed == addrs.NotDeposed {
 			changed[c.Addr] = true

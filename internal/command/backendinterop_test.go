@@ -95,8 +95,8 @@ func TestOpenTofuBackendRecords(t *testing.T) {
 		}
 		// A changed block is still a change.
 		writeFile(t, dir, "main.tf", "terraform {\n  backend \"pg\" {\n    schema_name = \"other\"\n  }\n}\n")
-		if r := rig(t, dir, "plan", "-no-color", "-input=false"); r.code != 1 || !strings.Contains(r.stderr, "Backend configuration changed") {
-			t.Errorf("plan with another block: exit %d, want Backend configuration changed\n%s", r.code, r.stderr)
+		if r := rig(t, dir, "plan", "-no-color", "-input=false"); r.code != 1 || !strings.Contains(r.stderr, `Backend initialization required: please run "rig init"`) {
+			t.Errorf("plan with another block: exit %d, want Backend initialization required\n%s", r.code, r.stderr)
 		}
 	})
 }

@@ -114,11 +114,11 @@ func runInit(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
-	onlyInState, more := m.dir().ProvidersOnlyInState(context.Background(), cfg)
+	onlyInState, legacy, more := m.dir().ProvidersOnlyInState(context.Background(), cfg)
 	if !f.backend && more.HasErrors() {
 		onlyInState, more = nil, nil
 	}
-	if ds = ds.Append(more); ds.HasErrors() {
+	if ds = ds.Append(more).Append(legacy); ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
 	}

@@ -11,8 +11,10 @@ import (
 // TestInitInstallsProvidersOnlyInState: init installs, as OpenTofu does,
 // the providers of objects the state records whose resource blocks were
 // removed, so that in a working directory initialized afresh (a clean
-// checkout) the plan can destroy them; a state naming a provider rig cannot
-// read (the legacy "-" namespace under another host) fails init.
+// checkout) the plan can destroy them; a state naming a provider of the
+// legacy "-" namespace (as Terraform 0.12 recorded it, or OpenTofu after
+// upgrading such a state) fails init, with -backend=false too, as in
+// OpenTofu.
 func TestInitInstallsProvidersOnlyInState(t *testing.T) {
 	mirror := testProviderMirror(t)
 	cli := filepath.Join(t.TempDir(), "rig.tfrc")
@@ -55,8 +57,17 @@ resource "terraform_data" "d" {}
   {"mode": "managed", "type": "null_resource", "name": "a", "provider": "provider[\"registry.opentofu.org/-/null\"]",
    "instances": [{"schema_version": 0, "attributes": {"id": "1"}}]}]}`,
 	})
-	if r := rig(t, legacy, "init", "-no-color"); r.code != 1 || !strings.Contains(r.stderr, `"registry.opentofu.org/-/null"`) {
-		t.Errorf("init with a legacy provider address in state: exit %d, want 1 naming it\n%s%s", r.code, r.stdout, r.stderr)
+	for _, args := range [][]string{{"init"}, {"init", "-backend=false"}} {
+		if r := rig(t, legacy, append(args, "-no-color")...); r.code != 1 || !strings.Contains(r.stderr, "Error: Invalid legacy provider address") || !strings.Contains(r.stderr, `provider "null"`) {
+			t.Errorf("%s with a legacy provider address in state: exit %d, want 1 naming it\n%s%s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+		}
+	}
+	// As Terraform 0.12 wrote it.
+	writeFile(t, legacy, "terraform.tfstate", `{"version": 4, "terraform_version": "0.12.28", "serial": 1, "lineage": "l", "outputs": {}, "resources": [
+  {"mode": "managed", "type": "null_resource", "name": "a", "provider": "provider.null",
+   "instances": [{"schema_version": 0, "attributes": {"id": "1"}}]}]}`)
+	if r := rig(t, legacy, "init", "-no-color"); r.code != 1 || !strings.Contains(r.stderr, "Error: Invalid legacy provider address") {
+		t.Errorf("init with a provider as Terraform 0.12 recorded it: exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
 

@@ -62,7 +62,7 @@ func TestPGLifecycle(t *testing.T) {
 
 	// A changed backend block needs init again.
 	writeFile(t, dir, "main.tf", "terraform {\n  backend \"pg\" {\n    schema_name = \"other\"\n  }\n}\n"+simpleConfig)
-	if r := rig(t, dir, "plan", "-no-color", "-input=false"); r.code != 1 || !strings.Contains(r.stderr, "Backend configuration changed") {
+	if r := rig(t, dir, "plan", "-no-color", "-input=false"); r.code != 1 || !strings.Contains(r.stderr, `Backend initialization required: please run "rig init"`) {
 		t.Fatalf("plan with a changed backend: exit %d\n%s", r.code, r.stderr)
 	}
 }

@@ -97,7 +97,7 @@ func TestS3Lifecycle(t *testing.T) {
 			}
 			// A changed backend block needs init again.
 			writeFile(t, dir, "main.tf", strings.Replace(p.block(), s3TestKey, "other/terraform.tfstate", 1)+simpleConfig)
-			if r := rig(t, dir, "plan", "-no-color", "-input=false"); r.code != 1 || !strings.Contains(r.stderr, "Backend configuration changed") {
+			if r := rig(t, dir, "plan", "-no-color", "-input=false"); r.code != 1 || !strings.Contains(r.stderr, `Backend initialization required: please run "rig init"`) {
 				t.Fatalf("plan with a changed backend: exit %d\n%s", r.code, r.stderr)
 			}
 		})

@@ -252,7 +252,7 @@ resource "terraform_data" "r" {
 		t.Errorf("plan: exit %d, want 0\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r := rig(t, dir, "plan", "-var", "name=y", "-input=false", "-no-color")
-	if r.code != 1 || !strings.Contains(r.stderr, "Backend configuration changed") {
+	if r.code != 1 || !strings.Contains(r.stderr, `Backend initialization required: please run "rig init"`) {
 		t.Errorf("plan with another path: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	if strings.Contains(r.stdout+r.stderr, "correct-horse") {

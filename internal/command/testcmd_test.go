@@ -174,8 +174,9 @@ resource "terraform_data" "fine" {}
 	}
 }
 
-// rig validate checks the test files too: what their assertions refer to
-// must exist; -no-tests leaves them out.
+// rig validate checks the test files too, as OpenTofu's validate does:
+// what expect_failures may name; -no-tests leaves them out. What the
+// assertions refer to is rig test's to report, as it runs them.
 func TestValidateTestFiles(t *testing.T) {
 	dir := workDir(t, map[string]string{"main.tf": testedModule, "tests/broken.tftest.hcl": `
 run "one" {
@@ -195,16 +196,36 @@ run "two" {
 	if r.code != 1 {
 		t.Errorf("exit %d, want 1", r.code)
 	}
-	checkContains(t, "validate stderr", r.stderr,
-		"Error: Reference to undeclared resource", "on tests/broken.tftest.hcl line 4, in run \"one\":",
-		"Error: Invalid `expect_failures` reference",
-	)
+	checkContains(t, "validate stderr", r.stderr, "Error: Invalid `expect_failures` reference")
+	for _, unwanted := range []string{"Reference to undeclared resource", "Reference to unknown run block"} {
+		if strings.Contains(r.stderr, unwanted) {
+			t.Errorf("validate reports %q, which OpenTofu's validate leaves to test:\n%s", unwanted, r.stderr)
+		}
+	}
 	if r := rig(t, dir, "validate", "-no-tests", "-no-color"); r.code != 0 {
 		t.Errorf("-no-tests: exit %d\n%s", r.code, r.stderr)
 	}
 	if r := rig(t, dir, "validate", "-test-directory=elsewhere", "-no-color"); r.code != 0 || !strings.Contains(r.stdout, "Test directory does not exist") {
 		t.Errorf("-test-directory=elsewhere: exit %d\n%s", r.code, r.stderr)
 	}
+
+	writeFile(t, filepath.Join(dir, "tests"), "broken.tftest.hcl", `
+run "one" {
+  command = plan
+  assert {
+    condition     = terraform_data.missing.output == "x"
+    error_message = "refers to nothing"
+  }
+}
+`)
+	if r := rig(t, dir, "validate", "-no-color"); r.code != 0 {
+		t.Errorf("validate of an assertion referring to nothing: exit %d, want 0\n%s", r.code, r.stderr)
+	}
+	r = rig(t, dir, "test", "-no-color")
+	if r.code != 1 {
+		t.Errorf("test: exit %d, want 1", r.code)
+	}
+	checkContains(t, "test stderr", r.stderr, "Error: Reference to undeclared resource", "on tests/broken.tftest.hcl line 5, in run \"one\":")
 }
 
 // init installs the modules run blocks name, recorded under the key

@@ -132,7 +132,7 @@ func LoadFiles(files map[string][]byte) (*Module, diag.Diagnostics) {
 		if body == nil {
 			return
 		}
-		more := checkNumberLiterals(body)
+		more := checkFileNumberLiterals(body, files[name])
 		if strings.HasSuffix(name, ".json") && !parseDiags.HasErrors() {
 			more = append(more, checkJSONNumbers(name, files[name])...)
 		}

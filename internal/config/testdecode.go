@@ -68,7 +68,7 @@ func ParseTestFile(name, path string, src []byte) (*TestFile, diag.Diagnostics) 
 	if body == nil {
 		return tf, diag.FromHCL(diags)
 	}
-	if more := checkNumberLiterals(body); more.HasErrors() {
+	if more := checkFileNumberLiterals(body, src); more.HasErrors() {
 		return tf, diag.FromHCL(append(diags, more...))
 	}
 	content, more := body.Content(testFileSchema)

@@ -43,3 +43,28 @@ func BenchmarkUnmarshal(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMarshal compares Marshal with go-cty's on a stored
+// terraform_data object (a tuple of references inside dynamic values).
+func BenchmarkMarshal(b *testing.B) {
+	v, err := Unmarshal([]byte(dataJSON), dataType)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, impl := range []struct {
+		name    string
+		marshal func(cty.Value, cty.Type) ([]byte, error)
+	}{
+		{"ctyjson", Marshal},
+		{"go-cty", ctyjson.Marshal},
+	} {
+		b.Run("terraform_data/"+impl.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := impl.marshal(v, dataType); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

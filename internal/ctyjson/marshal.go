@@ -17,11 +17,20 @@ const hexDigits = "0123456789abcdef"
 // values, infinities, capsule types) it returns go-cty's own result, so
 // error texts are go-cty's.
 func Marshal(v cty.Value, ty cty.Type) ([]byte, error) {
-	b, ok := appendValue(make([]byte, 0, 256), v, ty)
+	buf := scratch.Get().(*[]byte)
+	b, ok := appendValue((*buf)[:0], v, ty)
+	var out []byte
+	if ok {
+		out = slices.Clone(b)
+	}
+	if cap(b) <= maxScratch {
+		*buf = b
+		scratch.Put(buf)
+	}
 	if !ok {
 		return goctyjson.Marshal(v, ty)
 	}
-	return b, nil
+	return out, nil
 }
 
 func appendValue(b []byte, v cty.Value, ty cty.Type) ([]byte, bool) {
@@ -56,7 +65,20 @@ func appendValue(b []byte, v cty.Value, ty cty.Type) ([]byte, bool) {
 			return append(b, "true"...), true
 		}
 		return append(b, "false"...), true
-	case ty.IsListType(), ty.IsSetType():
+	case ty.IsListType():
+		ety := ty.ElementType()
+		b = append(b, '[')
+		for i := range v.LengthInt() {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var ok bool
+			if b, ok = appendValue(b, elementAt(v, i), ety); !ok {
+				return b, false
+			}
+		}
+		return append(b, ']'), true
+	case ty.IsSetType():
 		ety := ty.ElementType()
 		b = append(b, '[')
 		first := true
@@ -93,23 +115,21 @@ func appendValue(b []byte, v cty.Value, ty cty.Type) ([]byte, bool) {
 	case ty.IsTupleType():
 		etys := ty.TupleElementTypes()
 		b = append(b, '[')
-		i := 0
-		for it := v.ElementIterator(); it.Next(); {
+		for i := range etys {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			_, ev := it.Element()
 			var ok bool
-			if b, ok = appendValue(b, ev, etys[i]); !ok {
+			if b, ok = appendValue(b, elementAt(v, i), etys[i]); !ok {
 				return b, false
 			}
-			i++
 		}
 		return append(b, ']'), true
 	case ty.IsObjectType():
 		atys := ty.AttributeTypes()
 		b = append(b, '{')
-		for i, name := range slices.Sorted(maps.Keys(atys)) {
+		var names attrNames
+		for i, name := range names.sorted(atys) {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -153,7 +173,8 @@ func appendType(b []byte, ty cty.Type) ([]byte, bool) {
 	case ty.IsObjectType():
 		atys := ty.AttributeTypes()
 		b = append(b, `["object",{`...)
-		for i, name := range slices.Sorted(maps.Keys(atys)) {
+		var names attrNames
+		for i, name := range names.sorted(atys) {
 			if i > 0 {
 				b = append(b, ',')
 			}

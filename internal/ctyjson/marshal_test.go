@@ -1,6 +1,7 @@
 package ctyjson
 
 import (
+	"fmt"
 	"math/big"
 	"testing"
 
@@ -58,6 +59,12 @@ func TestMarshal(t *testing.T) {
 		{"dynamic map of tuples", cty.MapVal(map[string]cty.Value{"a": cty.EmptyTupleVal}), cty.DynamicPseudoType},
 		{"invalid UTF-8", cty.StringVal("a\xffb"), cty.String},
 		{"null object", cty.NullVal(obj.Type()), obj.Type()},
+		// Longer than the index keys made in advance, and objects of more
+		// attributes than fit the names' array.
+		{"long list", cty.ListVal(manyStrings(70)), cty.List(cty.String)},
+		{"long tuple", cty.TupleVal(manyStrings(70)), cty.Tuple(manyTypes(70))},
+		{"wide object", wideObject(40), wideObject(40).Type()},
+		{"wide object type", wideObject(40), cty.DynamicPseudoType},
 		// go-cty's errors, through the fallback.
 		{"unknown", cty.ObjectVal(map[string]cty.Value{"a": cty.UnknownVal(cty.String)}), cty.Object(map[string]cty.Type{"a": cty.String})},
 		{"marked", cty.ListVal([]cty.Value{cty.StringVal("s").Mark("sensitive")}), cty.List(cty.String)},
@@ -67,6 +74,52 @@ func TestMarshal(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { checkMarshalSame(t, tt.v, tt.ty) })
 	}
+}
+
+// TestMarshalOwnResult: each result is the caller's own, whatever
+// Marshal encodes afterwards (it encodes in buffers it reuses).
+func TestMarshalOwnResult(t *testing.T) {
+	first, err := Marshal(cty.ListVal(manyStrings(3)), cty.List(cty.String))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := string(first)
+	for range 10 {
+		if _, err := Marshal(wideObject(40), cty.DynamicPseudoType); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if string(first) != want {
+		t.Fatalf("first result changed to %s, was %s", first, want)
+	}
+	if len(first) != cap(first) {
+		t.Errorf("result has %d bytes of room beyond its %d", cap(first)-len(first), len(first))
+	}
+}
+
+func manyStrings(n int) []cty.Value {
+	out := make([]cty.Value, n)
+	for i := range out {
+		out[i] = cty.StringVal(fmt.Sprintf("s%d", i))
+	}
+	return out
+}
+
+func manyTypes(n int) []cty.Type {
+	out := make([]cty.Type, n)
+	for i := range out {
+		out[i] = cty.String
+	}
+	return out
+}
+
+// wideObject is an object of n attributes, names in no sorted order.
+func wideObject(n int) cty.Value {
+	attrs := make(map[string]cty.Value, n)
+	for i := range n {
+		attrs[fmt.Sprintf("a%d", (i*7)%n)] = cty.NumberIntVal(int64(i))
+	}
+	return cty.ObjectVal(attrs)
 }
 
 // FuzzMarshal checks that Marshal agrees with go-cty on every value go-cty

@@ -22,8 +22,8 @@ func (e *Evaluator) deprecatedSchema(m *config.Module, r *config.Resource) *prov
 		return nil
 	}
 	key := addrs.ConfigResource{Module: m.Path, Resource: r.Addr}
-	if b, done := e.deprecations.Load(key); done {
-		return b.(*provider.Block)
+	if b, done := e.deprecations.load(key); done {
+		return b
 	}
 	name, _ := m.ProviderLocalName(r)
 	fqn := m.ProviderFor(name)
@@ -44,7 +44,7 @@ func (e *Evaluator) deprecatedSchema(m *config.Module, r *config.Resource) *prov
 	if !ds.HasErrors() && sch.Block != nil && sch.Block.ContainsDeprecated() {
 		b = sch.Block
 	}
-	e.deprecations.Store(key, b)
+	e.deprecations.store(key, b)
 	return b
 }
 

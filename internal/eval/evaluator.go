@@ -60,10 +60,9 @@ type Evaluator struct {
 	args    parallel.Memo[*config.ModuleCall, hcl.Attributes]
 	provs   parallel.Memo[*config.Provider, lazyExpansion]
 	metas   parallel.Memo[metaKey, lazyValue]
-	// deprecations holds, per resource (addrs.ConfigResource), its schema
-	// when that declares deprecated attributes or blocks (a nil
-	// *provider.Block when not), see deprecatedSchema.
-	deprecations sync.Map
+	// deprecations holds, per resource, its schema when that declares
+	// deprecated attributes or blocks (nil when not), see deprecatedSchema.
+	deprecations deprecatedSchemas
 
 	// ctx and providers, set by New when given providers, are what
 	// deprecatedSchema asks for resource schemas.
@@ -339,7 +338,7 @@ func (e *Evaluator) childVariable(me *moduleEntry, name string, frame *evalFrame
 		}
 		ds = more
 	}
-	out, more := PrepareVariable(v, val, rng, fmt.Sprintf("module %s", me.addr))
+	out, more := PrepareVariable(v, val, rng, me.addr.String()+".var."+name)
 	out, eds := EphemeralVariable(v, out, rng)
 	more = more.Append(eds)
 	if v.Sensitive {
@@ -350,9 +349,12 @@ func (e *Evaluator) childVariable(me *moduleEntry, name string, frame *evalFrame
 
 // PrepareVariable checks and converts a variable's given value (cty.NilVal
 // when none is given) against its declaration: default, nullable, optional
-// attribute defaults and type. Problems are reported at rng; where names
-// the module for messages.
-func PrepareVariable(v *config.Variable, val cty.Value, rng hcl.Range, where string) (cty.Value, diag.Diagnostics) {
+// attribute defaults and type. addr names the variable in messages as a user
+// writes it ("var.region", "module.net.var.cidr"); rng is where the value was
+// given (the declaration when it came from outside the configuration). As in
+// OpenTofu, a value of the wrong type is reported at the declaration, and a
+// null for a non-nullable variable at rng.
+func PrepareVariable(v *config.Variable, val cty.Value, rng hcl.Range, addr string) (cty.Value, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	if val == cty.NilVal {
 		if v.Required() {
@@ -364,8 +366,11 @@ func PrepareVariable(v *config.Variable, val cty.Value, rng hcl.Range, where str
 	if val.IsNull() && !v.Nullable {
 		if v.Default != cty.NilVal && !v.Default.IsNull() {
 			val = v.Default
-		} else {
+		} else if rng == v.DeclRange {
 			ds = ds.Append(diag.At(rng, "Required variable not set", fmt.Sprintf("The variable %q is required, but the given value is null.", v.Name)))
+		} else {
+			ds = ds.Append(diag.At(rng, "Required variable not set",
+				fmt.Sprintf("The given value is not suitable for %s defined at %s: required variable may not be set to null.", addr, v.DeclRange.String())))
 		}
 	}
 	if v.TypeDefaults != nil && !val.IsNull() {
@@ -373,10 +378,25 @@ func PrepareVariable(v *config.Variable, val cty.Value, rng hcl.Range, where str
 	}
 	conv, err := convert.Convert(val, v.Type)
 	if err != nil {
-		return cty.UnknownVal(v.ConcreteType), ds.Append(diag.At(rng, "Invalid value for input variable",
-			fmt.Sprintf("The given value is not suitable for %s's var.%s declared at %s: %s.", where, v.Name, v.DeclRange.String(), err)))
+		return cty.UnknownVal(v.ConcreteType), ds.Append(diag.At(v.DeclRange, "Invalid value for input variable",
+			unsuitableDetail(v, addr, rng, err)))
 	}
 	return conv, ds
+}
+
+// unsuitableDetail is the detail of "Invalid value for input variable" for a
+// value of the wrong type given at rng: the declaration's place, or, for a
+// sensitive or ephemeral variable, the place of the value that failed.
+func unsuitableDetail(v *config.Variable, addr string, rng hcl.Range, err error) string {
+	if rng != v.DeclRange {
+		switch {
+		case v.Ephemeral:
+			return fmt.Sprintf("The given value is not suitable for %s, which is ephemeral: %s. Invalid value defined at %s.", addr, err, rng.String())
+		case v.Sensitive:
+			return fmt.Sprintf("The given value is not suitable for %s, which is sensitive: %s. Invalid value defined at %s.", addr, err, rng.String())
+		}
+	}
+	return fmt.Sprintf("The given value is not suitable for %s declared at %s: %s.", addr, v.DeclRange.String(), err)
 }
 
 // LocalValue returns local value name of module instance mi, evaluating it

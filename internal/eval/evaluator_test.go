@@ -118,7 +118,7 @@ output "name" {
 }
 
 func TestPrepareVariable(t *testing.T) {
-	cfg := loadTree(t, map[string]string{"main.tf": `
+	cfg := loadTree(t, map[string]string{"child.tf": `
 variable "required" {
   type = number
 }
@@ -137,22 +137,29 @@ variable "nullable_required" {
 		given   cty.Value
 		want    cty.Value
 		summary string
+		subject string // the file the diagnostic is at, when there is one
 	}{
-		{"required", cty.StringVal("12"), cty.NumberIntVal(12), ""},
-		{"required", cty.NilVal, cty.UnknownVal(cty.Number), "Missing required argument"},
-		{"required", cty.StringVal("twelve"), cty.UnknownVal(cty.Number), "Invalid value for input variable"},
-		{"not_null", cty.NullVal(cty.String), cty.StringVal("dflt"), ""},
-		{"not_null", cty.NilVal, cty.StringVal("dflt"), ""},
-		{"nullable_required", cty.NullVal(cty.String), cty.NullVal(cty.String), "Required variable not set"},
+		{"required", cty.StringVal("12"), cty.NumberIntVal(12), "", ""},
+		{"required", cty.NilVal, cty.UnknownVal(cty.Number), "Missing required argument", ""},
+		{"required", cty.StringVal("twelve"), cty.UnknownVal(cty.Number), "Invalid value for input variable", "child.tf"},
+		{"not_null", cty.NullVal(cty.String), cty.StringVal("dflt"), "", ""},
+		{"not_null", cty.NilVal, cty.StringVal("dflt"), "", ""},
+		{"nullable_required", cty.NullVal(cty.String), cty.NullVal(cty.String), "Required variable not set", "main.tf"},
 	}
 	for _, tt := range tests {
-		got, ds := PrepareVariable(cfg.Variables[tt.name], tt.given, rng, "module m")
-		summary := ""
+		got, ds := PrepareVariable(cfg.Variables[tt.name], tt.given, rng, "module.m.var."+tt.name)
+		summary, subject := "", ""
 		if ds.HasErrors() {
 			summary = ds[0].Summary
+			if ds[0].Subject != nil {
+				subject = ds[0].Subject.Filename
+			}
 		}
 		if summary != tt.summary || (summary == "" && !got.RawEquals(tt.want)) {
 			t.Errorf("%s given %#v: %#v, %q; want %#v, %q", tt.name, tt.given, got, summary, tt.want, tt.summary)
+		}
+		if tt.subject != "" && subject != tt.subject {
+			t.Errorf("%s given %#v: reported in %q, want %q", tt.name, tt.given, subject, tt.subject)
 		}
 	}
 }

@@ -149,7 +149,7 @@ func (d staticData) InputVariable(name string, rng hcl.Range) (cty.Value, diag.D
 	if ds.HasErrors() {
 		return cty.DynamicVal, dependsOn(d.stack, f, ds)
 	}
-	out, more := PrepareVariable(v, val, v.DeclRange, moduleName(d.m))
+	out, more := PrepareVariable(v, val, v.DeclRange, variableAddr(d.m, v.Name))
 	ds = ds.Append(more)
 	if v.Sensitive {
 		out = out.Mark(lang.Sensitive)
@@ -203,11 +203,13 @@ func (d staticData) missingRoot(v *config.Variable) (cty.Value, diag.Diagnostics
 	return cty.NilVal, diag.Diagnostics{diag.At(v.DeclRange, fmt.Sprintf("Failed to request input from user for variable var.%s", v.Name), "")}
 }
 
-func moduleName(m *config.Module) string {
+// variableAddr is variable name of module m as messages name it
+// ("var.region", "module.net.var.cidr").
+func variableAddr(m *config.Module, name string) string {
 	if m.Path.IsRoot() {
-		return "the root module"
+		return "var." + name
 	}
-	return "module " + string(m.Path)
+	return string(m.Path) + ".var." + name
 }
 
 func (d staticData) Resource(addr addrs.Resource, rng hcl.Range) (cty.Value, diag.Diagnostics) {

@@ -153,7 +153,7 @@ func Apply(ctx context.Context, req ApplyRequest) (Applied, diag.Diagnostics) {
 		newVal = cty.NullVal(ty)
 	}
 	failed := ds.HasErrors()
-	if !failed && !newVal.IsWhollyKnown() {
+	if !failed && !whollyKnown(newVal) {
 		ds = ds.Append(diag.Diagnostic{Severity: diag.Error, Summary: "Provider returned invalid result object after apply", Address: addr,
 			Detail: fmt.Sprintf("After the apply operation, the provider still indicated an unknown value for %s. All values must be known after apply, so this is always a bug in the provider and should be reported in the provider's own repository.", addr)})
 		failed = true
@@ -187,7 +187,7 @@ func Apply(ctx context.Context, req ApplyRequest) (Applied, diag.Diagnostics) {
 	if !plan.HasIdentity(newIdentity) && c.Action == plan.Update {
 		newIdentity = priorIdentity
 	}
-	if plan.HasIdentity(newIdentity) && !newIdentity.IsWhollyKnown() {
+	if plan.HasIdentity(newIdentity) && !whollyKnown(newIdentity) {
 		newIdentity = cty.NilVal
 	}
 	out := Applied{NewState: sch.Block.MarkSensitive(newVal.MarkWithPaths(configMarks)), Private: resp.Private, Identity: newIdentity, Failed: failed}

@@ -143,7 +143,7 @@ func finalPlanMismatch(saved, final cty.Value) error {
 			return false, nil
 		}
 		if sv.Type().IsSetType() || sv.Type().IsListType() || sv.Type().IsTupleType() || sv.Type().IsMapType() {
-			if sv.IsWhollyKnown() && fv.IsWhollyKnown() && !sv.RawEquals(fv) {
+			if whollyKnown(sv) && whollyKnown(fv) && !sv.RawEquals(fv) {
 				bad = fmt.Errorf("planned value for %s does not match the final plan", describePath(path))
 			}
 			return false, nil
@@ -166,9 +166,9 @@ func finalMatches(saved, final cty.Value) bool {
 	ty := saved.Type()
 	switch {
 	case ty.IsPrimitiveType() || saved.IsNull():
-		return saved.RawEquals(final) || (saved.IsNull() && final.IsNull())
+		return rawEqual(saved, final) || (saved.IsNull() && final.IsNull())
 	case ty.IsSetType() || ty.IsListType() || ty.IsTupleType() || ty.IsMapType():
-		return !saved.IsWhollyKnown() || !final.IsWhollyKnown() || saved.RawEquals(final)
+		return !whollyKnown(saved) || !whollyKnown(final) || rawEqual(saved, final)
 	case ty.IsObjectType():
 		for name := range ty.AttributeTypes() {
 			sv := saved.GetAttr(name)

@@ -35,7 +35,7 @@ func recordFinal(change *plan.ResourceInstanceChange, sent cty.Value, req PlanRe
 	if !change.Action.Creates() && change.Action != plan.Update {
 		return
 	}
-	if !change.After.IsWhollyKnown() || req.Providers == nil || !req.Providers.ConfiguredKnown(req.ProviderConfig) {
+	if !whollyKnown(change.After) || req.Providers == nil || !req.Providers.ConfiguredKnown(req.ProviderConfig) {
 		return
 	}
 	change.ConfigDigest = plan.ConfigDigest(sent)

@@ -55,7 +55,7 @@ func Refresh(ctx context.Context, req RefreshRequest) (Refreshed, diag.Diagnosti
 	sch, prov, addr, obj := req.Schema, req.Provider, req.Addr, req.Object
 	ty := sch.Block.ImpliedType()
 	typeName := addr.Instance.Resource.Resource.Type
-	up := prov.UpgradeResourceState(ctx, plan.IdentityUpgrade(provider.UpgradeRequest{TypeName: typeName, Version: int64(obj.SchemaVersion), RawStateJSON: obj.AttrsJSON}, obj))
+	up := prov.UpgradeResourceState(ctx, plan.IdentityUpgrade(provider.UpgradeRequest{TypeName: typeName, Version: int64(obj.SchemaVersion), RawStateJSON: obj.AttrsJSON, RawStateFlatmap: obj.AttrsFlat}, obj))
 	ds := diag.WithAddress(up.Diagnostics, addr)
 	if ds.HasErrors() {
 		return Refreshed{Prior: cty.NullVal(ty), Value: cty.NullVal(ty)}, ds

@@ -1,37 +1,30 @@
 package lang
 
 import (
-	"runtime"
-	"sync"
-	"weak"
-
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
-
-var travCache sync.Map // weak.Pointer[hclsyntax.Body] → []hcl.Traversal
 
 // cachedBodyTraversals is bodyTraversals remembered per native-syntax body:
 // the check of a configuration's references and the evaluation of a body of
 // arguments only (whose references are the same traversals) share one walk
 // of its expressions. The returned slice is shared: callers must not modify
-// it. The body is held weakly, as in bodyCache.
+// it. The body is held weakly (bodyEntry).
 func cachedBodyTraversals(body hcl.Body) []hcl.Traversal {
 	syn, ok := body.(*hclsyntax.Body)
 	if !ok {
 		return bodyTraversals(body)
 	}
-	key := weak.Make(syn)
-	if v, ok := travCache.Load(key); ok {
-		return v.([]hcl.Traversal)
-	}
-	travs := bodyTraversals(body)
-	travs = travs[:len(travs):len(travs)]
-	countCacheEntry()
-	if _, loaded := travCache.LoadOrStore(key, travs); !loaded {
-		runtime.AddCleanup(syn, func(k weak.Pointer[hclsyntax.Body]) { travCache.Delete(k) }, key)
-	}
-	return travs
+	return entryOf(syn).traversals(syn)
+}
+
+// traversals returns the traversals of syn, e's body, walked once.
+func (e *bodyEntry) traversals(syn *hclsyntax.Body) []hcl.Traversal {
+	e.travOnce.Do(func() {
+		travs := bodyTraversals(syn)
+		e.travs = travs[:len(travs):len(travs)]
+	})
+	return e.travs
 }
 
 // countCacheEntry counts an entry added to one of the caches of references,
@@ -39,8 +32,8 @@ func cachedBodyTraversals(body hcl.Body) []hcl.Traversal {
 func countCacheEntry() {
 	if refCacheSize.Add(1) > refCacheLimit {
 		refCache.Clear()
-		bodyCache.Clear()
-		travCache.Clear()
+		bodyEntries.Clear()
+		plainTemplates.Clear()
 		refCacheSize.Store(1)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -147,10 +148,10 @@ var (
 // template may call any function, templatefile too, as OpenTofu allows,
 // down to maxTemplateDepth nested calls.
 func templateFileFunc(baseDir string, funcs func() map[string]function.Function) function.Function {
-	return templateFileFuncAt(baseDir, funcs, 1)
+	return templateFileFuncAt(baseDir, funcs, 0)
 }
 
-// templateFileFuncAt is templatefile called depth calls deep.
+// templateFileFuncAt is templatefile called within depth templates.
 func templateFileFuncAt(baseDir string, funcs func() map[string]function.Function, depth int) function.Function {
 	return function.New(&function.Spec{
 		Params: []function.Parameter{
@@ -195,7 +196,8 @@ func templateFileFuncAt(baseDir string, funcs func() map[string]function.Functio
 			fns["templatefile"], fns[coreNamespace+"templatefile"] = nested, nested
 			v, err := renderTemplate(expr, vars, fns, true)
 			if deep := templateDepthIn(err); deep != nil {
-				// Passed up as it is, not wrapped in each level's message.
+				// Passed up with this level's call site, not wrapped in
+				// each level's message.
 				return cty.DynamicVal, deep
 			}
 			return v, err
@@ -207,20 +209,35 @@ func templateFileFuncAt(baseDir string, funcs func() map[string]function.Functio
 const maxTemplateDepth = 1024
 
 // templateDepthError is the error of a templatefile call nested too deep:
-// at is where the innermost call was made.
+// sources are the places of the calls that led to it, the innermost first,
+// one added by each template as the error passes up through it.
 type templateDepthError struct {
-	at string
+	sources []string
 }
 
+// maxTemplateTrace is how many call sites the message lists at most.
+const maxTemplateTrace = 16
+
+// Error lists, as OpenTofu does, the innermost call sites up to the first
+// one repeated (a loop), at most maxTemplateTrace of them, and the depth
+// reached.
 func (e *templateDepthError) Error() string {
-	if e.at == "" {
+	if len(e.sources) == 0 {
 		return fmt.Sprintf("maximum recursion depth %d reached", maxTemplateDepth)
 	}
-	return fmt.Sprintf("maximum recursion depth %d reached in %s", maxTemplateDepth, e.at)
+	var trace []string
+	for _, src := range e.sources[:min(maxTemplateTrace, len(e.sources))] {
+		repeated := slices.Contains(trace, src)
+		trace = append(trace, src)
+		if repeated {
+			break
+		}
+	}
+	return fmt.Sprintf("maximum recursion depth %d reached in %s ... ", len(e.sources)-1, strings.Join(trace, ", "))
 }
 
 // templateDepthIn returns the templateDepthError among the diagnostics of
-// rendering a template, with where its call is when not known yet.
+// rendering a template, with the place of the call that failed added.
 func templateDepthIn(err error) *templateDepthError {
 	diags, ok := err.(hcl.Diagnostics)
 	if !ok {
@@ -233,8 +250,8 @@ func templateDepthIn(err error) *templateDepthError {
 		}
 		var deep *templateDepthError
 		if errors.As(extra.FunctionCallError(), &deep) {
-			if deep.at == "" && d.Subject != nil {
-				deep.at = d.Subject.String()
+			if d.Subject != nil {
+				deep.sources = append(deep.sources, d.Subject.String())
 			}
 			return deep
 		}

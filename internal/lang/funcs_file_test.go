@@ -10,7 +10,8 @@ import (
 )
 
 // The file functions as OpenTofu 1.12 has them: templatefile may call
-// templatefile (a template including another), down to 1024 nested calls;
+// templatefile (a template including another), down to 1024 nested calls,
+// the error listing the innermost call sites up to the first repeated one;
 // a file that is not UTF-8 text, a directory where a file is wanted, are
 // errors in OpenTofu's words.
 func TestFileFunctionsAsOpenTofu(t *testing.T) {
@@ -19,6 +20,9 @@ func TestFileFunctionsAsOpenTofu(t *testing.T) {
 		"outer.tmpl":     `<${templatefile("inner.tmpl", {who = name})}>`,
 		"inner.tmpl":     `hello ${who}`,
 		"recursive.tmpl": `${templatefile("recursive.tmpl", {})}`,
+		"top.tmpl":       `<${templatefile("ping.tmpl", {})}>`,
+		"ping.tmpl":      `${templatefile("pong.tmpl", {})}`,
+		"pong.tmpl":      `x ${templatefile("ping.tmpl", {})}`,
 		"binary.dat":     "\xff\xfe",
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
@@ -38,7 +42,9 @@ func TestFileFunctionsAsOpenTofu(t *testing.T) {
 	tests := []struct {
 		src, summary, detail string
 	}{
-		{`templatefile("recursive.tmpl", {})`, "Error in function call", `Call to function "templatefile" failed: maximum recursion depth 1024 reached in recursive.tmpl:1,3-16.`},
+		// The innermost call sites, up to the first repeated one.
+		{`templatefile("recursive.tmpl", {})`, "Error in function call", `Call to function "templatefile" failed: maximum recursion depth 1024 reached in recursive.tmpl:1,3-16, recursive.tmpl:1,3-16 ... .`},
+		{`templatefile("top.tmpl", {})`, "Error in function call", `Call to function "templatefile" failed: maximum recursion depth 1024 reached in pong.tmpl:1,5-18, ping.tmpl:1,3-16, pong.tmpl:1,5-18 ... .`},
 		{`file("binary.dat")`, "Error in function call", `Call to function "file" failed: contents of "binary.dat" are not valid UTF-8; use the filebase64 function`},
 		{`templatefile("binary.dat", {})`, "Error in function call", `Call to function "templatefile" failed: contents of "binary.dat" are not valid UTF-8`},
 		{`file("sub")`, "Invalid function argument", `Invalid value for "path" parameter: failed to read file: read sub: is a directory.`},

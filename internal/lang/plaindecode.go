@@ -1,6 +1,10 @@
 package lang
 
 import (
+	"reflect"
+	"slices"
+	"sync"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/customdecode"
 	"github.com/hashicorp/hcl/v2/hcldec"
@@ -29,44 +33,97 @@ type plainAttr struct {
 	ty   cty.Type
 	null cty.Value
 	expr hcl.Expression
+	// konst holds expr's value when expr is constant (constantExpr);
+	// plain evaluates it otherwise.
+	konst *constantValue
+	plain plainExpr
 }
 
 // newPlainDecode returns the plainDecode of body and spec, or nil when the
 // body must be decoded by hcldec: a spec with anything but attributes and
 // optional single blocks, a type with a custom expression decoder, content
-// with any block, or content with any diagnostic.
+// with any block, or content with any diagnostic. What depends on the spec
+// alone is worked out once per spec (plainTemplateOf).
 func newPlainDecode(body *hclsyntax.Body, spec hcldec.Spec) *plainDecode {
-	obj, ok := spec.(hcldec.ObjectSpec)
-	if !ok {
+	tmpl := plainTemplateOf(spec)
+	if tmpl == nil {
 		return nil
 	}
-	p := &plainDecode{attrs: make([]plainAttr, 0, len(obj))}
-	for key, s := range obj {
-		if bs, ok := s.(*hcldec.BlockSpec); ok && !bs.Required {
-			// A single nested block the body does not have (checked
-			// below) is null, as hcldec decodes it.
-			p.attrs = append(p.attrs, plainAttr{key: key, null: cty.NullVal(hcldec.ImpliedType(bs.Nested).WithoutOptionalAttributesDeep())})
-			continue
-		}
-		as, ok := s.(*hcldec.AttrSpec)
-		if !ok || customdecode.CustomExpressionDecoderForType(as.Type) != nil {
-			return nil
-		}
-		p.attrs = append(p.attrs, plainAttr{key: key, name: as.Name, ty: as.Type, null: cty.NullVal(as.Type.WithoutOptionalAttributesDeep())})
-	}
-	content, diags := body.Content(hcldec.ImpliedSchema(spec))
+	content, diags := body.Content(tmpl.schema)
 	if len(diags) > 0 || len(content.Blocks) > 0 {
 		return nil
 	}
+	p := &plainDecode{attrs: slices.Clone(tmpl.attrs)}
 	for i := range p.attrs {
 		if p.attrs[i].name == "" {
 			continue // an absent block
 		}
 		if a, ok := content.Attributes[p.attrs[i].name]; ok {
 			p.attrs[i].expr = a.Expr
+			if constantExpr(a.Expr) {
+				p.attrs[i].konst = &constantValue{}
+			} else {
+				p.attrs[i].plain = compilePlain(a.Expr)
+			}
 		}
 	}
 	return p
+}
+
+// plainTemplate is what a plainDecode takes from its spec: its attributes
+// without their expressions, and the schema of a body's content; plain is
+// false when a body of the spec must be decoded by hcldec.
+type plainTemplate struct {
+	spec   hcldec.Spec // kept so that its address cannot be reused
+	plain  bool
+	attrs  []plainAttr
+	schema *hcl.BodySchema
+}
+
+// plainTemplates holds the plainTemplate of each spec asked about, by its
+// address. Specs are built once per schema block; countCacheEntry empties
+// it with the other caches.
+var plainTemplates sync.Map // uintptr → *plainTemplate
+
+// plainTemplateOf returns the plainTemplate of spec, a map or a pointer,
+// or nil when a body of spec must be decoded by hcldec: a spec with
+// anything but attributes and optional single blocks, or a type with a
+// custom expression decoder.
+func plainTemplateOf(spec hcldec.Spec) *plainTemplate {
+	key := reflect.ValueOf(spec).Pointer()
+	v, ok := plainTemplates.Load(key)
+	if !ok {
+		countCacheEntry()
+		v, _ = plainTemplates.LoadOrStore(key, newPlainTemplate(spec))
+	}
+	if t := v.(*plainTemplate); t.plain {
+		return t
+	}
+	return nil
+}
+
+func newPlainTemplate(spec hcldec.Spec) *plainTemplate {
+	t := &plainTemplate{spec: spec}
+	obj, ok := spec.(hcldec.ObjectSpec)
+	if !ok {
+		return t
+	}
+	attrs := make([]plainAttr, 0, len(obj))
+	for key, s := range obj {
+		if bs, ok := s.(*hcldec.BlockSpec); ok && !bs.Required {
+			// A single nested block the body does not have (checked by
+			// newPlainDecode) is null, as hcldec decodes it.
+			attrs = append(attrs, plainAttr{key: key, null: cty.NullVal(hcldec.ImpliedType(bs.Nested).WithoutOptionalAttributesDeep())})
+			continue
+		}
+		as, ok := s.(*hcldec.AttrSpec)
+		if !ok || customdecode.CustomExpressionDecoderForType(as.Type) != nil {
+			return t
+		}
+		attrs = append(attrs, plainAttr{key: key, name: as.Name, ty: as.Type, null: cty.NullVal(as.Type.WithoutOptionalAttributesDeep())})
+	}
+	t.plain, t.attrs, t.schema = true, attrs, hcldec.ImpliedSchema(spec)
+	return t
 }
 
 // decode returns the value hcldec.Decode returns for the body, or ok false
@@ -82,8 +139,16 @@ func (p *plainDecode) decode(ctx *hcl.EvalContext) (val cty.Value, ok bool) {
 			vals[a.key] = a.null
 			continue
 		}
-		v, diags := a.expr.Value(ctx)
-		if len(diags) > 0 {
+		if a.konst != nil {
+			v, ok := a.konst.value(a.expr, a.ty, ctx)
+			if !ok {
+				return cty.NilVal, false
+			}
+			vals[a.key] = v
+			continue
+		}
+		v, ok := a.plain.value(ctx)
+		if !ok {
 			return cty.NilVal, false
 		}
 		v, err := convert.Convert(v, a.ty)

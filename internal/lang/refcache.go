@@ -2,10 +2,8 @@ package lang
 
 import (
 	"reflect"
-	"runtime"
 	"sync"
 	"sync/atomic"
-	"weak"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
@@ -49,14 +47,6 @@ func cachedReferences(expr hcl.Expression) ([]*Reference, diag.Diagnostics) {
 	return refs, diags[:len(diags):len(diags)]
 }
 
-// bodyKey holds its body weakly: a body that is no longer used anywhere
-// else is collected, and its entry removed, rather than kept alive by the
-// cache (the apply lets go of each resource's body once it is applied).
-type bodyKey struct {
-	body weak.Pointer[hclsyntax.Body]
-	spec uintptr
-}
-
 type bodyRefs struct {
 	spec       hcldec.Spec // kept so that its address cannot be reused
 	refs       []*Reference
@@ -64,8 +54,6 @@ type bodyRefs struct {
 	hasDynamic bool
 	plain      *plainDecode // nil: decoded by hcldec
 }
-
-var bodyCache sync.Map // bodyKey → bodyRefs
 
 // CachedReferencesInBody is ReferencesInBody remembered per native-syntax
 // body and spec, so that finding a resource's dependencies while planning
@@ -95,11 +83,16 @@ func cachedBody(body hcl.Body, spec hcldec.Spec) bodyRefs {
 		refs, diags := ReferencesInBody(body, spec)
 		return bodyRefs{spec: spec, refs: refs, diags: diags, hasDynamic: true}
 	}
-	key := bodyKey{body: weak.Make(syn), spec: rv.Pointer()}
-	if r, ok := bodyCache.Load(key); ok {
-		res := r.(bodyRefs)
-		res.diags = res.diags[:len(res.diags):len(res.diags)]
-		return res
+	e := entryOf(syn)
+	specAddr := rv.Pointer()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, sr := range e.bySpec {
+		if sr.spec == specAddr {
+			res := sr.refs
+			res.diags = res.diags[:len(res.diags):len(res.diags)]
+			return res
+		}
 	}
 	res := bodyRefs{spec: spec, hasDynamic: hasDynamicBlock(syn)}
 	if !res.hasDynamic {
@@ -109,14 +102,11 @@ func cachedBody(body hcl.Body, spec hcldec.Spec) bodyRefs {
 		// Every argument the body sets is one of the spec's, and it has
 		// no visible block: its references are those the check of the
 		// configuration found.
-		res.refs, res.diags = References(cachedBodyTraversals(syn))
+		res.refs, res.diags = References(e.traversals(syn))
 	} else {
 		res.refs, res.diags = ReferencesInBody(body, spec)
 	}
-	countCacheEntry()
-	if _, loaded := bodyCache.LoadOrStore(key, res); !loaded {
-		runtime.AddCleanup(syn, func(k bodyKey) { bodyCache.Delete(k) }, key)
-	}
+	e.bySpec = append(e.bySpec, specRefs{spec: specAddr, refs: res})
 	res.diags = res.diags[:len(res.diags):len(res.diags)]
 	return res
 }

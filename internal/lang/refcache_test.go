@@ -19,9 +19,14 @@ func TestBodyCacheLetsGo(t *testing.T) {
 	spec := hcldec.ObjectSpec{"a": &hcldec.AttrSpec{Name: "a", Type: cty.String}}
 	entries := func() int {
 		n := 0
-		bodyCache.Range(func(k, _ any) bool {
-			if k.(bodyKey).spec == reflect.ValueOf(spec).Pointer() {
-				n++
+		bodyEntries.Range(func(_, v any) bool {
+			e := v.(*bodyEntry)
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			for _, sr := range e.bySpec {
+				if sr.spec == reflect.ValueOf(spec).Pointer() {
+					n++
+				}
 			}
 			return true
 		})

@@ -101,6 +101,12 @@ type schemaLookup func(m *config.Module, r *config.Resource) (*provider.Block, b
 // buildRefGraph builds the reference graph of the configuration tree below
 // root and checks it for cycles.
 func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode plan.DependencyMode) (*refGraph, diag.Diagnostics) {
+	return buildRefGraphSharing(root, schemaOf, mode, nil)
+}
+
+// buildRefGraphSharing is buildRefGraph whose recorded dependency lists
+// share the slices of prior (recordedLists) where they are the same.
+func buildRefGraphSharing(root *config.Module, schemaOf schemaLookup, mode plan.DependencyMode, prior map[addrs.ConfigResource][]addrs.AbsResource) (*refGraph, diag.Diagnostics) {
 	var ds diag.Diagnostics
 	mods := root.AllModules()
 	n := 0
@@ -272,7 +278,7 @@ func buildRefGraph(root *config.Module, schemaOf schemaLookup, mode plan.Depende
 	rg.depsDone = make(chan struct{})
 	go func() {
 		defer close(rg.depsDone)
-		rg.resourceDeps = recordedDependencies(order, direct, mode)
+		rg.resourceDeps = recordedDependencies(order, direct, mode, prior)
 	}()
 	return rg, ds
 }
@@ -294,7 +300,8 @@ func (rg *refGraph) dependencies() map[addrs.ConfigResource][]addrs.AbsResource 
 // predecessor's set shares that set, and each distinct set becomes one
 // slice of addresses, shared by every resource with that set (and, through
 // the changes and objects that record it, by their instances).
-func recordedDependencies(order []node, direct map[node][]node, mode plan.DependencyMode) map[addrs.ConfigResource][]addrs.AbsResource {
+// A computed list that prior holds for its resource is prior's slice.
+func recordedDependencies(order []node, direct map[node][]node, mode plan.DependencyMode, prior map[addrs.ConfigResource][]addrs.AbsResource) map[addrs.ConfigResource][]addrs.AbsResource {
 	var resources []addrs.ConfigResource
 	for _, n := range order {
 		if n.kind == resourceNode {
@@ -348,9 +355,13 @@ func recordedDependencies(order []node, direct map[node][]node, mode plan.Depend
 		k := listKey{&deps[0], len(deps)}
 		list, ok := asAddrs[k]
 		if !ok {
-			list = make([]addrs.AbsResource, len(deps))
-			for i, r := range deps {
-				list[i] = recordedAddr(resources[r])
+			if was := prior[n.configResource()]; sameRecordedList(was, deps, resources) {
+				list = was
+			} else {
+				list = make([]addrs.AbsResource, len(deps))
+				for i, r := range deps {
+					list[i] = recordedAddr(resources[r])
+				}
 			}
 			asAddrs[k] = list
 		}
@@ -487,6 +498,15 @@ func ProviderBlockOf(m *config.Module, r *config.Resource) (*config.Module, *con
 	for pm.Path != pc.Module.Module() && pm.Parent != nil {
 		pm = pm.Parent
 	}
+	if len(pm.ProviderConfigs) <= 1 {
+		// Nothing to sort.
+		for _, pb := range pm.ProviderConfigs {
+			if pm.ProviderFor(pb.Name) == pc.Provider && pb.Alias == pc.Alias {
+				return pm, pb
+			}
+		}
+		return nil, nil
+	}
 	for _, key := range slices.Sorted(maps.Keys(pm.ProviderConfigs)) {
 		if pb := pm.ProviderConfigs[key]; pm.ProviderFor(pb.Name) == pc.Provider && pb.Alias == pc.Alias {
 			return pm, pb
@@ -600,6 +620,11 @@ func refTargets(m *config.Module, ref *lang.Reference) []node {
 }
 
 func allResources(m *config.Module) []*config.Resource {
+	return sortedResourcesOf(m)
+}
+
+// sortResources returns every resource block of m, sorted by address.
+func sortResources(m *config.Module) []*config.Resource {
 	out := make([]*config.Resource, 0, len(m.ManagedResources)+len(m.DataResources)+len(m.EphemeralResources))
 	for _, r := range m.ManagedResources {
 		out = append(out, r)

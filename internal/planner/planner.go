@@ -192,6 +192,10 @@ func Make(ctx context.Context, cfg *config.Module, prior *state.State, providers
 }
 
 type planner struct {
+	// depsPrior is the state whose recorded dependency lists those the
+	// reference graph computes share where they are the same (nil:
+	// prevRun's).
+	depsPrior *state.State
 	// invocations are the planned action invocations (under mu).
 	invocations []*plan.ActionInvocation
 	// reported holds what reportOnce reported (under mu).
@@ -362,6 +366,9 @@ func (p *planner) run() diag.Diagnostics {
 		return nil
 	}, dag.WalkOptions[node]{Limit: p.walkLimit})
 	p.walked = true
+	if p.ctx.Err() == nil {
+		ds = ds.Append(p.validateAfterWalk())
+	}
 	if p.ctx.Err() != nil && res.Count(dag.NotRunCancelled) > 0 && !hasCancelled(ds) {
 		ds = ds.Append(errCancelled)
 	}
@@ -407,10 +414,14 @@ func (p *planner) loadGraph() diag.Diagnostics {
 	if ds.HasErrors() {
 		return ds
 	}
-	rg, more := buildRefGraph(p.cfg, func(m *config.Module, r *config.Resource) (*provider.Block, bool) {
+	prior := p.depsPrior
+	if prior == nil {
+		prior = p.prevRun
+	}
+	rg, more := buildRefGraphSharing(p.cfg, func(m *config.Module, r *config.Resource) (*provider.Block, bool) {
 		s, ok := p.schemas[configAddr(m, r)]
 		return s.Block, ok
-	}, p.opts.Dependencies)
+	}, p.opts.Dependencies, recordedLists(prior))
 	if ds = ds.Append(more); ds.HasErrors() {
 		return ds
 	}
@@ -438,7 +449,7 @@ func (p *planner) visit(n node) diag.Diagnostics {
 			_, more := p.eval.InputVariable(mi, n.name)
 			ds = ds.Append(more)
 			if !more.HasErrors() {
-				ds = ds.Append(p.validateVariable(mi, m.Variables[n.name]))
+				ds = ds.Append(p.validateVariable(mi, m.Variables[n.name], beforeWalk))
 			}
 		}
 	case moduleCallNode:
@@ -648,35 +659,20 @@ func (p *planner) changeOf(addr addrs.AbsResourceInstance) *plan.ResourceInstanc
 	return p.byAddr[addr]
 }
 
+// validateVariables checks the validation rules of the root variables
+// that refer to nothing the plan computes (see validateAfterWalk).
 func (p *planner) validateVariables() diag.Diagnostics {
 	var ds diag.Diagnostics
 	for _, name := range slices.Sorted(maps.Keys(p.cfg.Variables)) {
-		ds = ds.Append(p.validateVariable(addrs.RootModule, p.cfg.Variables[name]))
+		ds = ds.Append(p.validateVariable(addrs.RootModule, p.cfg.Variables[name], beforeWalk))
 	}
 	return ds
 }
 
-// validateVariable checks the validation rules of variable v in module instance mi.
-func (p *planner) validateVariable(mi addrs.ModuleInstance, v *config.Variable) diag.Diagnostics {
-	var ds diag.Diagnostics
-	for i, rule := range v.Validations {
-		more := eval.CheckRule(p.eval.Scope(mi, lang.InstanceData{}), rule, "Invalid value for variable",
-			fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", rule.DeclRange.String()),
-			p.ruleAt(checks.NamedObject(checks.VariableKind, mi, v.Name), checks.Validation, i))
-		for i := range more {
-			// OpenTofu reports a failed validation where the value is
-			// defined: a root variable's declaration, a child's argument.
-			if more[i].Summary == "Invalid value for variable" {
-				rng := v.DeclRange
-				if arg, ok := p.eval.ArgumentRange(mi, v.Name); ok {
-					rng = arg
-				}
-				more[i].Subject = &rng
-			}
-		}
-		ds = ds.Append(more)
-	}
-	return ds
+// validateVariable checks the validation rules of variable v in module
+// instance mi that when selects.
+func (p *planner) validateVariable(mi addrs.ModuleInstance, v *config.Variable, when func(*config.CheckRule) bool) diag.Diagnostics {
+	return CheckVariableRules(p.eval, mi, v, p.checks, when)
 }
 
 // unsupportedConstructs reports configuration rig parses but cannot act on

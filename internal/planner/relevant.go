@@ -27,6 +27,7 @@ type globalRef struct {
 // key identifies what the reference refers to, ignoring where it is written.
 func (g globalRef) key() string {
 	var b strings.Builder
+	b.Grow(64)
 	b.WriteString(string(g.module))
 	b.WriteByte('|')
 	switch g.ref.Kind {
@@ -38,9 +39,12 @@ func (g globalRef) key() string {
 	for _, step := range g.ref.Remaining {
 		switch s := step.(type) {
 		case hcl.TraverseAttr:
-			b.WriteString("." + s.Name)
+			b.WriteByte('.')
+			b.WriteString(s.Name)
 		case hcl.TraverseIndex:
-			b.WriteString("[" + s.Key.GoString() + "]")
+			b.WriteByte('[')
+			b.WriteString(s.Key.GoString())
+			b.WriteByte(']')
 		}
 	}
 	return b.String()
@@ -110,20 +114,30 @@ func (p *planner) relevantAttributes(changes []*plan.ResourceInstanceChange, out
 		queue = append(queue, p.metaRefs(g)...)
 	}
 
-	out := make([]plan.ResourceAttr, 0, len(found))
+	// Sorted as the addresses and paths print, each printed once.
+	type sortable struct {
+		attr           plan.ResourceAttr
+		resource, path string
+	}
+	sorted := make([]sortable, 0, len(found))
 	for _, g := range found {
 		addr := addrs.AbsResourceInstance{Module: g.module, Resource: g.ref.Resource.Instance(addrs.NoKey)}
 		if g.ref.KeyGiven {
 			addr.Resource.Key = g.ref.Key
 		}
-		out = append(out, plan.ResourceAttr{Resource: addr, Path: lang.TraversalPath(g.ref.Remaining)})
+		path := lang.TraversalPath(g.ref.Remaining)
+		sorted = append(sorted, sortable{plan.ResourceAttr{Resource: addr, Path: path}, addr.String(), pathString(path)})
 	}
-	slices.SortFunc(out, func(a, b plan.ResourceAttr) int {
-		if c := cmp.Compare(a.Resource.String(), b.Resource.String()); c != 0 {
+	slices.SortFunc(sorted, func(a, b sortable) int {
+		if c := cmp.Compare(a.resource, b.resource); c != 0 {
 			return c
 		}
-		return cmp.Compare(pathString(a.Path), pathString(b.Path))
+		return cmp.Compare(a.path, b.path)
 	})
+	out := make([]plan.ResourceAttr, len(sorted))
+	for i, s := range sorted {
+		out[i] = s.attr
+	}
 	return out
 }
 

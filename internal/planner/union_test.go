@@ -104,7 +104,7 @@ func TestRecordedDependencies(t *testing.T) {
 		}},
 	}
 	for _, tt := range tests {
-		got := recordedDependencies(order, direct, tt.mode)
+		got := recordedDependencies(order, direct, tt.mode, nil)
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("mode %d: recorded dependencies (-want +got):\n%s", tt.mode, diff)
 			continue

@@ -18,6 +18,7 @@ import (
 	"github.com/rig-iac/rig/internal/lang"
 	"github.com/rig-iac/rig/internal/parallel"
 	"github.com/rig-iac/rig/internal/provider"
+	"github.com/rig-iac/rig/internal/state"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 )
@@ -34,6 +35,7 @@ func Validate(ctx context.Context, cfg *config.Module, providers *provider.Set, 
 		opts: Options{Dependencies: plan.ReducedDependencies}}
 	if opts.ForPlan {
 		p.opts.Dependencies = opts.Dependencies
+		p.depsPrior = opts.Prior
 	}
 	// Every independent problem is reported: reference errors do not stop
 	// the checks of resource types, cycles and bodies.
@@ -106,6 +108,10 @@ type ValidateOptions struct {
 	// of the cheaper direct graph.
 	ForPlan      bool
 	Dependencies plan.DependencyMode
+	// Prior is the state that plan starts from (nil: none): the
+	// dependency lists computed for it share the slices of the lists
+	// its objects record where they are the same.
+	Prior *state.State
 	// Variables are the root variables' values given (-var, variable
 	// files, TF_VAR_), which what is evaluated statically (a provider
 	// block's for_each) uses, as OpenTofu does; nil: their defaults.

@@ -62,7 +62,7 @@ func validateCallArgument(ev *eval.Evaluator, scope *lang.Scope, child *config.M
 		// Reported by the body and reference checks, or by the plan.
 		return nil
 	}
-	val, ds = eval.PrepareVariable(v, val, attr.Expr.Range(), fmt.Sprintf("module %s", child.Path))
+	val, ds = eval.PrepareVariable(v, val, attr.Expr.Range(), string(child.Path)+".var."+v.Name)
 	if ds.HasErrors() || !val.IsWhollyKnown() || len(v.Validations) == 0 {
 		return ds.Errors()
 	}

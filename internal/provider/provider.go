@@ -102,6 +102,10 @@ type UpgradeRequest struct {
 	Version int64
 	// RawStateJSON is the stored attributes object.
 	RawStateJSON []byte
+	// RawStateFlatmap is the stored attributes in the flattened form of
+	// the state formats before version 4 ("tags.%", "ports.0"), when
+	// RawStateJSON is nil.
+	RawStateFlatmap map[string]string
 	// IdentityVersion and RawIdentityJSON are the stored resource identity
 	// and its schema version; RawIdentityJSON is nil when none is stored.
 	IdentityVersion int64

@@ -88,9 +88,14 @@ func (o *NestedObject) hasWriteOnly() bool {
 // NullWriteOnly returns v (an object of the block's type) with every
 // write-only attribute null: what plans and state hold of them.
 func (b *Block) NullWriteOnly(v cty.Value) cty.Value {
-	if !b.HasWriteOnly() || v.IsNull() || !v.IsKnown() {
+	if !b.HasWriteOnly() || v.IsNull() || !v.IsKnown() || !b.writeOnlySet(v) {
 		return v
 	}
+	return b.nullWriteOnlyAll(v)
+}
+
+// nullWriteOnlyAll is NullWriteOnly by a walk of the whole value.
+func (b *Block) nullWriteOnlyAll(v cty.Value) cty.Value {
 	out, _ := cty.Transform(v, func(p cty.Path, v cty.Value) (cty.Value, error) {
 		if len(p) > 0 && b.WriteOnlyPath(p) {
 			if _, last := p[len(p)-1].(cty.GetAttrStep); last && !b.WriteOnlyPath(p[:len(p)-1]) {

@@ -1,7 +1,6 @@
 package state
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -160,8 +159,8 @@ func NewObject(v cty.Value, ty cty.Type) (*Object, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encoding attributes: %w", err)
 	}
-	// The encoder's buffer has room to spare; the state keeps an exact copy.
-	return &Object{AttrsJSON: bytes.Clone(raw)}, nil
+	// Marshal's result is already its own, at its exact size.
+	return &Object{AttrsJSON: raw}, nil
 }
 
 // New returns an empty state with a fresh lineage.

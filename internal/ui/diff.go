@@ -126,7 +126,7 @@ func primAction(b, a side, strict bool) plan.Action {
 		return plan.Create
 	case aMissing && !bMissing:
 		return plan.Delete
-	case valueKey(b.v) == valueKey(a.v) && (!strict || b.explicit == a.explicit):
+	case sameKey(b.v, a.v) && (!strict || b.explicit == a.explicit):
 		return plan.NoOp
 	}
 	return plan.Update
@@ -186,7 +186,7 @@ func (d *differ) attr(b, a side, ty cty.Type) *node {
 	case ty == cty.DynamicPseudoType:
 		return d.json(b, a)
 	case ty.IsPrimitiveType():
-		return &node{action: primAction(b, a, true), replace: d.replaces(b, a), r: primR{before: b.v, after: a.v, ty: ty}}
+		return newPrimNode(primAction(b, a, true), d.replaces(b, a), primR{before: b.v, after: a.v, ty: ty})
 	case ty.IsObjectType():
 		cur := iterAction(b, a)
 		attrs := map[string]*node{}
@@ -227,7 +227,7 @@ func (d *differ) attr(b, a side, ty cty.Type) *node {
 		elems, cur := d.set(b, a, func(cb, ca side) *node { return d.attr(cb, ca, et) })
 		return &node{action: cur, replace: d.replaces(b, a), r: setR{elems: elems}}
 	}
-	return &node{action: primAction(b, a, true), replace: d.replaces(b, a), r: primR{before: b.v, after: a.v, ty: cty.String}}
+	return newPrimNode(primAction(b, a, true), d.replaces(b, a), primR{before: b.v, after: a.v, ty: cty.String})
 }
 
 // indexed returns element i of a sequence side; absent (not explicit) when
@@ -452,7 +452,7 @@ func (d *differ) jsonOf(b, a side, k jsonKind) *node {
 	case jString:
 		ty = cty.String
 	}
-	return &node{action: primAction(b, a, false), r: primR{before: b.v, after: a.v, ty: ty}}
+	return newPrimNode(primAction(b, a, false), false, primR{before: b.v, after: a.v, ty: ty})
 }
 
 // block diffs two objects of a schema block: a resource or a nested block.

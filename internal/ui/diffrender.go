@@ -2,8 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -240,7 +238,8 @@ func (r objectR) render(b *strings.Builder, n *node, indent int, o ropts) {
 	}
 	ao := o
 	ao.overrideNullSuffix = r.overrideNullSuffix
-	keys := slices.Sorted(maps.Keys(r.attrs))
+	var kb keyBuf
+	keys := sortedKeys(r.attrs, &kb)
 	width := 0
 	for _, k := range keys {
 		width = max(width, len(attrName(k)))
@@ -288,7 +287,8 @@ func (r mapR) render(b *strings.Builder, n *node, indent int, o ropts) {
 		b.WriteString(o.forces(selfForces))
 		return
 	}
-	keys := slices.Sorted(maps.Keys(r.elems))
+	var kb keyBuf
+	keys := sortedKeys(r.elems, &kb)
 	width := 0
 	for _, k := range keys {
 		width = max(width, len(fmt.Sprintf("%q", k)))
@@ -516,7 +516,8 @@ func (r blockR) render(b *strings.Builder, n *node, indent int, o ropts) {
 		b.WriteString(o.forces(n.replace))
 		return
 	}
-	keys := slices.Sorted(maps.Keys(r.attrs))
+	var kb keyBuf
+	keys := sortedKeys(r.attrs, &kb)
 	width := 0
 	for _, k := range keys {
 		width = max(width, len(attrName(k)))
@@ -543,7 +544,8 @@ func (r blockR) render(b *strings.Builder, n *node, indent int, o ropts) {
 		writeHidden(b, indent+1, o, "attribute", hidden)
 	}
 	hiddenBlocks := 0
-	for _, name := range slices.Sorted(maps.Keys(r.groups)) {
+	var gb keyBuf
+	for _, name := range sortedKeys(r.groups, &gb) {
 		g := r.groups[name]
 		separated := false
 		for i, e := range g.elems {

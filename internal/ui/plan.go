@@ -164,6 +164,13 @@ func legend(a plan.Action) string {
 // renderChange renders one object's change: the comment lines and the
 // resource block with its attribute diff.
 func renderChange(c *plan.ResourceInstanceChange, schemas SchemaSource, o ropts) string {
+	var b strings.Builder
+	writeChange(&b, c, schemas, o)
+	return b.String()
+}
+
+// writeChange writes renderChange's text into b.
+func writeChange(b *strings.Builder, c *plan.ResourceInstanceChange, schemas SchemaSource, o ropts) {
 	blk := lookupBlock(schemas, c.ProviderConfig.Provider, c.Addr.Resource.Resource)
 	d := &differ{before: pathSet{}, after: pathSet{}, replace: pathSet{}}
 	beforeVal, afterVal := c.BeforeValue(), plan.WithoutUnknownEcho(c.ProviderConfig.Provider, c.Addr.Resource.Resource.Type, c.BeforeValue(), c.After)
@@ -186,11 +193,9 @@ func renderChange(c *plan.ResourceInstanceChange, schemas SchemaSource, o ropts)
 	if r.Mode == addrs.Data {
 		mode = "data"
 	}
-	var b strings.Builder
 	b.WriteString(o.c(changeComment(c)))
-	fmt.Fprintf(&b, "%s %s %q %q ", o.c(actionSymbol(c.Action)), mode, r.Type, r.Name)
-	n.render(&b, 0, o)
-	return b.String()
+	fmt.Fprintf(b, "%s %s %q %q ", o.c(actionSymbol(c.Action)), mode, r.Type, r.Name)
+	n.render(b, 0, o)
 }
 
 // changeComment is the "  # addr will be …" header of a change, with its
@@ -354,8 +359,17 @@ func renderChanges(w io.Writer, p *plan.Plan, changes []*plan.ResourceInstanceCh
 		var wg sync.WaitGroup
 		for k := range workers {
 			wg.Go(func() {
+				// Each text is written into a builder grown once to about
+				// the size of the last: changes of a plan are much alike.
+				last := 0
 				for i := k; i < n; i += workers {
-					texts[i] = "\n" + renderChange(changes[i], schemas, o) + renderTriggeredActions(p, changes[i], schemas, o) + "\n"
+					var b strings.Builder
+					b.Grow(last + last/4 + 64)
+					b.WriteByte('\n')
+					writeChange(&b, changes[i], schemas, o)
+					b.WriteString(renderTriggeredActions(p, changes[i], schemas, o))
+					b.WriteByte('\n')
+					texts[i], last = b.String(), b.Len()
 				}
 			})
 		}

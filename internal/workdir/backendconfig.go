@@ -297,8 +297,10 @@ func BackendType(cfg *config.Module) string {
 
 // resolveBackend returns the backend for every command but init: the one
 // rig init recorded, while the configuration's backend block is the one
-// it was recorded for; a configuration without a backend block, or with a
-// local one, that init never saw, works without init.
+// it was recorded for; a configuration without a backend block that init
+// never saw works without init. As in OpenTofu, any other difference
+// between the configuration and the record (a backend block, a local one
+// too, that init never saw; one removed, or changed) asks for init.
 func (d *Dir) resolveBackend(cfg *config.Module) (backend.Backend, diag.Diagnostics) {
 	want, block, ds := configuredSpec(cfg)
 	if ds.HasErrors() {
@@ -311,19 +313,27 @@ func (d *Dir) resolveBackend(cfg *config.Module) (backend.Backend, diag.Diagnost
 	switch {
 	case recorded && block == nil:
 		return nil, ds.Append(diag.Errorf("Backend initialization required, please run \"rig init\"",
-			"The configuration no longer has the %q backend that \"rig init\" configured. Run \"rig init -migrate-state\" to move the state back to the local backend, or \"rig init -reconfigure\" to use the local backend without moving it.", rec.Type))
+			"Reason: the configuration no longer has the %q backend that \"rig init\" configured.\n\n%s", rec.Type, backendInitAdvice))
 	case recorded && !isRecordedFor(rec, want):
-		return nil, ds.Append(diag.At(block.DeclRange, "Backend configuration changed",
-			fmt.Sprintf("The %q backend configuration changed since \"rig init\" configured the %q backend. Run \"rig init -migrate-state\" to move the state to the new backend, or \"rig init -reconfigure\" to use it without moving the state.", want.Type, rec.Type)))
+		reason := "its configuration changed"
+		if rec.Type != want.Type {
+			reason = fmt.Sprintf("its type changed from %q to %q", rec.Type, want.Type)
+		}
+		return nil, ds.Append(diag.Errorf("Backend initialization required: please run \"rig init\"",
+			"Reason: the backend block changed since \"rig init\" configured it: %s.\n\n%s", reason, backendInitAdvice))
 	case recorded:
 		want = rec
-	case block != nil && want.Type != "local":
-		return nil, ds.Append(diag.At(block.DeclRange, "Backend initialization required, please run \"rig init\"",
-			fmt.Sprintf("The %q backend is configured but this working directory was not initialized for it: run \"rig init\".", want.Type)))
+	case block != nil:
+		return nil, ds.Append(diag.Errorf("Backend initialization required, please run \"rig init\"",
+			"Reason: the configuration selects the %q backend, which \"rig init\" has not initialized in this working directory.\n\n%s", want.Type, backendInitAdvice))
 	}
 	b, more := d.openBackend(context.Background(), want)
 	return b, ds.Append(more)
 }
+
+// backendInitAdvice ends the errors that ask for init before a backend is
+// used.
+const backendInitAdvice = `Every command but init uses the backend "rig init" last configured, so that state is never read from or written to a backend nobody initialized. Run "rig init": with -migrate-state it moves the existing state to the backend the configuration now selects, with -reconfigure it uses that backend without moving anything. Nothing has been changed yet.`
 
 func isRecordedFor(rec, want backendSpec) bool {
 	_, ok := rec.recordedFor(want)

@@ -52,7 +52,7 @@ func (d *Dir) EphemeralPlanVariables(cfg *config.Module, p *plan.Plan, flags []V
 				fmt.Sprintf("Variable %q is configured as ephemeral. This type of variables need to be given a value during `rig plan` and also during `rig apply`.", name)))
 			continue
 		}
-		val, more := eval.PrepareVariable(v, in.Value, v.DeclRange, "the root module")
+		val, more := eval.PrepareVariable(v, in.Value, v.DeclRange, "var."+name)
 		ds = ds.Append(more)
 		p.Variables[name] = val
 	}

@@ -38,14 +38,14 @@ func (d *Dir) CheckSavedPlanVariables(cfg *config.Module, p *plan.Plan, flags []
 		if slices.Contains(p.EphemeralVariables, name) {
 			continue
 		}
-		given, more := eval.PrepareVariable(v, values[name].Value, v.DeclRange, "the root module")
+		given, more := eval.PrepareVariable(v, values[name].Value, v.DeclRange, "var."+name)
 		if more.HasErrors() {
 			ds = ds.Append(more)
 			continue
 		}
 		recorded, ok := p.Variables[name]
 		if !ok {
-			recorded, _ = eval.PrepareVariable(v, cty.NilVal, v.DeclRange, "the root module")
+			recorded, _ = eval.PrepareVariable(v, cty.NilVal, v.DeclRange, "var."+name)
 		}
 		g, _ := given.UnmarkDeep()
 		r, _ := recorded.UnmarkDeep()

@@ -21,5 +21,5 @@ func (s *Session) Validate(ctx context.Context) diag.Diagnostics {
 		return nil
 	}
 	return planner.Validate(ctx, s.Config, s.Providers, planner.ValidateOptions{Env: lang.Env{Cwd: s.Cwd},
-		ForPlan: true, Dependencies: s.Dependencies, Variables: s.Variables})
+		ForPlan: true, Dependencies: s.Dependencies, Variables: s.Variables, Prior: s.State})
 }

@@ -35,7 +35,7 @@ func (d *Dir) StateEvaluation(ctx context.Context, args []VarArg, ask Asker) (op
 	variables := map[string]cty.Value{}
 	for _, name := range slices.Sorted(maps.Keys(cfg.Variables)) {
 		v := cfg.Variables[name]
-		val, more := eval.PrepareVariable(v, given[name].Value, v.DeclRange, "the root module")
+		val, more := eval.PrepareVariable(v, given[name].Value, v.DeclRange, "var."+name)
 		if v.Required() && given[name].Value == cty.NilVal {
 			more = nil // an unset required variable is unknown
 		}

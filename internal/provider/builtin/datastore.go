@@ -44,7 +44,7 @@ func planStore(prior, proposed, config cty.Value) (cty.Value, bool, diag.Diagnos
 	if c := config.GetAttr("store"); !c.IsNull() && c.IsKnown() {
 		input = c.GetAttr("input")
 	}
-	attrs := store.AsValueMap()
+	attrs := attrMap(store)
 	sensitive := attrs["sensitive"]
 	kept := attrs["output"]
 	if !attrs["sensitive_output"].IsNull() {
@@ -93,7 +93,7 @@ func applyStore(planned, config cty.Value) cty.Value {
 	if c := config.GetAttr("store"); !c.IsNull() && c.IsKnown() {
 		input = c.GetAttr("input")
 	}
-	attrs := planned.AsValueMap()
+	attrs := attrMap(planned)
 	for _, name := range []string{"output", "sensitive_output"} {
 		if !attrs[name].IsKnown() {
 			attrs[name] = input

@@ -115,7 +115,7 @@ func (p *Terraform) PlanResourceChange(_ context.Context, req provider.PlanReque
 	if req.ProposedNewState.IsNull() {
 		return provider.PlanResponse{PlannedState: req.ProposedNewState, Checked: true}
 	}
-	planned := req.ProposedNewState.AsValueMap()
+	planned := attrMap(req.ProposedNewState)
 	input := req.ProposedNewState.GetAttr("input")
 	triggers := req.ProposedNewState.GetAttr("triggers_replace")
 	resp := provider.PlanResponse{Checked: true}
@@ -158,7 +158,7 @@ func (p *Terraform) ApplyResourceChange(_ context.Context, req provider.ApplyReq
 	if req.PlannedState.IsNull() {
 		return provider.ApplyResponse{NewState: req.PlannedState, Checked: true}
 	}
-	obj := req.PlannedState.AsValueMap()
+	obj := attrMap(req.PlannedState)
 	if !obj["output"].IsKnown() {
 		obj["output"] = obj["input"]
 	}

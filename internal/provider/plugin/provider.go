@@ -206,7 +206,7 @@ func (p *Provider) UpgradeResourceState(ctx context.Context, req provider.Upgrad
 	if ids.HasErrors() {
 		return provider.UpgradeResponse{UpgradedState: cty.NullVal(ty), Diagnostics: ids}
 	}
-	dv, ds, err := p.proto.upgradeResourceState(ctx, wireUpgradeRequest{typeName: req.TypeName, version: req.Version, rawJSON: req.RawStateJSON})
+	dv, ds, err := p.proto.upgradeResourceState(ctx, wireUpgradeRequest{typeName: req.TypeName, version: req.Version, rawJSON: req.RawStateJSON, flatmap: req.RawStateFlatmap})
 	if err != nil {
 		return provider.UpgradeResponse{Diagnostics: diag.Diagnostics{p.callFailed("UpgradeResourceState", err)}}
 	}

@@ -41,6 +41,9 @@ func Parse(data []byte) (*state.State, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, ErrEmpty
 	}
+	if bytes.HasPrefix(data, []byte("tfstate")) {
+		return nil, errors.New("state file is in the binary format of Terraform 0.6 and earlier, which is not supported; upgrade it to the JSON format with Terraform 0.6.16 or earlier first")
+	}
 	if len(data) >= parallelParseMin {
 		if s, ok := parseParallel(data); ok {
 			return s, nil
@@ -54,16 +57,32 @@ func parseOnePass(data []byte) (*state.State, error) {
 	var f fileV4
 	if err := json.Unmarshal(data, &f); err != nil {
 		if v := sniffVersion(data); v != nil {
+			if old, ok := legacyVersion(v); ok {
+				return parseLegacyV4(data, old)
+			}
 			if verr := checkVersion(v); verr != nil {
 				return nil, verr
 			}
 		}
 		return nil, jsonError(data, err)
 	}
+	if old, ok := legacyVersion(f.Version); ok {
+		return parseLegacyV4(data, old)
+	}
 	if err := checkVersion(f.Version); err != nil {
 		return nil, err
 	}
 	return decodeV4(&f)
+}
+
+// parseLegacyV4 decodes a state file of a format before version 4 as the
+// version-4 state it upgrades to (see legacy.go).
+func parseLegacyV4(data []byte, version int) (*state.State, error) {
+	f, err := parseLegacy(data, version)
+	if err != nil {
+		return nil, err
+	}
+	return decodeV4(f)
 }
 
 // sniffVersion extracts the top-level "version" of a document that failed to
@@ -86,8 +105,11 @@ func checkVersion(raw json.RawMessage) error {
 	switch {
 	case err != nil:
 		return fmt.Errorf("state file has an invalid version number %s", raw)
+	case v == 0:
+		return errors.New("state file version 0 is not valid: there was never a JSON state format of version zero")
 	case v < 4:
-		return fmt.Errorf("state file version %d is not supported; rig reads version 4, written by Terraform 0.12 and later and by OpenTofu (run a Terraform 0.12 or later plan and apply on it once to upgrade it)", v)
+		// Upgraded by parseOnePass (legacy.go), not read as version 4.
+		return fmt.Errorf("state file version %d is read by upgrading it to version 4", v)
 	case v > 4:
 		return fmt.Errorf("state file version %d is not supported; it was written by a newer program, and rig reads version 4", v)
 	}
@@ -134,6 +156,7 @@ type decoder struct {
 	// instances of one resource) share one slice.
 	lists     map[uint64][][]addrs.AbsResource
 	scratch   []addrs.AbsResource // the list being decoded
+	listArena []addrs.AbsResource // the current block of kept lists (keepList)
 	arena     []byte              // the current block of compacted raw JSON
 	compacted []byte              // raw's buffer
 }
@@ -343,16 +366,26 @@ func (d *decoder) instance(r *state.Resource, is *instanceV4) error {
 }
 
 // provider parses a provider configuration address, which must be in the
-// canonical form addrs prints, so that it is written back unchanged.
+// canonical form addrs prints, so that it is written back unchanged, or in
+// the form Terraform 0.12 wrote (provider.aws, module.net.provider.aws.west),
+// which names a provider of the legacy namespace and is written back in the
+// canonical form.
 func (d *decoder) provider(s string) (addrs.AbsProviderConfig, error) {
 	if pc, ok := d.providers[s]; ok {
 		return pc, nil
 	}
-	pc, err := addrs.ParseAbsProviderConfig(s)
+	canonical := s
+	if !strings.Contains(s, "provider[") && (strings.HasPrefix(s, "provider.") || strings.Contains(s, ".provider.")) {
+		var err error
+		if canonical, err = legacyProvider(s, "", addrs.Resource{}); err != nil {
+			return addrs.AbsProviderConfig{}, err
+		}
+	}
+	pc, err := addrs.ParseAbsProviderConfig(canonical)
 	if err != nil {
 		return pc, err
 	}
-	if pc.String() != s {
+	if pc.String() != canonical {
 		return pc, fmt.Errorf("invalid provider configuration address %q: not in canonical form (%s)", s, pc)
 	}
 	if err := d.checkModule(string(pc.Module)); err != nil {
@@ -412,7 +445,7 @@ func (d *decoder) dependencies(raw json.RawMessage) ([]addrs.AbsResource, error)
 			return list, nil
 		}
 	}
-	list := slices.Clone(d.scratch)
+	list := d.keepList(d.scratch)
 	d.lists[hash] = append(d.lists[hash], list)
 	return list, nil
 }
@@ -424,12 +457,15 @@ func (d *decoder) dependency(s []byte) (dependency, error) {
 	if dep, ok := d.deps[string(s)]; ok {
 		return dep, nil
 	}
-	addr, err := addrs.ParseAbsResourceStr(string(s))
-	if err != nil {
-		return dependency{}, err
-	}
-	if addr.String() != string(s) {
-		return dependency{}, fmt.Errorf("invalid resource address %q: not in canonical form (%s)", s, addr)
+	addr, ok := plainManagedAddr(s)
+	if !ok {
+		var err error
+		if addr, err = addrs.ParseAbsResourceStr(string(s)); err != nil {
+			return dependency{}, err
+		}
+		if addr.String() != string(s) {
+			return dependency{}, fmt.Errorf("invalid resource address %q: not in canonical form (%s)", s, addr)
+		}
 	}
 	dep := dependency{addr: addr, n: uint64(len(d.deps))}
 	d.deps[string(s)] = dep

@@ -111,7 +111,7 @@ func TestParseLargeFileInParallel(t *testing.T) {
 		{name: "missing comma between elements", wantErr: "not valid JSON", data: bytes.Replace(base, []byte("    },\n    {\n"), []byte("    }\n    {\n"), 1)},
 		{name: "garbage after the file", wantErr: "not valid JSON", data: append(bytes.Clone(base), " {}"...)},
 		{name: "unterminated", wantErr: "not valid JSON", data: base[:len(base)/2]},
-		{name: "version 3", wantErr: "version 3 is not supported", data: bytes.Replace(base, []byte(`"version": 4`), []byte(`"version": 3`), 1)},
+		{name: "version 3", wantErr: "version 3 holds the resources of a version 4 file", data: bytes.Replace(base, []byte(`"version": 4`), []byte(`"version": 3`), 1)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

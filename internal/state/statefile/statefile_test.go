@@ -239,8 +239,15 @@ func TestParseErrors(t *testing.T) {
 		wantIs error
 	}{
 		{name: "empty", in: " \n", wantIs: ErrEmpty},
-		{name: "version 3", in: `{"version":3,"serial":1,"modules":[]}`, want: "state file version 3 is not supported; rig reads version 4"},
-		{name: "version 3 with clashing fields", in: `{"version":3,"resources":{}}`, want: "state file version 3 is not supported"},
+		{name: "binary version 0", in: "tfstate\x00\x01", want: "binary format of Terraform 0.6 and earlier"},
+		{name: "version 0", in: `{"version":0,"serial":1}`, want: "state file version 0 is not valid"},
+		{name: "version 3 with version 4's resources", in: `{"version":3,"resources":[{"mode":"managed","type":"t","name":"n","instances":[]}]}`, want: "state file version 3 holds the resources of a version 4 file"},
+		{name: "version 3 with clashing fields", in: `{"version":3,"resources":{}}`, want: "state file version 3 holds the resources of a version 4 file"},
+		{name: "version 3 negative serial", in: `{"version":3,"serial":-1,"modules":[]}`, want: "upgrading state file format from version 3 to version 4: state has a serial less than zero"},
+		{name: "version 3 module path", in: `{"version":3,"modules":[{"path":["net"]}]}`, want: `invalid module path ["net"]`},
+		{name: "version 3 bad resource key", in: `{"version":3,"modules":[{"path":["root"],"resources":{"aws_instance":{"type":"aws_instance"}}}]}`, want: `invalid resource address "aws_instance"`},
+		{name: "version 3 interpolated provider alias", in: `{"version":3,"modules":[{"path":["root"],"resources":{"aws_instance.a":{"type":"aws_instance","provider":"provider.aws.${var.x}","primary":{"id":"i"}}}}]}`, want: "cannot hold a template sequence"},
+		{name: "version 3 corrupt", in: "{\"version\":3,\n\"modules\":[{]}", want: "not valid JSON at line 2"},
 		{name: "version 5", in: `{"version":5}`, want: "state file version 5 is not supported; it was written by a newer program"},
 		{name: "no version", in: `{"serial":1}`, want: "state file has no version number"},
 		{name: "string version", in: `{"version":"4"}`, want: `invalid version number "4"`},
