@@ -24,9 +24,6 @@ func runInit(m *Meta, args []string) int {
 	if fs.NArg() > 0 {
 		return m.argsError(fs, "Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?")
 	}
-	if f.upgrade && f.lockfileReadonly {
-		return m.argsError(fs, "Invalid options", "The -upgrade flag conflicts with -lockfile=readonly.")
-	}
 	if problem := checkInitAliases(fs); problem != "" {
 		return m.argsError(fs, "Invalid init options", problem)
 	}
@@ -120,6 +117,18 @@ func runInit(m *Meta, args []string) int {
 	}
 	if ds = ds.Append(more).Append(legacy); ds.HasErrors() {
 		m.showDiagnostics(ds)
+		return 1
+	}
+	if f.upgrade && f.lockfileReadonly {
+		// As OpenTofu: found at the provider step, and said as a line of
+		// its own rather than a diagnostic.
+		const conflict = "The -upgrade flag conflicts with -lockfile=readonly."
+		if m.stream != nil {
+			m.stream.Error(conflict)
+		}
+		if m.stream == nil || m.stream.Human {
+			fmt.Fprintln(m.Err, conflict)
+		}
 		return 1
 	}
 	fmt.Fprintln(m.Out)
