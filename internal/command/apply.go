@@ -156,8 +156,10 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 // those of the validation before a saved plan's apply, are shown with the
 // apply's diagnostics, as OpenTofu shows them.
 func (m *Meta) runApplyPhase(ctx context.Context, out *ui.OperationView, sess *workdir.Session, p *plan.Plan, prepared *apply.Prepared, refresh *workdir.RefreshTracking, f *operationFlags, warnings diag.Diagnostics) int {
-	if out.Human && p.HasChanges() && !f.refreshCommand && !f.savedPlan {
-		// After the plan, as OpenTofu; a saved plan's apply shows none.
+	if out.Human && p.HasChanges() && !f.refreshCommand && !f.savedPlan && !(f.autoApprove && ui.OperationCount(p) == 0) {
+		// After the plan, as OpenTofu; a saved plan's apply shows none,
+		// nor, as OpenTofu, an approved one that only changes outputs
+		// (no order of operations to set apart).
 		fmt.Fprintln(m.Out)
 	}
 	counter := &ui.CountHooks{}
