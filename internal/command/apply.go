@@ -103,7 +103,6 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		out.Diagnostics(ds)
 		return 1
 	}
-	out.Diagnostics(ui.TargetingWarning(p))
 	order := ui.StartOrder(p, apply.OrderOptions{Config: sess.Config})
 	if refresh {
 		workdir.KeepUndeclaredOutputs(p, sess.Config)
@@ -208,11 +207,16 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *ui.OperationView, sess *w
 		out.Refreshed(applied.Final)
 		return 0
 	}
+	// As OpenTofu: the plan's targeting warning (not for a saved plan,
+	// whose plan is not shown) and the apply's, before the summary.
+	if !f.savedPlan {
+		out.Diagnostics(ui.TargetingWarning(p))
+	}
+	out.Diagnostics(ui.PartialApplyWarning(p))
 	out.Applied(summary, applied.Final)
 	if out.Human {
 		m.stateSavedNote(summary.Add, summary.Change)
 	}
-	out.Diagnostics(ui.PartialApplyWarning(p))
 	printNote()
 	return 0
 }

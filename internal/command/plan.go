@@ -88,10 +88,11 @@ func runPlan(m *Meta, args []string) int {
 	if err := refresh.Record(p, sess.State, false); err != nil {
 		ds = ds.Append(warningf("Failed to record refresh times", "%s", err))
 	}
-	out.Diagnostics(ui.TargetingWarning(p))
 	schemas := ui.PlanSchemas(ctx, sess.Providers, p)
 	order := ui.StartOrder(p, apply.OrderOptions{Config: sess.Config})
 	out.Plan(p, schemas, order)
+	// As OpenTofu: after the plan.
+	out.Diagnostics(ui.TargetingWarning(p))
 	g, more := order.Wait()
 	m.dir().LogGraph(g)
 	ds = ds.Append(more)
