@@ -43,7 +43,8 @@ func TestPlainDecodesShareTheirSpecOnly(t *testing.T) {
 			t.Errorf("body %q decodes to %#v (%v), want %#v", srcs[i], got, ok, want[i])
 		}
 	}
-	if plainTemplateOf(spec) != plainTemplateOf(spec) {
+	first := plainTemplateOf(spec)
+	if again := plainTemplateOf(spec); again != first {
 		t.Errorf("the spec's template is worked out again")
 	}
 }
