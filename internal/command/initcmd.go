@@ -22,10 +22,7 @@ func runInit(m *Meta, args []string) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		return m.argsError(fs, "Unexpected argument", "The "+fs.Name()+" command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
-	}
-	if f.upgrade && f.lockfileReadonly {
-		return m.argsError(fs, "Invalid options", "The -upgrade flag conflicts with -lockfile=readonly.")
+		return m.argsError(fs, "Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?")
 	}
 	if problem := checkInitAliases(fs); problem != "" {
 		return m.argsError(fs, "Invalid init options", problem)
@@ -66,6 +63,9 @@ func runInit(m *Meta, args []string) int {
 		}
 		view.Heading("Initializing the backend...")
 		backendFlags.Out, backendFlags.Confirm = m.Out, m.confirm
+		if m.stream != nil {
+			backendFlags.Say = m.stream.Say
+		}
 		backendProblems = m.dir().InitBackend(context.Background(), root, &backendFlags)
 	}
 	if consts.HasErrors() {
@@ -124,6 +124,18 @@ func runInit(m *Meta, args []string) int {
 	testReqs, more := m.dir().TestRequirements(cfg, f.testDir)
 	if ds = ds.Append(more); ds.HasErrors() {
 		m.showDiagnostics(ds)
+		return 1
+	}
+	if f.upgrade && f.lockfileReadonly {
+		// As OpenTofu: found at the provider step, and said as a line of
+		// its own rather than a diagnostic.
+		const conflict = "The -upgrade flag conflicts with -lockfile=readonly."
+		if m.stream != nil {
+			m.stream.Error(conflict)
+		}
+		if m.stream == nil || m.stream.Human {
+			fmt.Fprintln(m.Err, conflict)
+		}
 		return 1
 	}
 	fmt.Fprintln(m.Out)
