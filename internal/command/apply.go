@@ -56,7 +56,7 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		return m.destroyWithArgument(fs.Arg(0))
 	}
 	if (destroy || refresh) && fs.NArg() > 0 {
-		return m.argsError(fs, "Too many command line arguments", fmt.Sprintf("Unexpected argument %q: the %s command takes no positional arguments. To run it in another working directory, use the global -chdir option.", fs.Arg(0), name))
+		return m.argsError(fs, "Too many command line arguments", "Expected at most one positional argument.")
 	}
 	if fs.NArg() > 1 {
 		return m.argsError(fs, "Too many command line arguments", "Expected at most one positional argument: the path of a saved plan file.")
@@ -103,7 +103,6 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 		out.Diagnostics(ds)
 		return 1
 	}
-	out.Diagnostics(ui.TargetingWarning(p))
 	order := ui.StartOrder(p, apply.OrderOptions{Config: sess.Config})
 	if refresh {
 		workdir.KeepUndeclaredOutputs(p, sess.Config)
@@ -156,8 +155,10 @@ func runApplyOrDestroy(m *Meta, args []string, name string) int {
 // those of the validation before a saved plan's apply, are shown with the
 // apply's diagnostics, as OpenTofu shows them.
 func (m *Meta) runApplyPhase(ctx context.Context, out *ui.OperationView, sess *workdir.Session, p *plan.Plan, prepared *apply.Prepared, refresh *workdir.RefreshTracking, f *operationFlags, warnings diag.Diagnostics) int {
-	if out.Human && p.HasChanges() && !f.refreshCommand && !f.savedPlan {
-		// After the plan, as OpenTofu; a saved plan's apply shows none.
+	if out.Human && p.HasChanges() && !f.refreshCommand && !f.savedPlan && !(f.autoApprove && ui.OperationCount(p) == 0) {
+		// After the plan, as OpenTofu; a saved plan's apply shows none,
+		// nor, as OpenTofu, an approved one that only changes outputs
+		// (no order of operations to set apart).
 		fmt.Fprintln(m.Out)
 	}
 	counter := &ui.CountHooks{}
@@ -206,11 +207,16 @@ func (m *Meta) runApplyPhase(ctx context.Context, out *ui.OperationView, sess *w
 		out.Refreshed(applied.Final)
 		return 0
 	}
+	// As OpenTofu: the plan's targeting warning (not for a saved plan,
+	// whose plan is not shown) and the apply's, before the summary.
+	if !f.savedPlan {
+		out.Diagnostics(ui.TargetingWarning(p))
+	}
+	out.Diagnostics(ui.PartialApplyWarning(p))
 	out.Applied(summary, applied.Final)
 	if out.Human {
 		m.stateSavedNote(summary.Add, summary.Change)
 	}
-	out.Diagnostics(ui.PartialApplyWarning(p))
 	printNote()
 	return 0
 }

@@ -46,7 +46,12 @@ func (m *Meta) showCLIConfigProblems() {
 		return
 	}
 	fmt.Fprintln(m.Err, "There are some problems with the CLI configuration:")
+	// As OpenTofu: shown before the command's options are read, never in
+	// color.
+	color := m.Color
+	m.Color = false
 	m.showDiagnostics(ds)
+	m.Color = color
 	if ds.HasErrors() {
 		// As OpenTofu: the closing sentence comes after the blank line
 		// that ends an error of a summary alone (all of OpenTofu's are),

@@ -46,7 +46,7 @@ func runConsole(m *Meta, args []string) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		return m.argsError(fs, "Too many command line arguments", "The console command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
+		return m.argsError(fs, "Too many command line arguments", "Expected at most one positional argument.")
 	}
 	if !m.startTypedStream(stream) {
 		return 1

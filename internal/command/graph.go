@@ -36,7 +36,7 @@ func runGraph(m *Meta, args []string) int {
 		return m.argsError(fs, "Invalid -format", fmt.Sprintf("Unknown graph format %q: want dot, mermaid, html or svg.", *format))
 	}
 	if fs.NArg() > 0 {
-		return m.argsError(fs, "Unexpected argument", "The "+fs.Name()+" command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
+		return m.argsError(fs, "Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?")
 	}
 	if *planPath != "" && *typ != "" && *typ != "apply" {
 		return m.argsError(fs, "Invalid combination of options", fmt.Sprintf("A saved plan has one graph, of the operations applying it runs: -type=%s does not go with -plan.", *typ))

@@ -45,6 +45,9 @@ func runImport(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
+	if code, ok := m.importTargetConfigured(sess.Config, addr); !ok {
+		return code
+	}
 	view := ui.NewImportView(m.Out, ui.RenderOptions{Color: m.Color})
 	var hooks plan.ImportHooks = view
 	if m.view.concise {

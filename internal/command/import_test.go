@@ -240,7 +240,7 @@ func TestImportErrors(t *testing.T) {
 		golden   string
 	}{
 		{name: "not in configuration", config: importConfig, args: []string{"-var=name=x", "terraform_data.c", "id-c"},
-			want: "Error: Configuration for import target does not exist", golden: "import/not-declared"},
+			want: "Error: resource address \"terraform_data.c\" does not exist in the configuration.", golden: "import/not-declared"},
 		{name: "already managed", config: importConfig, applied: true, args: []string{"-var=name=x", "terraform_data.a", "id-a"},
 			want: "Error: Resource already managed by rig", golden: "import/already-managed"},
 		{name: "data resource", config: importConfig, args: []string{"data.terraform_data.a", "id-a"},

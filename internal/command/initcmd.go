@@ -22,10 +22,7 @@ func runInit(m *Meta, args []string) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		return m.argsError(fs, "Unexpected argument", "The "+fs.Name()+" command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
-	}
-	if f.upgrade && f.lockfileReadonly {
-		return m.argsError(fs, "Invalid options", "The -upgrade flag conflicts with -lockfile=readonly.")
+		return m.argsError(fs, "Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?")
 	}
 	if problem := checkInitAliases(fs); problem != "" {
 		return m.argsError(fs, "Invalid init options", problem)
@@ -66,6 +63,9 @@ func runInit(m *Meta, args []string) int {
 		}
 		view.Heading("Initializing the backend...")
 		backendFlags.Out, backendFlags.Confirm = m.Out, m.confirm
+		if m.stream != nil {
+			backendFlags.Say = m.stream.Say
+		}
 		backendProblems = m.dir().InitBackend(context.Background(), root, &backendFlags)
 	}
 	if consts.HasErrors() {
@@ -97,8 +97,10 @@ func runInit(m *Meta, args []string) int {
 		return 1
 	}
 	// The root module's warnings were those of the configuration loaded
-	// again, with its children's.
-	ds = more.Append(backendProblems)
+	// again, with its children's; the test files' are kept.
+	testWarnings := testFileWarnings(ds)
+	m.addDiagnosticSources(testWarnings)
+	ds = more.Append(backendProblems).Append(testWarnings)
 	placed, more := m.dir().PlaceProvidersFromState(context.Background(), cfg)
 	if !f.backend && more.HasErrors() {
 		// As OpenTofu: without the backend step, a backend that cannot be
@@ -119,11 +121,28 @@ func runInit(m *Meta, args []string) int {
 		m.showDiagnostics(ds)
 		return 1
 	}
+	testReqs, more := m.dir().TestRequirements(cfg, f.testDir)
+	if ds = ds.Append(more); ds.HasErrors() {
+		m.showDiagnostics(ds)
+		return 1
+	}
+	if f.upgrade && f.lockfileReadonly {
+		// As OpenTofu: found at the provider step, and said as a line of
+		// its own rather than a diagnostic.
+		const conflict = "The -upgrade flag conflicts with -lockfile=readonly."
+		if m.stream != nil {
+			m.stream.Error(conflict)
+		}
+		if m.stream == nil || m.stream.Human {
+			fmt.Fprintln(m.Err, conflict)
+		}
+		return 1
+	}
 	fmt.Fprintln(m.Out)
 	view.Heading("Initializing provider plugins...")
 	ds = ds.Append(m.dir().InstallProviders(context.Background(), cfg, workdir.InstallProvidersOptions{
 		PluginDirs: f.pluginDirs, Upgrade: f.upgrade, LockfileReadonly: f.lockfileReadonly, Out: m.Out,
-		StateProviders: onlyInState}))
+		StateProviders: onlyInState, TestRequirements: testReqs}))
 	if ds.HasErrors() {
 		m.showDiagnostics(ds)
 		return 1
@@ -198,4 +217,19 @@ type sayingWriter struct {
 func (s *sayingWriter) Write(p []byte) (int, error) {
 	s.said = s.said || len(p) > 0
 	return s.w.Write(p)
+}
+
+// testFileWarnings are the warnings among ds about test files that
+// OpenTofu's init shows, with its other warnings: those of decoding their
+// provider blocks (a version constraint there). Those OpenTofu gives only
+// when it validates or runs the tests (two runs of one name) are left to
+// validate and test.
+func testFileWarnings(ds diag.Diagnostics) diag.Diagnostics {
+	var out diag.Diagnostics
+	for _, d := range ds {
+		if d.Severity == diag.Warning && d.Subject != nil && config.IsTestFile(d.Subject.Filename) && d.Summary == config.ProviderVersionDeprecated {
+			out = out.Append(d)
+		}
+	}
+	return out
 }

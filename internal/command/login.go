@@ -140,7 +140,7 @@ func (m *Meta) loginHost(fs *flag.FlagSet) (string, int, bool) {
 		return defaultLoginHost, 0, true
 	case 1:
 	default:
-		return "", m.argsError(fs, "Unexpected argument", "The "+command+" command expects at most one argument: the host to log "+map[bool]string{true: "in to", false: "out of"}[command == "login"]+"."), false
+		return "", m.argsError(fs, "Unexpected argument", "The "+command+" command expects exactly one argument: the host to log "+map[bool]string{true: "in to", false: "out of"}[command == "login"]+"."), false
 	}
 	host, ok := getproviders.ParseHost(args[0])
 	if !ok {

@@ -149,7 +149,7 @@ func TestLoginRefused(t *testing.T) {
 		{"no input", "", []string{"login", "-input=false", host}, "Login is an interactive command"},
 		{"not confirmed", "no\n", []string{"login", host}, "Login cancelled"},
 		{"bad host", "", []string{"login", "https://" + host}, "Invalid hostname"},
-		{"two hosts", "", []string{"login", host, host}, "expects at most one argument"},
+		{"two hosts", "", []string{"login", host, host}, "expects exactly one argument"},
 	}
 	for _, tc := range cases {
 		r := rigInput(t, dir, tc.input, append(tc.args, "-no-color")...)

@@ -28,7 +28,7 @@ func runOutput(m *Meta, args []string) int {
 		return m.argsError(fs, "Invalid output format", "The -json and -json-into arguments are mutually exclusive.")
 	}
 	if fs.NArg() > 1 {
-		return m.argsError(fs, "Unexpected argument", "The output command expects exactly one argument with the name of an output value, or no arguments to show all outputs.")
+		return m.argsError(fs, "Unexpected argument", "The output command expects exactly one argument with the name of an output variable or no arguments to show all outputs.")
 	}
 	s, ds := m.currentState()
 	if ds.HasErrors() {

@@ -29,7 +29,7 @@ func runPlan(m *Meta, args []string) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		return m.argsError(fs, "Too many command line arguments", fmt.Sprintf("Unexpected argument %q: the plan command takes no positional arguments. To plan in another working directory, use the global -chdir option.", fs.Arg(0)))
+		return m.argsError(fs, "Too many command line arguments", "To specify a working directory for the plan, use the global -chdir flag.")
 	}
 	out, run, ok := m.startOperation(&f)
 	if !ok {
@@ -88,10 +88,11 @@ func runPlan(m *Meta, args []string) int {
 	if err := refresh.Record(p, sess.State, false); err != nil {
 		ds = ds.Append(warningf("Failed to record refresh times", "%s", err))
 	}
-	out.Diagnostics(ui.TargetingWarning(p))
 	schemas := ui.PlanSchemas(ctx, sess.Providers, p)
 	order := ui.StartOrder(p, apply.OrderOptions{Config: sess.Config})
 	out.Plan(p, schemas, order)
+	// As OpenTofu: after the plan.
+	out.Diagnostics(ui.TargetingWarning(p))
 	g, more := order.Wait()
 	m.dir().LogGraph(g)
 	ds = ds.Append(more)

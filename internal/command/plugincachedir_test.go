@@ -20,7 +20,8 @@ func TestMissingPluginCacheDirStopsNothing(t *testing.T) {
 	want := "There are some problems with the CLI configuration:\n\n" +
 		"Error: The specified plugin cache dir " + missing + " cannot be opened: stat " + missing + ": no such file or directory\n\n" +
 		"As a result of the above problems, rig may not behave as intended.\n\n\n"
-	for _, args := range [][]string{{"init", "-no-color"}, {"validate", "-no-color"}, {"plan", "-no-color"}} {
+	// Never in color, as OpenTofu shows them before it reads -no-color.
+	for _, args := range [][]string{{"init", "-no-color"}, {"validate", "-no-color"}, {"plan", "-no-color"}, {"validate"}} {
 		r := rig(t, dir, args...)
 		if r.code != 0 || r.stderr != want {
 			t.Errorf("rig %s: exit %d\nstderr:\n%s\nwant:\n%s", strings.Join(args, " "), r.code, r.stderr, want)

@@ -15,7 +15,7 @@ func runProviders(m *Meta, args []string) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		return m.argsError(fs, "Unexpected argument", "The providers command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
+		return m.argsError(fs, "Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?")
 	}
 	cfg, ds := m.loadConfig()
 	if workdir.IsEmptyConfig(cfg) {

@@ -27,7 +27,7 @@ func runProvidersSchema(m *Meta, args []string) int {
 		return m.argsError(fs, "Output only in json is allowed", "The `rig providers schema` command requires the `-json` flag.")
 	}
 	if fs.NArg() > 0 {
-		return m.argsError(fs, "Too many command line arguments", "The providers schema command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
+		return m.argsError(fs, "Too many command line arguments", "Expected at most zero positional arguments.")
 	}
 	cfg, ds := m.loadConfig()
 	if ds.HasErrors() {

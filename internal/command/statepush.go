@@ -21,7 +21,7 @@ func runStatePull(m *Meta, args []string) int {
 	}
 	m.documentOut = true
 	if fs.NArg() > 0 {
-		return m.argsError(fs, "Unexpected argument", "The state pull command takes no arguments.")
+		return m.argsError(fs, "Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?")
 	}
 	cfg, _ := m.loadConfigQuiet()
 	data, ds := m.dir().PullState(context.Background(), cfg)

@@ -22,10 +22,30 @@ var pointsToHelp = map[string]bool{
 // are not followed by a blank line of their own, as in OpenTofu.
 var helpWithoutBlank = map[string]bool{"state list": true, "metadata functions": true, "providers schema": true}
 
+// jsonDocument are the commands whose -json prints a document rather
+// than a stream of messages: as in OpenTofu, the errors of their command
+// line are shown as without it.
+var jsonDocument = map[string]bool{
+	"show": true, "output": true, "validate": true, "version": true, "providers schema": true,
+	"metadata functions": true, "state identities": true, "modules": true,
+}
+
 // usageError shows ds, the errors of a command line the command fs parsed
-// cannot run, and then its help or the pointer to it (pointsToHelp).
+// cannot run, and then its help or the pointer to it (pointsToHelp); with
+// -json, only the errors, as messages of the stream.
 func (m *Meta) usageError(fs *flag.FlagSet, ds diag.Diagnostics) {
 	name := fs.Name()
+	if f := fs.Lookup("json"); f != nil && f.Value.String() == "true" && m.stream == nil && !jsonDocument[name] {
+		// As OpenTofu: with -json read before the mistake, the errors are
+		// the stream's messages, and no help follows.
+		if m.startStream(streamFlags{json: true}) {
+			defer m.endStream()
+		}
+	}
+	if m.stream != nil && !m.stream.Human {
+		m.showDiagnostics(ds)
+		return
+	}
 	separated := m.view.separated
 	m.view.separated = !pointsToHelp[name] && !helpWithoutBlank[name]
 	m.showDiagnostics(ds)

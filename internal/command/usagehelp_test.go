@@ -93,9 +93,36 @@ func TestArgumentCountWording(t *testing.T) {
 		{[]string{"state", "show"}, "\nError: Invalid number of arguments\n\nExactly one argument expected\n\n"},
 		{[]string{"taint"}, "\nError: Invalid arguments\n\nThe taint command expects exactly one argument.\n\n"},
 		{[]string{"untaint"}, "\nError: Invalid arguments\n\nThe untaint command expects exactly one argument.\n\n"},
+		{[]string{"init", "x"}, "\nError: Unexpected argument\n\nToo many command line arguments. Did you mean to use -chdir?\n\n"},
+		{[]string{"state", "pull", "x"}, "\nError: Unexpected argument\n\nToo many command line arguments. Did you mean to use -chdir?\n\n"},
+		{[]string{"workspace", "show", "x"}, "\nError: Unexpected argument\n\nToo many command line arguments. Did you mean to use -chdir?\n\n"},
+		{[]string{"plan", "x"}, "\nError: Too many command line arguments\n\nTo specify a working directory for the plan, use the global -chdir flag.\n\nFor more help on using this command, run:\n  rig plan -help\n"},
+		{[]string{"refresh", "x"}, "\nError: Too many command line arguments\n\nExpected at most one positional argument.\n\nFor more help on using this command, run:\n  rig refresh -help\n"},
+		{[]string{"validate", "x", "y"}, "\nError: Too many command line arguments\n\nExpected at most one positional argument.\n\nFor more help on using this command, run:\n  rig validate -help\n"},
+		{[]string{"providers", "schema", "-json", "x"}, "\nError: Too many command line arguments\n\nExpected at most zero positional arguments.\n"},
 	} {
 		if r := rig(t, dir, append(tt.args, "-no-color")...); r.code != 1 || r.stderr != tt.want {
 			t.Errorf("rig %s: exit %d\n%q\nwant\n%q", strings.Join(tt.args, " "), r.code, r.stderr, tt.want)
+		}
+	}
+}
+
+// With -json read before the mistake, a command whose -json is a stream of
+// messages reports the errors of its command line as messages on stdout,
+// without its help, as OpenTofu does; one whose -json prints a document
+// reports them as without it.
+func TestUsageErrorWithJSON(t *testing.T) {
+	dir := workDir(t, map[string]string{"main.tf": ""})
+	for _, args := range [][]string{{"init", "-json", "-bogus"}, {"state", "list", "-json", "-bogus"}, {"get", "-json", "x"}, {"plan", "-json", "x"}} {
+		r := rig(t, dir, args...)
+		if r.code != 1 || r.stderr != "" || !strings.Contains(r.stdout, `"type":"version"`) || !strings.Contains(r.stdout, `"type":"diagnostic"`) || strings.Contains(r.stdout, "Usage:") {
+			t.Errorf("rig %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+		}
+	}
+	for _, args := range [][]string{{"init", "-bogus", "-json"}, {"output", "-json", "a", "b"}, {"show", "-json", "a", "b"}} {
+		r := rig(t, dir, append(args, "-no-color")...)
+		if r.code != 1 || !strings.HasPrefix(r.stderr, "\nError: ") || strings.Contains(r.stdout, `"type":"diagnostic"`) {
+			t.Errorf("rig %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
 		}
 	}
 }

@@ -23,8 +23,13 @@ func runValidate(m *Meta, args []string) int {
 	if *jsonOut && jsonInto != "" {
 		return m.argsError(fs, "Invalid output format", "The -json and -json-into arguments are mutually exclusive.")
 	}
-	if fs.NArg() > 0 {
-		return m.argsError(fs, "Too many command line arguments", "The "+fs.Name()+" command takes no positional arguments. To run it in another working directory, use the global -chdir option.")
+	if fs.NArg() > 1 {
+		return m.argsError(fs, "Too many command line arguments", "Expected at most one positional argument.")
+	}
+	if fs.NArg() == 1 {
+		// As OpenTofu: the configuration of another directory, validated
+		// with the working directory's modules and providers.
+		m.configDir = fs.Arg(0)
 	}
 	cfg, ds := m.loadCheckedConfig()
 	if !ds.HasErrors() {

@@ -32,7 +32,7 @@ func runWorkspaceList(m *Meta, args []string) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		return m.argsError(fs, "Unexpected argument", "The "+fs.Name()+" command takes no arguments.")
+		return m.argsError(fs, "Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?")
 	}
 	if !m.startTypedStream(stream) {
 		return 1
@@ -61,7 +61,7 @@ func runWorkspaceShow(m *Meta, args []string) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		return m.argsError(fs, "Unexpected argument", "The "+fs.Name()+" command takes no arguments.")
+		return m.argsError(fs, "Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?")
 	}
 	fmt.Fprintln(m.Out, m.dir().Workspace())
 	return 0

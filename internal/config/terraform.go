@@ -228,6 +228,10 @@ var providerBlockSchema = &hcl.BodySchema{
 	},
 }
 
+// ProviderVersionDeprecated is the summary of the warning about a version
+// constraint in a provider block.
+const ProviderVersionDeprecated = "Version constraints inside provider configuration blocks are deprecated"
+
 func decodeProviderBlock(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 	content, remain, diags := block.Body.PartialContent(providerBlockSchema)
 	name := block.Labels[0]
@@ -252,7 +256,7 @@ func decodeProviderBlock(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 	if attr, ok := content.Attributes["version"]; ok {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,
-			Summary:  "Version constraints inside provider configuration blocks are deprecated",
+			Summary:  ProviderVersionDeprecated,
 			Detail:   "OpenTofu 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of OpenTofu. To silence this warning, move the provider version constraint into the required_providers block.",
 			Subject:  attr.Expr.Range().Ptr(),
 		})

@@ -80,7 +80,7 @@ func (inst *installation) installRegistry(call *config.ModuleCall, key string, s
 			"Module %q: %s. A version constraint is a comma-separated list of conditions such as \">= 1.2.0, < 2.0.0\" or \"~> 1.2\".", key, err)))
 		return "", "", false
 	}
-	if prev, ok := inst.old.Record(key); ok && !inst.Upgrade && prev.Source == src.String() && within(pkgDir, prev.Dir) {
+	if prev, ok := inst.old.Record(key); ok && !inst.Upgrade && src.Matches(prev.Source) && within(pkgDir, prev.Dir) {
 		if v, err := getproviders.ParseVersion(prev.Version); err == nil && constraints.Allows(v) {
 			if fi, err := os.Stat(pathIn(inst.workDir, prev.Dir)); err == nil && fi.IsDir() {
 				return prev.Dir, prev.Version, true

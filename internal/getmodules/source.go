@@ -166,7 +166,8 @@ func (s Source) Package() Source {
 // manifest, is s. A registry address that names no host matches its
 // package under either default registry host, so a working directory
 // OpenTofu initialized (registry.opentofu.org) is as good as one
-// Terraform initialized.
+// Terraform initialized; OpenTofu and Terraform record such an address as
+// the configuration writes it, without a host.
 func (s Source) Matches(recorded string) bool {
 	if s.String() == recorded {
 		return true
@@ -174,13 +175,12 @@ func (s Source) Matches(recorded string) bool {
 	if s.Kind != RegistrySource || (s.Host != "" && s.Host != DefaultRegistryHost && s.Host != OpenTofuRegistryHost) {
 		return false
 	}
-	for _, h := range []string{DefaultRegistryHost, OpenTofuRegistryHost} {
-		s.Host = h
-		if s.String() == recorded {
-			return true
-		}
+	r, err := ParseSource(recorded)
+	if err != nil || r.Kind != RegistrySource || (r.Host != "" && r.Host != DefaultRegistryHost && r.Host != OpenTofuRegistryHost) {
+		return false
 	}
-	return false
+	r.Host, s.Host = "", ""
+	return r.String() == s.String()
 }
 
 // supportedSources ends every error about a source rig cannot install.

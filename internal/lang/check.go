@@ -220,12 +220,32 @@ func (c *checker) dependsOn(travs []hcl.Traversal) {
 }
 
 func (c *checker) replaceTriggeredBy(expr hcl.Expression, sc refScope) {
+	refs, ds := triggerShape(expr)
+	c.diags = append(c.diags, ds...)
+	for _, ref := range refs {
+		c.ref(ref, sc)
+	}
+}
+
+// CheckTriggerShape checks what an entry of replace_triggered_by may be, as
+// OpenTofu checks it while loading the configuration: a reference to one
+// managed resource (or an instance or attribute of it), with count.index and
+// each.key only. Whether the resource exists is checked with the other
+// references (CheckReferences).
+func CheckTriggerShape(expr hcl.Expression) diag.Diagnostics {
+	_, ds := triggerShape(expr)
+	return ds
+}
+
+// triggerShape is CheckTriggerShape, with the references of expr to check
+// further: its resource, count.index and each.key.
+func triggerShape(expr hcl.Expression) ([]*Reference, diag.Diagnostics) {
 	rng := expr.Range()
 	if !isReferenceShape(expr) {
-		c.diags = append(c.diags, diag.At(rng, "Invalid replace_triggered_by expression",
-			"Unexpected expression found in replace_triggered_by."))
-		return
+		return nil, diag.Diagnostics{diag.At(rng, "Invalid replace_triggered_by expression",
+			"Unexpected expression found in replace_triggered_by.")}
 	}
+	var out diag.Diagnostics
 	refs, diags := ReferencesInExpr(expr)
 	metaProblem := triggerMetaAttrProblem(expr)
 	if metaProblem != nil {
@@ -234,43 +254,45 @@ func (c *checker) replaceTriggeredBy(expr hcl.Expression, sc refScope) {
 		diags = slices.DeleteFunc(diags, func(d diag.Diagnostic) bool {
 			return d.Summary == `Invalid "each" attribute` || d.Summary == `Invalid "count" attribute`
 		})
-		c.diags = append(c.diags, *metaProblem)
+		out = append(out, *metaProblem)
 		refs = slices.DeleteFunc(refs, func(r *Reference) bool { return r.Kind == EachValue })
 	}
-	c.diags = append(c.diags, diags...)
+	out = append(out, diags...)
 	if diags.HasErrors() {
-		return
+		return nil, out
 	}
+	var follow []*Reference
 	resources := 0
 	for _, ref := range refs {
 		switch ref.Kind {
 		case ResourceRef:
 			resources++
 			if ref.Resource.Mode != addrs.Managed {
-				c.diags = append(c.diags, diag.At(rng, "Invalid replace_triggered_by expression",
+				out = append(out, diag.At(rng, "Invalid replace_triggered_by expression",
 					fmt.Sprintf("Only managed resources can be used in replace_triggered_by; %s is a data resource.", ref.Resource)))
 				continue
 			}
 		case CountIndex, EachKey:
 		case EachValue:
-			c.diags = append(c.diags, diag.At(rng, "Invalid each reference in replace_triggered_by expression",
+			out = append(out, diag.At(rng, "Invalid each reference in replace_triggered_by expression",
 				"Only each.key may be used in replace_triggered_by."))
 			continue
 		default:
-			c.diags = append(c.diags, diag.At(rng, "Invalid reference in replace_triggered_by expression",
+			out = append(out, diag.At(rng, "Invalid reference in replace_triggered_by expression",
 				"Only resources, count.index, and each.key may be used in replace_triggered_by."))
 			continue
 		}
-		c.ref(ref, sc)
+		follow = append(follow, ref)
 	}
 	switch {
 	case resources == 0:
-		c.diags = append(c.diags, diag.At(rng, "Invalid replace_triggered_by expression",
+		out = append(out, diag.At(rng, "Invalid replace_triggered_by expression",
 			"Missing resource reference in replace_triggered_by expression."))
 	case resources > 1:
-		c.diags = append(c.diags, diag.At(rng, "Invalid replace_triggered_by expression",
+		out = append(out, diag.At(rng, "Invalid replace_triggered_by expression",
 			"Multiple resource references in replace_triggered_by expression."))
 	}
+	return follow, out
 }
 
 // preventDestroy checks the references of a prevent_destroy expression

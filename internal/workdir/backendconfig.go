@@ -302,6 +302,9 @@ func BackendType(cfg *config.Module) string {
 // between the configuration and the record (a backend block, a local one
 // too, that init never saw; one removed, or changed) asks for init.
 func (d *Dir) resolveBackend(cfg *config.Module) (backend.Backend, diag.Diagnostics) {
+	if cloudBlock(cfg) != nil {
+		return nil, diag.Diagnostics{cloudInitRequired()}
+	}
 	want, block, ds := configuredSpec(cfg)
 	if ds.HasErrors() {
 		return nil, ds

@@ -16,6 +16,7 @@ import (
 	"github.com/rig-iac/rig/internal/eval"
 	"github.com/rig-iac/rig/internal/getmodules"
 	"github.com/rig-iac/rig/internal/getproviders"
+	"github.com/rig-iac/rig/internal/lang"
 )
 
 // LoadConfig loads the configuration of the working directory (or of
@@ -59,6 +60,7 @@ func (d *Dir) LoadCheckedConfig() (*config.Module, diag.Diagnostics) {
 			for _, key := range slices.Sorted(maps.Keys(mod.ProviderConfigs)) {
 				ds = ds.Append(eval.CheckProviderForEach(mod, mod.ProviderConfigs[key]))
 			}
+			ds = ds.Append(triggerShapes(mod))
 		}
 	}
 	return cfg, ds
@@ -195,4 +197,21 @@ func (d *Dir) logConfig(mod *config.Module, ds diag.Diagnostics, elapsed time.Du
 	files = len(mod.Sources)
 	log.Info("configuration loaded", corelog.Int("modules", modules), corelog.Int("files", files), corelog.Int("resources", resources),
 		corelog.Int("diagnostics", len(ds)), corelog.Bool("errors", ds.HasErrors()), corelog.Duration("elapsed", elapsed))
+}
+
+// triggerShapes checks what each replace_triggered_by entry of mod may be,
+// as OpenTofu checks it while loading the configuration (so that init
+// reports it before installing anything). The diagnostics are in no
+// particular order: they are shown sorted by place.
+func triggerShapes(mod *config.Module) diag.Diagnostics {
+	var ds diag.Diagnostics
+	for _, r := range mod.ManagedResources {
+		if r.Managed == nil {
+			continue
+		}
+		for _, expr := range r.Managed.ReplaceTriggeredBy {
+			ds = ds.Append(lang.CheckTriggerShape(expr))
+		}
+	}
+	return ds
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/rig-iac/rig/internal/addrs"
 	"github.com/rig-iac/rig/internal/config"
@@ -42,7 +43,11 @@ func (d *Dir) ModuleInstaller(upgrade bool, out io.Writer) (getmodules.Installer
 // LoadRootModule loads the root module alone, without the modules it
 // calls: what installing those starts from.
 func (d *Dir) LoadRootModule() (*config.Module, diag.Diagnostics) {
-	return versionProblemsFirst(config.LoadDir(d.root))
+	root, ds := versionProblemsFirst(config.LoadDir(d.root))
+	if root != nil && !ds.HasErrors() {
+		ds = ds.Append(triggerShapes(root))
+	}
+	return root, ds
 }
 
 // InstallProvidersOptions are init's provider options.
@@ -62,6 +67,10 @@ type InstallProvidersOptions struct {
 	// constraint, besides the configuration's: those only the state's
 	// objects need (ProvidersOnlyInState).
 	StateProviders []addrs.Provider
+	// TestRequirements are the providers the test files need besides the
+	// configuration's (TestRequirements), their constraints merged with
+	// the configuration's.
+	TestRequirements []getproviders.Requirement
 }
 
 // InstallProviders is init's provider step: it checks the built-in
@@ -105,6 +114,13 @@ func (d *Dir) InstallProviders(ctx context.Context, cfg *config.Module, opts Ins
 	}
 	for _, p := range opts.StateProviders {
 		reqs = append(reqs, getproviders.Requirement{Provider: p})
+	}
+	for _, r := range opts.TestRequirements {
+		if i := slices.IndexFunc(reqs, func(q getproviders.Requirement) bool { return q.Provider == r.Provider }); i >= 0 {
+			reqs[i].Constraints = reqs[i].Constraints.Merge(r.Constraints)
+			continue
+		}
+		reqs = append(reqs, r)
 	}
 	ds = ds.Append(providerTypeConflicts(reqs))
 	pp := d.loadPluginProviders()

@@ -32,6 +32,10 @@ type InitBackendOptions struct {
 	// Out receives what the step tells people (the migration of each
 	// workspace, the backend configured).
 	Out io.Writer
+	// Say, when not nil, is where the step says what differs between the
+	// words for people (text) and the message of a -json stream (msg);
+	// else text goes to Out.
+	Say func(text, msg string)
 	// Confirm asks a yes/no question, with its explanation, before a state
 	// in the new backend is overwritten; nil answers no.
 	Confirm func(question, explanation string) bool
@@ -42,6 +46,9 @@ type InitBackendOptions struct {
 // recorded by the last init, migrates the state when asked to, and records
 // the new one in .terraform/terraform.tfstate.
 func (d *Dir) InitBackend(ctx context.Context, cfg *config.Module, f *InitBackendOptions) diag.Diagnostics {
+	if c := cloudBlock(cfg); c != nil {
+		return diag.Diagnostics{unsupportedCloud(c)}
+	}
 	want, block, ds := configuredSpec(cfg)
 	if ds.HasErrors() {
 		return ds
@@ -79,9 +86,18 @@ func (d *Dir) InitBackend(ctx context.Context, cfg *config.Module, f *InitBacken
 			want = want.withForm(form)
 		}
 	}
+	if recorded && !prev.same(want) && !f.Reconfigure && !f.Migrate {
+		// As OpenTofu: a backend recorded by an earlier init that the
+		// configuration (or -backend-config) changes is kept until one of
+		// the two options says what to do with its state, held or not.
+		return ds.Append(backendChanged())
+	}
 	newB, more := d.openBackend(ctx, want)
 	if ds = ds.Append(more); ds.HasErrors() {
 		return ds
+	}
+	if recorded && !prev.same(want) && f.Migrate {
+		fmt.Fprint(f.Out, "Backend configuration changed!\n\nrig has detected that the configuration specified for the backend\nhas changed. rig will now check for existing state in the backends.\n")
 	}
 	if !prev.same(want) && !f.Reconfigure {
 		oldB, more := d.openBackend(ctx, prev)
@@ -94,8 +110,7 @@ func (d *Dir) InitBackend(ctx context.Context, cfg *config.Module, f *InitBacken
 		}
 		if has {
 			if !f.Migrate {
-				return ds.Append(diag.Errorf("Backend configuration changed",
-					"A change in the backend configuration has been detected (from %q to %q), and the previous backend holds state. To copy that state to the new backend, use \"rig init -migrate-state\". To use the new backend without the previous state, use \"rig init -reconfigure\".", prev.Type, want.Type))
+				return ds.Append(backendChanged())
 			}
 			fmt.Fprintf(f.Out, "Migrating state from the %q backend to the %q backend...\n", prev.Type, want.Type)
 			if ds = ds.Append(d.migrateState(ctx, oldB, newB, prev, want, f)); ds.HasErrors() {
@@ -107,9 +122,24 @@ func (d *Dir) InitBackend(ctx context.Context, cfg *config.Module, f *InitBacken
 		return ds.Append(diag.Errorf("Failed to record the backend configuration", "%s", err))
 	}
 	if !prev.same(want) && !want.Implicit {
-		fmt.Fprintf(f.Out, "\nSuccessfully configured the backend %q! rig will automatically\nuse this backend unless the backend configuration changes.\n", want.Type)
+		text := fmt.Sprintf("\nSuccessfully configured the backend %q! rig will automatically\nuse this backend unless the backend configuration changes.\n", want.Type)
+		if f.Say != nil {
+			// As OpenTofu's message, without the full stop.
+			f.Say(text, fmt.Sprintf("Successfully configured the backend %q! rig will automatically use this backend unless the backend configuration changes", want.Type))
+		} else {
+			io.WriteString(f.Out, text)
+		}
 	}
 	return ds
+}
+
+// backendChanged is OpenTofu's error for a backend configuration that
+// changed without -migrate-state or -reconfigure.
+func backendChanged() diag.Diagnostic {
+	return diag.Errorf("Backend configuration changed",
+		"A change in the backend configuration has been detected, which may require migrating existing state.\n\n"+
+			"If you wish to attempt automatic migration of the state, use \"rig init -migrate-state\".\n"+
+			"If you wish to store the current configuration with no changes to the state, use \"rig init -reconfigure\".")
 }
 
 // hasState reports whether any workspace of b holds a state.
