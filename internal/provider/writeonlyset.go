@@ -11,17 +11,8 @@ func (b *Block) writeOnlySet(v cty.Value) bool {
 	if v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() {
 		return false
 	}
-	for name, a := range b.Attributes {
-		switch {
-		case a.WriteOnly:
-			if av, ok := attrOf(v, name); ok && !av.IsNull() {
-				return true
-			}
-		case a.NestedType != nil && a.NestedType.hasWriteOnly():
-			if av, ok := attrOf(v, name); ok && anyElement(av, a.NestedType.Nesting == NestingSingle || a.NestedType.Nesting == NestingGroup, a.NestedType.writeOnlySet) {
-				return true
-			}
-		}
+	if attributesSetWriteOnly(b.Attributes, v) {
+		return true
 	}
 	for name, nb := range b.BlockTypes {
 		if !nb.Block.HasWriteOnly() {
@@ -40,7 +31,13 @@ func (o *NestedObject) writeOnlySet(v cty.Value) bool {
 	if v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() {
 		return false
 	}
-	for name, a := range o.Attributes {
+	return attributesSetWriteOnly(o.Attributes, v)
+}
+
+// attributesSetWriteOnly reports whether the object v sets any write-only
+// attribute among attrs, directly or in an object of nested attributes.
+func attributesSetWriteOnly(attrs map[string]*Attribute, v cty.Value) bool {
+	for name, a := range attrs {
 		switch {
 		case a.WriteOnly:
 			if av, ok := attrOf(v, name); ok && !av.IsNull() {
