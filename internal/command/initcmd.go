@@ -61,7 +61,12 @@ func runInit(m *Meta, args []string) int {
 			// As OpenTofu: init's first step comes after a blank line.
 			fmt.Fprintln(m.Out)
 		}
-		view.Heading("Initializing the backend...")
+		if root.Terraform != nil && root.Terraform.Cloud != nil {
+			// As OpenTofu names the step for a cloud block.
+			view.Heading("Initializing cloud backend...")
+		} else {
+			view.Heading("Initializing the backend...")
+		}
 		backendFlags.Out, backendFlags.Confirm = m.Out, m.confirm
 		if m.stream != nil {
 			backendFlags.Say = m.stream.Say
