@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -165,8 +166,12 @@ func templateFileFuncAt(baseDir string, funcs func() map[string]function.Functio
 			return cty.DynamicPseudoType, nil
 		},
 		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
-			if depth > maxTemplateDepth {
-				return cty.DynamicVal, &templateDepthError{}
+			limit, err := templateDepthLimit()
+			if err != nil {
+				return cty.DynamicVal, err
+			}
+			if depth > limit {
+				return cty.DynamicVal, &templateDepthError{limit: limit}
 			}
 			path := args[0].AsString()
 			src, err := readFile(baseDir, path)
@@ -205,13 +210,31 @@ func templateFileFuncAt(baseDir string, funcs func() map[string]function.Functio
 	})
 }
 
-// maxTemplateDepth is how deep templatefile calls may nest, as in OpenTofu.
+// maxTemplateDepth is how deep templatefile calls may nest, as in OpenTofu,
+// unless TF_TEMPLATE_RECURSION_DEPTH says otherwise.
 const maxTemplateDepth = 1024
 
-// templateDepthError is the error of a templatefile call nested too deep:
-// sources are the places of the calls that led to it, the innermost first,
-// one added by each template as the error passes up through it.
+// templateDepthLimit is how deep templatefile calls may nest: as OpenTofu,
+// TF_TEMPLATE_RECURSION_DEPTH when set (an integer), else maxTemplateDepth.
+func templateDepthLimit() (int, error) {
+	const key = "TF_TEMPLATE_RECURSION_DEPTH"
+	v := os.Getenv(key)
+	if v == "" {
+		return maxTemplateDepth, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("invalid value for %s: %w", key, err)
+	}
+	return n, nil
+}
+
+// templateDepthError is the error of a templatefile call nested too deep
+// (past limit): sources are the places of the calls that led to it, the
+// innermost first, one added by each template as the error passes up
+// through it.
 type templateDepthError struct {
+	limit   int
 	sources []string
 }
 
@@ -223,7 +246,7 @@ const maxTemplateTrace = 16
 // reached.
 func (e *templateDepthError) Error() string {
 	if len(e.sources) == 0 {
-		return fmt.Sprintf("maximum recursion depth %d reached", maxTemplateDepth)
+		return fmt.Sprintf("maximum recursion depth %d reached", e.limit)
 	}
 	var trace []string
 	for _, src := range e.sources[:min(maxTemplateTrace, len(e.sources))] {

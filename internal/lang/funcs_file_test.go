@@ -59,3 +59,24 @@ func TestFileFunctionsAsOpenTofu(t *testing.T) {
 		})
 	}
 }
+
+// TF_TEMPLATE_RECURSION_DEPTH sets how deep templatefile calls may nest,
+// as in OpenTofu; a value that is not an integer is the call's error.
+func TestTemplateRecursionDepthFromEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "recursive.tmpl"), []byte(`${templatefile("recursive.tmpl", {})}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := &Scope{Data: testData(), FileDir: dir}
+	for _, tt := range []struct{ value, detail string }{
+		{"3", `Call to function "templatefile" failed: maximum recursion depth 3 reached in recursive.tmpl:1,3-16, recursive.tmpl:1,3-16 ... .`},
+		{"x", `Call to function "templatefile" failed: invalid value for TF_TEMPLATE_RECURSION_DEPTH: strconv.Atoi: parsing "x": invalid syntax.`},
+		{"-1", `Call to function "templatefile" failed: maximum recursion depth -1 reached.`},
+	} {
+		t.Setenv("TF_TEMPLATE_RECURSION_DEPTH", tt.value)
+		_, diags := s.EvalExpr(parseExpr(t, `templatefile("recursive.tmpl", {})`), cty.DynamicPseudoType)
+		if len(diags) != 1 || diags[0].Detail != tt.detail {
+			t.Errorf("TF_TEMPLATE_RECURSION_DEPTH=%s: diagnostics %v, want one with detail %q", tt.value, diags, tt.detail)
+		}
+	}
+}
